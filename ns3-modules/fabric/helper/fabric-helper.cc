@@ -1,0 +1,241 @@
+#include "fabric-helper.h"
+
+#include "fabric/model/fabric-units.h"
+#include "fabric/model/input-error.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/hash.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ns3
+{
+
+FabricHelper::FabricHelper()
+{
+    m_portFactory.SetTypeId("ns3::SwitchPort");
+    m_switchFactory.SetTypeId("ns3::SwitchNode");
+    m_lbFactory.SetTypeId("ns3::EcmpLoadBalancer");
+}
+
+void
+FabricHelper::SetPortAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_portFactory.Set(name, value);
+}
+
+void
+FabricHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+FabricHelper::SetLoadBalancer(const std::string& typeId,
+                              const std::map<std::string, std::string>& attributes)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(typeId, &tid) ||
+        !tid.IsChildOf(TypeId::LookupByName("ns3::LoadBalancer")))
+    {
+        throw InputError("", 0, "lb.policy", "'" + typeId + "' is not a LoadBalancer TypeId");
+    }
+    m_lbFactory = ObjectFactory();
+    m_lbFactory.SetTypeId(tid);
+    for (const auto& [name, value] : attributes)
+    {
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(name, &info))
+        {
+            throw InputError("", 0, "lb.attributes." + name,
+                             "policy " + typeId + " has no attribute '" + name + "'");
+        }
+        Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+        if (!v)
+        {
+            throw InputError("", 0, "lb.attributes." + name,
+                             "value '" + value + "' is not valid for " + typeId + "::" + name);
+        }
+        m_lbFactory.Set(name, *v);
+    }
+}
+
+void
+FabricHelper::SetSeed(uint64_t seed, bool sameSeedEverywhere)
+{
+    m_seed = seed;
+    m_sameSeed = sameSeedEverywhere;
+}
+
+Fabric
+FabricHelper::Build(const TopologyGraph& graph,
+                    const NicFactory& makeNic,
+                    int64_t streamBase,
+                    int64_t* streamsUsed)
+{
+    EnsurePicosecondResolution();
+    Fabric f;
+    f.graph = graph;
+    f.ports = IncidentLinks(graph);
+    f.routes = ComputeEqualCostPorts(graph);
+    const uint32_t nHosts = graph.numHosts;
+    const uint32_t nSwitches = graph.NumSwitches();
+
+    f.hostNodes.Create(nHosts);
+    f.hostNics.resize(nHosts);
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        f.hostNics[h] = makeNic(h);
+        f.hostNodes.Get(h)->AddDevice(f.hostNics[h]);
+    }
+    TypeId lbTid = m_lbFactory.GetTypeId();
+    TypeId::AttributeInformation seedInfo;
+    const bool hasSeed = lbTid.LookupAttributeByName("Seed", &seedInfo);
+    int64_t stream = streamBase;
+    m_switchFactory.Set("ForwardingLatency", TimeValue(PicoSeconds(graph.switchLatencyPs)));
+    for (uint32_t s = 0; s < nSwitches; ++s)
+    {
+        Ptr<SwitchNode> sw = m_switchFactory.Create<SwitchNode>();
+        sw->SetSwitchId(s);
+        if (hasSeed)
+        {
+            uint32_t seed = static_cast<uint32_t>(m_seed);
+            if (!m_sameSeed)
+            {
+                const uint64_t key[2] = {m_seed, s};
+                seed = Hash32(reinterpret_cast<const char*>(key), sizeof(key));
+            }
+            m_lbFactory.Set("Seed", UintegerValue(seed));
+        }
+        Ptr<LoadBalancer> lb = m_lbFactory.Create<LoadBalancer>();
+        stream += lb->AssignStreams(stream);
+        sw->SetLoadBalancer(lb);
+        f.switches.push_back(sw);
+    }
+    // Ports in IncidentLinks order, so that port p of a vertex is ports[v][p].
+    std::vector<std::vector<Ptr<FabricNetDevice>>> devs(graph.vertices.size());
+    for (uint32_t v = 0; v < graph.vertices.size(); ++v)
+    {
+        for (uint32_t li : f.ports[v])
+        {
+            const TopoLink& l = graph.links[li];
+            if (graph.vertices[v].kind == TopoVertex::HOST)
+            {
+                NS_ABORT_MSG_IF(devs[v].size() > 0, "host " << v << " has more than one link");
+                Ptr<FabricNetDevice> nic = f.hostNics[v];
+                nic->SetAttribute("DataRate", DataRateValue(DataRate(l.rateBps)));
+                nic->SetAttribute("PhyOverheadBytes", UintegerValue(m_phyOverhead));
+                devs[v].push_back(nic);
+                continue;
+            }
+            Ptr<SwitchPort> port = m_portFactory.Create<SwitchPort>();
+            port->SetAttribute("DataRate", DataRateValue(DataRate(l.rateBps)));
+            port->SetAttribute("PhyOverheadBytes", UintegerValue(m_phyOverhead));
+            f.switches[v - nHosts]->AddPort(port);
+            devs[v].push_back(port);
+        }
+    }
+    f.links.reserve(graph.links.size());
+    std::vector<uint32_t> next(graph.vertices.size(), 0);
+    for (uint32_t li = 0; li < graph.links.size(); ++li)
+    {
+        const TopoLink& l = graph.links[li];
+        Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+        ch->SetAttribute("Delay", TimeValue(PicoSeconds(l.delayPs)));
+        Ptr<FabricNetDevice> a = devs[l.a][next[l.a]++];
+        Ptr<FabricNetDevice> b = devs[l.b][next[l.b]++];
+        a->Attach(ch);
+        b->Attach(ch);
+        f.links.push_back(FabricLink{li, a, b, ch});
+    }
+    for (uint32_t s = 0; s < nSwitches; ++s)
+    {
+        f.switches[s]->SetForwardingTable(f.routes[s]);
+    }
+    if (streamsUsed)
+    {
+        *streamsUsed = stream - streamBase;
+    }
+    return f;
+}
+
+std::vector<std::vector<PathHop>>
+Fabric::PathProfiles(uint32_t src, uint32_t dst) const
+{
+    auto key = std::make_pair(src, dst);
+    auto it = m_profileCache.find(key);
+    if (it != m_profileCache.end())
+    {
+        return it->second;
+    }
+    std::set<std::vector<std::pair<uint64_t, uint64_t>>> unique;
+    constexpr size_t kMaxPaths = 4096;
+    size_t explored = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> hops;
+    // The host's single link, then follow the equal-cost tables.
+    const TopoLink& first = graph.links[ports[src][0]];
+    const uint32_t firstSwitch = first.a == src ? first.b : first.a;
+    hops.emplace_back(first.rateBps, first.delayPs);
+    std::function<void(uint32_t)> walk = [&](uint32_t v) {
+        if (explored >= kMaxPaths)
+        {
+            return;
+        }
+        const auto& cands = routes[v - graph.numHosts][dst];
+        for (uint16_t p : cands)
+        {
+            const TopoLink& l = graph.links[ports[v][p]];
+            const uint32_t w = l.a == v ? l.b : l.a;
+            hops.emplace_back(l.rateBps, l.delayPs);
+            if (w == dst)
+            {
+                unique.insert(hops);
+                ++explored;
+            }
+            else if (graph.vertices[w].kind == TopoVertex::SWITCH)
+            {
+                walk(w);
+            }
+            hops.pop_back();
+        }
+    };
+    if (src != dst)
+    {
+        walk(firstSwitch);
+    }
+    std::vector<std::vector<PathHop>> out;
+    for (const auto& u : unique)
+    {
+        std::vector<PathHop> path;
+        for (const auto& [r, d] : u)
+        {
+            path.push_back(PathHop{r, d});
+        }
+        out.push_back(std::move(path));
+    }
+    m_profileCache.emplace(key, out);
+    return out;
+}
+
+uint64_t
+Fabric::IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes, const Framing& framing) const
+{
+    uint64_t best = UINT64_MAX;
+    for (const auto& path : PathProfiles(src, dst))
+    {
+        best = std::min(best, ns3::IdealFctPs(bytes, path, framing, graph.switchLatencyPs));
+    }
+    return best;
+}
+
+uint32_t
+Fabric::HopCount(uint32_t src, uint32_t dst) const
+{
+    auto profiles = PathProfiles(src, dst);
+    return profiles.empty() ? 0 : static_cast<uint32_t>(profiles.front().size());
+}
+
+} // namespace ns3

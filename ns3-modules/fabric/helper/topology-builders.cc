@@ -1,0 +1,426 @@
+/*
+ * tusk: topology builders (leaf-spine, k-ary fat tree) and the shortest-path computations
+ * used to fill switch forwarding tables. Pure functions: no ns-3 Simulator, no ns-3 objects.
+ */
+
+#include "fabric/helper/topology-builders.h"
+
+#include "fabric/model/input-error.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+namespace
+{
+
+/**
+ * Largest host count a builder accepts. Keeps every vertex index well inside uint32_t and
+ * turns an absurd parameter (e.g. k = 60000) into an InputError rather than bad_alloc.
+ */
+constexpr uint64_t kMaxHosts = 1ULL << 24;
+
+/**
+ * Largest port count of one vertex: ComputeEqualCostPorts stores port indices as uint16_t.
+ */
+constexpr uint64_t kMaxPorts = std::numeric_limits<uint16_t>::max();
+
+/** Sentinel for "not reached" in the breadth-first searches. */
+constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
+
+/** Throw the InputError every builder uses for a bad parameter. */
+[[noreturn]] void
+Fail(const std::string& param, const std::string& expected, const std::string& got)
+{
+    throw InputError("", 0, "topology." + param, "expected " + expected + "; got " + got);
+}
+
+void
+RequirePositive(const std::string& param, uint64_t value)
+{
+    if (value == 0)
+    {
+        Fail(param, "a positive value", "0");
+    }
+}
+
+/** Append a vertex to g. */
+void
+AddVertex(TopologyGraph& g, TopoVertex::Kind kind, uint8_t tier, uint32_t pod, std::string name)
+{
+    TopoVertex v;
+    v.kind = kind;
+    v.tier = tier;
+    v.pod = pod;
+    v.name = std::move(name);
+    g.vertices.push_back(std::move(v));
+}
+
+/** Append a link with a = lower-tier end, b = upper-tier end. */
+void
+AddLink(TopologyGraph& g, uint32_t lower, uint32_t upper, uint64_t rateBps, uint64_t delayPs)
+{
+    g.links.push_back(TopoLink{lower, upper, rateBps, delayPs});
+}
+
+/** The vertex at the other end of link l seen from v. */
+inline uint32_t
+Other(const TopoLink& l, uint32_t v)
+{
+    return l.a == v ? l.b : l.a;
+}
+
+/** Check that src is a valid host index of g. */
+void
+RequireHost(const TopologyGraph& g, uint32_t h, const char* which)
+{
+    if (h >= g.numHosts)
+    {
+        throw InputError("",
+                         0,
+                         "topology.host",
+                         std::string("expected a ") + which + " host index in [0, "
+                             + std::to_string(g.numHosts) + "); got " + std::to_string(h));
+    }
+}
+
+} // namespace
+
+TopologyGraph
+BuildLeafSpine(const LeafSpineParams& p)
+{
+    RequirePositive("leaves", p.leaves);
+    RequirePositive("spines", p.spines);
+    RequirePositive("hostsPerLeaf", p.hostsPerLeaf);
+    RequirePositive("linksPerSpine", p.linksPerSpine);
+    RequirePositive("hostRateBps", p.hostRateBps);
+    RequirePositive("fabricRateBps", p.fabricRateBps);
+
+    const uint64_t hosts = uint64_t{p.leaves} * p.hostsPerLeaf;
+    if (hosts > kMaxHosts)
+    {
+        Fail("hostsPerLeaf",
+             "leaves * hostsPerLeaf <= " + std::to_string(kMaxHosts),
+             std::to_string(p.leaves) + " * " + std::to_string(p.hostsPerLeaf) + " = "
+                 + std::to_string(hosts));
+    }
+    // Ports of a leaf: hostsPerLeaf down, spines * linksPerSpine up.
+    const uint64_t leafPorts = p.hostsPerLeaf + uint64_t{p.spines} * p.linksPerSpine;
+    if (leafPorts > kMaxPorts)
+    {
+        Fail("spines",
+             "hostsPerLeaf + spines * linksPerSpine <= " + std::to_string(kMaxPorts)
+                 + " ports per leaf",
+             std::to_string(leafPorts));
+    }
+    // Ports of a spine: leaves * linksPerSpine.
+    const uint64_t spinePorts = uint64_t{p.leaves} * p.linksPerSpine;
+    if (spinePorts > kMaxPorts)
+    {
+        Fail("leaves",
+             "leaves * linksPerSpine <= " + std::to_string(kMaxPorts) + " ports per spine",
+             std::to_string(spinePorts));
+    }
+
+    TopologyGraph g;
+    g.numHosts = static_cast<uint32_t>(hosts);
+    g.switchLatencyPs = p.switchLatencyPs;
+    g.description = "leaf-spine " + std::to_string(p.leaves) + " leaves x "
+                  + std::to_string(p.spines) + " spines (" + std::to_string(p.linksPerSpine)
+                  + " links each), " + std::to_string(hosts) + " hosts";
+
+    const uint32_t firstLeaf = g.numHosts;
+    const uint32_t firstSpine = firstLeaf + p.leaves;
+    g.vertices.reserve(hosts + p.leaves + p.spines);
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        AddVertex(g, TopoVertex::HOST, 0, 0, "host" + std::to_string(h));
+    }
+    for (uint32_t l = 0; l < p.leaves; ++l)
+    {
+        AddVertex(g, TopoVertex::SWITCH, 1, 0, "leaf" + std::to_string(l));
+    }
+    for (uint32_t s = 0; s < p.spines; ++s)
+    {
+        AddVertex(g, TopoVertex::SWITCH, 2, 0, "spine" + std::to_string(s));
+    }
+
+    g.links.reserve(hosts + uint64_t{p.leaves} * p.spines * p.linksPerSpine);
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        AddLink(g, h, firstLeaf + h / p.hostsPerLeaf, p.hostRateBps, p.linkDelayPs);
+    }
+    for (uint32_t l = 0; l < p.leaves; ++l)
+    {
+        for (uint32_t s = 0; s < p.spines; ++s)
+        {
+            for (uint32_t k = 0; k < p.linksPerSpine; ++k)
+            {
+                AddLink(g, firstLeaf + l, firstSpine + s, p.fabricRateBps, p.linkDelayPs);
+            }
+        }
+    }
+    return g;
+}
+
+TopologyGraph
+BuildFatTree(const FatTreeParams& p)
+{
+    if (p.k < 2 || p.k % 2 != 0)
+    {
+        Fail("k", "an even integer >= 2", std::to_string(p.k));
+    }
+    RequirePositive("oversubscription", p.oversubscription);
+    RequirePositive("hostRateBps", p.hostRateBps);
+    RequirePositive("fabricRateBps", p.fabricRateBps);
+
+    const uint64_t k = p.k;
+    const uint64_t half = k / 2;
+    // Al-Fares et al. 2008, section 3.3: k pods of k/2 edge (ToR) and k/2 aggregation
+    // switches; (k/2)^2 core switches; each ToR has k/2 host ports (here times the
+    // oversubscription) and k/2 uplinks, one to every aggregation switch of its pod.
+    const uint64_t hostsPerTor = half * p.oversubscription;
+    const uint64_t torPorts = hostsPerTor + half;
+    if (torPorts > kMaxPorts)
+    {
+        Fail("oversubscription",
+             "k/2 * (oversubscription + 1) <= " + std::to_string(kMaxPorts) + " ports per ToR",
+             std::to_string(torPorts));
+    }
+    const uint64_t tors = k * half;
+    const uint64_t hosts = tors * hostsPerTor;
+    if (hosts > kMaxHosts)
+    {
+        Fail("k",
+             "k^3/4 * oversubscription <= " + std::to_string(kMaxHosts) + " hosts",
+             std::to_string(hosts));
+    }
+    const uint64_t aggs = k * half;
+    const uint64_t cores = half * half;
+
+    TopologyGraph g;
+    g.numHosts = static_cast<uint32_t>(hosts);
+    g.switchLatencyPs = p.switchLatencyPs;
+    g.description = "fat tree k=" + std::to_string(k) + " (oversubscription "
+                  + std::to_string(p.oversubscription) + ":1), " + std::to_string(hosts) + " hosts";
+
+    const uint32_t firstTor = g.numHosts;
+    const uint32_t firstAgg = firstTor + static_cast<uint32_t>(tors);
+    const uint32_t firstCore = firstAgg + static_cast<uint32_t>(aggs);
+    g.vertices.reserve(hosts + tors + aggs + cores);
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        const uint32_t tor = static_cast<uint32_t>(h / hostsPerTor);
+        AddVertex(
+            g, TopoVertex::HOST, 0, static_cast<uint32_t>(tor / half), "host" + std::to_string(h));
+    }
+    for (uint32_t t = 0; t < tors; ++t)
+    {
+        AddVertex(
+            g, TopoVertex::SWITCH, 1, static_cast<uint32_t>(t / half), "tor" + std::to_string(t));
+    }
+    for (uint32_t a = 0; a < aggs; ++a)
+    {
+        AddVertex(
+            g, TopoVertex::SWITCH, 2, static_cast<uint32_t>(a / half), "agg" + std::to_string(a));
+    }
+    for (uint32_t c = 0; c < cores; ++c)
+    {
+        AddVertex(g, TopoVertex::SWITCH, 3, 0, "core" + std::to_string(c));
+    }
+
+    g.links.reserve(hosts + tors * half + aggs * half);
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        AddLink(
+            g, h, firstTor + static_cast<uint32_t>(h / hostsPerTor), p.hostRateBps, p.linkDelayPs);
+    }
+    // ToR t of pod q connects to every aggregation switch of pod q.
+    for (uint32_t t = 0; t < tors; ++t)
+    {
+        const uint64_t pod = t / half;
+        for (uint64_t j = 0; j < half; ++j)
+        {
+            AddLink(g,
+                    firstTor + t,
+                    firstAgg + static_cast<uint32_t>(pod * half + j),
+                    p.fabricRateBps,
+                    p.linkDelayPs);
+        }
+    }
+    // Aggregation switch j of every pod connects to core switches j*(k/2) .. j*(k/2)+k/2-1
+    // (Al-Fares et al. 2008, section 3.3: the core switches form a (k/2) x (k/2) grid and
+    // core (j, i) has one port to aggregation switch j of each pod).
+    for (uint32_t a = 0; a < aggs; ++a)
+    {
+        const uint64_t j = a % half;
+        for (uint64_t i = 0; i < half; ++i)
+        {
+            AddLink(g,
+                    firstAgg + a,
+                    firstCore + static_cast<uint32_t>(j * half + i),
+                    p.fabricRateBps,
+                    p.linkDelayPs);
+        }
+    }
+    return g;
+}
+
+std::vector<std::vector<uint32_t>>
+IncidentLinks(const TopologyGraph& g)
+{
+    const uint64_t n = g.vertices.size();
+    if (g.numHosts > n)
+    {
+        throw InputError("",
+                         0,
+                         "topology.numHosts",
+                         "expected at most " + std::to_string(n) + " (the vertex count); got "
+                             + std::to_string(g.numHosts));
+    }
+    std::vector<std::vector<uint32_t>> ports(n);
+    for (uint32_t l = 0; l < g.links.size(); ++l)
+    {
+        const TopoLink& link = g.links[l];
+        if (link.a >= n || link.b >= n)
+        {
+            throw InputError("",
+                             0,
+                             "topology.links",
+                             "expected link " + std::to_string(l) + " to join vertices in [0, "
+                                 + std::to_string(n) + "); got " + std::to_string(link.a) + "-"
+                                 + std::to_string(link.b));
+        }
+        ports[link.a].push_back(l);
+        if (link.b != link.a)
+        {
+            ports[link.b].push_back(l);
+        }
+    }
+    return ports;
+}
+
+EqualCostTable
+ComputeEqualCostPorts(const TopologyGraph& g)
+{
+    const auto ports = IncidentLinks(g);
+    const uint32_t n = static_cast<uint32_t>(g.vertices.size());
+    const uint32_t hosts = g.numHosts;
+    for (uint32_t s = hosts; s < n; ++s)
+    {
+        if (ports[s].size() > kMaxPorts + 1)
+        {
+            throw InputError("",
+                             0,
+                             "topology.links",
+                             "expected at most " + std::to_string(kMaxPorts + 1)
+                                 + " ports on switch " + g.vertices[s].name + "; got "
+                                 + std::to_string(ports[s].size()));
+        }
+    }
+
+    EqualCostTable table(n - hosts, std::vector<std::vector<uint16_t>>(hosts));
+    std::vector<uint32_t> dist(n);
+    std::vector<uint32_t> queue;
+    queue.reserve(n);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        // Breadth-first search from the destination host over the undirected graph. Hop
+        // counts are symmetric, so dist[v] is the minimum hop count from v to h. Only h and
+        // switches are expanded: other hosts never transit.
+        std::fill(dist.begin(), dist.end(), kUnreached);
+        queue.clear();
+        dist[h] = 0;
+        queue.push_back(h);
+        for (size_t head = 0; head < queue.size(); ++head)
+        {
+            const uint32_t v = queue[head];
+            if (v != h && v < hosts)
+            {
+                continue;
+            }
+            for (uint32_t l : ports[v])
+            {
+                const uint32_t u = Other(g.links[l], v);
+                if (dist[u] == kUnreached)
+                {
+                    dist[u] = dist[v] + 1;
+                    queue.push_back(u);
+                }
+            }
+        }
+        // A port of switch s is an equal-cost candidate when its far end is h itself or a
+        // switch one hop closer to h.
+        for (uint32_t s = hosts; s < n; ++s)
+        {
+            if (dist[s] == kUnreached)
+            {
+                continue;
+            }
+            auto& candidates = table[s - hosts][h];
+            const auto& sp = ports[s];
+            for (size_t p = 0; p < sp.size(); ++p)
+            {
+                const uint32_t u = Other(g.links[sp[p]], s);
+                if ((u == h || u >= hosts) && dist[u] + 1 == dist[s])
+                {
+                    candidates.push_back(static_cast<uint16_t>(p));
+                }
+            }
+        }
+    }
+    return table;
+}
+
+uint64_t
+CountShortestPaths(const TopologyGraph& g, uint32_t src, uint32_t dst)
+{
+    RequireHost(g, src, "source");
+    RequireHost(g, dst, "destination");
+    if (src == dst)
+    {
+        return 1; // the empty path
+    }
+    const auto ports = IncidentLinks(g);
+    const uint32_t n = static_cast<uint32_t>(g.vertices.size());
+    std::vector<uint32_t> dist(n, kUnreached);
+    std::vector<uint64_t> count(n, 0);
+    std::vector<uint32_t> queue;
+    queue.reserve(n);
+    dist[src] = 0;
+    count[src] = 1;
+    queue.push_back(src);
+    // Breadth-first order finishes every vertex at distance d before any at d + 1, so
+    // count[v] is final when v is expanded. Paths are link sequences: parallel links are
+    // distinct paths. Counts saturate at UINT64_MAX.
+    for (size_t head = 0; head < queue.size(); ++head)
+    {
+        const uint32_t v = queue[head];
+        if (v != src && v < g.numHosts)
+        {
+            continue; // hosts never transit
+        }
+        for (uint32_t l : ports[v])
+        {
+            const uint32_t u = Other(g.links[l], v);
+            if (dist[u] == kUnreached)
+            {
+                dist[u] = dist[v] + 1;
+                queue.push_back(u);
+            }
+            if (dist[u] == dist[v] + 1)
+            {
+                const uint64_t sum = count[u] + count[v];
+                count[u] = sum < count[u] ? std::numeric_limits<uint64_t>::max() : sum;
+            }
+        }
+    }
+    return count[dst];
+}
+
+} // namespace ns3

@@ -1,0 +1,122 @@
+/*
+ * tusk: topology builders. Pure functions (no ns-3 Simulator) that return a TopologyGraph,
+ * plus the shortest-path equal-cost port computation used to fill switch forwarding tables.
+ */
+#ifndef TUSK_TOPOLOGY_BUILDERS_H
+#define TUSK_TOPOLOGY_BUILDERS_H
+
+#include "fabric/model/topology-graph.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Two-tier leaf-spine (folded Clos).
+ *
+ * Every leaf connects to every spine with `linksPerSpine` parallel links. Oversubscription at a
+ * leaf is (hostsPerLeaf * hostRateBps) / (spines * linksPerSpine * fabricRateBps).
+ */
+struct LeafSpineParams
+{
+    uint32_t leaves = 4;
+    uint32_t spines = 4;
+    uint32_t hostsPerLeaf = 4;
+    uint32_t linksPerSpine = 1;
+    uint64_t hostRateBps = 400'000'000'000ULL;   //!< host-leaf link rate, bit/s
+    uint64_t fabricRateBps = 400'000'000'000ULL; //!< leaf-spine link rate, bit/s
+    uint64_t linkDelayPs = 1'000'000;            //!< one-way propagation delay per link, ps
+    uint64_t switchLatencyPs = 0;                //!< per-switch forwarding latency, ps
+};
+
+/**
+ * Vertices: hosts, leaves ("leaf<i>", tier 1), spines ("spine<j>", tier 2); host h on leaf
+ * h / hostsPerLeaf. Links: host links in host order, then for each leaf, each spine, the
+ * linksPerSpine parallel links.
+ *
+ * \throws InputError (file "", key "topology.*") on zero counts or rates, or more than 2^24
+ * hosts or 65535 ports on a switch.
+ */
+TopologyGraph BuildLeafSpine(const LeafSpineParams& p);
+
+/**
+ * \brief Three-tier k-ary fat tree (Al-Fares et al., SIGCOMM 2008), optionally oversubscribed
+ * at the ToR: k pods, each with k/2 ToRs and k/2 aggregation switches; (k/2)^2 core switches;
+ * each ToR has k/2 uplinks and k/2 * oversubscription hosts. k must be even and >= 2.
+ * Hosts: k^3/4 * oversubscription.
+ */
+struct FatTreeParams
+{
+    uint32_t k = 4;
+    uint32_t oversubscription = 1;            //!< hosts per ToR = k/2 * oversubscription
+    uint64_t hostRateBps = 100'000'000'000ULL;   //!< host-ToR links, bit/s
+    uint64_t fabricRateBps = 100'000'000'000ULL; //!< ToR-agg and agg-core links, bit/s
+    uint64_t linkDelayPs = 1'000'000;
+    uint64_t switchLatencyPs = 0;
+};
+
+/**
+ * Vertices: hosts (pod = h / (k^2/4 * oversubscription)), ToRs "tor<i>" (tier 1), aggregation
+ * "agg<i>" (tier 2), core "core<i>" (tier 3). ToR t connects to every aggregation switch of
+ * its pod; aggregation switch j of each pod connects to cores j*(k/2) .. j*(k/2)+k/2-1
+ * (Al-Fares et al. 2008, sec. 3.3).
+ *
+ * \throws InputError (file "", key "topology.*") on odd or zero k, zero oversubscription or
+ * rates, or more than 2^24 hosts.
+ */
+TopologyGraph BuildFatTree(const FatTreeParams& p);
+
+/**
+ * \brief Read an htsim topology description (`.topo`, as in uet-htsim
+ * htsim/sim/datacenter/topologies/): `Nodes`, `Tiers`, `Podsize`, then per `Tier i` block
+ * `Downlink_speed_Gbps`, `Radix_Down`, `Radix_Up`, `Downlink_Latency_ns`, `Switch_Latency_ns`,
+ * `Oversubscribed`, `Bundle`; `#` starts a comment. Builds the same 2- or 3-tier Clos htsim
+ * builds from it.
+ *
+ * Vertex order and names as the builders: hosts, then ToRs ("tor<i>", or "leaf<i>" for 2
+ * tiers), aggregation switches ("agg<i>" / "spine<i>"), core switches ("core<i>"). The exact
+ * semantics and the deviations from htsim are documented in htsim-topo-reader.cc.
+ *
+ * \throws InputError naming the file, line and key on any malformed or inconsistent line
+ * (line 0 and an empty key when the file cannot be opened).
+ */
+TopologyGraph ReadHtsimTopo(const std::string& path);
+
+/**
+ * \brief The ports of every vertex: ports[v] lists the indices into graph.links of the links
+ * incident on v, in increasing link index. Port p of vertex v is the link ports[v][p].
+ * A link from a vertex to itself is listed once.
+ *
+ * \throws InputError (file "", key "topology.links" or "topology.numHosts") if a link names
+ * a vertex that does not exist or numHosts exceeds the vertex count.
+ */
+std::vector<std::vector<uint32_t>> IncidentLinks(const TopologyGraph& g);
+
+/**
+ * \brief Equal-cost forwarding: table[s - numHosts][h] = the ports of switch s (indices into
+ * IncidentLinks(g)[s]), in increasing order, that lie on a minimum-hop path from s to host h.
+ * Hosts never forward. Empty when h is unreachable.
+ */
+using EqualCostTable = std::vector<std::vector<std::vector<uint16_t>>>;
+/** \throws InputError (file "", key "topology.links") if a switch has more than 65536 ports
+ *  or a link names a vertex that does not exist. Cost: one BFS per host, O(hosts * (V + E)). */
+EqualCostTable ComputeEqualCostPorts(const TopologyGraph& g);
+
+/**
+ * Number of distinct minimum-hop paths from host src to host dst (0 if unreachable).
+ *
+ * A path is a sequence of links, so parallel links give distinct paths (leaf-spine with S
+ * spines and P links per leaf-spine pair: S * P * P between hosts on different leaves).
+ * Hosts other than src and dst never transit. src == dst gives 1 (the empty path).
+ * Saturates at UINT64_MAX.
+ *
+ * \throws InputError (file "", key "topology.host") if src or dst is not a host index.
+ */
+uint64_t CountShortestPaths(const TopologyGraph& g, uint32_t src, uint32_t dst);
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * tusk: FabricNetDevice, the link-layer port shared by switch ports and host NICs.
+ */
+#ifndef TUSK_FABRIC_NET_DEVICE_H
+#define TUSK_FABRIC_NET_DEVICE_H
+
+#include "fabric-channel.h"
+#include "frame-meta.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+
+class Node;
+
+/** Why a frame was dropped. Named so that tests and links.csv can assert on causes. */
+enum class DropReason : uint8_t
+{
+    BUFFER_OVERFLOW = 0, //!< egress admission: the port's buffer limit was reached
+    NO_ROUTE = 1,        //!< no forwarding entry (or no usable port) for the destination
+    LINK_DOWN = 2,       //!< sent towards, or in flight on, a link that is down
+    NIC_STALE = 3,       //!< end host: frame for an unknown QP or otherwise unusable
+    COUNT = 4
+};
+
+/** Name of a drop reason as used in outputs ("buffer_overflow", ...). */
+const char* DropReasonName(DropReason r);
+
+/** Counters of one port; 64-bit, read by the metrics sink at the end of a run. */
+struct PortCounters
+{
+    uint64_t txFrames = 0;
+    uint64_t txBytes = 0;     //!< frame bytes (headers + payload, without PHY overhead)
+    uint64_t txWireBytes = 0; //!< frame + PHY overhead bytes (what occupies the line)
+    uint64_t rxFrames = 0;
+    uint64_t rxBytes = 0;
+    uint64_t drops[static_cast<int>(DropReason::COUNT)] = {};
+    uint64_t maxQueueBytes = 0; //!< largest egress occupancy seen, bytes
+    double maxWindowUtilisation = 0; //!< busiest UtilisationWindow, fraction of line rate
+};
+
+/**
+ * \brief A full-duplex point-to-point port: serialisation at its DataRate, one frame on the
+ * wire at a time, pull-based transmission.
+ *
+ * Non-virtual interface: the base class owns the transmit state machine, counters and traces;
+ * a subclass only says which frame goes next (DoDequeue) and what to do with an arriving one
+ * (DoReceive). A SwitchPort dequeues from its egress queues; an RdmaNic from its QP scheduler.
+ * When the line becomes free the device pulls the next frame, so a port has at most one
+ * pending transmit event.
+ */
+class FabricNetDevice : public NetDevice
+{
+  public:
+    static TypeId GetTypeId();
+    FabricNetDevice();
+    ~FabricNetDevice() override;
+
+    /** Connect this device to a channel (one device per channel end). */
+    void Attach(Ptr<FabricChannel> channel);
+
+    /** Called by the channel when a frame's last bit has arrived. */
+    void Receive(Ptr<Packet> packet, const FrameMeta& meta);
+
+    /** Start transmitting if the line is idle and a frame is ready (cheap if not). */
+    void TryTransmit();
+
+    /** Line rate in bit/s. */
+    uint64_t GetRateBps() const { return m_rateBps; }
+    /** Serialisation time of a frame of `frameBytes` (PHY overhead added). */
+    Time TxTime(uint32_t frameBytes) const;
+    uint32_t GetPhyOverheadBytes() const { return m_phyOverheadBytes; }
+    bool IsTransmitting() const { return m_transmitting; }
+    Ptr<FabricChannel> GetFabricChannel() const { return m_channel; }
+    /** The device at the other end of the link. */
+    Ptr<FabricNetDevice> GetPeerDevice() const;
+
+    /** Take the link down or up (both directions are the caller's business). */
+    void SetLinkUp(bool up);
+
+    const PortCounters& GetCounters() const { return m_counters; }
+    /** Record a drop (counters + Drop trace). For subclasses and the switch. */
+    void RecordDrop(Ptr<const Packet> packet, const FrameMeta& meta, DropReason reason);
+    /** Frames waiting in this device for transmission (for conservation checks). */
+    virtual uint64_t GetQueuedFrames() const = 0;
+
+    /** Close the utilisation window in progress at the end of a run. */
+    void FlushUtilisation(Time now);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+    /**
+     * \brief The next frame to send, or false if none is ready now. A subclass that holds
+     * back a ready frame (pacing) must call TryTransmit() when it becomes ready.
+     */
+    virtual bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) = 0;
+    /** A frame has fully arrived on this port. */
+    virtual void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) = 0;
+
+    /** Account egress occupancy (for maxQueueBytes). */
+    void NoteQueueBytes(uint64_t bytes)
+    {
+        if (bytes > m_counters.maxQueueBytes)
+        {
+            m_counters.maxQueueBytes = bytes;
+        }
+    }
+
+  private:
+    void TransmitComplete();
+    void AccountUtilisation(uint64_t wireBytes);
+
+    Ptr<Node> m_node;
+    Ptr<FabricChannel> m_channel;
+    uint32_t m_ifIndex = 0;
+    Mac48Address m_address;
+    uint16_t m_mtu = 9216;
+    DataRate m_rate;
+    uint64_t m_rateBps = 0;
+    uint32_t m_phyOverheadBytes = 20;
+    bool m_linkUp = true;
+    bool m_transmitting = false;
+    Time m_utilWindow;
+    uint64_t m_utilWindowStartPs = 0;
+    uint64_t m_utilWindowBytes = 0;
+    PortCounters m_counters;
+    TracedCallback<> m_linkChangeCallbacks;
+
+    /** Every frame sent and received (pcap, like ns-3's Sniffer trace). */
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;
+    /** A frame starts transmission: packet, meta. */
+    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_txTrace;
+    /** A frame arrived: packet, meta. */
+    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_rxTrace;
+    /** A frame was dropped: packet, meta, reason. */
+    TracedCallback<Ptr<const Packet>, const FrameMeta&, DropReason> m_dropTrace;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * tusk: LoadBalancer, the switch-side load-balancing seam (design.md, "Load balancing").
+ */
+#ifndef TUSK_LOAD_BALANCER_H
+#define TUSK_LOAD_BALANCER_H
+
+#include "frame-meta.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/** What a policy may know about one equal-cost egress port. */
+struct EgressCandidate
+{
+    uint16_t port = 0;        //!< port index on the switch
+    uint64_t queueBytes = 0;  //!< bytes queued at that egress port now
+    double utilisation = 0;   //!< recent egress utilisation (DRE estimate, 0..1+)
+    bool paused = false;      //!< PFC-paused for the packet's priority
+    bool linkUp = true;
+};
+
+/** Where and when a decision is taken. Time is passed in, so policies need no Simulator. */
+struct LbContext
+{
+    Time now;
+    uint32_t switchId = 0;    //!< the switch's index in the fabric (not the ns-3 node id)
+    uint16_t ingressPort = 0;
+    uint32_t frameBytes = 0;
+};
+
+/**
+ * \brief Chooses one of several equal-cost egress ports for a frame.
+ *
+ * Non-virtual interface in the style of ns-3's QueueDisc: SelectEgress validates and counts
+ * (the switch's bookkeeping cannot be skipped), then calls the policy's private
+ * DoSelectEgress, which only chooses. Candidates in, index out; a policy keeps whatever state
+ * it needs (flowlet tables) itself, bounded. One instance per switch, created by the fabric
+ * builder from a TypeId, so per-switch seeds and state are natural.
+ */
+class LoadBalancer : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    LoadBalancer();
+    ~LoadBalancer() override;
+
+    /**
+     * \param ctx switch, time and frame size
+     * \param frame the frame's parsed header fields (5-tuple, QP, priority)
+     * \param candidates `count` >= 1 equal-cost ports; count == 1 is answered without asking
+     *        the policy
+     * \return an index into candidates, in [0, count)
+     */
+    uint32_t SelectEgress(const LbContext& ctx,
+                          const FrameMeta& frame,
+                          const EgressCandidate* candidates,
+                          uint32_t count);
+
+    /** Decisions taken by the policy (count > 1). */
+    uint64_t GetDecisions() const { return m_decisions; }
+
+    /**
+     * Assign a fixed random-variable stream number to the policy's random variables.
+     * \return the number of streams used
+     */
+    virtual int64_t AssignStreams(int64_t stream);
+
+  private:
+    /** The policy: return an index in [0, count), count >= 2. */
+    virtual uint32_t DoSelectEgress(const LbContext& ctx,
+                                    const FrameMeta& frame,
+                                    const EgressCandidate* candidates,
+                                    uint32_t count) = 0;
+
+    uint64_t m_decisions = 0;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * tusk: a topology as a plain graph (no ns-3 objects), produced by the topology builders and
+ * the htsim .topo importer and turned into nodes, ports and channels by FabricHelper.
+ */
+#ifndef TUSK_TOPOLOGY_GRAPH_H
+#define TUSK_TOPOLOGY_GRAPH_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/** One vertex: a host (NIC) or a switch. */
+struct TopoVertex
+{
+    enum Kind : uint8_t
+    {
+        HOST,
+        SWITCH
+    };
+
+    Kind kind;
+    /** Tier: 0 for hosts, 1 for ToR/leaf, 2 for aggregation/spine, 3 for core. */
+    uint8_t tier;
+    /** Pod index for fat trees (hosts, ToRs and aggregation switches), else 0. */
+    uint32_t pod;
+    /** Human-readable name, e.g. "host12", "tor3", "agg1.2", "spine0", "core5". */
+    std::string name;
+};
+
+/** One full-duplex point-to-point link. */
+struct TopoLink
+{
+    uint32_t a;         //!< vertex index of one end (the lower tier for tiered topologies)
+    uint32_t b;         //!< vertex index of the other end
+    uint64_t rateBps;   //!< line rate in bit/s, the same in both directions
+    uint64_t delayPs;   //!< one-way propagation delay in picoseconds
+};
+
+/**
+ * \brief A fabric as a graph. Hosts come first: vertex i is host i for i < numHosts, so a
+ * host id is also its vertex index. Switches follow.
+ */
+struct TopologyGraph
+{
+    std::string description;          //!< e.g. "leaf-spine 4x4, 16 hosts"
+    std::vector<TopoVertex> vertices; //!< hosts [0, numHosts), then switches
+    std::vector<TopoLink> links;
+    uint32_t numHosts = 0;
+    /** Per-switch forwarding latency in picoseconds, added to every switch hop. */
+    uint64_t switchLatencyPs = 0;
+
+    uint32_t NumSwitches() const { return static_cast<uint32_t>(vertices.size()) - numHosts; }
+};
+
+} // namespace ns3
+
+#endif

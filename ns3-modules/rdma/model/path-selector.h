@@ -1,0 +1,54 @@
+/*
+ * tusk: PathSelector, the host-side load-balancing seam (design.md): which entropy (UDP
+ * source port) the next packet of a QP carries, and feedback per entropy. The shape follows
+ * htsim's sender multipath interface (uet-htsim sim/uec_mp.h): next entropy, and feedback.
+ */
+#ifndef TUSK_PATH_SELECTOR_H
+#define TUSK_PATH_SELECTOR_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class PathSelector : public Object
+{
+  public:
+    /** End-to-end signal about a packet that carried a given entropy. */
+    enum Feedback : uint8_t
+    {
+        GOOD = 0,    //!< acknowledged, not ECN-marked
+        ECN = 1,     //!< acknowledged with ECN echo
+        NACK = 2,    //!< negatively acknowledged (loss or trim)
+        TIMEOUT = 3, //!< retransmission timeout
+    };
+
+    static TypeId GetTypeId();
+
+    /** The QP's own entropy, chosen at connection set-up (its UDP source port). */
+    void SetBaseEntropy(uint16_t entropy) { m_base = entropy; }
+    uint16_t GetBaseEntropy() const { return m_base; }
+
+    /** Entropy for the next data packet. */
+    virtual uint16_t NextEntropy(Time now) = 0;
+    /** Feedback for a packet that carried `entropy`. */
+    virtual void OnFeedback(uint16_t entropy, Feedback fb, Time now) {}
+
+  protected:
+    uint16_t m_base = 0;
+};
+
+/** \brief One entropy per QP, for the QP's lifetime: classic RoCEv2 (ECMP hashes it). */
+class FixedPathSelector : public PathSelector
+{
+  public:
+    static TypeId GetTypeId();
+    uint16_t NextEntropy(Time) override { return m_base; }
+};
+
+} // namespace ns3
+
+#endif

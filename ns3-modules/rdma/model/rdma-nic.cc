@@ -1,0 +1,335 @@
+#include "rdma-nic.h"
+
+#include "roce-header.h"
+
+#include "fabric/model/fabric-units.h"
+
+#include "ns3/abort.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ethernet-trailer.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/type-id.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+constexpr uint16_t kEtherTypeIpv4 = 0x0800;
+} // namespace
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<FabricNetDevice>()
+            .SetGroupName("Rdma")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("MtuBytes",
+                          "RoCE payload MTU: payload bytes per data packet (bytes).",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RdmaNic::m_mtuBytes),
+                          MakeUintegerChecker<uint32_t>(64, 9000))
+            .AddAttribute("AckInterval",
+                          "ACK coalescing: the responder acknowledges every AckInterval "
+                          "in-order packets, and always the last packet of a message (packets).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Requester retransmission timeout: go back to the oldest "
+                          "unacknowledged PSN when no ACK progress for this long (Time).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("MaxOutstandingPackets",
+                          "Per-QP limit of sent but unacknowledged packets; 0 = no limit "
+                          "(packets).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_maxOutstanding),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("CongestionControl",
+                          "TypeId of the congestion control built for every QP.",
+                          TypeIdValue(RdmaCcNone::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_ccTypeId),
+                          MakeTypeIdChecker())
+            .AddAttribute("PathSelector",
+                          "TypeId of the path selector (entropy per packet) built for every QP.",
+                          TypeIdValue(FixedPathSelector::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_pathSelectorTypeId),
+                          MakeTypeIdChecker())
+            .AddAttribute("ControlPriority",
+                          "Traffic class of ACK, NAK and CNP frames (0..7).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_controlPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7));
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+    : m_qps(1) // QPN 0 is reserved (IBA: QP0 is the subnet management QP)
+{
+    m_entropyRng = CreateObject<UniformRandomVariable>();
+}
+
+void
+RdmaNic::DoDispose()
+{
+    for (auto& qp : m_qps)
+    {
+        if (qp)
+        {
+            qp->Dispose();
+        }
+    }
+    m_qps.clear();
+    m_active.clear();
+    m_control.clear();
+    m_wake.Cancel();
+    FabricNetDevice::DoDispose();
+}
+
+int64_t
+RdmaNic::AssignStreams(int64_t stream)
+{
+    m_entropyRng->SetStream(stream);
+    return 1;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
+{
+    auto qp = CreateObject<RdmaQueuePair>();
+    ObjectFactory psFactory(m_pathSelectorTypeId.GetName());
+    Ptr<PathSelector> ps = psFactory.Create<PathSelector>();
+    ps->SetBaseEntropy(entropy);
+    ObjectFactory ccFactory(m_ccTypeId.GetName());
+    Ptr<RdmaCongestionControl> cc = ccFactory.Create<RdmaCongestionControl>();
+    cc->Init(GetRateBps());
+    const auto qpn = static_cast<uint32_t>(m_qps.size());
+    NS_ABORT_MSG_IF(qpn >= (1u << 24), "RdmaNic: out of QP numbers");
+    qp->Setup(this, qpn, peerHost, 0, priority, ps, cc);
+    m_qps.push_back(qp);
+    return qp;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::Connect(Ptr<RdmaNic> remote, uint16_t entropy, uint8_t priority)
+{
+    // RoCE NICs derive the source port from the QP; here each side draws one at random from
+    // the dynamic port range [49152, 65535] (RFC 6335).
+    Ptr<RdmaQueuePair> local = CreateQp(remote->GetHostId(), priority, entropy);
+    const auto remoteEntropy =
+        static_cast<uint16_t>(remote->m_entropyRng->GetInteger(49152, 65535));
+    Ptr<RdmaQueuePair> peer = remote->CreateQp(m_hostId, priority, remoteEntropy);
+    local->m_peerQpn = peer->GetQpn();
+    peer->m_peerQpn = local->GetQpn();
+    return local;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::GetQp(uint32_t qpn) const
+{
+    return (qpn > 0 && qpn < m_qps.size()) ? m_qps[qpn] : nullptr;
+}
+
+void
+RdmaNic::Activate(Ptr<RdmaQueuePair> qp)
+{
+    RdmaQueuePair* raw = PeekPointer(qp);
+    if (std::find(m_active.begin(), m_active.end(), raw) == m_active.end())
+    {
+        m_active.push_back(raw);
+    }
+    TryTransmit();
+}
+
+void
+RdmaNic::Wake()
+{
+    TryTransmit();
+}
+
+Ptr<Packet>
+RdmaNic::BuildFrame(Ptr<Packet> p, const FrameMeta& meta, uint16_t udpSrcPort)
+{
+    p->AddTrailer(RoceIcrcTrailer());
+    UdpHeader udp;
+    udp.SetSourcePort(udpSrcPort);
+    udp.SetDestinationPort(kRoceV2UdpPort);
+    p->AddHeader(udp); // RoCEv2 sends UDP checksum 0 (Annex A17.3.3)
+    Ipv4Header ip;
+    ip.SetSource(HostAddress(meta.srcHost));
+    ip.SetDestination(HostAddress(meta.dstHost));
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetTos(static_cast<uint8_t>((meta.priority << 5) | meta.ecn)); // DSCP = priority << 3
+    ip.SetPayloadSize(static_cast<uint16_t>(p->GetSize()));
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    if (p->GetSize() + 18 < 64)
+    {
+        p->AddPaddingAtEnd(64 - 18 - p->GetSize());
+    }
+    EthernetHeader eth(false);
+    eth.SetSource(Mac48Address::ConvertFrom(GetAddress()));
+    Ptr<FabricNetDevice> peer = GetPeerDevice();
+    eth.SetDestination(peer ? Mac48Address::ConvertFrom(peer->GetAddress())
+                            : Mac48Address::GetBroadcast());
+    eth.SetLengthType(kEtherTypeIpv4);
+    p->AddHeader(eth);
+    p->AddTrailer(EthernetTrailer());
+    return p;
+}
+
+void
+RdmaNic::SendControl(const RdmaQueuePair& qp, bool nak, uint32_t psn24)
+{
+    RoceAethHeader aeth;
+    aeth.syndrome = nak ? RoceAethHeader::kSyndromeNakPsnSequenceError : RoceAethHeader::kSyndromeAck;
+    aeth.msn = 0;
+    RoceBthHeader bth;
+    bth.opcode = ROCE_RC_ACK;
+    bth.destQp = qp.GetPeerQpn();
+    bth.psn = psn24;
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(aeth);
+    p->AddHeader(bth);
+    FrameMeta meta;
+    meta.srcHost = m_hostId;
+    meta.dstHost = qp.GetPeerHost();
+    meta.dstQp = qp.GetPeerQpn();
+    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
+    meta.dstPort = kRoceV2UdpPort;
+    meta.priority = m_controlPriority;
+    meta.ecn = ECN_NOT_ECT;
+    meta.kind = nak ? FrameKind::NAK : FrameKind::ACK;
+    m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
+    TryTransmit();
+}
+
+bool
+RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
+{
+    if (!m_control.empty())
+    {
+        packet = std::move(m_control.front().packet);
+        meta = m_control.front().meta;
+        m_control.pop_front();
+        return true;
+    }
+    const Time now = Simulator::Now();
+    const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
+    uint64_t earliest = UINT64_MAX;
+    size_t n = m_active.size();
+    for (size_t tried = 0; tried < n;)
+    {
+        if (m_rrNext >= n)
+        {
+            m_rrNext = 0;
+        }
+        RdmaQueuePair* qp = m_active[m_rrNext];
+        if (!qp->HasDataToSend())
+        {
+            // Drop it from the active set; it re-activates itself when it has data again.
+            m_active.erase(m_active.begin() + static_cast<std::ptrdiff_t>(m_rrNext));
+            --n;
+            continue;
+        }
+        if (qp->NextTxPs() > nowPs)
+        {
+            earliest = std::min(earliest, qp->NextTxPs());
+            ++m_rrNext;
+            ++tried;
+            continue;
+        }
+        ++m_rrNext;
+        const RdmaQueuePair::TxDescriptor d = qp->NextDataPacket(m_mtuBytes, now);
+        RoceBthHeader bth;
+        bth.opcode = d.opcode;
+        bth.destQp = qp->GetPeerQpn();
+        bth.ackRequest = d.ackRequest;
+        bth.psn = static_cast<uint32_t>(d.psn & 0xFFFFFF);
+        Ptr<Packet> p = Create<Packet>(d.payload);
+        p->AddHeader(bth);
+        meta = FrameMeta();
+        meta.srcHost = m_hostId;
+        meta.dstHost = qp->GetPeerHost();
+        meta.dstQp = qp->GetPeerQpn();
+        meta.srcPort = d.entropy;
+        meta.dstPort = kRoceV2UdpPort;
+        meta.priority = qp->GetPriority();
+        meta.ecn = ECN_ECT0;
+        meta.kind = FrameKind::DATA;
+        packet = BuildFrame(p, meta, d.entropy);
+        qp->NotePaced(packet->GetSize() + GetPhyOverheadBytes(), now, GetRateBps());
+        return true;
+    }
+    if (earliest != UINT64_MAX && !m_wake.IsRunning())
+    {
+        m_wake = Simulator::Schedule(PicoSeconds(earliest - nowPs), &RdmaNic::Wake, this);
+    }
+    return false;
+}
+
+void
+RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
+{
+    // Parse the real headers: what a NIC sees is what was serialised.
+    EthernetTrailer fcs;
+    packet->RemoveTrailer(fcs);
+    EthernetHeader eth(false);
+    packet->RemoveHeader(eth);
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    const uint32_t l4 = ip.GetPayloadSize();
+    if (packet->GetSize() > l4)
+    {
+        packet->RemoveAtEnd(packet->GetSize() - l4); // Ethernet padding
+    }
+    UdpHeader udp;
+    packet->RemoveHeader(udp);
+    RoceBthHeader bth;
+    packet->RemoveHeader(bth);
+    RoceIcrcTrailer icrc;
+    packet->RemoveTrailer(icrc);
+    Ptr<RdmaQueuePair> qp = GetQp(bth.destQp);
+    if (udp.GetDestinationPort() != kRoceV2UdpPort || HostIdOf(ip.GetDestination()) != m_hostId ||
+        !qp)
+    {
+        RecordDrop(packet, meta, DropReason::NIC_STALE);
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (bth.opcode == ROCE_RC_ACK)
+    {
+        RoceAethHeader aeth;
+        packet->RemoveHeader(aeth);
+        qp->ReceiveAck(bth.psn, aeth.IsNak(), now);
+        return;
+    }
+    if (bth.opcode == ROCE_CNP)
+    {
+        qp->ReceiveCnp(now);
+        return;
+    }
+    uint32_t ackPsn = 0;
+    const int answer =
+        qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), m_ackInterval, ackPsn);
+    if (answer != 0)
+    {
+        SendControl(*qp, answer == 2, ackPsn);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,98 @@
+/*
+ * tusk: RdmaNic, a RoCEv2 host NIC with RC queue pairs.
+ */
+#ifndef TUSK_RDMA_NIC_H
+#define TUSK_RDMA_NIC_H
+
+#include "rdma-queue-pair.h"
+
+#include "fabric/model/fabric-net-device.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/object-factory.h"
+#include "ns3/random-variable-stream.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief A RoCEv2 NIC: QPs, a transmit scheduler and the wire format.
+ *
+ * Transmission is pulled by the port when the line is free: control frames (ACK, NAK, CNP)
+ * first, then data from the QPs that have something to send, round-robin, each QP paced at
+ * the rate its congestion control allows (line rate with `ns3::RdmaCcNone`). Every frame is
+ * a real RoCEv2 frame: Ethernet / IPv4 (DSCP = priority << 3, ECT(0) on data) / UDP (source
+ * port = the packet's entropy, destination 4791) / BTH [/ AETH] / payload / ICRC / FCS.
+ * Received frames are parsed from those headers.
+ */
+class RdmaNic : public FabricNetDevice
+{
+  public:
+    static TypeId GetTypeId();
+    RdmaNic();
+
+    /** This NIC's host id (its IPv4 address is HostAddress(id)). */
+    void SetHostId(uint32_t id) { m_hostId = id; }
+    uint32_t GetHostId() const { return m_hostId; }
+
+    /**
+     * \brief Create a connected RC QP pair: one QP here (the requester) and its peer on
+     * `remote`. \param entropy the UDP source port of this QP's packets (the responder's
+     * ACKs use `remote`'s own choice) \return the local QP; its peer is remote->GetQp(qp->GetPeerQpn())
+     */
+    Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> remote, uint16_t entropy, uint8_t priority);
+    Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;
+    uint32_t GetNQps() const { return static_cast<uint32_t>(m_qps.size()) - 1; }
+
+    uint32_t GetMtuBytes() const { return m_mtuBytes; }
+    Time GetRetransmitTimeout() const { return m_rto; }
+    uint64_t GetMaxOutstandingPackets() const { return m_maxOutstanding; }
+
+    /** A QP has data to send (called by the QP). */
+    void Activate(Ptr<RdmaQueuePair> qp);
+
+    uint64_t GetQueuedFrames() const override { return m_control.size(); }
+
+    /** Assign stream numbers to the NIC's random variables; returns streams used. */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+    bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) override;
+    void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) override;
+
+  private:
+    Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
+    void SendControl(const RdmaQueuePair& qp, bool nak, uint32_t psn24);
+    Ptr<Packet> BuildFrame(Ptr<Packet> l4payload, const FrameMeta& meta, uint16_t udpSrcPort);
+    void Wake();
+
+    uint32_t m_hostId = 0;
+    uint32_t m_mtuBytes = 4096;
+    uint32_t m_ackInterval = 1;
+    uint8_t m_controlPriority = 7;
+    Time m_rto;
+    uint64_t m_maxOutstanding = 0;
+    TypeId m_ccTypeId;
+    TypeId m_pathSelectorTypeId;
+
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< indexed by QPN; QPN 0 unused
+    std::vector<RdmaQueuePair*> m_active;  //!< QPs that may have data to send
+    size_t m_rrNext = 0;
+    struct ControlFrame
+    {
+        Ptr<Packet> packet;
+        FrameMeta meta;
+    };
+    std::deque<ControlFrame> m_control;
+    EventId m_wake;
+    Ptr<UniformRandomVariable> m_entropyRng;
+
+};
+
+} // namespace ns3
+
+#endif

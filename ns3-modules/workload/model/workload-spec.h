@@ -1,0 +1,73 @@
+/*
+ * tusk: a workload as a plain transfer graph (no ns-3 objects).
+ *
+ * Generators (collectives, permutation, incast) and importers (htsim .cm) produce a
+ * WorkloadSpec; the WorkloadApp executes it on RdmaNics. A transfer starts at its start time,
+ * or, if it waits on a trigger, when that trigger fires (plus its start time as a delay).
+ * Completing transfers activate triggers on send-done (last byte acknowledged at the sender)
+ * and recv-done (last byte delivered at the receiver). This is htsim's trigger model
+ * (oneshot / multishot / barrier) and also expresses collective step dependencies.
+ */
+#ifndef TUSK_WORKLOAD_SPEC_H
+#define TUSK_WORKLOAD_SPEC_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+struct TriggerSpec
+{
+    enum Kind : uint8_t
+    {
+        ONESHOT,   //!< fires once, on its first activation, starting every waiting transfer
+        MULTISHOT, //!< each activation starts the next not-yet-started waiting transfer
+        BARRIER    //!< fires once, when activated `threshold` times
+    };
+
+    Kind kind = ONESHOT;
+    uint32_t threshold = 1; //!< activations needed (BARRIER); 1 otherwise
+    uint64_t externalId = 0; //!< id in the source file, for messages
+};
+
+struct TransferSpec
+{
+    uint64_t externalId = 0; //!< id shown in results (htsim connection id, or generated)
+    uint32_t src = 0;        //!< source host id
+    uint32_t dst = 0;        //!< destination host id
+    uint64_t bytes = 0;      //!< payload bytes (>= 1)
+    uint64_t startPs = 0;    //!< absolute start time, or delay after the trigger fires, ps
+    int32_t trigger = -1;    //!< index into WorkloadSpec::triggers to wait on, or -1
+    std::vector<uint32_t> onSendDone; //!< triggers activated when the sender sees the last ACK
+    std::vector<uint32_t> onRecvDone; //!< triggers activated when the last byte is delivered
+    /** Transfers with equal (src, dst, qpGroup) share one connection (its QPs), in post order. */
+    uint32_t qpGroup = 0;
+    uint8_t priority = 3;    //!< traffic class (0..7)
+    int32_t collective = -1; //!< index into WorkloadSpec::collectives, or -1
+    int32_t step = -1;       //!< step of that collective, or -1
+    int32_t channel = -1;    //!< channel of that collective, or -1
+};
+
+struct CollectiveSpec
+{
+    std::string kind;           //!< "ring-allreduce", "all-gather", ...
+    std::vector<uint32_t> ranks; //!< host id of each rank
+    uint64_t bytesPerRank = 0;  //!< S, the per-rank buffer size as nccl-tests uses it, bytes
+    double busbwFactor = 1.0;   //!< busbw = algbw * factor (nccl-tests PERFORMANCE.md)
+    uint32_t channels = 1;
+    uint32_t steps = 0;         //!< number of sequential steps
+};
+
+struct WorkloadSpec
+{
+    std::string description;
+    std::vector<TransferSpec> transfers;
+    std::vector<TriggerSpec> triggers;
+    std::vector<CollectiveSpec> collectives;
+};
+
+} // namespace ns3
+
+#endif

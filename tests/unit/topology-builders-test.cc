@@ -1,0 +1,949 @@
+/*
+ * Unit tests for the pure topology builders (leaf-spine, k-ary fat tree), the equal-cost
+ * port computation, shortest-path counting, and the htsim .topo importer.
+ *
+ * Every expected number is derived in a comment next to it, from the construction rules:
+ * - leaf-spine: L leaves, S spines, H hosts per leaf, P parallel links per leaf-spine pair.
+ * - k-ary fat tree: Al-Fares, Loukissas, Vahdat, "A Scalable, Commodity Data Center Network
+ *   Architecture", SIGCOMM 2008, section 3.3: k pods, each with k/2 edge (ToR) and k/2
+ *   aggregation switches; (k/2)^2 core switches; every switch has k ports; k^3/4 hosts.
+ * - htsim .topo: uet-htsim htsim/sim/datacenter/fat_tree_topology.cpp, set_custom_params()
+ *   and init_network(); the formulas are repeated in htsim-topo-reader.cc.
+ */
+
+#include "fabric/helper/topology-builders.h"
+#include "fabric/model/input-error.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+using namespace ns3;
+
+namespace
+{
+
+uint32_t
+CountTier(const TopologyGraph& g, uint8_t tier)
+{
+    uint32_t n = 0;
+    for (const auto& v : g.vertices)
+    {
+        if (v.kind == TopoVertex::SWITCH && v.tier == tier)
+        {
+            ++n;
+        }
+    }
+    return n;
+}
+
+/** Number of links joining vertex tiers lo and hi. */
+uint32_t
+CountLinksBetweenTiers(const TopologyGraph& g, uint8_t lo, uint8_t hi)
+{
+    uint32_t n = 0;
+    for (const auto& l : g.links)
+    {
+        if (g.vertices[l.a].tier == lo && g.vertices[l.b].tier == hi)
+        {
+            ++n;
+        }
+    }
+    return n;
+}
+
+/** Every link goes from a lower tier (a) to a higher tier (b). */
+bool
+LinksPointUp(const TopologyGraph& g)
+{
+    for (const auto& l : g.links)
+    {
+        if (g.vertices[l.a].tier >= g.vertices[l.b].tier)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/** The switch vertex a host attaches to (its only link). */
+uint32_t
+TorOf(const TopologyGraph& g, uint32_t host)
+{
+    const auto ports = IncidentLinks(g);
+    REQUIRE(ports[host].size() == 1);
+    const auto& l = g.links[ports[host][0]];
+    return l.a == host ? l.b : l.a;
+}
+
+/** A temporary directory for malformed .topo files, removed at the end of the run. */
+class TempDir
+{
+  public:
+    TempDir()
+    {
+        m_dir = std::filesystem::temp_directory_path()
+              / ("tusk-topo-test-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(m_dir);
+    }
+
+    ~TempDir()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(m_dir, ec);
+    }
+
+    /** Write lines (joined with '\n') to a file; line i of the file is lines[i - 1]. */
+    std::string
+    Write(const std::string& name, const std::vector<std::string>& lines) const
+    {
+        const auto path = (m_dir / name).string();
+        std::ofstream out(path, std::ios::binary);
+        for (const auto& l : lines)
+        {
+            out << l << '\n';
+        }
+        return path;
+    }
+
+    std::string
+    Path(const std::string& name) const
+    {
+        return (m_dir / name).string();
+    }
+
+  private:
+    std::filesystem::path m_dir;
+};
+
+const TempDir&
+Temp()
+{
+    static TempDir dir;
+    return dir;
+}
+
+/**
+ * A valid 3-tier .topo equal to a k=4 fat tree (16 hosts, 4 pods of 4 hosts):
+ * pods = 16/4 = 4; ToRs/pod = 4/2 = 2; ToR uplinks = 16*100/(100*1) = 16;
+ * aggs/pod = 16/(4 pods * 2) = 2 (== Radix_Up[0] 2 / Bundle 1); agg uplinks = 16;
+ * cores = 16/4 = 4; cores/aggs-per-pod * Bundle[2] = 2 == Radix_Up[1].
+ */
+std::vector<std::string>
+ValidFatTree16()
+{
+    return {
+        "Nodes 16",                 // 1
+        "Tiers 3",                  // 2
+        "Podsize 4",                // 3
+        "",                         // 4
+        "Tier 0",                   // 5
+        "Downlink_speed_Gbps 100",  // 6
+        "Radix_Down 2",             // 7
+        "Radix_Up 2",               // 8
+        "Downlink_Latency_ns 1000", // 9
+        "Switch_Latency_ns 0",      // 10
+        "",                         // 11
+        "Tier 1",                   // 12
+        "Downlink_speed_Gbps 100",  // 13
+        "Radix_Down 2",             // 14
+        "Radix_Up 2",               // 15
+        "Downlink_Latency_ns 1000", // 16
+        "Switch_Latency_ns 0",      // 17
+        "",                         // 18
+        "Tier 2",                   // 19
+        "Downlink_speed_Gbps 100",  // 20
+        "Radix_Down 4",             // 21
+        "Downlink_Latency_ns 1000", // 22
+        "Switch_Latency_ns 0",      // 23
+    };
+}
+
+/** Read a .topo that must fail; check the error names file, line and key. */
+void
+CheckTopoError(const std::string& name,
+               const std::vector<std::string>& lines,
+               unsigned expectedLine,
+               const std::string& expectedKey)
+{
+    const std::string path = Temp().Write(name, lines);
+    INFO("file " << name);
+    try
+    {
+        ReadHtsimTopo(path);
+        FAIL("expected an InputError");
+    }
+    catch (const InputError& e)
+    {
+        INFO("what(): " << e.what());
+        CHECK(e.File() == path);
+        CHECK(e.Line() == expectedLine);
+        CHECK(e.Key() == expectedKey);
+        CHECK(e.Message().find("expected") != std::string::npos);
+    }
+}
+
+/** Replace line n (1-based) of a copy of lines. */
+std::vector<std::string>
+With(std::vector<std::string> lines, size_t n, const std::string& text)
+{
+    lines.at(n - 1) = text;
+    return lines;
+}
+
+/** The five htsim example files: two shipped in data/htsim, three only in ../shared. */
+const std::string kRepoData = TUSK_SOURCE_DIR "/data/htsim/";
+const std::string kSharedData = TUSK_SOURCE_DIR "/../shared/data/htsim/";
+
+bool
+Exists(const std::string& path)
+{
+    return std::filesystem::is_regular_file(path);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------
+// Leaf-spine
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("leaf-spine counts, names, tiers and rates", "[unit][topology]")
+{
+    LeafSpineParams p;
+    p.leaves = 4;
+    p.spines = 3;
+    p.hostsPerLeaf = 5;
+    p.hostRateBps = 100'000'000'000ULL;
+    p.fabricRateBps = 400'000'000'000ULL;
+    p.linkDelayPs = 750'000;
+    p.switchLatencyPs = 300'000;
+    const auto g = BuildLeafSpine(p);
+
+    // hosts = L*H = 4*5 = 20; switches = L + S = 7; links = L*H + L*S*P = 20 + 12 = 32.
+    CHECK(g.numHosts == 20);
+    CHECK(g.NumSwitches() == 7);
+    CHECK(g.vertices.size() == 27);
+    CHECK(g.links.size() == 32);
+    CHECK(CountTier(g, 1) == 4);
+    CHECK(CountTier(g, 2) == 3);
+    CHECK(CountLinksBetweenTiers(g, 0, 1) == 20);
+    CHECK(CountLinksBetweenTiers(g, 1, 2) == 12);
+    CHECK(LinksPointUp(g));
+    CHECK(g.switchLatencyPs == 300'000);
+
+    // Hosts first, then leaves, then spines.
+    CHECK(g.vertices[12].name == "host12");
+    CHECK(g.vertices[12].kind == TopoVertex::HOST);
+    CHECK(g.vertices[12].tier == 0);
+    CHECK(g.vertices[20 + 3].name == "leaf3");
+    CHECK(g.vertices[20 + 3].tier == 1);
+    CHECK(g.vertices[24].name == "spine0");
+    CHECK(g.vertices[24].tier == 2);
+    // host 12 is on leaf 12/5 = 2, i.e. vertex 20 + 2.
+    CHECK(TorOf(g, 12) == 22);
+
+    for (const auto& l : g.links)
+    {
+        const bool hostLink = l.a < g.numHosts;
+        CHECK(l.rateBps == (hostLink ? p.hostRateBps : p.fabricRateBps));
+        CHECK(l.delayPs == 750'000);
+    }
+}
+
+TEST_CASE("leaf-spine with oversubscription and parallel links", "[unit][topology]")
+{
+    // 8 leaves x 2 spines, 16 hosts per leaf, 2 parallel links per leaf-spine pair, all
+    // links at the same rate: oversubscription = 16 / (2*2) = 4:1.
+    LeafSpineParams p;
+    p.leaves = 8;
+    p.spines = 2;
+    p.hostsPerLeaf = 16;
+    p.linksPerSpine = 2;
+    const auto g = BuildLeafSpine(p);
+
+    // hosts = 8*16 = 128; switches = 8 + 2 = 10; links = 128 + 8*2*2 = 160.
+    CHECK(g.numHosts == 128);
+    CHECK(g.NumSwitches() == 10);
+    CHECK(g.links.size() == 160);
+    CHECK(CountLinksBetweenTiers(g, 1, 2) == 32);
+
+    const auto ports = IncidentLinks(g);
+    // A leaf has H + S*P = 16 + 4 = 20 ports, a spine L*P = 16.
+    CHECK(ports[128].size() == 20);
+    CHECK(ports[128 + 8].size() == 16);
+    // Host h's only port is link h (host links come first).
+    CHECK(ports[37] == std::vector<uint32_t>{37});
+
+    // Paths are link sequences: leaf -> one of S spines over one of P links, then back down
+    // over one of P links: S*P*P = 2*2*2 = 8 between hosts on different leaves; 1 on the
+    // same leaf. (With P = 1 this is the familiar S.)
+    CHECK(CountShortestPaths(g, 0, 16) == 8);
+    CHECK(CountShortestPaths(g, 0, 15) == 1);
+    CHECK(CountShortestPaths(g, 5, 5) == 1);
+
+    const auto table = ComputeEqualCostPorts(g);
+    REQUIRE(table.size() == 10);
+    // Leaf 0 toward host 16 (leaf 1): all S*P = 4 uplinks, ports 16..19 (after its 16 host
+    // ports), sorted.
+    CHECK(table[0][16] == std::vector<uint16_t>{16, 17, 18, 19});
+    // Leaf 0 toward its own host 3: the single port to it, port 3.
+    CHECK(table[0][3] == std::vector<uint16_t>{3});
+    // Spine 0 toward host 16: the P = 2 parallel links to leaf 1. Spine 0's ports are its
+    // links in index order: leaf 0's two links (ports 0, 1), then leaf 1's (ports 2, 3).
+    CHECK(table[8][16] == std::vector<uint16_t>{2, 3});
+}
+
+TEST_CASE("leaf-spine equal-cost ports and path counts with single links", "[unit][topology]")
+{
+    LeafSpineParams p; // 4 leaves, 4 spines, 4 hosts per leaf, 1 link per pair
+    const auto g = BuildLeafSpine(p);
+    // hosts 16, switches 8, links 16 + 16 = 32.
+    CHECK(g.numHosts == 16);
+    CHECK(g.NumSwitches() == 8);
+    CHECK(g.links.size() == 32);
+
+    // Different leaves: spines * linksPerSpine^2 = 4 * 1 = 4 paths.
+    CHECK(CountShortestPaths(g, 0, 4) == 4);
+    CHECK(CountShortestPaths(g, 0, 1) == 1);
+
+    const auto table = ComputeEqualCostPorts(g);
+    for (uint32_t leaf = 0; leaf < 4; ++leaf)
+    {
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            // `spines` candidates toward a host on another leaf, 1 toward its own host.
+            CHECK(table[leaf][h].size() == (h / 4 == leaf ? 1u : 4u));
+        }
+    }
+    for (uint32_t spine = 4; spine < 8; ++spine)
+    {
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            // A spine has one link to each leaf; port index = leaf index.
+            CHECK(table[spine][h] == std::vector<uint16_t>{static_cast<uint16_t>(h / 4)});
+        }
+    }
+}
+
+TEST_CASE("leaf-spine rejects bad parameters", "[unit][topology]")
+{
+    const auto expectKey = [](LeafSpineParams p, const std::string& key) {
+        try
+        {
+            BuildLeafSpine(p);
+            FAIL("expected an InputError for " << key);
+        }
+        catch (const InputError& e)
+        {
+            CHECK(e.File().empty());
+            CHECK(e.Line() == 0);
+            CHECK(e.Key() == key);
+        }
+    };
+    LeafSpineParams p;
+    p.leaves = 0;
+    expectKey(p, "topology.leaves");
+    p = LeafSpineParams{};
+    p.spines = 0;
+    expectKey(p, "topology.spines");
+    p = LeafSpineParams{};
+    p.hostsPerLeaf = 0;
+    expectKey(p, "topology.hostsPerLeaf");
+    p = LeafSpineParams{};
+    p.linksPerSpine = 0;
+    expectKey(p, "topology.linksPerSpine");
+    p = LeafSpineParams{};
+    p.hostRateBps = 0;
+    expectKey(p, "topology.hostRateBps");
+    p = LeafSpineParams{};
+    p.fabricRateBps = 0;
+    expectKey(p, "topology.fabricRateBps");
+    // 70000 spines: a leaf would have 4 + 70000 > 65535 ports (uint16_t port indices).
+    p = LeafSpineParams{};
+    p.spines = 70000;
+    expectKey(p, "topology.spines");
+}
+
+// ---------------------------------------------------------------------------------------
+// Fat tree (Al-Fares et al. 2008)
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("fat tree k=4 and k=8 counts", "[unit][topology]")
+{
+    for (uint32_t k : {4u, 8u})
+    {
+        INFO("k = " << k);
+        FatTreeParams p;
+        p.k = k;
+        const auto g = BuildFatTree(p);
+        // Al-Fares 2008 sec. 3.3: k^3/4 hosts; k*(k/2) ToRs, k*(k/2) aggs, (k/2)^2 cores,
+        // total 5k^2/4 switches; links: k^3/4 host links, k * (k/2)^2 = k^3/4 ToR-agg and
+        // k^3/4 agg-core, 3k^3/4 in total.
+        // k=4: 16 hosts, 8+8+4 = 20 switches, 48 links.
+        // k=8: 128 hosts, 32+32+16 = 80 switches, 384 links.
+        const uint32_t hosts = k * k * k / 4;
+        CHECK(g.numHosts == (k == 4 ? 16u : 128u));
+        CHECK(g.numHosts == hosts);
+        CHECK(g.NumSwitches() == (k == 4 ? 20u : 80u));
+        CHECK(g.NumSwitches() == 5 * k * k / 4);
+        CHECK(CountTier(g, 1) == k * k / 2);
+        CHECK(CountTier(g, 2) == k * k / 2);
+        CHECK(CountTier(g, 3) == k * k / 4);
+        CHECK(g.links.size() == (k == 4 ? 48u : 384u));
+        CHECK(g.links.size() == 3 * hosts);
+        CHECK(CountLinksBetweenTiers(g, 0, 1) == hosts);
+        CHECK(CountLinksBetweenTiers(g, 1, 2) == hosts);
+        CHECK(CountLinksBetweenTiers(g, 2, 3) == hosts);
+        CHECK(LinksPointUp(g));
+
+        // Every switch has exactly k ports (the whole point of the construction).
+        const auto ports = IncidentLinks(g);
+        for (uint32_t s = g.numHosts; s < g.vertices.size(); ++s)
+        {
+            CHECK(ports[s].size() == k);
+        }
+        // Pods: k^2/4 hosts per pod; ToR t and agg a in pod t/(k/2), a/(k/2).
+        const uint32_t hostsPerPod = k * k / 4;
+        CHECK(g.vertices[hosts - 1].pod == k - 1);
+        CHECK(g.vertices[hostsPerPod].pod == 1);
+        CHECK(g.vertices[hosts + k / 2].pod == 1);             // tor(k/2)
+        CHECK(g.vertices[hosts + k * k / 2 + k / 2].pod == 1); // agg(k/2)
+        CHECK(g.vertices[hosts].name == "tor0");
+        CHECK(g.vertices[hosts + k * k / 2 + 2].name == "agg2");
+        CHECK(g.vertices[hosts + k * k + 1].name == "core1");
+        CHECK(g.vertices[hosts + k * k + 1].tier == 3);
+    }
+}
+
+TEST_CASE("fat tree path counts and equal-cost ports", "[unit][topology]")
+{
+    FatTreeParams p;
+    p.k = 4;
+    const auto g = BuildFatTree(p);
+    // k=4: 2 hosts per ToR, 4 hosts per pod. Hosts 0,1 on tor0; 2,3 on tor1 (pod 0);
+    // host 4 in pod 1.
+    // Inter-pod: up to one of k/2 aggs, then one of its k/2 cores; the core has one link to
+    // the destination pod: (k/2)^2 = 4.
+    CHECK(CountShortestPaths(g, 0, 4) == 4);
+    CHECK(CountShortestPaths(g, 0, 15) == 4);
+    // Same pod, different ToR: through any of the k/2 = 2 aggs.
+    CHECK(CountShortestPaths(g, 0, 2) == 2);
+    // Same ToR: 1.
+    CHECK(CountShortestPaths(g, 0, 1) == 1);
+
+    FatTreeParams p8;
+    p8.k = 8;
+    const auto g8 = BuildFatTree(p8);
+    // k=8: 4 hosts per ToR, 16 per pod. (k/2)^2 = 16 inter-pod, k/2 = 4 intra-pod.
+    CHECK(CountShortestPaths(g8, 0, 16) == 16);
+    CHECK(CountShortestPaths(g8, 0, 4) == 4);
+
+    const auto table = ComputeEqualCostPorts(g);
+    // Switch offsets: tor t at t, agg a at 8 + a, core c at 16 + c (minus numHosts).
+    // tor0 toward host 4 (pod 1): its k/2 = 2 uplinks, ports 2 and 3 after 2 host ports.
+    CHECK(table[0][4] == std::vector<uint16_t>{2, 3});
+    // tor0 toward host 2 (tor1, same pod): also both uplinks.
+    CHECK(table[0][2] == std::vector<uint16_t>{2, 3});
+    // tor0 toward its own host 1: port 1.
+    CHECK(table[0][1] == std::vector<uint16_t>{1});
+    // agg0 (pod 0) toward host 4 in pod 1: its k/2 = 2 core uplinks (ports 2, 3 after the
+    // two ToR ports).
+    CHECK(table[8][4] == std::vector<uint16_t>{2, 3});
+    // agg0 toward host 2 on tor1 of its own pod: one port, the one to tor1 (port 1).
+    CHECK(table[8][2] == std::vector<uint16_t>{1});
+    // A core reaches any host over exactly one link (its link to the host's pod).
+    for (uint32_t c = 16; c < 20; ++c)
+    {
+        for (uint32_t h = 0; h < 16; ++h)
+        {
+            CHECK(table[c][h].size() == 1);
+            // Core ports are in link order: pod 0's agg first, so port index = pod.
+            CHECK(table[c][h][0] == h / 4);
+        }
+    }
+}
+
+TEST_CASE("fat tree with ToR oversubscription", "[unit][topology]")
+{
+    FatTreeParams p;
+    p.k = 4;
+    p.oversubscription = 3;
+    p.hostRateBps = 25'000'000'000ULL;
+    p.fabricRateBps = 100'000'000'000ULL;
+    const auto g = BuildFatTree(p);
+    // hosts per ToR = k/2 * 3 = 6; hosts = 8 ToRs * 6 = 48 = k^3/4 * 3.
+    CHECK(g.numHosts == 48);
+    CHECK(g.NumSwitches() == 20);
+    // links = 48 + 16 + 16 = 80.
+    CHECK(g.links.size() == 80);
+    const auto ports = IncidentLinks(g);
+    CHECK(ports[48].size() == 8); // tor0: 6 hosts + 2 uplinks
+    CHECK(TorOf(g, 47) == 48 + 7);
+    for (const auto& l : g.links)
+    {
+        CHECK(l.rateBps == (l.a < g.numHosts ? p.hostRateBps : p.fabricRateBps));
+    }
+}
+
+TEST_CASE("fat tree rejects bad parameters", "[unit][topology]")
+{
+    const auto expectKey = [](FatTreeParams p, const std::string& key) {
+        try
+        {
+            BuildFatTree(p);
+            FAIL("expected an InputError for " << key);
+        }
+        catch (const InputError& e)
+        {
+            CHECK(e.Key() == key);
+            CHECK(e.Line() == 0);
+        }
+    };
+    FatTreeParams p;
+    p.k = 3;
+    expectKey(p, "topology.k");
+    p.k = 0;
+    expectKey(p, "topology.k");
+    p = FatTreeParams{};
+    p.oversubscription = 0;
+    expectKey(p, "topology.oversubscription");
+    p = FatTreeParams{};
+    p.hostRateBps = 0;
+    expectKey(p, "topology.hostRateBps");
+    p = FatTreeParams{};
+    p.fabricRateBps = 0;
+    expectKey(p, "topology.fabricRateBps");
+    // k = 1000: k^3/4 = 250 million hosts, over the 2^24 limit.
+    p = FatTreeParams{};
+    p.k = 1000;
+    expectKey(p, "topology.k");
+}
+
+// ---------------------------------------------------------------------------------------
+// Shortest paths on hand-made graphs
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("hosts never transit; unreachable hosts have no ports", "[unit][topology]")
+{
+    // host0 - sw3 - host1 - sw4 - host2; host1 is dual-homed. The only route from host0 to
+    // host2 transits host1, which is not allowed.
+    TopologyGraph g;
+    g.numHosts = 3;
+    for (int i = 0; i < 3; ++i)
+    {
+        g.vertices.push_back(TopoVertex{TopoVertex::HOST, 0, 0, "host" + std::to_string(i)});
+    }
+    g.vertices.push_back(TopoVertex{TopoVertex::SWITCH, 1, 0, "sw3"});
+    g.vertices.push_back(TopoVertex{TopoVertex::SWITCH, 1, 0, "sw4"});
+    g.links = {{0, 3, 1, 1}, {1, 3, 1, 1}, {1, 4, 1, 1}, {2, 4, 1, 1}};
+
+    CHECK(CountShortestPaths(g, 0, 2) == 0);
+    CHECK(CountShortestPaths(g, 0, 1) == 1);
+    CHECK(CountShortestPaths(g, 1, 2) == 1);
+    const auto table = ComputeEqualCostPorts(g);
+    CHECK(table[0][2].empty()); // sw3 cannot reach host2
+    CHECK(table[1][0].empty()); // sw4 cannot reach host0
+    CHECK(table[0][1] == std::vector<uint16_t>{1});
+    CHECK(table[1][2] == std::vector<uint16_t>{1});
+
+    try
+    {
+        CountShortestPaths(g, 0, 3); // vertex 3 is a switch
+        FAIL("expected an InputError");
+    }
+    catch (const InputError& e)
+    {
+        CHECK(e.Key() == "topology.host");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// htsim .topo importer: the example files
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("htsim fat_tree_128_1os.topo matches htsim's construction", "[unit][topology]")
+{
+    const auto g = ReadHtsimTopo(kRepoData + "fat_tree_128_1os.topo");
+    // Nodes 128, Podsize 16, Tier 0: Radix_Down 4 / Radix_Up 4, Tier 1: 4 / 4, Tier 2: 8.
+    // pods = 128/16 = 8; ToRs/pod = 16/4 = 4 -> 32 ToRs.
+    // ToR uplinks = 128*100/(100*1) = 128; aggs/pod = 128/(8*4) = 4 -> 32 aggs (4*1 == 4).
+    // agg uplinks = 128*100/(100*1) = 128; cores = 128/8 = 16 (16 % 4 == 0; 16*1/4 == 4).
+    // switches = 32 + 32 + 16 = 80; links = 128 hosts + 32 ToRs*4 aggs*1 + 32 aggs*4 = 384.
+    // This is the k=8 fat tree ("supposed to match the default auto-generated topology").
+    CHECK(g.numHosts == 128);
+    CHECK(CountTier(g, 1) == 32);
+    CHECK(CountTier(g, 2) == 32);
+    CHECK(CountTier(g, 3) == 16);
+    CHECK(g.NumSwitches() == 80);
+    CHECK(g.links.size() == 384);
+    CHECK(CountLinksBetweenTiers(g, 0, 1) == 128);
+    CHECK(CountLinksBetweenTiers(g, 1, 2) == 128);
+    CHECK(CountLinksBetweenTiers(g, 2, 3) == 128);
+    CHECK(LinksPointUp(g));
+    CHECK(g.switchLatencyPs == 0);
+    for (const auto& l : g.links)
+    {
+        CHECK(l.rateBps == 100'000'000'000ULL); // 100 Gb/s
+        CHECK(l.delayPs == 1'000'000);          // 1000 ns
+    }
+    // Same counts as BuildFatTree(k=8).
+    FatTreeParams p;
+    p.k = 8;
+    const auto ft = BuildFatTree(p);
+    CHECK(ft.NumSwitches() == g.NumSwitches());
+    CHECK(ft.links.size() == g.links.size());
+
+    // Every switch has 8 ports: ToR 4+4, agg 4+4, core 8 pods * Bundle 1.
+    const auto ports = IncidentLinks(g);
+    for (uint32_t s = g.numHosts; s < g.vertices.size(); ++s)
+    {
+        CHECK(ports[s].size() == 8);
+    }
+    // host h on ToR h/4 (htsim: srv = tor * Radix_Down[0] + l); pod = h/16.
+    CHECK(TorOf(g, 37) == 128 + 9);
+    CHECK(g.vertices[37].pod == 2);
+    // Inter-pod: 4 aggs * 4 cores each = 16; intra-pod different ToR: 4 aggs.
+    CHECK(CountShortestPaths(g, 0, 16) == 16);
+    CHECK(CountShortestPaths(g, 0, 4) == 4);
+    const auto table = ComputeEqualCostPorts(g);
+    CHECK(table[0][16].size() == 4); // tor0: all 4 uplinks
+}
+
+TEST_CASE("htsim leaf_spine_tiny.topo matches htsim's construction", "[unit][topology]")
+{
+    const auto g = ReadHtsimTopo(kRepoData + "leaf_spine_tiny.topo");
+    // Nodes 32, Tiers 2, Podsize 32; Tier 0: Radix_Down 8, Radix_Up 2, Oversubscribed 4;
+    // Tier 1: Radix_Down 4.
+    // pods = 1; leaves = 32/8 = 4; ToR uplinks = 32*100/(100*4) = 8 (8/2 == 4 == os);
+    // spines = 8/(1*4) = 2 (2*1 == Radix_Up 2). switches 6; links = 32 + 4*2 = 40.
+    CHECK(g.numHosts == 32);
+    CHECK(CountTier(g, 1) == 4);
+    CHECK(CountTier(g, 2) == 2);
+    CHECK(CountTier(g, 3) == 0);
+    CHECK(g.links.size() == 40);
+    CHECK(g.vertices[32].name == "leaf0");
+    CHECK(g.vertices[37].name == "spine1");
+    const auto ports = IncidentLinks(g);
+    CHECK(ports[32].size() == 10); // leaf: 8 hosts + 2 spines
+    CHECK(ports[36].size() == 4);  // spine: 4 leaves
+    // Different leaves: 2 spines; the leaf has 2 candidates toward a remote host.
+    CHECK(CountShortestPaths(g, 0, 8) == 2);
+    CHECK(ComputeEqualCostPorts(g)[0][8].size() == 2);
+}
+
+TEST_CASE("htsim example files only in ../shared", "[unit][topology]")
+{
+    struct Case
+    {
+        const char* file;
+        uint32_t hosts, tors, aggs, cores, links;
+        uint32_t remoteHost;  //!< a host in another pod (or on another leaf) than host 0
+        uint64_t remotePaths; //!< shortest paths from host 0 to it
+    };
+    const Case cases[] = {
+        // pods 8, ToRs 32, ToR uplinks 128, aggs/pod 128/(8*4) = 4 -> 32;
+        // agg uplinks = 128*100/(100*4) = 32; cores = 32/8 = 4 (4 % 4 == 0; 4*1/4 == 1 ==
+        // Radix_Up[1]). links = 128 + 32*4 + 32*1 = 288. Inter-pod: 4 aggs * 1 core = 4.
+        {"fat_tree_128_4os.topo", 128, 32, 32, 4, 288, 16, 4},
+        // pods 1024/64 = 16; ToRs/pod 64/8 = 8 -> 128; ToR uplinks 1024; aggs/pod
+        // 1024/(16*8) = 8 -> 128; agg uplinks 1024; cores 1024/16 = 64 (64/8 == 8 ==
+        // Radix_Up[1]). links = 1024*3 = 3072: the k=16 fat tree (16^3/4 = 1024 hosts,
+        // 5*16^2/4 = 320 switches). Inter-pod: 8 aggs * 8 cores = 64.
+        {"fat_tree_1024.topo", 1024, 128, 128, 64, 3072, 64, 64},
+        // pods 1; leaves 1024/32 = 32; ToR uplinks 1024; spines 1024/32 = 32 (32 == Radix_Up).
+        // links = 1024 + 32*32 = 2048. Different leaves: 32 spines.
+        {"leaf_spine_1024.topo", 1024, 32, 32, 0, 2048, 32, 32},
+        // Also the two shipped files, read from ../shared (same counts as above).
+        {"fat_tree_128_1os.topo", 128, 32, 32, 16, 384, 16, 16},
+        {"leaf_spine_tiny.topo", 32, 4, 2, 0, 40, 8, 2},
+    };
+    for (const auto& c : cases)
+    {
+        const std::string path = kSharedData + c.file;
+        if (!Exists(path))
+        {
+            WARN("skipped: " << path << " not found");
+            continue;
+        }
+        INFO(c.file);
+        const auto g = ReadHtsimTopo(path);
+        CHECK(g.numHosts == c.hosts);
+        CHECK(CountTier(g, 1) == c.tors);
+        CHECK(CountTier(g, 2) == c.aggs);
+        CHECK(CountTier(g, 3) == c.cores);
+        CHECK(g.links.size() == c.links);
+        CHECK(LinksPointUp(g));
+        CHECK(CountShortestPaths(g, 0, c.remoteHost) == c.remotePaths);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// htsim .topo importer: syntax and bundles
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("htsim topo: comments, blank lines, case, CRLF, key order, per-tier values",
+          "[unit][topology]")
+{
+    const auto path = Temp().Write("ok_variants.topo",
+                                   {
+                                       "# a comment",
+                                       "\tnodes 16   # inline comment",
+                                       "TIERS 3\r",
+                                       "",
+                                       "Podsize 4",
+                                       "tier 2",
+                                       "Switch_Latency_ns 250",
+                                       "downlink_latency_ns 3000",
+                                       "Radix_Down 4",
+                                       "Downlink_speed_Gbps 200",
+                                       "Tier 0",
+                                       "Radix_Up 2",
+                                       "Downlink_Latency_ns 1000",
+                                       "Oversubscribed 1",
+                                       "Radix_Down 2",
+                                       "Downlink_speed_Gbps 100",
+                                       "Switch_Latency_ns 250",
+                                       "Queue_Down 1000000",
+                                       "   ",
+                                       "Tier 1",
+                                       "Bundle 1",
+                                       "Radix_Up 1",
+                                       "Radix_Down 2",
+                                       "Downlink_speed_Gbps 100",
+                                       "Downlink_Latency_ns 2000",
+                                       "Switch_Latency_ns 250",
+                                   });
+    const auto g = ReadHtsimTopo(path);
+    // pods = 16/4 = 4; ToRs/pod = 4/2 = 2 -> 8 ToRs; ToR uplinks = 16*100/(100*1) = 16;
+    // aggs/pod = 16/(4*2) = 2 -> 8 aggs (2*1 == Radix_Up[0] 2);
+    // agg uplinks = 16*100/(200*1) = 8 (counted in 200G links); cores = 8/4 = 2;
+    // 2 % 2 == 0; 2/2 * Bundle 1 = 1 == Radix_Up[1]. Each agg: 2 x 100G down, 1 x 200G up.
+    // links = 16 + 8*2 + 8*1 = 40.
+    CHECK(g.numHosts == 16);
+    CHECK(CountTier(g, 1) == 8);
+    CHECK(CountTier(g, 2) == 8);
+    CHECK(CountTier(g, 3) == 2);
+    CHECK(g.links.size() == 40);
+    CHECK(g.switchLatencyPs == 250'000); // 250 ns
+    // A tier's Downlink_* keys describe the links below it: Tier 0 = host-ToR.
+    for (const auto& l : g.links)
+    {
+        const uint8_t upper = g.vertices[l.b].tier; // 1 = ToR, 2 = agg, 3 = core
+        CHECK(l.rateBps == (upper == 3 ? 200'000'000'000ULL : 100'000'000'000ULL));
+        CHECK(l.delayPs == upper * 1'000'000ULL); // 1000, 2000, 3000 ns
+    }
+    // Core degree = 4 pods * Bundle 1 = 4 = Radix_Down[2].
+    const auto ports = IncidentLinks(g);
+    CHECK(ports[16 + 8 + 8].size() == 4);
+    // Inter-pod: 2 aggs * 1 core each = 2 paths.
+    CHECK(CountShortestPaths(g, 0, 4) == 2);
+}
+
+TEST_CASE("htsim topo: bundles give parallel links", "[unit][topology]")
+{
+    const auto path = Temp().Write("bundles.topo",
+                                   {
+                                       "Nodes 16",
+                                       "Tiers 3",
+                                       "Podsize 8",
+                                       "Tier 0",
+                                       "Downlink_speed_Gbps 100",
+                                       "Radix_Down 4",
+                                       "Radix_Up 4",
+                                       "Downlink_Latency_ns 500",
+                                       "Tier 1",
+                                       "Downlink_speed_Gbps 100",
+                                       "Radix_Down 4",
+                                       "Radix_Up 4",
+                                       "Downlink_Latency_ns 500",
+                                       "Bundle 2",
+                                       "Tier 2",
+                                       "Downlink_speed_Gbps 100",
+                                       "Radix_Down 4",
+                                       "Downlink_Latency_ns 500",
+                                       "Bundle 2",
+                                   });
+    const auto g = ReadHtsimTopo(path);
+    // pods = 2; ToRs/pod = 8/4 = 2 -> 4; ToR uplinks = 16; aggs/pod = 16/(2*4) = 2 -> 4
+    // (2 aggs * Bundle 2 == Radix_Up[0] 4); agg uplinks = 16; cores = 16/4 = 4
+    // (4 % 2 == 0; 4/2 * Bundle 2 = 4 == Radix_Up[1]).
+    // links = 16 hosts + 4 ToRs * 2 aggs * 2 + 4 aggs * 4 = 16 + 16 + 16 = 48.
+    CHECK(g.numHosts == 16);
+    CHECK(g.NumSwitches() == 12);
+    CHECK(g.links.size() == 48);
+    const auto ports = IncidentLinks(g);
+    for (uint32_t s = 16; s < 24; ++s)
+    {
+        // ToR: 4 hosts + 2 aggs * 2; agg: 2 ToRs * 2 + 2 cores * 2.
+        CHECK(ports[s].size() == 8);
+    }
+    for (uint32_t s = 24; s < 28; ++s)
+    {
+        CHECK(ports[s].size() == 4); // core: 2 pods * Bundle 2 = Radix_Down[2]
+    }
+    // Inter-pod (host 0 -> host 8): ToR->agg 2 aggs * 2 links = 4; agg->core 2 cores * 2
+    // links = 4; core->agg 2 links; agg->ToR 2 links: 4*4*2*2 = 64.
+    CHECK(CountShortestPaths(g, 0, 8) == 64);
+    // Same pod, other ToR (host 0 -> host 4): 2 aggs * 2 up * 2 down = 8.
+    CHECK(CountShortestPaths(g, 0, 4) == 8);
+    const auto table = ComputeEqualCostPorts(g);
+    CHECK(table[0][8] == std::vector<uint16_t>{4, 5, 6, 7}); // tor0: its 4 uplinks
+    CHECK(table[8][0].size() == 2);                          // core0 -> pod 0: Bundle 2
+}
+
+// ---------------------------------------------------------------------------------------
+// htsim .topo importer: malformed files
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("htsim topo: the valid template reads", "[unit][topology]")
+{
+    // Guards the malformed-file cases below: they differ from this file in one line.
+    const auto g = ReadHtsimTopo(Temp().Write("template.topo", ValidFatTree16()));
+    CHECK(g.numHosts == 16);
+    CHECK(g.NumSwitches() == 20); // the k=4 fat tree: 5*4^2/4
+    CHECK(g.links.size() == 48);  // 3*4^3/4
+}
+
+TEST_CASE("htsim topo: unknown key names the closest valid key", "[unit][topology]")
+{
+    const auto base = ValidFatTree16();
+    CheckTopoError("unknown.topo", With(base, 14, "Radix_Dwn 2"), 14, "Radix_Dwn");
+    const std::string path = Temp().Write("unknown2.topo", With(base, 9, "Downlink_Latency 1000"));
+    try
+    {
+        ReadHtsimTopo(path);
+        FAIL("expected an InputError");
+    }
+    catch (const InputError& e)
+    {
+        CHECK(e.Line() == 9);
+        CHECK(e.Key() == "Downlink_Latency");
+        CHECK(e.Message().find("did you mean 'Downlink_Latency_ns'") != std::string::npos);
+    }
+}
+
+TEST_CASE("htsim topo: missing keys and blocks", "[unit][topology]")
+{
+    const auto base = ValidFatTree16();
+    // A missing tier key is reported at its block's `Tier n` line.
+    CheckTopoError("miss_speed.topo", With(base, 13, ""), 12, "Downlink_speed_Gbps");
+    CheckTopoError("miss_radix_up.topo", With(base, 8, "# none"), 5, "Radix_Up");
+    CheckTopoError("miss_latency.topo", With(base, 22, ""), 19, "Downlink_Latency_ns");
+    CheckTopoError("miss_radix_down.topo", With(base, 21, ""), 19, "Radix_Down");
+    // A missing header key is reported at the first Tier line, where the header ends.
+    CheckTopoError("miss_nodes.topo", With(base, 1, ""), 5, "Nodes");
+    CheckTopoError("miss_podsize.topo", With(base, 3, ""), 5, "Podsize");
+    // A missing Tier block is reported at the Tiers line.
+    std::vector<std::string> noTier2(base.begin(), base.begin() + 18);
+    CheckTopoError("miss_tier2.topo", noTier2, 2, "Tier");
+    // An empty file: no Tier line to point at.
+    CheckTopoError("empty.topo", {}, 0, "Nodes");
+}
+
+TEST_CASE("htsim topo: non-numeric and out-of-range values", "[unit][topology]")
+{
+    const auto base = ValidFatTree16();
+    CheckTopoError("nan_nodes.topo", With(base, 1, "Nodes 1x6"), 1, "Nodes");
+    CheckTopoError("nan_radix.topo", With(base, 21, "Radix_Down four"), 21, "Radix_Down");
+    CheckTopoError(
+        "neg_speed.topo", With(base, 6, "Downlink_speed_Gbps -100"), 6, "Downlink_speed_Gbps");
+    CheckTopoError(
+        "dec_speed.topo", With(base, 13, "Downlink_speed_Gbps 12.5"), 13, "Downlink_speed_Gbps");
+    CheckTopoError("no_value.topo", With(base, 1, "Nodes"), 1, "Nodes");
+    CheckTopoError("two_values.topo", With(base, 3, "Podsize 4 4"), 3, "Podsize");
+    CheckTopoError("zero_radix.topo", With(base, 7, "Radix_Down 0"), 7, "Radix_Down");
+    CheckTopoError("huge_nodes.topo", With(base, 1, "Nodes 99999999999999999999"), 1, "Nodes");
+    CheckTopoError("tiers4.topo", With(base, 2, "Tiers 4"), 2, "Tiers");
+    CheckTopoError("tier_word.topo", With(base, 12, "Tier one"), 12, "Tier");
+}
+
+TEST_CASE("htsim topo: counts that do not divide", "[unit][topology]")
+{
+    const auto base = ValidFatTree16();
+    // Nodes 18 is not a multiple of Podsize 4.
+    CheckTopoError("nodes_podsize.topo", With(base, 1, "Nodes 18"), 3, "Podsize");
+    // Podsize 3 is not a multiple of hosts per ToR (Tier 0 Radix_Down 2).
+    CheckTopoError(
+        "podsize_radix.topo", With(With(base, 1, "Nodes 12"), 3, "Podsize 3"), 7, "Radix_Down");
+    // Tier 0 Radix_Down / Radix_Up = 2/1 = 2 != Oversubscribed 1.
+    CheckTopoError("tor_oversub.topo", With(base, 8, "Radix_Up 1"), 8, "Radix_Up");
+    // Oversubscribed 3: 16*100 ToR-uplink capacity / (100 * 3) is not whole.
+    CheckTopoError("oversub3.topo", With(base, 10, "Oversubscribed 3"), 10, "Oversubscribed");
+    // Tier 1 Radix_Up 3 != 4 cores / 2 aggs per pod * Bundle 1 = 2.
+    CheckTopoError("agg_up.topo", With(base, 15, "Radix_Up 3"), 15, "Radix_Up");
+    // Tier 2 Radix_Down 3 does not divide the 16 aggregation uplinks.
+    CheckTopoError("core_down.topo", With(base, 21, "Radix_Down 3"), 21, "Radix_Down");
+    // Tier 1 Radix_Down 3 does not divide 16 ToR uplinks over 4 pods.
+    CheckTopoError("agg_down.topo", With(base, 14, "Radix_Down 3"), 14, "Radix_Down");
+    // Tier 1 Bundle 3 does not divide Tier 1 Radix_Down 2.
+    CheckTopoError("bundle3.topo", With(base, 17, "Bundle 3"), 17, "Bundle");
+    // Host links are never bundled.
+    CheckTopoError("bundle_t0.topo", With(base, 10, "Bundle 2"), 10, "Bundle");
+}
+
+TEST_CASE("htsim topo: misplaced, duplicate and inconsistent keys", "[unit][topology]")
+{
+    const auto base = ValidFatTree16();
+    CheckTopoError("header_in_tier.topo", With(base, 11, "Nodes 16"), 11, "Nodes");
+    CheckTopoError("tier_key_in_header.topo", With(base, 4, "Radix_Up 2"), 4, "Radix_Up");
+    CheckTopoError("dup_key.topo", With(base, 11, "Radix_Down 2"), 11, "Radix_Down");
+    CheckTopoError("dup_tier.topo", With(base, 19, "Tier 1"), 19, "Tier");
+    CheckTopoError("dup_header.topo", With(base, 4, "Tiers 3"), 4, "Tiers");
+    // Tiers 2 but a Tier 2 block.
+    CheckTopoError("tier_over.topo", With(base, 2, "Tiers 2"), 19, "Tier");
+    // Core switches have no uplinks.
+    CheckTopoError("core_up.topo", With(base, 23, "Radix_Up 1"), 23, "Radix_Up");
+    // tusk has one per-switch latency.
+    CheckTopoError(
+        "switch_lat.topo", With(base, 17, "Switch_Latency_ns 100"), 17, "Switch_Latency_ns");
+
+    const std::vector<std::string> leafSpine = {
+        "Nodes 32",                 // 1
+        "Tiers 2",                  // 2
+        "Podsize 32",               // 3
+        "",                         // 4
+        "Tier 0",                   // 5
+        "Downlink_speed_Gbps 100",  // 6
+        "Radix_Down 8",             // 7
+        "Radix_Up 2",               // 8
+        "Downlink_Latency_ns 1000", // 9
+        "Oversubscribed 4",         // 10
+        "",                         // 11
+        "Tier 1",                   // 12
+        "Downlink_speed_Gbps 100",  // 13
+        "Radix_Down 4",             // 14
+        "Downlink_Latency_ns 1000", // 15
+    };
+    CHECK(ReadHtsimTopo(Temp().Write("ls_ok.topo", leafSpine)).links.size() == 40);
+    // A 2-tier fabric is one pod.
+    CheckTopoError("ls_pods.topo", With(leafSpine, 3, "Podsize 16"), 3, "Podsize");
+    // 8 ToR uplinks are not a multiple of spine Radix_Down 3.
+    CheckTopoError("ls_spine.topo", With(leafSpine, 14, "Radix_Down 3"), 14, "Radix_Down");
+    // 8/4 = 2 != Oversubscribed 4.
+    CheckTopoError("ls_up.topo", With(leafSpine, 8, "Radix_Up 4"), 8, "Radix_Up");
+}
+
+TEST_CASE("htsim topo: missing file or directory", "[unit][topology]")
+{
+    for (const std::string& path : {Temp().Path("does_not_exist.topo"), Temp().Path("")})
+    {
+        try
+        {
+            ReadHtsimTopo(path);
+            FAIL("expected an InputError for " << path);
+        }
+        catch (const InputError& e)
+        {
+            CHECK(e.File() == path);
+            CHECK(e.Line() == 0);
+            CHECK(e.Key().empty());
+        }
+    }
+}

@@ -1,0 +1,428 @@
+// tusk: the command line. `tusk run`, `tusk compare`, `tusk policies`.
+//
+// Exit status: 0 success; 1 the run itself failed (transfers unfinished at the stop time,
+// broken packet conservation, an internal error); 2 bad input (the message names the file,
+// line and key and what was expected); nothing is written for bad input.
+
+#include "results-writer.h"
+#include "runner.h"
+#include "scenario-toml.h"
+#include "tusk-version.h"
+
+#include "fabric/model/input-error.h"
+#include "lb-policies/policy-registry.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+namespace fs = std::filesystem;
+using namespace tusk;
+
+namespace
+{
+
+constexpr int kExitRunFailed = 1;
+constexpr int kExitBadInput = 2;
+
+struct CommonOptions
+{
+    std::string scenario;
+    std::vector<std::string> sets;
+    std::string out;
+    std::string htsimTopo;
+    std::string htsimCm;
+    long long seed = -1;
+    bool quiet = false;
+};
+
+void
+AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
+{
+    auto* s = cmd->add_option("scenario", o.scenario,
+                              "Scenario file (TOML, see docs/scenario-format.md)");
+    if (scenarioRequired)
+    {
+        s->required(false); // may be replaced by --htsim-topo/--htsim-cm
+    }
+    cmd->add_option("--set", o.sets,
+                    "Override a scenario key: --set lb.policy=spray --set workload.bytes=1GiB "
+                    "(repeatable)")
+        ->allow_extra_args(false);
+    cmd->add_option("--seed", o.seed, "Run seed (overrides the scenario's `seed`)");
+    cmd->add_option("--out", o.out,
+                    "Results directory (default results/<scenario name>/<policy>-s<seed>, or "
+                    "results/<scenario name>/compare-s<seed> for compare)");
+    cmd->add_option("--htsim-topo", o.htsimTopo, "htsim topology (.topo) to run on");
+    cmd->add_option("--htsim-cm", o.htsimCm, "htsim connection matrix (.cm) to run");
+    cmd->add_flag("-q,--quiet", o.quiet, "No progress line on stderr");
+}
+
+std::string
+Absolute(const std::string& p)
+{
+    return fs::absolute(p).lexically_normal().string();
+}
+
+ScenarioSpec
+Load(const CommonOptions& o, const std::vector<std::string>& extraSets)
+{
+    std::vector<std::string> sets;
+    if (!o.htsimTopo.empty())
+    {
+        if (!fs::exists(o.htsimTopo))
+        {
+            throw ns3::InputError(o.htsimTopo, 0, "--htsim-topo", "no such file");
+        }
+        sets.push_back("topology.kind=htsim");
+        sets.push_back("topology.file=\"" + Absolute(o.htsimTopo) + "\"");
+    }
+    if (!o.htsimCm.empty())
+    {
+        if (!fs::exists(o.htsimCm))
+        {
+            throw ns3::InputError(o.htsimCm, 0, "--htsim-cm", "no such file");
+        }
+        sets.push_back("workload.kind=htsim");
+        sets.push_back("workload.file=\"" + Absolute(o.htsimCm) + "\"");
+    }
+    if (o.seed >= 0)
+    {
+        sets.push_back(fmt::format("seed={}", o.seed));
+    }
+    sets.insert(sets.end(), o.sets.begin(), o.sets.end());
+    sets.insert(sets.end(), extraSets.begin(), extraSets.end());
+    if (!o.scenario.empty())
+    {
+        return LoadScenarioFile(o.scenario, sets);
+    }
+    if (!o.htsimTopo.empty() || !o.htsimCm.empty())
+    {
+        if (o.htsimTopo.empty() || o.htsimCm.empty())
+        {
+            throw ns3::InputError("<command line>", 0, o.htsimTopo.empty() ? "--htsim-topo" : "--htsim-cm",
+                                  "without a scenario file, give both --htsim-topo and --htsim-cm");
+        }
+        const std::string name = fs::path(o.htsimCm).stem().string();
+        return LoadScenarioString("name = \"" + name + "\"\n", "<command line>", sets);
+    }
+    return LoadScenarioString(kDefaultScenarioToml, "<built-in default scenario>", sets);
+}
+
+std::string
+Fmt(double v, int decimals)
+{
+    return std::isnan(v) ? "-" : fmt::format("{:.{}f}", v, decimals);
+}
+
+void
+PrintTable(const std::vector<RunResult>& runs, std::ostream& os)
+{
+    const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) {
+        return !r.collectives.empty();
+    });
+    os << fmt::format("{:<10}", "policy");
+    if (anyCollective)
+    {
+        os << fmt::format(" {:>10} {:>8} {:>8}", "CCT_us", "algbw", "busbw");
+    }
+    os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>7} {:>7} {:>8}\n",
+                      "sd_mean", "sd_p99", "sd_max", "fct_p99_us", "fct_max_us", "up_max",
+                      "up_mean", "drops", "retx", "ooo", "unfinish");
+    for (const auto& r : runs)
+    {
+        const RunSummary& s = r.summary;
+        os << fmt::format("{:<10}", s.policy);
+        if (anyCollective)
+        {
+            os << fmt::format(" {:>10} {:>8} {:>8}", Fmt(s.cctUs, 1), Fmt(s.algbwGBps, 2),
+                              Fmt(s.busbwGBps, 2));
+        }
+        os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>7} {:>7} {:>8}\n",
+                          Fmt(s.meanSlowdown, 3), Fmt(s.p99Slowdown, 3), Fmt(s.maxSlowdown, 3),
+                          Fmt(s.p99FctUs, 1), Fmt(s.maxFctUs, 1), Fmt(s.uplinkMaxUtil, 3),
+                          Fmt(s.uplinkMeanUtil, 3), s.drops, s.retxPackets, s.oooPackets,
+                          s.unfinished);
+    }
+    if (anyCollective)
+    {
+        os << "CCT in µs; algbw/busbw in GB/s (1e9 B/s, nccl-tests definitions); ";
+    }
+    os << "sd = FCT slowdown (FCT / ideal FCT); up = uplink mean utilisation (max / mean over "
+          "uplinks)\n";
+}
+
+std::string
+DefaultOut(const ScenarioSpec& spec, const std::string& leaf)
+{
+    return (fs::path("results") / spec.name / leaf).string();
+}
+
+void
+WriteIndex(const std::string& path, const std::vector<RunResult>& runs,
+           const std::vector<std::string>& dirs)
+{
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK)
+    {
+        throw std::runtime_error("cannot create " + path);
+    }
+    const char* schema =
+        "CREATE TABLE runs (run_dir TEXT, scenario TEXT, policy TEXT, seed INTEGER, status TEXT, "
+        "cct_us REAL, algbw_GBps REAL, busbw_GBps REAL, slowdown_mean REAL, slowdown_p99 REAL, "
+        "slowdown_max REAL, fct_p99_us REAL, fct_max_us REAL, uplink_util_max REAL, "
+        "uplink_util_mean REAL, drops INTEGER, retx_packets INTEGER, ooo_packets INTEGER, "
+        "unfinished INTEGER, events INTEGER, wall_time_s REAL);";
+    sqlite3_exec(db, schema, nullptr, nullptr, nullptr);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db,
+                       "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?);",
+                       -1, &st, nullptr);
+    for (size_t i = 0; i < runs.size(); ++i)
+    {
+        const RunResult& r = runs[i];
+        const RunSummary& s = r.summary;
+        int k = 1;
+        auto real = [&](double v) {
+            if (std::isnan(v))
+            {
+                sqlite3_bind_null(st, k++);
+            }
+            else
+            {
+                sqlite3_bind_double(st, k++, v);
+            }
+        };
+        sqlite3_bind_text(st, k++, dirs[i].c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, k++, r.spec.name.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, k++, s.policy.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, k++, static_cast<sqlite3_int64>(r.spec.seed));
+        sqlite3_bind_text(st, k++, r.failure.empty() ? "ok" : "failed", -1, SQLITE_STATIC);
+        real(s.cctUs);
+        real(s.algbwGBps);
+        real(s.busbwGBps);
+        real(s.meanSlowdown);
+        real(s.p99Slowdown);
+        real(s.maxSlowdown);
+        real(s.p99FctUs);
+        real(s.maxFctUs);
+        real(s.uplinkMaxUtil);
+        real(s.uplinkMeanUtil);
+        sqlite3_bind_int64(st, k++, static_cast<sqlite3_int64>(s.drops));
+        sqlite3_bind_int64(st, k++, static_cast<sqlite3_int64>(s.retxPackets));
+        sqlite3_bind_int64(st, k++, static_cast<sqlite3_int64>(s.oooPackets));
+        sqlite3_bind_int64(st, k++, static_cast<sqlite3_int64>(s.unfinished));
+        sqlite3_bind_int64(st, k++, static_cast<sqlite3_int64>(r.events));
+        real(r.wallSeconds);
+        sqlite3_step(st);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+std::string
+ComparisonCsv(const std::vector<RunResult>& runs)
+{
+    std::string s = "policy,seed,status,cct_us,algbw_GBps,busbw_GBps,slowdown_mean,slowdown_p50,"
+                    "slowdown_p99,slowdown_max,fct_p99_us,fct_max_us,uplink_util_max,"
+                    "uplink_util_mean,uplink_jain,drops,retx_packets,ooo_packets,unfinished\n";
+    auto n = [](double v) { return std::isnan(v) ? std::string() : fmt::format("{:.6f}", v); };
+    for (const auto& r : runs)
+    {
+        const RunSummary& x = r.summary;
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", x.policy,
+                         r.spec.seed, r.failure.empty() ? "ok" : "failed", n(x.cctUs),
+                         n(x.algbwGBps), n(x.busbwGBps), n(x.meanSlowdown), n(x.p50Slowdown),
+                         n(x.p99Slowdown), n(x.maxSlowdown), n(x.p99FctUs), n(x.maxFctUs),
+                         n(x.uplinkMaxUtil), n(x.uplinkMeanUtil), n(x.uplinkJain), x.drops,
+                         x.retxPackets, x.oooPackets, x.unfinished);
+    }
+    return s;
+}
+
+int
+DoRun(const CommonOptions& o)
+{
+    ScenarioSpec spec = Load(o, {});
+    const std::string out =
+        o.out.empty() ? DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed)) : o.out;
+    const std::string staging = MakeStagingDir(out);
+    RunResult r;
+    try
+    {
+        RunOptions ro;
+        ro.progress = !o.quiet;
+        ro.pcapDir = staging;
+        r = RunScenario(spec, ro);
+    }
+    catch (...)
+    {
+        fs::remove_all(staging);
+        throw;
+    }
+    WriteRunFiles(r, staging);
+    CommitDirectory(staging, out);
+    PrintTable({r}, std::cout);
+    std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
+                             r.events, r.wallSeconds, r.events / r.wallSeconds / 1e6, out);
+    if (!r.failure.empty())
+    {
+        std::cerr << "tusk: run failed: " << r.failure << "\n";
+        return kExitRunFailed;
+    }
+    return 0;
+}
+
+int
+DoCompare(const CommonOptions& o, const std::string& policiesArg)
+{
+    std::vector<std::string> policies;
+    std::stringstream ss(policiesArg);
+    for (std::string p; std::getline(ss, p, ',');)
+    {
+        if (!p.empty())
+        {
+            policies.push_back(p);
+        }
+    }
+    if (policies.empty())
+    {
+        throw ns3::InputError("<command line>", 0, "--policies", "expected a comma-separated list");
+    }
+    // Load every variant first: bad input is reported before anything runs or is written.
+    std::vector<ScenarioSpec> specs;
+    for (const auto& p : policies)
+    {
+        specs.push_back(Load(o, {"lb.policy=" + p}));
+        if (ns3::ResolveSwitchPolicy(specs.back().lb.policy).empty())
+        {
+            std::string names;
+            for (const auto& info : ns3::SwitchPolicies())
+            {
+                names += (names.empty() ? "" : ", ") + info.name;
+            }
+            throw ns3::InputError("<command line>", 0, "--policies",
+                                  "unknown policy \"" + p + "\"; expected one of " + names);
+        }
+    }
+    const std::string out =
+        o.out.empty() ? DefaultOut(specs[0], fmt::format("compare-s{}", specs[0].seed)) : o.out;
+    const std::string staging = MakeStagingDir(out);
+    std::vector<RunResult> runs;
+    std::vector<std::string> dirs;
+    try
+    {
+        for (const auto& spec : specs)
+        {
+            const std::string dir = staging + "/" + spec.lb.policy;
+            fs::create_directories(dir);
+            if (!o.quiet)
+            {
+                std::cerr << fmt::format("[tusk] running {} with {}\n", spec.name, spec.lb.policy);
+            }
+            RunOptions ro;
+            ro.progress = !o.quiet;
+            ro.pcapDir = dir;
+            runs.push_back(RunScenario(spec, ro));
+            WriteRunFiles(runs.back(), dir);
+            dirs.push_back(spec.lb.policy);
+        }
+        WriteFileAtomic(staging + "/comparison.csv", ComparisonCsv(runs));
+        WriteIndex(staging + "/index.sqlite", runs, dirs);
+    }
+    catch (...)
+    {
+        fs::remove_all(staging);
+        throw;
+    }
+    CommitDirectory(staging, out);
+    std::cout << fmt::format("{}: {} hosts, {} switches, {} transfers, seed {}\n", specs[0].name,
+                             runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
+    PrintTable(runs, std::cout);
+    std::cout << "results in " << out << "/ (comparison.csv, index.sqlite, one folder per policy)\n";
+    int rc = 0;
+    for (const auto& r : runs)
+    {
+        if (!r.failure.empty())
+        {
+            std::cerr << "tusk: " << r.summary.policy << " run failed: " << r.failure << "\n";
+            rc = kExitRunFailed;
+        }
+    }
+    return rc;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    CLI::App app{"tusk " TUSK_VERSION ": packet-level simulation of load balancing for elephant "
+                 "flows in AI-training fabrics (ns-3 3.37)"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string(TUSK_VERSION " (" TUSK_GIT_REVISION ")"));
+
+    CommonOptions runOpts;
+    auto* run = app.add_subcommand("run", "Run one scenario and write its results");
+    AddCommon(run, runOpts, true);
+
+    CommonOptions cmpOpts;
+    std::string policies = "ecmp,spray";
+    auto* cmp = app.add_subcommand(
+        "compare",
+        "Run a scenario once per policy (same topology, traffic and seed) and print one table. "
+        "Without a scenario file, runs the built-in default (a ring all-reduce on a leaf-spine).");
+    AddCommon(cmp, cmpOpts, false);
+    cmp->add_option("--policies", policies, "Comma-separated policies (see `tusk policies`)")
+        ->capture_default_str();
+
+    auto* pol = app.add_subcommand("policies", "List the load-balancing policies");
+
+    try
+    {
+        app.parse(argc, argv);
+    }
+    catch (const CLI::ParseError& e)
+    {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : kExitBadInput;
+    }
+
+    try
+    {
+        if (pol->parsed())
+        {
+            for (const auto& p : ns3::SwitchPolicies())
+            {
+                std::cout << fmt::format("{:<8} {:<32} {}\n", p.name, p.typeId, p.description);
+            }
+            return 0;
+        }
+        if (run->parsed())
+        {
+            if (runOpts.scenario.empty() && runOpts.htsimCm.empty() && runOpts.htsimTopo.empty())
+            {
+                std::cerr << "tusk run: a scenario file (or --htsim-topo and --htsim-cm) is "
+                             "required; `tusk compare` runs the built-in default\n";
+                return kExitBadInput;
+            }
+            return DoRun(runOpts);
+        }
+        return DoCompare(cmpOpts, policies);
+    }
+    catch (const ns3::InputError& e)
+    {
+        std::cerr << "tusk: error: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "tusk: internal error: " << e.what() << "\n";
+        return kExitRunFailed;
+    }
+}

@@ -1,0 +1,36 @@
+/*
+ * tusk: results of a run on disk (design.md, "Results of one run"), written atomically.
+ */
+#ifndef TUSK_RESULTS_WRITER_H
+#define TUSK_RESULTS_WRITER_H
+
+#include "runner.h"
+
+#include <string>
+
+namespace tusk
+{
+
+/**
+ * \brief A staging directory beside `finalDir` (same filesystem), created empty. Results are
+ * written there and moved into place with CommitDirectory, so a reader never sees half a run.
+ */
+std::string MakeStagingDir(const std::string& finalDir);
+
+/** Replace `finalDir` by `stagingDir` (rename; an old `finalDir` is removed after the swap). */
+void CommitDirectory(const std::string& stagingDir, const std::string& finalDir);
+
+/** Write flows.csv, collectives.csv, links.csv and manifest.json of `r` into `dir`. */
+void WriteRunFiles(const RunResult& r, const std::string& dir);
+
+/** flows.csv as text (deterministic: the same run gives the same bytes). */
+std::string FlowsCsv(const RunResult& r);
+std::string CollectivesCsv(const RunResult& r);
+std::string LinksCsv(const RunResult& r);
+
+/** Write `text` to `path` atomically (temporary file in the same directory, then rename). */
+void WriteFileAtomic(const std::string& path, const std::string& text);
+
+} // namespace tusk
+
+#endif

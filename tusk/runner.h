@@ -1,0 +1,145 @@
+/*
+ * tusk: Runner, from a ScenarioSpec to a finished simulation and its result tables.
+ */
+#ifndef TUSK_RUNNER_H
+#define TUSK_RUNNER_H
+
+#include "scenario-spec.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tusk
+{
+
+/** One row of flows.csv: one transfer. Times in ps. */
+struct FlowRow
+{
+    uint64_t id = 0;
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    uint64_t bytes = 0;
+    bool started = false;
+    bool finished = false; //!< every byte delivered at the receiver
+    uint64_t startPs = 0;
+    uint64_t finishPs = 0; //!< last byte delivered
+    uint64_t fctPs = 0;
+    uint64_t idealFctPs = 0;
+    double slowdown = 0;
+    uint64_t deliveredBytes = 0;
+    uint32_t qps = 0;
+    uint32_t entropy = 0;
+    uint64_t retxPackets = 0;
+    uint64_t oooPackets = 0;
+    int32_t collective = -1;
+    int32_t step = -1;
+    int32_t channel = -1;
+};
+
+/** One row of collectives.csv. */
+struct CollectiveRow
+{
+    uint32_t id = 0;
+    std::string kind;
+    uint32_t ranks = 0;
+    uint64_t bytesPerRank = 0;
+    uint32_t channels = 0;
+    bool finished = false;
+    uint64_t startPs = 0;
+    uint64_t finishPs = 0;
+    uint64_t cctPs = 0;
+    double algbwGBps = 0; //!< S / CCT, GB/s (1e9 B/s), as nccl-tests
+    double busbwGBps = 0; //!< algbw * factor
+    double busbwFactor = 0;
+    uint64_t lowerBoundPs = 0; //!< ring all-reduce: 2(n-1)/n * S / B at the slowest rank NIC
+    std::vector<uint64_t> stepEndPs; //!< completion of each step (last byte of the step delivered)
+};
+
+/** One row of links.csv: one direction of one link. */
+struct LinkRow
+{
+    uint32_t link = 0;
+    std::string from;
+    std::string to;
+    uint32_t fromTier = 0;
+    uint32_t toTier = 0;
+    bool uplink = false;    //!< switch to a higher-tier switch
+    uint64_t rateBps = 0;
+    uint64_t txFrames = 0;
+    uint64_t txBytes = 0;
+    double meanUtilisation = 0; //!< wire bytes / (rate * simulated duration)
+    double maxUtilisation = 0;  //!< busiest UtilisationWindow
+    uint64_t maxQueueBytes = 0;
+    uint64_t drops[4] = {};     //!< by DropReason
+};
+
+/** Frames: NICs sent = NICs received + dropped + in flight. */
+struct Conservation
+{
+    uint64_t sent = 0;
+    uint64_t received = 0;
+    uint64_t dropped = 0;
+    uint64_t inFlight = 0;
+    bool Holds() const { return sent == received + dropped + inFlight; }
+};
+
+/** The headline numbers of a run (the row of `tusk compare`). */
+struct RunSummary
+{
+    std::string policy;
+    size_t flows = 0;
+    size_t unfinished = 0;
+    double cctUs = 0;      //!< largest CCT over collectives (NaN if none)
+    double algbwGBps = 0;  //!< of that collective
+    double busbwGBps = 0;
+    double meanSlowdown = 0;
+    double p50Slowdown = 0;
+    double p99Slowdown = 0;
+    double maxSlowdown = 0;
+    double maxFctUs = 0;
+    double p99FctUs = 0;
+    double uplinkMaxUtil = 0;  //!< largest mean utilisation over uplinks
+    double uplinkMeanUtil = 0; //!< mean of the uplinks' mean utilisation
+    double uplinkJain = 1;     //!< Jain's index of uplink bytes
+    uint64_t drops = 0;
+    uint64_t retxPackets = 0;
+    uint64_t oooPackets = 0;
+};
+
+struct RunResult
+{
+    ScenarioSpec spec;
+    std::string policyTypeId;
+    std::vector<FlowRow> flows;
+    std::vector<CollectiveRow> collectives;
+    std::vector<LinkRow> links;
+    RunSummary summary;
+    Conservation conservation;
+    uint32_t hosts = 0;
+    uint32_t switches = 0;
+    uint64_t events = 0;
+    uint64_t packetHops = 0; //!< frames transmitted by every port
+    uint64_t simEndPs = 0;   //!< time of the last completion, or the stop time
+    double wallSeconds = 0;
+    bool finished = false;   //!< every transfer delivered and acknowledged
+    /** Why the run failed ("" if it did not): unfinished transfers, broken conservation. */
+    std::string failure;
+};
+
+struct RunOptions
+{
+    bool progress = true; //!< print a progress line to stderr every few seconds of wall time
+    /** Where to write one pcap per host NIC when spec.output.pcap is set ("" = nowhere). */
+    std::string pcapDir;
+};
+
+/**
+ * \brief Build the fabric and workload of `spec`, run the simulation and collect results.
+ * \throws ns3::InputError for input problems found while building (host ids, files)
+ */
+RunResult RunScenario(const ScenarioSpec& spec, const RunOptions& options = RunOptions());
+
+} // namespace tusk
+
+#endif

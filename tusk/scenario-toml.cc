@@ -1,0 +1,1792 @@
+/*
+ * tusk: the scenario file layer (see scenario-toml.h and docs/scenario-format.md).
+ *
+ * Flow: parse the TOML text (toml++), apply the `--set` overrides to the parsed table, then
+ * validate every table against its list of valid keys and read every key into ScenarioSpec,
+ * converting TOML units (ns, us, ms, Gbps, size strings) into internal units (ps, bit/s, bytes).
+ * The first problem found throws ns3::InputError(file, line, key, message).
+ */
+#include "scenario-toml.h"
+
+#include "fabric/model/input-error.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace tusk
+{
+
+const char* const kDefaultScenarioToml = R"toml(# tusk built-in default scenario (also compiled into the `tusk` command).
+#
+# A 16-rank ring all-reduce of 16 MiB per rank on a 4-leaf x 4-spine leaf-spine fabric with
+# 400 Gb/s links, balanced by ECMP. Every key is optional: an omitted key takes the default
+# listed in docs/scenario-format.md. Units are part of the key names (_ns, _us, _ms, _gbps,
+# _bytes). Any key can be changed from the command line: --set lb.policy=spray
+
+# Scenario name; results go to results/<name>/... (letters, digits, '.', '_', '-').
+name = "default-ring-allreduce"
+# Run seed: ns-3's RngRun, and the seed every random choice (ECMP hash seeds, ...) derives from.
+seed = 1
+# Simulated-time limit, ms.
+stop_time_ms = 1000
+# true: transfers still unfinished at stop_time_ms make the run fail (exit status 1).
+require_finish = true
+
+[topology]
+# "leaf-spine" | "fat-tree" | "htsim" (an htsim .topo file given by `file`).
+kind = "leaf-spine"
+# Leaf (ToR) switches.
+leaves = 4
+# Spine switches; every leaf connects to every spine.
+spines = 4
+# Hosts under each leaf: 4 x 4 = 16 hosts, ids 0..15 (host h is under leaf h / hosts_per_leaf).
+hosts_per_leaf = 4
+# Parallel links between each leaf and each spine.
+links_per_spine = 1
+# Host-leaf link rate, Gb/s (1 Gb/s = 1e9 bit/s).
+host_link_gbps = 400
+# Leaf-spine link rate, Gb/s.
+fabric_link_gbps = 400
+# One-way propagation delay of every link, ns.
+link_delay_ns = 1000
+# Forwarding latency added at every switch, ns.
+switch_latency_ns = 0
+
+[fabric]
+# Egress buffer of every switch port: bytes, or a size string ("8MiB" = 8 x 2^20 bytes).
+port_queue_bytes = "8MiB"
+# Per-frame wire overhead not in the packet (preamble + SFD + inter-frame gap), bytes.
+phy_overhead_bytes = 20
+
+[nic]
+# RoCE payload bytes per packet (256..9000).
+mtu_bytes = 4096
+# One ACK per this many data packets.
+ack_interval = 1
+# Retransmission timeout, us.
+rto_us = 1000
+# Queue pairs per connection; a transfer is split across them (each has its own UDP
+# source port, i.e. its own ECMP entropy).
+qps_per_connection = 1
+# "none": no end-host congestion control, PFC only (as Meta runs its 400G RoCE fabric).
+congestion_control = "none"
+# Traffic classes (0..7) of data packets and of ACK / NAK / CNP.
+data_priority = 3
+control_priority = 7
+
+[lb]
+# Switch load-balancing policy: a short name ("ecmp", "spray", ...) or an ns-3 TypeId name.
+policy = "ecmp"
+
+# Attributes of the policy's TypeId, by attribute name (any value; passed on as text):
+# [lb.attributes]
+# FlowletGap = "50us"
+
+[workload]
+# "ring-allreduce" | "permutation" | "incast" | "htsim" (a .cm file) | "flows" (listed flows)
+kind = "ring-allreduce"
+# Per-rank buffer size S as nccl-tests uses it: 16 x 2^20 bytes.
+bytes = "16MiB"
+# Ranks in ring order: a range "0-15", a list "0-3,8-11", or an array [0, 1, 2]; omitted = all.
+hosts = "0-15"
+# NCCL-like channels: the buffer is split over this many rings, each with its own QP.
+channels = 2
+# Start time of the collective, us.
+start_us = 0
+
+[output]
+# Results directory; "" = results/<name>/<policy>-s<seed>.
+dir = ""
+# Write one pcap per host NIC (opens in Wireshark as RoCEv2).
+pcap = false
+
+# ns-3 attribute defaults by their usual path, as text (quoted keys):
+# [ns3]
+# "ns3::RdmaNic::AckInterval" = 4
+)toml";
+
+namespace
+{
+
+using ns3::InputError;
+
+/** The file name of errors in `--set` overrides. */
+const char* const kSetFile = "--set";
+
+/** Largest host list the loader expands when the topology's host count is not known. */
+constexpr uint64_t kMaxHostList = 1ULL << 24;
+
+// Internal units per TOML unit.
+constexpr uint64_t kPsPerNs = 1000ULL;
+constexpr uint64_t kPsPerUs = 1000ULL * 1000ULL;
+constexpr uint64_t kPsPerMs = 1000ULL * 1000ULL * 1000ULL;
+constexpr uint64_t kBpsPerGbps = 1000ULL * 1000ULL * 1000ULL;
+
+const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "htsim"};
+const std::vector<std::string> kWorkloadKinds =
+    {"ring-allreduce", "permutation", "incast", "htsim", "flows"};
+/** Congestion-control algorithms the NIC implements. */
+const std::vector<std::string> kCongestionControls = {"none"};
+
+/** A key that is valid only for some values of its table's `kind`. */
+struct KindKey
+{
+    std::string key;
+    std::vector<std::string> kinds;
+};
+
+const std::vector<KindKey> kTopologyKeys = {
+    {"leaves", {"leaf-spine"}},
+    {"spines", {"leaf-spine"}},
+    {"hosts_per_leaf", {"leaf-spine"}},
+    {"links_per_spine", {"leaf-spine"}},
+    {"k", {"fat-tree"}},
+    {"oversubscription", {"fat-tree"}},
+    {"host_link_gbps", {"leaf-spine", "fat-tree"}},
+    {"fabric_link_gbps", {"leaf-spine", "fat-tree"}},
+    {"link_delay_ns", {"leaf-spine", "fat-tree"}},
+    {"switch_latency_ns", {"leaf-spine", "fat-tree"}},
+    {"file", {"htsim"}},
+};
+
+const std::vector<KindKey> kWorkloadKeys = {
+    {"bytes", {"ring-allreduce", "permutation", "incast"}},
+    {"hosts", {"ring-allreduce", "permutation", "incast"}},
+    {"channels", {"ring-allreduce"}},
+    {"incast_dst", {"incast"}},
+    {"start_us", {"ring-allreduce", "permutation", "incast"}},
+    {"file", {"htsim"}},
+    {"flows", {"flows"}},
+};
+
+std::string
+Quote(const std::string& s)
+{
+    std::string out = "\"";
+    for (char c : s)
+    {
+        if (c == '"' || c == '\\')
+        {
+            out += '\\';
+            out += c;
+        }
+        else if (c == '\n')
+        {
+            out += "\\n";
+        }
+        else
+        {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+std::string
+Trim(const std::string& s)
+{
+    const char* ws = " \t\r\n";
+    auto b = s.find_first_not_of(ws);
+    if (b == std::string::npos)
+    {
+        return "";
+    }
+    auto e = s.find_last_not_of(ws);
+    return s.substr(b, e - b + 1);
+}
+
+/** Shortest decimal text that reads back as exactly `v`. */
+std::string
+FormatDouble(double v)
+{
+    if (std::isnan(v))
+    {
+        return "nan";
+    }
+    if (std::isinf(v))
+    {
+        return v > 0 ? "inf" : "-inf";
+    }
+    char buf[64];
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+    {
+        std::snprintf(buf, sizeof(buf), "%.0f", v);
+        return buf;
+    }
+    for (int precision = 1; precision <= 17; ++precision)
+    {
+        std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+        if (std::strtod(buf, nullptr) == v)
+        {
+            break;
+        }
+    }
+    return buf;
+}
+
+/** "a", "a or b", "a, b or c" of quoted strings. */
+std::string
+OneOf(const std::vector<std::string>& values)
+{
+    std::string s;
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        if (i > 0)
+        {
+            s += (i + 1 == values.size()) ? " or " : ", ";
+        }
+        s += Quote(values[i]);
+    }
+    return s;
+}
+
+/** Levenshtein edit distance (insert, delete, substitute, each cost 1). */
+size_t
+EditDistance(const std::string& a, const std::string& b)
+{
+    std::vector<size_t> prev(b.size() + 1);
+    std::vector<size_t> cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+    {
+        prev[j] = j;
+    }
+    for (size_t i = 1; i <= a.size(); ++i)
+    {
+        cur[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j)
+        {
+            size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+/** `key` without a trailing unit suffix ("link_delay_ns" -> "link_delay"). */
+std::string
+KeyStem(const std::string& key)
+{
+    static const std::vector<std::string> kUnits = {"ps", "ns", "us", "ms", "s", "sec",
+                                                    "gbps", "mbps", "bps", "bytes", "byte",
+                                                    "b", "kb", "kib", "mb", "mib", "gb", "gib"};
+    auto us = key.rfind('_');
+    if (us != std::string::npos && us > 0)
+    {
+        std::string suffix = key.substr(us + 1);
+        std::transform(suffix.begin(), suffix.end(), suffix.begin(), [](unsigned char c) {
+            return static_cast<char>(std::tolower(c));
+        });
+        if (std::find(kUnits.begin(), kUnits.end(), suffix) != kUnits.end())
+        {
+            return key.substr(0, us);
+        }
+    }
+    return key;
+}
+
+/**
+ * The valid key nearest to `key` by Levenshtein distance (first of the nearest in list order).
+ * A key with the same stem (the unit suffix missing or different: "mtu", "link_delay_us") is
+ * preferred over any other.
+ */
+std::string
+ClosestKey(const std::string& key, const std::vector<std::string>& valid)
+{
+    std::string best;
+    std::pair<int, size_t> bestScore = {2, std::numeric_limits<size_t>::max()};
+    for (const auto& v : valid)
+    {
+        int sameStem = KeyStem(key) == KeyStem(v) ? 0 : 1;
+        std::pair<int, size_t> score = {sameStem, EditDistance(key, v)};
+        if (score < bestScore)
+        {
+            bestScore = score;
+            best = v;
+        }
+    }
+    return best;
+}
+
+/** The value of a node for "got ..." in messages. */
+std::string
+Describe(const toml::node& n)
+{
+    switch (n.type())
+    {
+    case toml::node_type::string:
+        return "the string " + Quote(n.as_string()->get());
+    case toml::node_type::integer:
+        return "the integer " + std::to_string(n.as_integer()->get());
+    case toml::node_type::floating_point: {
+        std::string f = FormatDouble(n.as_floating_point()->get());
+        if (f.find_first_of(".eni") == std::string::npos)
+        {
+            f += ".0"; // as TOML writes a whole float
+        }
+        return "the float " + f;
+    }
+    case toml::node_type::boolean:
+        return std::string("the boolean ") + (n.as_boolean()->get() ? "true" : "false");
+    case toml::node_type::array:
+        return "an array";
+    case toml::node_type::table:
+        return "a table";
+    case toml::node_type::date:
+        return "a date";
+    case toml::node_type::time:
+        return "a time";
+    case toml::node_type::date_time:
+        return "a date-time";
+    default:
+        return "nothing";
+    }
+}
+
+bool
+IsIdentifier(const std::string& s)
+{
+    if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
+    {
+        return false;
+    }
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+/** "ns3::RdmaNic::AckInterval": at least two identifiers joined by "::". */
+bool
+IsAttributePath(const std::string& s)
+{
+    size_t parts = 0;
+    size_t start = 0;
+    while (true)
+    {
+        size_t sep = s.find("::", start);
+        if (!IsIdentifier(s.substr(start, sep == std::string::npos ? std::string::npos
+                                                                   : sep - start)))
+        {
+            return false;
+        }
+        ++parts;
+        if (sep == std::string::npos)
+        {
+            break;
+        }
+        start = sep + 2;
+    }
+    return parts >= 2;
+}
+
+/** Append `extra` to v with overflow check; false on overflow. */
+bool
+CheckedMulAdd(unsigned __int128& v, unsigned __int128 mul, unsigned __int128 add)
+{
+    const unsigned __int128 max = ~static_cast<unsigned __int128>(0);
+    if (mul != 0 && v > (max - add) / mul)
+    {
+        return false;
+    }
+    v = v * mul + add;
+    return true;
+}
+
+/** Reads and validates one parsed scenario. */
+class Loader
+{
+  public:
+    Loader(std::string file, std::filesystem::path baseDir)
+        : m_file(std::move(file)),
+          m_baseDir(std::move(baseDir))
+    {
+    }
+
+    /** Apply one `key.path=value` override to the parsed document. */
+    void ApplyOverride(toml::table& root, const std::string& text);
+
+    /** Validate the whole document into a spec. */
+    ScenarioSpec Read(const toml::table& root);
+
+  private:
+    // --- origin of nodes and errors ---
+    bool FromOverride(const toml::node* n) const
+    {
+        return n != nullptr && m_overrideNodes.count(n) > 0;
+    }
+
+    unsigned LineOf(const toml::node* n) const
+    {
+        if (n == nullptr || FromOverride(n))
+        {
+            return 0;
+        }
+        return static_cast<unsigned>(n->source().begin.line);
+    }
+
+    [[noreturn]] void Fail(const toml::node* n,
+                           const std::string& key,
+                           const std::string& message) const
+    {
+        throw InputError(FromOverride(n) ? kSetFile : m_file, LineOf(n), key, message);
+    }
+
+    /** Remember n and everything inside it as coming from --set. */
+    void MarkOverride(const toml::node* n);
+
+    // --- tables and keys ---
+    /** Child `key` of table t (nullptr if absent); records its line under `path`. */
+    const toml::node* Get(const toml::table& t, const std::string& path, const std::string& key);
+
+    /** The table in node n (key `path`), or an error. */
+    const toml::table& Table(const toml::node* n, const std::string& path) const;
+
+    /**
+     * Every key of t must be in `valid`; a key in `elsewhere` gets that message, any other
+     * names the closest valid key.
+     */
+    void CheckKeys(const toml::table& t,
+                   const std::string& prefix,
+                   const std::vector<std::string>& valid,
+                   const std::map<std::string, std::string>& elsewhere = {}) const;
+
+    /** CheckKeys for a table whose valid keys depend on its `kind`. */
+    void CheckKindKeys(const toml::table& t,
+                       const std::string& prefix,
+                       const std::string& kind,
+                       const std::vector<KindKey>& rules) const;
+
+    // --- values ---
+    int64_t Int(const toml::node* n, const std::string& key, int64_t lo, int64_t hi) const;
+    uint32_t U32(const toml::node* n, const std::string& key, uint32_t lo) const
+    {
+        return static_cast<uint32_t>(Int(n, key, lo, std::numeric_limits<uint32_t>::max()));
+    }
+    /** A number (integer or float) in TOML units, times `scale`, rounded to an integer. */
+    uint64_t Scaled(const toml::node* n,
+                    const std::string& key,
+                    uint64_t scale,
+                    bool positive) const;
+    bool Bool(const toml::node* n, const std::string& key) const;
+    std::string String(const toml::node* n, const std::string& key) const;
+    std::string Choice(const toml::node* n,
+                       const std::string& key,
+                       const std::vector<std::string>& allowed) const;
+    /** An integer or a size string, in [lo, hi] bytes. */
+    uint64_t Bytes(const toml::node* n, const std::string& key, uint64_t lo, uint64_t hi) const;
+    /** A scalar as text: strings as-is, numbers and booleans as TOML writes them. */
+    std::string ScalarText(const toml::node* n, const std::string& key) const;
+    /** An existing regular file, made absolute. */
+    std::string FilePath(const toml::node* n, const std::string& key) const;
+    /** An array of host ids or a range string; ids < hostCount when hostCount > 0. */
+    std::vector<uint32_t> HostList(const toml::node* n,
+                                   const std::string& key,
+                                   uint64_t hostCount) const;
+    uint32_t HostId(const toml::node* n, const std::string& key, uint64_t hostCount) const;
+
+    // --- sections ---
+    void ReadTopology(const toml::table& root, ScenarioSpec& spec);
+    void ReadFabric(const toml::table& root, ScenarioSpec& spec);
+    void ReadNic(const toml::table& root, ScenarioSpec& spec);
+    void ReadLb(const toml::table& root, ScenarioSpec& spec);
+    void ReadWorkload(const toml::table& root, ScenarioSpec& spec);
+    void ReadOutput(const toml::table& root, ScenarioSpec& spec);
+    void ReadNs3(const toml::table& root, ScenarioSpec& spec);
+
+    std::string m_file;               //!< error file name
+    std::filesystem::path m_baseDir;  //!< directory relative paths in the file are based on
+    std::set<const toml::node*> m_overrideNodes;          //!< nodes created by --set
+    std::map<const toml::node*, std::string> m_rawText;   //!< --set value text by value node
+    std::map<std::string, unsigned>* m_keyLines = nullptr; //!< spec.keyLines being filled
+    uint64_t m_hostCount = 0;         //!< hosts of the topology; 0 = not known here (htsim)
+};
+
+void
+Loader::MarkOverride(const toml::node* n)
+{
+    m_overrideNodes.insert(n);
+    if (auto* t = n->as_table())
+    {
+        for (auto&& [k, v] : *t)
+        {
+            MarkOverride(&v);
+        }
+    }
+    else if (auto* a = n->as_array())
+    {
+        for (auto&& v : *a)
+        {
+            MarkOverride(&v);
+        }
+    }
+}
+
+void
+Loader::ApplyOverride(toml::table& root, const std::string& text)
+{
+    const std::string syntax =
+        "expected KEY.PATH=VALUE, e.g. lb.policy=spray or workload.bytes=1GiB; got " +
+        Quote(text);
+    auto eq = text.find('=');
+    if (eq == std::string::npos)
+    {
+        throw InputError(kSetFile, 0, Trim(text), syntax);
+    }
+    const std::string keyText = Trim(text.substr(0, eq));
+    const std::string valueText = Trim(text.substr(eq + 1));
+
+    // Split the key path: bare segments separated by '.', or "quoted" segments.
+    std::vector<std::string> segs;
+    size_t i = 0;
+    while (true)
+    {
+        std::string seg;
+        if (i < keyText.size() && keyText[i] == '"')
+        {
+            auto close = keyText.find('"', i + 1);
+            if (close == std::string::npos)
+            {
+                throw InputError(kSetFile, 0, keyText, "unterminated quoted key; " + syntax);
+            }
+            seg = keyText.substr(i + 1, close - i - 1);
+            i = close + 1;
+            if (i < keyText.size() && keyText[i] != '.')
+            {
+                throw InputError(kSetFile, 0, keyText, "'.' expected after a quoted key; " + syntax);
+            }
+        }
+        else
+        {
+            auto dot = keyText.find('.', i);
+            seg = keyText.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
+            i = dot == std::string::npos ? keyText.size() : dot;
+            if (seg.empty() ||
+                seg.find_first_of(" \t\"") != std::string::npos)
+            {
+                throw InputError(kSetFile, 0, keyText, "empty or malformed key segment; " + syntax);
+            }
+        }
+        segs.push_back(seg);
+        if (i >= keyText.size())
+        {
+            break;
+        }
+        ++i; // the '.'
+        if (i >= keyText.size())
+        {
+            throw InputError(kSetFile, 0, keyText, "key ends with '.'; " + syntax);
+        }
+    }
+    // The keys of [ns3] and [lb.attributes] are free-form: everything after the table's path
+    // is one key (an ns-3 path has no '.', but be lenient).
+    auto joinFrom = [&segs](size_t from) {
+        std::string k = segs[from];
+        for (size_t j = from + 1; j < segs.size(); ++j)
+        {
+            k += "." + segs[j];
+        }
+        segs.resize(from);
+        segs.push_back(k);
+    };
+    if (segs.size() > 2 && segs[0] == "ns3")
+    {
+        joinFrom(1);
+    }
+    else if (segs.size() > 3 && segs[0] == "lb" && segs[1] == "attributes")
+    {
+        joinFrom(2);
+    }
+
+    // Walk to the parent table, creating missing tables.
+    toml::table* table = &root;
+    std::string path;
+    for (size_t s = 0; s + 1 < segs.size(); ++s)
+    {
+        path += (s ? "." : "") + segs[s];
+        toml::node* child = table->get(segs[s]);
+        if (child == nullptr)
+        {
+            table->insert(segs[s], toml::table{});
+            child = table->get(segs[s]);
+            MarkOverride(child);
+        }
+        if (!child->is_table())
+        {
+            throw InputError(kSetFile,
+                             0,
+                             keyText,
+                             "cannot set a key inside `" + path + "`: it is " + Describe(*child) +
+                                 ", not a table (set `" + path + "` as a whole instead)");
+        }
+        table = child->as_table();
+    }
+
+    // The value: a TOML value if it parses as one, else the text as a string.
+    const std::string& last = segs.back();
+    bool parsed = false;
+    try
+    {
+        toml::table v = toml::parse(std::string_view("v = " + valueText),
+                                    std::string_view(kSetFile));
+        const toml::node* value = v.get("v");
+        if (v.size() == 1 && value != nullptr)
+        {
+            value->visit([&](auto&& x) { table->insert_or_assign(last, x); });
+            parsed = true;
+        }
+    }
+    catch (const toml::parse_error&)
+    {
+    }
+    if (!parsed)
+    {
+        table->insert_or_assign(last, valueText);
+    }
+    const toml::node* inserted = table->get(last);
+    MarkOverride(inserted);
+    m_rawText[inserted] = valueText;
+}
+
+const toml::node*
+Loader::Get(const toml::table& t, const std::string& path, const std::string& key)
+{
+    const toml::node* n = t.get(key);
+    if (n != nullptr)
+    {
+        (*m_keyLines)[path.empty() ? key : path + "." + key] = LineOf(n);
+    }
+    return n;
+}
+
+const toml::table&
+Loader::Table(const toml::node* n, const std::string& path) const
+{
+    if (!n->is_table())
+    {
+        Fail(n, path, "expected a table ([" + path + "]); got " + Describe(*n));
+    }
+    return *n->as_table();
+}
+
+void
+Loader::CheckKeys(const toml::table& t,
+                  const std::string& prefix,
+                  const std::vector<std::string>& valid,
+                  const std::map<std::string, std::string>& elsewhere) const
+{
+    for (auto&& [k, v] : t)
+    {
+        const std::string key(k.str());
+        if (std::find(valid.begin(), valid.end(), key) != valid.end())
+        {
+            continue;
+        }
+        const std::string full = prefix.empty() ? key : prefix + "." + key;
+        auto it = elsewhere.find(key);
+        if (it != elsewhere.end())
+        {
+            Fail(&v, full, it->second);
+        }
+        const std::string where = prefix.empty() ? "at the top level" : "in [" + prefix + "]";
+        Fail(&v,
+             full,
+             "unknown key `" + key + "` " + where + "; did you mean `" + ClosestKey(key, valid) +
+                 "`?");
+    }
+}
+
+void
+Loader::CheckKindKeys(const toml::table& t,
+                      const std::string& prefix,
+                      const std::string& kind,
+                      const std::vector<KindKey>& rules) const
+{
+    std::vector<std::string> valid = {"kind"};
+    std::map<std::string, std::string> elsewhere;
+    for (const auto& rule : rules)
+    {
+        if (std::find(rule.kinds.begin(), rule.kinds.end(), kind) != rule.kinds.end())
+        {
+            valid.push_back(rule.key);
+        }
+        else
+        {
+            elsewhere[rule.key] = "`" + rule.key + "` is valid only when " + prefix +
+                                  ".kind is " + OneOf(rule.kinds) + "; here " + prefix +
+                                  ".kind is " + Quote(kind);
+        }
+    }
+    CheckKeys(t, prefix, valid, elsewhere);
+}
+
+int64_t
+Loader::Int(const toml::node* n, const std::string& key, int64_t lo, int64_t hi) const
+{
+    // An upper bound that is only the storage type's limit is not worth naming unless hit.
+    const bool typeLimit = hi == std::numeric_limits<int64_t>::max() ||
+                           hi == std::numeric_limits<uint32_t>::max();
+    const std::string atLeast = "an integer >= " + std::to_string(lo);
+    const std::string inRange = "an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+    if (!n->is_integer())
+    {
+        Fail(n, key, "expected " + (typeLimit ? atLeast : inRange) + "; got " + Describe(*n));
+    }
+    int64_t v = n->as_integer()->get();
+    if (v < lo || v > hi)
+    {
+        Fail(n,
+             key,
+             "expected " + (typeLimit && v < lo ? atLeast : inRange) + "; got " +
+                 std::to_string(v));
+    }
+    return v;
+}
+
+uint64_t
+Loader::Scaled(const toml::node* n, const std::string& key, uint64_t scale, bool positive) const
+{
+    const std::string expect = positive ? "a number > 0" : "a number >= 0";
+    const uint64_t max = std::numeric_limits<uint64_t>::max();
+    if (n->is_integer())
+    {
+        int64_t v = n->as_integer()->get();
+        if (v < 0 || (positive && v == 0))
+        {
+            Fail(n, key, "expected " + expect + "; got " + std::to_string(v));
+        }
+        if (static_cast<uint64_t>(v) > max / scale)
+        {
+            Fail(n, key, "expected " + expect + " small enough to fit; got " + std::to_string(v));
+        }
+        return static_cast<uint64_t>(v) * scale;
+    }
+    if (n->is_floating_point())
+    {
+        double v = n->as_floating_point()->get();
+        if (!std::isfinite(v) || v < 0 || (positive && v == 0))
+        {
+            Fail(n, key, "expected " + expect + "; got " + FormatDouble(v));
+        }
+        double scaled = std::round(v * static_cast<double>(scale));
+        if (scaled >= 18446744073709551615.0)
+        {
+            Fail(n, key, "expected " + expect + " small enough to fit; got " + FormatDouble(v));
+        }
+        if (positive && scaled < 1)
+        {
+            Fail(n,
+                 key,
+                 "expected " + expect + "; got " + FormatDouble(v) +
+                     ", which rounds to 0 in the internal unit (1/" + std::to_string(scale) +
+                     " of the key's unit)");
+        }
+        return static_cast<uint64_t>(scaled);
+    }
+    Fail(n, key, "expected " + expect + "; got " + Describe(*n));
+}
+
+bool
+Loader::Bool(const toml::node* n, const std::string& key) const
+{
+    if (!n->is_boolean())
+    {
+        Fail(n, key, "expected true or false; got " + Describe(*n));
+    }
+    return n->as_boolean()->get();
+}
+
+std::string
+Loader::String(const toml::node* n, const std::string& key) const
+{
+    if (n->is_string())
+    {
+        return n->as_string()->get();
+    }
+    // `--set name=2024` parses as an integer; a string key takes the text as typed.
+    auto raw = m_rawText.find(n);
+    if (raw != m_rawText.end() && n->is_value())
+    {
+        return raw->second;
+    }
+    Fail(n, key, "expected a string; got " + Describe(*n));
+}
+
+std::string
+Loader::Choice(const toml::node* n,
+               const std::string& key,
+               const std::vector<std::string>& allowed) const
+{
+    std::string s = String(n, key);
+    if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
+    {
+        Fail(n, key, "expected " + OneOf(allowed) + "; got " + Quote(s));
+    }
+    return s;
+}
+
+uint64_t
+Loader::Bytes(const toml::node* n, const std::string& key, uint64_t lo, uint64_t hi) const
+{
+    const std::string range = hi == std::numeric_limits<uint64_t>::max()
+                                  ? ">= " + std::to_string(lo)
+                                  : "in " + std::to_string(lo) + ".." + std::to_string(hi);
+    const std::string expect =
+        "expected a size in bytes " + range +
+        ": an integer or a string like \"64MiB\" or \"2GB\" (kB, MB, GB, TB = powers of 1000; "
+        "KiB, MiB, GiB, TiB = powers of 1024)";
+    uint64_t bytes = 0;
+    if (n->is_integer())
+    {
+        int64_t v = n->as_integer()->get();
+        if (v < 0)
+        {
+            Fail(n, key, expect + "; got " + std::to_string(v));
+        }
+        bytes = static_cast<uint64_t>(v);
+    }
+    else if (n->is_string())
+    {
+        std::string why;
+        if (!ParseSizeString(n->as_string()->get(), bytes, why))
+        {
+            Fail(n, key, expect + "; got " + Quote(n->as_string()->get()) + " (" + why + ")");
+        }
+    }
+    else
+    {
+        Fail(n, key, expect + "; got " + Describe(*n));
+    }
+    if (bytes < lo || bytes > hi)
+    {
+        Fail(n, key, expect + "; got " + std::to_string(bytes) + " bytes");
+    }
+    return bytes;
+}
+
+std::string
+Loader::ScalarText(const toml::node* n, const std::string& key) const
+{
+    switch (n->type())
+    {
+    case toml::node_type::string:
+        return n->as_string()->get();
+    case toml::node_type::integer:
+        return std::to_string(n->as_integer()->get());
+    case toml::node_type::floating_point:
+        return FormatDouble(n->as_floating_point()->get());
+    case toml::node_type::boolean:
+        return n->as_boolean()->get() ? "true" : "false";
+    default:
+        Fail(n, key, "expected a string, number or boolean; got " + Describe(*n));
+    }
+}
+
+std::string
+Loader::FilePath(const toml::node* n, const std::string& key) const
+{
+    namespace fs = std::filesystem;
+    const std::string text = String(n, key);
+    if (text.empty())
+    {
+        Fail(n, key, "expected a file path; got an empty string");
+    }
+    fs::path p(text);
+    std::error_code ec;
+    if (p.is_relative())
+    {
+        // Paths in the file are relative to the file's directory; paths given with --set to
+        // the current directory, like any command-line path.
+        fs::path base = FromOverride(n) ? fs::current_path(ec) : m_baseDir;
+        p = base / p;
+    }
+    p = fs::absolute(p, ec).lexically_normal();
+    if (!fs::exists(p, ec))
+    {
+        Fail(n, key, "expected an existing file; got " + Quote(text) + " (" + p.string() +
+                         " does not exist)");
+    }
+    if (!fs::is_regular_file(p, ec))
+    {
+        Fail(n, key, "expected a regular file; got " + Quote(text) + " (" + p.string() +
+                         " is not a regular file)");
+    }
+    return p.string();
+}
+
+uint32_t
+Loader::HostId(const toml::node* n, const std::string& key, uint64_t hostCount) const
+{
+    if (hostCount > 0)
+    {
+        if (n->is_integer() && n->as_integer()->get() >= static_cast<int64_t>(hostCount))
+        {
+            Fail(n,
+                 key,
+                 "expected a host id in 0.." + std::to_string(hostCount - 1) +
+                     " (the topology has " + std::to_string(hostCount) + " hosts); got " +
+                     std::to_string(n->as_integer()->get()));
+        }
+    }
+    return U32(n, key, 0);
+}
+
+std::vector<uint32_t>
+Loader::HostList(const toml::node* n, const std::string& key, uint64_t hostCount) const
+{
+    const uint64_t limit = hostCount > 0 ? hostCount : kMaxHostList;
+    const std::string expect =
+        "expected host ids: an array of integers like [0, 1, 2], a range like \"0-15\" or a "
+        "list of ranges like \"0-3,8-11\"";
+    std::vector<uint32_t> hosts;
+    auto add = [&](uint64_t h) {
+        if (h >= limit)
+        {
+            Fail(n,
+                 key,
+                 hostCount > 0 ? "expected host ids in 0.." + std::to_string(hostCount - 1) +
+                                     " (the topology has " + std::to_string(hostCount) +
+                                     " hosts); got " + std::to_string(h)
+                               : "expected host ids below " + std::to_string(limit) +
+                                     "; got " + std::to_string(h));
+        }
+        hosts.push_back(static_cast<uint32_t>(h));
+    };
+    if (n->is_array())
+    {
+        for (auto&& e : *n->as_array())
+        {
+            if (!e.is_integer() || e.as_integer()->get() < 0)
+            {
+                Fail(n, key, expect + "; got an array holding " + Describe(e));
+            }
+            add(static_cast<uint64_t>(e.as_integer()->get()));
+        }
+    }
+    else if (n->is_string())
+    {
+        const std::string text = n->as_string()->get();
+        std::stringstream ss(text);
+        std::string part;
+        bool any = false;
+        auto parseNumber = [&](const std::string& s, uint64_t& v) {
+            std::string t = Trim(s);
+            if (t.empty() || t.size() > 18 ||
+                !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            {
+                return false;
+            }
+            v = std::stoull(t);
+            return true;
+        };
+        while (std::getline(ss, part, ','))
+        {
+            any = true;
+            uint64_t a = 0;
+            uint64_t b = 0;
+            auto dash = part.find('-');
+            bool ok = dash == std::string::npos
+                          ? parseNumber(part, a) && ((b = a), true)
+                          : parseNumber(part.substr(0, dash), a) &&
+                                parseNumber(part.substr(dash + 1), b);
+            if (!ok)
+            {
+                Fail(n, key, expect + "; got " + Quote(text) + " (bad part " +
+                                 Quote(Trim(part)) + ")");
+            }
+            if (b < a)
+            {
+                Fail(n, key, expect + "; got " + Quote(text) + " (range " + Quote(Trim(part)) +
+                                 " runs backwards)");
+            }
+            if (b >= limit)
+            {
+                add(b); // fails with the range message
+            }
+            for (uint64_t h = a; h <= b; ++h)
+            {
+                add(h);
+            }
+        }
+        if (!any || text.back() == ',')
+        {
+            Fail(n, key, expect + "; got " + Quote(text));
+        }
+    }
+    else
+    {
+        Fail(n, key, expect + "; got " + Describe(*n));
+    }
+    std::vector<uint32_t> sorted = hosts;
+    std::sort(sorted.begin(), sorted.end());
+    auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+    if (dup != sorted.end())
+    {
+        Fail(n, key, "expected distinct host ids; host " + std::to_string(*dup) +
+                         " is listed twice");
+    }
+    return hosts;
+}
+
+void
+Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "topology");
+    if (tn == nullptr)
+    {
+        m_hostCount = uint64_t(spec.topology.leafSpine.leaves) * spec.topology.leafSpine.hostsPerLeaf;
+        return;
+    }
+    const toml::table& t = Table(tn, "topology");
+    const std::string P = "topology";
+    auto& topo = spec.topology;
+    if (const toml::node* n = Get(t, P, "kind"))
+    {
+        topo.kind = Choice(n, "topology.kind", kTopologyKinds);
+    }
+    CheckKindKeys(t, P, topo.kind, kTopologyKeys);
+
+    auto get = [&](const char* key) { return Get(t, P, key); };
+    auto K = [&](const char* key) { return P + "." + key; };
+    if (topo.kind == "leaf-spine")
+    {
+        auto& p = topo.leafSpine;
+        if (auto* n = get("leaves"))
+        {
+            p.leaves = U32(n, K("leaves"), 1);
+        }
+        if (auto* n = get("spines"))
+        {
+            p.spines = U32(n, K("spines"), 1);
+        }
+        if (auto* n = get("hosts_per_leaf"))
+        {
+            p.hostsPerLeaf = U32(n, K("hosts_per_leaf"), 1);
+        }
+        if (auto* n = get("links_per_spine"))
+        {
+            p.linksPerSpine = U32(n, K("links_per_spine"), 1);
+        }
+        if (auto* n = get("host_link_gbps"))
+        {
+            p.hostRateBps = Scaled(n, K("host_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("fabric_link_gbps"))
+        {
+            p.fabricRateBps = Scaled(n, K("fabric_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("link_delay_ns"))
+        {
+            p.linkDelayPs = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
+        }
+        if (auto* n = get("switch_latency_ns"))
+        {
+            p.switchLatencyPs = Scaled(n, K("switch_latency_ns"), kPsPerNs, false);
+        }
+        m_hostCount = uint64_t(p.leaves) * p.hostsPerLeaf;
+    }
+    else if (topo.kind == "fat-tree")
+    {
+        auto& p = topo.fatTree;
+        if (auto* n = get("k"))
+        {
+            p.k = U32(n, K("k"), 2);
+            if (p.k % 2 != 0)
+            {
+                Fail(n, K("k"), "expected an even integer >= 2; got " + std::to_string(p.k));
+            }
+        }
+        if (auto* n = get("oversubscription"))
+        {
+            p.oversubscription = U32(n, K("oversubscription"), 1);
+        }
+        if (auto* n = get("host_link_gbps"))
+        {
+            p.hostRateBps = Scaled(n, K("host_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("fabric_link_gbps"))
+        {
+            p.fabricRateBps = Scaled(n, K("fabric_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("link_delay_ns"))
+        {
+            p.linkDelayPs = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
+        }
+        if (auto* n = get("switch_latency_ns"))
+        {
+            p.switchLatencyPs = Scaled(n, K("switch_latency_ns"), kPsPerNs, false);
+        }
+        // k^3/4 * oversubscription, saturating (the builder rejects absurd sizes itself).
+        unsigned __int128 hosts = static_cast<unsigned __int128>(p.k) * p.k * p.k / 4 *
+                                  p.oversubscription;
+        m_hostCount = hosts > std::numeric_limits<uint64_t>::max()
+                          ? std::numeric_limits<uint64_t>::max()
+                          : static_cast<uint64_t>(hosts);
+    }
+    else // htsim
+    {
+        const toml::node* n = get("file");
+        if (n == nullptr)
+        {
+            Fail(tn, K("file"), "required when topology.kind is \"htsim\": the .topo file");
+        }
+        topo.file = FilePath(n, K("file"));
+        m_hostCount = 0; // known only once the .topo file is read
+    }
+}
+
+void
+Loader::ReadFabric(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "fabric");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "fabric");
+    CheckKeys(t, "fabric", {"port_queue_bytes", "phy_overhead_bytes"});
+    if (auto* n = Get(t, "fabric", "port_queue_bytes"))
+    {
+        spec.fabric.portQueueBytes =
+            Bytes(n, "fabric.port_queue_bytes", 1, std::numeric_limits<uint64_t>::max());
+    }
+    if (auto* n = Get(t, "fabric", "phy_overhead_bytes"))
+    {
+        spec.fabric.phyOverheadBytes =
+            static_cast<uint32_t>(Bytes(n, "fabric.phy_overhead_bytes", 0, 1024));
+    }
+}
+
+void
+Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "nic");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "nic");
+    const std::string P = "nic";
+    CheckKeys(t,
+              P,
+              {"mtu_bytes",
+               "ack_interval",
+               "rto_us",
+               "qps_per_connection",
+               "congestion_control",
+               "data_priority",
+               "control_priority"});
+    auto& nic = spec.nic;
+    if (auto* n = Get(t, P, "mtu_bytes"))
+    {
+        nic.mtuBytes = static_cast<uint32_t>(Bytes(n, "nic.mtu_bytes", 256, 9000));
+    }
+    if (auto* n = Get(t, P, "ack_interval"))
+    {
+        nic.ackInterval = U32(n, "nic.ack_interval", 1);
+    }
+    if (auto* n = Get(t, P, "rto_us"))
+    {
+        nic.rtoPs = Scaled(n, "nic.rto_us", kPsPerUs, true);
+    }
+    if (auto* n = Get(t, P, "qps_per_connection"))
+    {
+        nic.qpsPerConnection = U32(n, "nic.qps_per_connection", 1);
+    }
+    if (auto* n = Get(t, P, "congestion_control"))
+    {
+        nic.congestionControl = Choice(n, "nic.congestion_control", kCongestionControls);
+    }
+    if (auto* n = Get(t, P, "data_priority"))
+    {
+        nic.dataPriority = static_cast<uint8_t>(Int(n, "nic.data_priority", 0, 7));
+    }
+    if (auto* n = Get(t, P, "control_priority"))
+    {
+        nic.controlPriority = static_cast<uint8_t>(Int(n, "nic.control_priority", 0, 7));
+    }
+}
+
+void
+Loader::ReadLb(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "lb");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "lb");
+    CheckKeys(t, "lb", {"policy", "attributes"});
+    if (auto* n = Get(t, "lb", "policy"))
+    {
+        std::string p = String(n, "lb.policy");
+        bool ok = !p.empty() && std::all_of(p.begin(), p.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
+                   c == ':' || c == '.';
+        });
+        if (!ok)
+        {
+            Fail(n,
+                 "lb.policy",
+                 "expected a policy name like \"ecmp\" or a TypeId name like "
+                 "\"ns3::EcmpLoadBalancer\"; got " +
+                     Quote(p));
+        }
+        spec.lb.policy = p;
+    }
+    if (auto* an = Get(t, "lb", "attributes"))
+    {
+        const toml::table& a = Table(an, "lb.attributes");
+        for (auto&& [k, v] : a)
+        {
+            const std::string name(k.str());
+            const std::string key = "lb.attributes." + name;
+            (*m_keyLines)[key] = LineOf(&v);
+            if (!IsIdentifier(name))
+            {
+                Fail(&v, key, "expected an attribute name (letters, digits, '_'); got " +
+                                  Quote(name));
+            }
+            spec.lb.attributes[name] = ScalarText(&v, key);
+        }
+    }
+}
+
+void
+Loader::ReadWorkload(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "workload");
+    auto& w = spec.workload;
+    const std::string P = "workload";
+    auto K = [&](const std::string& key) { return P + "." + key; };
+    const toml::table empty;
+    const toml::table& t = tn ? Table(tn, P) : empty;
+    if (auto* n = Get(t, P, "kind"))
+    {
+        w.kind = Choice(n, K("kind"), kWorkloadKinds);
+    }
+    CheckKindKeys(t, P, w.kind, kWorkloadKeys);
+
+    if (auto* n = Get(t, P, "bytes"))
+    {
+        w.bytes = Bytes(n, K("bytes"), 1, std::numeric_limits<uint64_t>::max());
+    }
+    if (auto* n = Get(t, P, "hosts"))
+    {
+        w.hosts = HostList(n, K("hosts"), m_hostCount);
+    }
+    if (auto* n = Get(t, P, "channels"))
+    {
+        w.channels = U32(n, K("channels"), 1);
+    }
+    const toml::node* dstNode = Get(t, P, "incast_dst");
+    if (dstNode != nullptr)
+        w.incastDst = HostId(dstNode, K("incast_dst"), m_hostCount);
+    if (auto* n = Get(t, P, "start_us"))
+    {
+        w.startPs = Scaled(n, K("start_us"), kPsPerUs, false);
+    }
+
+    // Enough hosts for the collective / pattern.
+    if (w.kind == "ring-allreduce" || w.kind == "permutation" || w.kind == "incast")
+    {
+        const toml::node* hn = t.get("hosts");
+        uint64_t n = w.hosts.empty() ? m_hostCount : w.hosts.size();
+        bool known = !w.hosts.empty() || m_hostCount > 0;
+        if (w.kind == "incast")
+        {
+            bool dstListed = w.hosts.empty() ||
+                             std::find(w.hosts.begin(), w.hosts.end(), w.incastDst) !=
+                                 w.hosts.end();
+            uint64_t senders = dstListed && n > 0 ? n - 1 : n;
+            if (known && senders < 1)
+            {
+                Fail(hn ? hn : (dstNode ? dstNode : tn),
+                     hn ? K("hosts") : K("incast_dst"),
+                     "expected at least one sender besides incast_dst " +
+                         std::to_string(w.incastDst) + "; got none");
+            }
+        }
+        else if (known && n < 2)
+        {
+            Fail(hn ? hn : tn,
+                 K("hosts"),
+                 "expected at least 2 hosts for " + Quote(w.kind) + "; got " +
+                     std::to_string(n));
+        }
+    }
+    else if (w.kind == "htsim")
+    {
+        const toml::node* n = Get(t, P, "file");
+        if (n == nullptr)
+        {
+            Fail(tn, K("file"), "required when workload.kind is \"htsim\": the .cm file");
+        }
+        w.file = FilePath(n, K("file"));
+    }
+    else // flows
+    {
+        const toml::node* fn = Get(t, P, "flows");
+        if (fn == nullptr)
+        {
+            Fail(tn,
+                 K("flows"),
+                 "required when workload.kind is \"flows\": one [[workload.flows]] table per "
+                 "flow");
+        }
+        const std::string expect =
+            "expected an array of tables ([[workload.flows]] with src, dst, bytes, start_us)";
+        if (!fn->is_array() || fn->as_array()->empty())
+        {
+            Fail(fn, K("flows"), expect + "; got " +
+                                     (fn->is_array() ? std::string("an empty array")
+                                                     : Describe(*fn)));
+        }
+        size_t index = 0;
+        for (auto&& e : *fn->as_array())
+        {
+            const std::string fp = K("flows") + "[" + std::to_string(index++) + "]";
+            if (!e.is_table())
+            {
+                Fail(&e, fp, expect + "; got an array holding " + Describe(e));
+            }
+            const toml::table& ft = *e.as_table();
+            (*m_keyLines)[fp] = LineOf(&e);
+            CheckKeys(ft, fp, {"src", "dst", "bytes", "start_us"});
+            FlowEntry f;
+            for (const char* required : {"src", "dst", "bytes"})
+            {
+                if (ft.get(required) == nullptr)
+                {
+                    Fail(&e, fp + "." + required, std::string("required in every flow: ") +
+                                                      required);
+                }
+            }
+            f.src = HostId(Get(ft, fp, "src"), fp + ".src", m_hostCount);
+            const toml::node* dn = Get(ft, fp, "dst");
+            f.dst = HostId(dn, fp + ".dst", m_hostCount);
+            if (f.dst == f.src)
+            {
+                Fail(dn, fp + ".dst", "expected a host other than src " +
+                                          std::to_string(f.src) + "; got " +
+                                          std::to_string(f.dst));
+            }
+            f.bytes = Bytes(Get(ft, fp, "bytes"), fp + ".bytes", 1,
+                            std::numeric_limits<uint64_t>::max());
+            if (auto* sn = Get(ft, fp, "start_us"))
+            {
+                f.startPs = Scaled(sn, fp + ".start_us", kPsPerUs, false);
+                if (f.startPs >= spec.stopTimePs)
+                {
+                    Fail(sn, fp + ".start_us", "expected a start before stop_time_ms (" +
+                                                   FormatDouble(spec.stopTimePs / 1e9) +
+                                                   " ms); got " +
+                                                   FormatDouble(f.startPs / 1e6) + " us");
+                }
+            }
+            w.flows.push_back(f);
+        }
+    }
+    if (w.startPs >= spec.stopTimePs)
+    {
+        const toml::node* sn = t.get("start_us");
+        Fail(sn, K("start_us"), "expected a start before stop_time_ms (" +
+                                    FormatDouble(spec.stopTimePs / 1e9) + " ms); got " +
+                                    FormatDouble(w.startPs / 1e6) + " us");
+    }
+}
+
+void
+Loader::ReadOutput(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "output");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "output");
+    CheckKeys(t, "output", {"dir", "pcap"});
+    if (auto* n = Get(t, "output", "dir"))
+    {
+        spec.output.dir = String(n, "output.dir");
+    }
+    if (auto* n = Get(t, "output", "pcap"))
+    {
+        spec.output.pcap = Bool(n, "output.pcap");
+    }
+}
+
+void
+Loader::ReadNs3(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "ns3");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "ns3");
+    for (auto&& [k, v] : t)
+    {
+        const std::string path(k.str());
+        const std::string key = "ns3." + path;
+        (*m_keyLines)[key] = LineOf(&v);
+        if (!IsAttributePath(path))
+        {
+            Fail(&v,
+                 key,
+                 "expected an ns-3 attribute path like \"ns3::RdmaNic::AckInterval\" (quote it: "
+                 "\"ns3::RdmaNic::AckInterval\" = 4); got " +
+                     Quote(path));
+        }
+        spec.ns3Defaults[path] = ScalarText(&v, key);
+    }
+}
+
+ScenarioSpec
+Loader::Read(const toml::table& root)
+{
+    ScenarioSpec spec;
+    m_keyLines = &spec.keyLines;
+    CheckKeys(root,
+              "",
+              {"name",
+               "seed",
+               "stop_time_ms",
+               "require_finish",
+               "topology",
+               "fabric",
+               "nic",
+               "lb",
+               "workload",
+               "output",
+               "ns3"});
+    if (auto* n = Get(root, "", "name"))
+    {
+        std::string name = String(n, "name");
+        bool ok = !name.empty() && name != "." && name != ".." &&
+                  std::all_of(name.begin(), name.end(), [](char c) {
+                      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+                             c == '_' || c == '.';
+                  });
+        if (!ok)
+        {
+            Fail(n,
+                 "name",
+                 "expected a name of letters, digits, '.', '_' and '-' (it names the results "
+                 "directory); got " +
+                     Quote(name));
+        }
+        spec.name = name;
+    }
+    if (auto* n = Get(root, "", "seed"))
+    {
+        spec.seed = static_cast<uint64_t>(Int(n, "seed", 0, std::numeric_limits<int64_t>::max()));
+    }
+    if (auto* n = Get(root, "", "stop_time_ms"))
+    {
+        spec.stopTimePs = Scaled(n, "stop_time_ms", kPsPerMs, true);
+    }
+    if (auto* n = Get(root, "", "require_finish"))
+    {
+        spec.requireFinish = Bool(n, "require_finish");
+    }
+
+    ReadTopology(root, spec);
+    ReadFabric(root, spec);
+    ReadNic(root, spec);
+    ReadLb(root, spec);
+    ReadWorkload(root, spec);
+    ReadOutput(root, spec);
+    ReadNs3(root, spec);
+    return spec;
+}
+
+ScenarioSpec
+Load(const std::string& text,
+     const std::string& displayName,
+     const std::filesystem::path& baseDir,
+     const std::vector<std::string>& overrides)
+{
+    toml::table root;
+    try
+    {
+        root = toml::parse(std::string_view(text), std::string_view(displayName));
+    }
+    catch (const toml::parse_error& e)
+    {
+        throw InputError(displayName,
+                         static_cast<unsigned>(e.source().begin.line),
+                         "",
+                         "TOML syntax error: " + std::string(e.description()));
+    }
+    Loader loader(displayName, baseDir);
+    for (const auto& o : overrides)
+    {
+        loader.ApplyOverride(root, o);
+    }
+    ScenarioSpec spec = loader.Read(root);
+    spec.sourceFile = displayName;
+    return spec;
+}
+
+/** v / scale as an integer when whole, else as a float. */
+nlohmann::json
+InUnit(uint64_t v, uint64_t scale)
+{
+    if (v % scale == 0)
+    {
+        return v / scale;
+    }
+    return static_cast<double>(v) / static_cast<double>(scale);
+}
+
+} // namespace
+
+bool
+ParseSizeString(const std::string& text, uint64_t& bytes, std::string& why)
+{
+    const std::string s = Trim(text);
+    if (s.empty())
+    {
+        why = "empty";
+        return false;
+    }
+    if (s[0] == '-')
+    {
+        why = "a size cannot be negative";
+        return false;
+    }
+    size_t i = 0;
+    auto isDigit = [&](size_t j) { return j < s.size() && s[j] >= '0' && s[j] <= '9'; };
+    unsigned __int128 mantissa = 0; // all digits, the decimal point removed
+    unsigned __int128 divisor = 1;  // 10^(digits after the point)
+    size_t intDigits = 0;
+    while (isDigit(i))
+    {
+        if (!CheckedMulAdd(mantissa, 10, s[i] - '0'))
+        {
+            why = "too large";
+            return false;
+        }
+        ++i;
+        ++intDigits;
+    }
+    if (intDigits == 0)
+    {
+        why = "a number must come first";
+        return false;
+    }
+    if (i < s.size() && s[i] == '.')
+    {
+        ++i;
+        size_t fracDigits = 0;
+        while (isDigit(i))
+        {
+            if (!CheckedMulAdd(mantissa, 10, s[i] - '0') || !CheckedMulAdd(divisor, 10, 0))
+            {
+                why = "too many digits";
+                return false;
+            }
+            ++i;
+            ++fracDigits;
+        }
+        if (fracDigits == 0)
+        {
+            why = "malformed number: digits must follow the decimal point";
+            return false;
+        }
+    }
+    if (i < s.size() && (s[i] == '.' || s[i] == ',' || s[i] == '_'))
+    {
+        why = "malformed number " + Quote(s.substr(0, s.find_first_not_of("0123456789.,_")));
+        return false;
+    }
+    while (i < s.size() && s[i] == ' ')
+    {
+        ++i;
+    }
+    const std::string unit = s.substr(i);
+    static const std::map<std::string, uint64_t> kUnits = {
+        {"", 1},
+        {"B", 1},
+        {"kB", 1000ULL},
+        {"KB", 1000ULL},
+        {"MB", 1000ULL * 1000},
+        {"GB", 1000ULL * 1000 * 1000},
+        {"TB", 1000ULL * 1000 * 1000 * 1000},
+        {"KiB", 1ULL << 10},
+        {"MiB", 1ULL << 20},
+        {"GiB", 1ULL << 30},
+        {"TiB", 1ULL << 40},
+    };
+    auto it = kUnits.find(unit);
+    if (it == kUnits.end())
+    {
+        why = "unknown unit " + Quote(unit) + "; units are B, kB, MB, GB, TB, KiB, MiB, GiB, TiB";
+        return false;
+    }
+    unsigned __int128 total = mantissa;
+    if (!CheckedMulAdd(total, it->second, 0))
+    {
+        why = "too large";
+        return false;
+    }
+    if (total % divisor != 0)
+    {
+        why = "not a whole number of bytes";
+        return false;
+    }
+    total /= divisor;
+    if (total > std::numeric_limits<uint64_t>::max())
+    {
+        why = "too large";
+        return false;
+    }
+    bytes = static_cast<uint64_t>(total);
+    return true;
+}
+
+ScenarioSpec
+LoadScenarioString(const std::string& toml,
+                   const std::string& displayName,
+                   const std::vector<std::string>& overrides)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path base = fs::path(displayName).parent_path();
+    base = base.empty() ? fs::current_path(ec) : fs::absolute(base, ec);
+    return Load(toml, displayName, base, overrides);
+}
+
+ScenarioSpec
+LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw InputError(path, 0, "", "cannot open the scenario file");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+    {
+        throw InputError(path, 0, "", "cannot read the scenario file");
+    }
+    return LoadScenarioString(text.str(), path, overrides);
+}
+
+nlohmann::json
+ScenarioToJson(const ScenarioSpec& s)
+{
+    using nlohmann::json;
+    json j = json::object();
+    j["name"] = s.name;
+    j["seed"] = s.seed;
+    j["stop_time_ms"] = InUnit(s.stopTimePs, kPsPerMs);
+    j["require_finish"] = s.requireFinish;
+
+    json topo = json::object();
+    topo["kind"] = s.topology.kind;
+    if (s.topology.kind == "leaf-spine")
+    {
+        const auto& p = s.topology.leafSpine;
+        topo["leaves"] = p.leaves;
+        topo["spines"] = p.spines;
+        topo["hosts_per_leaf"] = p.hostsPerLeaf;
+        topo["links_per_spine"] = p.linksPerSpine;
+        topo["host_link_gbps"] = InUnit(p.hostRateBps, kBpsPerGbps);
+        topo["fabric_link_gbps"] = InUnit(p.fabricRateBps, kBpsPerGbps);
+        topo["link_delay_ns"] = InUnit(p.linkDelayPs, kPsPerNs);
+        topo["switch_latency_ns"] = InUnit(p.switchLatencyPs, kPsPerNs);
+    }
+    else if (s.topology.kind == "fat-tree")
+    {
+        const auto& p = s.topology.fatTree;
+        topo["k"] = p.k;
+        topo["oversubscription"] = p.oversubscription;
+        topo["host_link_gbps"] = InUnit(p.hostRateBps, kBpsPerGbps);
+        topo["fabric_link_gbps"] = InUnit(p.fabricRateBps, kBpsPerGbps);
+        topo["link_delay_ns"] = InUnit(p.linkDelayPs, kPsPerNs);
+        topo["switch_latency_ns"] = InUnit(p.switchLatencyPs, kPsPerNs);
+    }
+    else if (s.topology.kind == "htsim")
+    {
+        topo["file"] = s.topology.file;
+    }
+    j["topology"] = topo;
+
+    j["fabric"] = {{"port_queue_bytes", s.fabric.portQueueBytes},
+                   {"phy_overhead_bytes", s.fabric.phyOverheadBytes}};
+
+    j["nic"] = {{"mtu_bytes", s.nic.mtuBytes},
+                {"ack_interval", s.nic.ackInterval},
+                {"rto_us", InUnit(s.nic.rtoPs, kPsPerUs)},
+                {"qps_per_connection", s.nic.qpsPerConnection},
+                {"congestion_control", s.nic.congestionControl},
+                {"data_priority", s.nic.dataPriority},
+                {"control_priority", s.nic.controlPriority}};
+
+    json attributes = json::object();
+    for (const auto& [k, v] : s.lb.attributes)
+    {
+        attributes[k] = v;
+    }
+    j["lb"] = {{"policy", s.lb.policy}, {"attributes", attributes}};
+
+    const auto& w = s.workload;
+    json work = json::object();
+    work["kind"] = w.kind;
+    if (w.kind == "ring-allreduce" || w.kind == "permutation" || w.kind == "incast")
+    {
+        work["bytes"] = w.bytes;
+        work["hosts"] = w.hosts; // empty = all hosts
+        work["start_us"] = InUnit(w.startPs, kPsPerUs);
+        if (w.kind == "ring-allreduce")
+        {
+            work["channels"] = w.channels;
+        }
+        if (w.kind == "incast")
+        {
+            work["incast_dst"] = w.incastDst;
+        }
+    }
+    else if (w.kind == "htsim")
+    {
+        work["file"] = w.file;
+    }
+    else if (w.kind == "flows")
+    {
+        json flows = json::array();
+        for (const auto& f : w.flows)
+        {
+            flows.push_back({{"src", f.src},
+                             {"dst", f.dst},
+                             {"bytes", f.bytes},
+                             {"start_us", InUnit(f.startPs, kPsPerUs)}});
+        }
+        work["flows"] = flows;
+    }
+    j["workload"] = work;
+
+    j["output"] = {{"dir", s.output.dir}, {"pcap", s.output.pcap}};
+
+    json ns3 = json::object();
+    for (const auto& [k, v] : s.ns3Defaults)
+    {
+        ns3[k] = v;
+    }
+    j["ns3"] = ns3;
+    return j;
+}
+
+} // namespace tusk
