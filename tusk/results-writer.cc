@@ -142,7 +142,7 @@ LinksCsv(const RunResult& r)
 {
     std::string s = "link_id,from,to,from_tier,to_tier,uplink,rate_gbps,tx_frames,tx_bytes,"
                     "mean_util,max_util,max_queue_bytes";
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < kDropReasons; ++k)
     {
         s += fmt::format(",drops_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
     }
@@ -153,7 +153,7 @@ LinksCsv(const RunResult& r)
                          l.toTier, l.uplink ? 1 : 0, Num(l.rateBps / 1e9, 3), l.txFrames,
                          l.txBytes, Num(l.meanUtilisation), Num(l.maxUtilisation),
                          l.maxQueueBytes);
-        for (int k = 0; k < 4; ++k)
+        for (int k = 0; k < kDropReasons; ++k)
         {
             s += fmt::format(",{}", l.drops[k]);
         }

@@ -310,6 +310,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     };
     Simulator::Schedule(tick, progress);
 
+    if (options.beforeRun)
+    {
+        options.beforeRun(fabric, nics);
+    }
     exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
     Simulator::Run();
@@ -456,7 +460,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             row.meanUtilisation = pc.txWireBytes * 8.0 / (row.rateBps * durationS);
             row.maxUtilisation = pc.maxWindowUtilisation;
             row.maxQueueBytes = pc.maxQueueBytes;
-            for (int k = 0; k < 4; ++k)
+            for (int k = 0; k < kDropReasons; ++k)
             {
                 row.drops[k] = pc.drops[k];
                 if (static_cast<DropReason>(k) != DropReason::NIC_STALE)
@@ -517,7 +521,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     std::vector<double> upBytes;
     for (const auto& l : result.links)
     {
-        for (int k = 0; k < 4; ++k)
+        for (int k = 0; k < kDropReasons; ++k)
         {
             if (static_cast<DropReason>(k) != DropReason::NIC_STALE)
             {

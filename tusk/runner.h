@@ -6,12 +6,26 @@
 
 #include "scenario-spec.h"
 
+#include "fabric/model/fabric-net-device.h"
+
+#include "ns3/ptr.h"
+
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+namespace ns3
+{
+struct Fabric;
+class RdmaNic;
+} // namespace ns3
+
 namespace tusk
 {
+
+/** Number of named drop reasons (columns drops_<reason> of links.csv). */
+constexpr int kDropReasons = static_cast<int>(ns3::DropReason::COUNT);
 
 /** One row of flows.csv: one transfer. Times in ps. */
 struct FlowRow
@@ -71,7 +85,7 @@ struct LinkRow
     double meanUtilisation = 0; //!< wire bytes / (rate * simulated duration)
     double maxUtilisation = 0;  //!< busiest UtilisationWindow
     uint64_t maxQueueBytes = 0;
-    uint64_t drops[4] = {};     //!< by DropReason
+    uint64_t drops[kDropReasons] = {}; //!< by DropReason
 };
 
 /** Frames: NICs sent = NICs received + dropped + in flight. */
@@ -132,6 +146,9 @@ struct RunOptions
     bool progress = true; //!< print a progress line to stderr every few seconds of wall time
     /** Where to write one pcap per host NIC when spec.output.pcap is set ("" = nowhere). */
     std::string pcapDir;
+    /** Called after the fabric is built, before the simulation starts (tests install error
+     *  models or schedule link failures here). */
+    std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)> beforeRun;
 };
 
 /**

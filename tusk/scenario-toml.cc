@@ -23,11 +23,12 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace tusk
 {
 
-const char* const kDefaultScenarioToml = R"toml(# tusk built-in default scenario (also compiled into the `tusk` command).
+const char* const kDefaultScenarioToml = R"toml(# tusk's built-in default scenario.
 #
 # A 16-rank ring all-reduce of 16 MiB per rank on a 4-leaf x 4-spine leaf-spine fabric with
 # 400 Gb/s links, balanced by ECMP. Every key is optional: an omitted key takes the default
@@ -416,6 +417,17 @@ class Loader
     /** Apply one `key.path=value` override to the parsed document. */
     void ApplyOverride(toml::table& root, const std::string& text);
 
+    /** Before the overrides: remember the file's `kind` of [topology] and [workload]. */
+    void RememberFileKinds(const toml::table& root);
+
+    /**
+     * After the overrides: where `--set` changed a table's `kind` ([topology], [workload]),
+     * drop the file's keys that apply only to other kinds, so that `--set topology.kind=htsim
+     * --set topology.file=x.topo` works on a leaf-spine scenario. Keys shared with the new
+     * kind, keys set with --set and unknown keys stay (and are checked as usual).
+     */
+    void DropOtherKindKeys(toml::table& root) const;
+
     /** Validate the whole document into a spec. */
     ScenarioSpec Read(const toml::table& root);
 
@@ -444,6 +456,8 @@ class Loader
 
     /** Remember n and everything inside it as coming from --set. */
     void MarkOverride(const toml::node* n);
+    /** Forget what MarkOverride remembered about n and everything inside it. */
+    void Forget(const toml::node* n);
 
     // --- tables and keys ---
     /** Child `key` of table t (nullptr if absent); records its line under `path`. */
@@ -510,6 +524,7 @@ class Loader
     std::map<const toml::node*, std::string> m_rawText;   //!< --set value text by value node
     std::map<std::string, unsigned>* m_keyLines = nullptr; //!< spec.keyLines being filled
     uint64_t m_hostCount = 0;         //!< hosts of the topology; 0 = not known here (htsim)
+    std::map<std::string, std::string> m_fileKinds; //!< table -> its kind in the file
 };
 
 void
@@ -528,6 +543,27 @@ Loader::MarkOverride(const toml::node* n)
         for (auto&& v : *a)
         {
             MarkOverride(&v);
+        }
+    }
+}
+
+void
+Loader::Forget(const toml::node* n)
+{
+    m_overrideNodes.erase(n);
+    m_rawText.erase(n);
+    if (auto* t = n->as_table())
+    {
+        for (auto&& [k, v] : *t)
+        {
+            Forget(&v);
+        }
+    }
+    else if (auto* a = n->as_array())
+    {
+        for (auto&& v : *a)
+        {
+            Forget(&v);
         }
     }
 }
@@ -563,7 +599,10 @@ Loader::ApplyOverride(toml::table& root, const std::string& text)
             i = close + 1;
             if (i < keyText.size() && keyText[i] != '.')
             {
-                throw InputError(kSetFile, 0, keyText, "'.' expected after a quoted key; " + syntax);
+                throw InputError(kSetFile,
+                                 0,
+                                 keyText,
+                                 "'.' expected after a quoted key; " + syntax);
             }
         }
         else
@@ -634,6 +673,10 @@ Loader::ApplyOverride(toml::table& root, const std::string& text)
 
     // The value: a TOML value if it parses as one, else the text as a string.
     const std::string& last = segs.back();
+    if (const toml::node* old = table->get(last))
+    {
+        Forget(old); // its memory may be reused by the new value
+    }
     bool parsed = false;
     try
     {
@@ -656,6 +699,49 @@ Loader::ApplyOverride(toml::table& root, const std::string& text)
     const toml::node* inserted = table->get(last);
     MarkOverride(inserted);
     m_rawText[inserted] = valueText;
+}
+
+/** The tables whose valid keys depend on their `kind`, with the default kind. */
+const std::vector<std::tuple<std::string, std::string, const std::vector<KindKey>*>>
+    kKindTables = {{"topology", "leaf-spine", &kTopologyKeys},
+                   {"workload", "ring-allreduce", &kWorkloadKeys}};
+
+void
+Loader::RememberFileKinds(const toml::table& root)
+{
+    for (const auto& [name, defaultKind, rules] : kKindTables)
+    {
+        const toml::table* t = root.get_as<toml::table>(name);
+        const toml::node* kind = t ? t->get("kind") : nullptr;
+        m_fileKinds[name] = kind == nullptr       ? defaultKind
+                            : kind->is_string() ? kind->as_string()->get()
+                                                : "";
+    }
+}
+
+void
+Loader::DropOtherKindKeys(toml::table& root) const
+{
+    for (const auto& [name, defaultKind, rules] : kKindTables)
+    {
+        toml::table* t = root.get_as<toml::table>(name);
+        const toml::node* kind = t ? t->get("kind") : nullptr;
+        if (kind == nullptr || !FromOverride(kind) || !kind->is_string() ||
+            kind->as_string()->get() == m_fileKinds.at(name))
+        {
+            continue;
+        }
+        const std::string k = kind->as_string()->get();
+        for (const auto& rule : *rules)
+        {
+            const toml::node* n = t->get(rule.key);
+            bool other = std::find(rule.kinds.begin(), rule.kinds.end(), k) == rule.kinds.end();
+            if (n != nullptr && other && !FromOverride(n))
+            {
+                t->erase(rule.key);
+            }
+        }
+    }
 }
 
 const toml::node*
@@ -1044,7 +1130,8 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
     const toml::node* tn = Get(root, "", "topology");
     if (tn == nullptr)
     {
-        m_hostCount = uint64_t(spec.topology.leafSpine.leaves) * spec.topology.leafSpine.hostsPerLeaf;
+        const auto& p = spec.topology.leafSpine;
+        m_hostCount = uint64_t(p.leaves) * p.hostsPerLeaf;
         return;
     }
     const toml::table& t = Table(tn, "topology");
@@ -1530,10 +1617,12 @@ Load(const std::string& text,
                          "TOML syntax error: " + std::string(e.description()));
     }
     Loader loader(displayName, baseDir);
+    loader.RememberFileKinds(root);
     for (const auto& o : overrides)
     {
         loader.ApplyOverride(root, o);
     }
+    loader.DropOtherKindKeys(root);
     ScenarioSpec spec = loader.Read(root);
     spec.sourceFile = displayName;
     return spec;

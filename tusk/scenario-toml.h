@@ -37,7 +37,9 @@ extern const char* const kDefaultScenarioToml;
  * \param path the scenario file
  * \param overrides `key.path=value` strings (the CLI's `--set`), applied in order to the parsed
  *        TOML before validation; the value is parsed as a TOML value, or taken as a plain
- *        string if it is not one (`lb.policy=spray`, `workload.bytes=1GiB`).
+ *        string if it is not one (`lb.policy=spray`, `workload.bytes=1GiB`). An override
+ *        that changes `topology.kind` or `workload.kind` drops the file's keys of that table
+ *        that apply only to other kinds.
  * \return the validated spec, with keyLines filled for every key read (0 = from an override)
  * \throws ns3::InputError naming file, line, key and what was expected. Problems in an
  *         override name the file "--set" and line 0.

@@ -234,7 +234,8 @@ TEST_CASE("htsim .cm: the shared benchmark matrices", "[unit][htsim]")
     if (fs::exists(dir / "perm_1024n_1024c_0u_2000000b.cm"))
     {
         // "334->395 id 1 start 0 size 2000000" ... "530->825 id 1024 start 0 size 2000000".
-        const auto cm = ReadHtsimConnectionMatrix((dir / "perm_1024n_1024c_0u_2000000b.cm").string());
+        const auto cm =
+            ReadHtsimConnectionMatrix((dir / "perm_1024n_1024c_0u_2000000b.cm").string());
         CHECK(cm.nodes == 1024u);
         const auto& t = cm.workload.transfers;
         REQUIRE(t.size() == 1024u);
@@ -386,7 +387,10 @@ TEST_CASE("htsim .cm: every malformed input is an InputError naming file, line a
         RequireError("Node 4\nConnections 1\n0->1 start 0 size 1\n", 1, "Node", "'Nodes'");
         RequireError("Connections 1\n0->1 start 0 size 1\n", 2, "Nodes", "missing header");
         RequireError("Nodes 4\n0->1 start 0 size 1\n", 2, "Connections", "missing header");
-        RequireError(hdr + "0->1 start 0 size 1\nTriggers 0\n", 4, "Triggers", "headers come first");
+        RequireError(hdr + "0->1 start 0 size 1\nTriggers 0\n",
+                     4,
+                     "Triggers",
+                     "headers come first");
         RequireError("Nodes 4\nConnectoins 1\n", 2, "Connectoins", "'Connections'");
     }
     SECTION("count mismatch")

@@ -428,6 +428,67 @@ TEST_CASE("overrides are applied before validation", "[unit][scenario]")
     CHECK(s.keyLines.at("ns3.ns3::RdmaNic::AckInterval") == 0);
     CHECK(s.keyLines.at("workload.channels") == LineContaining(text, "channels = 2"));
     CHECK(s.keyLines.at("workload.channels") > 0);
+
+    SECTION("a whole table as an inline TOML table")
+    {
+        ScenarioSpec f = LoadScenarioString(
+            text,
+            kName,
+            {"topology={kind=\"fat-tree\", k=8, host_link_gbps=25}",
+             "workload={kind=\"flows\", flows=[{src=0, dst=127, bytes=\"1KiB\"}]}"});
+        CHECK(f.topology.kind == "fat-tree");
+        CHECK(f.topology.fatTree.k == 8);
+        CHECK(f.topology.fatTree.hostRateBps == 25'000'000'000ULL);
+        REQUIRE(f.workload.flows.size() == 1);
+        CHECK(f.workload.flows[0].dst == 127); // k=8: 128 hosts
+        CHECK(f.workload.flows[0].bytes == 1024);
+        CHECK(f.keyLines.at("topology.k") == 0);
+        CHECK(f.keyLines.at("workload.flows[0].dst") == 0);
+
+        // A nested value from --set is reported against --set too.
+        ns3::InputError e = LoadError(
+            text, {"workload={kind=\"flows\", flows=[{src=0, dst=16, bytes=1}]}"});
+        CHECK(e.File() == "--set");
+        CHECK(e.Line() == 0);
+        CHECK(e.Key() == "workload.flows[0].dst");
+        CHECK(Contains(e.Message(), "0..15"));
+    }
+}
+
+TEST_CASE("an override of a table's kind drops the file's keys of other kinds",
+          "[unit][scenario]")
+{
+    const std::string text = tusk::kDefaultScenarioToml; // leaf-spine, ring-allreduce
+    ScenarioSpec s = LoadScenarioString(text, kName, {"topology.kind=fat-tree"});
+    CHECK(s.topology.kind == "fat-tree");
+    CHECK(s.topology.fatTree.k == ns3::FatTreeParams().k); // default
+    // Keys shared by both kinds are kept from the file (fat-tree's defaults are 100 Gb/s).
+    CHECK(ns3::FatTreeParams().hostRateBps != 400'000'000'000ULL);
+    CHECK(s.topology.fatTree.hostRateBps == 400'000'000'000ULL);
+    CHECK(s.topology.fatTree.linkDelayPs == 1'000'000ULL);
+    CHECK(s.keyLines.count("topology.leaves") == 0);
+    CHECK(s.keyLines.at("topology.host_link_gbps") == LineContaining(text, "host_link_gbps"));
+
+    TempDir dir;
+    const fs::path cm = dir.Write("x.cm", "Nodes 16\n");
+    s = LoadScenarioString(text, kName, {"workload.kind=htsim", "workload.file=" + cm.string()});
+    CHECK(s.workload.kind == "htsim");
+    CHECK(fs::equivalent(s.workload.file, cm));
+    CHECK(s.keyLines.count("workload.channels") == 0);
+
+    // A key of another kind given with --set is still an error, and so is one in a file that
+    // sets its kind itself.
+    ns3::InputError e =
+        LoadError(text, {"topology.kind=fat-tree", "topology.spines=2"});
+    CHECK(e.File() == "--set");
+    CHECK(e.Key() == "topology.spines");
+    CHECK(Contains(e.Message(), "valid only when topology.kind is \"leaf-spine\""));
+    e = LoadError("[topology]\nkind = \"fat-tree\"\nleaves = 4\n", {"topology.kind=fat-tree"});
+    CHECK(e.File() == kName);
+    CHECK(e.Key() == "topology.leaves");
+    // An unknown key is not dropped.
+    e = LoadError("[topology]\nleavs = 4\n", {"topology.kind=fat-tree"});
+    CHECK(e.Key() == "topology.leavs");
 }
 
 TEST_CASE("override errors name --set, line 0 and the key", "[unit][scenario]")
@@ -572,10 +633,14 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
         {"[topology]\nlink_delay_ns = -1", "topology.link_delay_ns", "a number >= 0"},
         {"[topology]\nlink_delay_ns = nan", "topology.link_delay_ns", "a number >= 0"},
         {"[topology]\nhost_link_gbps = 1e-12", "topology.host_link_gbps", "rounds to 0"},
-        {"[topology]\nkind = \"torus\"", "topology.kind", "\"leaf-spine\", \"fat-tree\" or \"htsim\""},
+        {"[topology]\nkind = \"torus\"",
+         "topology.kind",
+         "\"leaf-spine\", \"fat-tree\" or \"htsim\""},
         {"[topology]\nkind = \"fat-tree\"\nk = 5", "topology.k", "even"},
         {"[topology]\nkind = \"fat-tree\"\nk = 0", "topology.k", "got 0"},
-        {"[topology]\nkind = \"fat-tree\"\noversubscription = 0", "topology.oversubscription", ">= 1"},
+        {"[topology]\nkind = \"fat-tree\"\noversubscription = 0",
+         "topology.oversubscription",
+         ">= 1"},
         {"[nic]\nmtu_bytes = 255", "nic.mtu_bytes", "256..9000"},
         {"[nic]\nmtu_bytes = 9001", "nic.mtu_bytes", "256..9000"},
         {"[nic]\ndata_priority = 8", "nic.data_priority", "0..7"},
@@ -605,7 +670,8 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
         ns3::InputError e = LoadError(text);
         CHECK(e.File() == kName);
         CHECK(e.Key() == c.key);
-        CHECK(e.Line() == static_cast<unsigned>(std::count(c.text.begin(), c.text.end(), '\n') + 2));
+        const auto newlines = std::count(c.text.begin(), c.text.end(), '\n');
+        CHECK(e.Line() == static_cast<unsigned>(newlines + 2));
         CHECK(Contains(e.Message(), c.expected));
     }
     // The bounds themselves are valid.
@@ -724,8 +790,9 @@ file = "sub/../inputs/traffic.cm"
     CHECK(s.workload.file.find("..") == std::string::npos); // normalised
     CHECK(s.sourceFile == top.string());
 
-    // The topology is not known in advance: any host ids are accepted here.
+    // The manifest records the absolute path.
     CHECK(ScenarioToJson(s)["topology"]["file"] == s.topology.file);
+    CHECK(ScenarioToJson(s)["workload"]["file"] == s.workload.file);
 
     // A path given with --set is relative to the current directory.
     const std::string fromCwd = fs::relative(topo, fs::current_path()).string();
@@ -734,7 +801,8 @@ file = "sub/../inputs/traffic.cm"
     CHECK(fs::equivalent(o.topology.file, topo));
 
     // A directory is not a file.
-    e = ExpectInputError([&] { LoadScenarioFile(top.string(), {"topology.file=" + dir.path.string()}); });
+    e = ExpectInputError(
+        [&] { LoadScenarioFile(top.string(), {"topology.file=" + dir.path.string()}); });
     CHECK(e.File() == "--set");
     CHECK(Contains(e.Message(), "not a regular file"));
 

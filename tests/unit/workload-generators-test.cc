@@ -358,6 +358,17 @@ TEST_CASE("ring all-reduce edge cases and invalid arguments", "[unit][workload]"
     RequireInputError([] { MakeRingAllReduce({1, 2}, 100, 0, 0); }, "workload.channels");
     RequireInputError([] { MakeRingAllReduce({0, 1, 2}, 3 * 4 - 1, 4, 0); }, "workload.bytes");
     RequireInputError([] { MakeRingAllReduce({0}, 0, 1, 0); }, "workload.bytes");
+    // 2(n-1) n C transfers beyond 1e9 are refused before allocating anything.
+    RequireInputError(
+        [] {
+            std::vector<uint32_t> many(30000);
+            for (uint32_t i = 0; i < many.size(); ++i)
+            {
+                many[i] = i;
+            }
+            MakeRingAllReduce(many, uint64_t(1) << 40, 8, 0);
+        },
+        "workload.ranks");
 }
 
 TEST_CASE("busbw factors are nccl-tests' (oracle 2)", "[unit][workload]")

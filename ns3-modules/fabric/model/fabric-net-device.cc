@@ -5,6 +5,7 @@
 
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -27,6 +28,8 @@ DropReasonName(DropReason r)
         return "link_down";
     case DropReason::NIC_STALE:
         return "nic_stale";
+    case DropReason::CORRUPTED:
+        return "corrupted";
     default:
         return "unknown";
     }
@@ -55,6 +58,12 @@ FabricNetDevice::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&FabricNetDevice::m_utilWindow),
                           MakeTimeChecker(PicoSeconds(1)))
+            .AddAttribute("ReceiveErrorModel",
+                          "Optional ns-3 ErrorModel applied to every arriving frame: a frame it "
+                          "marks corrupt is dropped (CORRUPTED), as with a lossy link.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
             .AddTraceSource("Sniffer",
                             "Every frame sent or received by this port (for pcap).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
@@ -86,6 +95,7 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
+    m_receiveErrorModel = nullptr;
     NetDevice::DoDispose();
 }
 
@@ -149,6 +159,11 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     if (!m_linkUp)
     {
         RecordDrop(packet, meta, DropReason::LINK_DOWN);
+        return;
+    }
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
+    {
+        RecordDrop(packet, meta, DropReason::CORRUPTED);
         return;
     }
     m_counters.rxFrames++;

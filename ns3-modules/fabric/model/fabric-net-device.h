@@ -8,6 +8,7 @@
 #include "frame-meta.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/error-model.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -28,7 +29,8 @@ enum class DropReason : uint8_t
     NO_ROUTE = 1,        //!< no forwarding entry (or no usable port) for the destination
     LINK_DOWN = 2,       //!< sent towards, or in flight on, a link that is down
     NIC_STALE = 3,       //!< end host: frame for an unknown QP or otherwise unusable
-    COUNT = 4
+    CORRUPTED = 4,       //!< lost on the link: the receiving port's ErrorModel rejected it
+    COUNT = 5
 };
 
 /** Name of a drop reason as used in outputs ("buffer_overflow", ...). */
@@ -158,6 +160,7 @@ class FabricNetDevice : public NetDevice
     uint32_t m_phyOverheadBytes = 20;
     bool m_linkUp = true;
     bool m_transmitting = false;
+    Ptr<ErrorModel> m_receiveErrorModel;
     Time m_utilWindow;
     uint64_t m_utilWindowStartPs = 0;
     uint64_t m_utilWindowBytes = 0;

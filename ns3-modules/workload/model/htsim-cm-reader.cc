@@ -382,7 +382,9 @@ CmReader::ParseHeader(const std::vector<std::string>& tok, unsigned line)
     }
     if (tok.size() > 2)
     {
-        Fail(line, key, "trailing garbage " + Quote(tok[2]) + " after '" + key + " " + tok[1] + "'");
+        Fail(line,
+             key,
+             "trailing garbage " + Quote(tok[2]) + " after '" + key + " " + tok[1] + "'");
     }
     if (key == "Nodes" && v == 0)
     {
@@ -461,7 +463,9 @@ CmReader::ParseStartPs(const std::string& s, unsigned line) const
         }
         else if (d != 0)
         {
-            Fail(line, "start", "start time " + Quote(s) + " is finer than 1 ps (6 decimals of us)");
+            Fail(line,
+                 "start",
+                 "start time " + Quote(s) + " is finer than 1 ps (6 decimals of us)");
         }
     }
     for (size_t k = fracPart.size(); k < 6; ++k)
@@ -562,7 +566,9 @@ CmReader::ParseConnection(const std::vector<std::string>& tok, unsigned line)
                                 "a positive connection id");
             if (c.id == 0)
             {
-                Fail(line, key, "connection id 0 is not allowed (htsim reserves it); ids start at 1");
+                Fail(line,
+                     key,
+                     "connection id 0 is not allowed (htsim reserves it); ids start at 1");
             }
             auto it = m_explicitIds.find(c.id);
             if (it != m_explicitIds.end())
@@ -588,7 +594,10 @@ CmReader::ParseConnection(const std::vector<std::string>& tok, unsigned line)
                      key,
                      "trigger id 0 is not allowed (htsim reads 0 as 'no trigger'); omit the field");
             }
-            (key == "trigger" ? c.trigger : key == "send_done_trigger" ? c.sendDone : c.recvDone) = v;
+            uint64_t& target = key == "trigger"             ? c.trigger
+                               : key == "send_done_trigger" ? c.sendDone
+                                                            : c.recvDone;
+            target = v;
         }
         else if (key == "prio")
         {

@@ -55,7 +55,8 @@ CheckRing(uint32_t n, uint64_t bytesPerRank, uint32_t channels)
                          "workload.bytes",
                          "ring all-reduce of " + std::to_string(n) + " ranks and " +
                              std::to_string(channels) + " channels needs at least n*C = " +
-                             std::to_string(minBytes) + " bytes per rank (one byte per piece), got " +
+                             std::to_string(minBytes) +
+                             " bytes per rank (one byte per piece), got " +
                              std::to_string(bytesPerRank));
     }
 }
@@ -227,6 +228,17 @@ MakeRingAllReduce(std::vector<uint32_t> ranks,
         }
     }
     CheckRing(n, bytesPerRank, channels);
+    // 2(n-1) n C transfers must fit in memory (and steps in 32 bits).
+    const double transferCount = 2.0 * (double(n) - 1.0) * double(n) * double(channels);
+    if (transferCount > 1e9)
+    {
+        throw InputError("",
+                         0,
+                         "workload.ranks",
+                         "a ring all-reduce of " + std::to_string(n) + " ranks and " +
+                             std::to_string(channels) + " channels has 2(n-1)nC = " +
+                             std::to_string(transferCount) + " transfers; at most 1e9 supported");
+    }
 
     const uint32_t steps = 2 * (n - 1);
 
@@ -270,7 +282,8 @@ MakeRingAllReduce(std::vector<uint32_t> ranks,
         for (uint32_t i = 0; i < n; ++i)
         {
             // chunk (i - k) mod n, computed without unsigned wrap-around
-            const uint32_t chunk = static_cast<uint32_t>((uint64_t(i) + uint64_t(n) * 2 - k % n) % n);
+            const uint32_t chunk =
+                static_cast<uint32_t>((uint64_t(i) + uint64_t(n) * 2 - k % n) % n);
             for (uint32_t c = 0; c < channels; ++c)
             {
                 TransferSpec t;

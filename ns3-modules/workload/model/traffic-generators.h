@@ -110,7 +110,8 @@ uint64_t RingPieceBytes(uint64_t bytesPerRank,
  *                     that every piece has at least one byte
  * \param channels     C, the number of channels (rings), >= 1
  * \param startPs      start time of step 0, ps
- * \throws InputError key "workload.ranks" (empty or duplicate ranks), "workload.channels"
+ * \throws InputError key "workload.ranks" (empty or duplicate ranks, or more than 1e9
+ *         transfers), "workload.channels"
  *         (C == 0), "workload.bytes" (S < n · C)
  */
 WorkloadSpec MakeRingAllReduce(std::vector<uint32_t> ranks,

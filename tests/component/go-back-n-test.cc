@@ -1,0 +1,126 @@
+// RoCEv2 RC go-back-N recovery (IBA Vol. 1 9.7.5): one lost data packet is recovered through a
+// NAK (PSN sequence error); one lost ACK is covered by the next cumulative ACK, or, for the
+// last ACK of a message, by the retransmission timeout. Every byte is delivered exactly once.
+
+#include "run-helpers.h"
+
+#include "fabric/helper/fabric-helper.h"
+#include "rdma/model/rdma-nic.h"
+
+#include "ns3/error-model.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+
+using namespace tusk_test;
+using namespace ns3;
+
+namespace
+{
+
+/** Drops the n-th frame (1-based) whose size is in [minBytes, maxBytes]. */
+class NthFrameErrorModel : public ErrorModel
+{
+  public:
+    NthFrameErrorModel(uint32_t n, uint32_t minBytes, uint32_t maxBytes)
+        : m_n(n), m_min(minBytes), m_max(maxBytes)
+    {
+    }
+
+    uint32_t dropped = 0;
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        if (p->GetSize() < m_min || p->GetSize() > m_max)
+        {
+            return false;
+        }
+        if (++m_seen == m_n)
+        {
+            ++dropped;
+            return true;
+        }
+        return false;
+    }
+
+    void DoReset() override {}
+
+    uint32_t m_n;
+    uint32_t m_min;
+    uint32_t m_max;
+    uint32_t m_seen = 0;
+};
+
+/** Host 0 -> host 1 through one switch; the error model sits on the port that receives. */
+tusk::RunResult
+RunWithLoss(uint64_t bytes, Ptr<NthFrameErrorModel> em, bool onDataPath, uint32_t ackInterval,
+            uint64_t rtoUs)
+{
+    auto spec = LeafSpine(1, 1, 2, 100);
+    spec.nic.ackInterval = ackInterval;
+    spec.nic.rtoPs = rtoUs * 1'000'000;
+    AddFlow(spec, 0, 1, bytes);
+    tusk::RunOptions o;
+    o.beforeRun = [&](Fabric& f, const std::vector<Ptr<RdmaNic>>& nics) {
+        // Data arrives at host 1's NIC; ACKs arrive at host 0's NIC.
+        nics[onDataPath ? 1 : 0]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    };
+    return Run(spec, o);
+}
+
+} // namespace
+
+TEST_CASE("go-back-N: one dropped data packet is recovered by NAK", "[component][gbn]")
+{
+    const uint64_t bytes = 400 * 4096 + 123; // 401 packets
+    auto em = Create<NthFrameErrorModel>(100, 1000, 100000); // the 100th data frame
+    auto r = RunWithLoss(bytes, em, true, 1, 1000);
+    REQUIRE(em->dropped == 1);
+    REQUIRE(r.finished);
+    const auto& f = r.flows[0];
+    CHECK(f.deliveredBytes == bytes);
+    // Go-back-N resends the lost packet and every packet sent after it before the NAK
+    // arrived: at least 1, at most one BDP worth (RTT 4 us at 100G ~ 12 packets) plus slack.
+    CHECK(f.retxPackets >= 1);
+    CHECK(f.retxPackets <= 40);
+    CHECK(f.oooPackets >= 1); // the packets behind the hole arrived out of order
+    // No timeout needed: recovery within a few RTTs, far below the 1 ms RTO.
+    const double extraUs = (f.fctPs - f.idealFctPs) * 1e-6;
+    CHECK(extraUs < 3 * 4.5 + f.retxPackets * 0.35);
+    CHECK(r.summary.drops == 1);
+}
+
+TEST_CASE("go-back-N: one dropped ACK mid-flow is covered by the next cumulative ACK",
+          "[component][gbn]")
+{
+    const uint64_t bytes = 200 * 4096;
+    auto em = Create<NthFrameErrorModel>(50, 60, 200); // the 50th ACK
+    auto r = RunWithLoss(bytes, em, false, 1, 1000);
+    REQUIRE(em->dropped == 1);
+    REQUIRE(r.finished);
+    CHECK(r.flows[0].deliveredBytes == bytes);
+    CHECK(r.flows[0].retxPackets == 0);
+    CHECK(r.flows[0].slowdown == Approx(1.0).epsilon(1e-6)); // delivery never waited for ACKs
+}
+
+TEST_CASE("go-back-N: the lost last ACK is recovered by the retransmission timeout",
+          "[component][gbn]")
+{
+    const uint64_t bytes = 64 * 4096;
+    // ACK every 64 packets: the only ACK is the one for the last packet; drop it.
+    auto em = Create<NthFrameErrorModel>(1, 60, 200);
+    const uint64_t rtoUs = 50;
+    auto r = RunWithLoss(bytes, em, false, 64, rtoUs);
+    REQUIRE(em->dropped == 1);
+    REQUIRE(r.finished);
+    const auto& f = r.flows[0];
+    CHECK(f.deliveredBytes == bytes); // delivered exactly once: duplicates are not re-delivered
+    CHECK(f.retxPackets >= 1);        // the timeout resent from the oldest unacknowledged PSN
+    // The receiver had everything at the ideal time; the sender learns it within
+    // one RTO + the resend of the window + an RTT.
+    CHECK(f.slowdown == Approx(1.0).epsilon(1e-6));
+    REQUIRE(r.flows.size() == 1);
+    const double sendDoneUs = r.simEndPs * 1e-6;
+    const double idealUs = f.idealFctPs * 1e-6;
+    CHECK(sendDoneUs <= idealUs + rtoUs + 64 * 0.35 + 3 * 4.5);
+}
