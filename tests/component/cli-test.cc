@@ -1,0 +1,190 @@
+// The `tusk` command as a user meets it: exit status 0 / 1 / 2, errors that name file, line and
+// key, nothing written for bad input, complete results for a good run, and a pcap that tshark
+// decodes as RoCE (InfiniBand BTH over UDP 4791).
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+
+namespace
+{
+
+struct Outcome
+{
+    int status;
+    std::string output; // stdout + stderr
+};
+
+Outcome
+Tusk(const std::string& args)
+{
+    const std::string cmd = std::string(TUSK_BINARY_DIR) + "/bin/tusk " + args + " 2>&1";
+    Outcome o{0, ""};
+    FILE* p = ::popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::array<char, 4096> buf{};
+    size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
+    {
+        o.output.append(buf.data(), n);
+    }
+    const int raw = ::pclose(p);
+    o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return o;
+}
+
+fs::path
+Scratch(const std::string& name)
+{
+    fs::path d = fs::temp_directory_path() / ("tusk-cli-test-" + name);
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+void
+Write(const fs::path& p, const std::string& text)
+{
+    std::ofstream(p) << text;
+}
+
+const char* kSmall = R"(name = "small"
+[topology]
+kind = "leaf-spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+host_link_gbps = 100
+fabric_link_gbps = 100
+[workload]
+kind = "permutation"
+bytes = "200KB"
+)";
+
+} // namespace
+
+TEST_CASE("tusk run: good scenario gives exit 0 and every results file", "[component][cli]")
+{
+    auto d = Scratch("good");
+    Write(d / "s.toml", kSmall);
+    auto o = Tusk("run " + (d / "s.toml").string() + " --out " + (d / "out").string() +
+                  " --set output.pcap=true -q");
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    for (const char* f : {"manifest.json", "flows.csv", "collectives.csv", "links.csv", "host0.pcap"})
+    {
+        CHECK(fs::exists(d / "out" / f));
+    }
+    auto m = nlohmann::json::parse(std::ifstream(d / "out" / "manifest.json"));
+    CHECK(m["status"] == "ok");
+    CHECK(m["conservation"]["holds"] == true);
+    CHECK(m["scenario"]["workload"]["bytes"] == 200000);
+    // No staging directories left behind.
+    for (const auto& e : fs::directory_iterator(d))
+    {
+        CHECK(e.path().filename().string().find("staging") == std::string::npos);
+    }
+    // The pcap decodes as RoCE: tshark's InfiniBand dissector sees BTH opcodes.
+    if (std::system("command -v tshark >/dev/null 2>&1") == 0)
+    {
+        const std::string cmd = "tshark -r " + (d / "out" / "host0.pcap").string() +
+                                " -T fields -e infiniband.bth.opcode -e infiniband.bth.psn 2>/dev/null | head -3";
+        FILE* p = ::popen(cmd.c_str(), "r");
+        std::array<char, 512> buf{};
+        std::string text;
+        size_t n;
+        while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
+        {
+            text.append(buf.data(), n);
+        }
+        ::pclose(p);
+        INFO("tshark: " << text);
+        CHECK(text.find("\t0") != std::string::npos); // an opcode with PSN 0 (first packet)
+    }
+    else
+    {
+        WARN("tshark not installed: pcap decoding not checked");
+    }
+}
+
+TEST_CASE("tusk run: bad input exits 2, names file, line and key, writes nothing",
+          "[component][cli]")
+{
+    auto d = Scratch("bad");
+    std::string bad = kSmall;
+    bad.replace(bad.find("hosts_per_leaf"), 14, "hosts_per_lef");
+    Write(d / "s.toml", bad);
+    auto o = Tusk("run " + (d / "s.toml").string() + " --out " + (d / "out").string() + " -q");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("s.toml:6") != std::string::npos);
+    CHECK(o.output.find("hosts_per_leaf") != std::string::npos); // the closest valid key
+    CHECK(!fs::exists(d / "out"));
+    CHECK(std::distance(fs::directory_iterator(d), fs::directory_iterator()) == 1);
+
+    // A malformed htsim file named on the command line.
+    Write(d / "bad.cm", "Nodes 4\nConnections 1\n0->9 id 1 start 0 size 100\n");
+    o = Tusk("run --htsim-topo " + std::string(TUSK_SOURCE_DIR) + "/data/htsim/leaf_spine_tiny.topo --htsim-cm " +
+             (d / "bad.cm").string() + " --out " + (d / "out").string() + " -q");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("bad.cm:3") != std::string::npos);
+    CHECK(!fs::exists(d / "out"));
+
+    // Unknown policy, unknown subcommand option.
+    Write(d / "s.toml", kSmall);
+    o = Tusk("compare " + (d / "s.toml").string() + " --policies ecmp,nosuch -q");
+    CHECK(o.status == 2);
+    CHECK(o.output.find("nosuch") != std::string::npos);
+    o = Tusk("run --no-such-flag");
+    CHECK(o.status == 2);
+}
+
+TEST_CASE("tusk run: flows unfinished at the stop time exit 1 and are reported, not invented",
+          "[component][cli]")
+{
+    auto d = Scratch("unfinished");
+    Write(d / "s.toml", std::string(kSmall) + "\n");
+    auto o = Tusk("run " + (d / "s.toml").string() + " --out " + (d / "out").string() +
+                  " --set stop_time_ms=0.005 -q");
+    INFO(o.output);
+    CHECK(o.status == 1);
+    CHECK(o.output.find("unfinished") != std::string::npos);
+    auto m = nlohmann::json::parse(std::ifstream(d / "out" / "manifest.json"));
+    CHECK(m["status"] == "failed");
+    std::ifstream flows(d / "out" / "flows.csv");
+    std::string header;
+    std::getline(flows, header);
+    std::string line;
+    int unfinished = 0;
+    while (std::getline(flows, line))
+    {
+        // finished == 0 rows have empty finish/fct/slowdown fields, never a made-up FCT.
+        if (line.find(",,,") != std::string::npos)
+        {
+            ++unfinished;
+        }
+    }
+    CHECK(unfinished > 0);
+}
+
+TEST_CASE("tusk --help and subcommand help", "[component][cli]")
+{
+    auto o = Tusk("--help");
+    CHECK(o.status == 0);
+    CHECK(o.output.find("compare") != std::string::npos);
+    o = Tusk("compare --help");
+    CHECK(o.status == 0);
+    CHECK(o.output.find("--policies") != std::string::npos);
+    o = Tusk("policies");
+    CHECK(o.output.find("ns3::EcmpLoadBalancer") != std::string::npos);
+}
