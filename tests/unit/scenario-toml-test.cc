@@ -179,7 +179,8 @@ TEST_CASE("default scenario loads with its documented values", "[unit][scenario]
     REQUIRE(s.workload.hosts.size() == 16);
     for (uint32_t i = 0; i < 16; ++i)
     {
-        CHECK(s.workload.hosts[i] == i);
+        // Ranks alternate leaves: rank i is host (i % 4) * 4 + i / 4.
+        CHECK(s.workload.hosts[i] == (i % 4) * 4 + i / 4);
     }
     CHECK(s.lb.policy == "ecmp");
     CHECK(s.lb.attributes.empty());
@@ -194,7 +195,7 @@ TEST_CASE("default scenario loads with its documented values", "[unit][scenario]
     CHECK(s.sourceFile.empty());
 
     // keyLines point at the lines the keys are on.
-    CHECK(s.LineOf("workload.hosts") == LineContaining(text, "hosts = \"0-15\""));
+    CHECK(s.LineOf("workload.hosts") == LineContaining(text, "hosts = [0, 4, 8"));
     CHECK(s.LineOf("topology.hosts_per_leaf") == LineContaining(text, "hosts_per_leaf = 4"));
     CHECK(s.LineOf("name") == LineContaining(text, "name = "));
     CHECK(s.LineOf("workload") == LineContaining(text, "[workload]"));
