@@ -1,12 +1,7 @@
 #include "ecmp-load-balancer.h"
 
-#include "fabric/model/frame-meta.h"
-
 #include "ns3/enum.h"
-#include "ns3/hash.h"
 #include "ns3/uinteger.h"
-
-#include <cstring>
 
 namespace ns3
 {
@@ -34,7 +29,20 @@ EcmpLoadBalancer::GetTypeId()
                           MakeEnumChecker(FIVE_TUPLE,
                                           "FiveTuple",
                                           FIVE_TUPLE_DST_QP,
-                                          "FiveTupleDstQp"));
+                                          "FiveTupleDstQp"))
+            .AddAttribute("HashFunction",
+                          "Hash function: Murmur3 (ns-3 Hash32), Fnv1a (FNV-1a 32-bit; its "
+                          "low bits depend linearly on the last bytes, so a power-of-two group "
+                          "sees consecutive source ports on distinct members), or XorFold (XOR "
+                          "of the fields' 16-bit words, like switch ASICs' XOR mode).",
+                          EnumValue(MURMUR3),
+                          MakeEnumAccessor(&EcmpLoadBalancer::m_function),
+                          MakeEnumChecker(MURMUR3,
+                                          "Murmur3",
+                                          FNV1A,
+                                          "Fnv1a",
+                                          XOR_FOLD,
+                                          "XorFold"));
     return tid;
 }
 
@@ -43,28 +51,10 @@ EcmpLoadBalancer::EcmpLoadBalancer() = default;
 uint32_t
 EcmpLoadBalancer::Hash(const FrameMeta& frame) const
 {
-    // Seed, then the fields in network order of a 5-tuple key, then optionally the QP.
-    char key[4 + 4 + 4 + 1 + 2 + 2 + 4];
-    size_t n = 0;
-    auto put32 = [&](uint32_t v) {
-        std::memcpy(key + n, &v, 4);
-        n += 4;
-    };
-    auto put16 = [&](uint16_t v) {
-        std::memcpy(key + n, &v, 2);
-        n += 2;
-    };
-    put32(m_seed);
-    put32(HostAddress(frame.srcHost).Get());
-    put32(HostAddress(frame.dstHost).Get());
-    key[n++] = static_cast<char>(frame.protocol);
-    put16(frame.srcPort);
-    put16(frame.dstPort);
-    if (m_fields == FIVE_TUPLE_DST_QP)
-    {
-        put32(frame.dstQp);
-    }
-    return Hash32(key, n);
+    return FlowHash(frame,
+                    m_seed,
+                    static_cast<FlowHashFields>(m_fields),
+                    static_cast<FlowHashFunction>(m_function));
 }
 
 uint32_t

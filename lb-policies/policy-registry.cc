@@ -10,24 +10,85 @@ SwitchPolicies()
 {
     static const std::vector<PolicyInfo> policies = {
         {"ecmp", "ns3::EcmpLoadBalancer", "flow-hash ECMP over the 5-tuple, per-switch seed"},
+        {"eecmp", "ns3::EcmpLoadBalancer", "E-ECMP: hash the 5-tuple and the destination QP",
+         {{"HashFields", "FiveTupleDstQp"}}},
+        {"qp4-split", "ns3::EcmpLoadBalancer",
+         "QP scaling: 4 QPs per connection, each transfer split across them; E-ECMP",
+         {{"HashFields", "FiveTupleDstQp"}}, "", 4, "split"},
+        {"qp4-rr", "ns3::EcmpLoadBalancer",
+         "QP scaling: 4 QPs per connection, messages round-robin over them (Meta); E-ECMP",
+         {{"HashFields", "FiveTupleDstQp"}}, "", 4, "round-robin"},
+        {"pinning", "ns3::PathPinningLoadBalancer",
+         "path pinning: uplink = destination host mod uplinks (Meta's slice routing)"},
+        {"letflow", "ns3::LetFlowLoadBalancer", "LetFlow: random port per flowlet"},
+        {"conga", "ns3::CongaLoadBalancer",
+         "CONGA: least congested path per flowlet, DRE with leaf-to-leaf feedback"},
+        {"drill", "ns3::DrillLoadBalancer",
+         "DRILL(2,1): per packet, least queue of 2 random + 1 remembered port"},
+        {"ar", "ns3::LeastLoadedLoadBalancer",
+         "adaptive routing: per packet, least egress queue, ties at random"},
         {"spray", "ns3::RandomSprayLoadBalancer", "per-packet random spraying at every switch"},
+        {"rr-spray", "ns3::RoundRobinSprayLoadBalancer",
+         "per-packet round-robin spraying at every switch"},
+        {"host-spray", "ns3::EcmpLoadBalancer",
+         "oblivious spraying at the NIC: new entropy per packet, ECMP switches",
+         {}, "ns3::ObliviousSprayPathSelector"},
     };
     return policies;
+}
+
+const PolicyInfo*
+FindPolicy(const std::string& name)
+{
+    for (const auto& p : SwitchPolicies())
+    {
+        if (p.name == name)
+        {
+            return &p;
+        }
+    }
+    return nullptr;
 }
 
 std::string
 ResolveSwitchPolicy(const std::string& nameOrTypeId)
 {
-    for (const auto& p : SwitchPolicies())
+    if (const PolicyInfo* p = FindPolicy(nameOrTypeId))
     {
-        if (p.name == nameOrTypeId || p.typeId == nameOrTypeId)
-        {
-            return p.typeId;
-        }
+        return p->typeId;
     }
     TypeId tid;
     if (TypeId::LookupByNameFailSafe(nameOrTypeId, &tid) &&
         tid.IsChildOf(TypeId::LookupByName("ns3::LoadBalancer")))
+    {
+        return nameOrTypeId;
+    }
+    return "";
+}
+
+const std::vector<std::pair<std::string, std::string>>&
+PathSelectorNames()
+{
+    static const std::vector<std::pair<std::string, std::string>> names = {
+        {"fixed", "ns3::FixedPathSelector"},
+        {"oblivious-spray", "ns3::ObliviousSprayPathSelector"},
+    };
+    return names;
+}
+
+std::string
+ResolvePathSelector(const std::string& nameOrTypeId)
+{
+    for (const auto& [name, typeId] : PathSelectorNames())
+    {
+        if (name == nameOrTypeId || typeId == nameOrTypeId)
+        {
+            return typeId;
+        }
+    }
+    TypeId tid;
+    if (TypeId::LookupByNameFailSafe(nameOrTypeId, &tid) &&
+        tid.IsChildOf(TypeId::LookupByName("ns3::PathSelector")))
     {
         return nameOrTypeId;
     }

@@ -1,4 +1,4 @@
-// tusk: the command line. `tusk run`, `tusk compare`, `tusk policies`.
+// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`.
 //
 // Exit status: 0 success; 1 the run itself failed (transfers unfinished at the stop time,
 // broken packet conservation, an internal error); 2 bad input (the message names the file,
@@ -16,9 +16,13 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace tusk;
@@ -125,27 +129,29 @@ PrintTable(const std::vector<RunResult>& runs, std::ostream& os)
     const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) {
         return !r.collectives.empty();
     });
-    os << fmt::format("{:<10}", "policy");
+    os << fmt::format("{:<11}", "policy");
     if (anyCollective)
     {
         os << fmt::format(" {:>10} {:>8} {:>8}", "CCT_us", "algbw", "busbw");
     }
-    os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>7} {:>7} {:>8}\n",
+    os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8}\n",
                       "sd_mean", "sd_p99", "sd_max", "fct_p99_us", "fct_max_us", "up_max",
-                      "up_mean", "drops", "retx", "ooo", "unfinish");
+                      "up_mean", "up_imb", "drops", "pauses", "retx", "spur", "naks", "ooo",
+                      "unfinish");
     for (const auto& r : runs)
     {
         const RunSummary& s = r.summary;
-        os << fmt::format("{:<10}", s.policy);
+        os << fmt::format("{:<11}", s.policy);
         if (anyCollective)
         {
             os << fmt::format(" {:>10} {:>8} {:>8}", Fmt(s.cctUs, 1), Fmt(s.algbwGBps, 2),
                               Fmt(s.busbwGBps, 2));
         }
-        os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>7} {:>7} {:>8}\n",
+        os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8}\n",
                           Fmt(s.meanSlowdown, 3), Fmt(s.p99Slowdown, 3), Fmt(s.maxSlowdown, 3),
                           Fmt(s.p99FctUs, 1), Fmt(s.maxFctUs, 1), Fmt(s.uplinkMaxUtil, 3),
-                          Fmt(s.uplinkMeanUtil, 3), s.drops, s.retxPackets, s.oooPackets,
+                          Fmt(s.uplinkMeanUtil, 3), Fmt(s.uplinkImbalance, 2), s.drops,
+                          s.pfcPauses, s.retxPackets, s.spuriousRetx, s.naks, s.oooPackets,
                           s.unfinished);
     }
     if (anyCollective)
@@ -153,7 +159,8 @@ PrintTable(const std::vector<RunResult>& runs, std::ostream& os)
         os << "CCT in µs; algbw/busbw in GB/s (1e9 B/s, nccl-tests definitions); ";
     }
     os << "sd = FCT slowdown (FCT / ideal FCT); up = uplink mean utilisation (max / mean over "
-          "uplinks)\n";
+          "uplinks), up_imb = max / mean uplink bytes; pauses = PFC XOFF frames sent; retx, "
+          "spur (spurious: arrived twice), naks, ooo in packets\n";
 }
 
 std::string
@@ -230,17 +237,19 @@ ComparisonCsv(const std::vector<RunResult>& runs)
 {
     std::string s = "policy,seed,status,cct_us,algbw_GBps,busbw_GBps,slowdown_mean,slowdown_p50,"
                     "slowdown_p99,slowdown_max,fct_p99_us,fct_max_us,uplink_util_max,"
-                    "uplink_util_mean,uplink_jain,drops,retx_packets,ooo_packets,unfinished\n";
+                    "uplink_util_mean,uplink_jain,drops,retx_packets,ooo_packets,unfinished,"
+                    "uplink_imbalance,retx_bytes,naks,spurious_retx,reorder_max,reorder_mean\n";
     auto n = [](double v) { return std::isnan(v) ? std::string() : fmt::format("{:.6f}", v); };
     for (const auto& r : runs)
     {
         const RunSummary& x = r.summary;
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", x.policy,
-                         r.spec.seed, r.failure.empty() ? "ok" : "failed", n(x.cctUs),
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                         x.policy, r.spec.seed, r.failure.empty() ? "ok" : "failed", n(x.cctUs),
                          n(x.algbwGBps), n(x.busbwGBps), n(x.meanSlowdown), n(x.p50Slowdown),
                          n(x.p99Slowdown), n(x.maxSlowdown), n(x.p99FctUs), n(x.maxFctUs),
                          n(x.uplinkMaxUtil), n(x.uplinkMeanUtil), n(x.uplinkJain), x.drops,
-                         x.retxPackets, x.oooPackets, x.unfinished);
+                         x.retxPackets, x.oooPackets, x.unfinished, n(x.uplinkImbalance),
+                         x.retxBytes, x.naks, x.spuriousRetx, x.reorderMax, n(x.reorderMean));
     }
     return s;
 }
@@ -276,6 +285,53 @@ DoRun(const CommonOptions& o)
         return kExitRunFailed;
     }
     return 0;
+}
+
+/**
+ * `tusk report DIR`: runs the Python analysis package (analysis/tusk_analysis, Debian's
+ * python3-pandas and python3-matplotlib) on a run or comparison directory. The package is
+ * found in the source tree (TUSK_ANALYSIS_DIR at build time) or at $TUSK_ANALYSIS_DIR; the
+ * interpreter is /usr/bin/python3 or $TUSK_PYTHON. Its exit status is the command's.
+ */
+int
+DoReport(const std::string& dir, const std::string& outDir)
+{
+    if (!fs::is_directory(dir))
+    {
+        std::cerr << "tusk report: " << dir << ": no such directory\n";
+        return kExitBadInput;
+    }
+    const char* envDir = std::getenv("TUSK_ANALYSIS_DIR");
+    const std::string analysis = envDir && *envDir ? envDir : TUSK_ANALYSIS_DIR;
+    if (!fs::is_directory(fs::path(analysis) / "tusk_analysis"))
+    {
+        std::cerr << "tusk report: the analysis package is not in " << analysis
+                  << "/tusk_analysis; set TUSK_ANALYSIS_DIR to the repository's analysis/ "
+                     "folder\n";
+        return kExitRunFailed;
+    }
+    const char* envPython = std::getenv("TUSK_PYTHON");
+    const std::string python = envPython && *envPython ? envPython : "/usr/bin/python3";
+    const char* oldPath = std::getenv("PYTHONPATH");
+    const std::string path = analysis + (oldPath && *oldPath ? ":" + std::string(oldPath) : "");
+    ::setenv("PYTHONPATH", path.c_str(), 1);
+    std::vector<std::string> args = {python, "-m", "tusk_analysis.report", dir};
+    if (!outDir.empty())
+    {
+        args.insert(args.end(), {"--out", outDir});
+    }
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    std::cout.flush();
+    ::execv(python.c_str(), argv.data());
+    std::cerr << "tusk report: cannot run " << python << ": " << std::strerror(errno)
+              << " (install python3-pandas and python3-matplotlib with "
+                 "scripts/install-deps.sh, or set TUSK_PYTHON)\n";
+    return kExitRunFailed;
 }
 
 int
@@ -345,6 +401,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
                              runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
     PrintTable(runs, std::cout);
     std::cout << "results in " << out << "/ (comparison.csv, index.sqlite, one folder per policy)\n";
+    std::cout << "plots and an HTML report: tusk report " << out << "\n";
     int rc = 0;
     for (const auto& r : runs)
     {
@@ -383,6 +440,17 @@ main(int argc, char** argv)
 
     auto* pol = app.add_subcommand("policies", "List the load-balancing policies");
 
+    std::string reportDir;
+    std::string reportOut;
+    auto* rep = app.add_subcommand(
+        "report",
+        "Plots (PNG, SVG) and one self-contained report.html of a run or a comparison, in "
+        "RESULTS_DIR/report/ (docs/analysis.md)");
+    rep->add_option("results_dir", reportDir,
+                    "A run directory (manifest.json) or a comparison directory (comparison.csv)")
+        ->required();
+    rep->add_option("--out", reportOut, "Report directory (default RESULTS_DIR/report)");
+
     try
     {
         app.parse(argc, argv);
@@ -395,11 +463,15 @@ main(int argc, char** argv)
 
     try
     {
+        if (rep->parsed())
+        {
+            return DoReport(reportDir, reportOut);
+        }
         if (pol->parsed())
         {
             for (const auto& p : ns3::SwitchPolicies())
             {
-                std::cout << fmt::format("{:<8} {:<32} {}\n", p.name, p.typeId, p.description);
+                std::cout << fmt::format("{:<11} {:<36} {}\n", p.name, p.typeId, p.description);
             }
             return 0;
         }

@@ -12,7 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "fabric/model/input-error.h"
 
 namespace tusk
 {
@@ -65,18 +70,41 @@ std::string
 MakeStagingDir(const std::string& finalDir)
 {
     fs::path final(finalDir);
+    std::error_code ec;
+    if (fs::exists(final, ec) && !IsResultsDirectory(finalDir))
+    {
+        throw ns3::InputError(finalDir, 0, "--out",
+                              "exists and is not a tusk results directory (no manifest.json or "
+                              "comparison.csv); refusing to replace it");
+    }
     if (final.has_parent_path())
     {
-        fs::create_directories(final.parent_path());
+        fs::create_directories(final.parent_path(), ec);
+        if (ec)
+        {
+            throw ns3::InputError(finalDir, 0, "--out",
+                                  "cannot create its parent directory: " + ec.message());
+        }
     }
     std::string tmpl = final.string() + ".staging-XXXXXX";
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     if (!::mkdtemp(buf.data()))
     {
-        throw std::runtime_error("cannot create a staging directory beside " + finalDir);
+        throw ns3::InputError(finalDir, 0, "--out",
+                              std::string("cannot write results beside it: ") + std::strerror(errno));
     }
+    ::chmod(buf.data(), 0755); // mkdtemp makes it 0700
     return std::string(buf.data());
+}
+
+bool
+IsResultsDirectory(const std::string& dir)
+{
+    std::error_code ec;
+    return fs::is_directory(dir, ec) &&
+           (fs::exists(fs::path(dir) / "manifest.json", ec) ||
+            fs::exists(fs::path(dir) / "comparison.csv", ec));
 }
 
 void
@@ -85,6 +113,7 @@ CommitDirectory(const std::string& stagingDir, const std::string& finalDir)
     std::error_code ec;
     if (fs::exists(finalDir))
     {
+        // Only ever replaces an earlier tusk results directory (MakeStagingDir checked).
         const std::string old = finalDir + fmt::format(".old-{}", ::getpid());
         fs::rename(finalDir, old);
         fs::rename(stagingDir, finalDir);
@@ -100,16 +129,17 @@ std::string
 FlowsCsv(const RunResult& r)
 {
     std::string s = "flow_id,src,dst,bytes,start_us,finish_us,fct_us,ideal_fct_us,slowdown,"
-                    "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,collective,"
-                    "step,channel,policy\n";
+                    "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,retx_bytes,"
+                    "reorder_max,reorder_mean,naks,spurious_retx,collective,step,channel,policy\n";
     for (const auto& f : r.flows)
     {
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f.id, f.src,
-                         f.dst, f.bytes, f.started ? Us(f.startPs) : "",
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                         f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
                          f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
                          Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
                          f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
-                         f.oooPackets, f.collective, f.step, f.channel, r.summary.policy);
+                         f.oooPackets, f.retxBytes, f.reorderMax, Num(f.reorderMean, 3), f.naks,
+                         f.spuriousRetx, f.collective, f.step, f.channel, r.summary.policy);
     }
     return s;
 }
@@ -141,7 +171,8 @@ std::string
 LinksCsv(const RunResult& r)
 {
     std::string s = "link_id,from,to,from_tier,to_tier,uplink,rate_gbps,tx_frames,tx_bytes,"
-                    "mean_util,max_util,max_queue_bytes";
+                    "byte_share,mean_util,max_util,max_queue_bytes,pfc_pause_tx,pfc_frames_tx,pfc_frames_rx,"
+                    "paused_us,ecn_marks,pfc_watchdog_triggers";
     for (int k = 0; k < kDropReasons; ++k)
     {
         s += fmt::format(",drops_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
@@ -149,10 +180,12 @@ LinksCsv(const RunResult& r)
     s += "\n";
     for (const auto& l : r.links)
     {
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}", l.link, l.from, l.to, l.fromTier,
-                         l.toTier, l.uplink ? 1 : 0, Num(l.rateBps / 1e9, 3), l.txFrames,
-                         l.txBytes, Num(l.meanUtilisation), Num(l.maxUtilisation),
-                         l.maxQueueBytes);
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", l.link, l.from,
+                         l.to, l.fromTier, l.toTier, l.uplink ? 1 : 0, Num(l.rateBps / 1e9, 3),
+                         l.txFrames, l.txBytes, l.byteShare < 0 ? "" : Num(l.byteShare),
+                         Num(l.meanUtilisation), Num(l.maxUtilisation),
+                         l.maxQueueBytes, l.pfcPauseTx, l.pfcFramesTx, l.pfcFramesRx,
+                         Us(l.pausedPs), l.ecnMarks, l.watchdogTriggers);
         for (int k = 0; k < kDropReasons; ++k)
         {
             s += fmt::format(",{}", l.drops[k]);
@@ -162,12 +195,46 @@ LinksCsv(const RunResult& r)
     return s;
 }
 
+std::string
+TimeSeriesCsv(const RunResult& r)
+{
+    const TimeSeries& ts = r.timeSeries;
+    std::string s = "time_us,link_id,from,to,tx_bytes,util,queue_bytes,paused_us\n";
+    s.reserve(s.size() + ts.rows.size() * 48);
+    for (const auto& row : ts.rows)
+    {
+        const SampledPort& p = ts.ports[row.port];
+        s += fmt::format("{},{},{},{},{},{},{},{}\n", Us(row.timePs), p.link, p.from, p.to,
+                         row.txBytes, Num(row.utilisation), row.queueBytes, Us(row.pausedPs));
+    }
+    return s;
+}
+
+std::string
+PfcEventsCsv(const RunResult& r)
+{
+    std::string s = "time_us,node,peer,direction,priority,quanta,kind,depth\n";
+    for (const auto& e : r.pfcEvents)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{}\n", Us(e.event.timePs), e.at, e.peer,
+                         e.event.sent ? "sent" : "received", unsigned(e.event.priority),
+                         e.event.quanta, e.event.quanta == 0 ? "XON" : "XOFF",
+                         unsigned(e.event.depth));
+    }
+    return s;
+}
+
 void
 WriteRunFiles(const RunResult& r, const std::string& dir)
 {
+    WriteFileAtomic(dir + "/pfc_events.csv", PfcEventsCsv(r));
     WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
     WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(r));
     WriteFileAtomic(dir + "/links.csv", LinksCsv(r));
+    if (r.timeSeries.intervalPs > 0)
+    {
+        WriteFileAtomic(dir + "/timeseries.csv", TimeSeriesCsv(r));
+    }
 
     nlohmann::ordered_json m;
     m["tusk_version"] = TUSK_VERSION;
@@ -178,6 +245,9 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     m["seed"] = r.spec.seed;
     m["policy"] = r.summary.policy;
     m["policy_type_id"] = r.policyTypeId;
+    m["path_selector_type_id"] = r.pathSelectorTypeId;
+    m["qps_per_connection"] = r.qpsPerConnection;
+    m["qp_scaling"] = r.qpScaling;
     m["status"] = r.failure.empty() ? "ok" : "failed";
     m["failure"] = r.failure;
     m["finished"] = r.finished;
@@ -209,10 +279,24 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"uplink_util_mean", s.uplinkMeanUtil},
                     {"uplink_jain", s.uplinkJain},
                     {"drops", s.drops},
+                    {"pfc_pauses", s.pfcPauses},
+                    {"pfc_paused_fraction", s.pausedFraction},
+                    {"pfc_max_depth", s.pfcMaxDepth},
+                    {"ecn_marks", s.ecnMarks},
                     {"retx_packets", s.retxPackets},
-                    {"ooo_packets", s.oooPackets}};
+                    {"ooo_packets", s.oooPackets},
+                    {"retx_bytes", s.retxBytes},
+                    {"naks", s.naks},
+                    {"spurious_retx", s.spuriousRetx},
+                    {"reorder_max", s.reorderMax},
+                    {"reorder_mean", s.reorderMean},
+                    {"uplink_imbalance", s.uplinkImbalance}};
     m["scenario"] = ScenarioToJson(r.spec);
-    m["files"] = {"flows.csv", "collectives.csv", "links.csv"};
+    m["files"] = {"flows.csv", "collectives.csv", "links.csv", "pfc_events.csv"};
+    if (r.timeSeries.intervalPs > 0)
+    {
+        m["files"].push_back("timeseries.csv");
+    }
     WriteFileAtomic(dir + "/manifest.json", m.dump(2) + "\n");
 }
 

@@ -14,8 +14,13 @@ namespace tusk
 /**
  * \brief A staging directory beside `finalDir` (same filesystem), created empty. Results are
  * written there and moved into place with CommitDirectory, so a reader never sees half a run.
+ * \throws ns3::InputError (exit 2) if `finalDir` exists and is not an earlier tusk results
+ * directory (never replaces anything else), or if it cannot be written.
  */
 std::string MakeStagingDir(const std::string& finalDir);
+
+/** A directory a tusk run or comparison wrote (it holds manifest.json or comparison.csv). */
+bool IsResultsDirectory(const std::string& dir);
 
 /** Replace `finalDir` by `stagingDir` (rename; an old `finalDir` is removed after the swap). */
 void CommitDirectory(const std::string& stagingDir, const std::string& finalDir);
@@ -27,6 +32,11 @@ void WriteRunFiles(const RunResult& r, const std::string& dir);
 std::string FlowsCsv(const RunResult& r);
 std::string CollectivesCsv(const RunResult& r);
 std::string LinksCsv(const RunResult& r);
+/** pfc_events.csv: every PFC frame sent or received, in time order. */
+std::string PfcEventsCsv(const RunResult& r);
+/** timeseries.csv ([output] sample_us > 0): time_us, link_id, from, to, tx_bytes, util,
+ *  queue_bytes, paused_us; one row per sampled switch port per sample instant. */
+std::string TimeSeriesCsv(const RunResult& r);
 
 /** Write `text` to `path` atomically (temporary file in the same directory, then rename). */
 void WriteFileAtomic(const std::string& path, const std::string& text);

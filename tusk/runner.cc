@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include "stats.h"
+#include "time-series.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/fabric-units.h"
@@ -12,12 +13,18 @@
 #include "workload/model/traffic-generators.h"
 #include "workload/model/workload-executor.h"
 
+#include "fabric/model/pfc-deadlock-detector.h"
+
+#include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/enum.h"
+#include "ns3/double.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/trace-helper.h"
+#include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
 #include <fmt/format.h>
@@ -25,8 +32,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
+#include <map>
 
 namespace tusk
 {
@@ -51,6 +60,10 @@ BuildGraph(const ScenarioSpec& spec)
     if (t.kind == "htsim")
     {
         return ReadHtsimTopo(t.file);
+    }
+    if (t.kind == "ring")
+    {
+        return BuildRing(t.ring);
     }
     throw InputError(spec.sourceFile, spec.LineOf("topology.kind"), "topology.kind",
                      "expected \"leaf-spine\", \"fat-tree\" or \"htsim\"; got \"" + t.kind + "\"");
@@ -187,17 +200,208 @@ PsToUs(uint64_t ps)
     return static_cast<double>(ps) / 1e6;
 }
 
+/** ns-3 attributes that a scenario key sets: an [ns3] default for them would be overridden. */
+const std::map<std::string, std::string>&
+ShadowedAttributes()
+{
+    static const std::map<std::string, std::string> m = {
+        {"ns3::RdmaNic::MtuBytes", "nic.mtu_bytes"},
+        {"ns3::RdmaNic::AckInterval", "nic.ack_interval"},
+        {"ns3::RdmaNic::RetransmitTimeout", "nic.rto_us"},
+        {"ns3::RdmaNic::ControlPriority", "nic.control_priority"},
+        {"ns3::RdmaNic::CongestionControl", "nic.congestion_control"},
+        {"ns3::RdmaNic::CnpInterval", "dcqcn.cnp_interval_us"},
+        {"ns3::FabricNetDevice::DataRate", "the topology's link rates"},
+        {"ns3::FabricNetDevice::PhyOverheadBytes", "fabric.phy_overhead_bytes"},
+        {"ns3::FabricNetDevice::PfcWatchdogTime", "pfc.watchdog_us"},
+        {"ns3::FabricNetDevice::PfcWatchdogRecovery", "pfc.watchdog_recovery_us"},
+        {"ns3::FabricNetDevice::PfcWatchdogAction", "pfc.watchdog_action"},
+        {"ns3::FabricChannel::Delay", "the topology's link delays"},
+        {"ns3::SwitchNode::ForwardingLatency", "topology.switch_latency_ns"},
+        {"ns3::SwitchNode::PauseQuanta", "pfc.pause_quanta"},
+        {"ns3::SwitchNode::PauseRefresh", "pfc.refresh_us"},
+        {"ns3::SharedBufferMmu::BufferBytes", "buffer.total_bytes"},
+        {"ns3::SharedBufferMmu::ReservedBytes", "buffer.reserved_bytes"},
+        {"ns3::SharedBufferMmu::DynamicThreshold", "buffer.threshold"},
+        {"ns3::SharedBufferMmu::Alpha", "buffer.alpha"},
+        {"ns3::SharedBufferMmu::EgressAlpha", "buffer.egress_alpha"},
+        {"ns3::SharedBufferMmu::StaticThresholdBytes", "buffer.static_threshold_bytes"},
+        {"ns3::SharedBufferMmu::XonOffsetBytes", "buffer.xon_offset_bytes"},
+        {"ns3::SharedBufferMmu::LosslessPriorities", "pfc.lossless_priorities"},
+        {"ns3::WorkloadExecutor::QpsPerConnection", "nic.qps_per_connection"},
+    };
+    return m;
+}
+
+/** Apply [ns3] defaults, validating each against its attribute's checker first (a bad value
+ *  is an input error, never an ns-3 abort). */
 void
 SetDefaults(const ScenarioSpec& spec)
 {
     for (const auto& [path, value] : spec.ns3Defaults)
     {
-        if (!Config::SetDefaultFailSafe(path, StringValue(value)))
+        const std::string key = "ns3." + path;
+        auto fail = [&](const std::string& why) {
+            throw InputError(spec.sourceFile, spec.LineOf(key), key, why);
+        };
+        const auto shadow = ShadowedAttributes().find(path);
+        if (shadow != ShadowedAttributes().end())
         {
-            throw InputError(spec.sourceFile, spec.LineOf("ns3." + path), "ns3." + path,
-                             "no such ns-3 attribute, or '" + value + "' is not a valid value");
+            fail("this attribute is set by the scenario key " + shadow->second + "; use that key");
+        }
+        const auto sep = path.rfind("::");
+        TypeId tid;
+        if (sep == std::string::npos || sep == 0 ||
+            !TypeId::LookupByNameFailSafe(path.substr(0, sep), &tid))
+        {
+            fail("expected \"ns3::TypeName::Attribute\"; there is no TypeId \"" +
+                 (sep == std::string::npos ? path : path.substr(0, sep)) + "\"");
+        }
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(path.substr(sep + 2), &info))
+        {
+            fail(tid.GetName() + " has no attribute \"" + path.substr(sep + 2) + "\"");
+        }
+        const std::string type = info.checker->GetValueTypeName();
+        if (type == "ns3::DoubleValue" || type == "ns3::UintegerValue" || type == "ns3::IntegerValue")
+        {
+            // ns-3 aborts on a non-numeric string here rather than returning an error.
+            char* end = nullptr;
+            std::strtod(value.c_str(), &end);
+            if (value.empty() || end == nullptr || *end != '\0')
+            {
+                fail("expected a number for " + path + "; got \"" + value + "\"");
+            }
+        }
+        if (type == "ns3::TypeIdValue" || type == "TypeIdValue")
+        {
+            // The checker only checks that the TypeId exists: it must also be the right kind.
+            TypeId chosen;
+            TypeId current = DynamicCast<const TypeIdValue>(info.initialValue)->Get();
+            if (!TypeId::LookupByNameFailSafe(value, &chosen) ||
+                !chosen.IsChildOf(current.GetParent()))
+            {
+                fail("\"" + value + "\" is not a TypeId derived from " +
+                     current.GetParent().GetName());
+            }
+        }
+        Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+        if (!v)
+        {
+            fail("\"" + value + "\" is not a valid " + info.checker->GetValueTypeName() +
+                 " for " + path + " (" + info.help + ")");
+        }
+        Config::SetDefault(path, *v);
+    }
+}
+
+void
+ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper)
+{
+    const auto& b = spec.buffer;
+    helper.SetMmuAttribute("BufferBytes", UintegerValue(b.totalBytes));
+    helper.SetMmuAttribute("ReservedBytes", UintegerValue(b.reservedBytes));
+    helper.SetMmuAttribute("DynamicThreshold", BooleanValue(b.dynamicThreshold));
+    helper.SetMmuAttribute("Alpha", DoubleValue(b.alpha));
+    helper.SetMmuAttribute("EgressAlpha", DoubleValue(b.egressAlpha));
+    helper.SetMmuAttribute("StaticThresholdBytes", UintegerValue(b.staticThresholdBytes));
+    helper.SetMmuAttribute("XonOffsetBytes", UintegerValue(b.xonOffsetBytes));
+    uint8_t lossless = 0;
+    if (spec.pfc.enabled)
+    {
+        for (uint8_t p : spec.pfc.losslessPriorities)
+        {
+            lossless |= static_cast<uint8_t>(1u << p);
         }
     }
+    helper.SetMmuAttribute("LosslessPriorities", UintegerValue(lossless));
+    helper.SetHeadroomBytes(b.headroomBytes);
+    helper.SetSwitchAttribute("PauseQuanta", UintegerValue(spec.pfc.pauseQuanta));
+    helper.SetSwitchAttribute("PauseRefresh", TimeValue(PicoSeconds(spec.pfc.refreshPs)));
+    helper.SetPortAttribute("PfcWatchdogTime", TimeValue(PicoSeconds(spec.pfc.watchdogPs)));
+    helper.SetPortAttribute("PfcWatchdogRecovery",
+                            TimeValue(PicoSeconds(spec.pfc.watchdogRecoveryPs)));
+    helper.SetPortAttribute("PfcWatchdogAction",
+                            StringValue(spec.pfc.watchdogAction == "forward" ? "Forward" : "Drop"));
+    if (spec.ecn.enabled)
+    {
+        std::map<uint64_t, FabricHelper::EcnConfig> byRate;
+        for (const auto& [rate, th] : spec.ecn.byRate)
+        {
+            byRate[rate] = FabricHelper::EcnConfig{th.kminBytes, th.kmaxBytes, th.pmax};
+        }
+        const auto& f = spec.ecn.fallback;
+        helper.SetEcn(byRate, FabricHelper::EcnConfig{f.kminBytes, f.kmaxBytes, f.pmax},
+                      spec.ecn.fallbackGiven || spec.ecn.byRate.empty(), "ecn.by_rate");
+    }
+}
+
+/**
+ * DCQCN: the preset's values, then the scenario's explicit ones, as the defaults of
+ * ns3::DcqcnCongestionControl (each QP's instance is built from them). Presets:
+ * "paper" (Zhu et al. 2015) and "hpcc" (the HPCC simulator's NIC-default style, with R_AI and
+ * R_HAI scaled from 5 and 50 Mb/s per 25 Gb/s of host line rate).
+ */
+void
+ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    const auto& d = spec.dcqcn;
+    uint64_t hostRate = 100'000'000'000ULL;
+    for (const auto& l : graph.links)
+    {
+        if (l.a < graph.numHosts || l.b < graph.numHosts)
+        {
+            hostRate = l.rateBps;
+            break;
+        }
+    }
+    const std::string P = "ns3::DcqcnCongestionControl::";
+    auto set = [&](const std::string& name, const AttributeValue& v) {
+        Config::SetDefault(P + name, v);
+    };
+    if (d.preset == "hpcc")
+    {
+        const uint64_t per25g = std::max<uint64_t>(1, hostRate / 25'000'000'000ULL);
+        set("Gain", DoubleValue(1.0 / 256));
+        set("InitialAlpha", DoubleValue(1.0));
+        set("AlphaUpdatePeriod", TimeValue(MicroSeconds(55)));
+        set("RateIncreaseTimer", TimeValue(MicroSeconds(300)));
+        set("ByteCounter", UintegerValue(0));
+        set("FastRecoveryStages", UintegerValue(1));
+        set("RateAi", UintegerValue(5'000'000 * per25g));
+        set("RateHai", UintegerValue(50'000'000 * per25g));
+        set("MinRate", UintegerValue(100'000'000));
+        set("RateOnFirstCnp", UintegerValue(0));
+        set("ClampTargetRate", BooleanValue(false));
+        set("MinDecreaseInterval", TimeValue(MicroSeconds(4)));
+    }
+    else
+    {
+        set("Gain", DoubleValue(1.0 / 256));
+        set("InitialAlpha", DoubleValue(1.0));
+        set("AlphaUpdatePeriod", TimeValue(MicroSeconds(55)));
+        set("RateIncreaseTimer", TimeValue(MicroSeconds(55)));
+        set("ByteCounter", UintegerValue(10'000'000));
+        set("FastRecoveryStages", UintegerValue(5));
+        set("RateAi", UintegerValue(40'000'000));
+        set("RateHai", UintegerValue(200'000'000));
+        set("MinRate", UintegerValue(100'000'000));
+        set("RateOnFirstCnp", UintegerValue(0));
+        set("ClampTargetRate", BooleanValue(true));
+        set("MinDecreaseInterval", TimeValue(Time(0)));
+    }
+    if (d.g) set("Gain", DoubleValue(*d.g));
+    if (d.initialAlpha) set("InitialAlpha", DoubleValue(*d.initialAlpha));
+    if (d.alphaUpdatePs) set("AlphaUpdatePeriod", TimeValue(PicoSeconds(*d.alphaUpdatePs)));
+    if (d.timerPs) set("RateIncreaseTimer", TimeValue(PicoSeconds(*d.timerPs)));
+    if (d.byteCounterBytes) set("ByteCounter", UintegerValue(*d.byteCounterBytes));
+    if (d.fastRecoveryStages) set("FastRecoveryStages", UintegerValue(*d.fastRecoveryStages));
+    if (d.rateAiBps) set("RateAi", UintegerValue(*d.rateAiBps));
+    if (d.rateHaiBps) set("RateHai", UintegerValue(*d.rateHaiBps));
+    if (d.minRateBps) set("MinRate", UintegerValue(*d.minRateBps));
+    if (d.rateOnFirstCnpBps) set("RateOnFirstCnp", UintegerValue(*d.rateOnFirstCnpBps));
+    if (d.clampTargetRate) set("ClampTargetRate", BooleanValue(*d.clampTargetRate));
+    if (d.minDecreaseIntervalPs) set("MinDecreaseInterval", TimeValue(PicoSeconds(*d.minDecreaseIntervalPs)));
 }
 
 } // namespace
@@ -224,26 +428,60 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                              " or a LoadBalancer TypeId name");
     }
     result.policyTypeId = policy;
+    // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
+    // the scenario's own [lb.attributes] and lb.path_selector take precedence.
+    const PolicyInfo* preset = FindPolicy(spec.lb.policy);
+    std::map<std::string, std::string> lbAttributes;
+    if (preset)
+    {
+        lbAttributes = preset->attributes;
+    }
+    for (const auto& [k, v] : spec.lb.attributes)
+    {
+        lbAttributes[k] = v;
+    }
+    result.pathSelectorTypeId = preset && !preset->pathSelector.empty()
+                                    ? preset->pathSelector
+                                    : std::string("ns3::FixedPathSelector");
+    if (!spec.lb.pathSelector.empty())
+    {
+        result.pathSelectorTypeId = ResolvePathSelector(spec.lb.pathSelector);
+        if (result.pathSelectorTypeId.empty())
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
+                             "unknown path selector \"" + spec.lb.pathSelector +
+                                 "\"; expected \"fixed\", \"oblivious-spray\" or a "
+                                 "PathSelector TypeId name");
+        }
+    }
+    result.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
+    result.qpScaling =
+        preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
 
     const TopologyGraph graph = BuildGraph(spec);
-    const WorkloadSpec workload = BuildWorkload(spec, graph.numHosts);
+    WorkloadSpec workload = BuildWorkload(spec, graph.numHosts);
+    if (options.editWorkload)
+    {
+        options.editWorkload(workload);
+    }
 
     SetDefaults(spec);
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
 
     FabricHelper helper;
-    helper.SetPortAttribute("QueueBytes", UintegerValue(spec.fabric.portQueueBytes));
     helper.SetPhyOverheadBytes(spec.fabric.phyOverheadBytes);
+    ConfigureBuffersAndPfc(spec, helper);
+    ConfigureCongestionControl(spec, graph);
     try
     {
-        helper.SetLoadBalancer(policy, spec.lb.attributes);
+        helper.SetLoadBalancer(policy, lbAttributes);
     }
     catch (const InputError& e)
     {
         throw InputError(spec.sourceFile, spec.LineOf(e.Key()), e.Key(), e.Message());
     }
-    helper.SetSeed(spec.seed);
+    helper.SetSeed(spec.seed, spec.lb.sameSeedEverywhere);
 
     std::vector<Ptr<RdmaNic>> nics(graph.numHosts);
     auto makeNic = [&](uint32_t host) -> Ptr<FabricNetDevice> {
@@ -253,11 +491,32 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         nic->SetAttribute("AckInterval", UintegerValue(spec.nic.ackInterval));
         nic->SetAttribute("RetransmitTimeout", TimeValue(PicoSeconds(spec.nic.rtoPs)));
         nic->SetAttribute("ControlPriority", UintegerValue(spec.nic.controlPriority));
+        nic->SetAttribute("PathSelector",
+                          TypeIdValue(TypeId::LookupByName(result.pathSelectorTypeId)));
+        nic->SetAttribute("RecoveryMode",
+                          EnumValue(spec.nic.receiver == "selective-repeat"
+                                        ? RdmaNic::SELECTIVE_REPEAT
+                                        : RdmaNic::GO_BACK_N));
+        nic->SetAttribute("CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
+        nic->SetAttribute("CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
+        nic->SetAttribute("CongestionControl",
+                          TypeIdValue(TypeId::LookupByName(spec.nic.congestionControl == "dcqcn"
+                                                               ? "ns3::DcqcnCongestionControl"
+                                                               : "ns3::RdmaCcNone")));
         nics[host] = nic;
         return nic;
     };
     int64_t streams = 0;
-    Fabric fabric = helper.Build(graph, makeNic, 100, &streams);
+    Fabric fabric = [&]() {
+        try
+        {
+            return helper.Build(graph, makeNic, 100, &streams);
+        }
+        catch (const InputError& e)
+        {
+            throw InputError(spec.sourceFile, spec.LineOf(e.Key()), e.Key(), e.Message());
+        }
+    }();
     int64_t stream = 100 + streams;
     for (auto& nic : nics)
     {
@@ -265,7 +524,15 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
 
     Ptr<WorkloadExecutor> exec = CreateObject<WorkloadExecutor>();
-    exec->SetAttribute("QpsPerConnection", UintegerValue(spec.nic.qpsPerConnection));
+    exec->SetAttribute("QpsPerConnection", UintegerValue(result.qpsPerConnection));
+    exec->SetAttribute("QpScaling",
+                       EnumValue(result.qpScaling == "round-robin" ? WorkloadExecutor::ROUND_ROBIN
+                                                                   : WorkloadExecutor::SPLIT));
+    exec->SetAttribute("QpMessageBytes", UintegerValue(spec.nic.qpMessageBytes));
+    exec->SetAttribute("QpEntropy",
+                       EnumValue(spec.nic.qpEntropy == "sequential" ? WorkloadExecutor::SEQUENTIAL_PORTS
+                                 : spec.nic.qpEntropy == "shared"   ? WorkloadExecutor::SHARED_PORT
+                                                                    : WorkloadExecutor::RANDOM_PORTS));
     exec->AssignStreams(stream++);
     exec->Setup(workload, nics);
     exec->SetAllDoneCallback(MakeCallback(&StopSimulator));
@@ -310,6 +577,49 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     };
     Simulator::Schedule(tick, progress);
 
+    TimeSeriesSampler sampler; // timeseries.csv: a periodic event, off the forwarding path
+    if (spec.output.samplePs > 0)
+    {
+        sampler.AddSwitchPorts(fabric);
+        sampler.Start(PicoSeconds(spec.output.samplePs));
+    }
+
+    // PFC observability: the pause event table, and deadlock detection.
+    std::vector<PfcEventRow>& pfcEvents = result.pfcEvents;
+    for (const auto& l : fabric.links)
+    {
+        const TopoLink& tl = graph.links[l.graphLink];
+        for (int dir = 0; dir < 2; ++dir)
+        {
+            Ptr<FabricNetDevice> dev = dir == 0 ? l.devA : l.devB;
+            const std::string at = graph.vertices[dir == 0 ? tl.a : tl.b].name;
+            const std::string peer = graph.vertices[dir == 0 ? tl.b : tl.a].name;
+            dev->TraceConnectWithoutContext(
+                "Pfc",
+                Callback<void, const PfcEvent&>([&pfcEvents, at, peer](const PfcEvent& e) {
+                    pfcEvents.push_back(PfcEventRow{e, at, peer});
+                }));
+        }
+    }
+    Ptr<PfcDeadlockDetector> detector;
+    std::string deadlock;
+    if (spec.pfc.enabled && spec.pfc.deadlockDetectPs > 0)
+    {
+        detector = CreateObject<PfcDeadlockDetector>();
+        detector->SetAttribute("Threshold", TimeValue(PicoSeconds(spec.pfc.deadlockDetectPs)));
+        std::vector<std::string> names;
+        for (uint32_t s = 0; s < graph.NumSwitches(); ++s)
+        {
+            names.push_back(graph.vertices[graph.numHosts + s].name);
+        }
+        detector->Install(fabric.switches, names);
+        detector->SetDeadlockCallback(Callback<void, std::string>([&deadlock](std::string c) {
+            deadlock = c;
+            Simulator::Stop();
+        }));
+        detector->Start();
+    }
+
     if (options.beforeRun)
     {
         options.beforeRun(fabric, nics);
@@ -317,7 +627,13 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
     Simulator::Run();
+    if (options.afterRun)
+    {
+        options.afterRun(fabric, nics);
+    }
     const uint64_t endPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    sampler.Finish(Simulator::Now());
+    result.timeSeries = sampler.Take();
     result.events = Simulator::GetEventCount();
     result.finished = exec->AllDone();
     result.hosts = graph.numHosts;
@@ -346,7 +662,13 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         row.qps = r.qps;
         row.entropy = r.entropy;
         row.retxPackets = r.retxPackets;
+        row.retxBytes = r.retxBytes;
         row.oooPackets = r.oooPackets;
+        row.reorderMax = r.reorderMax;
+        row.reorderMean =
+            r.oooPackets ? static_cast<double>(r.reorderSum) / static_cast<double>(r.oooPackets) : 0;
+        row.naks = r.naks;
+        row.spuriousRetx = r.duplicates;
         row.collective = ts.collective;
         row.step = ts.step;
         row.channel = ts.channel;
@@ -460,6 +782,15 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             row.meanUtilisation = pc.txWireBytes * 8.0 / (row.rateBps * durationS);
             row.maxUtilisation = pc.maxWindowUtilisation;
             row.maxQueueBytes = pc.maxQueueBytes;
+            row.pfcPauseTx = pc.pfcXoffTx;
+            row.pfcFramesTx = pc.pfcTx;
+            row.pfcFramesRx = pc.pfcRx;
+            row.ecnMarks = pc.ecnMarks;
+            row.watchdogTriggers = pc.watchdogTriggers;
+            for (uint8_t p = 0; p < 8; ++p)
+            {
+                row.pausedPs += dev->GetPausedPs(p, Simulator::Now());
+            }
             for (int k = 0; k < kDropReasons; ++k)
             {
                 row.drops[k] = pc.drops[k];
@@ -470,6 +801,25 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             }
             result.packetHops += pc.txFrames;
             result.links.push_back(row);
+        }
+    }
+    // Byte share of each uplink among the uplinks of its switch.
+    {
+        std::map<std::string, uint64_t> upTotal;
+        for (const auto& l : result.links)
+        {
+            if (l.uplink)
+            {
+                upTotal[l.from] += l.txBytes;
+            }
+        }
+        for (auto& l : result.links)
+        {
+            if (l.uplink)
+            {
+                const uint64_t total = upTotal[l.from];
+                l.byteShare = total ? static_cast<double>(l.txBytes) / static_cast<double>(total) : 0;
+            }
         }
     }
     for (const auto& sw : fabric.switches)
@@ -500,7 +850,13 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         }
         s.retxPackets += f.retxPackets;
         s.oooPackets += f.oooPackets;
+        s.retxBytes += f.retxBytes;
+        s.naks += f.naks;
+        s.spuriousRetx += f.spuriousRetx;
+        s.reorderMax = std::max(s.reorderMax, f.reorderMax);
+        s.reorderMean += f.reorderMean * static_cast<double>(f.oooPackets);
     }
+    s.reorderMean = s.oooPackets ? s.reorderMean / static_cast<double>(s.oooPackets) : 0;
     s.meanSlowdown = Mean(slowdowns);
     s.p50Slowdown = Quantile(slowdowns, 0.5);
     s.p99Slowdown = Quantile(slowdowns, 0.99);
@@ -518,7 +874,6 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         }
     }
     std::vector<double> upUtil;
-    std::vector<double> upBytes;
     for (const auto& l : result.links)
     {
         for (int k = 0; k < kDropReasons; ++k)
@@ -531,14 +886,58 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         if (l.uplink)
         {
             upUtil.push_back(l.meanUtilisation);
-            upBytes.push_back(static_cast<double>(l.txBytes));
         }
     }
     s.uplinkMaxUtil = upUtil.empty() ? 0 : Max(upUtil);
     s.uplinkMeanUtil = upUtil.empty() ? 0 : Mean(upUtil);
-    s.uplinkJain = JainIndex(upBytes);
+    // Balance is judged among the uplinks of one switch (the choices one policy instance
+    // has), then combined over switches weighted by their uplink bytes, so a switch that only
+    // sends ACKs up does not count as much as one that sends the data.
+    {
+        std::map<std::string, std::vector<double>> bySwitch;
+        for (const auto& l : result.links)
+        {
+            if (l.uplink)
+            {
+                bySwitch[l.from].push_back(static_cast<double>(l.txBytes));
+            }
+        }
+        double sumMax = 0;
+        double sumMean = 0;
+        double jainWeighted = 0;
+        double total = 0;
+        for (const auto& [from, bytes] : bySwitch)
+        {
+            const double mean = Mean(bytes);
+            sumMax += Max(bytes);
+            sumMean += mean;
+            jainWeighted += JainIndex(bytes) * mean * bytes.size();
+            total += mean * bytes.size();
+        }
+        s.uplinkImbalance = sumMean > 0 ? sumMax / sumMean : 1;
+        s.uplinkJain = total > 0 ? jainWeighted / total : 1;
+    }
+    double pausedSum = 0;
+    for (const auto& l : result.links)
+    {
+        s.pfcPauses += l.pfcPauseTx;
+        s.ecnMarks += l.ecnMarks;
+        pausedSum += static_cast<double>(l.pausedPs) / std::max<uint64_t>(result.simEndPs, 1);
+    }
+    s.pausedFraction = result.links.empty() ? 0 : pausedSum / result.links.size();
+    for (const auto& e : result.pfcEvents)
+    {
+        if (e.event.sent && e.event.quanta > 0)
+        {
+            s.pfcMaxDepth = std::max<uint32_t>(s.pfcMaxDepth, e.event.depth);
+        }
+    }
 
-    if (!result.finished && spec.requireFinish)
+    if (!deadlock.empty())
+    {
+        result.failure = deadlock;
+    }
+    else if (!result.finished && spec.requireFinish)
     {
         result.failure = fmt::format("{} of {} transfers unfinished at {:.3f} ms (stop_time_ms = "
                                      "{:.3f})",
@@ -557,6 +956,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
 
     exec->Dispose();
+    if (detector)
+    {
+        detector->Dispose();
+    }
     Simulator::Destroy();
     result.wallSeconds = std::chrono::duration<double>(Clock::now() - wallStart).count();
     return result;

@@ -5,6 +5,7 @@
 #define TUSK_RUNNER_H
 
 #include "scenario-spec.h"
+#include "time-series.h"
 
 #include "fabric/model/fabric-net-device.h"
 
@@ -18,6 +19,7 @@
 namespace ns3
 {
 struct Fabric;
+struct WorkloadSpec;
 class RdmaNic;
 } // namespace ns3
 
@@ -45,7 +47,12 @@ struct FlowRow
     uint32_t qps = 0;
     uint32_t entropy = 0;
     uint64_t retxPackets = 0;
+    uint64_t retxBytes = 0;      //!< payload bytes retransmitted
     uint64_t oooPackets = 0;
+    uint64_t reorderMax = 0;     //!< largest PSN - ePSN of an out-of-order arrival, packets
+    double reorderMean = 0;      //!< mean PSN - ePSN over out-of-order arrivals, packets
+    uint64_t naks = 0;           //!< NAKs (go-back-N) or SACK-NAKs (selective repeat) sent
+    uint64_t spuriousRetx = 0;   //!< packets that arrived although already received
     int32_t collective = -1;
     int32_t step = -1;
     int32_t channel = -1;
@@ -86,6 +93,21 @@ struct LinkRow
     double maxUtilisation = 0;  //!< busiest UtilisationWindow
     uint64_t maxQueueBytes = 0;
     uint64_t drops[kDropReasons] = {}; //!< by DropReason
+    double byteShare = -1; //!< uplinks: tx bytes / tx bytes of all uplinks of `from`; else -1
+    uint64_t pfcPauseTx = 0;   //!< XOFF frames (non-zero quanta) sent from `from` to `to`
+    uint64_t pfcFramesTx = 0;  //!< PFC frames (XOFF + XON) sent from `from` to `to`
+    uint64_t pfcFramesRx = 0;  //!< PFC frames `from` received from `to`
+    uint64_t pausedPs = 0;     //!< time `from`'s transmitter was paused, summed over priorities
+    uint64_t ecnMarks = 0;     //!< frames CE-marked at this egress
+    uint64_t watchdogTriggers = 0;
+};
+
+/** One PFC frame sent or received (pfc_events.csv). */
+struct PfcEventRow
+{
+    ns3::PfcEvent event;
+    std::string at;   //!< the node whose port sent or received it
+    std::string peer; //!< the node at the other end of that link
 };
 
 /** Frames: NICs sent = NICs received + dropped + in flight. */
@@ -117,17 +139,32 @@ struct RunSummary
     double uplinkMeanUtil = 0; //!< mean of the uplinks' mean utilisation
     double uplinkJain = 1;     //!< Jain's index of uplink bytes
     uint64_t drops = 0;
+    uint64_t pfcPauses = 0;      //!< XOFF frames sent by all ports
+    double pausedFraction = 0;   //!< mean over link directions of paused time / duration
+    uint32_t pfcMaxDepth = 0;    //!< deepest pause propagation (hops)
+    uint64_t ecnMarks = 0;
     uint64_t retxPackets = 0;
     uint64_t oooPackets = 0;
+    uint64_t retxBytes = 0;        //!< payload bytes retransmitted
+    uint64_t naks = 0;             //!< NAKs / SACK-NAKs sent by receivers
+    uint64_t spuriousRetx = 0;     //!< packets that arrived although already received
+    uint64_t reorderMax = 0;       //!< largest reorder distance (PSN - ePSN), packets
+    double reorderMean = 0;        //!< mean reorder distance over out-of-order arrivals
+    double uplinkImbalance = 1;    //!< max / mean of uplink tx bytes (1 = perfectly even)
 };
 
 struct RunResult
 {
     ScenarioSpec spec;
     std::string policyTypeId;
+    std::string pathSelectorTypeId; //!< host-side path selector actually used
+    uint32_t qpsPerConnection = 1;  //!< QPs per connection actually used (a policy may fix it)
+    std::string qpScaling;          //!< "split" | "round-robin", as used
     std::vector<FlowRow> flows;
     std::vector<CollectiveRow> collectives;
     std::vector<LinkRow> links;
+    std::vector<PfcEventRow> pfcEvents;
+    TimeSeries timeSeries; //!< [output] sample_us > 0: switch ports sampled over time
     RunSummary summary;
     Conservation conservation;
     uint32_t hosts = 0;
@@ -149,6 +186,12 @@ struct RunOptions
     /** Called after the fabric is built, before the simulation starts (tests install error
      *  models or schedule link failures here). */
     std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)> beforeRun;
+    /** Called on the workload built from the spec before it runs (tests make transfers share
+     *  a connection, for example). */
+    std::function<void(ns3::WorkloadSpec&)> editWorkload;
+    /** Called when the simulation has stopped, before anything is disposed (tests read NIC
+     *  and QP counters here). */
+    std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)> afterRun;
 };
 
 /**

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,13 +28,78 @@ struct TopologySection
     ns3::LeafSpineParams leafSpine;  //!< kind = "leaf-spine"
     ns3::FatTreeParams fatTree;      //!< kind = "fat-tree"
     std::string file;                //!< kind = "htsim": .topo path (absolute after loading)
+    ns3::RingParams ring;            //!< kind = "ring" (PFC deadlock studies)
 };
 
 /** [fabric]: switch and link parameters. */
 struct FabricSection
 {
-    uint64_t portQueueBytes = 8ULL << 20; //!< egress buffer per switch port, bytes
     uint32_t phyOverheadBytes = 20;       //!< preamble + SFD + inter-frame gap per frame, bytes
+};
+
+/** [buffer]: every switch's shared-buffer MMU (ns3::SharedBufferMmu). */
+struct BufferSection
+{
+    uint64_t totalBytes = 32ULL << 20;   //!< switch packet buffer, bytes
+    uint64_t reservedBytes = 0;          //!< guaranteed per ingress port and PG, bytes
+    bool dynamicThreshold = true;        //!< dynamic (alpha x free) or static thresholds
+    double alpha = 0.125;                //!< PFC (ingress) dynamic-threshold alpha
+    double egressAlpha = 1.0;            //!< lossy egress dynamic-threshold alpha
+    uint64_t staticThresholdBytes = 1ULL << 20; //!< thresholds when not dynamic, bytes
+    uint64_t headroomBytes = 0;          //!< per port and lossless PG; 0 = automatic
+    uint64_t xonOffsetBytes = 8192;      //!< XON when shared use <= threshold - offset, bytes
+};
+
+/** [pfc]: IEEE 802.1Qbb priority flow control. */
+struct PfcSection
+{
+    bool enabled = true;                      //!< false: every priority is lossy
+    std::vector<uint8_t> losslessPriorities = {3};
+    uint16_t pauseQuanta = 0xFFFF;            //!< quanta of 512 bit times per XOFF
+    uint64_t refreshPs = 0;                   //!< XOFF refresh; 0 = half the pause time
+    uint64_t deadlockDetectPs = 1'000'000'000; //!< stop on a PFC deadlock lasting this long; 0 = off (TOML: deadlock_detect_us)
+    uint64_t watchdogPs = 0;                  //!< PFC watchdog; 0 = off (TOML: watchdog_us)
+    uint64_t watchdogRecoveryPs = 1'000'000'000; //!< storm recovery period (TOML: watchdog_recovery_us)
+    std::string watchdogAction = "drop";      //!< "drop" | "forward" (ignore the pause)
+};
+
+/** ECN thresholds for one port rate. */
+struct EcnThresholds
+{
+    uint64_t kminBytes = 100'000;
+    uint64_t kmaxBytes = 400'000;
+    double pmax = 0.2;
+};
+
+/** [ecn]: RED-style ECN marking at switch egress (DCQCN's congestion point). */
+struct EcnSection
+{
+    bool enabled = false;
+    EcnThresholds fallback;  //!< kmin_bytes / kmax_bytes / pmax: for rates not in byRate
+    /** [[ecn.by_rate]]: thresholds per port rate (bit/s); with entries and no fallback keys,
+     *  a port whose rate is missing is an error at load time. */
+    std::map<uint64_t, EcnThresholds> byRate;
+    bool fallbackGiven = true; //!< false when only by_rate entries were given
+};
+
+/** [dcqcn]: DCQCN reaction point and notification point (when nic.congestion_control = "dcqcn"). */
+struct DcqcnSection
+{
+    std::string preset = "paper"; //!< "paper" | "hpcc": a named set of the values below
+    // Explicit values that override the preset (unset = the preset's).
+    std::optional<double> g;                  //!< alpha gain
+    std::optional<double> initialAlpha;
+    std::optional<uint64_t> alphaUpdatePs;    //!< K (TOML: alpha_update_us)
+    std::optional<uint64_t> timerPs;          //!< T (TOML: timer_us)
+    std::optional<uint64_t> byteCounterBytes; //!< B; 0 disables
+    std::optional<uint32_t> fastRecoveryStages; //!< F
+    std::optional<uint64_t> rateAiBps;        //!< R_AI (TOML: rate_ai_mbps)
+    std::optional<uint64_t> rateHaiBps;       //!< R_HAI (TOML: rate_hai_mbps)
+    std::optional<uint64_t> minRateBps;       //!< (TOML: min_rate_mbps)
+    std::optional<uint64_t> rateOnFirstCnpBps; //!< (TOML: rate_on_first_cnp_gbps); 0 = cut
+    std::optional<bool> clampTargetRate;
+    std::optional<uint64_t> minDecreaseIntervalPs; //!< (TOML: min_decrease_interval_us)
+    uint64_t cnpIntervalPs = 50'000'000; //!< NP: at most one CNP per QP per interval (TOML: cnp_interval_us)
 };
 
 /** [nic]: the RoCEv2 NIC and its RC transport. */
@@ -43,6 +109,11 @@ struct NicSection
     uint32_t ackInterval = 1;      //!< ACK coalescing: one ACK per this many data packets
     uint64_t rtoPs = 1'000'000'000; //!< retransmission timeout, ps (TOML: rto_us)
     uint32_t qpsPerConnection = 1; //!< QPs per connection; a transfer is split across them
+    std::string qpScaling = "split"; //!< "split" | "round-robin": how transfers use the QPs
+    uint64_t qpMessageBytes = 512 * 1024; //!< round-robin: largest message per QP, bytes
+    std::string qpEntropy = "random"; //!< "random" | "sequential" | "shared" UDP source ports
+    std::string receiver = "go-back-n"; //!< "go-back-n" | "selective-repeat" (IRN-style)
+    bool cnpOnOutOfOrder = false;  //!< the responder also sends a CNP on out-of-order arrival
     std::string congestionControl = "none"; //!< "none" (PFC only) for now
     uint8_t dataPriority = 3;      //!< traffic class of data packets
     uint8_t controlPriority = 7;   //!< traffic class of ACK / NAK / CNP
@@ -54,6 +125,11 @@ struct LbSection
     std::string policy = "ecmp"; //!< short name ("ecmp", "spray") or a TypeId name
     /** Extra attributes of the policy's TypeId, by attribute name (value as text). */
     std::map<std::string, std::string> attributes;
+    /** Host-side path selector: "fixed", "oblivious-spray" or a PathSelector TypeId name;
+     *  "" = the policy's own (fixed for switch-only policies). */
+    std::string pathSelector;
+    /** Every switch gets the same hash seed: reproduces ECMP hash polarisation. */
+    bool sameSeedEverywhere = false;
 };
 
 /** One explicit flow of [[workload.flows]]. */
@@ -85,6 +161,7 @@ struct OutputSection
 {
     std::string dir;      //!< results directory; empty = results/<name>/<policy>-s<seed>
     bool pcap = false;    //!< write one pcap per host NIC (RoCEv2, opens in Wireshark)
+    uint64_t samplePs = 0; //!< timeseries.csv sampling interval, ps (TOML: sample_us); 0 = off
 };
 
 /** The whole scenario. */
@@ -98,6 +175,10 @@ struct ScenarioSpec
     TopologySection topology;
     FabricSection fabric;
     NicSection nic;
+    BufferSection buffer;
+    PfcSection pfc;
+    EcnSection ecn;
+    DcqcnSection dcqcn;
     LbSection lb;
     WorkloadSection workload;
     OutputSection output;

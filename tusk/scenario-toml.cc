@@ -48,11 +48,11 @@ constexpr uint64_t kPsPerUs = 1000ULL * 1000ULL;
 constexpr uint64_t kPsPerMs = 1000ULL * 1000ULL * 1000ULL;
 constexpr uint64_t kBpsPerGbps = 1000ULL * 1000ULL * 1000ULL;
 
-const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "htsim"};
+const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "htsim", "ring"};
 const std::vector<std::string> kWorkloadKinds =
     {"ring-allreduce", "permutation", "incast", "htsim", "flows"};
 /** Congestion-control algorithms the NIC implements. */
-const std::vector<std::string> kCongestionControls = {"none"};
+const std::vector<std::string> kCongestionControls = {"none", "dcqcn"};
 
 /** A key that is valid only for some values of its table's `kind`. */
 struct KindKey
@@ -70,9 +70,13 @@ const std::vector<KindKey> kTopologyKeys = {
     {"oversubscription", {"fat-tree"}},
     {"host_link_gbps", {"leaf-spine", "fat-tree"}},
     {"fabric_link_gbps", {"leaf-spine", "fat-tree"}},
-    {"link_delay_ns", {"leaf-spine", "fat-tree"}},
+    {"link_delay_ns", {"leaf-spine", "fat-tree", "ring"}},
     {"switch_latency_ns", {"leaf-spine", "fat-tree"}},
     {"file", {"htsim"}},
+    {"switches", {"ring"}},
+    {"hosts_per_switch", {"ring"}},
+    {"link_gbps", {"ring"}},
+    {"clockwise_routes", {"ring"}},
 };
 
 const std::vector<KindKey> kWorkloadKeys = {
@@ -407,6 +411,8 @@ class Loader
                     uint64_t scale,
                     bool positive) const;
     bool Bool(const toml::node* n, const std::string& key) const;
+    /** A number (integer or float) in [lo, hi]. */
+    double Real(const toml::node* n, const std::string& key, double lo, double hi) const;
     std::string String(const toml::node* n, const std::string& key) const;
     std::string Choice(const toml::node* n,
                        const std::string& key,
@@ -427,6 +433,10 @@ class Loader
     void ReadTopology(const toml::table& root, ScenarioSpec& spec);
     void ReadFabric(const toml::table& root, ScenarioSpec& spec);
     void ReadNic(const toml::table& root, ScenarioSpec& spec);
+    void ReadBuffer(const toml::table& root, ScenarioSpec& spec);
+    void ReadPfc(const toml::table& root, ScenarioSpec& spec);
+    void ReadEcn(const toml::table& root, ScenarioSpec& spec);
+    void ReadDcqcn(const toml::table& root, ScenarioSpec& spec);
     void ReadLb(const toml::table& root, ScenarioSpec& spec);
     void ReadWorkload(const toml::table& root, ScenarioSpec& spec);
     void ReadOutput(const toml::table& root, ScenarioSpec& spec);
@@ -1134,6 +1144,31 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
                           ? std::numeric_limits<uint64_t>::max()
                           : static_cast<uint64_t>(hosts);
     }
+    else if (topo.kind == "ring")
+    {
+        auto& p = topo.ring;
+        if (auto* n = get("switches"))
+        {
+            p.switches = U32(n, K("switches"), 3);
+        }
+        if (auto* n = get("hosts_per_switch"))
+        {
+            p.hostsPerSwitch = U32(n, K("hosts_per_switch"), 1);
+        }
+        if (auto* n = get("link_gbps"))
+        {
+            p.rateBps = Scaled(n, K("link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("link_delay_ns"))
+        {
+            p.delayPs = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
+        }
+        if (auto* n = get("clockwise_routes"))
+        {
+            p.clockwiseRoutes = Bool(n, K("clockwise_routes"));
+        }
+        m_hostCount = uint64_t(p.switches) * p.hostsPerSwitch;
+    }
     else // htsim
     {
         const toml::node* n = get("file");
@@ -1155,12 +1190,11 @@ Loader::ReadFabric(const toml::table& root, ScenarioSpec& spec)
         return;
     }
     const toml::table& t = Table(tn, "fabric");
-    CheckKeys(t, "fabric", {"port_queue_bytes", "phy_overhead_bytes"});
-    if (auto* n = Get(t, "fabric", "port_queue_bytes"))
-    {
-        spec.fabric.portQueueBytes =
-            Bytes(n, "fabric.port_queue_bytes", 1, std::numeric_limits<uint64_t>::max());
-    }
+    CheckKeys(t,
+              "fabric",
+              {"phy_overhead_bytes"},
+              {{"port_queue_bytes",
+                "switch buffers are set in [buffer] (total_bytes, thresholds, headroom)"}});
     if (auto* n = Get(t, "fabric", "phy_overhead_bytes"))
     {
         spec.fabric.phyOverheadBytes =
@@ -1184,10 +1218,36 @@ Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
                "ack_interval",
                "rto_us",
                "qps_per_connection",
+               "qp_scaling",
+               "qp_message_bytes",
+               "qp_entropy",
+               "receiver",
+               "cnp_on_ooo",
                "congestion_control",
                "data_priority",
                "control_priority"});
     auto& nic = spec.nic;
+    if (auto* n = Get(t, P, "qp_scaling"))
+    {
+        nic.qpScaling = Choice(n, "nic.qp_scaling", {"split", "round-robin"});
+    }
+    if (auto* n = Get(t, P, "qp_message_bytes"))
+    {
+        nic.qpMessageBytes =
+            Bytes(n, "nic.qp_message_bytes", 1, std::numeric_limits<uint64_t>::max());
+    }
+    if (auto* n = Get(t, P, "qp_entropy"))
+    {
+        nic.qpEntropy = Choice(n, "nic.qp_entropy", {"random", "sequential", "shared"});
+    }
+    if (auto* n = Get(t, P, "receiver"))
+    {
+        nic.receiver = Choice(n, "nic.receiver", {"go-back-n", "selective-repeat"});
+    }
+    if (auto* n = Get(t, P, "cnp_on_ooo"))
+    {
+        nic.cnpOnOutOfOrder = Bool(n, "nic.cnp_on_ooo");
+    }
     if (auto* n = Get(t, P, "mtu_bytes"))
     {
         nic.mtuBytes = static_cast<uint32_t>(Bytes(n, "nic.mtu_bytes", 256, 9000));
@@ -1218,6 +1278,315 @@ Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
     }
 }
 
+double
+Loader::Real(const toml::node* n, const std::string& key, double lo, double hi) const
+{
+    double v = 0;
+    if (auto i = n->as_integer())
+    {
+        v = static_cast<double>(i->get());
+    }
+    else if (auto f = n->as_floating_point())
+    {
+        v = f->get();
+    }
+    else
+    {
+        Fail(n, key, "expected a number; got " + Describe(*n));
+    }
+    if (!(v >= lo && v <= hi))
+    {
+        Fail(n, key, "expected a number in [" + FormatDouble(lo) + ", " + FormatDouble(hi) +
+                         "]; got " + FormatDouble(v));
+    }
+    return v;
+}
+
+void
+Loader::ReadBuffer(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "buffer");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "buffer");
+    const std::string P = "buffer";
+    CheckKeys(t,
+              P,
+              {"total_bytes",
+               "reserved_bytes",
+               "threshold",
+               "alpha",
+               "egress_alpha",
+               "static_threshold_bytes",
+               "headroom_bytes",
+               "xon_offset_bytes"});
+    auto& b = spec.buffer;
+    const uint64_t maxBytes = std::numeric_limits<uint64_t>::max();
+    if (auto* n = Get(t, P, "total_bytes"))
+    {
+        b.totalBytes = Bytes(n, "buffer.total_bytes", 1, maxBytes);
+    }
+    if (auto* n = Get(t, P, "reserved_bytes"))
+    {
+        b.reservedBytes = Bytes(n, "buffer.reserved_bytes", 0, maxBytes);
+    }
+    if (auto* n = Get(t, P, "threshold"))
+    {
+        b.dynamicThreshold = Choice(n, "buffer.threshold", {"dynamic", "static"}) == "dynamic";
+    }
+    if (auto* n = Get(t, P, "alpha"))
+    {
+        b.alpha = Real(n, "buffer.alpha", 1.0 / 1024, 64);
+    }
+    if (auto* n = Get(t, P, "egress_alpha"))
+    {
+        b.egressAlpha = Real(n, "buffer.egress_alpha", 1.0 / 1024, 64);
+    }
+    if (auto* n = Get(t, P, "static_threshold_bytes"))
+    {
+        b.staticThresholdBytes = Bytes(n, "buffer.static_threshold_bytes", 1, maxBytes);
+    }
+    if (auto* n = Get(t, P, "headroom_bytes"))
+    {
+        b.headroomBytes = Bytes(n, "buffer.headroom_bytes", 0, maxBytes);
+    }
+    if (auto* n = Get(t, P, "xon_offset_bytes"))
+    {
+        b.xonOffsetBytes = Bytes(n, "buffer.xon_offset_bytes", 0, maxBytes);
+    }
+}
+
+void
+Loader::ReadPfc(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "pfc");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "pfc");
+    const std::string P = "pfc";
+    CheckKeys(t,
+              P,
+              {"enabled",
+               "lossless_priorities",
+               "pause_quanta",
+               "refresh_us",
+               "deadlock_detect_us",
+               "watchdog_us",
+               "watchdog_recovery_us",
+               "watchdog_action"});
+    auto& p = spec.pfc;
+    if (auto* n = Get(t, P, "enabled"))
+    {
+        p.enabled = Bool(n, "pfc.enabled");
+    }
+    if (auto* n = Get(t, P, "lossless_priorities"))
+    {
+        const toml::array* a = n->as_array();
+        if (a == nullptr)
+        {
+            Fail(n, "pfc.lossless_priorities", "expected an array of priorities 0..7, e.g. [3]");
+        }
+        p.losslessPriorities.clear();
+        for (const auto& e : *a)
+        {
+            p.losslessPriorities.push_back(
+                static_cast<uint8_t>(Int(&e, "pfc.lossless_priorities", 0, 7)));
+        }
+    }
+    if (auto* n = Get(t, P, "pause_quanta"))
+    {
+        p.pauseQuanta = static_cast<uint16_t>(Int(n, "pfc.pause_quanta", 1, 65535));
+    }
+    if (auto* n = Get(t, P, "refresh_us"))
+    {
+        p.refreshPs = Scaled(n, "pfc.refresh_us", kPsPerUs, false);
+    }
+    if (auto* n = Get(t, P, "deadlock_detect_us"))
+    {
+        p.deadlockDetectPs = Scaled(n, "pfc.deadlock_detect_us", kPsPerUs, false);
+    }
+    if (auto* n = Get(t, P, "watchdog_us"))
+    {
+        p.watchdogPs = Scaled(n, "pfc.watchdog_us", kPsPerUs, false);
+    }
+    if (auto* n = Get(t, P, "watchdog_recovery_us"))
+    {
+        p.watchdogRecoveryPs = Scaled(n, "pfc.watchdog_recovery_us", kPsPerUs, true);
+    }
+    if (auto* n = Get(t, P, "watchdog_action"))
+    {
+        p.watchdogAction = Choice(n, "pfc.watchdog_action", {"drop", "forward"});
+    }
+}
+
+void
+Loader::ReadEcn(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "ecn");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "ecn");
+    const std::string P = "ecn";
+    CheckKeys(t, P, {"enabled", "kmin_bytes", "kmax_bytes", "pmax", "by_rate"});
+    auto& e = spec.ecn;
+    const uint64_t maxBytes = std::numeric_limits<uint64_t>::max();
+    bool fallbackKeys = false;
+    if (auto* n = Get(t, P, "enabled"))
+    {
+        e.enabled = Bool(n, "ecn.enabled");
+    }
+    if (auto* n = Get(t, P, "kmin_bytes"))
+    {
+        e.fallback.kminBytes = Bytes(n, "ecn.kmin_bytes", 0, maxBytes);
+        fallbackKeys = true;
+    }
+    if (auto* n = Get(t, P, "kmax_bytes"))
+    {
+        e.fallback.kmaxBytes = Bytes(n, "ecn.kmax_bytes", 1, maxBytes);
+        fallbackKeys = true;
+    }
+    if (auto* n = Get(t, P, "pmax"))
+    {
+        e.fallback.pmax = Real(n, "ecn.pmax", 0, 1);
+        fallbackKeys = true;
+    }
+    if (e.fallback.kmaxBytes <= e.fallback.kminBytes)
+    {
+        Fail(Get(t, P, "kmax_bytes"), "ecn.kmax_bytes", "expected kmax_bytes > kmin_bytes");
+    }
+    if (auto* n = Get(t, P, "by_rate"))
+    {
+        const toml::array* a = n->as_array();
+        if (a == nullptr)
+        {
+            Fail(n, "ecn.by_rate", "expected an array of tables [[ecn.by_rate]] with gbps, "
+                                   "kmin_bytes, kmax_bytes, pmax");
+        }
+        for (const auto& entry : *a)
+        {
+            const toml::table& r = Table(&entry, "ecn.by_rate");
+            CheckKeys(r, "ecn.by_rate", {"gbps", "kmin_bytes", "kmax_bytes", "pmax"});
+            const toml::node* g = Get(r, "ecn.by_rate", "gbps");
+            if (g == nullptr)
+            {
+                Fail(&entry, "ecn.by_rate.gbps", "every [[ecn.by_rate]] entry needs gbps");
+            }
+            const uint64_t rate = Scaled(g, "ecn.by_rate.gbps", kBpsPerGbps, true);
+            EcnThresholds th = e.fallback;
+            if (auto* x = Get(r, "ecn.by_rate", "kmin_bytes"))
+            {
+                th.kminBytes = Bytes(x, "ecn.by_rate.kmin_bytes", 0, maxBytes);
+            }
+            if (auto* x = Get(r, "ecn.by_rate", "kmax_bytes"))
+            {
+                th.kmaxBytes = Bytes(x, "ecn.by_rate.kmax_bytes", 1, maxBytes);
+            }
+            if (auto* x = Get(r, "ecn.by_rate", "pmax"))
+            {
+                th.pmax = Real(x, "ecn.by_rate.pmax", 0, 1);
+            }
+            if (th.kmaxBytes <= th.kminBytes)
+            {
+                Fail(&entry, "ecn.by_rate.kmax_bytes", "expected kmax_bytes > kmin_bytes");
+            }
+            e.byRate[rate] = th;
+        }
+        e.fallbackGiven = fallbackKeys;
+    }
+}
+
+void
+Loader::ReadDcqcn(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "dcqcn");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "dcqcn");
+    const std::string P = "dcqcn";
+    CheckKeys(t,
+              P,
+              {"preset",
+               "g",
+               "initial_alpha",
+               "alpha_update_us",
+               "timer_us",
+               "byte_counter_bytes",
+               "fast_recovery_stages",
+               "rate_ai_mbps",
+               "rate_hai_mbps",
+               "min_rate_mbps",
+               "rate_on_first_cnp_gbps",
+               "clamp_target_rate",
+               "min_decrease_interval_us",
+               "cnp_interval_us"});
+    auto& d = spec.dcqcn;
+    if (auto* n = Get(t, P, "preset"))
+    {
+        d.preset = Choice(n, "dcqcn.preset", {"paper", "hpcc"});
+    }
+    const uint64_t maxBytes = std::numeric_limits<uint64_t>::max();
+    if (auto* n = Get(t, P, "g"))
+    {
+        d.g = Real(n, "dcqcn.g", 0, 1);
+    }
+    if (auto* n = Get(t, P, "initial_alpha"))
+    {
+        d.initialAlpha = Real(n, "dcqcn.initial_alpha", 0, 1);
+    }
+    if (auto* n = Get(t, P, "alpha_update_us"))
+    {
+        d.alphaUpdatePs = Scaled(n, "dcqcn.alpha_update_us", kPsPerUs, true);
+    }
+    if (auto* n = Get(t, P, "timer_us"))
+    {
+        d.timerPs = Scaled(n, "dcqcn.timer_us", kPsPerUs, true);
+    }
+    if (auto* n = Get(t, P, "min_decrease_interval_us"))
+    {
+        d.minDecreaseIntervalPs = Scaled(n, "dcqcn.min_decrease_interval_us", kPsPerUs, false);
+    }
+    if (auto* n = Get(t, P, "byte_counter_bytes"))
+    {
+        d.byteCounterBytes = Bytes(n, "dcqcn.byte_counter_bytes", 0, maxBytes);
+    }
+    if (auto* n = Get(t, P, "fast_recovery_stages"))
+    {
+        d.fastRecoveryStages = static_cast<uint32_t>(Int(n, "dcqcn.fast_recovery_stages", 0, 1000));
+    }
+    if (auto* n = Get(t, P, "rate_ai_mbps"))
+    {
+        d.rateAiBps = Scaled(n, "dcqcn.rate_ai_mbps", 1'000'000, false);
+    }
+    if (auto* n = Get(t, P, "rate_hai_mbps"))
+    {
+        d.rateHaiBps = Scaled(n, "dcqcn.rate_hai_mbps", 1'000'000, false);
+    }
+    if (auto* n = Get(t, P, "min_rate_mbps"))
+    {
+        d.minRateBps = Scaled(n, "dcqcn.min_rate_mbps", 1'000'000, true);
+    }
+    if (auto* n = Get(t, P, "rate_on_first_cnp_gbps"))
+    {
+        d.rateOnFirstCnpBps = Scaled(n, "dcqcn.rate_on_first_cnp_gbps", kBpsPerGbps, false);
+    }
+    if (auto* n = Get(t, P, "clamp_target_rate"))
+    {
+        d.clampTargetRate = Bool(n, "dcqcn.clamp_target_rate");
+    }
+    if (auto* n = Get(t, P, "cnp_interval_us"))
+    {
+        d.cnpIntervalPs = Scaled(n, "dcqcn.cnp_interval_us", kPsPerUs, false);
+    }
+}
+
 void
 Loader::ReadLb(const toml::table& root, ScenarioSpec& spec)
 {
@@ -1227,7 +1596,27 @@ Loader::ReadLb(const toml::table& root, ScenarioSpec& spec)
         return;
     }
     const toml::table& t = Table(tn, "lb");
-    CheckKeys(t, "lb", {"policy", "attributes"});
+    CheckKeys(t, "lb", {"policy", "attributes", "path_selector", "same_seed_everywhere"});
+    if (auto* n = Get(t, "lb", "path_selector"))
+    {
+        std::string p = String(n, "lb.path_selector");
+        bool ok = !p.empty() && std::all_of(p.begin(), p.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
+                   c == ':';
+        });
+        if (!ok)
+        {
+            Fail(n,
+                 "lb.path_selector",
+                 "expected \"fixed\", \"oblivious-spray\" or a PathSelector TypeId name; got " +
+                     Quote(p));
+        }
+        spec.lb.pathSelector = p;
+    }
+    if (auto* n = Get(t, "lb", "same_seed_everywhere"))
+    {
+        spec.lb.sameSeedEverywhere = Bool(n, "lb.same_seed_everywhere");
+    }
     if (auto* n = Get(t, "lb", "policy"))
     {
         std::string p = String(n, "lb.policy");
@@ -1416,7 +1805,7 @@ Loader::ReadOutput(const toml::table& root, ScenarioSpec& spec)
         return;
     }
     const toml::table& t = Table(tn, "output");
-    CheckKeys(t, "output", {"dir", "pcap"});
+    CheckKeys(t, "output", {"dir", "pcap", "sample_us"});
     if (auto* n = Get(t, "output", "dir"))
     {
         spec.output.dir = String(n, "output.dir");
@@ -1424,6 +1813,10 @@ Loader::ReadOutput(const toml::table& root, ScenarioSpec& spec)
     if (auto* n = Get(t, "output", "pcap"))
     {
         spec.output.pcap = Bool(n, "output.pcap");
+    }
+    if (auto* n = Get(t, "output", "sample_us"))
+    {
+        spec.output.samplePs = Scaled(n, "output.sample_us", kPsPerUs, false);
     }
 }
 
@@ -1467,6 +1860,10 @@ Loader::Read(const toml::table& root)
                "topology",
                "fabric",
                "nic",
+               "buffer",
+               "pfc",
+               "ecn",
+               "dcqcn",
                "lb",
                "workload",
                "output",
@@ -1505,6 +1902,10 @@ Loader::Read(const toml::table& root)
     ReadTopology(root, spec);
     ReadFabric(root, spec);
     ReadNic(root, spec);
+    ReadBuffer(root, spec);
+    ReadPfc(root, spec);
+    ReadEcn(root, spec);
+    ReadDcqcn(root, spec);
     ReadLb(root, spec);
     ReadWorkload(root, spec);
     ReadOutput(root, spec);
@@ -1726,15 +2127,82 @@ ScenarioToJson(const ScenarioSpec& s)
     {
         topo["file"] = s.topology.file;
     }
+    else if (s.topology.kind == "ring")
+    {
+        const auto& p = s.topology.ring;
+        topo["switches"] = p.switches;
+        topo["hosts_per_switch"] = p.hostsPerSwitch;
+        topo["link_gbps"] = InUnit(p.rateBps, kBpsPerGbps);
+        topo["link_delay_ns"] = InUnit(p.delayPs, kPsPerNs);
+        topo["clockwise_routes"] = p.clockwiseRoutes;
+    }
     j["topology"] = topo;
 
-    j["fabric"] = {{"port_queue_bytes", s.fabric.portQueueBytes},
-                   {"phy_overhead_bytes", s.fabric.phyOverheadBytes}};
+    j["fabric"] = {{"phy_overhead_bytes", s.fabric.phyOverheadBytes}};
+
+    const auto& b = s.buffer;
+    j["buffer"] = {{"total_bytes", b.totalBytes},
+                   {"reserved_bytes", b.reservedBytes},
+                   {"threshold", b.dynamicThreshold ? "dynamic" : "static"},
+                   {"alpha", b.alpha},
+                   {"egress_alpha", b.egressAlpha},
+                   {"static_threshold_bytes", b.staticThresholdBytes},
+                   {"headroom_bytes", b.headroomBytes},
+                   {"xon_offset_bytes", b.xonOffsetBytes}};
+    const auto& pf = s.pfc;
+    j["pfc"] = {{"enabled", pf.enabled},
+                {"lossless_priorities", pf.losslessPriorities},
+                {"pause_quanta", pf.pauseQuanta},
+                {"refresh_us", InUnit(pf.refreshPs, kPsPerUs)},
+                {"deadlock_detect_us", InUnit(pf.deadlockDetectPs, kPsPerUs)},
+                {"watchdog_us", InUnit(pf.watchdogPs, kPsPerUs)},
+                {"watchdog_recovery_us", InUnit(pf.watchdogRecoveryPs, kPsPerUs)},
+                {"watchdog_action", pf.watchdogAction}};
+    json ecn = {{"enabled", s.ecn.enabled}};
+    if (s.ecn.fallbackGiven || s.ecn.byRate.empty())
+    {
+        ecn["kmin_bytes"] = s.ecn.fallback.kminBytes;
+        ecn["kmax_bytes"] = s.ecn.fallback.kmaxBytes;
+        ecn["pmax"] = s.ecn.fallback.pmax;
+    }
+    if (!s.ecn.byRate.empty())
+    {
+        json rates = json::array();
+        for (const auto& [rate, th] : s.ecn.byRate)
+        {
+            rates.push_back({{"gbps", InUnit(rate, kBpsPerGbps)},
+                             {"kmin_bytes", th.kminBytes},
+                             {"kmax_bytes", th.kmaxBytes},
+                             {"pmax", th.pmax}});
+        }
+        ecn["by_rate"] = rates;
+    }
+    j["ecn"] = ecn;
+    const auto& d = s.dcqcn;
+    json dc = {{"preset", d.preset}, {"cnp_interval_us", InUnit(d.cnpIntervalPs, kPsPerUs)}};
+    if (d.g) dc["g"] = *d.g;
+    if (d.initialAlpha) dc["initial_alpha"] = *d.initialAlpha;
+    if (d.alphaUpdatePs) dc["alpha_update_us"] = InUnit(*d.alphaUpdatePs, kPsPerUs);
+    if (d.timerPs) dc["timer_us"] = InUnit(*d.timerPs, kPsPerUs);
+    if (d.minDecreaseIntervalPs) dc["min_decrease_interval_us"] = InUnit(*d.minDecreaseIntervalPs, kPsPerUs);
+    if (d.byteCounterBytes) dc["byte_counter_bytes"] = *d.byteCounterBytes;
+    if (d.fastRecoveryStages) dc["fast_recovery_stages"] = *d.fastRecoveryStages;
+    if (d.rateAiBps) dc["rate_ai_mbps"] = InUnit(*d.rateAiBps, 1'000'000);
+    if (d.rateHaiBps) dc["rate_hai_mbps"] = InUnit(*d.rateHaiBps, 1'000'000);
+    if (d.minRateBps) dc["min_rate_mbps"] = InUnit(*d.minRateBps, 1'000'000);
+    if (d.rateOnFirstCnpBps) dc["rate_on_first_cnp_gbps"] = InUnit(*d.rateOnFirstCnpBps, kBpsPerGbps);
+    if (d.clampTargetRate) dc["clamp_target_rate"] = *d.clampTargetRate;
+    j["dcqcn"] = dc;
 
     j["nic"] = {{"mtu_bytes", s.nic.mtuBytes},
                 {"ack_interval", s.nic.ackInterval},
                 {"rto_us", InUnit(s.nic.rtoPs, kPsPerUs)},
                 {"qps_per_connection", s.nic.qpsPerConnection},
+                {"qp_scaling", s.nic.qpScaling},
+                {"qp_message_bytes", s.nic.qpMessageBytes},
+                {"qp_entropy", s.nic.qpEntropy},
+                {"receiver", s.nic.receiver},
+                {"cnp_on_ooo", s.nic.cnpOnOutOfOrder},
                 {"congestion_control", s.nic.congestionControl},
                 {"data_priority", s.nic.dataPriority},
                 {"control_priority", s.nic.controlPriority}};
@@ -1744,7 +2212,13 @@ ScenarioToJson(const ScenarioSpec& s)
     {
         attributes[k] = v;
     }
-    j["lb"] = {{"policy", s.lb.policy}, {"attributes", attributes}};
+    j["lb"] = {{"policy", s.lb.policy},
+               {"attributes", attributes},
+               {"same_seed_everywhere", s.lb.sameSeedEverywhere}};
+    if (!s.lb.pathSelector.empty())
+    {
+        j["lb"]["path_selector"] = s.lb.pathSelector;
+    }
 
     const auto& w = s.workload;
     json work = json::object();
@@ -1781,7 +2255,9 @@ ScenarioToJson(const ScenarioSpec& s)
     }
     j["workload"] = work;
 
-    j["output"] = {{"dir", s.output.dir}, {"pcap", s.output.pcap}};
+    j["output"] = {{"dir", s.output.dir},
+                   {"pcap", s.output.pcap},
+                   {"sample_us", InUnit(s.output.samplePs, kPsPerUs)}};
 
     json ns3 = json::object();
     for (const auto& [k, v] : s.ns3Defaults)

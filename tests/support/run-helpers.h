@@ -26,7 +26,7 @@ LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, uint64_t gbps
     s.topology.leafSpine.fabricRateBps = gbps * 1'000'000'000ULL;
     s.topology.leafSpine.linkDelayPs = delayNs * 1000;
     s.workload.kind = "flows";
-    s.fabric.portQueueBytes = 64ULL << 20;
+    s.buffer.totalBytes = 64ULL << 20;
     return s;
 }
 

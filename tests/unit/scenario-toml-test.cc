@@ -184,7 +184,9 @@ TEST_CASE("default scenario loads with its documented values", "[unit][scenario]
     }
     CHECK(s.lb.policy == "ecmp");
     CHECK(s.lb.attributes.empty());
-    CHECK(s.fabric.portQueueBytes == 8ULL * 1024 * 1024);
+    CHECK(s.buffer.totalBytes == 32ULL * 1024 * 1024);
+    CHECK(s.pfc.enabled);
+    CHECK(s.pfc.losslessPriorities == std::vector<uint8_t>{3});
     CHECK(s.fabric.phyOverheadBytes == 20);
     CHECK(s.nic.mtuBytes == 4096);
     CHECK(s.nic.rtoPs == 1'000'000'000ULL); // 1000 us
@@ -557,7 +559,7 @@ TEST_CASE("unknown keys name the closest valid key", "[unit][scenario]")
         {"name = \"x\"\n[topolgy]\nkind = \"fat-tree\"\n", "[topolgy]", "topolgy", "`topology`"},
         {"seeds = 3\n", "seeds", "seeds", "`seed`"},
         {"[nic]\nmtu = 1500\n", "mtu", "nic.mtu", "`mtu_bytes`"},
-        {"[fabric]\nport_queue = 1\n", "port_queue", "fabric.port_queue", "`port_queue_bytes`"},
+        {"[buffer]\ntotal = 1\n", "total", "buffer.total", "`total_bytes`"},
         {"[workload]\nkind = \"incast\"\nincast_ds = 3\n",
          "incast_ds",
          "workload.incast_ds",
@@ -634,9 +636,7 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
         {"[topology]\nlink_delay_ns = -1", "topology.link_delay_ns", "a number >= 0"},
         {"[topology]\nlink_delay_ns = nan", "topology.link_delay_ns", "a number >= 0"},
         {"[topology]\nhost_link_gbps = 1e-12", "topology.host_link_gbps", "rounds to 0"},
-        {"[topology]\nkind = \"torus\"",
-         "topology.kind",
-         "\"leaf-spine\", \"fat-tree\" or \"htsim\""},
+        {"[topology]\nkind = \"torus\"", "topology.kind", "\"leaf-spine\", \"fat-tree\""},
         {"[topology]\nkind = \"fat-tree\"\nk = 5", "topology.k", "even"},
         {"[topology]\nkind = \"fat-tree\"\nk = 0", "topology.k", "got 0"},
         {"[topology]\nkind = \"fat-tree\"\noversubscription = 0",
@@ -832,8 +832,9 @@ host_link_gbps = 12.5
 fabric_link_gbps = 100
 link_delay_ns = 1.5
 switch_latency_ns = 300
+[buffer]
+total_bytes = "1MiB"
 [fabric]
-port_queue_bytes = "1MiB"
 phy_overhead_bytes = 24
 [nic]
 mtu_bytes = 1024
@@ -872,7 +873,7 @@ pcap = true
     CHECK(j["topology"]["link_delay_ns"] == 1.5);
     CHECK(j["topology"]["switch_latency_ns"] == 300);
     CHECK_FALSE(j["topology"].contains("leaves")); // only the chosen kind's keys
-    CHECK(j["fabric"]["port_queue_bytes"] == (1ULL << 20));
+    CHECK(j["buffer"]["total_bytes"] == (1ULL << 20));
     CHECK(j["fabric"]["phy_overhead_bytes"] == 24);
     CHECK(j["nic"]["mtu_bytes"] == 1024);
     CHECK(j["nic"]["rto_us"] == 12.5);

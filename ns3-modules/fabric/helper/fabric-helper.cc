@@ -19,6 +19,33 @@ FabricHelper::FabricHelper()
     m_portFactory.SetTypeId("ns3::SwitchPort");
     m_switchFactory.SetTypeId("ns3::SwitchNode");
     m_lbFactory.SetTypeId("ns3::EcmpLoadBalancer");
+    m_mmuFactory.SetTypeId("ns3::SharedBufferMmu");
+}
+
+void
+FabricHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+FabricHelper::SetEcn(const std::map<uint64_t, EcnConfig>& byRate,
+                     const EcnConfig& fallback,
+                     bool useFallback,
+                     const std::string& key)
+{
+    m_ecn = true;
+    m_ecnByRate = byRate;
+    m_ecnFallback = fallback;
+    m_ecnUseFallback = useFallback;
+    m_ecnKey = key;
+}
+
+uint64_t
+FabricHelper::AutoHeadroomBytes(uint64_t rateBps, uint64_t delayPs)
+{
+    const unsigned __int128 bdpBits = static_cast<unsigned __int128>(rateBps) * delayPs / 1'000'000'000'000ULL;
+    return static_cast<uint64_t>(2 * bdpBits / 8) + 2 * 9216 + 84;
 }
 
 void
@@ -135,6 +162,20 @@ FabricHelper::Build(const TopologyGraph& graph,
             port->SetAttribute("DataRate", DataRateValue(DataRate(l.rateBps)));
             port->SetAttribute("PhyOverheadBytes", UintegerValue(m_phyOverhead));
             f.switches[v - nHosts]->AddPort(port);
+            stream += port->AssignStreams(stream);
+            if (m_ecn)
+            {
+                auto it = m_ecnByRate.find(l.rateBps);
+                if (it == m_ecnByRate.end() && !m_ecnUseFallback)
+                {
+                    throw InputError("", 0, m_ecnKey,
+                                     "no ECN thresholds for ports of " +
+                                         std::to_string(l.rateBps / 1e9) +
+                                         " Gb/s; add this rate to the table");
+                }
+                const EcnConfig& c = it == m_ecnByRate.end() ? m_ecnFallback : it->second;
+                port->SetEcn(true, c.kminBytes, c.kmaxBytes, c.pmax);
+            }
             devs[v].push_back(port);
         }
     }
@@ -153,7 +194,44 @@ FabricHelper::Build(const TopologyGraph& graph,
     }
     for (uint32_t s = 0; s < nSwitches; ++s)
     {
-        f.switches[s]->SetForwardingTable(f.routes[s]);
+        Ptr<SwitchNode> sw = f.switches[s];
+        sw->SetForwardingTable(f.routes[s]);
+        sw->FinishPorts();
+        Ptr<SharedBufferMmu> mmu = m_mmuFactory.Create<SharedBufferMmu>();
+        mmu->SetPorts(sw->GetNPorts());
+        const uint32_t v = nHosts + s;
+        for (uint16_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            const TopoLink& l = graph.links[f.ports[v][p]];
+            mmu->SetHeadroom(p, m_headroomBytes > 0 ? m_headroomBytes
+                                                    : AutoHeadroomBytes(l.rateBps, l.delayPs));
+        }
+        sw->SetMmu(mmu);
+    }
+    // Edge switch of every host and host-facing ports, for edge-aware policies (CONGA).
+    auto hostEdge = std::make_shared<std::vector<uint32_t>>(nHosts, LbContext::kNoEdge);
+    for (uint32_t h = 0; h < nHosts; ++h)
+    {
+        for (uint32_t li : f.ports[h])
+        {
+            const TopoLink& l = graph.links[li];
+            const uint32_t peer = l.a == h ? l.b : l.a;
+            if (peer >= nHosts)
+            {
+                (*hostEdge)[h] = peer - nHosts;
+            }
+        }
+    }
+    for (uint32_t s = 0; s < nSwitches; ++s)
+    {
+        const uint32_t v = nHosts + s;
+        std::vector<uint8_t> facesHost(f.ports[v].size(), 0);
+        for (size_t p = 0; p < f.ports[v].size(); ++p)
+        {
+            const TopoLink& l = graph.links[f.ports[v][p]];
+            facesHost[p] = (l.a == v ? l.b : l.a) < nHosts;
+        }
+        f.switches[s]->SetEdgeInfo(hostEdge, std::move(facesHost));
     }
     if (streamsUsed)
     {

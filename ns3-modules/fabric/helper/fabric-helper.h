@@ -73,6 +73,30 @@ class FabricHelper
     /** Base for per-switch hash seeds. With sameSeedEverywhere, every switch gets `seed`. */
     void SetSeed(uint64_t seed, bool sameSeedEverywhere = false);
     void SetPhyOverheadBytes(uint32_t bytes) { m_phyOverhead = bytes; }
+    /** An attribute of every switch's ns3::SharedBufferMmu. */
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief PFC headroom per ingress port and lossless PG. 0 (default) = automatic:
+     * 2 x (link delay x rate) + 2 x 9216 B (a jumbo frame in flight each way) + 84 B (the
+     * PAUSE frame), the classic sizing (Cisco/Broadcom headroom guides; oracle 12).
+     */
+    void SetHeadroomBytes(uint64_t bytes) { m_headroomBytes = bytes; }
+    /** ECN marking thresholds for ports of a given line rate. */
+    struct EcnConfig
+    {
+        uint64_t kminBytes;
+        uint64_t kmaxBytes;
+        double pmax;
+    };
+    /**
+     * \brief Enable ECN marking; `byRate` maps a port rate (bit/s) to its thresholds, `fallback`
+     * applies to rates not in the map. \throws InputError naming `key` if a built port's rate
+     * is in neither (useFallback false).
+     */
+    void SetEcn(const std::map<uint64_t, EcnConfig>& byRate, const EcnConfig& fallback,
+                bool useFallback, const std::string& key);
+    /** Automatic headroom for a port of this rate and link delay, bytes. */
+    static uint64_t AutoHeadroomBytes(uint64_t rateBps, uint64_t delayPs);
 
     /**
      * \param streamBase first random stream number; returns streams used via `streamsUsed`
@@ -86,6 +110,13 @@ class FabricHelper
     ObjectFactory m_lbFactory;
     uint64_t m_seed = 1;
     bool m_sameSeed = false;
+    ObjectFactory m_mmuFactory;
+    uint64_t m_headroomBytes = 0;
+    bool m_ecn = false;
+    std::map<uint64_t, EcnConfig> m_ecnByRate;
+    EcnConfig m_ecnFallback{0, 0, 0};
+    bool m_ecnUseFallback = true;
+    std::string m_ecnKey;
     uint32_t m_phyOverhead = 20;
 };
 

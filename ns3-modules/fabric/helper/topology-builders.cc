@@ -347,6 +347,10 @@ ComputeEqualCostPorts(const TopologyGraph& g)
             for (uint32_t l : ports[v])
             {
                 const uint32_t u = Other(g.links[l], v);
+                if (g.links[l].oneWay && u != g.links[l].a)
+                {
+                    continue; // traffic would flow u -> v against the link's routing direction
+                }
                 if (dist[u] == kUnreached)
                 {
                     dist[u] = dist[v] + 1;
@@ -367,6 +371,10 @@ ComputeEqualCostPorts(const TopologyGraph& g)
             for (size_t p = 0; p < sp.size(); ++p)
             {
                 const uint32_t u = Other(g.links[sp[p]], s);
+                if (g.links[sp[p]].oneWay && s != g.links[sp[p]].a)
+                {
+                    continue;
+                }
                 if ((u == h || u >= hosts) && dist[u] + 1 == dist[s])
                 {
                     candidates.push_back(static_cast<uint16_t>(p));
@@ -408,6 +416,10 @@ CountShortestPaths(const TopologyGraph& g, uint32_t src, uint32_t dst)
         for (uint32_t l : ports[v])
         {
             const uint32_t u = Other(g.links[l], v);
+            if (g.links[l].oneWay && v != g.links[l].a)
+            {
+                continue; // routing direction a -> b only
+            }
             if (dist[u] == kUnreached)
             {
                 dist[u] = dist[v] + 1;
@@ -421,6 +433,39 @@ CountShortestPaths(const TopologyGraph& g, uint32_t src, uint32_t dst)
         }
     }
     return count[dst];
+}
+
+TopologyGraph
+BuildRing(const RingParams& p)
+{
+    if (p.switches < 3 || p.hostsPerSwitch < 1 || p.rateBps == 0)
+    {
+        throw InputError("", 0, "topology.switches",
+                         "expected at least 3 switches, 1 host per switch and a rate > 0");
+    }
+    TopologyGraph g;
+    g.numHosts = p.switches * p.hostsPerSwitch;
+    g.switchLatencyPs = 0;
+    g.description = "ring of " + std::to_string(p.switches) + " switches" +
+                    (p.clockwiseRoutes ? ", clockwise routes" : "");
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        g.vertices.push_back(TopoVertex{TopoVertex::HOST, 0, 0, "host" + std::to_string(h)});
+    }
+    for (uint32_t s = 0; s < p.switches; ++s)
+    {
+        g.vertices.push_back(TopoVertex{TopoVertex::SWITCH, 1, 0, "sw" + std::to_string(s)});
+    }
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        g.links.push_back(TopoLink{h, g.numHosts + h / p.hostsPerSwitch, p.rateBps, p.delayPs, false});
+    }
+    for (uint32_t s = 0; s < p.switches; ++s)
+    {
+        g.links.push_back(TopoLink{g.numHosts + s, g.numHosts + (s + 1) % p.switches, p.rateBps,
+                                   p.delayPs, p.clockwiseRoutes});
+    }
+    return g;
 }
 
 } // namespace ns3

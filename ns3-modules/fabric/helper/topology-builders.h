@@ -70,6 +70,24 @@ struct FatTreeParams
 TopologyGraph BuildFatTree(const FatTreeParams& p);
 
 /**
+ * \brief A ring of switches ("sw0".."swN-1"), each with hostsPerSwitch hosts; switch i links to
+ * switch i+1 (mod N). With clockwiseRoutes, traffic between switches is routed only in the
+ * direction i -> i+1 (TopoLink::oneWay), so routes form a cyclic buffer dependency: the
+ * textbook PFC deadlock (Hu et al., "Deadlocks in Datacenter Networks", HotNets 2016).
+ */
+struct RingParams
+{
+    uint32_t switches = 4;
+    uint32_t hostsPerSwitch = 1;
+    uint64_t rateBps = 100'000'000'000ULL; //!< every link, bit/s
+    uint64_t delayPs = 1'000'000;          //!< every link, ps
+    bool clockwiseRoutes = true;
+};
+
+/** \throws InputError for fewer than 3 switches, no hosts or a zero rate. */
+TopologyGraph BuildRing(const RingParams& p);
+
+/**
  * \brief Read an htsim topology description (`.topo`, as in uet-htsim
  * htsim/sim/datacenter/topologies/): `Nodes`, `Tiers`, `Podsize`, then per `Tier i` block
  * `Downlink_speed_Gbps`, `Radix_Down`, `Radix_Up`, `Downlink_Latency_ns`, `Switch_Latency_ns`,

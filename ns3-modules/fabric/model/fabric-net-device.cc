@@ -2,12 +2,19 @@
 
 #include "fabric-channel.h"
 #include "fabric-units.h"
+#include "pfc-header.h"
+
+#include "ns3/ethernet-header.h"
+#include "ns3/ethernet-trailer.h"
 
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/enum.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -30,6 +37,12 @@ DropReasonName(DropReason r)
         return "nic_stale";
     case DropReason::CORRUPTED:
         return "corrupted";
+    case DropReason::INGRESS_HEADROOM:
+        return "ingress_headroom";
+    case DropReason::EGRESS_THRESHOLD:
+        return "egress_threshold";
+    case DropReason::PFC_WATCHDOG:
+        return "pfc_watchdog";
     default:
         return "unknown";
     }
@@ -57,13 +70,36 @@ FabricNetDevice::GetTypeId()
                           "Window over which the busiest-window utilisation is measured (Time).",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&FabricNetDevice::m_utilWindow),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReceiveErrorModel",
                           "Optional ns-3 ErrorModel applied to every arriving frame: a frame it "
                           "marks corrupt is dropped (CORRUPTED), as with a lossy link.",
                           PointerValue(),
                           MakePointerAccessor(&FabricNetDevice::m_receiveErrorModel),
                           MakePointerChecker<ErrorModel>())
+            .AddAttribute("PfcWatchdogTime",
+                          "PFC watchdog (storm protection): a priority paused continuously for "
+                          "this long is declared in a storm; 0 disables the watchdog (Time).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricNetDevice::m_watchdogTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PfcWatchdogRecovery",
+                          "How long a storm lasts once declared: pause is ignored for that "
+                          "priority and its frames are dropped (PFC_WATCHDOG) (Time).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&FabricNetDevice::m_watchdogRecovery),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PfcWatchdogAction",
+                          "What the PFC watchdog does during a storm: Drop (the queue's frames "
+                          "and new arrivals, counted as PFC_WATCHDOG) or Forward (ignore the "
+                          "pause and transmit).",
+                          EnumValue(WATCHDOG_DROP),
+                          MakeEnumAccessor(&FabricNetDevice::m_watchdogAction),
+                          MakeEnumChecker(WATCHDOG_DROP, "Drop", WATCHDOG_FORWARD, "Forward"))
+            .AddTraceSource("Pfc",
+                            "A PFC frame was sent or received: (PfcEvent).",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_pfcTrace),
+                            "ns3::FabricNetDevice::PfcTracedCallback")
             .AddTraceSource("Sniffer",
                             "Every frame sent or received by this port (for pcap).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
@@ -96,6 +132,12 @@ FabricNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_receiveErrorModel = nullptr;
+    m_macControl.clear();
+    for (int p = 0; p < 8; ++p)
+    {
+        m_pauseEvent[p].Cancel();
+        m_watchdogEvent[p].Cancel();
+    }
     NetDevice::DoDispose();
 }
 
@@ -129,15 +171,29 @@ FabricNetDevice::TryTransmit()
     }
     Ptr<Packet> packet;
     FrameMeta meta;
-    if (!DoDequeue(packet, meta))
+    const bool control = !m_macControl.empty();
+    if (control)
+    {
+        packet = std::move(m_macControl.front().packet);
+        meta = m_macControl.front().meta;
+        m_macControl.pop_front();
+    }
+    else if (!DoDequeue(packet, meta))
     {
         return;
     }
     const uint32_t bytes = packet->GetSize();
     const Time txTime = TxTime(bytes);
     m_transmitting = true;
-    m_counters.txFrames++;
-    m_counters.txBytes += bytes;
+    if (control)
+    {
+        m_counters.pfcTx++;
+    }
+    else
+    {
+        m_counters.txFrames++;
+        m_counters.txBytes += bytes;
+    }
     m_counters.txWireBytes += bytes + m_phyOverheadBytes;
     AccountUtilisation(bytes + m_phyOverheadBytes);
     m_txTrace(packet, meta);
@@ -159,6 +215,11 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     if (!m_linkUp)
     {
         RecordDrop(packet, meta, DropReason::LINK_DOWN);
+        return;
+    }
+    if (meta.kind == FrameKind::PFC)
+    {
+        ReceivePfc(packet, meta);
         return;
     }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
@@ -217,10 +278,168 @@ FabricNetDevice::SetLinkUp(bool up)
     }
     m_linkUp = up;
     m_linkChangeCallbacks();
+    if (!up)
+    {
+        // Whatever the peer paused, a dead link does not keep it paused.
+        for (uint8_t p = 0; p < 8; ++p)
+        {
+            Resume(p);
+        }
+    }
     if (up)
     {
         TryTransmit();
     }
+}
+
+// ---- PFC (IEEE 802.1Qbb) ----------------------------------------------------------------
+
+void
+FabricNetDevice::SendPfc(uint8_t priority, uint16_t quanta, uint8_t depth)
+{
+    PfcHeader pfc;
+    pfc.classEnable = static_cast<uint8_t>(1u << priority);
+    pfc.quanta[priority] = quanta;
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(pfc);
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(Mac48Address("01:80:c2:00:00:01")); // MAC control multicast
+    eth.SetLengthType(kEtherTypeMacControl);
+    p->AddHeader(eth);
+    p->AddTrailer(EthernetTrailer());
+    FrameMeta meta;
+    meta.kind = FrameKind::PFC;
+    meta.priority = priority;
+    meta.pfcDepth = depth;
+    // The quanta travel in the frame; the meta's dstQp field is not used for PFC.
+    if (quanta > 0)
+    {
+        m_counters.pfcXoffTx++;
+    }
+    m_pfcTrace(PfcEvent{static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()), priority,
+                        quanta, true, depth});
+    m_macControl.push_back(MacControlFrame{p, meta});
+    TryTransmit();
+}
+
+void
+FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
+{
+    m_counters.pfcRx++;
+    Ptr<Packet> copy = packet->Copy();
+    EthernetHeader eth(false);
+    copy->RemoveHeader(eth);
+    PfcHeader pfc;
+    copy->RemoveHeader(pfc);
+    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    for (uint8_t p = 0; p < 8; ++p)
+    {
+        if (!(pfc.classEnable & (1u << p)))
+        {
+            continue;
+        }
+        const uint16_t quanta = pfc.quanta[p];
+        m_pfcTrace(PfcEvent{nowPs, p, quanta, false, meta.pfcDepth});
+        if (quanta == 0)
+        {
+            Resume(p);
+            continue;
+        }
+        if (m_pauseExpiryPs[p] == 0)
+        {
+            m_pausedSincePs[p] = nowPs;
+            if (!m_watchdogTime.IsZero())
+            {
+                m_watchdogEvent[p].Cancel();
+                m_watchdogEvent[p] =
+                    Simulator::Schedule(m_watchdogTime, &FabricNetDevice::WatchdogCheck, this, p);
+            }
+        }
+        m_rxPauseDepth[p] = meta.pfcDepth;
+        const uint64_t durationPs =
+            SerializationPs(static_cast<uint64_t>(quanta) * kPfcQuantumBits / 8, m_rateBps);
+        m_pauseExpiryPs[p] = nowPs + durationPs;
+        m_pauseEvent[p].Cancel();
+        m_pauseEvent[p] = Simulator::Schedule(PicoSeconds(durationPs),
+                                              &FabricNetDevice::PauseExpired, this, p);
+    }
+}
+
+bool
+FabricNetDevice::IsPaused(uint8_t priority) const
+{
+    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    if (m_pauseExpiryPs[priority] == 0 || m_pauseExpiryPs[priority] <= nowPs)
+    {
+        return false;
+    }
+    // A storm with the Forward action overrides the pause.
+    return !(m_watchdogAction == WATCHDOG_FORWARD && m_stormUntilPs[priority] > nowPs);
+}
+
+bool
+FabricNetDevice::IsInPfcStorm(uint8_t priority) const
+{
+    return m_stormUntilPs[priority] > static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+}
+
+void
+FabricNetDevice::PauseExpired(uint8_t priority)
+{
+    Resume(priority);
+}
+
+void
+FabricNetDevice::Resume(uint8_t priority)
+{
+    if (m_pauseExpiryPs[priority] == 0)
+    {
+        return;
+    }
+    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    m_pausedTotalPs[priority] += nowPs - m_pausedSincePs[priority];
+    m_pauseExpiryPs[priority] = 0;
+    m_pauseEvent[priority].Cancel();
+    m_watchdogEvent[priority].Cancel();
+    TryTransmit();
+}
+
+uint64_t
+FabricNetDevice::GetPausedPs(uint8_t priority, Time now) const
+{
+    uint64_t total = m_pausedTotalPs[priority];
+    if (m_pauseExpiryPs[priority] != 0)
+    {
+        const uint64_t nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
+        total += std::min(nowPs, m_pauseExpiryPs[priority]) - m_pausedSincePs[priority];
+    }
+    return total;
+}
+
+void
+FabricNetDevice::WatchdogCheck(uint8_t priority)
+{
+    if (!IsPaused(priority))
+    {
+        return;
+    }
+    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    m_counters.watchdogTriggers++;
+    m_stormUntilPs[priority] = nowPs + static_cast<uint64_t>(m_watchdogRecovery.GetPicoSeconds());
+    if (m_watchdogAction == WATCHDOG_DROP)
+    {
+        DoPfcStorm(priority);
+    }
+    else
+    {
+        TryTransmit();
+        // When the storm ends the pause (if still refreshed) applies again: re-check then.
+        Simulator::Schedule(m_watchdogRecovery, &FabricNetDevice::TryTransmit, this);
+    }
+    // Check again after the recovery period if the pause goes on.
+    m_watchdogEvent[priority] = Simulator::Schedule(m_watchdogRecovery + m_watchdogTime,
+                                                    &FabricNetDevice::WatchdogCheck, this, priority);
 }
 
 // ---- NetDevice boilerplate -------------------------------------------------------------

@@ -14,7 +14,10 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include "ns3/event-id.h"
+
 #include <cstdint>
+#include <deque>
 
 namespace ns3
 {
@@ -30,7 +33,10 @@ enum class DropReason : uint8_t
     LINK_DOWN = 2,       //!< sent towards, or in flight on, a link that is down
     NIC_STALE = 3,       //!< end host: frame for an unknown QP or otherwise unusable
     CORRUPTED = 4,       //!< lost on the link: the receiving port's ErrorModel rejected it
-    COUNT = 5
+    INGRESS_HEADROOM = 5, //!< lossless class: PFC headroom exhausted (headroom too small)
+    EGRESS_THRESHOLD = 6, //!< lossy class: egress queue above its shared-buffer threshold
+    PFC_WATCHDOG = 7,     //!< dropped by the PFC watchdog during a pause storm
+    COUNT = 8
 };
 
 /** Name of a drop reason as used in outputs ("buffer_overflow", ...). */
@@ -47,6 +53,21 @@ struct PortCounters
     uint64_t drops[static_cast<int>(DropReason::COUNT)] = {};
     uint64_t maxQueueBytes = 0; //!< largest egress occupancy seen, bytes
     double maxWindowUtilisation = 0; //!< busiest UtilisationWindow, fraction of line rate
+    uint64_t pfcTx = 0;         //!< PFC frames sent (XOFF and XON)
+    uint64_t pfcRx = 0;         //!< PFC frames received
+    uint64_t pfcXoffTx = 0;     //!< PAUSE frames with non-zero quanta sent
+    uint64_t ecnMarks = 0;      //!< frames CE-marked at this egress
+    uint64_t watchdogTriggers = 0; //!< PFC watchdog storm detections on this port
+};
+
+/** One PFC event for the pause table (pfc_events.csv). */
+struct PfcEvent
+{
+    uint64_t timePs;
+    uint8_t priority;
+    uint16_t quanta; //!< 0 = XON
+    bool sent;       //!< true: this port sent it; false: this port received it
+    uint8_t depth;   //!< pause propagation depth carried by the frame
 };
 
 /**
@@ -87,6 +108,32 @@ class FabricNetDevice : public NetDevice
 
     /** Take the link down or up (both directions are the caller's business). */
     void SetLinkUp(bool up);
+
+    /**
+     * \brief Send a PFC frame for `priority` on this port, ahead of any queued frame (after
+     * the frame in flight). quanta 0 is XON. Not itself subject to pause.
+     */
+    void SendPfc(uint8_t priority, uint16_t quanta, uint8_t depth);
+    /** Whether the peer has paused `priority` on this port (its transmit side). */
+    bool IsPaused(uint8_t priority) const;
+    /** Depth of the pause currently received for `priority` (0 if not paused). */
+    uint8_t GetReceivedPauseDepth(uint8_t priority) const
+    {
+        return IsPaused(priority) ? m_rxPauseDepth[priority] : 0;
+    }
+    /** Total time `priority` has been paused on this port up to `now`, ps. */
+    uint64_t GetPausedPs(uint8_t priority, Time now) const;
+    /** Since when `priority` has been continuously paused (valid when IsPaused). */
+    Time GetPausedSince(uint8_t priority) const { return PicoSeconds(m_pausedSincePs[priority]); }
+    /** Whether the PFC watchdog currently overrides pause for `priority` (storm recovery). */
+    bool IsInPfcStorm(uint8_t priority) const;
+    /** What the PFC watchdog does to a queue in a storm. */
+    enum WatchdogAction
+    {
+        WATCHDOG_DROP = 0,    //!< drop the queue's frames and new arrivals (drain by dropping)
+        WATCHDOG_FORWARD = 1, //!< ignore the pause and keep transmitting (drain by forwarding)
+    };
+    bool WatchdogDrops() const { return m_watchdogAction == WATCHDOG_DROP; }
 
     const PortCounters& GetCounters() const { return m_counters; }
     /** Record a drop (counters + Drop trace). For subclasses and the switch. */
@@ -136,7 +183,10 @@ class FabricNetDevice : public NetDevice
     virtual bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) = 0;
     /** A frame has fully arrived on this port. */
     virtual void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) = 0;
+    /** The PFC watchdog declared a storm on `priority`: drop what is queued for it. */
+    virtual void DoPfcStorm(uint8_t priority) {}
 
+    void NoteEcnMark() { m_counters.ecnMarks++; }
     /** Account egress occupancy (for maxQueueBytes). */
     void NoteQueueBytes(uint64_t bytes)
     {
@@ -149,6 +199,10 @@ class FabricNetDevice : public NetDevice
   private:
     void TransmitComplete();
     void AccountUtilisation(uint64_t wireBytes);
+    void ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta);
+    void Resume(uint8_t priority);
+    void PauseExpired(uint8_t priority);
+    void WatchdogCheck(uint8_t priority);
 
     Ptr<Node> m_node;
     Ptr<FabricChannel> m_channel;
@@ -166,6 +220,25 @@ class FabricNetDevice : public NetDevice
     uint64_t m_utilWindowBytes = 0;
     PortCounters m_counters;
     TracedCallback<> m_linkChangeCallbacks;
+
+    // PFC, per priority.
+    struct MacControlFrame
+    {
+        Ptr<Packet> packet;
+        FrameMeta meta;
+    };
+    std::deque<MacControlFrame> m_macControl;
+    uint64_t m_pauseExpiryPs[8] = {};   //!< 0 = not paused
+    uint64_t m_pausedSincePs[8] = {};
+    uint64_t m_pausedTotalPs[8] = {};
+    uint8_t m_rxPauseDepth[8] = {};
+    EventId m_pauseEvent[8];
+    EventId m_watchdogEvent[8];
+    uint64_t m_stormUntilPs[8] = {};
+    Time m_watchdogTime;     //!< 0 = watchdog off
+    Time m_watchdogRecovery;
+    WatchdogAction m_watchdogAction = WATCHDOG_DROP;
+    TracedCallback<const PfcEvent&> m_pfcTrace;
 
     /** Every frame sent and received (pcap, like ns-3's Sniffer trace). */
     TracedCallback<Ptr<const Packet>> m_snifferTrace;

@@ -37,7 +37,7 @@ enum EcnCodepoint : uint8_t
     ECN_CE = 3,
 };
 
-/** The fields of a frame's headers that the fabric forwards on. 24 bytes, copied by value. */
+/** The fields of a frame's headers that the fabric forwards on. 28 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -49,7 +49,21 @@ struct FrameMeta
     uint8_t priority = 0;  //!< traffic class 0..7 (DSCP >> 3 of the IPv4 header)
     uint8_t ecn = ECN_NOT_ECT; //!< EcnCodepoint
     FrameKind kind = FrameKind::DATA;
+    /** PFC frames only: how many hops this pause has spread so far (1 = the congested switch
+     *  paused its neighbour). Simulation bookkeeping for the pause-propagation metric; not a
+     *  field of the 802.1Qbb frame. */
+    uint8_t pfcDepth = 0;
+    /** Fabric-internal load-balancing fields, the overlay header a CONGA leaf adds and the
+     *  destination leaf strips (Alizadeh et al., SIGCOMM 2014, section 3.2); never serialised
+     *  into the Packet, so host pcaps do not show them. kNoLbTag = not set. */
+    uint8_t lbTag = 0xFF;   //!< LBTag: the source leaf's uplink (port index) the frame took
+    uint8_t ce = 0;         //!< CE: largest quantised DRE congestion on the path so far
+    uint8_t fbTag = 0xFF;   //!< FB_LBTag: uplink of the reverse direction this feedback is for
+    uint8_t fbMetric = 0;   //!< FB_Metric: the congestion measured on that uplink's path
 };
+
+/** FrameMeta::lbTag / fbTag value meaning "no tag". */
+constexpr uint8_t kNoLbTag = 0xFF;
 
 /** IPv4 address of host `id` in the fabric: 10.0.0.1 + id. */
 inline Ipv4Address

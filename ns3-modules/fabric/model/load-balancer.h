@@ -27,10 +27,16 @@ struct EgressCandidate
 /** Where and when a decision is taken. Time is passed in, so policies need no Simulator. */
 struct LbContext
 {
+    /** Value of srcEdge / dstEdge when the edge switch of a host is not known. */
+    static constexpr uint32_t kNoEdge = 0xFFFFFFFFu;
+
     Time now;
     uint32_t switchId = 0;    //!< the switch's index in the fabric (not the ns-3 node id)
     uint16_t ingressPort = 0;
     uint32_t frameBytes = 0;
+    bool fromHost = false;    //!< the frame entered this switch from a host (first hop)
+    uint32_t srcEdge = kNoEdge; //!< switch id of the source host's edge (ToR / leaf) switch
+    uint32_t dstEdge = kNoEdge; //!< switch id of the destination host's edge switch
 };
 
 /**
@@ -61,6 +67,30 @@ class LoadBalancer : public Object
                           const EgressCandidate* candidates,
                           uint32_t count);
 
+    /**
+     * \brief Per-frame hooks for policies that read or write fabric-internal header fields
+     * (CONGA's overlay tags and feedback). The switch calls FrameArrived for every frame it
+     * forwards, before the route lookup, and FrameLeaving once the egress port is chosen
+     * (also when there was only one candidate). No-ops unless the policy asked for them with
+     * EnableFrameHooks, so other policies pay one branch per frame.
+     */
+    void FrameArrived(const LbContext& ctx, FrameMeta& frame)
+    {
+        if (m_frameHooks)
+        {
+            DoFrameArrived(ctx, frame);
+        }
+    }
+    /** \copydoc FrameArrived \param chosen the egress candidate the frame was sent to */
+    void FrameLeaving(const LbContext& ctx, FrameMeta& frame, const EgressCandidate& chosen)
+    {
+        if (m_frameHooks)
+        {
+            DoFrameLeaving(ctx, frame, chosen);
+        }
+    }
+    bool HasFrameHooks() const { return m_frameHooks; }
+
     /** Decisions taken by the policy (count > 1). */
     uint64_t GetDecisions() const { return m_decisions; }
 
@@ -70,14 +100,25 @@ class LoadBalancer : public Object
      */
     virtual int64_t AssignStreams(int64_t stream);
 
+  protected:
+    /** Called by a policy's constructor to receive the per-frame hooks. */
+    void EnableFrameHooks() { m_frameHooks = true; }
+
   private:
     /** The policy: return an index in [0, count), count >= 2. */
     virtual uint32_t DoSelectEgress(const LbContext& ctx,
                                     const FrameMeta& frame,
                                     const EgressCandidate* candidates,
                                     uint32_t count) = 0;
+    virtual void DoFrameArrived(const LbContext& ctx, FrameMeta& frame) {}
+    virtual void DoFrameLeaving(const LbContext& ctx,
+                                FrameMeta& frame,
+                                const EgressCandidate& chosen)
+    {
+    }
 
     uint64_t m_decisions = 0;
+    bool m_frameHooks = false;
 };
 
 } // namespace ns3

@@ -1,6 +1,12 @@
 #include "switch-node.h"
 
+#include "fabric-units.h"
+#include "pfc-header.h"
+
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
@@ -22,6 +28,18 @@ SwitchNode::GetTypeId()
                                           "egress queue (Time).",
                                           TimeValue(Time(0)),
                                           MakeTimeAccessor(&SwitchNode::m_latency),
+                                          MakeTimeChecker(Time(0)))
+                            .AddAttribute("PauseQuanta",
+                                          "Pause time of an XOFF frame, in quanta of 512 bit "
+                                          "times (IEEE 802.1Qbb); 65535 = 335.5 us at 100G.",
+                                          UintegerValue(0xFFFF),
+                                          MakeUintegerAccessor(&SwitchNode::m_pauseQuanta),
+                                          MakeUintegerChecker<uint16_t>(1))
+                            .AddAttribute("PauseRefresh",
+                                          "Interval at which an XOFF in force is re-sent; 0 = "
+                                          "half the pause time at the port's rate (Time).",
+                                          TimeValue(Time(0)),
+                                          MakeTimeAccessor(&SwitchNode::m_pauseRefresh),
                                           MakeTimeChecker(Time(0)));
     return tid;
 }
@@ -33,6 +51,11 @@ SwitchNode::DoDispose()
 {
     m_ports.clear();
     m_lb = nullptr;
+    m_mmu = nullptr;
+    for (auto& e : m_refresh)
+    {
+        e.Cancel();
+    }
     Node::DoDispose();
 }
 
@@ -73,16 +96,38 @@ SwitchNode::GetRoute(uint32_t host, uint32_t& count) const
 }
 
 void
-SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta)
+SwitchNode::SetEdgeInfo(std::shared_ptr<const std::vector<uint32_t>> hostEdge,
+                        std::vector<uint8_t> portFacesHost)
+{
+    m_hostEdge = std::move(hostEdge);
+    m_portFacesHost = std::move(portFacesHost);
+}
+
+void
+SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& arrived)
 {
     uint32_t count = 0;
-    const uint16_t* route = GetRoute(meta.dstHost, count);
+    const uint16_t* route = GetRoute(arrived.dstHost, count);
     if (count == 0)
     {
-        m_ports[inPort]->RecordDrop(packet, meta, DropReason::NO_ROUTE);
+        m_ports[inPort]->RecordDrop(packet, arrived, DropReason::NO_ROUTE);
         return;
     }
     const Time now = Simulator::Now();
+    LbContext ctx;
+    ctx.now = now;
+    ctx.switchId = m_switchId;
+    ctx.ingressPort = inPort;
+    ctx.frameBytes = packet->GetSize();
+    if (m_hostEdge)
+    {
+        ctx.fromHost = inPort < m_portFacesHost.size() && m_portFacesHost[inPort];
+        const auto& edge = *m_hostEdge;
+        ctx.srcEdge = arrived.srcHost < edge.size() ? edge[arrived.srcHost] : LbContext::kNoEdge;
+        ctx.dstEdge = arrived.dstHost < edge.size() ? edge[arrived.dstHost] : LbContext::kNoEdge;
+    }
+    FrameMeta meta = arrived; // policies with frame hooks may rewrite fabric-internal fields
+    m_lb->FrameArrived(ctx, meta);
     uint32_t usable = 0;
     for (uint32_t i = 0; i < count; ++i)
     {
@@ -95,6 +140,8 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         c.port = route[i];
         c.queueBytes = port->GetQueueBytes();
         c.utilisation = port->GetUtilisation(now);
+        // TODO(lead): fill from the port's PFC pause state for meta.priority once the MMU /
+        // PFC method is final (e.g. port->IsPaused(meta.priority)).
         c.paused = false;
         c.linkUp = true;
     }
@@ -103,33 +150,118 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         m_ports[route[0]]->RecordDrop(packet, meta, DropReason::LINK_DOWN);
         return;
     }
-    LbContext ctx;
-    ctx.now = now;
-    ctx.switchId = m_switchId;
-    ctx.ingressPort = inPort;
-    ctx.frameBytes = packet->GetSize();
-    const uint16_t outPort = m_scratch[m_lb->SelectEgress(ctx, meta, m_scratch.data(), usable)].port;
+    const EgressCandidate& chosen =
+        m_scratch[m_lb->SelectEgress(ctx, meta, m_scratch.data(), usable)];
+    m_lb->FrameLeaving(ctx, meta, chosen);
+    const uint16_t outPort = chosen.port;
     if (m_latency.IsZero())
     {
-        Admit(outPort, packet, meta);
+        Admit(inPort, outPort, packet, meta);
     }
     else
     {
         ++m_inPipeline;
-        Simulator::Schedule(m_latency, [this, outPort, packet, meta]() {
+        Simulator::Schedule(m_latency, [this, inPort, outPort, packet, meta]() {
             --m_inPipeline;
-            Admit(outPort, packet, meta);
+            Admit(inPort, outPort, packet, meta);
         });
     }
 }
 
 void
-SwitchNode::Admit(uint16_t outPort, Ptr<Packet> packet, FrameMeta meta)
+SwitchNode::FinishPorts()
+{
+    m_xoff.assign(m_ports.size() * 8, false);
+    m_refresh.assign(m_ports.size() * 8, EventId());
+}
+
+void
+SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMeta meta)
 {
     const Ptr<SwitchPort>& port = m_ports[outPort];
-    if (!port->Enqueue(packet, meta))
+    const uint32_t bytes = packet->GetSize();
+    const uint8_t prio = meta.priority & 7;
+    switch (m_mmu->Admit(inPort, outPort, prio, bytes))
     {
-        port->RecordDrop(packet, meta, DropReason::BUFFER_OVERFLOW);
+    case SharedBufferMmu::DROP_HEADROOM:
+        m_ports[inPort]->RecordDrop(packet, meta, DropReason::INGRESS_HEADROOM);
+        return;
+    case SharedBufferMmu::DROP_EGRESS:
+        port->RecordDrop(packet, meta, DropReason::EGRESS_THRESHOLD);
+        return;
+    default:
+        break;
+    }
+    if (!port->Enqueue(packet, meta, inPort))
+    {
+        m_mmu->Release(inPort, outPort, prio, bytes); // dropped by the PFC watchdog
+    }
+    if (!m_xoff[static_cast<size_t>(inPort) * 8 + prio] && m_mmu->ShouldPause(inPort, prio))
+    {
+        SendXoff(inPort, prio);
+    }
+}
+
+void
+SwitchNode::OnDequeue(uint16_t outPort, uint16_t inPort, uint8_t priority, uint32_t bytes)
+{
+    m_mmu->Release(inPort, outPort, priority, bytes);
+    CheckResume(inPort, priority);
+}
+
+uint8_t
+SwitchNode::PauseDepth(uint8_t priority) const
+{
+    uint8_t deepest = 0;
+    for (const auto& p : m_ports)
+    {
+        deepest = std::max(deepest, p->GetReceivedPauseDepth(priority));
+    }
+    return static_cast<uint8_t>(std::min(255, deepest + 1));
+}
+
+void
+SwitchNode::SendXoff(uint16_t port, uint8_t priority)
+{
+    const size_t k = static_cast<size_t>(port) * 8 + priority;
+    m_xoff[k] = true;
+    m_ports[port]->SendPfc(priority, m_pauseQuanta, PauseDepth(priority));
+    Time refresh = m_pauseRefresh;
+    if (refresh.IsZero())
+    {
+        refresh = PicoSeconds(SerializationPs(static_cast<uint64_t>(m_pauseQuanta) * kPfcQuantumBits / 8,
+                                              m_ports[port]->GetRateBps()) /
+                              2);
+    }
+    m_refresh[k].Cancel();
+    m_refresh[k] = Simulator::Schedule(refresh, &SwitchNode::RefreshXoff, this, port, priority);
+}
+
+void
+SwitchNode::RefreshXoff(uint16_t port, uint8_t priority)
+{
+    const size_t k = static_cast<size_t>(port) * 8 + priority;
+    if (!m_xoff[k])
+    {
+        return;
+    }
+    if (m_mmu->ShouldResume(port, priority))
+    {
+        CheckResume(port, priority);
+        return;
+    }
+    SendXoff(port, priority);
+}
+
+void
+SwitchNode::CheckResume(uint16_t port, uint8_t priority)
+{
+    const size_t k = static_cast<size_t>(port) * 8 + priority;
+    if (m_xoff[k] && m_mmu->ShouldResume(port, priority))
+    {
+        m_xoff[k] = false;
+        m_refresh[k].Cancel();
+        m_ports[port]->SendPfc(priority, 0, 0);
     }
 }
 

@@ -5,25 +5,33 @@
 #define TUSK_SWITCH_NODE_H
 
 #include "load-balancer.h"
+#include "shared-buffer-mmu.h"
 #include "switch-port.h"
 
 #include "ns3/node.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
 {
 
 /**
- * \brief An output-queued switch.
+ * \brief A shared-buffer, output-queued switch with PFC.
  *
  * A frame arriving on a port is looked up in the forwarding table (destination host ->
  * equal-cost egress ports, filled by the fabric builder from the topology), the LoadBalancer
- * picks one port among the usable candidates, and the frame is admitted to that port's
- * egress queue after the forwarding latency. Ports whose link is down are pruned from the
- * candidates (as a switch removes a dead next hop from its ECMP group); with none left the
- * frame is dropped (LINK_DOWN). The lookup is two array reads; no allocation per frame.
+ * picks one port among the usable candidates, and after the forwarding latency the switch's
+ * SharedBufferMmu admits it (or drops it, with a named reason) into that port's egress queue.
+ * Ports whose link is down are pruned from the candidates (as a switch removes a dead next
+ * hop from its ECMP group); with none left the frame is dropped (LINK_DOWN).
+ *
+ * PFC (IEEE 802.1Qbb): when the MMU says an ingress priority group should pause, the switch
+ * sends a PAUSE (XOFF, `PauseQuanta`) out of that ingress port and refreshes it every
+ * `PauseRefresh` while the condition lasts; when the MMU says it may resume, an XON (quanta 0).
+ * A pause's propagation depth is 1 + the deepest pause this switch itself is receiving.
+ * The lookup is two array reads; no allocation per frame.
  */
 class SwitchNode : public Node
 {
@@ -50,8 +58,30 @@ class SwitchNode : public Node
     /** Equal-cost ports towards host h (pointer into the table, count in `count`). */
     const uint16_t* GetRoute(uint32_t host, uint32_t& count) const;
 
+    /**
+     * \brief Where hosts attach, for policies that reason about edge switches (CONGA keeps
+     * congestion per destination leaf). \param hostEdge switch id of the edge switch of every
+     * host (shared by all switches) \param portFacesHost one flag per port of this switch:
+     * the port's peer is a host
+     */
+    void SetEdgeInfo(std::shared_ptr<const std::vector<uint32_t>> hostEdge,
+                     std::vector<uint8_t> portFacesHost);
+
     /** Called by a port when a frame has arrived. */
     void ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta);
+    /** Called by a port when a frame left its egress queue: release its buffer, maybe XON. */
+    void OnDequeue(uint16_t outPort, uint16_t inPort, uint8_t priority, uint32_t bytes);
+
+    /** The buffer manager (created by the fabric builder, sized with SetPorts). */
+    void SetMmu(Ptr<SharedBufferMmu> mmu) { m_mmu = mmu; }
+    Ptr<SharedBufferMmu> GetMmu() const { return m_mmu; }
+    /** Whether ingress (port, priority) is currently paused by this switch (XOFF sent). */
+    bool IsPausingIngress(uint16_t port, uint8_t priority) const
+    {
+        return m_xoff[static_cast<size_t>(port) * 8 + priority];
+    }
+    /** Size per-port PFC state; called by the builder after all ports are added. */
+    void FinishPorts();
 
     /** Frames between ingress and egress admission (in the forwarding latency). */
     uint64_t GetFramesInPipeline() const { return m_inPipeline; }
@@ -60,7 +90,11 @@ class SwitchNode : public Node
     void DoDispose() override;
 
   private:
-    void Admit(uint16_t outPort, Ptr<Packet> packet, FrameMeta meta);
+    void Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMeta meta);
+    void SendXoff(uint16_t port, uint8_t priority);
+    void RefreshXoff(uint16_t port, uint8_t priority);
+    void CheckResume(uint16_t port, uint8_t priority);
+    uint8_t PauseDepth(uint8_t priority) const;
 
     uint32_t m_switchId = 0;
     Time m_latency;
@@ -69,7 +103,14 @@ class SwitchNode : public Node
     std::vector<uint32_t> m_routeOffset; //!< host h's ports are m_routePorts[off[h], off[h+1])
     std::vector<uint16_t> m_routePorts;
     std::vector<EgressCandidate> m_scratch;
+    std::shared_ptr<const std::vector<uint32_t>> m_hostEdge; //!< host -> its edge switch id
+    std::vector<uint8_t> m_portFacesHost;
     uint64_t m_inPipeline = 0;
+    Ptr<SharedBufferMmu> m_mmu;
+    uint16_t m_pauseQuanta = 0xFFFF;
+    Time m_pauseRefresh;
+    std::vector<bool> m_xoff;          //!< per (port, priority): XOFF in force
+    std::vector<EventId> m_refresh;    //!< per (port, priority)
 };
 
 } // namespace ns3

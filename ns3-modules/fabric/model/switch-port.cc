@@ -3,6 +3,8 @@
 #include "switch-node.h"
 
 #include "ns3/double.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -24,17 +26,11 @@ SwitchPort::GetTypeId()
             .SetParent<FabricNetDevice>()
             .SetGroupName("Fabric")
             .AddConstructor<SwitchPort>()
-            .AddAttribute("QueueBytes",
-                          "Egress buffer of the port, shared by its 8 priority queues (bytes). "
-                          "A frame that does not fit is dropped (BUFFER_OVERFLOW).",
-                          UintegerValue(8 << 20),
-                          MakeUintegerAccessor(&SwitchPort::m_limitBytes),
-                          MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("DrePeriod",
                           "DRE decay period Tdre (Time): X <- X (1 - alpha) every Tdre.",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&SwitchPort::m_drePeriod),
-                          MakeTimeChecker(PicoSeconds(1)))
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("DreAlpha",
                           "DRE decay factor alpha (dimensionless, 0 < alpha <= 1).",
                           DoubleValue(0.1),
@@ -43,7 +39,68 @@ SwitchPort::GetTypeId()
     return tid;
 }
 
-SwitchPort::SwitchPort() = default;
+SwitchPort::SwitchPort()
+    : m_ecnRng(CreateObject<UniformRandomVariable>())
+{
+}
+
+double
+EcnMarkProbability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
+{
+    if (q <= kmin)
+    {
+        return 0.0;
+    }
+    if (q > kmax)
+    {
+        return 1.0;
+    }
+    return pmax * static_cast<double>(q - kmin) / static_cast<double>(kmax - kmin);
+}
+
+Ptr<SwitchNode>
+SwitchPort::GetSwitch() const
+{
+    return m_switch;
+}
+
+bool
+SwitchPort::ShouldMarkEcn(uint64_t queueBytes)
+{
+    const double p = EcnMarkProbability(queueBytes, m_ecnKmin, m_ecnKmax, m_ecnPmax);
+    return p >= 1.0 || (p > 0.0 && m_ecnRng->GetValue() < p);
+}
+
+void
+SwitchPort::SetEcn(bool enabled, uint64_t kminBytes, uint64_t kmaxBytes, double pmax)
+{
+    m_ecnEnabled = enabled;
+    m_ecnKmin = kminBytes;
+    m_ecnKmax = kmaxBytes;
+    m_ecnPmax = pmax;
+}
+
+int64_t
+SwitchPort::AssignStreams(int64_t stream)
+{
+    m_ecnRng->SetStream(stream);
+    return 1;
+}
+
+void
+SwitchPort::MarkCe(Ptr<Packet> packet, FrameMeta& meta)
+{
+    // Rewrite the IPv4 ECN bits in the frame and in its parsed header vector alike.
+    EthernetHeader eth(false);
+    packet->RemoveHeader(eth);
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    ip.SetEcn(Ipv4Header::ECN_CE);
+    ip.EnableChecksum();
+    packet->AddHeader(ip);
+    packet->AddHeader(eth);
+    meta.ecn = ECN_CE;
+}
 
 void
 SwitchPort::DoDispose()
@@ -64,15 +121,26 @@ SwitchPort::SetSwitch(Ptr<SwitchNode> sw, uint16_t portIndex)
 }
 
 bool
-SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& meta)
+SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingressPort)
 {
     const uint32_t bytes = packet->GetSize();
-    if (m_queuedBytes + bytes > m_limitBytes)
+    const uint8_t prio = frame.priority & 7;
+    if (IsInPfcStorm(prio) && WatchdogDrops())
     {
+        RecordDrop(packet, frame, DropReason::PFC_WATCHDOG);
         return false;
     }
-    const uint8_t prio = meta.priority & 7;
-    m_queues[prio].push_back(QueuedFrame{packet, meta});
+    FrameMeta meta = frame;
+    if (m_ecnEnabled && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
+        meta.kind == FrameKind::DATA)
+    {
+        if (ShouldMarkEcn(m_queueBytesPerPrio[prio]))
+        {
+            MarkCe(packet, meta);
+            NoteEcnMark();
+        }
+    }
+    m_queues[prio].push_back(QueuedFrame{packet, meta, ingressPort});
     m_queueBytesPerPrio[prio] += bytes;
     m_queuedBytes += bytes;
     ++m_queuedFrames;
@@ -87,12 +155,13 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
     for (int prio = kPriorities - 1; prio >= 0; --prio)
     {
         auto& q = m_queues[prio];
-        if (q.empty())
+        if (q.empty() || IsPaused(static_cast<uint8_t>(prio)))
         {
             continue;
         }
         packet = std::move(q.front().packet);
         meta = q.front().meta;
+        const uint16_t ingress = q.front().ingressPort;
         q.pop_front();
         const uint32_t bytes = packet->GetSize();
         m_queueBytesPerPrio[prio] -= bytes;
@@ -101,6 +170,7 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
         DecayDre(nowPs);
         m_dreBytes += bytes + GetPhyOverheadBytes();
+        m_switch->OnDequeue(m_portIndex, ingress, static_cast<uint8_t>(prio), bytes);
         return true;
     }
     return false;
@@ -110,6 +180,23 @@ void
 SwitchPort::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
 {
     m_switch->ReceiveFromPort(m_portIndex, packet, meta);
+}
+
+void
+SwitchPort::DoPfcStorm(uint8_t priority)
+{
+    auto& q = m_queues[priority];
+    while (!q.empty())
+    {
+        QueuedFrame f = std::move(q.front());
+        q.pop_front();
+        const uint32_t bytes = f.packet->GetSize();
+        m_queueBytesPerPrio[priority] -= bytes;
+        m_queuedBytes -= bytes;
+        --m_queuedFrames;
+        RecordDrop(f.packet, f.meta, DropReason::PFC_WATCHDOG);
+        m_switch->OnDequeue(m_portIndex, f.ingressPort, priority, bytes);
+    }
 }
 
 void

@@ -7,6 +7,8 @@
 #include "fabric-channel.h"
 #include "fabric-net-device.h"
 
+#include "ns3/random-variable-stream.h"
+
 #include <array>
 #include <deque>
 
@@ -14,6 +16,13 @@ namespace ns3
 {
 
 class SwitchNode;
+
+/**
+ * \brief ECN marking probability of DCQCN's congestion point (Zhu et al., SIGCOMM 2015,
+ * section 3.1, RED on the instantaneous queue): 0 at q <= kmin, rising linearly to pmax at
+ * kmax, 1 above kmax. Bytes.
+ */
+double EcnMarkProbability(uint64_t queueBytes, uint64_t kmin, uint64_t kmax, double pmax);
 
 /**
  * \brief A switch port: 8 per-priority FIFO egress queues sharing a byte limit, served in
@@ -30,13 +39,16 @@ class SwitchPort : public FabricNetDevice
 
     void SetSwitch(Ptr<SwitchNode> sw, uint16_t portIndex);
     uint16_t GetPortIndex() const { return m_portIndex; }
+    Ptr<SwitchNode> GetSwitch() const;
 
     /**
-     * \brief Admit a frame to the egress queue of its priority.
-     * \return false (and the frame is not queued) when the port's buffer limit is reached;
-     *         the caller records the drop.
+     * \brief Queue a frame the switch's MMU has admitted, at the egress queue of its priority;
+     * CE-mark it first if ECN marking is on (RED on the instantaneous queue, see
+     * EcnMarkProbability). During a PFC-watchdog storm on its priority the frame is dropped
+     * instead (PFC_WATCHDOG) and false is returned; the caller releases its buffer.
+     * \param ingressPort the port it arrived on (for the MMU's release at dequeue)
      */
-    bool Enqueue(Ptr<Packet> packet, const FrameMeta& meta);
+    bool Enqueue(Ptr<Packet> packet, const FrameMeta& meta, uint16_t ingressPort);
 
     /** Bytes queued at this port over all priorities. */
     uint64_t GetQueueBytes() const { return m_queuedBytes; }
@@ -46,23 +58,36 @@ class SwitchPort : public FabricNetDevice
     /** DRE utilisation estimate at `now`: X / (C * tau), tau = DrePeriod / DreAlpha. */
     double GetUtilisation(Time now) const;
 
+    /** The marking decision for a frame arriving at a queue of `queueBytes` (draws the RNG). */
+    bool ShouldMarkEcn(uint64_t queueBytes);
+    /** Configure RED-style ECN marking at this egress (kmin, kmax in bytes; pmax 0..1). */
+    void SetEcn(bool enabled, uint64_t kminBytes, uint64_t kmaxBytes, double pmax);
+    int64_t AssignStreams(int64_t stream);
+
   protected:
     void DoDispose() override;
     bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) override;
     void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) override;
+    void DoPfcStorm(uint8_t priority) override;
 
   private:
     struct QueuedFrame
     {
         Ptr<Packet> packet;
         FrameMeta meta;
+        uint16_t ingressPort;
     };
 
     void DecayDre(uint64_t nowPs) const;
+    void MarkCe(Ptr<Packet> packet, FrameMeta& meta);
 
     Ptr<SwitchNode> m_switch;
     uint16_t m_portIndex = 0;
-    uint64_t m_limitBytes = 0;
+    bool m_ecnEnabled = false;
+    uint64_t m_ecnKmin = 0;
+    uint64_t m_ecnKmax = 0;
+    double m_ecnPmax = 0;
+    Ptr<UniformRandomVariable> m_ecnRng;
     std::array<std::deque<QueuedFrame>, kPriorities> m_queues;
     std::array<uint64_t, kPriorities> m_queueBytesPerPrio{};
     uint64_t m_queuedBytes = 0;

@@ -37,6 +37,10 @@ struct TopoLink
     uint32_t b;         //!< vertex index of the other end
     uint64_t rateBps;   //!< line rate in bit/s, the same in both directions
     uint64_t delayPs;   //!< one-way propagation delay in picoseconds
+    /** Routing only: forwarding tables send traffic over this link from a to b, never from b
+     *  to a (frames still flow both ways, e.g. PFC frames and ACKs routed elsewhere). Used to
+     *  build routes with a cyclic buffer dependency on purpose (BuildRing). */
+    bool oneWay = false;
 };
 
 /**

@@ -1,10 +1,13 @@
 #include "rdma-nic.h"
 
 #include "roce-header.h"
+#include "roce-sack-header.h"
 
 #include "fabric/model/fabric-units.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
 #include "ns3/ipv4-header.h"
@@ -72,7 +75,41 @@ RdmaNic::GetTypeId()
                           "Traffic class of ACK, NAK and CNP frames (0..7).",
                           UintegerValue(7),
                           MakeUintegerAccessor(&RdmaNic::m_controlPriority),
-                          MakeUintegerChecker<uint8_t>(0, 7));
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("CnpInterval",
+                          "DCQCN notification point: at most one CNP per QP per interval, sent "
+                          "when a CE-marked data packet arrives (Time; DCQCN paper: 50 us).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("RecoveryMode",
+                          "Loss recovery of RC QPs: GoBackN (RoCEv2: NAK and resend from the "
+                          "first missing PSN) or SelectiveRepeat (IRN-style: out-of-order "
+                          "placement, SACK, resend only what is missing).",
+                          EnumValue(GO_BACK_N),
+                          MakeEnumAccessor(&RdmaNic::m_recovery),
+                          MakeEnumChecker(GO_BACK_N,
+                                          "GoBackN",
+                                          SELECTIVE_REPEAT,
+                                          "SelectiveRepeat"))
+            .AddAttribute("SelectiveRepeatWindow",
+                          "Selective repeat: packets a requester may have outstanding and a "
+                          "responder holds out of order (packets).",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&RdmaNic::m_srWindow),
+                          MakeUintegerChecker<uint64_t>(1, 1u << 22))
+            .AddAttribute("ReorderWindow",
+                          "Selective repeat: a packet is declared lost when one sent more than "
+                          "this after it was acknowledged (RACK reordering window, Time).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_reorderWindow),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("CnpOnOutOfOrder",
+                          "Also send a CNP to the requester when a data packet arrives out of "
+                          "order (at most one per QP per CnpInterval; boolean).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_cnpOnOoo),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -193,16 +230,48 @@ RdmaNic::BuildFrame(Ptr<Packet> p, const FrameMeta& meta, uint16_t udpSrcPort)
 }
 
 void
-RdmaNic::SendControl(const RdmaQueuePair& qp, bool nak, uint32_t psn24)
+RdmaNic::SendCnp(const RdmaQueuePair& qp)
 {
+    // RoCEv2 CNP (Annex A17.9.3): BTH with opcode 0x81 and the destination QP, 16 reserved
+    // bytes, ICRC.
+    RoceBthHeader bth;
+    bth.opcode = ROCE_CNP;
+    bth.becn = true;
+    bth.destQp = qp.GetPeerQpn();
+    Ptr<Packet> p = Create<Packet>(16);
+    p->AddHeader(bth);
+    FrameMeta meta;
+    meta.srcHost = m_hostId;
+    meta.dstHost = qp.GetPeerHost();
+    meta.dstQp = qp.GetPeerQpn();
+    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
+    meta.dstPort = kRoceV2UdpPort;
+    meta.priority = m_controlPriority;
+    meta.ecn = ECN_NOT_ECT;
+    meta.kind = FrameKind::CNP;
+    m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
+    TryTransmit();
+}
+
+void
+RdmaNic::SendControl(const RdmaQueuePair& qp, const RxAnswer& answer)
+{
+    const bool nak = answer.kind == RxAnswer::NAK;
     RoceAethHeader aeth;
     aeth.syndrome = nak ? RoceAethHeader::kSyndromeNakPsnSequenceError : RoceAethHeader::kSyndromeAck;
     aeth.msn = 0;
     RoceBthHeader bth;
     bth.opcode = ROCE_RC_ACK;
     bth.destQp = qp.GetPeerQpn();
-    bth.psn = psn24;
+    bth.psn = answer.psn24;
+    bth.becn = answer.ecnEcho; // congestion echo of CE-marked data (per-entropy ECN feedback)
     Ptr<Packet> p = Create<Packet>();
+    if (answer.sack)
+    {
+        RoceSackHeader sack;
+        sack.sackPsn = answer.sackPsn24;
+        p->AddHeader(sack);
+    }
     p->AddHeader(aeth);
     p->AddHeader(bth);
     FrameMeta meta;
@@ -221,7 +290,7 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, bool nak, uint32_t psn24)
 bool
 RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
 {
-    if (!m_control.empty())
+    if (!m_control.empty() && !IsPaused(m_controlPriority))
     {
         packet = std::move(m_control.front().packet);
         meta = m_control.front().meta;
@@ -244,6 +313,13 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
             // Drop it from the active set; it re-activates itself when it has data again.
             m_active.erase(m_active.begin() + static_cast<std::ptrdiff_t>(m_rrNext));
             --n;
+            continue;
+        }
+        if (IsPaused(qp->GetPriority()))
+        {
+            // PFC pauses a priority, not a QP: skip it; Resume() calls TryTransmit.
+            ++m_rrNext;
+            ++tried;
             continue;
         }
         if (qp->NextTxPs() > nowPs)
@@ -315,7 +391,13 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     {
         RoceAethHeader aeth;
         packet->RemoveHeader(aeth);
-        qp->ReceiveAck(bth.psn, aeth.IsNak(), now);
+        RoceSackHeader sack;
+        const bool hasSack = aeth.IsNak() && packet->GetSize() >= sack.GetSerializedSize();
+        if (hasSack)
+        {
+            packet->RemoveHeader(sack);
+        }
+        qp->ReceiveAck(bth.psn, aeth.IsNak(), now, hasSack, sack.sackPsn, bth.becn);
         return;
     }
     if (bth.opcode == ROCE_CNP)
@@ -323,12 +405,31 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         qp->ReceiveCnp(now);
         return;
     }
-    uint32_t ackPsn = 0;
-    const int answer =
-        qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), m_ackInterval, ackPsn);
-    if (answer != 0)
+    if (ip.GetEcn() == Ipv4Header::ECN_CE)
     {
-        SendControl(*qp, answer == 2, ackPsn);
+        qp->m_counters.ecnMarkedReceived++;
+        if (!qp->m_cnpSent || now - qp->m_lastCnp >= m_cnpInterval)
+        {
+            qp->m_cnpSent = true;
+            qp->m_lastCnp = now;
+            qp->m_counters.cnpsSent++;
+            SendCnp(*qp);
+        }
+    }
+    RxAnswer answer;
+    qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), m_ackInterval,
+                    ip.GetEcn() == Ipv4Header::ECN_CE, answer);
+    if (answer.kind != RxAnswer::NONE)
+    {
+        SendControl(*qp, answer);
+    }
+    if (answer.outOfOrder && m_cnpOnOoo &&
+        (!qp->m_cnpSent || now - qp->m_lastCnp >= m_cnpInterval))
+    {
+        qp->m_cnpSent = true;
+        qp->m_lastCnp = now;
+        qp->m_counters.oooCnpsSent++;
+        SendCnp(*qp);
     }
 }
 

@@ -47,7 +47,17 @@ class RdmaNic : public FabricNetDevice
     Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;
     uint32_t GetNQps() const { return static_cast<uint32_t>(m_qps.size()) - 1; }
 
+    /** Loss recovery of the NIC's RC QPs. */
+    enum RecoveryMode
+    {
+        GO_BACK_N = 0,        //!< NAK on any out-of-order PSN, resend from it (RoCEv2 default)
+        SELECTIVE_REPEAT = 1, //!< IRN-style: out-of-order placement, SACK, resend what is missing
+    };
+
     uint32_t GetMtuBytes() const { return m_mtuBytes; }
+    bool IsSelectiveRepeat() const { return m_recovery == SELECTIVE_REPEAT; }
+    uint64_t GetSelectiveRepeatWindow() const { return m_srWindow; }
+    Time GetReorderWindow() const { return m_reorderWindow; }
     Time GetRetransmitTimeout() const { return m_rto; }
     uint64_t GetMaxOutstandingPackets() const { return m_maxOutstanding; }
 
@@ -66,7 +76,8 @@ class RdmaNic : public FabricNetDevice
 
   private:
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
-    void SendControl(const RdmaQueuePair& qp, bool nak, uint32_t psn24);
+    void SendControl(const RdmaQueuePair& qp, const RxAnswer& answer);
+    void SendCnp(const RdmaQueuePair& qp);
     Ptr<Packet> BuildFrame(Ptr<Packet> l4payload, const FrameMeta& meta, uint16_t udpSrcPort);
     void Wake();
 
@@ -74,6 +85,11 @@ class RdmaNic : public FabricNetDevice
     uint32_t m_mtuBytes = 4096;
     uint32_t m_ackInterval = 1;
     uint8_t m_controlPriority = 7;
+    Time m_cnpInterval;
+    RecoveryMode m_recovery = GO_BACK_N;
+    uint64_t m_srWindow = 1024;
+    Time m_reorderWindow;
+    bool m_cnpOnOoo = false;
     Time m_rto;
     uint64_t m_maxOutstanding = 0;
     TypeId m_ccTypeId;

@@ -21,6 +21,14 @@ namespace
 {
 constexpr uint64_t kPsnSpace = 1ULL << 24;
 constexpr uint64_t kPsnHalf = 1ULL << 23;
+/** Selective-repeat receive slot: payload bytes, and this bit if the packet ends a message. */
+constexpr uint32_t kRxLast = 1u << 31;
+
+uint32_t
+Psn24(uint64_t psn)
+{
+    return static_cast<uint32_t>(psn & (kPsnSpace - 1));
+}
 } // namespace
 
 TypeId
@@ -64,6 +72,9 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     m_pathSelector = ps;
     m_cc = cc;
     m_rto = nic->GetRetransmitTimeout();
+    m_selectiveRepeat = nic->IsSelectiveRepeat();
+    m_srWindow = nic->GetSelectiveRepeatWindow();
+    m_reorderWindowPs = static_cast<uint64_t>(nic->GetReorderWindow().GetPicoSeconds());
 }
 
 uint64_t
@@ -87,7 +98,7 @@ RdmaQueuePair::PostSend(uint64_t bytes, uint64_t cookie)
     NS_ABORT_MSG_IF(bytes == 0, "RdmaQueuePair::PostSend: empty message");
     const uint32_t mtu = m_nic->GetMtuBytes();
     const uint64_t packets = (bytes + mtu - 1) / mtu;
-    m_sendQueue.push_back(SendWqe{cookie, bytes, m_psnEnd, packets, 0});
+    m_sendQueue.push_back(SendWqe{cookie, bytes, m_psnEnd, packets, SendMessageStats()});
     m_psnEnd += packets;
     m_nic->Activate(this);
 }
@@ -109,33 +120,111 @@ RdmaQueuePair::GetUnackedBytes() const
     return total;
 }
 
+uint64_t
+RdmaQueuePair::Window() const
+{
+    const uint64_t limit = m_nic->GetMaxOutstandingPackets();
+    if (!m_selectiveRepeat)
+    {
+        return limit;
+    }
+    return limit == 0 ? m_srWindow : std::min(limit, m_srWindow);
+}
+
 bool
 RdmaQueuePair::HasDataToSend() const
 {
+    if (m_resendPending > 0)
+    {
+        return true; // selective repeat: a packet declared lost waits to be resent
+    }
     if (m_sndNxt >= m_psnEnd)
     {
         return false;
     }
-    const uint64_t window = m_nic->GetMaxOutstandingPackets();
+    const uint64_t window = Window();
     return window == 0 || m_sndNxt - m_sndUna < window;
 }
 
-RdmaQueuePair::TxDescriptor
-RdmaQueuePair::NextDataPacket(uint32_t mtu, Time now)
+void
+RdmaQueuePair::GrowTxSlots(uint64_t outstanding)
 {
-    const uint64_t psn = m_sndNxt;
+    if (outstanding < m_txSlots.size())
+    {
+        return;
+    }
+    // Double (a power of two), re-homing the outstanding slots; amortised, and bounded by
+    // the largest number of packets ever outstanding (the window in selective repeat).
+    size_t size = std::max<size_t>(64, m_txSlots.size());
+    while (size <= outstanding)
+    {
+        size *= 2;
+    }
+    std::vector<TxSlot> grown(size);
+    for (uint64_t p = m_sndUna; p < m_maxSent && !m_txSlots.empty(); ++p)
+    {
+        grown[p & (size - 1)] = Slot(p);
+    }
+    m_txSlots.swap(grown);
+}
+
+RdmaQueuePair::SendWqe&
+RdmaQueuePair::WqeOf(uint64_t psn)
+{
     // The WQE holding psn: the last one whose firstPsn <= psn.
     auto it = std::upper_bound(m_sendQueue.begin(),
                                m_sendQueue.end(),
                                psn,
                                [](uint64_t p, const SendWqe& w) { return p < w.firstPsn; });
     NS_ABORT_MSG_IF(it == m_sendQueue.begin(), "RdmaQueuePair: no WQE for PSN " << psn);
-    SendWqe& wqe = *(--it);
+    return *(--it);
+}
+
+uint32_t
+RdmaQueuePair::PayloadOf(const SendWqe& wqe, uint64_t psn) const
+{
+    const uint64_t index = psn - wqe.firstPsn;
+    const uint32_t mtu = m_nic->GetMtuBytes();
+    return (index + 1 < wqe.packets) ? mtu
+                                     : static_cast<uint32_t>(wqe.bytes - (wqe.packets - 1) * mtu);
+}
+
+bool
+RdmaQueuePair::NextRetransmission(uint64_t& psn)
+{
+    m_retxNext = std::max(m_retxNext, m_sndUna);
+    while (m_retxNext < m_lossScan)
+    {
+        if (ResendPending(Slot(m_retxNext)))
+        {
+            --m_resendPending;
+            psn = m_retxNext++;
+            return true;
+        }
+        ++m_retxNext;
+    }
+    return false;
+}
+
+RdmaQueuePair::TxDescriptor
+RdmaQueuePair::NextDataPacket(uint32_t mtu, Time now)
+{
+    uint64_t psn = m_sndNxt;
+    bool resend = false;
+    if (m_selectiveRepeat && NextRetransmission(psn))
+    {
+        resend = true; // only what is missing, oldest first
+    }
+    else
+    {
+        resend = psn < m_maxSent; // go-back-N resends everything from its rewound snd_nxt
+        ++m_sndNxt;
+    }
+    SendWqe& wqe = WqeOf(psn);
     const uint64_t index = psn - wqe.firstPsn;
     TxDescriptor d;
     d.psn = psn;
-    d.payload = (index + 1 < wqe.packets) ? mtu
-                                          : static_cast<uint32_t>(wqe.bytes - (wqe.packets - 1) * mtu);
+    d.payload = PayloadOf(wqe, psn);
     if (wqe.packets == 1)
     {
         d.opcode = ROCE_RC_SEND_ONLY;
@@ -154,14 +243,20 @@ RdmaQueuePair::NextDataPacket(uint32_t mtu, Time now)
     }
     d.ackRequest = (index + 1 == wqe.packets);
     d.entropy = m_pathSelector->NextEntropy(now);
-    if (psn < m_maxSent)
+    if (resend)
     {
-        ++wqe.retxPackets;
+        ++wqe.stats.retxPackets;
+        wqe.stats.retxBytes += d.payload;
         ++m_counters.retxPackets;
+        m_counters.retxBytes += d.payload;
     }
     ++m_counters.dataPacketsSent;
-    ++m_sndNxt;
-    m_maxSent = std::max(m_maxSent, m_sndNxt);
+    m_maxSent = std::max(m_maxSent, psn + 1);
+    GrowTxSlots(m_maxSent - m_sndUna);
+    TxSlot& slot = Slot(psn);
+    slot.sentPs = static_cast<uint64_t>(now.GetPicoSeconds());
+    slot.entropy = d.entropy;
+    slot.flags = resend ? static_cast<uint8_t>(slot.flags | kResent) : 0;
     ArmTimer(now);
     return d;
 }
@@ -203,15 +298,94 @@ RdmaQueuePair::OnTimer()
     }
     NS_LOG_INFO("QP " << m_qpn << " timeout at PSN " << m_sndUna);
     ++m_counters.timeouts;
-    m_pathSelector->OnFeedback(m_pathSelector->GetBaseEntropy(), PathSelector::TIMEOUT, now);
-    m_sndNxt = m_sndUna; // go-back-N
+    m_pathSelector->OnFeedback(Slot(m_sndUna).entropy, PathSelector::TIMEOUT, now);
+    if (m_selectiveRepeat)
+    {
+        // Every packet not yet acknowledged is presumed lost and resent once more.
+        m_resendPending = 0;
+        for (uint64_t p = m_sndUna; p < m_maxSent; ++p)
+        {
+            TxSlot& s = Slot(p);
+            if (!(s.flags & kSacked))
+            {
+                s.flags = kLost;
+                ++m_resendPending;
+            }
+        }
+        m_lossScan = m_maxSent;
+        m_retxNext = m_sndUna;
+    }
+    else
+    {
+        m_sndNxt = m_sndUna; // go-back-N
+    }
     m_lastProgress = now;
     m_timer = Simulator::Schedule(m_rto, &RdmaQueuePair::OnTimer, this);
     m_nic->Activate(this);
 }
 
 void
-RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, Time now)
+RdmaQueuePair::AckedFeedback(uint64_t psn, bool ecnEcho, Time now)
+{
+    m_pathSelector->OnFeedback(Slot(psn).entropy,
+                               ecnEcho ? PathSelector::ECN : PathSelector::GOOD,
+                               now);
+}
+
+void
+RdmaQueuePair::MarkAcked(TxSlot& s)
+{
+    if (ResendPending(s))
+    {
+        --m_resendPending;
+    }
+    s.flags |= kSacked;
+}
+
+void
+RdmaQueuePair::NoteDelivered(uint64_t psn)
+{
+    // RACK: the send time of the most recently sent packet known to be delivered. A packet
+    // resent since it was declared lost is ambiguous (which copy arrived?) and is skipped.
+    const TxSlot& s = Slot(psn);
+    if (!(s.flags & kResent))
+    {
+        m_rackSentPs = std::max(m_rackSentPs, s.sentPs);
+    }
+}
+
+void
+RdmaQueuePair::DetectLosses(Time now)
+{
+    // A packet is lost when one sent more than ReorderWindow after it has been delivered.
+    // First transmissions are sent in PSN order, so the scan stops at the first packet young
+    // enough to be merely reordered; amortised O(1) per acknowledgement.
+    m_lossScan = std::max(m_lossScan, m_sndUna);
+    while (m_lossScan < m_maxSent)
+    {
+        TxSlot& s = Slot(m_lossScan);
+        if (!(s.flags & (kSacked | kLost)))
+        {
+            if (s.sentPs + m_reorderWindowPs >= m_rackSentPs)
+            {
+                break;
+            }
+            s.flags = static_cast<uint8_t>((s.flags & ~kResent) | kLost);
+            ++m_resendPending;
+            ++m_counters.lossesDetected;
+            m_pathSelector->OnFeedback(s.entropy, PathSelector::NACK, now);
+        }
+        ++m_lossScan;
+    }
+}
+
+void
+RdmaQueuePair::ReceiveAck(uint32_t psn24,
+                          bool nak,
+                          Time now,
+                          bool sack,
+                          uint32_t sackPsn24,
+                          bool ecnEcho)
 {
     // ACK: psn is the last PSN received in order. NAK: psn is the responder's ePSN.
     const uint64_t psn = ExtendPsn(psn24, m_sndUna);
@@ -231,6 +405,16 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, Time now)
     if (newUna > m_sndUna)
     {
         const uint64_t ackedPackets = newUna - m_sndUna;
+        for (uint64_t p = m_sndUna; p < newUna; ++p)
+        {
+            TxSlot& s = Slot(p);
+            if (!(s.flags & kSacked))
+            {
+                AckedFeedback(p, ecnEcho, now);
+                MarkAcked(s);
+            }
+        }
+        NoteDelivered(newUna - 1);
         m_sndUna = newUna;
         m_lastProgress = now;
         m_cc->OnAck(ackedPackets, false, now);
@@ -241,13 +425,27 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, Time now)
             m_sendQueue.pop_front();
             if (!m_sendCb.IsNull())
             {
-                m_sendCb(done.cookie, done.retxPackets);
+                m_sendCb(done.cookie, done.stats);
             }
         }
     }
-    if (nak)
+    if (m_selectiveRepeat)
     {
-        m_pathSelector->OnFeedback(m_pathSelector->GetBaseEntropy(), PathSelector::NACK, now);
+        if (sack)
+        {
+            const uint64_t s = ExtendPsn(sackPsn24, m_sndUna);
+            if (s >= m_sndUna && s < m_maxSent && !(Slot(s).flags & kSacked))
+            {
+                MarkAcked(Slot(s));
+                AckedFeedback(s, ecnEcho, now);
+                NoteDelivered(s);
+            }
+        }
+        DetectLosses(now);
+    }
+    else if (nak)
+    {
+        m_pathSelector->OnFeedback(Slot(m_sndUna).entropy, PathSelector::NACK, now);
         if (m_sndNxt > m_sndUna)
         {
             m_sndNxt = m_sndUna; // go-back-N from the responder's ePSN
@@ -262,7 +460,7 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, Time now)
     {
         m_timer.Cancel();
     }
-    else if (HasDataToSend())
+    if (HasDataToSend())
     {
         m_nic->Activate(this);
     }
@@ -271,70 +469,141 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, Time now)
 void
 RdmaQueuePair::ReceiveCnp(Time now)
 {
+    ++m_counters.cnpsReceived;
     m_cc->OnCnp(now);
 }
 
-int
-RdmaQueuePair::ReceiveData(uint32_t psn24,
-                           uint8_t opcode,
-                           bool ackRequest,
-                           uint32_t payload,
-                           uint32_t ackInterval,
-                           uint32_t& ackPsn24)
+void
+RdmaQueuePair::DeliverInOrder(uint32_t payload, bool lastOfMessage)
 {
-    ++m_counters.dataPacketsReceived;
-    const uint64_t psn = ExtendPsn(psn24, m_ePsn);
-    if (psn < m_ePsn)
-    {
-        // Duplicate (a go-back-N resend of what already arrived): re-acknowledge.
-        ++m_counters.duplicatePackets;
-        ackPsn24 = static_cast<uint32_t>((m_ePsn - 1) & (kPsnSpace - 1));
-        ++m_counters.acksSent;
-        return 1;
-    }
-    if (psn > m_ePsn)
-    {
-        ++m_counters.oooPackets;
-        ++m_curMsgOoo;
-        if (m_nakOutstanding)
-        {
-            return 0;
-        }
-        m_nakOutstanding = true;
-        ackPsn24 = static_cast<uint32_t>(m_ePsn & (kPsnSpace - 1));
-        ++m_counters.naksSent;
-        return 2;
-    }
-    // In order.
     ++m_ePsn;
-    m_nakOutstanding = false;
-    m_curMsgBytes += payload;
+    m_curRx.bytes += payload;
     m_counters.deliveredBytes += payload;
     ++m_unacked;
-    const bool lastOfMessage = (opcode == ROCE_RC_SEND_LAST || opcode == ROCE_RC_SEND_ONLY);
     if (lastOfMessage)
     {
-        const uint64_t bytes = m_curMsgBytes;
-        const uint64_t ooo = m_curMsgOoo;
-        m_curMsgBytes = 0;
-        m_curMsgOoo = 0;
+        const RecvMessageStats stats = m_curRx;
+        m_curRx = RecvMessageStats();
         NS_ABORT_MSG_IF(m_recvQueue.empty(),
                         "RdmaQueuePair " << m_qpn << ": message arrived with no receive posted");
         const uint64_t cookie = m_recvQueue.front();
         m_recvQueue.pop_front();
         if (!m_recvCb.IsNull())
         {
-            m_recvCb(cookie, bytes, ooo);
+            m_recvCb(cookie, stats);
         }
     }
-    if (lastOfMessage || ackRequest || m_unacked >= ackInterval)
+}
+
+void
+RdmaQueuePair::ReceiveData(uint32_t psn24,
+                           uint8_t opcode,
+                           bool ackRequest,
+                           uint32_t payload,
+                           uint32_t ackInterval,
+                           bool ce,
+                           RxAnswer& answer)
+{
+    ++m_counters.dataPacketsReceived;
+    answer = RxAnswer();
+    m_ceSinceAnswer |= ce;
+    const uint64_t psn = ExtendPsn(psn24, m_ePsn);
+    const bool lastOfMessage = (opcode == ROCE_RC_SEND_LAST || opcode == ROCE_RC_SEND_ONLY);
+    auto respond = [&](RxAnswer::Kind kind, uint64_t p) {
+        answer.kind = kind;
+        answer.psn24 = Psn24(p);
+        answer.ecnEcho = m_ceSinceAnswer;
+        m_ceSinceAnswer = false;
+        if (kind == RxAnswer::ACK)
+        {
+            ++m_counters.acksSent;
+        }
+        else
+        {
+            ++m_counters.naksSent;
+            ++m_curRx.naksSent;
+        }
+    };
+    if (m_selectiveRepeat && m_rxSlots.empty())
+    {
+        m_rxSlots.assign(m_srWindow, 0); // once per responder QP that is used
+    }
+    const bool held = m_selectiveRepeat && psn > m_ePsn && psn - m_ePsn < m_srWindow &&
+                      m_rxSlots[psn % m_srWindow] != 0;
+    if (psn < m_ePsn || held)
+    {
+        // A duplicate: this PSN already arrived, so its sender resent it needlessly.
+        ++m_counters.duplicatePackets;
+        ++m_curRx.duplicatePackets;
+        respond(RxAnswer::ACK, m_ePsn - 1);
+        return;
+    }
+    if (psn > m_ePsn)
+    {
+        const uint64_t distance = psn - m_ePsn;
+        answer.outOfOrder = true;
+        ++m_counters.oooPackets;
+        m_counters.reorderMax = std::max(m_counters.reorderMax, distance);
+        m_counters.reorderSum += distance;
+        ++m_curRx.oooPackets;
+        m_curRx.reorderMax = std::max(m_curRx.reorderMax, distance);
+        m_curRx.reorderSum += distance;
+        if (!m_selectiveRepeat)
+        {
+            // Go-back-N: discard; one NAK per ePSN.
+            if (!m_nakOutstanding)
+            {
+                m_nakOutstanding = true;
+                respond(RxAnswer::NAK, m_ePsn);
+            }
+            return;
+        }
+        if (distance >= m_srWindow)
+        {
+            ++m_counters.beyondWindow; // the requester never sends this far ahead
+            respond(RxAnswer::NAK, m_ePsn);
+            return;
+        }
+        // Out-of-order placement; IRN's NACK: cumulative ePSN plus the PSN that arrived.
+        m_rxSlots[psn % m_srWindow] = payload | (lastOfMessage ? kRxLast : 0);
+        m_rxOooBytes += payload;
+        m_counters.reorderBufferMaxBytes =
+            std::max(m_counters.reorderBufferMaxBytes, m_rxOooBytes);
+        respond(RxAnswer::NAK, m_ePsn);
+        answer.sack = true;
+        answer.sackPsn24 = Psn24(psn);
+        ++m_counters.sacksSent;
+        return;
+    }
+    // In order.
+    m_nakOutstanding = false;
+    DeliverInOrder(payload, lastOfMessage);
+    bool messageEnded = lastOfMessage;
+    bool filledHole = false;
+    if (m_selectiveRepeat)
+    {
+        // The hole is filled: deliver what was held behind it.
+        while (true)
+        {
+            uint32_t& slot = m_rxSlots[m_ePsn % m_srWindow];
+            if (slot == 0)
+            {
+                break;
+            }
+            const uint32_t bytes = slot & ~kRxLast;
+            const bool last = slot & kRxLast;
+            slot = 0;
+            m_rxOooBytes -= bytes;
+            DeliverInOrder(bytes, last);
+            messageEnded |= last;
+            filledHole = true;
+        }
+    }
+    if (messageEnded || filledHole || ackRequest || m_unacked >= ackInterval)
     {
         m_unacked = 0;
-        ackPsn24 = static_cast<uint32_t>(psn & (kPsnSpace - 1));
-        ++m_counters.acksSent;
-        return 1;
+        respond(RxAnswer::ACK, m_ePsn - 1);
     }
-    return 0;
 }
 
 } // namespace ns3

@@ -1,9 +1,12 @@
 #include "workload-executor.h"
 
 #include "ns3/abort.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -24,7 +27,29 @@ WorkloadExecutor::GetTypeId()
                           "count).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&WorkloadExecutor::m_qpsPerConnection),
-                          MakeUintegerChecker<uint32_t>(1, 1024));
+                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("QpScaling",
+                          "How a transfer is spread over its connection's QPs: Split (one equal "
+                          "part per QP) or RoundRobin (QpMessageBytes messages, QP after QP).",
+                          EnumValue(SPLIT),
+                          MakeEnumAccessor(&WorkloadExecutor::m_qpScaling),
+                          MakeEnumChecker(SPLIT, "Split", ROUND_ROBIN, "RoundRobin"))
+            .AddAttribute("QpMessageBytes",
+                          "RoundRobin: largest message posted on one QP (bytes).",
+                          UintegerValue(512 * 1024),
+                          MakeUintegerAccessor(&WorkloadExecutor::m_qpMessageBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("QpEntropy",
+                          "UDP source ports of a connection's QPs: Random (each its own), "
+                          "Sequential (consecutive from a random base) or Shared (one port).",
+                          EnumValue(RANDOM_PORTS),
+                          MakeEnumAccessor(&WorkloadExecutor::m_qpEntropy),
+                          MakeEnumChecker(RANDOM_PORTS,
+                                          "Random",
+                                          SEQUENTIAL_PORTS,
+                                          "Sequential",
+                                          SHARED_PORT,
+                                          "Shared"));
     return tid;
 }
 
@@ -107,9 +132,18 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
     Connection& c = m_connections[std::make_tuple(t.src, t.dst, t.qpGroup)];
     if (c.qps.empty())
     {
+        const auto base = static_cast<uint16_t>(m_entropyRng->GetInteger(49152, 65535));
         for (uint32_t i = 0; i < m_qpsPerConnection; ++i)
         {
-            const auto entropy = static_cast<uint16_t>(m_entropyRng->GetInteger(49152, 65535));
+            uint16_t entropy = base;
+            if (m_qpEntropy == SEQUENTIAL_PORTS)
+            {
+                entropy = static_cast<uint16_t>(49152 + (base - 49152 + i) % 16384);
+            }
+            else if (m_qpEntropy == RANDOM_PORTS && i > 0)
+            {
+                entropy = static_cast<uint16_t>(m_entropyRng->GetInteger(49152, 65535));
+            }
             Ptr<RdmaQueuePair> qp = m_nics[t.src]->Connect(m_nics[t.dst], entropy, t.priority);
             Ptr<RdmaQueuePair> peer = m_nics[t.dst]->GetQp(qp->GetPeerQpn());
             qp->SetSendCallback(MakeCallback(&WorkloadExecutor::OnSendDone, this));
@@ -137,6 +171,19 @@ WorkloadExecutor::StartTransfer(uint32_t t)
     r.startPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     r.entropy = c.qps[0]->GetPathSelector()->GetBaseEntropy();
     const uint64_t q = c.qps.size();
+    if (m_qpScaling == ROUND_ROBIN)
+    {
+        std::vector<bool> used(q, false);
+        for (uint64_t offset = 0; offset < ts.bytes; offset += m_qpMessageBytes)
+        {
+            const uint32_t i = c.nextQp;
+            c.nextQp = static_cast<uint32_t>((c.nextQp + 1) % q);
+            r.qps += used[i] ? 0 : 1;
+            used[i] = true;
+            PostMessage(c, i, t, std::min(m_qpMessageBytes, ts.bytes - offset));
+        }
+        return;
+    }
     const uint64_t base = ts.bytes / q;
     const uint64_t rem = ts.bytes % q;
     for (uint64_t i = 0; i < q; ++i)
@@ -147,19 +194,30 @@ WorkloadExecutor::StartTransfer(uint32_t t)
             continue;
         }
         ++r.qps;
-        ++r.pendingRecv;
-        ++r.pendingSend;
-        c.peers[i]->PostReceive(t);
-        c.qps[i]->PostSend(part, t);
+        PostMessage(c, static_cast<uint32_t>(i), t, part);
     }
 }
 
 void
-WorkloadExecutor::OnRecvDone(uint64_t cookie, uint64_t bytes, uint64_t ooo)
+WorkloadExecutor::PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t bytes)
+{
+    TransferRecord& r = m_records[t];
+    ++r.pendingRecv;
+    ++r.pendingSend;
+    c.peers[qp]->PostReceive(t);
+    c.qps[qp]->PostSend(bytes, t);
+}
+
+void
+WorkloadExecutor::OnRecvDone(uint64_t cookie, const RecvMessageStats& stats)
 {
     TransferRecord& r = m_records[cookie];
-    r.deliveredBytes += bytes;
-    r.oooPackets += ooo;
+    r.deliveredBytes += stats.bytes;
+    r.oooPackets += stats.oooPackets;
+    r.reorderMax = std::max(r.reorderMax, stats.reorderMax);
+    r.reorderSum += stats.reorderSum;
+    r.naks += stats.naksSent;
+    r.duplicates += stats.duplicatePackets;
     if (--r.pendingRecv == 0)
     {
         r.recvDone = true;
@@ -173,10 +231,11 @@ WorkloadExecutor::OnRecvDone(uint64_t cookie, uint64_t bytes, uint64_t ooo)
 }
 
 void
-WorkloadExecutor::OnSendDone(uint64_t cookie, uint64_t retx)
+WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
 {
     TransferRecord& r = m_records[cookie];
-    r.retxPackets += retx;
+    r.retxPackets += stats.retxPackets;
+    r.retxBytes += stats.retxBytes;
     if (--r.pendingSend == 0)
     {
         r.sendDone = true;

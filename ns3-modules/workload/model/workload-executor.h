@@ -30,7 +30,12 @@ struct TransferRecord
     uint64_t sendDonePs = 0;
     uint64_t deliveredBytes = 0; //!< bytes of completed messages (see DeliveredBytes)
     uint64_t retxPackets = 0;    //!< data packets retransmitted for it
+    uint64_t retxBytes = 0;      //!< their payload bytes
     uint64_t oooPackets = 0;     //!< data packets that arrived out of order while it was received
+    uint64_t reorderMax = 0;     //!< largest PSN - ePSN of those, packets
+    uint64_t reorderSum = 0;     //!< sum of PSN - ePSN of those, packets
+    uint64_t naks = 0;           //!< NAKs (or SACK-NAKs) its receivers sent
+    uint64_t duplicates = 0;     //!< spurious retransmissions: packets that arrived twice
     uint32_t qps = 0;            //!< QPs it was spread over
     uint16_t entropy = 0;        //!< UDP source port of its first QP
     uint32_t pendingRecv = 0;
@@ -42,9 +47,13 @@ struct TransferRecord
  * fires, posts them on RC QPs, and activates triggers on completion.
  *
  * A connection is (src, dst, qpGroup); it owns QpsPerConnection QPs, created when its first
- * transfer starts, each with its own random entropy (UDP source port) from the dynamic range.
- * A transfer is split as evenly as possible over the connection's QPs (QP scaling); it is
- * delivered when all parts are delivered. Transfers of one connection run in post order.
+ * transfer starts, with entropies (UDP source ports) from the dynamic range chosen by
+ * QpEntropy: independent random ports, consecutive ports from a random base, or one shared
+ * port. QP scaling (QpScaling): Split cuts a transfer as evenly as possible into one message
+ * per QP; RoundRobin cuts it into messages of at most QpMessageBytes and posts them on the
+ * connection's QPs in turn, continuing across transfers (as Meta's collective library
+ * does). A transfer is delivered when all its messages are. Transfers of one connection run
+ * in post order.
  * Trigger semantics are htsim's (see TriggerSpec).
  */
 class WorkloadExecutor : public Object
@@ -73,24 +82,44 @@ class WorkloadExecutor : public Object
   protected:
     void DoDispose() override;
 
+  public:
+    /** How a transfer is spread over a connection's QPs. */
+    enum QpScaling
+    {
+        SPLIT = 0,       //!< one equal part per QP
+        ROUND_ROBIN = 1, //!< QpMessageBytes messages, QP after QP
+    };
+    /** How the QPs of a connection choose their UDP source ports. */
+    enum QpEntropy
+    {
+        RANDOM_PORTS = 0,     //!< each QP its own random port
+        SEQUENTIAL_PORTS = 1, //!< base, base + 1, ... from a random base
+        SHARED_PORT = 2,      //!< every QP the same random port
+    };
+
   private:
     struct Connection
     {
         std::vector<Ptr<RdmaQueuePair>> qps;   //!< requester side, at src
         std::vector<Ptr<RdmaQueuePair>> peers; //!< responder side, at dst
+        uint32_t nextQp = 0;                   //!< round-robin: the next message's QP
     };
 
     Connection& GetConnection(const TransferSpec& t);
     void StartTransfer(uint32_t t);
     void ScheduleStart(uint32_t t);
     void Activate(uint32_t trigger);
-    void OnRecvDone(uint64_t cookie, uint64_t bytes, uint64_t ooo);
-    void OnSendDone(uint64_t cookie, uint64_t retx);
+    void OnRecvDone(uint64_t cookie, const RecvMessageStats& stats);
+    void OnSendDone(uint64_t cookie, const SendMessageStats& stats);
+    void PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t bytes);
     void CheckDone(uint32_t t);
 
     WorkloadSpec m_spec;
     std::vector<Ptr<RdmaNic>> m_nics;
     uint32_t m_qpsPerConnection = 1;
+    QpScaling m_qpScaling = SPLIT;
+    uint64_t m_qpMessageBytes = 512 * 1024;
+    QpEntropy m_qpEntropy = RANDOM_PORTS;
     Ptr<UniformRandomVariable> m_entropyRng;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Connection> m_connections;
     std::vector<const Connection*> m_transferConnection;

@@ -1,0 +1,200 @@
+"""Golden test of `tusk report`: a tiny comparison's report contains the expected plots, its
+tables and numbers agree with the simulator's own summary, and the HTML needs no network."""
+
+import base64
+import json
+import math
+import os
+import re
+import shutil
+import sys
+import tempfile
+import unittest
+
+import pandas as pd
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from tests import support  # noqa: E402
+from tusk_analysis import load, stats  # noqa: E402
+
+TMP = None
+CMP = None
+
+
+def setUpModule():
+    global TMP, CMP
+    TMP = tempfile.mkdtemp(prefix="tusk-analysis-test-")
+    CMP = support.tiny_comparison(TMP)
+
+
+def tearDownModule():
+    if TMP:
+        shutil.rmtree(TMP, ignore_errors=True)
+
+
+def images(html):
+    """{data-plot name: decoded PNG bytes} of the report's inline images."""
+    out = {}
+    for m in re.finditer(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)" alt="[^"]*" '
+                         r'data-plot="([^"]+)"', html):
+        out[m.group(2)] = base64.b64decode(m.group(1))
+    return out
+
+
+class ComparisonReportTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.proc = support.run_tusk("report", CMP)
+        cls.dir = os.path.join(CMP, "report")
+        with open(os.path.join(cls.dir, "report.html"), encoding="utf-8") as fh:
+            cls.html = fh.read()
+
+    def test_command_output(self):
+        self.assertIn("report.html", self.proc.stdout)
+        for name in support.EXPECTED_PLOTS:
+            self.assertIn(name, self.proc.stdout)
+
+    def test_expected_plot_files(self):
+        for name in support.EXPECTED_PLOTS:
+            png = os.path.join(self.dir, name + ".png")
+            svg = os.path.join(self.dir, name + ".svg")
+            with open(png, "rb") as fh:
+                data = fh.read()
+            self.assertTrue(data.startswith(b"\x89PNG\r\n\x1a\n"), name)
+            self.assertGreater(len(data), 5000, name)
+            with open(svg, encoding="utf-8") as fh:
+                self.assertIn("<svg", fh.read(2000), name)
+
+    def test_html_inlines_every_plot(self):
+        imgs = images(self.html)
+        self.assertEqual(sorted(imgs), sorted(support.EXPECTED_PLOTS))
+        for name, data in imgs.items():
+            with open(os.path.join(self.dir, name + ".png"), "rb") as fh:
+                self.assertEqual(data, fh.read(), name)
+        self.assertFalse("Not drawn" in self.html)
+
+    def test_html_is_self_contained(self):
+        # Nothing is fetched: no external src/href, no CSS import, no remote fonts.
+        self.assertIsNone(re.search(r'(src|href)\s*=\s*"(https?:)?//', self.html))
+        self.assertFalse("@import" in self.html)
+        self.assertFalse("url(http" in self.html)
+
+    def test_tables_and_metadata(self):
+        self.assertGreaterEqual(self.html.count("<table"), 4)  # meta, runs, summary, steps
+        for text in ("tiny", "ecmp", "spray", "seed", "ns-3", "3.37", "CCT (µs)", "p99.9",
+                     "Jain", "[topology]", "leaves = 2"):
+            self.assertTrue(text in self.html, "%r not in report.html" % text)
+
+    def test_tidy_tables(self):
+        summary = pd.read_csv(os.path.join(self.dir, "summary.csv"))
+        self.assertEqual(list(summary["policy"]), ["ecmp", "spray"])
+        steps = pd.read_csv(os.path.join(self.dir, "steps.csv"))
+        # ring all-reduce over 4 ranks: 2 (n - 1) = 6 steps per run
+        self.assertEqual(len(steps), 12)
+        self.assertTrue((steps["step_us"] > 0).all())
+
+    def test_python_statistics_match_the_simulator(self):
+        # tusk/stats.cc computed the manifest's summary; tusk_analysis.stats recomputes it from
+        # the CSV files: the two must agree.
+        res = load.load_results(CMP)
+        self.assertEqual(res.kind, "comparison")
+        for run in res.runs:
+            c = run.manifest["summary"]
+            p = stats.run_summary(run)
+            keys = {k: k for k in ("slowdown_mean", "slowdown_p50", "slowdown_p99",
+                                   "slowdown_max", "fct_p99_us", "cct_us", "busbw_GBps",
+                                   "uplink_util_max", "uplink_util_mean", "uplink_jain")}
+            # Compared when the simulator's summary carries them.
+            for k, m in (("uplink_imbalance", "uplink_imbalance"),
+                         ("pause_fraction", "pfc_paused_fraction")):
+                if c.get(m) is not None:
+                    keys[k] = m
+            for key, ckey in keys.items():
+                self.assertAlmostEqual(p[key], c[ckey], delta=1e-5 * max(1.0, abs(c[ckey])),
+                                       msg="%s %s" % (run.policy, key))
+            for key in ("drops", "retx_packets", "ooo_packets"):
+                self.assertEqual(p[key], c[key], "%s %s" % (run.policy, key))
+
+    def test_rerun_replaces_atomically(self):
+        before = set(os.listdir(CMP))
+        support.run_tusk("report", CMP)
+        self.assertEqual(set(os.listdir(CMP)), before)  # no staging or old directory left
+        self.assertTrue(os.path.isfile(os.path.join(CMP, "report", "report.html")))
+
+
+class SingleRunReportTest(unittest.TestCase):
+    def test_single_run(self):
+        run = os.path.join(CMP, "ecmp")
+        out = os.path.join(TMP, "single-report")
+        support.run_tusk("report", run, "--out", out)
+        with open(os.path.join(out, "report.html"), encoding="utf-8") as fh:
+            html = fh.read()
+        self.assertEqual(sorted(images(html)), sorted(support.EXPECTED_PLOTS))
+        self.assertTrue("single run" in html)
+        self.assertFalse("spray" in html)
+        self.assertFalse(os.path.exists(os.path.join(run, "report")))  # --out honoured
+
+
+class SeedsReportTest(unittest.TestCase):
+    def test_confidence_intervals_across_seeds(self):
+        root = os.path.join(TMP, "seeds")
+        os.makedirs(root)
+        shutil.copytree(CMP, os.path.join(root, "compare-s1"),
+                        ignore=shutil.ignore_patterns("report"))
+        support.tiny_comparison(root, seed=2, name="compare-s2")
+        support.run_tusk("report", root)
+        table = pd.read_csv(os.path.join(root, "report", "comparison.csv"))
+        self.assertEqual(list(table["seeds"]), [2, 2])
+        per_run = pd.read_csv(os.path.join(root, "report", "summary.csv"))
+        for policy in ("ecmp", "spray"):
+            cct = per_run[per_run["policy"] == policy]["cct_us"].tolist()
+            m, half = stats.mean_ci(cct)
+            row = table[table["policy"] == policy].iloc[0]
+            self.assertAlmostEqual(row["cct_us"], m)
+            self.assertAlmostEqual(row["cct_us_ci"], half)
+            self.assertFalse(math.isnan(row["cct_us_ci"]))
+        with open(os.path.join(root, "report", "report.html"), encoding="utf-8") as fh:
+            html = fh.read()
+        self.assertTrue("±" in html, "no confidence interval in the summary table")
+        self.assertTrue("<td><b>seeds</b></td><td>1, 2</td>" in html, "seeds not listed")
+
+
+class ErrorsTest(unittest.TestCase):
+    def test_not_a_results_directory(self):
+        empty = tempfile.mkdtemp(dir=TMP)
+        p = support.run_tusk("report", empty, check=False)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn("no tusk results", p.stdout)
+        p = support.run_tusk("report", os.path.join(TMP, "nonexistent"), check=False)
+        self.assertEqual(p.returncode, 2, p.stdout)
+
+    def test_manifest_is_valid_json(self):
+        with open(os.path.join(CMP, "ecmp", "manifest.json")) as fh:
+            m = json.load(fh)
+        self.assertIn("timeseries.csv", m["files"])
+        self.assertEqual(m["scenario"]["output"]["sample_us"], 1)
+
+
+class TimeSeriesTest(unittest.TestCase):
+    def test_columns_and_consistency(self):
+        ts = pd.read_csv(os.path.join(CMP, "ecmp", "timeseries.csv"))
+        self.assertEqual(list(ts.columns)[:7], ["time_us", "link_id", "from", "to", "tx_bytes",
+                                                "util", "queue_bytes"])
+        links = pd.read_csv(os.path.join(CMP, "ecmp", "links.csv"))
+        # Every switch egress port is sampled, and its tx bytes add up to links.csv's.
+        sw = links[links["from"].str.startswith(("leaf", "spine"))]
+        sums = ts.groupby(["link_id", "from", "to"])["tx_bytes"].sum()
+        self.assertEqual(len(sums), len(sw))
+        for _, l in sw.iterrows():
+            self.assertEqual(sums[(l["link_id"], l["from"], l["to"])], l["tx_bytes"])
+        # 1 us samples: times are multiples of 1 us except the last (the end of the run).
+        times = sorted(ts["time_us"].unique())
+        self.assertAlmostEqual(times[0], 1.0)
+        self.assertTrue(all(abs(t - round(t)) < 1e-9 for t in times[:-1]))
+        self.assertTrue((ts["util"] >= 0).all())
+        self.assertTrue((ts["util"] <= 1.2).all())
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,393 @@
+"""`tusk report RESULTS_DIR`: plots (PNG + SVG), tidy tables and one self-contained
+report.html in RESULTS_DIR/report/, written through a staging directory renamed into place.
+
+    /usr/bin/python3 -m tusk_analysis.report RESULTS_DIR [--out DIR]
+
+RESULTS_DIR is one run (it has manifest.json) or a comparison (comparison.csv and one folder
+per policy), or a folder of comparisons (e.g. one per seed: confidence intervals across seeds).
+The HTML needs no network: plots are inlined as base64 PNG data URIs, no script or style is
+fetched.
+"""
+
+import argparse
+import base64
+import datetime
+import html
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+
+try:
+    import matplotlib
+    import pandas as pd
+except ImportError as _e:  # a pyenv or venv python3 without Debian's packages
+    sys.exit("tusk report: %s: this Python (%s) lacks pandas or matplotlib; install Debian's "
+             "python3-pandas and python3-matplotlib (scripts/install-deps.sh) and use "
+             "/usr/bin/python3 (or set TUSK_PYTHON)" % (_e, sys.executable))
+
+from . import load, plots, stats  # noqa: E402
+
+# --------------------------------------------------------------------------------------------
+# Small HTML helpers
+
+
+def esc(x):
+    return html.escape(str(x), quote=True)
+
+
+def fmt_num(v, digits=4):
+    if v is None:
+        return "–"
+    if isinstance(v, (int,)) and not isinstance(v, bool):
+        return "{:,}".format(v).replace(",", "\u2009")
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return esc(v)
+    if math.isnan(f):
+        return "–"
+    if f == int(f) and abs(f) < 1e15 and digits >= 0 and abs(f) >= 1000:
+        return "{:,}".format(int(f)).replace(",", "\u2009")
+    if abs(f) >= 1000:
+        return "%.0f" % f
+    return ("%." + str(digits) + "g") % f
+
+
+def fmt_ci(v):
+    """A confidence half-width: 2 significant digits, never in exponent notation."""
+    f = abs(float(v))
+    if f >= 10:
+        return "%.0f" % f
+    if f == 0:
+        return "0"
+    return "%.2g" % f
+
+
+def table(df, columns, classes="data"):
+    """An HTML table of `df`; columns = [(key, header, formatter)]."""
+    out = ['<table class="%s"><thead><tr>' % classes]
+    out += ["<th>%s</th>" % h for _, h, _ in columns]
+    out.append("</tr></thead><tbody>")
+    for _, row in df.iterrows():
+        out.append("<tr>")
+        for key, _, f in columns:
+            v = row.get(key)
+            out.append("<td>%s</td>" % (f(v, row) if f else esc(v)))
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def to_toml(obj, prefix=""):
+    """The manifest's scenario (a JSON object in TOML layout) as TOML text."""
+    def val(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v, ensure_ascii=False)
+        if isinstance(v, list):
+            return "[" + ", ".join(val(x) for x in v) + "]"
+        return json.dumps(v)
+
+    def key(k):
+        ok = all(c.isalnum() or c in "_-" for c in k) and k
+        return k if ok else json.dumps(k)
+
+    lines, tables, arrays = [], [], []
+    for k, v in obj.items():
+        if isinstance(v, dict):
+            tables.append((k, v))
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            arrays.append((k, v))
+        else:
+            lines.append("%s = %s" % (key(k), val(v)))
+    for k, v in tables:
+        name = prefix + key(k)
+        lines.append("")
+        if not v:
+            lines.append("[%s]" % name)
+            continue
+        if any(not isinstance(x, dict) for x in v.values()):
+            lines.append("[%s]" % name)
+        lines.append(to_toml(v, name + ".").strip("\n"))
+    for k, v in arrays:
+        for item in v:
+            lines.append("")
+            lines.append("[[%s]]" % (prefix + key(k)))
+            lines.append(to_toml(item, prefix + key(k) + ".").rstrip("\n"))
+    return "\n".join(line for line in lines if line is not None) + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+
+CSS = """
+body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; margin: 1.5em auto;
+       max-width: 1150px; color: #222; line-height: 1.4; padding: 0 1em; }
+h1 { font-size: 1.5em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 1.6em;
+border-bottom: 1px solid #ccc; } h3 { font-size: 1.02em; }
+table.data { border-collapse: collapse; font-size: 0.82em; margin: 0.6em 0; }
+table.data th, table.data td { border: 1px solid #ccc; padding: 0.2em 0.45em; text-align: right; }
+table.data td { white-space: nowrap; }
+table.data th { background: #f2f2f2; } table.data td:first-child, table.data th:first-child
+{ text-align: left; }
+table.meta td { padding: 0.1em 0.8em 0.1em 0; font-size: 0.9em; vertical-align: top; }
+figure { margin: 1em 0 1.8em 0; } figure img { max-width: 100%; height: auto;
+border: 1px solid #eee; } figcaption { font-size: 0.86em; color: #444; max-width: 60em; }
+.swatch { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em;
+margin-right: 0.3em; border: 1px solid #555; }
+pre { background: #f7f7f7; padding: 0.6em; font-size: 0.8em; overflow-x: auto; }
+.note { color: #666; font-size: 0.88em; } .failed { color: #b00; font-weight: bold; }
+"""
+
+# Sets data attributes on <body> once every image has loaded (or failed), for headless checks.
+LOAD_SCRIPT = """
+window.addEventListener('load', function () {
+  var imgs = document.images, ok = 0;
+  for (var i = 0; i < imgs.length; i++) {
+    if (imgs[i].complete && imgs[i].naturalWidth > 0) { ok++; }
+  }
+  document.body.setAttribute('data-images-total', String(imgs.length));
+  document.body.setAttribute('data-images-loaded', String(ok));
+  document.body.setAttribute('data-tables', String(document.getElementsByTagName('table').length));
+  document.body.setAttribute('data-report-ready', 'true');
+});
+"""
+
+
+def save_figure(fig, stem):
+    fig.savefig(stem + ".png", dpi=150, metadata={"Software": None})
+    fig.savefig(stem + ".svg", metadata={"Date": None, "Creator": None})
+
+
+def summary_columns(cmp, multi_seed, has_pause, has_cct):
+    def num(key, digits=4):
+        def f(v, row):
+            s = fmt_num(v, digits)
+            ci = row.get(key + "_ci")
+            if multi_seed and ci is not None and ci == ci:
+                s += " ± " + fmt_ci(ci)
+            return s
+        return f
+
+    def pol(v, row):
+        return '<span class="swatch" style="background:%s"></span>%s' % (
+            esc(cmp.attrs["colors"].get(v, "#777")), esc(v))
+
+    cols = [("policy", "policy", pol)]
+    if multi_seed:
+        cols.append(("seeds", "seeds", lambda v, r: fmt_num(int(v))))
+    if has_cct:
+        cols += [("cct_us", "CCT (µs)", num("cct_us", 5)),
+                 ("busbw_GBps", "busbw (GB/s)", num("busbw_GBps")),
+                 ("lower_bound_us", "ideal CCT (µs)", num("lower_bound_us", 5))]
+    cols += [("slowdown_mean", "slowdown mean", num("slowdown_mean")),
+             ("slowdown_p50", "p50", num("slowdown_p50")),
+             ("slowdown_p99", "p99", num("slowdown_p99")),
+             ("slowdown_p999", "p99.9", num("slowdown_p999")),
+             ("slowdown_max", "max", num("slowdown_max")),
+             ("fct_p99_us", "FCT p99 (µs)", num("fct_p99_us", 5)),
+             ("uplink_util_max", "uplink util max", num("uplink_util_max", 3)),
+             ("uplink_util_mean", "uplink util mean", num("uplink_util_mean", 3)),
+             ("uplink_imbalance", "uplink bytes max/mean", num("uplink_imbalance", 3)),
+             ("uplink_jain", "Jain (uplink bytes)", num("uplink_jain", 3))]
+    if has_pause:
+        cols.append(("pause_fraction", "pause fraction", num("pause_fraction", 3)))
+    cols += [("drops", "drops", num("drops", 6)),
+             ("retx_packets", "retx pkts", num("retx_packets", 7)),
+             ("ooo_packets", "ooo pkts", num("ooo_packets", 7)),
+             ("unfinished", "unfinished", num("unfinished", 6))]
+    return cols
+
+
+def build_html(results, ctx, figs, skipped, per_run, steps):
+    runs = results.runs
+    m0 = runs[0].manifest
+    multi_seed = len(results.seeds) > 1
+    cmp = ctx.summary.copy()
+    cmp.attrs["colors"] = ctx.colors
+    has_pause = per_run["pause_fraction"].notna().any()
+    has_cct = per_run["cct_us"].notna().any()
+    kind = "comparison of %d policies" % len(results.policies) if results.kind == "comparison" \
+        else "single run"
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+    h = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+         "<title>tusk report: %s</title>" % esc(results.scenario),
+         "<style>%s</style>" % CSS,
+         "<script>%s</script>" % LOAD_SCRIPT, "</head><body>"]
+    h.append("<h1>tusk report: %s</h1>" % esc(results.scenario))
+    h.append('<p class="note">%s · %s</p>' % (esc(kind), esc(results.path)))
+
+    meta = [("scenario", results.scenario),
+            ("policies", ", ".join(results.policies)),
+            ("seeds", ", ".join(str(s) for s in results.seeds)),
+            ("topology", "%s hosts, %s switches" % (m0.get("hosts"), m0.get("switches"))),
+            ("workload", "%s transfers (%s)" % (m0.get("transfers"),
+                                               m0.get("scenario", {}).get("workload", {})
+                                               .get("kind", "?"))),
+            ("scenario file", m0.get("scenario_file") or "built-in"),
+            ("tusk", "%s (git %s)" % (m0.get("tusk_version"), m0.get("git_revision"))),
+            ("ns-3", m0.get("ns3_version")),
+            ("analysis", "tusk_analysis, pandas %s, matplotlib %s, Python %s" % (
+                pd.__version__, matplotlib.__version__, sys.version.split()[0])),
+            ("generated", now)]
+    h.append('<table class="meta">')
+    for k, v in meta:
+        h.append("<tr><td><b>%s</b></td><td>%s</td></tr>" % (esc(k), esc(v)))
+    h.append("</table>")
+
+    # Runs: status, wall time
+    h.append("<h2>Runs</h2>")
+    run_rows = pd.DataFrame([{
+        "policy": r.policy, "seed": r.seed, "status": r.manifest.get("status"),
+        "failure": r.manifest.get("failure", ""), "sim_end_us": r.manifest.get("sim_end_us"),
+        "events": r.manifest.get("events"), "wall_time_s": r.manifest.get("wall_time_s"),
+        "dir": os.path.relpath(r.path, results.path) if r.path != results.path else ".",
+        "ts": "yes" if r.timeseries is not None else "no"} for r in runs])
+
+    def status(v, row):
+        if v == "ok":
+            return "ok"
+        return '<span class="failed">%s</span> %s' % (esc(v), esc(row.get("failure", "")))
+
+    h.append(table(run_rows, [
+        ("policy", "policy", None), ("seed", "seed", None), ("status", "status", status),
+        ("sim_end_us", "simulated (µs)", lambda v, r: fmt_num(v, 6)),
+        ("events", "events", lambda v, r: fmt_num(int(v)) if v == v else "–"),
+        ("wall_time_s", "wall (s)", lambda v, r: fmt_num(v, 3)),
+        ("ts", "time series", None), ("dir", "directory", None)]))
+
+    h.append("<h2>Summary</h2>")
+    h.append("<p class=\"note\">FCT slowdown = FCT / ideal FCT (same flow alone on the idle "
+             "fabric); quantiles by linear interpolation (type 7). CCT and busbw of the "
+             "slowest collective (nccl-tests definitions, GB = 1e9 B). Uplinks: switch → "
+             "higher-tier switch; utilisation = wire bytes / (rate × run time); balance "
+             "(max/mean, Jain's index; 1 = balanced) of uplink bytes among each switch's "
+             "uplinks, combined over switches weighted by bytes.%s%s Tables: "
+             "<code>summary.csv</code> (per run) and <code>comparison.csv</code> (per "
+             "policy) next to this file.</p>" % (
+                 " Pause fraction = PFC paused time / (ports × run time)." if has_pause else "",
+                 " With several seeds: mean ± half-width of the 95 % Student-t confidence "
+                 "interval." if multi_seed else ""))
+    h.append(table(cmp, summary_columns(cmp, multi_seed, has_pause, has_cct)))
+
+    h.append("<h2>Plots</h2>")
+    h.append("<p class=\"note\">Colours: %s. Each plot is also in this folder as PNG and SVG."
+             "</p>" % ", ".join('<span class="swatch" style="background:%s"></span>%s' % (
+                 esc(c), esc(p)) for p, c in ctx.colors.items()))
+    for name, title, caption, png in figs:
+        data = base64.b64encode(png).decode("ascii")
+        h.append('<figure id="%s"><h3>%s</h3>' % (esc(name), esc(title)))
+        h.append('<img src="data:image/png;base64,%s" alt="%s" data-plot="%s">' % (
+            data, esc(title), esc(name)))
+        h.append('<figcaption>%s <a href="%s.svg">SVG</a> · <a href="%s.png">PNG</a>'
+                 "</figcaption></figure>" % (esc(caption), esc(name), esc(name)))
+    if skipped:
+        h.append("<h3>Not drawn</h3><ul>")
+        for name, why in skipped:
+            h.append("<li><code>%s</code>: %s</li>" % (esc(name), esc(why)))
+        h.append("</ul>")
+
+    if steps is not None and not steps.empty:
+        h.append("<h2>Slowest steps and the flows they waited for</h2>")
+        h.append("<p class=\"note\">The five longest steps of each collective per run, with the "
+                 "flow whose last byte arrived last. All steps: <code>steps.csv</code>.</p>")
+        worst = (steps.sort_values(["policy", "seed", "collective_id", "step_us"],
+                                   ascending=[True, True, True, False])
+                 .groupby(["policy", "seed", "collective_id"], sort=False).head(5))
+        order = {p: i for i, p in enumerate(results.policies)}
+        worst = worst.sort_values(["policy", "seed", "collective_id", "step_us"],
+                                  key=lambda s: s.map(order) if s.name == "policy" else s,
+                                  ascending=[True, True, True, False])
+        h.append(table(worst, [
+            ("policy", "policy", None), ("seed", "seed", None),
+            ("collective_id", "collective", None), ("step", "step", None),
+            ("step_us", "step time (µs)", lambda v, r: fmt_num(v, 5)),
+            ("ideal_step_us", "ideal (µs)", lambda v, r: fmt_num(v, 4)),
+            ("flow_id", "slowest flow", lambda v, r: fmt_num(int(v)) if v == v else "–"),
+            ("src", "hosts", lambda v, r: "%d → %d" % (r["src"], r["dst"]) if v == v else "–"),
+            ("channel", "channel", lambda v, r: fmt_num(int(v)) if v == v else "–"),
+            ("fct_us", "its FCT (µs)", lambda v, r: fmt_num(v, 5)),
+            ("slowdown", "its slowdown", lambda v, r: fmt_num(v, 4)),
+            ("retx_packets", "its retx", lambda v, r: fmt_num(int(v)) if v == v else "–"),
+            ("ooo_packets", "its ooo", lambda v, r: fmt_num(int(v)) if v == v else "–")]))
+
+    h.append("<h2>Scenario</h2>")
+    h.append("<p class=\"note\">The resolved scenario of the first run (from its manifest.json)"
+             "%s; a file that reproduces it with <code>tusk run</code>.</p>" % (
+                 "; the runs differ only in <code>lb.policy</code>" +
+                 (" and <code>seed</code>" if multi_seed else "")
+                 if results.kind == "comparison" else ""))
+    h.append("<pre>%s</pre>" % esc(to_toml(m0.get("scenario", {}))))
+    h.append('<p class="note">Generated by <code>tusk report</code> from the result files only '
+             "(CSV, manifest.json, index.sqlite).</p>")
+    h.append("</body></html>\n")
+    return "\n".join(h)
+
+
+def write_report(results_dir, out_dir=None):
+    """Write the report of `results_dir` into `out_dir` (default results_dir/report).
+    Returns the path of report.html."""
+    results = load.load_results(results_dir)
+    out_dir = os.path.abspath(out_dir or os.path.join(results.path, "report"))
+    parent = os.path.dirname(out_dir)
+    os.makedirs(parent, exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
+    try:
+        with matplotlib.pyplot.rc_context(plots.STYLE):
+            ctx, figs, skipped = plots.make_all(results)
+            rendered = []
+            for p in figs:
+                stem = os.path.join(staging, p.name)
+                save_figure(p.figure, stem)
+                matplotlib.pyplot.close(p.figure)
+                with open(stem + ".png", "rb") as fh:
+                    rendered.append((p.name, p.title, p.caption, fh.read()))
+        per_run = stats.summary_table(results.runs)
+        per_run.to_csv(os.path.join(staging, "summary.csv"), index=False)
+        ctx.summary.to_csv(os.path.join(staging, "comparison.csv"), index=False)
+        steps = pd.concat([stats.step_table(r) for r in results.runs], ignore_index=True)
+        if not steps.empty:
+            steps.to_csv(os.path.join(staging, "steps.csv"), index=False)
+        text = build_html(results, ctx, rendered, skipped, per_run, steps)
+        with open(os.path.join(staging, "report.html"), "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(staging, 0o755)
+        if os.path.exists(out_dir):
+            old = out_dir + ".old-%d" % os.getpid()
+            os.rename(out_dir, old)
+            os.rename(staging, out_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return os.path.join(out_dir, "report.html"), [p[0] for p in rendered], skipped
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="tusk report", description=__doc__.split("\n\n")[0])
+    ap.add_argument("results_dir", help="a run directory or a comparison directory")
+    ap.add_argument("--out", help="report directory (default RESULTS_DIR/report)")
+    args = ap.parse_args(argv)
+    try:
+        path, names, skipped = write_report(args.results_dir, args.out)
+    except load.ResultsError as e:
+        print("tusk report: error: %s" % e, file=sys.stderr)
+        return 2
+    print("report: %s (%d plots: %s)" % (path, len(names), ", ".join(names)))
+    for name, why in skipped:
+        print("  not drawn: %s: %s" % (name, why))
+    print("open it with: xdg-open %s" % path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,339 @@
+"""Summary statistics of tusk runs, computed in one place.
+
+The same definitions as tusk/stats.cc and tusk/runner.cc (the printed `tusk compare` table):
+quantiles by linear interpolation between order statistics (Hyndman & Fan type 7, the default
+of numpy and pandas), Jain's fairness index (sum x)^2 / (n sum x^2). The report and its tables
+use only this module. Confidence intervals across seeds are two-sided Student-t intervals of
+the mean; the t quantile is computed here (no scipy needed).
+"""
+
+import math
+
+import pandas as pd
+
+# --------------------------------------------------------------------------------------------
+# Elementary statistics
+
+
+def _finite(values):
+    out = []
+    for v in values:
+        if v is None:
+            continue
+        f = float(v)
+        if not math.isnan(f):
+            out.append(f)
+    return out
+
+
+def quantile(values, q):
+    """The q-quantile (0 <= q <= 1), type 7: sorted x, h = (n - 1) q,
+    x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]). NaN for an empty sample."""
+    if not 0.0 <= q <= 1.0:
+        raise ValueError("quantile: q must be in [0, 1], got %r" % (q,))
+    x = sorted(_finite(values))
+    if not x:
+        return math.nan
+    h = (len(x) - 1) * q
+    lo = math.floor(h)
+    hi = min(lo + 1, len(x) - 1)
+    return x[lo] + (h - lo) * (x[hi] - x[lo])
+
+
+def mean(values):
+    x = _finite(values)
+    return math.fsum(x) / len(x) if x else math.nan
+
+
+def maximum(values):
+    x = _finite(values)
+    return max(x) if x else math.nan
+
+
+def jain_index(values):
+    """Jain's fairness index (sum x)^2 / (n sum x^2), in (0, 1]; 1 for an empty or all-zero set
+    (as tusk/stats.cc)."""
+    x = _finite(values)
+    sq = math.fsum(v * v for v in x)
+    if not x or sq == 0:
+        return 1.0
+    return math.fsum(x) ** 2 / (len(x) * sq)
+
+
+def imbalance(values):
+    """Max / mean (1 = perfectly balanced); NaN if the mean is 0 or there are no values."""
+    x = _finite(values)
+    m = mean(x)
+    if not x or m == 0:
+        return math.nan
+    return max(x) / m
+
+
+# --------------------------------------------------------------------------------------------
+# Student t quantile, for confidence intervals across seeds
+
+
+def _betacf(a, b, x):
+    """Continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 400):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return h
+
+
+def _betainc(a, b, x):
+    """Regularised incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_cdf(t, df):
+    """CDF of Student's t distribution with `df` degrees of freedom."""
+    if df <= 0:
+        raise ValueError("t_cdf: df must be > 0")
+    x = df / (df + t * t)
+    tail = 0.5 * _betainc(df / 2.0, 0.5, x)
+    return 1.0 - tail if t >= 0 else tail
+
+
+def t_quantile(p, df):
+    """Quantile of Student's t distribution (bisection on t_cdf; |error| < 1e-10)."""
+    if not 0.0 < p < 1.0:
+        raise ValueError("t_quantile: p must be in (0, 1)")
+    if p == 0.5:
+        return 0.0
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    lo, hi = 0.0, 1.0
+    while t_cdf(hi, df) < p:
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12:
+            break
+    return 0.5 * (lo + hi)
+
+
+def mean_ci(values, level=0.95):
+    """(mean, half-width) of the two-sided Student-t confidence interval of the mean.
+    Half-width NaN with fewer than 2 values; 0 if all values are equal."""
+    x = _finite(values)
+    m = mean(x)
+    n = len(x)
+    if n < 2:
+        return m, math.nan
+    var = math.fsum((v - m) ** 2 for v in x) / (n - 1)
+    return m, t_quantile(0.5 + level / 2.0, n - 1) * math.sqrt(var / n)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-run and per-comparison summaries
+
+#: Summary columns, their unit and a short description (the report's table header).
+METRICS = [
+    ("cct_us", "µs", "CCT of the slowest collective"),
+    ("busbw_GBps", "GB/s", "bus bandwidth of that collective"),
+    ("slowdown_mean", "", "FCT slowdown, mean"),
+    ("slowdown_p50", "", "FCT slowdown, p50"),
+    ("slowdown_p99", "", "FCT slowdown, p99"),
+    ("slowdown_p999", "", "FCT slowdown, p99.9"),
+    ("slowdown_max", "", "FCT slowdown, max"),
+    ("fct_p99_us", "µs", "FCT p99"),
+    ("uplink_util_max", "", "largest uplink mean utilisation"),
+    ("uplink_util_mean", "", "mean uplink utilisation"),
+    ("uplink_imbalance", "", "uplink bytes max / mean, per switch"),
+    ("uplink_jain", "", "Jain's index of uplink bytes, per switch"),
+    ("pause_fraction", "", "paused time / (ports × run time)"),
+    ("drops", "packets", "frames dropped"),
+    ("retx_packets", "packets", "data packets retransmitted"),
+    ("ooo_packets", "packets", "data packets out of order"),
+    ("unfinished", "flows", "transfers unfinished"),
+]
+
+#: Columns of links.csv / timeseries.csv that carry paused time in µs, if the run has them.
+PAUSE_COLUMNS = ("paused_us", "paused_time_us", "pause_time_us", "pfc_paused_us")
+
+
+def pause_column(df):
+    """The paused-time column of a links or time-series table, or None."""
+    if df is None:
+        return None
+    for c in PAUSE_COLUMNS:
+        if c in df.columns:
+            return c
+    return None
+
+
+def uplinks(links):
+    """The uplink rows (switch -> higher-tier switch) of a links table."""
+    return links[links["uplink"] == 1]
+
+
+def drop_columns(links):
+    """Drop counters that are fabric drops (all drops_* except nic_stale, as the simulator)."""
+    return [c for c in links.columns if c.startswith("drops_") and c != "drops_nic_stale"]
+
+
+def uplink_balance(up):
+    """(imbalance, Jain) of uplink bytes, as tusk/runner.cc judges balance: among the uplinks
+    of each switch (the choices one policy instance has), combined over switches.
+
+    imbalance = sum over switches of max / sum of mean (1 = even);
+    Jain = mean over switches of Jain's index of its uplinks' bytes, weighted by its uplink
+    bytes (a switch that only sends ACKs up counts little). (1, 1) without uplink bytes."""
+    sum_max = sum_mean = weighted = total = 0.0
+    for _, g in up.groupby("from", sort=True):
+        b = g["tx_bytes"].astype(float).tolist()
+        sum_max += max(b)
+        sum_mean += mean(b)
+        weighted += jain_index(b) * math.fsum(b)
+        total += math.fsum(b)
+    return (sum_max / sum_mean if sum_mean > 0 else 1.0,
+            weighted / total if total > 0 else 1.0)
+
+
+def slowest_collective(collectives):
+    """The finished collective with the largest CCT (the one the summary reports), or None."""
+    if collectives is None or collectives.empty:
+        return None
+    done = collectives[collectives["finished"] == 1]
+    if done.empty:
+        return None
+    return done.loc[done["cct_us"].idxmax()]
+
+
+def run_summary(run):
+    """Summary statistics of one run (a load.Run) as a dict of METRICS plus policy and seed."""
+    f = run.flows
+    done = f[f["finished"] == 1]
+    sd = done["slowdown"].tolist()
+    s = {"policy": run.policy, "seed": run.seed}
+    s["slowdown_mean"] = mean(sd)
+    s["slowdown_p50"] = quantile(sd, 0.5)
+    s["slowdown_p99"] = quantile(sd, 0.99)
+    s["slowdown_p999"] = quantile(sd, 0.999)
+    s["slowdown_max"] = maximum(sd)
+    s["fct_p99_us"] = quantile(done["fct_us"].tolist(), 0.99)
+    s["fct_max_us"] = maximum(done["fct_us"].tolist())
+    c = slowest_collective(run.collectives)
+    s["cct_us"] = float(c["cct_us"]) if c is not None else math.nan
+    s["algbw_GBps"] = float(c["algbw_GBps"]) if c is not None else math.nan
+    s["busbw_GBps"] = float(c["busbw_GBps"]) if c is not None else math.nan
+    s["lower_bound_us"] = float(c["lower_bound_us"]) if c is not None else math.nan
+    up = uplinks(run.links)
+    s["uplink_util_max"] = maximum(up["mean_util"]) if not up.empty else 0.0
+    s["uplink_util_mean"] = mean(up["mean_util"]) if not up.empty else 0.0
+    s["uplink_imbalance"], s["uplink_jain"] = uplink_balance(up)
+    pc = pause_column(run.links)
+    sim_end = float(run.manifest.get("sim_end_us") or 0)
+    if pc is not None and sim_end > 0 and len(run.links):
+        s["pause_fraction"] = float(run.links[pc].sum()) / (len(run.links) * sim_end)
+    else:
+        s["pause_fraction"] = math.nan
+    s["drops"] = int(run.links[drop_columns(run.links)].to_numpy().sum())
+    s["retx_packets"] = int(f["retx_packets"].sum())
+    s["ooo_packets"] = int(f["ooo_packets"].sum())
+    s["unfinished"] = int((f["finished"] == 0).sum())
+    return s
+
+
+def summary_table(runs):
+    """One row per run (policy, seed, every METRIC): the tidy table behind the report."""
+    rows = [run_summary(r) for r in runs]
+    return pd.DataFrame(rows)
+
+
+def comparison_table(runs, level=0.95):
+    """One row per policy: for each metric its mean over seeds, and where a policy has several
+    seeds, `<metric>_ci` = the half-width of the `level` Student-t CI of that mean."""
+    per_run = summary_table(runs)
+    out = []
+    for policy in policy_order(per_run["policy"]):
+        g = per_run[per_run["policy"] == policy]
+        row = {"policy": policy, "seeds": len(g)}
+        for key, _, _ in METRICS + [("fct_max_us", "", ""), ("algbw_GBps", "", ""),
+                                    ("lower_bound_us", "", "")]:
+            m, half = mean_ci(g[key].tolist(), level)
+            row[key] = m
+            row[key + "_ci"] = half
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def policy_order(policies):
+    """Policies in first-seen order, without repeats."""
+    seen = []
+    for p in policies:
+        if p not in seen:
+            seen.append(p)
+    return seen
+
+
+# --------------------------------------------------------------------------------------------
+# Collective steps
+
+
+def step_table(run):
+    """Per collective and step: its end time, duration, the ideal step time and the flow the
+    step waited for (the one whose last byte arrived last).
+
+    Columns: collective_id, step, step_end_us, step_us, ideal_step_us, flow_id, src, dst,
+    channel, fct_us, slowdown, retx_packets, ooo_packets, policy, seed."""
+    rows = []
+    if run.collectives is None or run.collectives.empty:
+        return pd.DataFrame(rows)
+    f = run.flows
+    for _, c in run.collectives.iterrows():
+        ends = [float(x) for x in str(c["step_end_us"]).split(";") if x not in ("", "nan")]
+        if not ends:
+            continue
+        lb = float(c["lower_bound_us"])
+        ideal = lb / len(ends) if lb > 0 else math.nan
+        prev = float(c["start_us"])
+        cf = f[f["collective"] == c["collective_id"]]
+        for step, end in enumerate(ends):
+            sf = cf[(cf["step"] == step) & (cf["finished"] == 1)]
+            row = {"collective_id": int(c["collective_id"]), "step": step,
+                   "step_end_us": end, "step_us": end - prev, "ideal_step_us": ideal}
+            if not sf.empty:
+                w = sf.loc[sf["finish_us"].idxmax()]
+                row.update({"flow_id": int(w["flow_id"]), "src": int(w["src"]),
+                            "dst": int(w["dst"]), "channel": int(w["channel"]),
+                            "fct_us": float(w["fct_us"]), "slowdown": float(w["slowdown"]),
+                            "retx_packets": int(w["retx_packets"]),
+                            "ooo_packets": int(w["ooo_packets"])})
+            row["policy"] = run.policy
+            row["seed"] = run.seed
+            rows.append(row)
+            prev = end
+    return pd.DataFrame(rows)

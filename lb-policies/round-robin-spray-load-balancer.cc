@@ -1,0 +1,29 @@
+#include "round-robin-spray-load-balancer.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RoundRobinSprayLoadBalancer);
+
+TypeId
+RoundRobinSprayLoadBalancer::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RoundRobinSprayLoadBalancer")
+                            .SetParent<LoadBalancer>()
+                            .SetGroupName("LbPolicies")
+                            .AddConstructor<RoundRobinSprayLoadBalancer>();
+    return tid;
+}
+
+RoundRobinSprayLoadBalancer::RoundRobinSprayLoadBalancer() = default;
+
+uint32_t
+RoundRobinSprayLoadBalancer::DoSelectEgress(const LbContext&,
+                                            const FrameMeta&,
+                                            const EgressCandidate*,
+                                            uint32_t count)
+{
+    return static_cast<uint32_t>(m_next++ % count);
+}
+
+} // namespace ns3

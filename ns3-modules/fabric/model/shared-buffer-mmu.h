@@ -1,0 +1,128 @@
+/*
+ * tusk: SharedBufferMmu, the buffer manager of one switch: ingress and egress accounting,
+ * reserved / shared / headroom pools, dynamic or static thresholds, PFC XOFF/XON decisions.
+ */
+#ifndef TUSK_SHARED_BUFFER_MMU_H
+#define TUSK_SHARED_BUFFER_MMU_H
+
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Shared-buffer MMU in the style of Broadcom Trident/Tomahawk switches (and of the
+ * MMU of the HPCC simulator, Li et al., SIGCOMM 2019).
+ *
+ * The switch buffer (`BufferBytes`) is split into a reserved pool (`ReservedBytes` per ingress
+ * port and priority group), a headroom pool (per ingress port and lossless PG, set per port by
+ * the fabric builder from the link's delay and rate) and a shared pool (the rest).
+ *
+ * - A **lossless** frame (priority in `LosslessPriorities`) is charged at ingress to its PG's
+ *   reserved space, then to the shared pool while the PG's shared use stays below the PFC
+ *   threshold, then to the PG's headroom; if the headroom is full it is dropped
+ *   (INGRESS_HEADROOM: the headroom was sized too small). Lossless frames are never dropped at
+ *   egress.
+ * - A **lossy** frame is dropped (EGRESS_THRESHOLD) when its egress queue would exceed the
+ *   egress threshold; otherwise it is charged like a lossless one without headroom.
+ * - Thresholds: dynamic (Choudhury & Hahne, 1998): T = alpha x (free shared bytes); or static:
+ *   T = `StaticThresholdBytes`.
+ * - PFC: a PG should be paused (XOFF) while it uses headroom or its shared use is at or above
+ *   T; it may resume (XON) when it uses no headroom and its shared use is at most
+ *   T - `XonOffsetBytes` (or zero).
+ *
+ * Release happens when a frame leaves its egress queue, headroom first, then shared, then
+ * reserved. Every counter is 64-bit and never negative; the ingress totals and the egress
+ * totals both equal the bytes queued in the switch (CheckInvariants). No Simulator needed.
+ */
+class SharedBufferMmu : public Object
+{
+  public:
+    enum Verdict : uint8_t
+    {
+        ADMIT = 0,          //!< charged to reserved or shared space
+        ADMIT_HEADROOM = 1, //!< lossless frame charged to PFC headroom
+        DROP_HEADROOM = 2,  //!< lossless frame, headroom exhausted
+        DROP_EGRESS = 3,    //!< lossy frame above the egress threshold
+    };
+
+    static constexpr int kPgs = 8;
+
+    static TypeId GetTypeId();
+    SharedBufferMmu();
+
+    /** Size the per-port tables. Call once, before any admission. */
+    void SetPorts(uint16_t ports);
+    uint16_t GetPorts() const { return m_ports; }
+    /** Headroom of every lossless PG of ingress `port`, bytes. */
+    void SetHeadroom(uint16_t port, uint64_t bytes);
+    uint64_t GetHeadroom(uint16_t port) const { return m_headroom[port]; }
+
+    bool IsLossless(uint8_t priority) const { return (m_losslessMask >> priority) & 1; }
+
+    /** Admission of a `bytes` frame from ingress `in` to egress `out` on `priority`. */
+    Verdict Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t bytes);
+    /** The frame admitted with these arguments left its egress queue. */
+    void Release(uint16_t in, uint16_t out, uint8_t priority, uint32_t bytes);
+
+    /** Whether ingress (in, pg) should be paused now. */
+    bool ShouldPause(uint16_t in, uint8_t pg) const;
+    /** Whether a paused ingress (in, pg) may resume now. */
+    bool ShouldResume(uint16_t in, uint8_t pg) const;
+
+    /** The PFC (ingress shared) threshold now, bytes. */
+    uint64_t PfcThreshold() const;
+    /** The egress threshold for lossy queues now, bytes. */
+    uint64_t EgressThreshold() const;
+
+    uint64_t GetIngressBytes(uint16_t in, uint8_t pg) const;
+    uint64_t GetHeadroomUsed(uint16_t in, uint8_t pg) const { return At(m_hdrm, in, pg); }
+    uint64_t GetSharedUsed(uint16_t in, uint8_t pg) const { return At(m_shared, in, pg); }
+    uint64_t GetEgressBytes(uint16_t out, uint8_t q) const { return At(m_egress, out, q); }
+    uint64_t GetSharedPoolBytes() const;
+    uint64_t GetSharedPoolUsed() const { return m_sharedUsedTotal; }
+    uint64_t GetTotalUsed() const { return m_totalUsed; }
+    /** Largest total occupancy seen, bytes. */
+    uint64_t GetPeakUsed() const { return m_peakUsed; }
+
+    /** Ingress sums, egress sums and the total agree and no pool is over-committed. */
+    bool CheckInvariants() const;
+
+  private:
+    static uint64_t& At(std::vector<uint64_t>& v, uint16_t port, uint8_t pg)
+    {
+        return v[static_cast<size_t>(port) * kPgs + pg];
+    }
+    static uint64_t At(const std::vector<uint64_t>& v, uint16_t port, uint8_t pg)
+    {
+        return v[static_cast<size_t>(port) * kPgs + pg];
+    }
+
+    uint64_t m_bufferBytes = 0;
+    uint64_t m_reservedPerPg = 0;
+    bool m_dynamic = true;
+    double m_alpha = 0.125;
+    double m_egressAlpha = 1.0;
+    uint64_t m_staticThreshold = 0;
+    uint64_t m_xonOffset = 0;
+    uint8_t m_losslessMask = 0;
+
+    uint16_t m_ports = 0;
+    std::vector<uint64_t> m_headroom; //!< per ingress port, per lossless PG
+    std::vector<uint64_t> m_reserved; //!< used, per (port, pg)
+    std::vector<uint64_t> m_shared;   //!< used, per (port, pg)
+    std::vector<uint64_t> m_hdrm;     //!< used, per (port, pg)
+    std::vector<uint64_t> m_egress;   //!< per (port, queue)
+    uint64_t m_sharedUsedTotal = 0;
+    uint64_t m_headroomPool = 0;
+    uint64_t m_reservedPool = 0;
+    uint64_t m_totalUsed = 0;
+    uint64_t m_peakUsed = 0;
+};
+
+} // namespace ns3
+
+#endif

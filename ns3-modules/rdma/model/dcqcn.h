@@ -1,0 +1,95 @@
+/*
+ * tusk: DCQCN reaction point (Zhu et al., "Congestion Control for Large-Scale RDMA
+ * Deployments", SIGCOMM 2015, section 3).
+ */
+#ifndef TUSK_DCQCN_H
+#define TUSK_DCQCN_H
+
+#include "rdma-congestion-control.h"
+
+#include "ns3/event-id.h"
+
+namespace ns3
+{
+
+/**
+ * \brief DCQCN's rate-based reaction point (RP), one per QP.
+ *
+ * On a CNP (at most one decrease per `MinDecreaseInterval`):
+ *   Rt <- Rc (always with ClampTargetRate, else only if the rate rose since the last CNP),
+ *   Rc <- max(MinRate, Rc (1 - alpha / 2)),  alpha <- (1 - g) alpha + g,
+ * and the increase counters restart. Without CNPs, alpha <- (1 - g) alpha every
+ * `AlphaUpdatePeriod` (K). Rate-increase events come from a timer (`RateIncreaseTimer`, T) and a
+ * byte counter (`ByteCounter`, B); with i = the larger of the two event counts and j the smaller:
+ *   i <= F (`FastRecoveryStages`):  fast recovery   Rc <- (Rt + Rc) / 2
+ *   j >  F:                         hyper increase  Rt <- Rt + (j - F) R_HAI, Rc <- (Rt + Rc) / 2
+ *   otherwise:                      additive        Rt <- Rt + R_AI,          Rc <- (Rt + Rc) / 2
+ * Rates are clamped to the line rate. The first CNP may set the rate to `RateOnFirstCnp`
+ * instead of cutting it. Timers run only while the QP is below line rate or alpha is
+ * non-negligible, so an uncongested QP costs no events.
+ *
+ * Presets (DcqcnCongestionControl::ApplyPreset): "paper" (g = 1/256, K = 55 us, T = 55 us,
+ * B = 10 MB, F = 5, R_AI = 40 Mb/s, R_HAI = 200 Mb/s) and "hpcc", the NIC-default style of
+ * the HPCC simulator's config (timer 300 us, F = 1, no byte counter, R_AI = 5 Mb/s and
+ * R_HAI = 50 Mb/s per 25 Gb/s of line rate, 4 us minimum decrease interval).
+ */
+class DcqcnCongestionControl : public RdmaCongestionControl
+{
+  public:
+    static TypeId GetTypeId();
+    DcqcnCongestionControl();
+
+    void Init(uint64_t lineRateBps) override;
+    uint64_t GetRateBps() const override { return static_cast<uint64_t>(m_rc); }
+    void OnDataSent(uint32_t bytes, Time now) override;
+    void OnCnp(Time now) override;
+    const char* Name() const override { return "dcqcn"; }
+
+    double GetAlpha() const { return m_alpha; }
+    double GetTargetRateBps() const { return m_rt; }
+    uint64_t GetCnpsReacted() const { return m_cnps; }
+
+    /** Names of the presets. */
+    static const char* const kPresets[];
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void AlphaTimer();
+    void RateTimer();
+    void IncreaseEvent();
+    void EnsureTimers();
+
+    // Attributes.
+    double m_g = 1.0 / 256;
+    double m_initialAlpha = 1.0;
+    Time m_alphaPeriod;
+    Time m_rateTimer;
+    uint64_t m_byteCounter = 0;
+    uint32_t m_fastRecovery = 5;
+    uint64_t m_rateAi = 0;
+    uint64_t m_rateHai = 0;
+    uint64_t m_minRate = 0;
+    uint64_t m_rateOnFirstCnp = 0;
+    bool m_clampTarget = true;
+    Time m_minDecreaseInterval;
+
+    // State.
+    double m_rc = 0;
+    double m_rt = 0;
+    double m_alpha = 1.0;
+    uint32_t m_timerEvents = 0;
+    uint32_t m_byteEvents = 0;
+    uint64_t m_bytes = 0;
+    bool m_seenCnp = false;
+    bool m_increasedSinceCnp = false;
+    Time m_lastDecrease;
+    uint64_t m_cnps = 0;
+    EventId m_alphaEvent;
+    EventId m_rateEvent;
+};
+
+} // namespace ns3
+
+#endif

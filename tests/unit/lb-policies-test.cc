@@ -1,0 +1,577 @@
+// The switch-side load-balancing policies alone, no Simulator: every decision gets its time
+// from LbContext.now, which these tests step by hand (a fake clock). Each test states the
+// property from the policy's paper or from shared/oracles.md that it checks.
+
+#include "lb-policies/conga-load-balancer.h"
+#include "lb-policies/drill-load-balancer.h"
+#include "lb-policies/ecmp-load-balancer.h"
+#include "lb-policies/least-loaded-load-balancer.h"
+#include "lb-policies/letflow-load-balancer.h"
+#include "lb-policies/path-pinning-load-balancer.h"
+#include "lb-policies/policy-registry.h"
+#include "lb-policies/round-robin-spray-load-balancer.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+FrameMeta
+Flow(uint32_t src, uint32_t dst, uint16_t sport, uint32_t qp = 1)
+{
+    FrameMeta m;
+    m.srcHost = src;
+    m.dstHost = dst;
+    m.srcPort = sport;
+    m.dstPort = 4791;
+    m.dstQp = qp;
+    return m;
+}
+
+/** n candidates on ports first, first + 1, ... with the given queue bytes (0 if omitted). */
+std::vector<EgressCandidate>
+Candidates(uint32_t n, std::vector<uint64_t> queue = {}, uint16_t first = 0)
+{
+    std::vector<EgressCandidate> c(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        c[i].port = static_cast<uint16_t>(first + i);
+        c[i].queueBytes = i < queue.size() ? queue[i] : 0;
+    }
+    return c;
+}
+
+LbContext
+At(double us, uint32_t switchId = 0)
+{
+    LbContext ctx;
+    ctx.now = NanoSeconds(static_cast<int64_t>(std::llround(us * 1000)));
+    ctx.switchId = switchId;
+    return ctx;
+}
+
+uint32_t
+Pick(Ptr<LoadBalancer> lb, const LbContext& ctx, const FrameMeta& f, std::vector<EgressCandidate>& c)
+{
+    return lb->SelectEgress(ctx, f, c.data(), static_cast<uint32_t>(c.size()));
+}
+
+} // namespace
+
+// ---- ECMP family ----------------------------------------------------------------------
+
+TEST_CASE("ECMP: 64 flows over 4 uplinks: every uplink used, about 16 +- 6 each",
+          "[unit][ecmp]")
+{
+    // Binomial(64, 1/4) per uplink: mean 16, sd 3.46. P(an uplink gets none) = 4 (3/4)^64
+    // ~ 4e-8, so every trial must use every uplink; P(|X - 16| <= 6) = 0.941 per uplink.
+    auto c = Candidates(4);
+    std::mt19937_64 rng(4);
+    const int trials = 2000;
+    int within = 0;
+    double sumSq = 0;
+    for (int t = 0; t < trials; ++t)
+    {
+        auto lb = CreateObject<EcmpLoadBalancer>();
+        lb->SetAttribute("Seed", UintegerValue(static_cast<uint32_t>(rng())));
+        std::array<int, 4> load{};
+        std::set<uint16_t> ports;
+        while (ports.size() < 64)
+        {
+            ports.insert(static_cast<uint16_t>(49152 + rng() % 16384));
+        }
+        for (uint16_t sport : ports)
+        {
+            ++load[Pick(lb, At(0), Flow(0, 9, sport), c)];
+        }
+        for (int x : load)
+        {
+            REQUIRE(x >= 1);
+            within += std::abs(x - 16) <= 6;
+            sumSq += (x - 16.0) * (x - 16.0);
+        }
+    }
+    CHECK(static_cast<double>(within) / (4 * trials) == Approx(0.941).margin(0.015));
+    CHECK(std::sqrt(sumSq / (4 * trials)) == Approx(std::sqrt(64 * 0.25 * 0.75)).epsilon(0.05));
+}
+
+TEST_CASE("ECMP: changing only the source port moves about 3/4 of 64 flows (oracle 10)",
+          "[unit][ecmp][oracle10]")
+{
+    auto c = Candidates(4);
+    std::mt19937_64 rng(10);
+    int moved = 0;
+    const int trials = 1000;
+    for (int t = 0; t < trials; ++t)
+    {
+        auto lb = CreateObject<EcmpLoadBalancer>();
+        lb->SetAttribute("Seed", UintegerValue(static_cast<uint32_t>(rng())));
+        for (uint32_t f = 0; f < 64; ++f)
+        {
+            const auto sport = static_cast<uint16_t>(49152 + rng() % 16000);
+            moved += Pick(lb, At(0), Flow(f, 100 + f, sport), c) !=
+                     Pick(lb, At(0), Flow(f, 100 + f, static_cast<uint16_t>(sport + 1)), c);
+        }
+    }
+    // 64 000 Bernoulli(3/4): sd of the fraction 0.0017.
+    CHECK(static_cast<double>(moved) / (64.0 * trials) == Approx(0.75).margin(0.01));
+}
+
+TEST_CASE("ECMP hash functions: XorFold and FNV-1a low bits are linear, Murmur3 avalanches",
+          "[unit][ecmp]")
+{
+    // With the XOR hash, 2^k consecutive source ports cover all residues mod 2^k: QPs with
+    // consecutive ports use distinct members of a 2^k-way group. So does FNV-1a, whose low k
+    // bits are a bijection of the low k bits of its last bytes (XOR, then multiplication by
+    // an odd prime). Murmur3 mixes: balls into bins.
+    auto xorLb = CreateObject<EcmpLoadBalancer>();
+    xorLb->SetAttribute("HashFunction", EnumValue(EcmpLoadBalancer::XOR_FOLD));
+    xorLb->SetAttribute("Seed", UintegerValue(12345));
+    auto c = Candidates(8);
+    for (uint16_t base : {49152, 50001, 65000})
+    {
+        std::set<uint32_t> used;
+        for (uint16_t i = 0; i < 8; ++i)
+        {
+            used.insert(Pick(xorLb, At(0), Flow(3, 7, static_cast<uint16_t>(base + i)), c));
+        }
+        CHECK(used.size() == 8);
+    }
+    for (auto fn : {EcmpLoadBalancer::MURMUR3, EcmpLoadBalancer::FNV1A})
+    {
+        auto lb = CreateObject<EcmpLoadBalancer>();
+        lb->SetAttribute("HashFunction", EnumValue(fn));
+        const double expected = fn == EcmpLoadBalancer::FNV1A ? 8.0 : 5.251;
+        double used = 0;
+        const int trials = 4000;
+        for (int t = 0; t < trials; ++t)
+        {
+            lb->SetAttribute("Seed", UintegerValue(static_cast<uint32_t>(t)));
+            std::set<uint32_t> u;
+            for (uint16_t i = 0; i < 8; ++i)
+            {
+                u.insert(Pick(lb, At(0), Flow(3, 7, static_cast<uint16_t>(50000 + i)), c));
+            }
+            used += u.size();
+        }
+        // Murmur3: E[bins used] of 8 balls in 8 bins = 8 (1 - (7/8)^8) = 5.251.
+        CHECK(used / trials == Approx(expected).epsilon(0.02));
+    }
+}
+
+TEST_CASE("ECMP with the same seed everywhere polarises a second tier", "[unit][ecmp][oracle10]")
+{
+    // A ToR picks one of 2 aggregation switches, which each pick one of 2 cores. With the same
+    // seed, an aggregation switch sees only flows whose hash is h mod 2 = its index, and sends
+    // them all to its core h mod 2 = the same index: 2 of 4 cores carry everything.
+    auto c2 = Candidates(2);
+    std::mt19937_64 rng(1);
+    auto run = [&](bool sameSeed) {
+        auto tor = CreateObject<EcmpLoadBalancer>();
+        std::array<Ptr<EcmpLoadBalancer>, 2> agg = {CreateObject<EcmpLoadBalancer>(),
+                                                    CreateObject<EcmpLoadBalancer>()};
+        tor->SetAttribute("Seed", UintegerValue(77));
+        agg[0]->SetAttribute("Seed", UintegerValue(sameSeed ? 77 : 1234));
+        agg[1]->SetAttribute("Seed", UintegerValue(sameSeed ? 77 : 98765));
+        std::array<int, 4> core{};
+        for (int f = 0; f < 4096; ++f)
+        {
+            const FrameMeta m = Flow(f % 4, 4 + f % 12, static_cast<uint16_t>(49152 + rng() % 16384));
+            const uint32_t a = Pick(tor, At(0), m, c2);
+            ++core[2 * a + Pick(agg[a], At(0), m, c2)];
+        }
+        return core;
+    };
+    const auto polarised = run(true);
+    CHECK(polarised[1] == 0);
+    CHECK(polarised[2] == 0);
+    const auto spread = run(false);
+    for (int x : spread)
+    {
+        CHECK(x == Approx(1024).margin(4 * 28)); // binomial sd sqrt(4096 / 4 * 3 / 4) = 27.7
+    }
+}
+
+TEST_CASE("path pinning: one uplink per destination, whoever sends; collides on partial racks",
+          "[unit][pinning]")
+{
+    auto lb = CreateObject<PathPinningLoadBalancer>();
+    auto c = Candidates(4);
+    // A full destination rack of 4 hosts (16..19): each host its own uplink.
+    std::set<uint32_t> used;
+    for (uint32_t dst = 16; dst < 20; ++dst)
+    {
+        const uint32_t port = Pick(lb, At(0), Flow(0, dst, 50000), c);
+        used.insert(port);
+        for (uint32_t src = 1; src < 8; ++src)
+        {
+            CHECK(Pick(lb, At(0), Flow(src, dst, static_cast<uint16_t>(50000 + src)), c) == port);
+        }
+    }
+    CHECK(used.size() == 4);
+    // A job holding hosts 16 and 20 only: both pinned to the same uplink.
+    CHECK(Pick(lb, At(0), Flow(0, 16, 1), c) == Pick(lb, At(0), Flow(0, 20, 2), c));
+    // A failed uplink renumbers the group: destinations 16 and 19 now share an uplink.
+    auto c3 = Candidates(3);
+    CHECK(Pick(lb, At(0), Flow(0, 16, 1), c3) == Pick(lb, At(0), Flow(0, 19, 1), c3));
+}
+
+// ---- spraying --------------------------------------------------------------------------
+
+TEST_CASE("round-robin spraying cycles the candidates whatever the flow", "[unit][spray]")
+{
+    auto lb = CreateObject<RoundRobinSprayLoadBalancer>();
+    auto c = Candidates(4);
+    std::array<int, 4> load{};
+    for (int i = 0; i < 1000; ++i)
+    {
+        const uint32_t p = Pick(lb, At(i), Flow(i % 7, 9, static_cast<uint16_t>(i)), c);
+        CHECK(p == static_cast<uint32_t>(i % 4));
+        ++load[p];
+    }
+    CHECK(load == std::array<int, 4>{250, 250, 250, 250});
+}
+
+// ---- adaptive routing --------------------------------------------------------------------
+
+TEST_CASE("least-loaded AR breaks ties uniformly at random (oracle 11)", "[unit][ar][oracle11]")
+{
+    // Queue loads (1, 3, 1, 5): ports 0 and 2 each 50 % +- 2 % over 10^4 decisions (sd 0.5 %),
+    // ports 1 and 3 never.
+    auto lb = CreateObject<LeastLoadedLoadBalancer>();
+    lb->AssignStreams(11);
+    auto c = Candidates(4, {1, 3, 1, 5});
+    std::array<int, 4> n{};
+    for (int i = 0; i < 10000; ++i)
+    {
+        ++n[Pick(lb, At(i), Flow(0, 1, 2), c)];
+    }
+    CHECK(n[1] == 0);
+    CHECK(n[3] == 0);
+    CHECK(n[0] / 1e4 == Approx(0.5).margin(0.02));
+    CHECK(n[2] / 1e4 == Approx(0.5).margin(0.02));
+    // Three-way tie: 1/3 each.
+    auto c3 = Candidates(4, {2, 2, 9, 2});
+    std::array<int, 4> m{};
+    for (int i = 0; i < 30000; ++i)
+    {
+        ++m[Pick(lb, At(i), Flow(0, 1, 2), c3)];
+    }
+    CHECK(m[2] == 0);
+    for (int k : {0, 1, 3})
+    {
+        CHECK(m[k] / 3e4 == Approx(1.0 / 3).margin(0.015));
+    }
+}
+
+TEST_CASE("least-loaded AR: pause state, utilisation weight and quantised loads",
+          "[unit][ar]")
+{
+    auto lb = CreateObject<LeastLoadedLoadBalancer>();
+    auto c = Candidates(3, {0, 500, 900});
+    c[0].paused = true;
+    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 1); // the empty port is paused
+    lb->SetAttribute("PauseAware", BooleanValue(false));
+    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 0);
+    // All paused: still the least loaded.
+    lb->SetAttribute("PauseAware", BooleanValue(true));
+    for (auto& x : c)
+    {
+        x.paused = true;
+    }
+    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 0);
+    // Utilisation: equal queues, different DRE utilisation.
+    auto u = Candidates(2, {1000, 1000});
+    u[0].utilisation = 0.9;
+    u[1].utilisation = 0.1;
+    lb->SetAttribute("UtilisationWeight", DoubleValue(10000));
+    CHECK(Pick(lb, At(0), Flow(0, 1, 2), u) == 1);
+    // Quantised: 1000 and 1500 bytes are the same level of 4 KiB: a tie.
+    lb->SetAttribute("UtilisationWeight", DoubleValue(0));
+    lb->SetAttribute("QuantumBytes", UintegerValue(4096));
+    auto q = Candidates(2, {1000, 1500});
+    std::array<int, 2> n{};
+    for (int i = 0; i < 4000; ++i)
+    {
+        ++n[Pick(lb, At(0), Flow(0, 1, 2), q)];
+    }
+    CHECK(n[0] / 4e3 == Approx(0.5).margin(0.04));
+}
+
+TEST_CASE("DRILL(d, m): d samples, m remembered, ties at random", "[unit][drill][oracle11]")
+{
+    SECTION("d = number of ports, m = 0 is least-loaded AR (oracle 11)")
+    {
+        auto lb = CreateObject<DrillLoadBalancer>();
+        lb->SetAttribute("Samples", UintegerValue(4));
+        lb->SetAttribute("Memory", UintegerValue(0));
+        lb->AssignStreams(3);
+        auto c = Candidates(4, {1, 3, 1, 5});
+        std::array<int, 4> n{};
+        for (int i = 0; i < 10000; ++i)
+        {
+            ++n[Pick(lb, At(i), Flow(0, 1, 2), c)];
+        }
+        CHECK(n[1] + n[3] == 0);
+        CHECK(n[0] / 1e4 == Approx(0.5).margin(0.02));
+    }
+    SECTION("DRILL(2, 0): the least loaded of 2 random ports, the power of two choices")
+    {
+        // Distinct loads, 4 ports: the globally least loaded is chosen iff it is sampled,
+        // P = 1 - C(3,2)/C(4,2) = 1/2; the most loaded never is.
+        auto lb = CreateObject<DrillLoadBalancer>();
+        lb->SetAttribute("Memory", UintegerValue(0));
+        auto c = Candidates(4, {40, 10, 30, 20});
+        std::array<int, 4> n{};
+        for (int i = 0; i < 20000; ++i)
+        {
+            ++n[Pick(lb, At(i), Flow(0, 1, 2), c)];
+        }
+        CHECK(n[1] / 2e4 == Approx(0.5).margin(0.015));
+        CHECK(n[0] == 0);
+        // Second least loaded: chosen when sampled with one of the two heavier: 2/6.
+        CHECK(n[3] / 2e4 == Approx(1.0 / 3).margin(0.015));
+    }
+    SECTION("DRILL(2, 1): once found, the least loaded port is remembered")
+    {
+        auto lb = CreateObject<DrillLoadBalancer>();
+        auto c = Candidates(8, {80, 70, 60, 50, 40, 30, 0, 10});
+        int hits = 0;
+        for (int i = 0; i < 1000; ++i)
+        {
+            hits += Pick(lb, At(i), Flow(0, 1, 2), c) == 6;
+        }
+        // Found within the first few packets (P(not sampled in k packets) = (3/4)^k), then
+        // chosen every time.
+        CHECK(hits > 970);
+        // The remembered port leaves the group: no stale choice.
+        auto d = Candidates(4, {5, 1, 7, 9}, 20);
+        CHECK(Pick(lb, At(0), Flow(0, 1, 2), d) < 4);
+    }
+}
+
+// ---- flowlets ------------------------------------------------------------------------------
+
+TEST_CASE("LetFlow: a flowlet keeps its port; a gap > delta draws a new random port",
+          "[unit][letflow][oracle18]")
+{
+    auto lb = CreateObject<LetFlowLoadBalancer>();
+    lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(10)));
+    lb->AssignStreams(5);
+    auto c = Candidates(4);
+    const FrameMeta f = Flow(1, 2, 50000);
+    // Packets 1 us apart for 1 ms: one flowlet, one port.
+    const uint32_t first = Pick(lb, At(0), f, c);
+    for (int i = 1; i <= 1000; ++i)
+    {
+        REQUIRE(Pick(lb, At(i), f, c) == first);
+    }
+    CHECK(lb->GetFlowlets() == 1);
+    // A gap of exactly delta still continues the flowlet; more than delta starts a new one.
+    CHECK(Pick(lb, At(1010), f, c) == first);
+    CHECK(lb->GetFlowlets() == 1);
+    Pick(lb, At(1020.001), f, c);
+    CHECK(lb->GetFlowlets() == 2);
+    // Each new flowlet's port is uniformly random: 4000 flowlets, sd of a count 27.
+    std::array<int, 4> n{};
+    double t = 2000;
+    for (int k = 0; k < 4000; ++k)
+    {
+        t += 11; // every packet a new flowlet
+        ++n[Pick(lb, At(t), f, c)];
+    }
+    for (int x : n)
+    {
+        CHECK(x == Approx(1000).margin(120));
+    }
+    // The flowlet's port leaves the group (its link went down): the next packet of the
+    // flowlet moves at once, gap or no gap.
+    uint32_t p = Pick(lb, At(t += 11), f, c);
+    while (c[p].port != 0)
+    {
+        p = Pick(lb, At(t += 11), f, c);
+    }
+    auto three = Candidates(3, {}, 1); // ports 1, 2, 3
+    const uint64_t before = lb->GetFlowlets();
+    CHECK(three[Pick(lb, At(t + 0.5), f, three)].port != 0);
+    CHECK(lb->GetFlowlets() == before + 1);
+}
+
+TEST_CASE("flowlet table: bounded and aged", "[unit][letflow]")
+{
+    auto lb = CreateObject<LetFlowLoadBalancer>();
+    lb->SetAttribute("TableSize", UintegerValue(16));
+    lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(5)));
+    auto c = Candidates(4);
+    for (uint32_t f = 0; f < 1000; ++f)
+    {
+        Pick(lb, At(1), Flow(f, f + 1, static_cast<uint16_t>(50000 + f)), c);
+    }
+    CHECK(lb->GetTable().GetSize() == 16); // 1000 flows, never more than 16 entries
+    const uint64_t gap = MicroSeconds(5).GetPicoSeconds();
+    CHECK(lb->GetTable().CountActive(MicroSeconds(6).GetPicoSeconds(), gap) == 16);
+    // One picosecond after the gap every entry has aged out.
+    CHECK(lb->GetTable().CountActive(MicroSeconds(6).GetPicoSeconds() + 1, gap) == 0);
+}
+
+TEST_CASE("CONGA: DRE quantisation, least congested path, feedback from the destination leaf",
+          "[unit][conga]")
+{
+    // Two leaves (switch ids 0 and 1) with 4 uplinks each (ports 4..7), hosts 0..3 under
+    // leaf 0 and 4..7 under leaf 1; a spine (switch 2) in between.
+    auto src = CreateObject<CongaLoadBalancer>();
+    auto dst = CreateObject<CongaLoadBalancer>();
+    auto spine = CreateObject<CongaLoadBalancer>();
+    for (auto lb : {src, dst, spine})
+    {
+        lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(10)));
+        lb->AssignStreams(1);
+    }
+    CHECK(src->Quantise(0.0) == 0);
+    CHECK(src->Quantise(0.249) == 1);
+    CHECK(src->Quantise(0.5) == 4);
+    CHECK(src->Quantise(1.0) == 7);
+    CHECK(src->Quantise(3.0) == 7);
+
+    auto ctxSrc = [](double us) {
+        LbContext c = At(us, 0);
+        c.fromHost = true;
+        c.srcEdge = 0;
+        c.dstEdge = 1;
+        return c;
+    };
+    auto up = Candidates(4, {}, 4);
+    up[0].utilisation = 0.9;
+    up[1].utilisation = 0.6;
+    up[2].utilisation = 0.1; // least congested locally
+    up[3].utilisation = 0.8;
+
+    // 1. No remote information yet: the locally least congested uplink.
+    FrameMeta f = Flow(0, 4, 50000);
+    const uint32_t i = Pick(src, ctxSrc(0), f, up);
+    CHECK(up[i].port == 6);
+    src->FrameLeaving(ctxSrc(0), f, up[i]);
+    CHECK(f.lbTag == 6);
+    CHECK(f.ce == src->Quantise(0.1));
+
+    // 2. The spine raises CE to its egress DRE.
+    LbContext ctxSpine = At(1, 2);
+    ctxSpine.srcEdge = 0;
+    ctxSpine.dstEdge = 1;
+    spine->FrameArrived(ctxSpine, f);
+    auto down = Candidates(1, {}, 0);
+    down[0].utilisation = 0.7;
+    spine->FrameLeaving(ctxSpine, f, down[0]);
+    CHECK(f.ce == spine->Quantise(0.7));
+
+    // 3. The destination leaf records CE for (leaf 0, tag 6) and strips the overlay.
+    LbContext ctxDst = At(2, 1);
+    ctxDst.srcEdge = 0;
+    ctxDst.dstEdge = 1;
+    dst->FrameArrived(ctxDst, f);
+    CHECK(dst->GetFromLeafMetric(0, 6) == dst->Quantise(0.7));
+    auto hostPort = Candidates(1, {}, 0);
+    dst->FrameLeaving(ctxDst, f, hostPort[0]);
+    CHECK(f.lbTag == kNoLbTag);
+    CHECK(f.fbTag == kNoLbTag);
+
+    // 4. Reverse traffic (leaf 1 -> leaf 0) piggybacks the feedback to leaf 0.
+    FrameMeta r = Flow(4, 0, 50001);
+    LbContext rev = At(3, 1);
+    rev.fromHost = true;
+    rev.srcEdge = 1;
+    rev.dstEdge = 0;
+    auto up1 = Candidates(4, {}, 4);
+    dst->FrameLeaving(rev, r, up1[Pick(dst, rev, r, up1)]);
+    CHECK(r.fbTag == 6);
+    CHECK(r.fbMetric == dst->Quantise(0.7));
+    LbContext back = At(4, 0);
+    back.srcEdge = 1;
+    back.dstEdge = 0;
+    src->FrameArrived(back, r);
+    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(4)) == src->Quantise(0.7));
+
+    // 5. A new flowlet now avoids uplink 6: max(local 0.1 -> 0, remote 0.7 -> 5) = 5 is worse
+    //    than uplink 5's max(0.6 -> 4, 0) = 4.
+    FrameMeta g = Flow(1, 5, 50002);
+    CHECK(up[Pick(src, ctxSrc(5), g, up)].port == 5);
+    // The first flow's flowlet continues on port 6 while packets keep coming...
+    CHECK(up[Pick(src, ctxSrc(6), f, up)].port == 6);
+    // ... and after a gap re-chooses with the new information.
+    CHECK(up[Pick(src, ctxSrc(30), f, up)].port == 5);
+
+    // 6. The remote metric ages out after MetricAgeing (1 ms).
+    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(1003)) == src->Quantise(0.7));
+    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(1005)) == 0);
+}
+
+TEST_CASE("CONGA ties prefer the flowlet's previous port, then random", "[unit][conga]")
+{
+    auto lb = CreateObject<CongaLoadBalancer>();
+    lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(1)));
+    lb->AssignStreams(9);
+    auto c = Candidates(4, {}, 10);
+    LbContext ctx = At(0);
+    ctx.fromHost = true;
+    ctx.srcEdge = 0;
+    ctx.dstEdge = 3;
+    const FrameMeta f = Flow(0, 8, 50000);
+    const uint32_t first = Pick(lb, ctx, f, c);
+    for (int k = 1; k < 100; ++k)
+    {
+        ctx.now = MicroSeconds(10 * k); // every packet a new flowlet, all paths idle: stay
+        CHECK(Pick(lb, ctx, f, c) == first);
+    }
+    // Distinct flows spread uniformly over equally good paths.
+    std::array<int, 4> n{};
+    for (uint32_t k = 0; k < 4000; ++k)
+    {
+        ++n[Pick(lb, ctx, Flow(k, 9, static_cast<uint16_t>(k)), c)];
+    }
+    for (int x : n)
+    {
+        CHECK(x == Approx(1000).margin(120));
+    }
+}
+
+// ---- registry ---------------------------------------------------------------------------------
+
+TEST_CASE("every policy preset names registered TypeIds and attributes", "[unit][registry]")
+{
+    for (const auto& p : SwitchPolicies())
+    {
+        INFO(p.name);
+        TypeId tid;
+        REQUIRE(TypeId::LookupByNameFailSafe(p.typeId, &tid));
+        CHECK(tid.IsChildOf(TypeId::LookupByName("ns3::LoadBalancer")));
+        for (const auto& [name, value] : p.attributes)
+        {
+            TypeId::AttributeInformation info;
+            REQUIRE(tid.LookupAttributeByName(name, &info));
+            CHECK(info.checker->CreateValidValue(StringValue(value)));
+        }
+        if (!p.pathSelector.empty())
+        {
+            CHECK(ResolvePathSelector(p.pathSelector) == p.pathSelector);
+        }
+        CHECK(ResolveSwitchPolicy(p.name) == p.typeId);
+    }
+    CHECK(ResolveSwitchPolicy("ns3::DrillLoadBalancer") == "ns3::DrillLoadBalancer");
+    CHECK(ResolveSwitchPolicy("ns3::FixedPathSelector").empty());
+    CHECK(ResolveSwitchPolicy("nope").empty());
+    CHECK(ResolvePathSelector("oblivious-spray") == "ns3::ObliviousSprayPathSelector");
+    CHECK(ResolvePathSelector("ns3::EcmpLoadBalancer").empty());
+}
