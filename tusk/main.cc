@@ -4,6 +4,7 @@
 // broken packet conservation, an internal error); 2 bad input (the message names the file,
 // line and key and what was expected); nothing is written for bad input.
 
+#include "hpcc-config.h"
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
@@ -40,6 +41,7 @@ struct CommonOptions
     std::string out;
     std::string htsimTopo;
     std::string htsimCm;
+    std::string hpccConfig;
     long long seed = -1;
     bool quiet = false;
 };
@@ -63,6 +65,9 @@ AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
                     "results/<scenario name>/compare-s<seed> for compare)");
     cmd->add_option("--htsim-topo", o.htsimTopo, "htsim topology (.topo) to run on");
     cmd->add_option("--htsim-cm", o.htsimCm, "htsim connection matrix (.cm) to run");
+    cmd->add_option("--hpcc-config", o.hpccConfig,
+                    "HPCC simulator config.txt: apply its CC, ECN, PFC-threshold, buffer and "
+                    "DCQCN keys (a warning for every key that is ignored)");
     cmd->add_flag("-q,--quiet", o.quiet, "No progress line on stderr");
 }
 
@@ -72,8 +77,28 @@ Absolute(const std::string& p)
     return fs::absolute(p).lexically_normal().string();
 }
 
+ScenarioSpec LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets);
+
+/** The scenario, then the HPCC config.txt's keys on top (--hpcc-config). */
 ScenarioSpec
 Load(const CommonOptions& o, const std::vector<std::string>& extraSets)
+{
+    ScenarioSpec spec = LoadBase(o, extraSets);
+    if (!o.hpccConfig.empty())
+    {
+        for (const auto& w : ApplyHpccConfig(o.hpccConfig, spec))
+        {
+            if (!o.quiet)
+            {
+                std::cerr << "tusk: warning: " << w << "\n";
+            }
+        }
+    }
+    return spec;
+}
+
+ScenarioSpec
+LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
 {
     std::vector<std::string> sets;
     if (!o.htsimTopo.empty())

@@ -476,35 +476,3 @@ TEST_CASE("every policy completes an incast plus background traffic on a k = 8 f
         }
     }
 }
-
-TEST_CASE("debug rr-spray", "[.debug]")
-{
-    tusk::ScenarioSpec spec;
-    spec.name = "fat-tree-mixed";
-    spec.topology.kind = "fat-tree";
-    spec.topology.fatTree.k = 8;
-    spec.topology.fatTree.hostRateBps = 10'000'000'000ULL;
-    spec.topology.fatTree.fabricRateBps = 40'000'000'000ULL;
-    spec.workload.kind = "flows";
-    spec.buffer.totalBytes = 32ULL << 20;
-    spec.stopTimePs = 100'000'000'000ULL; // 100 ms
-    for (uint32_t s = 0; s < 16; ++s)
-    {
-        AddFlow(spec, 16 + 7 * s, 0, 256 * 1024);
-    }
-    std::mt19937_64 rng(8);
-    for (int f = 0; f < 48; ++f)
-    {
-        const uint32_t src = 1 + rng() % 127;
-        uint32_t dst = 1 + rng() % 127;
-        dst = dst == src ? (dst % 127) + 1 : dst;
-        AddFlow(spec, src, dst, 512 * 1024, (rng() % 50) * 1'000'000ULL);
-    }
-    spec.lb.policy = "rr-spray";
-    tusk::RunOptions o;
-    o.progress = false;
-    auto r = tusk::RunScenario(spec, o);
-    std::cerr << "finished " << r.finished << " failure: " << r.failure << " drops " << r.summary.drops
-              << " retx " << r.summary.retxPackets << " pauses " << r.summary.pfcPauses << " simEnd " << r.simEndPs << "\n";
-    for (const auto& l : r.links) { for (int k = 0; k < tusk::kDropReasons; ++k) if (l.drops[k]) std::cerr << l.from << "->" << l.to << " drop reason " << k << " " << l.drops[k] << "\n"; }
-}

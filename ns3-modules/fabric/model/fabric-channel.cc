@@ -40,7 +40,9 @@ void
 FabricChannel::Transmit(Ptr<Packet> packet, const FrameMeta& meta, Ptr<FabricNetDevice> src, Time txTime)
 {
     Ptr<FabricNetDevice> dst = (src == m_end[0]) ? m_end[1] : m_end[0];
-    ++m_inFlight;
+    // Packet conservation counts NIC frames; PFC frames are link-local MAC control frames
+    // that no NIC counts as sent or received, so they are not counted in flight either.
+    m_inFlight += meta.kind != FrameKind::PFC;
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                    txTime + m_delay,
                                    &FabricChannel::Deliver,
@@ -53,7 +55,7 @@ FabricChannel::Transmit(Ptr<Packet> packet, const FrameMeta& meta, Ptr<FabricNet
 void
 FabricChannel::Deliver(Ptr<FabricNetDevice> dst, Ptr<Packet> packet, FrameMeta meta)
 {
-    --m_inFlight;
+    m_inFlight -= meta.kind != FrameKind::PFC;
     dst->Receive(packet, meta);
 }
 

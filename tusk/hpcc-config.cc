@@ -1,0 +1,206 @@
+#include "hpcc-config.h"
+
+#include "fabric/model/input-error.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace tusk
+{
+
+namespace
+{
+
+double
+Number(const std::string& path, unsigned line, const std::string& key, const std::string& text)
+{
+    std::string t = text;
+    double scale = 1;
+    for (const auto& [suffix, s] : std::vector<std::pair<std::string, double>>{
+             {"Gb/s", 1e9}, {"Mb/s", 1e6}, {"Kb/s", 1e3}, {"b/s", 1}})
+    {
+        if (t.size() > suffix.size() && t.compare(t.size() - suffix.size(), suffix.size(), suffix) == 0)
+        {
+            t = t.substr(0, t.size() - suffix.size());
+            scale = s;
+            break;
+        }
+    }
+    try
+    {
+        size_t used = 0;
+        const double v = std::stod(t, &used);
+        if (used != t.size() || !(v >= 0))
+        {
+            throw std::invalid_argument(t);
+        }
+        return v * scale;
+    }
+    catch (const std::exception&)
+    {
+        throw ns3::InputError(path, line, key, "expected a non-negative number; got \"" + text + "\"");
+    }
+}
+
+} // namespace
+
+std::vector<std::string>
+ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw ns3::InputError(path, 0, "--hpcc-config", "cannot open the file");
+    }
+    std::vector<std::string> warnings;
+    std::string raw;
+    unsigned line = 0;
+    std::map<uint64_t, EcnThresholds> byRate;
+    bool anyMap = false;
+    while (std::getline(in, raw))
+    {
+        ++line;
+        std::istringstream ss(raw);
+        std::string key;
+        if (!(ss >> key) || key[0] == '#')
+        {
+            continue;
+        }
+        std::vector<std::string> v;
+        for (std::string w; ss >> w;)
+        {
+            v.push_back(w);
+        }
+        auto need = [&](size_t n) {
+            if (v.size() < n)
+            {
+                throw ns3::InputError(path, line, key, "expected " + std::to_string(n) + " value(s)");
+            }
+        };
+        auto num = [&](size_t i) { return Number(path, line, key, v[i]); };
+        auto& d = spec.dcqcn;
+        if (key == "CC_MODE")
+        {
+            need(1);
+            if (num(0) == 1)
+            {
+                spec.nic.congestionControl = "dcqcn";
+            }
+            else
+            {
+                warnings.push_back(key + " " + v[0] + ": only mode 1 (DCQCN) is modelled; "
+                                   "congestion control left as \"" + spec.nic.congestionControl + "\"");
+            }
+        }
+        else if (key == "ENABLE_QCN")
+        {
+            need(1);
+            spec.ecn.enabled = num(0) != 0;
+        }
+        else if (key == "BUFFER_SIZE")
+        {
+            need(1);
+            spec.buffer.totalBytes = static_cast<uint64_t>(num(0) * 1'000'000);
+        }
+        else if (key == "USE_DYNAMIC_PFC_THRESHOLD")
+        {
+            need(1);
+            spec.buffer.dynamicThreshold = num(0) != 0;
+        }
+        else if (key == "KMIN_MAP" || key == "KMAX_MAP" || key == "PMAX_MAP")
+        {
+            need(1);
+            const size_t n = static_cast<size_t>(num(0));
+            need(1 + 2 * n);
+            for (size_t i = 0; i < n; ++i)
+            {
+                const auto rate = static_cast<uint64_t>(num(1 + 2 * i));
+                EcnThresholds& t = byRate[rate];
+                const double x = num(2 + 2 * i);
+                if (key == "KMIN_MAP")
+                {
+                    t.kminBytes = static_cast<uint64_t>(x * 1000); // HPCC: KB
+                }
+                else if (key == "KMAX_MAP")
+                {
+                    t.kmaxBytes = static_cast<uint64_t>(x * 1000);
+                }
+                else
+                {
+                    t.pmax = x;
+                }
+            }
+            anyMap = true;
+        }
+        else if (key == "PACKET_PAYLOAD_SIZE")
+        {
+            need(1);
+            spec.nic.mtuBytes = static_cast<uint32_t>(num(0));
+        }
+        else if (key == "L2_ACK_INTERVAL")
+        {
+            need(1);
+            spec.nic.ackInterval = std::max<uint32_t>(1, static_cast<uint32_t>(num(0)));
+        }
+        else if (key == "EWMA_GAIN")
+        {
+            need(1);
+            d.g = num(0);
+        }
+        else if (key == "RP_TIMER")
+        {
+            need(1);
+            d.timerPs = static_cast<uint64_t>(num(0) * 1e6);
+        }
+        else if (key == "FAST_RECOVERY_TIMES")
+        {
+            need(1);
+            d.fastRecoveryStages = static_cast<uint32_t>(num(0));
+        }
+        else if (key == "RATE_AI")
+        {
+            need(1);
+            d.rateAiBps = static_cast<uint64_t>(num(0));
+        }
+        else if (key == "RATE_HAI")
+        {
+            need(1);
+            d.rateHaiBps = static_cast<uint64_t>(num(0));
+        }
+        else if (key == "MIN_RATE")
+        {
+            need(1);
+            d.minRateBps = static_cast<uint64_t>(num(0));
+        }
+        else if (key == "ALPHA_RESUME_INTERVAL")
+        {
+            need(1);
+            d.alphaUpdatePs = static_cast<uint64_t>(num(0) * 1e6);
+        }
+        else if (key == "RATE_DECREASE_INTERVAL")
+        {
+            need(1);
+            d.minDecreaseIntervalPs = static_cast<uint64_t>(num(0) * 1e6);
+        }
+        else if (key == "CLAMP_TARGET_RATE")
+        {
+            need(1);
+            d.clampTargetRate = num(0) != 0;
+        }
+        else
+        {
+            warnings.push_back(path + ":" + std::to_string(line) + ": " + key +
+                               " is not modelled by tusk; ignored");
+        }
+    }
+    if (anyMap)
+    {
+        spec.ecn.byRate = byRate;
+        spec.ecn.fallbackGiven = false; // a rate missing from the maps is an error at load time
+    }
+    spec.dcqcn.preset = "hpcc";
+    return warnings;
+}
+
+} // namespace tusk
