@@ -18,7 +18,9 @@
 #include <sqlite3.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -59,7 +61,8 @@ AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
                     "Override a scenario key: --set lb.policy=spray --set workload.bytes=1GiB "
                     "(repeatable)")
         ->allow_extra_args(false);
-    cmd->add_option("--seed", o.seed, "Run seed (overrides the scenario's `seed`)");
+    cmd->add_option("--seed", o.seed, "Run seed (overrides the scenario's `seed`)")
+        ->check(CLI::Range(0LL, std::numeric_limits<long long>::max()));
     cmd->add_option("--out", o.out,
                     "Results directory (default results/<scenario name>/<policy>-s<seed>, or "
                     "results/<scenario name>/compare-s<seed> for compare)");
@@ -284,7 +287,9 @@ DoRun(const CommonOptions& o)
 {
     ScenarioSpec spec = Load(o, {});
     const std::string out =
-        o.out.empty() ? DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed)) : o.out;
+        !o.out.empty()             ? o.out
+        : !spec.output.dir.empty() ? spec.output.dir
+                                   : DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed));
     const std::string staging = MakeStagingDir(out);
     RunResult r;
     try
@@ -368,6 +373,11 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     {
         if (!p.empty())
         {
+            if (std::find(policies.begin(), policies.end(), p) != policies.end())
+            {
+                throw ns3::InputError("<command line>", 0, "--policies",
+                                      "policy \"" + p + "\" is listed twice");
+            }
             policies.push_back(p);
         }
     }
@@ -392,7 +402,9 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
         }
     }
     const std::string out =
-        o.out.empty() ? DefaultOut(specs[0], fmt::format("compare-s{}", specs[0].seed)) : o.out;
+        !o.out.empty()                 ? o.out
+        : !specs[0].output.dir.empty() ? specs[0].output.dir
+                                       : DefaultOut(specs[0], fmt::format("compare-s{}", specs[0].seed));
     const std::string staging = MakeStagingDir(out);
     std::vector<RunResult> runs;
     std::vector<std::string> dirs;

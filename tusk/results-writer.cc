@@ -155,7 +155,7 @@ CollectivesCsv(const RunResult& r)
         std::string steps;
         for (size_t i = 0; i < c.stepEndPs.size(); ++i)
         {
-            steps += (i ? ";" : "") + Us(c.stepEndPs[i]);
+            steps += (i ? ";" : "") + (c.stepEndPs[i] == kNoTime ? std::string() : Us(c.stepEndPs[i]));
         }
         s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", c.id, c.kind, c.ranks,
                          c.bytesPerRank, c.channels, Us(c.startPs),

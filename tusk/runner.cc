@@ -702,6 +702,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         row.channels = cs.channels;
         row.busbwFactor = cs.busbwFactor;
         row.stepEndPs.assign(cs.steps, 0);
+        std::vector<bool> stepUnfinished(cs.steps, false);
         row.finished = true;
         row.startPs = UINT64_MAX;
         for (uint32_t t = 0; t < workload.transfers.size(); ++t)
@@ -713,15 +714,27 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             }
             row.startPs = std::min(row.startPs, ts.startPs);
             const TransferRecord& r = records[t];
+            const bool hasStep = ts.step >= 0 && static_cast<uint32_t>(ts.step) < cs.steps;
             if (!r.recvDone)
             {
                 row.finished = false;
+                if (hasStep)
+                {
+                    stepUnfinished[ts.step] = true; // no end time for a step still running
+                }
                 continue;
             }
             row.finishPs = std::max(row.finishPs, r.recvDonePs);
-            if (ts.step >= 0 && static_cast<uint32_t>(ts.step) < cs.steps)
+            if (hasStep)
             {
                 row.stepEndPs[ts.step] = std::max(row.stepEndPs[ts.step], r.recvDonePs);
+            }
+        }
+        for (uint32_t k = 0; k < cs.steps; ++k)
+        {
+            if (stepUnfinished[k] || row.stepEndPs[k] == 0)
+            {
+                row.stepEndPs[k] = kNoTime;
             }
         }
         if (row.startPs == UINT64_MAX)
@@ -864,6 +877,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     s.maxFctUs = Max(fcts);
     s.p99FctUs = Quantile(fcts, 0.99);
     s.cctUs = std::numeric_limits<double>::quiet_NaN();
+    s.algbwGBps = std::numeric_limits<double>::quiet_NaN(); // no finished collective: no value
+    s.busbwGBps = std::numeric_limits<double>::quiet_NaN();
     for (const auto& c : result.collectives)
     {
         if (c.finished && (std::isnan(s.cctUs) || PsToUs(c.cctPs) > s.cctUs))
@@ -939,11 +954,12 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     else if (!result.finished && spec.requireFinish)
     {
+        // The same count as flows.csv (finished = every byte delivered) and the manifest.
         result.failure = fmt::format("{} of {} transfers unfinished at {:.3f} ms (stop_time_ms = "
                                      "{:.3f})",
                                      std::count_if(records.begin(), records.end(),
                                                    [](const TransferRecord& r) {
-                                                       return !(r.recvDone && r.sendDone);
+                                                       return !r.recvDone;
                                                    }),
                                      records.size(), endPs / 1e9, spec.stopTimePs / 1e9);
     }

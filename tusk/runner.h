@@ -26,6 +26,9 @@ class RdmaNic;
 namespace tusk
 {
 
+/** A time that does not exist (an unfinished step's end): written as an empty field. */
+constexpr uint64_t kNoTime = UINT64_MAX;
+
 /** Number of named drop reasons (columns drops_<reason> of links.csv). */
 constexpr int kDropReasons = static_cast<int>(ns3::DropReason::COUNT);
 
@@ -74,7 +77,7 @@ struct CollectiveRow
     double busbwGBps = 0; //!< algbw * factor
     double busbwFactor = 0;
     uint64_t lowerBoundPs = 0; //!< ring all-reduce: 2(n-1)/n * S / B at the slowest rank NIC
-    std::vector<uint64_t> stepEndPs; //!< completion of each step (last byte of the step delivered)
+    std::vector<uint64_t> stepEndPs; //!< completion of each step (last byte of the step delivered); kNoTime if unfinished
 };
 
 /** One row of links.csv: one direction of one link. */

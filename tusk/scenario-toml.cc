@@ -2075,6 +2075,11 @@ LoadScenarioString(const std::string& toml,
 ScenarioSpec
 LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides)
 {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    {
+        throw InputError(path, 0, "", "not a regular file: expected a TOML scenario file");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {

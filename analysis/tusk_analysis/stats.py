@@ -314,15 +314,18 @@ def step_table(run):
         return pd.DataFrame(rows)
     f = run.flows
     for _, c in run.collectives.iterrows():
-        ends = [float(x) for x in str(c["step_end_us"]).split(";") if x not in ("", "nan")]
-        if not ends:
+        text = str(c["step_end_us"])
+        if text in ("", "nan"):
             continue
+        # An unfinished step's end is empty.
+        ends = [float(x) if x not in ("", "nan") else math.nan for x in text.split(";")]
         lb = float(c["lower_bound_us"])
         ideal = lb / len(ends) if lb > 0 else math.nan
         prev = float(c["start_us"])
         cf = f[f["collective"] == c["collective_id"]]
         for step, end in enumerate(ends):
             sf = cf[(cf["step"] == step) & (cf["finished"] == 1)]
+            done = end == end  # an unfinished step has no end in collectives.csv
             row = {"collective_id": int(c["collective_id"]), "step": step,
                    "step_end_us": end, "step_us": end - prev, "ideal_step_us": ideal}
             if not sf.empty:
@@ -335,5 +338,5 @@ def step_table(run):
             row["policy"] = run.policy
             row["seed"] = run.seed
             rows.append(row)
-            prev = end
+            prev = end if done else prev
     return pd.DataFrame(rows)
