@@ -20,6 +20,8 @@
 #include <cerrno>
 #include <algorithm>
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
 #include <limits>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +36,22 @@ namespace
 {
 
 constexpr int kExitRunFailed = 1;
+
+/** The staging directory being filled, removed if the run is interrupted (SIGINT/SIGTERM). */
+std::string g_staging;
+
+extern "C" void
+OnInterrupt(int sig)
+{
+    // Not strictly async-signal-safe, but the process is about to end either way and leaving
+    // half a result behind is what atomic results promise not to do.
+    if (!g_staging.empty())
+    {
+        std::error_code ec;
+        fs::remove_all(g_staging, ec);
+    }
+    std::_Exit(128 + sig);
+}
 constexpr int kExitBadInput = 2;
 
 struct CommonOptions
@@ -291,6 +309,7 @@ DoRun(const CommonOptions& o)
         : !spec.output.dir.empty() ? spec.output.dir
                                    : DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed));
     const std::string staging = MakeStagingDir(out);
+    g_staging = staging;
     RunResult r;
     try
     {
@@ -306,6 +325,7 @@ DoRun(const CommonOptions& o)
     }
     WriteRunFiles(r, staging);
     CommitDirectory(staging, out);
+    g_staging.clear();
     PrintTable({r}, std::cout);
     std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
                              r.events, r.wallSeconds, r.events / r.wallSeconds / 1e6, out);
@@ -406,6 +426,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
         : !specs[0].output.dir.empty() ? specs[0].output.dir
                                        : DefaultOut(specs[0], fmt::format("compare-s{}", specs[0].seed));
     const std::string staging = MakeStagingDir(out);
+    g_staging = staging;
     std::vector<RunResult> runs;
     std::vector<std::string> dirs;
     try
@@ -434,6 +455,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
         throw;
     }
     CommitDirectory(staging, out);
+    g_staging.clear();
     std::cout << fmt::format("{}: {} hosts, {} switches, {} transfers, seed {}\n", specs[0].name,
                              runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
     PrintTable(runs, std::cout);
@@ -459,6 +481,8 @@ main(int argc, char** argv)
     CLI::App app{"tusk " TUSK_VERSION ": packet-level simulation of load balancing for elephant "
                  "flows in AI-training fabrics (ns-3 3.37)"};
     app.require_subcommand(1);
+    std::signal(SIGINT, OnInterrupt);
+    std::signal(SIGTERM, OnInterrupt);
     app.set_version_flag("--version", std::string(TUSK_VERSION " (" TUSK_GIT_REVISION ")"));
 
     CommonOptions runOpts;

@@ -139,7 +139,15 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t numHosts)
     }
     else if (w.kind == "htsim")
     {
-        out = ReadHtsimCm(w.file);
+        HtsimConnectionMatrix cm = ReadHtsimConnectionMatrix(w.file);
+        if (cm.nodes != numHosts)
+        {
+            throw InputError(w.file, 1, "Nodes",
+                             fmt::format("the connection matrix is for {} nodes, but the topology "
+                                         "has {} hosts",
+                                         cm.nodes, numHosts));
+        }
+        out = std::move(cm.workload);
     }
     else if (w.kind == "flows")
     {

@@ -1871,7 +1871,7 @@ Loader::Read(const toml::table& root)
     if (auto* n = Get(root, "", "name"))
     {
         std::string name = String(n, "name");
-        bool ok = !name.empty() && name != "." && name != ".." &&
+        bool ok = !name.empty() && name[0] != '.' && name[0] != '-' &&
                   std::all_of(name.begin(), name.end(), [](char c) {
                       return std::isalnum(static_cast<unsigned char>(c)) || c == '-' ||
                              c == '_' || c == '.';
@@ -1880,8 +1880,8 @@ Loader::Read(const toml::table& root)
         {
             Fail(n,
                  "name",
-                 "expected a name of letters, digits, '.', '_' and '-' (it names the results "
-                 "directory); got " +
+                 "expected a name of letters, digits, '.', '_' and '-', not starting with '.' "
+                 "or '-' (it names the results directory); got " +
                      Quote(name));
         }
         spec.name = name;

@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from . import stats  # noqa: E402
 
@@ -269,7 +270,7 @@ def collective_steps(ctx, max_collectives=3):
                 a_step.axhline(ideal, color="black", ls="--", lw=1,
                                label="ideal step %s µs" % _fmt(ideal, 3))
             labelled = []
-            apart = max(2, round(0.12 * len(steps)))  # a label is ~3.5 steps wide at 30 steps
+            apart = int(0.15 * len(steps))  # a label is ~4 steps wide at 30 steps
             for _, w in steps.sort_values("step_us", ascending=False,
                                           kind="mergesort").iterrows():
                 if len(labelled) == 3:
@@ -287,6 +288,8 @@ def collective_steps(ctx, max_collectives=3):
             ymax_step = max(ymax_step, float(steps["step_us"].max()))
             for ax in (a_end, a_step):
                 ax.set_xlabel("step")
+                ax.set_xlim(-0.6, len(steps) - 0.4)
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         for ax in axes[:, 1]:
             ax.set_ylim(0, ymax_step * 1.18 if ymax_step > 0 else 1)
         h1, l1 = axes[0, 0].get_legend_handles_labels()

@@ -354,7 +354,11 @@ def write_report(results_dir, out_dir=None):
         ctx.summary.to_csv(os.path.join(staging, "comparison.csv"), index=False)
         steps = pd.concat([stats.step_table(r) for r in results.runs], ignore_index=True)
         if not steps.empty:
-            steps.to_csv(os.path.join(staging, "steps.csv"), index=False)
+            out = steps.copy()
+            for col in stats.STEP_INT_COLUMNS:  # integers, empty where a step has no flow
+                if col in out.columns:
+                    out[col] = out[col].astype("Int64")
+            out.to_csv(os.path.join(staging, "steps.csv"), index=False)
         text = build_html(results, ctx, rendered, skipped, per_run, steps)
         with open(os.path.join(staging, "report.html"), "w", encoding="utf-8") as fh:
             fh.write(text)

@@ -340,3 +340,6 @@ def step_table(run):
             rows.append(row)
             prev = end if done else prev
     return pd.DataFrame(rows)
+
+
+STEP_INT_COLUMNS = ("flow_id", "src", "dst", "channel", "retx_packets", "ooo_packets")

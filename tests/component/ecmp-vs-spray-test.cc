@@ -5,7 +5,8 @@
 // flow over all spines, so every uplink carries the same bytes; but under go-back-N RoCE the
 // reordering it causes (random queues at the spines) triggers NAKs and resends of everything
 // behind the hole: oracle 9 says report them, do not hide them. (The <= 1.05 slowdown of
-// oracle 9 needs a reorder-tolerant receiver, which go-back-N is not.)
+// oracle 9 needs a reorder-tolerant receiver, which go-back-N is not: see
+// selective-repeat-test.cc and regression/lb-oracles-test.cc.)
 
 #include "run-helpers.h"
 

@@ -46,3 +46,23 @@ TEST_CASE("lone 5 GiB flow: 64-bit counters, exact bytes, slowdown 1 (oracle 5)"
     CHECK(r.flows[0].slowdown == Approx(1.0).epsilon(1e-6));
     CHECK(r.conservation.sent > (size / 4096)); // > 1.3 M frames went through
 }
+
+TEST_CASE("busiest-window utilisation never exceeds line rate; a saturated link reaches it",
+          "[component][utilisation]")
+{
+    // 1 Gb/s links: a 4178 B frame lasts 33 us, longer than the 10 us window, so whole-frame
+    // accounting would credit one window with 3.3x its capacity.
+    auto spec = LeafSpine(1, 1, 2, 1, 1000);
+    AddFlow(spec, 0, 1, 2'000'000);
+    auto r = Run(spec);
+    REQUIRE(r.finished);
+    for (const auto& l : r.links)
+    {
+        INFO(l.from << " -> " << l.to);
+        CHECK(l.maxUtilisation <= 1.0 + 1e-9);
+        if (l.from == "host0")
+        {
+            CHECK(l.maxUtilisation > 0.999); // back-to-back frames fill whole windows
+        }
+    }
+}

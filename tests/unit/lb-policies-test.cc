@@ -9,6 +9,7 @@
 #include "lb-policies/letflow-load-balancer.h"
 #include "lb-policies/path-pinning-load-balancer.h"
 #include "lb-policies/policy-registry.h"
+#include "lb-policies/random-spray-load-balancer.h"
 #include "lb-policies/round-robin-spray-load-balancer.h"
 
 #include "ns3/boolean.h"
@@ -243,6 +244,34 @@ TEST_CASE("round-robin spraying cycles the candidates whatever the flow", "[unit
         ++load[p];
     }
     CHECK(load == std::array<int, 4>{250, 250, 250, 250});
+}
+
+TEST_CASE("random spraying: every packet of one flow uniformly over the candidates",
+          "[unit][spray]")
+{
+    // One flow, 60 000 packets over 6 ports: chi-square with 5 degrees of freedom below its
+    // 99.9 % quantile 20.5; and consecutive packets are independent (P(same port) = 1/6).
+    auto lb = CreateObject<RandomSprayLoadBalancer>();
+    lb->AssignStreams(17);
+    auto c = Candidates(6);
+    std::array<int, 6> n{};
+    int same = 0;
+    uint32_t prev = 99;
+    const FrameMeta f = Flow(1, 2, 50000);
+    for (int i = 0; i < 60000; ++i)
+    {
+        const uint32_t p = Pick(lb, At(i), f, c);
+        ++n[p];
+        same += p == prev;
+        prev = p;
+    }
+    double chi2 = 0;
+    for (int x : n)
+    {
+        chi2 += (x - 10000.0) * (x - 10000.0) / 10000.0;
+    }
+    CHECK(chi2 < 20.5);
+    CHECK(same / 60000.0 == Approx(1.0 / 6).margin(0.006));
 }
 
 // ---- adaptive routing --------------------------------------------------------------------

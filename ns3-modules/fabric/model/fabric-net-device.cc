@@ -195,7 +195,7 @@ FabricNetDevice::TryTransmit()
         m_counters.txBytes += bytes;
     }
     m_counters.txWireBytes += bytes + m_phyOverheadBytes;
-    AccountUtilisation(bytes + m_phyOverheadBytes);
+    AccountUtilisation(static_cast<uint64_t>(txTime.GetPicoSeconds()));
     m_txTrace(packet, meta);
     m_snifferTrace(packet);
     m_channel->Transmit(packet, meta, this, txTime);
@@ -242,31 +242,39 @@ FabricNetDevice::RecordDrop(Ptr<const Packet> packet, const FrameMeta& meta, Dro
 }
 
 void
-FabricNetDevice::AccountUtilisation(uint64_t wireBytes)
+FabricNetDevice::AccountUtilisation(uint64_t durationPs)
 {
-    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    // The line is busy over [now, now + duration): credit each window with the part of that
+    // interval inside it, so no window exceeds 100 %.
     const uint64_t windowPs = static_cast<uint64_t>(m_utilWindow.GetPicoSeconds());
-    if (nowPs >= m_utilWindowStartPs + windowPs)
+    uint64_t t = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t end = t + durationPs;
+    while (t < end)
     {
-        FlushUtilisation(Simulator::Now());
-        m_utilWindowStartPs = nowPs - nowPs % windowPs;
+        if (t >= m_utilWindowStartPs + windowPs)
+        {
+            FlushUtilisation(Simulator::Now());
+            m_utilWindowStartPs = t - t % windowPs;
+        }
+        const uint64_t segment = std::min(end, m_utilWindowStartPs + windowPs) - t;
+        m_utilWindowBusyPs += segment;
+        t += segment;
     }
-    m_utilWindowBytes += wireBytes;
 }
 
 void
 FabricNetDevice::FlushUtilisation(Time now)
 {
-    const double windowS = m_utilWindow.GetSeconds();
-    if (m_utilWindowBytes > 0 && m_rateBps > 0)
+    const uint64_t windowPs = static_cast<uint64_t>(m_utilWindow.GetPicoSeconds());
+    if (m_utilWindowBusyPs > 0 && windowPs > 0)
     {
-        const double u = m_utilWindowBytes * 8.0 / (m_rateBps * windowS);
+        const double u = static_cast<double>(m_utilWindowBusyPs) / static_cast<double>(windowPs);
         if (u > m_counters.maxWindowUtilisation)
         {
             m_counters.maxWindowUtilisation = u;
         }
     }
-    m_utilWindowBytes = 0;
+    m_utilWindowBusyPs = 0;
 }
 
 void

@@ -198,7 +198,7 @@ class FabricNetDevice : public NetDevice
 
   private:
     void TransmitComplete();
-    void AccountUtilisation(uint64_t wireBytes);
+    void AccountUtilisation(uint64_t durationPs);
     void ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta);
     void Resume(uint8_t priority);
     void PauseExpired(uint8_t priority);
@@ -217,7 +217,7 @@ class FabricNetDevice : public NetDevice
     Ptr<ErrorModel> m_receiveErrorModel;
     Time m_utilWindow;
     uint64_t m_utilWindowStartPs = 0;
-    uint64_t m_utilWindowBytes = 0;
+    uint64_t m_utilWindowBusyPs = 0;
     PortCounters m_counters;
     TracedCallback<> m_linkChangeCallbacks;
 
