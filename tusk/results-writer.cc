@@ -130,16 +130,19 @@ FlowsCsv(const RunResult& r)
 {
     std::string s = "flow_id,src,dst,bytes,start_us,finish_us,fct_us,ideal_fct_us,slowdown,"
                     "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,retx_bytes,"
-                    "reorder_max,reorder_mean,naks,spurious_retx,collective,step,channel,policy\n";
+                    "reorder_max,reorder_mean,naks,spurious_retx,collective,step,channel,policy,"
+                    "job,background,scale_up\n";
     for (const auto& f : r.flows)
     {
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
+                         "{},{}\n",
                          f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
                          f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
                          Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
                          f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
                          f.oooPackets, f.retxBytes, f.reorderMax, Num(f.reorderMean, 3), f.naks,
-                         f.spuriousRetx, f.collective, f.step, f.channel, r.summary.policy);
+                         f.spuriousRetx, f.collective, f.step, f.channel, r.summary.policy, f.job,
+                         f.background ? 1 : 0, f.scaleUp ? 1 : 0);
     }
     return s;
 }
@@ -149,20 +152,61 @@ CollectivesCsv(const RunResult& r)
 {
     std::string s = "collective_id,kind,ranks,bytes_per_rank,channels,start_us,finish_us,cct_us,"
                     "lower_bound_us,algbw_GBps,busbw_GBps,busbw_factor,finished,step_end_us,"
-                    "policy\n";
+                    "policy,algorithm,job,iteration,name,group,slices,step_us,step_slowest_rank,"
+                    "step_slowest_flow\n";
     for (const auto& c : r.collectives)
     {
         std::string steps;
+        std::string stepUs;
+        std::string slowRank;
+        std::string slowFlow;
+        uint64_t prev = c.startPs;
         for (size_t i = 0; i < c.stepEndPs.size(); ++i)
         {
-            steps += (i ? ";" : "") + (c.stepEndPs[i] == kNoTime ? std::string() : Us(c.stepEndPs[i]));
+            const char* sep = i ? ";" : "";
+            const bool done = c.stepSlowestFlow[i] >= 0;
+            steps += sep + (done ? Us(c.stepEndPs[i]) : std::string());
+            // How far this step's completion moved the collective's front (0 when it ended
+            // before an earlier step did; pipelined steps overlap).
+            stepUs += sep + (done ? Us(c.stepEndPs[i] > prev ? c.stepEndPs[i] - prev : 0) : "");
+            if (done)
+            {
+                prev = std::max(prev, c.stepEndPs[i]);
+            }
+            slowRank += sep + (done ? std::to_string(c.stepSlowestRank[i]) : "");
+            slowFlow += sep + (done ? std::to_string(c.stepSlowestFlow[i]) : "");
         }
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", c.id, c.kind, c.ranks,
-                         c.bytesPerRank, c.channels, Us(c.startPs),
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                         c.id, c.kind, c.ranks, c.bytesPerRank, c.channels, Us(c.startPs),
                          c.finished ? Us(c.finishPs) : "", c.finished ? Us(c.cctPs) : "",
                          Us(c.lowerBoundPs), c.finished ? Num(c.algbwGBps) : "",
                          c.finished ? Num(c.busbwGBps) : "", Num(c.busbwFactor), c.finished ? 1 : 0,
-                         steps, r.summary.policy);
+                         steps, r.summary.policy, c.algorithm, c.job, c.iteration, c.name, c.group,
+                         c.slices, stepUs, slowRank, slowFlow);
+    }
+    return s;
+}
+
+std::string
+JobsCsv(const RunResult& r)
+{
+    std::string s = "job_id,name,ranks,tp,pp,dp,ep,placement,iterations,collectives,start_us,"
+                    "finish_us,jct_us,iteration_us,finished,policy\n";
+    for (const auto& j : r.jobs)
+    {
+        std::string its;
+        uint64_t prev = j.startPs;
+        for (size_t i = 0; i < j.iterationEndPs.size(); ++i)
+        {
+            const uint64_t end = j.iterationEndPs[i];
+            its += (i ? ";" : "") + (end ? Us(end > prev ? end - prev : 0) : std::string());
+            prev = end ? end : prev;
+        }
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", j.id, j.name,
+                         j.hosts.size(), j.tp, j.pp, j.dp, j.ep, j.placement, j.iterations,
+                         j.collectives, Us(j.startPs), j.finished ? Us(j.finishPs) : "",
+                         j.finished ? Us(j.finishPs - std::min(j.finishPs, j.startPs)) : "", its,
+                         j.finished ? 1 : 0, r.summary.policy);
     }
     return s;
 }
@@ -230,6 +274,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     WriteFileAtomic(dir + "/pfc_events.csv", PfcEventsCsv(r));
     WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
     WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(r));
+    WriteFileAtomic(dir + "/jobs.csv", JobsCsv(r));
     WriteFileAtomic(dir + "/links.csv", LinksCsv(r));
     if (r.timeSeries.intervalPs > 0)
     {
@@ -292,7 +337,23 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"reorder_mean", s.reorderMean},
                     {"uplink_imbalance", s.uplinkImbalance}};
     m["scenario"] = ScenarioToJson(r.spec);
-    m["files"] = {"flows.csv", "collectives.csv", "links.csv", "pfc_events.csv"};
+    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+    for (const auto& j : r.jobs)
+    {
+        jobs.push_back({{"job_id", j.id},
+                        {"name", j.name},
+                        {"ranks", j.hosts.size()},
+                        {"hosts", j.hosts},
+                        {"tp", j.tp},
+                        {"pp", j.pp},
+                        {"dp", j.dp},
+                        {"ep", j.ep},
+                        {"placement", j.placement},
+                        {"source", j.source},
+                        {"note", j.note}});
+    }
+    m["jobs"] = jobs;
+    m["files"] = {"flows.csv", "collectives.csv", "jobs.csv", "links.csv", "pfc_events.csv"};
     if (r.timeSeries.intervalPs > 0)
     {
         m["files"].push_back("timeseries.csv");

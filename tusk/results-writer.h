@@ -31,6 +31,8 @@ void WriteRunFiles(const RunResult& r, const std::string& dir);
 /** flows.csv as text (deterministic: the same run gives the same bytes). */
 std::string FlowsCsv(const RunResult& r);
 std::string CollectivesCsv(const RunResult& r);
+/** jobs.csv: one row per training job (docs/results-format.md). */
+std::string JobsCsv(const RunResult& r);
 std::string LinksCsv(const RunResult& r);
 /** pfc_events.csv: every PFC frame sent or received, in time order. */
 std::string PfcEventsCsv(const RunResult& r);

@@ -9,8 +9,14 @@
 #include "lb-policies/policy-registry.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-header.h"
+#include "workload/model/background-traffic.h"
+#include "workload/model/hpcc-reader.h"
 #include "workload/model/htsim-cm-reader.h"
+#include "workload/model/job-model.h"
+#include "workload/model/scale-up-domain.h"
+#include "workload/model/simai-workload.h"
 #include "workload/model/traffic-generators.h"
+#include "workload/model/workload-builder.h"
 #include "workload/model/workload-executor.h"
 
 #include "fabric/model/pfc-deadlock-detector.h"
@@ -19,6 +25,7 @@
 #include "ns3/config.h"
 #include "ns3/enum.h"
 #include "ns3/double.h"
+#include "ns3/data-rate.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -65,8 +72,251 @@ BuildGraph(const ScenarioSpec& spec)
     {
         return BuildRing(t.ring);
     }
+    if (t.kind == "rail-optimised")
+    {
+        return BuildRailOptimised(t.rail);
+    }
+    if (t.kind == "pod-clos")
+    {
+        return BuildPodClos(t.podClos);
+    }
+    if (t.kind == "hpcc")
+    {
+        return ReadHpccTopology(t.file).graph;
+    }
     throw InputError(spec.sourceFile, spec.LineOf("topology.kind"), "topology.kind",
-                     "expected \"leaf-spine\", \"fat-tree\" or \"htsim\"; got \"" + t.kind + "\"");
+                     "expected \"leaf-spine\", \"fat-tree\", \"htsim\", \"ring\", \"rail-optimised\", "
+                     "\"pod-clos\" or \"hpcc\"; got \"" + t.kind + "\"");
+}
+
+/** Rack of every host for rack-aware placement: the rail group on a rail-optimised fabric,
+ *  else the switch the host's link goes to. */
+std::vector<uint32_t>
+RackOfHosts(const ScenarioSpec& spec, const TopologyGraph& g)
+{
+    std::vector<uint32_t> rack(g.numHosts, 0);
+    if (spec.topology.kind == "rail-optimised")
+    {
+        for (uint32_t h = 0; h < g.numHosts; ++h)
+        {
+            rack[h] = g.vertices[h].pod;
+        }
+        return rack;
+    }
+    for (const auto& l : g.links)
+    {
+        if (l.a < g.numHosts)
+        {
+            rack[l.a] = l.b;
+        }
+        if (l.b < g.numHosts)
+        {
+            rack[l.b] = l.a;
+        }
+    }
+    return rack;
+}
+
+/** The link rate of host h, bit/s. */
+uint64_t
+HostRateBps(const TopologyGraph& g, uint32_t h)
+{
+    for (const auto& l : g.links)
+    {
+        if (l.a == h || l.b == h)
+        {
+            return l.rateBps;
+        }
+    }
+    return 0;
+}
+
+/** Lower every [[jobs]] entry into `out` (placement in order: earlier jobs take hosts first). */
+void
+AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b, WorkloadSpec& out)
+{
+    const uint32_t numHosts = g.numHosts;
+    std::vector<bool> used(numHosts, false);
+    const auto rackOf = RackOfHosts(spec, g);
+    std::vector<uint32_t> serverOf;
+    if (spec.scaleUp.gpusPerServer > 1)
+    {
+        for (uint32_t h = 0; h < numHosts; ++h)
+        {
+            serverOf.push_back(h / spec.scaleUp.gpusPerServer);
+        }
+    }
+    for (size_t i = 0; i < spec.jobs.size(); ++i)
+    {
+        const JobEntry& je = spec.jobs[i];
+        const std::string jp = fmt::format("jobs[{}]", i);
+        auto fail = [&](const std::string& key, const std::string& message) {
+            const unsigned line = spec.LineOf(jp + "." + key);
+            throw InputError(spec.sourceFile, line ? line : spec.LineOf(jp), jp + "." + key,
+                             message);
+        };
+        std::vector<uint32_t> pool;
+        if (!je.hosts.empty())
+        {
+            for (uint32_t h : je.hosts)
+            {
+                if (h >= numHosts)
+                {
+                    fail("hosts", fmt::format("host {} does not exist: the topology has {} hosts",
+                                              h, numHosts));
+                }
+                if (used[h])
+                {
+                    fail("hosts", fmt::format("host {} is already used by an earlier job", h));
+                }
+                pool.push_back(h);
+            }
+        }
+        else
+        {
+            for (uint32_t h = 0; h < numHosts; ++h)
+            {
+                if (!used[h])
+                {
+                    pool.push_back(h);
+                }
+            }
+        }
+        JobSpec js;
+        js.name = je.name;
+        js.iterations = je.iterations;
+        js.startPs = je.startPs;
+        js.iterationComputePs = je.computePs;
+        js.syncEvery = je.syncEvery;
+        js.exec.channels = je.channels;
+        js.exec.chunkBytes = je.chunkBytes;
+        js.exec.maxSlices = je.maxSlices;
+        js.exec.qps = je.qpsPerConnection;
+        js.exec.priority = spec.nic.dataPriority;
+        js.railAlignedRings = je.ringOrder == "rail-aligned";
+        js.serverOf = serverOf;
+        js.seed = spec.seed * 1000003ULL + i;
+        js.placement = je.placement;
+        uint32_t ranks = je.ranks;
+        SimAiWorkload simai;
+        if (!je.file.empty())
+        {
+            simai = ReadSimAiWorkload(je.file);
+            ranks = ranks ? ranks : simai.allGpus;
+        }
+        ranks = ranks ? ranks : static_cast<uint32_t>(pool.size());
+        PlacementRequest req;
+        req.policy = je.placement;
+        req.ranks = ranks;
+        req.pool = pool;
+        req.rackOf = rackOf;
+        req.seed = js.seed;
+        try
+        {
+            js.hosts = PlaceRanks(req);
+        }
+        catch (const InputError& e)
+        {
+            fail(e.Key() == "job.placement" ? "placement" : "ranks", e.Message());
+        }
+        for (uint32_t h : js.hosts)
+        {
+            used[h] = true;
+        }
+        try
+        {
+            if (!je.file.empty())
+            {
+                js.degrees = SimAiDegrees(simai, ranks, &js.note);
+                js.collectives = SimAiIteration(simai);
+                js.source = je.file;
+            }
+            else
+            {
+                js.degrees.tp = je.tp;
+                js.degrees.pp = je.pp;
+                js.degrees.dp = je.dp;
+                js.degrees.ep = je.ep;
+                for (const auto& c : je.collectives)
+                {
+                    JobCollective jc;
+                    jc.name = c.name;
+                    jc.kind = c.kind;
+                    jc.algorithm = c.algorithm;
+                    jc.group = c.group;
+                    jc.bytes = c.bytes;
+                    jc.computePs = c.computePs;
+                    jc.blocking = c.blocking;
+                    jc.every = c.every;
+                    jc.root = c.root;
+                    jc.peer = c.peer;
+                    jc.shift = c.shift;
+                    jc.localSize = c.localSize;
+                    js.collectives.push_back(jc);
+                }
+            }
+            AppendJob(b, out, js);
+        }
+        catch (const InputError& e)
+        {
+            // "job.dp" -> "jobs[i].dp"; "collective.bytes" -> "jobs[i].collectives"
+            const std::string key = e.Key().rfind("job.", 0) == 0 ? e.Key().substr(4)
+                                    : e.Key() == "ranks"         ? "ranks"
+                                                                 : "collectives";
+            fail(key, e.Message());
+        }
+    }
+}
+
+/** Append [[background]] flows. */
+void
+AppendBackground(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b)
+{
+    for (size_t i = 0; i < spec.background.size(); ++i)
+    {
+        const BackgroundEntry& be = spec.background[i];
+        const std::string bp = fmt::format("background[{}]", i);
+        BackgroundRequest r;
+        r.hosts = be.hosts;
+        if (r.hosts.empty())
+        {
+            for (uint32_t h = 0; h < g.numHosts; ++h)
+            {
+                r.hosts.push_back(h);
+            }
+        }
+        for (uint32_t h : r.hosts)
+        {
+            if (h >= g.numHosts)
+            {
+                throw InputError(spec.sourceFile, spec.LineOf(bp + ".hosts"), bp + ".hosts",
+                                 fmt::format("host {} does not exist: the topology has {} hosts",
+                                             h, g.numHosts));
+            }
+        }
+        r.load = be.load;
+        r.hostRateBps = HostRateBps(g, r.hosts.front());
+        r.startPs = be.startPs;
+        r.durationPs = be.durationPs;
+        r.seed = be.seed ? be.seed : spec.seed * 7919ULL + i + 1;
+        r.priority = static_cast<uint8_t>(be.priority >= 0 ? be.priority : spec.nic.dataPriority);
+        r.qps = be.qps;
+        try
+        {
+            for (const auto& f : MakePoissonBackground(r, FlowSizeCdf::Read(be.cdfFile)))
+            {
+                b.AddTransfer(f);
+            }
+        }
+        catch (const InputError& e)
+        {
+            if (!e.File().empty())
+            {
+                throw;
+            }
+            throw InputError(spec.sourceFile, spec.LineOf(bp), bp, e.Message());
+        }
+    }
 }
 
 std::vector<uint32_t>
@@ -95,8 +345,9 @@ Participants(const ScenarioSpec& spec, uint32_t numHosts)
 }
 
 WorkloadSpec
-BuildWorkload(const ScenarioSpec& spec, uint32_t numHosts)
+BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
 {
+    const uint32_t numHosts = graph.numHosts;
     const auto& w = spec.workload;
     WorkloadSpec out;
     if (w.kind == "ring-allreduce")
@@ -149,6 +400,32 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t numHosts)
         }
         out = std::move(cm.workload);
     }
+    else if (w.kind == "jobs")
+    {
+        WorkloadBuilder b(out);
+        AppendJobs(spec, graph, b, out);
+        out.description = fmt::format("{} job(s)", spec.jobs.size());
+    }
+    else if (w.kind == "hpcc")
+    {
+        std::vector<int64_t> hostOfNode;
+        if (spec.topology.kind == "hpcc")
+        {
+            hostOfNode = ReadHpccTopology(spec.topology.file).hostOfNode;
+        }
+        out.transfers = ReadHpccFlows(w.file, hostOfNode);
+        // HPCC starts flows after seconds of warm-up: keep the offsets, first at start_us.
+        uint64_t first = UINT64_MAX;
+        for (const auto& t : out.transfers)
+        {
+            first = std::min(first, t.startPs);
+        }
+        for (auto& t : out.transfers)
+        {
+            t.startPs = t.startPs - first + w.startPs;
+        }
+        out.description = fmt::format("HPCC flows {}", w.file);
+    }
     else if (w.kind == "flows")
     {
         uint64_t id = 0;
@@ -170,7 +447,19 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t numHosts)
         throw InputError(spec.sourceFile, spec.LineOf("workload.kind"), "workload.kind",
                          "unknown workload kind \"" + w.kind + "\"");
     }
-    const std::string where = w.kind == "htsim" ? w.file : spec.sourceFile;
+    if (w.kind != "jobs" && w.kind != "hpcc")
+    {
+        for (auto& t : out.transfers)
+        {
+            t.priority = spec.nic.dataPriority;
+        }
+    }
+    if (!spec.background.empty())
+    {
+        WorkloadBuilder b(out);
+        AppendBackground(spec, graph, b);
+    }
+    const std::string where = w.kind == "htsim" || w.kind == "hpcc" ? w.file : spec.sourceFile;
     for (auto& t : out.transfers)
     {
         if (t.src >= numHosts || t.dst >= numHosts)
@@ -185,7 +474,26 @@ BuildWorkload(const ScenarioSpec& spec, uint32_t numHosts)
                              fmt::format("transfer {} sends from host {} to itself",
                                          t.externalId, t.src));
         }
-        t.priority = spec.nic.dataPriority;
+    }
+    // A transfer waiting for a trigger that can never fire would hang its collective: refuse
+    // the workload and name it (the runtime watchdog covers what only the run can show).
+    const auto dead = TransfersThatCannotStart(out);
+    if (!dead.empty())
+    {
+        const TransferSpec& t = out.transfers[dead.front()];
+        std::string what = fmt::format("transfer {} ({} -> {})", t.externalId, t.src, t.dst);
+        if (t.collective >= 0)
+        {
+            const CollectiveSpec& c = out.collectives[t.collective];
+            what = fmt::format("collective {} ({}{}{}) can never complete: {}", t.collective,
+                               c.kind, c.name.empty() ? "" : ", " + c.name,
+                               c.group.empty() ? "" : ", group " + c.group, what);
+        }
+        throw InputError(where, 0, "workload",
+                         fmt::format("{} of {} transfers can never start; {} waits for trigger "
+                                     "{}, which cannot collect the activations it needs",
+                                     dead.size(), out.transfers.size(), what,
+                                     t.trigger >= 0 ? out.triggers[t.trigger].externalId : 0));
     }
     return out;
 }
@@ -195,6 +503,15 @@ StopSimulator()
 {
     Simulator::Stop();
 }
+
+/** Per host: payload bytes sent and received through the NIC and through the scale-up port. */
+struct HostBytes
+{
+    uint64_t netSent = 0;
+    uint64_t netRecv = 0;
+    uint64_t suSent = 0;
+    uint64_t suRecv = 0;
+};
 
 void
 PcapSink(Ptr<PcapFileWrapper> file, Ptr<const Packet> packet)
@@ -467,7 +784,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
 
     const TopologyGraph graph = BuildGraph(spec);
-    WorkloadSpec workload = BuildWorkload(spec, graph.numHosts);
+    WorkloadSpec workload = BuildWorkload(spec, graph);
     if (options.editWorkload)
     {
         options.editWorkload(workload);
@@ -542,8 +859,19 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                                  : spec.nic.qpEntropy == "shared"   ? WorkloadExecutor::SHARED_PORT
                                                                     : WorkloadExecutor::RANDOM_PORTS));
     exec->AssignStreams(stream++);
+    exec->SetAttribute("StallTimeout", TimeValue(PicoSeconds(spec.workload.watchdogPs)));
+    Ptr<ScaleUpDomain> scaleUp;
+    if (spec.scaleUp.gpusPerServer > 1)
+    {
+        scaleUp = CreateObject<ScaleUpDomain>();
+        scaleUp->SetAttribute("GpusPerServer", UintegerValue(spec.scaleUp.gpusPerServer));
+        scaleUp->SetAttribute("Rate", DataRateValue(DataRate(spec.scaleUp.rateBps)));
+        scaleUp->SetAttribute("Latency", TimeValue(PicoSeconds(spec.scaleUp.latencyPs)));
+        exec->SetScaleUpDomain(scaleUp);
+    }
     exec->Setup(workload, nics);
     exec->SetAllDoneCallback(MakeCallback(&StopSimulator));
+    exec->SetStallCallback(MakeCallback(&StopSimulator));
 
     if (spec.output.pcap && !options.pcapDir.empty())
     {
@@ -680,9 +1008,26 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         row.collective = ts.collective;
         row.step = ts.step;
         row.channel = ts.channel;
-        // Ideal: the transfer's bytes split over its QPs run in parallel on one NIC, which
-        // serialises them: the same as one message of all its bytes at line rate.
-        row.idealFctPs = fabric.IdealFctPs(ts.src, ts.dst, ts.bytes, framing);
+        row.job = ts.collective >= 0 ? workload.collectives[ts.collective].job : -1;
+        row.background = ts.background;
+        row.scaleUp = scaleUp && scaleUp->SameServer(ts.src, ts.dst);
+        // Ideal: the transfer alone on its best path. Posted as one message: the closed form.
+        // Split over several messages (QP scaling): the NIC interleaves their packets
+        // round-robin, so the ideal is that packet sequence through the path's recurrence.
+        // Inside a server: the scale-up domain's latency plus the bytes at its rate.
+        if (row.scaleUp)
+        {
+            row.idealFctPs = scaleUp->IdealFctPs(ts.bytes);
+        }
+        else if (r.messages.size() > 1)
+        {
+            row.idealFctPs = fabric.IdealFctPsOfPackets(
+                ts.src, ts.dst, RoundRobinPackets(r.messages, spec.nic.mtuBytes), framing);
+        }
+        else
+        {
+            row.idealFctPs = fabric.IdealFctPs(ts.src, ts.dst, ts.bytes, framing);
+        }
         if (r.recvDone)
         {
             row.finishPs = r.recvDonePs;
@@ -699,68 +1044,102 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     result.simEndPs = result.finished ? lastCompletion : endPs;
 
     // ---- collectives -------------------------------------------------------------------
+    std::vector<std::vector<uint32_t>> transfersOf(workload.collectives.size());
+    for (uint32_t t = 0; t < workload.transfers.size(); ++t)
+    {
+        const int32_t c = workload.transfers[t].collective;
+        if (c >= 0 && static_cast<size_t>(c) < transfersOf.size())
+        {
+            transfersOf[c].push_back(t);
+        }
+    }
     for (uint32_t c = 0; c < workload.collectives.size(); ++c)
     {
         const CollectiveSpec& cs = workload.collectives[c];
         CollectiveRow row;
         row.id = c;
         row.kind = cs.kind;
+        row.algorithm = cs.algorithm;
+        row.job = cs.job;
+        row.iteration = cs.iteration;
+        row.name = cs.name;
+        row.group = cs.group;
+        row.slices = cs.slices;
         row.ranks = static_cast<uint32_t>(cs.ranks.size());
         row.bytesPerRank = cs.bytesPerRank;
         row.channels = cs.channels;
         row.busbwFactor = cs.busbwFactor;
         row.stepEndPs.assign(cs.steps, 0);
-        std::vector<bool> stepUnfinished(cs.steps, false);
+        row.stepSlowestRank.assign(cs.steps, -1);
+        row.stepSlowestFlow.assign(cs.steps, -1);
         row.finished = true;
         row.startPs = UINT64_MAX;
-        for (uint32_t t = 0; t < workload.transfers.size(); ++t)
+        std::map<uint32_t, HostBytes> bytes;
+        for (uint32_t t : transfersOf[c])
         {
             const TransferSpec& ts = workload.transfers[t];
-            if (ts.collective != static_cast<int32_t>(c))
-            {
-                continue;
-            }
-            row.startPs = std::min(row.startPs, ts.startPs);
             const TransferRecord& r = records[t];
-            const bool hasStep = ts.step >= 0 && static_cast<uint32_t>(ts.step) < cs.steps;
+            const bool su = scaleUp && scaleUp->SameServer(ts.src, ts.dst);
+            (su ? bytes[ts.src].suSent : bytes[ts.src].netSent) += ts.bytes;
+            (su ? bytes[ts.dst].suRecv : bytes[ts.dst].netRecv) += ts.bytes;
+            if (r.started)
+            {
+                // Dependency-free transfers start with the collective.
+                row.startPs = std::min(row.startPs, r.startPs);
+            }
             if (!r.recvDone)
             {
                 row.finished = false;
-                if (hasStep)
-                {
-                    stepUnfinished[ts.step] = true; // no end time for a step still running
-                }
                 continue;
             }
             row.finishPs = std::max(row.finishPs, r.recvDonePs);
-            if (hasStep)
+            if (ts.step >= 0 && static_cast<uint32_t>(ts.step) < cs.steps &&
+                r.recvDonePs > row.stepEndPs[ts.step])
             {
-                row.stepEndPs[ts.step] = std::max(row.stepEndPs[ts.step], r.recvDonePs);
-            }
-        }
-        for (uint32_t k = 0; k < cs.steps; ++k)
-        {
-            if (stepUnfinished[k] || row.stepEndPs[k] == 0)
-            {
-                row.stepEndPs[k] = kNoTime;
+                row.stepEndPs[ts.step] = r.recvDonePs;
+                row.stepSlowestFlow[ts.step] = static_cast<int64_t>(ts.externalId);
+                const auto it = std::find(cs.ranks.begin(), cs.ranks.end(), ts.src);
+                row.stepSlowestRank[ts.step] =
+                    it == cs.ranks.end() ? -1 : static_cast<int64_t>(it - cs.ranks.begin());
             }
         }
         if (row.startPs == UINT64_MAX)
         {
             row.startPs = 0;
         }
-        uint64_t slowestRate = UINT64_MAX;
-        for (uint32_t h : cs.ranks)
+        // A step is complete only if every transfer of it was delivered: no end time (and no
+        // slowest rank or flow) for a step still running.
+        std::vector<bool> stepUnfinished(cs.steps, false);
+        for (uint32_t t : transfersOf[c])
         {
-            slowestRate = std::min(slowestRate, nics[h]->GetRateBps());
+            const TransferSpec& ts = workload.transfers[t];
+            if (!records[t].recvDone && ts.step >= 0 && static_cast<uint32_t>(ts.step) < cs.steps)
+            {
+                stepUnfinished[ts.step] = true;
+            }
         }
-        if (cs.kind == "ring-allreduce" && !cs.ranks.empty())
+        for (uint32_t k = 0; k < cs.steps; ++k)
         {
-            row.lowerBoundPs = static_cast<uint64_t>(std::llround(
-                RingAllReduceLowerBoundSeconds(row.ranks, cs.bytesPerRank,
-                                               static_cast<double>(slowestRate)) *
-                1e12));
+            if (stepUnfinished[k] || row.stepSlowestFlow[k] < 0)
+            {
+                row.stepEndPs[k] = kNoTime;
+                row.stepSlowestRank[k] = -1;
+                row.stepSlowestFlow[k] = -1;
+            }
         }
+        // Byte bound: no rank can move its bytes faster than the port they use.
+        double bound = 0;
+        for (const auto& [h, b] : bytes)
+        {
+            const double nic = static_cast<double>(nics[h]->GetRateBps());
+            bound = std::max(bound, static_cast<double>(std::max(b.netSent, b.netRecv)) * 8 / nic);
+            if (scaleUp)
+            {
+                const double su = static_cast<double>(scaleUp->GetRateBps());
+                bound = std::max(bound, static_cast<double>(std::max(b.suSent, b.suRecv)) * 8 / su);
+            }
+        }
+        row.lowerBoundPs = static_cast<uint64_t>(std::llround(bound * 1e12));
         if (row.finished && row.finishPs > row.startPs)
         {
             row.cctPs = row.finishPs - row.startPs;
@@ -768,6 +1147,64 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             row.busbwGBps = row.algbwGBps * cs.busbwFactor;
         }
         result.collectives.push_back(row);
+    }
+
+    // ---- jobs --------------------------------------------------------------------------
+    for (uint32_t j = 0; j < workload.jobs.size(); ++j)
+    {
+        const JobInfo& ji = workload.jobs[j];
+        JobRow row;
+        row.id = j;
+        row.name = ji.name;
+        row.hosts = ji.hosts;
+        row.tp = ji.tp;
+        row.pp = ji.pp;
+        row.dp = ji.dp;
+        row.ep = ji.ep;
+        row.placement = ji.placement;
+        row.source = ji.source;
+        row.note = ji.note;
+        row.iterations = ji.iterations;
+        row.startPs = ji.startPs;
+        row.iterationEndPs.assign(ji.iterations, 0);
+        row.finished = true;
+        std::vector<bool> iterationDone(ji.iterations, true);
+        for (const auto& c : result.collectives)
+        {
+            if (c.job != static_cast<int32_t>(j))
+            {
+                continue;
+            }
+            ++row.collectives;
+            const bool inRange = c.iteration >= 0 && static_cast<uint32_t>(c.iteration) < ji.iterations;
+            if (!c.finished)
+            {
+                row.finished = false;
+                if (inRange)
+                {
+                    iterationDone[c.iteration] = false;
+                }
+                continue;
+            }
+            row.finishPs = std::max(row.finishPs, c.finishPs);
+            if (inRange)
+            {
+                row.iterationEndPs[c.iteration] =
+                    std::max(row.iterationEndPs[c.iteration], c.finishPs);
+            }
+        }
+        for (uint32_t i = 0; i < ji.iterations; ++i)
+        {
+            if (!iterationDone[i])
+            {
+                row.iterationEndPs[i] = 0;
+            }
+        }
+        if (!row.finished)
+        {
+            row.finishPs = 0;
+        }
+        result.jobs.push_back(row);
     }
 
     // ---- links and conservation --------------------------------------------------------
@@ -960,6 +1397,16 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         result.failure = deadlock;
     }
+    else if (exec->IsStalled())
+    {
+        // The watchdog stopped a run that could not progress: always a failure, and named.
+        result.failure = fmt::format("watchdog: no progress for {:.3f} ms at {:.3f} ms",
+                                     spec.workload.watchdogPs / 1e9, exec->GetStallPs() / 1e9);
+        for (const auto& line : exec->DescribeBlocked())
+        {
+            result.failure += "; " + line;
+        }
+    }
     else if (!result.finished && spec.requireFinish)
     {
         // The same count as flows.csv (finished = every byte delivered) and the manifest.
@@ -970,6 +1417,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                                                        return !r.recvDone;
                                                    }),
                                      records.size(), endPs / 1e9, spec.stopTimePs / 1e9);
+        for (const auto& line : exec->DescribeBlocked(4))
+        {
+            result.failure += "; " + line;
+        }
     }
     if (!cons.Holds())
     {

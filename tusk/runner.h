@@ -59,6 +59,9 @@ struct FlowRow
     int32_t collective = -1;
     int32_t step = -1;
     int32_t channel = -1;
+    int32_t job = -1;        //!< job of its collective, or -1
+    bool background = false; //!< background traffic ([[background]])
+    bool scaleUp = false;    //!< carried by the scale-up domain (NVLink-like), not the NICs
 };
 
 /** One row of collectives.csv. */
@@ -76,8 +79,44 @@ struct CollectiveRow
     double algbwGBps = 0; //!< S / CCT, GB/s (1e9 B/s), as nccl-tests
     double busbwGBps = 0; //!< algbw * factor
     double busbwFactor = 0;
-    uint64_t lowerBoundPs = 0; //!< ring all-reduce: 2(n-1)/n * S / B at the slowest rank NIC
+    /** Byte bound of the algorithm: max over ranks of max(bytes sent, bytes received) at the
+     *  rate they leave or enter by (NIC, or scale-up port), ps. Ring all-reduce with n | S:
+     *  2(n-1)/n * S / B (oracle 1). */
+    uint64_t lowerBoundPs = 0;
     std::vector<uint64_t> stepEndPs; //!< completion of each step (last byte of the step delivered); kNoTime if unfinished
+    std::string algorithm;     //!< "ring", "halving-doubling", ...
+    int32_t job = -1;          //!< its job, or -1
+    int32_t iteration = -1;    //!< iteration of that job, or -1
+    std::string name;          //!< label ("layer3.wg", ...)
+    std::string group;         //!< process group ("dp0", "world", ...)
+    uint32_t slices = 1;       //!< pipelining chunks per op and channel
+    /** Per step: the rank (index into the collective's ranks) that sent the step's last
+     *  delivered transfer, the one everybody waited for; -1 if the step did not finish. */
+    std::vector<int64_t> stepSlowestRank;
+    /** Per step: the flow id of that transfer; -1 if the step did not finish. */
+    std::vector<int64_t> stepSlowestFlow;
+};
+
+/** One row of jobs.csv: one training job. Times in ps. */
+struct JobRow
+{
+    uint32_t id = 0;
+    std::string name;
+    std::vector<uint32_t> hosts; //!< host of every rank
+    uint32_t tp = 1;
+    uint32_t pp = 1;
+    uint32_t dp = 1;
+    uint32_t ep = 1;
+    std::string placement;
+    std::string source;          //!< "scenario" or the SimAI file
+    std::string note;            //!< e.g. the DP scaling of a SimAI import
+    uint32_t iterations = 0;
+    uint32_t collectives = 0;
+    bool finished = false;       //!< every transfer of the job delivered
+    uint64_t startPs = 0;        //!< the job's start time
+    uint64_t finishPs = 0;       //!< last byte of its last collective delivered
+    /** End of each iteration: last byte of its last collective delivered (0 if unfinished). */
+    std::vector<uint64_t> iterationEndPs;
 };
 
 /** One row of links.csv: one direction of one link. */
@@ -165,6 +204,7 @@ struct RunResult
     std::string qpScaling;          //!< "split" | "round-robin", as used
     std::vector<FlowRow> flows;
     std::vector<CollectiveRow> collectives;
+    std::vector<JobRow> jobs;
     std::vector<LinkRow> links;
     std::vector<PfcEventRow> pfcEvents;
     TimeSeries timeSeries; //!< [output] sample_us > 0: switch ports sampled over time

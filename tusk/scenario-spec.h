@@ -24,11 +24,14 @@ namespace tusk
 /** [topology] */
 struct TopologySection
 {
-    std::string kind = "leaf-spine"; //!< "leaf-spine" | "fat-tree" | "htsim"
+    /** "leaf-spine" | "fat-tree" | "htsim" | "ring" | "rail-optimised" | "pod-clos" | "hpcc" */
+    std::string kind = "leaf-spine";
     ns3::LeafSpineParams leafSpine;  //!< kind = "leaf-spine"
     ns3::FatTreeParams fatTree;      //!< kind = "fat-tree"
-    std::string file;                //!< kind = "htsim": .topo path (absolute after loading)
+    std::string file;                //!< kind = "htsim" / "hpcc": topology file (absolute after loading)
     ns3::RingParams ring;            //!< kind = "ring" (PFC deadlock studies)
+    ns3::RailOptimisedParams rail;   //!< kind = "rail-optimised"
+    ns3::PodClosParams podClos;      //!< kind = "pod-clos"
 };
 
 /** [fabric]: switch and link parameters. */
@@ -141,10 +144,72 @@ struct FlowEntry
     uint64_t startPs = 0; //!< TOML: start_us
 };
 
+/** One collective of a job's iteration: [[jobs.collectives]]. */
+struct JobCollectiveEntry
+{
+    std::string name;             //!< label in results ("" = the kind)
+    std::string kind;             //!< collective kind (canonical name)
+    std::string algorithm;        //!< "" = the kind's default
+    std::string group = "world";  //!< process group: world, tp, pp, dp, ep, dpep
+    uint64_t bytes = 0;           //!< S as nccl-tests uses it, bytes
+    uint64_t computePs = 0;       //!< compute before it, ps (TOML: compute_us)
+    bool blocking = true;         //!< the next collective waits for it
+    uint32_t every = 1;           //!< only in iterations i with (i + 1) % every == 0
+    uint32_t root = 0;            //!< broadcast root, incast destination, send-recv sender
+    uint32_t peer = 1;            //!< send-recv receiver
+    bool shift = true;            //!< send-recv: every rank to the next (pipeline shift)
+    uint32_t localSize = 0;       //!< hierarchical-ring ranks per server; 0 = server size
+};
+
+/** One training job: [[jobs]]. */
+struct JobEntry
+{
+    std::string name;                  //!< "" = "job<i>"
+    uint32_t ranks = 0;                //!< 0 = from hosts (explicit), the SimAI file, or all free hosts
+    std::string placement = "contiguous"; //!< contiguous | rack-aware | random | explicit
+    std::vector<uint32_t> hosts;       //!< the pool to place on (explicit: rank r on hosts[r]); empty = all free
+    uint32_t tp = 1;
+    uint32_t pp = 1;
+    uint32_t dp = 0;                   //!< 0 = ranks / (tp * pp * ep)
+    uint32_t ep = 1;
+    uint32_t iterations = 1;
+    uint64_t startPs = 0;              //!< TOML: start_us
+    uint64_t computePs = 0;            //!< compute at the start of every iteration (TOML: compute_us)
+    uint32_t syncEvery = 1;            //!< DiLoCo H: dp / dpep collectives every H iterations
+    uint32_t channels = 1;             //!< NCCL-like channels per collective
+    uint64_t chunkBytes = 0;           //!< pipelining slice size; 0 = one slice per op
+    uint32_t maxSlices = 64;
+    uint32_t qpsPerConnection = 0;     //!< 0 = nic.qps_per_connection
+    std::string ringOrder = "rank";    //!< "rank" | "rail-aligned"
+    std::string file;                  //!< SimAI workload file (absolute after loading)
+    std::vector<JobCollectiveEntry> collectives;
+};
+
+/** Poisson background traffic: [[background]]. */
+struct BackgroundEntry
+{
+    std::vector<uint32_t> hosts;  //!< empty = all hosts
+    double load = 0.3;            //!< offered load per host, fraction of its link rate
+    std::string cdfFile;          //!< flow-size CDF (HPCC format), absolute after loading
+    uint64_t startPs = 0;         //!< TOML: start_us
+    uint64_t durationPs = 1'000'000'000; //!< arrivals during this long (TOML: duration_us)
+    int32_t priority = -1;        //!< traffic class; -1 = nic.data_priority
+    uint32_t qps = 1;             //!< QPs per flow
+    uint64_t seed = 0;            //!< 0 = derived from the run seed and the entry's index
+};
+
+/** [scale_up]: the NVLink-like domain inside servers (ns3::ScaleUpDomain). */
+struct ScaleUpSection
+{
+    uint32_t gpusPerServer = 1;        //!< hosts per server (server = host / this); 1 = none
+    uint64_t rateBps = 3'600'000'000'000ULL; //!< per GPU and direction, bit/s (TOML: link_gbps)
+    uint64_t latencyPs = 500'000;      //!< GPU to GPU, ps (TOML: latency_ns)
+};
+
 /** [workload] */
 struct WorkloadSection
 {
-    /** "ring-allreduce" | "permutation" | "incast" | "htsim" | "flows" */
+    /** "ring-allreduce" | "permutation" | "incast" | "htsim" | "flows" | "jobs" | "hpcc" */
     std::string kind = "ring-allreduce";
     uint64_t bytes = 64ULL << 20; //!< per-rank buffer S (collectives) or bytes per flow
     /** Hosts taking part; empty = all hosts (0..N-1) in order. */
@@ -152,8 +217,11 @@ struct WorkloadSection
     uint32_t channels = 1;        //!< ring-allreduce: NCCL-like channels, each with its own QP
     uint32_t incastDst = 0;       //!< incast: destination host; senders = hosts minus dst
     uint64_t startPs = 0;         //!< start time of the generated traffic (TOML: start_us)
-    std::string file;             //!< kind = "htsim": .cm path (absolute after loading)
+    std::string file;             //!< kind = "htsim" / "hpcc": .cm or flow.txt path (absolute after loading)
     std::vector<FlowEntry> flows; //!< kind = "flows"
+    /** Watchdog: no progress for this long stops the run and names what is stuck, ps
+     *  (TOML: watchdog_ms); 0 = off. */
+    uint64_t watchdogPs = 20'000'000'000ULL;
 };
 
 /** [output] */
@@ -181,6 +249,9 @@ struct ScenarioSpec
     DcqcnSection dcqcn;
     LbSection lb;
     WorkloadSection workload;
+    std::vector<JobEntry> jobs;             //!< [[jobs]] (workload.kind = "jobs")
+    std::vector<BackgroundEntry> background; //!< [[background]], with any workload kind
+    ScaleUpSection scaleUp;                 //!< [scale_up]
     OutputSection output;
     /** [ns3] section: ns-3 attribute defaults by path, e.g. "ns3::RdmaNic::AckInterval". */
     std::map<std::string, std::string> ns3Defaults;

@@ -9,6 +9,10 @@
 #include "scenario-toml.h"
 
 #include "fabric/model/input-error.h"
+#include "workload/model/background-traffic.h"
+#include "workload/model/collective-schedule.h"
+#include "workload/model/job-model.h"
+#include "workload/model/simai-workload.h"
 
 #include <toml++/toml.h>
 
@@ -48,9 +52,11 @@ constexpr uint64_t kPsPerUs = 1000ULL * 1000ULL;
 constexpr uint64_t kPsPerMs = 1000ULL * 1000ULL * 1000ULL;
 constexpr uint64_t kBpsPerGbps = 1000ULL * 1000ULL * 1000ULL;
 
-const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "htsim", "ring"};
+const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "htsim", "ring",
+                                                 "rail-optimised", "pod-clos", "hpcc"};
 const std::vector<std::string> kWorkloadKinds =
-    {"ring-allreduce", "permutation", "incast", "htsim", "flows"};
+    {"ring-allreduce", "permutation", "incast", "htsim", "flows", "jobs", "hpcc"};
+const std::vector<std::string> kRingOrders = {"rank", "rail-aligned"};
 /** Congestion-control algorithms the NIC implements. */
 const std::vector<std::string> kCongestionControls = {"none", "dcqcn"};
 
@@ -63,20 +69,28 @@ struct KindKey
 
 const std::vector<KindKey> kTopologyKeys = {
     {"leaves", {"leaf-spine"}},
-    {"spines", {"leaf-spine"}},
+    {"spines", {"leaf-spine", "rail-optimised"}},
     {"hosts_per_leaf", {"leaf-spine"}},
-    {"links_per_spine", {"leaf-spine"}},
+    {"links_per_spine", {"leaf-spine", "rail-optimised"}},
     {"k", {"fat-tree"}},
-    {"oversubscription", {"fat-tree"}},
-    {"host_link_gbps", {"leaf-spine", "fat-tree"}},
-    {"fabric_link_gbps", {"leaf-spine", "fat-tree"}},
-    {"link_delay_ns", {"leaf-spine", "fat-tree", "ring"}},
-    {"switch_latency_ns", {"leaf-spine", "fat-tree"}},
-    {"file", {"htsim"}},
+    {"oversubscription", {"fat-tree", "pod-clos"}},
+    {"host_link_gbps", {"leaf-spine", "fat-tree", "rail-optimised", "pod-clos"}},
+    {"fabric_link_gbps", {"leaf-spine", "fat-tree", "rail-optimised"}},
+    {"link_delay_ns", {"leaf-spine", "fat-tree", "ring", "rail-optimised", "pod-clos"}},
+    {"switch_latency_ns", {"leaf-spine", "fat-tree", "rail-optimised", "pod-clos"}},
+    {"file", {"htsim", "hpcc"}},
     {"switches", {"ring"}},
     {"hosts_per_switch", {"ring"}},
     {"link_gbps", {"ring"}},
     {"clockwise_routes", {"ring"}},
+    {"servers", {"rail-optimised"}},
+    {"gpus_per_server", {"rail-optimised"}},
+    {"servers_per_group", {"rail-optimised"}},
+    {"pods", {"pod-clos"}},
+    {"racks_per_pod", {"pod-clos"}},
+    {"hosts_per_rack", {"pod-clos"}},
+    {"cluster_switches", {"pod-clos"}},
+    {"aggregation_switches", {"pod-clos"}},
 };
 
 const std::vector<KindKey> kWorkloadKeys = {
@@ -84,9 +98,10 @@ const std::vector<KindKey> kWorkloadKeys = {
     {"hosts", {"ring-allreduce", "permutation", "incast"}},
     {"channels", {"ring-allreduce"}},
     {"incast_dst", {"incast"}},
-    {"start_us", {"ring-allreduce", "permutation", "incast"}},
-    {"file", {"htsim"}},
+    {"start_us", {"ring-allreduce", "permutation", "incast", "hpcc"}},
+    {"file", {"htsim", "hpcc"}},
     {"flows", {"flows"}},
+    {"watchdog_ms", {"ring-allreduce", "permutation", "incast", "htsim", "flows", "jobs", "hpcc"}},
 };
 
 std::string
@@ -439,6 +454,13 @@ class Loader
     void ReadDcqcn(const toml::table& root, ScenarioSpec& spec);
     void ReadLb(const toml::table& root, ScenarioSpec& spec);
     void ReadWorkload(const toml::table& root, ScenarioSpec& spec);
+    void ReadJobs(const toml::table& root, ScenarioSpec& spec);
+    void ReadJob(const toml::node& n, const std::string& path, size_t index, ScenarioSpec& spec);
+    void ReadBackground(const toml::table& root, ScenarioSpec& spec);
+    void ReadScaleUp(const toml::table& root, ScenarioSpec& spec);
+    /** An array of tables ([[name]]) at the top level; nullptr if absent. */
+    const toml::array* TableArray(const toml::table& t, const std::string& path,
+                                  const std::string& key, const std::string& what);
     void ReadOutput(const toml::table& root, ScenarioSpec& spec);
     void ReadNs3(const toml::table& root, ScenarioSpec& spec);
 
@@ -1169,15 +1191,114 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
         }
         m_hostCount = uint64_t(p.switches) * p.hostsPerSwitch;
     }
-    else // htsim
+    else if (topo.kind == "rail-optimised")
+    {
+        auto& p = topo.rail;
+        if (auto* n = get("servers"))
+        {
+            p.servers = U32(n, K("servers"), 1);
+        }
+        if (auto* n = get("gpus_per_server"))
+        {
+            p.gpusPerServer = U32(n, K("gpus_per_server"), 1);
+        }
+        if (auto* n = get("servers_per_group"))
+        {
+            p.serversPerGroup = U32(n, K("servers_per_group"), 0);
+            if (p.serversPerGroup > 0 && p.servers % p.serversPerGroup != 0)
+            {
+                Fail(n, K("servers_per_group"),
+                     "expected 0 (all servers) or a divisor of servers (" +
+                         std::to_string(p.servers) + "); got " +
+                         std::to_string(p.serversPerGroup));
+            }
+        }
+        if (auto* n = get("spines"))
+        {
+            p.spines = U32(n, K("spines"), 1);
+        }
+        if (auto* n = get("links_per_spine"))
+        {
+            p.linksPerSpine = U32(n, K("links_per_spine"), 1);
+        }
+        if (auto* n = get("host_link_gbps"))
+        {
+            p.hostRateBps = Scaled(n, K("host_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("fabric_link_gbps"))
+        {
+            p.fabricRateBps = Scaled(n, K("fabric_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("link_delay_ns"))
+        {
+            p.linkDelayPs = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
+        }
+        if (auto* n = get("switch_latency_ns"))
+        {
+            p.switchLatencyPs = Scaled(n, K("switch_latency_ns"), kPsPerNs, false);
+        }
+        m_hostCount = uint64_t(p.servers) * p.gpusPerServer;
+    }
+    else if (topo.kind == "pod-clos")
+    {
+        auto& p = topo.podClos;
+        if (auto* n = get("pods"))
+        {
+            p.pods = U32(n, K("pods"), 1);
+        }
+        if (auto* n = get("racks_per_pod"))
+        {
+            p.racksPerPod = U32(n, K("racks_per_pod"), 1);
+        }
+        if (auto* n = get("hosts_per_rack"))
+        {
+            p.hostsPerRack = U32(n, K("hosts_per_rack"), 1);
+        }
+        if (auto* n = get("cluster_switches"))
+        {
+            p.clusterSwitches = U32(n, K("cluster_switches"), 1);
+        }
+        if (auto* n = get("aggregation_switches"))
+        {
+            p.aggregationSwitches = U32(n, K("aggregation_switches"), 1);
+        }
+        if (auto* n = get("oversubscription"))
+        {
+            const bool number = n->is_integer() || n->is_floating_point();
+            const double v = n->is_integer() ? static_cast<double>(n->as_integer()->get())
+                             : n->is_floating_point() ? n->as_floating_point()->get()
+                                                      : 0.0;
+            if (!number || !std::isfinite(v) || v < 1)
+            {
+                Fail(n, K("oversubscription"), "expected a ratio >= 1 (7 for 1:7); got " +
+                                                   Describe(*n));
+            }
+            p.oversubscription = v;
+        }
+        if (auto* n = get("host_link_gbps"))
+        {
+            p.hostRateBps = Scaled(n, K("host_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("link_delay_ns"))
+        {
+            p.linkDelayPs = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
+        }
+        if (auto* n = get("switch_latency_ns"))
+        {
+            p.switchLatencyPs = Scaled(n, K("switch_latency_ns"), kPsPerNs, false);
+        }
+        m_hostCount = uint64_t(p.pods) * p.racksPerPod * p.hostsPerRack;
+    }
+    else // htsim, hpcc
     {
         const toml::node* n = get("file");
         if (n == nullptr)
         {
-            Fail(tn, K("file"), "required when topology.kind is \"htsim\": the .topo file");
+            Fail(tn, K("file"), "required when topology.kind is " + Quote(topo.kind) + ": the " +
+                                    (topo.kind == "htsim" ? ".topo file" : "topology.txt file"));
         }
         topo.file = FilePath(n, K("file"));
-        m_hostCount = 0; // known only once the .topo file is read
+        m_hostCount = 0; // known only once the file is read
     }
 }
 
@@ -1686,6 +1807,10 @@ Loader::ReadWorkload(const toml::table& root, ScenarioSpec& spec)
     {
         w.startPs = Scaled(n, K("start_us"), kPsPerUs, false);
     }
+    if (auto* n = Get(t, P, "watchdog_ms"))
+    {
+        w.watchdogPs = Scaled(n, K("watchdog_ms"), kPsPerMs, false);
+    }
 
     // Enough hosts for the collective / pattern.
     if (w.kind == "ring-allreduce" || w.kind == "permutation" || w.kind == "incast")
@@ -1715,14 +1840,19 @@ Loader::ReadWorkload(const toml::table& root, ScenarioSpec& spec)
                      std::to_string(n));
         }
     }
-    else if (w.kind == "htsim")
+    else if (w.kind == "htsim" || w.kind == "hpcc")
     {
         const toml::node* n = Get(t, P, "file");
         if (n == nullptr)
         {
-            Fail(tn, K("file"), "required when workload.kind is \"htsim\": the .cm file");
+            Fail(tn, K("file"), "required when workload.kind is " + Quote(w.kind) + ": the " +
+                                    (w.kind == "htsim" ? ".cm file" : "HPCC flow.txt file"));
         }
         w.file = FilePath(n, K("file"));
+    }
+    else if (w.kind == "jobs")
+    {
+        // The traffic is in [[jobs]] (ReadJobs).
     }
     else // flows
     {
@@ -1796,6 +1926,465 @@ Loader::ReadWorkload(const toml::table& root, ScenarioSpec& spec)
     }
 }
 
+const toml::array*
+Loader::TableArray(const toml::table& t,
+                   const std::string& path,
+                   const std::string& key,
+                   const std::string& what)
+{
+    const toml::node* n = Get(t, path, key);
+    if (n == nullptr)
+    {
+        return nullptr;
+    }
+    const std::string expect = "expected an array of tables ([[" + key + "]], " + what + ")";
+    if (!n->is_array())
+    {
+        Fail(n, key, expect + "; got " + Describe(*n));
+    }
+    for (auto&& e : *n->as_array())
+    {
+        if (!e.is_table())
+        {
+            Fail(&e, key, expect + "; got an array holding " + Describe(e));
+        }
+    }
+    return n->as_array();
+}
+
+void
+Loader::ReadScaleUp(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "scale_up");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const std::string P = "scale_up";
+    const toml::table& t = Table(tn, P);
+    CheckKeys(t, P, {"gpus_per_server", "link_gbps", "latency_ns"});
+    auto& su = spec.scaleUp;
+    const toml::node* gn = Get(t, P, "gpus_per_server");
+    if (gn != nullptr)
+    {
+        su.gpusPerServer = U32(gn, P + ".gpus_per_server", 1);
+    }
+    if (auto* n = Get(t, P, "link_gbps"))
+    {
+        su.rateBps = Scaled(n, P + ".link_gbps", kBpsPerGbps, true);
+    }
+    if (auto* n = Get(t, P, "latency_ns"))
+    {
+        su.latencyPs = Scaled(n, P + ".latency_ns", kPsPerNs, false);
+    }
+    if (gn != nullptr && spec.topology.kind == "rail-optimised" && su.gpusPerServer > 1 &&
+        su.gpusPerServer != spec.topology.rail.gpusPerServer)
+    {
+        Fail(gn, P + ".gpus_per_server",
+             "expected the rail-optimised topology's gpus_per_server (" +
+                 std::to_string(spec.topology.rail.gpusPerServer) + ") or 1; got " +
+                 std::to_string(su.gpusPerServer));
+    }
+    if (gn != nullptr && m_hostCount > 0 && m_hostCount % su.gpusPerServer != 0)
+    {
+        Fail(gn, P + ".gpus_per_server",
+             "expected a divisor of the topology's " + std::to_string(m_hostCount) +
+                 " hosts (servers are hosts h / gpus_per_server); got " +
+                 std::to_string(su.gpusPerServer));
+    }
+}
+
+void
+Loader::ReadJobs(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::array* jobs = TableArray(root, "", "jobs", "one per training job");
+    const bool wantJobs = spec.workload.kind == "jobs";
+    if (jobs == nullptr || jobs->empty())
+    {
+        if (wantJobs)
+        {
+            Fail(root.get("workload"), "jobs",
+                 "workload.kind is \"jobs\": expected at least one [[jobs]] table");
+        }
+        return;
+    }
+    if (!wantJobs)
+    {
+        Fail(root.get("jobs"), "jobs",
+             "[[jobs]] describe the traffic only when workload.kind is \"jobs\"; here it is " +
+                 Quote(spec.workload.kind));
+    }
+    size_t index = 0;
+    for (auto&& e : *jobs)
+    {
+        ReadJob(e, "jobs[" + std::to_string(index) + "]", index, spec);
+        ++index;
+    }
+}
+
+void
+Loader::ReadJob(const toml::node& node, const std::string& jp, size_t index, ScenarioSpec& spec)
+{
+    const toml::table& t = *node.as_table();
+    (*m_keyLines)[jp] = LineOf(&node);
+    CheckKeys(t, jp,
+              {"name", "ranks", "placement", "hosts", "tp", "pp", "dp", "ep", "iterations",
+               "start_us", "compute_us", "sync_every", "channels", "chunk_bytes", "max_slices",
+               "qps_per_connection", "ring_order", "file", "collectives"});
+    auto K = [&](const std::string& key) { return jp + "." + key; };
+    auto get = [&](const char* key) { return Get(t, jp, key); };
+    JobEntry j;
+    if (auto* n = get("name"))
+    {
+        j.name = String(n, K("name"));
+    }
+    if (j.name.empty())
+    {
+        j.name = "job" + std::to_string(index);
+    }
+    if (auto* n = get("placement"))
+    {
+        j.placement = Choice(n, K("placement"), ns3::PlacementPolicies());
+    }
+    const toml::node* hostsNode = get("hosts");
+    if (hostsNode != nullptr)
+    {
+        j.hosts = HostList(hostsNode, K("hosts"), m_hostCount);
+    }
+    if (j.placement == "explicit" && hostsNode == nullptr)
+    {
+        Fail(&node, K("hosts"), "required with placement = \"explicit\": the host of every rank");
+    }
+    const toml::node* tpNode = get("tp");
+    for (auto [key, field] : {std::pair<const char*, uint32_t*>{"tp", &j.tp}, {"pp", &j.pp},
+                              {"ep", &j.ep}})
+    {
+        if (auto* n = get(key))
+        {
+            *field = U32(n, K(key), 1);
+        }
+    }
+    const toml::node* dpNode = get("dp");
+    if (dpNode != nullptr)
+    {
+        j.dp = U32(dpNode, K("dp"), 1);
+    }
+    if (auto* n = get("iterations"))
+    {
+        j.iterations = U32(n, K("iterations"), 1);
+    }
+    if (auto* n = get("start_us"))
+    {
+        j.startPs = Scaled(n, K("start_us"), kPsPerUs, false);
+        if (j.startPs >= spec.stopTimePs)
+        {
+            Fail(n, K("start_us"), "expected a start before stop_time_ms (" +
+                                       FormatDouble(spec.stopTimePs / 1e9) + " ms); got " +
+                                       FormatDouble(j.startPs / 1e6) + " us");
+        }
+    }
+    if (auto* n = get("compute_us"))
+    {
+        j.computePs = Scaled(n, K("compute_us"), kPsPerUs, false);
+    }
+    if (auto* n = get("sync_every"))
+    {
+        j.syncEvery = U32(n, K("sync_every"), 1);
+    }
+    if (auto* n = get("channels"))
+    {
+        j.channels = static_cast<uint32_t>(Int(n, K("channels"), 1, 64));
+    }
+    if (auto* n = get("chunk_bytes"))
+    {
+        j.chunkBytes = Bytes(n, K("chunk_bytes"), 0, std::numeric_limits<uint64_t>::max());
+    }
+    if (auto* n = get("max_slices"))
+    {
+        j.maxSlices = static_cast<uint32_t>(Int(n, K("max_slices"), 1, 4096));
+    }
+    if (auto* n = get("qps_per_connection"))
+    {
+        j.qpsPerConnection = static_cast<uint32_t>(Int(n, K("qps_per_connection"), 0, 1024));
+    }
+    if (auto* n = get("ring_order"))
+    {
+        j.ringOrder = Choice(n, K("ring_order"), kRingOrders);
+    }
+    const toml::node* fileNode = get("file");
+    const toml::array* colls = TableArray(t, jp, "collectives", "the collectives of one iteration");
+    ns3::SimAiWorkload simai;
+    if (fileNode != nullptr)
+    {
+        j.file = FilePath(fileNode, K("file"));
+        simai = ns3::ReadSimAiWorkload(j.file); // its errors name the SimAI file and line
+        if (colls != nullptr)
+        {
+            Fail(t.get("collectives"), K("collectives"),
+                 "a job takes its iteration from `file` (a SimAI workload) or from "
+                 "[[" + jp + ".collectives]], not both");
+        }
+        for (auto [n, key] : {std::pair<const toml::node*, const char*>{tpNode, "tp"},
+                              {get("pp"), "pp"}, {get("ep"), "ep"}, {dpNode, "dp"}})
+        {
+            if (n != nullptr)
+            {
+                Fail(n, K(key), std::string("the parallel degrees come from the SimAI file's "
+                                            "header; remove `") + key +
+                                    "` (set `ranks` to scale the data-parallel degree)");
+            }
+        }
+    }
+    else if (colls == nullptr || colls->empty())
+    {
+        Fail(&node, K("collectives"),
+             "expected the job's iteration: [[" + jp + ".collectives]] tables, or `file` = a "
+             "SimAI workload");
+    }
+    // Ranks: given, or implied by an explicit placement, the SimAI file, the host pool, or the
+    // whole topology.
+    const toml::node* ranksNode = get("ranks");
+    if (ranksNode != nullptr)
+    {
+        j.ranks = U32(ranksNode, K("ranks"), 1);
+        if (m_hostCount > 0 && j.ranks > m_hostCount)
+        {
+            Fail(ranksNode, K("ranks"), "expected at most the topology's " +
+                                            std::to_string(m_hostCount) + " hosts; got " +
+                                            std::to_string(j.ranks));
+        }
+        if (hostsNode != nullptr && j.ranks > j.hosts.size())
+        {
+            Fail(ranksNode, K("ranks"),
+                 "expected at most the " + std::to_string(j.hosts.size()) + " hosts listed in `" +
+                     K("hosts") + "`" +
+                     (j.placement == "explicit" ? " (explicit: exactly that many)" : "") +
+                     "; got " + std::to_string(j.ranks));
+        }
+        if (j.placement == "explicit" && j.ranks != j.hosts.size())
+        {
+            Fail(ranksNode, K("ranks"), "an explicit placement lists " +
+                                            std::to_string(j.hosts.size()) + " hosts for " +
+                                            std::to_string(j.ranks) + " ranks");
+        }
+    }
+    else if (j.placement == "explicit")
+    {
+        j.ranks = static_cast<uint32_t>(j.hosts.size());
+    }
+    else if (fileNode != nullptr)
+    {
+        j.ranks = simai.allGpus;
+    }
+    else if (hostsNode != nullptr)
+    {
+        j.ranks = static_cast<uint32_t>(j.hosts.size());
+    }
+    else if (m_hostCount > 0)
+    {
+        j.ranks = static_cast<uint32_t>(m_hostCount);
+    }
+    // TP * PP * DP * EP = ranks, checked now when the ranks are known (else when the run is
+    // built).
+    if (j.ranks > 0)
+    {
+        try
+        {
+            if (fileNode != nullptr)
+            {
+                ns3::SimAiDegrees(simai, j.ranks, nullptr);
+            }
+            else
+            {
+                ns3::ParallelDegrees d;
+                d.tp = j.tp;
+                d.pp = j.pp;
+                d.dp = j.dp;
+                d.ep = j.ep;
+                ns3::ProcessGroups(j.ranks, d);
+            }
+        }
+        catch (const InputError& e)
+        {
+            // At the degree the message names when it is in the file, else at the ranks.
+            const toml::node* at = e.Key() == "job.dp" && dpNode != nullptr ? dpNode
+                                   : ranksNode != nullptr                   ? ranksNode
+                                   : tpNode != nullptr                      ? tpNode
+                                                                            : &node;
+            Fail(at, jp + "." + (fileNode != nullptr ? "ranks" : e.Key().substr(4)),
+                 e.Message());
+        }
+    }
+    if (colls != nullptr)
+    {
+        size_t ci = 0;
+        for (auto&& ce : *colls)
+        {
+            const std::string cp = K("collectives") + "[" + std::to_string(ci++) + "]";
+            const toml::table& ct = *ce.as_table();
+            (*m_keyLines)[cp] = LineOf(&ce);
+            CheckKeys(ct, cp,
+                      {"name", "kind", "algorithm", "group", "bytes", "compute_us", "blocking",
+                       "every", "root", "peer", "shift", "local_size"});
+            auto CK = [&](const std::string& key) { return cp + "." + key; };
+            JobCollectiveEntry c;
+            const toml::node* kn = Get(ct, cp, "kind");
+            if (kn == nullptr)
+            {
+                Fail(&ce, CK("kind"), "required: the collective (" +
+                                          [] {
+                                              std::string l;
+                                              for (const auto& k : ns3::CollectiveKinds())
+                                              {
+                                                  l += (l.empty() ? "" : ", ") + k;
+                                              }
+                                              return l;
+                                          }() +
+                                          ")");
+            }
+            try
+            {
+                c.kind = ns3::CanonicalCollectiveKind(String(kn, CK("kind")));
+            }
+            catch (const InputError& e)
+            {
+                Fail(kn, CK("kind"), e.Message());
+            }
+            if (auto* n = Get(ct, cp, "algorithm"))
+            {
+                c.algorithm = String(n, CK("algorithm"));
+                const auto& valid = ns3::CollectiveAlgorithms(c.kind);
+                if (std::find(valid.begin(), valid.end(), c.algorithm) == valid.end())
+                {
+                    Fail(n, CK("algorithm"), "expected " + OneOf(valid) + " for " + c.kind +
+                                                 "; got " + Quote(c.algorithm));
+                }
+            }
+            if (auto* n = Get(ct, cp, "name"))
+            {
+                c.name = String(n, CK("name"));
+            }
+            if (auto* n = Get(ct, cp, "group"))
+            {
+                c.group = Choice(n, CK("group"), ns3::ProcessGroups::Kinds());
+            }
+            const toml::node* bn = Get(ct, cp, "bytes");
+            if (bn == nullptr)
+            {
+                Fail(&ce, CK("bytes"), "required: S, the per-rank size as nccl-tests uses it");
+            }
+            c.bytes = Bytes(bn, CK("bytes"), 0, std::numeric_limits<uint64_t>::max());
+            if (auto* n = Get(ct, cp, "compute_us"))
+            {
+                c.computePs = Scaled(n, CK("compute_us"), kPsPerUs, false);
+            }
+            if (auto* n = Get(ct, cp, "blocking"))
+            {
+                c.blocking = Bool(n, CK("blocking"));
+            }
+            if (auto* n = Get(ct, cp, "every"))
+            {
+                c.every = U32(n, CK("every"), 1);
+            }
+            if (auto* n = Get(ct, cp, "root"))
+            {
+                c.root = U32(n, CK("root"), 0);
+            }
+            if (auto* n = Get(ct, cp, "peer"))
+            {
+                c.peer = U32(n, CK("peer"), 0);
+            }
+            if (auto* n = Get(ct, cp, "shift"))
+            {
+                c.shift = Bool(n, CK("shift"));
+            }
+            if (auto* n = Get(ct, cp, "local_size"))
+            {
+                c.localSize = U32(n, CK("local_size"), 0);
+            }
+            j.collectives.push_back(c);
+        }
+    }
+    spec.jobs.push_back(j);
+}
+
+void
+Loader::ReadBackground(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::array* entries = TableArray(root, "", "background", "Poisson background traffic");
+    if (entries == nullptr)
+    {
+        return;
+    }
+    size_t index = 0;
+    for (auto&& e : *entries)
+    {
+        const std::string bp = "background[" + std::to_string(index++) + "]";
+        const toml::table& t = *e.as_table();
+        (*m_keyLines)[bp] = LineOf(&e);
+        CheckKeys(t, bp, {"hosts", "load", "cdf_file", "start_us", "duration_us", "priority",
+                          "qps", "seed"});
+        auto K = [&](const std::string& key) { return bp + "." + key; };
+        BackgroundEntry b;
+        if (auto* n = Get(t, bp, "hosts"))
+        {
+            b.hosts = HostList(n, K("hosts"), m_hostCount);
+            if (b.hosts.size() < 2)
+            {
+                Fail(n, K("hosts"), "expected at least 2 hosts; got " +
+                                        std::to_string(b.hosts.size()));
+            }
+        }
+        if (auto* n = Get(t, bp, "load"))
+        {
+            const bool number = n->is_integer() || n->is_floating_point();
+            const double v = n->is_integer() ? static_cast<double>(n->as_integer()->get())
+                             : n->is_floating_point() ? n->as_floating_point()->get()
+                                                      : 0.0;
+            if (!number || !(v > 0 && v <= 1))
+            {
+                Fail(n, K("load"), "expected an offered load in (0, 1] (a fraction of each "
+                                   "host's link rate); got " + Describe(*n));
+            }
+            b.load = v;
+        }
+        const toml::node* cn = Get(t, bp, "cdf_file");
+        if (cn == nullptr)
+        {
+            Fail(&e, K("cdf_file"), "required: a flow-size CDF file (\"size_bytes cdf_percent\" "
+                                    "lines, as HPCC's traffic_gen)");
+        }
+        b.cdfFile = FilePath(cn, K("cdf_file"));
+        ns3::FlowSizeCdf::Read(b.cdfFile); // its errors name the CDF file and line
+        if (auto* n = Get(t, bp, "start_us"))
+        {
+            b.startPs = Scaled(n, K("start_us"), kPsPerUs, false);
+            if (b.startPs >= spec.stopTimePs)
+            {
+                Fail(n, K("start_us"), "expected a start before stop_time_ms (" +
+                                           FormatDouble(spec.stopTimePs / 1e9) + " ms)");
+            }
+        }
+        if (auto* n = Get(t, bp, "duration_us"))
+        {
+            b.durationPs = Scaled(n, K("duration_us"), kPsPerUs, true);
+        }
+        if (auto* n = Get(t, bp, "priority"))
+        {
+            b.priority = static_cast<int32_t>(Int(n, K("priority"), 0, 7));
+        }
+        if (auto* n = Get(t, bp, "qps"))
+        {
+            b.qps = static_cast<uint32_t>(Int(n, K("qps"), 1, 1024));
+        }
+        if (auto* n = Get(t, bp, "seed"))
+        {
+            b.seed = static_cast<uint64_t>(Int(n, K("seed"), 0, std::numeric_limits<int64_t>::max()));
+        }
+        spec.background.push_back(b);
+    }
+}
+
 void
 Loader::ReadOutput(const toml::table& root, ScenarioSpec& spec)
 {
@@ -1866,6 +2455,9 @@ Loader::Read(const toml::table& root)
                "dcqcn",
                "lb",
                "workload",
+               "jobs",
+               "background",
+               "scale_up",
                "output",
                "ns3"});
     if (auto* n = Get(root, "", "name"))
@@ -1908,6 +2500,9 @@ Loader::Read(const toml::table& root)
     ReadDcqcn(root, spec);
     ReadLb(root, spec);
     ReadWorkload(root, spec);
+    ReadScaleUp(root, spec);
+    ReadJobs(root, spec);
+    ReadBackground(root, spec);
     ReadOutput(root, spec);
     ReadNs3(root, spec);
     return spec;
@@ -2128,7 +2723,7 @@ ScenarioToJson(const ScenarioSpec& s)
         topo["link_delay_ns"] = InUnit(p.linkDelayPs, kPsPerNs);
         topo["switch_latency_ns"] = InUnit(p.switchLatencyPs, kPsPerNs);
     }
-    else if (s.topology.kind == "htsim")
+    else if (s.topology.kind == "htsim" || s.topology.kind == "hpcc")
     {
         topo["file"] = s.topology.file;
     }
@@ -2140,6 +2735,39 @@ ScenarioToJson(const ScenarioSpec& s)
         topo["link_gbps"] = InUnit(p.rateBps, kBpsPerGbps);
         topo["link_delay_ns"] = InUnit(p.delayPs, kPsPerNs);
         topo["clockwise_routes"] = p.clockwiseRoutes;
+    }
+    else if (s.topology.kind == "rail-optimised")
+    {
+        const auto& p = s.topology.rail;
+        topo["servers"] = p.servers;
+        topo["gpus_per_server"] = p.gpusPerServer;
+        topo["servers_per_group"] = p.serversPerGroup;
+        topo["spines"] = p.spines;
+        topo["links_per_spine"] = p.linksPerSpine;
+        topo["host_link_gbps"] = InUnit(p.hostRateBps, kBpsPerGbps);
+        topo["fabric_link_gbps"] = InUnit(p.fabricRateBps, kBpsPerGbps);
+        topo["link_delay_ns"] = InUnit(p.linkDelayPs, kPsPerNs);
+        topo["switch_latency_ns"] = InUnit(p.switchLatencyPs, kPsPerNs);
+    }
+    else if (s.topology.kind == "pod-clos")
+    {
+        const auto& p = s.topology.podClos;
+        topo["pods"] = p.pods;
+        topo["racks_per_pod"] = p.racksPerPod;
+        topo["hosts_per_rack"] = p.hostsPerRack;
+        topo["cluster_switches"] = p.clusterSwitches;
+        topo["aggregation_switches"] = p.aggregationSwitches;
+        if (p.oversubscription == std::floor(p.oversubscription))
+        {
+            topo["oversubscription"] = static_cast<uint64_t>(p.oversubscription);
+        }
+        else
+        {
+            topo["oversubscription"] = p.oversubscription;
+        }
+        topo["host_link_gbps"] = InUnit(p.hostRateBps, kBpsPerGbps);
+        topo["link_delay_ns"] = InUnit(p.linkDelayPs, kPsPerNs);
+        topo["switch_latency_ns"] = InUnit(p.switchLatencyPs, kPsPerNs);
     }
     j["topology"] = topo;
 
@@ -2246,6 +2874,11 @@ ScenarioToJson(const ScenarioSpec& s)
     {
         work["file"] = w.file;
     }
+    else if (w.kind == "hpcc")
+    {
+        work["file"] = w.file;
+        work["start_us"] = InUnit(w.startPs, kPsPerUs);
+    }
     else if (w.kind == "flows")
     {
         json flows = json::array();
@@ -2258,7 +2891,112 @@ ScenarioToJson(const ScenarioSpec& s)
         }
         work["flows"] = flows;
     }
+    work["watchdog_ms"] = InUnit(w.watchdogPs, kPsPerMs);
     j["workload"] = work;
+
+    if (!s.jobs.empty())
+    {
+        json jobs = json::array();
+        for (const auto& job : s.jobs)
+        {
+            json o = json::object();
+            o["name"] = job.name;
+            if (job.ranks > 0)
+            {
+                o["ranks"] = job.ranks;
+            }
+            o["placement"] = job.placement;
+            if (!job.hosts.empty())
+            {
+                o["hosts"] = job.hosts;
+            }
+            if (job.file.empty())
+            {
+                o["tp"] = job.tp;
+                o["pp"] = job.pp;
+                o["ep"] = job.ep;
+                if (job.dp > 0)
+                {
+                    o["dp"] = job.dp;
+                }
+            }
+            o["iterations"] = job.iterations;
+            o["start_us"] = InUnit(job.startPs, kPsPerUs);
+            o["compute_us"] = InUnit(job.computePs, kPsPerUs);
+            o["sync_every"] = job.syncEvery;
+            o["channels"] = job.channels;
+            o["chunk_bytes"] = job.chunkBytes;
+            o["max_slices"] = job.maxSlices;
+            o["qps_per_connection"] = job.qpsPerConnection;
+            o["ring_order"] = job.ringOrder;
+            if (!job.file.empty())
+            {
+                o["file"] = job.file;
+            }
+            else
+            {
+                json colls = json::array();
+                for (const auto& c : job.collectives)
+                {
+                    json co = {{"kind", c.kind},
+                               {"group", c.group},
+                               {"bytes", c.bytes},
+                               {"compute_us", InUnit(c.computePs, kPsPerUs)},
+                               {"blocking", c.blocking},
+                               {"every", c.every},
+                               {"root", c.root},
+                               {"peer", c.peer},
+                               {"shift", c.shift},
+                               {"local_size", c.localSize}};
+                    if (!c.name.empty())
+                    {
+                        co["name"] = c.name;
+                    }
+                    if (!c.algorithm.empty())
+                    {
+                        co["algorithm"] = c.algorithm;
+                    }
+                    colls.push_back(co);
+                }
+                o["collectives"] = colls;
+            }
+            jobs.push_back(o);
+        }
+        j["jobs"] = jobs;
+    }
+    if (!s.background.empty())
+    {
+        json bg = json::array();
+        for (const auto& b : s.background)
+        {
+            json o = {{"cdf_file", b.cdfFile},
+                      {"start_us", InUnit(b.startPs, kPsPerUs)},
+                      {"duration_us", InUnit(b.durationPs, kPsPerUs)},
+                      {"qps", b.qps},
+                      {"seed", b.seed}};
+            if (b.load == std::floor(b.load))
+            {
+                o["load"] = static_cast<uint64_t>(b.load);
+            }
+            else
+            {
+                o["load"] = b.load;
+            }
+            if (b.priority >= 0)
+            {
+                o["priority"] = b.priority;
+            }
+            if (!b.hosts.empty())
+            {
+                o["hosts"] = b.hosts;
+            }
+            bg.push_back(o);
+        }
+        j["background"] = bg;
+    }
+    j["scale_up"] = {{"gpus_per_server", s.scaleUp.gpusPerServer},
+                     {"link_gbps", InUnit(s.scaleUp.rateBps, kBpsPerGbps)},
+                     {"latency_ns", InUnit(s.scaleUp.latencyPs, kPsPerNs)}};
 
     j["output"] = {{"dir", s.output.dir},
                    {"pcap", s.output.pcap},

@@ -251,7 +251,7 @@ TEST_CASE("spraying over paths of 1, 2, 3, 4 us with a selective-repeat receiver
             nics[1]->TraceConnectWithoutContext("Rx", MakeBoundCallback(&RecordArrival, &arrivals));
         };
         o.afterRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
-            for (uint32_t qpn = 1; qpn <= nics[1]->GetNQps(); ++qpn)
+            for (uint32_t qpn = RdmaNic::kFirstQpn; qpn < RdmaNic::kFirstQpn + nics[1]->GetNQps(); ++qpn)
             {
                 maxBuffer.push_back(nics[1]->GetQp(qpn)->GetCounters().reorderBufferMaxBytes);
             }

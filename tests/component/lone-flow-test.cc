@@ -66,3 +66,19 @@ TEST_CASE("busiest-window utilisation never exceeds line rate; a saturated link 
         }
     }
 }
+
+TEST_CASE("lone flow split over 7 QPs: the ideal follows the NIC's round-robin, slowdown 1",
+          "[component][oracle5]")
+{
+    // A transfer split into 7 messages is sent as 7 interleaved packet streams whose last
+    // packets are short: the ideal of one 100 kB message would be slightly larger or smaller.
+    const uint64_t size = GENERATE(4097ULL, 100'000ULL, 1'000'003ULL);
+    auto spec = LeafSpine(2, 2, 2);
+    spec.nic.qpsPerConnection = 7;
+    AddFlow(spec, 0, 3, size);
+    auto r = Run(spec);
+    REQUIRE(r.finished);
+    CHECK(r.flows[0].qps == std::min<uint64_t>(7, size));
+    CHECK(r.flows[0].deliveredBytes == size);
+    CHECK(r.flows[0].slowdown == Approx(1.0).epsilon(1e-6));
+}

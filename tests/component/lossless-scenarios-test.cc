@@ -28,8 +28,8 @@ TEST_CASE("DCQCN: two flows share a 100G bottleneck fairly and the survivor clim
     spec.stopTimePs = 200'000'000'000ULL;
     AddFlow(spec, 0, 2, 1'000'000'000); // long: ~ 85 ms
     AddFlow(spec, 1, 2, 60'000'000);    // stops after ~ 10 ms at 50 G
-    // Delivered bytes of each flow, sampled at the receiver's two QPs (QPN 1 and 2, created
-    // in transfer order).
+    // Delivered bytes of each flow, sampled at the receiver's two QPs (the first two QPNs,
+    // created in transfer order).
     std::vector<std::pair<double, std::array<uint64_t, 2>>> samples;
     tusk::RunOptions o;
     o.beforeRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
@@ -38,9 +38,9 @@ TEST_CASE("DCQCN: two flows share a 100G bottleneck fairly and the survivor clim
         {
             Simulator::Schedule(MilliSeconds(ms), [rx, &samples]() {
                 std::array<uint64_t, 2> d{0, 0};
-                for (uint32_t q = 1; q <= 2 && q <= rx->GetNQps(); ++q)
+                for (uint32_t q = 0; q < 2 && q < rx->GetNQps(); ++q)
                 {
-                    d[q - 1] = rx->GetQp(q)->GetCounters().deliveredBytes;
+                    d[q] = rx->GetQp(RdmaNic::kFirstQpn + q)->GetCounters().deliveredBytes;
                 }
                 samples.emplace_back(Simulator::Now().GetSeconds() * 1e3, d);
             });

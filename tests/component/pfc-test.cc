@@ -200,7 +200,7 @@ TEST_CASE("PAUSE timing: XON resumes within one MTU time; an unrefreshed PAUSE e
     CHECK(a2 <= expiryAt + mtuUs + 1e-6);
 }
 
-TEST_CASE("PFC pauses a priority, not a QP: a pause of priority 1 leaves a priority-3 QP (QPN 1) "
+TEST_CASE("PFC pauses a priority, not a QP: a pause of priority 2 leaves a priority-3 QP (QPN 2) "
           "sending; a pause of priority 3 stops it",
           "[component][pfc]")
 {
@@ -219,8 +219,9 @@ TEST_CASE("PFC pauses a priority, not a QP: a pause of priority 1 leaves a prior
                           }
                       }));
         Ptr<SwitchPort> toHost0 = f.switches[0]->GetPort(0);
-        // Priority 1 == the QP's number: a NIC that indexed QPs by priority would stop here.
-        Simulator::Schedule(MicroSeconds(50), [toHost0]() { toHost0->SendPfc(1, 65535, 1); });
+        // Priority 2 == the QP's number: a NIC that indexed QPs by priority would stop here.
+        static_assert(RdmaNic::kFirstQpn == 2, "the test pauses the priority equal to the QPN");
+        Simulator::Schedule(MicroSeconds(50), [toHost0]() { toHost0->SendPfc(2, 65535, 1); });
         Simulator::Schedule(MicroSeconds(300), [toHost0]() { toHost0->SendPfc(3, 65535, 1); });
         Simulator::Schedule(MicroSeconds(400), [toHost0]() { toHost0->SendPfc(3, 0, 0); });
     };

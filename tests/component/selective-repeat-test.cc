@@ -258,8 +258,8 @@ TEST_CASE("CNP on out-of-order arrival", "[component][selective-repeat][cnp]")
         uint64_t received = 0;
         tusk::RunOptions o;
         o.afterRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
-            cnps = nics[1]->GetQp(1)->GetCounters().oooCnpsSent;
-            received = nics[0]->GetQp(1)->GetCounters().cnpsReceived;
+            cnps = nics[1]->GetQp(RdmaNic::kFirstQpn)->GetCounters().oooCnpsSent;
+            received = nics[0]->GetQp(RdmaNic::kFirstQpn)->GetCounters().cnpsReceived;
         };
         auto r = Run(spec, o);
         REQUIRE(r.finished);

@@ -309,6 +309,20 @@ Fabric::IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes, const Framing& fr
     return best;
 }
 
+uint64_t
+Fabric::IdealFctPsOfPackets(uint32_t src,
+                            uint32_t dst,
+                            const std::vector<uint32_t>& payloads,
+                            const Framing& framing) const
+{
+    uint64_t best = UINT64_MAX;
+    for (const auto& path : PathProfiles(src, dst))
+    {
+        best = std::min(best, ns3::IdealFctPsOfPackets(payloads, path, framing, graph.switchLatencyPs));
+    }
+    return best;
+}
+
 uint32_t
 Fabric::HopCount(uint32_t src, uint32_t dst) const
 {

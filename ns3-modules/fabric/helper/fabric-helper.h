@@ -46,6 +46,9 @@ struct Fabric
     std::vector<std::vector<PathHop>> PathProfiles(uint32_t src, uint32_t dst) const;
     /** The smallest ideal FCT over the minimum-hop paths from src to dst (ps). */
     uint64_t IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes, const Framing& framing) const;
+    /** As IdealFctPs, for a sequence of packets (IdealFctPsOfPackets). */
+    uint64_t IdealFctPsOfPackets(uint32_t src, uint32_t dst, const std::vector<uint32_t>& payloads,
+                                 const Framing& framing) const;
     /** Minimum number of links between two hosts. */
     uint32_t HopCount(uint32_t src, uint32_t dst) const;
 

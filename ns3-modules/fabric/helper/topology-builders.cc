@@ -8,7 +8,9 @@
 #include "fabric/model/input-error.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -266,6 +268,182 @@ BuildFatTree(const FatTreeParams& p)
                     firstCore + static_cast<uint32_t>(j * half + i),
                     p.fabricRateBps,
                     p.linkDelayPs);
+        }
+    }
+    return g;
+}
+
+TopologyGraph
+BuildRailOptimised(const RailOptimisedParams& p)
+{
+    RequirePositive("servers", p.servers);
+    RequirePositive("gpus_per_server", p.gpusPerServer);
+    RequirePositive("spines", p.spines);
+    RequirePositive("links_per_spine", p.linksPerSpine);
+    RequirePositive("host_link_gbps", p.hostRateBps);
+    RequirePositive("fabric_link_gbps", p.fabricRateBps);
+    const uint32_t perGroup = p.serversPerGroup == 0 ? p.servers : p.serversPerGroup;
+    if (p.servers % perGroup != 0)
+    {
+        Fail("servers_per_group",
+             "a divisor of servers (" + std::to_string(p.servers) + ")",
+             std::to_string(perGroup));
+    }
+    const uint64_t hosts = uint64_t{p.servers} * p.gpusPerServer;
+    if (hosts > kMaxHosts)
+    {
+        Fail("servers", "servers * gpus_per_server <= " + std::to_string(kMaxHosts),
+             std::to_string(hosts));
+    }
+    const uint32_t groups = p.servers / perGroup;
+    const uint64_t railPorts = perGroup + uint64_t{p.spines} * p.linksPerSpine;
+    const uint64_t spinePorts = uint64_t{groups} * p.gpusPerServer * p.linksPerSpine;
+    if (railPorts > kMaxPorts || spinePorts > kMaxPorts)
+    {
+        Fail("spines", "at most " + std::to_string(kMaxPorts) + " ports per switch",
+             std::to_string(std::max(railPorts, spinePorts)));
+    }
+    const uint32_t G = p.gpusPerServer;
+    TopologyGraph g;
+    g.numHosts = static_cast<uint32_t>(hosts);
+    g.switchLatencyPs = p.switchLatencyPs;
+    g.description = "rail-optimised: " + std::to_string(p.servers) + " servers x " +
+                    std::to_string(G) + " GPUs, " + std::to_string(groups) + " group(s) of " +
+                    std::to_string(perGroup) + " servers, " + std::to_string(p.spines) +
+                    " spines, " + std::to_string(hosts) + " hosts";
+    const uint32_t firstRail = g.numHosts;
+    const uint32_t rails = groups * G;
+    const uint32_t firstSpine = firstRail + rails;
+    g.vertices.reserve(hosts + rails + p.spines);
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        AddVertex(g, TopoVertex::HOST, 0, (h / G) / perGroup, "host" + std::to_string(h));
+    }
+    for (uint32_t grp = 0; grp < groups; ++grp)
+    {
+        for (uint32_t i = 0; i < G; ++i)
+        {
+            AddVertex(g, TopoVertex::SWITCH, 1, grp,
+                      "rail" + std::to_string(grp) + "." + std::to_string(i));
+        }
+    }
+    for (uint32_t k = 0; k < p.spines; ++k)
+    {
+        AddVertex(g, TopoVertex::SWITCH, 2, 0, "spine" + std::to_string(k));
+    }
+    g.links.reserve(hosts + uint64_t{rails} * p.spines * p.linksPerSpine);
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        const uint32_t server = h / G;
+        AddLink(g, h, firstRail + (server / perGroup) * G + h % G, p.hostRateBps, p.linkDelayPs);
+    }
+    for (uint32_t r = 0; r < rails; ++r)
+    {
+        for (uint32_t k = 0; k < p.spines; ++k)
+        {
+            for (uint32_t l = 0; l < p.linksPerSpine; ++l)
+            {
+                AddLink(g, firstRail + r, firstSpine + k, p.fabricRateBps, p.linkDelayPs);
+            }
+        }
+    }
+    return g;
+}
+
+TopologyGraph
+BuildPodClos(const PodClosParams& p)
+{
+    RequirePositive("pods", p.pods);
+    RequirePositive("racks_per_pod", p.racksPerPod);
+    RequirePositive("hosts_per_rack", p.hostsPerRack);
+    RequirePositive("cluster_switches", p.clusterSwitches);
+    RequirePositive("aggregation_switches", p.aggregationSwitches);
+    RequirePositive("host_link_gbps", p.hostRateBps);
+    if (!(p.oversubscription >= 1.0) || !std::isfinite(p.oversubscription))
+    {
+        Fail("oversubscription", "a ratio >= 1", std::to_string(p.oversubscription));
+    }
+    const uint64_t hostsPerPod = uint64_t{p.racksPerPod} * p.hostsPerRack;
+    const uint64_t hosts = hostsPerPod * p.pods;
+    if (hosts > kMaxHosts)
+    {
+        Fail("pods", "pods * racks_per_pod * hosts_per_rack <= " + std::to_string(kMaxHosts),
+             std::to_string(hosts));
+    }
+    const uint64_t cswPorts = uint64_t{p.racksPerPod} + p.aggregationSwitches;
+    const uint64_t aggPorts = uint64_t{p.pods} * p.clusterSwitches;
+    const uint64_t torPorts = uint64_t{p.hostsPerRack} + p.clusterSwitches;
+    if (std::max({cswPorts, aggPorts, torPorts}) > kMaxPorts)
+    {
+        Fail("racks_per_pod", "at most " + std::to_string(kMaxPorts) + " ports per switch",
+             std::to_string(std::max({cswPorts, aggPorts, torPorts})));
+    }
+    // Full bisection inside a pod: a ToR's uplinks carry what its hosts can send.
+    const double torUp =
+        static_cast<double>(p.hostsPerRack) * static_cast<double>(p.hostRateBps) / p.clusterSwitches;
+    // Above the pods: the pod's host capacity divided by the oversubscription.
+    const double podUp = static_cast<double>(hostsPerPod) * static_cast<double>(p.hostRateBps) /
+                         p.oversubscription;
+    const double aggLink = podUp / (double(p.clusterSwitches) * p.aggregationSwitches);
+    const uint64_t torUpBps = static_cast<uint64_t>(std::llround(torUp));
+    const uint64_t aggLinkBps = static_cast<uint64_t>(std::llround(aggLink));
+    RequirePositive("cluster_switches", torUpBps);
+    RequirePositive("aggregation_switches", aggLinkBps);
+
+    const uint32_t tors = p.pods * p.racksPerPod;
+    const uint32_t csws = p.pods * p.clusterSwitches;
+    TopologyGraph g;
+    g.numHosts = static_cast<uint32_t>(hosts);
+    g.switchLatencyPs = p.switchLatencyPs;
+    char ratio[32];
+    std::snprintf(ratio, sizeof(ratio), "%g", p.oversubscription);
+    g.description = "pod Clos: " + std::to_string(p.pods) + " pods x " +
+                    std::to_string(p.racksPerPod) + " racks x " + std::to_string(p.hostsPerRack) +
+                    " hosts = " + std::to_string(hosts) + " hosts, 1:" + ratio +
+                    " above the pods";
+    const uint32_t firstTor = g.numHosts;
+    const uint32_t firstCsw = firstTor + tors;
+    const uint32_t firstAgg = firstCsw + csws;
+    g.vertices.reserve(hosts + tors + csws + p.aggregationSwitches);
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        AddVertex(g, TopoVertex::HOST, 0, static_cast<uint32_t>(h / hostsPerPod),
+                  "host" + std::to_string(h));
+    }
+    for (uint32_t t = 0; t < tors; ++t)
+    {
+        AddVertex(g, TopoVertex::SWITCH, 1, t / p.racksPerPod, "tor" + std::to_string(t));
+    }
+    for (uint32_t c = 0; c < csws; ++c)
+    {
+        AddVertex(g, TopoVertex::SWITCH, 2, c / p.clusterSwitches,
+                  "csw" + std::to_string(c / p.clusterSwitches) + "." +
+                      std::to_string(c % p.clusterSwitches));
+    }
+    for (uint32_t a = 0; a < p.aggregationSwitches; ++a)
+    {
+        AddVertex(g, TopoVertex::SWITCH, 3, 0, "agg" + std::to_string(a));
+    }
+    g.links.reserve(hosts + uint64_t{tors} * p.clusterSwitches +
+                    uint64_t{csws} * p.aggregationSwitches);
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        AddLink(g, h, firstTor + h / p.hostsPerRack, p.hostRateBps, p.linkDelayPs);
+    }
+    for (uint32_t t = 0; t < tors; ++t)
+    {
+        const uint32_t pod = t / p.racksPerPod;
+        for (uint32_t j = 0; j < p.clusterSwitches; ++j)
+        {
+            AddLink(g, firstTor + t, firstCsw + pod * p.clusterSwitches + j, torUpBps,
+                    p.linkDelayPs);
+        }
+    }
+    for (uint32_t c = 0; c < csws; ++c)
+    {
+        for (uint32_t a = 0; a < p.aggregationSwitches; ++a)
+        {
+            AddLink(g, firstCsw + c, firstAgg + a, aggLinkBps, p.linkDelayPs);
         }
     }
     return g;

@@ -88,6 +88,71 @@ struct RingParams
 TopologyGraph BuildRing(const RingParams& p);
 
 /**
+ * \brief Rail-optimised GPU fabric (as NVIDIA's DGX SuperPOD and Meta's and Alibaba's
+ * training clusters wire it): servers of gpusPerServer GPUs, one NIC per GPU; servers form
+ * groups of serversPerGroup ("scalable units"); in each group, GPU i of every server connects
+ * to the group's rail switch i; every rail switch connects to every spine with linksPerSpine
+ * parallel links. Traffic between GPUs with the same local index in one group crosses one
+ * switch; everything else goes rail -> spine -> rail. The NVLink-like domain inside a server is
+ * not part of the graph (workload module, ScaleUpDomain): hosts have one link, to their rail.
+ */
+struct RailOptimisedParams
+{
+    uint32_t servers = 8;
+    uint32_t gpusPerServer = 8;   //!< GPUs (NICs, rails) per server
+    uint32_t serversPerGroup = 0; //!< servers under one set of rail switches; 0 = all
+    uint32_t spines = 4;          //!< spine switches, >= 1
+    uint32_t linksPerSpine = 1;   //!< parallel links from each rail switch to each spine
+    uint64_t hostRateBps = 400'000'000'000ULL;   //!< GPU NIC - rail switch links, bit/s
+    uint64_t fabricRateBps = 400'000'000'000ULL; //!< rail - spine links, bit/s
+    uint64_t linkDelayPs = 1'000'000;            //!< one-way propagation delay per link, ps
+    uint64_t switchLatencyPs = 0;                //!< per-switch forwarding latency, ps
+};
+
+/**
+ * Vertices: hosts numbered server by server (host = server * gpusPerServer + gpu; pod = its
+ * group), rail switches "rail<g>.<i>" (tier 1, pod g) group by group, spines "spine<k>"
+ * (tier 2). Links: host links in host order, then for each rail switch, each spine, the
+ * parallel links.
+ *
+ * \throws InputError (file "", key "topology.*") on zero counts or rates, servers not a
+ * multiple of serversPerGroup, more than 2^24 hosts or 65535 ports on a switch.
+ */
+TopologyGraph BuildRailOptimised(const RailOptimisedParams& p);
+
+/**
+ * \brief A three-tier pod Clos in the shape of Meta's 24K-GPU Llama 3 cluster (Llama 3 paper,
+ * "The Llama 3 Herd of Models", 2024, sec. 3.3.1): racks of hostsPerRack GPUs under one ToR;
+ * racksPerPod racks joined by clusterSwitches cluster switches with full bisection bandwidth
+ * (each ToR has one uplink to every cluster switch, at hostsPerRack * hostRate /
+ * clusterSwitches); pods joined by aggregationSwitches aggregation switches at
+ * `oversubscription`:1 (each cluster switch has one uplink to every aggregation switch, at
+ * racksPerPod * hostsPerRack * hostRate / (oversubscription * clusterSwitches *
+ * aggregationSwitches), rounded to the bit/s). Llama 3: 8 pods x 192 racks x 16 GPUs =
+ * 24,576 GPUs, 1:7 above the pods, so 400 / 7 = 57.1 Gb/s per GPU leaves a pod.
+ */
+struct PodClosParams
+{
+    uint32_t pods = 8;
+    uint32_t racksPerPod = 192;
+    uint32_t hostsPerRack = 16;
+    uint32_t clusterSwitches = 16;     //!< tier-2 switches per pod
+    uint32_t aggregationSwitches = 16; //!< tier-3 switches
+    double oversubscription = 7.0;     //!< pod downlink capacity / pod uplink capacity, >= 1
+    uint64_t hostRateBps = 400'000'000'000ULL;
+    uint64_t linkDelayPs = 1'000'000;
+    uint64_t switchLatencyPs = 0;
+};
+
+/**
+ * Vertices: hosts (pod = h / (racksPerPod * hostsPerRack)), ToRs "tor<i>" (tier 1), cluster
+ * switches "csw<p>.<j>" (tier 2), aggregation switches "agg<k>" (tier 3, pod 0).
+ * \throws InputError (file "", key "topology.*") on zero counts or rates, oversubscription < 1,
+ * more than 2^24 hosts or 65535 ports on a switch.
+ */
+TopologyGraph BuildPodClos(const PodClosParams& p);
+
+/**
  * \brief Read an htsim topology description (`.topo`, as in uet-htsim
  * htsim/sim/datacenter/topologies/): `Nodes`, `Tiers`, `Podsize`, then per `Tier i` block
  * `Downlink_speed_Gbps`, `Radix_Down`, `Radix_Up`, `Downlink_Latency_ns`, `Switch_Latency_ns`,

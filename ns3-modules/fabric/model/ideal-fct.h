@@ -68,6 +68,25 @@ uint64_t IdealFctPs(uint64_t payloadBytes,
                     uint64_t switchLatencyPs);
 
 /**
+ * \brief Ideal FCT in ps of a sequence of packets (payload bytes each, in transmission order)
+ * sent back to back alone along `path`: the store-and-forward recurrence
+ * D(k, h) = max(D(k-1, h), D(k, h-1) + d_{h-1} + lat) + s_k / r_h, packet by packet,
+ * O(packets x hops). For a transfer split into several messages over several QPs, which the
+ * NIC interleaves packet by packet; for one message it equals IdealFctPs.
+ */
+uint64_t IdealFctPsOfPackets(const std::vector<uint32_t>& payloads,
+                             const std::vector<PathHop>& path,
+                             const Framing& framing,
+                             uint64_t switchLatencyPs);
+
+/**
+ * \brief The packets, in the order a NIC serving its QPs round-robin sends them, of a
+ * transfer posted as `messages` (QP index, bytes), each QP sending its messages in order.
+ */
+std::vector<uint32_t> RoundRobinPackets(const std::vector<std::pair<uint32_t, uint64_t>>& messages,
+                                        uint32_t mtuBytes);
+
+/**
  * \brief Base RTT under the ConWeave convention (oracles.md 20): 2·hops·delay + hops·packet/C,
  * in ps, for `hops` links of equal `rateBps` and one-way `delayPs`, packet of `packetBytes`.
  */

@@ -140,9 +140,7 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         c.port = route[i];
         c.queueBytes = port->GetQueueBytes();
         c.utilisation = port->GetUtilisation(now);
-        // TODO(lead): fill from the port's PFC pause state for meta.priority once the MMU /
-        // PFC method is final (e.g. port->IsPaused(meta.priority)).
-        c.paused = false;
+        c.paused = port->IsPaused(meta.priority & 7); // PFC state of the frame's priority
         c.linkUp = true;
     }
     if (usable == 0)

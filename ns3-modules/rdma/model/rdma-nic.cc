@@ -114,7 +114,7 @@ RdmaNic::GetTypeId()
 }
 
 RdmaNic::RdmaNic()
-    : m_qps(1) // QPN 0 is reserved (IBA: QP0 is the subnet management QP)
+    : m_qps(kFirstQpn) // QP0 (subnet management) and QP1 (general services) are reserved (IBA 3.5.1)
 {
     m_entropyRng = CreateObject<UniformRandomVariable>();
 }
@@ -177,7 +177,7 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint16_t entropy, uint8_t priority)
 Ptr<RdmaQueuePair>
 RdmaNic::GetQp(uint32_t qpn) const
 {
-    return (qpn > 0 && qpn < m_qps.size()) ? m_qps[qpn] : nullptr;
+    return (qpn >= kFirstQpn && qpn < m_qps.size()) ? m_qps[qpn] : nullptr;
 }
 
 void

@@ -45,7 +45,11 @@ class RdmaNic : public FabricNetDevice
      */
     Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> remote, uint16_t entropy, uint8_t priority);
     Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;
-    uint32_t GetNQps() const { return static_cast<uint32_t>(m_qps.size()) - 1; }
+    /** QPs created: their numbers are kFirstQpn .. kFirstQpn + GetNQps() - 1, in creation order. */
+    uint32_t GetNQps() const { return static_cast<uint32_t>(m_qps.size()) - kFirstQpn; }
+    /** QPN of the first QP a NIC creates: QP0 and QP1 are reserved (IBA Vol. 1, 3.5.1), and
+     *  Wireshark decodes QP1 traffic as management datagrams. */
+    static constexpr uint32_t kFirstQpn = 2;
 
     /** Loss recovery of the NIC's RC QPs. */
     enum RecoveryMode

@@ -345,7 +345,8 @@ BusBwFactor(const std::string& kind, uint32_t n)
     {
         return (nn - 1.0) / nn;
     }
-    if (k == "broadcast" || k == "reduce")
+    if (k == "broadcast" || k == "reduce" || k == "send-recv" || k == "sendrecv" ||
+        k == "permutation" || k == "incast")
     {
         return 1.0;
     }
@@ -355,7 +356,7 @@ BusBwFactor(const std::string& kind, uint32_t n)
                      "unknown collective kind '" + kind +
                          "'; expected one of all-reduce, ring-allreduce, tree-allreduce, "
                          "halving-doubling-allreduce, all-gather, reduce-scatter, all-to-all, "
-                         "broadcast, reduce");
+                         "broadcast, reduce, send-recv, permutation, incast");
 }
 
 double

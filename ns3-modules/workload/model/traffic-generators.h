@@ -123,10 +123,12 @@ WorkloadSpec MakeRingAllReduce(std::vector<uint32_t> ranks,
  * \brief busbw = algbw × factor, as nccl-tests doc/PERFORMANCE.md defines it.
  *
  * all-reduce 2(n − 1)/n; all-gather, reduce-scatter, all-to-all (n − 1)/n; broadcast and
- * reduce 1. Kind names are case-insensitive and '_' equals '-'. Accepted:
- * "all-reduce", "allreduce", "ring-allreduce", "tree-allreduce",
+ * reduce 1; send-recv 1 (nccl-tests sendrecv). Permutation and incast are not nccl-tests
+ * collectives; their factor is 1 (busbw = algbw). Kind names are case-insensitive and '_'
+ * equals '-'. Accepted: "all-reduce", "allreduce", "ring-allreduce", "tree-allreduce",
  * "halving-doubling-allreduce", "all-gather", "allgather", "reduce-scatter",
- * "reducescatter", "all-to-all", "alltoall", "broadcast", "reduce".
+ * "reducescatter", "all-to-all", "alltoall", "broadcast", "reduce", "send-recv", "sendrecv",
+ * "permutation", "incast".
  *
  * \param kind collective kind
  * \param n    number of ranks, >= 1

@@ -7,6 +7,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <iomanip>
+#include <sstream>
 
 namespace ns3
 {
@@ -49,7 +51,13 @@ WorkloadExecutor::GetTypeId()
                                           SEQUENTIAL_PORTS,
                                           "Sequential",
                                           SHARED_PORT,
-                                          "Shared"));
+                                          "Shared"))
+            .AddAttribute("StallTimeout",
+                          "Watchdog period: with no progress for this long while transfers "
+                          "remain, the run is declared stalled (time; 0 = no watchdog).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&WorkloadExecutor::m_stallTimeout),
+                          MakeTimeChecker());
     return tid;
 }
 
@@ -63,8 +71,15 @@ WorkloadExecutor::DoDispose()
 {
     m_connections.clear();
     m_allQps.clear();
+    m_allPeers.clear();
     m_nics.clear();
     m_allDone = Callback<void>();
+    m_stallCb = Callback<void>();
+    if (m_scaleUp)
+    {
+        m_scaleUp->Dispose();
+        m_scaleUp = nullptr;
+    }
     Object::DoDispose();
 }
 
@@ -101,8 +116,23 @@ WorkloadExecutor::Setup(const WorkloadSpec& spec, const std::vector<Ptr<RdmaNic>
 }
 
 void
+WorkloadExecutor::SetScaleUpDomain(Ptr<ScaleUpDomain> domain)
+{
+    m_scaleUp = domain;
+    if (m_scaleUp)
+    {
+        m_scaleUp->SetRecvDoneCallback(MakeCallback(&WorkloadExecutor::OnScaleUpRecvDone, this));
+        m_scaleUp->SetSendDoneCallback(MakeCallback(&WorkloadExecutor::OnScaleUpSendDone, this));
+    }
+}
+
+void
 WorkloadExecutor::Start()
 {
+    if (m_stallTimeout.IsStrictlyPositive() && !m_spec.transfers.empty())
+    {
+        Simulator::Schedule(m_stallTimeout, &WorkloadExecutor::CheckStall, this);
+    }
     for (uint32_t t = 0; t < m_spec.transfers.size(); ++t)
     {
         if (m_spec.transfers[t].trigger < 0)
@@ -123,6 +153,7 @@ WorkloadExecutor::ScheduleStart(uint32_t t)
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     // An untriggered transfer starts at its absolute time; a triggered one after its delay.
     const uint64_t delay = m_spec.transfers[t].trigger < 0 ? (at > now ? at - now : 0) : at;
+    ++m_pendingStarts;
     Simulator::Schedule(PicoSeconds(delay), &WorkloadExecutor::StartTransfer, this, t);
 }
 
@@ -133,7 +164,8 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
     if (c.qps.empty())
     {
         const auto base = static_cast<uint16_t>(m_entropyRng->GetInteger(49152, 65535));
-        for (uint32_t i = 0; i < m_qpsPerConnection; ++i)
+        const uint32_t qps = t.qps > 0 ? t.qps : m_qpsPerConnection;
+        for (uint32_t i = 0; i < qps; ++i)
         {
             uint16_t entropy = base;
             if (m_qpEntropy == SEQUENTIAL_PORTS)
@@ -151,6 +183,7 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
             c.qps.push_back(qp);
             c.peers.push_back(peer);
             m_allQps.push_back(qp);
+            m_allPeers.push_back(peer);
         }
     }
     return c;
@@ -159,12 +192,23 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
 void
 WorkloadExecutor::StartTransfer(uint32_t t)
 {
+    --m_pendingStarts;
     TransferRecord& r = m_records[t];
     if (r.started)
     {
         return;
     }
+    ++m_progress;
     const TransferSpec& ts = m_spec.transfers[t];
+    if (m_scaleUp && m_scaleUp->SameServer(ts.src, ts.dst))
+    {
+        r.started = true;
+        r.startPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        r.pendingRecv = 1;
+        r.pendingSend = 1;
+        m_scaleUp->Start(t, ts.src, ts.dst, ts.bytes);
+        return;
+    }
     Connection& c = GetConnection(ts);
     m_transferConnection[t] = &c;
     r.started = true;
@@ -204,13 +248,29 @@ WorkloadExecutor::PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t b
     TransferRecord& r = m_records[t];
     ++r.pendingRecv;
     ++r.pendingSend;
+    r.messages.emplace_back(qp, bytes);
     c.peers[qp]->PostReceive(t);
     c.qps[qp]->PostSend(bytes, t);
 }
 
 void
+WorkloadExecutor::OnScaleUpRecvDone(uint32_t t)
+{
+    RecvMessageStats stats;
+    stats.bytes = m_spec.transfers[t].bytes;
+    OnRecvDone(t, stats);
+}
+
+void
+WorkloadExecutor::OnScaleUpSendDone(uint32_t t)
+{
+    OnSendDone(t, SendMessageStats());
+}
+
+void
 WorkloadExecutor::OnRecvDone(uint64_t cookie, const RecvMessageStats& stats)
 {
+    ++m_progress;
     TransferRecord& r = m_records[cookie];
     r.deliveredBytes += stats.bytes;
     r.oooPackets += stats.oooPackets;
@@ -233,6 +293,7 @@ WorkloadExecutor::OnRecvDone(uint64_t cookie, const RecvMessageStats& stats)
 void
 WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
 {
+    ++m_progress;
     TransferRecord& r = m_records[cookie];
     r.retxPackets += stats.retxPackets;
     r.retxBytes += stats.retxBytes;
@@ -293,9 +354,13 @@ uint64_t
 WorkloadExecutor::DeliveredBytes(uint32_t t) const
 {
     uint64_t bytes = m_records[t].deliveredBytes;
-    if (m_records[t].recvDone || !m_transferConnection[t])
+    if (m_records[t].recvDone)
     {
         return bytes;
+    }
+    if (!m_transferConnection[t])
+    {
+        return m_scaleUp && m_records[t].started ? m_scaleUp->GetSentBytes(t) : bytes;
     }
     for (const auto& peer : m_transferConnection[t]->peers)
     {
@@ -306,6 +371,141 @@ WorkloadExecutor::DeliveredBytes(uint32_t t) const
         }
     }
     return bytes;
+}
+
+void
+WorkloadExecutor::CheckStall()
+{
+    if (AllDone() || m_stalled)
+    {
+        return;
+    }
+    uint64_t delivered = 0;
+    for (const auto& peer : m_allPeers)
+    {
+        delivered += peer->GetCounters().deliveredBytes;
+    }
+    const bool busy = m_pendingStarts > 0 || (m_scaleUp && m_scaleUp->GetActiveTransfers() > 0);
+    if (!busy && delivered == m_lastDelivered && m_progress == m_lastProgress)
+    {
+        m_stalled = true;
+        m_stallPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        if (!m_stallCb.IsNull())
+        {
+            m_stallCb();
+        }
+        return;
+    }
+    m_lastDelivered = delivered;
+    m_lastProgress = m_progress;
+    Simulator::Schedule(m_stallTimeout, &WorkloadExecutor::CheckStall, this);
+}
+
+std::vector<std::string>
+WorkloadExecutor::DescribeBlocked(size_t max) const
+{
+    // Group unfinished transfers by collective (-1 = none), keep the first in flight and the
+    // first never started of each.
+    std::map<int32_t, std::pair<int64_t, int64_t>> firsts; // collective -> (in flight, waiting)
+    std::map<int32_t, size_t> unfinished;
+    for (uint32_t t = 0; t < m_records.size(); ++t)
+    {
+        const TransferRecord& r = m_records[t];
+        if (r.recvDone && r.sendDone)
+        {
+            continue;
+        }
+        const int32_t c = m_spec.transfers[t].collective;
+        auto& f = firsts.try_emplace(c, -1, -1).first->second;
+        ++unfinished[c];
+        if (r.started && f.first < 0)
+        {
+            f.first = t;
+        }
+        if (!r.started && f.second < 0)
+        {
+            f.second = t;
+        }
+    }
+    std::vector<std::string> out;
+    auto describe = [&](uint32_t t) {
+        const TransferSpec& ts = m_spec.transfers[t];
+        std::ostringstream s;
+        s << "transfer " << ts.externalId << " (host " << ts.src << " -> " << ts.dst << ", "
+          << ts.bytes << " B";
+        if (ts.step >= 0)
+        {
+            s << ", step " << ts.step << ", channel " << ts.channel;
+        }
+        s << ")";
+        const TransferRecord& r = m_records[t];
+        if (r.started)
+        {
+            s << " started at " << std::fixed << std::setprecision(3) << r.startPs / 1e6
+              << " us, " << DeliveredBytes(t) << " of " << ts.bytes << " B delivered"
+              << (r.recvDone ? ", never acknowledged" : "");
+        }
+        else if (ts.trigger >= 0)
+        {
+            const TriggerSpec& trig = m_spec.triggers[ts.trigger];
+            const char* kind = trig.kind == TriggerSpec::BARRIER     ? "barrier"
+                               : trig.kind == TriggerSpec::MULTISHOT ? "multishot"
+                                                                     : "oneshot";
+            s << " waits for " << kind << " trigger " << trig.externalId << ": "
+              << m_activations[ts.trigger] << " of " << trig.threshold << " activations";
+        }
+        else
+        {
+            s << " not started yet";
+        }
+        return s.str();
+    };
+    for (const auto& [c, f] : firsts)
+    {
+        if (out.size() >= max)
+        {
+            break;
+        }
+        std::ostringstream line;
+        if (c >= 0)
+        {
+            const CollectiveSpec& cs = m_spec.collectives[c];
+            line << "collective " << c << " (" << cs.kind;
+            if (!cs.algorithm.empty())
+            {
+                line << " " << cs.algorithm;
+            }
+            if (cs.job >= 0 && static_cast<size_t>(cs.job) < m_spec.jobs.size())
+            {
+                line << ", job " << cs.job << " '" << m_spec.jobs[cs.job].name << "', iteration "
+                     << cs.iteration;
+            }
+            if (!cs.name.empty())
+            {
+                line << ", " << cs.name;
+            }
+            if (!cs.group.empty())
+            {
+                line << ", group " << cs.group;
+            }
+            line << ", " << cs.ranks.size() << " ranks) cannot complete: " << unfinished[c]
+                 << " transfers unfinished";
+        }
+        else
+        {
+            line << unfinished[c] << " transfers outside collectives unfinished";
+        }
+        if (f.first >= 0)
+        {
+            line << "; " << describe(static_cast<uint32_t>(f.first));
+        }
+        if (f.second >= 0)
+        {
+            line << "; " << describe(static_cast<uint32_t>(f.second));
+        }
+        out.push_back(line.str());
+    }
+    return out;
 }
 
 } // namespace ns3

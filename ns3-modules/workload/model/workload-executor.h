@@ -4,6 +4,7 @@
 #ifndef TUSK_WORKLOAD_EXECUTOR_H
 #define TUSK_WORKLOAD_EXECUTOR_H
 
+#include "scale-up-domain.h"
 #include "workload-spec.h"
 
 #include "rdma/model/rdma-nic.h"
@@ -13,6 +14,7 @@
 #include "ns3/random-variable-stream.h"
 
 #include <map>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -38,6 +40,8 @@ struct TransferRecord
     uint64_t duplicates = 0;     //!< spurious retransmissions: packets that arrived twice
     uint32_t qps = 0;            //!< QPs it was spread over
     uint16_t entropy = 0;        //!< UDP source port of its first QP
+    /** The messages it was posted as, in order: (QP index in its connection, bytes). */
+    std::vector<std::pair<uint32_t, uint64_t>> messages;
     uint32_t pendingRecv = 0;
     uint32_t pendingSend = 0;
 };
@@ -46,15 +50,24 @@ struct TransferRecord
  * \brief Executes a transfer graph: starts transfers at their times or when their trigger
  * fires, posts them on RC QPs, and activates triggers on completion.
  *
- * A connection is (src, dst, qpGroup); it owns QpsPerConnection QPs, created when its first
- * transfer starts, with entropies (UDP source ports) from the dynamic range chosen by
- * QpEntropy: independent random ports, consecutive ports from a random base, or one shared
- * port. QP scaling (QpScaling): Split cuts a transfer as evenly as possible into one message
- * per QP; RoundRobin cuts it into messages of at most QpMessageBytes and posts them on the
- * connection's QPs in turn, continuing across transfers (as Meta's collective library
- * does). A transfer is delivered when all its messages are. Transfers of one connection run
- * in post order.
+ * A connection is (src, dst, qpGroup); it owns QpsPerConnection QPs (or the `qps` of its
+ * first transfer, when set), created when its first transfer starts, with entropies (UDP
+ * source ports) from the dynamic range chosen by QpEntropy: independent random ports,
+ * consecutive ports from a random base, or one shared port. QP scaling (QpScaling): Split cuts
+ * a transfer as evenly as possible into one message per QP; RoundRobin cuts it into messages
+ * of at most QpMessageBytes and posts them on the connection's QPs in turn, continuing across
+ * transfers (as Meta's collective library does). A transfer is delivered when all its
+ * messages are. Transfers of one connection run in post order.
  * Trigger semantics are htsim's (see TriggerSpec).
+ *
+ * With a ScaleUpDomain, a transfer between two GPUs of one server is carried by it instead of
+ * the NICs (no QPs; qps = 0 in its record).
+ *
+ * Watchdog: with StallTimeout > 0, every StallTimeout the executor checks for progress (a
+ * transfer started or completed, a byte delivered on any QP, a transfer active in the scale-up
+ * domain, or a start scheduled for later). Without any while transfers remain unfinished,
+ * nothing can ever finish them (a dead link, a dependency that cannot fire): it calls the stall
+ * callback once, and IsStalled() turns true. DescribeBlocked() then names what is stuck.
  */
 class WorkloadExecutor : public Object
 {
@@ -70,6 +83,21 @@ class WorkloadExecutor : public Object
 
     /** Called once when every transfer is delivered and acknowledged. */
     void SetAllDoneCallback(Callback<void> cb) { m_allDone = cb; }
+    /** Carry transfers between GPUs of one server on `domain` (call before Start). */
+    void SetScaleUpDomain(Ptr<ScaleUpDomain> domain);
+    Ptr<ScaleUpDomain> GetScaleUpDomain() const { return m_scaleUp; }
+    /** Called once when the watchdog finds no progress for StallTimeout (see class doc). */
+    void SetStallCallback(Callback<void> cb) { m_stallCb = cb; }
+    bool IsStalled() const { return m_stalled; }
+    /** Simulated time the stall was detected, ps (valid when IsStalled). */
+    uint64_t GetStallPs() const { return m_stallPs; }
+    /**
+     * \brief Describe the unfinished transfers, at most `max` lines: for each collective with
+     * unfinished transfers (then for the other transfers), the first transfer that is in flight
+     * and its delivered bytes, or the first one that never started and the trigger it waits for
+     * (kind, activations so far / needed).
+     */
+    std::vector<std::string> DescribeBlocked(size_t max = 8) const;
     bool AllDone() const { return m_done == m_records.size(); }
 
     const WorkloadSpec& GetSpec() const { return m_spec; }
@@ -113,6 +141,9 @@ class WorkloadExecutor : public Object
     void OnSendDone(uint64_t cookie, const SendMessageStats& stats);
     void PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t bytes);
     void CheckDone(uint32_t t);
+    void CheckStall();
+    void OnScaleUpRecvDone(uint32_t t);
+    void OnScaleUpSendDone(uint32_t t);
 
     WorkloadSpec m_spec;
     std::vector<Ptr<RdmaNic>> m_nics;
@@ -129,8 +160,18 @@ class WorkloadExecutor : public Object
     std::vector<bool> m_fired;
     std::vector<uint32_t> m_multishotNext;
     std::vector<Ptr<RdmaQueuePair>> m_allQps;
+    std::vector<Ptr<RdmaQueuePair>> m_allPeers; //!< responder QPs, for the watchdog
     size_t m_done = 0;
     Callback<void> m_allDone;
+    Ptr<ScaleUpDomain> m_scaleUp;
+    Time m_stallTimeout;
+    Callback<void> m_stallCb;
+    bool m_stalled = false;
+    uint64_t m_stallPs = 0;
+    uint64_t m_pendingStarts = 0; //!< starts scheduled and not yet run
+    uint64_t m_progress = 0;      //!< starts and completions so far
+    uint64_t m_lastProgress = 0;
+    uint64_t m_lastDelivered = 0;
 };
 
 } // namespace ns3

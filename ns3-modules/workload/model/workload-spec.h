@@ -48,16 +48,42 @@ struct TransferSpec
     int32_t collective = -1; //!< index into WorkloadSpec::collectives, or -1
     int32_t step = -1;       //!< step of that collective, or -1
     int32_t channel = -1;    //!< channel of that collective, or -1
+    /** QPs of its connection when the connection is created (0 = the executor's
+     *  QpsPerConnection). A connection keeps the QP count of its first transfer. */
+    uint32_t qps = 0;
+    bool background = false; //!< background traffic (not part of any job)
 };
 
 struct CollectiveSpec
 {
-    std::string kind;           //!< "ring-allreduce", "all-gather", ...
-    std::vector<uint32_t> ranks; //!< host id of each rank
+    std::string kind;           //!< "ring-allreduce", "all-reduce", "all-gather", ...
+    std::vector<uint32_t> ranks; //!< host id of each rank (of channel 0's rank order)
     uint64_t bytesPerRank = 0;  //!< S, the per-rank buffer size as nccl-tests uses it, bytes
     double busbwFactor = 1.0;   //!< busbw = algbw * factor (nccl-tests PERFORMANCE.md)
     uint32_t channels = 1;
     uint32_t steps = 0;         //!< number of sequential steps
+    std::string algorithm;      //!< "ring", "halving-doubling", ... ("" = implied by kind)
+    uint32_t slices = 1;        //!< pipelining chunks per op and channel
+    int32_t job = -1;           //!< index into WorkloadSpec::jobs, or -1
+    int32_t iteration = -1;     //!< iteration of that job, or -1
+    std::string name;           //!< label within the job ("layer3.wg", "grad-sync", ...)
+    std::string group;          //!< process group ("dp0", "tp3", "world", ...)
+};
+
+/** A training job of the workload (see job-model.h). */
+struct JobInfo
+{
+    std::string name;
+    std::vector<uint32_t> hosts; //!< host of each rank
+    uint32_t tp = 1;             //!< tensor-parallel degree
+    uint32_t pp = 1;             //!< pipeline-parallel degree
+    uint32_t dp = 1;             //!< data-parallel degree
+    uint32_t ep = 1;             //!< expert-parallel degree
+    uint32_t iterations = 1;
+    uint64_t startPs = 0;        //!< when its first iteration starts, ps
+    std::string placement;       //!< how its ranks were placed
+    std::string source;          //!< where its iteration came from ("scenario", a SimAI file)
+    std::string note;            //!< anything the manifest must state (DP scaling of an import)
 };
 
 struct WorkloadSpec
@@ -66,6 +92,7 @@ struct WorkloadSpec
     std::vector<TransferSpec> transfers;
     std::vector<TriggerSpec> triggers;
     std::vector<CollectiveSpec> collectives;
+    std::vector<JobInfo> jobs;
 };
 
 } // namespace ns3

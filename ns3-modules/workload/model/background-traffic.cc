@@ -1,0 +1,229 @@
+/*
+ * tusk: background traffic. See background-traffic.h.
+ */
+#include "background-traffic.h"
+
+#include "fabric/model/input-error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <queue>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** Uniform double in [0, 1) from the top 53 bits of one draw. */
+double
+Uniform01(std::mt19937_64& rng)
+{
+    return static_cast<double>(rng() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+uint64_t
+UniformBelow(std::mt19937_64& rng, uint64_t bound)
+{
+    const uint64_t max = std::numeric_limits<uint64_t>::max();
+    const uint64_t reject = (max % bound + 1) % bound;
+    uint64_t x;
+    do
+    {
+        x = rng();
+    } while (x > max - reject);
+    return x % bound;
+}
+
+void
+CheckPoints(const std::vector<std::pair<double, double>>& p, const std::string& file, unsigned line)
+{
+    auto fail = [&](const std::string& m) { throw InputError(file, line, "cdf", m); };
+    if (p.size() < 2)
+    {
+        fail("a flow-size CDF needs at least 2 points (size_bytes cdf_percent); got " +
+             std::to_string(p.size()));
+    }
+    for (size_t i = 0; i < p.size(); ++i)
+    {
+        const auto [x, y] = p[i];
+        if (!std::isfinite(x) || !std::isfinite(y) || x < 0 || y < 0 || y > 100)
+        {
+            fail("point " + std::to_string(i + 1) + ": expected a size >= 0 and a percentage in "
+                 "0..100");
+        }
+        if (i > 0 && (x < p[i - 1].first || y < p[i - 1].second))
+        {
+            fail("point " + std::to_string(i + 1) +
+                 ": sizes and percentages must not decrease from one point to the next");
+        }
+    }
+    if (p.back().second != 100)
+    {
+        fail("the last point must have cdf_percent 100");
+    }
+}
+
+} // namespace
+
+FlowSizeCdf::FlowSizeCdf(std::vector<std::pair<double, double>> points)
+    : m_points(std::move(points))
+{
+    CheckPoints(m_points, "", 0);
+}
+
+FlowSizeCdf
+FlowSizeCdf::Read(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        throw InputError(path, 0, "cdf", "cannot open the flow-size CDF file");
+    }
+    std::vector<std::pair<double, double>> points;
+    std::string line;
+    unsigned n = 0;
+    while (std::getline(in, line))
+    {
+        ++n;
+        std::istringstream ls(line);
+        std::string a;
+        std::string b;
+        std::string extra;
+        if (!(ls >> a))
+        {
+            continue;
+        }
+        char* end = nullptr;
+        const double x = std::strtod(a.c_str(), &end);
+        const bool okX = end && *end == '\0';
+        double y = 0;
+        bool okY = static_cast<bool>(ls >> b);
+        if (okY)
+        {
+            y = std::strtod(b.c_str(), &end);
+            okY = end && *end == '\0';
+        }
+        if (!okX || !okY || (ls >> extra))
+        {
+            throw InputError(path, n, "cdf",
+                             "expected \"size_bytes cdf_percent\"; got \"" + line + "\"");
+        }
+        points.emplace_back(x, y);
+    }
+    CheckPoints(points, path, n);
+    FlowSizeCdf cdf;
+    cdf.m_points = std::move(points);
+    return cdf;
+}
+
+double
+FlowSizeCdf::MeanBytes() const
+{
+    double s = 0;
+    for (size_t i = 1; i < m_points.size(); ++i)
+    {
+        s += (m_points[i].first + m_points[i - 1].first) / 2.0 *
+             (m_points[i].second - m_points[i - 1].second);
+    }
+    return s / 100.0;
+}
+
+uint64_t
+FlowSizeCdf::Sample(double u) const
+{
+    const double y = u * 100.0;
+    double x = m_points.back().first;
+    for (size_t i = 1; i < m_points.size(); ++i)
+    {
+        if (y <= m_points[i].second)
+        {
+            const auto [x0, y0] = m_points[i - 1];
+            const auto [x1, y1] = m_points[i];
+            x = y1 > y0 ? x0 + (x1 - x0) / (y1 - y0) * (y - y0) : x1;
+            break;
+        }
+    }
+    const double v = std::floor(x);
+    return v < 1 ? 1 : static_cast<uint64_t>(v);
+}
+
+std::vector<TransferSpec>
+MakePoissonBackground(const BackgroundRequest& r, const FlowSizeCdf& cdf)
+{
+    if (r.hosts.size() < 2)
+    {
+        throw InputError("", 0, "background.hosts",
+                         "background traffic needs at least 2 hosts; got " +
+                             std::to_string(r.hosts.size()));
+    }
+    if (std::set<uint32_t>(r.hosts.begin(), r.hosts.end()).size() != r.hosts.size())
+    {
+        throw InputError("", 0, "background.hosts", "a host is listed twice");
+    }
+    if (!(r.load > 0 && r.load <= 1))
+    {
+        throw InputError("", 0, "background.load",
+                         "expected an offered load in (0, 1]; got " + std::to_string(r.load));
+    }
+    if (r.durationPs == 0)
+    {
+        throw InputError("", 0, "background.duration_us", "expected a duration > 0");
+    }
+    if (r.hostRateBps == 0)
+    {
+        throw InputError("", 0, "background.rate", "expected a host link rate > 0");
+    }
+    // Mean inter-arrival per host, ps: mean bits / (load * rate).
+    const double meanGapPs = cdf.MeanBytes() * 8.0 / (r.load * static_cast<double>(r.hostRateBps)) * 1e12;
+    std::mt19937_64 rng(r.seed);
+    auto gap = [&]() {
+        // Exponential by inversion; 1 - u in (0, 1].
+        return static_cast<uint64_t>(std::llround(-std::log(1.0 - Uniform01(rng)) * meanGapPs));
+    };
+    const uint64_t end = r.startPs + r.durationPs;
+    // (time, host index): the earliest next arrival first, ties by host order (as a heap of
+    // tuples in traffic_gen.py).
+    using Entry = std::pair<uint64_t, uint32_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> next;
+    for (uint32_t i = 0; i < r.hosts.size(); ++i)
+    {
+        next.emplace(r.startPs + gap(), i);
+    }
+    std::vector<TransferSpec> out;
+    const uint32_t n = static_cast<uint32_t>(r.hosts.size());
+    while (!next.empty())
+    {
+        const auto [t, i] = next.top();
+        next.pop();
+        if (t >= end)
+        {
+            continue;
+        }
+        uint32_t j = static_cast<uint32_t>(UniformBelow(rng, n - 1));
+        if (j >= i)
+        {
+            ++j; // uniform among the others
+        }
+        TransferSpec f;
+        f.externalId = out.size();
+        f.src = r.hosts[i];
+        f.dst = r.hosts[j];
+        f.bytes = cdf.Sample(Uniform01(rng));
+        f.startPs = t;
+        f.qpGroup = static_cast<uint32_t>(out.size());
+        f.priority = r.priority;
+        f.background = true;
+        f.qps = r.qps;
+        out.push_back(f);
+        next.emplace(t + gap(), i);
+    }
+    return out;
+}
+
+} // namespace ns3

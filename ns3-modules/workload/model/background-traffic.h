@@ -1,0 +1,84 @@
+/*
+ * tusk: background traffic: flow-size CDFs and Poisson arrivals (pure, no ns-3 objects).
+ *
+ * The generator follows HPCC's traffic_gen/traffic_gen.py (alibaba-edu/High-Precision-
+ * Congestion-Control): every host starts flows as a Poisson process with mean inter-arrival
+ * time mean_size * 8 / (load * link rate), so that it offers `load` of its link on average;
+ * each flow goes to a host drawn uniformly among the other chosen hosts; its size is drawn
+ * from the CDF by linear interpolation between the points (traffic_gen's CustomRand).
+ */
+#ifndef TUSK_BACKGROUND_TRAFFIC_H
+#define TUSK_BACKGROUND_TRAFFIC_H
+
+#include "workload-spec.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief A flow-size distribution: points (size in bytes, cumulative percentage 0..100),
+ * sizes non-decreasing, percentages non-decreasing, the last one 100. Between points the CDF
+ * is linear (sizes are uniform within a segment).
+ */
+class FlowSizeCdf
+{
+  public:
+    FlowSizeCdf() = default;
+    /** \throws InputError(file "", line 0, key "cdf") if the points break the rules above */
+    explicit FlowSizeCdf(std::vector<std::pair<double, double>> points);
+
+    /**
+     * \brief Read an HPCC flow-size CDF file: one "size_bytes cdf_percent" pair per line
+     * (the files of traffic_gen/); blank lines ignored.
+     * \throws InputError(path, line, "cdf", ...) for an unreadable file, a malformed line or
+     *         points that break the rules
+     */
+    static FlowSizeCdf Read(const std::string& path);
+
+    /** Mean flow size, bytes: sum over segments of (x0 + x1)/2 * (y1 - y0)/100 (traffic_gen's
+     *  CustomRand.getAvg). */
+    double MeanBytes() const;
+
+    /** The size at quantile u in [0, 1): linear interpolation, truncated to an integer, at
+     *  least 1 byte (traffic_gen: int(rand()), sizes <= 0 become 1). */
+    uint64_t Sample(double u) const;
+
+    const std::vector<std::pair<double, double>>& Points() const { return m_points; }
+
+  private:
+    std::vector<std::pair<double, double>> m_points;
+};
+
+/** What background traffic to generate. */
+struct BackgroundRequest
+{
+    std::vector<uint32_t> hosts; //!< hosts that send and receive, >= 2, distinct
+    double load = 0.3;           //!< offered load per host, fraction of hostRateBps, (0, 1]
+    uint64_t hostRateBps = 0;    //!< link rate of a host, bit/s, > 0
+    uint64_t startPs = 0;        //!< first possible arrival, ps
+    uint64_t durationPs = 0;     //!< arrivals in [startPs, startPs + durationPs), ps, > 0
+    uint64_t seed = 1;           //!< std::mt19937_64 seed
+    uint8_t priority = 3;        //!< traffic class of the flows
+    uint32_t qps = 1;            //!< QPs per flow
+};
+
+/**
+ * \brief Poisson background flows. Every flow is its own connection (qpGroup = its index in the
+ * result), background = true, collective = -1. Ordered by start time (ties by host order).
+ * Inter-arrival times are exponential with mean mean_size * 8 / (load * rate), drawn by
+ * inversion from std::mt19937_64(seed) with 53-bit uniforms; destinations and sizes from the
+ * same stream. Deterministic for a seed on every standard library.
+ * \throws InputError key "background.hosts" (fewer than 2, duplicates), "background.load"
+ *         (not in (0, 1]), "background.duration_us" (0), "background.rate" (0)
+ */
+std::vector<TransferSpec> MakePoissonBackground(const BackgroundRequest& request,
+                                                const FlowSizeCdf& cdf);
+
+} // namespace ns3
+
+#endif

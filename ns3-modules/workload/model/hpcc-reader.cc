@@ -1,0 +1,376 @@
+/*
+ * tusk: HPCC topology.txt / flow.txt importers. See hpcc-reader.h.
+ */
+#include "hpcc-reader.h"
+
+#include "fabric/model/input-error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** Reads whitespace-separated tokens and knows the line of the last one. */
+class TokenReader
+{
+  public:
+    explicit TokenReader(const std::string& path)
+        : m_path(path),
+          m_in(path)
+    {
+        if (!m_in)
+        {
+            throw InputError(path, 0, "", "cannot open the file");
+        }
+    }
+
+    /** Next token, or fail with `what` expected. */
+    std::string Next(const std::string& key, const std::string& what)
+    {
+        while (m_pos >= m_tokens.size())
+        {
+            std::string line;
+            if (!std::getline(m_in, line))
+            {
+                throw InputError(m_path, m_line, key, "the file ends; expected " + what);
+            }
+            ++m_line;
+            m_tokens.clear();
+            m_pos = 0;
+            std::istringstream ls(line);
+            std::string t;
+            while (ls >> t)
+            {
+                m_tokens.push_back(t);
+            }
+        }
+        return m_tokens[m_pos++];
+    }
+
+    uint64_t Unsigned(const std::string& key, const std::string& what)
+    {
+        const std::string t = Next(key, what);
+        if (t.empty() || t.size() > 19 ||
+            !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        {
+            Fail(key, "expected " + what + "; got \"" + t + "\"");
+        }
+        return std::stoull(t);
+    }
+
+    [[noreturn]] void Fail(const std::string& key, const std::string& message) const
+    {
+        throw InputError(m_path, m_line, key, message);
+    }
+
+    /** Start reading at the next line (the rest of this one is ignored). */
+    void EndLine() { m_pos = m_tokens.size(); }
+    unsigned Line() const { return m_line; }
+
+  private:
+    std::string m_path;
+    std::ifstream m_in;
+    std::vector<std::string> m_tokens;
+    size_t m_pos = 0;
+    unsigned m_line = 0;
+};
+
+/** "12.5Gbps" -> (12.5, "Gbps"). */
+bool
+SplitNumber(const std::string& text, double& v, std::string& unit)
+{
+    char* end = nullptr;
+    v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || !std::isfinite(v) || v < 0)
+    {
+        return false;
+    }
+    unit = std::string(end);
+    return true;
+}
+
+} // namespace
+
+bool
+ParseHpccRate(const std::string& text, uint64_t& bps)
+{
+    double v = 0;
+    std::string unit;
+    if (!SplitNumber(text, v, unit))
+    {
+        return false;
+    }
+    static const std::vector<std::pair<std::string, double>> kUnits = {
+        {"bps", 1}, {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}, {"Tbps", 1e12}};
+    for (const auto& [u, scale] : kUnits)
+    {
+        if (unit == u)
+        {
+            const double r = std::round(v * scale);
+            if (r < 1 || r > 1e18)
+            {
+                return false;
+            }
+            bps = static_cast<uint64_t>(r);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+ParseHpccDelay(const std::string& text, uint64_t& ps)
+{
+    double v = 0;
+    std::string unit;
+    if (!SplitNumber(text, v, unit))
+    {
+        return false;
+    }
+    static const std::vector<std::pair<std::string, double>> kUnits = {
+        {"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"ns", 1e3}, {"ps", 1}};
+    for (const auto& [u, scale] : kUnits)
+    {
+        if (unit == u)
+        {
+            const double r = std::round(v * scale);
+            if (r > 1e18)
+            {
+                return false;
+            }
+            ps = static_cast<uint64_t>(r);
+            return true;
+        }
+    }
+    return false;
+}
+
+HpccTopology
+ReadHpccTopology(const std::string& path)
+{
+    TokenReader in(path);
+    const uint64_t nodes = in.Unsigned("nodes", "the node count");
+    const uint64_t switches = in.Unsigned("switches", "the switch count");
+    const uint64_t links = in.Unsigned("links", "the link count");
+    in.EndLine();
+    if (nodes == 0 || switches >= nodes || nodes > (1u << 24))
+    {
+        in.Fail("nodes", "expected 1 .. 2^24 nodes of which fewer are switches; got " +
+                             std::to_string(nodes) + " nodes, " + std::to_string(switches) +
+                             " switches");
+    }
+    std::vector<bool> isSwitch(nodes, false);
+    for (uint64_t i = 0; i < switches; ++i)
+    {
+        const uint64_t id = in.Unsigned("switches", "a switch node id");
+        if (id >= nodes || isSwitch[id])
+        {
+            in.Fail("switches", "expected distinct switch ids below " + std::to_string(nodes) +
+                                    "; got " + std::to_string(id));
+        }
+        isSwitch[id] = true;
+    }
+    in.EndLine();
+    HpccTopology t;
+    TopologyGraph& g = t.graph;
+    t.hostOfNode.assign(nodes, -1);
+    std::vector<uint32_t> vertexOf(nodes);
+    uint32_t hosts = 0;
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        if (!isSwitch[id])
+        {
+            t.hostOfNode[id] = hosts;
+            vertexOf[id] = hosts++;
+        }
+    }
+    uint32_t next = hosts;
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        if (isSwitch[id])
+        {
+            vertexOf[id] = next++;
+        }
+    }
+    g.numHosts = hosts;
+    g.vertices.resize(nodes);
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        TopoVertex& v = g.vertices[vertexOf[id]];
+        v.kind = isSwitch[id] ? TopoVertex::SWITCH : TopoVertex::HOST;
+        v.tier = 0;
+        v.pod = 0;
+        v.name = isSwitch[id] ? "node" + std::to_string(id) : "host" + std::to_string(vertexOf[id]);
+    }
+    std::vector<uint32_t> degree(nodes, 0);
+    std::vector<std::vector<uint32_t>> adj(nodes);
+    for (uint64_t l = 0; l < links; ++l)
+    {
+        const uint64_t a = in.Unsigned("links", "a link \"src dst rate delay error_rate\"");
+        const uint64_t b = in.Unsigned("links", "the link's second node id");
+        const std::string rate = in.Next("links", "the link's rate");
+        const std::string delay = in.Next("links", "the link's delay");
+        const std::string err = in.Next("links", "the link's error rate");
+        in.EndLine();
+        if (a >= nodes || b >= nodes || a == b)
+        {
+            in.Fail("links", "expected two different node ids below " + std::to_string(nodes) +
+                                 "; got " + std::to_string(a) + " " + std::to_string(b));
+        }
+        TopoLink link;
+        link.a = vertexOf[a];
+        link.b = vertexOf[b];
+        if (!ParseHpccRate(rate, link.rateBps))
+        {
+            in.Fail("rate", "expected a rate like 100Gbps; got \"" + rate + "\"");
+        }
+        if (!ParseHpccDelay(delay, link.delayPs))
+        {
+            in.Fail("delay", "expected a delay like 0.001ms; got \"" + delay + "\"");
+        }
+        char* end = nullptr;
+        const double e = std::strtod(err.c_str(), &end);
+        if (end == err.c_str() || *end != '\0')
+        {
+            in.Fail("error_rate", "expected a number; got \"" + err + "\"");
+        }
+        if (e != 0)
+        {
+            in.Fail("error_rate", "per-link loss is not read from topology files: expected 0; "
+                                  "got " + err + " (install a ReceiveErrorModel instead)");
+        }
+        if (!isSwitch[a] && !isSwitch[b])
+        {
+            in.Fail("links", "a link between two hosts (" + std::to_string(a) + ", " +
+                                 std::to_string(b) + "): tusk hosts connect to switches");
+        }
+        for (uint64_t x : {a, b})
+        {
+            if (!isSwitch[x] && ++degree[x] > 1)
+            {
+                in.Fail("links", "host node " + std::to_string(x) +
+                                     " has a second link: tusk hosts have exactly one NIC");
+            }
+        }
+        adj[a].push_back(static_cast<uint32_t>(b));
+        adj[b].push_back(static_cast<uint32_t>(a));
+        g.links.push_back(link);
+    }
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        if (!isSwitch[id] && degree[id] == 0)
+        {
+            throw InputError(path, in.Line(), "links",
+                             "host node " + std::to_string(id) + " has no link");
+        }
+    }
+    // Tiers by breadth-first search from the hosts.
+    std::vector<uint32_t> tier(nodes, std::numeric_limits<uint32_t>::max());
+    std::vector<uint64_t> queue;
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        if (!isSwitch[id])
+        {
+            tier[id] = 0;
+            queue.push_back(id);
+        }
+    }
+    for (size_t h = 0; h < queue.size(); ++h)
+    {
+        for (uint32_t w : adj[queue[h]])
+        {
+            if (tier[w] == std::numeric_limits<uint32_t>::max())
+            {
+                tier[w] = tier[queue[h]] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        const uint32_t tr = tier[id] == std::numeric_limits<uint32_t>::max() ? 1 : tier[id];
+        g.vertices[vertexOf[id]].tier = static_cast<uint8_t>(std::min<uint32_t>(tr, 255));
+    }
+    // Links from the lower-tier end, as the builders list them.
+    for (auto& link : g.links)
+    {
+        if (g.vertices[link.a].tier > g.vertices[link.b].tier)
+        {
+            std::swap(link.a, link.b);
+        }
+    }
+    g.description = "HPCC topology " + path + ": " + std::to_string(hosts) + " hosts, " +
+                    std::to_string(switches) + " switches, " + std::to_string(links) + " links";
+    return t;
+}
+
+std::vector<TransferSpec>
+ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
+{
+    TokenReader in(path);
+    const uint64_t count = in.Unsigned("flows", "the flow count");
+    in.EndLine();
+    std::vector<TransferSpec> out;
+    auto host = [&](uint64_t node, const char* key) -> uint32_t {
+        if (hostOfNode.empty())
+        {
+            if (node > std::numeric_limits<uint32_t>::max())
+            {
+                in.Fail(key, "node id too large");
+            }
+            return static_cast<uint32_t>(node);
+        }
+        if (node >= hostOfNode.size() || hostOfNode[node] < 0)
+        {
+            in.Fail(key, "node " + std::to_string(node) +
+                             (node >= hostOfNode.size() ? " does not exist in the topology"
+                                                        : " is a switch, not a host"));
+        }
+        return static_cast<uint32_t>(hostOfNode[node]);
+    };
+    for (uint64_t i = 0; i < count; ++i)
+    {
+        TransferSpec t;
+        t.externalId = i;
+        t.qpGroup = static_cast<uint32_t>(i);
+        t.src = host(in.Unsigned("src", "a flow \"src dst priority dport size_bytes start_s\""), "src");
+        t.dst = host(in.Unsigned("dst", "the flow's destination"), "dst");
+        const uint64_t pg = in.Unsigned("priority", "the flow's priority group");
+        in.Unsigned("dport", "the flow's destination port");
+        t.bytes = in.Unsigned("size_bytes", "the flow's size in bytes");
+        const std::string start = in.Next("start_s", "the flow's start time in seconds");
+        in.EndLine();
+        if (t.src == t.dst)
+        {
+            in.Fail("dst", "the flow sends from host " + std::to_string(t.src) + " to itself");
+        }
+        if (pg > 7)
+        {
+            in.Fail("priority", "expected a priority group in 0..7; got " + std::to_string(pg));
+        }
+        t.priority = static_cast<uint8_t>(pg);
+        if (t.bytes == 0)
+        {
+            in.Fail("size_bytes", "expected at least 1 byte");
+        }
+        char* end = nullptr;
+        const double s = std::strtod(start.c_str(), &end);
+        if (end == start.c_str() || *end != '\0' || !std::isfinite(s) || s < 0 || s > 1e6)
+        {
+            in.Fail("start_s", "expected a start time in seconds >= 0; got \"" + start + "\"");
+        }
+        t.startPs = static_cast<uint64_t>(std::llround(s * 1e12));
+        out.push_back(t);
+    }
+    return out;
+}
+
+} // namespace ns3

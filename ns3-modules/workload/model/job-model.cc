@@ -1,0 +1,469 @@
+/*
+ * tusk: training jobs. See job-model.h.
+ */
+#include "job-model.h"
+
+#include "fabric/model/input-error.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+
+namespace ns3
+{
+
+namespace
+{
+
+[[noreturn]] void
+Fail(const std::string& field, const std::string& message)
+{
+    throw InputError("", 0, "job." + field, message);
+}
+
+/** Unbiased uniform integer in [0, bound) from the raw 64-bit generator output. */
+uint64_t
+UniformBelow(std::mt19937_64& rng, uint64_t bound)
+{
+    const uint64_t max = std::numeric_limits<uint64_t>::max();
+    const uint64_t reject = (max % bound + 1) % bound;
+    uint64_t x;
+    do
+    {
+        x = rng();
+    } while (x > max - reject);
+    return x % bound;
+}
+
+bool
+UsesRing(const CollectiveSchedule& s)
+{
+    return s.algorithm == "ring" &&
+           (s.kind == "all-reduce" || s.kind == "all-gather" || s.kind == "reduce-scatter");
+}
+
+} // namespace
+
+ProcessGroups::ProcessGroups(uint32_t ranks, const ParallelDegrees& d)
+    : m_ranks(ranks),
+      m_tp(d.tp),
+      m_pp(d.pp),
+      m_dp(d.dp),
+      m_ep(d.ep)
+{
+    if (ranks == 0)
+    {
+        Fail("ranks", "expected at least 1 rank; got 0");
+    }
+    for (auto [name, v] : {std::pair<const char*, uint32_t>{"tp", d.tp}, {"pp", d.pp}, {"ep", d.ep}})
+    {
+        if (v == 0)
+        {
+            Fail(name, std::string("expected a degree >= 1; got 0"));
+        }
+    }
+    const uint64_t model = uint64_t(d.tp) * d.pp * d.ep;
+    const std::string product = "TP * PP * EP = " + std::to_string(d.tp) + " * " +
+                                std::to_string(d.pp) + " * " + std::to_string(d.ep) + " = " +
+                                std::to_string(model);
+    if (d.dp == 0)
+    {
+        if (ranks % model != 0)
+        {
+            Fail("dp", "cannot derive DP: " + product + " does not divide the " +
+                           std::to_string(ranks) + " ranks (TP * PP * DP * EP must equal the "
+                           "ranks)");
+        }
+        m_dp = static_cast<uint32_t>(ranks / model);
+    }
+    else if (model * d.dp != ranks)
+    {
+        Fail("dp", "TP * PP * DP * EP = " + std::to_string(d.tp) + " * " + std::to_string(d.pp) +
+                       " * " + std::to_string(d.dp) + " * " + std::to_string(d.ep) + " = " +
+                       std::to_string(model * d.dp) + ", but the job has " +
+                       std::to_string(ranks) + " ranks; they must be equal");
+    }
+}
+
+uint32_t
+ProcessGroups::Rank(uint32_t tp, uint32_t ep, uint32_t dp, uint32_t pp) const
+{
+    return tp + m_tp * (ep + m_ep * (dp + m_dp * pp));
+}
+
+const std::vector<std::string>&
+ProcessGroups::Kinds()
+{
+    static const std::vector<std::string> kinds = {"world", "tp", "pp", "dp", "ep", "dpep"};
+    return kinds;
+}
+
+std::vector<std::vector<uint32_t>>
+ProcessGroups::Groups(const std::string& kind) const
+{
+    std::vector<std::vector<uint32_t>> groups;
+    if (kind == "world")
+    {
+        groups.emplace_back();
+        for (uint32_t r = 0; r < m_ranks; ++r)
+        {
+            groups.back().push_back(r);
+        }
+        return groups;
+    }
+    // Which coordinates vary inside a group: t(p), e(p), d(p), p(p).
+    bool vary[4] = {kind == "tp", kind == "ep" || kind == "dpep", kind == "dp" || kind == "dpep",
+                    kind == "pp"};
+    if (!(vary[0] || vary[1] || vary[2] || vary[3]))
+    {
+        std::string list;
+        for (const auto& k : Kinds())
+        {
+            list += (list.empty() ? "" : ", ") + k;
+        }
+        Fail("group", "unknown process group \"" + kind + "\"; expected one of " + list);
+    }
+    const uint32_t size[4] = {m_tp, m_ep, m_dp, m_pp};
+    // Key of a rank = its coordinates with the varying ones zeroed.
+    std::map<uint32_t, size_t> index;
+    for (uint32_t r = 0; r < m_ranks; ++r)
+    {
+        uint32_t c[4];
+        uint32_t x = r;
+        for (int i = 0; i < 4; ++i)
+        {
+            c[i] = x % size[i];
+            x /= size[i];
+        }
+        for (int i = 0; i < 4; ++i)
+        {
+            if (vary[i])
+            {
+                c[i] = 0;
+            }
+        }
+        const uint32_t key = Rank(c[0], c[1], c[2], c[3]);
+        auto it = index.find(key);
+        if (it == index.end())
+        {
+            it = index.emplace(key, groups.size()).first;
+            groups.emplace_back();
+        }
+        groups[it->second].push_back(r);
+    }
+    return groups;
+}
+
+const std::vector<std::string>&
+PlacementPolicies()
+{
+    static const std::vector<std::string> p = {"contiguous", "rack-aware", "random", "explicit"};
+    return p;
+}
+
+std::vector<uint32_t>
+PlaceRanks(const PlacementRequest& r)
+{
+    if (r.ranks == 0)
+    {
+        Fail("ranks", "expected at least 1 rank; got 0");
+    }
+    if (r.policy == "explicit")
+    {
+        if (r.pool.size() != r.ranks)
+        {
+            Fail("ranks", "an explicit placement lists " + std::to_string(r.pool.size()) +
+                              " hosts for " + std::to_string(r.ranks) + " ranks");
+        }
+        return r.pool;
+    }
+    if (r.pool.size() < r.ranks)
+    {
+        Fail("ranks", "the job needs " + std::to_string(r.ranks) + " hosts; only " +
+                          std::to_string(r.pool.size()) + " are free");
+    }
+    if (r.policy == "contiguous")
+    {
+        return std::vector<uint32_t>(r.pool.begin(), r.pool.begin() + r.ranks);
+    }
+    if (r.policy == "random")
+    {
+        std::vector<uint32_t> v = r.pool;
+        std::mt19937_64 rng(r.seed);
+        // Partial Fisher-Yates: position i gets a uniform choice among the remaining hosts.
+        for (uint32_t i = 0; i < r.ranks; ++i)
+        {
+            const uint64_t j = i + UniformBelow(rng, v.size() - i);
+            std::swap(v[i], v[j]);
+        }
+        v.resize(r.ranks);
+        return v;
+    }
+    if (r.policy == "rack-aware")
+    {
+        std::map<uint32_t, std::vector<uint32_t>> racks;
+        for (uint32_t h : r.pool)
+        {
+            if (h >= r.rackOf.size())
+            {
+                Fail("placement", "no rack known for host " + std::to_string(h));
+            }
+            racks[r.rackOf[h]].push_back(h);
+        }
+        std::vector<std::pair<uint32_t, const std::vector<uint32_t>*>> order;
+        for (const auto& [rack, hosts] : racks)
+        {
+            order.emplace_back(rack, &hosts);
+        }
+        std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+            return a.second->size() > b.second->size();
+        });
+        std::vector<uint32_t> out;
+        for (const auto& [rack, hosts] : order)
+        {
+            for (uint32_t h : *hosts)
+            {
+                if (out.size() < r.ranks)
+                {
+                    out.push_back(h);
+                }
+            }
+        }
+        return out;
+    }
+    std::string list;
+    for (const auto& p : PlacementPolicies())
+    {
+        list += (list.empty() ? "" : ", ") + p;
+    }
+    Fail("placement", "unknown placement \"" + r.policy + "\"; expected one of " + list);
+}
+
+std::vector<uint32_t>
+RailAlignedRingOrder(const std::vector<uint32_t>& hosts,
+                     const std::vector<uint32_t>& serverOf,
+                     uint32_t G,
+                     uint32_t channel)
+{
+    const size_t n = hosts.size();
+    if (serverOf.empty() || G < 2 || n < G || n % G != 0)
+    {
+        return hosts;
+    }
+    for (size_t b = 0; b < n; b += G)
+    {
+        for (size_t j = 0; j < G; ++j)
+        {
+            if (hosts[b + j] >= serverOf.size() ||
+                serverOf[hosts[b + j]] != serverOf[hosts[b]])
+            {
+                return hosts;
+            }
+        }
+    }
+    std::vector<uint32_t> out(n);
+    const size_t servers = n / G;
+    for (size_t s = 0; s < servers; ++s)
+    {
+        const size_t entry = (channel % G + G - s % G) % G; // (c - s) mod G
+        for (size_t j = 0; j < G; ++j)
+        {
+            out[s * G + j] = hosts[s * G + (entry + j) % G];
+        }
+    }
+    return out;
+}
+
+void
+AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
+{
+    const uint32_t n = static_cast<uint32_t>(job.hosts.size());
+    const ProcessGroups groups(n, job.degrees);
+    const int32_t jobIndex = static_cast<int32_t>(spec.jobs.size());
+    uint32_t serverSize = 0;
+    if (!job.serverOf.empty() && !job.hosts.empty() && job.hosts[0] < job.serverOf.size())
+    {
+        serverSize = static_cast<uint32_t>(
+            std::count(job.serverOf.begin(), job.serverOf.end(), job.serverOf[job.hosts[0]]));
+    }
+
+    // Schedules and connections per (collective entry, group), built once and reused by
+    // every iteration: NCCL communicators (and their QPs) persist across iterations.
+    struct Instance
+    {
+        CollectiveSchedule schedule;
+        std::vector<std::vector<uint32_t>> hostsPerChannel;
+        uint32_t qpGroupBase = 0;
+        std::string group;
+    };
+    std::map<std::pair<std::string, size_t>, uint32_t> commBase;
+    std::vector<std::vector<Instance>> instances(job.collectives.size());
+    for (size_t e = 0; e < job.collectives.size(); ++e)
+    {
+        const JobCollective& jc = job.collectives[e];
+        if (jc.bytes == 0)
+        {
+            continue;
+        }
+        const auto members = groups.Groups(jc.group);
+        for (size_t g = 0; g < members.size(); ++g)
+        {
+            const auto& ranks = members[g];
+            const uint32_t size = static_cast<uint32_t>(ranks.size());
+            std::vector<uint32_t> hosts;
+            for (uint32_t r : ranks)
+            {
+                hosts.push_back(job.hosts[r]);
+            }
+            Instance inst;
+            inst.group = jc.group + std::to_string(g);
+            const std::string kind = CanonicalCollectiveKind(jc.kind);
+            if (size < 2)
+            {
+                continue; // a group of one rank communicates nothing
+            }
+            if (kind == "send-recv" && jc.shift)
+            {
+                // Pipeline shift: every member r sends to r + 1 at once.
+                CollectiveSchedule s;
+                s.kind = "send-recv";
+                s.algorithm = "p2p";
+                s.ranks = size;
+                s.bytes = jc.bytes;
+                s.busbwFactor = 1.0;
+                s.steps = 1;
+                for (uint32_t r = 0; r + 1 < size; ++r)
+                {
+                    CollectiveOp op;
+                    op.src = r;
+                    op.dst = r + 1;
+                    op.bytes = jc.bytes;
+                    s.ops.push_back(op);
+                }
+                inst.schedule = s;
+            }
+            else
+            {
+                CollectiveRequest req;
+                req.kind = kind;
+                req.algorithm = jc.algorithm;
+                req.ranks = size;
+                req.bytes = jc.bytes;
+                req.root = jc.root;
+                req.peer = jc.peer;
+                req.seed = job.seed + e * 7919 + g;
+                uint32_t local = jc.localSize;
+                if (local == 0)
+                {
+                    local = serverSize >= 1 && size % std::max<uint32_t>(serverSize, 1) == 0
+                                ? std::max<uint32_t>(serverSize, 1)
+                                : 1;
+                }
+                req.localSize = local;
+                inst.schedule = MakeCollectiveSchedule(req);
+            }
+            if (inst.schedule.ops.empty())
+            {
+                continue;
+            }
+            if (job.railAlignedRings && UsesRing(inst.schedule))
+            {
+                for (uint32_t c = 0; c < job.exec.channels; ++c)
+                {
+                    inst.hostsPerChannel.push_back(
+                        RailAlignedRingOrder(hosts, job.serverOf, serverSize, c));
+                }
+            }
+            else
+            {
+                inst.hostsPerChannel.push_back(hosts);
+            }
+            auto key = std::make_pair(jc.group, g);
+            auto it = commBase.find(key);
+            if (it == commBase.end())
+            {
+                it = commBase.emplace(key, b.AllocateConnections(job.exec.channels)).first;
+            }
+            inst.qpGroupBase = it->second;
+            instances[e].push_back(std::move(inst));
+        }
+    }
+
+    int32_t trigger = -1;
+    uint64_t offset = job.startPs; // absolute while trigger < 0, else a delay after it
+    for (uint32_t it = 0; it < job.iterations; ++it)
+    {
+        offset += job.iterationComputePs;
+        std::vector<uint32_t> iteration;
+        bool nonBlocking = false;
+        for (size_t e = 0; e < job.collectives.size(); ++e)
+        {
+            const JobCollective& jc = job.collectives[e];
+            offset += jc.computePs;
+            uint32_t every = std::max<uint32_t>(jc.every, 1);
+            if (jc.group == "dp" || jc.group == "dpep")
+            {
+                every = std::max(every, std::max<uint32_t>(job.syncEvery, 1));
+            }
+            if ((it + 1) % every != 0 || instances[e].empty())
+            {
+                continue;
+            }
+            std::vector<uint32_t> phase;
+            for (const Instance& inst : instances[e])
+            {
+                CollectiveSpec info;
+                info.job = jobIndex;
+                info.iteration = static_cast<int32_t>(it);
+                info.name = jc.name.empty() ? CanonicalCollectiveKind(jc.kind) : jc.name;
+                info.group = inst.group;
+                StartCondition start;
+                start.trigger = trigger;
+                start.timePs = offset;
+                phase.push_back(b.AddCollective(inst.schedule, inst.hostsPerChannel, job.exec,
+                                                start, inst.qpGroupBase, info));
+            }
+            iteration.insert(iteration.end(), phase.begin(), phase.end());
+            if (jc.blocking)
+            {
+                const int32_t t = b.AddBarrier(phase);
+                if (t >= 0)
+                {
+                    trigger = t;
+                    offset = 0;
+                }
+            }
+            else
+            {
+                nonBlocking = true;
+            }
+        }
+        if (nonBlocking)
+        {
+            const int32_t t = b.AddBarrier(iteration);
+            if (t >= 0)
+            {
+                trigger = t;
+                offset = 0;
+            }
+        }
+    }
+
+    JobInfo info;
+    info.name = job.name;
+    info.hosts = job.hosts;
+    info.tp = groups.Tp();
+    info.pp = groups.Pp();
+    info.dp = groups.Dp();
+    info.ep = groups.Ep();
+    info.iterations = job.iterations;
+    info.startPs = job.startPs;
+    info.placement = job.placement;
+    info.source = job.source;
+    info.note = job.note;
+    spec.jobs.push_back(info);
+}
+
+} // namespace ns3

@@ -1,0 +1,299 @@
+// Unit tests of the SimAI / AICB and HPCC importers and of the Poisson background generator,
+// on the real files in data/ (see data/simai/README.md and data/hpcc/README.md). No Simulator.
+#include "fabric/model/input-error.h"
+#include "workload/model/background-traffic.h"
+#include "workload/model/hpcc-reader.h"
+#include "workload/model/job-model.h"
+#include "workload/model/simai-workload.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numeric>
+
+using namespace ns3;
+
+namespace
+{
+
+std::string
+Data(const std::string& rel)
+{
+    return std::string(TUSK_SOURCE_DIR) + "/data/" + rel;
+}
+
+/** A temporary file with `text`, removed at scope exit. */
+struct TempFile
+{
+    std::string path;
+    explicit TempFile(const std::string& text)
+    {
+        path = (std::filesystem::temp_directory_path() /
+                ("tusk-import-" + std::to_string(std::hash<std::string>()(text)) + ".txt"))
+                   .string();
+        std::ofstream(path) << text;
+    }
+    ~TempFile() { std::remove(path.c_str()); }
+};
+
+template <class F>
+InputError
+Error(F&& f)
+{
+    try
+    {
+        f();
+    }
+    catch (const InputError& e)
+    {
+        return e;
+    }
+    FAIL("expected an InputError");
+    return InputError("", 0, "", "");
+}
+
+} // namespace
+
+TEST_CASE("microAllReduce.txt imports as two all-reduces of 16 MiB and 64 MiB on 8 ranks",
+          "[unit][simai]")
+{
+    const auto w = ReadSimAiWorkload(Data("simai/microAllReduce.txt"));
+    CHECK(w.tp == 8);
+    CHECK(w.ep == 1);
+    CHECK(w.pp == 1);
+    CHECK(w.allGpus == 8);
+    CHECK(w.Dp() == 1);
+    REQUIRE(w.layers.size() == 2);
+    CHECK(w.layers[0].fwdComm == "ALLREDUCE");
+    CHECK(w.layers[0].fwdComputeNs == 556000);
+    // As a job on 8 ranks: exactly two collectives, both all-reduces over the TP group (all 8).
+    JobSpec job;
+    job.name = "micro";
+    job.hosts.resize(8);
+    std::iota(job.hosts.begin(), job.hosts.end(), 0);
+    std::string note;
+    job.degrees = SimAiDegrees(w, 8, &note);
+    CHECK(note.empty()); // nothing rescaled
+    job.collectives = SimAiIteration(w);
+    WorkloadSpec spec;
+    WorkloadBuilder b(spec);
+    AppendJob(b, spec, job);
+    REQUIRE(spec.collectives.size() == 2);
+    CHECK(spec.collectives[0].kind == "all-reduce");
+    CHECK(spec.collectives[0].ranks.size() == 8);
+    CHECK(spec.collectives[0].bytesPerRank == 16ULL << 20);
+    CHECK(spec.collectives[1].kind == "all-reduce");
+    CHECK(spec.collectives[1].ranks.size() == 8);
+    CHECK(spec.collectives[1].bytesPerRank == 64ULL << 20);
+    CHECK(spec.collectives[0].name == "embedding_layer.fwd");
+    // The first starts after the 556 us forward compute of layer 0.
+    for (const auto& t : spec.transfers)
+    {
+        if (t.trigger < 0)
+        {
+            CHECK(t.startPs == 556'000'000ULL);
+        }
+    }
+}
+
+TEST_CASE("workload_analytical.txt: header, 1789 layers, group mapping, DP scaling",
+          "[unit][simai]")
+{
+    const auto w = ReadSimAiWorkload(Data("simai/workload_analytical.txt"));
+    CHECK(w.tp == 2);
+    CHECK(w.ep == 16);
+    CHECK(w.pp == 12);
+    CHECK(w.allGpus == 9216);
+    CHECK(w.ppCommBytes == 50331648);
+    CHECK(w.layers.size() == 1789);
+    // tusk's DP = 9216 / (2 * 12 * 16) = 24 (SimAI's DP_EP group); SimAI's DP (384) is dpep.
+    CHECK(w.Dp() == 24);
+    CHECK(MapSimAiComm("ALLREDUCE", "fwd").group == "tp");
+    CHECK(MapSimAiComm("ALLREDUCE", "wg").group == "dpep");
+    CHECK(MapSimAiComm("ALLTOALL_EP", "fwd").group == "ep");
+    CHECK(MapSimAiComm("ALLGATHER_DP_EP", "wg").group == "dp");
+    CHECK(MapSimAiComm("REDUCESCATTER_DP_EP", "wg").kind == "reduce-scatter");
+    CHECK(MapSimAiComm("NONE", "wg").kind.empty());
+    // Mapping onto fewer ranks keeps TP, PP, EP and scales DP, and says so.
+    std::string note;
+    const auto d = SimAiDegrees(w, 768, &note);
+    CHECK(d.tp == 2);
+    CHECK(d.pp == 12);
+    CHECK(d.ep == 16);
+    CHECK(d.dp == 2);
+    CHECK(note.find("scaling DP 24 -> 2") != std::string::npos);
+    CHECK(Error([&] { SimAiDegrees(w, 64, nullptr); }).Key() == "ranks");
+    // The iteration has every layer's fwd, ig and wg entry (plus the two pipeline sends).
+    const auto it = SimAiIteration(w);
+    CHECK(it.size() == 3 * 1789 + 2);
+    CHECK(it.front().name == "grad_gather.fwd");
+    CHECK(it.back().group == "pp");
+}
+
+TEST_CASE("SimAI files with an inconsistent header or a bad line are rejected with their line",
+          "[unit][simai]")
+{
+    {
+        // 8 GPUs cannot hold TP 4 * PP 1 * EP 4 = 16.
+        TempFile f("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 4 ep: 4 pp: 1 vpp: 1 "
+                   "ga: 1 all_gpus: 8 checkpoints: 0 checkpoint_initiates: 0\n1\n"
+                   "l -1 1 NONE 0 1 NONE 0 1 NONE 0 1\n");
+        const auto e = Error([&] { ReadSimAiWorkload(f.path); });
+        CHECK(e.File() == f.path);
+        CHECK(e.Line() == 1u);
+        CHECK(e.Key() == "header");
+        CHECK(e.Message().find("inconsistent parallelism") != std::string::npos);
+    }
+    {
+        TempFile f("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 ep: 1 pp: 1 "
+                   "all_gpus: 8\n2\nl -1 1 NONE 0 1 NONE 0 1 NONE 0 1\n");
+        const auto e = Error([&] { ReadSimAiWorkload(f.path); });
+        CHECK(e.Key() == "layers"); // 2 announced, 1 present
+    }
+    {
+        TempFile f("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 ep: 1 pp: 1 "
+                   "all_gpus: 8\n1\nl -1 1 BROADCAST 10 1 NONE 0 1 NONE 0 1\n");
+        const auto e = Error([&] { ReadSimAiWorkload(f.path); });
+        CHECK(e.Line() == 3u);
+        CHECK(e.Key() == "fwd_comm");
+    }
+    {
+        TempFile f("HYBRID_TRANSFORMER_FWD_IN_BCKWD ep: 1 pp: 1 all_gpus: 8\n0\n");
+        CHECK(Error([&] { ReadSimAiWorkload(f.path); }).Key() == "header"); // no TP
+    }
+    {
+        TempFile f("DATA model_parallel_NPU_group: 1\n0\n");
+        CHECK(Error([&] { ReadSimAiWorkload(f.path); }).Key() == "header");
+    }
+}
+
+TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hpcc]")
+{
+    const auto t = ReadHpccTopology(Data("hpcc/topology.txt"));
+    // "66 1 65": node 0 is the switch, nodes 1..65 hosts, 65 links at 100 Gb/s and 0.001 ms;
+    // the lines after the 65th link are not read.
+    CHECK(t.graph.numHosts == 65);
+    CHECK(t.graph.NumSwitches() == 1);
+    CHECK(t.graph.links.size() == 65);
+    for (const auto& l : t.graph.links)
+    {
+        CHECK(l.rateBps == 100'000'000'000ULL);
+        CHECK(l.delayPs == 1'000'000ULL);
+        CHECK(l.a < 65);
+        CHECK(l.b == 65);
+    }
+    CHECK(t.hostOfNode[0] == -1);
+    CHECK(t.hostOfNode[1] == 0);
+    CHECK(t.hostOfNode[65] == 64);
+    const auto flows = ReadHpccFlows(Data("hpcc/flow.txt"), t.hostOfNode);
+    // "2": only the first two flows, node 2 -> 1 and 3 -> 1, 200 MB at 2 s, priority 3.
+    REQUIRE(flows.size() == 2);
+    CHECK(flows[0].src == 1);
+    CHECK(flows[0].dst == 0);
+    CHECK(flows[1].src == 2);
+    CHECK(flows[0].bytes == 200'000'000ULL);
+    CHECK(flows[0].startPs == 2'000'000'000'000ULL);
+    CHECK(flows[0].priority == 3);
+
+    uint64_t v = 0;
+    CHECK(ParseHpccRate("25Gbps", v));
+    CHECK(v == 25'000'000'000ULL);
+    CHECK(ParseHpccDelay("1us", v));
+    CHECK(v == 1'000'000ULL);
+    CHECK_FALSE(ParseHpccRate("25GB", v));
+    {
+        TempFile f("3 1 2\n0\n0 1 100Gbps 0.001ms 0.01\n0 2 100Gbps 0.001ms 0\n");
+        const auto e = Error([&] { ReadHpccTopology(f.path); });
+        CHECK(e.Key() == "error_rate");
+        CHECK(e.Line() == 3u);
+    }
+    {
+        TempFile f("3 1 3\n0\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n");
+        CHECK(Error([&] { ReadHpccTopology(f.path); }).Key() == "links"); // ends early
+    }
+    {
+        TempFile f("1\n0 1 3 100 1000 0.5\n");
+        const auto e = Error([&] { ReadHpccFlows(f.path, t.hostOfNode); });
+        CHECK(e.Key() == "src"); // node 0 is the switch
+        CHECK(e.Line() == 2u);
+    }
+}
+
+TEST_CASE("flow-size CDFs: mean as traffic_gen computes it, sampling matches it",
+          "[unit][background]")
+{
+    const auto cdf = FlowSizeCdf::Read(Data("hpcc/WebSearch_distribution.txt"));
+    REQUIRE(cdf.Points().size() == 12);
+    // getAvg: sum over segments of the midpoint times the segment's probability.
+    double expect = 0;
+    for (size_t i = 1; i < cdf.Points().size(); ++i)
+    {
+        expect += (cdf.Points()[i].first + cdf.Points()[i - 1].first) / 2 *
+                  (cdf.Points()[i].second - cdf.Points()[i - 1].second) / 100;
+    }
+    CHECK(cdf.MeanBytes() == Approx(expect).epsilon(1e-12));
+    // By hand: (5e3*15 + 15e3*5 + 25e3*10 + 40e3*10 + 65e3*13 + 140e3*7 + 600e3*10 + 1.5e6*10
+    //          + 3.5e6*10 + 7.5e6*7 + 20e6*3) / 100 = 1,711,250 B.
+    CHECK(cdf.MeanBytes() == Approx(1'711'250).epsilon(1e-9));
+    // Quantiles: linear inside a segment; u = 0.15 is the 15 % point = 10000 B.
+    CHECK(cdf.Sample(0.15) == 10000);
+    CHECK(cdf.Sample(0.175) == 15000);
+    CHECK(cdf.Sample(0.0) == 1);
+    // Sample at 2e5 evenly spaced quantiles (midpoint rule): the inverse-CDF sampler must
+    // reproduce the analytical mean (truncation to whole bytes costs < 1 B per flow).
+    double sum = 0;
+    const int N = 200000;
+    for (int i = 0; i < N; ++i)
+    {
+        sum += static_cast<double>(cdf.Sample((i + 0.5) / N));
+    }
+    CHECK(sum / N == Approx(cdf.MeanBytes()).epsilon(1e-3));
+    CHECK(Error([] { FlowSizeCdf({{0, 0}, {100, 50}}); }).Key() == "cdf");
+    CHECK(Error([] { FlowSizeCdf({{0, 0}, {100, 60}, {50, 100}}); }).Key() == "cdf");
+}
+
+TEST_CASE("Poisson background offers the target load", "[unit][background]")
+{
+    const auto cdf = FlowSizeCdf::Read(Data("hpcc/FbHdp_distribution.txt"));
+    BackgroundRequest r;
+    r.hosts = {0, 1, 2, 3, 4, 5, 6, 7};
+    r.load = 0.3;
+    r.hostRateBps = 100'000'000'000ULL;
+    r.startPs = 1'000'000;
+    r.durationPs = 20'000'000'000ULL; // 20 ms
+    r.seed = 3;
+    const auto flows = MakePoissonBackground(r, cdf);
+    // Expected flows: hosts * load * rate * duration / (8 * mean).
+    const double expect = 8 * 0.3 * 100e9 * 20e-3 / (8 * cdf.MeanBytes());
+    CAPTURE(expect, flows.size());
+    // Poisson count: within 4 standard deviations (sqrt(expect)).
+    CHECK(std::fabs(static_cast<double>(flows.size()) - expect) < 4 * std::sqrt(expect));
+    double bytes = 0;
+    std::map<uint32_t, int> perSrc;
+    uint64_t last = 0;
+    for (const auto& f : flows)
+    {
+        CHECK(f.src != f.dst);
+        CHECK(f.background);
+        CHECK(f.startPs >= r.startPs);
+        CHECK(f.startPs < r.startPs + r.durationPs);
+        CHECK(f.startPs >= last); // ordered by start
+        last = f.startPs;
+        bytes += static_cast<double>(f.bytes);
+        perSrc[f.src]++;
+    }
+    CHECK(perSrc.size() == 8);
+    // Offered load within 15 % (heavy-tailed sizes make the byte count noisier than the count).
+    CHECK(bytes * 8 / (8 * 100e9 * 20e-3) == Approx(0.3).epsilon(0.15));
+    // Deterministic for a seed.
+    const auto again = MakePoissonBackground(r, cdf);
+    REQUIRE(again.size() == flows.size());
+    CHECK(again.back().startPs == flows.back().startPs);
+    CHECK(again.back().bytes == flows.back().bytes);
+    r.load = 1.5;
+    CHECK(Error([&] { MakePoissonBackground(r, cdf); }).Key() == "background.load");
+}
