@@ -47,7 +47,7 @@ TEST_CASE("lone 5 GiB flow: 64-bit counters, exact bytes, slowdown 1 (oracle 5)"
     CHECK(r.conservation.sent > (size / 4096)); // > 1.3 M frames went through
 }
 
-TEST_CASE("busiest-window utilisation never exceeds line rate; a saturated link reaches it",
+TEST_CASE("busiest-window utilisation never exceeds line rate, a saturated link reaches it",
           "[component][utilisation]")
 {
     // 1 Gb/s links: a 4178 B frame lasts 33 us, longer than the 10 us window, so whole-frame

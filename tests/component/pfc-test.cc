@@ -131,7 +131,7 @@ TEST_CASE("127:1 incast on a 128-port switch: lossless, every congested ingress 
     }
 }
 
-TEST_CASE("PAUSE timing: XON resumes within one MTU time; an unrefreshed PAUSE expires after "
+TEST_CASE("PAUSE timing: XON resumes within one MTU time, an unrefreshed PAUSE expires after "
           "quanta x 512 bit times (oracle 13)",
           "[component][pfc][oracle13]")
 {
@@ -201,7 +201,7 @@ TEST_CASE("PAUSE timing: XON resumes within one MTU time; an unrefreshed PAUSE e
 }
 
 TEST_CASE("PFC pauses a priority, not a QP: a pause of priority 2 leaves a priority-3 QP (QPN 2) "
-          "sending; a pause of priority 3 stops it",
+          "sending, a pause of priority 3 stops it",
           "[component][pfc]")
 {
     auto spec = LeafSpine(1, 1, 2, 100, 100);

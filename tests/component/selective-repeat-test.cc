@@ -132,7 +132,7 @@ RunOneLoss(const std::string& receiver, uint32_t packets, uint32_t n, Ptr<NthDat
 
 } // namespace
 
-TEST_CASE("selective repeat resends only the lost packet; go-back-N resends everything behind it",
+TEST_CASE("selective repeat resends only the lost packet, go-back-N resends everything behind it",
           "[component][selective-repeat][gbn]")
 {
     // 401 packets at 100 Gb/s, the 100th lost. IRN (Mittal et al., SIGCOMM 2018): the

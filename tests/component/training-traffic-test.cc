@@ -9,10 +9,12 @@
 #include "rdma/model/rdma-nic.h"
 #include "workload/model/traffic-generators.h"
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sys/wait.h>
 
 using namespace tusk_test;
 
@@ -48,6 +50,24 @@ std::string
 Data(const std::string& rel)
 {
     return std::string(TUSK_SOURCE_DIR) + "/data/" + rel;
+}
+
+/** Run the `tusk` binary; (exit status, stdout + stderr). */
+std::pair<int, std::string>
+Tusk(const std::string& args)
+{
+    const std::string cmd = std::string(TUSK_BINARY_DIR) + "/bin/tusk " + args + " 2>&1";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    REQUIRE(p);
+    std::string out;
+    std::array<char, 4096> buf{};
+    size_t n;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
+    {
+        out.append(buf.data(), n);
+    }
+    const int raw = ::pclose(p);
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, out};
 }
 
 } // namespace
@@ -146,6 +166,38 @@ TEST_CASE("every all-reduce algorithm stays above 2(n-1)/n * S / B and halves wi
         }
         CHECK(cct[1] / cct[0] == Approx(2.0).epsilon(0.05));
     }
+}
+
+TEST_CASE("all-reduces add one hop latency per dependent step and chunking hides it (oracle 4)",
+          "[component][oracle4]")
+{
+    // Raising every link's delay by delta adds, per dependent step, the latency of one
+    // host-switch-host hop (2 links): 2(n-1) steps for the ring, 2 log2(n) for
+    // halving-doubling (n = 8, delta = 2 us). With NCCL-like chunks a rank always has a chunk
+    // of another step to send while one crosses the fabric, so the added latency is no longer
+    // paid per step: at least one hop, far less than 2(n-1) of them.
+    const uint64_t S = 8ULL << 20;
+    auto added = [&](const std::string& algorithm, uint64_t chunk) {
+        double cct[2];
+        for (int slow = 0; slow < 2; ++slow)
+        {
+            auto spec = LeafSpine(1, 1, 8, 400, slow ? 3000 : 1000);
+            spec.nic.ackInterval = 8;
+            auto j = OneCollective("all-reduce", algorithm, S);
+            j.chunkBytes = chunk;
+            auto r = Run(Jobs(spec, {j}));
+            REQUIRE(r.finished);
+            cct[slow] = r.collectives.at(0).cctPs * 1e-12;
+        }
+        return cct[1] - cct[0];
+    };
+    const double hop = 2 * 2e-6;
+    const double ring = added("ring", 0);
+    CHECK(ring == Approx(14 * hop).epsilon(0.10));
+    CHECK(added("halving-doubling", 0) == Approx(6 * hop).epsilon(0.10));
+    const double chunked = added("ring", 256 * 1024);
+    CHECK(chunked >= hop * 0.9);
+    CHECK(chunked < ring / 4);
 }
 
 TEST_CASE("busbw factors per kind on the packet fabric (oracle 2) and the byte bound",
@@ -362,4 +414,35 @@ TEST_CASE("two jobs with their own placement and start, plus background load", "
         }
     }
     CHECK(background > 0);
+}
+
+TEST_CASE("tusk run: an inconsistent SimAI header or parallel layout exits 2 and writes nothing",
+          "[component][cli][jobs]")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "tusk-training-cli";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string head = "name = \"t\"\n[topology]\nleaves = 1\nspines = 1\n"
+                             "hosts_per_leaf = 8\n[workload]\nkind = \"jobs\"\n";
+    // TP 3 on 8 GPUs: 8 is not a multiple of TP * PP * EP.
+    std::ofstream(dir / "bad.txt") << "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 3 "
+                                      "ep: 1 pp: 1 vpp: 1 ga: 1 all_gpus: 8\n0\n";
+    std::ofstream(dir / "simai.toml") << head << "[[jobs]]\nfile = \"bad.txt\"\n";
+    auto [status, out] = Tusk("run " + (dir / "simai.toml").string() + " --out " +
+                              (dir / "out1").string());
+    CHECK(status == 2);
+    CHECK(out.find((dir / "bad.txt").string() + ":1: header: inconsistent parallelism") !=
+          std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(dir / "out1"));
+    // TP 4 * PP 2 * DP 3 != 16 ranks.
+    std::ofstream(dir / "layout.toml")
+        << "name = \"t\"\n[topology]\nleaves = 2\nspines = 1\nhosts_per_leaf = 8\n"
+           "[workload]\nkind = \"jobs\"\n[[jobs]]\ntp = 4\npp = 2\ndp = 3\n"
+           "[[jobs.collectives]]\nkind = \"all-reduce\"\nbytes = 1024\n";
+    std::tie(status, out) = Tusk("run " + (dir / "layout.toml").string() + " --out " +
+                                 (dir / "out2").string());
+    CHECK(status == 2);
+    CHECK(out.find("layout.toml:11: jobs[0].dp: TP * PP * DP * EP = 4 * 2 * 3 * 1 = 24, but "
+                   "the job has 16 ranks") != std::string::npos);
+    std::filesystem::remove_all(dir);
 }

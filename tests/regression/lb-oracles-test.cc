@@ -93,7 +93,7 @@ TEST_CASE("QP scaling (E-ECMP): 2.10, 1.76, 1.53, 1.37 for q = 2, 4, 8, 16 (orac
     }
 }
 
-TEST_CASE("random per-packet spraying with a reorder-tolerant receiver: slowdown <= 1.05; "
+TEST_CASE("random per-packet spraying with a reorder-tolerant receiver: slowdown <= 1.05, "
           "with go-back-N it NAKs and resends (oracle 9)",
           "[regression][oracle9]")
 {

@@ -108,7 +108,7 @@ TEST_CASE("changing only the UDP source port moves about (1 - 1/M) of flows (ora
     CHECK(static_cast<double>(moved) / flows == Approx(0.75).margin(0.01));
 }
 
-TEST_CASE("ECMP is deterministic per seed and differs across seeds; E-ECMP hashes the QP",
+TEST_CASE("ECMP is deterministic per seed and differs across seeds, E-ECMP hashes the QP",
           "[unit][ecmp]")
 {
     auto a = CreateObject<EcmpLoadBalancer>();

@@ -206,7 +206,7 @@ TEST_CASE("ECMP with the same seed everywhere polarises a second tier", "[unit][
     }
 }
 
-TEST_CASE("path pinning: one uplink per destination, whoever sends; collides on partial racks",
+TEST_CASE("path pinning: one uplink per destination, whoever sends, collides on partial racks",
           "[unit][pinning]")
 {
     auto lb = CreateObject<PathPinningLoadBalancer>();
@@ -394,7 +394,7 @@ TEST_CASE("DRILL(d, m): d samples, m remembered, ties at random", "[unit][drill]
 
 // ---- flowlets ------------------------------------------------------------------------------
 
-TEST_CASE("LetFlow: a flowlet keeps its port; a gap > delta draws a new random port",
+TEST_CASE("LetFlow: a flowlet keeps its port, a gap > delta draws a new random port",
           "[unit][letflow][oracle18]")
 {
     auto lb = CreateObject<LetFlowLoadBalancer>();

@@ -245,8 +245,9 @@ TEST_CASE("job and collective keys are checked", "[unit][scenario][jobs]")
              {"[[jobs]]\nfile = \"../data/simai/microAllReduce.txt\"\nranks = 12\n",
               "jobs[0].ranks",
               "multiple of TP * PP * EP = 8 * 1 * 1 = 8"},
-             {"[[background]]\nload = 0.5\n", "background[0].cdf_file", "required"},
-             {"[[background]]\ncdf_file = \"../data/hpcc/WebSearch_distribution.txt\"\n"
+             {"[[jobs]]" + c + "[[background]]\nload = 0.5\n", "background[0].cdf_file",
+              "required"},
+             {"[[jobs]]" + c + "[[background]]\ncdf_file = \"../data/hpcc/WebSearch_distribution.txt\"\n"
               "load = 1.5\n",
               "background[0].load",
               "(0, 1]"},

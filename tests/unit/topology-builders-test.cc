@@ -530,7 +530,7 @@ TEST_CASE("fat tree rejects bad parameters", "[unit][topology]")
 // Shortest paths on hand-made graphs
 // ---------------------------------------------------------------------------------------
 
-TEST_CASE("hosts never transit; unreachable hosts have no ports", "[unit][topology]")
+TEST_CASE("hosts never transit, unreachable hosts have no ports", "[unit][topology]")
 {
     // host0 - sw3 - host1 - sw4 - host2; host1 is dual-homed. The only route from host0 to
     // host2 transits host1, which is not allowed.

@@ -37,6 +37,27 @@ UniformBelow(std::mt19937_64& rng, uint64_t bound)
     return x % bound;
 }
 
+/** True when `hosts` are whole servers: blocks of G consecutive hosts, each on one server. */
+bool
+ServerBlocked(const std::vector<uint32_t>& hosts, const std::vector<uint32_t>& serverOf, uint32_t G)
+{
+    if (serverOf.empty() || G < 1 || hosts.size() % G != 0)
+    {
+        return false;
+    }
+    for (size_t b = 0; b < hosts.size(); b += G)
+    {
+        for (size_t j = 0; j < G; ++j)
+        {
+            if (hosts[b + j] >= serverOf.size() || serverOf[hosts[b + j]] != serverOf[hosts[b]])
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 bool
 UsesRing(const CollectiveSchedule& s)
 {
@@ -357,9 +378,9 @@ AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
                 uint32_t local = jc.localSize;
                 if (local == 0)
                 {
-                    local = serverSize >= 1 && size % std::max<uint32_t>(serverSize, 1) == 0
-                                ? std::max<uint32_t>(serverSize, 1)
-                                : 1;
+                    // The server size when the group is made of whole servers, else no
+                    // hierarchy (a flat ring).
+                    local = ServerBlocked(hosts, job.serverOf, serverSize) ? serverSize : 1;
                 }
                 req.localSize = local;
                 inst.schedule = MakeCollectiveSchedule(req);

@@ -125,7 +125,9 @@ struct JobCollective
     /** send-recv on a group: true = every rank r sends to r + 1 at once (a pipeline-parallel
      *  activation shift across stages), false = only root -> peer. */
     bool shift = true;
-    uint32_t localSize = 0;      //!< hierarchical-ring ranks per server; 0 = the server size
+    /** hierarchical-ring ranks per server; 0 = the server size when the group is made of
+     *  whole servers (blocks of consecutive members on one server), else 1 (a flat ring). */
+    uint32_t localSize = 0;
 };
 
 /** A job, ready to lower. */

@@ -19,21 +19,23 @@ WorkloadBuilder::WorkloadBuilder(WorkloadSpec& spec)
     {
         m_nextQpGroup = std::max<uint32_t>(m_nextQpGroup, t.qpGroup + 1);
     }
-    // Collectives already in the spec (from a generator) keep their ranges unknown: mark them
-    // as covering every transfer tagged with them.
-    for (uint32_t c = 0; c < spec.collectives.size(); ++c)
+    // Collectives already in the spec: the range from their first to their last transfer (a
+    // builder and MakeRingAllReduce both keep a collective's transfers contiguous). One pass.
+    m_ranges.assign(spec.collectives.size(), {0, 0});
+    std::vector<bool> seen(spec.collectives.size(), false);
+    for (size_t t = 0; t < spec.transfers.size(); ++t)
     {
-        size_t first = spec.transfers.size();
-        size_t last = 0;
-        for (size_t t = 0; t < spec.transfers.size(); ++t)
+        const int32_t c = spec.transfers[t].collective;
+        if (c < 0 || static_cast<size_t>(c) >= spec.collectives.size())
         {
-            if (spec.transfers[t].collective == static_cast<int32_t>(c))
-            {
-                first = std::min(first, t);
-                last = t + 1;
-            }
+            continue;
         }
-        m_ranges.emplace_back(first > last ? 0 : first, last);
+        if (!seen[c])
+        {
+            seen[c] = true;
+            m_ranges[c].first = t;
+        }
+        m_ranges[c].second = t + 1;
     }
 }
 
