@@ -33,6 +33,18 @@ SwitchPolicies()
         {"host-spray", "ns3::EcmpLoadBalancer",
          "oblivious spraying at the NIC: new entropy per packet, ECMP switches",
          {}, "ns3::ObliviousSprayPathSelector"},
+        {"host-random-spray", "ns3::EcmpLoadBalancer",
+         "oblivious spraying at the NIC: uniformly random entropy per packet from a pool of 256, "
+         "ECMP switches",
+         {}, "ns3::RandomSprayPathSelector"},
+        {"host-bitmap", "ns3::EcmpLoadBalancer",
+         "bitmap spraying at the NIC: round-robin over 256 entropies, skipping those whose "
+         "latest feedback was ECN/NACK/timeout; ECMP switches",
+         {}, "ns3::BitmapPathSelector"},
+        {"host-reps", "ns3::EcmpLoadBalancer",
+         "REPS at the NIC: recycle the entropies of unmarked ACKs, explore when none, freeze "
+         "exploration after a timeout or NACK; ECMP switches",
+         {}, "ns3::RepsPathSelector"},
     };
     return policies;
 }
@@ -72,6 +84,9 @@ PathSelectorNames()
     static const std::vector<std::pair<std::string, std::string>> names = {
         {"fixed", "ns3::FixedPathSelector"},
         {"oblivious-spray", "ns3::ObliviousSprayPathSelector"},
+        {"random-spray", "ns3::RandomSprayPathSelector"},
+        {"bitmap", "ns3::BitmapPathSelector"},
+        {"reps", "ns3::RepsPathSelector"},
     };
     return names;
 }

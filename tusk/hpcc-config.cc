@@ -2,6 +2,7 @@
 
 #include "fabric/model/input-error.h"
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -18,7 +19,8 @@ Number(const std::string& path, unsigned line, const std::string& key, const std
     std::string t = text;
     double scale = 1;
     for (const auto& [suffix, s] : std::vector<std::pair<std::string, double>>{
-             {"Gb/s", 1e9}, {"Mb/s", 1e6}, {"Kb/s", 1e3}, {"b/s", 1}})
+             {"Gb/s", 1e9}, {"Mb/s", 1e6}, {"Kb/s", 1e3}, {"Gbps", 1e9}, {"Mbps", 1e6},
+             {"Kbps", 1e3}, {"bps", 1}, {"b/s", 1}})
     {
         if (t.size() > suffix.size() && t.compare(t.size() - suffix.size(), suffix.size(), suffix) == 0)
         {
@@ -48,6 +50,11 @@ Number(const std::string& path, unsigned line, const std::string& key, const std
 std::vector<std::string>
 ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
 {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+    {
+        throw ns3::InputError(path, 0, "--hpcc-config", "expected a regular file (an HPCC config.txt)");
+    }
     std::ifstream in(path);
     if (!in)
     {
@@ -73,12 +80,23 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
             v.push_back(w);
         }
         auto need = [&](size_t n) {
-            if (v.size() < n)
+            if (v.size() != n)
             {
-                throw ns3::InputError(path, line, key, "expected " + std::to_string(n) + " value(s)");
+                throw ns3::InputError(path, line, key,
+                                      "expected " + std::to_string(n) + " value(s); got " +
+                                          std::to_string(v.size()));
             }
         };
         auto num = [&](size_t i) { return Number(path, line, key, v[i]); };
+        // A value in [lo, hi], else an error naming the line and key.
+        auto ranged = [&](size_t i, double lo, double hi, const char* what) {
+            const double x = num(i);
+            if (x < lo || x > hi)
+            {
+                throw ns3::InputError(path, line, key, std::string("expected ") + what + "; got " + v[i]);
+            }
+            return x;
+        };
         auto& d = spec.dcqcn;
         if (key == "CC_MODE")
         {
@@ -89,8 +107,9 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
             }
             else
             {
-                warnings.push_back(key + " " + v[0] + ": only mode 1 (DCQCN) is modelled; "
-                                   "congestion control left as \"" + spec.nic.congestionControl + "\"");
+                warnings.push_back(path + ":" + std::to_string(line) + ": " + key + " " + v[0] +
+                                   ": only mode 1 (DCQCN) is modelled; congestion control left "
+                                   "as \"" + spec.nic.congestionControl + "\"");
             }
         }
         else if (key == "ENABLE_QCN")
@@ -101,7 +120,9 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         else if (key == "BUFFER_SIZE")
         {
             need(1);
-            spec.buffer.totalBytes = static_cast<uint64_t>(num(0) * 1'000'000);
+            // HPCC's third.cc: ConfigBufferSize(buffer_size * 1024 * 1024): MiB.
+            spec.buffer.totalBytes =
+                static_cast<uint64_t>(ranged(0, 1.0 / 1024, 1e6, "a size in MiB > 0") * 1024 * 1024);
         }
         else if (key == "USE_DYNAMIC_PFC_THRESHOLD")
         {
@@ -110,8 +131,11 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         }
         else if (key == "KMIN_MAP" || key == "KMAX_MAP" || key == "PMAX_MAP")
         {
-            need(1);
-            const size_t n = static_cast<size_t>(num(0));
+            if (v.empty())
+            {
+                need(1);
+            }
+            const size_t n = static_cast<size_t>(ranged(0, 1, 64, "a count 1..64"));
             need(1 + 2 * n);
             for (size_t i = 0; i < n; ++i)
             {
@@ -136,27 +160,27 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         else if (key == "PACKET_PAYLOAD_SIZE")
         {
             need(1);
-            spec.nic.mtuBytes = static_cast<uint32_t>(num(0));
+            spec.nic.mtuBytes = static_cast<uint32_t>(ranged(0, 256, 9000, "256..9000 bytes"));
         }
         else if (key == "L2_ACK_INTERVAL")
         {
             need(1);
-            spec.nic.ackInterval = std::max<uint32_t>(1, static_cast<uint32_t>(num(0)));
+            spec.nic.ackInterval = static_cast<uint32_t>(ranged(0, 1, 1e9, "an integer >= 1"));
         }
         else if (key == "EWMA_GAIN")
         {
             need(1);
-            d.g = num(0);
+            d.g = ranged(0, 0, 1, "a gain in [0, 1]");
         }
         else if (key == "RP_TIMER")
         {
             need(1);
-            d.timerPs = static_cast<uint64_t>(num(0) * 1e6);
+            d.timerPs = static_cast<uint64_t>(ranged(0, 0.001, 1e9, "at least 0.001 us") * 1e6);
         }
         else if (key == "FAST_RECOVERY_TIMES")
         {
             need(1);
-            d.fastRecoveryStages = static_cast<uint32_t>(num(0));
+            d.fastRecoveryStages = static_cast<uint32_t>(ranged(0, 0, 1000, "0..1000"));
         }
         else if (key == "RATE_AI")
         {
@@ -171,17 +195,22 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         else if (key == "MIN_RATE")
         {
             need(1);
-            d.minRateBps = static_cast<uint64_t>(num(0));
+            d.minRateBps = static_cast<uint64_t>(ranged(0, 1, 1e15, "a rate > 0"));
         }
         else if (key == "ALPHA_RESUME_INTERVAL")
         {
             need(1);
-            d.alphaUpdatePs = static_cast<uint64_t>(num(0) * 1e6);
+            d.alphaUpdatePs = static_cast<uint64_t>(ranged(0, 0.001, 1e9, "at least 0.001 us") * 1e6);
         }
         else if (key == "RATE_DECREASE_INTERVAL")
         {
             need(1);
-            d.minDecreaseIntervalPs = static_cast<uint64_t>(num(0) * 1e6);
+            const double us = ranged(0, 0, 1e9, "a time >= 0 us");
+            if (us > 0 && us < 0.001)
+            {
+                throw ns3::InputError(path, line, key, "expected 0 or at least 0.001 us; got " + v[0]);
+            }
+            d.minDecreaseIntervalPs = static_cast<uint64_t>(us * 1e6);
         }
         else if (key == "CLAMP_TARGET_RATE")
         {
@@ -196,6 +225,17 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
     }
     if (anyMap)
     {
+        for (const auto& [rate, t] : byRate)
+        {
+            if (t.kmaxBytes <= t.kminBytes)
+            {
+                throw ns3::InputError(path, 0, "KMIN_MAP/KMAX_MAP",
+                                      "expected KMAX > KMIN for every rate; at " +
+                                          std::to_string(rate) + " b/s KMIN " +
+                                          std::to_string(t.kminBytes) + " B, KMAX " +
+                                          std::to_string(t.kmaxBytes) + " B");
+            }
+        }
         spec.ecn.byRate = byRate;
         spec.ecn.fallbackGiven = false; // a rate missing from the maps is an error at load time
     }

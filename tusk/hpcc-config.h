@@ -18,7 +18,8 @@ namespace tusk
  * that is ignored (with the reason).
  *
  * Mapped: CC_MODE (1 = DCQCN; any other mode is not modelled: warning, congestion control
- * left unchanged), ENABLE_QCN (ecn.enabled), BUFFER_SIZE (MB: buffer.total_bytes),
+ * left unchanged), ENABLE_QCN (ecn.enabled), BUFFER_SIZE (MiB, as HPCC's third.cc:
+ * buffer.total_bytes),
  * USE_DYNAMIC_PFC_THRESHOLD (buffer.threshold), KMIN_MAP / KMAX_MAP (KB, per rate) and
  * PMAX_MAP (ecn.by_rate), PACKET_PAYLOAD_SIZE (nic.mtu_bytes), L2_ACK_INTERVAL
  * (nic.ack_interval), EWMA_GAIN, RP_TIMER (us), FAST_RECOVERY_TIMES, RATE_AI, RATE_HAI,

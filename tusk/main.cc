@@ -175,7 +175,12 @@ PrintTable(const std::vector<RunResult>& runs, std::ostream& os)
     const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) {
         return !r.collectives.empty();
     });
-    os << fmt::format("{:<11}", "policy");
+    size_t width = 11; // wider only for long policy names (host-random-spray)
+    for (const auto& r : runs)
+    {
+        width = std::max(width, r.summary.policy.size());
+    }
+    os << fmt::format("{:<{}}", "policy", width);
     if (anyCollective)
     {
         os << fmt::format(" {:>10} {:>8} {:>8}", "CCT_us", "algbw", "busbw");
@@ -187,7 +192,7 @@ PrintTable(const std::vector<RunResult>& runs, std::ostream& os)
     for (const auto& r : runs)
     {
         const RunSummary& s = r.summary;
-        os << fmt::format("{:<11}", s.policy);
+        os << fmt::format("{:<{}}", s.policy, width);
         if (anyCollective)
         {
             os << fmt::format(" {:>10} {:>8} {:>8}", Fmt(s.cctUs, 1), Fmt(s.algbwGBps, 2),
@@ -530,9 +535,15 @@ main(int argc, char** argv)
         }
         if (pol->parsed())
         {
+            size_t width = 11;
             for (const auto& p : ns3::SwitchPolicies())
             {
-                std::cout << fmt::format("{:<11} {:<36} {}\n", p.name, p.typeId, p.description);
+                width = std::max(width, p.name.size());
+            }
+            for (const auto& p : ns3::SwitchPolicies())
+            {
+                std::cout << fmt::format("{:<{}} {:<36} {}\n", p.name, width, p.typeId,
+                                         p.description);
             }
             return 0;
         }

@@ -3,6 +3,7 @@
 #include "stats.h"
 #include "time-series.h"
 
+#include "fabric/helper/attribute-text.h"
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
@@ -560,9 +561,14 @@ ShadowedAttributes()
 
 /** Apply [ns3] defaults, validating each against its attribute's checker first (a bad value
  *  is an input error, never an ns-3 abort). */
-void
+/** [ns3] defaults this run changed, with the values to restore when it ends (ns-3 keeps
+ *  defaults for the whole process; a later run in the same process must not inherit them). */
+using SavedDefaults = std::vector<std::pair<std::string, Ptr<const AttributeValue>>>;
+
+SavedDefaults
 SetDefaults(const ScenarioSpec& spec)
 {
+    SavedDefaults saved;
     for (const auto& [path, value] : spec.ns3Defaults)
     {
         const std::string key = "ns3." + path;
@@ -583,40 +589,55 @@ SetDefaults(const ScenarioSpec& spec)
                  (sep == std::string::npos ? path : path.substr(0, sep)) + "\"");
         }
         TypeId::AttributeInformation info;
-        if (!tid.LookupAttributeByName(path.substr(sep + 2), &info))
+        const std::string attr = path.substr(sep + 2);
+        if (!tid.LookupAttributeByName(attr, &info))
         {
-            fail(tid.GetName() + " has no attribute \"" + path.substr(sep + 2) + "\"");
+            fail(tid.GetName() + " has no attribute \"" + attr + "\"");
         }
-        const std::string type = info.checker->GetValueTypeName();
-        if (type == "ns3::DoubleValue" || type == "ns3::UintegerValue" || type == "ns3::IntegerValue")
+        // ns-3 sets a default only on the TypeId that declares the attribute.
+        bool own = false;
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
         {
-            // ns-3 aborts on a non-numeric string here rather than returning an error.
-            char* end = nullptr;
-            std::strtod(value.c_str(), &end);
-            if (value.empty() || end == nullptr || *end != '\0')
+            own = own || tid.GetAttribute(i).name == attr;
+        }
+        if (!own)
+        {
+            TypeId declaring = tid.GetParent();
+            while (declaring != TypeId())
             {
-                fail("expected a number for " + path + "; got \"" + value + "\"");
+                bool found = false;
+                for (std::size_t i = 0; i < declaring.GetAttributeN(); ++i)
+                {
+                    found = found || declaring.GetAttribute(i).name == attr;
+                }
+                if (found)
+                {
+                    break;
+                }
+                declaring = declaring.GetParent();
             }
+            fail(attr + " is declared by " + declaring.GetName() + "; write \"" +
+                 declaring.GetName() + "::" + attr + "\" (it applies to every " +
+                 declaring.GetName() + ")");
         }
-        if (type == "ns3::TypeIdValue" || type == "TypeIdValue")
-        {
-            // The checker only checks that the TypeId exists: it must also be the right kind.
-            TypeId chosen;
-            TypeId current = DynamicCast<const TypeIdValue>(info.initialValue)->Get();
-            if (!TypeId::LookupByNameFailSafe(value, &chosen) ||
-                !chosen.IsChildOf(current.GetParent()))
-            {
-                fail("\"" + value + "\" is not a TypeId derived from " +
-                     current.GetParent().GetName());
-            }
-        }
-        Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+        std::string why;
+        Ptr<AttributeValue> v = ParseAttributeText(info, value, why);
         if (!v)
         {
-            fail("\"" + value + "\" is not a valid " + info.checker->GetValueTypeName() +
-                 " for " + path + " (" + info.help + ")");
+            fail(why);
         }
+        saved.emplace_back(path, info.initialValue);
         Config::SetDefault(path, *v);
+    }
+    return saved;
+}
+
+void
+RestoreDefaults(const SavedDefaults& saved)
+{
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it)
+    {
+        Config::SetDefault(it->first, *it->second);
     }
 }
 
@@ -680,6 +701,11 @@ ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph)
             break;
         }
     }
+    if (spec.ns3Defaults.count("ns3::NsccCongestionControl::MtuBytes") == 0)
+    {
+        Config::SetDefault("ns3::NsccCongestionControl::MtuBytes",
+                           UintegerValue(spec.nic.mtuBytes));
+    }
     const std::string P = "ns3::DcqcnCongestionControl::";
     auto set = [&](const std::string& name, const AttributeValue& v) {
         Config::SetDefault(P + name, v);
@@ -729,6 +755,95 @@ ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph)
     if (d.minDecreaseIntervalPs) set("MinDecreaseInterval", TimeValue(PicoSeconds(*d.minDecreaseIntervalPs)));
 }
 
+/** The graph links named by failure `f` ("<from>-<to>", either order; parallel links all). */
+std::vector<uint32_t>
+FailureLinks(const FailureEntry& f, const TopologyGraph& graph)
+{
+    std::vector<uint32_t> out;
+    for (uint32_t i = 0; i < graph.links.size(); ++i)
+    {
+        const std::string& a = graph.vertices[graph.links[i].a].name;
+        const std::string& b = graph.vertices[graph.links[i].b].name;
+        if (f.link == a + "-" + b || f.link == b + "-" + a)
+        {
+            out.push_back(i);
+        }
+    }
+    return out;
+}
+
+/** Input errors of [[failures]] (unknown link, a rate divided to 0), before anything is built. */
+void
+CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    for (size_t i = 0; i < spec.failures.size(); ++i)
+    {
+        const FailureEntry& f = spec.failures[i];
+        const std::vector<uint32_t> links = FailureLinks(f, graph);
+        if (links.empty())
+        {
+            throw InputError(spec.sourceFile, f.line, fmt::format("failures[{}].link", i),
+                             "no link \"" + f.link +
+                                 "\" in the topology; expected \"<from>-<to>\" with vertex "
+                                 "names as in links.csv (e.g. \"leaf0-spine1\")");
+        }
+        for (uint32_t l : links)
+        {
+            if (f.kind == "degrade" && graph.links[l].rateBps / f.rateDivisor == 0)
+            {
+                throw InputError(spec.sourceFile, f.line,
+                                 fmt::format("failures[{}].rate_divisor", i),
+                                 "the degraded rate would be 0 bit/s");
+            }
+        }
+    }
+}
+
+/**
+ * \brief Schedule the [[failures]] of `spec` (checked by CheckFailures) on the built fabric:
+ * link_down / link_up take both devices of every link between the two named vertices down or
+ * up; degrade sets both devices' rate to the link's configured rate / rate_divisor.
+ */
+void
+ScheduleFailures(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)
+{
+    std::vector<const FabricLink*> byGraphLink(graph.links.size(), nullptr);
+    for (const auto& l : fabric.links)
+    {
+        byGraphLink[l.graphLink] = &l;
+    }
+    for (const FailureEntry& f : spec.failures)
+    {
+        for (uint32_t gl : FailureLinks(f, graph))
+        {
+            const FabricLink* l = byGraphLink[gl];
+            if (l == nullptr)
+            {
+                continue;
+            }
+            Ptr<FabricNetDevice> a = l->devA;
+            Ptr<FabricNetDevice> b = l->devB;
+            const Time at = PicoSeconds(f.atPs);
+            if (f.kind == "degrade")
+            {
+                const uint64_t bps = graph.links[gl].rateBps / f.rateDivisor;
+                Simulator::Schedule(at, [a, b, bps]() {
+                    a->SetDataRate(DataRate(bps));
+                    b->SetDataRate(DataRate(bps));
+                });
+            }
+            else
+            {
+                const bool up = f.kind == "link_up";
+                Simulator::Schedule(at, [a, b, up]() {
+                    a->SetLinkUp(up);
+                    b->SetLinkUp(up);
+                });
+            }
+        }
+    }
+}
+
 } // namespace
 
 RunResult
@@ -775,22 +890,43 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         {
             throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
                              "unknown path selector \"" + spec.lb.pathSelector +
-                                 "\"; expected \"fixed\", \"oblivious-spray\" or a "
+                                 "\"; expected \"fixed\", \"oblivious-spray\", "
+                                 "\"random-spray\", \"bitmap\", \"reps\" or a "
                                  "PathSelector TypeId name");
         }
+    }
+    // UEC-style transports (ns3-modules/rdma/doc/rdma.md): ROD pins one EV per connection
+    // whatever the selector; RUD takes the EV of every packet from the selector of the
+    // scenario or the policy (fixed for switch-only policies such as ecmp).
+    if (spec.nic.transport == "uec-rod")
+    {
+        result.pathSelectorTypeId = "ns3::FixedPathSelector";
+    }
+    if (spec.nic.transport != "roce" && spec.nic.rtoPs < kUecMinRtoPs)
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("nic.rto_us"), "nic.rto_us",
+                         fmt::format("the UEC-style transports need a retransmission timeout "
+                                     "of at least {} us; got {} us",
+                                     kUecMinRtoPs / 1'000'000, spec.nic.rtoPs / 1e6));
     }
     result.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
     result.qpScaling =
         preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
 
     const TopologyGraph graph = BuildGraph(spec);
+    CheckFailures(spec, graph);
     WorkloadSpec workload = BuildWorkload(spec, graph);
     if (options.editWorkload)
     {
         options.editWorkload(workload);
     }
 
-    SetDefaults(spec);
+    const SavedDefaults savedDefaults = SetDefaults(spec);
+    struct Restore
+    {
+        const SavedDefaults& saved;
+        ~Restore() { RestoreDefaults(saved); }
+    } restore{savedDefaults}; // also when building throws
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
 
@@ -818,16 +954,20 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         nic->SetAttribute("ControlPriority", UintegerValue(spec.nic.controlPriority));
         nic->SetAttribute("PathSelector",
                           TypeIdValue(TypeId::LookupByName(result.pathSelectorTypeId)));
+        const bool selectiveRepeat =
+            spec.nic.transport == "uec-rud" ||
+            (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat");
         nic->SetAttribute("RecoveryMode",
-                          EnumValue(spec.nic.receiver == "selective-repeat"
-                                        ? RdmaNic::SELECTIVE_REPEAT
-                                        : RdmaNic::GO_BACK_N));
+                          EnumValue(selectiveRepeat ? RdmaNic::SELECTIVE_REPEAT
+                                                    : RdmaNic::GO_BACK_N));
         nic->SetAttribute("CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
+        nic->SetAttribute("SackBitmap", BooleanValue(spec.nic.transport == "uec-rud"));
         nic->SetAttribute("CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
         nic->SetAttribute("CongestionControl",
-                          TypeIdValue(TypeId::LookupByName(spec.nic.congestionControl == "dcqcn"
-                                                               ? "ns3::DcqcnCongestionControl"
-                                                               : "ns3::RdmaCcNone")));
+                          TypeIdValue(TypeId::LookupByName(
+                              spec.nic.congestionControl == "dcqcn"  ? "ns3::DcqcnCongestionControl"
+                              : spec.nic.congestionControl == "nscc" ? "ns3::NsccCongestionControl"
+                                                                     : "ns3::RdmaCcNone")));
         nics[host] = nic;
         return nic;
     };
@@ -847,6 +987,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     {
         stream += nic->AssignStreams(stream);
     }
+    ScheduleFailures(spec, graph, fabric);
 
     Ptr<WorkloadExecutor> exec = CreateObject<WorkloadExecutor>();
     exec->SetAttribute("QpsPerConnection", UintegerValue(result.qpsPerConnection));
@@ -985,7 +1126,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     for (uint32_t t = 0; t < workload.transfers.size(); ++t)
     {
         const TransferSpec& ts = workload.transfers[t];
-        const TransferRecord& r = records[t];
+        // Counts of messages still in progress included: an unfinished transfer's
+        // retransmissions are what explains it.
+        const TransferRecord r = exec->RecordWithPending(t);
         FlowRow row;
         row.id = ts.externalId;
         row.src = ts.src;
@@ -1348,8 +1491,11 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             upUtil.push_back(l.meanUtilisation);
         }
     }
-    s.uplinkMaxUtil = upUtil.empty() ? 0 : Max(upUtil);
-    s.uplinkMeanUtil = upUtil.empty() ? 0 : Mean(upUtil);
+    // No switch-to-switch uplinks (one switch, a ring), or none that carried anything: there is
+    // no balance to report, so the values are empty rather than a perfect-looking 1.
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    s.uplinkMaxUtil = upUtil.empty() ? none : Max(upUtil);
+    s.uplinkMeanUtil = upUtil.empty() ? none : Mean(upUtil);
     // Balance is judged among the uplinks of one switch (the choices one policy instance
     // has), then combined over switches weighted by their uplink bytes, so a switch that only
     // sends ACKs up does not count as much as one that sends the data.
@@ -1374,8 +1520,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             jainWeighted += JainIndex(bytes) * mean * bytes.size();
             total += mean * bytes.size();
         }
-        s.uplinkImbalance = sumMean > 0 ? sumMax / sumMean : 1;
-        s.uplinkJain = total > 0 ? jainWeighted / total : 1;
+        s.uplinkImbalance = sumMean > 0 ? sumMax / sumMean : none;
+        s.uplinkJain = total > 0 ? jainWeighted / total : none;
     }
     double pausedSum = 0;
     for (const auto& l : result.links)

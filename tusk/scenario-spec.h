@@ -105,6 +105,10 @@ struct DcqcnSection
     uint64_t cnpIntervalPs = 50'000'000; //!< NP: at most one CNP per QP per interval (TOML: cnp_interval_us)
 };
 
+/** Smallest retransmission timeout the UEC-style transports accept (10 us, ps): a few base
+ *  RTTs of a 3-tier fabric at 1 us per link, so that queueing alone does not fire it. */
+constexpr uint64_t kUecMinRtoPs = 10'000'000;
+
 /** [nic]: the RoCEv2 NIC and its RC transport. */
 struct NicSection
 {
@@ -116,6 +120,10 @@ struct NicSection
     uint64_t qpMessageBytes = 512 * 1024; //!< round-robin: largest message per QP, bytes
     std::string qpEntropy = "random"; //!< "random" | "sequential" | "shared" UDP source ports
     std::string receiver = "go-back-n"; //!< "go-back-n" | "selective-repeat" (IRN-style)
+    /** "roce" (RoCEv2 RC), "uec-rod" (UEC-style reliable ordered: one EV per connection,
+     *  go-back-N) or "uec-rud" (reliable unordered: an EV per packet from the path selector,
+     *  out-of-order placement, SACK, selective retransmission). */
+    std::string transport = "roce";
     bool cnpOnOutOfOrder = false;  //!< the responder also sends a CNP on out-of-order arrival
     std::string congestionControl = "none"; //!< "none" (PFC only) for now
     uint8_t dataPriority = 3;      //!< traffic class of data packets
@@ -232,6 +240,16 @@ struct OutputSection
     uint64_t samplePs = 0; //!< timeseries.csv sampling interval, ps (TOML: sample_us); 0 = off
 };
 
+/** One [[failures]] entry: a link taken down, brought up or degraded at a given time. */
+struct FailureEntry
+{
+    uint64_t atPs = 0;          //!< TOML: at_us
+    std::string kind;           //!< "link_down" | "link_up" | "degrade"
+    std::string link;           //!< "<from>-<to>", vertex names as in links.csv
+    uint32_t rateDivisor = 1;   //!< degrade: the link's rate becomes its configured rate / this
+    unsigned line = 0;          //!< line of the entry in the scenario file (errors)
+};
+
 /** The whole scenario. */
 struct ScenarioSpec
 {
@@ -252,6 +270,7 @@ struct ScenarioSpec
     std::vector<JobEntry> jobs;             //!< [[jobs]] (workload.kind = "jobs")
     std::vector<BackgroundEntry> background; //!< [[background]], with any workload kind
     ScaleUpSection scaleUp;                 //!< [scale_up]
+    std::vector<FailureEntry> failures;     //!< [[failures]], applied by the runner
     OutputSection output;
     /** [ns3] section: ns-3 attribute defaults by path, e.g. "ns3::RdmaNic::AckInterval". */
     std::map<std::string, std::string> ns3Defaults;

@@ -58,7 +58,7 @@ const std::vector<std::string> kWorkloadKinds =
     {"ring-allreduce", "permutation", "incast", "htsim", "flows", "jobs", "hpcc"};
 const std::vector<std::string> kRingOrders = {"rank", "rail-aligned"};
 /** Congestion-control algorithms the NIC implements. */
-const std::vector<std::string> kCongestionControls = {"none", "dcqcn"};
+const std::vector<std::string> kCongestionControls = {"none", "dcqcn", "nscc"};
 
 /** A key that is valid only for some values of its table's `kind`. */
 struct KindKey
@@ -426,6 +426,16 @@ class Loader
                     uint64_t scale,
                     bool positive) const;
     bool Bool(const toml::node* n, const std::string& key) const;
+    /** Scaled() for a time in ps that ns-3 timers take: 0 or at least 1 ns. */
+    uint64_t TimePs(const toml::node* n, const std::string& key, uint64_t scale, bool positive) const
+    {
+        const uint64_t ps = Scaled(n, key, scale, positive);
+        if (ps > 0 && ps < 1000)
+        {
+            Fail(n, key, "expected 0 or at least 1 ns (0.001 us); got " + std::to_string(ps) + " ps");
+        }
+        return ps;
+    }
     /** A number (integer or float) in [lo, hi]. */
     double Real(const toml::node* n, const std::string& key, double lo, double hi) const;
     std::string String(const toml::node* n, const std::string& key) const;
@@ -457,6 +467,7 @@ class Loader
     void ReadJobs(const toml::table& root, ScenarioSpec& spec);
     void ReadJob(const toml::node& n, const std::string& path, size_t index, ScenarioSpec& spec);
     void ReadBackground(const toml::table& root, ScenarioSpec& spec);
+    void ReadFailures(const toml::table& root, ScenarioSpec& spec);
     void ReadScaleUp(const toml::table& root, ScenarioSpec& spec);
     /** An array of tables ([[name]]) at the top level; nullptr if absent. */
     const toml::array* TableArray(const toml::table& t, const std::string& path,
@@ -1091,6 +1102,25 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
 
     auto get = [&](const char* key) { return Get(t, P, key); };
     auto K = [&](const char* key) { return P + "." + key; };
+    // The link keys every Clos kind shares: host and fabric rates, delay, switch latency.
+    auto readLinks = [&](uint64_t& hostRate, uint64_t& fabricRate, uint64_t& delay, uint64_t& latency) {
+        if (auto* n = get("host_link_gbps"))
+        {
+            hostRate = Scaled(n, K("host_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("fabric_link_gbps"))
+        {
+            fabricRate = Scaled(n, K("fabric_link_gbps"), kBpsPerGbps, true);
+        }
+        if (auto* n = get("link_delay_ns"))
+        {
+            delay = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
+        }
+        if (auto* n = get("switch_latency_ns"))
+        {
+            latency = Scaled(n, K("switch_latency_ns"), kPsPerNs, false);
+        }
+    };
     if (topo.kind == "leaf-spine")
     {
         auto& p = topo.leafSpine;
@@ -1110,22 +1140,7 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
         {
             p.linksPerSpine = U32(n, K("links_per_spine"), 1);
         }
-        if (auto* n = get("host_link_gbps"))
-        {
-            p.hostRateBps = Scaled(n, K("host_link_gbps"), kBpsPerGbps, true);
-        }
-        if (auto* n = get("fabric_link_gbps"))
-        {
-            p.fabricRateBps = Scaled(n, K("fabric_link_gbps"), kBpsPerGbps, true);
-        }
-        if (auto* n = get("link_delay_ns"))
-        {
-            p.linkDelayPs = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
-        }
-        if (auto* n = get("switch_latency_ns"))
-        {
-            p.switchLatencyPs = Scaled(n, K("switch_latency_ns"), kPsPerNs, false);
-        }
+        readLinks(p.hostRateBps, p.fabricRateBps, p.linkDelayPs, p.switchLatencyPs);
         m_hostCount = uint64_t(p.leaves) * p.hostsPerLeaf;
     }
     else if (topo.kind == "fat-tree")
@@ -1143,22 +1158,7 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
         {
             p.oversubscription = U32(n, K("oversubscription"), 1);
         }
-        if (auto* n = get("host_link_gbps"))
-        {
-            p.hostRateBps = Scaled(n, K("host_link_gbps"), kBpsPerGbps, true);
-        }
-        if (auto* n = get("fabric_link_gbps"))
-        {
-            p.fabricRateBps = Scaled(n, K("fabric_link_gbps"), kBpsPerGbps, true);
-        }
-        if (auto* n = get("link_delay_ns"))
-        {
-            p.linkDelayPs = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
-        }
-        if (auto* n = get("switch_latency_ns"))
-        {
-            p.switchLatencyPs = Scaled(n, K("switch_latency_ns"), kPsPerNs, false);
-        }
+        readLinks(p.hostRateBps, p.fabricRateBps, p.linkDelayPs, p.switchLatencyPs);
         // k^3/4 * oversubscription, saturating (the builder rejects absurd sizes itself).
         unsigned __int128 hosts = static_cast<unsigned __int128>(p.k) * p.k * p.k / 4 *
                                   p.oversubscription;
@@ -1221,22 +1221,7 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
         {
             p.linksPerSpine = U32(n, K("links_per_spine"), 1);
         }
-        if (auto* n = get("host_link_gbps"))
-        {
-            p.hostRateBps = Scaled(n, K("host_link_gbps"), kBpsPerGbps, true);
-        }
-        if (auto* n = get("fabric_link_gbps"))
-        {
-            p.fabricRateBps = Scaled(n, K("fabric_link_gbps"), kBpsPerGbps, true);
-        }
-        if (auto* n = get("link_delay_ns"))
-        {
-            p.linkDelayPs = Scaled(n, K("link_delay_ns"), kPsPerNs, false);
-        }
-        if (auto* n = get("switch_latency_ns"))
-        {
-            p.switchLatencyPs = Scaled(n, K("switch_latency_ns"), kPsPerNs, false);
-        }
+        readLinks(p.hostRateBps, p.fabricRateBps, p.linkDelayPs, p.switchLatencyPs);
         m_hostCount = uint64_t(p.servers) * p.gpusPerServer;
     }
     else if (topo.kind == "pod-clos")
@@ -1343,6 +1328,7 @@ Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
                "qp_message_bytes",
                "qp_entropy",
                "receiver",
+               "transport",
                "cnp_on_ooo",
                "congestion_control",
                "data_priority",
@@ -1365,6 +1351,17 @@ Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
     {
         nic.receiver = Choice(n, "nic.receiver", {"go-back-n", "selective-repeat"});
     }
+    if (auto* n = Get(t, P, "transport"))
+    {
+        nic.transport = Choice(n, "nic.transport", {"roce", "uec-rod", "uec-rud"});
+        if (nic.transport != "roce" && Get(t, P, "receiver") != nullptr)
+        {
+            Fail(n,
+                 "nic.transport",
+                 "nic.receiver cannot be set with transport \"" + nic.transport +
+                     "\": uec-rod is go-back-N and uec-rud selective repeat");
+        }
+    }
     if (auto* n = Get(t, P, "cnp_on_ooo"))
     {
         nic.cnpOnOutOfOrder = Bool(n, "nic.cnp_on_ooo");
@@ -1379,11 +1376,11 @@ Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
     }
     if (auto* n = Get(t, P, "rto_us"))
     {
-        nic.rtoPs = Scaled(n, "nic.rto_us", kPsPerUs, true);
+        nic.rtoPs = TimePs(n, "nic.rto_us", kPsPerUs, true);
     }
     if (auto* n = Get(t, P, "qps_per_connection"))
     {
-        nic.qpsPerConnection = U32(n, "nic.qps_per_connection", 1);
+        nic.qpsPerConnection = static_cast<uint32_t>(Int(n, "nic.qps_per_connection", 1, 1024));
     }
     if (auto* n = Get(t, P, "congestion_control"))
     {
@@ -1396,6 +1393,15 @@ Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
     if (auto* n = Get(t, P, "control_priority"))
     {
         nic.controlPriority = static_cast<uint8_t>(Int(n, "nic.control_priority", 0, 7));
+    }
+    if (nic.transport != "roce" && nic.rtoPs < kUecMinRtoPs)
+    {
+        const toml::node* n = Get(t, P, "rto_us");
+        Fail(n ? n : Get(t, P, "transport"),
+             n ? "nic.rto_us" : "nic.transport",
+             "the UEC-style transports need a retransmission timeout (nic.rto_us) of at least " +
+                 FormatDouble(kUecMinRtoPs / 1e6) + " us; got " + FormatDouble(nic.rtoPs / 1e6) +
+                 " us");
     }
 }
 
@@ -1524,19 +1530,19 @@ Loader::ReadPfc(const toml::table& root, ScenarioSpec& spec)
     }
     if (auto* n = Get(t, P, "refresh_us"))
     {
-        p.refreshPs = Scaled(n, "pfc.refresh_us", kPsPerUs, false);
+        p.refreshPs = TimePs(n, "pfc.refresh_us", kPsPerUs, false);
     }
     if (auto* n = Get(t, P, "deadlock_detect_us"))
     {
-        p.deadlockDetectPs = Scaled(n, "pfc.deadlock_detect_us", kPsPerUs, false);
+        p.deadlockDetectPs = TimePs(n, "pfc.deadlock_detect_us", kPsPerUs, false);
     }
     if (auto* n = Get(t, P, "watchdog_us"))
     {
-        p.watchdogPs = Scaled(n, "pfc.watchdog_us", kPsPerUs, false);
+        p.watchdogPs = TimePs(n, "pfc.watchdog_us", kPsPerUs, false);
     }
     if (auto* n = Get(t, P, "watchdog_recovery_us"))
     {
-        p.watchdogRecoveryPs = Scaled(n, "pfc.watchdog_recovery_us", kPsPerUs, true);
+        p.watchdogRecoveryPs = TimePs(n, "pfc.watchdog_recovery_us", kPsPerUs, true);
     }
     if (auto* n = Get(t, P, "watchdog_action"))
     {
@@ -1664,15 +1670,15 @@ Loader::ReadDcqcn(const toml::table& root, ScenarioSpec& spec)
     }
     if (auto* n = Get(t, P, "alpha_update_us"))
     {
-        d.alphaUpdatePs = Scaled(n, "dcqcn.alpha_update_us", kPsPerUs, true);
+        d.alphaUpdatePs = TimePs(n, "dcqcn.alpha_update_us", kPsPerUs, true);
     }
     if (auto* n = Get(t, P, "timer_us"))
     {
-        d.timerPs = Scaled(n, "dcqcn.timer_us", kPsPerUs, true);
+        d.timerPs = TimePs(n, "dcqcn.timer_us", kPsPerUs, true);
     }
     if (auto* n = Get(t, P, "min_decrease_interval_us"))
     {
-        d.minDecreaseIntervalPs = Scaled(n, "dcqcn.min_decrease_interval_us", kPsPerUs, false);
+        d.minDecreaseIntervalPs = TimePs(n, "dcqcn.min_decrease_interval_us", kPsPerUs, false);
     }
     if (auto* n = Get(t, P, "byte_counter_bytes"))
     {
@@ -1704,7 +1710,7 @@ Loader::ReadDcqcn(const toml::table& root, ScenarioSpec& spec)
     }
     if (auto* n = Get(t, P, "cnp_interval_us"))
     {
-        d.cnpIntervalPs = Scaled(n, "dcqcn.cnp_interval_us", kPsPerUs, false);
+        d.cnpIntervalPs = TimePs(n, "dcqcn.cnp_interval_us", kPsPerUs, false);
     }
 }
 
@@ -2309,6 +2315,71 @@ Loader::ReadJob(const toml::node& node, const std::string& jp, size_t index, Sce
 }
 
 void
+Loader::ReadFailures(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::array* entries =
+        TableArray(root, "", "failures", "one per link failure, repair or degradation");
+    if (entries == nullptr)
+    {
+        return;
+    }
+    size_t index = 0;
+    for (auto&& e : *entries)
+    {
+        const std::string fp = "failures[" + std::to_string(index++) + "]";
+        const toml::table& t = *e.as_table();
+        (*m_keyLines)[fp] = LineOf(&e);
+        CheckKeys(t, fp, {"at_us", "kind", "link", "rate_divisor"});
+        auto K = [&](const std::string& key) { return fp + "." + key; };
+        FailureEntry f;
+        f.line = LineOf(&e);
+        const toml::node* an = Get(t, fp, "at_us");
+        if (an == nullptr)
+        {
+            Fail(&e, K("at_us"), "required: when the failure happens, in microseconds");
+        }
+        f.atPs = Scaled(an, K("at_us"), kPsPerUs, false);
+        if (f.atPs >= spec.stopTimePs)
+        {
+            Fail(an, K("at_us"), "expected a time before stop_time_ms (" +
+                                     FormatDouble(spec.stopTimePs / 1e9) + " ms)");
+        }
+        const toml::node* kn = Get(t, fp, "kind");
+        if (kn == nullptr)
+        {
+            Fail(&e, K("kind"), "required: \"link_down\", \"link_up\" or \"degrade\"");
+        }
+        f.kind = Choice(kn, K("kind"), {"link_down", "link_up", "degrade"});
+        const toml::node* ln = Get(t, fp, "link");
+        if (ln == nullptr)
+        {
+            Fail(&e, K("link"), "required: \"<from>-<to>\", vertex names as in links.csv "
+                                "(e.g. \"leaf0-spine1\")");
+        }
+        f.link = String(ln, K("link"));
+        if (f.link.find('-') == std::string::npos)
+        {
+            Fail(ln, K("link"), "expected \"<from>-<to>\" (e.g. \"leaf0-spine1\"); got " +
+                                    Quote(f.link));
+        }
+        if (auto* n = Get(t, fp, "rate_divisor"))
+        {
+            if (f.kind != "degrade")
+            {
+                Fail(n, K("rate_divisor"), "only a \"degrade\" failure has a rate_divisor");
+            }
+            f.rateDivisor = U32(n, K("rate_divisor"), 1);
+        }
+        else if (f.kind == "degrade")
+        {
+            Fail(&e, K("rate_divisor"), "required for kind = \"degrade\": the link's rate is "
+                                        "divided by it (an integer >= 1)");
+        }
+        spec.failures.push_back(f);
+    }
+}
+
+void
 Loader::ReadBackground(const toml::table& root, ScenarioSpec& spec)
 {
     const toml::array* entries = TableArray(root, "", "background", "Poisson background traffic");
@@ -2458,6 +2529,7 @@ Loader::Read(const toml::table& root)
                "jobs",
                "background",
                "scale_up",
+               "failures",
                "output",
                "ns3"});
     if (auto* n = Get(root, "", "name"))
@@ -2503,6 +2575,7 @@ Loader::Read(const toml::table& root)
     ReadScaleUp(root, spec);
     ReadJobs(root, spec);
     ReadBackground(root, spec);
+    ReadFailures(root, spec);
     ReadOutput(root, spec);
     ReadNs3(root, spec);
     return spec;
@@ -2835,6 +2908,7 @@ ScenarioToJson(const ScenarioSpec& s)
                 {"qp_message_bytes", s.nic.qpMessageBytes},
                 {"qp_entropy", s.nic.qpEntropy},
                 {"receiver", s.nic.receiver},
+                {"transport", s.nic.transport},
                 {"cnp_on_ooo", s.nic.cnpOnOutOfOrder},
                 {"congestion_control", s.nic.congestionControl},
                 {"data_priority", s.nic.dataPriority},
@@ -2993,6 +3067,20 @@ ScenarioToJson(const ScenarioSpec& s)
             bg.push_back(o);
         }
         j["background"] = bg;
+    }
+    if (!s.failures.empty())
+    {
+        json fl = json::array();
+        for (const auto& f : s.failures)
+        {
+            json o = {{"at_us", InUnit(f.atPs, kPsPerUs)}, {"kind", f.kind}, {"link", f.link}};
+            if (f.kind == "degrade")
+            {
+                o["rate_divisor"] = f.rateDivisor;
+            }
+            fl.push_back(o);
+        }
+        j["failures"] = fl;
     }
     j["scale_up"] = {{"gpus_per_server", s.scaleUp.gpusPerServer},
                      {"link_gbps", InUnit(s.scaleUp.rateBps, kBpsPerGbps)},

@@ -336,6 +336,13 @@ def write_report(results_dir, out_dir=None):
     Returns the path of report.html."""
     results = load.load_results(results_dir)
     out_dir = os.path.abspath(out_dir or os.path.join(results.path, "report"))
+    # Only ever replace an earlier report: never a results directory or anything else.
+    if os.path.lexists(out_dir) and not (
+        os.path.isdir(out_dir) and os.path.isfile(os.path.join(out_dir, "report.html"))
+    ):
+        raise load.ResultsError(
+            "%s: --out: exists and is not an earlier tusk report (no report.html); "
+            "refusing to replace it" % out_dir)
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)

@@ -5,6 +5,8 @@
 
 #include "results-writer.h"
 
+#include "ns3/type-id.h"
+
 using namespace tusk_test;
 
 namespace
@@ -41,4 +43,21 @@ TEST_CASE("a different seed changes the random choices", "[component][determinis
     auto a = Run(Permutation(1, "ecmp"));
     auto b = Run(Permutation(2, "ecmp"));
     CHECK(tusk::FlowsCsv(a) != tusk::FlowsCsv(b));
+}
+
+TEST_CASE("[ns3] defaults of one run do not leak into the next run in the same process",
+          "[component][determinism]")
+{
+    auto defaultOf = [](const std::string& tidName, const std::string& attr) {
+        ns3::TypeId::AttributeInformation info;
+        REQUIRE(ns3::TypeId::LookupByName(tidName).LookupAttributeByName(attr, &info));
+        return info.initialValue->SerializeToString(info.checker);
+    };
+    const std::string before = defaultOf("ns3::SwitchPort", "DreAlpha");
+    auto spec = Permutation(3, "ecmp");
+    spec.ns3Defaults["ns3::SwitchPort::DreAlpha"] = "0.5";
+    auto r = Run(spec);
+    REQUIRE(r.finished);
+    CHECK(before != "0.5");
+    CHECK(defaultOf("ns3::SwitchPort", "DreAlpha") == before);
 }

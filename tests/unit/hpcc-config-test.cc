@@ -18,7 +18,7 @@ TEST_CASE("HPCC config.txt: mapped keys land in the spec, every other key is war
     ScenarioSpec spec;
     const auto warnings = ApplyHpccConfig(TUSK_SOURCE_DIR "/data/hpcc/config.txt", spec);
     CHECK(spec.ecn.enabled);                       // ENABLE_QCN 1
-    CHECK(spec.buffer.totalBytes == 32'000'000);   // BUFFER_SIZE 32 (MB)
+    CHECK(spec.buffer.totalBytes == 32ULL << 20);  // BUFFER_SIZE 32 (MiB: third.cc x 1024 x 1024)
     CHECK(spec.buffer.dynamicThreshold);           // USE_DYNAMIC_PFC_THRESHOLD 1
     CHECK(spec.nic.mtuBytes == 1000);              // PACKET_PAYLOAD_SIZE 1000
     CHECK(spec.nic.ackInterval == 1);              // L2_ACK_INTERVAL 1
@@ -45,6 +45,24 @@ TEST_CASE("HPCC config.txt: mapped keys land in the spec, every other key is war
     }
     CHECK(ccWarned);
     CHECK(traceWarned);
+}
+
+TEST_CASE("HPCC config.txt: values out of range and stray tokens are errors", "[unit][hpcc]")
+{
+    const auto path = std::filesystem::temp_directory_path() / "tusk-hpcc-range.txt";
+    for (const char* text : {"BUFFER_SIZE 0\n", "EWMA_GAIN 5\n", "RP_TIMER 0\n",
+                             "PACKET_PAYLOAD_SIZE 100\n", "L2_ACK_INTERVAL 0\n",
+                             "PACKET_PAYLOAD_SIZE 1000 extra\n",
+                             "KMIN_MAP 1 100000000000 400\nKMAX_MAP 1 100000000000 100\n"})
+    {
+        INFO(text);
+        std::ofstream(path) << text;
+        ScenarioSpec spec;
+        CHECK_THROWS_AS(ApplyHpccConfig(path.string(), spec), ns3::InputError);
+    }
+    ScenarioSpec spec;
+    CHECK_THROWS_AS(ApplyHpccConfig(std::filesystem::temp_directory_path().string(), spec),
+                    ns3::InputError); // a directory
 }
 
 TEST_CASE("HPCC config.txt: a malformed value names file, line and key", "[unit][hpcc]")

@@ -1,5 +1,6 @@
 #include "fabric-helper.h"
 
+#include "attribute-text.h"
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
 
@@ -80,11 +81,11 @@ FabricHelper::SetLoadBalancer(const std::string& typeId,
             throw InputError("", 0, "lb.attributes." + name,
                              "policy " + typeId + " has no attribute '" + name + "'");
         }
-        Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(value));
+        std::string why;
+        Ptr<AttributeValue> v = ParseAttributeText(info, value, why);
         if (!v)
         {
-            throw InputError("", 0, "lb.attributes." + name,
-                             "value '" + value + "' is not valid for " + typeId + "::" + name);
+            throw InputError("", 0, "lb.attributes." + name, typeId + "::" + name + ": " + why);
         }
         m_lbFactory.Set(name, *v);
     }
@@ -205,6 +206,17 @@ FabricHelper::Build(const TopologyGraph& graph,
             const TopoLink& l = graph.links[f.ports[v][p]];
             mmu->SetHeadroom(p, m_headroomBytes > 0 ? m_headroomBytes
                                                     : AutoHeadroomBytes(l.rateBps, l.delayPs));
+        }
+        if (mmu->GetSharedPoolBytes() == 0)
+        {
+            UintegerValue total;
+            mmu->GetAttribute("BufferBytes", total);
+            throw InputError("", 0, "buffer.total_bytes",
+                             "switch " + graph.vertices[v].name + ": its PFC headroom and reserved "
+                             "space (" + std::to_string(sw->GetNPorts()) + " ports) take all of "
+                             "its " + std::to_string(total.Get()) + " bytes, leaving no shared "
+                             "buffer; raise buffer.total_bytes or lower buffer.headroom_bytes / "
+                             "buffer.reserved_bytes");
         }
         sw->SetMmu(mmu);
     }

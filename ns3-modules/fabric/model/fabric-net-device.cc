@@ -300,6 +300,14 @@ FabricNetDevice::SetLinkUp(bool up)
     }
 }
 
+void
+FabricNetDevice::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "FabricNetDevice: DataRate must be > 0");
+    m_rate = rate;
+    m_rateBps = rate.GetBitRate();
+}
+
 // ---- PFC (IEEE 802.1Qbb) ----------------------------------------------------------------
 
 void

@@ -108,6 +108,12 @@ class FabricNetDevice : public NetDevice
 
     /** Take the link down or up (both directions are the caller's business). */
     void SetLinkUp(bool up);
+    /**
+     * \brief Change the line rate at run time (a degraded link; both directions are the
+     * caller's business). Updates the DataRate attribute and the cached rate; the frame in
+     * flight keeps the serialisation time it started with.
+     */
+    void SetDataRate(DataRate rate);
 
     /**
      * \brief Send a PFC frame for `priority` on this port, ahead of any queued frame (after

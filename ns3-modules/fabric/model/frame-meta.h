@@ -60,6 +60,9 @@ struct FrameMeta
     uint8_t ce = 0;         //!< CE: largest quantised DRE congestion on the path so far
     uint8_t fbTag = 0xFF;   //!< FB_LBTag: uplink of the reverse direction this feedback is for
     uint8_t fbMetric = 0;   //!< FB_Metric: the congestion measured on that uplink's path
+    /** A switch trimmed this data frame (UEC-style packet trimming): only its first
+     *  SwitchNode::TrimmedFrameBytes remain (the headers); the receiver NACKs it. */
+    bool trimmed = false;
 };
 
 /** FrameMeta::lbTag / fbTag value meaning "no tag". */

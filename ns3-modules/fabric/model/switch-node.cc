@@ -40,7 +40,28 @@ SwitchNode::GetTypeId()
                                           "half the pause time at the port's rate (Time).",
                                           TimeValue(Time(0)),
                                           MakeTimeAccessor(&SwitchNode::m_pauseRefresh),
-                                          MakeTimeChecker(Time(0)));
+                                          MakeTimeChecker(Time(0)))
+                            .AddAttribute("TrimThresholdBytes",
+                                          "Packet trimming (UEC-style): a data frame that would "
+                                          "join an egress queue of its priority holding at "
+                                          "least this many bytes is cut to TrimmedFrameBytes "
+                                          "and forwarded on TrimPriority (bytes; 0 = off).",
+                                          UintegerValue(0),
+                                          MakeUintegerAccessor(&SwitchNode::m_trimThresholdBytes),
+                                          MakeUintegerChecker<uint64_t>())
+                            .AddAttribute("TrimmedFrameBytes",
+                                          "Bytes of a trimmed frame that remain: its headers "
+                                          "(Ethernet + IPv4 + UDP + BTH = 54) padded to the "
+                                          "Ethernet minimum (bytes).",
+                                          UintegerValue(64),
+                                          MakeUintegerAccessor(&SwitchNode::m_trimmedFrameBytes),
+                                          MakeUintegerChecker<uint32_t>(64, 1500))
+                            .AddAttribute("TrimPriority",
+                                          "Traffic class that trimmed headers are forwarded on "
+                                          "(0..7; the control class by default).",
+                                          UintegerValue(7),
+                                          MakeUintegerAccessor(&SwitchNode::m_trimPriority),
+                                          MakeUintegerChecker<uint8_t>(0, 7));
     return tid;
 }
 
@@ -177,6 +198,16 @@ void
 SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMeta meta)
 {
     const Ptr<SwitchPort>& port = m_ports[outPort];
+    if (m_trimThresholdBytes != 0 && meta.kind == FrameKind::DATA && !meta.trimmed &&
+        packet->GetSize() > m_trimmedFrameBytes &&
+        port->GetQueueBytes(meta.priority & 7) >= m_trimThresholdBytes)
+    {
+        // Cut the payload (and trailers) off, keep the headers, jump the queue.
+        packet->RemoveAtEnd(packet->GetSize() - m_trimmedFrameBytes);
+        meta.trimmed = true;
+        meta.priority = m_trimPriority;
+        ++m_trimmedFrames;
+    }
     const uint32_t bytes = packet->GetSize();
     const uint8_t prio = meta.priority & 7;
     switch (m_mmu->Admit(inPort, outPort, prio, bytes))

@@ -85,6 +85,8 @@ class SwitchNode : public Node
 
     /** Frames between ingress and egress admission (in the forwarding latency). */
     uint64_t GetFramesInPipeline() const { return m_inPipeline; }
+    /** Data frames this switch trimmed (TrimThresholdBytes). */
+    uint64_t GetTrimmedFrames() const { return m_trimmedFrames; }
 
   protected:
     void DoDispose() override;
@@ -106,6 +108,10 @@ class SwitchNode : public Node
     std::shared_ptr<const std::vector<uint32_t>> m_hostEdge; //!< host -> its edge switch id
     std::vector<uint8_t> m_portFacesHost;
     uint64_t m_inPipeline = 0;
+    uint64_t m_trimThresholdBytes = 0; //!< 0 = no trimming
+    uint32_t m_trimmedFrameBytes = 64;
+    uint8_t m_trimPriority = 7;
+    uint64_t m_trimmedFrames = 0;
     Ptr<SharedBufferMmu> m_mmu;
     uint16_t m_pauseQuanta = 0xFFFF;
     Time m_pauseRefresh;

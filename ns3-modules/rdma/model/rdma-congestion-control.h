@@ -34,6 +34,11 @@ class RdmaCongestionControl : public Object
     virtual void OnAck(uint64_t ackedPackets, bool ecnEcho, Time now) {}
     /** A CNP arrived for this QP. */
     virtual void OnCnp(Time now) {}
+    /** Window-based controls: bytes the QP may have outstanding; 0 = no window (rate only). */
+    virtual uint64_t GetWindowBytes() const { return 0; }
+    /** One data packet acknowledged (cumulatively or by SACK) for the first time: its ECN echo
+     *  and its RTT (its last transmission to now). */
+    virtual void OnAckSample(bool ecnEcho, Time rtt, Time now) {}
     /** Short name for outputs ("none", "dcqcn"). */
     virtual const char* Name() const = 0;
 

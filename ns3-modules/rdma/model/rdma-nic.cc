@@ -109,6 +109,13 @@ RdmaNic::GetTypeId()
                           "order (at most one per QP per CnpInterval; boolean).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_cnpOnOoo),
+                          MakeBooleanChecker())
+            .AddAttribute("SackBitmap",
+                          "Selective repeat: a NAK carries a 64-bit SACK bitmap (UEC-style RUD, "
+                          "12 bytes after the AETH) instead of the one PSN of IRN's NACK "
+                          "(boolean).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_sackBitmap),
                           MakeBooleanChecker());
     return tid;
 }
@@ -155,6 +162,9 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     cc->Init(GetRateBps());
     const auto qpn = static_cast<uint32_t>(m_qps.size());
     NS_ABORT_MSG_IF(qpn >= (1u << 24), "RdmaNic: out of QP numbers");
+    // Random path selectors get a stream of their own, fixed by host and QPN (far above the
+    // streams the runner hands out), so a run is reproducible even inside one process.
+    ps->AssignStreams(kPathSelectorStreamBase + static_cast<int64_t>(m_hostId) * (1 << 24) + qpn);
     qp->Setup(this, qpn, peerHost, 0, priority, ps, cc);
     m_qps.push_back(qp);
     return qp;
@@ -258,7 +268,9 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RxAnswer& answer)
 {
     const bool nak = answer.kind == RxAnswer::NAK;
     RoceAethHeader aeth;
-    aeth.syndrome = nak ? RoceAethHeader::kSyndromeNakPsnSequenceError : RoceAethHeader::kSyndromeAck;
+    aeth.syndrome = !nak ? RoceAethHeader::kSyndromeAck
+                    : answer.trim ? RoceAethHeader::kSyndromeNakTrimmed
+                                  : RoceAethHeader::kSyndromeNakPsnSequenceError;
     aeth.msn = 0;
     RoceBthHeader bth;
     bth.opcode = ROCE_RC_ACK;
@@ -270,6 +282,13 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RxAnswer& answer)
     {
         RoceSackHeader sack;
         sack.sackPsn = answer.sackPsn24;
+        p->AddHeader(sack);
+    }
+    else if (answer.sackBitmap)
+    {
+        RoceSackBitmapHeader sack;
+        sack.basePsn = answer.sackBase24;
+        sack.bitmap = answer.sackBits;
         p->AddHeader(sack);
     }
     p->AddHeader(aeth);
@@ -391,6 +410,23 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     {
         RoceAethHeader aeth;
         packet->RemoveHeader(aeth);
+        if (aeth.syndrome == RoceAethHeader::kSyndromeNakTrimmed)
+        {
+            qp->ReceiveTrimNack(bth.psn, now);
+            return;
+        }
+        if (IsSackBitmap())
+        {
+            RoceSackBitmapHeader bitmap;
+            const bool has = aeth.IsNak() && packet->GetSize() >= bitmap.GetSerializedSize();
+            if (has)
+            {
+                packet->RemoveHeader(bitmap);
+            }
+            qp->ReceiveAck(bth.psn, aeth.IsNak(), now, false, 0, bth.becn, has, bitmap.basePsn,
+                           bitmap.bitmap);
+            return;
+        }
         RoceSackHeader sack;
         const bool hasSack = aeth.IsNak() && packet->GetSize() >= sack.GetSerializedSize();
         if (hasSack)
@@ -417,6 +453,16 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         }
     }
     RxAnswer answer;
+    if (meta.trimmed)
+    {
+        // The payload was cut at a switch: answer with a trim NACK for this PSN.
+        qp->ReceiveTrimmed(bth.psn, answer);
+        if (answer.kind != RxAnswer::NONE)
+        {
+            SendControl(*qp, answer);
+        }
+        return;
+    }
     qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), m_ackInterval,
                     ip.GetEcn() == Ipv4Header::ECN_CE, answer);
     if (answer.kind != RxAnswer::NONE)

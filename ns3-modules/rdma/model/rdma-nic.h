@@ -50,6 +50,8 @@ class RdmaNic : public FabricNetDevice
     /** QPN of the first QP a NIC creates: QP0 and QP1 are reserved (IBA Vol. 1, 3.5.1), and
      *  Wireshark decodes QP1 traffic as management datagrams. */
     static constexpr uint32_t kFirstQpn = 2;
+    /** First ns-3 random stream of path selectors: host h, QP n uses base + h * 2^24 + n. */
+    static constexpr int64_t kPathSelectorStreamBase = int64_t{1} << 32;
 
     /** Loss recovery of the NIC's RC QPs. */
     enum RecoveryMode
@@ -60,6 +62,8 @@ class RdmaNic : public FabricNetDevice
 
     uint32_t GetMtuBytes() const { return m_mtuBytes; }
     bool IsSelectiveRepeat() const { return m_recovery == SELECTIVE_REPEAT; }
+    /** Selective-repeat NAKs carry a 64-bit SACK bitmap (UEC-style RUD), not one PSN. */
+    bool IsSackBitmap() const { return m_sackBitmap && IsSelectiveRepeat(); }
     uint64_t GetSelectiveRepeatWindow() const { return m_srWindow; }
     Time GetReorderWindow() const { return m_reorderWindow; }
     Time GetRetransmitTimeout() const { return m_rto; }
@@ -94,6 +98,7 @@ class RdmaNic : public FabricNetDevice
     uint64_t m_srWindow = 1024;
     Time m_reorderWindow;
     bool m_cnpOnOoo = false;
+    bool m_sackBitmap = false;
     Time m_rto;
     uint64_t m_maxOutstanding = 0;
     TypeId m_ccTypeId;

@@ -2,6 +2,7 @@
 
 #include "rdma-nic.h"
 #include "roce-header.h"
+#include "roce-sack-header.h"
 
 #include "fabric/model/fabric-units.h"
 
@@ -74,6 +75,7 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     m_rto = nic->GetRetransmitTimeout();
     m_selectiveRepeat = nic->IsSelectiveRepeat();
     m_srWindow = nic->GetSelectiveRepeatWindow();
+    m_sackBitmap = nic->IsSackBitmap();
     m_reorderWindowPs = static_cast<uint64_t>(nic->GetReorderWindow().GetPicoSeconds());
 }
 
@@ -142,7 +144,14 @@ RdmaQueuePair::HasDataToSend() const
     {
         return false;
     }
-    const uint64_t window = Window();
+    uint64_t window = Window();
+    const uint64_t ccBytes = m_cc->GetWindowBytes();
+    if (ccBytes != 0)
+    {
+        // A window-based congestion control (NSCC): at least one packet may be outstanding.
+        const uint64_t ccPackets = std::max<uint64_t>(1, ccBytes / m_nic->GetMtuBytes());
+        window = window == 0 ? ccPackets : std::min(window, ccPackets);
+    }
     return window == 0 || m_sndNxt - m_sndUna < window;
 }
 
@@ -193,7 +202,8 @@ bool
 RdmaQueuePair::NextRetransmission(uint64_t& psn)
 {
     m_retxNext = std::max(m_retxNext, m_sndUna);
-    while (m_retxNext < m_lossScan)
+    const uint64_t end = std::max(m_lossScan, m_trimScanEnd);
+    while (m_retxNext < end)
     {
         if (ResendPending(Slot(m_retxNext)))
         {
@@ -327,6 +337,7 @@ RdmaQueuePair::OnTimer()
 void
 RdmaQueuePair::AckedFeedback(uint64_t psn, bool ecnEcho, Time now)
 {
+    m_cc->OnAckSample(ecnEcho, now - PicoSeconds(Slot(psn).sentPs), now);
     m_pathSelector->OnFeedback(Slot(psn).entropy,
                                ecnEcho ? PathSelector::ECN : PathSelector::GOOD,
                                now);
@@ -373,6 +384,7 @@ RdmaQueuePair::DetectLosses(Time now)
             s.flags = static_cast<uint8_t>((s.flags & ~kResent) | kLost);
             ++m_resendPending;
             ++m_counters.lossesDetected;
+            m_retxNext = std::min(m_retxNext, m_lossScan);
             m_pathSelector->OnFeedback(s.entropy, PathSelector::NACK, now);
         }
         ++m_lossScan;
@@ -385,7 +397,10 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24,
                           Time now,
                           bool sack,
                           uint32_t sackPsn24,
-                          bool ecnEcho)
+                          bool ecnEcho,
+                          bool sackBitmap,
+                          uint32_t sackBase24,
+                          uint64_t sackBits)
 {
     // ACK: psn is the last PSN received in order. NAK: psn is the responder's ePSN.
     const uint64_t psn = ExtendPsn(psn24, m_sndUna);
@@ -433,13 +448,14 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24,
     {
         if (sack)
         {
-            const uint64_t s = ExtendPsn(sackPsn24, m_sndUna);
-            if (s >= m_sndUna && s < m_maxSent && !(Slot(s).flags & kSacked))
-            {
-                MarkAcked(Slot(s));
-                AckedFeedback(s, ecnEcho, now);
-                NoteDelivered(s);
-            }
+            Sacked(ExtendPsn(sackPsn24, m_sndUna), ecnEcho, now);
+        }
+        if (sackBitmap && nak)
+        {
+            RoceSackBitmapHeader::ForEachSacked(ExtendPsn(sackBase24, m_sndUna), sackBits,
+                                                [&](uint64_t s) {
+                Sacked(s, ecnEcho, now);
+            });
         }
         DetectLosses(now);
     }
@@ -464,6 +480,70 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24,
     {
         m_nic->Activate(this);
     }
+}
+
+void
+RdmaQueuePair::Sacked(uint64_t s, bool ecnEcho, Time now)
+{
+    if (s >= m_sndUna && s < m_maxSent && !(Slot(s).flags & kSacked))
+    {
+        MarkAcked(Slot(s));
+        AckedFeedback(s, ecnEcho, now);
+        NoteDelivered(s);
+    }
+}
+
+void
+RdmaQueuePair::ReceiveTrimNack(uint32_t psn24, Time now)
+{
+    ++m_counters.trimNacksReceived;
+    const uint64_t psn = ExtendPsn(psn24, m_sndUna);
+    if (psn < m_sndUna || psn >= m_maxSent)
+    {
+        return; // already acknowledged, or stale
+    }
+    TxSlot& s = Slot(psn);
+    m_pathSelector->OnFeedback(s.entropy, PathSelector::NACK, now);
+    if (!m_selectiveRepeat)
+    {
+        if (m_sndNxt > psn)
+        {
+            m_sndNxt = psn; // go-back-N from the trimmed packet
+        }
+    }
+    else if (!(s.flags & kSacked) && !ResendPending(s))
+    {
+        s.flags = static_cast<uint8_t>((s.flags & ~kResent) | kLost);
+        ++m_resendPending;
+        m_retxNext = std::min(m_retxNext, psn);
+        m_trimScanEnd = std::max(m_trimScanEnd, psn + 1);
+    }
+    m_lastProgress = now;
+    if (HasDataToSend())
+    {
+        m_nic->Activate(this);
+    }
+}
+
+void
+RdmaQueuePair::ReceiveTrimmed(uint32_t psn24, RxAnswer& answer)
+{
+    ++m_counters.trimmedReceived;
+    answer = RxAnswer();
+    const uint64_t psn = ExtendPsn(psn24, m_ePsn);
+    const bool held = m_selectiveRepeat && psn > m_ePsn && psn - m_ePsn < m_srWindow &&
+                      !m_rxSlots.empty() && m_rxSlots[psn % m_srWindow] != 0;
+    if (psn < m_ePsn || held)
+    {
+        return; // a trimmed copy of something already here
+    }
+    answer.kind = RxAnswer::NAK;
+    answer.trim = true;
+    answer.psn24 = psn24;
+    answer.ecnEcho = m_ceSinceAnswer;
+    m_ceSinceAnswer = false;
+    ++m_counters.naksSent;
+    ++m_curRx.naksSent;
 }
 
 void
@@ -570,8 +650,23 @@ RdmaQueuePair::ReceiveData(uint32_t psn24,
         m_counters.reorderBufferMaxBytes =
             std::max(m_counters.reorderBufferMaxBytes, m_rxOooBytes);
         respond(RxAnswer::NAK, m_ePsn);
-        answer.sack = true;
-        answer.sackPsn24 = Psn24(psn);
+        if (m_sackBitmap)
+        {
+            // UEC-style: the PSNs held in a 64-PSN window that starts at ePSN, or ends at the
+            // new arrival when that is further ahead.
+            const uint64_t base =
+                distance < RoceSackBitmapHeader::kBits ? m_ePsn : psn - (RoceSackBitmapHeader::kBits - 1);
+            answer.sackBitmap = true;
+            answer.sackBase24 = Psn24(base);
+            answer.sackBits = RoceSackBitmapHeader::Build(base, [this](uint64_t p) {
+                return p > m_ePsn && p - m_ePsn < m_srWindow && m_rxSlots[p % m_srWindow] != 0;
+            });
+        }
+        else
+        {
+            answer.sack = true;
+            answer.sackPsn24 = Psn24(psn);
+        }
         ++m_counters.sacksSent;
         return;
     }

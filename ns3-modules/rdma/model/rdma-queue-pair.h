@@ -46,6 +46,8 @@ struct QpCounters
     uint64_t ecnMarkedReceived = 0; //!< data packets that arrived CE-marked
     uint64_t cnpsSent = 0;          //!< CNPs this QP's NIC sent for it (notification point)
     uint64_t cnpsReceived = 0;      //!< CNPs that reached this QP (reaction point)
+    uint64_t trimmedReceived = 0;   //!< data packets that arrived trimmed (receiver)
+    uint64_t trimNacksReceived = 0; //!< trim NACKs that reached this QP (sender)
 };
 
 /** Receiver-side counts of one message, reported with its receive completion. */
@@ -79,6 +81,10 @@ struct RxAnswer
     uint32_t psn24 = 0;
     bool sack = false;
     uint32_t sackPsn24 = 0;
+    bool sackBitmap = false; //!< UEC-style RUD: a 64-bit SACK bitmap instead of sackPsn24
+    uint32_t sackBase24 = 0; //!< the bitmap's base PSN
+    uint64_t sackBits = 0;   //!< bit i: PSN sackBase24 + i has arrived
+    bool trim = false;       //!< NAK: a trim NACK, psn24 = the PSN that arrived trimmed
     bool ecnEcho = false;    //!< a CE-marked packet arrived since the last answer (BTH BECN)
     bool outOfOrder = false; //!< the packet arrived with PSN > ePSN
 };
@@ -151,9 +157,28 @@ class RdmaQueuePair : public Object
     }
     /** Payload bytes received so far of the message in progress (receiver side). */
     uint64_t GetPartialReceivedBytes() const { return m_curRx.bytes; }
+    /** Receiver-side counts of the message in progress (not yet delivered). */
+    const RecvMessageStats& GetPartialReceiveStats() const { return m_curRx; }
+    /** Sender-side counts of the posted, not yet acknowledged messages with this cookie. */
+    SendMessageStats GetPendingSendStats(uint64_t cookie) const
+    {
+        SendMessageStats sum;
+        for (const auto& w : m_sendQueue)
+        {
+            if (w.cookie == cookie)
+            {
+                sum.retxPackets += w.stats.retxPackets;
+                sum.retxBytes += w.stats.retxBytes;
+            }
+        }
+        return sum;
+    }
     /** Selective repeat: payload bytes held out of order now (receiver side). */
     uint64_t GetReorderBufferBytes() const { return m_rxOooBytes; }
     bool IsSelectiveRepeat() const { return m_selectiveRepeat; }
+
+    /** A 24-bit wire PSN as the 64-bit PSN nearest to `reference` (wrap-around). */
+    static uint64_t ExtendPsn(uint32_t psn24, uint64_t reference);
 
   private:
     friend class RdmaNic;
@@ -196,7 +221,14 @@ class RdmaQueuePair : public Object
     /** An ACK or NAK arrived. In selective repeat, a NAK with `sack` also SACKs sackPsn24;
      *  `ecnEcho` is the BTH BECN bit. */
     void ReceiveAck(uint32_t psn24, bool nak, Time now, bool sack = false, uint32_t sackPsn24 = 0,
-                    bool ecnEcho = false);
+                    bool ecnEcho = false, bool sackBitmap = false, uint32_t sackBase24 = 0,
+                    uint64_t sackBits = 0);
+    /** A trim NACK arrived: the packet with PSN psn24 was trimmed; resend it at once. */
+    void ReceiveTrimNack(uint32_t psn24, Time now);
+    /** A trimmed data packet arrived; fills what to answer. */
+    void ReceiveTrimmed(uint32_t psn24, RxAnswer& answer);
+    /** Selective repeat: the sender learns that `psn` (64-bit) has arrived. */
+    void Sacked(uint64_t psn, bool ecnEcho, Time now);
     void ReceiveCnp(Time now);
     /** A data packet arrived (`ce`: it was CE-marked); fills what to answer. */
     void ReceiveData(uint32_t psn24, uint8_t opcode, bool ackRequest, uint32_t payload,
@@ -222,8 +254,6 @@ class RdmaQueuePair : public Object
     uint64_t Window() const;
     void DeliverInOrder(uint32_t payload, bool lastOfMessage);
 
-    static uint64_t ExtendPsn(uint32_t psn24, uint64_t reference);
-
     Ptr<RdmaNic> m_nic;
     uint32_t m_qpn = 0;
     uint32_t m_peerHost = 0;
@@ -242,11 +272,13 @@ class RdmaQueuePair : public Object
     uint64_t m_maxSent = 0;          //!< one past the highest PSN ever sent
     std::vector<TxSlot> m_txSlots;   //!< ring over [m_sndUna, m_maxSent), size a power of two
     bool m_selectiveRepeat = false;
+    bool m_sackBitmap = false;       //!< NAKs carry a 64-bit SACK bitmap (UEC-style RUD)
     uint64_t m_srWindow = 0;         //!< selective repeat window, packets
     uint64_t m_reorderWindowPs = 0;  //!< RACK reordering window, ps
     uint64_t m_rackSentPs = 0;       //!< send time of the latest-sent packet known delivered
     uint64_t m_lossScan = 0;         //!< PSNs below this have been through loss detection
     uint64_t m_retxNext = 0;         //!< next PSN to consider for retransmission
+    uint64_t m_trimScanEnd = 0;      //!< one past the highest PSN declared lost by a trim NACK
     uint64_t m_resendPending = 0;    //!< slots for which ResendPending holds
     uint64_t m_nextTxPs = 0;         //!< pacing: earliest start of the next data packet
     Time m_rto;

@@ -64,6 +64,9 @@ class RoceAethHeader : public Header
     /** Syndrome values (IBA table 45): ACK with unlimited credit; NAK PSN sequence error. */
     static constexpr uint8_t kSyndromeAck = 0x1F;
     static constexpr uint8_t kSyndromeNakPsnSequenceError = 0x60;
+    /** Not IBA: a NAK code from the reserved range that tusk uses for the UEC-style trim
+     *  NACK ("the packet with this PSN arrived trimmed, resend it"). */
+    static constexpr uint8_t kSyndromeNakTrimmed = 0x7F;
 
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;

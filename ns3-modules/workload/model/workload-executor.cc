@@ -373,6 +373,36 @@ WorkloadExecutor::DeliveredBytes(uint32_t t) const
     return bytes;
 }
 
+TransferRecord
+WorkloadExecutor::RecordWithPending(uint32_t t) const
+{
+    TransferRecord r = m_records[t];
+    if ((r.recvDone && r.sendDone) || !m_transferConnection[t])
+    {
+        return r;
+    }
+    for (const auto& qp : m_transferConnection[t]->qps)
+    {
+        const SendMessageStats s = qp->GetPendingSendStats(t);
+        r.retxPackets += s.retxPackets;
+        r.retxBytes += s.retxBytes;
+    }
+    for (const auto& peer : m_transferConnection[t]->peers)
+    {
+        uint64_t cookie = 0;
+        if (!r.recvDone && peer->PeekReceive(cookie) && cookie == t)
+        {
+            const RecvMessageStats& p = peer->GetPartialReceiveStats();
+            r.oooPackets += p.oooPackets;
+            r.reorderMax = std::max(r.reorderMax, p.reorderMax);
+            r.reorderSum += p.reorderSum;
+            r.naks += p.naksSent;
+            r.duplicates += p.duplicatePackets;
+        }
+    }
+    return r;
+}
+
 void
 WorkloadExecutor::CheckStall()
 {

@@ -102,6 +102,9 @@ class WorkloadExecutor : public Object
 
     const WorkloadSpec& GetSpec() const { return m_spec; }
     const std::vector<TransferRecord>& GetRecords() const { return m_records; }
+    /** Transfer t's record with the counts of its messages still in progress added (what a
+     *  run that stopped early can say about an unfinished transfer). */
+    TransferRecord RecordWithPending(uint32_t t) const;
     /** Bytes delivered for transfer t, including the part in progress on its QPs. */
     uint64_t DeliveredBytes(uint32_t t) const;
     /** Every QP created (requester side), for counters. */

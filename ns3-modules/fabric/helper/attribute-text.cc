@@ -1,0 +1,85 @@
+#include "attribute-text.h"
+
+#include "ns3/string.h"
+
+#include <cstdlib>
+
+namespace ns3
+{
+
+namespace
+{
+
+bool
+IsNumber(const std::string& s, std::string* unit = nullptr)
+{
+    char* end = nullptr;
+    std::strtod(s.c_str(), &end);
+    if (s.empty() || end == s.c_str())
+    {
+        return false;
+    }
+    const std::string rest(end);
+    if (unit)
+    {
+        *unit = rest;
+        return true;
+    }
+    return rest.empty();
+}
+
+bool
+IsTimeString(const std::string& s)
+{
+    std::string unit;
+    if (!IsNumber(s, &unit))
+    {
+        return false;
+    }
+    for (const char* u : {"", "s", "ms", "us", "ns", "ps", "fs", "min", "h", "d", "y"})
+    {
+        if (unit == u)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+Ptr<AttributeValue>
+ParseAttributeText(const TypeId::AttributeInformation& info, const std::string& text, std::string& why)
+{
+    const std::string type = info.checker->GetValueTypeName();
+    if ((type == "ns3::DoubleValue" || type == "ns3::UintegerValue" || type == "ns3::IntegerValue") &&
+        !IsNumber(text))
+    {
+        why = "expected a number; got \"" + text + "\"";
+        return nullptr;
+    }
+    if (type == "ns3::TimeValue" && !IsTimeString(text))
+    {
+        why = "expected a time with a unit (\"50us\", \"1.5ms\"); got \"" + text + "\"";
+        return nullptr;
+    }
+    if (type == "ns3::TypeIdValue" || type == "TypeIdValue")
+    {
+        TypeId chosen;
+        const auto* current = dynamic_cast<const TypeIdValue*>(PeekPointer(info.initialValue));
+        const TypeId base = current ? current->Get().GetParent() : TypeId::LookupByName("ns3::Object");
+        if (!TypeId::LookupByNameFailSafe(text, &chosen) || !chosen.IsChildOf(base))
+        {
+            why = "\"" + text + "\" is not a TypeId derived from " + base.GetName();
+            return nullptr;
+        }
+    }
+    Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(text));
+    if (!v)
+    {
+        why = "\"" + text + "\" is not a valid " + type + " here (" + info.help + ")";
+    }
+    return v;
+}
+
+} // namespace ns3
