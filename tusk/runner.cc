@@ -841,6 +841,23 @@ ScheduleFailures(const ScenarioSpec& spec, const TopologyGraph& graph, const Fab
                 });
             }
         }
+        if ((f.kind == "link_down" || f.kind == "link_up") && spec.fabric.reconvergencePs > 0)
+        {
+            // Routing converges: every switch's equal-cost table is recomputed over the links
+            // that are up then (until then a switch only skips its own dead ports).
+            Simulator::Schedule(PicoSeconds(f.atPs + spec.fabric.reconvergencePs), [&fabric, &graph]() {
+                std::vector<bool> up(graph.links.size(), true);
+                for (const auto& l : fabric.links)
+                {
+                    up[l.graphLink] = l.devA->IsLinkUp() && l.devB->IsLinkUp();
+                }
+                const EqualCostTable routes = ComputeEqualCostPorts(graph, up);
+                for (uint32_t s = 0; s < fabric.switches.size(); ++s)
+                {
+                    fabric.switches[s]->SetForwardingTable(routes[s]);
+                }
+            });
+        }
     }
 }
 
@@ -913,6 +930,14 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     result.qpScaling =
         preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
 
+    if ((spec.nic.congestionControl == "dcqcn" || spec.nic.congestionControl == "nscc") &&
+        !spec.ecn.enabled)
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
+                         "nic.congestion_control",
+                         "\"" + spec.nic.congestionControl + "\" reacts to ECN marks; it needs "
+                         "[ecn] enabled = true (without marks it never slows down)");
+    }
     const TopologyGraph graph = BuildGraph(spec);
     CheckFailures(spec, graph);
     WorkloadSpec workload = BuildWorkload(spec, graph);
@@ -1529,6 +1554,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         s.pfcPauses += l.pfcPauseTx;
         s.ecnMarks += l.ecnMarks;
         pausedSum += static_cast<double>(l.pausedPs) / std::max<uint64_t>(result.simEndPs, 1);
+    }
+    for (const auto& sw : fabric.switches)
+    {
+        s.trimmedFrames += sw->GetTrimmedFrames();
     }
     s.pausedFraction = result.links.empty() ? 0 : pausedSum / result.links.size();
     for (const auto& e : result.pfcEvents)

@@ -185,6 +185,7 @@ struct RunSummary
     double pausedFraction = 0;   //!< mean over link directions of paused time / duration
     uint32_t pfcMaxDepth = 0;    //!< deepest pause propagation (hops)
     uint64_t ecnMarks = 0;
+    uint64_t trimmedFrames = 0;  //!< data frames cut to their headers by switches (trimming)
     uint64_t retxPackets = 0;
     uint64_t oooPackets = 0;
     uint64_t retxBytes = 0;        //!< payload bytes retransmitted

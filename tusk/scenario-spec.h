@@ -38,6 +38,10 @@ struct TopologySection
 struct FabricSection
 {
     uint32_t phyOverheadBytes = 20;       //!< preamble + SFD + inter-frame gap per frame, bytes
+    /** After a link goes down or up, routing converges this much later: every switch's
+     *  equal-cost table is recomputed over the links that are up (TOML: reconvergence_us;
+     *  0 = never, switches only skip their own dead ports). */
+    uint64_t reconvergencePs = 1'000'000'000;
 };
 
 /** [buffer]: every switch's shared-buffer MMU (ns3::SharedBufferMmu). */

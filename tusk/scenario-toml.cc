@@ -1298,9 +1298,13 @@ Loader::ReadFabric(const toml::table& root, ScenarioSpec& spec)
     const toml::table& t = Table(tn, "fabric");
     CheckKeys(t,
               "fabric",
-              {"phy_overhead_bytes"},
+              {"phy_overhead_bytes", "reconvergence_us"},
               {{"port_queue_bytes",
                 "switch buffers are set in [buffer] (total_bytes, thresholds, headroom)"}});
+    if (auto* n = Get(t, "fabric", "reconvergence_us"))
+    {
+        spec.fabric.reconvergencePs = TimePs(n, "fabric.reconvergence_us", kPsPerUs, false);
+    }
     if (auto* n = Get(t, "fabric", "phy_overhead_bytes"))
     {
         spec.fabric.phyOverheadBytes =
@@ -2844,7 +2848,8 @@ ScenarioToJson(const ScenarioSpec& s)
     }
     j["topology"] = topo;
 
-    j["fabric"] = {{"phy_overhead_bytes", s.fabric.phyOverheadBytes}};
+    j["fabric"] = {{"phy_overhead_bytes", s.fabric.phyOverheadBytes},
+                   {"reconvergence_us", InUnit(s.fabric.reconvergencePs, kPsPerUs)}};
 
     const auto& b = s.buffer;
     j["buffer"] = {{"total_bytes", b.totalBytes},

@@ -409,6 +409,7 @@ TEST_CASE("Trimming: trimmed headers are counted, each trimmed packet is resent 
                 continue;
             }
             CHECK(trimmed > 0);
+            CHECK(r.summary.trimmedFrames == trimmed); // and reported in the manifest's summary
             CHECK(r.summary.drops == 0);              // headers are never dropped here
             CHECK(trimmedArrived == trimmed);         // every trimmed header reached its receiver
             CHECK(trimNacks == trimmed);              // and was NACKed

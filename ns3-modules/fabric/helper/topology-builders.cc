@@ -486,6 +486,12 @@ IncidentLinks(const TopologyGraph& g)
 EqualCostTable
 ComputeEqualCostPorts(const TopologyGraph& g)
 {
+    return ComputeEqualCostPorts(g, std::vector<bool>(g.links.size(), true));
+}
+
+EqualCostTable
+ComputeEqualCostPorts(const TopologyGraph& g, const std::vector<bool>& linkUp)
+{
     const auto ports = IncidentLinks(g);
     const uint32_t n = static_cast<uint32_t>(g.vertices.size());
     const uint32_t hosts = g.numHosts;
@@ -525,9 +531,9 @@ ComputeEqualCostPorts(const TopologyGraph& g)
             for (uint32_t l : ports[v])
             {
                 const uint32_t u = Other(g.links[l], v);
-                if (g.links[l].oneWay && u != g.links[l].a)
+                if (!linkUp[l] || (g.links[l].oneWay && u != g.links[l].a))
                 {
-                    continue; // traffic would flow u -> v against the link's routing direction
+                    continue; // down, or traffic would flow u -> v against the link's direction
                 }
                 if (dist[u] == kUnreached)
                 {
@@ -549,7 +555,7 @@ ComputeEqualCostPorts(const TopologyGraph& g)
             for (size_t p = 0; p < sp.size(); ++p)
             {
                 const uint32_t u = Other(g.links[sp[p]], s);
-                if (g.links[sp[p]].oneWay && s != g.links[sp[p]].a)
+                if (!linkUp[sp[p]] || (g.links[sp[p]].oneWay && s != g.links[sp[p]].a))
                 {
                     continue;
                 }

@@ -189,6 +189,12 @@ using EqualCostTable = std::vector<std::vector<std::vector<uint16_t>>>;
 EqualCostTable ComputeEqualCostPorts(const TopologyGraph& g);
 
 /**
+ * \brief ComputeEqualCostPorts over the links marked up in `linkUp` (one flag per graph link),
+ * keeping the port numbering of the full graph: what routing converges to after failures.
+ */
+EqualCostTable ComputeEqualCostPorts(const TopologyGraph& g, const std::vector<bool>& linkUp);
+
+/**
  * Number of distinct minimum-hop paths from host src to host dst (0 if unreachable).
  *
  * A path is a sequence of links, so parallel links give distinct paths (leaf-spine with S

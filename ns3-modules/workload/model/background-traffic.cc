@@ -179,6 +179,27 @@ MakePoissonBackground(const BackgroundRequest& r, const FlowSizeCdf& cdf)
     {
         throw InputError("", 0, "background.rate", "expected a host link rate > 0");
     }
+    // Expected number of flows, checked before generating any: a CDF of tiny (or zero) sizes
+    // would otherwise generate flows without bound.
+    const double meanBytes = cdf.MeanBytes();
+    if (!(meanBytes >= 1))
+    {
+        throw InputError("", 0, "background.cdf",
+                         "the flow-size CDF's mean is " + std::to_string(meanBytes) +
+                             " bytes; expected at least 1 byte");
+    }
+    const double expectedFlows = r.load * static_cast<double>(r.hostRateBps) *
+                                 (static_cast<double>(r.durationPs) * 1e-12) / (meanBytes * 8) *
+                                 static_cast<double>(r.hosts.size());
+    constexpr double kMaxFlows = 5e6;
+    if (expectedFlows > kMaxFlows)
+    {
+        throw InputError("", 0, "background.duration_us",
+                         "these settings would generate about " +
+                             std::to_string(static_cast<uint64_t>(expectedFlows)) +
+                             " background flows (more than 5 million); shorten the duration, "
+                             "lower the load or use a CDF of larger flows");
+    }
     // Mean inter-arrival per host, ps: mean bits / (load * rate).
     const double meanGapPs = cdf.MeanBytes() * 8.0 / (r.load * static_cast<double>(r.hostRateBps)) * 1e12;
     std::mt19937_64 rng(r.seed);
