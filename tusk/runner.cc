@@ -641,8 +641,63 @@ RestoreDefaults(const SavedDefaults& saved)
     }
 }
 
+/**
+ * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
+ * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
+ * base RTT of the longest host-to-host path (ConWeave's convention, oracle 20:
+ * 2 x hops x delay + hops x MTU frame / rate).
+ */
+std::map<uint64_t, EcnThresholds>
+BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    uint32_t hops = 0;
+    uint64_t delayPs = 0;
+    for (const auto& l : graph.links)
+    {
+        delayPs = std::max(delayPs, l.delayPs);
+    }
+    const EqualCostTable routes = ComputeEqualCostPorts(graph);
+    const auto ports = IncidentLinks(graph);
+    // The longest minimum-hop host-to-host path: host 0 to the farthest host.
+    for (uint32_t h = 1; h < graph.numHosts; ++h)
+    {
+        uint32_t n = 1;
+        uint32_t v = graph.links[ports[0][0]].a == 0 ? graph.links[ports[0][0]].b
+                                                       : graph.links[ports[0][0]].a;
+        while (v >= graph.numHosts && n < 64)
+        {
+            const auto& cand = routes[v - graph.numHosts][h];
+            if (cand.empty())
+            {
+                break;
+            }
+            const TopoLink& l = graph.links[ports[v][cand[0]]];
+            v = l.a == v ? l.b : l.a;
+            ++n;
+        }
+        hops = std::max(hops, n);
+    }
+    std::map<uint64_t, EcnThresholds> out;
+    for (const auto& l : graph.links)
+    {
+        if (out.count(l.rateBps))
+        {
+            continue;
+        }
+        const uint64_t rtt = BaseRttPs(hops, delayPs, spec.nic.mtuBytes + kRoceDataOverheadBytes,
+                                       l.rateBps);
+        const double bdp = static_cast<double>(l.rateBps) * rtt * 1e-12 / 8;
+        EcnThresholds t;
+        t.kminBytes = static_cast<uint64_t>(0.2 * bdp);
+        t.kmaxBytes = std::max<uint64_t>(t.kminBytes + 1, static_cast<uint64_t>(0.8 * bdp));
+        t.pmax = spec.ecn.fallback.pmax;
+        out[l.rateBps] = t;
+    }
+    return out;
+}
+
 void
-ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper)
+ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const TopologyGraph& graph)
 {
     const auto& b = spec.buffer;
     helper.SetMmuAttribute("BufferBytes", UintegerValue(b.totalBytes));
@@ -672,7 +727,10 @@ ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper)
     if (spec.ecn.enabled)
     {
         std::map<uint64_t, FabricHelper::EcnConfig> byRate;
-        for (const auto& [rate, th] : spec.ecn.byRate)
+        const bool uec = spec.nic.transport.rfind("uec", 0) == 0;
+        const auto table = (uec && !spec.ecn.thresholdsGiven) ? BdpEcnThresholds(spec, graph)
+                                                               : spec.ecn.byRate;
+        for (const auto& [rate, th] : table)
         {
             byRate[rate] = FabricHelper::EcnConfig{th.kminBytes, th.kmaxBytes, th.pmax};
         }
@@ -957,7 +1015,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
 
     FabricHelper helper;
     helper.SetPhyOverheadBytes(spec.fabric.phyOverheadBytes);
-    ConfigureBuffersAndPfc(spec, helper);
+    ConfigureBuffersAndPfc(spec, helper, graph);
     ConfigureCongestionControl(spec, graph);
     try
     {

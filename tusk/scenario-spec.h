@@ -87,6 +87,10 @@ struct EcnSection
      *  a port whose rate is missing is an error at load time. */
     std::map<uint64_t, EcnThresholds> byRate;
     bool fallbackGiven = true; //!< false when only by_rate entries were given
+    /** Whether the scenario gave any threshold (kmin/kmax/pmax or by_rate). When it did not
+     *  and the transport is UEC-style, thresholds follow the specification's recommendation:
+     *  Kmin = 0.2 BDP, Kmax = 0.8 BDP per port rate. */
+    bool thresholdsGiven = false;
 };
 
 /** [dcqcn]: DCQCN reaction point and notification point (when nic.congestion_control = "dcqcn"). */

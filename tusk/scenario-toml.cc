@@ -1591,6 +1591,7 @@ Loader::ReadEcn(const toml::table& root, ScenarioSpec& spec)
     {
         Fail(Get(t, P, "kmax_bytes"), "ecn.kmax_bytes", "expected kmax_bytes > kmin_bytes");
     }
+    e.thresholdsGiven = fallbackKeys || Get(t, P, "by_rate") != nullptr;
     if (auto* n = Get(t, P, "by_rate"))
     {
         const toml::array* a = n->as_array();

@@ -62,3 +62,32 @@ TEST_CASE("a failed ToR uplink without routing convergence strands the flows has
     auto r = Run(FatTreeWithFailure(0)); // never converge: only local pruning
     CHECK_FALSE(r.finished);
 }
+
+TEST_CASE("UEC transports default their ECN thresholds to 0.2 and 0.8 BDP", "[component][uec]")
+{
+    // 4:1 incast over one switch at 100G, 1 us links: BDP = 100G x (2 x 2 x 1 us + 2 x 4158 B
+    // / 100G) = 58 kB, so Kmin ~ 12 kB: the incast queue crosses it and frames get marked.
+    // Explicit thresholds of 10 MB leave the same run unmarked.
+    auto make = [](bool explicitThresholds) {
+        auto s = LeafSpine(1, 1, 5, 100, 1000);
+        s.nic.transport = "uec-rud";
+        s.nic.rtoPs = 100'000'000;
+        s.ecn.enabled = true;
+        if (explicitThresholds)
+        {
+            s.ecn.fallback = tusk::EcnThresholds{10'000'000, 20'000'000, 0.2};
+            s.ecn.thresholdsGiven = true;
+        }
+        for (uint32_t h = 0; h < 4; ++h)
+        {
+            AddFlow(s, h, 4, 1'000'000);
+        }
+        return s;
+    };
+    auto bdp = Run(make(false));
+    auto big = Run(make(true));
+    REQUIRE(bdp.finished);
+    REQUIRE(big.finished);
+    CHECK(bdp.summary.ecnMarks > 0);
+    CHECK(big.summary.ecnMarks == 0);
+}
