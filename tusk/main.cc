@@ -4,6 +4,7 @@
 // broken packet conservation, an internal error); 2 bad input (the message names the file,
 // line and key and what was expected); nothing is written for bad input.
 
+#include "git-revision.h"
 #include "hpcc-config.h"
 #include "results-writer.h"
 #include "runner.h"
@@ -488,7 +489,7 @@ main(int argc, char** argv)
     app.require_subcommand(1);
     std::signal(SIGINT, OnInterrupt);
     std::signal(SIGTERM, OnInterrupt);
-    app.set_version_flag("--version", std::string(TUSK_VERSION " (" TUSK_GIT_REVISION ")"));
+    app.set_version_flag("--version", std::string(TUSK_VERSION " (") + GitRevision() + ")");
 
     CommonOptions runOpts;
     auto* run = app.add_subcommand("run", "Run one scenario and write its results");

@@ -1,6 +1,7 @@
 #include "results-writer.h"
 
 #include "scenario-toml.h"
+#include "git-revision.h"
 #include "tusk-version.h"
 
 #include "fabric/model/fabric-net-device.h"
@@ -283,7 +284,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
 
     nlohmann::ordered_json m;
     m["tusk_version"] = TUSK_VERSION;
-    m["git_revision"] = TUSK_GIT_REVISION;
+    m["git_revision"] = GitRevision();
     m["ns3_version"] = "3.37";
     m["scenario_name"] = r.spec.name;
     m["scenario_file"] = r.spec.sourceFile;

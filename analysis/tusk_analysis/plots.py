@@ -7,6 +7,7 @@ titled with the scenario and the policies it shows; a policy has the same colour
 """
 
 import math
+import textwrap
 from dataclasses import dataclass
 
 import matplotlib
@@ -42,21 +43,48 @@ STYLE = {
     "svg.hashsalt": "tusk",  # deterministic SVG ids
 }
 
-# Okabe-Ito: distinguishable with colour-vision deficiency and in greyscale print.
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000",
-           "#999933", "#882255", "#44AA99"]
-KNOWN = {"ecmp": "#0072B2", "spray": "#E69F00"}
+# A fixed colour per policy known to `tusk policies`, so a policy has the same colour in every
+# plot and every report: Okabe-Ito first (distinguishable with colour-vision deficiency), then
+# Paul Tol's and tab20's darker hues; all pairwise distinct.
+KNOWN = {
+    "ecmp": "#0072B2",               # blue
+    "spray": "#E69F00",              # orange
+    "eecmp": "#56B4E9",              # sky blue
+    "qp4-split": "#009E73",          # bluish green
+    "qp4-rr": "#117733",             # dark green
+    "pinning": "#CC79A7",            # reddish purple
+    "letflow": "#D55E00",            # vermillion
+    "conga": "#000000",              # black
+    "drill": "#882255",              # wine
+    "ar": "#DDCC77",                 # sand
+    "rr-spray": "#44AA99",           # teal
+    "host-spray": "#8C564B",         # brown
+    "host-random-spray": "#9467BD",  # purple
+    "host-bitmap": "#999933",        # olive
+    "host-reps": "#332288",          # indigo
+}
+# For policies not in KNOWN, in order: the colours no known policy of this report uses.
+PALETTE = list(KNOWN.values()) + ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#7F7F7F",
+                                  "#BCBD22", "#17BECF", "#E377C2", "#AEC7E8", "#FFBB78"]
 LINESTYLES = ["-", "--", ":", "-."]
+TITLE_CHARS = 95  # a 10 pt title line on a 7 in figure
+
+
+def wrap_title(text, width=TITLE_CHARS):
+    """Break a long title into lines so it does not widen the figure beyond WIDTH_IN."""
+    return "\n".join(textwrap.wrap(text, width=width, break_on_hyphens=False)) or text
 
 
 def policy_colors(policies):
     """A colour per policy: known policies keep theirs in every report, the others take the
-    remaining palette colours in order."""
+    unused palette colours in order (deterministic), then repeat them."""
     out = {p: KNOWN[p] for p in policies if p in KNOWN}
     free = [c for c in PALETTE if c not in out.values()]
+    k = 0
     for p in policies:
         if p not in out:
-            out[p] = free.pop(0) if free else "#777777"
+            out[p] = free[k % len(free)] if free else PALETTE[k % len(PALETTE)]
+            k += 1
     return out
 
 
@@ -88,14 +116,15 @@ class PlotContext:
         runs = self.runs_of(policy)
         return runs[0] if runs else None
 
-    def title(self, what, policies=None):
+    def title(self, what, policies=None, seeds=None, width=TITLE_CHARS):
         pols = policies if policies is not None else self.policies
-        seeds = self.seeds
+        seeds = seeds if seeds is not None else self.seeds
         if len(seeds) == 1:
             seed = "seed %s" % seeds[0]
         else:
             seed = "seeds %s" % ",".join(str(s) for s in seeds)
-        return "%s: %s — %s (%s)" % (self.scenario, what, " vs ".join(pols), seed)
+        return wrap_title("%s: %s — %s (%s)" % (self.scenario, what, " vs ".join(pols), seed),
+                          width)
 
     def summary_row(self, policy):
         s = self.summary
@@ -119,7 +148,11 @@ def _port(frm, to):
 
 def fct_slowdown_cdf(ctx):
     """CDF of FCT slowdown per policy with mean, p50 and p99 marked on each curve."""
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.0), layout="constrained")
+    many = len(ctx.policies) > MANY
+    if many:
+        fig, ax, leg_ax = _axes_with_legend_row(3.0, len(ctx.policies) + 3)
+    else:
+        fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.0), layout="constrained")
     lo, hi, plotted = math.inf, 0.0, 0
     for p in ctx.policies:
         runs = ctx.runs_of(p)
@@ -158,8 +191,11 @@ def fct_slowdown_cdf(ctx):
         handles.append(Line2D([], [], marker=m, color="white", mec="black", mfc="#bbbbbb",
                               ms=6, ls="none"))
         labels.append(n)
-    ax.legend(handles, labels, loc="lower right", ncol=1)
-    ax.set_title(ctx.title("CDF of FCT slowdown"))
+    if many:
+        leg_ax.legend(handles, labels, loc="upper center", ncol=2)
+    else:
+        ax.legend(handles, labels, loc="lower right", ncol=1)
+    ax.set_title(ctx.title("CDF of FCT slowdown", width=88))
     seeds = " pooled over seeds" if len(ctx.seeds) > 1 else ""
     return Plot("fct_slowdown_cdf", "FCT slowdown CDF", fig,
                 "Cumulative distribution of FCT slowdown (FCT divided by the FCT of the same "
@@ -310,6 +346,22 @@ def collective_steps(ctx, max_collectives=3):
     return plots
 
 
+MANY = 3  # beyond this many series, a legend goes below the axes instead of inside
+
+
+def _axes_with_legend_row(height, nlabels, ncol=2, line_in=0.15):
+    """A figure (WIDTH_IN wide) with one axes of `height` inches and, below it, an empty
+    axes holding a legend of nlabels entries in ncol columns (constrained layout in
+    matplotlib 3.6 does not make room for a legend outside the axes)."""
+    leg_h = 0.15 + line_in * math.ceil(nlabels / ncol)
+    fig = plt.figure(figsize=(WIDTH_IN, height + leg_h), layout="constrained")
+    gs = fig.add_gridspec(2, 1, height_ratios=[height, leg_h])
+    ax = fig.add_subplot(gs[0, 0])
+    leg_ax = fig.add_subplot(gs[1, 0])
+    leg_ax.axis("off")
+    return fig, ax, leg_ax
+
+
 def _grid_with_legend(rows, cols, size, legend_h=0.22):
     """A constrained-layout figure of rows x cols axes and, below them, an empty full-width
     axes for a shared legend (matplotlib 3.6 has no legend placed outside the axes)."""
@@ -437,7 +489,11 @@ def uplink_byte_share(ctx, max_bars=32):
     if nup == 0:
         raise Skip("the topology has no switch-to-switch uplinks")
     fair = 100.0 / nup
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.0), layout="constrained")
+    many = len(ctx.policies) > MANY
+    if many:
+        fig, ax, leg_ax = _axes_with_legend_row(3.0, len(ctx.policies) + 1)
+    else:
+        fig, ax = plt.subplots(figsize=(WIDTH_IN, 3.0), layout="constrained")
     labels = {}
     for p in ctx.policies:
         row = ctx.summary_row(p)
@@ -470,8 +526,11 @@ def uplink_byte_share(ctx, max_bars=32):
     ax.axhline(fair, color="black", ls="--", lw=1, label="equal share %.2f %%" % fair)
     ax.set_ylabel("share of uplink bytes (%)")
     ax.set_ylim(0, None)
-    ax.legend(loc="upper right")
-    ax.set_title(ctx.title("per-uplink byte share"))
+    if many:
+        leg_ax.legend(*ax.get_legend_handles_labels(), loc="upper center", ncol=2)
+    else:
+        ax.legend(loc="upper right")
+    ax.set_title(ctx.title("per-uplink byte share", width=88))
     return Plot("uplink_byte_share", "Per-uplink byte share", fig,
                 "Share of all bytes sent on switch-to-switch uplinks carried by each uplink "
                 "(links.csv tx_bytes%s). The dashed line is a perfectly balanced share; the "
@@ -605,7 +664,7 @@ def retx_ooo(ctx):
     ax.set_xlabel("data packets, summed over all flows (drops: every switch port)")
     ax.grid(axis="x", visible=False)
     ax.legend(loc="upper right")
-    ax.set_title(ctx.title("retransmissions, reordering and drops"))
+    ax.set_title(ctx.title("retransmissions, reordering and drops", width=88))
     return Plot("retx_ooo", "Retransmissions and reordering", fig,
                 "Data packets retransmitted (go-back-N resends everything after a loss or NAK), "
                 "data packets that arrived out of order, and frames dropped in the fabric, per "
