@@ -310,6 +310,13 @@ int
 DoRun(const CommonOptions& o)
 {
     ScenarioSpec spec = Load(o, {});
+    if (!o.quiet)
+    {
+        for (const auto& w : ScenarioWarnings(spec))
+        {
+            std::cerr << "tusk: warning: " << w << "\n";
+        }
+    }
     const std::string out =
         !o.out.empty()             ? o.out
         : !spec.output.dir.empty() ? spec.output.dir
@@ -425,6 +432,13 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
             }
             throw ns3::InputError("<command line>", 0, "--policies",
                                   "unknown policy \"" + p + "\"; expected one of " + names);
+        }
+    }
+    if (!o.quiet)
+    {
+        for (const auto& w : ScenarioWarnings(specs[0]))
+        {
+            std::cerr << "tusk: warning: " << w << "\n";
         }
     }
     const std::string out =

@@ -296,6 +296,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     m["qp_scaling"] = r.qpScaling;
     m["status"] = r.failure.empty() ? "ok" : "failed";
     m["failure"] = r.failure;
+    m["warnings"] = r.warnings;
     m["finished"] = r.finished;
     m["hosts"] = r.hosts;
     m["switches"] = r.switches;

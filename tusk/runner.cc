@@ -921,6 +921,39 @@ ScheduleFailures(const ScenarioSpec& spec, const TopologyGraph& graph, const Fab
 
 } // namespace
 
+std::vector<std::string>
+ScenarioWarnings(const ScenarioSpec& spec)
+{
+    std::vector<std::string> w;
+    const auto& lossless = spec.pfc.losslessPriorities;
+    if (spec.pfc.enabled &&
+        std::find(lossless.begin(), lossless.end(), spec.nic.dataPriority) == lossless.end())
+    {
+        w.push_back(fmt::format("pfc.lossless_priorities does not include nic.data_priority ({}): "
+                                "data is lossy and dropped at the egress threshold while PFC "
+                                "protects other classes",
+                                spec.nic.dataPriority));
+    }
+    for (size_t i = 0; i < lossless.size(); ++i)
+    {
+        if (std::find(lossless.begin() + i + 1, lossless.end(), lossless[i]) != lossless.end())
+        {
+            w.push_back(fmt::format("pfc.lossless_priorities lists priority {} twice", lossless[i]));
+        }
+    }
+    // A pause lasts quanta x 512 bit times; at 400 Gb/s (the fastest common port) that is the
+    // shortest, so a refresh slower than it lets pauses expire between refreshes.
+    const double pauseUsAt400G = spec.pfc.pauseQuanta * 512.0 / 400e9 * 1e6;
+    if (spec.pfc.enabled && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
+    {
+        w.push_back(fmt::format("pfc.refresh_us ({:.3f} us) is not shorter than a {}-quanta pause "
+                                "at 400 Gb/s ({:.3f} us): pauses can expire before they are "
+                                "refreshed",
+                                spec.pfc.refreshPs / 1e6, spec.pfc.pauseQuanta, pauseUsAt400G));
+    }
+    return w;
+}
+
 RunResult
 RunScenario(const ScenarioSpec& spec, const RunOptions& options)
 {
@@ -929,6 +962,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     EnsurePicosecondResolution();
     RunResult result;
     result.spec = spec;
+    result.warnings = ScenarioWarnings(spec);
 
     const std::string policy = ResolveSwitchPolicy(spec.lb.policy);
     if (policy.empty())

@@ -220,6 +220,8 @@ struct RunResult
     bool finished = false;   //!< every transfer delivered and acknowledged
     /** Why the run failed ("" if it did not): unfinished transfers, broken conservation. */
     std::string failure;
+    /** Settings that are valid but probably not what was meant (ScenarioWarnings). */
+    std::vector<std::string> warnings;
 };
 
 struct RunOptions
@@ -243,6 +245,13 @@ struct RunOptions
  * \throws ns3::InputError for input problems found while building (host ids, files)
  */
 RunResult RunScenario(const ScenarioSpec& spec, const RunOptions& options = RunOptions());
+
+/**
+ * \brief Valid settings that are probably a mistake: the data priority is not lossless while
+ * PFC is on, a lossless priority listed twice, an XOFF refresh slower than the pause it
+ * refreshes. Printed by `tusk` before a run and written into the manifest.
+ */
+std::vector<std::string> ScenarioWarnings(const ScenarioSpec& spec);
 
 } // namespace tusk
 

@@ -63,16 +63,24 @@ KNOWN = {
     "host-bitmap": "#999933",        # olive
     "host-reps": "#332288",          # indigo
 }
-# For policies not in KNOWN, in order: the colours no known policy of this report uses.
-PALETTE = list(KNOWN.values()) + ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#7F7F7F",
-                                  "#BCBD22", "#17BECF", "#E377C2", "#AEC7E8", "#FFBB78"]
+# For policies not in KNOWN, in order: first colours no known policy has (so they do not clash
+# with a known policy in another report), then the known policies' colours unused here.
+EXTRA = ["#D62728", "#7F7F7F", "#17BECF", "#BCBD22", "#E377C2", "#1F77B4", "#FF9896",
+         "#AEC7E8", "#FFBB78", "#98DF8A"]
+PALETTE = EXTRA + list(KNOWN.values())
 LINESTYLES = ["-", "--", ":", "-."]
 TITLE_CHARS = 95  # a 10 pt title line on a 7 in figure
 
 
 def wrap_title(text, width=TITLE_CHARS):
     """Break a long title into lines so it does not widen the figure beyond WIDTH_IN."""
-    return "\n".join(textwrap.wrap(text, width=width, break_on_hyphens=False)) or text
+    lines = textwrap.wrap(text, width=width, break_on_hyphens=False)
+    if len(lines) > 1:  # balance the lines (no one-word last line)
+        even = math.ceil(len(text) / len(lines)) + 6
+        balanced = textwrap.wrap(text, width=min(width, even), break_on_hyphens=False)
+        if len(balanced) == len(lines):
+            lines = balanced
+    return "\n".join(lines) or text
 
 
 def policy_colors(policies):
@@ -209,8 +217,11 @@ def cct_busbw(ctx):
     rows = [ctx.summary_row(p) for p in ctx.policies]
     if all(math.isnan(r["cct_us"]) for r in rows):
         raise Skip("no finished collective in this workload")
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(WIDTH_IN, 2.8), layout="constrained")
-    x = np.arange(len(rows))
+    n = len(rows)
+    horiz = n > 6  # many policies: horizontal bars, policy names readable on the y axis
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(WIDTH_IN, 1.2 + 0.24 * n if horiz else 2.8),
+                                 layout="constrained")
+    x = np.arange(n)
     cols = [ctx.colors[p] for p in ctx.policies]
     # The ideal: the slowest collective's lower bound (ring all-reduce: 2(n-1)/n S/B); its
     # busbw is S x factor / bound.
@@ -227,29 +238,64 @@ def cct_busbw(ctx):
             (a2, "busbw_GBps", "GB/s", ideal_bw, "ideal (line rate)")):
         vals = np.array([r[key] for r in rows], dtype=float)
         ci = np.array([r[key + "_ci"] for r in rows], dtype=float)
-        has_ci = np.isfinite(ci).any()
-        ax.bar(x, vals, color=cols, width=0.6, edgecolor="black", linewidth=0.6,
-               yerr=np.where(np.isfinite(ci), ci, 0) if has_ci else None, capsize=4)
-        top = np.nanmax(np.concatenate([vals + np.nan_to_num(ci), [ideal if ideal == ideal
-                                                                   else 0]]))
-        for xi, v in zip(x, vals):
-            if v == v:
-                ax.annotate(_fmt(v, 4), (xi, v), xytext=(0, 2), textcoords="offset points",
-                            ha="center", va="bottom", fontsize=7.5)
+        err = np.where(np.isfinite(ci), ci, 0.0)
+        has_ci = bool((err > 0).any())
+        top = max([0.0] + [v for v in vals + err if v == v] + ([ideal] if ideal == ideal
+                                                                  else []))
+        if horiz:
+            ax.barh(x, vals, color=cols, height=0.65, edgecolor="black", linewidth=0.6,
+                    xerr=err if has_ci else None, capsize=3)
+        else:
+            ax.bar(x, vals, color=cols, width=0.6, edgecolor="black", linewidth=0.6,
+                   yerr=err if has_ci else None, capsize=4)
+        for xi, v, e in zip(x, vals, err):
+            if v == v:  # the label starts beyond the error bar, not on it
+                if horiz:
+                    ax.annotate(_fmt(v, 4), (v + e, xi), xytext=(3, 0),
+                                textcoords="offset points", ha="left", va="center",
+                                fontsize=7)
+                else:
+                    ax.annotate(_fmt(v, 4), (xi, v + e), xytext=(0, 2),
+                                textcoords="offset points", ha="center", va="bottom",
+                                fontsize=7.5 if n <= 4 else 6.5,
+                                rotation=0 if n <= 4 else 90)
         if ideal == ideal:
-            ax.axhline(ideal, color="black", ls="--", lw=1.1,
-                       label="%s %s %s" % (ideal_name, _fmt(ideal, 4), unit))
-            ax.legend(loc="upper left" if key == "busbw_GBps" else "upper left")
-        ax.set_ylim(0, top * 1.22 if top > 0 else 1)
-        ax.set_xticks(x)
-        ax.set_xticklabels(ctx.policies)
-        ax.set_xlabel("policy")
-        ax.grid(axis="x", visible=False)
+            line = ax.axvline if horiz else ax.axhline
+            line(ideal, color="black", ls="--", lw=1.1,
+                 label="%s %s %s" % (ideal_name, _fmt(ideal, 4), unit))
+            if horiz:
+                ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), borderaxespad=0.2)
+            else:
+                ax.legend(loc="upper left")
+        if horiz:
+            ax.set_xlim(0, top * 1.3 if top > 0 else 1)
+            ax.set_yticks(x)
+            ax.set_yticklabels(ctx.policies if ax is a1 else [])
+            ax.invert_yaxis()
+            ax.grid(axis="y", visible=False)
+        else:
+            ax.set_ylim(0, top * (1.22 if n <= 4 else 1.6) if top > 0 else 1)
+            ax.set_xticks(x)
+            ax.set_xticklabels(ctx.policies, rotation=0 if n <= 4 else 45,
+                               ha="center" if n <= 4 else "right")
+            ax.set_xlabel("policy")
+            ax.grid(axis="x", visible=False)
+    if horiz:
+        a1.set_xlabel("CCT (µs)")
+        a2.set_xlabel("busbw (GB/s, 1e9 B/s)")
+        a1.set_title("collective completion time", pad=16)
+        a2.set_title("bus bandwidth", pad=16)
+        fig.suptitle(ctx.title("CCT and busbw"))
+        return _cct_plot(ctx, fig, lb, kind)
     a1.set_ylabel("CCT (µs)")
     a2.set_ylabel("busbw (GB/s, 1e9 B/s)")
     a1.set_title("collective completion time")
     a2.set_title("bus bandwidth")
     fig.suptitle(ctx.title("CCT and busbw"))
+    return _cct_plot(ctx, fig, lb, kind)
+
+
+def _cct_plot(ctx, fig, lb, kind):
     ci_text = (" Error bars: 95%% Student-t confidence interval of the mean over %d seeds."
                % len(ctx.seeds)) if len(ctx.seeds) > 1 else ""
     lb_text = ("The dashed line is the ideal: the ring all-reduce lower bound 2(n−1)/n·S/B at "
@@ -258,6 +304,20 @@ def cct_busbw(ctx):
     return Plot("cct_busbw", "CCT and busbw", fig,
                 "Collective completion time and bus bandwidth (nccl-tests definitions) of the "
                 "slowest collective, per policy. " + lb_text + ci_text)
+
+
+def _step_ends(a_end, f, steps, t0, col, ideal):
+    """When each flow of each step finished, and when the step ended, against the ideal."""
+    a_end.plot(f["step"], f["finish_us"] - t0, ls="none", marker="o", ms=2.2,
+               color="#666666", alpha=0.45, label="a flow of the step finished")
+    a_end.plot(steps["step"], steps["step_end_us"] - t0, color=col, lw=1.0,
+               marker="*", ms=7.5, mfc=col, mec="black", mew=0.5,
+               label="step end = the slowest flow finished")
+    if ideal == ideal:
+        a_end.plot(steps["step"], (steps["step"] + 1) * ideal, color="black", ls="--",
+                   lw=1, label="ideal (lower bound × (step + 1) / steps)")
+    a_end.set_ylabel("time since start (µs)")
+    a_end.set_ylim(0, None)
 
 
 def collective_steps(ctx, max_collectives=3):
@@ -269,39 +329,44 @@ def collective_steps(ctx, max_collectives=3):
     cids = list(run0.collectives["collective_id"])[:max_collectives]
     for cid in cids:
         n = len(ctx.policies)
-        fig, axes, leg_ax = _grid_with_legend(n, 2, (WIDTH_IN, 1.0 + 2.0 * n))
+        many = n > 4  # small multiples of the step times only, 3 a row (height capped)
+        if many:
+            nr = math.ceil(n / 3)
+            fig, grid, leg_ax = _grid_with_legend(nr, 3, (WIDTH_IN, 1.0 + 1.7 * nr),
+                                                  legend_h=0.5 / nr)
+            step_axes = list(grid.ravel())
+            for ax in step_axes[n:]:
+                ax.axis("off")
+            step_axes = step_axes[:n]
+        else:
+            fig, axes, leg_ax = _grid_with_legend(n, 2, (WIDTH_IN, 1.0 + 2.0 * n))
+            step_axes = list(axes[:, 1])
         kind = ""
-        ymax_step = 0.0
+        ymax = {}
         for i, p in enumerate(ctx.policies):
-            a_end, a_step = axes[i, 0], axes[i, 1]
+            a_end, a_step = (None, step_axes[i]) if many else (axes[i, 0], axes[i, 1])
             run = ctx.first_run(p)
             steps = stats.step_table(run)
             steps = steps[steps["collective_id"] == cid] if not steps.empty else steps
             col = ctx.colors[p]
             c = run.collectives[run.collectives["collective_id"] == cid].iloc[0]
             kind = c["kind"]
-            a_end.set_title("%s: when each step ended" % p, loc="left")
-            a_step.set_title("%s: step time" % p, loc="left")
+            if a_end is not None:
+                a_end.set_title("%s: when each step ended" % p, loc="left")
+            a_step.set_title(p if many else "%s: step time" % p, loc="left")
             if steps.empty:
-                a_end.text(0.5, 0.5, "no steps", transform=a_end.transAxes, ha="center")
+                a_step.text(0.5, 0.5, "no steps", transform=a_step.transAxes, ha="center")
                 continue
             t0 = float(c["start_us"])
             f = run.flows[(run.flows["collective"] == cid) & (run.flows["finished"] == 1)]
-            # Left: finish time of every flow of each step; the last one ends the step.
-            a_end.plot(f["step"], f["finish_us"] - t0, ls="none", marker="o", ms=2.2,
-                       color="#666666", alpha=0.45, label="a flow of the step finished")
-            a_end.plot(steps["step"], steps["step_end_us"] - t0, color=col, lw=1.0,
-                       marker="*", ms=7.5, mfc=col, mec="black", mew=0.5,
-                       label="step end = the slowest flow finished")
             ideal = steps["ideal_step_us"].iloc[0]
-            if ideal == ideal:
-                a_end.plot(steps["step"], (steps["step"] + 1) * ideal, color="black", ls="--",
-                           lw=1, label="ideal (lower bound × (step + 1) / steps)")
-            a_end.set_ylabel("time since start (µs)")
-            a_end.set_ylim(0, None)
+            # Left: finish time of every flow of each step; the last one ends the step.
+            if a_end is not None:
+                _step_ends(a_end, f, steps, t0, col, ideal)
             # Right: step durations; the longest (up to three, apart) name their slowest flow.
-            a_step.bar(steps["step"], steps["step_us"], width=0.75, color=col,
-                       edgecolor="black", linewidth=0.4, label="step time")
+            a_step.bar(steps["step"], steps["step_us"], width=0.75 if len(steps) <= 40 else 1.0,
+                       color=col, edgecolor="black", linewidth=0.4 if len(steps) <= 40 else 0,
+                       label="step time")
             if ideal == ideal:
                 a_step.axhline(ideal, color="black", ls="--", lw=1,
                                label="ideal step %s µs" % _fmt(ideal, 3))
@@ -309,7 +374,7 @@ def collective_steps(ctx, max_collectives=3):
             apart = int(0.15 * len(steps))  # a label is ~4 steps wide at 30 steps
             for _, w in steps.sort_values("step_us", ascending=False,
                                           kind="mergesort").iterrows():
-                if len(labelled) == 3:
+                if len(labelled) == (1 if many else 3):
                     break
                 if any(abs(w["step"] - x) <= apart for x in labelled):
                     continue  # keep the labels apart
@@ -317,32 +382,38 @@ def collective_steps(ctx, max_collectives=3):
                 if w.get("src") == w.get("src"):
                     a_step.annotate("h%d→h%d" % (w["src"], w["dst"]),
                                     (w["step"], w["step_us"]), xytext=(0, 2),
-                                    textcoords="offset points", ha="center", va="bottom",
+                                    textcoords="offset points", va="bottom",
+                                    ha=("center" if not many else "left"
+                                        if w["step"] < 0.15 * len(steps) else "right"
+                                        if w["step"] > 0.85 * len(steps) else "center"),
                                     fontsize=6.5)
-            a_step.set_ylabel("step time (µs)")
+            if not many or i % 3 == 0:
+                a_step.set_ylabel("step time (µs)")
             a_step.grid(axis="x", visible=False)
-            ymax_step = max(ymax_step, float(steps["step_us"].max()))
-            for ax in (a_end, a_step):
+            ymax[i] = float(steps["step_us"].max())
+            for ax in (a_end, a_step) if a_end is not None else (a_step,):
                 ax.set_xlabel("step")
                 ax.set_xlim(-0.6, len(steps) - 0.4)
-                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        for ax in axes[:, 1]:
-            ax.set_ylim(0, ymax_step * 1.18 if ymax_step > 0 else 1)
-        h1, l1 = axes[0, 0].get_legend_handles_labels()
-        h2, l2 = axes[0, 1].get_legend_handles_labels()
-        keep = [(h, lbl) for h, lbl in zip(h1 + h2, l1 + l2) if not lbl.startswith("ideal step")]
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=5 if many else "auto",
+                                                       integer=True))
+        # One y-scale for all policies, unless their longest steps differ by more than 10x
+        # (a shared scale would flatten the faster policies' bars to nothing).
+        pos = [v for v in ymax.values() if v > 0]
+        shared = not pos or max(pos) <= 10 * min(pos)
+        for i, ax in enumerate(step_axes):
+            top = max(pos, default=0) if shared else ymax.get(i, 0)
+            ax.set_ylim(0, top * 1.18 if top > 0 else 1)
+        h1, l1 = ([], []) if many else axes[0, 0].get_legend_handles_labels()
+        h2, l2 = step_axes[0].get_legend_handles_labels()
+        keep = [(h, lbl) for h, lbl in zip(h1 + h2, l1 + l2)
+                if many or not lbl.startswith("ideal step")]
         leg_ax.legend([h for h, _ in keep], [lbl for _, lbl in keep], loc="center", ncol=2)
-        fig.suptitle(ctx.title("steps of collective %d (%s)" % (cid, kind)))
+        fig.suptitle(ctx.title("steps of collective %d (%s)%s" % (
+            cid, kind, "" if shared else ", own y-scale per policy"), seeds=ctx.seeds[:1]))
         seed = "" if len(ctx.seeds) == 1 else " (first seed of each policy)"
         plots.append(Plot("collective_steps_c%d" % cid, "Per-step time, collective %d" % cid,
                           fig,
-                          "Steps of collective %d (%s)%s. Left: when each flow of a step "
-                          "finished (dots, µs since the collective started); a step ends when "
-                          "its slowest flow finishes (stars), the flow the step waited for; the "
-                          "dashed line is the ideal pace. Right: the time of each step (end of "
-                          "the previous step to end of this one) on a common scale; the longest "
-                          "steps (up to three, apart) name the hosts of the flow they waited for "
-                          "(the table below lists them)." % (cid, kind, seed)))
+                          _steps_caption(cid, kind, seed, many, shared)))
     return plots
 
 
@@ -360,6 +431,24 @@ def _axes_with_legend_row(height, nlabels, ncol=2, line_in=0.15):
     leg_ax = fig.add_subplot(gs[1, 0])
     leg_ax.axis("off")
     return fig, ax, leg_ax
+
+
+def _steps_caption(cid, kind, seed, many, shared):
+    scale = ("a common scale" if shared else
+             "each policy's own scale (their longest steps differ by more than 10×)")
+    if many:
+        return ("Steps of collective %d (%s)%s: the time of each step (end of the previous "
+                "step to end of this one), one panel per policy, on %s; the dashed line is the "
+                "ideal step; the longest steps (up to three, apart) name the hosts of the flow "
+                "they waited for (the table below lists them). With more than four policies "
+                "the per-flow finish times are not drawn (steps.csv has them)."
+                % (cid, kind, seed, scale))
+    return ("Steps of collective %d (%s)%s. Left: when each flow of a step finished (dots, µs "
+            "since the collective started); a step ends when its slowest flow finishes "
+            "(stars), the flow the step waited for; the dashed line is the ideal pace. Right: "
+            "the time of each step (end of the previous step to end of this one) on %s; the "
+            "longest steps (up to three, apart) name the hosts of the flow they waited for "
+            "(the table below lists them)." % (cid, kind, seed, scale))
 
 
 def _grid_with_legend(rows, cols, size, legend_h=0.22):
@@ -632,10 +721,14 @@ def retx_ooo(ctx):
     """Retransmitted and out-of-order packets (and drops) per policy."""
     metrics = [("retx_packets", "retransmitted"), ("ooo_packets", "out of order"),
                ("drops", "dropped")]
-    fig, ax = plt.subplots(figsize=(WIDTH_IN, 2.8), layout="constrained")
+    many = len(ctx.policies) > MANY
+    if many:
+        fig, ax, leg_ax = _axes_with_legend_row(2.8, len(ctx.policies), ncol=4)
+    else:
+        fig, ax = plt.subplots(figsize=(WIDTH_IN, 2.8), layout="constrained")
     x = np.arange(len(metrics))
     w = 0.8 / len(ctx.policies)
-    allv = []
+    allv, tops = [], []
     for i, p in enumerate(ctx.policies):
         row = ctx.summary_row(p)
         vals = np.array([row[k] for k, _ in metrics], dtype=float)
@@ -643,27 +736,34 @@ def retx_ooo(ctx):
         allv.extend(vals)
         xs = x - 0.4 + w * (i + 0.5)
         ax.bar(xs, np.where(vals > 0, vals, np.nan), width=w, color=ctx.colors[p],
-               edgecolor="black", linewidth=0.5, label=p,
-               yerr=np.where(np.isfinite(ci), ci, 0) if np.isfinite(ci).any() else None,
-               capsize=3)
-        for xi, v in zip(xs, vals):
-            ax.annotate("%d" % round(v) if v == v else "–", (xi, v if v > 0 else 1),
+               edgecolor="black", linewidth=0.5, label=p)
+        err = np.where(np.isfinite(ci) & (vals > 0), ci, 0.0)
+        tops.extend(vals + err)
+        drawn = err > 0  # error bars only on drawn bars (no all-NaN error bar segments)
+        if drawn.any():
+            ax.errorbar(xs[drawn], vals[drawn], yerr=err[drawn], fmt="none", ecolor="black",
+                        elinewidth=0.8, capsize=3)
+        for xi, v, e in zip(xs, vals, err):
+            ax.annotate("%d" % round(v) if v == v else "–", (xi, v + e if v > 0 else 1),
                         xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
-                        fontsize=7)
+                        fontsize=7 if not many else 6, rotation=90 if many else 0)
     pos = [v for v in allv if v > 0]
     log = bool(pos) and max(pos) / min(pos) > 50
     if log:
         ax.set_yscale("log")
-        ax.set_ylim(0.8, max(pos) * 6)
+        ax.set_ylim(0.8, np.nanmax(tops) * (30 if many else 6))
     else:
-        ax.set_ylim(0, (max(pos) if pos else 1) * 1.2)
+        ax.set_ylim(0, (np.nanmax(tops) if pos else 1) * (1.4 if many else 1.2))
     ax.set_xticks(x)
     ax.set_xlim(-0.5, len(metrics) - 0.5)
     ax.set_xticklabels([lbl for _, lbl in metrics])
     ax.set_ylabel("packets%s" % (" (log scale)" if log else ""))
     ax.set_xlabel("data packets, summed over all flows (drops: every switch port)")
     ax.grid(axis="x", visible=False)
-    ax.legend(loc="upper right")
+    if many:
+        leg_ax.legend(*ax.get_legend_handles_labels(), loc="upper center", ncol=4)
+    else:
+        ax.legend(loc="upper right")
     ax.set_title(ctx.title("retransmissions, reordering and drops", width=88))
     return Plot("retx_ooo", "Retransmissions and reordering", fig,
                 "Data packets retransmitted (go-back-N resends everything after a loss or NAK), "
