@@ -1102,6 +1102,13 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
 
     auto get = [&](const char* key) { return Get(t, P, key); };
     auto K = [&](const char* key) { return P + "." + key; };
+    // A count key: an integer >= lo.
+    auto readU32 = [&](const char* key, uint32_t& field, uint32_t lo) {
+        if (auto* n = get(key))
+        {
+            field = U32(n, K(key), lo);
+        }
+    };
     // The link keys every Clos kind shares: host and fabric rates, delay, switch latency.
     auto readLinks = [&](uint64_t& hostRate, uint64_t& fabricRate, uint64_t& delay, uint64_t& latency) {
         if (auto* n = get("host_link_gbps"))
@@ -1124,22 +1131,10 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
     if (topo.kind == "leaf-spine")
     {
         auto& p = topo.leafSpine;
-        if (auto* n = get("leaves"))
-        {
-            p.leaves = U32(n, K("leaves"), 1);
-        }
-        if (auto* n = get("spines"))
-        {
-            p.spines = U32(n, K("spines"), 1);
-        }
-        if (auto* n = get("hosts_per_leaf"))
-        {
-            p.hostsPerLeaf = U32(n, K("hosts_per_leaf"), 1);
-        }
-        if (auto* n = get("links_per_spine"))
-        {
-            p.linksPerSpine = U32(n, K("links_per_spine"), 1);
-        }
+        readU32("leaves", p.leaves, 1);
+        readU32("spines", p.spines, 1);
+        readU32("hosts_per_leaf", p.hostsPerLeaf, 1);
+        readU32("links_per_spine", p.linksPerSpine, 1);
         readLinks(p.hostRateBps, p.fabricRateBps, p.linkDelayPs, p.switchLatencyPs);
         m_hostCount = uint64_t(p.leaves) * p.hostsPerLeaf;
     }
@@ -1154,10 +1149,7 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
                 Fail(n, K("k"), "expected an even integer >= 2; got " + std::to_string(p.k));
             }
         }
-        if (auto* n = get("oversubscription"))
-        {
-            p.oversubscription = U32(n, K("oversubscription"), 1);
-        }
+        readU32("oversubscription", p.oversubscription, 1);
         readLinks(p.hostRateBps, p.fabricRateBps, p.linkDelayPs, p.switchLatencyPs);
         // k^3/4 * oversubscription, saturating (the builder rejects absurd sizes itself).
         unsigned __int128 hosts = static_cast<unsigned __int128>(p.k) * p.k * p.k / 4 *
@@ -1169,14 +1161,8 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
     else if (topo.kind == "ring")
     {
         auto& p = topo.ring;
-        if (auto* n = get("switches"))
-        {
-            p.switches = U32(n, K("switches"), 3);
-        }
-        if (auto* n = get("hosts_per_switch"))
-        {
-            p.hostsPerSwitch = U32(n, K("hosts_per_switch"), 1);
-        }
+        readU32("switches", p.switches, 3);
+        readU32("hosts_per_switch", p.hostsPerSwitch, 1);
         if (auto* n = get("link_gbps"))
         {
             p.rateBps = Scaled(n, K("link_gbps"), kBpsPerGbps, true);
@@ -1194,14 +1180,8 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
     else if (topo.kind == "rail-optimised")
     {
         auto& p = topo.rail;
-        if (auto* n = get("servers"))
-        {
-            p.servers = U32(n, K("servers"), 1);
-        }
-        if (auto* n = get("gpus_per_server"))
-        {
-            p.gpusPerServer = U32(n, K("gpus_per_server"), 1);
-        }
+        readU32("servers", p.servers, 1);
+        readU32("gpus_per_server", p.gpusPerServer, 1);
         if (auto* n = get("servers_per_group"))
         {
             p.serversPerGroup = U32(n, K("servers_per_group"), 0);
@@ -1213,40 +1193,19 @@ Loader::ReadTopology(const toml::table& root, ScenarioSpec& spec)
                          std::to_string(p.serversPerGroup));
             }
         }
-        if (auto* n = get("spines"))
-        {
-            p.spines = U32(n, K("spines"), 1);
-        }
-        if (auto* n = get("links_per_spine"))
-        {
-            p.linksPerSpine = U32(n, K("links_per_spine"), 1);
-        }
+        readU32("spines", p.spines, 1);
+        readU32("links_per_spine", p.linksPerSpine, 1);
         readLinks(p.hostRateBps, p.fabricRateBps, p.linkDelayPs, p.switchLatencyPs);
         m_hostCount = uint64_t(p.servers) * p.gpusPerServer;
     }
     else if (topo.kind == "pod-clos")
     {
         auto& p = topo.podClos;
-        if (auto* n = get("pods"))
-        {
-            p.pods = U32(n, K("pods"), 1);
-        }
-        if (auto* n = get("racks_per_pod"))
-        {
-            p.racksPerPod = U32(n, K("racks_per_pod"), 1);
-        }
-        if (auto* n = get("hosts_per_rack"))
-        {
-            p.hostsPerRack = U32(n, K("hosts_per_rack"), 1);
-        }
-        if (auto* n = get("cluster_switches"))
-        {
-            p.clusterSwitches = U32(n, K("cluster_switches"), 1);
-        }
-        if (auto* n = get("aggregation_switches"))
-        {
-            p.aggregationSwitches = U32(n, K("aggregation_switches"), 1);
-        }
+        readU32("pods", p.pods, 1);
+        readU32("racks_per_pod", p.racksPerPod, 1);
+        readU32("hosts_per_rack", p.hostsPerRack, 1);
+        readU32("cluster_switches", p.clusterSwitches, 1);
+        readU32("aggregation_switches", p.aggregationSwitches, 1);
         if (auto* n = get("oversubscription"))
         {
             const bool number = n->is_integer() || n->is_floating_point();

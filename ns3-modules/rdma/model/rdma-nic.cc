@@ -194,8 +194,9 @@ void
 RdmaNic::Activate(Ptr<RdmaQueuePair> qp)
 {
     RdmaQueuePair* raw = PeekPointer(qp);
-    if (std::find(m_active.begin(), m_active.end(), raw) == m_active.end())
+    if (!raw->m_inActiveList) // O(1): Activate runs on every ACK that frees window
     {
+        raw->m_inActiveList = true;
         m_active.push_back(raw);
     }
     TryTransmit();
@@ -330,6 +331,7 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         if (!qp->HasDataToSend())
         {
             // Drop it from the active set; it re-activates itself when it has data again.
+            qp->m_inActiveList = false;
             m_active.erase(m_active.begin() + static_cast<std::ptrdiff_t>(m_rrNext));
             --n;
             continue;

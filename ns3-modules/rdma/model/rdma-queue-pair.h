@@ -296,6 +296,7 @@ class RdmaQueuePair : public Object
     uint64_t m_rxOooBytes = 0;        //!< selective repeat: payload held out of order
 
     QpCounters m_counters;
+    bool m_inActiveList = false; //!< listed in its NIC's set of QPs with data to send
     bool m_cnpSent = false;
     Time m_lastCnp;
 };
