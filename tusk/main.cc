@@ -1,4 +1,5 @@
-// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`.
+// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`,
+// `tusk keys`.
 //
 // Exit status: 0 success; 1 the run itself failed (transfers unfinished at the stop time,
 // broken packet conservation, an internal error); 2 bad input (the message names the file,
@@ -6,6 +7,7 @@
 
 #include "git-revision.h"
 #include "hpcc-config.h"
+#include "knob-table.h"
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
@@ -27,7 +29,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -493,6 +497,38 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     return rc;
 }
 
+/** `tusk keys [--update-doc FILE]`. */
+int
+DoKeys(const std::string& updateDoc)
+{
+    if (updateDoc.empty())
+    {
+        std::cout << KeyListText();
+        return 0;
+    }
+    std::ifstream in(updateDoc);
+    if (!in)
+    {
+        std::cerr << "tusk keys: cannot read " << updateDoc << "\n";
+        return kExitBadInput;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::vector<std::string> problems;
+    const std::string updated = UpdateKeyReference(text.str(), problems);
+    for (const auto& p : problems)
+    {
+        std::cerr << "tusk keys: " << updateDoc << ": " << p << "\n";
+    }
+    if (!problems.empty())
+    {
+        return kExitBadInput;
+    }
+    WriteFileAtomic(updateDoc, updated);
+    std::cout << (updated == text.str() ? "up to date: " : "updated: ") << updateDoc << "\n";
+    return 0;
+}
+
 } // namespace
 
 int
@@ -521,6 +557,14 @@ main(int argc, char** argv)
 
     auto* pol = app.add_subcommand("policies", "List the load-balancing policies");
 
+    std::string updateDoc;
+    auto* keys = app.add_subcommand(
+        "keys", "List every scenario key with its type, unit, default and the ns-3 attributes it "
+                "sets (docs/scenario-format.md explains each)");
+    keys->add_option("--update-doc", updateDoc,
+                     "Regenerate the key tables of this copy of docs/scenario-format.md from the "
+                     "knob table (between its `<!-- keys: ... -->` markers)");
+
     std::string reportDir;
     std::string reportOut;
     auto* rep = app.add_subcommand(
@@ -547,6 +591,10 @@ main(int argc, char** argv)
         if (rep->parsed())
         {
             return DoReport(reportDir, reportOut);
+        }
+        if (keys->parsed())
+        {
+            return DoKeys(updateDoc);
         }
         if (pol->parsed())
         {

@@ -1,5 +1,6 @@
 #include "runner.h"
 
+#include "knob-table.h"
 #include "stats.h"
 #include "time-series.h"
 
@@ -53,8 +54,63 @@ using namespace ns3;
 namespace
 {
 
+/**
+ * \brief Rethrow a model's InputError as the scenario key behind it. Models name their own
+ * parameter ("LeafSpineParams.hostsPerLeaf", "bytesPerRank") or attribute
+ * ("ns3::SharedBufferMmu::BufferBytes"); the knob table knows which key feeds it. An error
+ * that names its own file (an importer's) passes unchanged.
+ * \param blockId the key block whose parameters the model takes ("topology.leaf-spine")
+ * \param index replaces "[i]" in keys of an array of tables (background[i].load)
+ * \param fallbackKey the key to name when no knob matches
+ */
+[[noreturn]] void
+ThrowAsScenarioKey(const ScenarioSpec& spec,
+                   const InputError& e,
+                   const std::string& blockId,
+                   const std::string& fallbackKey,
+                   int64_t index = -1)
+{
+    if (!e.File().empty())
+    {
+        throw e;
+    }
+    std::string key = KnobForParam(blockId, e.Key());
+    if (key.empty())
+    {
+        const auto byAttribute = KnobsSettingAttribute(e.Key());
+        key = byAttribute.empty() ? fallbackKey : byAttribute.front();
+    }
+    const auto i = key.find("[i]");
+    if (i != std::string::npos && index >= 0)
+    {
+        key.replace(i, 3, "[" + std::to_string(index) + "]");
+    }
+    unsigned line = spec.LineOf(key);
+    if (line == 0 && key != fallbackKey)
+    {
+        line = spec.LineOf(fallbackKey);
+    }
+    throw InputError(spec.sourceFile, line, key, e.Message());
+}
+
+TopologyGraph BuildGraphOf(const ScenarioSpec& spec);
+
+/** The topology graph of `spec`; builder errors name the scenario key. */
 TopologyGraph
 BuildGraph(const ScenarioSpec& spec)
+{
+    try
+    {
+        return BuildGraphOf(spec);
+    }
+    catch (const InputError& e)
+    {
+        ThrowAsScenarioKey(spec, e, "topology." + spec.topology.kind, "topology");
+    }
+}
+
+TopologyGraph
+BuildGraphOf(const ScenarioSpec& spec)
 {
     const auto& t = spec.topology;
     if (t.kind == "leaf-spine")
@@ -311,11 +367,7 @@ AppendBackground(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuild
         }
         catch (const InputError& e)
         {
-            if (!e.File().empty())
-            {
-                throw;
-            }
-            throw InputError(spec.sourceFile, spec.LineOf(bp), bp, e.Message());
+            ThrowAsScenarioKey(spec, e, "background", bp, static_cast<int64_t>(i));
         }
     }
 }
@@ -345,17 +397,17 @@ Participants(const ScenarioSpec& spec, uint32_t numHosts)
     return hosts;
 }
 
+/** The transfers of a ring-allreduce, permutation or incast workload. */
 WorkloadSpec
-BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
+GeneratePattern(const ScenarioSpec& spec, uint32_t numHosts)
 {
-    const uint32_t numHosts = graph.numHosts;
     const auto& w = spec.workload;
     WorkloadSpec out;
     if (w.kind == "ring-allreduce")
     {
-        out = MakeRingAllReduce(Participants(spec, numHosts), w.bytes, w.channels, w.startPs);
+        return MakeRingAllReduce(Participants(spec, numHosts), w.bytes, w.channels, w.startPs);
     }
-    else if (w.kind == "permutation")
+    if (w.kind == "permutation")
     {
         const auto hosts = Participants(spec, numHosts);
         out = MakePermutation(static_cast<uint32_t>(hosts.size()), w.bytes, spec.seed);
@@ -387,6 +439,26 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
         for (auto& t : out.transfers)
         {
             t.startPs = w.startPs;
+        }
+    }
+    return out;
+}
+
+WorkloadSpec
+BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    const uint32_t numHosts = graph.numHosts;
+    const auto& w = spec.workload;
+    WorkloadSpec out;
+    if (w.kind == "ring-allreduce" || w.kind == "permutation" || w.kind == "incast")
+    {
+        try
+        {
+            out = GeneratePattern(spec, numHosts);
+        }
+        catch (const InputError& e)
+        {
+            ThrowAsScenarioKey(spec, e, "workload", "workload");
         }
     }
     else if (w.kind == "htsim")
@@ -526,39 +598,6 @@ PsToUs(uint64_t ps)
     return static_cast<double>(ps) / 1e6;
 }
 
-/** ns-3 attributes that a scenario key sets: an [ns3] default for them would be overridden. */
-const std::map<std::string, std::string>&
-ShadowedAttributes()
-{
-    static const std::map<std::string, std::string> m = {
-        {"ns3::RdmaNic::MtuBytes", "nic.mtu_bytes"},
-        {"ns3::RdmaNic::AckInterval", "nic.ack_interval"},
-        {"ns3::RdmaNic::RetransmitTimeout", "nic.rto_us"},
-        {"ns3::RdmaNic::ControlPriority", "nic.control_priority"},
-        {"ns3::RdmaNic::CongestionControl", "nic.congestion_control"},
-        {"ns3::RdmaNic::CnpInterval", "dcqcn.cnp_interval_us"},
-        {"ns3::FabricNetDevice::DataRate", "the topology's link rates"},
-        {"ns3::FabricNetDevice::PhyOverheadBytes", "fabric.phy_overhead_bytes"},
-        {"ns3::FabricNetDevice::PfcWatchdogTime", "pfc.watchdog_us"},
-        {"ns3::FabricNetDevice::PfcWatchdogRecovery", "pfc.watchdog_recovery_us"},
-        {"ns3::FabricNetDevice::PfcWatchdogAction", "pfc.watchdog_action"},
-        {"ns3::FabricChannel::Delay", "the topology's link delays"},
-        {"ns3::SwitchNode::ForwardingLatency", "topology.switch_latency_ns"},
-        {"ns3::SwitchNode::PauseQuanta", "pfc.pause_quanta"},
-        {"ns3::SwitchNode::PauseRefresh", "pfc.refresh_us"},
-        {"ns3::SharedBufferMmu::BufferBytes", "buffer.total_bytes"},
-        {"ns3::SharedBufferMmu::ReservedBytes", "buffer.reserved_bytes"},
-        {"ns3::SharedBufferMmu::DynamicThreshold", "buffer.threshold"},
-        {"ns3::SharedBufferMmu::Alpha", "buffer.alpha"},
-        {"ns3::SharedBufferMmu::EgressAlpha", "buffer.egress_alpha"},
-        {"ns3::SharedBufferMmu::StaticThresholdBytes", "buffer.static_threshold_bytes"},
-        {"ns3::SharedBufferMmu::XonOffsetBytes", "buffer.xon_offset_bytes"},
-        {"ns3::SharedBufferMmu::LosslessPriorities", "pfc.lossless_priorities"},
-        {"ns3::WorkloadExecutor::QpsPerConnection", "nic.qps_per_connection"},
-    };
-    return m;
-}
-
 /** Apply [ns3] defaults, validating each against its attribute's checker first (a bad value
  *  is an input error, never an ns-3 abort). */
 /** [ns3] defaults this run changed, with the values to restore when it ends (ns-3 keeps
@@ -575,11 +614,6 @@ SetDefaults(const ScenarioSpec& spec)
         auto fail = [&](const std::string& why) {
             throw InputError(spec.sourceFile, spec.LineOf(key), key, why);
         };
-        const auto shadow = ShadowedAttributes().find(path);
-        if (shadow != ShadowedAttributes().end())
-        {
-            fail("this attribute is set by the scenario key " + shadow->second + "; use that key");
-        }
         const auto sep = path.rfind("::");
         TypeId tid;
         if (sep == std::string::npos || sep == 0 ||
@@ -619,6 +653,11 @@ SetDefaults(const ScenarioSpec& spec)
             fail(attr + " is declared by " + declaring.GetName() + "; write \"" +
                  declaring.GetName() + "::" + attr + "\" (it applies to every " +
                  declaring.GetName() + ")");
+        }
+        const std::string owners = ScenarioKeysSetting(path);
+        if (!owners.empty())
+        {
+            fail("this attribute is set by the scenario key " + owners + "; use that key");
         }
         std::string why;
         Ptr<AttributeValue> v = ParseAttributeText(info, value, why);
@@ -740,77 +779,48 @@ ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const Top
     }
 }
 
-/**
- * DCQCN: the preset's values, then the scenario's explicit ones, as the defaults of
- * ns3::DcqcnCongestionControl (each QP's instance is built from them). Presets:
- * "paper" (Zhu et al. 2015) and "hpcc" (the HPCC simulator's NIC-default style, with R_AI and
- * R_HAI scaled from 5 and 50 Mb/s per 25 Gb/s of host line rate).
- */
-void
-ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph)
+/** The line rate of the first host link, bit/s (DCQCN presets scale with it). */
+uint64_t
+FirstHostRateBps(const TopologyGraph& graph)
 {
-    const auto& d = spec.dcqcn;
-    uint64_t hostRate = 100'000'000'000ULL;
     for (const auto& l : graph.links)
     {
         if (l.a < graph.numHosts || l.b < graph.numHosts)
         {
-            hostRate = l.rateBps;
-            break;
+            return l.rateBps;
         }
     }
+    return 100'000'000'000ULL;
+}
+
+/**
+ * Congestion control: DCQCN's values (its preset, ns3::DcqcnCongestionControl::Preset, then
+ * the scenario's explicit ones) as the defaults of ns3::DcqcnCongestionControl, from which
+ * every QP's instance is built; NSCC's MtuBytes follows nic.mtu_bytes unless [ns3] sets it.
+ * Returns the defaults changed, to restore when the run ends.
+ */
+SavedDefaults
+ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    SavedDefaults saved;
+    auto set = [&saved](const std::string& path, const AttributeValue& v) {
+        const auto sep = path.rfind("::");
+        TypeId::AttributeInformation info;
+        TypeId::LookupByName(path.substr(0, sep)).LookupAttributeByName(path.substr(sep + 2), &info);
+        saved.emplace_back(path, info.initialValue);
+        Config::SetDefault(path, v);
+    };
     if (spec.ns3Defaults.count("ns3::NsccCongestionControl::MtuBytes") == 0)
     {
-        Config::SetDefault("ns3::NsccCongestionControl::MtuBytes",
-                           UintegerValue(spec.nic.mtuBytes));
+        set("ns3::NsccCongestionControl::MtuBytes", UintegerValue(spec.nic.mtuBytes));
     }
-    const std::string P = "ns3::DcqcnCongestionControl::";
-    auto set = [&](const std::string& name, const AttributeValue& v) {
-        Config::SetDefault(P + name, v);
-    };
-    if (d.preset == "hpcc")
+    DcqcnSection d = spec.dcqcn;
+    ResolveDcqcnPreset(d, FirstHostRateBps(graph));
+    for (const auto& [path, value] : DcqcnAttributeValues(d))
     {
-        const uint64_t per25g = std::max<uint64_t>(1, hostRate / 25'000'000'000ULL);
-        set("Gain", DoubleValue(1.0 / 256));
-        set("InitialAlpha", DoubleValue(1.0));
-        set("AlphaUpdatePeriod", TimeValue(MicroSeconds(55)));
-        set("RateIncreaseTimer", TimeValue(MicroSeconds(300)));
-        set("ByteCounter", UintegerValue(0));
-        set("FastRecoveryStages", UintegerValue(1));
-        set("RateAi", UintegerValue(5'000'000 * per25g));
-        set("RateHai", UintegerValue(50'000'000 * per25g));
-        set("MinRate", UintegerValue(100'000'000));
-        set("RateOnFirstCnp", UintegerValue(0));
-        set("ClampTargetRate", BooleanValue(false));
-        set("MinDecreaseInterval", TimeValue(MicroSeconds(4)));
+        set(path, *value);
     }
-    else
-    {
-        set("Gain", DoubleValue(1.0 / 256));
-        set("InitialAlpha", DoubleValue(1.0));
-        set("AlphaUpdatePeriod", TimeValue(MicroSeconds(55)));
-        set("RateIncreaseTimer", TimeValue(MicroSeconds(55)));
-        set("ByteCounter", UintegerValue(10'000'000));
-        set("FastRecoveryStages", UintegerValue(5));
-        set("RateAi", UintegerValue(40'000'000));
-        set("RateHai", UintegerValue(200'000'000));
-        set("MinRate", UintegerValue(100'000'000));
-        set("RateOnFirstCnp", UintegerValue(0));
-        set("ClampTargetRate", BooleanValue(true));
-        set("MinDecreaseInterval", TimeValue(Time(0)));
-    }
-    if (d.g) set("Gain", DoubleValue(*d.g));
-    if (d.initialAlpha) set("InitialAlpha", DoubleValue(*d.initialAlpha));
-    if (d.alphaUpdatePs) set("AlphaUpdatePeriod", TimeValue(PicoSeconds(*d.alphaUpdatePs)));
-    if (d.timerPs) set("RateIncreaseTimer", TimeValue(PicoSeconds(*d.timerPs)));
-    if (d.byteCounterBytes) set("ByteCounter", UintegerValue(*d.byteCounterBytes));
-    if (d.fastRecoveryStages) set("FastRecoveryStages", UintegerValue(*d.fastRecoveryStages));
-    if (d.rateAiBps) set("RateAi", UintegerValue(*d.rateAiBps));
-    if (d.rateHaiBps) set("RateHai", UintegerValue(*d.rateHaiBps));
-    if (d.minRateBps) set("MinRate", UintegerValue(*d.minRateBps));
-    if (d.rateOnFirstCnpBps) set("RateOnFirstCnp", UintegerValue(*d.rateOnFirstCnpBps));
-    if (d.clampTargetRate) set("ClampTargetRate", BooleanValue(*d.clampTargetRate));
-    if (d.minDecreaseIntervalPs) set("MinDecreaseInterval", TimeValue(PicoSeconds(*d.minDecreaseIntervalPs)));
+    return saved;
 }
 
 /** The graph links named by failure `f` ("<from>-<to>", either order; parallel links all). */
@@ -1050,14 +1060,20 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     FabricHelper helper;
     helper.SetPhyOverheadBytes(spec.fabric.phyOverheadBytes);
     ConfigureBuffersAndPfc(spec, helper, graph);
-    ConfigureCongestionControl(spec, graph);
+    const SavedDefaults savedCc = ConfigureCongestionControl(spec, graph);
+    Restore restoreCc{savedCc};
     try
     {
         helper.SetLoadBalancer(policy, lbAttributes);
     }
     catch (const InputError& e)
     {
-        throw InputError(spec.sourceFile, spec.LineOf(e.Key()), e.Key(), e.Message());
+        // "LoadBalancer": the policy; "<TypeId>::<Attribute>": a preset or [lb.attributes] value.
+        const auto sep = e.Key().rfind("::");
+        const std::string key =
+            sep == std::string::npos ? "lb.policy" : "lb.attributes." + e.Key().substr(sep + 2);
+        throw InputError(spec.sourceFile, spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("lb.policy"),
+                         key, e.Message());
     }
     helper.SetSeed(spec.seed, spec.lb.sameSeedEverywhere);
 
@@ -1096,6 +1112,13 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         }
         catch (const InputError& e)
         {
+            if (e.Key() == "ns3::SharedBufferMmu::BufferBytes")
+            {
+                throw InputError(spec.sourceFile, spec.LineOf("buffer.total_bytes"),
+                                 "buffer.total_bytes",
+                                 e.Message() + "; raise buffer.total_bytes or lower "
+                                               "buffer.headroom_bytes / buffer.reserved_bytes");
+            }
             throw InputError(spec.sourceFile, spec.LineOf(e.Key()), e.Key(), e.Message());
         }
     }();
