@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include "knob-table.h"
+#include "run-attributes.h"
 #include "stats.h"
 #include "time-series.h"
 
@@ -598,88 +599,6 @@ PsToUs(uint64_t ps)
     return static_cast<double>(ps) / 1e6;
 }
 
-/** Apply [ns3] defaults, validating each against its attribute's checker first (a bad value
- *  is an input error, never an ns-3 abort). */
-/** [ns3] defaults this run changed, with the values to restore when it ends (ns-3 keeps
- *  defaults for the whole process; a later run in the same process must not inherit them). */
-using SavedDefaults = std::vector<std::pair<std::string, Ptr<const AttributeValue>>>;
-
-SavedDefaults
-SetDefaults(const ScenarioSpec& spec)
-{
-    SavedDefaults saved;
-    for (const auto& [path, value] : spec.ns3Defaults)
-    {
-        const std::string key = "ns3." + path;
-        auto fail = [&](const std::string& why) {
-            throw InputError(spec.sourceFile, spec.LineOf(key), key, why);
-        };
-        const auto sep = path.rfind("::");
-        TypeId tid;
-        if (sep == std::string::npos || sep == 0 ||
-            !TypeId::LookupByNameFailSafe(path.substr(0, sep), &tid))
-        {
-            fail("expected \"ns3::TypeName::Attribute\"; there is no TypeId \"" +
-                 (sep == std::string::npos ? path : path.substr(0, sep)) + "\"");
-        }
-        TypeId::AttributeInformation info;
-        const std::string attr = path.substr(sep + 2);
-        if (!tid.LookupAttributeByName(attr, &info))
-        {
-            fail(tid.GetName() + " has no attribute \"" + attr + "\"");
-        }
-        // ns-3 sets a default only on the TypeId that declares the attribute.
-        bool own = false;
-        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
-        {
-            own = own || tid.GetAttribute(i).name == attr;
-        }
-        if (!own)
-        {
-            TypeId declaring = tid.GetParent();
-            while (declaring != TypeId())
-            {
-                bool found = false;
-                for (std::size_t i = 0; i < declaring.GetAttributeN(); ++i)
-                {
-                    found = found || declaring.GetAttribute(i).name == attr;
-                }
-                if (found)
-                {
-                    break;
-                }
-                declaring = declaring.GetParent();
-            }
-            fail(attr + " is declared by " + declaring.GetName() + "; write \"" +
-                 declaring.GetName() + "::" + attr + "\" (it applies to every " +
-                 declaring.GetName() + ")");
-        }
-        const std::string owners = ScenarioKeysSetting(path);
-        if (!owners.empty())
-        {
-            fail("this attribute is set by the scenario key " + owners + "; use that key");
-        }
-        std::string why;
-        Ptr<AttributeValue> v = ParseAttributeText(info, value, why);
-        if (!v)
-        {
-            fail(why);
-        }
-        saved.emplace_back(path, info.initialValue);
-        Config::SetDefault(path, *v);
-    }
-    return saved;
-}
-
-void
-RestoreDefaults(const SavedDefaults& saved)
-{
-    for (auto it = saved.rbegin(); it != saved.rend(); ++it)
-    {
-        Config::SetDefault(it->first, *it->second);
-    }
-}
-
 /**
  * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
  * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
@@ -736,16 +655,29 @@ BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
 }
 
 void
-ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const TopologyGraph& graph)
+ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const TopologyGraph& graph,
+                       RunAttributes& attrs)
 {
+    auto mmu = [&](const std::string& name, const AttributeValue& v) {
+        helper.SetMmuAttribute(name, v);
+        attrs.Note("ns3::SharedBufferMmu", name, v);
+    };
+    auto sw = [&](const std::string& name, const AttributeValue& v) {
+        helper.SetSwitchAttribute(name, v);
+        attrs.Note("ns3::SwitchNode", name, v);
+    };
+    auto port = [&](const std::string& name, const AttributeValue& v) {
+        helper.SetPortAttribute(name, v);
+        attrs.Note("ns3::SwitchPort", name, v);
+    };
     const auto& b = spec.buffer;
-    helper.SetMmuAttribute("BufferBytes", UintegerValue(b.totalBytes));
-    helper.SetMmuAttribute("ReservedBytes", UintegerValue(b.reservedBytes));
-    helper.SetMmuAttribute("DynamicThreshold", BooleanValue(b.dynamicThreshold));
-    helper.SetMmuAttribute("Alpha", DoubleValue(b.alpha));
-    helper.SetMmuAttribute("EgressAlpha", DoubleValue(b.egressAlpha));
-    helper.SetMmuAttribute("StaticThresholdBytes", UintegerValue(b.staticThresholdBytes));
-    helper.SetMmuAttribute("XonOffsetBytes", UintegerValue(b.xonOffsetBytes));
+    mmu("BufferBytes", UintegerValue(b.totalBytes));
+    mmu("ReservedBytes", UintegerValue(b.reservedBytes));
+    mmu("DynamicThreshold", BooleanValue(b.dynamicThreshold));
+    mmu("Alpha", DoubleValue(b.alpha));
+    mmu("EgressAlpha", DoubleValue(b.egressAlpha));
+    mmu("StaticThresholdBytes", UintegerValue(b.staticThresholdBytes));
+    mmu("XonOffsetBytes", UintegerValue(b.xonOffsetBytes));
     uint8_t lossless = 0;
     if (spec.pfc.enabled)
     {
@@ -754,15 +686,15 @@ ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const Top
             lossless |= static_cast<uint8_t>(1u << p);
         }
     }
-    helper.SetMmuAttribute("LosslessPriorities", UintegerValue(lossless));
+    mmu("LosslessPriorities", UintegerValue(lossless));
     helper.SetHeadroomBytes(b.headroomBytes);
-    helper.SetSwitchAttribute("PauseQuanta", UintegerValue(spec.pfc.pauseQuanta));
-    helper.SetSwitchAttribute("PauseRefresh", TimeValue(PicoSeconds(spec.pfc.refreshPs)));
-    helper.SetPortAttribute("PfcWatchdogTime", TimeValue(PicoSeconds(spec.pfc.watchdogPs)));
-    helper.SetPortAttribute("PfcWatchdogRecovery",
-                            TimeValue(PicoSeconds(spec.pfc.watchdogRecoveryPs)));
-    helper.SetPortAttribute("PfcWatchdogAction",
-                            StringValue(spec.pfc.watchdogAction == "forward" ? "Forward" : "Drop"));
+    sw("PauseQuanta", UintegerValue(spec.pfc.pauseQuanta));
+    sw("PauseRefresh", TimeValue(PicoSeconds(spec.pfc.refreshPs)));
+    port("PfcWatchdogTime", TimeValue(PicoSeconds(spec.pfc.watchdogPs)));
+    port("PfcWatchdogRecovery", TimeValue(PicoSeconds(spec.pfc.watchdogRecoveryPs)));
+    port("PfcWatchdogAction",
+         EnumValue(spec.pfc.watchdogAction == "forward" ? FabricNetDevice::WATCHDOG_FORWARD
+                                                        : FabricNetDevice::WATCHDOG_DROP));
     if (spec.ecn.enabled)
     {
         std::map<uint64_t, FabricHelper::EcnConfig> byRate;
@@ -797,30 +729,22 @@ FirstHostRateBps(const TopologyGraph& graph)
  * Congestion control: DCQCN's values (its preset, ns3::DcqcnCongestionControl::Preset, then
  * the scenario's explicit ones) as the defaults of ns3::DcqcnCongestionControl, from which
  * every QP's instance is built; NSCC's MtuBytes follows nic.mtu_bytes unless [ns3] sets it.
- * Returns the defaults changed, to restore when the run ends.
  */
-SavedDefaults
-ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph)
+void
+ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph,
+                           RunAttributes& attrs)
 {
-    SavedDefaults saved;
-    auto set = [&saved](const std::string& path, const AttributeValue& v) {
-        const auto sep = path.rfind("::");
-        TypeId::AttributeInformation info;
-        TypeId::LookupByName(path.substr(0, sep)).LookupAttributeByName(path.substr(sep + 2), &info);
-        saved.emplace_back(path, info.initialValue);
-        Config::SetDefault(path, v);
-    };
     if (spec.ns3Defaults.count("ns3::NsccCongestionControl::MtuBytes") == 0)
     {
-        set("ns3::NsccCongestionControl::MtuBytes", UintegerValue(spec.nic.mtuBytes));
+        attrs.SetDefault("ns3::NsccCongestionControl::MtuBytes", UintegerValue(spec.nic.mtuBytes),
+                         "nic.mtu_bytes (unless [ns3] sets it)");
     }
     DcqcnSection d = spec.dcqcn;
     ResolveDcqcnPreset(d, FirstHostRateBps(graph));
     for (const auto& [path, value] : DcqcnAttributeValues(d))
     {
-        set(path, *value);
+        attrs.SetDefault(path, *value);
     }
-    return saved;
 }
 
 /** The graph links named by failure `f` ("<from>-<to>", either order; parallel links all). */
@@ -1048,23 +972,27 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         options.editWorkload(workload);
     }
 
-    const SavedDefaults savedDefaults = SetDefaults(spec);
-    struct Restore
-    {
-        const SavedDefaults& saved;
-        ~Restore() { RestoreDefaults(saved); }
-    } restore{savedDefaults}; // also when building throws
+    RunAttributes attrs; // restores every default it set when the run ends, also on errors
+    attrs.ApplyNs3Defaults(spec);
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
 
     FabricHelper helper;
     helper.SetPhyOverheadBytes(spec.fabric.phyOverheadBytes);
-    ConfigureBuffersAndPfc(spec, helper, graph);
-    const SavedDefaults savedCc = ConfigureCongestionControl(spec, graph);
-    Restore restoreCc{savedCc};
+    attrs.Note("ns3::FabricNetDevice", "PhyOverheadBytes", UintegerValue(spec.fabric.phyOverheadBytes));
+    ConfigureBuffersAndPfc(spec, helper, graph, attrs);
+    ConfigureCongestionControl(spec, graph, attrs);
     try
     {
         helper.SetLoadBalancer(policy, lbAttributes);
+        for (const auto& [name, value] : lbAttributes)
+        {
+            const bool own = spec.lb.attributes.count(name) > 0;
+            attrs.NoteDescribed(policy, name, value,
+                                own ? "[lb.attributes] " + name
+                                    : "the policy preset \"" + spec.lb.policy +
+                                          "\" (change it in [lb.attributes])");
+        }
     }
     catch (const InputError& e)
     {
@@ -1076,31 +1004,39 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
                          key, e.Message());
     }
     helper.SetSeed(spec.seed, spec.lb.sameSeedEverywhere);
+    if (!RunAttributes::DeclaringPath(policy, "Seed").empty())
+    {
+        attrs.NoteDescribed(policy, "Seed",
+                            spec.lb.sameSeedEverywhere
+                                ? std::to_string(static_cast<uint32_t>(spec.seed))
+                                : "per switch: a hash of (seed, switch id)",
+                            "the run's seed (and lb.same_seed_everywhere)");
+    }
 
     std::vector<Ptr<RdmaNic>> nics(graph.numHosts);
     auto makeNic = [&](uint32_t host) -> Ptr<FabricNetDevice> {
         Ptr<RdmaNic> nic = CreateObject<RdmaNic>();
         nic->SetHostId(host);
-        nic->SetAttribute("MtuBytes", UintegerValue(spec.nic.mtuBytes));
-        nic->SetAttribute("AckInterval", UintegerValue(spec.nic.ackInterval));
-        nic->SetAttribute("RetransmitTimeout", TimeValue(PicoSeconds(spec.nic.rtoPs)));
-        nic->SetAttribute("ControlPriority", UintegerValue(spec.nic.controlPriority));
-        nic->SetAttribute("PathSelector",
-                          TypeIdValue(TypeId::LookupByName(result.pathSelectorTypeId)));
+        attrs.Set(nic, "MtuBytes", UintegerValue(spec.nic.mtuBytes));
+        attrs.Set(nic, "AckInterval", UintegerValue(spec.nic.ackInterval));
+        attrs.Set(nic, "RetransmitTimeout", TimeValue(PicoSeconds(spec.nic.rtoPs)));
+        attrs.Set(nic, "ControlPriority", UintegerValue(spec.nic.controlPriority));
+        attrs.Set(nic, "PathSelector", TypeIdValue(TypeId::LookupByName(result.pathSelectorTypeId)),
+                  spec.lb.pathSelector.empty() ? "the policy (lb.policy) and nic.transport"
+                                               : "lb.path_selector and nic.transport");
         const bool selectiveRepeat =
             spec.nic.transport == "uec-rud" ||
             (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat");
-        nic->SetAttribute("RecoveryMode",
-                          EnumValue(selectiveRepeat ? RdmaNic::SELECTIVE_REPEAT
-                                                    : RdmaNic::GO_BACK_N));
-        nic->SetAttribute("CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
-        nic->SetAttribute("SackBitmap", BooleanValue(spec.nic.transport == "uec-rud"));
-        nic->SetAttribute("CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
-        nic->SetAttribute("CongestionControl",
-                          TypeIdValue(TypeId::LookupByName(
-                              spec.nic.congestionControl == "dcqcn"  ? "ns3::DcqcnCongestionControl"
-                              : spec.nic.congestionControl == "nscc" ? "ns3::NsccCongestionControl"
-                                                                     : "ns3::RdmaCcNone")));
+        attrs.Set(nic, "RecoveryMode",
+                  EnumValue(selectiveRepeat ? RdmaNic::SELECTIVE_REPEAT : RdmaNic::GO_BACK_N));
+        attrs.Set(nic, "CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
+        attrs.Set(nic, "SackBitmap", BooleanValue(spec.nic.transport == "uec-rud"));
+        attrs.Set(nic, "CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
+        attrs.Set(nic, "CongestionControl",
+                  TypeIdValue(TypeId::LookupByName(
+                      spec.nic.congestionControl == "dcqcn"  ? "ns3::DcqcnCongestionControl"
+                      : spec.nic.congestionControl == "nscc" ? "ns3::NsccCongestionControl"
+                                                             : "ns3::RdmaCcNone")));
         nics[host] = nic;
         return nic;
     };
@@ -1122,6 +1058,16 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
             throw InputError(spec.sourceFile, spec.LineOf(e.Key()), e.Key(), e.Message());
         }
     }();
+    // Set per object by the fabric helper from the topology.
+    for (const auto& l : graph.links)
+    {
+        attrs.Note("ns3::FabricNetDevice", "DataRate", DataRateValue(DataRate(l.rateBps)),
+                   "the topology's link rates");
+        attrs.Note("ns3::FabricChannel", "Delay", TimeValue(PicoSeconds(l.delayPs)),
+                   "the topology's link delays");
+    }
+    attrs.Note("ns3::SwitchNode", "ForwardingLatency", TimeValue(PicoSeconds(graph.switchLatencyPs)),
+               "the topology's switch latency");
     int64_t stream = 100 + streams;
     for (auto& nic : nics)
     {
@@ -1130,24 +1076,25 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     ScheduleFailures(spec, graph, fabric);
 
     Ptr<WorkloadExecutor> exec = CreateObject<WorkloadExecutor>();
-    exec->SetAttribute("QpsPerConnection", UintegerValue(result.qpsPerConnection));
-    exec->SetAttribute("QpScaling",
+    attrs.Set(exec, "QpsPerConnection", UintegerValue(result.qpsPerConnection),
+              "nic.qps_per_connection (or the policy preset)");
+    attrs.Set(exec, "QpScaling",
                        EnumValue(result.qpScaling == "round-robin" ? WorkloadExecutor::ROUND_ROBIN
                                                                    : WorkloadExecutor::SPLIT));
-    exec->SetAttribute("QpMessageBytes", UintegerValue(spec.nic.qpMessageBytes));
-    exec->SetAttribute("QpEntropy",
+    attrs.Set(exec, "QpMessageBytes", UintegerValue(spec.nic.qpMessageBytes));
+    attrs.Set(exec, "QpEntropy",
                        EnumValue(spec.nic.qpEntropy == "sequential" ? WorkloadExecutor::SEQUENTIAL_PORTS
                                  : spec.nic.qpEntropy == "shared"   ? WorkloadExecutor::SHARED_PORT
                                                                     : WorkloadExecutor::RANDOM_PORTS));
     exec->AssignStreams(stream++);
-    exec->SetAttribute("StallTimeout", TimeValue(PicoSeconds(spec.workload.watchdogPs)));
+    attrs.Set(exec, "StallTimeout", TimeValue(PicoSeconds(spec.workload.watchdogPs)));
     Ptr<ScaleUpDomain> scaleUp;
     if (spec.scaleUp.gpusPerServer > 1)
     {
         scaleUp = CreateObject<ScaleUpDomain>();
-        scaleUp->SetAttribute("GpusPerServer", UintegerValue(spec.scaleUp.gpusPerServer));
-        scaleUp->SetAttribute("Rate", DataRateValue(DataRate(spec.scaleUp.rateBps)));
-        scaleUp->SetAttribute("Latency", TimeValue(PicoSeconds(spec.scaleUp.latencyPs)));
+        attrs.Set(scaleUp, "GpusPerServer", UintegerValue(spec.scaleUp.gpusPerServer));
+        attrs.Set(scaleUp, "Rate", DataRateValue(DataRate(spec.scaleUp.rateBps)));
+        attrs.Set(scaleUp, "Latency", TimeValue(PicoSeconds(spec.scaleUp.latencyPs)));
         exec->SetScaleUpDomain(scaleUp);
     }
     exec->Setup(workload, nics);
@@ -1223,7 +1170,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     if (spec.pfc.enabled && spec.pfc.deadlockDetectPs > 0)
     {
         detector = CreateObject<PfcDeadlockDetector>();
-        detector->SetAttribute("Threshold", TimeValue(PicoSeconds(spec.pfc.deadlockDetectPs)));
+        attrs.Set(detector, "Threshold", TimeValue(PicoSeconds(spec.pfc.deadlockDetectPs)));
         std::vector<std::string> names;
         for (uint32_t s = 0; s < graph.NumSwitches(); ++s)
         {
@@ -1237,6 +1184,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         detector->Start();
     }
 
+    // An [ns3] default for an attribute the run set on its objects would be lost: refuse it.
+    attrs.CheckNs3Defaults(spec);
+    result.attributes = attrs.Values();
     if (options.beforeRun)
     {
         options.beforeRun(fabric, nics);

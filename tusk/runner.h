@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -222,6 +223,9 @@ struct RunResult
     std::string failure;
     /** Settings that are valid but probably not what was meant (ScenarioWarnings). */
     std::vector<std::string> warnings;
+    /** Every ns-3 attribute the run set (by the TypeId that declares it) and the values used,
+     *  as ns-3 writes them; a description where values vary per object ("per switch: ..."). */
+    std::map<std::string, std::vector<std::string>> attributes;
 };
 
 struct RunOptions
