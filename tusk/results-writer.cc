@@ -1,5 +1,6 @@
 #include "results-writer.h"
 
+#include "scenario-text.h"
 #include "scenario-toml.h"
 #include "git-revision.h"
 #include "tusk-version.h"
@@ -340,6 +341,17 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"reorder_mean", s.reorderMean},
                     {"uplink_imbalance", s.uplinkImbalance}};
     m["scenario"] = ScenarioToJson(r.spec);
+    // What the scenario keys and the models made of the scenario: every attribute the run set
+    // (by declaring TypeId) and the PFC headroom each class of switch port got.
+    nlohmann::ordered_json headroom = nlohmann::ordered_json::array();
+    for (const auto& h : r.headroom)
+    {
+        headroom.push_back({{"rate_gbps", InUnit(h.rateBps, kBpsPerGbps)},
+                            {"delay_ns", InUnit(h.delayPs, kPsPerNs)},
+                            {"headroom_bytes", h.headroomBytes},
+                            {"ports", h.ports}});
+    }
+    m["resolved"] = {{"attributes", r.attributes}, {"headroom", headroom}};
     nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
     for (const auto& j : r.jobs)
     {

@@ -2,6 +2,7 @@
 
 #include "knob-table.h"
 #include "run-attributes.h"
+#include "run-stages.h"
 #include "stats.h"
 #include "time-series.h"
 
@@ -54,98 +55,6 @@ using namespace ns3;
 
 namespace
 {
-
-/**
- * \brief Rethrow a model's InputError as the scenario key behind it. Models name their own
- * parameter ("LeafSpineParams.hostsPerLeaf", "bytesPerRank") or attribute
- * ("ns3::SharedBufferMmu::BufferBytes"); the knob table knows which key feeds it. An error
- * that names its own file (an importer's) passes unchanged.
- * \param blockId the key block whose parameters the model takes ("topology.leaf-spine")
- * \param index replaces "[i]" in keys of an array of tables (background[i].load)
- * \param fallbackKey the key to name when no knob matches
- */
-[[noreturn]] void
-ThrowAsScenarioKey(const ScenarioSpec& spec,
-                   const InputError& e,
-                   const std::string& blockId,
-                   const std::string& fallbackKey,
-                   int64_t index = -1)
-{
-    if (!e.File().empty())
-    {
-        throw e;
-    }
-    std::string key = KnobForParam(blockId, e.Key());
-    if (key.empty())
-    {
-        const auto byAttribute = KnobsSettingAttribute(e.Key());
-        key = byAttribute.empty() ? fallbackKey : byAttribute.front();
-    }
-    const auto i = key.find("[i]");
-    if (i != std::string::npos && index >= 0)
-    {
-        key.replace(i, 3, "[" + std::to_string(index) + "]");
-    }
-    unsigned line = spec.LineOf(key);
-    if (line == 0 && key != fallbackKey)
-    {
-        line = spec.LineOf(fallbackKey);
-    }
-    throw InputError(spec.sourceFile, line, key, e.Message());
-}
-
-TopologyGraph BuildGraphOf(const ScenarioSpec& spec);
-
-/** The topology graph of `spec`; builder errors name the scenario key. */
-TopologyGraph
-BuildGraph(const ScenarioSpec& spec)
-{
-    try
-    {
-        return BuildGraphOf(spec);
-    }
-    catch (const InputError& e)
-    {
-        ThrowAsScenarioKey(spec, e, "topology." + spec.topology.kind, "topology");
-    }
-}
-
-TopologyGraph
-BuildGraphOf(const ScenarioSpec& spec)
-{
-    const auto& t = spec.topology;
-    if (t.kind == "leaf-spine")
-    {
-        return BuildLeafSpine(t.leafSpine);
-    }
-    if (t.kind == "fat-tree")
-    {
-        return BuildFatTree(t.fatTree);
-    }
-    if (t.kind == "htsim")
-    {
-        return ReadHtsimTopo(t.file);
-    }
-    if (t.kind == "ring")
-    {
-        return BuildRing(t.ring);
-    }
-    if (t.kind == "rail-optimised")
-    {
-        return BuildRailOptimised(t.rail);
-    }
-    if (t.kind == "pod-clos")
-    {
-        return BuildPodClos(t.podClos);
-    }
-    if (t.kind == "hpcc")
-    {
-        return ReadHpccTopology(t.file).graph;
-    }
-    throw InputError(spec.sourceFile, spec.LineOf("topology.kind"), "topology.kind",
-                     "expected \"leaf-spine\", \"fat-tree\", \"htsim\", \"ring\", \"rail-optimised\", "
-                     "\"pod-clos\" or \"hpcc\"; got \"" + t.kind + "\"");
-}
 
 /** Rack of every host for rack-aware placement: the rail group on a rail-optimised fabric,
  *  else the switch the host's link goes to. */
@@ -599,61 +508,6 @@ PsToUs(uint64_t ps)
     return static_cast<double>(ps) / 1e6;
 }
 
-/**
- * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
- * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
- * base RTT of the longest host-to-host path (ConWeave's convention, oracle 20:
- * 2 x hops x delay + hops x MTU frame / rate).
- */
-std::map<uint64_t, EcnThresholds>
-BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
-{
-    uint32_t hops = 0;
-    uint64_t delayPs = 0;
-    for (const auto& l : graph.links)
-    {
-        delayPs = std::max(delayPs, l.delayPs);
-    }
-    const EqualCostTable routes = ComputeEqualCostPorts(graph);
-    const auto ports = IncidentLinks(graph);
-    // The longest minimum-hop host-to-host path: host 0 to the farthest host.
-    for (uint32_t h = 1; h < graph.numHosts; ++h)
-    {
-        uint32_t n = 1;
-        uint32_t v = graph.links[ports[0][0]].a == 0 ? graph.links[ports[0][0]].b
-                                                       : graph.links[ports[0][0]].a;
-        while (v >= graph.numHosts && n < 64)
-        {
-            const auto& cand = routes[v - graph.numHosts][h];
-            if (cand.empty())
-            {
-                break;
-            }
-            const TopoLink& l = graph.links[ports[v][cand[0]]];
-            v = l.a == v ? l.b : l.a;
-            ++n;
-        }
-        hops = std::max(hops, n);
-    }
-    std::map<uint64_t, EcnThresholds> out;
-    for (const auto& l : graph.links)
-    {
-        if (out.count(l.rateBps))
-        {
-            continue;
-        }
-        const uint64_t rtt = BaseRttPs(hops, delayPs, spec.nic.mtuBytes + kRoceDataOverheadBytes,
-                                       l.rateBps);
-        const double bdp = static_cast<double>(l.rateBps) * rtt * 1e-12 / 8;
-        EcnThresholds t;
-        t.kminBytes = static_cast<uint64_t>(0.2 * bdp);
-        t.kmaxBytes = std::max<uint64_t>(t.kminBytes + 1, static_cast<uint64_t>(0.8 * bdp));
-        t.pmax = spec.ecn.fallback.pmax;
-        out[l.rateBps] = t;
-    }
-    return out;
-}
-
 void
 ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const TopologyGraph& graph,
                        RunAttributes& attrs)
@@ -698,10 +552,7 @@ ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const Top
     if (spec.ecn.enabled)
     {
         std::map<uint64_t, FabricHelper::EcnConfig> byRate;
-        const bool uec = spec.nic.transport.rfind("uec", 0) == 0;
-        const auto table = (uec && !spec.ecn.thresholdsGiven) ? BdpEcnThresholds(spec, graph)
-                                                               : spec.ecn.byRate;
-        for (const auto& [rate, th] : table)
+        for (const auto& [rate, th] : spec.ecn.byRate)
         {
             byRate[rate] = FabricHelper::EcnConfig{th.kminBytes, th.kmaxBytes, th.pmax};
         }
@@ -709,20 +560,6 @@ ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const Top
         helper.SetEcn(byRate, FabricHelper::EcnConfig{f.kminBytes, f.kmaxBytes, f.pmax},
                       spec.ecn.fallbackGiven || spec.ecn.byRate.empty(), "ecn.by_rate");
     }
-}
-
-/** The line rate of the first host link, bit/s (DCQCN presets scale with it). */
-uint64_t
-FirstHostRateBps(const TopologyGraph& graph)
-{
-    for (const auto& l : graph.links)
-    {
-        if (l.a < graph.numHosts || l.b < graph.numHosts)
-        {
-            return l.rateBps;
-        }
-    }
-    return 100'000'000'000ULL;
 }
 
 /**
@@ -889,16 +726,16 @@ ScenarioWarnings(const ScenarioSpec& spec)
 }
 
 RunResult
-RunScenario(const ScenarioSpec& spec, const RunOptions& options)
+RunScenario(const ScenarioSpec& given, const RunOptions& options)
 {
     using Clock = std::chrono::steady_clock;
     const auto wallStart = Clock::now();
     EnsurePicosecondResolution();
     RunResult result;
-    result.spec = spec;
-    result.warnings = ScenarioWarnings(spec);
+    result.spec = given;
+    result.warnings = ScenarioWarnings(given);
 
-    const std::string policy = ResolveSwitchPolicy(spec.lb.policy);
+    const std::string policy = ResolveSwitchPolicy(given.lb.policy);
     if (policy.empty())
     {
         std::string names;
@@ -906,33 +743,33 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         {
             names += (names.empty() ? "" : ", ") + p.name;
         }
-        throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
-                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " + names +
+        throw InputError(given.sourceFile, given.LineOf("lb.policy"), "lb.policy",
+                         "unknown policy \"" + given.lb.policy + "\"; expected one of " + names +
                              " or a LoadBalancer TypeId name");
     }
     result.policyTypeId = policy;
     // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
     // the scenario's own [lb.attributes] and lb.path_selector take precedence.
-    const PolicyInfo* preset = FindPolicy(spec.lb.policy);
+    const PolicyInfo* preset = FindPolicy(given.lb.policy);
     std::map<std::string, std::string> lbAttributes;
     if (preset)
     {
         lbAttributes = preset->attributes;
     }
-    for (const auto& [k, v] : spec.lb.attributes)
+    for (const auto& [k, v] : given.lb.attributes)
     {
         lbAttributes[k] = v;
     }
     result.pathSelectorTypeId = preset && !preset->pathSelector.empty()
                                     ? preset->pathSelector
                                     : std::string("ns3::FixedPathSelector");
-    if (!spec.lb.pathSelector.empty())
+    if (!given.lb.pathSelector.empty())
     {
-        result.pathSelectorTypeId = ResolvePathSelector(spec.lb.pathSelector);
+        result.pathSelectorTypeId = ResolvePathSelector(given.lb.pathSelector);
         if (result.pathSelectorTypeId.empty())
         {
-            throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
-                             "unknown path selector \"" + spec.lb.pathSelector +
+            throw InputError(given.sourceFile, given.LineOf("lb.path_selector"), "lb.path_selector",
+                             "unknown path selector \"" + given.lb.pathSelector +
                                  "\"; expected \"fixed\", \"oblivious-spray\", "
                                  "\"random-spray\", \"bitmap\", \"reps\" or a "
                                  "PathSelector TypeId name");
@@ -941,30 +778,33 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     // UEC-style transports (ns3-modules/rdma/doc/rdma.md): ROD pins one EV per connection
     // whatever the selector; RUD takes the EV of every packet from the selector of the
     // scenario or the policy (fixed for switch-only policies such as ecmp).
-    if (spec.nic.transport == "uec-rod")
+    if (given.nic.transport == "uec-rod")
     {
         result.pathSelectorTypeId = "ns3::FixedPathSelector";
     }
-    if (spec.nic.transport != "roce" && spec.nic.rtoPs < kUecMinRtoPs)
+    if (given.nic.transport != "roce" && given.nic.rtoPs < kUecMinRtoPs)
     {
-        throw InputError(spec.sourceFile, spec.LineOf("nic.rto_us"), "nic.rto_us",
+        throw InputError(given.sourceFile, given.LineOf("nic.rto_us"), "nic.rto_us",
                          fmt::format("the UEC-style transports need a retransmission timeout "
                                      "of at least {} us; got {} us",
-                                     kUecMinRtoPs / 1'000'000, spec.nic.rtoPs / 1e6));
+                                     kUecMinRtoPs / 1'000'000, given.nic.rtoPs / 1e6));
     }
-    result.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
+    result.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : given.nic.qpsPerConnection;
     result.qpScaling =
-        preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
+        preset && !preset->qpScaling.empty() ? preset->qpScaling : given.nic.qpScaling;
 
-    if ((spec.nic.congestionControl == "dcqcn" || spec.nic.congestionControl == "nscc") &&
-        !spec.ecn.enabled)
+    if ((given.nic.congestionControl == "dcqcn" || given.nic.congestionControl == "nscc") &&
+        !given.ecn.enabled)
     {
-        throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
+        throw InputError(given.sourceFile, given.LineOf("nic.congestion_control"),
                          "nic.congestion_control",
-                         "\"" + spec.nic.congestionControl + "\" reacts to ECN marks; it needs "
+                         "\"" + given.nic.congestionControl + "\" reacts to ECN marks; it needs "
                          "[ecn] enabled = true (without marks it never slows down)");
     }
-    const TopologyGraph graph = BuildGraph(spec);
+    const TopologyGraph graph = BuildGraph(given);
+    // Derived values made explicit: the spec the run uses is the one its manifest echoes.
+    const ScenarioSpec spec = ResolveScenario(given, graph);
+    result.spec = spec;
     CheckFailures(spec, graph);
     WorkloadSpec workload = BuildWorkload(spec, graph);
     if (options.editWorkload)
@@ -1068,6 +908,28 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     attrs.Note("ns3::SwitchNode", "ForwardingLatency", TimeValue(PicoSeconds(graph.switchLatencyPs)),
                "the topology's switch latency");
+    // The PFC headroom every switch port got (given, or automatic from its link).
+    {
+        std::map<std::pair<uint64_t, uint64_t>, PortHeadroom> classes;
+        for (uint32_t v = graph.numHosts; v < graph.vertices.size(); ++v)
+        {
+            for (uint32_t li : fabric.ports[v])
+            {
+                const TopoLink& l = graph.links[li];
+                PortHeadroom& c = classes[{l.rateBps, l.delayPs}];
+                c.rateBps = l.rateBps;
+                c.delayPs = l.delayPs;
+                c.headroomBytes = spec.buffer.headroomBytes > 0
+                                      ? spec.buffer.headroomBytes
+                                      : FabricHelper::AutoHeadroomBytes(l.rateBps, l.delayPs);
+                ++c.ports;
+            }
+        }
+        for (const auto& [key, c] : classes)
+        {
+            result.headroom.push_back(c);
+        }
+    }
     int64_t stream = 100 + streams;
     for (auto& nic : nics)
     {

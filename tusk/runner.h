@@ -197,9 +197,18 @@ struct RunSummary
     double uplinkImbalance = 1;    //!< max / mean of uplink tx bytes (1 = perfectly even)
 };
 
+/** PFC headroom of the switch ports of one (rate, delay) class, as the MMUs got it. */
+struct PortHeadroom
+{
+    uint64_t rateBps = 0;
+    uint64_t delayPs = 0;
+    uint64_t headroomBytes = 0; //!< per port and lossless PG (buffer.headroom_bytes or automatic)
+    uint32_t ports = 0;         //!< switch ports of this class
+};
+
 struct RunResult
 {
-    ScenarioSpec spec;
+    ScenarioSpec spec; //!< the scenario as run: resolved (ResolveScenario)
     std::string policyTypeId;
     std::string pathSelectorTypeId; //!< host-side path selector actually used
     uint32_t qpsPerConnection = 1;  //!< QPs per connection actually used (a policy may fix it)
@@ -226,6 +235,8 @@ struct RunResult
     /** Every ns-3 attribute the run set (by the TypeId that declares it) and the values used,
      *  as ns-3 writes them; a description where values vary per object ("per switch: ..."). */
     std::map<std::string, std::vector<std::string>> attributes;
+    /** PFC headroom per switch-port class (rate, delay), sorted by rate then delay. */
+    std::vector<PortHeadroom> headroom;
 };
 
 struct RunOptions
@@ -246,9 +257,19 @@ struct RunOptions
 
 /**
  * \brief Build the fabric and workload of `spec`, run the simulation and collect results.
+ * RunResult::spec is `spec` resolved (ResolveScenario): what the run used.
  * \throws ns3::InputError for input problems found while building (host ids, files)
  */
 RunResult RunScenario(const ScenarioSpec& spec, const RunOptions& options = RunOptions());
+
+/**
+ * \brief `spec` with every value a run derives made explicit, so that its echo
+ * (ScenarioToJson, the manifest's "scenario") reproduces the run exactly: a UEC-style
+ * transport's BDP-derived ECN thresholds become [[ecn.by_rate]] entries, the DCQCN preset
+ * explicit values at the host line rate. Resolving a resolved spec changes nothing.
+ * \throws ns3::InputError if the topology cannot be built
+ */
+ScenarioSpec ResolveScenario(const ScenarioSpec& spec);
 
 /**
  * \brief Valid settings that are probably a mistake: the data priority is not lossless while

@@ -14,6 +14,7 @@
 
 #include <toml++/toml.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -61,7 +62,110 @@ BaseDirOf(const std::string& displayName)
     return base.empty() ? fs::current_path(ec) : fs::absolute(base, ec);
 }
 
+/** The TOML node with the content of JSON value `v` at `key` (null: an error). */
+void
+InsertJson(toml::table& t, const std::string& key, const nlohmann::json& v,
+           const std::string& displayName, const std::string& path);
+
+toml::array
+JsonArray(const nlohmann::json& v, const std::string& displayName, const std::string& path)
+{
+    toml::array a;
+    for (size_t i = 0; i < v.size(); ++i)
+    {
+        toml::table holder;
+        InsertJson(holder, "v", v[i], displayName, path + "[" + std::to_string(i) + "]");
+        a.push_back(*holder.get("v"));
+    }
+    return a;
+}
+
+void
+InsertJson(toml::table& t, const std::string& key, const nlohmann::json& v,
+           const std::string& displayName, const std::string& path)
+{
+    if (v.is_object())
+    {
+        toml::table sub;
+        for (const auto& [k, x] : v.items())
+        {
+            InsertJson(sub, k, x, displayName, path.empty() ? k : path + "." + k);
+        }
+        t.insert_or_assign(key, std::move(sub));
+    }
+    else if (v.is_array())
+    {
+        t.insert_or_assign(key, JsonArray(v, displayName, path));
+    }
+    else if (v.is_boolean())
+    {
+        t.insert_or_assign(key, v.get<bool>());
+    }
+    else if (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX))
+    {
+        throw InputError(displayName, 0, path, "expected an integer below 2^63; got " + v.dump());
+    }
+    else if (v.is_number_integer())
+    {
+        t.insert_or_assign(key, v.get<int64_t>());
+    }
+    else if (v.is_number_float())
+    {
+        t.insert_or_assign(key, v.get<double>());
+    }
+    else if (v.is_string())
+    {
+        t.insert_or_assign(key, v.get<std::string>());
+    }
+    else
+    {
+        throw InputError(displayName, 0, path, "expected a value; got " + v.dump());
+    }
+}
+
 } // namespace
+
+ScenarioSpec
+LoadScenarioJson(const nlohmann::json& scenario,
+                 const std::string& displayName,
+                 const std::vector<std::string>& overrides)
+{
+    if (!scenario.is_object())
+    {
+        throw InputError(displayName, 0, "scenario", "expected a JSON object (a scenario)");
+    }
+    toml::table root;
+    for (const auto& [k, v] : scenario.items())
+    {
+        InsertJson(root, k, v, displayName, k);
+    }
+    return Read(root, displayName, BaseDirOf(displayName), overrides);
+}
+
+ScenarioSpec
+LoadManifestScenario(const std::string& manifestPath, const std::vector<std::string>& overrides)
+{
+    std::ifstream in(manifestPath, std::ios::binary);
+    if (!in)
+    {
+        throw InputError(manifestPath, 0, "", "cannot open the manifest");
+    }
+    nlohmann::json m;
+    try
+    {
+        m = nlohmann::json::parse(in);
+    }
+    catch (const nlohmann::json::exception& e)
+    {
+        throw InputError(manifestPath, 0, "", std::string("not JSON: ") + e.what());
+    }
+    if (!m.is_object() || !m.contains("scenario"))
+    {
+        throw InputError(manifestPath, 0, "scenario",
+                         "expected a tusk manifest.json with a \"scenario\" object");
+    }
+    return LoadScenarioJson(m["scenario"], manifestPath, overrides);
+}
 
 ScenarioSpec
 LoadScenarioString(const std::string& toml,
