@@ -157,11 +157,4 @@ ResolveScenario(const ScenarioSpec& spec, const TopologyGraph& graph)
     return r;
 }
 
-ScenarioSpec
-ResolveScenario(const ScenarioSpec& spec)
-{
-    EnsurePicosecondResolution();
-    return ResolveScenario(spec, BuildGraph(spec));
-}
-
 } // namespace tusk
