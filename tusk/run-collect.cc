@@ -39,9 +39,11 @@ CollectResults(const ScenarioSpec& spec,
                const WorkloadSpec& workload,
                const BuiltFabric& built,
                const Executor& executor,
-               const std::string& deadlock,
+               Observers& observers,
                RunResult& result)
 {
+    MetricsSink& sink = observers.Sink();
+    const auto& times = sink.Transfers();
     const uint64_t endPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     result.events = Simulator::GetEventCount();
     result.finished = executor.exec->AllDone();
@@ -53,22 +55,23 @@ CollectResults(const ScenarioSpec& spec,
     framing.mtuBytes = spec.nic.mtuBytes;
     framing.headerBytes = kRoceDataOverheadBytes;
     framing.phyOverheadBytes = spec.fabric.phyOverheadBytes;
-    const auto& records = executor.exec->GetRecords();
     uint64_t lastCompletion = 0;
     for (uint32_t t = 0; t < workload.transfers.size(); ++t)
     {
         const TransferSpec& ts = workload.transfers[t];
-        // Counts of messages still in progress included: an unfinished transfer's
-        // retransmissions are what explains it.
+        // When: from the executor's trace sources. QP counters: from its record, counts of
+        // messages still in progress included (an unfinished transfer's retransmissions are
+        // what explains it).
+        const MetricsSink::TransferTimes& when = times[t];
         const TransferRecord r = executor.exec->RecordWithPending(t);
         FlowRow row;
         row.id = ts.externalId;
         row.src = ts.src;
         row.dst = ts.dst;
         row.bytes = ts.bytes;
-        row.started = r.started;
-        row.finished = r.recvDone;
-        row.startPs = r.startPs;
+        row.started = when.startPs != kNoTime;
+        row.finished = when.deliveredPs != kNoTime;
+        row.startPs = row.started ? when.startPs : 0;
         row.deliveredBytes = executor.exec->DeliveredBytes(t);
         row.qps = r.qps;
         row.entropy = r.entropy;
@@ -103,16 +106,16 @@ CollectResults(const ScenarioSpec& spec,
         {
             row.idealFctPs = built.fabric.IdealFctPs(ts.src, ts.dst, ts.bytes, framing);
         }
-        if (r.recvDone)
+        if (row.finished)
         {
-            row.finishPs = r.recvDonePs;
-            row.fctPs = r.recvDonePs - r.startPs;
+            row.finishPs = when.deliveredPs;
+            row.fctPs = when.deliveredPs - when.startPs;
             row.slowdown = static_cast<double>(row.fctPs) / static_cast<double>(row.idealFctPs);
-            lastCompletion = std::max(lastCompletion, r.recvDonePs);
+            lastCompletion = std::max(lastCompletion, when.deliveredPs);
         }
-        if (r.sendDone)
+        if (when.acknowledgedPs != kNoTime)
         {
-            lastCompletion = std::max(lastCompletion, r.sendDonePs);
+            lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
         }
         result.flows.push_back(row);
     }
@@ -153,25 +156,25 @@ CollectResults(const ScenarioSpec& spec,
         for (uint32_t t : transfersOf[c])
         {
             const TransferSpec& ts = workload.transfers[t];
-            const TransferRecord& r = records[t];
+            const MetricsSink::TransferTimes& r = times[t];
             const bool su = executor.scaleUp && executor.scaleUp->SameServer(ts.src, ts.dst);
             (su ? bytes[ts.src].suSent : bytes[ts.src].netSent) += ts.bytes;
             (su ? bytes[ts.dst].suRecv : bytes[ts.dst].netRecv) += ts.bytes;
-            if (r.started)
+            if (r.startPs != kNoTime)
             {
                 // Dependency-free transfers start with the collective.
                 row.startPs = std::min(row.startPs, r.startPs);
             }
-            if (!r.recvDone)
+            if (r.deliveredPs == kNoTime)
             {
                 row.finished = false;
                 continue;
             }
-            row.finishPs = std::max(row.finishPs, r.recvDonePs);
+            row.finishPs = std::max(row.finishPs, r.deliveredPs);
             if (ts.step >= 0 && static_cast<uint32_t>(ts.step) < cs.steps &&
-                r.recvDonePs > row.stepEndPs[ts.step])
+                r.deliveredPs > row.stepEndPs[ts.step])
             {
-                row.stepEndPs[ts.step] = r.recvDonePs;
+                row.stepEndPs[ts.step] = r.deliveredPs;
                 row.stepSlowestFlow[ts.step] = static_cast<int64_t>(ts.externalId);
                 const auto it = std::find(cs.ranks.begin(), cs.ranks.end(), ts.src);
                 row.stepSlowestRank[ts.step] =
@@ -188,7 +191,8 @@ CollectResults(const ScenarioSpec& spec,
         for (uint32_t t : transfersOf[c])
         {
             const TransferSpec& ts = workload.transfers[t];
-            if (!records[t].recvDone && ts.step >= 0 && static_cast<uint32_t>(ts.step) < cs.steps)
+            if (times[t].deliveredPs == kNoTime && ts.step >= 0 &&
+                static_cast<uint32_t>(ts.step) < cs.steps)
             {
                 stepUnfinished[ts.step] = true;
             }
@@ -282,59 +286,29 @@ CollectResults(const ScenarioSpec& spec,
         result.jobs.push_back(row);
     }
 
-    // ---- links and conservation --------------------------------------------------------
-    const double durationS = std::max<uint64_t>(result.simEndPs, 1) * 1e-12;
+    // ---- links, PFC events and conservation --------------------------------------------
+    result.links = sink.LinkRows(std::max<uint64_t>(result.simEndPs, 1), Simulator::Now());
+    result.pfcEvents = sink.TakePfcEvents();
     Conservation& cons = result.conservation;
     for (const auto& nic : built.nics)
     {
         cons.sent += nic->GetCounters().txFrames;
         cons.received += nic->GetCounters().rxFrames;
     }
+    for (const auto& row : result.links)
+    {
+        for (int k = 0; k < kDropReasons; ++k)
+        {
+            if (static_cast<DropReason>(k) != DropReason::NIC_STALE)
+            {
+                cons.dropped += row.drops[k];
+            }
+        }
+        result.packetHops += row.txFrames;
+    }
     for (const auto& l : built.fabric.links)
     {
-        const TopoLink& tl = graph.links[l.graphLink];
         cons.inFlight += l.channel->GetFramesInFlight();
-        for (int dir = 0; dir < 2; ++dir)
-        {
-            Ptr<FabricNetDevice> dev = dir == 0 ? l.devA : l.devB;
-            const uint32_t from = dir == 0 ? tl.a : tl.b;
-            const uint32_t to = dir == 0 ? tl.b : tl.a;
-            dev->FlushUtilisation(Simulator::Now());
-            const PortCounters& pc = dev->GetCounters();
-            LinkRow row;
-            row.link = l.graphLink;
-            row.from = graph.vertices[from].name;
-            row.to = graph.vertices[to].name;
-            row.fromTier = graph.vertices[from].tier;
-            row.toTier = graph.vertices[to].tier;
-            row.uplink = graph.vertices[from].kind == TopoVertex::SWITCH &&
-                         graph.vertices[to].kind == TopoVertex::SWITCH && row.toTier > row.fromTier;
-            row.rateBps = dev->GetRateBps();
-            row.txFrames = pc.txFrames;
-            row.txBytes = pc.txBytes;
-            row.meanUtilisation = pc.txWireBytes * 8.0 / (row.rateBps * durationS);
-            row.maxUtilisation = pc.maxWindowUtilisation;
-            row.maxQueueBytes = pc.maxQueueBytes;
-            row.pfcPauseTx = pc.pfcXoffTx;
-            row.pfcFramesTx = pc.pfcTx;
-            row.pfcFramesRx = pc.pfcRx;
-            row.ecnMarks = pc.ecnMarks;
-            row.watchdogTriggers = pc.watchdogTriggers;
-            for (uint8_t p = 0; p < 8; ++p)
-            {
-                row.pausedPs += dev->GetPausedPs(p, Simulator::Now());
-            }
-            for (int k = 0; k < kDropReasons; ++k)
-            {
-                row.drops[k] = pc.drops[k];
-                if (static_cast<DropReason>(k) != DropReason::NIC_STALE)
-                {
-                    cons.dropped += pc.drops[k];
-                }
-            }
-            result.packetHops += pc.txFrames;
-            result.links.push_back(row);
-        }
     }
     // Byte share of each uplink among the uplinks of its switch.
     {
@@ -364,12 +338,12 @@ CollectResults(const ScenarioSpec& spec,
         }
     }
 
-    uint64_t trimmed = 0;
-    for (const auto& sw : built.fabric.switches)
+    for (auto& h : result.headroom)
     {
-        trimmed += sw->GetTrimmedFrames();
+        h.maxUsedBytes = sink.MaxHeadroomUsed(h.rateBps, h.delayPs);
     }
-    result.summary = Summarize(result, spec.lb.policy, trimmed);
+    result.summary = Summarize(result, spec.lb.policy, sink.TrimmedFrames());
+    const std::string& deadlock = observers.Deadlock();
 
     if (!deadlock.empty())
     {
@@ -390,11 +364,11 @@ CollectResults(const ScenarioSpec& spec,
         // The same count as flows.csv (finished = every byte delivered) and the manifest.
         result.failure = fmt::format("{} of {} transfers unfinished at {:.3f} ms (stop_time_ms = "
                                      "{:.3f})",
-                                     std::count_if(records.begin(), records.end(),
-                                                   [](const TransferRecord& r) {
-                                                       return !r.recvDone;
+                                     std::count_if(times.begin(), times.end(),
+                                                   [](const MetricsSink::TransferTimes& r) {
+                                                       return r.deliveredPs == kNoTime;
                                                    }),
-                                     records.size(), endPs / 1e9, spec.stopTimePs / 1e9);
+                                     times.size(), endPs / 1e9, spec.stopTimePs / 1e9);
         for (const auto& line : executor.exec->DescribeBlocked(4))
         {
             result.failure += "; " + line;

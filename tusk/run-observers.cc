@@ -1,6 +1,6 @@
 /*
- * tusk: what watches a run without changing it: one pcap per host NIC, the progress line, the
- * time-series sampler, the PFC event table and the PFC deadlock detector.
+ * tusk: what watches a run without changing it: the metrics sink, one pcap per host NIC, the
+ * progress line, the time-series sampler and the PFC deadlock detector.
  */
 #include "run-stages.h"
 
@@ -87,21 +87,10 @@ Observers::Attach(const ScenarioSpec& spec,
         m_sampler.Start(PicoSeconds(spec.output.samplePs));
     }
 
-    // PFC observability: the pause event table, and deadlock detection.
-    for (const auto& l : built.fabric.links)
-    {
-        const TopoLink& tl = graph.links[l.graphLink];
-        for (int dir = 0; dir < 2; ++dir)
-        {
-            Ptr<FabricNetDevice> dev = dir == 0 ? l.devA : l.devB;
-            const std::string at = graph.vertices[dir == 0 ? tl.a : tl.b].name;
-            const std::string peer = graph.vertices[dir == 0 ? tl.b : tl.a].name;
-            dev->TraceConnectWithoutContext(
-                "Pfc", Callback<void, const PfcEvent&>([this, at, peer](const PfcEvent& e) {
-                    m_pfcEvents.push_back(PfcEventRow{e, at, peer});
-                }));
-        }
-    }
+    // The tables: links, PFC events, trims, headroom, transfer times, from trace sources.
+    m_sink.Connect(graph, built.fabric, executor.exec, executor.exec->GetSpec().transfers.size());
+
+    // PFC deadlock detection.
     if (spec.pfc.enabled && spec.pfc.deadlockDetectPs > 0)
     {
         m_detector = CreateObject<PfcDeadlockDetector>();
@@ -125,7 +114,6 @@ Observers::Finish(RunResult& result)
 {
     m_sampler.Finish(Simulator::Now());
     result.timeSeries = m_sampler.Take();
-    result.pfcEvents = std::move(m_pfcEvents);
 }
 
 void

@@ -15,6 +15,7 @@
 #ifndef TUSK_RUN_STAGES_H
 #define TUSK_RUN_STAGES_H
 
+#include "metrics-sink.h"
 #include "run-attributes.h"
 #include "runner.h"
 #include "time-series.h"
@@ -147,13 +148,18 @@ Executor SetUpExecutor(const ScenarioSpec& spec,
 // ---- attach observers (run-observers.cc) --------------------------------------------------
 
 /**
- * \brief What watches the run without changing it: pcap files, the progress line, the
- * time-series sampler, the PFC event table and the PFC deadlock detector. Attach connects
- * them in place (they refer to this object: do not move it afterwards).
+ * \brief What watches the run without changing it: the metrics sink (the tables, from trace
+ * sources), pcap files, the progress line, the time-series sampler and the PFC deadlock
+ * detector. Attach connects them in place (they refer to this object: do not move it
+ * afterwards).
  */
 class Observers
 {
   public:
+    Observers() = default;
+    Observers(const Observers&) = delete;
+    Observers& operator=(const Observers&) = delete;
+
     void Attach(const ScenarioSpec& spec,
                 const ns3::TopologyGraph& graph,
                 const BuiltFabric& built,
@@ -161,15 +167,16 @@ class Observers
                 const RunOptions& options,
                 RunAttributes& attrs,
                 std::chrono::steady_clock::time_point wallStart);
-    /** Close the sampler at the end of the run and hand over what was observed. */
+    /** Close the sampler at the end of the run and hand over the time series. */
     void Finish(RunResult& result);
     /** The deadlock the detector reported ("" if none). */
     const std::string& Deadlock() const { return m_deadlock; }
+    MetricsSink& Sink() { return m_sink; }
     void Dispose();
 
   private:
+    MetricsSink m_sink;
     TimeSeriesSampler m_sampler;
-    std::vector<PfcEventRow> m_pfcEvents;
     ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
     std::string m_deadlock;
     std::function<void()> m_progress;
@@ -179,15 +186,16 @@ class Observers
 // ---- collect and summarise (run-collect.cc, run-summary.cc) -------------------------------
 
 /**
- * \brief Fill `result`'s tables after the run: flows (with ideal FCTs), collectives, jobs,
- * links, packet conservation, and why the run failed if it did.
+ * \brief Fill `result`'s tables after the run from the metrics sink and the executor's
+ * records: flows (with ideal FCTs), collectives, jobs, links, PFC events, packet
+ * conservation, the summary, and why the run failed if it did.
  */
 void CollectResults(const ScenarioSpec& spec,
                     const ns3::TopologyGraph& graph,
                     const ns3::WorkloadSpec& workload,
                     const BuiltFabric& built,
                     const Executor& executor,
-                    const std::string& deadlock,
+                    Observers& observers,
                     RunResult& result);
 
 /** The headline numbers of `result` (RunSummary), computed once from its tables. */

@@ -59,12 +59,14 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
     s.meanSlowdown = Mean(slowdowns);
     s.p50Slowdown = Quantile(slowdowns, 0.5);
     s.p99Slowdown = Quantile(slowdowns, 0.99);
+    s.p999Slowdown = Quantile(slowdowns, 0.999);
     s.maxSlowdown = Max(slowdowns);
     s.maxFctUs = Max(fcts);
     s.p99FctUs = Quantile(fcts, 0.99);
     s.cctUs = std::numeric_limits<double>::quiet_NaN();
     s.algbwGBps = std::numeric_limits<double>::quiet_NaN(); // no finished collective: no value
     s.busbwGBps = std::numeric_limits<double>::quiet_NaN();
+    s.lowerBoundUs = std::numeric_limits<double>::quiet_NaN();
     for (const auto& c : result.collectives)
     {
         if (c.finished && (std::isnan(s.cctUs) || PsToUs(c.cctPs) > s.cctUs))
@@ -72,6 +74,7 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
             s.cctUs = PsToUs(c.cctPs);
             s.algbwGBps = c.algbwGBps;
             s.busbwGBps = c.busbwGBps;
+            s.lowerBoundUs = PsToUs(c.lowerBoundPs);
         }
     }
     std::vector<double> upUtil;

@@ -73,7 +73,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     result.attributes = attrs.Values();
     result.headroom = built.headroom;
     observers.Finish(result);
-    CollectResults(spec, graph, workload, built, executor, observers.Deadlock(), result);
+    CollectResults(spec, graph, workload, built, executor, observers, result);
 
     executor.exec->Dispose();
     observers.Dispose();

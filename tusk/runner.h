@@ -163,7 +163,11 @@ struct Conservation
     bool Holds() const { return sent == received + dropped + inFlight; }
 };
 
-/** The headline numbers of a run (the row of `tusk compare`). */
+/**
+ * The headline numbers of a run (the row of `tusk compare`, the manifest's "summary"),
+ * computed once from the run's tables (run-summary.cc); the Python analysis reads them from
+ * the manifest.
+ */
 struct RunSummary
 {
     std::string policy;
@@ -172,9 +176,11 @@ struct RunSummary
     double cctUs = 0;      //!< largest CCT over collectives (NaN if none)
     double algbwGBps = 0;  //!< of that collective
     double busbwGBps = 0;
+    double lowerBoundUs = 0; //!< byte bound of that collective (NaN if none)
     double meanSlowdown = 0;
     double p50Slowdown = 0;
     double p99Slowdown = 0;
+    double p999Slowdown = 0;
     double maxSlowdown = 0;
     double maxFctUs = 0;
     double p99FctUs = 0;
@@ -204,6 +210,7 @@ struct PortHeadroom
     uint64_t delayPs = 0;
     uint64_t headroomBytes = 0; //!< per port and lossless PG (buffer.headroom_bytes or automatic)
     uint32_t ports = 0;         //!< switch ports of this class
+    uint64_t maxUsedBytes = 0;  //!< the most headroom one lossless PG of these ports used
 };
 
 struct RunResult
