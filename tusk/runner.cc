@@ -86,8 +86,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
 ScenarioSpec
 ResolveScenario(const ScenarioSpec& spec)
 {
-    EnsurePicosecondResolution();
-    return ResolveScenario(spec, BuildGraph(spec));
+    return ResolveScenario(spec, BuildGraph(spec)); // integers only: no ns-3 Time involved
 }
 
 } // namespace tusk

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,11 +46,64 @@ struct KnobBlock
 /** One TOML table of the scenario format. */
 struct Section
 {
+    using ReadFn = std::function<void(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)>;
+    using WriteFn = std::function<void(const ScenarioSpec& spec, nlohmann::json& root)>;
+    using BlocksFn = std::function<std::vector<KnobBlock>()>;
+
     std::string key; //!< its name at the top level ("nic", "jobs"); "" = the top-level keys
-    void (*read)(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec);
-    void (*write)(const ScenarioSpec& spec, nlohmann::json& root);
-    std::vector<KnobBlock> (*blocks)();
+    ReadFn read;
+    WriteFn write;
+    BlocksFn blocks;
 };
+
+/** How a plain section (PlainSection) differs from the rest. */
+struct PlainSectionOptions
+{
+    /** Keys that moved elsewhere, with the message that says where. */
+    std::map<std::string, std::string> retired;
+    /** Checks across keys once the table is read (the table and the spec read so far). */
+    std::function<void(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)> check;
+    /** The key reference's blocks, when not one block of the rows with their defaults. */
+    Section::BlocksFn blocks;
+};
+
+/**
+ * \brief A section that is one table of keys whose values live in `spec.*member`: read
+ * through its rows (only when the table is present), echoed through them, documented as one
+ * block named `key`.
+ */
+template <class Owner>
+Section
+PlainSection(const char* key,
+             const std::vector<Knob<Owner>>& (*rows)(),
+             Owner ScenarioSpec::*member,
+             PlainSectionOptions options = {})
+{
+    const std::string k = key;
+    Section s;
+    s.key = k;
+    s.read = [k, rows, member, options](ScenarioReader& r, const toml::table& root,
+                                        ScenarioSpec& spec) {
+        const toml::node* tn = r.Get(root, "", k);
+        if (tn == nullptr)
+        {
+            return;
+        }
+        const toml::table& t = r.Table(tn, k);
+        ReadKnobs(r, t, k, rows(), spec.*member, "", {}, options.retired);
+        if (options.check)
+        {
+            options.check(r, t, spec);
+        }
+    };
+    s.write = [k, rows, member](const ScenarioSpec& spec, nlohmann::json& root) {
+        root[k] = WriteKnobs(rows(), spec.*member);
+    };
+    s.blocks = options.blocks ? options.blocks : Section::BlocksFn([k, rows]() {
+        return std::vector<KnobBlock>{KnobBlock(k, k, Docs(rows()))};
+    });
+    return s;
+}
 
 /** Every section, in reading order (top level, topology, ..., ns3). */
 const std::vector<Section>& Sections();

@@ -144,21 +144,6 @@ Rows()
     return rows;
 }
 
-void
-Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
-{
-    if (const toml::node* tn = r.Get(root, "", kP))
-    {
-        ReadKnobs(r, r.Table(tn, kP), kP, Rows(), spec.dcqcn);
-    }
-}
-
-void
-Write(const ScenarioSpec& spec, nlohmann::json& root)
-{
-    root[kP] = WriteKnobs(Rows(), spec.dcqcn);
-}
-
 std::vector<KnobBlock>
 Blocks()
 {
@@ -229,7 +214,9 @@ DcqcnAttributeValues(const DcqcnSection& resolved)
 Section
 DcqcnKeys()
 {
-    return Section{kP, &Read, &Write, &Blocks};
+    PlainSectionOptions options;
+    options.blocks = &Blocks;
+    return PlainSection(kP, &Rows, &ScenarioSpec::dcqcn, options);
 }
 
 } // namespace tusk

@@ -30,37 +30,15 @@ Rows()
     return rows;
 }
 
-void
-Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
-{
-    const toml::node* tn = r.Get(root, "", kP);
-    if (tn == nullptr)
-    {
-        return;
-    }
-    ReadKnobs(r, r.Table(tn, kP), kP, Rows(), spec.fabric, "", {},
-              {{"port_queue_bytes",
-                "switch buffers are set in [buffer] (total_bytes, thresholds, headroom)"}});
-}
-
-void
-Write(const ScenarioSpec& spec, nlohmann::json& root)
-{
-    root[kP] = WriteKnobs(Rows(), spec.fabric);
-}
-
-std::vector<KnobBlock>
-Blocks()
-{
-    return {KnobBlock{kP, kP, Docs(Rows())}};
-}
-
 } // namespace
 
 Section
 FabricKeys()
 {
-    return Section{kP, &Read, &Write, &Blocks};
+    PlainSectionOptions options;
+    options.retired["port_queue_bytes"] =
+        "switch buffers are set in [buffer] (total_bytes, thresholds, headroom)";
+    return PlainSection(kP, &Rows, &ScenarioSpec::fabric, options);
 }
 
 } // namespace tusk

@@ -108,17 +108,11 @@ Rows()
     return rows;
 }
 
+/** A UEC transport has no receiver choice, and a minimum retransmission timeout. */
 void
-Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
+CheckTransport(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
 {
-    const toml::node* tn = r.Get(root, "", kP);
-    if (tn == nullptr)
-    {
-        return;
-    }
-    const toml::table& t = r.Table(tn, kP);
-    auto& nic = spec.nic;
-    ReadKnobs(r, t, kP, Rows(), nic);
+    const auto& nic = spec.nic;
     const toml::node* transport = t.get("transport");
     if (nic.transport != "roce" && t.get("receiver") != nullptr)
     {
@@ -136,24 +130,14 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     }
 }
 
-void
-Write(const ScenarioSpec& spec, nlohmann::json& root)
-{
-    root[kP] = WriteKnobs(Rows(), spec.nic);
-}
-
-std::vector<KnobBlock>
-Blocks()
-{
-    return {KnobBlock{kP, kP, Docs(Rows())}};
-}
-
 } // namespace
 
 Section
 NicKeys()
 {
-    return Section{kP, &Read, &Write, &Blocks};
+    PlainSectionOptions options;
+    options.check = &CheckTransport;
+    return PlainSection(kP, &Rows, &ScenarioSpec::nic, options);
 }
 
 } // namespace tusk

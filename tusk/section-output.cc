@@ -33,33 +33,12 @@ Rows()
     return rows;
 }
 
-void
-Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
-{
-    if (const toml::node* tn = r.Get(root, "", kP))
-    {
-        ReadKnobs(r, r.Table(tn, kP), kP, Rows(), spec.output);
-    }
-}
-
-void
-Write(const ScenarioSpec& spec, nlohmann::json& root)
-{
-    root[kP] = WriteKnobs(Rows(), spec.output);
-}
-
-std::vector<KnobBlock>
-Blocks()
-{
-    return {KnobBlock{kP, kP, Docs(Rows())}};
-}
-
 } // namespace
 
 Section
 OutputKeys()
 {
-    return Section{kP, &Read, &Write, &Blocks};
+    return PlainSection(kP, &Rows, &ScenarioSpec::output);
 }
 
 } // namespace tusk

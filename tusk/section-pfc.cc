@@ -62,33 +62,12 @@ Rows()
     return rows;
 }
 
-void
-Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
-{
-    if (const toml::node* tn = r.Get(root, "", kP))
-    {
-        ReadKnobs(r, r.Table(tn, kP), kP, Rows(), spec.pfc);
-    }
-}
-
-void
-Write(const ScenarioSpec& spec, nlohmann::json& root)
-{
-    root[kP] = WriteKnobs(Rows(), spec.pfc);
-}
-
-std::vector<KnobBlock>
-Blocks()
-{
-    return {KnobBlock{kP, kP, Docs(Rows())}};
-}
-
 } // namespace
 
 Section
 PfcKeys()
 {
-    return Section{kP, &Read, &Write, &Blocks};
+    return PlainSection(kP, &Rows, &ScenarioSpec::pfc);
 }
 
 } // namespace tusk

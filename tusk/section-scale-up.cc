@@ -33,17 +33,11 @@ Rows()
     return rows;
 }
 
+/** gpus_per_server divides the hosts, and is the rail-optimised topology's. */
 void
-Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
+CheckServers(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
 {
-    const toml::node* tn = r.Get(root, "", kP);
-    if (tn == nullptr)
-    {
-        return;
-    }
-    const toml::table& t = r.Table(tn, kP);
-    auto& su = spec.scaleUp;
-    ReadKnobs(r, t, kP, Rows(), su);
+    const auto& su = spec.scaleUp;
     const toml::node* gn = t.get("gpus_per_server");
     const std::string key = "scale_up.gpus_per_server";
     if (gn != nullptr && spec.topology.kind == "rail-optimised" && su.gpusPerServer > 1 &&
@@ -63,24 +57,14 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     }
 }
 
-void
-Write(const ScenarioSpec& spec, nlohmann::json& root)
-{
-    root[kP] = WriteKnobs(Rows(), spec.scaleUp);
-}
-
-std::vector<KnobBlock>
-Blocks()
-{
-    return {KnobBlock{kP, kP, Docs(Rows())}};
-}
-
 } // namespace
 
 Section
 ScaleUpKeys()
 {
-    return Section{kP, &Read, &Write, &Blocks};
+    PlainSectionOptions options;
+    options.check = &CheckServers;
+    return PlainSection(kP, &Rows, &ScenarioSpec::scaleUp, options);
 }
 
 } // namespace tusk
