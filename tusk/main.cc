@@ -1,4 +1,5 @@
-// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`.
+// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`,
+// `tusk locate`.
 //
 // Exit status: 0 success; 1 the run itself failed (transfers unfinished at the stop time,
 // broken packet conservation, an internal error); 2 bad input (the message names the file,
@@ -6,6 +7,7 @@
 
 #include "git-revision.h"
 #include "hpcc-config.h"
+#include "locate/locate-command.h"
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
@@ -532,6 +534,9 @@ main(int argc, char** argv)
         ->required();
     rep->add_option("--out", reportOut, "Report directory (default RESULTS_DIR/report)");
 
+    locate::CommandOptions locateOpts;
+    auto* loc = locate::AddCommand(app, locateOpts);
+
     try
     {
         app.parse(argc, argv);
@@ -547,6 +552,10 @@ main(int argc, char** argv)
         if (rep->parsed())
         {
             return DoReport(reportDir, reportOut);
+        }
+        if (loc->parsed())
+        {
+            return locate::RunCommand(locateOpts, std::cout);
         }
         if (pol->parsed())
         {
