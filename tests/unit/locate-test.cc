@@ -132,7 +132,7 @@ Measure(const synth::Graph& g, const Case& k, const Difficulty& d, uint32_t plac
 // ---------------------------------------------------------------------------------------------
 // Paths
 
-TEST_CASE("a path of link ids is walked from the source host, each hop in its direction",
+TEST_CASE("locate: a path of link ids is walked from the source host, each hop in its direction",
           "[unit][locate]")
 {
     // host0 - leaf0 - spine0/spine1 - leaf1 - host1: link ids 0..5 (parallel directions).
@@ -187,7 +187,7 @@ Obs(uint32_t src, uint32_t dst, double start, double finish, double ideal,
 
 } // namespace
 
-TEST_CASE("the load-explained slowdown is the harmonic mean of the busiest link's flow count",
+TEST_CASE("locate: the load-explained slowdown is the harmonic mean of the busiest link's flow count",
           "[unit][locate]")
 {
     Observations obs;
@@ -209,7 +209,7 @@ TEST_CASE("the load-explained slowdown is the harmonic mean of the busiest link'
     CHECK(s.slowCount == 0); // 1.5x is not above the 1.5 floor
 }
 
-TEST_CASE("a sprayed flow's share of a link follows its packet counts", "[unit][locate]")
+TEST_CASE("locate: a sprayed flow's share of a link follows its packet counts", "[unit][locate]")
 {
     Observations obs;
     obs.links = LinkIndex({{0, "a", "b"}, {1, "b", "c"}, {2, "b", "c"}});
@@ -232,7 +232,7 @@ TEST_CASE("a sprayed flow's share of a link follows its packet counts", "[unit][
 // ---------------------------------------------------------------------------------------------
 // Solver
 
-TEST_CASE("coordinate-descent NNLS meets the KKT conditions and matches least squares inside "
+TEST_CASE("locate: coordinate-descent NNLS meets the KKT conditions and matches least squares inside "
           "the orthant",
           "[unit][locate]")
 {
@@ -309,7 +309,7 @@ const Difficulty kModerate{"moderate", 8, 0.1, 0.02, 1.3};
 
 } // namespace
 
-TEST_CASE("one link at 1/4 of its rate is ranked first in at least 95 % of 20 placements",
+TEST_CASE("locate: one link at 1/4 of its rate is ranked first in at least 95 % of 20 placements",
           "[unit][locate]")
 {
     const auto g = synth::LeafSpine(16, 8, 8);
@@ -319,14 +319,14 @@ TEST_CASE("one link at 1/4 of its rate is ranked first in at least 95 % of 20 pl
     CHECK(t.falseRuns <= 1);
 }
 
-TEST_CASE("with no fault no link is named, in 20 runs", "[unit][locate]")
+TEST_CASE("locate: with no fault no link is named, in 20 runs", "[unit][locate]")
 {
     const auto g = synth::LeafSpine(16, 8, 8);
     const Tally t = Measure(g, {"none", 0}, kModerate, 20, {Method::Bayes})[0];
     CHECK(t.named == 0);
 }
 
-TEST_CASE("two links at 1/4 are both within the top 3 in at least 95 % of 20 placements",
+TEST_CASE("locate: two links at 1/4 are both within the top 3 in at least 95 % of 20 placements",
           "[unit][locate]")
 {
     const auto g = synth::LeafSpine(16, 8, 8);
@@ -335,7 +335,7 @@ TEST_CASE("two links at 1/4 are both within the top 3 in at least 95 % of 20 pla
     CHECK(t.allInTop3 >= 19);
 }
 
-TEST_CASE("a link losing 1 % of its packets is ranked first and called lossy", "[unit][locate]")
+TEST_CASE("locate: a link losing 1 % of its packets is ranked first and called lossy", "[unit][locate]")
 {
     const auto g = synth::LeafSpine(16, 8, 8);
     for (uint64_t seed = 1; seed <= 5; ++seed)
@@ -353,7 +353,7 @@ TEST_CASE("a link losing 1 % of its packets is ranked first and called lossy", "
     }
 }
 
-TEST_CASE("sprayed traffic: the faulty uplink's class is first, and names the uplinks no flow "
+TEST_CASE("locate: sprayed traffic: the faulty uplink's class is first, and names the uplinks no flow "
           "set tells apart",
           "[unit][locate]")
 {
