@@ -343,7 +343,7 @@ def _parser():
                     help="length of the observation window, days (default 54)")
     ap.add_argument("--rate-per-gpu-hour", type=float,
                     help="unexpected interruptions per GPU-hour instead of the table")
-    ap.add_argument("--gpus", type=int, default=16384, help="GPUs of the job modelled")
+    ap.add_argument("--gpus", type=int, default=16384, help="GPUs of the job modelled (default 16384)")
     ap.add_argument("--checkpoint-min", type=float,
                     help="compute between checkpoints, minutes (default: the best interval)")
     ap.add_argument("--checkpoint-iterations", type=int,
@@ -351,9 +351,10 @@ def _parser():
     ap.add_argument("--checkpoint-cost-s", type=float, default=3.24,
                     help="stall per checkpoint, s (default 3.24: 6.48 TB of 405B-parameter "
                          "model and optimizer state at the 2 TB/s of Llama 3's storage)")
-    ap.add_argument("--detect-min", type=float, default=3.0, help="failure to detection, min")
+    ap.add_argument("--detect-min", type=float, default=3.0, help="failure to detection, min (default 3)")
     ap.add_argument("--restart-min", type=float, default=7.0,
-                    help="detection to training again, min")
+                    help="detection to training again: reschedule, init, load the checkpoint; min "
+                         "(default 7)")
     ap.add_argument("--planned-per-day", type=float, default=47 / 54,
                     help="planned interruptions per day at the observed scale (default 47 in "
                          "54 days), scaled with GPUs")
@@ -361,8 +362,9 @@ def _parser():
     ap.add_argument("--run", help="a tusk run directory: the iteration time is the median of "
                                   "its jobs.csv iteration_us")
     ap.add_argument("--job", help="job_id in jobs.csv (default the first)")
-    ap.add_argument("--replicates", type=int, default=200, help="Monte Carlo replicates")
-    ap.add_argument("--seed", type=int, default=1, help="Monte Carlo seed")
+    ap.add_argument("--replicates", type=int, default=200,
+                    help="Monte Carlo replicates, 54 days each (default 200)")
+    ap.add_argument("--seed", type=int, default=1, help="Monte Carlo seed (default 1)")
     ap.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     return ap
 
