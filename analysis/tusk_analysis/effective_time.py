@@ -373,6 +373,9 @@ def evaluate(args):
     """The dictionary the command prints."""
     if args.gpus <= 0:
         raise InputError("--gpus: expected > 0, got %d" % args.gpus)
+    if args.replicates < 2:
+        raise InputError("--replicates: expected >= 2 (a confidence interval), got %d"
+                         % args.replicates)
     if args.rate_per_gpu_hour is not None:
         if args.rate_per_gpu_hour <= 0:
             raise InputError("--rate-per-gpu-hour: expected > 0")
