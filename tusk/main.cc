@@ -9,6 +9,7 @@
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
+#include "sweep-cli.h"
 #include "tusk-version.h"
 
 #include "fabric/model/input-error.h"
@@ -532,6 +533,8 @@ main(int argc, char** argv)
         ->required();
     rep->add_option("--out", reportOut, "Report directory (default RESULTS_DIR/report)");
 
+    tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
+
     try
     {
         app.parse(argc, argv);
@@ -547,6 +550,10 @@ main(int argc, char** argv)
         if (rep->parsed())
         {
             return DoReport(reportDir, reportOut);
+        }
+        if (sweeps.Parsed())
+        {
+            return sweeps.Run();
         }
         if (pol->parsed())
         {
