@@ -89,6 +89,8 @@ SwitchType=switch/none
 MpiDefault=none
 ReturnToService=2
 SchedulerType=sched/backfill
+# Schedule pending jobs (array tasks) every 0.1 s, not every 2 s: tests wait less.
+SchedulerParameters=sched_min_interval=100000,bf_interval=1
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=1024
