@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace tusk
 {
@@ -94,7 +95,9 @@ NumberText(double v, bool integer)
     {
         return fmt::format("{}", static_cast<long long>(v));
     }
-    std::string s = fmt::format("{}", v);
+    // Nine significant digits: the simulator's values are exact to far less than any band,
+    // and 169.898592 reads better than 169.89859199999998.
+    std::string s = fmt::format("{:.9g}", v);
     if (s.find_first_of(".en") == std::string::npos)
     {
         s += ".0";
@@ -872,7 +875,21 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
     const std::string source = "measured: " + date + ", " + revision;
     // Edits in place: (line, begin byte, end byte, text), applied right to left per line.
     std::map<unsigned, std::vector<std::tuple<size_t, size_t, std::string>>> edits;
-    std::map<std::string, std::vector<std::string>> added; // scenario -> new entry lines
+    std::vector<std::pair<std::string, std::vector<std::string>>> added; // in suite order
+    for (const auto& sc : suite.scenarios)
+    {
+        added.emplace_back(sc.name, std::vector<std::string>());
+    }
+    auto addedFor = [&added](const std::string& scenario) -> std::vector<std::string>& {
+        for (auto& [name, entries] : added)
+        {
+            if (name == scenario)
+            {
+                return entries;
+            }
+        }
+        throw std::logic_error("no scenario " + scenario);
+    };
     for (const auto& c : checks)
     {
         if (c.metric.empty() || std::isnan(c.now))
@@ -881,7 +898,7 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
         }
         if (c.baseline == nullptr)
         {
-            added[c.scenario].push_back(fmt::format("{}.{} = {{ value = {}, source = \"{}\" }}",
+            addedFor(c.scenario).push_back(fmt::format("{}.{} = {{ value = {}, source = \"{}\" }}",
                                                     KeyText(c.policy), c.metric,
                                                     NumberText(c.now, c.now == std::floor(c.now)),
                                                     source));
@@ -915,6 +932,10 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
     std::vector<std::string> appended;
     for (const auto& [scenario, entries] : added)
     {
+        if (entries.empty())
+        {
+            continue;
+        }
         auto it = suite.baselineTableEnd.find(scenario);
         if (it != suite.baselineTableEnd.end())
         {
@@ -953,6 +974,10 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
     }
     for (const auto& [scenario, entries] : added)
     {
+        if (entries.empty())
+        {
+            continue;
+        }
         diff += fmt::format("{}: [baseline.{}] new entries:\n", suite.file, scenario);
         for (const auto& e : entries)
         {
