@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +42,10 @@ AddBatchOptions(CLI::App* cmd, BatchOptions& o, const std::string& fileHelp)
                     "Local worker processes (default: the number of cores)")
         ->check(CLI::Range(1u, 4096u));
     cmd->add_option("--out", o.out, "Results root (default results/<name>)");
+    cmd->add_option("--set", o.sets,
+                    "Override a scenario key in every run, after the file's own: --set "
+                    "nic.receiver=selective-repeat (repeatable)")
+        ->allow_extra_args(false);
     cmd->add_flag("-q,--quiet", o.quiet, "No progress output");
     cmd->add_option("--partition", o.slurm.partition, "slurm: partition (sbatch --partition)");
     cmd->add_option("--time", o.slurm.time,
@@ -113,6 +118,47 @@ RunOnSlurm(const SweepPlan& plan, bool force, bool wait, bool quiet)
     return c.failed + c.error + c.pending ? kExitFailed : 0;
 }
 
+/** Keep only the scenarios (SCENARIO) and policies (SCENARIO/POLICY) that `only` names. */
+void
+RestrictSuite(RegressSuite& suite, const std::vector<std::string>& only)
+{
+    for (const auto& o : only)
+    {
+        const std::string scen = o.substr(0, o.find('/'));
+        const std::string pol = o.find('/') == std::string::npos ? "" : o.substr(o.find('/') + 1);
+        auto s = std::find_if(suite.scenarios.begin(), suite.scenarios.end(),
+                              [&](const SuiteScenario& x) { return x.name == scen; });
+        if (s == suite.scenarios.end() ||
+            (!pol.empty() && std::find(s->policies.begin(), s->policies.end(), pol) == s->policies.end()))
+        {
+            throw ns3::InputError("<command line>", 0, "--only",
+                                  "\"" + o + "\" names no scenario (or policy of it) of " + suite.file);
+        }
+    }
+    std::vector<SuiteScenario> kept;
+    for (auto s : suite.scenarios)
+    {
+        std::vector<std::string> policies;
+        for (const auto& p : s.policies)
+        {
+            for (const auto& o : only)
+            {
+                if (o == s.name || o == s.name + "/" + p)
+                {
+                    policies.push_back(p);
+                    break;
+                }
+            }
+        }
+        if (!policies.empty())
+        {
+            s.policies = policies;
+            kept.push_back(s);
+        }
+    }
+    suite.scenarios = kept;
+}
+
 std::string
 Today()
 {
@@ -181,6 +227,8 @@ SweepCommands::SweepCommands(CLI::App& app)
     m_regress->add_flag("--update-baselines", m_updateBaselines,
                         "Rewrite the measured baselines with the values of this run (theory and "
                         "paper ones are never touched), add missing ones, and show the diff");
+    m_regress->add_option("--only", m_only,
+                          "Run only this scenario, or SCENARIO/POLICY (repeatable)");
     m_regress->add_flag("--resume", m_resume,
                         "Keep runs that have complete results (same binary only: by default "
                         "every run is redone)");
@@ -233,6 +281,17 @@ SweepCommands::Dispatch()
     const BatchOptions& o = m_regressOpts;
     RegressSuite suite = ReadSuite(o.file);
     suite.slurm = MergeSlurm(suite.slurm, o);
+    for (auto& sc : suite.scenarios)
+    {
+        for (const auto& s : o.sets)
+        {
+            sc.sets.push_back(CommandLineEdit(s));
+        }
+    }
+    if (!m_only.empty())
+    {
+        RestrictSuite(suite, m_only);
+    }
     const std::string root =
         o.out.empty() ? (fs::path("results") / "regress" / suite.name).string() : o.out;
     SweepPlan plan = SuitePlan(suite, root);
@@ -312,6 +371,10 @@ SweepCommands::RunSweep()
     const BatchOptions& o = m_sweepOpts;
     SweepSpec spec = ReadSweepFile(o.file);
     spec.slurm = MergeSlurm(spec.slurm, o);
+    for (const auto& s : o.sets)
+    {
+        spec.sets.push_back(CommandLineEdit(s));
+    }
     const std::string root = o.out.empty() ? (fs::path("results") / spec.name).string() : o.out;
     SweepPlan plan = ExpandSweep(spec, root);
     if (!o.quiet)

@@ -25,6 +25,7 @@ struct BatchOptions
     std::string backend = "local";
     unsigned jobs = 0;       //!< local workers; 0 = the number of cores
     std::string out;         //!< results root ("" = the default)
+    std::vector<std::string> sets; //!< --set KEY=VALUE for every run
     bool quiet = false;
     SlurmOptions slurm;      //!< command-line Slurm options (empty = the file's)
     bool chunkGiven = false;
@@ -63,6 +64,7 @@ class SweepCommands
     std::string m_junit;
     bool m_updateBaselines = false;
     bool m_resume = false;
+    std::vector<std::string> m_only;
 
     std::string m_taskPlan;
     int m_taskIndex = -1;

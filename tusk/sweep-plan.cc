@@ -594,7 +594,7 @@ SetArguments(const toml::table& base, const std::vector<RunEdit>& edits, const s
         }
         catch (const std::invalid_argument& x)
         {
-            throw InputError(sweepFile, e.line, e.key, x.what());
+            throw InputError(e.file.empty() ? sweepFile : e.file, e.line, e.key, x.what());
         }
     }
     for (const auto& [key, slot] : arrays)
@@ -844,6 +844,32 @@ FlattenInto(const toml::table& t, const std::string& prefix, std::vector<RunEdit
 }
 } // namespace
 
+RunEdit
+CommandLineEdit(const std::string& argument)
+{
+    const size_t eq = argument.find('=');
+    const std::string key = eq == std::string::npos ? "" : argument.substr(0, eq);
+    if (eq == std::string::npos || SplitKeyPath(key).empty())
+    {
+        throw InputError("--set", 0, argument,
+                         "expected KEY.PATH=VALUE, e.g. nic.receiver=selective-repeat");
+    }
+    const std::string text = argument.substr(eq + 1);
+    RunEdit e;
+    e.key = key;
+    e.file = "--set";
+    try
+    {
+        toml::table v = ParseValue(text);
+        e.value = v.size() == 1 && v.get("v") ? TomlValueText(*v.get("v")) : TomlValueText(toml::value<std::string>(text));
+    }
+    catch (const toml::parse_error&)
+    {
+        e.value = TomlValueText(toml::value<std::string>(text));
+    }
+    return e;
+}
+
 std::vector<RunEdit>
 FlattenSetTable(const toml::table& table)
 {
@@ -897,7 +923,7 @@ BuildRun(SweepRun& run, const toml::table& base, const std::vector<RunEdit>& edi
         {
             throw InputError(file, scenarioLine, "scenario", "run " + run.id + ": " + e.what());
         }
-        throw InputError(file, culprit->line, culprit->key,
+        throw InputError(culprit->file.empty() ? file : culprit->file, culprit->line, culprit->key,
                          "value " + culprit->value + " (run " + run.id +
                              ") is refused by the scenario loader: " + e.Key() + ": " +
                              e.Message());

@@ -57,7 +57,15 @@ struct RunEdit
     std::string key;
     std::string value;
     unsigned line = 0;
+    std::string file; //!< where it was given, if not the sweep (or suite) file ("--set")
 };
+
+/**
+ * \brief A command-line `--set KEY=VALUE` as an edit: VALUE is TOML text if it parses as a TOML
+ * value, else a plain string (as `tusk run --set` reads it).
+ * \throws ns3::InputError (file "--set") for a malformed argument
+ */
+RunEdit CommandLineEdit(const std::string& argument);
 
 /** A sweep file, parsed and validated. */
 struct SweepSpec
@@ -68,7 +76,7 @@ struct SweepSpec
     unsigned scenarioLine = 0;
     bool zip = false;     //!< combine = "zip" (else the cartesian product)
     /** [set]: fixed overrides of every run. */
-    std::vector<RunEdit> sets;
+    std::vector<RunEdit> sets; //!< [set], then the command line's --set
     std::vector<SweepAxis> axes;
     SlurmOptions slurm;
 };
