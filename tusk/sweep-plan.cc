@@ -908,11 +908,23 @@ BuildRun(SweepRun& run, const toml::table& base, const std::vector<RunEdit>& edi
             throw; // the base scenario itself (its file and line)
         }
         // Name the edit whose key the loader complained about (the last one that matches).
+        // Compare key paths without array indices: the loader says background[0].load where
+        // the edit said background.load (every entry) or background.0.load.
+        auto path = [](std::string key) {
+            for (size_t i; (i = key.find('[')) != std::string::npos;)
+            {
+                const size_t j = key.find(']', i);
+                key.replace(i, j == std::string::npos ? std::string::npos : j - i + 1, "");
+            }
+            std::vector<std::string> segs = SplitKeyPath(key);
+            segs.erase(std::remove_if(segs.begin(), segs.end(), IsIndex), segs.end());
+            return segs;
+        };
         const RunEdit* culprit = nullptr;
-        const std::vector<std::string> bad = SplitKeyPath(e.Key());
+        const std::vector<std::string> bad = path(e.Key());
         for (const auto& ed : edits)
         {
-            const std::vector<std::string> k = SplitKeyPath(ed.key);
+            const std::vector<std::string> k = path(ed.key);
             const size_t n = std::min(k.size(), bad.size());
             if (n > 0 && std::equal(k.begin(), k.begin() + n, bad.begin()))
             {

@@ -251,6 +251,11 @@ TEST_CASE("sweep: errors name the sweep file, line and key", "[unit][sweep]")
     e = error("scenario = \"base.toml\"\n[[axis]]\nkey = \"background.5.load\"\nvalues = [0.1]\n");
     CHECK(e.Line() == 4);
     CHECK_THAT(e.Message(), Catch::Contains("index 5 is out of range"));
+    // The loader names background[1].load; the error points at the axis value all the same.
+    e = error("scenario = \"base.toml\"\n[[axis]]\nkey = \"background.load\"\nvalues = [0.5,\n 1.5]\n");
+    CHECK(e.Line() == 5);
+    CHECK(e.Key() == "background.load");
+    CHECK_THAT(e.Message(), Catch::Contains("background[0].load"));
     e = error("scenario = \"base.toml\"\n[[axis]]\nname = \"cct_us\"\nkey = \"seed\"\nvalues = [1]\n");
     CHECK_THAT(e.Message(), Catch::Contains("column of sweep.csv"));
     e = error("scenario = \"base.toml\"\n[slurm]\nchunk = 0\n");
