@@ -1,5 +1,7 @@
 #include "regress.h"
 
+#include "toml-file-reader.h"
+
 #include "fabric/model/input-error.h"
 #include "lb-policies/policy-registry.h"
 
@@ -54,19 +56,7 @@ MetricList()
     return s;
 }
 
-bool
-IsBare(const std::string& k)
-{
-    return !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-    });
-}
 
-std::string
-KeyText(const std::string& k)
-{
-    return IsBare(k) ? k : "\"" + k + "\"";
-}
 
 /** The byte offset of 1-based column `col` (counted in code points) of a UTF-8 line. */
 size_t
@@ -144,60 +134,10 @@ Xml(const std::string& s)
     return o;
 }
 
-class SuiteReader
+class SuiteReader : public TomlFileReader
 {
   public:
-    explicit SuiteReader(std::string file)
-        : m_file(std::move(file))
-    {
-    }
-
-    [[noreturn]] void Fail(const toml::node* n, const std::string& key, const std::string& msg) const
-    {
-        throw InputError(m_file, LineOf(n), key, msg);
-    }
-
-    void CheckKeys(const toml::table& t, const std::string& where,
-                   const std::vector<std::string>& allowed) const
-    {
-        for (auto&& [k, v] : t)
-        {
-            if (std::find(allowed.begin(), allowed.end(), std::string(k.str())) == allowed.end())
-            {
-                std::string list;
-                for (const auto& a : allowed)
-                {
-                    list += (list.empty() ? "" : ", ") + a;
-                }
-                Fail(&v, (where.empty() ? "" : where + ".") + std::string(k.str()),
-                     "unknown key; expected one of " + list);
-            }
-        }
-    }
-
-    std::string String(const toml::node& n, const std::string& key) const
-    {
-        if (!n.is_string())
-        {
-            Fail(&n, key, "expected a string");
-        }
-        return n.as_string()->get();
-    }
-
-    double Number(const toml::node& n, const std::string& key, bool nonNegative) const
-    {
-        if (!n.is_number())
-        {
-            Fail(&n, key, "expected a number");
-        }
-        const double v = n.is_integer() ? static_cast<double>(n.as_integer()->get())
-                                        : n.as_floating_point()->get();
-        if (!std::isfinite(v) || (nonNegative && v < 0))
-        {
-            Fail(&n, key, nonNegative ? "expected a finite number >= 0" : "expected a finite number");
-        }
-        return v;
-    }
+    using TomlFileReader::TomlFileReader;
 
     std::vector<std::string> Policies(const toml::node& n, const std::string& key) const
     {
@@ -271,21 +211,7 @@ class SuiteReader
 
     RegressSuite Read()
     {
-        toml::table root;
-        try
-        {
-            root = toml::parse_file(m_file);
-        }
-        catch (const toml::parse_error& e)
-        {
-            std::error_code ec;
-            if (!fs::exists(m_file, ec))
-            {
-                throw InputError(m_file, 0, "", "no such suite file");
-            }
-            throw InputError(m_file, static_cast<unsigned>(e.source().begin.line), "",
-                             "TOML syntax error: " + std::string(e.description()));
-        }
+        const toml::table root = Parse("suite file");
         CheckKeys(root, "", {"name", "policies", "seeds", "bands", "scenario", "baseline", "slurm"});
         RegressSuite suite;
         suite.file = m_file;
@@ -358,7 +284,7 @@ class SuiteReader
                 Fail(&t, where + ".name", "missing: a short name (baseline tables use it)");
             }
             s.name = String(*name, where + ".name");
-            if (!IsBare(s.name))
+            if (!IsBareKey(s.name))
             {
                 Fail(name, where + ".name", "expected letters, digits, '_' and '-'");
             }
@@ -561,9 +487,6 @@ class SuiteReader
         }
         return b;
     }
-
-  private:
-    std::string m_file;
 };
 
 double
@@ -639,8 +562,8 @@ SuitePlan(const RegressSuite& suite, const std::string& root)
                 run.labels = {{"scenario", s.name}, {"policy", p}, {"seed", std::to_string(seed)}};
                 run.id = fmt::format("scenario={},policy={},seed={}", s.name, p, seed);
                 std::vector<RunEdit> edits = s.sets;
-                edits.push_back({"lb.policy", "\"" + p + "\"", s.policiesLine ? s.policiesLine : s.line});
-                edits.push_back({"seed", std::to_string(seed), s.seedsLine});
+                edits.push_back({"lb.policy", "\"" + p + "\"", s.policiesLine ? s.policiesLine : s.line, ""});
+                edits.push_back({"seed", std::to_string(seed), s.seedsLine, ""});
                 BuildRun(run, base, edits, suite.file, s.line);
                 plan.runs.push_back(std::move(run));
             }
@@ -899,7 +822,7 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
         if (c.baseline == nullptr)
         {
             addedFor(c.scenario).push_back(fmt::format("{}.{} = {{ value = {}, source = \"{}\" }}",
-                                                    KeyText(c.policy), c.metric,
+                                                    QuoteKey(c.policy), c.metric,
                                                     NumberText(c.now, c.now == std::floor(c.now)),
                                                     source));
             continue;

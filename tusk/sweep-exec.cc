@@ -41,20 +41,6 @@ OnStopSignal(int sig)
     g_stop = sig;
 }
 
-/** Install OnStopSignal for SIGINT and SIGTERM (no SA_RESTART: sleeps return early). */
-void
-InstallStopHandlers()
-{
-    struct sigaction sa
-    {
-    };
-    sa.sa_handler = OnStopSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-}
-
 std::string
 HostName()
 {
@@ -356,6 +342,31 @@ class Progress
 
 } // namespace
 
+StopSignalScope::StopSignalScope()
+{
+    g_stop = 0;
+    struct sigaction sa
+    {
+    };
+    sa.sa_handler = OnStopSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART: sleeps and waits return early
+    sigaction(SIGINT, &sa, &m_oldInt);
+    sigaction(SIGTERM, &sa, &m_oldTerm);
+}
+
+StopSignalScope::~StopSignalScope()
+{
+    sigaction(SIGINT, &m_oldInt, nullptr);
+    sigaction(SIGTERM, &m_oldTerm, nullptr);
+}
+
+int
+StopSignalScope::Signal()
+{
+    return g_stop;
+}
+
 std::string
 FormatDuration(double seconds)
 {
@@ -520,16 +531,7 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
         return e;
     };
 
-    g_stop = 0;
-    struct sigaction oldInt
-    {
-    };
-    struct sigaction oldTerm
-    {
-    };
-    sigaction(SIGINT, nullptr, &oldInt);
-    sigaction(SIGTERM, nullptr, &oldTerm);
-    InstallStopHandlers();
+    StopSignalScope stopSignals;
 
     size_t next = 0;
     while (next < todo.size() || !running.empty())
@@ -571,8 +573,6 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
         ::usleep(50'000);
     }
     progress.End();
-    sigaction(SIGINT, &oldInt, nullptr);
-    sigaction(SIGTERM, &oldTerm, nullptr);
     WriteSweepIndex(plan);
     ::close(lock);
     tally.wallSeconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -20,11 +20,36 @@
 
 #include "sweep-plan.h"
 
+#include <csignal>
 #include <string>
 #include <vector>
 
 namespace tusk
 {
+
+/**
+ * While alive, SIGINT and SIGTERM do not end the process: they are recorded (Signal()) and
+ * interrupt sleeps and waits; the previous handlers are restored at the end of the scope.
+ */
+class StopSignalScope
+{
+  public:
+    StopSignalScope();
+    ~StopSignalScope();
+    StopSignalScope(const StopSignalScope&) = delete;
+    StopSignalScope& operator=(const StopSignalScope&) = delete;
+
+    /** The signal received since the scope began, 0 if none. */
+    static int Signal();
+
+  private:
+    struct sigaction m_oldInt
+    {
+    };
+    struct sigaction m_oldTerm
+    {
+    };
+};
 
 /** The outcome of one attempt at a run (.sweep/runs/RUN_ID.json). */
 struct RunRecord

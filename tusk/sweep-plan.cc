@@ -1,6 +1,7 @@
 #include "sweep-plan.h"
 
 #include "scenario-toml.h"
+#include "toml-file-reader.h"
 
 #include "fabric/model/input-error.h"
 #include "lb-policies/policy-registry.h"
@@ -46,34 +47,8 @@ class ScopedChdir
     fs::path m_old;
 };
 
-std::string
-Describe(const toml::node& n)
-{
-    switch (n.type())
-    {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    default: return "a date or time";
-    }
-}
 
-bool
-IsBareKey(const std::string& k)
-{
-    return !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-    });
-}
 
-std::string
-QuoteKey(const std::string& k)
-{
-    return IsBareKey(k) ? k : "\"" + k + "\"";
-}
 
 std::string
 JoinKey(const std::vector<std::string>& segs, size_t from = 0, size_t to = std::string::npos)
@@ -121,69 +96,10 @@ IsReservedColumn(const std::string& name)
     return fixed.count(name) || std::find(m.begin(), m.end(), name) != m.end();
 }
 
-class SweepReader
+class SweepReader : public TomlFileReader
 {
   public:
-    explicit SweepReader(std::string file)
-        : m_file(std::move(file))
-    {
-    }
-
-    [[noreturn]] void Fail(const toml::node* n, const std::string& key, const std::string& msg) const
-    {
-        throw InputError(m_file, LineOf(n), key, msg);
-    }
-
-    void CheckKeys(const toml::table& t, const std::string& where,
-                   const std::vector<std::string>& allowed) const
-    {
-        for (auto&& [k, v] : t)
-        {
-            if (std::find(allowed.begin(), allowed.end(), std::string(k.str())) == allowed.end())
-            {
-                std::string list;
-                for (const auto& a : allowed)
-                {
-                    list += (list.empty() ? "" : ", ") + a;
-                }
-                Fail(&v, (where.empty() ? "" : where + ".") + std::string(k.str()),
-                     "unknown key; expected one of " + list);
-            }
-        }
-    }
-
-    std::string String(const toml::node& n, const std::string& key) const
-    {
-        if (!n.is_string())
-        {
-            Fail(&n, key, "expected a string, got " + Describe(n));
-        }
-        return n.as_string()->get();
-    }
-
-    int64_t Integer(const toml::node& n, const std::string& key, int64_t min) const
-    {
-        if (!n.is_integer() || n.as_integer()->get() < min)
-        {
-            Fail(&n, key, fmt::format("expected an integer >= {}, got {}", min,
-                                      n.is_integer() ? TomlValueText(n) : Describe(n)));
-        }
-        return n.as_integer()->get();
-    }
-
-    std::vector<std::string> Strings(const toml::node& n, const std::string& key) const
-    {
-        if (!n.is_array())
-        {
-            Fail(&n, key, "expected an array of strings, got " + Describe(n));
-        }
-        std::vector<std::string> out;
-        for (auto&& v : *n.as_array())
-        {
-            out.push_back(String(v, key));
-        }
-        return out;
-    }
+    using TomlFileReader::TomlFileReader;
 
     SweepAxis Axis(const toml::table& t, size_t index) const
     {
@@ -366,21 +282,7 @@ class SweepReader
 
     SweepSpec Read()
     {
-        toml::table root;
-        try
-        {
-            root = toml::parse_file(m_file);
-        }
-        catch (const toml::parse_error& e)
-        {
-            std::error_code ec;
-            if (!fs::exists(m_file, ec))
-            {
-                throw InputError(m_file, 0, "", "no such sweep file");
-            }
-            throw InputError(m_file, static_cast<unsigned>(e.source().begin.line), "",
-                             "TOML syntax error: " + std::string(e.description()));
-        }
+        const toml::table root = Parse("sweep file");
         CheckKeys(root, "", {"name", "scenario", "combine", "set", "axis", "slurm"});
         SweepSpec spec;
         spec.file = m_file;
@@ -488,9 +390,6 @@ class SweepReader
         }
         return spec;
     }
-
-  private:
-    std::string m_file;
 };
 
 /**
@@ -529,7 +428,7 @@ ApplyInside(toml::node& node, const std::vector<std::string>& segs, size_t at,
     }
     if (!node.is_table())
     {
-        throw std::invalid_argument(JoinKey(segs, 0, at) + " is " + Describe(node) +
+        throw std::invalid_argument(JoinKey(segs, 0, at) + " is " + DescribeNode(node) +
                                     " in the base scenario, not a table");
     }
     toml::table& t = *node.as_table();
@@ -838,7 +737,7 @@ FlattenInto(const toml::table& t, const std::string& prefix, std::vector<RunEdit
         }
         else
         {
-            out.push_back({key, TomlValueText(v), LineOf(&v)});
+            out.push_back({key, TomlValueText(v), LineOf(&v), ""});
         }
     }
 }
@@ -1022,7 +921,7 @@ ExpandSweep(const SweepSpec& spec, const std::string& root)
             run.labels.emplace_back(axis.name, axis.labels[i]);
             for (size_t k = 0; k < axis.keys.size(); ++k)
             {
-                edits.push_back({axis.keys[k], axis.values[i][k], axis.valueLines[i]});
+                edits.push_back({axis.keys[k], axis.values[i][k], axis.valueLines[i], ""});
                 if (axis.labelled || axis.keys.size() > 1)
                 {
                     toml::table v = ParseValue(axis.values[i][k]);

@@ -36,26 +36,6 @@ namespace fs = std::filesystem;
 namespace
 {
 
-volatile std::sig_atomic_t g_slurmStop = 0;
-
-extern "C" void
-OnSlurmStop(int sig)
-{
-    g_slurmStop = sig;
-}
-
-void
-CatchStop()
-{
-    struct sigaction sa
-    {
-    };
-    sa.sa_handler = OnSlurmStop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-}
-
 std::string
 SlurmDir(const std::string& root)
 {
@@ -357,21 +337,12 @@ SlurmQueue(const std::vector<std::string>& jobs, std::string& error)
 bool
 WaitForSlurm(const SweepPlan& plan, const std::vector<std::string>& jobs, bool quiet)
 {
-    g_slurmStop = 0;
-    struct sigaction oldInt
-    {
-    };
-    struct sigaction oldTerm
-    {
-    };
-    sigaction(SIGINT, nullptr, &oldInt);
-    sigaction(SIGTERM, nullptr, &oldTerm);
-    CatchStop();
+    StopSignalScope stopSignals;
     const bool tty = ::isatty(2) != 0;
     const auto t0 = std::chrono::steady_clock::now();
     std::string last;
     bool done = false;
-    while (!g_slurmStop)
+    while (!StopSignalScope::Signal())
     {
         std::string error;
         const auto queue = SlurmQueue(jobs, error);
@@ -402,7 +373,7 @@ WaitForSlurm(const SweepPlan& plan, const std::vector<std::string>& jobs, bool q
             done = true;
             break;
         }
-        for (int i = 0; i < 20 && !g_slurmStop; ++i)
+        for (int i = 0; i < 20 && !StopSignalScope::Signal(); ++i)
         {
             ::usleep(100'000);
         }
@@ -411,8 +382,6 @@ WaitForSlurm(const SweepPlan& plan, const std::vector<std::string>& jobs, bool q
     {
         std::cerr << "\n";
     }
-    sigaction(SIGINT, &oldInt, nullptr);
-    sigaction(SIGTERM, &oldTerm, nullptr);
     return done;
 }
 
@@ -434,11 +403,10 @@ RunSlurmTask(const std::string& planFile, unsigned task, bool force)
                   << " runs, " << chunk << " per task)\n";
         return 2;
     }
-    g_slurmStop = 0;
-    CatchStop();
+    StopSignalScope stopSignals; // time limit, scancel: record the run in progress, then end
     const std::string tusk = SelfExecutable();
     int rc = 0;
-    for (size_t i = begin; i < std::min(plan.runs.size(), begin + chunk) && !g_slurmStop; ++i)
+    for (size_t i = begin; i < std::min(plan.runs.size(), begin + chunk) && !StopSignalScope::Signal(); ++i)
     {
         const SweepRun& run = plan.runs[i];
         const RunRecord r = ExecuteRun(plan.root, run, tusk, "slurm", force);
@@ -450,7 +418,7 @@ RunSlurmTask(const std::string& planFile, unsigned task, bool force)
             rc = 1;
         }
     }
-    return g_slurmStop ? 128 + g_slurmStop : rc;
+    return StopSignalScope::Signal() ? 128 + StopSignalScope::Signal() : rc;
 }
 
 } // namespace tusk

@@ -13,6 +13,7 @@ fetched.
 
 import argparse
 import base64
+import contextlib
 import datetime
 import html
 import json
@@ -333,9 +334,11 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
     return "\n".join(h)
 
 
-def staging_for(out_dir):
-    """A staging directory beside `out_dir`, after checking that `out_dir` is absent or an
-    earlier report (a report never replaces a results directory or anything else)."""
+@contextlib.contextmanager
+def staged(out_dir):
+    """A staging directory beside `out_dir` to write a report into; renamed into place (replacing
+    an earlier report) when the block ends, removed if it raises. A report never replaces a
+    results directory or anything else that is not an earlier report."""
     if os.path.lexists(out_dir) and not (
         os.path.isdir(out_dir) and os.path.isfile(os.path.join(out_dir, "report.html"))
     ):
@@ -344,19 +347,20 @@ def staging_for(out_dir):
             "refusing to replace it" % out_dir)
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
-    return tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
-
-
-def commit(staging, out_dir):
-    """Move a finished staging directory into place (replacing an earlier report)."""
-    os.chmod(staging, 0o755)
-    if os.path.exists(out_dir):
-        old = out_dir + ".old-%d" % os.getpid()
-        os.rename(out_dir, old)
-        os.rename(staging, out_dir)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.rename(staging, out_dir)
+    staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
+    try:
+        yield staging
+        os.chmod(staging, 0o755)
+        if os.path.exists(out_dir):
+            old = out_dir + ".old-%d" % os.getpid()
+            os.rename(out_dir, old)
+            os.rename(staging, out_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
 
 
 def write_report(results_dir, out_dir=None):
@@ -364,8 +368,7 @@ def write_report(results_dir, out_dir=None):
     Returns the path of report.html."""
     results = load.load_results(results_dir)
     out_dir = os.path.abspath(out_dir or os.path.join(results.path, "report"))
-    staging = staging_for(out_dir)
-    try:
+    with staged(out_dir) as staging:
         with matplotlib.pyplot.rc_context(plots.STYLE):
             ctx, figs, skipped = plots.make_all(results)
             rendered = []
@@ -388,10 +391,6 @@ def write_report(results_dir, out_dir=None):
         text = build_html(results, ctx, rendered, skipped, per_run, steps)
         with open(os.path.join(staging, "report.html"), "w", encoding="utf-8") as fh:
             fh.write(text)
-        commit(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return os.path.join(out_dir, "report.html"), [p[0] for p in rendered], skipped
 
 

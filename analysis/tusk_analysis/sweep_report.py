@@ -11,7 +11,6 @@ out and counted in the report.
 import datetime
 import math
 import os
-import shutil
 import sys
 
 import matplotlib
@@ -19,7 +18,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from . import load, plots, stats
-from .report import CSS, commit, esc, fmt_ci, fmt_num, save_figure, staging_for
+from .report import CSS, esc, fmt_ci, fmt_num, save_figure, staged
 
 #: Metrics plotted when present, with their unit and a short description.
 METRICS = [
@@ -125,9 +124,8 @@ def write_sweep_report(root, out_dir=None):
                                 "against; `tusk report` a run or compare instead" % root)
     colors = plots.policy_colors(list(dict.fromkeys(have["policy"])))
     out_dir = os.path.abspath(out_dir or os.path.join(sw.path, "report"))
-    staging = staging_for(out_dir)
     rendered, skipped, tables = [], [], []
-    try:
+    with staged(out_dir) as staging:
         with matplotlib.pyplot.rc_context(plots.STYLE):
             for metric, unit, what in METRICS:
                 if metric not in have or have[metric].isna().all():
@@ -151,10 +149,6 @@ def write_sweep_report(root, out_dir=None):
         text = build_html(sw, summary, have, rendered, skipped, table, seeds)
         with open(os.path.join(staging, "report.html"), "w", encoding="utf-8") as fh:
             fh.write(text)
-        commit(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return os.path.join(out_dir, "report.html"), [r[0] for r in rendered], skipped
 
 

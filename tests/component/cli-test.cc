@@ -24,18 +24,7 @@ using tusk_test::Scratch;
 using tusk_test::Tusk;
 using tusk_test::Write;
 
-const char* kSmall = R"(name = "small"
-[topology]
-kind = "leaf-spine"
-leaves = 2
-spines = 2
-hosts_per_leaf = 2
-host_link_gbps = 100
-fabric_link_gbps = 100
-[workload]
-kind = "permutation"
-bytes = "200KB"
-)";
+const char* const kSmall = tusk_test::kSmallScenario;
 
 } // namespace
 

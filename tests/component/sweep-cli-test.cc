@@ -30,18 +30,7 @@ using tusk_test::Write;
 namespace
 {
 
-const char* kBase = R"(name = "small"
-[topology]
-kind = "leaf-spine"
-leaves = 2
-spines = 2
-hosts_per_leaf = 2
-host_link_gbps = 100
-fabric_link_gbps = 100
-[workload]
-kind = "permutation"
-bytes = "200KB"
-)";
+const char* const kBase = tusk_test::kSmallScenario;
 
 const char* kSweep = R"(name = "s"
 scenario = "base.toml"

@@ -17,6 +17,20 @@
 namespace tusk_test
 {
 
+/** A small scenario for command-line tests: a permutation of 200 KB on a 4-host leaf-spine. */
+inline const char* const kSmallScenario = R"(name = "small"
+[topology]
+kind = "leaf-spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+host_link_gbps = 100
+fabric_link_gbps = 100
+[workload]
+kind = "permutation"
+bytes = "200KB"
+)";
+
 struct Outcome
 {
     int status;

@@ -5,6 +5,7 @@
  * measured baselines (docs/sweeps.md).
  */
 #include "fabric/model/input-error.h"
+#include "input-error-helpers.h"
 #include "tusk/regress.h"
 #include "tusk/scenario-toml.h"
 #include "tusk/sweep-plan.h"
@@ -66,20 +67,7 @@ hosts = [0, 1]
     }
 };
 
-ns3::InputError
-ExpectInputError(const std::function<void()>& f)
-{
-    try
-    {
-        f();
-    }
-    catch (const ns3::InputError& e)
-    {
-        return e;
-    }
-    FAIL("no ns3::InputError thrown");
-    throw std::logic_error("unreachable");
-}
+using tusk_test::ExpectInputError;
 
 tusk::ScenarioSpec
 Resolve(const tusk::SweepRun& run)
