@@ -172,11 +172,26 @@ class SuiteReader : public TomlFileReader
 
     std::vector<uint64_t> Seeds(const toml::node& n, const std::string& key) const
     {
+        std::vector<uint64_t> out;
+        if (n.is_integer())
+        {
+            // seeds = N: seeds 1..N (statistical oracles over many seeds).
+            const int64_t count = Integer(n, key, 1);
+            if (count > 100000)
+            {
+                Fail(&n, key, "at most 100000 seeds");
+            }
+            for (int64_t i = 1; i <= count; ++i)
+            {
+                out.push_back(static_cast<uint64_t>(i));
+            }
+            return out;
+        }
         if (!n.is_array() || n.as_array()->empty())
         {
-            Fail(&n, key, "expected a non-empty array of seeds, e.g. [1, 2, 3]");
+            Fail(&n, key, "expected a non-empty array of seeds, e.g. [1, 2, 3], or a count N "
+                          "(seeds 1..N)");
         }
-        std::vector<uint64_t> out;
         for (auto&& v : *n.as_array())
         {
             if (!v.is_integer() || v.as_integer()->get() < 0)
