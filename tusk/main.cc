@@ -526,10 +526,11 @@ main(int argc, char** argv)
     std::string reportOut;
     auto* rep = app.add_subcommand(
         "report",
-        "Plots (PNG, SVG) and one self-contained report.html of a run or a comparison, in "
-        "RESULTS_DIR/report/ (docs/analysis.md)");
+        "Plots (PNG, SVG) and one self-contained report.html of a run, a comparison or a sweep, "
+        "in RESULTS_DIR/report/ (docs/analysis.md, docs/sweeps.md)");
     rep->add_option("results_dir", reportDir,
-                    "A run directory (manifest.json) or a comparison directory (comparison.csv)")
+                    "A run directory (manifest.json), a comparison directory (comparison.csv) "
+                    "or a sweep results root (sweep.csv)")
         ->required();
     rep->add_option("--out", reportOut, "Report directory (default RESULTS_DIR/report)");
 

@@ -417,6 +417,30 @@ metrics = ["fct_p99_us"]
     CHECK_THAT(e.Message(), Catch::Contains("no band"));
 }
 
+TEST_CASE("regress: seeds = N runs seeds 1..N, per scenario", "[unit][regress]")
+{
+    Dir d("seeds");
+    const auto file = d.Write("suite.toml", R"(policies = ["ecmp", "drill"]
+seeds = 3
+[[scenario]]
+name = "a"
+file = "base.toml"
+metrics = ["fct_p99_us"]
+[[scenario]]
+name = "b"
+file = "base.toml"
+seeds = [7]
+policies = ["spray"]
+metrics = ["fct_p99_us"]
+)");
+    const auto plan = tusk::SuitePlan(tusk::ReadSuite(file), "out");
+    REQUIRE(plan.runs.size() == 7); // 2 policies x 3 seeds + 1 x 1
+    CHECK(plan.runs[2].id == "scenario=a,policy=ecmp,seed=3");
+    CHECK(plan.runs[2].seed == 3);
+    CHECK(plan.runs[6].id == "scenario=b,policy=spray,seed=7");
+    CHECK(plan.runs[6].policy == "spray");
+}
+
 TEST_CASE("regress: suite errors name the suite file, line and key", "[unit][regress]")
 {
     Dir d("suite-errors");
