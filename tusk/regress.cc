@@ -609,16 +609,21 @@ Evaluate(const RegressSuite& suite, const std::vector<IndexedRun>& runs)
             run.policy = p;
             run.seeds = mine.size();
             run.verdict = "pass";
+            size_t bad = 0;
             for (const IndexedRun* r : mine)
             {
-                if (r->status != "ok")
+                if (r->status != "ok" && bad++ == 0)
                 {
                     run.verdict = "FAILED";
-                    run.note += (run.note.empty() ? "" : "; ") +
-                                fmt::format("seed {}: {} (exit {}){}", r->run->seed, r->status,
-                                            r->exitStatus,
-                                            r->message.empty() ? "" : ": " + r->message);
+                    run.note = fmt::format("seed {}: {} (exit {}){}", r->run->seed, r->status,
+                                           r->exitStatus,
+                                           r->message.empty() ? "" : ": " + r->message);
                 }
+            }
+            if (bad > 1)
+            {
+                run.note = fmt::format("{} of {} seeds did not succeed; first: {}", bad,
+                                       mine.size(), run.note);
             }
             checks.push_back(run);
             for (const auto& m : s.metrics)
@@ -637,6 +642,7 @@ Evaluate(const RegressSuite& suite, const std::vector<IndexedRun>& runs)
                 const std::string stat = c.baseline ? c.baseline->stat : "mean";
                 std::vector<double> values;
                 std::string missing;
+                size_t without = 0;
                 for (const IndexedRun* r : mine)
                 {
                     const auto& v = r->summary.is_object() && r->summary.contains(m)
@@ -646,11 +652,15 @@ Evaluate(const RegressSuite& suite, const std::vector<IndexedRun>& runs)
                     {
                         values.push_back(v.get<double>());
                     }
-                    else
+                    else if (without++ == 0)
                     {
-                        missing += fmt::format("{}seed {} has no {} ({})", missing.empty() ? "" : "; ",
-                                               r->run->seed, m, r->status);
+                        missing = fmt::format("seed {} has no {} ({})", r->run->seed, m, r->status);
                     }
+                }
+                if (without > 1)
+                {
+                    missing = fmt::format("{} of {} seeds have no {}; first: {}", without,
+                                          mine.size(), m, missing);
                 }
                 c.seeds = values.size();
                 c.now = missing.empty() ? Aggregate(values, stat) : NAN;
