@@ -1,6 +1,7 @@
 #include "conga-load-balancer.h"
 
 #include "flow-hash.h"
+#include "policy-registry.h"
 
 #include "ns3/uinteger.h"
 
@@ -11,6 +12,13 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(CongaLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"conga", "ns3::CongaLoadBalancer",
+     "CONGA: least congested path per flowlet, DRE with leaf-to-leaf feedback"}};
+} // namespace
 
 TypeId
 CongaLoadBalancer::GetTypeId()

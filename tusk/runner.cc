@@ -967,14 +967,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     const std::string policy = ResolveSwitchPolicy(spec.lb.policy);
     if (policy.empty())
     {
-        std::string names;
-        for (const auto& p : SwitchPolicies())
-        {
-            names += (names.empty() ? "" : ", ") + p.name;
-        }
         throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
-                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " + names +
-                             " or a LoadBalancer TypeId name");
+                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
+                             PolicyNameList() + " or a LoadBalancer TypeId name");
     }
     result.policyTypeId = policy;
     // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
@@ -999,9 +994,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         {
             throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
                              "unknown path selector \"" + spec.lb.pathSelector +
-                                 "\"; expected \"fixed\", \"oblivious-spray\", "
-                                 "\"random-spray\", \"bitmap\", \"reps\" or a "
-                                 "PathSelector TypeId name");
+                                 "\"; expected one of " + PathSelectorNameList() +
+                                 " or a PathSelector TypeId name");
         }
     }
     // UEC-style transports (ns3-modules/rdma/doc/rdma.md): ROD pins one EV per connection

@@ -88,17 +88,17 @@ class RecordingPathSelector : public PathSelector
         return tid;
     }
 
-    uint16_t NextEntropy(Time) override
+  private:
+    uint16_t DoNextEntropy(Time) override
     {
         return static_cast<uint16_t>(m_base + (m_next++ % 8));
     }
 
-    void OnFeedback(uint16_t entropy, Feedback fb, Time) override
+    void DoFeedback(uint16_t entropy, Feedback fb, Time) override
     {
         g_feedback.emplace_back(entropy, fb);
     }
 
-  private:
     uint32_t m_next = 0;
 };
 
