@@ -1065,14 +1065,15 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         nic->SetAttribute("ControlPriority", UintegerValue(spec.nic.controlPriority));
         nic->SetAttribute("PathSelector",
                           TypeIdValue(TypeId::LookupByName(result.pathSelectorTypeId)));
-        const bool selectiveRepeat =
-            spec.nic.transport == "uec-rud" ||
-            (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat");
-        nic->SetAttribute("RecoveryMode",
-                          EnumValue(selectiveRepeat ? RdmaNic::SELECTIVE_REPEAT
-                                                    : RdmaNic::GO_BACK_N));
+        // Loss recovery: RoCEv2 go-back-N or IRN-style selective repeat (nic.receiver); UEC
+        // ROD is go-back-N, UEC RUD selective repeat with SACK bitmaps.
+        const char* recovery =
+            spec.nic.transport == "uec-rud" ? "ns3::UecRudRecovery"
+            : (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat")
+                ? "ns3::SelectiveRepeatRecovery"
+                : "ns3::GoBackNRecovery";
+        nic->SetAttribute("LossRecovery", TypeIdValue(TypeId::LookupByName(recovery)));
         nic->SetAttribute("CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
-        nic->SetAttribute("SackBitmap", BooleanValue(spec.nic.transport == "uec-rud"));
         nic->SetAttribute("CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
         nic->SetAttribute("CongestionControl",
                           TypeIdValue(TypeId::LookupByName(
