@@ -4,20 +4,18 @@
 // deleted or made to point elsewhere), the table and JSON, and bad input named by file, line and
 // column with exit status 2.
 
+#include "cli-helpers.h"
+#include "input-error-helpers.h"
 #include "locate-synthetic.h"
 #include "locate/locate-command.h"
-
-#include "fabric/model/input-error.h"
 
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <sys/wait.h>
 
 namespace fs = std::filesystem;
 using namespace tusk::locate;
@@ -25,24 +23,6 @@ using namespace tusk_test;
 
 namespace
 {
-
-fs::path
-Scratch(const std::string& name)
-{
-    fs::path d = fs::temp_directory_path() / ("tusk-locate-test-" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-std::string
-Slurp(const fs::path& p)
-{
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 /** `tusk locate ARGS` through the binary: exit status, stdout, stderr. */
 struct Outcome
@@ -54,12 +34,10 @@ struct Outcome
 Outcome
 Locate(const std::string& args)
 {
-    const fs::path dir = fs::temp_directory_path() / "tusk-locate-test-io";
-    fs::create_directories(dir);
-    const std::string cmd = std::string(TUSK_BINARY_DIR) + "/bin/tusk locate " + args + " > " +
-                            (dir / "out").string() + " 2> " + (dir / "err").string();
-    const int raw = std::system(cmd.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, Slurp(dir / "out"), Slurp(dir / "err")};
+    const fs::path err = fs::temp_directory_path() / "tusk-locate-test-stderr";
+    const auto o = Shell("(" + std::string(TUSK_BINARY_DIR) + "/bin/tusk locate " + args + " 2> " +
+                         err.string() + ")");
+    return {o.status, o.output, Slurp(err)};
 }
 
 /** A 32-host leaf-spine (8 leaves x 4 spines x 4 hosts), 8 permutation rounds. */
@@ -149,15 +127,7 @@ ErrorOf(const fs::path& dir)
     CommandOptions o;
     o.resultsDir = dir.string();
     std::ostringstream out;
-    try
-    {
-        RunCommand(o, out);
-    }
-    catch (const ns3::InputError& e)
-    {
-        return e.what();
-    }
-    return "(no error)";
+    return ExpectInputError([&] { RunCommand(o, out); }).what();
 }
 
 } // namespace
@@ -168,7 +138,7 @@ TEST_CASE("tusk locate names the slow link and ignores link counters, time serie
     for (uint64_t seed : {1, 2, 3})
     {
         const auto r = Synthetic(seed, 1);
-        const fs::path dir = Scratch("counters");
+        const fs::path dir = Scratch("locate-counters");
         synth::WriteRun(r, (dir / "run").string());
         const std::string run = (dir / "run").string();
         const Outcome full = Locate(run + " --json");
@@ -206,7 +176,7 @@ TEST_CASE("tusk locate names the slow link and ignores link counters, time serie
 TEST_CASE("tusk locate prints a ranked table, honours --top, and says when nothing is wrong",
           "[component][locate]")
 {
-    const fs::path dir = Scratch("table");
+    const fs::path dir = Scratch("locate-table");
     const auto two = Synthetic(4, 2);
     synth::WriteRun(two, (dir / "two").string());
     const Outcome t = Locate((dir / "two").string());
@@ -239,7 +209,7 @@ TEST_CASE("tusk locate prints a ranked table, honours --top, and says when nothi
 TEST_CASE("tusk locate refuses bad input naming file, line and column, exit status 2",
           "[component][locate]")
 {
-    const fs::path dir = Scratch("bad");
+    const fs::path dir = Scratch("locate-bad");
     const auto r = Synthetic(7, 1);
     const fs::path run = dir / "run";
     auto fresh = [&] {
