@@ -25,13 +25,13 @@ namespace
 {
 
 /** `tusk locate ARGS` through the binary: exit status, stdout, stderr. */
-struct Outcome
+struct LocateOutcome
 {
     int status;
     std::string out, err;
 };
 
-Outcome
+LocateOutcome
 Locate(const std::string& args)
 {
     const fs::path err = fs::temp_directory_path() / "tusk-locate-test-stderr";
@@ -141,7 +141,7 @@ TEST_CASE("tusk locate names the slow link and ignores link counters, time serie
         const fs::path dir = Scratch("locate-counters");
         synth::WriteRun(r, (dir / "run").string());
         const std::string run = (dir / "run").string();
-        const Outcome full = Locate(run + " --json");
+        const LocateOutcome full = Locate(run + " --json");
         REQUIRE(full.status == 0);
         const auto doc = nlohmann::json::parse(full.out);
         REQUIRE(doc["named"].get<int>() >= 1);
@@ -179,7 +179,7 @@ TEST_CASE("tusk locate prints a ranked table, honours --top, and says when nothi
     const fs::path dir = Scratch("locate-table");
     const auto two = Synthetic(4, 2);
     synth::WriteRun(two, (dir / "two").string());
-    const Outcome t = Locate((dir / "two").string());
+    const LocateOutcome t = Locate((dir / "two").string());
     REQUIRE(t.status == 0);
     INFO(t.out);
     CHECK(t.out.find("rank  link") != std::string::npos);
@@ -187,19 +187,19 @@ TEST_CASE("tusk locate prints a ranked table, honours --top, and says when nothi
     CHECK(t.out.find("   2  ") != std::string::npos);
     CHECK(t.out.find(FaultName(two, 0)) != std::string::npos);
     CHECK(t.out.find(FaultName(two, 1)) != std::string::npos);
-    const Outcome one = Locate((dir / "two").string() + " --top 1");
+    const LocateOutcome one = Locate((dir / "two").string() + " --top 1");
     CHECK(one.out.find("   2  ") == std::string::npos);
     CHECK(one.out.find("(1 more above the threshold: --top)") != std::string::npos);
 
     synth::WriteRun(Synthetic(5, 0), (dir / "none").string());
-    const Outcome none = Locate((dir / "none").string());
+    const LocateOutcome none = Locate((dir / "none").string());
     CHECK(none.status == 0);
     CHECK(none.out.find("no suspect: no link reaches confidence 0.50") != std::string::npos);
 
     // Sprayed traffic (`paths` with packet counts): the group of uplinks that no flow set
     // separates is named, with its members listed.
     synth::WriteRun(Synthetic(6, 1, true), (dir / "spray").string());
-    const Outcome spray = Locate((dir / "spray").string());
+    const LocateOutcome spray = Locate((dir / "spray").string());
     CHECK(spray.status == 0);
     CHECK(spray.out.find("(+3 alike)") != std::string::npos);
     CHECK(spray.out.find("links no flow set tells apart") != std::string::npos);
@@ -220,7 +220,7 @@ TEST_CASE("tusk locate refuses bad input naming file, line and column, exit stat
 
     CHECK(ErrorOf(dir / "nope") == (dir / "nope").string() +
                                        ": no such directory (expected a run's results)");
-    const Outcome missing = Locate((dir / "nope").string());
+    const LocateOutcome missing = Locate((dir / "nope").string());
     CHECK(missing.status == 2);
     CHECK(missing.out.empty());
     CHECK(missing.err.find("no such directory") != std::string::npos);
@@ -240,7 +240,7 @@ TEST_CASE("tusk locate refuses bad input naming file, line and column, exit stat
     CHECK(ErrorOf(run).rfind(flows + ":1: path: missing column: tusk locate needs each flow's "
                                      "path",
                              0) == 0);
-    const Outcome nopath = Locate(run.string());
+    const LocateOutcome nopath = Locate(run.string());
     CHECK(nopath.status == 2);
     CHECK(nopath.err.find(flows + ":1: path: missing column") != std::string::npos);
 
