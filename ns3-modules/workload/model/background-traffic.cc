@@ -134,8 +134,14 @@ FlowSizeCdf::MeanBytes() const
     return s / 100.0;
 }
 
+const char*
+CdfSizeRoundingName(CdfSizeRounding rounding)
+{
+    return rounding == CdfSizeRounding::HpccTruncate ? "hpcc-truncate" : "exact";
+}
+
 uint64_t
-FlowSizeCdf::Sample(double u) const
+FlowSizeCdf::Sample(double u, CdfSizeRounding rounding) const
 {
     const double y = u * 100.0;
     double x = m_points.back().first;
@@ -149,7 +155,12 @@ FlowSizeCdf::Sample(double u) const
             break;
         }
     }
-    const double v = std::floor(x);
+    // Interpolation leaves ~1e-12 relative error (10000 / 15 * 15 = 10000.000000000002): a
+    // size within 1e-9 of a whole number is that number under both rules.
+    const double whole = std::round(x);
+    const double v = std::fabs(x - whole) <= 1e-9 * std::max(1.0, x)
+                         ? whole
+                         : (rounding == CdfSizeRounding::Exact ? std::ceil(x) : std::floor(x));
     return v < 1 ? 1 : static_cast<uint64_t>(v);
 }
 
@@ -235,7 +246,7 @@ MakePoissonBackground(const BackgroundRequest& r, const FlowSizeCdf& cdf)
         f.externalId = out.size();
         f.src = r.hosts[i];
         f.dst = r.hosts[j];
-        f.bytes = cdf.Sample(Uniform01(rng));
+        f.bytes = cdf.Sample(Uniform01(rng), r.sizeRounding);
         f.startPs = t;
         f.qpGroup = static_cast<uint32_t>(out.size());
         f.priority = r.priority;
