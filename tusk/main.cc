@@ -427,13 +427,9 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
         specs.push_back(Load(o, {"lb.policy=" + p}));
         if (ns3::ResolveSwitchPolicy(specs.back().lb.policy).empty())
         {
-            std::string names;
-            for (const auto& info : ns3::SwitchPolicies())
-            {
-                names += (names.empty() ? "" : ", ") + info.name;
-            }
             throw ns3::InputError("<command line>", 0, "--policies",
-                                  "unknown policy \"" + p + "\"; expected one of " + names);
+                                  "unknown policy \"" + p + "\"; expected one of " +
+                                      ns3::PolicyNameList());
         }
     }
     if (!o.quiet)

@@ -109,7 +109,7 @@ TEST_CASE("random per-packet spraying with a reorder-tolerant receiver: slowdown
         spec.seed = seed;
         spec.lb.policy = "spray";
         spec.nic.receiver = "selective-repeat";
-        spec.ns3Defaults["ns3::RdmaNic::ReorderWindow"] = "200us";
+        spec.ns3Defaults["ns3::SelectiveRepeatRecovery::ReorderWindow"] = "200us";
         for (uint32_t i = 0; i < 8; ++i)
         {
             AddFlow(spec, i, 8 + i, 32'000'000);
