@@ -4,6 +4,7 @@
 
 #include "fabric/model/input-error.h"
 #include "hpcc-config.h"
+#include "workload/model/background-traffic.h"
 #include "workload/model/simai-workload.h"
 
 #include <catch2/catch.hpp>
@@ -28,6 +29,14 @@ Readers()
          [](const std::string& path) {
              tusk::ScenarioSpec spec;
              tusk::ApplyHpccConfig(path, spec);
+         }},
+        {"fuzz-flow-size-cdf",
+         [](const std::string& path) {
+             const ns3::FlowSizeCdf cdf = ns3::FlowSizeCdf::Read(path);
+             for (double u : {0.0, 0.25, 0.5, 0.999999})
+             {
+                 cdf.Sample(u);
+             }
          }},
         {"fuzz-simai-workload",
          [](const std::string& path) {
@@ -75,6 +84,22 @@ TEST_CASE("fuzz findings: HPCC config values too large for their integer are err
     e = Rejection("fuzz-hpcc-config", "rp-timer-inf.txt");
     CHECK(e.Key() == "RP_TIMER");
     CHECK(e.Message().find("finite") != std::string::npos);
+}
+
+TEST_CASE("fuzz findings: flow-size CDF sizes beyond 2^53 B and NUL bytes in a number are "
+          "errors",
+          "[unit][fuzz][background]")
+{
+    // libFuzzer's input (fuzz-flow-size-cdf, 45 s): "0<NUL><NUL>B..." read as 0 (strtod stops
+    // at the NUL, and *end == '\0' looked like the end of the token), then a size of 3e24 B
+    // that Sample cast to uint64: UBSan "outside the range of representable values".
+    auto e = Rejection("fuzz-flow-size-cdf", "nul-bytes-and-size-3e24.bin");
+    CHECK(e.Key() == "cdf");
+    CHECK(e.Line() == 1);
+    CHECK(e.Message().find("expected \"size_bytes cdf_percent\"") != std::string::npos);
+    e = Rejection("fuzz-flow-size-cdf", "size-3e24-overflows-uint64.txt");
+    CHECK(e.Key() == "cdf");
+    CHECK(e.Message().find("0..2^53 bytes") != std::string::npos);
 }
 
 TEST_CASE("fuzz findings: a SimAI compute time that overflows in ps is an error",

@@ -41,8 +41,8 @@ const char* CdfSizeRoundingName(CdfSizeRounding rounding);
 
 /**
  * \brief A flow-size distribution: points (size in bytes, cumulative percentage 0..100),
- * sizes non-decreasing, percentages non-decreasing, the last one 100. Between points the CDF
- * is linear (sizes are uniform within a segment).
+ * sizes in 0..2^53 and non-decreasing, percentages non-decreasing, the last one 100. Between
+ * points the CDF is linear (sizes are uniform within a segment).
  */
 class FlowSizeCdf
 {
