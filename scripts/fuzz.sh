@@ -29,19 +29,17 @@ declare -A SEEDS=(
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tusk-fuzz-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-failed=()
-for target in $(printf '%s\n' "${!SEEDS[@]}" | sort); do
-  if [ ! -x "$bin/$target" ]; then
-    echo "fuzz: $bin/$target is missing (build with scripts/sanitize.sh)" >&2
-    exit 1
-  fi
+
+# One target: copy its seeds, fuzz for $seconds, leave "ok" or "FAILED" in $work/<target>.status.
+fuzz_one() {
+  local target=$1
   mkdir -p "$work/$target/corpus" "$work/$target/seeds"
   # shellcheck disable=SC2086
   cp ${SEEDS[$target]} "$work/$target/seeds/"
   if [ -d "fuzz/regressions/$target" ]; then
-    cp "fuzz/regressions/$target/"* "$work/$target/seeds/" 2>/dev/null || true
+    cp "fuzz/regressions/$target/"* "$work/$target/seeds/"
   fi
-  findings="$root/build-asan/fuzz-findings/$target"
+  local findings="$root/build-asan/fuzz-findings/$target"
   mkdir -p "$findings"
   # -max_len 4096: seeds are read up to 4 KB (the 140 KB SimAI file is cut), inputs stay small.
   # -timeout 10 s per input is a hang (the readers take microseconds); -malloc_limit_mb
@@ -51,15 +49,39 @@ for target in $(printf '%s\n' "${!SEEDS[@]}" | sort); do
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
         -max_len=4096 -use_value_profile=1 -print_final_stats=1 \
         -artifact_prefix="$findings/" corpus seeds >"$work/$target.log" 2>&1); then
+    echo ok >"$work/$target.status"
+  else
+    echo FAILED >"$work/$target.status"
+  fi
+}
+
+targets=$(printf '%s\n' "${!SEEDS[@]}" | sort)
+for target in $targets; do
+  if [ ! -x "$bin/$target" ]; then
+    echo "fuzz: $bin/$target is missing (build with scripts/sanitize.sh)" >&2
+    exit 1
+  fi
+done
+# As many targets at once as there are cores (each fuzzer is one process).
+jobs_max=$(nproc)
+for target in $targets; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  fuzz_one "$target" &
+done
+wait
+
+failed=()
+for target in $targets; do
+  if [ "$(cat "$work/$target.status" 2>/dev/null)" = ok ]; then
     echo "fuzz: $target: ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$target.log" | grep -o '[0-9]*$') inputs in ${seconds}s)"
   else
-    echo "fuzz: $target: FAILED; finding in $findings/" >&2
-    tail -n 60 "$work/$target.log" >&2
+    echo "fuzz: $target: FAILED; finding in $root/build-asan/fuzz-findings/$target/" >&2
+    grep -v '^"\|^#' "$work/$target.log" | tail -n 60 >&2
     failed+=("$target")
   fi
 done
+n=$(echo "$targets" | wc -l)
+echo "fuzz: $((n - ${#failed[@]})) passed, ${#failed[@]} failed"
 if [ "${#failed[@]}" -gt 0 ]; then
-  echo "fuzz: failed: ${failed[*]}" >&2
   exit 1
 fi
-echo "fuzz: ${#SEEDS[@]} passed, 0 failed"
