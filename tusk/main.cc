@@ -10,6 +10,7 @@
 #include "runner.h"
 #include "scenario-toml.h"
 #include "stats.h"
+#include "sweep-cli.h"
 #include "tusk-version.h"
 
 #include "fabric/model/input-error.h"
@@ -523,10 +524,11 @@ main(int argc, char** argv)
     std::string reportOut;
     auto* rep = app.add_subcommand(
         "report",
-        "Plots (PNG, SVG) and one self-contained report.html of a run or a comparison, in "
-        "RESULTS_DIR/report/ (docs/analysis.md)");
+        "Plots (PNG, SVG) and one self-contained report.html of a run, a comparison or a sweep, "
+        "in RESULTS_DIR/report/ (docs/analysis.md, docs/sweeps.md)");
     rep->add_option("results_dir", reportDir,
-                    "A run directory (manifest.json) or a comparison directory (comparison.csv)")
+                    "A run directory (manifest.json), a comparison directory (comparison.csv) "
+                    "or a sweep results root (sweep.csv)")
         ->required();
     rep->add_option("--out", reportOut, "Report directory (default RESULTS_DIR/report)");
     std::string reportQuantiles = QuantileMethodName(QuantileMethod::NearestRank);
@@ -537,6 +539,8 @@ main(int argc, char** argv)
         ->check(CLI::IsMember({QuantileMethodName(QuantileMethod::NearestRank),
                                QuantileMethodName(QuantileMethod::Linear)}))
         ->capture_default_str();
+
+    tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
 
     try
     {
@@ -553,6 +557,10 @@ main(int argc, char** argv)
         if (rep->parsed())
         {
             return DoReport(reportDir, reportOut, reportQuantiles);
+        }
+        if (sweeps.Parsed())
+        {
+            return sweeps.Run();
         }
         if (pol->parsed())
         {
