@@ -1,6 +1,7 @@
 #include "conga-load-balancer.h"
 
 #include "flow-hash.h"
+#include "policy-registry.h"
 
 #include "ns3/uinteger.h"
 
@@ -11,6 +12,13 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(CongaLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"conga", "ns3::CongaLoadBalancer",
+     "CONGA: least congested path per flowlet, DRE with leaf-to-leaf feedback"}};
+} // namespace
 
 TypeId
 CongaLoadBalancer::GetTypeId()
@@ -107,37 +115,38 @@ CongaLoadBalancer::DoFrameArrived(const LbContext& ctx, FrameMeta& frame)
         return; // not this frame's destination leaf
     }
     const uint32_t src = ctx.srcEdge;
-    if (frame.lbTag != kNoLbTag)
+    const CongaTag tag = GetLbTag<CongaTag>(frame);
+    if (tag.HasLbTag())
     {
         if (src >= m_fromLeaf.size())
         {
             m_fromLeaf.resize(src + 1);
         }
         FromLeafRow& row = m_fromLeaf[src];
-        if (frame.lbTag >= row.metric.size())
+        if (tag.lbTag >= row.metric.size())
         {
-            row.metric.resize(frame.lbTag + 1, 0);
-            row.changed.resize(frame.lbTag + 1, 0);
+            row.metric.resize(tag.lbTag + 1, 0);
+            row.changed.resize(tag.lbTag + 1, 0);
         }
-        if (row.metric[frame.lbTag] != frame.ce)
+        if (row.metric[tag.lbTag] != tag.ce)
         {
-            row.changed[frame.lbTag] = 1;
+            row.changed[tag.lbTag] = 1;
         }
-        row.metric[frame.lbTag] = frame.ce;
+        row.metric[tag.lbTag] = tag.ce;
     }
-    if (frame.fbTag != kNoLbTag)
+    if (tag.HasFeedback())
     {
         if (src >= m_toLeaf.size())
         {
             m_toLeaf.resize(src + 1);
         }
         auto& row = m_toLeaf[src];
-        if (frame.fbTag >= row.size())
+        if (tag.fbTag >= row.size())
         {
-            row.resize(frame.fbTag + 1);
+            row.resize(tag.fbTag + 1);
         }
-        RemoteMetric& r = row[frame.fbTag];
-        r.metric = frame.fbMetric;
+        RemoteMetric& r = row[tag.fbTag];
+        r.metric = tag.fbMetric;
         r.updatedPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
         r.valid = true;
     }
@@ -207,23 +216,25 @@ CongaLoadBalancer::DoFrameLeaving(const LbContext& ctx,
     if (ctx.dstEdge == ctx.switchId)
     {
         // Leaving to a host: the destination leaf strips the overlay.
-        frame.lbTag = kNoLbTag;
-        frame.fbTag = kNoLbTag;
-        frame.ce = 0;
-        frame.fbMetric = 0;
+        SetLbTag(frame, CongaTag{});
         return;
     }
     const uint8_t local = Quantise(chosen.utilisation);
+    CongaTag tag = GetLbTag<CongaTag>(frame);
     if (!ctx.fromHost || ctx.dstEdge == LbContext::kNoEdge)
     {
-        frame.ce = std::max(frame.ce, local); // transit hop
+        tag.ce = std::max(tag.ce, local); // transit hop
+        SetLbTag(frame, tag);
         return;
     }
     // Source leaf: tag the uplink, start CE, piggyback one feedback entry for the destination.
-    frame.lbTag = chosen.port < kNoLbTag ? static_cast<uint8_t>(chosen.port) : kNoLbTag;
-    frame.ce = local;
-    frame.fbTag = kNoLbTag;
-    frame.fbMetric = 0;
+    tag = CongaTag{};
+    if (chosen.port < 0xFF)
+    {
+        tag.flags = CongaTag::kHasLbTag;
+        tag.lbTag = static_cast<uint8_t>(chosen.port);
+    }
+    tag.ce = local;
     if (ctx.dstEdge < m_fromLeaf.size())
     {
         FromLeafRow& row = m_fromLeaf[ctx.dstEdge];
@@ -240,12 +251,14 @@ CongaLoadBalancer::DoFrameLeaving(const LbContext& ctx,
                     break;
                 }
             }
-            frame.fbTag = static_cast<uint8_t>(pick);
-            frame.fbMetric = row.metric[pick];
+            tag.flags |= CongaTag::kHasFeedback;
+            tag.fbTag = static_cast<uint8_t>(pick);
+            tag.fbMetric = row.metric[pick];
             row.changed[pick] = 0;
             row.next = static_cast<uint8_t>((pick + 1) % n);
         }
     }
+    SetLbTag(frame, tag);
 }
 
 } // namespace ns3

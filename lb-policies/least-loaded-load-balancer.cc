@@ -1,5 +1,7 @@
 #include "least-loaded-load-balancer.h"
 
+#include "policy-registry.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/uinteger.h"
@@ -10,6 +12,13 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(LeastLoadedLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"ar", "ns3::LeastLoadedLoadBalancer",
+     "adaptive routing: per packet, least egress queue, ties at random"}};
+} // namespace
 
 TypeId
 LeastLoadedLoadBalancer::GetTypeId()

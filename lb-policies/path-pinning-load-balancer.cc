@@ -1,11 +1,20 @@
 #include "path-pinning-load-balancer.h"
 
+#include "policy-registry.h"
+
 #include "ns3/uinteger.h"
 
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(PathPinningLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"pinning", "ns3::PathPinningLoadBalancer",
+     "path pinning: uplink = destination host mod uplinks (Meta's slice routing)"}};
+} // namespace
 
 TypeId
 PathPinningLoadBalancer::GetTypeId()

@@ -1,52 +1,89 @@
 #include "policy-registry.h"
 
+#include "ns3/fatal-error.h"
 #include "ns3/type-id.h"
+
+#include <algorithm>
 
 namespace ns3
 {
 
+namespace
+{
+// Function-local statics: registrations run from other files' static initialisers, in an
+// order the linker chooses, so the tables must exist on first use. Kept sorted by name.
+std::vector<PolicyInfo>&
+PolicyTable()
+{
+    static std::vector<PolicyInfo> table;
+    return table;
+}
+
+std::vector<PathSelectorInfo>&
+PathSelectorTable()
+{
+    static std::vector<PathSelectorInfo> table;
+    return table;
+}
+
+template <typename Info>
+void
+InsertSorted(std::vector<Info>& table, Info info, const char* what)
+{
+    auto it = std::lower_bound(table.begin(), table.end(), info.name,
+                               [](const Info& a, const std::string& n) { return a.name < n; });
+    if (it != table.end() && it->name == info.name)
+    {
+        NS_FATAL_ERROR("two " << what << " registered as \"" << info.name << "\": " << it->typeId
+                              << " and " << info.typeId);
+    }
+    table.insert(it, std::move(info));
+}
+
+template <typename Info>
+std::string
+NameList(const std::vector<Info>& table, const char* quote)
+{
+    std::string names;
+    for (const auto& i : table)
+    {
+        names += (names.empty() ? "" : ", ") + std::string(quote) + i.name + quote;
+    }
+    return names;
+}
+
+// FixedPathSelector lives with the NIC (ns3-modules/rdma, its default), not in this folder,
+// so its name is registered here.
+const PathSelectorRegistration kFixed{"fixed", "ns3::FixedPathSelector",
+                                      "one entropy per QP for its lifetime (classic RoCEv2)"};
+} // namespace
+
+PolicyRegistration::PolicyRegistration(PolicyInfo info)
+{
+    InsertSorted(PolicyTable(), std::move(info), "policies");
+}
+
+PathSelectorRegistration::PathSelectorRegistration(std::string name,
+                                                   std::string typeId,
+                                                   std::string description,
+                                                   std::string presetName,
+                                                   std::string presetDescription)
+{
+    if (!presetName.empty())
+    {
+        InsertSorted(PolicyTable(),
+                     PolicyInfo{presetName, "ns3::EcmpLoadBalancer", presetDescription, {}, typeId},
+                     "policies");
+    }
+    InsertSorted(PathSelectorTable(),
+                 PathSelectorInfo{std::move(name), std::move(typeId), std::move(description)},
+                 "path selectors");
+}
+
 const std::vector<PolicyInfo>&
 SwitchPolicies()
 {
-    static const std::vector<PolicyInfo> policies = {
-        {"ecmp", "ns3::EcmpLoadBalancer", "flow-hash ECMP over the 5-tuple, per-switch seed"},
-        {"eecmp", "ns3::EcmpLoadBalancer", "E-ECMP: hash the 5-tuple and the destination QP",
-         {{"HashFields", "FiveTupleDstQp"}}},
-        {"qp4-split", "ns3::EcmpLoadBalancer",
-         "QP scaling: 4 QPs per connection, each transfer split across them; E-ECMP",
-         {{"HashFields", "FiveTupleDstQp"}}, "", 4, "split"},
-        {"qp4-rr", "ns3::EcmpLoadBalancer",
-         "QP scaling: 4 QPs per connection, messages round-robin over them (Meta); E-ECMP",
-         {{"HashFields", "FiveTupleDstQp"}}, "", 4, "round-robin"},
-        {"pinning", "ns3::PathPinningLoadBalancer",
-         "path pinning: uplink = destination host mod uplinks (Meta's slice routing)"},
-        {"letflow", "ns3::LetFlowLoadBalancer", "LetFlow: random port per flowlet"},
-        {"conga", "ns3::CongaLoadBalancer",
-         "CONGA: least congested path per flowlet, DRE with leaf-to-leaf feedback"},
-        {"drill", "ns3::DrillLoadBalancer",
-         "DRILL(2,1): per packet, least queue of 2 random + 1 remembered port"},
-        {"ar", "ns3::LeastLoadedLoadBalancer",
-         "adaptive routing: per packet, least egress queue, ties at random"},
-        {"spray", "ns3::RandomSprayLoadBalancer", "per-packet random spraying at every switch"},
-        {"rr-spray", "ns3::RoundRobinSprayLoadBalancer",
-         "per-packet round-robin spraying at every switch"},
-        {"host-spray", "ns3::EcmpLoadBalancer",
-         "oblivious spraying at the NIC: new entropy per packet, ECMP switches",
-         {}, "ns3::ObliviousSprayPathSelector"},
-        {"host-random-spray", "ns3::EcmpLoadBalancer",
-         "oblivious spraying at the NIC: uniformly random entropy per packet from a pool of 256, "
-         "ECMP switches",
-         {}, "ns3::RandomSprayPathSelector"},
-        {"host-bitmap", "ns3::EcmpLoadBalancer",
-         "bitmap spraying at the NIC: round-robin over 256 entropies, skipping those whose "
-         "latest feedback was ECN/NACK/timeout; ECMP switches",
-         {}, "ns3::BitmapPathSelector"},
-        {"host-reps", "ns3::EcmpLoadBalancer",
-         "REPS at the NIC: recycle the entropies of unmarked ACKs, explore when none, freeze "
-         "exploration after a timeout or NACK; ECMP switches",
-         {}, "ns3::RepsPathSelector"},
-    };
-    return policies;
+    return PolicyTable();
 }
 
 const PolicyInfo*
@@ -78,27 +115,20 @@ ResolveSwitchPolicy(const std::string& nameOrTypeId)
     return "";
 }
 
-const std::vector<std::pair<std::string, std::string>>&
-PathSelectorNames()
+const std::vector<PathSelectorInfo>&
+PathSelectors()
 {
-    static const std::vector<std::pair<std::string, std::string>> names = {
-        {"fixed", "ns3::FixedPathSelector"},
-        {"oblivious-spray", "ns3::ObliviousSprayPathSelector"},
-        {"random-spray", "ns3::RandomSprayPathSelector"},
-        {"bitmap", "ns3::BitmapPathSelector"},
-        {"reps", "ns3::RepsPathSelector"},
-    };
-    return names;
+    return PathSelectorTable();
 }
 
 std::string
 ResolvePathSelector(const std::string& nameOrTypeId)
 {
-    for (const auto& [name, typeId] : PathSelectorNames())
+    for (const auto& s : PathSelectors())
     {
-        if (name == nameOrTypeId || typeId == nameOrTypeId)
+        if (s.name == nameOrTypeId || s.typeId == nameOrTypeId)
         {
-            return typeId;
+            return s.typeId;
         }
     }
     TypeId tid;
@@ -108,6 +138,18 @@ ResolvePathSelector(const std::string& nameOrTypeId)
         return nameOrTypeId;
     }
     return "";
+}
+
+std::string
+PolicyNameList()
+{
+    return NameList(PolicyTable(), "");
+}
+
+std::string
+PathSelectorNameList()
+{
+    return NameList(PathSelectorTable(), "\"");
 }
 
 } // namespace ns3

@@ -1,5 +1,10 @@
 /*
  * tusk: short policy names used in scenario files and on the command line.
+ *
+ * Each policy registers its own names, with one line in its own .cc file (a static
+ * PolicyRegistration or PathSelectorRegistration object, run when the library loads). Nothing
+ * here lists the policies; listings and the names in error messages come from what was
+ * registered. See README.md, "Adding a policy".
  */
 #ifndef TUSK_POLICY_REGISTRY_H
 #define TUSK_POLICY_REGISTRY_H
@@ -7,7 +12,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace ns3
@@ -33,7 +37,42 @@ struct PolicyInfo
     std::string qpScaling = "";
 };
 
-/** All policies, in a stable order. */
+/** A host-side path selector by short name (the value of `lb.path_selector`). */
+struct PathSelectorInfo
+{
+    std::string name;   //!< short name, e.g. "reps"
+    std::string typeId; //!< PathSelector TypeId, e.g. "ns3::RepsPathSelector"
+    std::string description;
+};
+
+/**
+ * \brief Registers a policy preset when the library loads: one line in the policy's own file,
+ *   `const PolicyRegistration kRegistration{{"drill", "ns3::DrillLoadBalancer", "..."}};`
+ * Aborts the program at load time if the name is already taken (a programming error).
+ */
+class PolicyRegistration
+{
+  public:
+    explicit PolicyRegistration(PolicyInfo info);
+};
+
+/**
+ * \brief Registers a host-side path selector's short name when the library loads, and with
+ * `presetName` also the policy preset of that name: ECMP switches and this selector
+ * (`host-reps` = ns3::EcmpLoadBalancer + ns3::RepsPathSelector). One line in the selector's
+ * own file. Aborts at load time on a name already taken.
+ */
+class PathSelectorRegistration
+{
+  public:
+    PathSelectorRegistration(std::string name,
+                             std::string typeId,
+                             std::string description,
+                             std::string presetName = "",
+                             std::string presetDescription = "");
+};
+
+/** All policy presets, sorted by name. */
 const std::vector<PolicyInfo>& SwitchPolicies();
 
 /** The policy named `name` (short name or LoadBalancer TypeId); nullptr if not a preset. */
@@ -45,14 +84,19 @@ const PolicyInfo* FindPolicy(const std::string& name);
  */
 std::string ResolveSwitchPolicy(const std::string& nameOrTypeId);
 
-/** Host-side path selectors by short name: (name, TypeId, description). */
-const std::vector<std::pair<std::string, std::string>>& PathSelectorNames();
+/** All host-side path selectors with a short name, sorted by name. */
+const std::vector<PathSelectorInfo>& PathSelectors();
 
 /**
  * \brief PathSelector TypeId for a short name ("fixed", "oblivious-spray") or a TypeId name.
  * \return empty string if unknown.
  */
 std::string ResolvePathSelector(const std::string& nameOrTypeId);
+
+/** The policy names for an error message: `ar, conga, drill, ...`. */
+std::string PolicyNameList();
+/** The path selector names for an error message: `"bitmap", "fixed", ...`. */
+std::string PathSelectorNameList();
 
 } // namespace ns3
 

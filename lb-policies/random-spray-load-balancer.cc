@@ -1,9 +1,17 @@
 #include "random-spray-load-balancer.h"
 
+#include "policy-registry.h"
+
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(RandomSprayLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"spray", "ns3::RandomSprayLoadBalancer", "per-packet random spraying at every switch"}};
+} // namespace
 
 TypeId
 RandomSprayLoadBalancer::GetTypeId()

@@ -2,6 +2,7 @@
 
 #include "scenario-text.h"
 #include "scenario-toml.h"
+#include "stats.h"
 #include "git-revision.h"
 #include "tusk-version.h"
 
@@ -342,7 +343,8 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"reorder_max", s.reorderMax},
                     {"reorder_mean", s.reorderMean},
                     {"uplink_imbalance", num(s.uplinkImbalance)},
-                    {"unfinished", s.unfinished}};
+                    {"unfinished", s.unfinished},
+                    {"quantile_method", s.quantileMethod}};
     m["scenario"] = ScenarioToJson(r.spec);
     // What the scenario keys and the models made of the scenario: every attribute the run set
     // (by declaring TypeId) and the PFC headroom each class of switch port got.

@@ -149,13 +149,15 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, RunAttribu
     attrs.Set(nic, "PathSelector", TypeIdValue(TypeId::LookupByName(plan.pathSelectorTypeId)),
               spec.lb.pathSelector.empty() ? "the policy (lb.policy) and nic.transport"
                                            : "lb.path_selector and nic.transport");
-    const bool selectiveRepeat =
-        spec.nic.transport == "uec-rud" ||
-        (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat");
-    attrs.Set(nic, "RecoveryMode",
-              EnumValue(selectiveRepeat ? RdmaNic::SELECTIVE_REPEAT : RdmaNic::GO_BACK_N));
+    // Loss recovery: RoCEv2 go-back-N or IRN-style selective repeat (nic.receiver); UEC ROD is
+    // go-back-N, UEC RUD selective repeat with SACK bitmaps.
+    const char* recovery =
+        spec.nic.transport == "uec-rud" ? "ns3::UecRudRecovery"
+        : (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat")
+            ? "ns3::SelectiveRepeatRecovery"
+            : "ns3::GoBackNRecovery";
+    attrs.Set(nic, "LossRecovery", TypeIdValue(TypeId::LookupByName(recovery)));
     attrs.Set(nic, "CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
-    attrs.Set(nic, "SackBitmap", BooleanValue(spec.nic.transport == "uec-rud"));
     attrs.Set(nic, "CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
     attrs.Set(nic, "CongestionControl",
               TypeIdValue(TypeId::LookupByName(

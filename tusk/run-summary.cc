@@ -57,12 +57,14 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
     }
     s.reorderMean = s.oooPackets ? s.reorderMean / static_cast<double>(s.oooPackets) : 0;
     s.meanSlowdown = Mean(slowdowns);
-    s.p50Slowdown = Quantile(slowdowns, 0.5);
-    s.p99Slowdown = Quantile(slowdowns, 0.99);
-    s.p999Slowdown = Quantile(slowdowns, 0.999);
+    const QuantileMethod method = QuantileMethod::NearestRank; // as the analysis' default
+    s.quantileMethod = QuantileMethodName(method);
+    s.p50Slowdown = Quantile(slowdowns, 0.5, method);
+    s.p99Slowdown = Quantile(slowdowns, 0.99, method);
+    s.p999Slowdown = Quantile(slowdowns, 0.999, method);
     s.maxSlowdown = Max(slowdowns);
     s.maxFctUs = Max(fcts);
-    s.p99FctUs = Quantile(fcts, 0.99);
+    s.p99FctUs = Quantile(fcts, 0.99, method);
     s.cctUs = std::numeric_limits<double>::quiet_NaN();
     s.algbwGBps = std::numeric_limits<double>::quiet_NaN(); // no finished collective: no value
     s.busbwGBps = std::numeric_limits<double>::quiet_NaN();

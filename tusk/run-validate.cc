@@ -53,14 +53,9 @@ ValidateRun(const ScenarioSpec& spec)
     plan.policyTypeId = ns3::ResolveSwitchPolicy(spec.lb.policy);
     if (plan.policyTypeId.empty())
     {
-        std::string names;
-        for (const auto& p : ns3::SwitchPolicies())
-        {
-            names += (names.empty() ? "" : ", ") + p.name;
-        }
         throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
-                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " + names +
-                             " or a LoadBalancer TypeId name");
+                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
+                             ns3::PolicyNameList() + " or a LoadBalancer TypeId name");
     }
     // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
     // the scenario's own [lb.attributes] and lb.path_selector take precedence.
@@ -83,9 +78,8 @@ ValidateRun(const ScenarioSpec& spec)
         {
             throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
                              "unknown path selector \"" + spec.lb.pathSelector +
-                                 "\"; expected \"fixed\", \"oblivious-spray\", "
-                                 "\"random-spray\", \"bitmap\", \"reps\" or a "
-                                 "PathSelector TypeId name");
+                                 "\"; expected one of " + ns3::PathSelectorNameList() +
+                                 " or a PathSelector TypeId name");
         }
     }
     // UEC-style transports (ns3-modules/rdma/doc/rdma.md): ROD pins one EV per connection

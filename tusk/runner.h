@@ -201,6 +201,7 @@ struct RunSummary
     uint64_t reorderMax = 0;       //!< largest reorder distance (PSN - ePSN), packets
     double reorderMean = 0;        //!< mean reorder distance over out-of-order arrivals
     double uplinkImbalance = 1;    //!< max / mean of uplink tx bytes (1 = perfectly even)
+    std::string quantileMethod;    //!< how the percentiles were taken ("nearest-rank")
 };
 
 /** PFC headroom of the switch ports of one (rate, delay) class, as the MMUs got it. */

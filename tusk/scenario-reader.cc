@@ -146,6 +146,13 @@ ScenarioReader::Table(const toml::node* n, const std::string& path) const
     return *n->as_table();
 }
 
+const toml::table*
+ScenarioReader::SectionTable(const toml::table& root, const std::string& key)
+{
+    const toml::node* n = Get(root, "", key);
+    return n == nullptr ? nullptr : &Table(n, key);
+}
+
 void
 ScenarioReader::CheckKeys(const toml::table& t,
                   const std::string& prefix,

@@ -94,6 +94,8 @@ class ScenarioReader
     const toml::node* Get(const toml::table& t, const std::string& path, const std::string& key);
     /** The table in node n (key `path`), or an error. */
     const toml::table& Table(const toml::node* n, const std::string& path) const;
+    /** The top-level table `[key]` of root (nullptr if the scenario has none), or an error. */
+    const toml::table* SectionTable(const toml::table& root, const std::string& key);
     /**
      * Every key of t must be in `valid`; a key in `elsewhere` gets that message, any other
      * names the closest valid key.

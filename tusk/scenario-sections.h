@@ -84,12 +84,12 @@ PlainSection(const char* key,
     s.key = k;
     s.read = [k, rows, member, options](ScenarioReader& r, const toml::table& root,
                                         ScenarioSpec& spec) {
-        const toml::node* tn = r.Get(root, "", k);
-        if (tn == nullptr)
+        const toml::table* tp = r.SectionTable(root, k);
+        if (tp == nullptr)
         {
             return;
         }
-        const toml::table& t = r.Table(tn, k);
+        const toml::table& t = *tp;
         ReadKnobs(r, t, k, rows(), spec.*member, "", {}, options.retired);
         if (options.check)
         {

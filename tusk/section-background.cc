@@ -3,6 +3,7 @@
  */
 #include "scenario-sections.h"
 
+#include "rdma/model/rdma-nic.h"
 #include "workload/model/background-traffic.h"
 
 namespace tusk
@@ -73,7 +74,8 @@ Rows()
             },
             [](const B& b) { return b.priority >= 0 ? nlohmann::json(b.priority) : nlohmann::json(); })
             .Default("`nic.data_priority`"),
-        Integer<B>("qps", &B::qps, 1, 1024, "QPs per flow."),
+        Integer<B>("qps", &B::qps, 1, ns3::RdmaNic::kMaxQps,
+                   "QPs per flow (bound as `nic.qps_per_connection`)."),
         Integer<B>("seed", &B::seed, 0, std::numeric_limits<int64_t>::max(),
                    "Generator seed; `0` = derived from the run's `seed` and the table's index."),
     };

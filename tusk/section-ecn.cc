@@ -105,12 +105,12 @@ ByRateRows()
 void
 Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
 {
-    const toml::node* tn = r.Get(root, "", kP);
-    if (tn == nullptr)
+    const toml::table* tp = r.SectionTable(root, kP);
+    if (tp == nullptr)
     {
         return;
     }
-    const toml::table& t = r.Table(tn, kP);
+    const toml::table& t = *tp;
     EcnTop e;
     static_cast<EcnSection&>(e) = spec.ecn;
     ReadKnobs(r, t, kP, Rows(), e, "", {"by_rate"});

@@ -3,6 +3,7 @@
  */
 #include "scenario-sections.h"
 
+#include "rdma/model/rdma-nic.h"
 #include "workload/model/collective-schedule.h"
 #include "workload/model/job-model.h"
 #include "workload/model/simai-workload.h"
@@ -152,9 +153,9 @@ JobRows()
                 "Pipelining: each op's share on a channel is cut into chunks of at most this "
                 "size; a step forwards a chunk as soon as it has arrived. `0` = one chunk."),
         Integer<J>("max_slices", &J::maxSlices, 1, 4096, "Cap on chunks per op and channel."),
-        Integer<J>("qps_per_connection", &J::qpsPerConnection, 0, 1024,
-                   "QPs per channel connection; `0` = `nic.qps_per_connection`. channels × QPs = "
-                   "QPs between a GPU pair."),
+        Integer<J>("qps_per_connection", &J::qpsPerConnection, 0, ns3::RdmaNic::kMaxQps,
+                   "QPs per channel connection (bound as `nic.qps_per_connection`); `0` = "
+                   "`nic.qps_per_connection`. channels × QPs = QPs between a GPU pair."),
         Choice<J>("ring_order", &J::ringOrder, {"rank", "rail-aligned"},
                   "`\"rank\"`: every channel's ring follows the group's rank order. "
                   "`\"rail-aligned\"`: channel c enters server s at GPU (c − s) mod G, so "

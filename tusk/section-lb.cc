@@ -3,6 +3,8 @@
  */
 #include "scenario-sections.h"
 
+#include "lb-policies/policy-registry.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -73,9 +75,8 @@ Rows()
                 if (!IsName(p, "-_:"))
                 {
                     r.Fail(&n, key,
-                           "expected \"fixed\", \"oblivious-spray\" or a PathSelector TypeId "
-                           "name; got " +
-                               Quote(p));
+                           "expected one of " + ns3::PathSelectorNameList() +
+                               " or a PathSelector TypeId name; got " + Quote(p));
                 }
                 lb.pathSelector = p;
             },
@@ -98,12 +99,12 @@ Rows()
 void
 Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
 {
-    const toml::node* tn = r.Get(root, "", kP);
-    if (tn == nullptr)
+    const toml::table* tp = r.SectionTable(root, kP);
+    if (tp == nullptr)
     {
         return;
     }
-    const toml::table& t = r.Table(tn, kP);
+    const toml::table& t = *tp;
     ReadKnobs(r, t, kP, Rows(), spec.lb, "", {"attributes"});
     if (const toml::node* an = r.Get(t, kP, "attributes"))
     {

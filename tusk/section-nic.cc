@@ -3,6 +3,8 @@
  */
 #include "scenario-sections.h"
 
+#include "rdma/model/rdma-nic.h"
+
 namespace tusk
 {
 
@@ -26,10 +28,14 @@ Rows()
         Time<S>("rto_us", &S::rtoPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::TIMER,
                 "Retransmission timeout.")
             .Attr({"ns3::RdmaNic::RetransmitTimeout"}),
-        Integer<S>("qps_per_connection", &S::qpsPerConnection, 1, 1024,
+        Integer<S>("qps_per_connection", &S::qpsPerConnection, 1, ns3::RdmaNic::kMaxQps,
                    "Queue pairs per connection (QP scaling); each QP has its own UDP source port "
                    "(see `qp_entropy`), i.e. its own ECMP entropy. A policy preset (`qp4-split`, "
-                   "`qp4-rr`) may fix it.")
+                   "`qp4-rr`) may fix it. The bound is the QPs one NIC can number (the BTH's "
+                   "24-bit destination QP, less QPN 0 and 1); a NIC that runs out of QP numbers "
+                   "over all its connections stops the run with that message. Beyond 16384 QPs "
+                   "the UDP source ports (49152..65535) repeat. With `qp_scaling = \"split\"` a "
+                   "transfer smaller than the QP count uses only as many QPs as it has bytes.")
             .Attr({"ns3::WorkloadExecutor::QpsPerConnection"}),
         Choice<S>("qp_scaling", &S::qpScaling, {"split", "round-robin"},
                   "How a transfer uses its connection's QPs: `\"split\"` cuts it into one equal "
@@ -54,9 +60,10 @@ Rows()
             "selective repeat (one NAK per out-of-order PSN, the sender resends from it). "
             "`\"selective-repeat\"`: IRN-style (Mittal et al., SIGCOMM 2018): out-of-order "
             "placement, a SACK per out-of-order packet, only what is missing is resent; a packet "
-            "counts as lost when one sent more than `ns3::RdmaNic::ReorderWindow` (50 µs) after "
-            "it was acknowledged; at most `ns3::RdmaNic::SelectiveRepeatWindow` (1024) packets "
-            "outstanding per QP.",
+            "counts as lost when one sent more than `ns3::SelectiveRepeatRecovery::ReorderWindow` "
+            "(50 µs) after it was acknowledged; at most `ns3::SelectiveRepeatRecovery::Window` "
+            "(1024) packets outstanding per QP (the NIC's `LossRecovery` is "
+            "`ns3::GoBackNRecovery` or `ns3::SelectiveRepeatRecovery`).",
             [](ScenarioReader& r, const toml::node& n, const std::string& key, S& s) {
                 s.receiver = r.Choice(&n, key, {"go-back-n", "selective-repeat"});
             },
@@ -66,7 +73,7 @@ Rows()
                 return s.transport == "roce" ? nlohmann::json(s.receiver) : nlohmann::json();
             })
             .Default("`\"go-back-n\"`")
-            .Attr({"ns3::RdmaNic::RecoveryMode"}),
+            .Attr({"ns3::RdmaNic::LossRecovery"}),
         Choice<S>("transport", &S::transport, {"roce", "uec-rod", "uec-rud"},
                   "The transport of every QP. `\"roce\"`: RoCEv2 RC, recovery per `receiver`. "
                   "`\"uec-rod\"`: Ultra-Ethernet-style reliable ordered delivery: one entropy "
@@ -83,7 +90,7 @@ Rows()
                   "`TrimmedFrameBytes` (64) and `TrimPriority` (7). What of UEC 1.0 is modelled: "
                   "[ns3-modules/rdma/doc/rdma.md](../ns3-modules/rdma/doc/rdma.md#uec-style-"
                   "transport-rod-and-rud).")
-            .Attr({"ns3::RdmaNic::RecoveryMode", "ns3::RdmaNic::SackBitmap"}),
+            .Attr({"ns3::RdmaNic::LossRecovery"}),
         Boolean<S>("cnp_on_ooo", &S::cnpOnOutOfOrder,
                    "The responder NIC also sends a CNP to the requester when a data packet "
                    "arrives out of order (at most one per QP per `[dcqcn] cnp_interval_us`).")

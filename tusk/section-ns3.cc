@@ -18,12 +18,12 @@ const char* const kP = "ns3";
 void
 Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
 {
-    const toml::node* tn = r.Get(root, "", kP);
-    if (tn == nullptr)
+    const toml::table* tp = r.SectionTable(root, kP);
+    if (tp == nullptr)
     {
         return;
     }
-    const toml::table& t = r.Table(tn, kP);
+    const toml::table& t = *tp;
     for (auto&& [k, v] : t)
     {
         const std::string path(k.str());
@@ -32,8 +32,8 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
         if (!IsAttributePath(path))
         {
             r.Fail(&v, key,
-                   "expected an ns-3 attribute path like \"ns3::RdmaNic::ReorderWindow\" (quote "
-                   "it: \"ns3::RdmaNic::ReorderWindow\" = \"100us\"); got " +
+                   "expected an ns-3 attribute path like \"ns3::SwitchNode::TrimThresholdBytes\" "
+                   "(quote it: \"ns3::SwitchNode::TrimThresholdBytes\" = 65536); got " +
                        Quote(path));
         }
         const auto owners = KnobsSettingAttribute(path);

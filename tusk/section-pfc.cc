@@ -45,8 +45,9 @@ Rows()
             .Attr({"ns3::SwitchNode::PauseRefresh"}),
         Time<S>("deadlock_detect_us", &S::deadlockDetectPs, kPsPerUs, "µs", Sign::NON_NEGATIVE,
                 Clock::TIMER,
-                "Stop with exit 1 when a cycle of paused, non-empty queues lasts this long; 0 = "
-                "off.")
+                "Stop with exit 1 when a cycle of egress queues, each paused without a break and "
+                "holding frames routed through the next queue of the cycle, lasts this long "
+                "([fabric.md](../ns3-modules/fabric/doc/fabric.md)); 0 = off.")
             .Attr({"ns3::PfcDeadlockDetector::Threshold"}),
         Time<S>("watchdog_us", &S::watchdogPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::TIMER,
                 "PFC watchdog: a priority paused this long is in a storm.")

@@ -268,13 +268,13 @@ void
 Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
 {
     auto& topo = spec.topology;
-    const toml::node* tn = r.Get(root, "", kP);
-    if (tn == nullptr)
+    const toml::table* tp = r.SectionTable(root, kP);
+    if (tp == nullptr)
     {
         r.SetHostCount(TopologyHostCount(spec));
         return;
     }
-    const toml::table& t = r.Table(tn, kP);
+    const toml::table& t = *tp;
     if (const toml::node* n = r.Get(t, kP, "kind"))
     {
         topo.kind = r.Choice(n, "topology.kind", kKinds);
@@ -304,7 +304,7 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     {
         if (t.get("file") == nullptr)
         {
-            r.Fail(tn, "topology.file",
+            r.Fail(tp, "topology.file",
                    "required when topology.kind is " + Quote(topo.kind) + ": the " +
                        (topo.kind == "htsim" ? ".topo file" : "topology.txt file"));
         }

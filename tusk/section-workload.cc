@@ -188,10 +188,10 @@ ReadFlows(ScenarioReader& r, const toml::node* tn, const toml::table& t, Scenari
 void
 Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
 {
-    const toml::node* tn = r.Get(root, "", kP);
+    const toml::table* tp = r.SectionTable(root, kP);
     auto& w = spec.workload;
     const toml::table empty;
-    const toml::table& t = tn ? r.Table(tn, kP) : empty;
+    const toml::table& t = tp ? *tp : empty;
     if (const toml::node* n = r.Get(t, kP, "kind"))
     {
         w.kind = r.Choice(n, "workload.kind", kKinds);
@@ -213,7 +213,7 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
             uint64_t senders = dstListed && n > 0 ? n - 1 : n;
             if (known && senders < 1)
             {
-                r.Fail(hn ? hn : (dstNode ? dstNode : tn),
+                r.Fail(hn ? hn : (dstNode ? dstNode : tp),
                        hn ? "workload.hosts" : "workload.incast_dst",
                        "expected at least one sender besides incast_dst " +
                            std::to_string(w.incastDst) + "; got none");
@@ -221,7 +221,7 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
         }
         else if (known && n < 2)
         {
-            r.Fail(hn ? hn : tn, "workload.hosts",
+            r.Fail(hn ? hn : tp, "workload.hosts",
                    "expected at least 2 hosts for " + Quote(w.kind) + "; got " + std::to_string(n));
         }
     }
@@ -229,14 +229,14 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     {
         if (t.get("file") == nullptr)
         {
-            r.Fail(tn, "workload.file",
+            r.Fail(tp, "workload.file",
                    "required when workload.kind is " + Quote(w.kind) + ": the " +
                        (w.kind == "htsim" ? ".cm file" : "HPCC flow.txt file"));
         }
     }
     else if (w.kind == "flows")
     {
-        ReadFlows(r, tn, t, spec);
+        ReadFlows(r, tp, t, spec);
     }
     // kind = "jobs": the traffic is in [[jobs]] (section-jobs.cc).
     CheckStart(r, t.get("start_us"), "workload.start_us", w.startPs, spec.stopTimePs, true);

@@ -1,9 +1,11 @@
 // Honest overrides (issue 15): an [ns3] default for an attribute the run sets itself is refused
 // with what to use instead, never silently overwritten. The two confirmed cases were
 // "ns3::DcqcnCongestionControl::Gain" (overwritten by the DCQCN preset) and
-// "ns3::RdmaNic::RecoveryMode" (set on every NIC from nic.receiver / nic.transport). An [ns3]
-// default that nothing else sets still reaches the objects; every attribute the run sets is
-// recorded with its value, and has a scenario key or is named as derived.
+// "ns3::RdmaNic::RecoveryMode" (set on every NIC from nic.receiver / nic.transport; now the
+// TypeId-valued "ns3::RdmaNic::LossRecovery", since loss recovery became a strategy object of
+// the queue pair). An [ns3] default that nothing else sets still reaches the objects; every
+// attribute the run sets is recorded with its value, and has a scenario key or is named as
+// derived.
 
 #include "run-helpers.h"
 
@@ -105,28 +107,29 @@ TEST_CASE("DcqcnCongestionControl::Gain in [ns3] is refused in favour of dcqcn.g
     CHECK(ns3::DynamicCast<const ns3::DoubleValue>(info.initialValue)->Get() == 1.0 / 256);
 }
 
-TEST_CASE("RdmaNic::RecoveryMode in [ns3] is refused in favour of nic.receiver or nic.transport",
+TEST_CASE("RdmaNic::LossRecovery in [ns3] is refused in favour of nic.receiver or nic.transport",
           "[component][scenario][overrides]")
 {
     const auto e = ErrorOf([] {
-        tusk::LoadScenarioString(kSmall + "[ns3]\n\"ns3::RdmaNic::RecoveryMode\" = \"SelectiveRepeat\"\n",
-                                 "o.toml");
+        tusk::LoadScenarioString(
+            kSmall + "[ns3]\n\"ns3::RdmaNic::LossRecovery\" = \"ns3::SelectiveRepeatRecovery\"\n",
+            "o.toml");
     });
     CHECK(e.Line() == 16);
     CHECK(Contains(e.Message(), "nic.receiver or nic.transport"));
 
     tusk::ScenarioSpec spec = tusk::LoadScenarioString(kSmall, "o.toml");
-    spec.ns3Defaults["ns3::RdmaNic::RecoveryMode"] = "SelectiveRepeat";
+    spec.ns3Defaults["ns3::RdmaNic::LossRecovery"] = "ns3::SelectiveRepeatRecovery";
     CHECK(Contains(ErrorOf([&] { Run(spec); }).Message(), "nic.receiver or nic.transport"));
 
     // What the keys set is recorded: go-back-N here, selective repeat for uec-rud.
     spec.ns3Defaults.clear();
-    CHECK(Run(spec).attributes.at("ns3::RdmaNic::RecoveryMode") ==
-          std::vector<std::string>{"GoBackN"});
+    CHECK(Run(spec).attributes.at("ns3::RdmaNic::LossRecovery") ==
+          std::vector<std::string>{"ns3::GoBackNRecovery"});
     spec.nic.transport = "uec-rud";
     spec.nic.rtoPs = tusk::kUecMinRtoPs;
-    CHECK(Run(spec).attributes.at("ns3::RdmaNic::RecoveryMode") ==
-          std::vector<std::string>{"SelectiveRepeat"});
+    CHECK(Run(spec).attributes.at("ns3::RdmaNic::LossRecovery") ==
+          std::vector<std::string>{"ns3::UecRudRecovery"});
 }
 
 TEST_CASE("a policy preset's attribute or the per-switch seed in [ns3] is refused, any other "

@@ -88,11 +88,11 @@ TEST_CASE("every attribute the knob table names exists", "[unit][scenario][knobs
     // Reverse lookups used by the [ns3] check and the model-error translation.
     CHECK(KnobsSettingAttribute("ns3::DcqcnCongestionControl::Gain") ==
           std::vector<std::string>{"dcqcn.g"});
-    CHECK(KnobsSettingAttribute("ns3::RdmaNic::RecoveryMode") ==
+    CHECK(KnobsSettingAttribute("ns3::RdmaNic::LossRecovery") ==
           std::vector<std::string>{"nic.receiver", "nic.transport"});
     CHECK(KnobsSettingAttribute("ns3::SharedBufferMmu::BufferBytes") ==
           std::vector<std::string>{"buffer.total_bytes"});
-    CHECK(KnobsSettingAttribute("ns3::RdmaNic::ReorderWindow").empty());
+    CHECK(KnobsSettingAttribute("ns3::SelectiveRepeatRecovery::ReorderWindow").empty());
     CHECK(KnobForParam("topology.leaf-spine", "LeafSpineParams.hostsPerLeaf") ==
           "topology.hosts_per_leaf");
     CHECK(KnobForParam("workload", "bytesPerRank") == "workload.bytes");
@@ -113,7 +113,7 @@ TEST_CASE("scenario defaults are the models' defaults", "[unit][scenario][knobs]
     CHECK(InitialText("ns3::SharedBufferMmu::LosslessPriorities") == "8");
     // Keys whose values are names: the name's attribute value is the model's default.
     CHECK(spec.nic.receiver == "go-back-n");
-    CHECK(InitialText("ns3::RdmaNic::RecoveryMode") == "GoBackN");
+    CHECK(InitialText("ns3::RdmaNic::LossRecovery") == "ns3::GoBackNRecovery");
     CHECK(spec.nic.qpScaling == "split");
     CHECK(InitialText("ns3::WorkloadExecutor::QpScaling") == "Split");
     CHECK(spec.nic.qpEntropy == "random");

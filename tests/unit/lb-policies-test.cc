@@ -493,8 +493,9 @@ TEST_CASE("CONGA: DRE quantisation, least congested path, feedback from the dest
     const uint32_t i = Pick(src, ctxSrc(0), f, up);
     CHECK(up[i].port == 6);
     src->FrameLeaving(ctxSrc(0), f, up[i]);
-    CHECK(f.lbTag == 6);
-    CHECK(f.ce == src->Quantise(0.1));
+    CHECK(GetLbTag<CongaTag>(f).HasLbTag());
+    CHECK(GetLbTag<CongaTag>(f).lbTag == 6);
+    CHECK(GetLbTag<CongaTag>(f).ce == src->Quantise(0.1));
 
     // 2. The spine raises CE to its egress DRE.
     LbContext ctxSpine = At(1, 2);
@@ -504,7 +505,7 @@ TEST_CASE("CONGA: DRE quantisation, least congested path, feedback from the dest
     auto down = Candidates(1, {}, 0);
     down[0].utilisation = 0.7;
     spine->FrameLeaving(ctxSpine, f, down[0]);
-    CHECK(f.ce == spine->Quantise(0.7));
+    CHECK(GetLbTag<CongaTag>(f).ce == spine->Quantise(0.7));
 
     // 3. The destination leaf records CE for (leaf 0, tag 6) and strips the overlay.
     LbContext ctxDst = At(2, 1);
@@ -514,8 +515,9 @@ TEST_CASE("CONGA: DRE quantisation, least congested path, feedback from the dest
     CHECK(dst->GetFromLeafMetric(0, 6) == dst->Quantise(0.7));
     auto hostPort = Candidates(1, {}, 0);
     dst->FrameLeaving(ctxDst, f, hostPort[0]);
-    CHECK(f.lbTag == kNoLbTag);
-    CHECK(f.fbTag == kNoLbTag);
+    CHECK_FALSE(GetLbTag<CongaTag>(f).HasLbTag());
+    CHECK_FALSE(GetLbTag<CongaTag>(f).HasFeedback());
+    CHECK(f.lbTag == FrameMeta().lbTag); // stripped: the host sees an untagged frame
 
     // 4. Reverse traffic (leaf 1 -> leaf 0) piggybacks the feedback to leaf 0.
     FrameMeta r = Flow(4, 0, 50001);
@@ -525,8 +527,9 @@ TEST_CASE("CONGA: DRE quantisation, least congested path, feedback from the dest
     rev.dstEdge = 0;
     auto up1 = Candidates(4, {}, 4);
     dst->FrameLeaving(rev, r, up1[Pick(dst, rev, r, up1)]);
-    CHECK(r.fbTag == 6);
-    CHECK(r.fbMetric == dst->Quantise(0.7));
+    CHECK(GetLbTag<CongaTag>(r).HasFeedback());
+    CHECK(GetLbTag<CongaTag>(r).fbTag == 6);
+    CHECK(GetLbTag<CongaTag>(r).fbMetric == dst->Quantise(0.7));
     LbContext back = At(4, 0);
     back.srcEdge = 1;
     back.dstEdge = 0;

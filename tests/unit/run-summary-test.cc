@@ -84,8 +84,11 @@ TEST_CASE("slowdown quantiles over finished flows and the slowest collective",
     r.collectives = {fast, slow};
     const RunSummary s = Summarize(r, "spray", 0);
     CHECK(s.meanSlowdown == Approx(8.0 / 3));
-    CHECK(s.p99Slowdown == Approx(3.96));   // type 7: h = 1.98 over [2, 2, 4]
-    CHECK(s.p999Slowdown == Approx(3.996)); // h = 1.998
+    // Nearest rank (type 1): rank ceil(0.99 * 3) = 3 of [2, 2, 4]; the p50 is rank 2.
+    CHECK(s.p50Slowdown == 2.0);
+    CHECK(s.p99Slowdown == 4.0);
+    CHECK(s.p999Slowdown == 4.0);
+    CHECK(s.quantileMethod == "nearest-rank");
     CHECK(s.maxFctUs == 20.0);
     CHECK(s.unfinished == 1);
     CHECK(s.cctUs == 30.0);

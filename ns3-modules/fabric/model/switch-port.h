@@ -54,13 +54,22 @@ class SwitchPort : public FabricNetDevice
     uint64_t GetQueueBytes() const { return m_queuedBytes; }
     uint64_t GetQueueBytes(uint8_t priority) const { return m_queueBytesPerPrio[priority]; }
     uint64_t GetQueuedFrames() const override { return m_queuedFrames; }
+    /** The parsed headers of the frame at the head of `priority`'s queue; nullptr if empty. */
+    const FrameMeta* PeekHead(uint8_t priority) const
+    {
+        return m_queues[priority].empty() ? nullptr : &m_queues[priority].front().meta;
+    }
+    /** Whether `priority`'s queue holds a frame that arrived on `ingressPort` (a linear scan,
+     *  for PFC bookkeeping only, never per forwarded frame). */
+    bool HoldsFrameFrom(uint8_t priority, uint16_t ingressPort) const;
 
     /** DRE utilisation estimate at `now`: X / (C * tau), tau = DrePeriod / DreAlpha. */
     double GetUtilisation(Time now) const;
 
     /** The marking decision for a frame arriving at a queue of `queueBytes` (draws the RNG). */
     bool ShouldMarkEcn(uint64_t queueBytes);
-    /** Configure RED-style ECN marking at this egress (kmin, kmax in bytes; pmax 0..1). */
+    /** Configure RED-style ECN marking at this egress: the attributes EcnMarking,
+     *  EcnKminBytes, EcnKmaxBytes (bytes) and EcnPmax (0..1) at once. */
     void SetEcn(bool enabled, uint64_t kminBytes, uint64_t kmaxBytes, double pmax);
     int64_t AssignStreams(int64_t stream);
 
@@ -83,10 +92,10 @@ class SwitchPort : public FabricNetDevice
 
     Ptr<SwitchNode> m_switch;
     uint16_t m_portIndex = 0;
-    bool m_ecnEnabled = false;
-    uint64_t m_ecnKmin = 0;
-    uint64_t m_ecnKmax = 0;
-    double m_ecnPmax = 0;
+    bool m_ecnEnabled = false; //!< attribute EcnMarking
+    uint64_t m_ecnKmin = 0;    //!< attribute EcnKminBytes
+    uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
+    double m_ecnPmax = 0;      //!< attribute EcnPmax
     Ptr<UniformRandomVariable> m_ecnRng;
     std::array<std::deque<QueuedFrame>, kPriorities> m_queues;
     std::array<uint64_t, kPriorities> m_queueBytesPerPrio{};
