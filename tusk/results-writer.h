@@ -30,6 +30,9 @@ void WriteRunFiles(const RunResult& r, const std::string& dir);
 
 /** flows.csv as text (deterministic: the same run gives the same bytes). */
 std::string FlowsCsv(const RunResult& r);
+/** One line for the printed header: base RTT and BDP per path class (manifest "path_classes"),
+ *  "" without classes. */
+std::string PathClassesLine(const RunResult& r);
 std::string CollectivesCsv(const RunResult& r);
 /** jobs.csv: one row per training job (docs/results-format.md). */
 std::string JobsCsv(const RunResult& r);

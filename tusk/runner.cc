@@ -37,6 +37,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     {
         options.editWorkload(workload);
     }
+    CheckQpBudget(spec, plan, graph, workload);
 
     // Build the fabric, its NICs and the executor; every attribute through `attrs`, which
     // restores the defaults it set when the run ends (also on errors).
