@@ -145,7 +145,7 @@ std::string
 FlowsCsv(const RunResult& r)
 {
     std::string s = "flow_id,src,dst,bytes,start_us,finish_us,fct_us,fct_sender_us,ideal_fct_us,slowdown,"
-                    "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,retx_bytes,"
+                    "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,retx_bytes,retx_timeout_packets,"
                     "reorder_max,reorder_mean,naks,spurious_retx,collective,step,channel,policy,"
                     "job,background,scale_up,pkts_sent,pkts_received";
     for (int k = 0; k < kDropReasons; ++k)
@@ -156,13 +156,13 @@ FlowsCsv(const RunResult& r)
     for (const auto& f : r.flows)
     {
         s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-                         "{},{},{}",
+                         "{},{},{},{}",
                          f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
                          f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
                          f.acknowledged ? Us(f.fctSenderPs) : "",
                          Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
                          f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
-                         f.oooPackets, f.retxBytes, f.reorderMax, Num(f.reorderMean, 3), f.naks,
+                         f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
                          f.spuriousRetx, f.collective, f.step, f.channel, r.summary.policy, f.job,
                          f.background ? 1 : 0, f.scaleUp ? 1 : 0);
         s += fmt::format(",{},{}", f.pktsSent, f.pktsReceived);

@@ -119,6 +119,7 @@ CollectResults(const ScenarioSpec& spec,
         row.entropy = r.entropy;
         row.retxPackets = r.retxPackets;
         row.retxBytes = r.retxBytes;
+        row.retxTimeoutPackets = r.retxTimeoutPackets;
         row.oooPackets = r.oooPackets;
         row.reorderMax = r.reorderMax;
         row.reorderMean =

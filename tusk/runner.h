@@ -56,6 +56,7 @@ struct FlowRow
     uint32_t entropy = 0;
     uint64_t retxPackets = 0;
     uint64_t retxBytes = 0;      //!< payload bytes retransmitted
+    uint64_t retxTimeoutPackets = 0; //!< of retxPackets, sent after a retransmission timeout
     uint64_t oooPackets = 0;
     uint64_t reorderMax = 0;     //!< largest PSN - ePSN of an out-of-order arrival, packets
     double reorderMean = 0;      //!< mean PSN - ePSN over out-of-order arrivals, packets

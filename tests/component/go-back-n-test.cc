@@ -92,6 +92,7 @@ TEST_CASE("go-back-N: one dropped data packet is recovered by NAK", "[component]
     // arrived: at least 1, at most one BDP worth (RTT 4 us at 100G ~ 12 packets) plus slack.
     CHECK(f.retxPackets >= 1);
     CHECK(f.retxPackets <= 40);
+    CHECK(f.retxTimeoutPackets == 0); // NAK-driven resends (issue 16 item 5)
     CHECK(f.oooPackets >= 1); // the packets behind the hole arrived out of order
     // No timeout needed: recovery within a few RTTs, far below the 1 ms RTO.
     const double extraUs = (f.fctPs - f.idealFctPs) * 1e-6;
@@ -138,6 +139,8 @@ TEST_CASE("go-back-N: the lost last ACK is recovered by the retransmission timeo
     CHECK(f.spuriousRetx >= 1);
     CHECK(f.spuriousRetx <= f.retxPackets);
     CHECK(f.spuriousRetx == receiverDuplicates);
+    // Every resend followed the timeout: counted apart from NAK resends (issue 16 item 5).
+    CHECK(f.retxTimeoutPackets == f.retxPackets);
     // The receiver had everything at the ideal time; the sender learns it within
     // one RTO + the resend of the window + an RTT.
     CHECK(f.slowdown == Approx(1.0).epsilon(1e-6));

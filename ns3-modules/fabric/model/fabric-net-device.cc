@@ -275,7 +275,7 @@ FabricNetDevice::AccountUtilisation(uint64_t durationPs)
     {
         if (t >= m_utilWindowStartPs + windowPs)
         {
-            FlushUtilisation(Simulator::Now());
+            FlushUtilisation(PicoSeconds(m_utilWindowStartPs + windowPs)); // closed at its end
             m_utilWindowStartPs = t - t % windowPs;
         }
         const uint64_t segment = std::min(end, m_utilWindowStartPs + windowPs) - t;

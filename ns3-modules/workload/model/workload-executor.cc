@@ -408,6 +408,7 @@ WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
     TransferRecord& r = m_records[cookie];
     r.retxPackets += stats.retxPackets;
     r.retxBytes += stats.retxBytes;
+    r.retxTimeoutPackets += stats.timeoutRetxPackets;
     if (--r.pendingSend == 0)
     {
         r.sendDone = true;
@@ -498,6 +499,7 @@ WorkloadExecutor::RecordWithPending(uint32_t t) const
         const SendMessageStats s = qp->GetPendingSendStats(t);
         r.retxPackets += s.retxPackets;
         r.retxBytes += s.retxBytes;
+        r.retxTimeoutPackets += s.timeoutRetxPackets;
     }
     for (const auto& peer : m_transferConnection[t]->peers)
     {

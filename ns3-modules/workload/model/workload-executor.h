@@ -36,6 +36,7 @@ struct TransferRecord
     uint64_t deliveredBytes = 0; //!< bytes of completed messages (see DeliveredBytes)
     uint64_t retxPackets = 0;    //!< data packets retransmitted for it
     uint64_t retxBytes = 0;      //!< their payload bytes
+    uint64_t retxTimeoutPackets = 0; //!< of retxPackets, sent after a retransmission timeout
     uint64_t oooPackets = 0;     //!< data packets that arrived out of order while it was received
     uint64_t reorderMax = 0;     //!< largest PSN - ePSN of those, packets
     uint64_t reorderSum = 0;     //!< sum of PSN - ePSN of those, packets
