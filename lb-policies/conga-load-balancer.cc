@@ -43,8 +43,9 @@ CongaLoadBalancer::GetTypeId()
                           MakeUintegerAccessor(&CongaLoadBalancer::m_bits),
                           MakeUintegerChecker<uint32_t>(1, 8))
             .AddAttribute("MetricAgeing",
-                          "A Congestion-To-Leaf metric not refreshed for this long counts as 0 "
-                          "(Time).",
+                          "Metric ageing (Time): a Congestion-To-Leaf metric not refreshed "
+                          "for this long counts as 0, and a Congestion-From-Leaf metric "
+                          "measured longer ago is no longer fed back.",
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&CongaLoadBalancer::m_ageing),
                           MakeTimeChecker(Time(0)));
@@ -81,7 +82,7 @@ CongaLoadBalancer::GetRemoteMetric(uint32_t leaf, uint16_t port, Time now) const
     }
     const RemoteMetric& r = m_toLeaf[leaf][port];
     const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
-    if (!r.valid || nowPs - r.updatedPs > static_cast<uint64_t>(m_ageing.GetPicoSeconds()))
+    if (!r.valid || !Fresh(r.updatedPs, nowPs))
     {
         return 0;
     }
@@ -91,11 +92,11 @@ CongaLoadBalancer::GetRemoteMetric(uint32_t leaf, uint16_t port, Time now) const
 uint8_t
 CongaLoadBalancer::GetFromLeafMetric(uint32_t leaf, uint8_t tag) const
 {
-    if (leaf >= m_fromLeaf.size() || tag >= m_fromLeaf[leaf].metric.size())
+    if (leaf >= m_fromLeaf.size() || tag >= m_fromLeaf[leaf].entries.size())
     {
         return 0;
     }
-    return m_fromLeaf[leaf].metric[tag];
+    return m_fromLeaf[leaf].entries[tag].metric;
 }
 
 void
@@ -107,6 +108,7 @@ CongaLoadBalancer::DoFrameArrived(const LbContext& ctx, FrameMeta& frame)
         return; // not this frame's destination leaf
     }
     const uint32_t src = ctx.srcEdge;
+    const auto nowPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
     if (frame.lbTag != kNoLbTag)
     {
         if (src >= m_fromLeaf.size())
@@ -114,16 +116,15 @@ CongaLoadBalancer::DoFrameArrived(const LbContext& ctx, FrameMeta& frame)
             m_fromLeaf.resize(src + 1);
         }
         FromLeafRow& row = m_fromLeaf[src];
-        if (frame.lbTag >= row.metric.size())
+        if (frame.lbTag >= row.entries.size())
         {
-            row.metric.resize(frame.lbTag + 1, 0);
-            row.changed.resize(frame.lbTag + 1, 0);
+            row.entries.resize(frame.lbTag + 1);
         }
-        if (row.metric[frame.lbTag] != frame.ce)
-        {
-            row.changed[frame.lbTag] = 1;
-        }
-        row.metric[frame.lbTag] = frame.ce;
+        FromLeafEntry& e = row.entries[frame.lbTag];
+        e.changed = e.changed || !e.valid || e.metric != frame.ce;
+        e.metric = frame.ce;
+        e.measuredPs = nowPs;
+        e.valid = true;
     }
     if (frame.fbTag != kNoLbTag)
     {
@@ -138,7 +139,7 @@ CongaLoadBalancer::DoFrameArrived(const LbContext& ctx, FrameMeta& frame)
         }
         RemoteMetric& r = row[frame.fbTag];
         r.metric = frame.fbMetric;
-        r.updatedPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
+        r.updatedPs = nowPs;
         r.valid = true;
     }
 }
@@ -213,38 +214,71 @@ CongaLoadBalancer::DoFrameLeaving(const LbContext& ctx,
         frame.fbMetric = 0;
         return;
     }
-    const uint8_t local = Quantise(chosen.utilisation);
     if (!ctx.fromHost || ctx.dstEdge == LbContext::kNoEdge)
     {
-        frame.ce = std::max(frame.ce, local); // transit hop
-        return;
+        return; // transit hop: CE is raised when the frame leaves the egress queue
     }
-    // Source leaf: tag the uplink, start CE, piggyback one feedback entry for the destination.
+    // Source leaf: tag the uplink, start CE (raised at departure, DoFrameDeparting),
+    // piggyback one feedback entry for the destination.
     frame.lbTag = chosen.port < kNoLbTag ? static_cast<uint8_t>(chosen.port) : kNoLbTag;
-    frame.ce = local;
+    frame.ce = 0;
     frame.fbTag = kNoLbTag;
     frame.fbMetric = 0;
     if (ctx.dstEdge < m_fromLeaf.size())
     {
+        // Round-robin over the fresh entries, those that changed since they were last fed
+        // back first. Entries measured longer than MetricAgeing ago are dropped, so the source
+        // leaf's copy ages out instead of being refreshed with an old measurement.
         FromLeafRow& row = m_fromLeaf[ctx.dstEdge];
-        const auto n = static_cast<uint32_t>(row.metric.size());
-        if (n > 0)
+        const auto n = static_cast<uint32_t>(row.entries.size());
+        const auto nowPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
+        int pick = -1;
+        for (uint32_t k = 0; k < n; ++k)
         {
-            uint32_t pick = row.next % n;
-            for (uint32_t k = 0; k < n; ++k)
+            const uint32_t i = (row.next + k) % n;
+            FromLeafEntry& e = row.entries[i];
+            if (!e.valid)
             {
-                const uint32_t i = (row.next + k) % n;
-                if (row.changed[i])
-                {
-                    pick = i;
-                    break;
-                }
+                continue;
             }
-            frame.fbTag = static_cast<uint8_t>(pick);
-            frame.fbMetric = row.metric[pick];
-            row.changed[pick] = 0;
-            row.next = static_cast<uint8_t>((pick + 1) % n);
+            if (!Fresh(e.measuredPs, nowPs))
+            {
+                e.valid = false;
+                continue;
+            }
+            if (pick < 0)
+            {
+                pick = static_cast<int>(i); // the first fresh entry in round-robin order
+            }
+            if (e.changed)
+            {
+                pick = static_cast<int>(i);
+                break;
+            }
         }
+        if (pick >= 0)
+        {
+            FromLeafEntry& e = row.entries[pick];
+            frame.fbTag = static_cast<uint8_t>(pick);
+            frame.fbMetric = e.metric;
+            e.changed = false;
+            row.next = static_cast<uint8_t>((pick + 1) % n);
+            ++m_feedbackSent;
+        }
+    }
+}
+
+void
+CongaLoadBalancer::DoFrameDeparting(Time, uint16_t, double utilisation, FrameMeta& frame)
+{
+    // Every hop, the source leaf's uplink included: CE = max(CE, the egress DRE), taken when
+    // the frame leaves the queue, as the egress pipeline of the ASIC rewrites the overlay
+    // header. Stamped at enqueue instead, CE would lag by the queueing delay, which is
+    // largest exactly on the congested path (hundreds of microseconds behind a PFC-held
+    // queue), and the source would keep choosing it.
+    if (frame.lbTag != kNoLbTag)
+    {
+        frame.ce = std::max(frame.ce, Quantise(utilisation));
     }
 }
 

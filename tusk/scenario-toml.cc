@@ -104,6 +104,14 @@ const std::vector<KindKey> kWorkloadKeys = {
     {"watchdog_ms", {"ring-allreduce", "permutation", "incast", "htsim", "flows", "jobs", "hpcc"}},
 };
 
+/** The scenario has at least one [[background]] table (traffic that may run on its own). */
+bool
+HasBackground(const toml::table& root)
+{
+    const toml::array* b = root.get_as<toml::array>("background");
+    return b != nullptr && !b->empty();
+}
+
 std::string
 Quote(const std::string& s)
 {
@@ -1827,16 +1835,21 @@ Loader::ReadWorkload(const toml::table& root, ScenarioSpec& spec)
     else // flows
     {
         const toml::node* fn = Get(t, P, "flows");
+        const bool background = HasBackground(root);
+        if (fn == nullptr && background)
+        {
+            return; // only the [[background]] traffic
+        }
         if (fn == nullptr)
         {
             Fail(tn,
                  K("flows"),
-                 "required when workload.kind is \"flows\": one [[workload.flows]] table per "
-                 "flow");
+                 "required when workload.kind is \"flows\" and there is no [[background]] "
+                 "table: one [[workload.flows]] table per flow");
         }
         const std::string expect =
             "expected an array of tables ([[workload.flows]] with src, dst, bytes, start_us)";
-        if (!fn->is_array() || fn->as_array()->empty())
+        if (!fn->is_array() || (fn->as_array()->empty() && !background))
         {
             Fail(fn, K("flows"), expect + "; got " +
                                      (fn->is_array() ? std::string("an empty array")
@@ -1971,10 +1984,11 @@ Loader::ReadJobs(const toml::table& root, ScenarioSpec& spec)
     const bool wantJobs = spec.workload.kind == "jobs";
     if (jobs == nullptr || jobs->empty())
     {
-        if (wantJobs)
+        if (wantJobs && !HasBackground(root))
         {
             Fail(root.get("workload"), "jobs",
-                 "workload.kind is \"jobs\": expected at least one [[jobs]] table");
+                 "workload.kind is \"jobs\": expected at least one [[jobs]] table (or "
+                 "[[background]] tables for background traffic alone)");
         }
         return;
     }

@@ -2,7 +2,6 @@
 // from LbContext.now, which these tests step by hand (a fake clock). Each test states the
 // property from the policy's paper or from shared/oracles.md that it checks.
 
-#include "lb-policies/conga-load-balancer.h"
 #include "lb-policies/drill-load-balancer.h"
 #include "lb-policies/ecmp-load-balancer.h"
 #include "lb-policies/least-loaded-load-balancer.h"
@@ -18,6 +17,8 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include "lb-test-helpers.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -26,51 +27,8 @@
 #include <set>
 
 using namespace ns3;
+using namespace tusk_test;
 
-namespace
-{
-
-FrameMeta
-Flow(uint32_t src, uint32_t dst, uint16_t sport, uint32_t qp = 1)
-{
-    FrameMeta m;
-    m.srcHost = src;
-    m.dstHost = dst;
-    m.srcPort = sport;
-    m.dstPort = 4791;
-    m.dstQp = qp;
-    return m;
-}
-
-/** n candidates on ports first, first + 1, ... with the given queue bytes (0 if omitted). */
-std::vector<EgressCandidate>
-Candidates(uint32_t n, std::vector<uint64_t> queue = {}, uint16_t first = 0)
-{
-    std::vector<EgressCandidate> c(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        c[i].port = static_cast<uint16_t>(first + i);
-        c[i].queueBytes = i < queue.size() ? queue[i] : 0;
-    }
-    return c;
-}
-
-LbContext
-At(double us, uint32_t switchId = 0)
-{
-    LbContext ctx;
-    ctx.now = NanoSeconds(static_cast<int64_t>(std::llround(us * 1000)));
-    ctx.switchId = switchId;
-    return ctx;
-}
-
-uint32_t
-Pick(Ptr<LoadBalancer> lb, const LbContext& ctx, const FrameMeta& f, std::vector<EgressCandidate>& c)
-{
-    return lb->SelectEgress(ctx, f, c.data(), static_cast<uint32_t>(c.size()));
-}
-
-} // namespace
 
 // ---- ECMP family ----------------------------------------------------------------------
 
@@ -454,126 +412,6 @@ TEST_CASE("flowlet table: bounded and aged", "[unit][letflow]")
     CHECK(lb->GetTable().CountActive(MicroSeconds(6).GetPicoSeconds(), gap) == 16);
     // One picosecond after the gap every entry has aged out.
     CHECK(lb->GetTable().CountActive(MicroSeconds(6).GetPicoSeconds() + 1, gap) == 0);
-}
-
-TEST_CASE("CONGA: DRE quantisation, least congested path, feedback from the destination leaf",
-          "[unit][conga]")
-{
-    // Two leaves (switch ids 0 and 1) with 4 uplinks each (ports 4..7), hosts 0..3 under
-    // leaf 0 and 4..7 under leaf 1; a spine (switch 2) in between.
-    auto src = CreateObject<CongaLoadBalancer>();
-    auto dst = CreateObject<CongaLoadBalancer>();
-    auto spine = CreateObject<CongaLoadBalancer>();
-    for (auto lb : {src, dst, spine})
-    {
-        lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(10)));
-        lb->AssignStreams(1);
-    }
-    CHECK(src->Quantise(0.0) == 0);
-    CHECK(src->Quantise(0.249) == 1);
-    CHECK(src->Quantise(0.5) == 4);
-    CHECK(src->Quantise(1.0) == 7);
-    CHECK(src->Quantise(3.0) == 7);
-
-    auto ctxSrc = [](double us) {
-        LbContext c = At(us, 0);
-        c.fromHost = true;
-        c.srcEdge = 0;
-        c.dstEdge = 1;
-        return c;
-    };
-    auto up = Candidates(4, {}, 4);
-    up[0].utilisation = 0.9;
-    up[1].utilisation = 0.6;
-    up[2].utilisation = 0.1; // least congested locally
-    up[3].utilisation = 0.8;
-
-    // 1. No remote information yet: the locally least congested uplink.
-    FrameMeta f = Flow(0, 4, 50000);
-    const uint32_t i = Pick(src, ctxSrc(0), f, up);
-    CHECK(up[i].port == 6);
-    src->FrameLeaving(ctxSrc(0), f, up[i]);
-    CHECK(f.lbTag == 6);
-    CHECK(f.ce == src->Quantise(0.1));
-
-    // 2. The spine raises CE to its egress DRE.
-    LbContext ctxSpine = At(1, 2);
-    ctxSpine.srcEdge = 0;
-    ctxSpine.dstEdge = 1;
-    spine->FrameArrived(ctxSpine, f);
-    auto down = Candidates(1, {}, 0);
-    down[0].utilisation = 0.7;
-    spine->FrameLeaving(ctxSpine, f, down[0]);
-    CHECK(f.ce == spine->Quantise(0.7));
-
-    // 3. The destination leaf records CE for (leaf 0, tag 6) and strips the overlay.
-    LbContext ctxDst = At(2, 1);
-    ctxDst.srcEdge = 0;
-    ctxDst.dstEdge = 1;
-    dst->FrameArrived(ctxDst, f);
-    CHECK(dst->GetFromLeafMetric(0, 6) == dst->Quantise(0.7));
-    auto hostPort = Candidates(1, {}, 0);
-    dst->FrameLeaving(ctxDst, f, hostPort[0]);
-    CHECK(f.lbTag == kNoLbTag);
-    CHECK(f.fbTag == kNoLbTag);
-
-    // 4. Reverse traffic (leaf 1 -> leaf 0) piggybacks the feedback to leaf 0.
-    FrameMeta r = Flow(4, 0, 50001);
-    LbContext rev = At(3, 1);
-    rev.fromHost = true;
-    rev.srcEdge = 1;
-    rev.dstEdge = 0;
-    auto up1 = Candidates(4, {}, 4);
-    dst->FrameLeaving(rev, r, up1[Pick(dst, rev, r, up1)]);
-    CHECK(r.fbTag == 6);
-    CHECK(r.fbMetric == dst->Quantise(0.7));
-    LbContext back = At(4, 0);
-    back.srcEdge = 1;
-    back.dstEdge = 0;
-    src->FrameArrived(back, r);
-    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(4)) == src->Quantise(0.7));
-
-    // 5. A new flowlet now avoids uplink 6: max(local 0.1 -> 0, remote 0.7 -> 5) = 5 is worse
-    //    than uplink 5's max(0.6 -> 4, 0) = 4.
-    FrameMeta g = Flow(1, 5, 50002);
-    CHECK(up[Pick(src, ctxSrc(5), g, up)].port == 5);
-    // The first flow's flowlet continues on port 6 while packets keep coming...
-    CHECK(up[Pick(src, ctxSrc(6), f, up)].port == 6);
-    // ... and after a gap re-chooses with the new information.
-    CHECK(up[Pick(src, ctxSrc(30), f, up)].port == 5);
-
-    // 6. The remote metric ages out after MetricAgeing (1 ms).
-    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(1003)) == src->Quantise(0.7));
-    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(1005)) == 0);
-}
-
-TEST_CASE("CONGA ties prefer the flowlet's previous port, then random", "[unit][conga]")
-{
-    auto lb = CreateObject<CongaLoadBalancer>();
-    lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(1)));
-    lb->AssignStreams(9);
-    auto c = Candidates(4, {}, 10);
-    LbContext ctx = At(0);
-    ctx.fromHost = true;
-    ctx.srcEdge = 0;
-    ctx.dstEdge = 3;
-    const FrameMeta f = Flow(0, 8, 50000);
-    const uint32_t first = Pick(lb, ctx, f, c);
-    for (int k = 1; k < 100; ++k)
-    {
-        ctx.now = MicroSeconds(10 * k); // every packet a new flowlet, all paths idle: stay
-        CHECK(Pick(lb, ctx, f, c) == first);
-    }
-    // Distinct flows spread uniformly over equally good paths.
-    std::array<int, 4> n{};
-    for (uint32_t k = 0; k < 4000; ++k)
-    {
-        ++n[Pick(lb, ctx, Flow(k, 9, static_cast<uint16_t>(k)), c)];
-    }
-    for (int x : n)
-    {
-        CHECK(x == Approx(1000).margin(120));
-    }
 }
 
 // ---- registry ---------------------------------------------------------------------------------

@@ -79,6 +79,8 @@ class SwitchPort : public FabricNetDevice
     };
 
     void DecayDre(uint64_t nowPs) const;
+    /** The DRE utilisation as last decayed (callers decay it first). */
+    double DreUtilisation() const;
     void MarkCe(Ptr<Packet> packet, FrameMeta& meta);
 
     Ptr<SwitchNode> m_switch;
