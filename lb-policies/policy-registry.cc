@@ -27,6 +27,10 @@ SwitchPolicies()
          "DRILL(2,1): per packet, least queue of 2 random + 1 remembered port"},
         {"ar", "ns3::LeastLoadedLoadBalancer",
          "adaptive routing: per packet, least egress queue, ties at random"},
+        {"flowlet-ar", "ns3::LeastLoadedLoadBalancer",
+         "adaptive routing in flowlet mode (switch DLB): a flow keeps its port until a 50 us "
+         "gap, then the least egress queue, at every tier",
+         {{"FlowletGap", "50us"}}},
         {"spray", "ns3::RandomSprayLoadBalancer", "per-packet random spraying at every switch"},
         {"rr-spray", "ns3::RoundRobinSprayLoadBalancer",
          "per-packet round-robin spraying at every switch"},

@@ -4,7 +4,6 @@
 
 #include "lb-policies/drill-load-balancer.h"
 #include "lb-policies/ecmp-load-balancer.h"
-#include "lb-policies/least-loaded-load-balancer.h"
 #include "lb-policies/letflow-load-balancer.h"
 #include "lb-policies/path-pinning-load-balancer.h"
 #include "lb-policies/policy-registry.h"
@@ -232,71 +231,7 @@ TEST_CASE("random spraying: every packet of one flow uniformly over the candidat
     CHECK(same / 60000.0 == Approx(1.0 / 6).margin(0.006));
 }
 
-// ---- adaptive routing --------------------------------------------------------------------
-
-TEST_CASE("least-loaded AR breaks ties uniformly at random (oracle 11)", "[unit][ar][oracle11]")
-{
-    // Queue loads (1, 3, 1, 5): ports 0 and 2 each 50 % +- 2 % over 10^4 decisions (sd 0.5 %),
-    // ports 1 and 3 never.
-    auto lb = CreateObject<LeastLoadedLoadBalancer>();
-    lb->AssignStreams(11);
-    auto c = Candidates(4, {1, 3, 1, 5});
-    std::array<int, 4> n{};
-    for (int i = 0; i < 10000; ++i)
-    {
-        ++n[Pick(lb, At(i), Flow(0, 1, 2), c)];
-    }
-    CHECK(n[1] == 0);
-    CHECK(n[3] == 0);
-    CHECK(n[0] / 1e4 == Approx(0.5).margin(0.02));
-    CHECK(n[2] / 1e4 == Approx(0.5).margin(0.02));
-    // Three-way tie: 1/3 each.
-    auto c3 = Candidates(4, {2, 2, 9, 2});
-    std::array<int, 4> m{};
-    for (int i = 0; i < 30000; ++i)
-    {
-        ++m[Pick(lb, At(i), Flow(0, 1, 2), c3)];
-    }
-    CHECK(m[2] == 0);
-    for (int k : {0, 1, 3})
-    {
-        CHECK(m[k] / 3e4 == Approx(1.0 / 3).margin(0.015));
-    }
-}
-
-TEST_CASE("least-loaded AR: pause state, utilisation weight and quantised loads",
-          "[unit][ar]")
-{
-    auto lb = CreateObject<LeastLoadedLoadBalancer>();
-    auto c = Candidates(3, {0, 500, 900});
-    c[0].paused = true;
-    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 1); // the empty port is paused
-    lb->SetAttribute("PauseAware", BooleanValue(false));
-    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 0);
-    // All paused: still the least loaded.
-    lb->SetAttribute("PauseAware", BooleanValue(true));
-    for (auto& x : c)
-    {
-        x.paused = true;
-    }
-    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 0);
-    // Utilisation: equal queues, different DRE utilisation.
-    auto u = Candidates(2, {1000, 1000});
-    u[0].utilisation = 0.9;
-    u[1].utilisation = 0.1;
-    lb->SetAttribute("UtilisationWeight", DoubleValue(10000));
-    CHECK(Pick(lb, At(0), Flow(0, 1, 2), u) == 1);
-    // Quantised: 1000 and 1500 bytes are the same level of 4 KiB: a tie.
-    lb->SetAttribute("UtilisationWeight", DoubleValue(0));
-    lb->SetAttribute("QuantumBytes", UintegerValue(4096));
-    auto q = Candidates(2, {1000, 1500});
-    std::array<int, 2> n{};
-    for (int i = 0; i < 4000; ++i)
-    {
-        ++n[Pick(lb, At(0), Flow(0, 1, 2), q)];
-    }
-    CHECK(n[0] / 4e3 == Approx(0.5).margin(0.04));
-}
+// ---- DRILL (least-loaded AR: least-loaded-load-balancer-test.cc) -------------------------
 
 TEST_CASE("DRILL(d, m): d samples, m remembered, ties at random", "[unit][drill][oracle11]")
 {

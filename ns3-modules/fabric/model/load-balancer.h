@@ -18,7 +18,7 @@ namespace ns3
 struct EgressCandidate
 {
     uint16_t port = 0;        //!< port index on the switch
-    uint64_t queueBytes = 0;  //!< bytes queued at that egress port now
+    uint64_t queueBytes = 0;  //!< bytes that egress port still has to send: queued + on the wire
     double utilisation = 0;   //!< recent egress utilisation (DRE estimate, 0..1+)
     bool paused = false;      //!< PFC-paused for the packet's priority
     bool linkUp = true;
