@@ -45,12 +45,45 @@ SwitchPolicies()
          "bitmap spraying at the NIC: round-robin over 256 entropies, skipping those whose "
          "latest feedback was ECN/NACK/timeout; ECMP switches",
          {}, "ns3::BitmapPathSelector"},
+        {"host-plb", "ns3::EcmpLoadBalancer",
+         "PLB at the NIC: a new random entropy after 12 consecutive rounds with >= 50 % "
+         "ECN-marked packets, paused after a timeout; ECMP switches",
+         {}, "ns3::PlbPathSelector"},
         {"host-reps", "ns3::EcmpLoadBalancer",
          "REPS at the NIC: recycle the entropies of unmarked ACKs, explore when none, freeze "
          "exploration after a timeout or NACK; ECMP switches",
          {}, "ns3::RepsPathSelector"},
     };
     return policies;
+}
+
+const std::string&
+PolicySource(const std::string& name)
+{
+    static const std::map<std::string, std::string> sources = {
+        {"ecmp", "RFC 2992 (hash-threshold multipath)"},
+        {"eecmp", "Gangidi et al., RDMA over Ethernet for Distributed AI Training at Meta "
+                  "Scale, SIGCOMM 2024, 5.1"},
+        {"qp4-split", "Gangidi et al., SIGCOMM 2024, 5.1 (QP scaling)"},
+        {"qp4-rr", "Gangidi et al., SIGCOMM 2024, 5.1 (QP scaling, round-robin posting)"},
+        {"pinning", "Gangidi et al., SIGCOMM 2024, 5.1 (path pinning)"},
+        {"letflow", "Vanini et al., Let It Flow, NSDI 2017"},
+        {"conga", "Alizadeh et al., CONGA, SIGCOMM 2014"},
+        {"drill", "Ghorbani et al., DRILL, SIGCOMM 2017"},
+        {"ar", "switch adaptive routing per packet (NVIDIA Spectrum-X AR, Broadcom DLB)"},
+        {"flowlet-ar", "switch DLB flowlet mode (Broadcom DLB; htsim flowlet-sticky AR); "
+                       "flowlets: Kandula et al., FLARE, CCR 2007"},
+        {"spray", "Dixit et al., On the Impact of Packet Spraying, INFOCOM 2013"},
+        {"rr-spray", "Cao et al., Per-packet Load-balanced Routing for Clos DCNs, CoNEXT 2013"},
+        {"host-spray", "Ultra Ethernet 1.0 oblivious spraying (htsim UecMpOblivious)"},
+        {"host-random-spray", "Ultra Ethernet 1.0 oblivious spraying"},
+        {"host-bitmap", "Ultra Ethernet 1.0 bitmap load balancing (htsim UecMpBitmap)"},
+        {"host-plb", "Qureshi et al., PLB, SIGCOMM 2022"},
+        {"host-reps", "Bonato et al., REPS, 2024"},
+    };
+    static const std::string none;
+    auto it = sources.find(name);
+    return it == sources.end() ? none : it->second;
 }
 
 const PolicyInfo*
@@ -91,6 +124,7 @@ PathSelectorNames()
         {"random-spray", "ns3::RandomSprayPathSelector"},
         {"bitmap", "ns3::BitmapPathSelector"},
         {"reps", "ns3::RepsPathSelector"},
+        {"plb", "ns3::PlbPathSelector"},
     };
     return names;
 }

@@ -36,6 +36,12 @@ struct PolicyInfo
 /** All policies, in a stable order. */
 const std::vector<PolicyInfo>& SwitchPolicies();
 
+/**
+ * Where a preset comes from (paper, specification or product documentation), for
+ * `tusk policies`; "" for a name that is not a preset.
+ */
+const std::string& PolicySource(const std::string& name);
+
 /** The policy named `name` (short name or LoadBalancer TypeId); nullptr if not a preset. */
 const PolicyInfo* FindPolicy(const std::string& name);
 
