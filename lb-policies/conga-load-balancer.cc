@@ -1,6 +1,7 @@
 #include "conga-load-balancer.h"
 
 #include "flow-hash.h"
+#include "policy-registry.h"
 
 #include "ns3/uinteger.h"
 
@@ -11,6 +12,14 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(CongaLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"conga", "ns3::CongaLoadBalancer",
+     "CONGA: least congested path per flowlet, DRE with leaf-to-leaf feedback"},
+    "Alizadeh et al., CONGA, SIGCOMM 2014"};
+} // namespace
 
 TypeId
 CongaLoadBalancer::GetTypeId()
@@ -109,36 +118,37 @@ CongaLoadBalancer::DoFrameArrived(const LbContext& ctx, FrameMeta& frame)
     }
     const uint32_t src = ctx.srcEdge;
     const auto nowPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
-    if (frame.lbTag != kNoLbTag)
+    const CongaTag tag = GetLbTag<CongaTag>(frame);
+    if (tag.HasLbTag())
     {
         if (src >= m_fromLeaf.size())
         {
             m_fromLeaf.resize(src + 1);
         }
         FromLeafRow& row = m_fromLeaf[src];
-        if (frame.lbTag >= row.entries.size())
+        if (tag.lbTag >= row.entries.size())
         {
-            row.entries.resize(frame.lbTag + 1);
+            row.entries.resize(tag.lbTag + 1);
         }
-        FromLeafEntry& e = row.entries[frame.lbTag];
-        e.changed = e.changed || !e.valid || e.metric != frame.ce;
-        e.metric = frame.ce;
+        FromLeafEntry& e = row.entries[tag.lbTag];
+        e.changed = e.changed || !e.valid || e.metric != tag.ce;
+        e.metric = tag.ce;
         e.measuredPs = nowPs;
         e.valid = true;
     }
-    if (frame.fbTag != kNoLbTag)
+    if (tag.HasFeedback())
     {
         if (src >= m_toLeaf.size())
         {
             m_toLeaf.resize(src + 1);
         }
         auto& row = m_toLeaf[src];
-        if (frame.fbTag >= row.size())
+        if (tag.fbTag >= row.size())
         {
-            row.resize(frame.fbTag + 1);
+            row.resize(tag.fbTag + 1);
         }
-        RemoteMetric& r = row[frame.fbTag];
-        r.metric = frame.fbMetric;
+        RemoteMetric& r = row[tag.fbTag];
+        r.metric = tag.fbMetric;
         r.updatedPs = nowPs;
         r.valid = true;
     }
@@ -208,10 +218,7 @@ CongaLoadBalancer::DoFrameLeaving(const LbContext& ctx,
     if (ctx.dstEdge == ctx.switchId)
     {
         // Leaving to a host: the destination leaf strips the overlay.
-        frame.lbTag = kNoLbTag;
-        frame.fbTag = kNoLbTag;
-        frame.ce = 0;
-        frame.fbMetric = 0;
+        SetLbTag(frame, CongaTag{});
         return;
     }
     if (!ctx.fromHost || ctx.dstEdge == LbContext::kNoEdge)
@@ -220,10 +227,12 @@ CongaLoadBalancer::DoFrameLeaving(const LbContext& ctx,
     }
     // Source leaf: tag the uplink, start CE (raised at departure, DoFrameDeparting),
     // piggyback one feedback entry for the destination.
-    frame.lbTag = chosen.port < kNoLbTag ? static_cast<uint8_t>(chosen.port) : kNoLbTag;
-    frame.ce = 0;
-    frame.fbTag = kNoLbTag;
-    frame.fbMetric = 0;
+    CongaTag tag{};
+    if (chosen.port < 0xFF)
+    {
+        tag.flags = CongaTag::kHasLbTag;
+        tag.lbTag = static_cast<uint8_t>(chosen.port);
+    }
     if (ctx.dstEdge < m_fromLeaf.size())
     {
         // Round-robin over the fresh entries, those that changed since they were last fed
@@ -259,13 +268,15 @@ CongaLoadBalancer::DoFrameLeaving(const LbContext& ctx,
         if (pick >= 0)
         {
             FromLeafEntry& e = row.entries[pick];
-            frame.fbTag = static_cast<uint8_t>(pick);
-            frame.fbMetric = e.metric;
+            tag.flags |= CongaTag::kHasFeedback;
+            tag.fbTag = static_cast<uint8_t>(pick);
+            tag.fbMetric = e.metric;
             e.changed = false;
             row.next = static_cast<uint8_t>((pick + 1) % n);
             ++m_feedbackSent;
         }
     }
+    SetLbTag(frame, tag);
 }
 
 void
@@ -276,9 +287,11 @@ CongaLoadBalancer::DoFrameDeparting(Time, uint16_t, double utilisation, FrameMet
     // header. Stamped at enqueue instead, CE would lag by the queueing delay, which is
     // largest exactly on the congested path (hundreds of microseconds behind a PFC-held
     // queue), and the source would keep choosing it.
-    if (frame.lbTag != kNoLbTag)
+    CongaTag tag = GetLbTag<CongaTag>(frame);
+    if (tag.HasLbTag())
     {
-        frame.ce = std::max(frame.ce, Quantise(utilisation));
+        tag.ce = std::max(tag.ce, Quantise(utilisation));
+        SetLbTag(frame, tag);
     }
 }
 

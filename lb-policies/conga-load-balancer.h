@@ -17,6 +17,25 @@ namespace ns3
 {
 
 /**
+ * \brief CONGA's overlay header (Alizadeh et al., SIGCOMM 2014, section 3.2), carried in
+ * FrameMeta's policy tag area (GetLbTag<CongaTag> / SetLbTag); every field zero = no tag.
+ */
+struct CongaTag
+{
+    static constexpr uint8_t kHasLbTag = 1;    //!< flags: lbTag (and ce) are set
+    static constexpr uint8_t kHasFeedback = 2; //!< flags: fbTag and fbMetric are set
+
+    uint8_t flags;    //!< kHasLbTag | kHasFeedback
+    uint8_t lbTag;    //!< LBTag: the source leaf's uplink (port index) the frame took
+    uint8_t ce;       //!< CE: largest quantised DRE congestion on the path so far
+    uint8_t fbTag;    //!< FB_LBTag: uplink of the reverse direction this feedback is for
+    uint8_t fbMetric; //!< FB_Metric: the congestion measured on that uplink's path
+
+    bool HasLbTag() const { return flags & kHasLbTag; }
+    bool HasFeedback() const { return flags & kHasFeedback; }
+};
+
+/**
  * \brief CONGA at the leaves, congestion marking everywhere.
  *
  * - Source leaf (a frame from a host to another leaf): a new flowlet (FlowletTable, gap
@@ -41,7 +60,8 @@ namespace ns3
  * tree) hash the flow, as CONGA's fabric does below the leaves.
  * State: the flowlet table (TableSize) and two tables of (leaves x uplinks) one-byte metrics,
  * grown on first sight of a leaf or port (bounded by the fabric's size). LBTags are port
- * indices below 255; larger ports are not tagged.
+ * indices below 255; larger ports are not tagged. The overlay fields travel in FrameMeta's
+ * policy tag area as a CongaTag.
  */
 class CongaLoadBalancer : public LoadBalancer
 {

@@ -1,6 +1,7 @@
 #include "drill-load-balancer.h"
 
 #include "flowlet-table.h"
+#include "policy-registry.h"
 
 #include "ns3/uinteger.h"
 
@@ -10,6 +11,14 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(DrillLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"drill", "ns3::DrillLoadBalancer",
+     "DRILL(2,1): per packet, least queue of 2 random + 1 remembered port"},
+    "Ghorbani et al., DRILL, SIGCOMM 2017"};
+} // namespace
 
 TypeId
 DrillLoadBalancer::GetTypeId()

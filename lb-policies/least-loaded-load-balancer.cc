@@ -1,6 +1,7 @@
 #include "least-loaded-load-balancer.h"
 
 #include "flow-hash.h"
+#include "policy-registry.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -12,6 +13,21 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(LeastLoadedLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kPerPacket{
+    {"ar", "ns3::LeastLoadedLoadBalancer",
+     "adaptive routing: per packet, least egress backlog, ties at random"},
+    "switch adaptive routing per packet (NVIDIA Spectrum-X AR, Broadcom DLB)"};
+const PolicyRegistration kFlowlet{
+    {"flowlet-ar", "ns3::LeastLoadedLoadBalancer",
+     "adaptive routing in flowlet mode (switch DLB): a flow keeps its port until a 50 us gap, "
+     "then the least egress backlog, at every tier",
+     {{"FlowletGap", "50us"}}},
+    "switch DLB flowlet mode (Broadcom DLB; htsim flowlet-sticky AR); flowlets: Kandula et "
+    "al., FLARE, CCR 2007"};
+} // namespace
 
 TypeId
 LeastLoadedLoadBalancer::GetTypeId()

@@ -1,6 +1,7 @@
 #include "letflow-load-balancer.h"
 
 #include "flow-hash.h"
+#include "policy-registry.h"
 
 #include "ns3/uinteger.h"
 
@@ -8,6 +9,13 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(LetFlowLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"letflow", "ns3::LetFlowLoadBalancer", "LetFlow: random port per flowlet"},
+    "Vanini et al., Let It Flow, NSDI 2017"};
+} // namespace
 
 TypeId
 LetFlowLoadBalancer::GetTypeId()

@@ -1,5 +1,7 @@
 #include "plb-path-selector.h"
 
+#include "policy-registry.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/uinteger.h"
@@ -8,6 +10,18 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(PlbPathSelector);
+
+namespace
+{
+const PathSelectorRegistration kRegistration{
+    "plb", "ns3::PlbPathSelector",
+    "PLB: one entropy until 12 consecutive rounds with >= 50 % ECN-marked packets, then a "
+    "random new one; paused after a timeout",
+    "host-plb",
+    "PLB at the NIC: a new random entropy after 12 consecutive rounds with >= 50 % ECN-marked "
+    "packets, paused after a timeout; ECMP switches",
+    "Qureshi et al., PLB, SIGCOMM 2022"};
+} // namespace
 
 TypeId
 PlbPathSelector::GetTypeId()
@@ -99,7 +113,7 @@ PlbPathSelector::Repath()
 }
 
 uint16_t
-PlbPathSelector::NextEntropy(Time now)
+PlbPathSelector::DoNextEntropy(Time now)
 {
     const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
     if (!m_started)
@@ -143,7 +157,7 @@ PlbPathSelector::EndRound(uint64_t nowPs)
 }
 
 void
-PlbPathSelector::OnFeedback(uint16_t entropy, Feedback fb, Time now)
+PlbPathSelector::DoFeedback(uint16_t entropy, Feedback fb, Time now)
 {
     const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
     if (fb == TIMEOUT)

@@ -33,6 +33,7 @@ namespace ns3
  *   congestion-triggered repaths for a uniformly random time in [RtoSuspend, 2 RtoSuspend], so
  *   that a connectivity black hole does not make the connection hop around.
  * NACKs do not count (loss is not PLB's signal). State: a few counters; no allocation.
+ * Policy preset `host-plb` (ECMP switches), selector name `plb`.
  */
 class PlbPathSelector : public PathSelector
 {
@@ -40,9 +41,6 @@ class PlbPathSelector : public PathSelector
     static TypeId GetTypeId();
     PlbPathSelector();
     int64_t AssignStreams(int64_t stream) override;
-
-    uint16_t NextEntropy(Time now) override;
-    void OnFeedback(uint16_t entropy, Feedback fb, Time now) override;
 
     /** Consecutive congested rounds so far. */
     uint32_t GetCongestedRounds() const { return m_congestedRounds; }
@@ -53,6 +51,8 @@ class PlbPathSelector : public PathSelector
     bool IsSuspended(Time now) const;
 
   private:
+    uint16_t DoNextEntropy(Time now) override;
+    void DoFeedback(uint16_t entropy, Feedback fb, Time now) override;
     void Repath();
     void EndRound(uint64_t nowPs);
 

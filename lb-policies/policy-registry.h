@@ -1,5 +1,10 @@
 /*
  * tusk: short policy names used in scenario files and on the command line.
+ *
+ * Each policy registers its own names, with one line in its own .cc file (a static
+ * PolicyRegistration or PathSelectorRegistration object, run when the library loads). Nothing
+ * here lists the policies; listings and the names in error messages come from what was
+ * registered. See README.md, "Adding a policy".
  */
 #ifndef TUSK_POLICY_REGISTRY_H
 #define TUSK_POLICY_REGISTRY_H
@@ -7,7 +12,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace ns3
@@ -31,16 +35,51 @@ struct PolicyInfo
     uint32_t qps = 0;
     /** "split" or "round-robin" when qps > 0; "" = the scenario's nic.qp_scaling. */
     std::string qpScaling = "";
+    /** Where the policy comes from (paper, specification, product), for `tusk policies`. */
+    std::string source = "";
 };
 
-/** All policies, in a stable order. */
-const std::vector<PolicyInfo>& SwitchPolicies();
+/** A host-side path selector by short name (the value of `lb.path_selector`). */
+struct PathSelectorInfo
+{
+    std::string name;   //!< short name, e.g. "reps"
+    std::string typeId; //!< PathSelector TypeId, e.g. "ns3::RepsPathSelector"
+    std::string description;
+};
 
 /**
- * Where a preset comes from (paper, specification or product documentation), for
- * `tusk policies`; "" for a name that is not a preset.
+ * \brief Registers a policy preset when the library loads: one line in the policy's own file,
+ *   `const PolicyRegistration kRegistration{{"drill", "ns3::DrillLoadBalancer", "..."},
+ *                                            "Ghorbani et al., DRILL, SIGCOMM 2017"};`
+ * with the source it implements (required: `tusk policies` cites it). Aborts the program at
+ * load time if the name is already taken or the source is missing (a programming error).
  */
-const std::string& PolicySource(const std::string& name);
+class PolicyRegistration
+{
+  public:
+    PolicyRegistration(PolicyInfo info, std::string source);
+};
+
+/**
+ * \brief Registers a host-side path selector's short name when the library loads, and with
+ * `presetName` also the policy preset of that name: ECMP switches and this selector
+ * (`host-reps` = ns3::EcmpLoadBalancer + ns3::RepsPathSelector), citing `presetSource`. One
+ * line in the selector's own file. Aborts at load time on a name already taken, or a preset
+ * without a source.
+ */
+class PathSelectorRegistration
+{
+  public:
+    PathSelectorRegistration(std::string name,
+                             std::string typeId,
+                             std::string description,
+                             std::string presetName = "",
+                             std::string presetDescription = "",
+                             std::string presetSource = "");
+};
+
+/** All policy presets, sorted by name. */
+const std::vector<PolicyInfo>& SwitchPolicies();
 
 /** The policy named `name` (short name or LoadBalancer TypeId); nullptr if not a preset. */
 const PolicyInfo* FindPolicy(const std::string& name);
@@ -51,14 +90,19 @@ const PolicyInfo* FindPolicy(const std::string& name);
  */
 std::string ResolveSwitchPolicy(const std::string& nameOrTypeId);
 
-/** Host-side path selectors by short name: (name, TypeId, description). */
-const std::vector<std::pair<std::string, std::string>>& PathSelectorNames();
+/** All host-side path selectors with a short name, sorted by name. */
+const std::vector<PathSelectorInfo>& PathSelectors();
 
 /**
  * \brief PathSelector TypeId for a short name ("fixed", "oblivious-spray") or a TypeId name.
  * \return empty string if unknown.
  */
 std::string ResolvePathSelector(const std::string& nameOrTypeId);
+
+/** The policy names for an error message: `ar, conga, drill, ...`. */
+std::string PolicyNameList();
+/** The path selector names for an error message: `"bitmap", "fixed", ...`. */
+std::string PathSelectorNameList();
 
 } // namespace ns3
 

@@ -1,9 +1,18 @@
 #include "random-spray-load-balancer.h"
 
+#include "policy-registry.h"
+
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(RandomSprayLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"spray", "ns3::RandomSprayLoadBalancer", "per-packet random spraying at every switch"},
+    "Dixit et al., On the Impact of Packet Spraying, INFOCOM 2013"};
+} // namespace
 
 TypeId
 RandomSprayLoadBalancer::GetTypeId()

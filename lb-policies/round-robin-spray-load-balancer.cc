@@ -1,9 +1,19 @@
 #include "round-robin-spray-load-balancer.h"
 
+#include "policy-registry.h"
+
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(RoundRobinSprayLoadBalancer);
+
+namespace
+{
+const PolicyRegistration kRegistration{
+    {"rr-spray", "ns3::RoundRobinSprayLoadBalancer",
+     "per-packet round-robin spraying at every switch"},
+    "Cao et al., Per-packet Load-balanced Routing for Clos DCNs, CoNEXT 2013"};
+} // namespace
 
 TypeId
 RoundRobinSprayLoadBalancer::GetTypeId()

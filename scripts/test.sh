@@ -3,5 +3,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
+# The Slurm backend test needs a Slurm cluster: start the single-node test cluster (root only;
+# it installs slurm-wlm and munge when missing) and stop it when the tests are done. Where it
+# cannot start, the test says so and is skipped.
+if bash scripts/slurm-test-cluster.sh start; then
+  eval "$(bash scripts/slurm-test-cluster.sh env)"
+  export SLURM_CONF
+  trap "bash '$PWD/scripts/slurm-test-cluster.sh' stop" EXIT
+else
+  echo "test.sh: no Slurm test cluster (see above): the Slurm backend test will be skipped"
+fi
 cd build
 ctest --output-on-failure -j "$(nproc)" --timeout 1800

@@ -9,6 +9,7 @@
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
+#include "sweep-cli.h"
 #include "tusk-version.h"
 
 #include "fabric/model/input-error.h"
@@ -425,13 +426,9 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
         specs.push_back(Load(o, {"lb.policy=" + p}));
         if (ns3::ResolveSwitchPolicy(specs.back().lb.policy).empty())
         {
-            std::string names;
-            for (const auto& info : ns3::SwitchPolicies())
-            {
-                names += (names.empty() ? "" : ", ") + info.name;
-            }
             throw ns3::InputError("<command line>", 0, "--policies",
-                                  "unknown policy \"" + p + "\"; expected one of " + names);
+                                  "unknown policy \"" + p + "\"; expected one of " +
+                                      ns3::PolicyNameList());
         }
     }
     if (!o.quiet)
@@ -525,12 +522,15 @@ main(int argc, char** argv)
     std::string reportOut;
     auto* rep = app.add_subcommand(
         "report",
-        "Plots (PNG, SVG) and one self-contained report.html of a run or a comparison, in "
-        "RESULTS_DIR/report/ (docs/analysis.md)");
+        "Plots (PNG, SVG) and one self-contained report.html of a run, a comparison or a sweep, "
+        "in RESULTS_DIR/report/ (docs/analysis.md, docs/sweeps.md)");
     rep->add_option("results_dir", reportDir,
-                    "A run directory (manifest.json) or a comparison directory (comparison.csv)")
+                    "A run directory (manifest.json), a comparison directory (comparison.csv) "
+                    "or a sweep results root (sweep.csv)")
         ->required();
     rep->add_option("--out", reportOut, "Report directory (default RESULTS_DIR/report)");
+
+    tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
 
     try
     {
@@ -548,6 +548,10 @@ main(int argc, char** argv)
         {
             return DoReport(reportDir, reportOut);
         }
+        if (sweeps.Parsed())
+        {
+            return sweeps.Run();
+        }
         if (pol->parsed())
         {
             size_t width = 11;
@@ -561,7 +565,7 @@ main(int argc, char** argv)
                     p.pathSelector.empty() ? "" : "host " + p.pathSelector + "; ";
                 std::cout << fmt::format("{:<{}} {:<36} {}\n{:<{}} {:<36} {}source: {}\n",
                                          p.name, width, p.typeId, p.description, "", width, "",
-                                         host, ns3::PolicySource(p.name));
+                                         host, p.source);
             }
             return 0;
         }

@@ -967,14 +967,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     const std::string policy = ResolveSwitchPolicy(spec.lb.policy);
     if (policy.empty())
     {
-        std::string names;
-        for (const auto& p : SwitchPolicies())
-        {
-            names += (names.empty() ? "" : ", ") + p.name;
-        }
         throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
-                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " + names +
-                             " or a LoadBalancer TypeId name");
+                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
+                             PolicyNameList() + " or a LoadBalancer TypeId name");
     }
     result.policyTypeId = policy;
     // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
@@ -999,9 +994,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         {
             throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
                              "unknown path selector \"" + spec.lb.pathSelector +
-                                 "\"; expected \"fixed\", \"oblivious-spray\", "
-                                 "\"random-spray\", \"bitmap\", \"reps\" or a "
-                                 "PathSelector TypeId name");
+                                 "\"; expected one of " + PathSelectorNameList() +
+                                 " or a PathSelector TypeId name");
         }
     }
     // UEC-style transports (ns3-modules/rdma/doc/rdma.md): ROD pins one EV per connection
@@ -1071,14 +1065,15 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         nic->SetAttribute("ControlPriority", UintegerValue(spec.nic.controlPriority));
         nic->SetAttribute("PathSelector",
                           TypeIdValue(TypeId::LookupByName(result.pathSelectorTypeId)));
-        const bool selectiveRepeat =
-            spec.nic.transport == "uec-rud" ||
-            (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat");
-        nic->SetAttribute("RecoveryMode",
-                          EnumValue(selectiveRepeat ? RdmaNic::SELECTIVE_REPEAT
-                                                    : RdmaNic::GO_BACK_N));
+        // Loss recovery: RoCEv2 go-back-N or IRN-style selective repeat (nic.receiver); UEC
+        // ROD is go-back-N, UEC RUD selective repeat with SACK bitmaps.
+        const char* recovery =
+            spec.nic.transport == "uec-rud" ? "ns3::UecRudRecovery"
+            : (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat")
+                ? "ns3::SelectiveRepeatRecovery"
+                : "ns3::GoBackNRecovery";
+        nic->SetAttribute("LossRecovery", TypeIdValue(TypeId::LookupByName(recovery)));
         nic->SetAttribute("CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
-        nic->SetAttribute("SackBitmap", BooleanValue(spec.nic.transport == "uec-rud"));
         nic->SetAttribute("CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
         nic->SetAttribute("CongestionControl",
                           TypeIdValue(TypeId::LookupByName(

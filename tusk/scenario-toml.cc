@@ -9,6 +9,7 @@
 #include "scenario-toml.h"
 
 #include "fabric/model/input-error.h"
+#include "lb-policies/policy-registry.h"
 #include "workload/model/background-traffic.h"
 #include "workload/model/collective-schedule.h"
 #include "workload/model/job-model.h"
@@ -1707,8 +1708,8 @@ Loader::ReadLb(const toml::table& root, ScenarioSpec& spec)
         {
             Fail(n,
                  "lb.path_selector",
-                 "expected \"fixed\", \"oblivious-spray\" or a PathSelector TypeId name; got " +
-                     Quote(p));
+                 "expected one of " + ns3::PathSelectorNameList() +
+                     " or a PathSelector TypeId name; got " + Quote(p));
         }
         spec.lb.pathSelector = p;
     }

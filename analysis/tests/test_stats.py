@@ -66,7 +66,8 @@ class JainTest(unittest.TestCase):
 
 
 class StudentTTest(unittest.TestCase):
-    # Two-sided 95 % critical values t(0.975, df) from the standard tables.
+    # Two-sided 95 % critical values t(0.975, df) from the standard tables (the quantile comes
+    # from scipy.stats.t; this pins that the interval uses the right tail and df).
     TABLE = {1: 12.7062047, 2: 4.3026527, 3: 3.1824463, 4: 2.7764451, 5: 2.5705818,
              9: 2.2621572, 10: 2.2281389, 30: 2.0422725, 100: 1.9839715, 1000: 1.9623391}
 
@@ -78,21 +79,11 @@ class StudentTTest(unittest.TestCase):
         self.assertAlmostEqual(stats.t_quantile(0.95, 4), 2.1318468, places=6)
         self.assertAlmostEqual(stats.t_quantile(0.995, 10), 3.1692727, places=6)
         self.assertAlmostEqual(stats.t_quantile(0.025, 5), -2.5705818, places=6)
-        self.assertEqual(stats.t_quantile(0.5, 3), 0.0)
+        self.assertAlmostEqual(stats.t_quantile(0.5, 3), 0.0, places=12)
 
-    def test_cdf(self):
-        self.assertAlmostEqual(stats.t_cdf(0.0, 7), 0.5)
-        # df = 1 is the Cauchy distribution: F(1) = 3/4.
-        self.assertAlmostEqual(stats.t_cdf(1.0, 1), 0.75, places=10)
-
-    def test_against_scipy_if_present(self):
-        try:
-            from scipy import stats as sst
-        except ImportError:
-            self.skipTest("python3-scipy not installed (the table test covers the values)")
-        for df in (1, 2, 3, 7, 19, 50):
-            for p in (0.9, 0.975, 0.999):
-                self.assertAlmostEqual(stats.t_quantile(p, df), sst.t.ppf(p, df), places=6)
+    def test_bad_probability(self):
+        with self.assertRaises(ValueError):
+            stats.t_quantile(1.0, 3)
 
 
 class ConfidenceIntervalTest(unittest.TestCase):

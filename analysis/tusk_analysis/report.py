@@ -4,13 +4,16 @@ report.html in RESULTS_DIR/report/, written through a staging directory renamed 
     /usr/bin/python3 -m tusk_analysis.report RESULTS_DIR [--out DIR]
 
 RESULTS_DIR is one run (it has manifest.json) or a comparison (comparison.csv and one folder
-per policy), or a folder of comparisons (e.g. one per seed: confidence intervals across seeds).
+per policy), or a folder of comparisons (e.g. one per seed: confidence intervals across seeds),
+or a sweep (sweep.csv: each metric against each axis, per policy, with 95 % confidence
+intervals across seeds; sweep_report.py).
 The HTML needs no network: plots are inlined as base64 PNG data URIs, no script or style is
 fetched.
 """
 
 import argparse
 import base64
+import contextlib
 import datetime
 import html
 import json
@@ -331,12 +334,11 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
     return "\n".join(h)
 
 
-def write_report(results_dir, out_dir=None):
-    """Write the report of `results_dir` into `out_dir` (default results_dir/report).
-    Returns the path of report.html."""
-    results = load.load_results(results_dir)
-    out_dir = os.path.abspath(out_dir or os.path.join(results.path, "report"))
-    # Only ever replace an earlier report: never a results directory or anything else.
+@contextlib.contextmanager
+def staged(out_dir):
+    """A staging directory beside `out_dir` to write a report into; renamed into place (replacing
+    an earlier report) when the block ends, removed if it raises. A report never replaces a
+    results directory or anything else that is not an earlier report."""
     if os.path.lexists(out_dir) and not (
         os.path.isdir(out_dir) and os.path.isfile(os.path.join(out_dir, "report.html"))
     ):
@@ -347,6 +349,26 @@ def write_report(results_dir, out_dir=None):
     os.makedirs(parent, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
     try:
+        yield staging
+        os.chmod(staging, 0o755)
+        if os.path.exists(out_dir):
+            old = out_dir + ".old-%d" % os.getpid()
+            os.rename(out_dir, old)
+            os.rename(staging, out_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def write_report(results_dir, out_dir=None):
+    """Write the report of `results_dir` into `out_dir` (default results_dir/report).
+    Returns the path of report.html."""
+    results = load.load_results(results_dir)
+    out_dir = os.path.abspath(out_dir or os.path.join(results.path, "report"))
+    with staged(out_dir) as staging:
         with matplotlib.pyplot.rc_context(plots.STYLE):
             ctx, figs, skipped = plots.make_all(results)
             rendered = []
@@ -369,17 +391,6 @@ def write_report(results_dir, out_dir=None):
         text = build_html(results, ctx, rendered, skipped, per_run, steps)
         with open(os.path.join(staging, "report.html"), "w", encoding="utf-8") as fh:
             fh.write(text)
-        os.chmod(staging, 0o755)
-        if os.path.exists(out_dir):
-            old = out_dir + ".old-%d" % os.getpid()
-            os.rename(out_dir, old)
-            os.rename(staging, out_dir)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return os.path.join(out_dir, "report.html"), [p[0] for p in rendered], skipped
 
 
@@ -389,7 +400,11 @@ def main(argv=None):
     ap.add_argument("--out", help="report directory (default RESULTS_DIR/report)")
     args = ap.parse_args(argv)
     try:
-        path, names, skipped = write_report(args.results_dir, args.out)
+        if load.is_sweep(args.results_dir):
+            from . import sweep_report
+            path, names, skipped = sweep_report.write_sweep_report(args.results_dir, args.out)
+        else:
+            path, names, skipped = write_report(args.results_dir, args.out)
     except load.ResultsError as e:
         print("tusk report: error: %s" % e, file=sys.stderr)
         return 2

@@ -4,12 +4,13 @@ The same definitions as tusk/stats.cc and tusk/runner.cc (the printed `tusk comp
 quantiles by linear interpolation between order statistics (Hyndman & Fan type 7, the default
 of numpy and pandas), Jain's fairness index (sum x)^2 / (n sum x^2). The report and its tables
 use only this module. Confidence intervals across seeds are two-sided Student-t intervals of
-the mean; the t quantile is computed here (no scipy needed).
+the mean, with the t quantile from scipy.stats (Debian's python3-scipy).
 """
 
 import math
 
 import pandas as pd
+import scipy.stats
 
 # --------------------------------------------------------------------------------------------
 # Elementary statistics
@@ -70,78 +71,14 @@ def imbalance(values):
 
 
 # --------------------------------------------------------------------------------------------
-# Student t quantile, for confidence intervals across seeds
-
-
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 400):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _betainc(a, b, x):
-    """Regularised incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_cdf(t, df):
-    """CDF of Student's t distribution with `df` degrees of freedom."""
-    if df <= 0:
-        raise ValueError("t_cdf: df must be > 0")
-    x = df / (df + t * t)
-    tail = 0.5 * _betainc(df / 2.0, 0.5, x)
-    return 1.0 - tail if t >= 0 else tail
+# Confidence intervals across seeds (Student's t from scipy.stats)
 
 
 def t_quantile(p, df):
-    """Quantile of Student's t distribution (bisection on t_cdf; |error| < 1e-10)."""
+    """Quantile of Student's t distribution with `df` degrees of freedom (scipy.stats.t.ppf)."""
     if not 0.0 < p < 1.0:
         raise ValueError("t_quantile: p must be in (0, 1)")
-    if p == 0.5:
-        return 0.0
-    if p < 0.5:
-        return -t_quantile(1.0 - p, df)
-    lo, hi = 0.0, 1.0
-    while t_cdf(hi, df) < p:
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12:
-            break
-    return 0.5 * (lo + hi)
+    return float(scipy.stats.t.ppf(p, df))
 
 
 def mean_ci(values, level=0.95):

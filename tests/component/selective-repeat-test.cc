@@ -17,7 +17,9 @@
 #include "ns3/pointer.h"
 #include "ns3/udp-header.h"
 
+#include <functional>
 #include <map>
+#include <numeric>
 
 using namespace tusk_test;
 using namespace ns3;
@@ -88,17 +90,17 @@ class RecordingPathSelector : public PathSelector
         return tid;
     }
 
-    uint16_t NextEntropy(Time) override
+  private:
+    uint16_t DoNextEntropy(Time) override
     {
         return static_cast<uint16_t>(m_base + (m_next++ % 8));
     }
 
-    void OnFeedback(uint16_t entropy, Feedback fb, Time) override
+    void DoFeedback(uint16_t entropy, Feedback fb, Time) override
     {
         g_feedback.emplace_back(entropy, fb);
     }
 
-  private:
     uint32_t m_next = 0;
 };
 
@@ -115,7 +117,9 @@ CountFeedback(PathSelector::Feedback kind)
  *  frame arriving at host 1 is lost. */
 tusk::RunResult
 RunOneLoss(const std::string& receiver, uint32_t packets, uint32_t n, Ptr<NthDataFrameLoss> em,
-           const std::string& pathSelector = "")
+           const std::string& pathSelector = "",
+           std::function<void(const std::vector<Ptr<RdmaNic>>&)> attach = nullptr,
+           std::function<void(const std::vector<Ptr<RdmaNic>>&)> afterRun = nullptr)
 {
     auto spec = LeafSpine(1, 1, 2, 100);
     spec.nic.receiver = receiver;
@@ -125,7 +129,15 @@ RunOneLoss(const std::string& receiver, uint32_t packets, uint32_t n, Ptr<NthDat
     tusk::RunOptions o;
     o.beforeRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
         nics[1]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        if (attach)
+        {
+            attach(nics);
+        }
     };
+    if (afterRun)
+    {
+        o.afterRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) { afterRun(nics); };
+    }
     g_feedback.clear();
     return Run(spec, o);
 }
@@ -312,5 +324,113 @@ TEST_CASE("balanced per-packet spraying with a reorder-tolerant receiver: slowdo
             CHECK(g.summary.retxPackets > 0);
             CHECK(g.summary.maxSlowdown > 1.5);
         }
+    }
+}
+
+namespace
+{
+
+/** What the trace sources of the QPs on hosts 0 (sender) and 1 (receiver) reported. */
+struct QpTraceLog
+{
+    std::vector<uint64_t> sent, retransmitted, acked, delivered, timeouts;
+    uint64_t deliveredBytes = 0;
+    uint64_t naksReceived = 0, naksSent = 0;
+    QpCounters tx, rx; //!< the QPs' own counters, read after the run
+
+    /** Connect to every QP the NICs create ("QpCreated"), before the workload starts. */
+    void Attach(const std::vector<Ptr<RdmaNic>>& nics)
+    {
+        nics[0]->TraceConnectWithoutContext(
+            "QpCreated", Callback<void, Ptr<RdmaQueuePair>>([this](Ptr<RdmaQueuePair> qp) {
+                qp->TraceConnectWithoutContext(
+                    "PacketSent", Callback<void, uint64_t, uint32_t, uint16_t>(
+                                      [this](uint64_t psn, uint32_t, uint16_t) { sent.push_back(psn); }));
+                qp->TraceConnectWithoutContext(
+                    "PacketRetransmitted",
+                    Callback<void, uint64_t, uint32_t, uint16_t>(
+                        [this](uint64_t psn, uint32_t, uint16_t) { retransmitted.push_back(psn); }));
+                qp->TraceConnectWithoutContext(
+                    "PacketAcked", Callback<void, uint64_t, uint16_t, bool, Time>(
+                                       [this](uint64_t psn, uint16_t, bool, Time rtt) {
+                                           CHECK(rtt.IsStrictlyPositive());
+                                           acked.push_back(psn);
+                                       }));
+                qp->TraceConnectWithoutContext(
+                    "NakReceived",
+                    Callback<void, uint64_t, bool>([this](uint64_t, bool) { ++naksReceived; }));
+                qp->TraceConnectWithoutContext(
+                    "Timeout",
+                    Callback<void, uint64_t>([this](uint64_t psn) { timeouts.push_back(psn); }));
+            }));
+        nics[1]->TraceConnectWithoutContext(
+            "QpCreated", Callback<void, Ptr<RdmaQueuePair>>([this](Ptr<RdmaQueuePair> qp) {
+                qp->TraceConnectWithoutContext(
+                    "PacketDelivered",
+                    Callback<void, uint64_t, uint32_t>([this](uint64_t psn, uint32_t bytes) {
+                        delivered.push_back(psn);
+                        deliveredBytes += bytes;
+                    }));
+                qp->TraceConnectWithoutContext(
+                    "NakSent", Callback<void, uint64_t, bool>([this](uint64_t, bool) { ++naksSent; }));
+            }));
+    }
+
+    void Read(const std::vector<Ptr<RdmaNic>>& nics)
+    {
+        tx = nics[0]->GetQp(RdmaNic::kFirstQpn)->GetCounters();
+        rx = nics[1]->GetQp(RdmaNic::kFirstQpn)->GetCounters();
+    }
+
+    /** The traces agree with the counters, and every PSN 0..n-1 was sent, acknowledged and
+     *  delivered exactly once, in order at the receiver. */
+    void CheckConsistent(uint64_t n) const
+    {
+        std::vector<uint64_t> all(n);
+        std::iota(all.begin(), all.end(), 0);
+        CHECK(sent == all);
+        CHECK(delivered == all);
+        std::vector<uint64_t> a = acked;
+        std::sort(a.begin(), a.end());
+        CHECK(a == all);
+        CHECK(deliveredBytes == rx.deliveredBytes);
+        CHECK(retransmitted.size() == tx.retxPackets);
+        CHECK(sent.size() + retransmitted.size() == tx.dataPacketsSent);
+        CHECK(naksReceived == tx.naksReceived + tx.trimNacksReceived);
+        CHECK(naksSent == rx.naksSent);
+        CHECK(timeouts.size() == tx.timeouts);
+    }
+};
+
+} // namespace
+
+TEST_CASE("QP trace sources: sent, retransmitted, acked, delivered, NAK and timeout agree "
+          "with the counters",
+          "[component][selective-repeat][gbn][traces]")
+{
+    SECTION("go-back-N, the 100th of 401 packets lost")
+    {
+        QpTraceLog log;
+        auto em = CreateObject<NthDataFrameLoss>(100);
+        auto r = RunOneLoss("go-back-n", 401, 100, em, "",
+                            [&](const auto& nics) { log.Attach(nics); },
+                            [&](const auto& nics) { log.Read(nics); });
+        REQUIRE(r.finished);
+        log.CheckConsistent(401);
+        CHECK(log.naksReceived == 1);
+        CHECK(log.retransmitted.front() == 99); // go back to the lost packet, PSN 99
+        CHECK(log.retransmitted.size() > 1);    // and resend everything behind it
+    }
+    SECTION("selective repeat, the last of 64 packets lost: one timeout, one resend")
+    {
+        QpTraceLog log;
+        auto em = CreateObject<NthDataFrameLoss>(64);
+        auto r = RunOneLoss("selective-repeat", 64, 64, em, "",
+                            [&](const auto& nics) { log.Attach(nics); },
+                            [&](const auto& nics) { log.Read(nics); });
+        REQUIRE(r.finished);
+        log.CheckConsistent(64);
+        CHECK(log.timeouts == std::vector<uint64_t>{63});
+        CHECK(log.retransmitted == std::vector<uint64_t>{63});
     }
 }

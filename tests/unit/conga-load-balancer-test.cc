@@ -79,6 +79,13 @@ Carry(Ptr<CongaLoadBalancer> src, Ptr<CongaLoadBalancer> spine, Ptr<CongaLoadBal
     return f;
 }
 
+/** CE as the frame carries it. */
+uint8_t
+Ce(const FrameMeta& f)
+{
+    return GetLbTag<CongaTag>(f).ce;
+}
+
 } // namespace
 
 TEST_CASE("CONGA: DRE quantisation to 3 bits", "[unit][conga]")
@@ -106,27 +113,28 @@ TEST_CASE("CONGA: CE is the largest egress DRE on the path, stamped when the fra
     const EgressCandidate& c = up[Pick(src, s, f, up)];
     // At enqueue the uplink was idle (utilisation 0 in the candidate)...
     src->FrameLeaving(s, f, c);
-    CHECK(f.lbTag == c.port);
-    CHECK(f.ce == 0);
+    CHECK(GetLbTag<CongaTag>(f).HasLbTag());
+    CHECK(GetLbTag<CongaTag>(f).lbTag == c.port);
+    CHECK(Ce(f) == 0);
     // ... but when the frame left the queue the uplink was half busy: that is what CE says.
     src->FrameDeparting(MicroSeconds(30), c.port, 0.5, f);
-    CHECK(f.ce == 4);
+    CHECK(Ce(f) == 4);
     // The spine: enqueue leaves CE alone, departure raises it (0.9 -> 7) and never lowers it.
     const LbContext m = Ctx(31, kSpine, kLeaf0, kLeaf1);
     spine->FrameArrived(m, f);
     auto down = Candidates(1, {}, 0);
     down[0].utilisation = 0.0;
     spine->FrameLeaving(m, f, down[0]);
-    CHECK(f.ce == 4);
+    CHECK(Ce(f) == 4);
     FrameMeta g = f;
     spine->FrameDeparting(MicroSeconds(200), 0, 0.9, f);
-    CHECK(f.ce == 7);
+    CHECK(Ce(f) == 7);
     spine->FrameDeparting(MicroSeconds(200), 0, 0.2, g);
-    CHECK(g.ce == 4);
+    CHECK(Ce(g) == 4);
     // A frame without an LBTag (e.g. stripped at the destination leaf) is left alone.
     FrameMeta plain = Flow(1, 5, 50001);
     spine->FrameDeparting(MicroSeconds(200), 0, 0.9, plain);
-    CHECK(plain.ce == 0);
+    CHECK(plain.lbTag == FrameMeta().lbTag);
 }
 
 TEST_CASE("CONGA: least congested path from max(local, remote), remote learnt from the "
@@ -150,16 +158,16 @@ TEST_CASE("CONGA: least congested path from max(local, remote), remote learnt fr
     CHECK(port == 6);
     // The destination leaf recorded CE for (leaf 0, LBTag 6) and stripped the overlay.
     CHECK(dst->GetFromLeafMetric(kLeaf0, 6) == 5);
-    CHECK(delivered.lbTag == kNoLbTag);
-    CHECK(delivered.fbTag == kNoLbTag);
+    CHECK(delivered.lbTag == FrameMeta().lbTag); // stripped: the host sees an untagged frame
 
     // 2. Reverse traffic (leaf 1 -> leaf 0, e.g. the ACKs) piggybacks the metric back.
     auto up1 = Candidates(4, {}, 4);
     FrameMeta r = Flow(4, 0, 50001);
     const LbContext rev = Ctx(3, kLeaf1, kLeaf1, kLeaf0);
     dst->FrameLeaving(rev, r, up1[Pick(dst, rev, r, up1)]);
-    CHECK(r.fbTag == 6);
-    CHECK(r.fbMetric == 5);
+    CHECK(GetLbTag<CongaTag>(r).HasFeedback());
+    CHECK(GetLbTag<CongaTag>(r).fbTag == 6);
+    CHECK(GetLbTag<CongaTag>(r).fbMetric == 5);
     src->FrameArrived(Ctx(4, kLeaf0, kLeaf1, kLeaf0), r);
     CHECK(src->GetRemoteMetric(kLeaf1, 6, MicroSeconds(4)) == 5);
     // Another leaf's table is untouched: metrics are per destination leaf.
@@ -199,10 +207,12 @@ TEST_CASE("CONGA: a metric ages out: the destination leaf stops feeding back mea
         FrameMeta r = Flow(4, 0, 50001);
         const LbContext rev = Ctx(us, kLeaf1, kLeaf1, kLeaf0);
         dst->FrameLeaving(rev, r, up1[Pick(dst, rev, r, up1)]);
-        if (r.fbTag == 4)
+        const CongaTag fb = GetLbTag<CongaTag>(r);
+        if (fb.HasFeedback())
         {
+            CHECK(fb.fbTag == 4);
             (us <= 1000 ? fedBackFresh : fedBackStale) += 1;
-            CHECK(r.fbMetric == 7);
+            CHECK(fb.fbMetric == 7);
         }
         src->FrameArrived(Ctx(us + 1, kLeaf0, kLeaf1, kLeaf0), r);
         if (us == 1500)
@@ -222,8 +232,8 @@ TEST_CASE("CONGA: a metric ages out: the destination leaf stops feeding back mea
     FrameMeta r = Flow(4, 0, 50001);
     const LbContext rev = Ctx(3020, kLeaf1, kLeaf1, kLeaf0);
     dst->FrameLeaving(rev, r, up1[Pick(dst, rev, r, up1)]);
-    CHECK(r.fbTag == 4);
-    CHECK(r.fbMetric == 2);
+    CHECK(GetLbTag<CongaTag>(r).fbTag == 4);
+    CHECK(GetLbTag<CongaTag>(r).fbMetric == 2);
     CHECK(dst->GetFeedbackSent() == 101);
 }
 
@@ -253,7 +263,7 @@ TEST_CASE("CONGA: feedback goes round-robin over the measured paths, changed ent
     std::array<int, 8> tags{};
     for (int i = 0; i < 8; ++i)
     {
-        tags[i] = feedback(10 + i).fbTag;
+        tags[i] = GetLbTag<CongaTag>(feedback(10 + i)).fbTag;
     }
     CHECK(tags == std::array<int, 8>{4, 5, 6, 7, 4, 5, 6, 7});
     for (uint16_t k = 0; k < 4; ++k)
@@ -264,7 +274,7 @@ TEST_CASE("CONGA: feedback goes round-robin over the measured paths, changed ent
     // Path 6's congestion changes: it is fed back next, out of turn.
     auto six = Candidates(1, {}, 6);
     Carry(src, spine, dst, Flow(0, 4, 50002), 30, kLeaf0, kLeaf1, six, 0.0, 0.95);
-    const FrameMeta r = feedback(40);
+    const CongaTag r = GetLbTag<CongaTag>(feedback(40));
     CHECK(r.fbTag == 6);
     CHECK(r.fbMetric == 7);
 }

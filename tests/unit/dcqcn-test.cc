@@ -114,3 +114,53 @@ TEST_CASE("DCQCN cut: Rc (1 - alpha/2), min rate floor, and RateOnFirstCnp", "[u
     first->OnCnp(Seconds(0));
     CHECK(first->GetRateBps() == 10'000'000'000ULL);
 }
+
+TEST_CASE("DCQCN RateChange trace: every cut, increase and alpha decay, with Rc, Rt and alpha",
+          "[unit][dcqcn][oracle15]")
+{
+    // Oracle 15 (timer only, T = 300 us, F = 1, alpha0 = 1, 100 Gb/s) seen through the trace:
+    // the CNP at 0 cuts Rc to 50 G with Rt = 100 G and alpha = 1; the timer events at 300, 600,
+    // 900 us move Rc halfway to Rt: 75, 87.5, 93.75 G (Rt stays 100 G: fast recovery, then the
+    // line-rate clamp); alpha decays by (1 - g) every K = 55 us in between.
+    SimulatorGuard guard;
+    auto cc = TimerOnly(MicroSeconds(300), 1);
+    struct Change
+    {
+        double tUs, rc, rt, alpha;
+    };
+    std::vector<Change> changes;
+    REQUIRE(cc->TraceConnectWithoutContext(
+        "RateChange", Callback<void, double, double, double>([&](double rc, double rt, double a) {
+            changes.push_back({Simulator::Now().GetMicroSeconds() * 1.0, rc / 1e9, rt / 1e9, a});
+        })));
+    Simulator::Schedule(MicroSeconds(0), [&]() { cc->OnCnp(Simulator::Now()); });
+    Simulator::Stop(MicroSeconds(950));
+    Simulator::Run();
+    REQUIRE(!changes.empty());
+    CHECK(changes[0].tUs == 0);
+    CHECK(changes[0].rc == Approx(50));
+    CHECK(changes[0].rt == Approx(100));
+    CHECK(changes[0].alpha == Approx(1.0));
+    std::vector<double> increases;
+    int decays = 0;
+    double lastAlpha = changes[0].alpha;
+    for (size_t i = 1; i < changes.size(); ++i)
+    {
+        if (changes[i].alpha < lastAlpha)
+        {
+            ++decays;
+            CHECK(changes[i].alpha == Approx(lastAlpha * 255.0 / 256));
+            CHECK(std::fmod(changes[i].tUs, 55.0) == 0);
+        }
+        else
+        {
+            increases.push_back(changes[i].tUs);
+            CHECK(changes[i].rt == Approx(100));
+        }
+        lastAlpha = changes[i].alpha;
+    }
+    CHECK(increases == std::vector<double>{300, 600, 900});
+    CHECK(decays == 17); // 55, 110, ..., 935 us
+    CHECK(changes.back().rc == Approx(93.75));
+    CHECK(cc->GetRateBps() / 1e9 == Approx(93.75));
+}

@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/uinteger.h"
 
@@ -167,4 +168,46 @@ TEST_CASE("ECN marking curve: Kmin 100 KB, Kmax 400 KB, Pmax 0.2 (oracle 14)", "
         INFO("queue " << q << " marked " << marked);
         CHECK(static_cast<double>(marked) / n == Approx(p).margin(2.576 * sd + 1e-9));
     }
+}
+
+TEST_CASE("ECN thresholds are attributes of the switch port, oracle 14's by default",
+          "[unit][ecn][oracle14]")
+{
+    // Defaults: marking off, Kmin 100 KB, Kmax 400 KB, Pmax 0.2 (oracle 14's curve).
+    auto port = CreateObject<SwitchPort>();
+    BooleanValue on;
+    UintegerValue kmin, kmax;
+    DoubleValue pmax;
+    port->GetAttribute("EcnMarking", on);
+    port->GetAttribute("EcnKminBytes", kmin);
+    port->GetAttribute("EcnKmaxBytes", kmax);
+    port->GetAttribute("EcnPmax", pmax);
+    CHECK_FALSE(on.Get());
+    CHECK(kmin.Get() == 100'000);
+    CHECK(kmax.Get() == 400'000);
+    CHECK(pmax.Get() == 0.2);
+
+    // Set by attribute (as `[ns3] "ns3::SwitchPort::EcnKminBytes"` does), the decision follows:
+    // Kmin 1000, Kmax 2000, Pmax 0.5 -> p = 0.25 at 1500 bytes.
+    ObjectFactory f("ns3::SwitchPort");
+    f.Set("EcnMarking", BooleanValue(true));
+    f.Set("EcnKminBytes", UintegerValue(1000));
+    f.Set("EcnKmaxBytes", UintegerValue(2000));
+    f.Set("EcnPmax", DoubleValue(0.5));
+    Ptr<SwitchPort> p = f.Create<SwitchPort>();
+    p->AssignStreams(9);
+    p->GetAttribute("EcnMarking", on);
+    CHECK(on.Get());
+    const int n = 100'000;
+    int below = 0, mid = 0, above = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        below += p->ShouldMarkEcn(1000) ? 1 : 0;
+        mid += p->ShouldMarkEcn(1500) ? 1 : 0;
+        above += p->ShouldMarkEcn(2001) ? 1 : 0;
+    }
+    CHECK(below == 0);
+    CHECK(above == n);
+    const double sd = std::sqrt(0.25 * 0.75 / n);
+    CHECK(static_cast<double>(mid) / n == Approx(0.25).margin(2.576 * sd));
 }

@@ -2,7 +2,7 @@
 // 64-bit SACK bitmap with a base offset): holes at the start and at the end of the window,
 // a full and an empty bitmap, the wire round trip, and 24-bit PSN wrap-around.
 
-#include "rdma/model/rdma-queue-pair.h"
+#include "rdma/model/rdma-ack.h"
 #include "rdma/model/roce-sack-header.h"
 
 #include "ns3/packet.h"
@@ -86,7 +86,7 @@ TEST_CASE("SACK bitmap: 24-bit PSN wrap-around inside the window", "[unit][sack]
     h.basePsn = static_cast<uint32_t>(base64 & 0xFFFFFF);
     h.bitmap = RoceSackBitmapHeader::Build(base64, [&](uint64_t p) { return rx.count(p) > 0; });
     const auto r = RoundTrip(h);
-    const uint64_t extended = RdmaQueuePair::ExtendPsn(r.basePsn, sndUna);
+    const uint64_t extended = ExtendPsn(r.basePsn, sndUna);
     CHECK(extended == base64);
     const auto s = Sacked(extended, r.bitmap);
     CHECK(std::set<uint64_t>(s.begin(), s.end()) == rx);
@@ -94,7 +94,7 @@ TEST_CASE("SACK bitmap: 24-bit PSN wrap-around inside the window", "[unit][sack]
     // In the next epoch: the base is on the far side of the wrap from the reference.
     const uint64_t una2 = (uint64_t{3} << 24) + 0xFFFFF8; // epoch 3, just before the wrap
     h.basePsn = 0x000004;                                  // epoch 4 on the wire
-    CHECK(RdmaQueuePair::ExtendPsn(h.basePsn, una2) == (uint64_t{4} << 24) + 4);
+    CHECK(ExtendPsn(h.basePsn, una2) == (uint64_t{4} << 24) + 4);
     // And a base behind the reference (a late NAK) stays in the reference's epoch.
-    CHECK(RdmaQueuePair::ExtendPsn(0xFFFFF0, (uint64_t{4} << 24) + 2) == (uint64_t{3} << 24) + 0xFFFFF0);
+    CHECK(ExtendPsn(0xFFFFF0, (uint64_t{4} << 24) + 2) == (uint64_t{3} << 24) + 0xFFFFF0);
 }

@@ -3,6 +3,7 @@
  * file/line/key) and ScenarioSpec -> JSON.
  */
 #include "fabric/model/input-error.h"
+#include "input-error-helpers.h"
 #include "tusk/scenario-toml.h"
 
 #include <catch2/catch.hpp>
@@ -30,21 +31,7 @@ namespace fs = std::filesystem;
 
 const std::string kName = "mem.toml";
 
-/** Run f, which must throw ns3::InputError, and return the error. */
-ns3::InputError
-ExpectInputError(const std::function<void()>& f)
-{
-    try
-    {
-        f();
-    }
-    catch (const ns3::InputError& e)
-    {
-        return e;
-    }
-    FAIL("expected an ns3::InputError");
-    throw std::logic_error("unreachable");
-}
+using tusk_test::ExpectInputError;
 
 /** Load `text` (named kName) and return the InputError it must raise. */
 ns3::InputError

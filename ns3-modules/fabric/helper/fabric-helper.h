@@ -92,9 +92,11 @@ class FabricHelper
         double pmax;
     };
     /**
-     * \brief Enable ECN marking; `byRate` maps a port rate (bit/s) to its thresholds, `fallback`
-     * applies to rates not in the map. \throws InputError naming `key` if a built port's rate
-     * is in neither (useFallback false).
+     * \brief Enable ECN marking on every switch port, with thresholds per port rate: `byRate`
+     * maps a port rate (bit/s) to its thresholds, `fallback` applies to rates not in the map.
+     * Sets each port's EcnMarking, EcnKminBytes, EcnKmaxBytes and EcnPmax attributes; without
+     * this call the ports keep those attributes' defaults (ns3::SwitchPort::Ecn*).
+     * \throws InputError naming `key` if a built port's rate is in neither (useFallback false).
      */
     void SetEcn(const std::map<uint64_t, EcnConfig>& byRate, const EcnConfig& fallback,
                 bool useFallback, const std::string& key);

@@ -13,7 +13,10 @@
 
 #include "ns3/ipv4-address.h"
 
+#include <array>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace ns3
 {
@@ -37,7 +40,10 @@ enum EcnCodepoint : uint8_t
     ECN_CE = 3,
 };
 
-/** The fields of a frame's headers that the fabric forwards on. 28 bytes, copied by value. */
+/** Bytes of FrameMeta's policy tag area (FrameMeta::lbTag). */
+constexpr size_t kLbTagBytes = 8;
+
+/** The fields of a frame's headers that the fabric forwards on. 32 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -53,20 +59,44 @@ struct FrameMeta
      *  paused its neighbour). Simulation bookkeeping for the pause-propagation metric; not a
      *  field of the 802.1Qbb frame. */
     uint8_t pfcDepth = 0;
-    /** Fabric-internal load-balancing fields, the overlay header a CONGA leaf adds and the
-     *  destination leaf strips (Alizadeh et al., SIGCOMM 2014, section 3.2); never serialised
-     *  into the Packet, so host pcaps do not show them. kNoLbTag = not set. */
-    uint8_t lbTag = 0xFF;   //!< LBTag: the source leaf's uplink (port index) the frame took
-    uint8_t ce = 0;         //!< CE: largest quantised DRE congestion on the path so far
-    uint8_t fbTag = 0xFF;   //!< FB_LBTag: uplink of the reverse direction this feedback is for
-    uint8_t fbMetric = 0;   //!< FB_Metric: the congestion measured on that uplink's path
+    /** The policy tag area: fabric-internal bytes that belong to the fabric's load-balancing
+     *  policy, an overlay header that the policy writes at one switch and reads at a later
+     *  one (CONGA's LBTag, CE and feedback, Alizadeh et al., SIGCOMM 2014, section 3.2; the
+     *  destination leaf strips them). The fabric itself never reads them, NICs send them
+     *  zeroed, and they are never serialised into the Packet, so host pcaps do not show them.
+     *  Read and write them with GetLbTag / SetLbTag and the policy's own struct, all bytes
+     *  zero meaning "no tag". One policy per fabric owns them. */
+    std::array<uint8_t, kLbTagBytes> lbTag{};
     /** A switch trimmed this data frame (UEC-style packet trimming): only its first
      *  SwitchNode::TrimmedFrameBytes remain (the headers); the receiver NACKs it. */
     bool trimmed = false;
 };
 
-/** FrameMeta::lbTag / fbTag value meaning "no tag". */
-constexpr uint8_t kNoLbTag = 0xFF;
+/**
+ * \brief The policy tag area of `frame` as the policy's tag struct `Tag` (trivially copyable,
+ * at most kLbTagBytes bytes; an untagged frame reads as a `Tag` with every field zero). A copy in and
+ * out (memcpy of a few bytes, no aliasing of the byte array), so no allocation or lookup.
+ */
+template <typename Tag>
+Tag
+GetLbTag(const FrameMeta& frame)
+{
+    static_assert(std::is_trivially_copyable_v<Tag>, "a policy tag is plain bytes");
+    static_assert(sizeof(Tag) <= kLbTagBytes, "a policy tag fits FrameMeta::lbTag");
+    Tag tag;
+    std::memcpy(&tag, frame.lbTag.data(), sizeof(Tag));
+    return tag;
+}
+
+/** \brief Write the policy's tag struct into the policy tag area of `frame` (see GetLbTag). */
+template <typename Tag>
+void
+SetLbTag(FrameMeta& frame, const Tag& tag)
+{
+    static_assert(std::is_trivially_copyable_v<Tag>, "a policy tag is plain bytes");
+    static_assert(sizeof(Tag) <= kLbTagBytes, "a policy tag fits FrameMeta::lbTag");
+    std::memcpy(frame.lbTag.data(), &tag, sizeof(Tag));
+}
 
 /** IPv4 address of host `id` in the fabric: 10.0.0.1 + id. */
 inline Ipv4Address

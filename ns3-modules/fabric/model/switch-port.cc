@@ -2,6 +2,7 @@
 
 #include "switch-node.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
@@ -35,7 +36,31 @@ SwitchPort::GetTypeId()
                           "DRE decay factor alpha (dimensionless, 0 < alpha <= 1).",
                           DoubleValue(0.1),
                           MakeDoubleAccessor(&SwitchPort::m_dreAlpha),
-                          MakeDoubleChecker<double>(1e-6, 1.0));
+                          MakeDoubleChecker<double>(1e-6, 1.0))
+            .AddAttribute("EcnMarking",
+                          "CE-mark ECN-capable data frames at this egress, RED-style on the "
+                          "instantaneous queue of the frame's priority (DCQCN's congestion "
+                          "point, EcnMarkProbability) (boolean).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SwitchPort::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKminBytes",
+                          "ECN Kmin: no marking at or below this queue (bytes; DCQCN paper: "
+                          "5 KB at 40G, the HPCC simulator: 100 KB at 100G).",
+                          UintegerValue(100'000),
+                          MakeUintegerAccessor(&SwitchPort::m_ecnKmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmaxBytes",
+                          "ECN Kmax: marking probability rises linearly from 0 above Kmin to "
+                          "EcnPmax at Kmax; every frame is marked above it (bytes).",
+                          UintegerValue(400'000),
+                          MakeUintegerAccessor(&SwitchPort::m_ecnKmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "ECN Pmax: the marking probability at Kmax (0..1).",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&SwitchPort::m_ecnPmax),
+                          MakeDoubleChecker<double>(0.0, 1.0));
     return tid;
 }
 

@@ -67,7 +67,8 @@ class SwitchPort : public FabricNetDevice
 
     /** The marking decision for a frame arriving at a queue of `queueBytes` (draws the RNG). */
     bool ShouldMarkEcn(uint64_t queueBytes);
-    /** Configure RED-style ECN marking at this egress (kmin, kmax in bytes; pmax 0..1). */
+    /** Configure RED-style ECN marking at this egress: the attributes EcnMarking,
+     *  EcnKminBytes, EcnKmaxBytes (bytes) and EcnPmax (0..1) at once. */
     void SetEcn(bool enabled, uint64_t kminBytes, uint64_t kmaxBytes, double pmax);
     int64_t AssignStreams(int64_t stream);
 
@@ -92,10 +93,10 @@ class SwitchPort : public FabricNetDevice
 
     Ptr<SwitchNode> m_switch;
     uint16_t m_portIndex = 0;
-    bool m_ecnEnabled = false;
-    uint64_t m_ecnKmin = 0;
-    uint64_t m_ecnKmax = 0;
-    double m_ecnPmax = 0;
+    bool m_ecnEnabled = false; //!< attribute EcnMarking
+    uint64_t m_ecnKmin = 0;    //!< attribute EcnKminBytes
+    uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
+    double m_ecnPmax = 0;      //!< attribute EcnPmax
     Ptr<UniformRandomVariable> m_ecnRng;
     std::array<std::deque<QueuedFrame>, kPriorities> m_queues;
     std::array<uint64_t, kPriorities> m_queueBytesPerPrio{};

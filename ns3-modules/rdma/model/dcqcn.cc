@@ -73,7 +73,12 @@ DcqcnCongestionControl::GetTypeId()
                           "CNPs closer than this to the last decrease are ignored (Time).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_minDecreaseInterval),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("RateChange",
+                            "Rc, Rt (bit/s) and alpha after a CNP (decrease), a rate-increase "
+                            "event or an alpha decay.",
+                            MakeTraceSourceAccessor(&DcqcnCongestionControl::m_rateTrace),
+                            "ns3::DcqcnCongestionControl::RateTracedCallback");
     return tid;
 }
 
@@ -127,6 +132,7 @@ DcqcnCongestionControl::OnCnp(Time now)
     m_bytes = 0;
     m_alphaEvent.Cancel();
     m_rateEvent.Cancel();
+    m_rateTrace(m_rc, m_rt, m_alpha);
     EnsureTimers();
 }
 
@@ -147,6 +153,7 @@ void
 DcqcnCongestionControl::AlphaTimer()
 {
     m_alpha *= (1 - m_g);
+    m_rateTrace(m_rc, m_rt, m_alpha);
     EnsureTimers();
 }
 
@@ -195,6 +202,7 @@ DcqcnCongestionControl::IncreaseEvent()
     m_rt = std::min(m_rt, line);
     m_rc = std::min(line, (m_rt + m_rc) / 2);
     m_increasedSinceCnp = true;
+    m_rateTrace(m_rc, m_rt, m_alpha);
 }
 
 } // namespace ns3

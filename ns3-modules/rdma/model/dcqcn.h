@@ -8,6 +8,7 @@
 #include "rdma-congestion-control.h"
 
 #include "ns3/event-id.h"
+#include "ns3/traced-callback.h"
 
 namespace ns3
 {
@@ -24,7 +25,8 @@ namespace ns3
  *   i <= F (`FastRecoveryStages`):  fast recovery   Rc <- (Rt + Rc) / 2
  *   j >  F:                         hyper increase  Rt <- Rt + (j - F) R_HAI, Rc <- (Rt + Rc) / 2
  *   otherwise:                      additive        Rt <- Rt + R_AI,          Rc <- (Rt + Rc) / 2
- * Rates are clamped to the line rate. The first CNP may set the rate to `RateOnFirstCnp`
+ * Rates are clamped to the line rate. Every change of Rc, Rt or alpha fires the trace source
+ * "RateChange" (Rc, Rt, alpha). The first CNP may set the rate to `RateOnFirstCnp`
  * instead of cutting it. Timers run only while the QP is below line rate or alpha is
  * non-negligible, so an uncongested QP costs no events.
  *
@@ -36,6 +38,10 @@ namespace ns3
 class DcqcnCongestionControl : public RdmaCongestionControl
 {
   public:
+    /** TracedCallback signature of "RateChange": the current rate Rc and the target rate Rt
+     *  (bit/s) and alpha after a change of any of them. */
+    typedef void (*RateTracedCallback)(double rcBps, double rtBps, double alpha);
+
     static TypeId GetTypeId();
     DcqcnCongestionControl();
 
@@ -88,6 +94,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     uint64_t m_cnps = 0;
     EventId m_alphaEvent;
     EventId m_rateEvent;
+    TracedCallback<double, double, double> m_rateTrace;
 };
 
 } // namespace ns3

@@ -82,46 +82,33 @@ RdmaNic::GetTypeId()
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RdmaNic::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
-            .AddAttribute("RecoveryMode",
-                          "Loss recovery of RC QPs: GoBackN (RoCEv2: NAK and resend from the "
-                          "first missing PSN) or SelectiveRepeat (IRN-style: out-of-order "
-                          "placement, SACK, resend only what is missing).",
-                          EnumValue(GO_BACK_N),
-                          MakeEnumAccessor(&RdmaNic::m_recovery),
-                          MakeEnumChecker(GO_BACK_N,
-                                          "GoBackN",
-                                          SELECTIVE_REPEAT,
-                                          "SelectiveRepeat"))
-            .AddAttribute("SelectiveRepeatWindow",
-                          "Selective repeat: packets a requester may have outstanding and a "
-                          "responder holds out of order (packets).",
-                          UintegerValue(1024),
-                          MakeUintegerAccessor(&RdmaNic::m_srWindow),
-                          MakeUintegerChecker<uint64_t>(1, 1u << 22))
-            .AddAttribute("ReorderWindow",
-                          "Selective repeat: a packet is declared lost when one sent more than "
-                          "this after it was acknowledged (RACK reordering window, Time).",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&RdmaNic::m_reorderWindow),
-                          MakeTimeChecker(Time(0)))
+            .AddAttribute("LossRecovery",
+                          "TypeId of the loss recovery built for every QP: "
+                          "ns3::GoBackNRecovery (RoCEv2: NAK and resend from the first missing "
+                          "PSN; UEC-style ROD), ns3::SelectiveRepeatRecovery (IRN-style: "
+                          "out-of-order placement, SACK, resend only what is missing) or "
+                          "ns3::UecRudRecovery (UEC-style RUD: selective repeat with 64-bit "
+                          "SACK bitmaps).",
+                          TypeIdValue(GoBackNRecovery::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_lossRecoveryTypeId),
+                          MakeTypeIdChecker())
             .AddAttribute("CnpOnOutOfOrder",
                           "Also send a CNP to the requester when a data packet arrives out of "
                           "order (at most one per QP per CnpInterval; boolean).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_cnpOnOoo),
                           MakeBooleanChecker())
-            .AddAttribute("SackBitmap",
-                          "Selective repeat: a NAK carries a 64-bit SACK bitmap (UEC-style RUD, "
-                          "12 bytes after the AETH) instead of the one PSN of IRN's NACK "
-                          "(boolean).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&RdmaNic::m_sackBitmap),
-                          MakeBooleanChecker());
+            .AddTraceSource("QpCreated",
+                            "A QP this NIC created (RdmaNic::Connect creates one on each NIC), "
+                            "before its first packet: connect to its trace sources here.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_qpCreatedTrace),
+                            "ns3::RdmaNic::QpTracedCallback");
     return tid;
 }
 
 RdmaNic::RdmaNic()
-    : m_qps(kFirstQpn) // QP0 (subnet management) and QP1 (general services) are reserved (IBA 3.5.1)
+    : m_qps(kFirstQpn), // QP0 (subnet management) and QP1 (general services) are reserved (IBA 3.5.1)
+      m_isActive(kFirstQpn, 0)
 {
     m_entropyRng = CreateObject<UniformRandomVariable>();
 }
@@ -138,6 +125,7 @@ RdmaNic::DoDispose()
     }
     m_qps.clear();
     m_active.clear();
+    m_isActive.clear();
     m_control.clear();
     m_wake.Cancel();
     FabricNetDevice::DoDispose();
@@ -160,13 +148,17 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     ObjectFactory ccFactory(m_ccTypeId.GetName());
     Ptr<RdmaCongestionControl> cc = ccFactory.Create<RdmaCongestionControl>();
     cc->Init(GetRateBps());
+    ObjectFactory recoveryFactory(m_lossRecoveryTypeId.GetName());
+    Ptr<RdmaLossRecovery> recovery = recoveryFactory.Create<RdmaLossRecovery>();
     const auto qpn = static_cast<uint32_t>(m_qps.size());
     NS_ABORT_MSG_IF(qpn >= (1u << 24), "RdmaNic: out of QP numbers");
     // Random path selectors get a stream of their own, fixed by host and QPN (far above the
     // streams the runner hands out), so a run is reproducible even inside one process.
     ps->AssignStreams(kPathSelectorStreamBase + static_cast<int64_t>(m_hostId) * (1 << 24) + qpn);
-    qp->Setup(this, qpn, peerHost, 0, priority, ps, cc);
+    qp->Setup(this, qpn, peerHost, priority, ps, cc, recovery);
     m_qps.push_back(qp);
+    m_isActive.push_back(0);
+    m_qpCreatedTrace(qp);
     return qp;
 }
 
@@ -179,8 +171,8 @@ RdmaNic::Connect(Ptr<RdmaNic> remote, uint16_t entropy, uint8_t priority)
     const auto remoteEntropy =
         static_cast<uint16_t>(remote->m_entropyRng->GetInteger(49152, 65535));
     Ptr<RdmaQueuePair> peer = remote->CreateQp(m_hostId, priority, remoteEntropy);
-    local->m_peerQpn = peer->GetQpn();
-    peer->m_peerQpn = local->GetQpn();
+    local->SetPeerQpn(peer->GetQpn());
+    peer->SetPeerQpn(local->GetQpn());
     return local;
 }
 
@@ -193,11 +185,11 @@ RdmaNic::GetQp(uint32_t qpn) const
 void
 RdmaNic::Activate(Ptr<RdmaQueuePair> qp)
 {
-    RdmaQueuePair* raw = PeekPointer(qp);
-    if (!raw->m_inActiveList) // O(1): Activate runs on every ACK that frees window
+    uint8_t& listed = m_isActive[qp->GetQpn()];
+    if (!listed) // O(1): Activate runs on every ACK that frees window
     {
-        raw->m_inActiveList = true;
-        m_active.push_back(raw);
+        listed = 1;
+        m_active.push_back(PeekPointer(qp));
     }
     TryTransmit();
 }
@@ -265,31 +257,30 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp)
 }
 
 void
-RdmaNic::SendControl(const RdmaQueuePair& qp, const RxAnswer& answer)
+RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack)
 {
-    const bool nak = answer.kind == RxAnswer::NAK;
     RoceAethHeader aeth;
-    aeth.syndrome = !nak ? RoceAethHeader::kSyndromeAck
-                    : answer.trim ? RoceAethHeader::kSyndromeNakTrimmed
-                                  : RoceAethHeader::kSyndromeNakPsnSequenceError;
+    aeth.syndrome = ack.kind == RdmaAck::ACK   ? RoceAethHeader::kSyndromeAck
+                    : ack.kind == RdmaAck::NAK ? RoceAethHeader::kSyndromeNakPsnSequenceError
+                                               : RoceAethHeader::kSyndromeNakTrimmed;
     aeth.msn = 0;
     RoceBthHeader bth;
     bth.opcode = ROCE_RC_ACK;
     bth.destQp = qp.GetPeerQpn();
-    bth.psn = answer.psn24;
-    bth.becn = answer.ecnEcho; // congestion echo of CE-marked data (per-entropy ECN feedback)
+    bth.psn = ack.psn24;
+    bth.becn = ack.ecnEcho; // congestion echo of CE-marked data (per-entropy ECN feedback)
     Ptr<Packet> p = Create<Packet>();
-    if (answer.sack)
+    if (ack.sack == RdmaAck::SACK_PSN)
     {
         RoceSackHeader sack;
-        sack.sackPsn = answer.sackPsn24;
+        sack.sackPsn = ack.sackPsn24;
         p->AddHeader(sack);
     }
-    else if (answer.sackBitmap)
+    else if (ack.sack == RdmaAck::SACK_BITMAP)
     {
         RoceSackBitmapHeader sack;
-        sack.basePsn = answer.sackBase24;
-        sack.bitmap = answer.sackBits;
+        sack.basePsn = ack.sackBase24;
+        sack.bitmap = ack.sackBits;
         p->AddHeader(sack);
     }
     p->AddHeader(aeth);
@@ -302,7 +293,7 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RxAnswer& answer)
     meta.dstPort = kRoceV2UdpPort;
     meta.priority = m_controlPriority;
     meta.ecn = ECN_NOT_ECT;
-    meta.kind = nak ? FrameKind::NAK : FrameKind::ACK;
+    meta.kind = ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK;
     m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
     TryTransmit();
 }
@@ -331,7 +322,7 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         if (!qp->HasDataToSend())
         {
             // Drop it from the active set; it re-activates itself when it has data again.
-            qp->m_inActiveList = false;
+            m_isActive[qp->GetQpn()] = 0;
             m_active.erase(m_active.begin() + static_cast<std::ptrdiff_t>(m_rrNext));
             --n;
             continue;
@@ -351,7 +342,7 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
             continue;
         }
         ++m_rrNext;
-        const RdmaQueuePair::TxDescriptor d = qp->NextDataPacket(m_mtuBytes, now);
+        const RdmaQueuePair::TxDescriptor d = qp->NextDataPacket(now);
         RoceBthHeader bth;
         bth.opcode = d.opcode;
         bth.destQp = qp->GetPeerQpn();
@@ -412,30 +403,36 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     {
         RoceAethHeader aeth;
         packet->RemoveHeader(aeth);
-        if (aeth.syndrome == RoceAethHeader::kSyndromeNakTrimmed)
+        RdmaAck ack;
+        ack.kind = !aeth.IsNak() ? RdmaAck::ACK
+                   : aeth.syndrome == RoceAethHeader::kSyndromeNakTrimmed ? RdmaAck::TRIM_NAK
+                                                                          : RdmaAck::NAK;
+        ack.psn24 = bth.psn;
+        ack.ecnEcho = bth.becn;
+        // A NAK of a selective-repeat QP carries a SACK after the AETH, in its format.
+        const RdmaAck::Sack format = qp->GetLossRecovery()->GetSackFormat();
+        if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_PSN)
         {
-            qp->ReceiveTrimNack(bth.psn, now);
-            return;
-        }
-        if (IsSackBitmap())
-        {
-            RoceSackBitmapHeader bitmap;
-            const bool has = aeth.IsNak() && packet->GetSize() >= bitmap.GetSerializedSize();
-            if (has)
+            RoceSackHeader sack;
+            if (packet->GetSize() >= sack.GetSerializedSize())
             {
-                packet->RemoveHeader(bitmap);
+                packet->RemoveHeader(sack);
+                ack.sack = RdmaAck::SACK_PSN;
+                ack.sackPsn24 = sack.sackPsn;
             }
-            qp->ReceiveAck(bth.psn, aeth.IsNak(), now, false, 0, bth.becn, has, bitmap.basePsn,
-                           bitmap.bitmap);
-            return;
         }
-        RoceSackHeader sack;
-        const bool hasSack = aeth.IsNak() && packet->GetSize() >= sack.GetSerializedSize();
-        if (hasSack)
+        else if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_BITMAP)
         {
-            packet->RemoveHeader(sack);
+            RoceSackBitmapHeader sack;
+            if (packet->GetSize() >= sack.GetSerializedSize())
+            {
+                packet->RemoveHeader(sack);
+                ack.sack = RdmaAck::SACK_BITMAP;
+                ack.sackBase24 = sack.basePsn;
+                ack.sackBits = sack.bitmap;
+            }
         }
-        qp->ReceiveAck(bth.psn, aeth.IsNak(), now, hasSack, sack.sackPsn, bth.becn);
+        qp->ReceiveAck(ack, now);
         return;
     }
     if (bth.opcode == ROCE_CNP)
@@ -443,40 +440,33 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         qp->ReceiveCnp(now);
         return;
     }
-    if (ip.GetEcn() == Ipv4Header::ECN_CE)
+    const bool ce = ip.GetEcn() == Ipv4Header::ECN_CE;
+    if (ce)
     {
-        qp->m_counters.ecnMarkedReceived++;
-        if (!qp->m_cnpSent || now - qp->m_lastCnp >= m_cnpInterval)
+        qp->NoteCeMarked();
+        if (qp->TakeCnp(now, m_cnpInterval, false))
         {
-            qp->m_cnpSent = true;
-            qp->m_lastCnp = now;
-            qp->m_counters.cnpsSent++;
             SendCnp(*qp);
         }
     }
-    RxAnswer answer;
     if (meta.trimmed)
     {
         // The payload was cut at a switch: answer with a trim NACK for this PSN.
-        qp->ReceiveTrimmed(bth.psn, answer);
-        if (answer.kind != RxAnswer::NONE)
+        const RxAnswer answer = qp->ReceiveTrimmed(bth.psn);
+        if (answer.send)
         {
-            SendControl(*qp, answer);
+            SendControl(*qp, answer.ack);
         }
         return;
     }
-    qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), m_ackInterval,
-                    ip.GetEcn() == Ipv4Header::ECN_CE, answer);
-    if (answer.kind != RxAnswer::NONE)
+    const RxAnswer answer =
+        qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), ce);
+    if (answer.send)
     {
-        SendControl(*qp, answer);
+        SendControl(*qp, answer.ack);
     }
-    if (answer.outOfOrder && m_cnpOnOoo &&
-        (!qp->m_cnpSent || now - qp->m_lastCnp >= m_cnpInterval))
+    if (answer.outOfOrder && m_cnpOnOoo && qp->TakeCnp(now, m_cnpInterval, true))
     {
-        qp->m_cnpSent = true;
-        qp->m_lastCnp = now;
-        qp->m_counters.oooCnpsSent++;
         SendCnp(*qp);
     }
 }

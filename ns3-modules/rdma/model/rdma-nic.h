@@ -11,6 +11,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
 
 #include <deque>
 #include <vector>
@@ -53,21 +54,14 @@ class RdmaNic : public FabricNetDevice
     /** First ns-3 random stream of path selectors: host h, QP n uses base + h * 2^24 + n. */
     static constexpr int64_t kPathSelectorStreamBase = int64_t{1} << 32;
 
-    /** Loss recovery of the NIC's RC QPs. */
-    enum RecoveryMode
-    {
-        GO_BACK_N = 0,        //!< NAK on any out-of-order PSN, resend from it (RoCEv2 default)
-        SELECTIVE_REPEAT = 1, //!< IRN-style: out-of-order placement, SACK, resend what is missing
-    };
-
     uint32_t GetMtuBytes() const { return m_mtuBytes; }
-    bool IsSelectiveRepeat() const { return m_recovery == SELECTIVE_REPEAT; }
-    /** Selective-repeat NAKs carry a 64-bit SACK bitmap (UEC-style RUD), not one PSN. */
-    bool IsSackBitmap() const { return m_sackBitmap && IsSelectiveRepeat(); }
-    uint64_t GetSelectiveRepeatWindow() const { return m_srWindow; }
-    Time GetReorderWindow() const { return m_reorderWindow; }
+    uint32_t GetAckInterval() const { return m_ackInterval; }
     Time GetRetransmitTimeout() const { return m_rto; }
     uint64_t GetMaxOutstandingPackets() const { return m_maxOutstanding; }
+
+    /** TracedCallback signature of "QpCreated": a QP this NIC just created (both ends of a
+     *  connection fire it on their NIC), set up but not yet connected to its peer's QPN. */
+    typedef void (*QpTracedCallback)(Ptr<RdmaQueuePair> qp);
 
     /** A QP has data to send (called by the QP). */
     void Activate(Ptr<RdmaQueuePair> qp);
@@ -84,7 +78,7 @@ class RdmaNic : public FabricNetDevice
 
   private:
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
-    void SendControl(const RdmaQueuePair& qp, const RxAnswer& answer);
+    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack);
     void SendCnp(const RdmaQueuePair& qp);
     Ptr<Packet> BuildFrame(Ptr<Packet> l4payload, const FrameMeta& meta, uint16_t udpSrcPort);
     void Wake();
@@ -94,18 +88,16 @@ class RdmaNic : public FabricNetDevice
     uint32_t m_ackInterval = 1;
     uint8_t m_controlPriority = 7;
     Time m_cnpInterval;
-    RecoveryMode m_recovery = GO_BACK_N;
-    uint64_t m_srWindow = 1024;
-    Time m_reorderWindow;
     bool m_cnpOnOoo = false;
-    bool m_sackBitmap = false;
     Time m_rto;
     uint64_t m_maxOutstanding = 0;
     TypeId m_ccTypeId;
     TypeId m_pathSelectorTypeId;
+    TypeId m_lossRecoveryTypeId;
 
-    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< indexed by QPN; QPN 0 unused
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< indexed by QPN; QPN 0 and 1 unused
     std::vector<RdmaQueuePair*> m_active;  //!< QPs that may have data to send
+    std::vector<uint8_t> m_isActive;       //!< per QPN: listed in m_active
     size_t m_rrNext = 0;
     struct ControlFrame
     {
@@ -115,7 +107,7 @@ class RdmaNic : public FabricNetDevice
     std::deque<ControlFrame> m_control;
     EventId m_wake;
     Ptr<UniformRandomVariable> m_entropyRng;
-
+    TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;
 };
 
 } // namespace ns3

@@ -1,0 +1,395 @@
+#include "rdma-requester.h"
+
+#include "rdma-nic.h"
+#include "rdma-queue-pair.h"
+#include "roce-header.h"
+
+#include "fabric/model/fabric-units.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaRequester");
+
+RdmaRequester::RdmaRequester() = default;
+RdmaRequester::~RdmaRequester() = default;
+
+void
+RdmaRequester::Setup(RdmaQueuePair* qp,
+                     RdmaNic* nic,
+                     Ptr<PathSelector> ps,
+                     Ptr<RdmaCongestionControl> cc,
+                     Ptr<RdmaLossRecovery> recovery,
+                     QpCounters* counters,
+                     const Traces& traces,
+                     uint32_t mtuBytes,
+                     Time rto,
+                     uint64_t maxOutstanding)
+{
+    m_qp = qp;
+    m_nic = nic;
+    m_ps = ps;
+    m_cc = cc;
+    m_recovery = recovery;
+    m_counters = counters;
+    m_traces = traces;
+    m_mtu = mtuBytes;
+    m_rto = rto;
+    m_window = recovery->OutstandingLimit(maxOutstanding);
+}
+
+void
+RdmaRequester::Dispose()
+{
+    m_timer.Cancel();
+    m_qp = nullptr;
+    m_nic = nullptr;
+    m_ps = nullptr;
+    m_cc = nullptr;
+    m_recovery = nullptr;
+    m_sendCb = SendCallback();
+}
+
+void
+RdmaRequester::Activate()
+{
+    m_nic->Activate(m_qp);
+}
+
+void
+RdmaRequester::PostSend(uint64_t bytes, uint64_t cookie)
+{
+    NS_ABORT_MSG_IF(bytes == 0, "RdmaQueuePair::PostSend: empty message");
+    const uint64_t packets = (bytes + m_mtu - 1) / m_mtu;
+    m_sendQueue.push_back(SendWqe{cookie, bytes, m_psnEnd, packets, SendMessageStats()});
+    m_psnEnd += packets;
+    Activate();
+}
+
+uint64_t
+RdmaRequester::GetUnackedBytes() const
+{
+    uint64_t total = 0;
+    for (const auto& w : m_sendQueue)
+    {
+        total += w.bytes;
+    }
+    return total;
+}
+
+SendMessageStats
+RdmaRequester::GetPendingSendStats(uint64_t cookie) const
+{
+    SendMessageStats sum;
+    for (const auto& w : m_sendQueue)
+    {
+        if (w.cookie == cookie)
+        {
+            sum.retxPackets += w.stats.retxPackets;
+            sum.retxBytes += w.stats.retxBytes;
+        }
+    }
+    return sum;
+}
+
+bool
+RdmaRequester::HasDataToSend() const
+{
+    if (m_resendPending > 0)
+    {
+        return true; // a packet declared lost waits to be resent
+    }
+    if (m_sndNxt >= m_psnEnd)
+    {
+        return false;
+    }
+    uint64_t window = m_window;
+    const uint64_t ccBytes = m_cc->GetWindowBytes();
+    if (ccBytes != 0)
+    {
+        // A window-based congestion control (NSCC): at least one packet may be outstanding.
+        const uint64_t ccPackets = std::max<uint64_t>(1, ccBytes / m_mtu);
+        window = window == 0 ? ccPackets : std::min(window, ccPackets);
+    }
+    return window == 0 || m_sndNxt - m_sndUna < window;
+}
+
+void
+RdmaRequester::GrowTxSlots(uint64_t outstanding)
+{
+    if (outstanding < m_txSlots.size())
+    {
+        return;
+    }
+    // Double (a power of two), re-homing the outstanding slots; amortised, and bounded by
+    // the largest number of packets ever outstanding (the window in selective repeat).
+    size_t size = std::max<size_t>(64, m_txSlots.size());
+    while (size <= outstanding)
+    {
+        size *= 2;
+    }
+    std::vector<TxSlot> grown(size);
+    for (uint64_t p = m_sndUna; p < m_maxSent && !m_txSlots.empty(); ++p)
+    {
+        grown[p & (size - 1)] = Slot(p);
+    }
+    m_txSlots.swap(grown);
+}
+
+RdmaRequester::SendWqe&
+RdmaRequester::WqeOf(uint64_t psn)
+{
+    // The WQE holding psn: the last one whose firstPsn <= psn.
+    auto it = std::upper_bound(m_sendQueue.begin(),
+                               m_sendQueue.end(),
+                               psn,
+                               [](uint64_t p, const SendWqe& w) { return p < w.firstPsn; });
+    NS_ABORT_MSG_IF(it == m_sendQueue.begin(), "RdmaQueuePair: no WQE for PSN " << psn);
+    return *(--it);
+}
+
+uint32_t
+RdmaRequester::PayloadOf(const SendWqe& wqe, uint64_t psn) const
+{
+    const uint64_t index = psn - wqe.firstPsn;
+    return (index + 1 < wqe.packets) ? m_mtu
+                                     : static_cast<uint32_t>(wqe.bytes - (wqe.packets - 1) * m_mtu);
+}
+
+RdmaRequester::TxDescriptor
+RdmaRequester::NextDataPacket(Time now)
+{
+    uint64_t psn = m_sndNxt;
+    bool resend = false;
+    if (m_recovery->NextResend(*this, psn))
+    {
+        resend = true; // a packet the loss recovery declared lost
+    }
+    else
+    {
+        resend = psn < m_maxSent; // go-back-N resends everything from its rewound snd_nxt
+        ++m_sndNxt;
+    }
+    SendWqe& wqe = WqeOf(psn);
+    const uint64_t index = psn - wqe.firstPsn;
+    TxDescriptor d;
+    d.psn = psn;
+    d.payload = PayloadOf(wqe, psn);
+    if (wqe.packets == 1)
+    {
+        d.opcode = ROCE_RC_SEND_ONLY;
+    }
+    else if (index == 0)
+    {
+        d.opcode = ROCE_RC_SEND_FIRST;
+    }
+    else if (index + 1 == wqe.packets)
+    {
+        d.opcode = ROCE_RC_SEND_LAST;
+    }
+    else
+    {
+        d.opcode = ROCE_RC_SEND_MIDDLE;
+    }
+    d.ackRequest = (index + 1 == wqe.packets);
+    d.entropy = m_ps->NextEntropy(now);
+    if (resend)
+    {
+        ++wqe.stats.retxPackets;
+        wqe.stats.retxBytes += d.payload;
+        ++m_counters->retxPackets;
+        m_counters->retxBytes += d.payload;
+        (*m_traces.retransmitted)(psn, d.payload, d.entropy);
+    }
+    else
+    {
+        (*m_traces.sent)(psn, d.payload, d.entropy);
+    }
+    ++m_counters->dataPacketsSent;
+    m_maxSent = std::max(m_maxSent, psn + 1);
+    GrowTxSlots(m_maxSent - m_sndUna);
+    TxSlot& slot = Slot(psn);
+    slot.sentPs = static_cast<uint64_t>(now.GetPicoSeconds());
+    slot.entropy = d.entropy;
+    slot.flags = resend ? static_cast<uint8_t>(slot.flags | kResent) : 0;
+    ArmTimer(now);
+    return d;
+}
+
+void
+RdmaRequester::NotePaced(uint64_t wireBytes, Time now, uint64_t lineRateBps)
+{
+    const uint64_t rate = m_cc->GetRateBps();
+    m_cc->OnDataSent(static_cast<uint32_t>(wireBytes), now);
+    if (rate < lineRateBps)
+    {
+        m_nextTxPs = static_cast<uint64_t>(now.GetPicoSeconds()) + SerializationPs(wireBytes, rate);
+    }
+}
+
+void
+RdmaRequester::ArmTimer(Time now)
+{
+    if (!m_timer.IsRunning())
+    {
+        m_lastProgress = now;
+        m_timer = Simulator::Schedule(m_rto, &RdmaRequester::OnTimer, this);
+    }
+}
+
+void
+RdmaRequester::OnTimer()
+{
+    if (m_sndUna >= m_maxSent)
+    {
+        return; // nothing outstanding
+    }
+    const Time now = Simulator::Now();
+    const Time deadline = m_lastProgress + m_rto;
+    if (now < deadline)
+    {
+        m_timer = Simulator::Schedule(deadline - now, &RdmaRequester::OnTimer, this);
+        return;
+    }
+    NS_LOG_INFO("timeout at PSN " << m_sndUna);
+    ++m_counters->timeouts;
+    (*m_traces.timeout)(m_sndUna);
+    Feedback(Slot(m_sndUna), PathSelector::TIMEOUT, now);
+    m_recovery->OnTimeout(*this);
+    m_lastProgress = now;
+    m_timer = Simulator::Schedule(m_rto, &RdmaRequester::OnTimer, this);
+    Activate();
+}
+
+void
+RdmaRequester::AckedFeedback(uint64_t psn, bool ecnEcho, Time now)
+{
+    const TxSlot& s = Slot(psn);
+    const Time rtt = now - PicoSeconds(s.sentPs);
+    m_cc->OnAckSample(ecnEcho, rtt, now);
+    Feedback(s, ecnEcho ? PathSelector::ECN : PathSelector::GOOD, now);
+    (*m_traces.acked)(psn, s.entropy, ecnEcho, rtt);
+}
+
+void
+RdmaRequester::MarkAcked(TxSlot& s)
+{
+    if (ResendPending(s))
+    {
+        --m_resendPending;
+    }
+    s.flags |= kSacked;
+}
+
+bool
+RdmaRequester::Sack(uint64_t psn, bool ecnEcho, Time now)
+{
+    if (psn < m_sndUna || psn >= m_maxSent || (Slot(psn).flags & kSacked))
+    {
+        return false;
+    }
+    MarkAcked(Slot(psn));
+    AckedFeedback(psn, ecnEcho, now);
+    return true;
+}
+
+void
+RdmaRequester::ReceiveAck(const RdmaAck& ack, Time now)
+{
+    if (ack.kind == RdmaAck::TRIM_NAK)
+    {
+        ReceiveTrimNack(ack.psn24, now);
+        return;
+    }
+    // ACK: psn is the last PSN received in order. NAK: psn is the responder's ePSN.
+    const bool nak = ack.kind == RdmaAck::NAK;
+    const uint64_t psn = ExtendPsn(ack.psn24, m_sndUna);
+    const uint64_t newUna = nak ? psn : psn + 1;
+    if (nak)
+    {
+        ++m_counters->naksReceived;
+        (*m_traces.nakReceived)(psn, false);
+    }
+    else
+    {
+        ++m_counters->acksReceived;
+    }
+    if (newUna > m_maxSent)
+    {
+        return; // stale or corrupt: acknowledges what was never sent
+    }
+    if (newUna > m_sndUna)
+    {
+        const uint64_t ackedPackets = newUna - m_sndUna;
+        for (uint64_t p = m_sndUna; p < newUna; ++p)
+        {
+            TxSlot& s = Slot(p);
+            if (!(s.flags & kSacked))
+            {
+                AckedFeedback(p, ack.ecnEcho, now);
+                MarkAcked(s);
+            }
+        }
+        m_recovery->OnCumulativeAck(*this, newUna - 1);
+        m_sndUna = newUna;
+        m_lastProgress = now;
+        m_cc->OnAck(ackedPackets, false, now);
+        while (!m_sendQueue.empty() &&
+               m_sendQueue.front().firstPsn + m_sendQueue.front().packets <= m_sndUna)
+        {
+            const SendWqe done = m_sendQueue.front();
+            m_sendQueue.pop_front();
+            if (!m_sendCb.IsNull())
+            {
+                m_sendCb(done.cookie, done.stats);
+            }
+        }
+    }
+    m_recovery->OnAck(*this, ack, now);
+    if (m_sndNxt < m_sndUna)
+    {
+        m_sndNxt = m_sndUna;
+    }
+    if (m_sndUna >= m_maxSent)
+    {
+        m_timer.Cancel();
+    }
+    if (HasDataToSend())
+    {
+        Activate();
+    }
+}
+
+void
+RdmaRequester::ReceiveTrimNack(uint32_t psn24, Time now)
+{
+    ++m_counters->trimNacksReceived;
+    const uint64_t psn = ExtendPsn(psn24, m_sndUna);
+    (*m_traces.nakReceived)(psn, true);
+    if (psn < m_sndUna || psn >= m_maxSent)
+    {
+        return; // already acknowledged, or stale
+    }
+    Feedback(Slot(psn), PathSelector::NACK, now);
+    m_recovery->OnTrimNack(*this, psn);
+    m_lastProgress = now;
+    if (HasDataToSend())
+    {
+        Activate();
+    }
+}
+
+void
+RdmaRequester::ReceiveCnp(Time now)
+{
+    ++m_counters->cnpsReceived;
+    m_cc->OnCnp(now);
+}
+
+} // namespace ns3

@@ -1,0 +1,160 @@
+#include "rdma-responder.h"
+
+#include "roce-header.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+RdmaResponder::RdmaResponder() = default;
+RdmaResponder::~RdmaResponder() = default;
+
+void
+RdmaResponder::Setup(Ptr<RdmaLossRecovery> recovery,
+                     QpCounters* counters,
+                     const Traces& traces,
+                     uint32_t ackInterval,
+                     uint32_t qpn)
+{
+    m_recovery = recovery;
+    m_counters = counters;
+    m_traces = traces;
+    m_ackInterval = ackInterval;
+    m_qpn = qpn;
+}
+
+void
+RdmaResponder::Dispose()
+{
+    m_recovery = nullptr;
+    m_recvCb = RecvCallback();
+}
+
+bool
+RdmaResponder::PeekReceive(uint64_t& cookie) const
+{
+    if (m_recvQueue.empty())
+    {
+        return false;
+    }
+    cookie = m_recvQueue.front();
+    return true;
+}
+
+bool
+RdmaResponder::TakeCnp(Time now, Time interval, bool outOfOrder)
+{
+    if (m_cnpSent && now - m_lastCnp < interval)
+    {
+        return false;
+    }
+    m_cnpSent = true;
+    m_lastCnp = now;
+    ++(outOfOrder ? m_counters->oooCnpsSent : m_counters->cnpsSent);
+    return true;
+}
+
+void
+RdmaResponder::Respond(RxAnswer& answer, RdmaAck::Kind kind, uint64_t psn)
+{
+    answer.send = true;
+    answer.ack.kind = kind;
+    answer.ack.psn24 = Psn24(psn);
+    answer.ack.ecnEcho = m_ceSinceAnswer;
+    m_ceSinceAnswer = false;
+    if (kind == RdmaAck::ACK)
+    {
+        ++m_counters->acksSent;
+        return;
+    }
+    ++m_counters->naksSent;
+    ++m_curRx.naksSent;
+    (*m_traces.nakSent)(psn, kind == RdmaAck::TRIM_NAK);
+}
+
+void
+RdmaResponder::DeliverInOrder(uint32_t payload, bool lastOfMessage)
+{
+    (*m_traces.delivered)(m_ePsn, payload);
+    ++m_ePsn;
+    m_curRx.bytes += payload;
+    m_counters->deliveredBytes += payload;
+    ++m_unacked;
+    if (lastOfMessage)
+    {
+        const RecvMessageStats stats = m_curRx;
+        m_curRx = RecvMessageStats();
+        NS_ABORT_MSG_IF(m_recvQueue.empty(),
+                        "RdmaQueuePair " << m_qpn << ": message arrived with no receive posted");
+        const uint64_t cookie = m_recvQueue.front();
+        m_recvQueue.pop_front();
+        if (!m_recvCb.IsNull())
+        {
+            m_recvCb(cookie, stats);
+        }
+    }
+}
+
+RxAnswer
+RdmaResponder::ReceiveTrimmed(uint32_t psn24)
+{
+    ++m_counters->trimmedReceived;
+    RxAnswer answer;
+    const uint64_t psn = ExtendPsn(psn24, m_ePsn);
+    if (psn < m_ePsn || m_recovery->IsHeld(*this, psn))
+    {
+        return answer; // a trimmed copy of something already here
+    }
+    Respond(answer, RdmaAck::TRIM_NAK, psn);
+    return answer;
+}
+
+RxAnswer
+RdmaResponder::ReceiveData(uint32_t psn24,
+                           uint8_t opcode,
+                           bool ackRequest,
+                           uint32_t payload,
+                           bool ce)
+{
+    ++m_counters->dataPacketsReceived;
+    RxAnswer answer;
+    m_ceSinceAnswer |= ce;
+    const uint64_t psn = ExtendPsn(psn24, m_ePsn);
+    const bool lastOfMessage = (opcode == ROCE_RC_SEND_LAST || opcode == ROCE_RC_SEND_ONLY);
+    if (psn < m_ePsn || m_recovery->IsHeld(*this, psn))
+    {
+        // A duplicate: this PSN already arrived, so its sender resent it needlessly.
+        ++m_counters->duplicatePackets;
+        ++m_curRx.duplicatePackets;
+        Respond(answer, RdmaAck::ACK, m_ePsn - 1);
+        return answer;
+    }
+    if (psn > m_ePsn)
+    {
+        const uint64_t distance = psn - m_ePsn;
+        answer.outOfOrder = true;
+        ++m_counters->oooPackets;
+        m_counters->reorderMax = std::max(m_counters->reorderMax, distance);
+        m_counters->reorderSum += distance;
+        ++m_curRx.oooPackets;
+        m_curRx.reorderMax = std::max(m_curRx.reorderMax, distance);
+        m_curRx.reorderSum += distance;
+        m_recovery->OnOutOfOrder(*this, psn, payload, lastOfMessage, answer);
+        return answer;
+    }
+    // In order: deliver it, and what it releases.
+    DeliverInOrder(payload, lastOfMessage);
+    bool messageEnded = lastOfMessage;
+    const bool filledHole = m_recovery->OnInOrder(*this, messageEnded);
+    if (messageEnded || filledHole || ackRequest || m_unacked >= m_ackInterval)
+    {
+        m_unacked = 0;
+        Respond(answer, RdmaAck::ACK, m_ePsn - 1);
+    }
+    return answer;
+}
+
+} // namespace ns3

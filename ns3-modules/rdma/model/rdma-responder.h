@@ -1,0 +1,106 @@
+/*
+ * tusk: RdmaResponder, the receiving half of an RC QP.
+ */
+#ifndef TUSK_RDMA_RESPONDER_H
+#define TUSK_RDMA_RESPONDER_H
+
+#include "rdma-ack.h"
+#include "rdma-loss-recovery.h"
+#include "rdma-qp-counters.h"
+
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+/**
+ * \brief The responder of an RC QP (IBA Vol. 1 9.7): the expected PSN (ePSN), in-order
+ * delivery of SEND messages into posted receive requests, ACK coalescing (every
+ * `AckInterval` in-order packets and always at the end of a message), duplicate detection
+ * (re-ACKed), the CE echo (BTH BECN) and the notification point's CNP pacing. What happens to
+ * a packet that arrives out of order, and what the NAK says, is the loss recovery's decision
+ * (RdmaLossRecovery). A plain member of its RdmaQueuePair, which wires it up with Setup.
+ */
+class RdmaResponder
+{
+  public:
+    /** Message delivered: (cookie from PostReceive, its counts). */
+    using RecvCallback = Callback<void, uint64_t, const RecvMessageStats&>;
+
+    /** The QP's trace sources this half fires (owned by the QP, see RdmaQueuePair). */
+    struct Traces
+    {
+        TracedCallback<uint64_t, uint32_t>* delivered = nullptr;
+        TracedCallback<uint64_t, bool>* nakSent = nullptr;
+    };
+
+    RdmaResponder();
+    ~RdmaResponder();
+    RdmaResponder(const RdmaResponder&) = delete;
+    RdmaResponder& operator=(const RdmaResponder&) = delete;
+
+    void Setup(Ptr<RdmaLossRecovery> recovery,
+               QpCounters* counters,
+               const Traces& traces,
+               uint32_t ackInterval,
+               uint32_t qpn);
+    void Dispose();
+
+    // ---- receive requests ------------------------------------------------------------------
+    /** Post a receive work request; completed, in order, by the next incoming message. */
+    void PostReceive(uint64_t cookie) { m_recvQueue.push_back(cookie); }
+    void SetRecvCallback(RecvCallback cb) { m_recvCb = cb; }
+    size_t GetPendingReceives() const { return m_recvQueue.size(); }
+    /** Cookie of the receive request the next message will complete; false if none. */
+    bool PeekReceive(uint64_t& cookie) const;
+    /** Counts of the message in progress (not yet delivered). */
+    const RecvMessageStats& GetPartialReceiveStats() const { return m_curRx; }
+
+    // ---- arrivals (the NIC) ----------------------------------------------------------------
+    /** A data packet arrived (`ce`: it was CE-marked): what to answer. */
+    RxAnswer ReceiveData(uint32_t psn24, uint8_t opcode, bool ackRequest, uint32_t payload, bool ce);
+    /** A trimmed data packet arrived: what to answer (a trim NACK, unless it is a copy of
+     *  something already here). */
+    RxAnswer ReceiveTrimmed(uint32_t psn24);
+    /**
+     * \brief DCQCN notification point: a CNP may be sent now if none was sent for this QP in
+     * the last `interval`; if so it is counted as sent now. \param outOfOrder the CNP is for an
+     * out-of-order arrival (counted apart) rather than a CE mark
+     */
+    bool TakeCnp(Time now, Time interval, bool outOfOrder);
+    /** A CE-marked data packet arrived (counted; the NIC then asks TakeCnp). */
+    void NoteCeMarked() { ++m_counters->ecnMarkedReceived; }
+
+    // ---- for loss recovery -----------------------------------------------------------------
+    uint64_t GetEpsn() const { return m_ePsn; }
+    /** Answer with `kind` for `psn` (64-bit), echoing CE, and count it. */
+    void Respond(RxAnswer& answer, RdmaAck::Kind kind, uint64_t psn);
+    /** Deliver the packet at ePSN (`payload` bytes, ending a message or not); ePSN advances. */
+    void DeliverInOrder(uint32_t payload, bool lastOfMessage);
+    QpCounters& Counters() { return *m_counters; }
+
+  private:
+    Ptr<RdmaLossRecovery> m_recovery;
+    QpCounters* m_counters = nullptr;
+    Traces m_traces;
+    RecvCallback m_recvCb;
+    uint32_t m_ackInterval = 1;
+    uint32_t m_qpn = 0;
+
+    std::deque<uint64_t> m_recvQueue; //!< cookies of posted receive requests
+    uint64_t m_ePsn = 0;              //!< expected PSN
+    uint32_t m_unacked = 0;           //!< in-order packets since the last ACK
+    RecvMessageStats m_curRx;         //!< counts of the message in progress
+    bool m_ceSinceAnswer = false;     //!< a CE-marked packet arrived since the last answer
+    bool m_cnpSent = false;           //!< a CNP was ever sent for this QP
+    Time m_lastCnp;
+};
+
+} // namespace ns3
+
+#endif
