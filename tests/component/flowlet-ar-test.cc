@@ -12,12 +12,7 @@ TEST_CASE("flowlet-mode AR places flows without reordering, per-packet AR collap
     // Measured, seeds 1-3: ar 90-140 k retransmitted packets and mean slowdown 12-19;
     // flowlet-ar 0 retransmissions, mean slowdown 1.4-1.9, its ToR uplinks within 15 % of
     // each other (ECMP: up to 1.7x the mean, slowdown 1.6-1.9).
-    tusk::ScenarioSpec s;
-    s.name = "ft4-permutation";
-    s.topology.kind = "fat-tree";
-    s.topology.fatTree.k = 4;
-    s.topology.fatTree.hostRateBps = 100'000'000'000ULL;
-    s.topology.fatTree.fabricRateBps = 100'000'000'000ULL;
+    tusk::ScenarioSpec s = FatTree(4);
     s.workload.kind = "permutation";
     s.workload.bytes = 2'000'000;
     s.nic.receiver = "go-back-n";
