@@ -10,6 +10,7 @@ PACKAGES=(
   python3 python3-pandas python3-matplotlib python3-scipy   # analysis/ and `tusk report` (via /usr/bin/python3; scipy: t quantiles)
   chromium                             # the tests render report.html headless, offline
   tshark                               # pcap decoding check (RoCE dissector) in the tests
+  clang-14 libclang-rt-14-dev          # scripts/sanitize.sh: ASan + UBSan build, libFuzzer runtime
 )
 
 missing=()

@@ -634,7 +634,7 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
         {"[nic]\ndata_priority = 8", "nic.data_priority", "0..7"},
         {"[nic]\ncontrol_priority = -1", "nic.control_priority", "0..7"},
         {"[nic]\nack_interval = 0", "nic.ack_interval", ">= 1"},
-        {"[nic]\nqps_per_connection = 0", "nic.qps_per_connection", "integer in 1..1024"},
+        {"[nic]\nqps_per_connection = 0", "nic.qps_per_connection", "integer in 1..16777214"},
         {"[nic]\nrto_us = 0", "nic.rto_us", "> 0"},
         {"[nic]\ncongestion_control = \"cubic\"", "nic.congestion_control", "\"none\""},
         {"[workload]\nchannels = 0", "workload.channels", ">= 1"},
