@@ -2,9 +2,9 @@
 // htsim's 128-node permutation of 2 MB flows on its 3-tier fat tree, go-back-N receivers, PFC,
 // no end-host CC). Measured (mean / p99 FCT slowdown):
 //   seed      1            2            3
-//   ECMP      2.36 / 5.61  2.27 / 4.69  2.31 / 4.83
-//   flowlet   2.03 / 2.95  1.84 / 3.85  1.89 / 3.87   (0 retransmissions)
-//   ar        32.3 / 44.1 at seed 1, 1.93 M retransmitted packets (not run here: 40 s of CPU;
+//   ECMP      2.36 / 5.78  2.27 / 4.86  2.31 / 4.83
+//   flowlet   2.03 / 2.95  1.84 / 3.87  1.89 / 3.87   (0 retransmissions)
+//   ar        32.3 / 44.2 at seed 1, 1.93 M retransmitted packets (not run here: 40 s of CPU;
 //             tests/component/flowlet-ar-test.cc shows the same collapse on a k = 4 fat tree).
 
 #include "run-helpers.h"
