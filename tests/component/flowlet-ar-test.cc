@@ -33,3 +33,35 @@ TEST_CASE("flowlet-mode AR places flows without reordering, per-packet AR collap
         CHECK(fl.summary.uplinkImbalance < 1.25);
     }
 }
+
+TEST_CASE("AR sees the frame on the wire: flows that start together at a leaf take distinct "
+          "uplinks",
+          "[component][ar][flowlet]")
+{
+    // Four 1 MB flows leave leaf 0 for leaf 1 at the same instant, one per host, over 4
+    // spines. Their first frames reach the leaf together; the first one starts transmission on
+    // the uplink it chose at once, so its queue is empty again when the second decides. A
+    // policy that saw queued bytes only (the view before issue 11) found every uplink idle, so
+    // the placement was uniformly random and only 4!/4^4 = 9 % of placements are distinct
+    // (checked: without the backlog every seed here collides, and per-packet AR reorders);
+    // with the backlog (queued + on the wire) each flow gets its own uplink in every seed.
+    auto spec = LeafSpine(2, 4, 4, 100);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        AddFlow(spec, i, 4 + i, 1'000'000);
+    }
+    for (const char* policy : {"flowlet-ar", "ar"})
+    {
+        for (uint64_t seed = 1; seed <= 4; ++seed)
+        {
+            INFO(policy << " seed " << seed);
+            spec.seed = seed;
+            spec.lb.policy = policy;
+            const auto r = Run(spec);
+            REQUIRE(r.finished);
+            CHECK(r.summary.uplinkImbalance < 1.05);
+            CHECK(r.summary.maxSlowdown < 1.1);
+            CHECK(r.summary.oooPackets == 0);
+        }
+    }
+}
