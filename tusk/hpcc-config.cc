@@ -236,6 +236,7 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         }
         spec.ecn.byRate = byRate;
         spec.ecn.fallbackGiven = false; // a rate missing from the maps is an error at load time
+        spec.ecn.thresholdsGiven = true; // used as given, also with a UEC-style transport
     }
     spec.dcqcn.preset = "hpcc";
     return warnings;
