@@ -10,6 +10,7 @@
 #include "lb-policies/policy-registry.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-header.h"
+#include "rdma/model/roce-int-header.h"
 #include "workload/model/background-traffic.h"
 #include "workload/model/hpcc-reader.h"
 #include "workload/model/htsim-cm-reader.h"
@@ -641,24 +642,13 @@ RestoreDefaults(const SavedDefaults& saved)
     }
 }
 
-/**
- * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
- * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
- * base RTT of the longest host-to-host path (ConWeave's convention, oracle 20:
- * 2 x hops x delay + hops x MTU frame / rate).
- */
-std::map<uint64_t, EcnThresholds>
-BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
+/** Links on the longest minimum-hop host-to-host path (from host 0 to the farthest host). */
+uint32_t
+LongestPathLinks(const TopologyGraph& graph)
 {
     uint32_t hops = 0;
-    uint64_t delayPs = 0;
-    for (const auto& l : graph.links)
-    {
-        delayPs = std::max(delayPs, l.delayPs);
-    }
     const EqualCostTable routes = ComputeEqualCostPorts(graph);
     const auto ports = IncidentLinks(graph);
-    // The longest minimum-hop host-to-host path: host 0 to the farthest host.
     for (uint32_t h = 1; h < graph.numHosts; ++h)
     {
         uint32_t n = 1;
@@ -677,6 +667,79 @@ BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
         }
         hops = std::max(hops, n);
     }
+    return hops;
+}
+
+uint64_t
+MaxLinkDelayPs(const TopologyGraph& graph)
+{
+    uint64_t delayPs = 0;
+    for (const auto& l : graph.links)
+    {
+        delayPs = std::max(delayPs, l.delayPs);
+    }
+    return delayPs;
+}
+
+/** TypeId of the congestion control `nic.congestion_control` names. */
+const char*
+CongestionControlTypeId(const ScenarioSpec& spec)
+{
+    const std::string& cc = spec.nic.congestionControl;
+    return cc == "dcqcn"    ? "ns3::DcqcnCongestionControl"
+           : cc == "nscc"   ? "ns3::NsccCongestionControl"
+           : cc == "hpcc"   ? "ns3::HpccCongestionControl"
+           : cc == "timely" ? "ns3::TimelyCongestionControl"
+           : cc == "swift"  ? "ns3::SwiftCongestionControl"
+           : cc == "dctcp"  ? "ns3::DctcpCongestionControl"
+                            : "ns3::RdmaCcNone";
+}
+
+/** Header bytes of a data packet on the wire: RoCEv2 headers and trailers, and HPCC's INT
+ *  header when the congestion control asks for one. */
+uint32_t
+DataHeaderBytes(const ScenarioSpec& spec)
+{
+    return kRoceDataOverheadBytes + (spec.nic.congestionControl == "hpcc" ? kIntHeaderBytes : 0);
+}
+
+/**
+ * The fabric's base RTT T for the NICs (ns3::RdmaNic::BaseRtt, the HPCC simulator's GLOBAL_T):
+ * the longest host-to-host path under ConWeave's convention (oracle 20), at the host link
+ * rate, with full data frames. 0 when no congestion control needs it (it costs a route
+ * computation).
+ */
+uint64_t
+FabricBaseRttPs(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    const std::string& cc = spec.nic.congestionControl;
+    if (cc == "none" || cc == "dcqcn" || cc == "timely")
+    {
+        return 0;
+    }
+    uint64_t hostRate = 0;
+    for (const auto& l : graph.links)
+    {
+        if (l.a < graph.numHosts || l.b < graph.numHosts)
+        {
+            hostRate = std::max(hostRate, l.rateBps);
+        }
+    }
+    return BaseRttPs(LongestPathLinks(graph), MaxLinkDelayPs(graph),
+                     spec.nic.mtuBytes + DataHeaderBytes(spec), hostRate);
+}
+
+/**
+ * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
+ * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
+ * base RTT of the longest host-to-host path (ConWeave's convention, oracle 20:
+ * 2 x hops x delay + hops x MTU frame / rate).
+ */
+std::map<uint64_t, EcnThresholds>
+BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    const uint32_t hops = LongestPathLinks(graph);
+    const uint64_t delayPs = MaxLinkDelayPs(graph);
     std::map<uint64_t, EcnThresholds> out;
     for (const auto& l : graph.links)
     {
@@ -758,11 +821,6 @@ ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph)
             hostRate = l.rateBps;
             break;
         }
-    }
-    if (spec.ns3Defaults.count("ns3::NsccCongestionControl::MtuBytes") == 0)
-    {
-        Config::SetDefault("ns3::NsccCongestionControl::MtuBytes",
-                           UintegerValue(spec.nic.mtuBytes));
     }
     const std::string P = "ns3::DcqcnCongestionControl::";
     auto set = [&](const std::string& name, const AttributeValue& v) {
@@ -1055,6 +1113,9 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     helper.SetSeed(spec.seed, spec.lb.sameSeedEverywhere);
 
+    // The fabric's base RTT T (the longest host-to-host path, ConWeave's convention, oracle
+    // 20), for the congestion controls that need it and the sender window.
+    const uint64_t baseRttPs = FabricBaseRttPs(spec, graph);
     std::vector<Ptr<RdmaNic>> nics(graph.numHosts);
     auto makeNic = [&](uint32_t host) -> Ptr<FabricNetDevice> {
         Ptr<RdmaNic> nic = CreateObject<RdmaNic>();
@@ -1076,10 +1137,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         nic->SetAttribute("CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
         nic->SetAttribute("CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
         nic->SetAttribute("CongestionControl",
-                          TypeIdValue(TypeId::LookupByName(
-                              spec.nic.congestionControl == "dcqcn"  ? "ns3::DcqcnCongestionControl"
-                              : spec.nic.congestionControl == "nscc" ? "ns3::NsccCongestionControl"
-                                                                     : "ns3::RdmaCcNone")));
+                          TypeIdValue(TypeId::LookupByName(CongestionControlTypeId(spec))));
+        nic->SetAttribute("BaseRtt", TimeValue(PicoSeconds(baseRttPs)));
         nics[host] = nic;
         return nic;
     };
@@ -1231,7 +1290,7 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     // ---- flows ------------------------------------------------------------------------
     Framing framing;
     framing.mtuBytes = spec.nic.mtuBytes;
-    framing.headerBytes = kRoceDataOverheadBytes;
+    framing.headerBytes = DataHeaderBytes(spec);
     framing.phyOverheadBytes = spec.fabric.phyOverheadBytes;
     const auto& records = exec->GetRecords();
     uint64_t lastCompletion = 0;

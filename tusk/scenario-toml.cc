@@ -59,7 +59,7 @@ const std::vector<std::string> kWorkloadKinds =
     {"ring-allreduce", "permutation", "incast", "htsim", "flows", "jobs", "hpcc"};
 const std::vector<std::string> kRingOrders = {"rank", "rail-aligned"};
 /** Congestion-control algorithms the NIC implements. */
-const std::vector<std::string> kCongestionControls = {"none", "dcqcn", "nscc"};
+const std::vector<std::string> kCongestionControls = {"none", "dcqcn", "nscc", "hpcc", "timely", "swift", "dctcp"};
 
 /** A key that is valid only for some values of its table's `kind`. */
 struct KindKey

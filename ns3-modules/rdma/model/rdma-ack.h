@@ -5,6 +5,8 @@
 #ifndef TUSK_RDMA_ACK_H
 #define TUSK_RDMA_ACK_H
 
+#include "fabric/model/int-telemetry.h"
+
 #include <cstdint>
 
 namespace ns3
@@ -51,6 +53,11 @@ struct RdmaAck
     uint32_t sackPsn24 = 0;  //!< SACK_PSN: the PSN that arrived out of order
     uint32_t sackBase24 = 0; //!< SACK_BITMAP: the bitmap's base PSN
     uint64_t sackBits = 0;   //!< SACK_BITMAP: bit i set when PSN sackBase24 + i has arrived
+    /** Receiving side only (the NIC fills them from the frame's FrameMeta): switches the ACK
+     *  crossed (64 - its IPv4 TTL), and the INT echo after the AETH when the QP's congestion
+     *  control uses INT (valid during RdmaRequester::ReceiveAck). */
+    uint8_t hops = 0;
+    const IntStack* intEcho = nullptr;
 };
 
 /** What the responder does about one arriving data packet. */

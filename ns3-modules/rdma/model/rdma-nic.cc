@@ -1,6 +1,7 @@
 #include "rdma-nic.h"
 
 #include "roce-header.h"
+#include "roce-int-header.h"
 #include "roce-sack-header.h"
 
 #include "fabric/model/fabric-units.h"
@@ -18,6 +19,8 @@
 #include "ns3/type-id.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -61,6 +64,23 @@ RdmaNic::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaNic::m_maxOutstanding),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("BaseRtt",
+                          "The fabric's base RTT T: the largest RTT between two hosts of the "
+                          "idle fabric (the HPCC simulator's GLOBAL_T). Congestion controls "
+                          "that need T (HPCC, Swift, DCTCP, NSCC) and the SenderWindow use it; "
+                          "0 = not set (Time).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaNic::m_baseRtt),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("SenderWindow",
+                          "Sender window of every QP, whatever the congestion control (the "
+                          "HPCC simulator's HAS_WIN / VAR_WIN): None; Fixed, at most line rate "
+                          "x BaseRtt bytes of payload outstanding (one BDP); Variable, that "
+                          "times the congestion control's rate / line rate.",
+                          EnumValue(WINDOW_NONE),
+                          MakeEnumAccessor(&RdmaNic::m_senderWindow),
+                          MakeEnumChecker(WINDOW_NONE, "None", WINDOW_FIXED, "Fixed",
+                                          WINDOW_VARIABLE, "Variable"))
             .AddAttribute("CongestionControl",
                           "TypeId of the congestion control built for every QP.",
                           TypeIdValue(RdmaCcNone::GetTypeId()),
@@ -147,7 +167,11 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     ps->SetBaseEntropy(entropy);
     ObjectFactory ccFactory(m_ccTypeId.GetName());
     Ptr<RdmaCongestionControl> cc = ccFactory.Create<RdmaCongestionControl>();
-    cc->Init(GetRateBps());
+    RdmaCcSetup setup;
+    setup.lineRateBps = GetRateBps();
+    setup.baseRtt = m_baseRtt;
+    setup.mtuBytes = m_mtuBytes;
+    cc->Init(setup);
     ObjectFactory recoveryFactory(m_lossRecoveryTypeId.GetName());
     Ptr<RdmaLossRecovery> recovery = recoveryFactory.Create<RdmaLossRecovery>();
     const auto qpn = static_cast<uint32_t>(m_qps.size());
@@ -160,6 +184,20 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     m_isActive.push_back(0);
     m_qpCreatedTrace(qp);
     return qp;
+}
+
+RdmaRequester::SenderWindow
+RdmaNic::GetSenderWindow() const
+{
+    RdmaRequester::SenderWindow w;
+    if (m_senderWindow != WINDOW_NONE)
+    {
+        NS_ABORT_MSG_IF(m_baseRtt.IsZero(), "RdmaNic: SenderWindow needs BaseRtt");
+        w.bdpBytes = static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 *
+                                           m_baseRtt.GetSeconds());
+        w.variable = m_senderWindow == WINDOW_VARIABLE;
+    }
+    return w;
 }
 
 Ptr<RdmaQueuePair>
@@ -257,7 +295,7 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp)
 }
 
 void
-RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack)
+RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho)
 {
     RoceAethHeader aeth;
     aeth.syndrome = ack.kind == RdmaAck::ACK   ? RoceAethHeader::kSyndromeAck
@@ -283,6 +321,12 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack)
         sack.bitmap = ack.sackBits;
         p->AddHeader(sack);
     }
+    if (intEcho)
+    {
+        RoceIntHeader echo; // HPCC: the data packet's INT stack back to its sender
+        echo.stack = *intEcho;
+        p->AddHeader(echo);
+    }
     p->AddHeader(aeth);
     p->AddHeader(bth);
     FrameMeta meta;
@@ -294,6 +338,11 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack)
     meta.priority = m_controlPriority;
     meta.ecn = ECN_NOT_ECT;
     meta.kind = ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK;
+    if (intEcho)
+    {
+        meta.intStack = *intEcho;
+        meta.intStack.present = true;
+    }
     m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
     TryTransmit();
 }
@@ -349,8 +398,14 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         bth.ackRequest = d.ackRequest;
         bth.psn = static_cast<uint32_t>(d.psn & 0xFFFFFF);
         Ptr<Packet> p = Create<Packet>(d.payload);
+        const bool intOn = qp->GetCongestionControl()->UsesInt();
+        if (intOn)
+        {
+            p->AddHeader(RoceIntHeader()); // empty; switches fill FrameMeta::intStack
+        }
         p->AddHeader(bth);
         meta = FrameMeta();
+        meta.intStack.present = intOn;
         meta.srcHost = m_hostId;
         meta.dstHost = qp->GetPeerHost();
         meta.dstQp = qp->GetPeerQpn();
@@ -409,6 +464,13 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
                                                                           : RdmaAck::NAK;
         ack.psn24 = bth.psn;
         ack.ecnEcho = bth.becn;
+        ack.hops = static_cast<uint8_t>(64 - std::min<uint8_t>(64, meta.ttl));
+        if (qp->GetCongestionControl()->UsesInt() && packet->GetSize() >= kIntHeaderBytes)
+        {
+            RoceIntHeader echo;
+            packet->RemoveHeader(echo);
+            ack.intEcho = &meta.intStack; // what the switches wrote (the bytes agree)
+        }
         // A NAK of a selective-repeat QP carries a SACK after the AETH, in its format.
         const RdmaAck::Sack format = qp->GetLossRecovery()->GetSackFormat();
         if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_PSN)
@@ -455,15 +517,22 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         const RxAnswer answer = qp->ReceiveTrimmed(bth.psn);
         if (answer.send)
         {
-            SendControl(*qp, answer.ack);
+            SendControl(*qp, answer.ack, nullptr);
         }
         return;
+    }
+    // HPCC: the INT header after the BTH; the stack the switches filled in is in the meta.
+    const bool intOn = qp->GetCongestionControl()->UsesInt();
+    if (intOn)
+    {
+        RoceIntHeader stale;
+        packet->RemoveHeader(stale);
     }
     const RxAnswer answer =
         qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), ce);
     if (answer.send)
     {
-        SendControl(*qp, answer.ack);
+        SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr);
     }
     if (answer.outOfOrder && m_cnpOnOoo && qp->TakeCnp(now, m_cnpInterval, true))
     {

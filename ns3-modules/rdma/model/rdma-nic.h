@@ -58,6 +58,19 @@ class RdmaNic : public FabricNetDevice
     uint32_t GetAckInterval() const { return m_ackInterval; }
     Time GetRetransmitTimeout() const { return m_rto; }
     uint64_t GetMaxOutstandingPackets() const { return m_maxOutstanding; }
+    /** The fabric's base RTT T (attribute BaseRtt; 0 = not set). */
+    Time GetBaseRtt() const { return m_baseRtt; }
+
+    /** Attribute SenderWindow: the HPCC simulator's HAS_WIN (a window of one BDP) and VAR_WIN
+     *  (scaled by the congestion control's rate / line rate). */
+    enum SenderWindowMode
+    {
+        WINDOW_NONE = 0,     //!< HAS_WIN 0
+        WINDOW_FIXED = 1,    //!< HAS_WIN 1, VAR_WIN 0: line rate x BaseRtt
+        WINDOW_VARIABLE = 2, //!< HAS_WIN 1, VAR_WIN 1: that x rate / line rate
+    };
+    /** The sender window every QP of this NIC gets (bdpBytes 0 = none). */
+    RdmaRequester::SenderWindow GetSenderWindow() const;
 
     /** TracedCallback signature of "QpCreated": a QP this NIC just created (both ends of a
      *  connection fire it on their NIC), set up but not yet connected to its peer's QPN. */
@@ -78,7 +91,7 @@ class RdmaNic : public FabricNetDevice
 
   private:
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
-    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack);
+    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho);
     void SendCnp(const RdmaQueuePair& qp);
     Ptr<Packet> BuildFrame(Ptr<Packet> l4payload, const FrameMeta& meta, uint16_t udpSrcPort);
     void Wake();
@@ -91,6 +104,8 @@ class RdmaNic : public FabricNetDevice
     bool m_cnpOnOoo = false;
     Time m_rto;
     uint64_t m_maxOutstanding = 0;
+    Time m_baseRtt;
+    SenderWindowMode m_senderWindow = WINDOW_NONE;
     TypeId m_ccTypeId;
     TypeId m_pathSelectorTypeId;
     TypeId m_lossRecoveryTypeId;

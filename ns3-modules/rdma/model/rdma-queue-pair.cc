@@ -91,7 +91,7 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     tx.timeout = &m_timeoutTrace;
     m_requester.Setup(this, PeekPointer(nic), ps, cc, recovery, &m_counters, tx,
                       nic->GetMtuBytes(), nic->GetRetransmitTimeout(),
-                      nic->GetMaxOutstandingPackets());
+                      nic->GetMaxOutstandingPackets(), nic->GetSenderWindow());
     RdmaResponder::Traces rx;
     rx.delivered = &m_deliveredTrace;
     rx.nakSent = &m_nakSentTrace;

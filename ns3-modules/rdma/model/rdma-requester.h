@@ -56,8 +56,20 @@ class RdmaRequester
     struct TxSlot
     {
         uint64_t sentPs = 0;  //!< last transmission
+        uint32_t payload = 0; //!< payload bytes
         uint16_t entropy = 0; //!< entropy of the last transmission
         uint8_t flags = 0;    //!< kSacked | kLost | kResent
+    };
+
+    /**
+     * \brief The sender window of the HPCC simulator (HAS_WIN, VAR_WIN), for any congestion
+     * control: at most `bdpBytes` of payload outstanding (the NIC's line rate x base RTT), or
+     * with `variable` that times the congestion control's rate / line rate. 0 = none.
+     */
+    struct SenderWindow
+    {
+        uint64_t bdpBytes = 0;
+        bool variable = false;
     };
     static constexpr uint8_t kSacked = 1; //!< acknowledged (by SACK or cumulatively)
     static constexpr uint8_t kLost = 2;   //!< declared lost, to be resent
@@ -91,7 +103,8 @@ class RdmaRequester
                const Traces& traces,
                uint32_t mtuBytes,
                Time rto,
-               uint64_t maxOutstanding);
+               uint64_t maxOutstanding,
+               SenderWindow senderWindow);
     /** Cancel the timer and drop the references (the QP's DoDispose). */
     void Dispose();
 
@@ -189,6 +202,8 @@ class RdmaRequester
     void ReceiveTrimNack(uint32_t psn24, Time now);
     void MarkAcked(TxSlot& s);
     void AckedFeedback(uint64_t psn, bool ecnEcho, Time now);
+    /** Report the ACK being processed (m_ccAck) to the congestion control and reset it. */
+    void ReportToCc(Time now);
     void GrowTxSlots(uint64_t outstanding);
     SendWqe& WqeOf(uint64_t psn);
     uint32_t PayloadOf(const SendWqe& wqe, uint64_t psn) const;
@@ -203,6 +218,9 @@ class RdmaRequester
     SendCallback m_sendCb;
     uint32_t m_mtu = 4096;
     uint64_t m_window = 0; //!< packets outstanding at most; 0 = no limit
+    SenderWindow m_senderWindow;
+    RdmaCcAck m_ccAck;     //!< the ACK being processed, as the congestion control will see it
+    uint64_t m_ccAckNewest = 0; //!< newest PSN m_ccAck acknowledged
     Time m_rto;
 
     std::deque<SendWqe> m_sendQueue; //!< posted, not fully acknowledged; ordered by PSN
