@@ -74,7 +74,8 @@ HpccCongestionControl::Init(const RdmaCcSetup& setup)
 uint64_t
 HpccCongestionControl::GetRateBps() const
 {
-    return static_cast<uint64_t>(m_w * 8 / m_t);
+    // At one BDP the rate is the line rate itself (no rounding below it, so no pacing).
+    return m_w >= m_wMax ? m_setup.lineRateBps : static_cast<uint64_t>(m_w * 8 / m_t);
 }
 
 bool

@@ -9,6 +9,8 @@
 
 #include "ns3/traced-callback.h"
 
+#include <cmath>
+
 namespace ns3
 {
 
@@ -48,7 +50,7 @@ class HpccCongestionControl : public RdmaCongestionControl
 
     void Init(const RdmaCcSetup& setup) override;
     uint64_t GetRateBps() const override;
-    uint64_t GetWindowBytes() const override { return static_cast<uint64_t>(m_w); }
+    uint64_t GetWindowBytes() const override { return static_cast<uint64_t>(std::llround(m_w)); }
     void OnAck(const RdmaCcAck& ack) override;
     bool UsesInt() const override { return true; }
     const char* Name() const override { return "hpcc"; }
