@@ -11,6 +11,7 @@
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-int-header.h"
 
+#include "ns3/boolean.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/simulator.h"
@@ -396,4 +397,70 @@ TEST_CASE("Sender window (VAR_WIN) with DCQCN: never more outstanding than BDP x
     CHECK(sends == 8000);
     CHECK(minRatio < 0.8); // DCQCN did cut the rates, so the window shrank
     CHECK(violations == 0);
+}
+
+TEST_CASE("RCCC: receiver credits keep an 8:1 incast's queue to the speculative window at "
+          "the same completion time",
+          "[component][rccc][uec]")
+{
+    // 8 x 1 MB into host 8 (one switch, 100 Gb/s, 4 KB MTU, no end-host CC). Without credits
+    // the 7 MB beyond the bottleneck's share wait in its queue. With receiver credits each
+    // sender starts with one BDP of speculative credit (8 x 52 KB in flight at most), then the
+    // receiver grants 4 MTUs at a time at its line rate: the queue holds the speculative burst
+    // and drains, the link stays busy.
+    auto run = [](bool credit) {
+        auto spec = LeafSpine(1, 1, 9, 100, 1000);
+        for (uint32_t h = 0; h < 8; ++h)
+        {
+            AddFlow(spec, h, 8, 1'000'000);
+        }
+        uint64_t maxQueue = 0;
+        uint64_t lateQueue = 0;
+        uint64_t grants = 0;
+        tusk::RunOptions o;
+        o.beforeRun = [&](Fabric& fabric, const std::vector<Ptr<RdmaNic>>& nics) {
+            for (const auto& nic : nics)
+            {
+                nic->SetAttribute("BaseRtt", TimeValue(NanoSeconds(4334))); // 4 x 1 us + 2 x 4178 B
+                nic->SetAttribute("ReceiverCredit", BooleanValue(credit));
+            }
+            Ptr<SwitchPort> port = DynamicCast<SwitchPort>(fabric.hostNics[8]->GetPeerDevice());
+            for (int us = 1; us < 800; ++us)
+            {
+                Simulator::Schedule(MicroSeconds(us), [&, port, us]() {
+                    maxQueue = std::max(maxQueue, port->GetQueueBytes());
+                    if (us >= 200 && us < 600)
+                    {
+                        lateQueue = std::max(lateQueue, port->GetQueueBytes());
+                    }
+                });
+            }
+        };
+        o.afterRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
+            for (uint32_t q = 0; q < nics[8]->GetNQps(); ++q)
+            {
+                grants += nics[8]->GetQp(RdmaNic::kFirstQpn + q)->GetCounters().creditsSent;
+            }
+        };
+        const auto r = Run(spec, o);
+        REQUIRE(r.finished);
+        uint64_t last = 0;
+        for (const auto& f : r.flows)
+        {
+            last = std::max(last, f.finishPs);
+        }
+        return std::make_tuple(maxQueue, lateQueue, last, grants);
+    };
+    const auto [qNone, lateNone, lastNone, gNone] = run(false);
+    const auto [qCredit, lateCredit, lastCredit, gCredit] = run(true);
+    INFO("max queue: none " << qNone << " B, credit " << qCredit << " B; 200-600 us: none "
+                            << lateNone << " B, credit " << lateCredit << " B; last done "
+                            << lastNone / 1e6 << " / " << lastCredit / 1e6 << " us; grants "
+                            << gCredit);
+    CHECK(gNone == 0);
+    CHECK(gCredit > 0);
+    CHECK(qNone > 5'000'000);
+    CHECK(qCredit <= 8 * 54'175 + 2 * 16'384); // the speculative windows, and two grants
+    CHECK(lateCredit < 2 * 16'384);            // one BDP in flight at most: the burst drained
+    CHECK(lastCredit <= lastNone * 1.03);      // and the bottleneck stays busy
 }

@@ -1,5 +1,6 @@
 #include "rdma-nic.h"
 
+#include "roce-credit-header.h"
 #include "roce-header.h"
 #include "roce-int-header.h"
 #include "roce-sack-header.h"
@@ -81,6 +82,34 @@ RdmaNic::GetTypeId()
                           MakeEnumAccessor(&RdmaNic::m_senderWindow),
                           MakeEnumChecker(WINDOW_NONE, "None", WINDOW_FIXED, "Fixed",
                                           WINDOW_VARIABLE, "Variable"))
+            .AddAttribute("ReceiverCredit",
+                          "UEC-style receiver credits (RCCC, Ultra Ethernet 1.0): a sender may "
+                          "send only with credit (InitialCreditBytes of speculative credit, then "
+                          "what its receiver grants); data packets announce the sender's demand "
+                          "(RoceCreditRequestHeader) and the receiving NIC grants CreditGrantBytes "
+                          "at a time, round-robin over the QPs that owe, paced at its line rate. "
+                          "Works with any CongestionControl (boolean).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_receiverCredit),
+                          MakeBooleanChecker())
+            .AddAttribute("InitialCreditBytes",
+                          "RCCC: speculative credit of a new QP (bytes; 0 = one BDP, line rate "
+                          "x BaseRtt).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_initialCredit),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("CreditGrantBytes",
+                          "RCCC: credit per grant (bytes; 0 = 4 MTUs, UEC's default pull).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_creditGrant),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("CreditWindowBytes",
+                          "RCCC: the receiver grants only while less than this is outstanding "
+                          "over all its QPs, speculative credit included (bytes; 0 = one BDP, "
+                          "line rate x BaseRtt).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_creditWindow),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("CongestionControl",
                           "TypeId of the congestion control built for every QP.",
                           TypeIdValue(RdmaCcNone::GetTypeId()),
@@ -128,7 +157,9 @@ RdmaNic::GetTypeId()
 
 RdmaNic::RdmaNic()
     : m_qps(kFirstQpn), // QP0 (subnet management) and QP1 (general services) are reserved (IBA 3.5.1)
-      m_isActive(kFirstQpn, 0)
+      m_isActive(kFirstQpn, 0),
+      m_creditListed(kFirstQpn, 0),
+      m_creditOut(kFirstQpn, 0)
 {
     m_entropyRng = CreateObject<UniformRandomVariable>();
 }
@@ -148,6 +179,10 @@ RdmaNic::DoDispose()
     m_isActive.clear();
     m_control.clear();
     m_wake.Cancel();
+    m_creditEvent.Cancel();
+    m_creditQps.clear();
+    m_creditListed.clear();
+    m_creditOut.clear();
     FabricNetDevice::DoDispose();
 }
 
@@ -182,6 +217,8 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     qp->Setup(this, qpn, peerHost, priority, ps, cc, recovery);
     m_qps.push_back(qp);
     m_isActive.push_back(0);
+    m_creditListed.push_back(0);
+    m_creditOut.push_back(0);
     m_qpCreatedTrace(qp);
     return qp;
 }
@@ -198,6 +235,121 @@ RdmaNic::GetSenderWindow() const
         w.variable = m_senderWindow == WINDOW_VARIABLE;
     }
     return w;
+}
+
+uint64_t
+RdmaNic::GetInitialCreditBytes() const
+{
+    if (m_initialCredit != 0)
+    {
+        return m_initialCredit;
+    }
+    NS_ABORT_MSG_IF(m_baseRtt.IsZero(),
+                    "RdmaNic: ReceiverCredit with InitialCreditBytes 0 needs BaseRtt");
+    return static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 * m_baseRtt.GetSeconds());
+}
+
+uint64_t
+RdmaNic::GetCreditWindowBytes() const
+{
+    if (m_creditWindow != 0)
+    {
+        return m_creditWindow;
+    }
+    NS_ABORT_MSG_IF(m_baseRtt.IsZero(),
+                    "RdmaNic: ReceiverCredit with CreditWindowBytes 0 needs BaseRtt");
+    return static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 * m_baseRtt.GetSeconds());
+}
+
+void
+RdmaNic::UpdateCreditOutstanding(const RdmaQueuePair& qp)
+{
+    uint64_t& cached = m_creditOut[qp.GetQpn()];
+    const uint64_t now = qp.GetCreditOutstanding();
+    m_creditOutstanding = m_creditOutstanding + now - cached;
+    cached = now;
+}
+
+void
+RdmaNic::ListForCredit(RdmaQueuePair* qp)
+{
+    uint8_t& listed = m_creditListed[qp->GetQpn()];
+    if (!listed)
+    {
+        listed = 1;
+        m_creditQps.push_back(qp);
+    }
+    if (!m_creditEvent.IsRunning())
+    {
+        CreditTick();
+    }
+}
+
+void
+RdmaNic::CreditTick()
+{
+    // One grant per tick, round-robin over the QPs that are owed credit, paced so that the
+    // granted data arrives at this NIC's line rate (the receiver's credit pacer), and only
+    // while less than the credit window is outstanding (granted or speculative, not arrived):
+    // arrivals re-open it.
+    while (!m_creditQps.empty())
+    {
+        if (m_creditOutstanding >= GetCreditWindowBytes())
+        {
+            return;
+        }
+        if (m_creditRr >= m_creditQps.size())
+        {
+            m_creditRr = 0;
+        }
+        RdmaQueuePair* qp = m_creditQps[m_creditRr];
+        const uint64_t owed = qp->GetCreditOwed();
+        if (owed == 0)
+        {
+            m_creditListed[qp->GetQpn()] = 0;
+            m_creditQps.erase(m_creditQps.begin() + static_cast<std::ptrdiff_t>(m_creditRr));
+            continue;
+        }
+        const uint64_t chunk = m_creditGrant != 0 ? m_creditGrant : 4ULL * m_mtuBytes;
+        const uint64_t grant = std::min(chunk, owed);
+        SendCredit(*qp, qp->GrantCredit(grant));
+        UpdateCreditOutstanding(*qp);
+        ++m_creditRr;
+        const uint64_t packets = (grant + m_mtuBytes - 1) / m_mtuBytes;
+        const uint32_t perPacket = kRoceDataOverheadBytes + GetPhyOverheadBytes() + 4 +
+                                   (qp->GetCongestionControl()->UsesInt() ? kIntHeaderBytes : 0);
+        m_creditEvent = Simulator::Schedule(
+            PicoSeconds(SerializationPs(grant + packets * perPacket, GetRateBps())),
+            &RdmaNic::CreditTick, this);
+        return;
+    }
+}
+
+void
+RdmaNic::SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes)
+{
+    // An ACK frame whose AETH carries the reserved credit syndrome and, in its MSN field, the
+    // cumulative grant (kCreditUnitBytes units, modulo 2^24).
+    RoceAethHeader aeth;
+    aeth.syndrome = RoceAethHeader::kSyndromeCredit;
+    aeth.msn = static_cast<uint32_t>((cumulativeBytes / kCreditUnitBytes) & 0xFFFFFF);
+    RoceBthHeader bth;
+    bth.opcode = ROCE_RC_ACK;
+    bth.destQp = qp.GetPeerQpn();
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(aeth);
+    p->AddHeader(bth);
+    FrameMeta meta;
+    meta.srcHost = m_hostId;
+    meta.dstHost = qp.GetPeerHost();
+    meta.dstQp = qp.GetPeerQpn();
+    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
+    meta.dstPort = kRoceV2UdpPort;
+    meta.priority = m_controlPriority;
+    meta.ecn = ECN_NOT_ECT;
+    meta.kind = FrameKind::ACK;
+    m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
+    TryTransmit();
 }
 
 Ptr<RdmaQueuePair>
@@ -398,6 +550,13 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         bth.ackRequest = d.ackRequest;
         bth.psn = static_cast<uint32_t>(d.psn & 0xFFFFFF);
         Ptr<Packet> p = Create<Packet>(d.payload);
+        if (m_receiverCredit)
+        {
+            RoceCreditRequestHeader demand; // RCCC: what this sender needs, cumulative
+            demand.demandUnits = static_cast<uint32_t>(
+                (qp->CreditDemandBytes() + kCreditUnitBytes - 1) / kCreditUnitBytes);
+            p->AddHeader(demand);
+        }
         const bool intOn = qp->GetCongestionControl()->UsesInt();
         if (intOn)
         {
@@ -458,6 +617,11 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     {
         RoceAethHeader aeth;
         packet->RemoveHeader(aeth);
+        if (aeth.syndrome == RoceAethHeader::kSyndromeCredit)
+        {
+            qp->ReceiveCredit(aeth.msn); // RCCC grant
+            return;
+        }
         RdmaAck ack;
         ack.kind = !aeth.IsNak() ? RdmaAck::ACK
                    : aeth.syndrome == RoceAethHeader::kSyndromeNakTrimmed ? RdmaAck::TRIM_NAK
@@ -528,11 +692,26 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         RoceIntHeader stale;
         packet->RemoveHeader(stale);
     }
+    if (m_receiverCredit)
+    {
+        RoceCreditRequestHeader demand;
+        packet->RemoveHeader(demand);
+        qp->NoteCreditDemand(demand.demandUnits);
+    }
     const RxAnswer answer =
         qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), ce);
     if (answer.send)
     {
         SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr);
+    }
+    if (m_receiverCredit)
+    {
+        // What arrived frees room in the credit window; what the sender still needs is owed.
+        UpdateCreditOutstanding(*qp);
+        if (qp->GetCreditOwed() > 0)
+        {
+            ListForCredit(PeekPointer(qp));
+        }
     }
     if (answer.outOfOrder && m_cnpOnOoo && qp->TakeCnp(now, m_cnpInterval, true))
     {

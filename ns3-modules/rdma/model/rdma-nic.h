@@ -71,6 +71,10 @@ class RdmaNic : public FabricNetDevice
     };
     /** The sender window every QP of this NIC gets (bdpBytes 0 = none). */
     RdmaRequester::SenderWindow GetSenderWindow() const;
+    /** Attribute ReceiverCredit: UEC-style receiver credits (RCCC) on every QP. */
+    bool ReceiverCreditEnabled() const { return m_receiverCredit; }
+    /** Speculative credit of a new QP, bytes (InitialCreditBytes, or one BDP). */
+    uint64_t GetInitialCreditBytes() const;
 
     /** TracedCallback signature of "QpCreated": a QP this NIC just created (both ends of a
      *  connection fire it on their NIC), set up but not yet connected to its peer's QPN. */
@@ -93,6 +97,11 @@ class RdmaNic : public FabricNetDevice
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
     void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho);
     void SendCnp(const RdmaQueuePair& qp);
+    void SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes);
+    void ListForCredit(RdmaQueuePair* qp);
+    void UpdateCreditOutstanding(const RdmaQueuePair& qp);
+    uint64_t GetCreditWindowBytes() const;
+    void CreditTick();
     Ptr<Packet> BuildFrame(Ptr<Packet> l4payload, const FrameMeta& meta, uint16_t udpSrcPort);
     void Wake();
 
@@ -106,6 +115,16 @@ class RdmaNic : public FabricNetDevice
     uint64_t m_maxOutstanding = 0;
     Time m_baseRtt;
     SenderWindowMode m_senderWindow = WINDOW_NONE;
+    bool m_receiverCredit = false;
+    uint64_t m_initialCredit = 0;
+    uint64_t m_creditGrant = 0;
+    uint64_t m_creditWindow = 0;
+    uint64_t m_creditOutstanding = 0;        //!< RCCC: sum of m_creditOut
+    std::vector<uint64_t> m_creditOut;       //!< per QPN: its outstanding credit, as last seen
+    std::vector<RdmaQueuePair*> m_creditQps; //!< RCCC: responders owing credit, round-robin
+    std::vector<uint8_t> m_creditListed;     //!< per QPN: listed in m_creditQps
+    size_t m_creditRr = 0;
+    EventId m_creditEvent;
     TypeId m_ccTypeId;
     TypeId m_pathSelectorTypeId;
     TypeId m_lossRecoveryTypeId;

@@ -2,6 +2,7 @@
 
 #include "rdma-nic.h"
 #include "rdma-queue-pair.h"
+#include "roce-credit-header.h"
 #include "roce-header.h"
 
 #include "fabric/model/fabric-units.h"
@@ -60,6 +61,26 @@ RdmaRequester::Dispose()
 }
 
 void
+RdmaRequester::EnableReceiverCredit(uint64_t initialBytes)
+{
+    m_creditOn = true;
+    m_creditInitial = initialBytes;
+}
+
+void
+RdmaRequester::ReceiveCredit(uint32_t credit24)
+{
+    ++m_counters->creditsReceived;
+    // Cumulative and in order; extend the 24-bit field near what was granted so far.
+    const uint64_t units = ExtendPsn(credit24, m_creditGranted / kCreditUnitBytes);
+    m_creditGranted = std::max(m_creditGranted, units * kCreditUnitBytes);
+    if (HasDataToSend())
+    {
+        Activate();
+    }
+}
+
+void
 RdmaRequester::Activate()
 {
     m_nic->Activate(m_qp);
@@ -71,6 +92,7 @@ RdmaRequester::PostSend(uint64_t bytes, uint64_t cookie)
     NS_ABORT_MSG_IF(bytes == 0, "RdmaQueuePair::PostSend: empty message");
     const uint64_t packets = (bytes + m_mtu - 1) / m_mtu;
     m_sendQueue.push_back(SendWqe{cookie, bytes, m_psnEnd, packets, SendMessageStats()});
+    m_postedBytes += bytes;
     m_psnEnd += packets;
     Activate();
 }
@@ -111,6 +133,10 @@ RdmaRequester::HasDataToSend() const
     if (m_sndNxt >= m_psnEnd)
     {
         return false;
+    }
+    if (m_creditOn && m_sndNxt >= m_maxSent && GetCreditBalance() <= 0)
+    {
+        return false; // RCCC: new data waits for credit (resends do not); a grant activates
     }
     // A window of W bytes lets the QP send while less than W of payload is outstanding (the
     // HPCC simulator's IsWinBound), so ceil(W / MTU) packets, and at least one.
@@ -230,6 +256,10 @@ RdmaRequester::NextDataPacket(Time now)
         (*m_traces.sent)(psn, d.payload, d.entropy);
     }
     ++m_counters->dataPacketsSent;
+    if (psn >= m_maxSent)
+    {
+        m_newSentBytes += d.payload;
+    }
     m_maxSent = std::max(m_maxSent, psn + 1);
     GrowTxSlots(m_maxSent - m_sndUna);
     TxSlot& slot = Slot(psn);

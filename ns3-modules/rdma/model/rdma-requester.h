@@ -107,6 +107,24 @@ class RdmaRequester
                SenderWindow senderWindow);
     /** Cancel the timer and drop the references (the QP's DoDispose). */
     void Dispose();
+    /**
+     * \brief Run under UEC-style receiver credits (RCCC): new data goes out only while the
+     * credit balance (`initialBytes` of speculative credit + what the receiver granted - new
+     * payload sent) is positive; resends need no credit. Every data packet announces the
+     * demand, the payload posted so far.
+     */
+    void EnableReceiverCredit(uint64_t initialBytes);
+    bool ReceiverCreditEnabled() const { return m_creditOn; }
+    /** Credit balance, payload bytes (RCCC). */
+    int64_t GetCreditBalance() const
+    {
+        return static_cast<int64_t>(m_creditInitial + m_creditGranted) -
+               static_cast<int64_t>(m_newSentBytes);
+    }
+    /** The cumulative demand announced with every data packet (RCCC): payload posted. */
+    uint64_t CreditDemandBytes() const { return m_postedBytes; }
+    /** A credit grant: `credit24` = cumulative credit in kCreditUnitBytes units, mod 2^24. */
+    void ReceiveCredit(uint32_t credit24);
 
     // ---- work requests --------------------------------------------------------------------
     /** Post a SEND of `bytes` (>= 1) payload bytes, completed with `cookie`. */
@@ -231,6 +249,11 @@ class RdmaRequester
     std::vector<TxSlot> m_txSlots;   //!< ring over [m_sndUna, m_maxSent), size a power of two
     uint64_t m_resendPending = 0;    //!< slots for which ResendPending holds
     uint64_t m_nextTxPs = 0;         //!< pacing: earliest start of the next data packet
+    uint64_t m_postedBytes = 0;      //!< payload posted, cumulative
+    uint64_t m_newSentBytes = 0;     //!< payload sent for the first time, cumulative
+    bool m_creditOn = false;         //!< RCCC
+    uint64_t m_creditInitial = 0;    //!< RCCC: speculative credit, bytes
+    uint64_t m_creditGranted = 0;    //!< RCCC: cumulative credit granted, bytes
     Time m_lastProgress;
     EventId m_timer;
 };
