@@ -1,5 +1,7 @@
 #include "runner.h"
 
+#include "cc-sections.h"
+
 #include "stats.h"
 #include "time-series.h"
 
@@ -581,6 +583,12 @@ SetDefaults(const ScenarioSpec& spec)
         {
             fail("this attribute is set by the scenario key " + shadow->second + "; use that key");
         }
+        if (const CcKey* k = FindCcKeyByAttribute(path);
+            k && spec.ccSettings.count(std::string(k->section) + "." + k->key))
+        {
+            fail(std::string("this attribute is set by the scenario key ") + k->section + "." +
+                 k->key + "; give it once");
+        }
         const auto sep = path.rfind("::");
         TypeId tid;
         if (sep == std::string::npos || sep == 0 ||
@@ -629,6 +637,24 @@ SetDefaults(const ScenarioSpec& spec)
         }
         saved.emplace_back(path, info.initialValue);
         Config::SetDefault(path, *v);
+    }
+    // [hpcc], [timely], [swift], [dctcp], [nscc], [rccc]: their attributes' defaults.
+    for (const auto& [full, value] : spec.ccSettings)
+    {
+        const auto dot = full.find('.');
+        const CcKey* k = FindCcKey(full.substr(0, dot), full.substr(dot + 1));
+        if (k == nullptr)
+        {
+            continue;
+        }
+        const std::string path = k->attribute;
+        const auto sep = path.rfind("::");
+        TypeId tid = TypeId::LookupByName(path.substr(0, sep));
+        TypeId::AttributeInformation info;
+        NS_ABORT_MSG_IF(!tid.LookupAttributeByName(path.substr(sep + 2), &info),
+                        "cc-sections.cc: no attribute " << path);
+        saved.emplace_back(path, info.initialValue);
+        Config::SetDefault(path, *CcAttributeValue(*k, value));
     }
     return saved;
 }
@@ -695,12 +721,13 @@ CongestionControlTypeId(const ScenarioSpec& spec)
                             : "ns3::RdmaCcNone";
 }
 
-/** Header bytes of a data packet on the wire: RoCEv2 headers and trailers, and HPCC's INT
- *  header when the congestion control asks for one. */
+/** Header bytes of a data packet on the wire: RoCEv2 headers and trailers, HPCC's INT header
+ *  when the congestion control asks for one, and the credit request of receiver credits. */
 uint32_t
 DataHeaderBytes(const ScenarioSpec& spec)
 {
-    return kRoceDataOverheadBytes + (spec.nic.congestionControl == "hpcc" ? kIntHeaderBytes : 0);
+    return kRoceDataOverheadBytes + (spec.nic.congestionControl == "hpcc" ? kIntHeaderBytes : 0) +
+           (spec.nic.receiverCredit ? 4 : 0); // RoceCreditRequestHeader
 }
 
 /**
@@ -713,7 +740,8 @@ uint64_t
 FabricBaseRttPs(const ScenarioSpec& spec, const TopologyGraph& graph)
 {
     const std::string& cc = spec.nic.congestionControl;
-    if (cc == "none" || cc == "dcqcn" || cc == "timely")
+    if ((cc == "none" || cc == "dcqcn" || cc == "timely") && spec.nic.senderWindow == "none" &&
+        !spec.nic.receiverCredit)
     {
         return 0;
     }
@@ -916,6 +944,44 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
 }
 
 /**
+ * \brief HPCC's INT records encode a port's rate as one of eight codes (IntHop::RateCode): every
+ * link rate of the fabric, and every rate a [[failures]] degrade makes, must have one.
+ */
+void
+CheckIntRates(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    auto check = [&](uint64_t rate, unsigned line, const std::string& key, const std::string& what) {
+        uint8_t code = 0;
+        if (!IntHop::RateCode(rate, code))
+        {
+            throw InputError(spec.sourceFile, line, key,
+                             fmt::format("nic.congestion_control = \"hpcc\" stamps INT records, "
+                                         "which encode a port rate as 10, 25, 40, 50, 100, 200, "
+                                         "400 or 800 Gb/s; {} is {} Gb/s",
+                                         what, rate / 1e9));
+        }
+    };
+    for (const auto& l : graph.links)
+    {
+        check(l.rateBps, spec.LineOf("nic.congestion_control"), "nic.congestion_control",
+              "link " + graph.vertices[l.a].name + "-" + graph.vertices[l.b].name);
+    }
+    for (size_t i = 0; i < spec.failures.size(); ++i)
+    {
+        const FailureEntry& f = spec.failures[i];
+        if (f.kind != "degrade")
+        {
+            continue;
+        }
+        for (uint32_t l : FailureLinks(f, graph))
+        {
+            check(graph.links[l].rateBps / f.rateDivisor, f.line,
+                  fmt::format("failures[{}].rate_divisor", i), "the degraded link " + f.link);
+        }
+    }
+}
+
+/**
  * \brief Schedule the [[failures]] of `spec` (checked by CheckFailures) on the built fabric:
  * link_down / link_up take both devices of every link between the two named vertices down or
  * up; degrade sets both devices' rate to the link's configured rate / rate_divisor.
@@ -1009,6 +1075,30 @@ ScenarioWarnings(const ScenarioSpec& spec)
                                 "refreshed",
                                 spec.pfc.refreshPs / 1e6, spec.pfc.pauseQuanta, pauseUsAt400G));
     }
+    // A section of a congestion control the run does not use changes nothing.
+    std::set<std::string> unused;
+    for (const auto& [full, v] : spec.ccSettings)
+    {
+        const std::string section = full.substr(0, full.find('.'));
+        const std::string owner = CcSectionOwner(section);
+        if (!owner.empty() && owner != spec.nic.congestionControl)
+        {
+            unused.insert(section);
+        }
+        else if (owner.empty() && !spec.nic.receiverCredit)
+        {
+            unused.insert(section);
+        }
+    }
+    for (const auto& section : unused)
+    {
+        w.push_back(section == "rccc"
+                        ? std::string("[rccc] is set but nic.receiver_credit is false: it has no "
+                                      "effect")
+                        : fmt::format("[{}] is set but nic.congestion_control is \"{}\": it has "
+                                      "no effect",
+                                      section, spec.nic.congestionControl));
+    }
     return w;
 }
 
@@ -1074,8 +1164,8 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     result.qpScaling =
         preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
 
-    if ((spec.nic.congestionControl == "dcqcn" || spec.nic.congestionControl == "nscc") &&
-        !spec.ecn.enabled)
+    const std::string& ccName = spec.nic.congestionControl;
+    if ((ccName == "dcqcn" || ccName == "nscc" || ccName == "dctcp") && !spec.ecn.enabled)
     {
         throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
                          "nic.congestion_control",
@@ -1084,6 +1174,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     const TopologyGraph graph = BuildGraph(spec);
     CheckFailures(spec, graph);
+    if (spec.nic.congestionControl == "hpcc")
+    {
+        CheckIntRates(spec, graph);
+    }
     WorkloadSpec workload = BuildWorkload(spec, graph);
     if (options.editWorkload)
     {
@@ -1139,6 +1233,11 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         nic->SetAttribute("CongestionControl",
                           TypeIdValue(TypeId::LookupByName(CongestionControlTypeId(spec))));
         nic->SetAttribute("BaseRtt", TimeValue(PicoSeconds(baseRttPs)));
+        nic->SetAttribute("SenderWindow", StringValue(spec.nic.senderWindow == "fixed" ? "Fixed"
+                                                      : spec.nic.senderWindow == "variable"
+                                                          ? "Variable"
+                                                          : "None"));
+        nic->SetAttribute("ReceiverCredit", BooleanValue(spec.nic.receiverCredit));
         nics[host] = nic;
         return nic;
     };

@@ -133,7 +133,12 @@ struct NicSection
      *  out-of-order placement, SACK, selective retransmission). */
     std::string transport = "roce";
     bool cnpOnOutOfOrder = false;  //!< the responder also sends a CNP on out-of-order arrival
-    std::string congestionControl = "none"; //!< "none" (PFC only) for now
+    /** "none" (PFC only), "dcqcn", "hpcc", "timely", "swift", "dctcp" or "nscc". */
+    std::string congestionControl = "none";
+    /** The HPCC simulator's sender window for any control: "none" (HAS_WIN 0), "fixed"
+     *  (one BDP) or "variable" (one BDP x rate / line rate, VAR_WIN 1). */
+    std::string senderWindow = "none";
+    bool receiverCredit = false;   //!< UEC-style receiver credits (RCCC), see [rccc]
     uint8_t dataPriority = 3;      //!< traffic class of data packets
     uint8_t controlPriority = 7;   //!< traffic class of ACK / NAK / CNP
 };
@@ -280,6 +285,11 @@ struct ScenarioSpec
     ScaleUpSection scaleUp;                 //!< [scale_up]
     std::vector<FailureEntry> failures;     //!< [[failures]], applied by the runner
     OutputSection output;
+    /** [hpcc], [timely], [swift], [dctcp], [nscc], [rccc]: "section.key" -> value in the
+     *  key's unit (cc-sections.h); booleans as 0 / 1. */
+    std::map<std::string, double> ccSettings;
+    /** Keys whose value came from `--hpcc-config` -> "file:line KEY value". */
+    std::map<std::string, std::string> imported;
     /** [ns3] section: ns-3 attribute defaults by path, e.g. "ns3::RdmaNic::AckInterval". */
     std::map<std::string, std::string> ns3Defaults;
 

@@ -8,6 +8,8 @@
  */
 #include "scenario-toml.h"
 
+#include "cc-sections.h"
+
 #include "fabric/model/input-error.h"
 #include "lb-policies/policy-registry.h"
 #include "workload/model/background-traffic.h"
@@ -475,6 +477,8 @@ class Loader
                                   const std::string& key, const std::string& what);
     void ReadOutput(const toml::table& root, ScenarioSpec& spec);
     void ReadNs3(const toml::table& root, ScenarioSpec& spec);
+    /** [hpcc], [timely], [swift], [dctcp], [nscc], [rccc] from the rows of cc-sections.h. */
+    void ReadCcSections(const toml::table& root, ScenarioSpec& spec);
 
     std::string m_file;               //!< error file name
     std::filesystem::path m_baseDir;  //!< directory relative paths in the file are based on
@@ -1295,9 +1299,19 @@ Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
                "transport",
                "cnp_on_ooo",
                "congestion_control",
+               "sender_window",
+               "receiver_credit",
                "data_priority",
                "control_priority"});
     auto& nic = spec.nic;
+    if (auto* n = Get(t, P, "sender_window"))
+    {
+        nic.senderWindow = Choice(n, "nic.sender_window", {"none", "fixed", "variable"});
+    }
+    if (auto* n = Get(t, P, "receiver_credit"))
+    {
+        nic.receiverCredit = Bool(n, "nic.receiver_credit");
+    }
     if (auto* n = Get(t, P, "qp_scaling"))
     {
         nic.qpScaling = Choice(n, "nic.qp_scaling", {"split", "round-robin"});
@@ -2446,6 +2460,61 @@ Loader::ReadOutput(const toml::table& root, ScenarioSpec& spec)
 }
 
 void
+Loader::ReadCcSections(const toml::table& root, ScenarioSpec& spec)
+{
+    for (const std::string& section : CcSections())
+    {
+        const toml::node* tn = Get(root, "", section);
+        if (tn == nullptr)
+        {
+            continue;
+        }
+        const toml::table& t = Table(tn, section);
+        std::vector<std::string> keys;
+        for (const auto& k : CcKeys())
+        {
+            if (section == k.section)
+            {
+                keys.emplace_back(k.key);
+            }
+        }
+        CheckKeys(t, section, keys);
+        for (const auto& k : CcKeys())
+        {
+            if (section != k.section)
+            {
+                continue;
+            }
+            const toml::node* n = Get(t, section, k.key);
+            if (n == nullptr)
+            {
+                continue;
+            }
+            const std::string full = section + "." + k.key;
+            double v = 0;
+            switch (k.kind)
+            {
+            case CcKey::BOOL:
+                v = Bool(n, full) ? 1 : 0;
+                break;
+            case CcKey::INTEGER:
+                v = static_cast<double>(Int(n, full, static_cast<int64_t>(k.lo),
+                                            static_cast<int64_t>(k.hi)));
+                break;
+            case CcKey::BYTES:
+                v = static_cast<double>(Bytes(n, full, static_cast<uint64_t>(k.lo),
+                                              std::numeric_limits<uint64_t>::max()));
+                break;
+            default:
+                v = Real(n, full, k.lo, k.hi);
+                break;
+            }
+            spec.ccSettings[full] = v;
+        }
+    }
+}
+
+void
 Loader::ReadNs3(const toml::table& root, ScenarioSpec& spec)
 {
     const toml::node* tn = Get(root, "", "ns3");
@@ -2496,7 +2565,13 @@ Loader::Read(const toml::table& root)
                "scale_up",
                "failures",
                "output",
-               "ns3"});
+               "ns3",
+               "hpcc",
+               "timely",
+               "swift",
+               "dctcp",
+               "nscc",
+               "rccc"});
     if (auto* n = Get(root, "", "name"))
     {
         std::string name = String(n, "name");
@@ -2543,6 +2618,7 @@ Loader::Read(const toml::table& root)
     ReadFailures(root, spec);
     ReadOutput(root, spec);
     ReadNs3(root, spec);
+    ReadCcSections(root, spec);
     return spec;
 }
 
@@ -2865,6 +2941,25 @@ ScenarioToJson(const ScenarioSpec& s)
     if (d.rateOnFirstCnpBps) dc["rate_on_first_cnp_gbps"] = InUnit(*d.rateOnFirstCnpBps, kBpsPerGbps);
     if (d.clampTargetRate) dc["clamp_target_rate"] = *d.clampTargetRate;
     j["dcqcn"] = dc;
+    // [hpcc], [timely], ...: the keys given, in their units.
+    for (const auto& [full, v] : s.ccSettings)
+    {
+        const auto dot = full.find('.');
+        const CcKey* k = FindCcKey(full.substr(0, dot), full.substr(dot + 1));
+        json& out = j[full.substr(0, dot)][full.substr(dot + 1)];
+        if (k && k->kind == CcKey::BOOL)
+        {
+            out = v != 0;
+        }
+        else if (k && (k->kind == CcKey::INTEGER || k->kind == CcKey::BYTES))
+        {
+            out = static_cast<uint64_t>(v);
+        }
+        else
+        {
+            out = v;
+        }
+    }
 
     j["nic"] = {{"mtu_bytes", s.nic.mtuBytes},
                 {"ack_interval", s.nic.ackInterval},
@@ -2877,6 +2972,8 @@ ScenarioToJson(const ScenarioSpec& s)
                 {"transport", s.nic.transport},
                 {"cnp_on_ooo", s.nic.cnpOnOutOfOrder},
                 {"congestion_control", s.nic.congestionControl},
+                {"sender_window", s.nic.senderWindow},
+                {"receiver_credit", s.nic.receiverCredit},
                 {"data_priority", s.nic.dataPriority},
                 {"control_priority", s.nic.controlPriority}};
 

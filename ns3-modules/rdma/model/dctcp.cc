@@ -34,6 +34,13 @@ DctcpCongestionControl::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&DctcpCongestionControl::m_ai),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("AdditiveIncreaseRate",
+                          "The increase as a rate: if not 0, AdditiveIncrease = this x the "
+                          "NIC's BaseRtt / 8 bytes per window (bit/s; the HPCC simulator's "
+                          "DCTCP_RATE_AI, which its run.py sets to one MTU per base RTT).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DctcpCongestionControl::m_aiRate),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("InitialWindowBytes",
                           "Window of a new QP (bytes; 0 = MaxWindowBytes).",
                           UintegerValue(0),
@@ -115,7 +122,10 @@ DctcpCongestionControl::OnAck(const RdmaCcAck& ack)
     }
     else if (!ack.ecnEcho && ack.newlyAckedBytes > 0)
     {
-        const double ai = m_ai != 0 ? static_cast<double>(m_ai) : m_setup.mtuBytes;
+        const double ai = m_aiRate != 0 ? static_cast<double>(m_aiRate) / 8 *
+                                              m_setup.baseRtt.GetSeconds()
+                          : m_ai != 0 ? static_cast<double>(m_ai)
+                                      : m_setup.mtuBytes;
         Set(m_w + ai * static_cast<double>(ack.newlyAckedBytes) / m_w);
     }
 }

@@ -49,6 +49,7 @@ class DctcpCongestionControl : public RdmaCongestionControl
     double m_g = 1.0 / 16;
     double m_initialAlpha = 1.0;
     uint64_t m_ai = 0;
+    uint64_t m_aiRate = 0;
     uint64_t m_initialWindow = 0;
     uint64_t m_minWindow = 0;
     uint64_t m_maxWindow = 0;

@@ -38,6 +38,13 @@ HpccCongestionControl::GetTypeId()
                           DoubleValue(80.0),
                           MakeDoubleAccessor(&HpccCongestionControl::m_wai),
                           MakeDoubleChecker<double>(0.0))
+            .AddAttribute("AdditiveIncreaseRate",
+                          "W_AI as a rate: if not 0, W_AI = this x T / 8 and "
+                          "AdditiveIncreaseBytes is not used (bit/s; the HPCC simulator's "
+                          "RATE_AI, whose window grows by RATE_AI x T per update).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&HpccCongestionControl::m_waiRate),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("FastReact",
                           "React to every ACK (W from the reference window Wc) rather than "
                           "once per RTT (boolean; the HPCC simulator's FAST_REACT).",
@@ -64,6 +71,10 @@ HpccCongestionControl::Init(const RdmaCcSetup& setup)
     NS_ABORT_MSG_IF(setup.baseRtt.IsZero(),
                     "HpccCongestionControl: needs the base RTT T (ns3::RdmaNic::BaseRtt)");
     m_t = setup.baseRtt.GetSeconds();
+    if (m_waiRate != 0)
+    {
+        m_wai = static_cast<double>(m_waiRate) / 8 * m_t;
+    }
     m_wMax = setup.BdpBytes();
     m_wMin = std::min(m_wMax, static_cast<double>(m_minRate) / 8 * m_t);
     m_w = m_wMax;

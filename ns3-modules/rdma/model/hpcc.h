@@ -77,6 +77,7 @@ class HpccCongestionControl : public RdmaCongestionControl
     double m_eta = 0.95;
     uint32_t m_maxStage = 5;
     double m_wai = 0;
+    uint64_t m_waiRate = 0;
     bool m_fastReact = true;
     uint64_t m_minRate = 0;
 
