@@ -4,6 +4,7 @@
 
 #include "fabric/model/input-error.h"
 
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -37,7 +38,7 @@ Number(const std::string& path, unsigned line, const std::string& key, const std
     {
         size_t used = 0;
         const double v = std::stod(t, &used);
-        if (used != t.size() || !(v >= 0) || v > 1e18)
+        if (used != t.size() || !(v >= 0) || !std::isfinite(v))
         {
             throw std::invalid_argument(t);
         }
@@ -45,7 +46,8 @@ Number(const std::string& path, unsigned line, const std::string& key, const std
     }
     catch (const std::exception&)
     {
-        throw ns3::InputError(path, line, key, "expected a non-negative number; got \"" + text + "\"");
+        throw ns3::InputError(path, line, key,
+                              "expected a finite non-negative number; got \"" + text + "\"");
     }
 }
 
@@ -214,21 +216,17 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
             need(e, 1 + 2 * n);
             for (size_t i = 0; i < n; ++i)
             {
-                const auto rate = static_cast<uint64_t>(num(e, 1 + 2 * i));
+                const auto rate =
+                    static_cast<uint64_t>(ranged(e, 1 + 2 * i, 1, 1e15, "a link rate 1..1e15 b/s"));
                 EcnThresholds& t = byRate[rate];
-                const double x = num(e, 2 + 2 * i);
-                if (key == "KMIN_MAP")
+                if (key == "PMAX_MAP")
                 {
-                    t.kminBytes = static_cast<uint64_t>(x * 1000); // HPCC: KB
+                    t.pmax = ranged(e, 2 + 2 * i, 0, 1, "a probability in [0, 1]");
+                    continue;
                 }
-                else if (key == "KMAX_MAP")
-                {
-                    t.kmaxBytes = static_cast<uint64_t>(x * 1000);
-                }
-                else
-                {
-                    t.pmax = x;
-                }
+                // HPCC: KB
+                const double x = ranged(e, 2 + 2 * i, 0, 1e9, "a threshold of 0..1e9 KB");
+                (key == "KMIN_MAP" ? t.kminBytes : t.kmaxBytes) = static_cast<uint64_t>(x * 1000);
             }
             anyMap = &e;
             mapLines += (mapLines.empty() ? "" : ", ") + std::to_string(e.line) + " " + key;
@@ -287,7 +285,8 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         else if (key == "RATE_AI" || key == "RATE_HAI" || key == "MIN_RATE")
         {
             need(e, 1);
-            const double bps = key == "MIN_RATE" ? ranged(e, 0, 1, 1e15, "a rate > 0") : num(e, 0);
+            const double bps = key == "MIN_RATE" ? ranged(e, 0, 1, 1e15, "a rate > 0")
+                                                 : ranged(e, 0, 0, 1e15, "a rate of 0..1e15 b/s");
             if (dcqcn)
             {
                 const auto v = static_cast<uint64_t>(bps);
@@ -313,9 +312,10 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         else if (key == "DCTCP_RATE_AI")
         {
             need(e, 1);
+            const double bps = ranged(e, 0, 0, 1e15, "a rate of 0..1e15 b/s");
             if (mode == 8)
             {
-                setCc("dctcp.rate_ai_mbps", e, num(e, 0) / 1e6);
+                setCc("dctcp.rate_ai_mbps", e, bps / 1e6);
             }
         }
         else if (key == "U_TARGET" || key == "MI_THRESH" || key == "FAST_REACT")

@@ -1,4 +1,5 @@
-// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`.
+// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`,
+// `tusk locate`.
 //
 // Exit status: 0 success; 1 the run itself failed (transfers unfinished at the stop time,
 // broken packet conservation, an internal error); 2 bad input (the message names the file,
@@ -6,9 +7,12 @@
 
 #include "git-revision.h"
 #include "hpcc-config.h"
+#include "locate/locate-command.h"
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
+#include "stats.h"
+#include "sweep-cli.h"
 #include "tusk-version.h"
 
 #include "fabric/model/input-error.h"
@@ -210,7 +214,7 @@ PrintTable(const std::vector<RunResult>& runs, std::ostream& os)
     {
         os << "CCT in µs; algbw/busbw in GB/s (1e9 B/s, nccl-tests definitions); ";
     }
-    os << "sd = FCT slowdown (FCT / ideal FCT); up = uplink mean utilisation (max / mean over "
+    os << "sd = FCT slowdown (FCT / ideal FCT), p99 by nearest rank; up = uplink mean utilisation (max / mean over "
           "uplinks), up_imb = max / mean uplink bytes; pauses = PFC XOFF frames sent; retx, "
           "spur (spurious: arrived twice), naks, ooo in packets\n";
 }
@@ -357,7 +361,7 @@ DoRun(const CommonOptions& o)
  * interpreter is /usr/bin/python3 or $TUSK_PYTHON. Its exit status is the command's.
  */
 int
-DoReport(const std::string& dir, const std::string& outDir)
+DoReport(const std::string& dir, const std::string& outDir, const std::string& quantiles)
 {
     if (!fs::is_directory(dir))
     {
@@ -383,6 +387,7 @@ DoReport(const std::string& dir, const std::string& outDir)
     {
         args.insert(args.end(), {"--out", outDir});
     }
+    args.insert(args.end(), {"--quantiles", quantiles});
     std::vector<char*> argv;
     for (auto& a : args)
     {
@@ -521,12 +526,25 @@ main(int argc, char** argv)
     std::string reportOut;
     auto* rep = app.add_subcommand(
         "report",
-        "Plots (PNG, SVG) and one self-contained report.html of a run or a comparison, in "
-        "RESULTS_DIR/report/ (docs/analysis.md)");
+        "Plots (PNG, SVG) and one self-contained report.html of a run, a comparison or a sweep, "
+        "in RESULTS_DIR/report/ (docs/analysis.md, docs/sweeps.md)");
     rep->add_option("results_dir", reportDir,
-                    "A run directory (manifest.json) or a comparison directory (comparison.csv)")
+                    "A run directory (manifest.json), a comparison directory (comparison.csv) "
+                    "or a sweep results root (sweep.csv)")
         ->required();
     rep->add_option("--out", reportOut, "Report directory (default RESULTS_DIR/report)");
+    std::string reportQuantiles = QuantileMethodName(QuantileMethod::NearestRank);
+    rep->add_option("--quantiles", reportQuantiles,
+                    "How the report's p50/p99/p99.9 are taken: nearest-rank (the observed value "
+                    "of rank ceil(q n), as run/compare print them) or linear (interpolated "
+                    "between order statistics, numpy's default)")
+        ->check(CLI::IsMember({QuantileMethodName(QuantileMethod::NearestRank),
+                               QuantileMethodName(QuantileMethod::Linear)}))
+        ->capture_default_str();
+
+    tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
+    locate::CommandOptions locateOpts;
+    auto* loc = locate::AddCommand(app, locateOpts);
 
     try
     {
@@ -542,7 +560,15 @@ main(int argc, char** argv)
     {
         if (rep->parsed())
         {
-            return DoReport(reportDir, reportOut);
+            return DoReport(reportDir, reportOut, reportQuantiles);
+        }
+        if (sweeps.Parsed())
+        {
+            return sweeps.Run();
+        }
+        if (loc->parsed())
+        {
+            return locate::RunCommand(locateOpts, std::cout);
         }
         if (pol->parsed())
         {

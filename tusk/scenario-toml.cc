@@ -12,6 +12,7 @@
 
 #include "fabric/model/input-error.h"
 #include "lb-policies/policy-registry.h"
+#include "rdma/model/rdma-nic.h"
 #include "workload/model/background-traffic.h"
 #include "workload/model/collective-schedule.h"
 #include "workload/model/job-model.h"
@@ -1358,7 +1359,8 @@ Loader::ReadNic(const toml::table& root, ScenarioSpec& spec)
     }
     if (auto* n = Get(t, P, "qps_per_connection"))
     {
-        nic.qpsPerConnection = static_cast<uint32_t>(Int(n, "nic.qps_per_connection", 1, 1024));
+        nic.qpsPerConnection =
+            static_cast<uint32_t>(Int(n, "nic.qps_per_connection", 1, ns3::RdmaNic::kMaxQps));
     }
     if (auto* n = Get(t, P, "congestion_control"))
     {
@@ -2090,7 +2092,8 @@ Loader::ReadJob(const toml::node& node, const std::string& jp, size_t index, Sce
     }
     if (auto* n = get("qps_per_connection"))
     {
-        j.qpsPerConnection = static_cast<uint32_t>(Int(n, K("qps_per_connection"), 0, 1024));
+        j.qpsPerConnection =
+            static_cast<uint32_t>(Int(n, K("qps_per_connection"), 0, ns3::RdmaNic::kMaxQps));
     }
     if (auto* n = get("ring_order"))
     {
@@ -2425,7 +2428,7 @@ Loader::ReadBackground(const toml::table& root, ScenarioSpec& spec)
         }
         if (auto* n = Get(t, bp, "qps"))
         {
-            b.qps = static_cast<uint32_t>(Int(n, K("qps"), 1, 1024));
+            b.qps = static_cast<uint32_t>(Int(n, K("qps"), 1, ns3::RdmaNic::kMaxQps));
         }
         if (auto* n = Get(t, bp, "seed"))
         {

@@ -2,6 +2,8 @@
 // key, nothing written for bad input, complete results for a good run, and a pcap that tshark
 // decodes as RoCE (InfiniBand BTH over UDP 4791).
 
+#include "cli-helpers.h"
+
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -18,57 +20,11 @@ namespace fs = std::filesystem;
 namespace
 {
 
-struct Outcome
-{
-    int status;
-    std::string output; // stdout + stderr
-};
+using tusk_test::Scratch;
+using tusk_test::Tusk;
+using tusk_test::Write;
 
-Outcome
-Tusk(const std::string& args)
-{
-    const std::string cmd = std::string(TUSK_BINARY_DIR) + "/bin/tusk " + args + " 2>&1";
-    Outcome o{0, ""};
-    FILE* p = ::popen(cmd.c_str(), "r");
-    REQUIRE(p);
-    std::array<char, 4096> buf{};
-    size_t n;
-    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0)
-    {
-        o.output.append(buf.data(), n);
-    }
-    const int raw = ::pclose(p);
-    o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    return o;
-}
-
-fs::path
-Scratch(const std::string& name)
-{
-    fs::path d = fs::temp_directory_path() / ("tusk-cli-test-" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-void
-Write(const fs::path& p, const std::string& text)
-{
-    std::ofstream(p) << text;
-}
-
-const char* kSmall = R"(name = "small"
-[topology]
-kind = "leaf-spine"
-leaves = 2
-spines = 2
-hosts_per_leaf = 2
-host_link_gbps = 100
-fabric_link_gbps = 100
-[workload]
-kind = "permutation"
-bytes = "200KB"
-)";
+const char* const kSmall = tusk_test::kSmallScenario;
 
 } // namespace
 

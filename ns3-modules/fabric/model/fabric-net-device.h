@@ -16,6 +16,7 @@
 
 #include "ns3/event-id.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 
@@ -131,6 +132,13 @@ class FabricNetDevice : public NetDevice
     uint64_t GetPausedPs(uint8_t priority, Time now) const;
     /** Since when `priority` has been continuously paused (valid when IsPaused). */
     Time GetPausedSince(uint8_t priority) const { return PicoSeconds(m_pausedSincePs[priority]); }
+    /** Since when `priority` has been paused *without a break* (valid when IsPaused): not
+     *  resumed, and not overridden or drained by a PFC watchdog storm since; a time after now
+     *  while a storm lasts. */
+    Time GetStuckSince(uint8_t priority) const
+    {
+        return PicoSeconds(std::max(m_pausedSincePs[priority], m_stormUntilPs[priority]));
+    }
     /** Whether the PFC watchdog currently overrides pause for `priority` (storm recovery). */
     bool IsInPfcStorm(uint8_t priority) const;
     /** What the PFC watchdog does to a queue in a storm. */

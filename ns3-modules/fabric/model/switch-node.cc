@@ -239,12 +239,20 @@ SwitchNode::OnDequeue(uint16_t outPort, uint16_t inPort, uint8_t priority, uint3
 }
 
 uint8_t
-SwitchNode::PauseDepth(uint8_t priority) const
+SwitchNode::PauseDepth(uint16_t ingressPort, uint8_t priority) const
 {
+    // The pause on `ingressPort` extends a chain only through the egress queues that hold the
+    // frames it is about (frames that arrived on that port): their own received pause is what
+    // keeps this ingress full. Pauses on other ports, and the neighbour's pause back to us for
+    // traffic in the other direction, are not part of the chain.
     uint8_t deepest = 0;
     for (const auto& p : m_ports)
     {
-        deepest = std::max(deepest, p->GetReceivedPauseDepth(priority));
+        const uint8_t d = p->GetReceivedPauseDepth(priority);
+        if (d > deepest && p->HoldsFrameFrom(priority, ingressPort))
+        {
+            deepest = d;
+        }
     }
     return static_cast<uint8_t>(std::min(255, deepest + 1));
 }
@@ -254,7 +262,7 @@ SwitchNode::SendXoff(uint16_t port, uint8_t priority)
 {
     const size_t k = static_cast<size_t>(port) * 8 + priority;
     m_xoff[k] = true;
-    m_ports[port]->SendPfc(priority, m_pauseQuanta, PauseDepth(priority));
+    m_ports[port]->SendPfc(priority, m_pauseQuanta, PauseDepth(port, priority));
     Time refresh = m_pauseRefresh;
     if (refresh.IsZero())
     {

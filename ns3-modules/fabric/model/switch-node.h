@@ -30,7 +30,8 @@ namespace ns3
  * PFC (IEEE 802.1Qbb): when the MMU says an ingress priority group should pause, the switch
  * sends a PAUSE (XOFF, `PauseQuanta`) out of that ingress port and refreshes it every
  * `PauseRefresh` while the condition lasts; when the MMU says it may resume, an XON (quanta 0).
- * A pause's propagation depth is 1 + the deepest pause this switch itself is receiving.
+ * A pause's propagation depth is 1 + the deepest pause received by an egress queue holding
+ * frames from the paused ingress (see PauseDepth).
  * The lookup is two array reads; no allocation per frame.
  */
 class SwitchNode : public Node
@@ -96,7 +97,10 @@ class SwitchNode : public Node
     void SendXoff(uint16_t port, uint8_t priority);
     void RefreshXoff(uint16_t port, uint8_t priority);
     void CheckResume(uint16_t port, uint8_t priority);
-    uint8_t PauseDepth(uint8_t priority) const;
+    /** Depth of an XOFF sent on `ingressPort`: 1 + the deepest pause received by an egress
+     *  queue that holds frames which arrived on `ingressPort` (so bounded by the length of the
+     *  real chain of paused hops; on a loop-free fabric, by the path length). */
+    uint8_t PauseDepth(uint16_t ingressPort, uint8_t priority) const;
 
     uint32_t m_switchId = 0;
     Time m_latency;

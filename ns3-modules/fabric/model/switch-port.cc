@@ -12,6 +12,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ns3
@@ -88,6 +89,14 @@ Ptr<SwitchNode>
 SwitchPort::GetSwitch() const
 {
     return m_switch;
+}
+
+bool
+SwitchPort::HoldsFrameFrom(uint8_t priority, uint16_t ingressPort) const
+{
+    const auto& q = m_queues[priority];
+    return std::any_of(q.begin(), q.end(),
+                       [ingressPort](const QueuedFrame& f) { return f.ingressPort == ingressPort; });
 }
 
 bool

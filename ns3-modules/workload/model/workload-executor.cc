@@ -26,10 +26,10 @@ WorkloadExecutor::GetTypeId()
             .AddConstructor<WorkloadExecutor>()
             .AddAttribute("QpsPerConnection",
                           "QPs per connection; each transfer is split across them (QP scaling, "
-                          "count).",
+                          "count; at most RdmaNic::kMaxQps, the 24-bit QPN space).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&WorkloadExecutor::m_qpsPerConnection),
-                          MakeUintegerChecker<uint32_t>(1, 1024))
+                          MakeUintegerChecker<uint32_t>(1, RdmaNic::kMaxQps))
             .AddAttribute("QpScaling",
                           "How a transfer is spread over its connection's QPs: Split (one equal "
                           "part per QP) or RoundRobin (QpMessageBytes messages, QP after QP).",
