@@ -161,9 +161,9 @@ TEST_CASE("tusk run --hpcc-config: the simulator's configs for modes 1, 3, 7, 8 
     {
         INFO(v.file);
         const fs::path out = dir / v.file;
-        const Outcome o = Tusk("run -q " + (dir / "s.toml").string() + " --hpcc-config " +
-                               TUSK_SOURCE_DIR + "/data/hpcc/config_fat_flow_" + v.file +
-                               ".txt --out " + out.string());
+        const auto o = Tusk("run -q " + (dir / "s.toml").string() + " --hpcc-config " +
+                            TUSK_SOURCE_DIR + "/data/hpcc/config_fat_flow_" + v.file +
+                            ".txt --out " + out.string());
         INFO(o.output);
         REQUIRE(o.status == 0);
         CHECK(o.output.find("not modelled") == std::string::npos);
@@ -177,10 +177,10 @@ TEST_CASE("tusk run --hpcc-config: the simulator's configs for modes 1, 3, 7, 8 
     }
     // An explicit --set beats the import; the manifest does not list it as imported.
     const fs::path out = dir / "set";
-    const Outcome o = Tusk("run -q " + (dir / "s.toml").string() + " --hpcc-config " +
-                           TUSK_SOURCE_DIR + "/data/hpcc/config_fat_flow_hp95.txt " +
-                           "--set nic.congestion_control=dcqcn --set nic.mtu_bytes=4096 --out " +
-                           out.string());
+    const auto o = Tusk("run -q " + (dir / "s.toml").string() + " --hpcc-config " +
+                        TUSK_SOURCE_DIR + "/data/hpcc/config_fat_flow_hp95.txt " +
+                        "--set nic.congestion_control=dcqcn --set nic.mtu_bytes=4096 --out " +
+                        out.string());
     INFO(o.output);
     REQUIRE(o.status == 0);
     const auto m = nlohmann::json::parse(std::ifstream(out / "manifest.json"));
