@@ -225,15 +225,20 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     return qp;
 }
 
+uint64_t
+RdmaNic::BdpBytes(const char* user) const
+{
+    NS_ABORT_MSG_IF(m_baseRtt.IsZero(), "RdmaNic: " << user << " needs BaseRtt");
+    return static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 * m_baseRtt.GetSeconds());
+}
+
 RdmaRequester::SenderWindow
 RdmaNic::GetSenderWindow() const
 {
     RdmaRequester::SenderWindow w;
     if (m_senderWindow != WINDOW_NONE)
     {
-        NS_ABORT_MSG_IF(m_baseRtt.IsZero(), "RdmaNic: SenderWindow needs BaseRtt");
-        w.bdpBytes = static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 *
-                                           m_baseRtt.GetSeconds());
+        w.bdpBytes = BdpBytes("SenderWindow");
         w.variable = m_senderWindow == WINDOW_VARIABLE;
     }
     return w;
@@ -242,25 +247,15 @@ RdmaNic::GetSenderWindow() const
 uint64_t
 RdmaNic::GetInitialCreditBytes() const
 {
-    if (m_initialCredit != 0)
-    {
-        return m_initialCredit;
-    }
-    NS_ABORT_MSG_IF(m_baseRtt.IsZero(),
-                    "RdmaNic: ReceiverCredit with InitialCreditBytes 0 needs BaseRtt");
-    return static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 * m_baseRtt.GetSeconds());
+    return m_initialCredit != 0 ? m_initialCredit
+                                : BdpBytes("ReceiverCredit with InitialCreditBytes 0");
 }
 
 uint64_t
 RdmaNic::GetCreditWindowBytes() const
 {
-    if (m_creditWindow != 0)
-    {
-        return m_creditWindow;
-    }
-    NS_ABORT_MSG_IF(m_baseRtt.IsZero(),
-                    "RdmaNic: ReceiverCredit with CreditWindowBytes 0 needs BaseRtt");
-    return static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 * m_baseRtt.GetSeconds());
+    return m_creditWindow != 0 ? m_creditWindow
+                               : BdpBytes("ReceiverCredit with CreditWindowBytes 0");
 }
 
 void

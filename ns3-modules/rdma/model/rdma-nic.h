@@ -105,6 +105,8 @@ class RdmaNic : public FabricNetDevice
     void ListForCredit(RdmaQueuePair* qp);
     void UpdateCreditOutstanding(const RdmaQueuePair& qp);
     uint64_t GetCreditWindowBytes() const;
+    /** Line rate x BaseRtt, bytes; aborts naming `user` if BaseRtt is not set. */
+    uint64_t BdpBytes(const char* user) const;
     void CreditTick();
     Ptr<Packet> BuildFrame(Ptr<Packet> l4payload, const FrameMeta& meta, uint16_t udpSrcPort);
     void Wake();
