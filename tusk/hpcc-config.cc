@@ -1,7 +1,5 @@
 #include "hpcc-config.h"
 
-#include "cc-sections.h"
-
 #include "fabric/model/input-error.h"
 
 #include <cmath>

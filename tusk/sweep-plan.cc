@@ -1,5 +1,6 @@
 #include "sweep-plan.h"
 
+#include "runner.h"
 #include "scenario-toml.h"
 #include "toml-file-reader.h"
 
@@ -709,15 +710,13 @@ ResolveRun(SweepRun& run)
     }
     if (ns3::ResolveSwitchPolicy(spec.lb.policy).empty())
     {
-        std::string names;
-        for (const auto& info : ns3::SwitchPolicies())
-        {
-            names += (names.empty() ? "" : ", ") + info.name;
-        }
         throw InputError("--set", 0, "lb.policy",
-                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " + names);
+                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
+                             ns3::PolicyNameList());
     }
-    run.hash = Sha256Hex(ScenarioToJson(spec).dump());
+    // The hash is of the scenario as the run will echo it into its manifest (derived values
+    // explicit, ResolveScenario), which is what resuming compares (HasCompleteResults).
+    run.hash = Sha256Hex(ScenarioToJson(ResolveScenario(spec)).dump());
     run.policy = spec.lb.policy;
     run.seed = spec.seed;
 }

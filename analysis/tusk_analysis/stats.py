@@ -1,11 +1,13 @@
 """Summary statistics of tusk runs, computed in one place.
 
-The same definitions as tusk/stats.cc and tusk/runner.cc (the printed `tusk compare` table):
-quantiles by nearest rank by default (Hyndman & Fan type 1: the order statistic of rank
-ceil(q n), an observed value, as FCT-slowdown papers and their simulators' scripts report them),
-or by linear interpolation between order statistics (type 7, numpy's and pandas' default) on
-request; Jain's fairness index (sum x)^2 / (n sum x^2). The report and its tables
-use only this module. Confidence intervals across seeds are two-sided Student-t intervals of
+A run's headline numbers are the simulator's (the manifest's "summary", computed once by
+tusk/run-summary.cc with tusk/stats.cc); this module reads them, and adds what spans runs
+(confidence intervals across seeds) and the per-step tables. Its quantiles use the same
+definitions as tusk/stats.cc: nearest rank by default (Hyndman & Fan type 1: the order
+statistic of rank ceil(q n), an observed value, as FCT-slowdown papers and their simulators'
+scripts report them), or linear interpolation between order statistics (type 7, numpy's and
+pandas' default) on request: then the run's percentiles are taken again from its flows, the
+only numbers not read from the manifest. The report and its tables use only this module. Confidence intervals across seeds are two-sided Student-t intervals of
 the mean, with the t quantile from scipy.stats (Debian's python3-scipy).
 """
 
@@ -68,25 +70,6 @@ def mean(values):
 def maximum(values):
     x = _finite(values)
     return max(x) if x else math.nan
-
-
-def jain_index(values):
-    """Jain's fairness index (sum x)^2 / (n sum x^2), in (0, 1]; 1 for an empty or all-zero set
-    (as tusk/stats.cc)."""
-    x = _finite(values)
-    sq = math.fsum(v * v for v in x)
-    if not x or sq == 0:
-        return 1.0
-    return math.fsum(x) ** 2 / (len(x) * sq)
-
-
-def imbalance(values):
-    """Max / mean (1 = perfectly balanced); NaN if the mean is 0 or there are no values."""
-    x = _finite(values)
-    m = mean(x)
-    if not x or m == 0:
-        return math.nan
-    return max(x) / m
 
 
 # --------------------------------------------------------------------------------------------
@@ -155,29 +138,6 @@ def uplinks(links):
     return links[links["uplink"] == 1]
 
 
-def drop_columns(links):
-    """Drop counters that are fabric drops (all drops_* except nic_stale, as the simulator)."""
-    return [c for c in links.columns if c.startswith("drops_") and c != "drops_nic_stale"]
-
-
-def uplink_balance(up):
-    """(imbalance, Jain) of uplink bytes, as tusk/runner.cc judges balance: among the uplinks
-    of each switch (the choices one policy instance has), combined over switches.
-
-    imbalance = sum over switches of max / sum of mean (1 = even);
-    Jain = mean over switches of Jain's index of its uplinks' bytes, weighted by its uplink
-    bytes (a switch that only sends ACKs up counts little). (1, 1) without uplink bytes."""
-    sum_max = sum_mean = weighted = total = 0.0
-    for _, g in up.groupby("from", sort=True):
-        b = g["tx_bytes"].astype(float).tolist()
-        sum_max += max(b)
-        sum_mean += mean(b)
-        weighted += jain_index(b) * math.fsum(b)
-        total += math.fsum(b)
-    return (sum_max / sum_mean if sum_mean > 0 else 1.0,
-            weighted / total if total > 0 else 1.0)
-
-
 def slowest_collective(collectives):
     """The finished collective with the largest CCT (the one the summary reports), or None."""
     if collectives is None or collectives.empty:
@@ -188,39 +148,40 @@ def slowest_collective(collectives):
     return done.loc[done["cct_us"].idxmax()]
 
 
+#: run_summary key -> key of the manifest's "summary", where the names differ.
+_MANIFEST_KEYS = {"pause_fraction": "pfc_paused_fraction"}
+
+#: The percentiles, with their quantile and the flows.csv column they are of.
+_PERCENTILES = {"slowdown_p50": (0.5, "slowdown"), "slowdown_p99": (0.99, "slowdown"),
+                "slowdown_p999": (0.999, "slowdown"), "fct_p99_us": (0.99, "fct_us")}
+
+
+def _number(v):
+    return math.nan if v is None else v
+
+
 def run_summary(run, quantiles=DEFAULT_QUANTILE_METHOD):
-    """Summary statistics of one run (a load.Run) as a dict of METRICS plus policy and seed;
-    percentiles by the `quantiles` method (QUANTILE_METHODS)."""
-    f = run.flows
-    done = f[f["finished"] == 1]
-    sd = done["slowdown"].tolist()
+    """Summary statistics of one run (a load.Run) as a dict of METRICS plus policy and seed.
+
+    The simulator computes them once (tusk/run-summary.cc) and writes them into the
+    manifest's "summary"; they are read from there, not recomputed from the tables. A value
+    the run does not have (no finished collective, no uplinks) is NaN; so is a metric an
+    older manifest lacks. Only when `quantiles` is not the method the simulator used (its
+    "quantile_method", nearest rank) are the percentiles taken again from the finished flows."""
+    m = run.manifest.get("summary") or {}
     s = {"policy": run.policy, "seed": run.seed}
-    s["slowdown_mean"] = mean(sd)
-    s["slowdown_p50"] = quantile(sd, 0.5, quantiles)
-    s["slowdown_p99"] = quantile(sd, 0.99, quantiles)
-    s["slowdown_p999"] = quantile(sd, 0.999, quantiles)
-    s["slowdown_max"] = maximum(sd)
-    s["fct_p99_us"] = quantile(done["fct_us"].tolist(), 0.99, quantiles)
-    s["fct_max_us"] = maximum(done["fct_us"].tolist())
-    c = slowest_collective(run.collectives)
-    s["cct_us"] = float(c["cct_us"]) if c is not None else math.nan
-    s["algbw_GBps"] = float(c["algbw_GBps"]) if c is not None else math.nan
-    s["busbw_GBps"] = float(c["busbw_GBps"]) if c is not None else math.nan
-    s["lower_bound_us"] = float(c["lower_bound_us"]) if c is not None else math.nan
-    up = uplinks(run.links)
-    s["uplink_util_max"] = maximum(up["mean_util"]) if not up.empty else 0.0
-    s["uplink_util_mean"] = mean(up["mean_util"]) if not up.empty else 0.0
-    s["uplink_imbalance"], s["uplink_jain"] = uplink_balance(up)
-    pc = pause_column(run.links)
-    sim_end = float(run.manifest.get("sim_end_us") or 0)
-    if pc is not None and sim_end > 0 and len(run.links):
-        s["pause_fraction"] = float(run.links[pc].sum()) / (len(run.links) * sim_end)
-    else:
-        s["pause_fraction"] = math.nan
-    s["drops"] = int(run.links[drop_columns(run.links)].to_numpy().sum())
-    s["retx_packets"] = int(f["retx_packets"].sum())
-    s["ooo_packets"] = int(f["ooo_packets"].sum())
-    s["unfinished"] = int((f["finished"] == 0).sum())
+    for key, _, _ in METRICS + [("fct_max_us", "", ""), ("algbw_GBps", "", ""),
+                                ("lower_bound_us", "", "")]:
+        s[key] = _number(m.get(_MANIFEST_KEYS.get(key, key)))
+    if m.get("unfinished") is None:
+        s["unfinished"] = _number(run.manifest.get("unfinished_transfers"))
+    if quantiles not in QUANTILE_METHODS:
+        raise ValueError("run_summary: quantiles must be one of %s, got %r"
+                         % (", ".join(QUANTILE_METHODS), quantiles))
+    if quantiles != m.get("quantile_method", NEAREST_RANK):
+        done = run.flows[run.flows["finished"] == 1]
+        for key, (q, column) in _PERCENTILES.items():
+            s[key] = quantile(done[column].tolist(), q, quantiles)
     return s
 
 

@@ -264,9 +264,9 @@ TEST_CASE("TIMELY: after the start-up overshoot the queue drains below Thigh and
     // the queue overshoots far beyond Tlow before the gradient cuts the rates (the start-up
     // behaviour HPCC's paper criticises). Then the queue drains and the rates climb back.
     const auto r = RunTwoFlows("timely", 1000, 20'000'000, 3500, [](tusk::ScenarioSpec& s) {
-        s.ns3Defaults["ns3::TimelyCongestionControl::AdditiveIncrease"] = "100000000";
-        s.ns3Defaults["ns3::TimelyCongestionControl::HyperIncrease"] = "500000000";
-        s.ns3Defaults["ns3::TimelyCongestionControl::MinRate"] = "1000000000";
+        s.ccSettings["timely.rate_ai_mbps"] = 100;
+        s.ccSettings["timely.rate_hai_mbps"] = 500;
+        s.ccSettings["timely.min_rate_mbps"] = 1000;
     });
     INFO("queue 0-300 us " << r.MaxQueue(0, 300) << " B, 700-2500 us " << r.MaxQueue(700, 2500)
                            << " B, 3000-3500 us mean " << r.MeanQueue(3000, 3500) << " max "
@@ -523,9 +523,9 @@ TEST_CASE("TIMELY: a late joiner is not starved: the gradient cuts both flows to
     // there both climb by delta per RTT.
     const auto r = RunTwoFlows("timely", 1000, 30'000'000, 2500, [](tusk::ScenarioSpec& s) {
         s.workload.flows[1].startPs = 200'000'000;
-        s.ns3Defaults["ns3::TimelyCongestionControl::AdditiveIncrease"] = "100000000";
-        s.ns3Defaults["ns3::TimelyCongestionControl::HyperIncrease"] = "500000000";
-        s.ns3Defaults["ns3::TimelyCongestionControl::MinRate"] = "1000000000";
+        s.ccSettings["timely.rate_ai_mbps"] = 100;
+        s.ccSettings["timely.rate_hai_mbps"] = 500;
+        s.ccSettings["timely.min_rate_mbps"] = 1000;
     });
     const double a = r.Rate(0, 1000, 2500);
     const double b = r.Rate(1, 1000, 2500);

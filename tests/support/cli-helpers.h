@@ -62,11 +62,15 @@ Tusk(const std::string& args)
     return Shell(std::string(TUSK_BINARY_DIR) + "/bin/tusk " + args);
 }
 
-/** An empty scratch directory under the temporary directory. */
+/**
+ * An empty scratch directory in this build's tree: two checkouts testing at once (worktrees
+ * on one machine) would otherwise empty each other's directories under /tmp.
+ */
 inline std::filesystem::path
 Scratch(const std::string& name)
 {
-    std::filesystem::path d = std::filesystem::temp_directory_path() / ("tusk-cli-test-" + name);
+    std::filesystem::path d =
+        std::filesystem::path(TUSK_BINARY_DIR) / "test-scratch" / ("tusk-cli-test-" + name);
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
     return d;

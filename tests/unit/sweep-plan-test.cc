@@ -7,6 +7,7 @@
 #include "fabric/model/input-error.h"
 #include "input-error-helpers.h"
 #include "tusk/regress.h"
+#include "tusk/runner.h"
 #include "tusk/scenario-toml.h"
 #include "tusk/sweep-plan.h"
 
@@ -173,11 +174,12 @@ values = [250]
 TEST_CASE("sweep: the hash is that of the resolved scenario, however it is given", "[unit][sweep]")
 {
     Dir d("hash");
-    // seed 1 is the base's own seed: the run resolves to the base scenario itself.
+    // seed 1 is the base's own seed: the run resolves to the base scenario itself, as its
+    // manifest will echo it (derived values explicit).
     const auto a = d.Write("a.toml", "scenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\nvalues = [1, 2]\n");
     const auto plan = tusk::ExpandSweep(tusk::ReadSweepFile(a), "out");
     const auto base = tusk::LoadScenarioFile((d.path / "base.toml").string());
-    CHECK(plan.runs[0].hash == tusk::Sha256Hex(tusk::ScenarioToJson(base).dump()));
+    CHECK(plan.runs[0].hash == tusk::Sha256Hex(tusk::ScenarioToJson(tusk::ResolveScenario(base)).dump()));
     CHECK(plan.runs[1].hash != plan.runs[0].hash);
     // A [set] that restates a default changes nothing: same hash, reported as a duplicate.
     const auto b = d.Write("b.toml", "scenario = \"base.toml\"\n[[axis]]\nkey = \"nic.mtu_bytes\"\n"

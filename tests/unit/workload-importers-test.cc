@@ -341,5 +341,5 @@ TEST_CASE("Poisson background offers the target load", "[unit][background]")
     CHECK(again.back().startPs == flows.back().startPs);
     CHECK(again.back().bytes == flows.back().bytes);
     r.load = 1.5;
-    CHECK(Error([&] { MakePoissonBackground(r, cdf); }).Key() == "background.load");
+    CHECK(Error([&] { MakePoissonBackground(r, cdf); }).Key() == "BackgroundRequest.load");
 }

@@ -61,7 +61,12 @@ SwitchNode::GetTypeId()
                                           "(0..7; the control class by default).",
                                           UintegerValue(7),
                                           MakeUintegerAccessor(&SwitchNode::m_trimPriority),
-                                          MakeUintegerChecker<uint8_t>(0, 7));
+                                          MakeUintegerChecker<uint8_t>(0, 7))
+                            .AddTraceSource("Trim",
+                                            "A data frame was trimmed to its headers: (packet "
+                                            "after the cut, meta).",
+                                            MakeTraceSourceAccessor(&SwitchNode::m_trimTrace),
+                                            "ns3::SwitchNode::TrimTracedCallback");
     return tid;
 }
 
@@ -207,6 +212,7 @@ SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMe
         meta.trimmed = true;
         meta.priority = m_trimPriority;
         ++m_trimmedFrames;
+        m_trimTrace(packet, meta);
     }
     const uint32_t bytes = packet->GetSize();
     const uint8_t prio = meta.priority & 7;

@@ -9,6 +9,7 @@
 #include "switch-port.h"
 
 #include "ns3/node.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <memory>
@@ -37,6 +38,9 @@ namespace ns3
 class SwitchNode : public Node
 {
   public:
+    /** "Trim": a data frame was trimmed to its headers (after the cut). */
+    typedef void (*TrimTracedCallback)(Ptr<const Packet> packet, const FrameMeta& meta);
+
     static TypeId GetTypeId();
     SwitchNode();
 
@@ -116,6 +120,7 @@ class SwitchNode : public Node
     uint32_t m_trimmedFrameBytes = 64;
     uint8_t m_trimPriority = 7;
     uint64_t m_trimmedFrames = 0;
+    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_trimTrace;
     Ptr<SharedBufferMmu> m_mmu;
     uint16_t m_pauseQuanta = 0xFFFF;
     Time m_pauseRefresh;

@@ -175,33 +175,33 @@ MakePoissonBackground(const BackgroundRequest& r, const FlowSizeCdf& cdf)
 {
     if (r.hosts.size() < 2)
     {
-        throw InputError("", 0, "background.hosts",
+        throw InputError("", 0, "BackgroundRequest.hosts",
                          "background traffic needs at least 2 hosts; got " +
                              std::to_string(r.hosts.size()));
     }
     if (std::set<uint32_t>(r.hosts.begin(), r.hosts.end()).size() != r.hosts.size())
     {
-        throw InputError("", 0, "background.hosts", "a host is listed twice");
+        throw InputError("", 0, "BackgroundRequest.hosts", "a host is listed twice");
     }
     if (!(r.load > 0 && r.load <= 1))
     {
-        throw InputError("", 0, "background.load",
+        throw InputError("", 0, "BackgroundRequest.load",
                          "expected an offered load in (0, 1]; got " + std::to_string(r.load));
     }
     if (r.durationPs == 0)
     {
-        throw InputError("", 0, "background.duration_us", "expected a duration > 0");
+        throw InputError("", 0, "BackgroundRequest.durationPs", "expected a duration > 0");
     }
     if (r.hostRateBps == 0)
     {
-        throw InputError("", 0, "background.rate", "expected a host link rate > 0");
+        throw InputError("", 0, "BackgroundRequest.hostRateBps", "expected a host link rate > 0");
     }
     // Expected number of flows, checked before generating any: a CDF of tiny (or zero) sizes
     // would otherwise generate flows without bound.
     const double meanBytes = cdf.MeanBytes();
     if (!(meanBytes >= 1))
     {
-        throw InputError("", 0, "background.cdf",
+        throw InputError("", 0, "BackgroundRequest.cdf",
                          "the flow-size CDF's mean is " + std::to_string(meanBytes) +
                              " bytes; expected at least 1 byte");
     }
@@ -211,7 +211,7 @@ MakePoissonBackground(const BackgroundRequest& r, const FlowSizeCdf& cdf)
     constexpr double kMaxFlows = 5e6;
     if (expectedFlows > kMaxFlows)
     {
-        throw InputError("", 0, "background.duration_us",
+        throw InputError("", 0, "BackgroundRequest.durationPs",
                          "these settings would generate about " +
                              std::to_string(static_cast<uint64_t>(expectedFlows)) +
                              " background flows (more than 5 million); shorten the duration, "

@@ -93,8 +93,10 @@ struct BackgroundRequest
  * Inter-arrival times are exponential with mean mean_size * 8 / (load * rate), drawn by
  * inversion from std::mt19937_64(seed) with 53-bit uniforms; destinations and sizes from the
  * same stream. Deterministic for a seed on every standard library.
- * \throws InputError key "background.hosts" (fewer than 2, duplicates), "background.load"
- *         (not in (0, 1]), "background.duration_us" (0), "background.rate" (0)
+ * \throws InputError key "BackgroundRequest.hosts" (fewer than 2, duplicates),
+ *         "BackgroundRequest.load" (not in (0, 1]), "BackgroundRequest.durationPs" (0, or more
+ *         than 5 million flows expected), "BackgroundRequest.hostRateBps" (0),
+ *         "BackgroundRequest.cdf" (a mean flow size below 1 byte)
  */
 std::vector<TransferSpec> MakePoissonBackground(const BackgroundRequest& request,
                                                 const FlowSizeCdf& cdf);
