@@ -336,17 +336,7 @@ RdmaNic::SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes)
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(aeth);
     p->AddHeader(bth);
-    FrameMeta meta;
-    meta.srcHost = m_hostId;
-    meta.dstHost = qp.GetPeerHost();
-    meta.dstQp = qp.GetPeerQpn();
-    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
-    meta.dstPort = kRoceV2UdpPort;
-    meta.priority = m_controlPriority;
-    meta.ecn = ECN_NOT_ECT;
-    meta.kind = FrameKind::ACK;
-    m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
-    TryTransmit();
+    QueueControl(p, ControlMeta(qp, FrameKind::ACK));
 }
 
 Ptr<RdmaQueuePair>
@@ -430,17 +420,7 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp)
     bth.destQp = qp.GetPeerQpn();
     Ptr<Packet> p = Create<Packet>(16);
     p->AddHeader(bth);
-    FrameMeta meta;
-    meta.srcHost = m_hostId;
-    meta.dstHost = qp.GetPeerHost();
-    meta.dstQp = qp.GetPeerQpn();
-    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
-    meta.dstPort = kRoceV2UdpPort;
-    meta.priority = m_controlPriority;
-    meta.ecn = ECN_NOT_ECT;
-    meta.kind = FrameKind::CNP;
-    m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
-    TryTransmit();
+    QueueControl(p, ControlMeta(qp, FrameKind::CNP));
 }
 
 void
@@ -478,6 +458,18 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack
     }
     p->AddHeader(aeth);
     p->AddHeader(bth);
+    FrameMeta meta = ControlMeta(qp, ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK);
+    if (intEcho)
+    {
+        meta.intStack = *intEcho;
+        meta.intStack.present = true;
+    }
+    QueueControl(p, meta);
+}
+
+FrameMeta
+RdmaNic::ControlMeta(const RdmaQueuePair& qp, FrameKind kind) const
+{
     FrameMeta meta;
     meta.srcHost = m_hostId;
     meta.dstHost = qp.GetPeerHost();
@@ -486,12 +478,13 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack
     meta.dstPort = kRoceV2UdpPort;
     meta.priority = m_controlPriority;
     meta.ecn = ECN_NOT_ECT;
-    meta.kind = ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK;
-    if (intEcho)
-    {
-        meta.intStack = *intEcho;
-        meta.intStack.present = true;
-    }
+    meta.kind = kind;
+    return meta;
+}
+
+void
+RdmaNic::QueueControl(Ptr<Packet> p, const FrameMeta& meta)
+{
     m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
     TryTransmit();
 }

@@ -101,6 +101,10 @@ class RdmaNic : public FabricNetDevice
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
     void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho);
     void SendCnp(const RdmaQueuePair& qp);
+    /** FrameMeta of a control frame (ACK, NAK, CNP, credit) of `qp` to its peer. */
+    FrameMeta ControlMeta(const RdmaQueuePair& qp, FrameKind kind) const;
+    /** Frame `p` (BTH and what follows) with `meta` and queue it ahead of data. */
+    void QueueControl(Ptr<Packet> p, const FrameMeta& meta);
     void SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes);
     void ListForCredit(RdmaQueuePair* qp);
     void UpdateCreditOutstanding(const RdmaQueuePair& qp);
