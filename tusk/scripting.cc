@@ -86,7 +86,7 @@ Topology::HpccText() const
 Scenario::Scenario()
     : m_name("<built-in default scenario>")
 {
-    Reload(kDefaultScenarioToml, m_overrides);
+    Reload(kDefaultScenarioToml, m_overrides, "");
 }
 
 Scenario
@@ -103,8 +103,7 @@ Scenario::Load(const std::string& path)
     s.m_name = path;
     s.m_fromFile = true;
     s.m_text = text.str();
-    s.m_valid = false;
-    s.Reload(s.m_text, {});
+    s.Reload(s.m_text, {}, "");
     return s;
 }
 
@@ -113,13 +112,14 @@ Scenario::FromString(const std::string& toml, const std::string& name)
 {
     Scenario s;
     s.m_name = name;
-    s.m_valid = false;
-    s.Reload(toml, {});
+    s.Reload(toml, {}, "");
     return s;
 }
 
 void
-Scenario::Reload(const std::string& text, const std::vector<std::string>& overrides)
+Scenario::Reload(const std::string& text,
+                 const std::vector<std::string>& overrides,
+                 const std::string& changedKey)
 {
     // While the text is the file's, load the file itself, exactly as `tusk run FILE --set ...`.
     const bool asFile = m_fromFile && text == m_text;
@@ -132,16 +132,21 @@ Scenario::Reload(const std::string& text, const std::vector<std::string>& overri
     }
     catch (const InputError& e)
     {
-        if (m_valid && !m_pending)
+        // The change itself is wrong (the problem is at the key it changed, or in the table
+        // it added): refuse it. A problem elsewhere (a `flows` workload without flows yet) is
+        // the scenario not being complete: keep the change, report the problem when run.
+        const std::string& key = e.Key();
+        if (!changedKey.empty() && key.compare(0, changedKey.size(), changedKey) == 0 &&
+            (key.size() == changedKey.size() || key[changedKey.size()] == '.' ||
+             key[changedKey.size()] == '['))
         {
-            throw; // it was complete and valid: refuse the change, keep the scenario as it was
+            throw;
         }
-        m_pending = e; // not complete yet: keep the change, report the problem when run
+        m_pending = e;
     }
     m_fromFile = asFile;
     m_text = text;
     m_overrides = overrides;
-    m_valid = true;
 }
 
 const ScenarioSpec&
@@ -165,7 +170,7 @@ Scenario::Set(const std::string& key, const std::string& value)
 {
     std::vector<std::string> overrides = m_overrides;
     overrides.push_back(key + "=" + value);
-    Reload(m_text, overrides);
+    Reload(m_text, overrides, key);
     return *this;
 }
 
@@ -196,7 +201,7 @@ Scenario::AddTable(const std::string& array, const std::string& body)
     {
         text += "\n";
     }
-    Reload(text, m_overrides);
+    Reload(text, m_overrides, array);
     return *this;
 }
 
@@ -228,7 +233,7 @@ Scenario::UseTopology(const Topology& t, const std::string& file)
     std::vector<std::string> overrides = m_overrides;
     overrides.push_back("topology.kind=hpcc");
     overrides.push_back("topology.file=" + Quote(path));
-    Reload(m_text, overrides);
+    Reload(m_text, overrides, "topology");
     return *this;
 }
 

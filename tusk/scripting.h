@@ -78,10 +78,11 @@ class Topology
  * \brief A scenario to run from a program, checked by the same code and with the same
  * messages as the TOML file and `--set`.
  *
- * Every change is checked at once. Once the scenario is complete and valid, a change that
- * breaks it throws ns3::InputError and is undone. A scenario that is not complete yet (a
- * `flows` workload before its first AddFlow) keeps its changes; its problem is thrown by
- * Check, Spec and Run until a change completes it.
+ * Every change is checked at once. A change that is wrong itself (the problem names the key it
+ * set, or is in the table it added) throws ns3::InputError and is undone. A problem elsewhere
+ * means the scenario is not complete yet (`workload.kind = "flows"` before the first AddFlow):
+ * the change is kept, and Check, Spec and Run throw the problem until a change resolves it.
+ * Load and FromString keep the text's problems the same way.
  *
  * The scenario is its TOML text (the file, plus the tables Add* appended) and its `Set`
  * overrides, which apply after the text in the order given (as `--set` after the file).
@@ -187,8 +188,11 @@ class Scenario
 
   private:
     static std::string TomlValue(double v, bool isBool, bool isIntegral);
-    /** Reload text + overrides; on failure restore the previous state and rethrow. */
-    void Reload(const std::string& text, const std::vector<std::string>& overrides);
+    /** Load text + overrides; a problem at `changedKey` (or in its table) is thrown and the
+     *  previous state kept, any other is kept pending. */
+    void Reload(const std::string& text,
+                const std::vector<std::string>& overrides,
+                const std::string& changedKey);
 
     struct Connection
     {
@@ -203,7 +207,6 @@ class Scenario
     std::vector<std::string> m_overrides;
     ScenarioSpec m_spec;                   //!< the last valid spec
     std::optional<ns3::InputError> m_pending; //!< why the current text + overrides are not valid
-    bool m_valid = false;                  //!< loaded once (changes are then checked at once)
     std::vector<Connection> m_connections;
     std::vector<std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)>>
         m_beforeRun;
