@@ -116,6 +116,21 @@ Scenario::FromString(const std::string& toml, const std::string& name)
     return s;
 }
 
+Scenario
+Scenario::FromJson(const std::string& json, const std::string& name)
+{
+    nlohmann::json j;
+    try
+    {
+        j = nlohmann::json::parse(json);
+    }
+    catch (const nlohmann::json::exception& e)
+    {
+        throw InputError(name, 0, "", std::string("not JSON: ") + e.what());
+    }
+    return FromString(ScenarioJsonToToml(j, name), name);
+}
+
 void
 Scenario::Reload(const std::string& text,
                  const std::vector<std::string>& overrides,
@@ -253,11 +268,12 @@ Scenario::BeforeRun(
 }
 
 RunResult
-Scenario::Run(const std::string& outDir, bool progress) const
+Scenario::Run(const std::string& outDir, bool progress, std::function<bool()> poll) const
 {
     Check();
     RunOptions ro;
     ro.progress = progress;
+    ro.poll = std::move(poll);
     ro.beforeRun = [this](ns3::Fabric& fabric, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
         for (const Connection& c : m_connections)
         {

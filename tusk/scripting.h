@@ -106,6 +106,13 @@ class Scenario
     static Scenario FromString(const std::string& toml, const std::string& name = "<script>");
 
     /**
+     * \brief A scenario from JSON text with the layout of a TOML scenario (a Python dict, the
+     * "scenario" object of a manifest.json), converted to TOML and read as FromString.
+     * \throws ns3::InputError if it is not JSON, or holds a null
+     */
+    static Scenario FromJson(const std::string& json, const std::string& name = "<json>");
+
+    /**
      * \brief Set one key, exactly as `tusk run --set key=value`: the value is parsed as a
      * TOML value, or taken as a plain string if it is not one ("drill", "64MiB",
      * "{kind = \"fat-tree\", k = 4}").
@@ -173,10 +180,14 @@ class Scenario
      * \param outDir "" for no files; else the results directory `tusk run --out outDir` writes,
      *        byte for byte (written atomically; an existing non-results directory is an error)
      * \param progress print `tusk run`'s progress line to stderr
+     * \param poll called every 20 µs of simulated time; returning false stops the run
      * \return the tables and summary; RunResult::failure says why a run failed ("" if not)
-     * \throws ns3::InputError for input problems found while building
+     * \throws ns3::InputError for input problems found while building; RunInterrupted when
+     *         `poll` stopped the run (nothing written)
      */
-    RunResult Run(const std::string& outDir = "", bool progress = false) const;
+    RunResult Run(const std::string& outDir = "",
+                  bool progress = false,
+                  std::function<bool()> poll = nullptr) const;
 
     /** The validated spec as it stands (internal units: ps, bit/s, bytes). \throws as Check */
     const ScenarioSpec& Spec() const;

@@ -204,3 +204,20 @@ TEST_CASE("a callback connected by path sees the queue the metrics sink sees", "
     CHECK(s.Run().flows[2].finishPs == r.flows[2].finishPs);
     CHECK(g_maxQueue == sinkMax);
 }
+
+TEST_CASE("a run stopped by its poll function writes nothing, and the next run is unaffected",
+          "[component][scripting]")
+{
+    const auto dir = Scratch("scripting-poll");
+    tusk::Scenario s = FlowsScenario();
+    s.AddFlow(0, 3, 2'000'000); // 160 µs at 100 Gb/s: several 20 µs ticks
+    int ticks = 0;
+    CHECK_THROWS_AS(s.Run((dir / "out").string(), false, [&ticks]() { return ++ticks < 3; }),
+                    tusk::RunInterrupted);
+    CHECK(ticks == 3);
+    CHECK(std::distance(std::filesystem::directory_iterator(dir),
+                        std::filesystem::directory_iterator()) == 0); // no results, no staging
+    const tusk::RunResult r = s.Run();
+    CHECK(r.finished);
+    CHECK(r.flows[0].deliveredBytes == 2'000'000);
+}
