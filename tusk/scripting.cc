@@ -190,16 +190,8 @@ Scenario::Set(const std::string& key, const std::string& value)
 }
 
 std::string
-Scenario::TomlValue(double v, bool isBool, bool isIntegral)
+Scenario::FloatText(double v)
 {
-    if (isBool)
-    {
-        return v != 0 ? "true" : "false";
-    }
-    if (isIntegral)
-    {
-        return fmt::format("{}", static_cast<int64_t>(v));
-    }
     return FormatDouble(v);
 }
 

@@ -124,8 +124,18 @@ class Scenario
     template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
     Scenario& Set(const std::string& key, T value)
     {
-        return Set(key, TomlValue(static_cast<double>(value), std::is_same_v<T, bool>,
-                                  std::is_integral_v<T>));
+        if constexpr (std::is_same_v<T, bool>)
+        {
+            return Set(key, std::string(value ? "true" : "false"));
+        }
+        else if constexpr (std::is_integral_v<T>)
+        {
+            return Set(key, std::to_string(value));
+        }
+        else
+        {
+            return Set(key, FloatText(static_cast<double>(value)));
+        }
     }
 
     /**
@@ -198,7 +208,8 @@ class Scenario
     const std::vector<std::string>& Overrides() const { return m_overrides; }
 
   private:
-    static std::string TomlValue(double v, bool isBool, bool isIntegral);
+    /** `v` as a TOML float (the shortest text that reads back as `v`). */
+    static std::string FloatText(double v);
     /** Load text + overrides; a problem at `changedKey` (or in its table) is thrown and the
      *  previous state kept, any other is kept pending. */
     void Reload(const std::string& text,
