@@ -207,6 +207,7 @@ FabricNetDevice::TryTransmit()
     const uint32_t bytes = packet->GetSize();
     const Time txTime = TxTime(bytes);
     m_transmitting = true;
+    m_txFrameBytes = bytes;
     if (control)
     {
         m_counters.pfcTx++;

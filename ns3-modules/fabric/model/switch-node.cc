@@ -164,7 +164,7 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         }
         EgressCandidate& c = m_scratch[usable++];
         c.port = route[i];
-        c.queueBytes = port->GetQueueBytes();
+        c.queueBytes = port->GetBacklogBytes();
         c.utilisation = port->GetUtilisation(now);
         c.paused = port->IsPaused(meta.priority & 7); // PFC state of the frame's priority
         c.linkUp = true;

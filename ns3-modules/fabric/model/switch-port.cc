@@ -203,8 +203,13 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         --m_queuedFrames;
         const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
         DecayDre(nowPs);
-        m_dreBytes += bytes + GetPhyOverheadBytes();
         m_switch->OnDequeue(m_portIndex, ingress, static_cast<uint8_t>(prio), bytes);
+        if (m_switch->WantsDeparture())
+        {
+            // The egress state this frame meets: the DRE before its own bytes are counted.
+            m_switch->OnDeparture(m_portIndex, DreUtilisation(), meta);
+        }
+        m_dreBytes += bytes + GetPhyOverheadBytes();
         return true;
     }
     return false;
@@ -249,6 +254,12 @@ double
 SwitchPort::GetUtilisation(Time now) const
 {
     DecayDre(static_cast<uint64_t>(now.GetPicoSeconds()));
+    return DreUtilisation();
+}
+
+double
+SwitchPort::DreUtilisation() const
+{
     const double tauS = m_drePeriod.GetSeconds() / m_dreAlpha;
     return m_dreBytes * 8.0 / (static_cast<double>(GetRateBps()) * tauS);
 }
