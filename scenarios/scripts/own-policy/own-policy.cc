@@ -57,7 +57,8 @@ NS_OBJECT_ENSURE_REGISTERED(MinQueueLoadBalancer);
 namespace
 {
 const PolicyRegistration kRegistration{
-    {"min-queue", "ns3::MinQueueLoadBalancer", "join the shortest queue, per packet (own policy)"}};
+    {"min-queue", "ns3::MinQueueLoadBalancer", "join the shortest queue, per packet (own policy)"},
+    "Winston, Optimality of the shortest line discipline, J. Appl. Prob. 1977"};
 } // namespace
 
 } // namespace ns3
