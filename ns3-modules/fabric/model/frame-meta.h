@@ -6,10 +6,14 @@
  * ns-3 Packet (so pcap files decode as RoCEv2) and fills a FrameMeta with the same values; the
  * channel hands both to the next hop, and switches read only the FrameMeta (no header
  * deserialisation, allocation or lookup per hop). Whoever rewrites a header field on the path
- * (ECN marking) rewrites both. End hosts parse the real headers.
+ * (ECN marking) rewrites both. End hosts parse the real headers, except for the two fields that
+ * switches rewrite on every hop, the IPv4 TTL and the INT stack: those live here only (the
+ * bytes keep what the sending NIC wrote), and receivers read them from the FrameMeta.
  */
 #ifndef TUSK_FRAME_META_H
 #define TUSK_FRAME_META_H
+
+#include "int-telemetry.h"
 
 #include "ns3/ipv4-address.h"
 
@@ -43,7 +47,7 @@ enum EcnCodepoint : uint8_t
 /** Bytes of FrameMeta's policy tag area (FrameMeta::lbTag). */
 constexpr size_t kLbTagBytes = 8;
 
-/** The fields of a frame's headers that the fabric forwards on. 32 bytes, copied by value. */
+/** The fields of a frame's headers that the fabric forwards on. 80 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -70,6 +74,15 @@ struct FrameMeta
     /** A switch trimmed this data frame (UEC-style packet trimming): only its first
      *  SwitchNode::TrimmedFrameBytes remain (the headers); the receiver NACKs it. */
     bool trimmed = false;
+    /** IPv4 TTL: 64 from the NIC, decremented by every switch the frame crosses, so that the
+     *  receiver can count hops (Swift's topology scaling). Switches rewrite only this field;
+     *  the receiving NIC reads it here. */
+    uint8_t ttl = 64;
+    /** In-band telemetry (HPCC): on a data frame whose NIC added an INT header, every switch
+     *  egress pushes a record; an ACK carries the stack of the data frame it answers back to
+     *  the sender. Switches write only this field (not the Packet's bytes); receivers read it
+     *  here, and the INT header in the bytes (RoceIntHeader) is written from it. */
+    IntStack intStack;
 };
 
 /**
