@@ -319,29 +319,13 @@ ComparisonCsv(const std::vector<RunResult>& runs)
     return s;
 }
 
-/** Run `spec` and write its results into `out` atomically (staging directory, then rename). */
+/** Run `spec` and write its results into `out` atomically (RunInto); g_staging meanwhile. */
 RunResult
 RunInto(const ScenarioSpec& spec, const std::string& out, bool quiet)
 {
-    const std::string staging = MakeStagingDir(out);
-    g_staging = staging;
-    RunResult r;
-    try
-    {
-        RunOptions ro;
-        ro.progress = !quiet;
-        ro.pcapDir = staging;
-        r = RunScenario(spec, ro);
-    }
-    catch (...)
-    {
-        fs::remove_all(staging);
-        throw;
-    }
-    WriteRunFiles(r, staging);
-    CommitDirectory(staging, out);
-    g_staging.clear();
-    return r;
+    RunOptions ro;
+    ro.progress = !quiet;
+    return tusk::RunInto(spec, out, ro, &g_staging);
 }
 
 int

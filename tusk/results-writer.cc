@@ -431,4 +431,32 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     WriteFileAtomic(dir + "/manifest.json", m.dump(2) + "\n");
 }
 
+RunResult
+RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options, std::string* stagingSlot)
+{
+    const std::string staging = MakeStagingDir(out);
+    if (stagingSlot)
+    {
+        *stagingSlot = staging;
+    }
+    RunResult r;
+    try
+    {
+        options.pcapDir = staging;
+        r = RunScenario(spec, options);
+    }
+    catch (...)
+    {
+        std::filesystem::remove_all(staging);
+        throw;
+    }
+    WriteRunFiles(r, staging);
+    CommitDirectory(staging, out);
+    if (stagingSlot)
+    {
+        stagingSlot->clear();
+    }
+    return r;
+}
+
 } // namespace tusk

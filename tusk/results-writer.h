@@ -43,6 +43,18 @@ std::string PfcEventsCsv(const RunResult& r);
  *  queue_bytes, paused_us; one row per sampled switch port per sample instant. */
 std::string TimeSeriesCsv(const RunResult& r);
 
+/**
+ * \brief Run `spec` and write its results into `out` atomically: a staging directory
+ * (MakeStagingDir, also where pcaps go), WriteRunFiles, CommitDirectory. On an exception the
+ * staging directory is removed and nothing is written.
+ * \param stagingSlot if given, holds the staging path while the run lasts (a signal handler
+ *        removes it), and is cleared after the commit
+ */
+RunResult RunInto(const ScenarioSpec& spec,
+                  const std::string& out,
+                  RunOptions options,
+                  std::string* stagingSlot = nullptr);
+
 /** Write `text` to `path` atomically (temporary file in the same directory, then rename). */
 void WriteFileAtomic(const std::string& path, const std::string& text);
 

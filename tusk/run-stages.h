@@ -203,6 +203,8 @@ class Observers
     void Finish(RunResult& result);
     /** The deadlock the detector reported ("" if none). */
     const std::string& Deadlock() const { return m_deadlock; }
+    /** RunOptions::poll asked to stop. */
+    bool Interrupted() const { return m_interrupted; }
     MetricsSink& Sink() { return m_sink; }
     void Dispose();
 
@@ -211,6 +213,7 @@ class Observers
     TimeSeriesSampler m_sampler;
     ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
     std::string m_deadlock;
+    bool m_interrupted = false;
     std::function<void()> m_progress;
     std::chrono::steady_clock::time_point m_lastPrint;
 };

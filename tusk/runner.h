@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -294,6 +295,17 @@ struct RunOptions
     /** Called when the simulation has stopped, before anything is disposed (tests read NIC
      *  and QP counters here). */
     std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)> afterRun;
+    /** Called on the progress tick (every 20 µs of simulated time, an event every run has,
+     *  so results do not change); returning false stops the run and RunScenario throws
+     *  RunInterrupted (a Ctrl-C in the Python module). */
+    std::function<bool()> poll;
+};
+
+/** RunScenario stopped because RunOptions::poll asked it to: nothing collected or written. */
+class RunInterrupted : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
 };
 
 /**
