@@ -134,9 +134,9 @@ PathClassesLine(const RunResult& r)
     std::string s;
     for (const auto& c : r.pathClasses)
     {
-        s += fmt::format("{}{} switch{} {:.3f} us (BDP {} B at {} Gb/s)", s.empty() ? "" : "; ",
+        s += fmt::format("{}{} switch{} {:.3f} µs (BDP {} B at {:g} Gb/s)", s.empty() ? "" : "; ",
                          c.links - 1, c.links == 2 ? "" : "es", c.baseRttPs / 1e6, c.bdpBytes,
-                         Num(InUnit(c.hostRateBps, kBpsPerGbps)));
+                         InUnit(c.hostRateBps, kBpsPerGbps));
     }
     return s.empty() ? s : "base RTT (an MTU packet and its ACK, idle fabric): " + s + "\n";
 }
