@@ -136,7 +136,7 @@ PathClassesLine(const RunResult& r)
     {
         s += fmt::format("{}{} switch{} {:.3f} µs (BDP {} B at {:g} Gb/s)", s.empty() ? "" : "; ",
                          c.links - 1, c.links == 2 ? "" : "es", c.baseRttPs / 1e6, c.bdpBytes,
-                         InUnit(c.hostRateBps, kBpsPerGbps));
+                         static_cast<double>(c.hostRateBps) / 1e9);
     }
     return s.empty() ? s : "base RTT (an MTU packet and its ACK, idle fabric): " + s + "\n";
 }
