@@ -38,6 +38,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     {
         options.editWorkload(workload);
     }
+    CheckQpBudget(spec, plan, graph, workload);
 
     // Build the fabric, its NICs and the executor; every attribute through `attrs`, which
     // restores the defaults it set when the run ends (also on errors).
@@ -61,6 +62,14 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     executor.exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
     Simulator::Run();
+    if (observers.Interrupted())
+    {
+        const std::string at = std::to_string(Simulator::Now().GetMicroSeconds());
+        executor.exec->Dispose();
+        observers.Dispose();
+        Simulator::Destroy();
+        throw RunInterrupted("the run was interrupted at " + at + " us of simulated time");
+    }
     if (options.afterRun)
     {
         options.afterRun(built.fabric, built.nics);

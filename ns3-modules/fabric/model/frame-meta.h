@@ -47,7 +47,7 @@ enum EcnCodepoint : uint8_t
 /** Bytes of FrameMeta's policy tag area (FrameMeta::lbTag). */
 constexpr size_t kLbTagBytes = 8;
 
-/** The fields of a frame's headers that the fabric forwards on. 80 bytes, copied by value. */
+/** The fields of a frame's headers that the fabric forwards on. 88 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -74,6 +74,9 @@ struct FrameMeta
     /** A switch trimmed this data frame (UEC-style packet trimming): only its first
      *  SwitchNode::TrimmedFrameBytes remain (the headers); the receiver NACKs it. */
     bool trimmed = false;
+    /** DATA frames: the sender's 64-bit PSN (the BTH carries its low 24 bits). Simulation
+     *  bookkeeping, as pfcDepth: a dropped frame is counted for its flow (flows.csv). */
+    uint64_t psn = 0;
     /** IPv4 TTL: 64 from the NIC, decremented by every switch the frame crosses, so that the
      *  receiver can count hops (Swift's topology scaling). Switches rewrite only this field;
      *  the receiving NIC reads it here. */

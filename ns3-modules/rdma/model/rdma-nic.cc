@@ -563,6 +563,7 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         meta.priority = qp->GetPriority();
         meta.ecn = ECN_ECT0;
         meta.kind = FrameKind::DATA;
+        meta.psn = d.psn;
         packet = BuildFrame(p, meta, d.entropy);
         qp->NotePaced(packet->GetSize() + GetPhyOverheadBytes(), now, GetRateBps());
         return true;
