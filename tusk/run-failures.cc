@@ -362,7 +362,8 @@ DrawFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
                     break;
                 }
                 FailureEntry f = target;
-                f.atPs = static_cast<uint64_t>(next);
+                f.atPs = static_cast<uint64_t>(next / 1000.0) * 1000; // whole ns
+
                 f.kind = rate.kind;
                 f.rateDivisor = rate.rateDivisor;
                 f.rateBps = rate.rateBps;

@@ -72,7 +72,7 @@ Rows()
             .Kinds(kLinkKinds)
             .Default("required"),
         Text<F>("switch", &F::switchName,
-                "The switch, by its name in `links.csv` (`\"spine3\"`, `\"agg1.2\"`): all its "
+                "The switch, by its name in `links.csv` (`\"spine3\"`, `\"agg5\"`): all its "
                 "links go down (or up).")
             .Kinds({"switch_down", "switch_up"})
             .Default("required"),
@@ -161,7 +161,8 @@ RateRows()
             .Default("required"),
         Choice<R>("links", &R::links, {"all", "host", "fabric"},
                   "`component = \"link\"` only: every link, the host links, or the "
-                  "switch-to-switch links."),
+                  "switch-to-switch links.")
+            .Kinds({"link_down", "degrade", "loss"}),
     };
     return rows;
 }
@@ -333,10 +334,6 @@ ReadRates(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
         if (f.kind == "loss")
         {
             Require(r, e, t, fp, "loss_rate", "the probability that a frame is corrupted (0..1)");
-        }
-        if (t.get("links") && f.component != "link")
-        {
-            r.Fail(t.get("links"), K("links"), "only component = \"link\" takes links");
         }
         spec.failureRates.push_back(f);
     }
