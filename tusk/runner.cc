@@ -1215,7 +1215,10 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     }
     exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
+    const auto runStart = Clock::now();
+    result.setupSeconds = std::chrono::duration<double>(runStart - wallStart).count();
     Simulator::Run();
+    result.runSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
     if (options.afterRun)
     {
         options.afterRun(fabric, nics);

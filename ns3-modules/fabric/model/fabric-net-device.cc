@@ -69,7 +69,8 @@ FabricNetDevice::GetTypeId()
             .AddAttribute("UtilisationWindow",
                           "Window over which the busiest-window utilisation is measured (Time).",
                           TimeValue(MicroSeconds(10)),
-                          MakeTimeAccessor(&FabricNetDevice::m_utilWindow),
+                          MakeTimeAccessor(&FabricNetDevice::SetUtilisationWindow,
+                                           &FabricNetDevice::GetUtilisationWindow),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReceiveErrorModel",
                           "Optional ns-3 ErrorModel applied to every arriving frame: a frame it "
@@ -120,7 +121,9 @@ FabricNetDevice::GetTypeId()
 }
 
 FabricNetDevice::FabricNetDevice()
-    : m_address(Mac48Address::Allocate())
+    : m_txCompleteEvent(
+          Create<MemberEvent<FabricNetDevice, &FabricNetDevice::TransmitComplete>>(this)),
+      m_address(Mac48Address::Allocate())
 {
 }
 
@@ -131,6 +134,7 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
+    m_txCompleteEvent->Clear();
     m_receiveErrorModel = nullptr;
     m_macControl.clear();
     for (int p = 0; p < 8; ++p)
@@ -145,15 +149,45 @@ void
 FabricNetDevice::Attach(Ptr<FabricChannel> channel)
 {
     m_channel = channel;
-    m_rateBps = m_rate.GetBitRate();
-    NS_ABORT_MSG_IF(m_rateBps == 0, "FabricNetDevice: DataRate must be > 0");
+    SetRateBps(m_rate.GetBitRate());
     channel->Attach(this);
+}
+
+void
+FabricNetDevice::SetRateBps(uint64_t rateBps)
+{
+    NS_ABORT_MSG_IF(rateBps == 0, "FabricNetDevice: DataRate must be > 0");
+    m_rateBps = rateBps;
+    // A byte takes a whole number of ps at every integer-Gb/s rate (80 ps at 100 Gb/s): then
+    // a frame's serialisation time is one multiplication, equal to SerializationPs.
+    constexpr uint64_t kBitPs = 8'000'000'000'000ULL;
+    m_psPerByte = kBitPs % rateBps == 0 ? kBitPs / rateBps : 0;
+}
+
+void
+FabricNetDevice::SetUtilisationWindow(Time window)
+{
+    m_utilWindow = window;
+    m_utilWindowPs = static_cast<uint64_t>(window.GetPicoSeconds());
+}
+
+Time
+FabricNetDevice::GetUtilisationWindow() const
+{
+    return m_utilWindow;
+}
+
+uint64_t
+FabricNetDevice::TxPs(uint32_t frameBytes) const
+{
+    const uint64_t wireBytes = frameBytes + m_phyOverheadBytes;
+    return m_psPerByte != 0 ? wireBytes * m_psPerByte : SerializationPs(wireBytes, m_rateBps);
 }
 
 Time
 FabricNetDevice::TxTime(uint32_t frameBytes) const
 {
-    return PicoSeconds(SerializationPs(frameBytes + m_phyOverheadBytes, m_rateBps));
+    return PicoSeconds(TxPs(frameBytes));
 }
 
 Ptr<FabricNetDevice>
@@ -183,7 +217,8 @@ FabricNetDevice::TryTransmit()
         return;
     }
     const uint32_t bytes = packet->GetSize();
-    const Time txTime = TxTime(bytes);
+    const uint64_t txPs = TxPs(bytes);
+    const Time txTime = PicoSeconds(txPs);
     m_transmitting = true;
     if (control)
     {
@@ -195,11 +230,11 @@ FabricNetDevice::TryTransmit()
         m_counters.txBytes += bytes;
     }
     m_counters.txWireBytes += bytes + m_phyOverheadBytes;
-    AccountUtilisation(static_cast<uint64_t>(txTime.GetPicoSeconds()));
+    AccountUtilisation(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()), txPs);
     m_txTrace(packet, meta);
     m_snifferTrace(packet);
     m_channel->Transmit(packet, meta, this, txTime);
-    Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+    Simulator::Schedule(txTime, Ptr<EventImpl>(m_txCompleteEvent));
 }
 
 void
@@ -242,18 +277,18 @@ FabricNetDevice::RecordDrop(Ptr<const Packet> packet, const FrameMeta& meta, Dro
 }
 
 void
-FabricNetDevice::AccountUtilisation(uint64_t durationPs)
+FabricNetDevice::AccountUtilisation(uint64_t nowPs, uint64_t durationPs)
 {
     // The line is busy over [now, now + duration): credit each window with the part of that
     // interval inside it, so no window exceeds 100 %.
-    const uint64_t windowPs = static_cast<uint64_t>(m_utilWindow.GetPicoSeconds());
-    uint64_t t = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t windowPs = m_utilWindowPs;
+    uint64_t t = nowPs;
     const uint64_t end = t + durationPs;
     while (t < end)
     {
         if (t >= m_utilWindowStartPs + windowPs)
         {
-            FlushUtilisation(Simulator::Now());
+            FlushUtilisation(PicoSeconds(nowPs));
             m_utilWindowStartPs = t - t % windowPs;
         }
         const uint64_t segment = std::min(end, m_utilWindowStartPs + windowPs) - t;
@@ -265,7 +300,7 @@ FabricNetDevice::AccountUtilisation(uint64_t durationPs)
 void
 FabricNetDevice::FlushUtilisation(Time now)
 {
-    const uint64_t windowPs = static_cast<uint64_t>(m_utilWindow.GetPicoSeconds());
+    const uint64_t windowPs = m_utilWindowPs;
     if (m_utilWindowBusyPs > 0 && windowPs > 0)
     {
         const double u = static_cast<double>(m_utilWindowBusyPs) / static_cast<double>(windowPs);
@@ -303,9 +338,8 @@ FabricNetDevice::SetLinkUp(bool up)
 void
 FabricNetDevice::SetDataRate(DataRate rate)
 {
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "FabricNetDevice: DataRate must be > 0");
+    SetRateBps(rate.GetBitRate());
     m_rate = rate;
-    m_rateBps = rate.GetBitRate();
 }
 
 // ---- PFC (IEEE 802.1Qbb) ----------------------------------------------------------------
@@ -385,6 +419,10 @@ FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
 bool
 FabricNetDevice::IsPaused(uint8_t priority) const
 {
+    if (m_pauseExpiryPs[priority] == 0)
+    {
+        return false; // the common case, without asking the simulator for the time
+    }
     const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     if (m_pauseExpiryPs[priority] == 0 || m_pauseExpiryPs[priority] <= nowPs)
     {
@@ -397,7 +435,8 @@ FabricNetDevice::IsPaused(uint8_t priority) const
 bool
 FabricNetDevice::IsInPfcStorm(uint8_t priority) const
 {
-    return m_stormUntilPs[priority] > static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    return m_stormUntilPs[priority] != 0 &&
+           m_stormUntilPs[priority] > static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
 }
 
 void

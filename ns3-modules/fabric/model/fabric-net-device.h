@@ -6,6 +6,7 @@
 
 #include "fabric-channel.h"
 #include "frame-meta.h"
+#include "member-event.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
@@ -100,6 +101,8 @@ class FabricNetDevice : public NetDevice
     uint64_t GetRateBps() const { return m_rateBps; }
     /** Serialisation time of a frame of `frameBytes` (PHY overhead added). */
     Time TxTime(uint32_t frameBytes) const;
+    /** TxTime in ps (SerializationPs of the frame and its PHY overhead at the line rate). */
+    uint64_t TxPs(uint32_t frameBytes) const;
     uint32_t GetPhyOverheadBytes() const { return m_phyOverheadBytes; }
     bool IsTransmitting() const { return m_transmitting; }
     Ptr<FabricChannel> GetFabricChannel() const { return m_channel; }
@@ -204,7 +207,10 @@ class FabricNetDevice : public NetDevice
 
   private:
     void TransmitComplete();
-    void AccountUtilisation(uint64_t durationPs);
+    void AccountUtilisation(uint64_t nowPs, uint64_t durationPs);
+    void SetRateBps(uint64_t rateBps);
+    void SetUtilisationWindow(Time window);
+    Time GetUtilisationWindow() const;
     void ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta);
     void Resume(uint8_t priority);
     void PauseExpired(uint8_t priority);
@@ -212,16 +218,20 @@ class FabricNetDevice : public NetDevice
 
     Ptr<Node> m_node;
     Ptr<FabricChannel> m_channel;
+    /** End of the frame being serialised (at most one pending: m_transmitting). */
+    Ptr<MemberEvent<FabricNetDevice, &FabricNetDevice::TransmitComplete>> m_txCompleteEvent;
     uint32_t m_ifIndex = 0;
     Mac48Address m_address;
     uint16_t m_mtu = 9216;
     DataRate m_rate;
     uint64_t m_rateBps = 0;
+    uint64_t m_psPerByte = 0; //!< serialisation ps per byte when a whole number, else 0
     uint32_t m_phyOverheadBytes = 20;
     bool m_linkUp = true;
     bool m_transmitting = false;
     Ptr<ErrorModel> m_receiveErrorModel;
     Time m_utilWindow;
+    uint64_t m_utilWindowPs = 0; //!< m_utilWindow in ps (read per frame)
     uint64_t m_utilWindowStartPs = 0;
     uint64_t m_utilWindowBusyPs = 0;
     PortCounters m_counters;

@@ -30,12 +30,12 @@ SwitchPort::GetTypeId()
             .AddAttribute("DrePeriod",
                           "DRE decay period Tdre (Time): X <- X (1 - alpha) every Tdre.",
                           TimeValue(MicroSeconds(10)),
-                          MakeTimeAccessor(&SwitchPort::m_drePeriod),
+                          MakeTimeAccessor(&SwitchPort::SetDrePeriod, &SwitchPort::GetDrePeriod),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("DreAlpha",
                           "DRE decay factor alpha (dimensionless, 0 < alpha <= 1).",
                           DoubleValue(0.1),
-                          MakeDoubleAccessor(&SwitchPort::m_dreAlpha),
+                          MakeDoubleAccessor(&SwitchPort::SetDreAlpha, &SwitchPort::GetDreAlpha),
                           MakeDoubleChecker<double>(1e-6, 1.0))
             .AddAttribute("EcnMarking",
                           "CE-mark ECN-capable data frames at this egress, RED-style on the "
@@ -81,6 +81,33 @@ EcnMarkProbability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
         return 1.0;
     }
     return pmax * static_cast<double>(q - kmin) / static_cast<double>(kmax - kmin);
+}
+
+void
+SwitchPort::SetDrePeriod(Time period)
+{
+    m_drePeriod = period;
+    m_drePeriodPs = static_cast<uint64_t>(period.GetPicoSeconds());
+    m_dreTauS = m_drePeriod.GetSeconds() / m_dreAlpha;
+}
+
+Time
+SwitchPort::GetDrePeriod() const
+{
+    return m_drePeriod;
+}
+
+void
+SwitchPort::SetDreAlpha(double alpha)
+{
+    m_dreAlpha = alpha;
+    m_dreTauS = m_drePeriod.GetSeconds() / m_dreAlpha;
+}
+
+double
+SwitchPort::GetDreAlpha() const
+{
+    return m_dreAlpha;
 }
 
 Ptr<SwitchNode>
@@ -227,7 +254,7 @@ SwitchPort::DoPfcStorm(uint8_t priority)
 void
 SwitchPort::DecayDre(uint64_t nowPs) const
 {
-    const uint64_t periodPs = static_cast<uint64_t>(m_drePeriod.GetPicoSeconds());
+    const uint64_t periodPs = m_drePeriodPs;
     const uint64_t periods = (nowPs - m_dreLastPs) / periodPs;
     if (periods > 0)
     {
@@ -240,8 +267,7 @@ double
 SwitchPort::GetUtilisation(Time now) const
 {
     DecayDre(static_cast<uint64_t>(now.GetPicoSeconds()));
-    const double tauS = m_drePeriod.GetSeconds() / m_dreAlpha;
-    return m_dreBytes * 8.0 / (static_cast<double>(GetRateBps()) * tauS);
+    return m_dreBytes * 8.0 / (static_cast<double>(GetRateBps()) * m_dreTauS);
 }
 
 } // namespace ns3

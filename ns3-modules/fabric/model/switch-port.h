@@ -80,6 +80,10 @@ class SwitchPort : public FabricNetDevice
     };
 
     void DecayDre(uint64_t nowPs) const;
+    void SetDrePeriod(Time period);
+    Time GetDrePeriod() const;
+    void SetDreAlpha(double alpha);
+    double GetDreAlpha() const;
     void MarkCe(Ptr<Packet> packet, FrameMeta& meta);
 
     Ptr<SwitchNode> m_switch;
@@ -96,6 +100,8 @@ class SwitchPort : public FabricNetDevice
 
     Time m_drePeriod;
     double m_dreAlpha = 0.1;
+    uint64_t m_drePeriodPs = 1; //!< m_drePeriod in ps (read per frame)
+    double m_dreTauS = 1e-4;    //!< tau = DrePeriod / DreAlpha, s
     mutable double m_dreBytes = 0;
     mutable uint64_t m_dreLastPs = 0;
 };
