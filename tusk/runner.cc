@@ -27,6 +27,7 @@
 #include "ns3/enum.h"
 #include "ns3/double.h"
 #include "ns3/data-rate.h"
+#include "ns3/object-factory.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -960,6 +961,11 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     using Clock = std::chrono::steady_clock;
     const auto wallStart = Clock::now();
     EnsurePicosecondResolution();
+    {
+        ObjectFactory scheduler;
+        scheduler.SetTypeId(SchedulerTypeId(spec.simulator.scheduler));
+        Simulator::SetScheduler(scheduler);
+    }
     RunResult result;
     result.spec = spec;
     result.warnings = ScenarioWarnings(spec);

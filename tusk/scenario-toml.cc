@@ -474,6 +474,7 @@ class Loader
     const toml::array* TableArray(const toml::table& t, const std::string& path,
                                   const std::string& key, const std::string& what);
     void ReadOutput(const toml::table& root, ScenarioSpec& spec);
+    void ReadSimulator(const toml::table& root, ScenarioSpec& spec);
     void ReadNs3(const toml::table& root, ScenarioSpec& spec);
 
     std::string m_file;               //!< error file name
@@ -2446,6 +2447,22 @@ Loader::ReadOutput(const toml::table& root, ScenarioSpec& spec)
 }
 
 void
+Loader::ReadSimulator(const toml::table& root, ScenarioSpec& spec)
+{
+    const toml::node* tn = Get(root, "", "simulator");
+    if (tn == nullptr)
+    {
+        return;
+    }
+    const toml::table& t = Table(tn, "simulator");
+    CheckKeys(t, "simulator", {"scheduler"});
+    if (auto* n = Get(t, "simulator", "scheduler"))
+    {
+        spec.simulator.scheduler = Choice(n, "simulator.scheduler", SchedulerNames());
+    }
+}
+
+void
 Loader::ReadNs3(const toml::table& root, ScenarioSpec& spec)
 {
     const toml::node* tn = Get(root, "", "ns3");
@@ -2496,6 +2513,7 @@ Loader::Read(const toml::table& root)
                "scale_up",
                "failures",
                "output",
+               "simulator",
                "ns3"});
     if (auto* n = Get(root, "", "name"))
     {
@@ -2542,6 +2560,7 @@ Loader::Read(const toml::table& root)
     ReadBackground(root, spec);
     ReadFailures(root, spec);
     ReadOutput(root, spec);
+    ReadSimulator(root, spec);
     ReadNs3(root, spec);
     return spec;
 }
@@ -3056,6 +3075,8 @@ ScenarioToJson(const ScenarioSpec& s)
                    {"pcap", s.output.pcap},
                    {"sample_us", InUnit(s.output.samplePs, kPsPerUs)}};
 
+    j["simulator"] = {{"scheduler", s.simulator.scheduler}};
+
     json ns3 = json::object();
     for (const auto& [k, v] : s.ns3Defaults)
     {
@@ -3063,6 +3084,51 @@ ScenarioToJson(const ScenarioSpec& s)
     }
     j["ns3"] = ns3;
     return j;
+}
+
+namespace
+{
+/** simulator.scheduler names and their ns-3 TypeIds, the default first. */
+const std::vector<std::pair<std::string, std::string>>&
+SchedulerTable()
+{
+    static const std::vector<std::pair<std::string, std::string>> table = {
+        {"timing-wheel", "ns3::TimingWheelScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"calendar", "ns3::CalendarScheduler"},
+        {"list", "ns3::ListScheduler"},
+        {"priority-queue", "ns3::PriorityQueueScheduler"},
+    };
+    return table;
+}
+} // namespace
+
+const std::vector<std::string>&
+SchedulerNames()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> n;
+        for (const auto& [name, tid] : SchedulerTable())
+        {
+            n.push_back(name);
+        }
+        return n;
+    }();
+    return names;
+}
+
+std::string
+SchedulerTypeId(const std::string& name)
+{
+    for (const auto& [n, tid] : SchedulerTable())
+    {
+        if (n == name)
+        {
+            return tid;
+        }
+    }
+    return "";
 }
 
 } // namespace tusk
