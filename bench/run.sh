@@ -20,7 +20,7 @@ if [ "${1:-}" = "--callgrind" ]; then
   callgrind=1
   shift
 fi
-TUSK=./build/bin/tusk
+TUSK=${TUSK:-./build/bin/tusk} # TUSK=... benchmarks another build
 SHARED=../shared/data/htsim
 
 run_case() {

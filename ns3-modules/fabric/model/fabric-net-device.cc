@@ -102,15 +102,18 @@ FabricNetDevice::GetTypeId()
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcTrace),
                             "ns3::FabricNetDevice::PfcTracedCallback")
             .AddTraceSource("Sniffer",
-                            "Every frame sent or received by this port (for pcap).",
+                            "Every frame sent or received by this port, as bytes on the wire "
+                            "(for pcap; built only when connected, see WireFrame).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("Tx",
-                            "A frame starts transmission: (packet, meta).",
+                            "A frame starts transmission: (packet, meta); the packet has the "
+                            "frame's size, the meta its header fields.",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_txTrace),
                             "ns3::FabricNetDevice::FrameTracedCallback")
             .AddTraceSource("Rx",
-                            "A frame has fully arrived: (packet, meta).",
+                            "A frame has fully arrived: (packet, meta); the packet has the "
+                            "frame's size, the meta its header fields.",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_rxTrace),
                             "ns3::FabricNetDevice::FrameTracedCallback")
             .AddTraceSource("Drop",
@@ -232,7 +235,10 @@ FabricNetDevice::TryTransmit()
     m_counters.txWireBytes += bytes + m_phyOverheadBytes;
     AccountUtilisation(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()), txPs);
     m_txTrace(packet, meta);
-    m_snifferTrace(packet);
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(WireFrame(packet, meta, true)); // bytes only for an observer
+    }
     m_channel->Transmit(packet, meta, this, txTime);
     Simulator::Schedule(txTime, Ptr<EventImpl>(m_txCompleteEvent));
 }
@@ -257,7 +263,7 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
         ReceivePfc(packet, meta);
         return;
     }
-    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(WireFrame(packet, meta, false)))
     {
         RecordDrop(packet, meta, DropReason::CORRUPTED);
         return;
@@ -265,7 +271,10 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     m_counters.rxFrames++;
     m_counters.rxBytes += packet->GetSize();
     m_rxTrace(packet, meta);
-    m_snifferTrace(packet);
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(WireFrame(packet, meta, false));
+    }
     DoReceive(packet, meta);
 }
 

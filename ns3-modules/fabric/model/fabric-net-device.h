@@ -194,6 +194,18 @@ class FabricNetDevice : public NetDevice
     virtual void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) = 0;
     /** The PFC watchdog declared a storm on `priority`: drop what is queued for it. */
     virtual void DoPfcStorm(uint8_t priority) {}
+    /**
+     * \brief The frame as bytes on the wire, for whoever looks at bytes: the Sniffer trace
+     * and the receive ErrorModel (called only when one is there). The forwarding path carries
+     * a frame's headers in its FrameMeta and a Packet of its size (frame-meta.h); a device
+     * that knows the frame format builds the bytes here (RdmaNic: RoCEv2). The default hands
+     * on the Packet as it is (its size, no header bytes; PFC frames are real).
+     * \param transmitted true when this device sends the frame, false when it receives it
+     */
+    virtual Ptr<Packet> WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) const
+    {
+        return frame;
+    }
 
     void NoteEcnMark() { m_counters.ecnMarks++; }
     /** Account egress occupancy (for maxQueueBytes). */
@@ -256,9 +268,9 @@ class FabricNetDevice : public NetDevice
     WatchdogAction m_watchdogAction = WATCHDOG_DROP;
     TracedCallback<const PfcEvent&> m_pfcTrace;
 
-    /** Every frame sent and received (pcap, like ns-3's Sniffer trace). */
+    /** Every frame sent and received, as bytes (WireFrame; pcap, like ns-3's Sniffer). */
     TracedCallback<Ptr<const Packet>> m_snifferTrace;
-    /** A frame starts transmission: packet, meta. */
+    /** A frame starts transmission: packet (its size; no header bytes), meta (its headers). */
     TracedCallback<Ptr<const Packet>, const FrameMeta&> m_txTrace;
     /** A frame arrived: packet, meta. */
     TracedCallback<Ptr<const Packet>, const FrameMeta&> m_rxTrace;

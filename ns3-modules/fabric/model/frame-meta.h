@@ -2,11 +2,16 @@
  * tusk: FrameMeta, the parsed header vector that travels with a frame.
  *
  * A switch ASIC parses a frame's headers once at ingress and forwards on the parsed fields.
- * tusk does the same: the sending NIC serialises real Ethernet/IPv4/UDP/BTH headers into the
- * ns-3 Packet (so pcap files decode as RoCEv2) and fills a FrameMeta with the same values; the
- * channel hands both to the next hop, and switches read only the FrameMeta (no header
- * deserialisation, allocation or lookup per hop). Whoever rewrites a header field on the path
- * (ECN marking) rewrites both. End hosts parse the real headers.
+ * tusk goes one step further, as htsim does: the FrameMeta *is* the frame's headers. The
+ * sending NIC fills it (Ethernet/IPv4/UDP/BTH, and AETH/SACK for ACKs and NAKs); the ns-3
+ * Packet that travels with it only has the frame's size (Packet::GetSize() is the frame's
+ * bytes, headers and trailers included) and no header bytes. Switches and the receiving NIC
+ * read and rewrite only the FrameMeta (ECN marking sets `ecn`), so nothing is serialised,
+ * parsed, allocated or looked up per hop. Real header bytes are built from the FrameMeta only
+ * where someone looks at them: a NIC's Sniffer trace (pcap files decode as RoCEv2 in
+ * Wireshark), a NIC's receive ErrorModel, and the wire-format tests
+ * (rdma/model/roce-wire-format.h). PFC frames are the exception: rare and link-local, they
+ * carry their real 802.1Qbb bytes.
  */
 #ifndef TUSK_FRAME_META_H
 #define TUSK_FRAME_META_H
@@ -43,7 +48,8 @@ enum EcnCodepoint : uint8_t
 /** Bytes of FrameMeta's policy tag area (FrameMeta::lbTag). */
 constexpr size_t kLbTagBytes = 8;
 
-/** The fields of a frame's headers that the fabric forwards on. 32 bytes, copied by value. */
+/** The fields of a frame's headers: what the fabric forwards on, then the end-host transport
+ *  fields. 56 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -70,7 +76,31 @@ struct FrameMeta
     /** A switch trimmed this data frame (UEC-style packet trimming): only its first
      *  SwitchNode::TrimmedFrameBytes remain (the headers); the receiver NACKs it. */
     bool trimmed = false;
+
+    // ---- end-host fields: written by the sending NIC, read by the receiving one ------------
+    /** IPv4 total length (bytes): IPv4 + UDP + BTH [+ AETH [+ SACK]] + payload + ICRC. */
+    uint16_t ipBytes = 0;
+    /** BTH PSN (24 bits, IBA Vol. 1 9.2). */
+    uint32_t psn = 0;
+    /** BTH opcode (RoceOpcode). */
+    uint8_t opcode = 0;
+    /** BTH flag bits: kBthAckRequest, kBthBecn. */
+    uint8_t bthFlags = 0;
+    /** AETH syndrome of ACK and NAK frames (IBA 9.3.5, table 45). */
+    uint8_t syndrome = 0;
+    /** SACK extension of a NAK after the AETH: 0 none, 1 a SACK PSN, 2 a 64-bit SACK bitmap
+     *  (RdmaAck::Sack). */
+    uint8_t sackFormat = 0;
+    /** The SACK PSN, or the SACK bitmap's base PSN (24 bits). */
+    uint32_t sackPsn = 0;
+    /** The SACK bitmap: bit i set when PSN sackPsn + i has arrived. */
+    uint64_t sackBits = 0;
 };
+
+/** FrameMeta::bthFlags: the BTH AckReq bit. */
+constexpr uint8_t kBthAckRequest = 1;
+/** FrameMeta::bthFlags: the BTH BECN bit (congestion echo). */
+constexpr uint8_t kBthBecn = 2;
 
 /**
  * \brief The policy tag area of `frame` as the policy's tag struct `Tag` (trivially copyable,

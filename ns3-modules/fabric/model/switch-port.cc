@@ -4,8 +4,6 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
-#include "ns3/ethernet-header.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -140,21 +138,6 @@ SwitchPort::AssignStreams(int64_t stream)
 }
 
 void
-SwitchPort::MarkCe(Ptr<Packet> packet, FrameMeta& meta)
-{
-    // Rewrite the IPv4 ECN bits in the frame and in its parsed header vector alike.
-    EthernetHeader eth(false);
-    packet->RemoveHeader(eth);
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    ip.SetEcn(Ipv4Header::ECN_CE);
-    ip.EnableChecksum();
-    packet->AddHeader(ip);
-    packet->AddHeader(eth);
-    meta.ecn = ECN_CE;
-}
-
-void
 SwitchPort::DoDispose()
 {
     m_switch = nullptr;
@@ -188,7 +171,7 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
     {
         if (ShouldMarkEcn(m_queueBytesPerPrio[prio]))
         {
-            MarkCe(packet, meta);
+            meta.ecn = ECN_CE; // the frame's IPv4 ECN field (its bytes are built from the meta)
             NoteEcnMark();
         }
     }

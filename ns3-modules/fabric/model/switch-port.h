@@ -84,7 +84,6 @@ class SwitchPort : public FabricNetDevice
     Time GetDrePeriod() const;
     void SetDreAlpha(double alpha);
     double GetDreAlpha() const;
-    void MarkCe(Ptr<Packet> packet, FrameMeta& meta);
 
     Ptr<SwitchNode> m_switch;
     uint16_t m_portIndex = 0;

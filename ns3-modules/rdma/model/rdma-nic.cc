@@ -2,6 +2,7 @@
 
 #include "roce-header.h"
 #include "roce-sack-header.h"
+#include "roce-wire-format.h"
 
 #include "fabric/model/fabric-units.h"
 
@@ -201,35 +202,26 @@ RdmaNic::Wake()
 }
 
 Ptr<Packet>
-RdmaNic::BuildFrame(Ptr<Packet> p, const FrameMeta& meta, uint16_t udpSrcPort)
+RdmaNic::NewFrame(FrameMeta& meta, uint32_t payloadBytes) const
 {
-    p->AddTrailer(RoceIcrcTrailer());
-    UdpHeader udp;
-    udp.SetSourcePort(udpSrcPort);
-    udp.SetDestinationPort(kRoceV2UdpPort);
-    p->AddHeader(udp); // RoCEv2 sends UDP checksum 0 (Annex A17.3.3)
-    Ipv4Header ip;
-    ip.SetSource(HostAddress(meta.srcHost));
-    ip.SetDestination(HostAddress(meta.dstHost));
-    ip.SetProtocol(17);
-    ip.SetTtl(64);
-    ip.SetTos(static_cast<uint8_t>((meta.priority << 5) | meta.ecn)); // DSCP = priority << 3
-    ip.SetPayloadSize(static_cast<uint16_t>(p->GetSize()));
-    ip.EnableChecksum();
-    p->AddHeader(ip);
-    if (p->GetSize() + 18 < 64)
+    // The FrameMeta is the frame's headers; the Packet only has the frame's size.
+    return Create<Packet>(SetRoceFrameLength(meta, payloadBytes));
+}
+
+Ptr<Packet>
+RdmaNic::WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) const
+{
+    if (meta.kind == FrameKind::PFC)
     {
-        p->AddPaddingAtEnd(64 - 18 - p->GetSize());
+        return frame; // MAC control frames carry their real bytes
     }
-    EthernetHeader eth(false);
-    eth.SetSource(Mac48Address::ConvertFrom(GetAddress()));
     Ptr<FabricNetDevice> peer = GetPeerDevice();
-    eth.SetDestination(peer ? Mac48Address::ConvertFrom(peer->GetAddress())
-                            : Mac48Address::GetBroadcast());
-    eth.SetLengthType(kEtherTypeIpv4);
-    p->AddHeader(eth);
-    p->AddTrailer(EthernetTrailer());
-    return p;
+    const Mac48Address self = Mac48Address::ConvertFrom(GetAddress());
+    const Mac48Address other =
+        peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : Mac48Address::GetBroadcast();
+    // Hop by hop, as routers do: from this NIC to its switch port, or from it to this NIC.
+    return SerializeRoceFrame(meta, frame->GetSize(), transmitted ? self : other,
+                              transmitted ? other : self);
 }
 
 void
@@ -237,12 +229,6 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp)
 {
     // RoCEv2 CNP (Annex A17.9.3): BTH with opcode 0x81 and the destination QP, 16 reserved
     // bytes, ICRC.
-    RoceBthHeader bth;
-    bth.opcode = ROCE_CNP;
-    bth.becn = true;
-    bth.destQp = qp.GetPeerQpn();
-    Ptr<Packet> p = Create<Packet>(16);
-    p->AddHeader(bth);
     FrameMeta meta;
     meta.srcHost = m_hostId;
     meta.dstHost = qp.GetPeerHost();
@@ -252,39 +238,16 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp)
     meta.priority = m_controlPriority;
     meta.ecn = ECN_NOT_ECT;
     meta.kind = FrameKind::CNP;
-    m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
+    meta.opcode = ROCE_CNP;
+    meta.bthFlags = kBthBecn;
+    Ptr<Packet> p = NewFrame(meta, 16);
+    m_control.push_back(ControlFrame{p, meta});
     TryTransmit();
 }
 
 void
 RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack)
 {
-    RoceAethHeader aeth;
-    aeth.syndrome = ack.kind == RdmaAck::ACK   ? RoceAethHeader::kSyndromeAck
-                    : ack.kind == RdmaAck::NAK ? RoceAethHeader::kSyndromeNakPsnSequenceError
-                                               : RoceAethHeader::kSyndromeNakTrimmed;
-    aeth.msn = 0;
-    RoceBthHeader bth;
-    bth.opcode = ROCE_RC_ACK;
-    bth.destQp = qp.GetPeerQpn();
-    bth.psn = ack.psn24;
-    bth.becn = ack.ecnEcho; // congestion echo of CE-marked data (per-entropy ECN feedback)
-    Ptr<Packet> p = Create<Packet>();
-    if (ack.sack == RdmaAck::SACK_PSN)
-    {
-        RoceSackHeader sack;
-        sack.sackPsn = ack.sackPsn24;
-        p->AddHeader(sack);
-    }
-    else if (ack.sack == RdmaAck::SACK_BITMAP)
-    {
-        RoceSackBitmapHeader sack;
-        sack.basePsn = ack.sackBase24;
-        sack.bitmap = ack.sackBits;
-        p->AddHeader(sack);
-    }
-    p->AddHeader(aeth);
-    p->AddHeader(bth);
     FrameMeta meta;
     meta.srcHost = m_hostId;
     meta.dstHost = qp.GetPeerHost();
@@ -294,7 +257,18 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack)
     meta.priority = m_controlPriority;
     meta.ecn = ECN_NOT_ECT;
     meta.kind = ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK;
-    m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
+    meta.opcode = ROCE_RC_ACK;
+    meta.psn = ack.psn24;
+    // The congestion echo of CE-marked data (per-entropy ECN feedback) rides in BECN.
+    meta.bthFlags = ack.ecnEcho ? kBthBecn : 0;
+    meta.syndrome = ack.kind == RdmaAck::ACK   ? RoceAethHeader::kSyndromeAck
+                    : ack.kind == RdmaAck::NAK ? RoceAethHeader::kSyndromeNakPsnSequenceError
+                                               : RoceAethHeader::kSyndromeNakTrimmed;
+    meta.sackFormat = ack.sack;
+    meta.sackPsn = ack.sack == RdmaAck::SACK_PSN ? ack.sackPsn24 : ack.sackBase24;
+    meta.sackBits = ack.sack == RdmaAck::SACK_BITMAP ? ack.sackBits : 0;
+    Ptr<Packet> p = NewFrame(meta, 0);
+    m_control.push_back(ControlFrame{p, meta});
     TryTransmit();
 }
 
@@ -343,13 +317,6 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         }
         ++m_rrNext;
         const RdmaQueuePair::TxDescriptor d = qp->NextDataPacket(now);
-        RoceBthHeader bth;
-        bth.opcode = d.opcode;
-        bth.destQp = qp->GetPeerQpn();
-        bth.ackRequest = d.ackRequest;
-        bth.psn = static_cast<uint32_t>(d.psn & 0xFFFFFF);
-        Ptr<Packet> p = Create<Packet>(d.payload);
-        p->AddHeader(bth);
         meta = FrameMeta();
         meta.srcHost = m_hostId;
         meta.dstHost = qp->GetPeerHost();
@@ -359,7 +326,10 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         meta.priority = qp->GetPriority();
         meta.ecn = ECN_ECT0;
         meta.kind = FrameKind::DATA;
-        packet = BuildFrame(p, meta, d.entropy);
+        meta.opcode = d.opcode;
+        meta.bthFlags = d.ackRequest ? kBthAckRequest : 0;
+        meta.psn = static_cast<uint32_t>(d.psn & 0xFFFFFF);
+        packet = NewFrame(meta, d.payload);
         qp->NotePaced(packet->GetSize() + GetPhyOverheadBytes(), now, GetRateBps());
         return true;
     }
@@ -373,74 +343,46 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
 void
 RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
 {
-    // Parse the real headers: what a NIC sees is what was serialised.
-    EthernetTrailer fcs;
-    packet->RemoveTrailer(fcs);
-    EthernetHeader eth(false);
-    packet->RemoveHeader(eth);
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    const uint32_t l4 = ip.GetPayloadSize();
-    if (packet->GetSize() > l4)
-    {
-        packet->RemoveAtEnd(packet->GetSize() - l4); // Ethernet padding
-    }
-    UdpHeader udp;
-    packet->RemoveHeader(udp);
-    RoceBthHeader bth;
-    packet->RemoveHeader(bth);
-    RoceIcrcTrailer icrc;
-    packet->RemoveTrailer(icrc);
-    Ptr<RdmaQueuePair> qp = GetQp(bth.destQp);
-    if (udp.GetDestinationPort() != kRoceV2UdpPort || HostIdOf(ip.GetDestination()) != m_hostId ||
-        !qp)
+    // The FrameMeta is the frame's headers (frame-meta.h): nothing to parse.
+    Ptr<RdmaQueuePair> qp = GetQp(meta.dstQp);
+    if (meta.dstPort != kRoceV2UdpPort || meta.dstHost != m_hostId || !qp)
     {
         RecordDrop(packet, meta, DropReason::NIC_STALE);
         return;
     }
     const Time now = Simulator::Now();
-    if (bth.opcode == ROCE_RC_ACK)
+    if (meta.opcode == ROCE_RC_ACK)
     {
-        RoceAethHeader aeth;
-        packet->RemoveHeader(aeth);
         RdmaAck ack;
-        ack.kind = !aeth.IsNak() ? RdmaAck::ACK
-                   : aeth.syndrome == RoceAethHeader::kSyndromeNakTrimmed ? RdmaAck::TRIM_NAK
+        const bool nak = (meta.syndrome & 0x60) == 0x60; // RoceAethHeader::IsNak
+        ack.kind = !nak ? RdmaAck::ACK
+                   : meta.syndrome == RoceAethHeader::kSyndromeNakTrimmed ? RdmaAck::TRIM_NAK
                                                                           : RdmaAck::NAK;
-        ack.psn24 = bth.psn;
-        ack.ecnEcho = bth.becn;
+        ack.psn24 = meta.psn;
+        ack.ecnEcho = (meta.bthFlags & kBthBecn) != 0;
         // A NAK of a selective-repeat QP carries a SACK after the AETH, in its format.
         const RdmaAck::Sack format = qp->GetLossRecovery()->GetSackFormat();
-        if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_PSN)
+        if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_PSN && meta.sackFormat == format)
         {
-            RoceSackHeader sack;
-            if (packet->GetSize() >= sack.GetSerializedSize())
-            {
-                packet->RemoveHeader(sack);
-                ack.sack = RdmaAck::SACK_PSN;
-                ack.sackPsn24 = sack.sackPsn;
-            }
+            ack.sack = RdmaAck::SACK_PSN;
+            ack.sackPsn24 = meta.sackPsn;
         }
-        else if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_BITMAP)
+        else if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_BITMAP &&
+                 meta.sackFormat == format)
         {
-            RoceSackBitmapHeader sack;
-            if (packet->GetSize() >= sack.GetSerializedSize())
-            {
-                packet->RemoveHeader(sack);
-                ack.sack = RdmaAck::SACK_BITMAP;
-                ack.sackBase24 = sack.basePsn;
-                ack.sackBits = sack.bitmap;
-            }
+            ack.sack = RdmaAck::SACK_BITMAP;
+            ack.sackBase24 = meta.sackPsn;
+            ack.sackBits = meta.sackBits;
         }
         qp->ReceiveAck(ack, now);
         return;
     }
-    if (bth.opcode == ROCE_CNP)
+    if (meta.opcode == ROCE_CNP)
     {
         qp->ReceiveCnp(now);
         return;
     }
-    const bool ce = ip.GetEcn() == Ipv4Header::ECN_CE;
+    const bool ce = meta.ecn == ECN_CE;
     if (ce)
     {
         qp->NoteCeMarked();
@@ -452,15 +394,16 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     if (meta.trimmed)
     {
         // The payload was cut at a switch: answer with a trim NACK for this PSN.
-        const RxAnswer answer = qp->ReceiveTrimmed(bth.psn);
+        const RxAnswer answer = qp->ReceiveTrimmed(meta.psn);
         if (answer.send)
         {
             SendControl(*qp, answer.ack);
         }
         return;
     }
-    const RxAnswer answer =
-        qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), ce);
+    const RxAnswer answer = qp->ReceiveData(meta.psn, meta.opcode,
+                                            (meta.bthFlags & kBthAckRequest) != 0,
+                                            RocePayloadBytes(meta), ce);
     if (answer.send)
     {
         SendControl(*qp, answer.ack);

@@ -25,9 +25,11 @@ namespace ns3
  * Transmission is pulled by the port when the line is free: control frames (ACK, NAK, CNP)
  * first, then data from the QPs that have something to send, round-robin, each QP paced at
  * the rate its congestion control allows (line rate with `ns3::RdmaCcNone`). Every frame is
- * a real RoCEv2 frame: Ethernet / IPv4 (DSCP = priority << 3, ECT(0) on data) / UDP (source
- * port = the packet's entropy, destination 4791) / BTH [/ AETH] / payload / ICRC / FCS.
- * Received frames are parsed from those headers.
+ * a RoCEv2 frame: Ethernet / IPv4 (DSCP = priority << 3, ECT(0) on data) / UDP (source
+ * port = the packet's entropy, destination 4791) / BTH [/ AETH [/ SACK]] / payload / ICRC /
+ * FCS, its fields held in the frame's FrameMeta and its size in the Packet; the receiving NIC
+ * reads the FrameMeta. The bytes themselves are built (SerializeRoceFrame) only for the
+ * Sniffer trace (pcap) and a receive ErrorModel.
  */
 class RdmaNic : public FabricNetDevice
 {
@@ -75,12 +77,17 @@ class RdmaNic : public FabricNetDevice
     void DoDispose() override;
     bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) override;
     void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) override;
+    /** The RoCEv2 bytes of a frame (SerializeRoceFrame), for the Sniffer trace (pcap) and the
+     *  receive ErrorModel. */
+    Ptr<Packet> WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) const override;
 
   private:
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
     void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack);
     void SendCnp(const RdmaQueuePair& qp);
-    Ptr<Packet> BuildFrame(Ptr<Packet> l4payload, const FrameMeta& meta, uint16_t udpSrcPort);
+    /** A frame with `meta` as its headers carrying `payloadBytes`: sets meta.ipBytes, returns
+     *  a Packet of the frame's size (no header bytes; SerializeRoceFrame builds them). */
+    Ptr<Packet> NewFrame(FrameMeta& meta, uint32_t payloadBytes) const;
     void Wake();
 
     uint32_t m_hostId = 0;
