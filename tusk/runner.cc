@@ -667,7 +667,7 @@ BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
                                                        : graph.links[ports[0][0]].a;
         while (v >= graph.numHosts && n < 64)
         {
-            const auto& cand = routes[v - graph.numHosts][h];
+            const PortSpan cand = routes.Ports(v - graph.numHosts, h);
             if (cand.empty())
             {
                 break;
@@ -910,10 +910,11 @@ ScheduleFailures(const ScenarioSpec& spec, const TopologyGraph& graph, const Fab
                 {
                     up[l.graphLink] = l.devA->IsLinkUp() && l.devB->IsLinkUp();
                 }
-                const EqualCostTable routes = ComputeEqualCostPorts(graph, up);
+                auto routes =
+                    std::make_shared<const EqualCostTable>(ComputeEqualCostPorts(graph, up));
                 for (uint32_t s = 0; s < fabric.switches.size(); ++s)
                 {
-                    fabric.switches[s]->SetForwardingTable(routes[s]);
+                    fabric.switches[s]->SetForwardingTable(routes, s);
                 }
             });
         }

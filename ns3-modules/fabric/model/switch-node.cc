@@ -92,28 +92,10 @@ SwitchNode::AddPort(Ptr<SwitchPort> port)
 }
 
 void
-SwitchNode::SetForwardingTable(const std::vector<std::vector<uint16_t>>& ports)
+SwitchNode::SetForwardingTable(std::shared_ptr<const EqualCostTable> table, uint32_t row)
 {
-    m_routeOffset.assign(ports.size() + 1, 0);
-    m_routePorts.clear();
-    for (size_t h = 0; h < ports.size(); ++h)
-    {
-        m_routeOffset[h] = static_cast<uint32_t>(m_routePorts.size());
-        m_routePorts.insert(m_routePorts.end(), ports[h].begin(), ports[h].end());
-    }
-    m_routeOffset[ports.size()] = static_cast<uint32_t>(m_routePorts.size());
-}
-
-const uint16_t*
-SwitchNode::GetRoute(uint32_t host, uint32_t& count) const
-{
-    if (host + 1 >= m_routeOffset.size())
-    {
-        count = 0;
-        return nullptr;
-    }
-    count = m_routeOffset[host + 1] - m_routeOffset[host];
-    return m_routePorts.data() + m_routeOffset[host];
+    m_routes = std::move(table);
+    m_routeRow = row;
 }
 
 void
@@ -127,8 +109,9 @@ SwitchNode::SetEdgeInfo(std::shared_ptr<const std::vector<uint32_t>> hostEdge,
 void
 SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& arrived)
 {
-    uint32_t count = 0;
-    const uint16_t* route = GetRoute(arrived.dstHost, count);
+    const PortSpan routeSpan = GetRoute(arrived.dstHost);
+    const uint16_t* route = routeSpan.data();
+    const uint32_t count = routeSpan.size();
     if (count == 0)
     {
         m_ports[inPort]->RecordDrop(packet, arrived, DropReason::NO_ROUTE);

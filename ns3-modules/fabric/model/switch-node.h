@@ -4,6 +4,7 @@
 #ifndef TUSK_SWITCH_NODE_H
 #define TUSK_SWITCH_NODE_H
 
+#include "equal-cost-table.h"
 #include "load-balancer.h"
 #include "shared-buffer-mmu.h"
 #include "switch-port.h"
@@ -31,7 +32,7 @@ namespace ns3
  * sends a PAUSE (XOFF, `PauseQuanta`) out of that ingress port and refreshes it every
  * `PauseRefresh` while the condition lasts; when the MMU says it may resume, an XON (quanta 0).
  * A pause's propagation depth is 1 + the deepest pause this switch itself is receiving.
- * The lookup is two array reads; no allocation per frame.
+ * The lookup is three array reads (EqualCostTable); no allocation per frame.
  */
 class SwitchNode : public Node
 {
@@ -52,11 +53,15 @@ class SwitchNode : public Node
     Ptr<LoadBalancer> GetLoadBalancer() const { return m_lb; }
 
     /**
-     * \brief Install the forwarding table: ports[h] = equal-cost egress ports towards host h.
+     * \brief Install the forwarding table: the fabric's table (shared by all switches) and
+     * this switch's row in it; table->Ports(row, h) = equal-cost egress ports towards host h.
      */
-    void SetForwardingTable(const std::vector<std::vector<uint16_t>>& ports);
-    /** Equal-cost ports towards host h (pointer into the table, count in `count`). */
-    const uint16_t* GetRoute(uint32_t host, uint32_t& count) const;
+    void SetForwardingTable(std::shared_ptr<const EqualCostTable> table, uint32_t row);
+    /** Equal-cost ports towards host h (empty if none). */
+    PortSpan GetRoute(uint32_t host) const
+    {
+        return m_routes ? m_routes->Ports(m_routeRow, host) : PortSpan();
+    }
 
     /**
      * \brief Where hosts attach, for policies that reason about edge switches (CONGA keeps
@@ -102,8 +107,8 @@ class SwitchNode : public Node
     Time m_latency;
     std::vector<Ptr<SwitchPort>> m_ports;
     Ptr<LoadBalancer> m_lb;
-    std::vector<uint32_t> m_routeOffset; //!< host h's ports are m_routePorts[off[h], off[h+1])
-    std::vector<uint16_t> m_routePorts;
+    std::shared_ptr<const EqualCostTable> m_routes; //!< the fabric's forwarding tables
+    uint32_t m_routeRow = 0;                        //!< this switch's row in m_routes
     std::vector<EgressCandidate> m_scratch;
     std::shared_ptr<const std::vector<uint32_t>> m_hostEdge; //!< host -> its edge switch id
     std::vector<uint8_t> m_portFacesHost;
