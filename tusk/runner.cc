@@ -962,11 +962,6 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
     using Clock = std::chrono::steady_clock;
     const auto wallStart = Clock::now();
     EnsurePicosecondResolution();
-    {
-        ObjectFactory scheduler;
-        scheduler.SetTypeId(SchedulerTypeId(spec.simulator.scheduler));
-        Simulator::SetScheduler(scheduler);
-    }
     RunResult result;
     result.spec = spec;
     result.warnings = ScenarioWarnings(spec);
@@ -1045,6 +1040,12 @@ RunScenario(const ScenarioSpec& spec, const RunOptions& options)
         const SavedDefaults& saved;
         ~Restore() { RestoreDefaults(saved); }
     } restore{savedDefaults}; // also when building throws
+    {
+        // After SetDefaults, so that [ns3] reaches the scheduler's attributes.
+        ObjectFactory scheduler;
+        scheduler.SetTypeId(SchedulerTypeId(spec.simulator.scheduler));
+        Simulator::SetScheduler(scheduler);
+    }
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
 

@@ -7,6 +7,7 @@
 #include "fabric-channel.h"
 #include "frame-meta.h"
 #include "member-event.h"
+#include "ring-queue.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
@@ -18,7 +19,6 @@
 #include "ns3/event-id.h"
 
 #include <cstdint>
-#include <deque>
 
 namespace ns3
 {
@@ -255,7 +255,7 @@ class FabricNetDevice : public NetDevice
         Ptr<Packet> packet;
         FrameMeta meta;
     };
-    std::deque<MacControlFrame> m_macControl;
+    RingQueue<MacControlFrame> m_macControl;
     uint64_t m_pauseExpiryPs[8] = {};   //!< 0 = not paused
     uint64_t m_pausedSincePs[8] = {};
     uint64_t m_pausedTotalPs[8] = {};

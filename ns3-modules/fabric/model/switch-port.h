@@ -9,8 +9,9 @@
 
 #include "ns3/random-variable-stream.h"
 
+#include "ring-queue.h"
+
 #include <array>
-#include <deque>
 
 namespace ns3
 {
@@ -76,7 +77,7 @@ class SwitchPort : public FabricNetDevice
     {
         Ptr<Packet> packet;
         FrameMeta meta;
-        uint16_t ingressPort;
+        uint16_t ingressPort = 0;
     };
 
     void DecayDre(uint64_t nowPs) const;
@@ -92,7 +93,7 @@ class SwitchPort : public FabricNetDevice
     uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
     double m_ecnPmax = 0;      //!< attribute EcnPmax
     Ptr<UniformRandomVariable> m_ecnRng;
-    std::array<std::deque<QueuedFrame>, kPriorities> m_queues;
+    std::array<RingQueue<QueuedFrame>, kPriorities> m_queues;
     std::array<uint64_t, kPriorities> m_queueBytesPerPrio{};
     uint64_t m_queuedBytes = 0;
     uint64_t m_queuedFrames = 0;

@@ -32,8 +32,8 @@ namespace ns3
  *
  * The order is exactly ns-3's: by time stamp, then by uid (insertion order), so a run gives
  * the same results with any scheduler. Remove (ns-3's Simulator::Remove) is a linear search,
- * as it is rare. Memory: 24 B per bucket plus 24 B per pending event (buckets keep their
- * capacity).
+ * as it is rare. Memory: 24 B per bucket, 24 B per pending event, and up to 32 events of kept
+ * capacity per bucket (a bucket that held more releases its storage once served).
  */
 class TimingWheelScheduler : public Scheduler
 {
@@ -64,6 +64,9 @@ class TimingWheelScheduler : public Scheduler
     uint32_t NextBucket(uint32_t from) const;
     /** Move overflow events that are now within the horizon into their buckets. */
     void MigrateOverflow();
+
+    /** Capacity (events) a bucket keeps once served; larger storage is released. */
+    static constexpr size_t kBucketKeep = 32;
 
     uint8_t m_widthLog2 = 12;  //!< bucket width: 2^m_widthLog2 time steps
     uint8_t m_bucketsLog2 = 14; //!< 2^m_bucketsLog2 buckets

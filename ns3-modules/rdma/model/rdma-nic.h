@@ -7,13 +7,13 @@
 #include "rdma-queue-pair.h"
 
 #include "fabric/model/fabric-net-device.h"
+#include "fabric/model/ring-queue.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -111,7 +111,7 @@ class RdmaNic : public FabricNetDevice
         Ptr<Packet> packet;
         FrameMeta meta;
     };
-    std::deque<ControlFrame> m_control;
+    RingQueue<ControlFrame> m_control;
     EventId m_wake;
     Ptr<UniformRandomVariable> m_entropyRng;
     TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;
