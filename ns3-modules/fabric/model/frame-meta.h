@@ -5,7 +5,8 @@
  * tusk goes one step further, as htsim does: the FrameMeta *is* the frame's headers. The
  * sending NIC fills it (Ethernet/IPv4/UDP/BTH, and AETH/SACK for ACKs and NAKs); the ns-3
  * Packet that travels with it only has the frame's size (Packet::GetSize() is the frame's
- * bytes, headers and trailers included) and no header bytes. Switches and the receiving NIC
+ * bytes, headers and trailers included) and no header bytes; it is never modified, so frames
+ * of one size may share one Packet (a NIC hands out one per size). Switches and the receiving NIC
  * read and rewrite only the FrameMeta (ECN marking sets `ecn`), so nothing is serialised,
  * parsed, allocated or looked up per hop. Real header bytes are built from the FrameMeta only
  * where someone looks at them: a NIC's Sniffer trace (pcap files decode as RoCEv2 in

@@ -186,7 +186,8 @@ SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMe
         port->GetQueueBytes(meta.priority & 7) >= m_trimThresholdBytes)
     {
         // Cut the payload (and trailers) off, keep the headers, jump the queue.
-        packet->RemoveAtEnd(packet->GetSize() - m_trimmedFrameBytes);
+        // A frame's Packet only has its size and may be shared (frame-meta.h): replace it.
+        packet = Create<Packet>(m_trimmedFrameBytes);
         meta.trimmed = true;
         meta.priority = m_trimPriority;
         ++m_trimmedFrames;

@@ -20,6 +20,8 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -128,6 +130,7 @@ RdmaNic::DoDispose()
     m_active.clear();
     m_isActive.clear();
     m_control.clear();
+    m_framesBySize.clear();
     m_wake.Cancel();
     FabricNetDevice::DoDispose();
 }
@@ -202,10 +205,25 @@ RdmaNic::Wake()
 }
 
 Ptr<Packet>
-RdmaNic::NewFrame(FrameMeta& meta, uint32_t payloadBytes) const
+RdmaNic::NewFrame(FrameMeta& meta, uint32_t payloadBytes)
 {
     // The FrameMeta is the frame's headers; the Packet only has the frame's size.
-    return Create<Packet>(SetRoceFrameLength(meta, payloadBytes));
+    const uint32_t bytes = SetRoceFrameLength(meta, payloadBytes);
+    auto& cache = m_framesBySize;
+    for (size_t i = 0; i < cache.size(); ++i)
+    {
+        if (cache[i]->GetSize() == bytes)
+        {
+            std::rotate(cache.begin(), cache.begin() + i, cache.begin() + i + 1);
+            return cache.front();
+        }
+    }
+    if (cache.size() == kFrameSizesCached)
+    {
+        cache.pop_back();
+    }
+    cache.insert(cache.begin(), Create<Packet>(bytes));
+    return cache.front();
 }
 
 Ptr<Packet>

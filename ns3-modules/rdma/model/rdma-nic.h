@@ -86,8 +86,9 @@ class RdmaNic : public FabricNetDevice
     void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack);
     void SendCnp(const RdmaQueuePair& qp);
     /** A frame with `meta` as its headers carrying `payloadBytes`: sets meta.ipBytes, returns
-     *  a Packet of the frame's size (no header bytes; SerializeRoceFrame builds them). */
-    Ptr<Packet> NewFrame(FrameMeta& meta, uint32_t payloadBytes) const;
+     *  a Packet of the frame's size (no header bytes; SerializeRoceFrame builds them). Frames
+     *  of one size share one Packet (see m_framesBySize). */
+    Ptr<Packet> NewFrame(FrameMeta& meta, uint32_t payloadBytes);
     void Wake();
 
     uint32_t m_hostId = 0;
@@ -112,6 +113,15 @@ class RdmaNic : public FabricNetDevice
         FrameMeta meta;
     };
     RingQueue<ControlFrame> m_control;
+    /**
+     * The Packets NewFrame hands out, one per frame size, most recently used first (at most
+     * kFrameSizesCached). A frame's Packet only carries its size (frame-meta.h) and nobody
+     * modifies it, so frames of one size can share it: no allocation of a Packet, its Buffer
+     * and its metadata per frame, and no per-frame Packet held in a queue (perm-1024: 30 MB
+     * of peak heap; docs/performance.md).
+     */
+    std::vector<Ptr<Packet>> m_framesBySize;
+    static constexpr size_t kFrameSizesCached = 8;
     EventId m_wake;
     Ptr<UniformRandomVariable> m_entropyRng;
     TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;
