@@ -20,6 +20,13 @@ Later(const Scheduler::Event& a, const Scheduler::Event& b)
     return a.key.m_ts > b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid > b.key.m_uid);
 }
 
+/** Sort order: a before b. */
+inline bool
+Earlier(const Scheduler::Event& a, const Scheduler::Event& b)
+{
+    return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
+}
+
 /** Remove the event with ev's uid from a heap; false if absent. */
 bool
 RemoveFromHeap(std::vector<Scheduler::Event>& heap, const Scheduler::Event& ev)
@@ -107,6 +114,9 @@ TimingWheelScheduler::Resize()
     m_base = 0;
     m_cur = 0;
     m_buckets.assign(n, {});
+    m_serving.clear();
+    m_servePos = 0;
+    m_late.clear();
     m_nonEmpty.assign((n + 63) / 64, 0);
     m_inBuckets = 0;
 }
@@ -135,8 +145,8 @@ TimingWheelScheduler::Insert(const Event& ev)
     }
     if (((ts - m_base) >> m_widthLog2) == 0)
     {
-        m_serving.push_back(ev); // in the bucket being served: keep its heap order
-        std::push_heap(m_serving.begin(), m_serving.end(), Later);
+        m_late.push_back(ev); // in the bucket being served
+        std::push_heap(m_late.begin(), m_late.end(), Later);
         return;
     }
     AddToBucket(ev);
@@ -207,6 +217,7 @@ TimingWheelScheduler::Advance()
     // in a few buckets per turn of the wheel; had every bucket kept the largest size it ever
     // held, the wheel would hold 2^BucketsLog2 times that (124 MB on perm-1024).
     m_serving.assign(bucket.begin(), bucket.end());
+    m_servePos = 0;
     if (bucket.capacity() > kBucketKeep)
     {
         std::vector<Event>().swap(bucket);
@@ -215,16 +226,31 @@ TimingWheelScheduler::Advance()
     {
         bucket.clear();
     }
-    std::make_heap(m_serving.begin(), m_serving.end(), Later);
+    // Appended in uid order, a bucket whose events share one time stamp (a synchronised
+    // fabric: all ports of one rate finish serialising at once) is sorted already.
+    if (!std::is_sorted(m_serving.begin(), m_serving.end(), Earlier))
+    {
+        std::sort(m_serving.begin(), m_serving.end(), Earlier);
+    }
+}
+
+bool
+TimingWheelScheduler::NextIsLate() const
+{
+    if (m_servePos == m_serving.size())
+    {
+        return true;
+    }
+    return !m_late.empty() && Earlier(m_late.front(), m_serving[m_servePos]);
 }
 
 Scheduler::Event
 TimingWheelScheduler::PeekNext() const
 {
     NS_ABORT_MSG_IF(m_size == 0, "TimingWheelScheduler::PeekNext: no events");
-    if (!m_serving.empty())
+    if (m_servePos < m_serving.size() || !m_late.empty())
     {
-        return m_serving.front();
+        return NextIsLate() ? m_late.front() : m_serving[m_servePos];
     }
     if (m_inBuckets > 0)
     {
@@ -239,21 +265,35 @@ Scheduler::Event
 TimingWheelScheduler::RemoveNext()
 {
     NS_ABORT_MSG_IF(m_size == 0, "TimingWheelScheduler::RemoveNext: no events");
-    if (m_serving.empty())
+    if (m_servePos == m_serving.size() && m_late.empty())
     {
         Advance();
     }
-    std::pop_heap(m_serving.begin(), m_serving.end(), Later);
-    const Event ev = m_serving.back();
-    m_serving.pop_back();
     --m_size;
-    return ev;
+    if (NextIsLate())
+    {
+        std::pop_heap(m_late.begin(), m_late.end(), Later);
+        const Event ev = m_late.back();
+        m_late.pop_back();
+        return ev;
+    }
+    return m_serving[m_servePos++];
 }
 
 void
 TimingWheelScheduler::Remove(const Event& ev)
 {
-    bool found = RemoveFromHeap(m_serving, ev);
+    bool found = RemoveFromHeap(m_late, ev);
+    if (!found)
+    {
+        auto it = std::find_if(m_serving.begin() + m_servePos, m_serving.end(),
+                               [&ev](const Event& e) { return e.key.m_uid == ev.key.m_uid; });
+        if (it != m_serving.end())
+        {
+            m_serving.erase(it); // the rest stays sorted
+            found = true;
+        }
+    }
     if (!found && InWheel(ev.key.m_ts))
     {
         const uint32_t b = static_cast<uint32_t>(ev.key.m_ts >> m_widthLog2) & m_mask;

@@ -13,9 +13,10 @@ namespace ns3
 {
 
 /**
- * \brief An event scheduler for packet networks: a timing wheel of small heaps, with an
- * overflow heap for far events. Chosen with ns-3's SchedulerType (Simulator::SetScheduler,
- * `--SchedulerType=ns3::TimingWheelScheduler`, or tusk's `simulator.scheduler`).
+ * \brief An event scheduler for packet networks: a timing wheel of buckets sorted when
+ * served, with an overflow heap for far events. Chosen with ns-3's SchedulerType
+ * (Simulator::SetScheduler, `--SchedulerType=ns3::TimingWheelScheduler`, or tusk's
+ * `simulator.scheduler`).
  *
  * A packet simulation schedules almost every event a few ns to a few µs ahead (ends of
  * serialisation, arrivals after a link delay) and a few far ahead (retransmission timers).
@@ -23,9 +24,10 @@ namespace ns3
  * event; its HeapScheduler keeps one heap of all pending events. Here time is cut into 2^W
  * time-step buckets; a wheel of 2^B buckets covers the next 2^(W+B) time steps (67 µs with
  * the defaults at tusk's picosecond resolution). An event within that horizon is appended
- * to its bucket (unsorted, O(1)); the bucket being served is a binary heap, built when the
- * wheel reaches it, so an event costs an append, a share of one heapify and a pop from a heap
- * of the few events of one bucket. A bitmap of non-empty buckets finds the next one. Events
+ * to its bucket (unsorted, O(1)); when the wheel reaches a bucket, it is sorted (usually it
+ * is sorted already: events are appended in uid order, and a synchronised fabric puts many
+ * events at one time stamp) and served in order, with the events scheduled into it while it
+ * is served in a small heap beside it. A bitmap of non-empty buckets finds the next one. Events
  * beyond the horizon wait in an overflow heap and move into the wheel once it comes within
  * reach (calendar queues, R. Brown, CACM 31(10), 1988; hashed timing wheels, G. Varghese and
  * T. Lauck, SOSP 1987).
@@ -74,7 +76,12 @@ class TimingWheelScheduler : public Scheduler
     uint64_t m_base = 0;        //!< start of the served bucket (never after the current time)
     uint32_t m_cur = 0;         //!< index of the served bucket
     uint32_t m_mask = 0;        //!< buckets - 1
-    std::vector<Event> m_serving; //!< the served bucket, a min-heap
+    /** The next event is m_late's first (not m_serving[m_servePos]); one of them exists. */
+    bool NextIsLate() const;
+
+    std::vector<Event> m_serving; //!< the served bucket, sorted; served from m_servePos on
+    size_t m_servePos = 0;
+    std::vector<Event> m_late;    //!< inserted into the served bucket while served, a min-heap
     std::vector<std::vector<Event>> m_buckets; //!< the others, unsorted
     std::vector<uint64_t> m_nonEmpty;          //!< one bit per bucket of m_buckets
     uint64_t m_inBuckets = 0;                  //!< events in m_buckets
