@@ -221,7 +221,17 @@ FabricNetDevice::TryTransmit()
     }
     const uint32_t bytes = packet->GetSize();
     const uint64_t txPs = TxPs(bytes);
-    const Time txTime = PicoSeconds(txPs);
+    // The serialisation Times of the two latest frame sizes (a port carries data one way and
+    // ACKs the other), as converting ps to a Time per frame costs ~30 instructions.
+    if (m_txTimeCache[0].ps != txPs)
+    {
+        std::swap(m_txTimeCache[0], m_txTimeCache[1]);
+        if (m_txTimeCache[0].ps != txPs)
+        {
+            m_txTimeCache[0] = {txPs, PicoSeconds(txPs)};
+        }
+    }
+    const Time txTime = m_txTimeCache[0].time;
     m_transmitting = true;
     if (control)
     {

@@ -238,6 +238,12 @@ class FabricNetDevice : public NetDevice
     DataRate m_rate;
     uint64_t m_rateBps = 0;
     uint64_t m_psPerByte = 0; //!< serialisation ps per byte when a whole number, else 0
+    struct TxTimeEntry
+    {
+        uint64_t ps = ~uint64_t{0};
+        Time time;
+    };
+    TxTimeEntry m_txTimeCache[2]; //!< Times of the two latest serialisation durations (ps)
     uint32_t m_phyOverheadBytes = 20;
     bool m_linkUp = true;
     bool m_transmitting = false;

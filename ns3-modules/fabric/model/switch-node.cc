@@ -80,6 +80,18 @@ SwitchNode::DoDispose()
     Node::DoDispose();
 }
 
+void
+SwitchNode::SetLoadBalancer(Ptr<LoadBalancer> lb)
+{
+    m_lb = lb;
+    m_candidateFields = lb ? lb->GetCandidateFields() : LoadBalancer::ALL_FIELDS;
+    m_scratch.assign(m_ports.size(), EgressCandidate{}); // unread fields keep their defaults
+    for (const auto& port : m_ports)
+    {
+        port->SetDreEnabled(m_candidateFields & LoadBalancer::UTILISATION);
+    }
+}
+
 uint16_t
 SwitchNode::AddPort(Ptr<SwitchPort> port)
 {
@@ -87,6 +99,7 @@ SwitchNode::AddPort(Ptr<SwitchPort> port)
     m_ports.push_back(port);
     AddDevice(port);
     port->SetSwitch(this, index);
+    port->SetDreEnabled(m_candidateFields & LoadBalancer::UTILISATION);
     m_scratch.resize(m_ports.size());
     return index;
 }
@@ -142,10 +155,23 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         }
         EgressCandidate& c = m_scratch[usable++];
         c.port = route[i];
-        c.queueBytes = port->GetQueueBytes();
-        c.utilisation = port->GetUtilisation(now);
-        c.paused = port->IsPaused(meta.priority & 7); // PFC state of the frame's priority
         c.linkUp = true;
+        if (m_candidateFields == 0)
+        {
+            continue;
+        }
+        if (m_candidateFields & LoadBalancer::QUEUE_BYTES)
+        {
+            c.queueBytes = port->GetQueueBytes();
+        }
+        if (m_candidateFields & LoadBalancer::UTILISATION)
+        {
+            c.utilisation = port->GetUtilisation(now);
+        }
+        if (m_candidateFields & LoadBalancer::PAUSED)
+        {
+            c.paused = port->IsPaused(meta.priority & 7); // PFC state of the frame's priority
+        }
     }
     if (usable == 0)
     {

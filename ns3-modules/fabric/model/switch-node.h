@@ -49,7 +49,8 @@ class SwitchNode : public Node
     void SetSwitchId(uint32_t id) { m_switchId = id; }
     uint32_t GetSwitchId() const { return m_switchId; }
 
-    void SetLoadBalancer(Ptr<LoadBalancer> lb) { m_lb = lb; }
+    /** The policy; the ports keep DRE estimates only if it reads them (GetCandidateFields). */
+    void SetLoadBalancer(Ptr<LoadBalancer> lb);
     Ptr<LoadBalancer> GetLoadBalancer() const { return m_lb; }
 
     /**
@@ -107,6 +108,7 @@ class SwitchNode : public Node
     Time m_latency;
     std::vector<Ptr<SwitchPort>> m_ports;
     Ptr<LoadBalancer> m_lb;
+    uint8_t m_candidateFields = LoadBalancer::ALL_FIELDS; //!< m_lb->GetCandidateFields()
     std::shared_ptr<const EqualCostTable> m_routes; //!< the fabric's forwarding tables
     uint32_t m_routeRow = 0;                        //!< this switch's row in m_routes
     std::vector<EgressCandidate> m_scratch;

@@ -202,9 +202,11 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         m_queueBytesPerPrio[prio] -= bytes;
         m_queuedBytes -= bytes;
         --m_queuedFrames;
-        const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-        DecayDre(nowPs);
-        m_dreBytes += bytes + GetPhyOverheadBytes();
+        if (m_dreEnabled)
+        {
+            DecayDre(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
+            m_dreBytes += bytes + GetPhyOverheadBytes();
+        }
         m_switch->OnDequeue(m_portIndex, ingress, static_cast<uint8_t>(prio), bytes);
         return true;
     }

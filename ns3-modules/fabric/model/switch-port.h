@@ -58,6 +58,9 @@ class SwitchPort : public FabricNetDevice
 
     /** DRE utilisation estimate at `now`: X / (C * tau), tau = DrePeriod / DreAlpha. */
     double GetUtilisation(Time now) const;
+    /** Keep the DRE estimate (on by default); the switch turns it off when its policy does
+     *  not read it (LoadBalancer::UsesUtilisation). */
+    void SetDreEnabled(bool enabled) { m_dreEnabled = enabled; }
 
     /** The marking decision for a frame arriving at a queue of `queueBytes` (draws the RNG). */
     bool ShouldMarkEcn(uint64_t queueBytes);
@@ -102,6 +105,7 @@ class SwitchPort : public FabricNetDevice
     double m_dreAlpha = 0.1;
     uint64_t m_drePeriodPs = 1; //!< m_drePeriod in ps (read per frame)
     double m_dreTauS = 1e-4;    //!< tau = DrePeriod / DreAlpha, s
+    bool m_dreEnabled = true;
     mutable double m_dreBytes = 0;
     mutable uint64_t m_dreLastPs = 0;
 };

@@ -13,19 +13,31 @@ NS_OBJECT_ENSURE_REGISTERED(TimingWheelScheduler);
 
 namespace
 {
+// Function objects rather than functions: std::sort and the heap algorithms inline them.
+
 /** Heap order of std::push_heap and friends for a min-heap: a after b. */
-inline bool
-Later(const Scheduler::Event& a, const Scheduler::Event& b)
+struct LaterOrder
 {
-    return a.key.m_ts > b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid > b.key.m_uid);
-}
+    bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
+    {
+        return a.key.m_ts > b.key.m_ts ||
+               (a.key.m_ts == b.key.m_ts && a.key.m_uid > b.key.m_uid);
+    }
+};
+
+constexpr LaterOrder Later{};
 
 /** Sort order: a before b. */
-inline bool
-Earlier(const Scheduler::Event& a, const Scheduler::Event& b)
+struct EarlierOrder
 {
-    return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
-}
+    bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
+    {
+        return a.key.m_ts < b.key.m_ts ||
+               (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
+    }
+};
+
+constexpr EarlierOrder Earlier{};
 
 /** Remove the event with ev's uid from a heap; false if absent. */
 bool
