@@ -94,7 +94,7 @@ FabricChannel::Transmit(Ptr<Packet> packet, const FrameMeta& meta, Ptr<FabricNet
     d->packet = std::move(packet);
     d->meta = meta;
     d->Ref(); // the simulator's reference, dropped after the event ran
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(), txTime + m_delay, d);
+    Simulator::ScheduleWithContext(dst->GetNodeId(), txTime + m_delay, d);
 }
 
 void

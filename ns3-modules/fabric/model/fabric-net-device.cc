@@ -244,7 +244,10 @@ FabricNetDevice::TryTransmit()
     }
     m_counters.txWireBytes += bytes + m_phyOverheadBytes;
     AccountUtilisation(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()), txPs);
-    m_txTrace(packet, meta);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(packet, meta); // no argument copies per frame when nobody listens
+    }
     if (!m_snifferTrace.IsEmpty())
     {
         m_snifferTrace(WireFrame(packet, meta, true)); // bytes only for an observer
@@ -280,7 +283,10 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     m_counters.rxFrames++;
     m_counters.rxBytes += packet->GetSize();
-    m_rxTrace(packet, meta);
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(packet, meta);
+    }
     if (!m_snifferTrace.IsEmpty())
     {
         m_snifferTrace(WireFrame(packet, meta, false));
@@ -639,6 +645,7 @@ void
 FabricNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeId = node ? node->GetId() : 0;
 }
 
 bool

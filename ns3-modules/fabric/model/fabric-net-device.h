@@ -177,6 +177,9 @@ class FabricNetDevice : public NetDevice
                   uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
     void SetNode(Ptr<Node> node) override;
+    /** GetNode()->GetId(), kept at SetNode (the simulation context of frames delivered here;
+     *  Node::GetId is not inline). */
+    uint32_t GetNodeId() const { return m_nodeId; }
     bool NeedsArp() const override;
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
@@ -229,6 +232,7 @@ class FabricNetDevice : public NetDevice
     void WatchdogCheck(uint8_t priority);
 
     Ptr<Node> m_node;
+    uint32_t m_nodeId = 0;
     Ptr<FabricChannel> m_channel;
     /** End of the frame being serialised (at most one pending: m_transmitting). */
     Ptr<MemberEvent<FabricNetDevice, &FabricNetDevice::TransmitComplete>> m_txCompleteEvent;

@@ -129,11 +129,19 @@ SetLbTag(FrameMeta& frame, const Tag& tag)
     std::memcpy(frame.lbTag.data(), &tag, sizeof(Tag));
 }
 
+/** IPv4 address of host `id` in the fabric as a host-order integer: 10.0.0.1 + id (what
+ *  HostAddress(id).Get() returns, without constructing an Ipv4Address, which is not inline). */
+inline uint32_t
+HostAddressBits(uint32_t id)
+{
+    return 0x0A000001u + id;
+}
+
 /** IPv4 address of host `id` in the fabric: 10.0.0.1 + id. */
 inline Ipv4Address
 HostAddress(uint32_t id)
 {
-    return Ipv4Address(0x0A000001u + id);
+    return Ipv4Address(HostAddressBits(id));
 }
 
 /** Host id of a fabric IPv4 address (inverse of HostAddress). */
