@@ -6,10 +6,11 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libns3-dev ns3 libgsl-dev            # ns-3 3.37: its CMake config references files from all three
-  libboost-dev libeigen3-dev libfmt-dev catch2 libtomlplusplus-dev libcli11-dev libsqlite3-dev nlohmann-json3-dev
-  python3 python3-pandas python3-matplotlib   # analysis/ and `tusk report` (via /usr/bin/python3)
+  libboost-dev libeigen3-dev libfmt-dev catch2 libtomlplusplus-dev libcli11-dev libsqlite3-dev nlohmann-json3-dev libssl-dev
+  python3 python3-pandas python3-matplotlib python3-scipy   # analysis/ and `tusk report` (via /usr/bin/python3; scipy: t quantiles)
   chromium                             # the tests render report.html headless, offline
   tshark                               # pcap decoding check (RoCE dissector) in the tests
+  clang-14 libclang-rt-14-dev          # scripts/sanitize.sh: ASan + UBSan build, libFuzzer runtime
 )
 
 missing=()

@@ -2,6 +2,7 @@
 
 #include "fabric/model/input-error.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -33,7 +34,7 @@ Number(const std::string& path, unsigned line, const std::string& key, const std
     {
         size_t used = 0;
         const double v = std::stod(t, &used);
-        if (used != t.size() || !(v >= 0))
+        if (used != t.size() || !(v >= 0) || !std::isfinite(v))
         {
             throw std::invalid_argument(t);
         }
@@ -41,7 +42,8 @@ Number(const std::string& path, unsigned line, const std::string& key, const std
     }
     catch (const std::exception&)
     {
-        throw ns3::InputError(path, line, key, "expected a non-negative number; got \"" + text + "\"");
+        throw ns3::InputError(path, line, key,
+                              "expected a finite non-negative number; got \"" + text + "\"");
     }
 }
 
@@ -139,21 +141,17 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
             need(1 + 2 * n);
             for (size_t i = 0; i < n; ++i)
             {
-                const auto rate = static_cast<uint64_t>(num(1 + 2 * i));
+                const auto rate =
+                    static_cast<uint64_t>(ranged(1 + 2 * i, 1, 1e15, "a link rate 1..1e15 b/s"));
                 EcnThresholds& t = byRate[rate];
-                const double x = num(2 + 2 * i);
-                if (key == "KMIN_MAP")
+                if (key == "PMAX_MAP")
                 {
-                    t.kminBytes = static_cast<uint64_t>(x * 1000); // HPCC: KB
+                    t.pmax = ranged(2 + 2 * i, 0, 1, "a probability in [0, 1]");
+                    continue;
                 }
-                else if (key == "KMAX_MAP")
-                {
-                    t.kmaxBytes = static_cast<uint64_t>(x * 1000);
-                }
-                else
-                {
-                    t.pmax = x;
-                }
+                // HPCC: KB
+                const double x = ranged(2 + 2 * i, 0, 1e9, "a threshold of 0..1e9 KB");
+                (key == "KMIN_MAP" ? t.kminBytes : t.kmaxBytes) = static_cast<uint64_t>(x * 1000);
             }
             anyMap = true;
         }
@@ -185,12 +183,12 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         else if (key == "RATE_AI")
         {
             need(1);
-            d.rateAiBps = static_cast<uint64_t>(num(0));
+            d.rateAiBps = static_cast<uint64_t>(ranged(0, 0, 1e15, "a rate of 0..1e15 b/s"));
         }
         else if (key == "RATE_HAI")
         {
             need(1);
-            d.rateHaiBps = static_cast<uint64_t>(num(0));
+            d.rateHaiBps = static_cast<uint64_t>(ranged(0, 0, 1e15, "a rate of 0..1e15 b/s"));
         }
         else if (key == "MIN_RATE")
         {
@@ -238,6 +236,7 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         }
         spec.ecn.byRate = byRate;
         spec.ecn.fallbackGiven = false; // a rate missing from the maps is an error at load time
+        spec.ecn.thresholdsGiven = true; // used as given, also with a UEC-style transport
     }
     spec.dcqcn.preset = "hpcc";
     return warnings;

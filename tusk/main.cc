@@ -1,4 +1,5 @@
-// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`.
+// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`,
+// `tusk keys`, `tusk rerun`, `tusk locate`, `tusk sweep`, `tusk regress`.
 //
 // Exit status: 0 success; 1 the run itself failed (transfers unfinished at the stop time,
 // broken packet conservation, an internal error); 2 bad input (the message names the file,
@@ -6,9 +7,13 @@
 
 #include "git-revision.h"
 #include "hpcc-config.h"
+#include "knob-table.h"
+#include "locate/locate-command.h"
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
+#include "stats.h"
+#include "sweep-cli.h"
 #include "tusk-version.h"
 
 #include "fabric/model/input-error.h"
@@ -16,6 +21,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
 #include <cerrno>
@@ -27,7 +33,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -71,7 +79,7 @@ void
 AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
 {
     auto* s = cmd->add_option("scenario", o.scenario,
-                              "Scenario file (TOML, see docs/scenario-format.md)");
+                              "Scenario file (TOML, see docs/scenario-format.md), or a run's manifest.json");
     if (scenarioRequired)
     {
         s->required(false); // may be replaced by --htsim-topo/--htsim-cm
@@ -149,6 +157,11 @@ LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
     sets.insert(sets.end(), extraSets.begin(), extraSets.end());
     if (!o.scenario.empty())
     {
+        // A run's manifest.json is a scenario too: the one that run used, resolved.
+        if (fs::path(o.scenario).extension() == ".json")
+        {
+            return LoadManifestScenario(o.scenario, sets);
+        }
         return LoadScenarioFile(o.scenario, sets);
     }
     if (!o.htsimTopo.empty() || !o.htsimCm.empty())
@@ -210,7 +223,7 @@ PrintTable(const std::vector<RunResult>& runs, std::ostream& os)
     {
         os << "CCT in µs; algbw/busbw in GB/s (1e9 B/s, nccl-tests definitions); ";
     }
-    os << "sd = FCT slowdown (FCT / ideal FCT); up = uplink mean utilisation (max / mean over "
+    os << "sd = FCT slowdown (FCT / ideal FCT), p99 by nearest rank; up = uplink mean utilisation (max / mean over "
           "uplinks), up_imb = max / mean uplink bytes; pauses = PFC XOFF frames sent; retx, "
           "spur (spurious: arrived twice), naks, ooo in packets\n";
 }
@@ -306,6 +319,31 @@ ComparisonCsv(const std::vector<RunResult>& runs)
     return s;
 }
 
+/** Run `spec` and write its results into `out` atomically (staging directory, then rename). */
+RunResult
+RunInto(const ScenarioSpec& spec, const std::string& out, bool quiet)
+{
+    const std::string staging = MakeStagingDir(out);
+    g_staging = staging;
+    RunResult r;
+    try
+    {
+        RunOptions ro;
+        ro.progress = !quiet;
+        ro.pcapDir = staging;
+        r = RunScenario(spec, ro);
+    }
+    catch (...)
+    {
+        fs::remove_all(staging);
+        throw;
+    }
+    WriteRunFiles(r, staging);
+    CommitDirectory(staging, out);
+    g_staging.clear();
+    return r;
+}
+
 int
 DoRun(const CommonOptions& o)
 {
@@ -321,24 +359,7 @@ DoRun(const CommonOptions& o)
         !o.out.empty()             ? o.out
         : !spec.output.dir.empty() ? spec.output.dir
                                    : DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed));
-    const std::string staging = MakeStagingDir(out);
-    g_staging = staging;
-    RunResult r;
-    try
-    {
-        RunOptions ro;
-        ro.progress = !o.quiet;
-        ro.pcapDir = staging;
-        r = RunScenario(spec, ro);
-    }
-    catch (...)
-    {
-        fs::remove_all(staging);
-        throw;
-    }
-    WriteRunFiles(r, staging);
-    CommitDirectory(staging, out);
-    g_staging.clear();
+    const RunResult r = RunInto(spec, out, o.quiet);
     PrintTable({r}, std::cout);
     std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
                              r.events, r.wallSeconds, r.events / r.wallSeconds / 1e6, out);
@@ -357,7 +378,7 @@ DoRun(const CommonOptions& o)
  * interpreter is /usr/bin/python3 or $TUSK_PYTHON. Its exit status is the command's.
  */
 int
-DoReport(const std::string& dir, const std::string& outDir)
+DoReport(const std::string& dir, const std::string& outDir, const std::string& quantiles)
 {
     if (!fs::is_directory(dir))
     {
@@ -383,6 +404,7 @@ DoReport(const std::string& dir, const std::string& outDir)
     {
         args.insert(args.end(), {"--out", outDir});
     }
+    args.insert(args.end(), {"--quantiles", quantiles});
     std::vector<char*> argv;
     for (auto& a : args)
     {
@@ -489,6 +511,99 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     return rc;
 }
 
+/** The bytes of a file ("" if it cannot be read). */
+std::string
+FileBytes(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/**
+ * `tusk rerun RESULTS_DIR`: run again from RESULTS_DIR/manifest.json alone (its "scenario" is
+ * the resolved spec of that run) into --out (default RESULTS_DIR.rerun), then compare every
+ * result file the manifest lists byte for byte. Exit 0 if all are identical and the run ended
+ * as before; 1 otherwise.
+ */
+int
+DoRerun(const std::string& dir, const std::string& outArg, bool quiet)
+{
+    const fs::path original = fs::path(dir).lexically_normal();
+    const fs::path manifestPath = original / "manifest.json";
+    if (!fs::is_regular_file(manifestPath))
+    {
+        throw ns3::InputError(dir, 0, "", "not a run's results directory (no manifest.json); for a "
+                                          "comparison, rerun one of its policy folders");
+    }
+    const ScenarioSpec spec = LoadManifestScenario(manifestPath.string());
+    nlohmann::json before = nlohmann::json::parse(FileBytes(manifestPath));
+    std::string leaf = original.filename().string();
+    if (leaf.empty() || leaf == ".")
+    {
+        leaf = fs::absolute(original).lexically_normal().filename().string();
+    }
+    const std::string out =
+        !outArg.empty() ? outArg : (original.parent_path() / (leaf + ".rerun")).string();
+    const RunResult r = RunInto(spec, out, quiet);
+    int differ = 0;
+    for (const auto& f : before.value("files", nlohmann::json::array()))
+    {
+        const std::string name = f.get<std::string>();
+        const bool same = FileBytes(original / name) == FileBytes(fs::path(out) / name);
+        differ += same ? 0 : 1;
+        std::cout << fmt::format("{:<16} {}\n", name, same ? "identical" : "DIFFERS");
+    }
+    const std::string statusBefore = before.value("status", "");
+    const std::string statusNow = r.failure.empty() ? "ok" : "failed";
+    if (statusBefore != statusNow)
+    {
+        std::cout << "status: " << statusBefore << " before, " << statusNow << " now\n";
+        ++differ;
+    }
+    std::cout << (differ == 0 ? "reproduced: " : "NOT reproduced: ") << original.string()
+              << " -> " << out << "/\n";
+    if (!r.failure.empty())
+    {
+        std::cerr << "tusk: the run failed (as " << (statusBefore == "failed" ? "before" : "not before")
+                  << "): " << r.failure << "\n";
+    }
+    return differ == 0 ? 0 : kExitRunFailed;
+}
+
+/** `tusk keys [--update-doc FILE]`. */
+int
+DoKeys(const std::string& updateDoc)
+{
+    if (updateDoc.empty())
+    {
+        std::cout << KeyListText();
+        return 0;
+    }
+    std::ifstream in(updateDoc);
+    if (!in)
+    {
+        std::cerr << "tusk keys: cannot read " << updateDoc << "\n";
+        return kExitBadInput;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::vector<std::string> problems;
+    const std::string updated = UpdateKeyReference(text.str(), problems);
+    for (const auto& p : problems)
+    {
+        std::cerr << "tusk keys: " << updateDoc << ": " << p << "\n";
+    }
+    if (!problems.empty())
+    {
+        return kExitBadInput;
+    }
+    WriteFileAtomic(updateDoc, updated);
+    std::cout << (updated == text.str() ? "up to date: " : "updated: ") << updateDoc << "\n";
+    return 0;
+}
+
 } // namespace
 
 int
@@ -517,16 +632,48 @@ main(int argc, char** argv)
 
     auto* pol = app.add_subcommand("policies", "List the load-balancing policies");
 
+    std::string rerunDir;
+    std::string rerunOut;
+    bool rerunQuiet = false;
+    auto* rerun = app.add_subcommand(
+        "rerun",
+        "Run again from a run's manifest.json alone and compare the result files byte for byte "
+        "(exit 0: reproduced). `tusk run RESULTS_DIR/manifest.json` runs it without comparing.");
+    rerun->add_option("results_dir", rerunDir, "A run directory (with manifest.json)")->required();
+    rerun->add_option("--out", rerunOut, "Results directory (default RESULTS_DIR.rerun)");
+    rerun->add_flag("-q,--quiet", rerunQuiet, "No progress line on stderr");
+
+    std::string updateDoc;
+    auto* keys = app.add_subcommand(
+        "keys", "List every scenario key with its type, unit, default and the ns-3 attributes it "
+                "sets (docs/scenario-format.md explains each)");
+    keys->add_option("--update-doc", updateDoc,
+                     "Regenerate the key tables of this copy of docs/scenario-format.md from the "
+                     "knob table (between its `<!-- keys: ... -->` markers)");
+
     std::string reportDir;
     std::string reportOut;
     auto* rep = app.add_subcommand(
         "report",
-        "Plots (PNG, SVG) and one self-contained report.html of a run or a comparison, in "
-        "RESULTS_DIR/report/ (docs/analysis.md)");
+        "Plots (PNG, SVG) and one self-contained report.html of a run, a comparison or a sweep, "
+        "in RESULTS_DIR/report/ (docs/analysis.md, docs/sweeps.md)");
     rep->add_option("results_dir", reportDir,
-                    "A run directory (manifest.json) or a comparison directory (comparison.csv)")
+                    "A run directory (manifest.json), a comparison directory (comparison.csv) "
+                    "or a sweep results root (sweep.csv)")
         ->required();
     rep->add_option("--out", reportOut, "Report directory (default RESULTS_DIR/report)");
+    std::string reportQuantiles = QuantileMethodName(QuantileMethod::NearestRank);
+    rep->add_option("--quantiles", reportQuantiles,
+                    "How the report's p50/p99/p99.9 are taken: nearest-rank (the observed value "
+                    "of rank ceil(q n), as run/compare print them) or linear (interpolated "
+                    "between order statistics, numpy's default)")
+        ->check(CLI::IsMember({QuantileMethodName(QuantileMethod::NearestRank),
+                               QuantileMethodName(QuantileMethod::Linear)}))
+        ->capture_default_str();
+
+    tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
+    locate::CommandOptions locateOpts;
+    auto* loc = locate::AddCommand(app, locateOpts);
 
     try
     {
@@ -542,7 +689,23 @@ main(int argc, char** argv)
     {
         if (rep->parsed())
         {
-            return DoReport(reportDir, reportOut);
+            return DoReport(reportDir, reportOut, reportQuantiles);
+        }
+        if (sweeps.Parsed())
+        {
+            return sweeps.Run();
+        }
+        if (loc->parsed())
+        {
+            return locate::RunCommand(locateOpts, std::cout);
+        }
+        if (rerun->parsed())
+        {
+            return DoRerun(rerunDir, rerunOut, rerunQuiet);
+        }
+        if (keys->parsed())
+        {
+            return DoKeys(updateDoc);
         }
         if (pol->parsed())
         {

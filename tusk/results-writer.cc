@@ -1,6 +1,8 @@
 #include "results-writer.h"
 
+#include "scenario-text.h"
 #include "scenario-toml.h"
+#include "stats.h"
 #include "git-revision.h"
 #include "tusk-version.h"
 
@@ -318,15 +320,17 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     m["summary"] = {{"cct_us", num(s.cctUs)},
                     {"algbw_GBps", num(s.algbwGBps)},
                     {"busbw_GBps", num(s.busbwGBps)},
+                    {"lower_bound_us", num(s.lowerBoundUs)},
                     {"slowdown_mean", num(s.meanSlowdown)},
                     {"slowdown_p50", num(s.p50Slowdown)},
                     {"slowdown_p99", num(s.p99Slowdown)},
+                    {"slowdown_p999", num(s.p999Slowdown)},
                     {"slowdown_max", num(s.maxSlowdown)},
                     {"fct_p99_us", num(s.p99FctUs)},
                     {"fct_max_us", num(s.maxFctUs)},
-                    {"uplink_util_max", s.uplinkMaxUtil},
-                    {"uplink_util_mean", s.uplinkMeanUtil},
-                    {"uplink_jain", s.uplinkJain},
+                    {"uplink_util_max", num(s.uplinkMaxUtil)},
+                    {"uplink_util_mean", num(s.uplinkMeanUtil)},
+                    {"uplink_jain", num(s.uplinkJain)},
                     {"drops", s.drops},
                     {"pfc_pauses", s.pfcPauses},
                     {"pfc_paused_fraction", s.pausedFraction},
@@ -340,8 +344,22 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"spurious_retx", s.spuriousRetx},
                     {"reorder_max", s.reorderMax},
                     {"reorder_mean", s.reorderMean},
-                    {"uplink_imbalance", s.uplinkImbalance}};
+                    {"uplink_imbalance", num(s.uplinkImbalance)},
+                    {"unfinished", s.unfinished},
+                    {"quantile_method", s.quantileMethod}};
     m["scenario"] = ScenarioToJson(r.spec);
+    // What the scenario keys and the models made of the scenario: every attribute the run set
+    // (by declaring TypeId) and the PFC headroom each class of switch port got.
+    nlohmann::ordered_json headroom = nlohmann::ordered_json::array();
+    for (const auto& h : r.headroom)
+    {
+        headroom.push_back({{"rate_gbps", InUnit(h.rateBps, kBpsPerGbps)},
+                            {"delay_ns", InUnit(h.delayPs, kPsPerNs)},
+                            {"headroom_bytes", h.headroomBytes},
+                            {"ports", h.ports},
+                            {"max_used_bytes", h.maxUsedBytes}});
+    }
+    m["resolved"] = {{"attributes", r.attributes}, {"headroom", headroom}};
     nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
     for (const auto& j : r.jobs)
     {

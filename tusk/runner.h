@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -162,7 +163,11 @@ struct Conservation
     bool Holds() const { return sent == received + dropped + inFlight; }
 };
 
-/** The headline numbers of a run (the row of `tusk compare`). */
+/**
+ * The headline numbers of a run (the row of `tusk compare`, the manifest's "summary"),
+ * computed once from the run's tables (run-summary.cc); the Python analysis reads them from
+ * the manifest.
+ */
 struct RunSummary
 {
     std::string policy;
@@ -171,9 +176,11 @@ struct RunSummary
     double cctUs = 0;      //!< largest CCT over collectives (NaN if none)
     double algbwGBps = 0;  //!< of that collective
     double busbwGBps = 0;
+    double lowerBoundUs = 0; //!< byte bound of that collective (NaN if none)
     double meanSlowdown = 0;
     double p50Slowdown = 0;
     double p99Slowdown = 0;
+    double p999Slowdown = 0;
     double maxSlowdown = 0;
     double maxFctUs = 0;
     double p99FctUs = 0;
@@ -194,11 +201,22 @@ struct RunSummary
     uint64_t reorderMax = 0;       //!< largest reorder distance (PSN - ePSN), packets
     double reorderMean = 0;        //!< mean reorder distance over out-of-order arrivals
     double uplinkImbalance = 1;    //!< max / mean of uplink tx bytes (1 = perfectly even)
+    std::string quantileMethod;    //!< how the percentiles were taken ("nearest-rank")
+};
+
+/** PFC headroom of the switch ports of one (rate, delay) class, as the MMUs got it. */
+struct PortHeadroom
+{
+    uint64_t rateBps = 0;
+    uint64_t delayPs = 0;
+    uint64_t headroomBytes = 0; //!< per port and lossless PG (buffer.headroom_bytes or automatic)
+    uint32_t ports = 0;         //!< switch ports of this class
+    uint64_t maxUsedBytes = 0;  //!< the most headroom one lossless PG of these ports used
 };
 
 struct RunResult
 {
-    ScenarioSpec spec;
+    ScenarioSpec spec; //!< the scenario as run: resolved (ResolveScenario)
     std::string policyTypeId;
     std::string pathSelectorTypeId; //!< host-side path selector actually used
     uint32_t qpsPerConnection = 1;  //!< QPs per connection actually used (a policy may fix it)
@@ -217,13 +235,18 @@ struct RunResult
     uint64_t packetHops = 0; //!< frames transmitted by every port
     uint64_t simEndPs = 0;   //!< time of the last completion, or the stop time
     double wallSeconds = 0;
-    double setupSeconds = 0; //!< wall time from the start to Simulator::Run (building the fabric and workload)
+    double setupSeconds = 0; //!< wall time before Simulator::Run (fabric, workload, QPs)
     double runSeconds = 0;   //!< wall time inside Simulator::Run
     bool finished = false;   //!< every transfer delivered and acknowledged
     /** Why the run failed ("" if it did not): unfinished transfers, broken conservation. */
     std::string failure;
     /** Settings that are valid but probably not what was meant (ScenarioWarnings). */
     std::vector<std::string> warnings;
+    /** Every ns-3 attribute the run set (by the TypeId that declares it) and the values used,
+     *  as ns-3 writes them; a description where values vary per object ("per switch: ..."). */
+    std::map<std::string, std::vector<std::string>> attributes;
+    /** PFC headroom per switch-port class (rate, delay), sorted by rate then delay. */
+    std::vector<PortHeadroom> headroom;
 };
 
 struct RunOptions
@@ -244,9 +267,19 @@ struct RunOptions
 
 /**
  * \brief Build the fabric and workload of `spec`, run the simulation and collect results.
+ * RunResult::spec is `spec` resolved (ResolveScenario): what the run used.
  * \throws ns3::InputError for input problems found while building (host ids, files)
  */
 RunResult RunScenario(const ScenarioSpec& spec, const RunOptions& options = RunOptions());
+
+/**
+ * \brief `spec` with every value a run derives made explicit, so that its echo
+ * (ScenarioToJson, the manifest's "scenario") reproduces the run exactly: a UEC-style
+ * transport's BDP-derived ECN thresholds become [[ecn.by_rate]] entries, the DCQCN preset
+ * explicit values at the host line rate. Resolving a resolved spec changes nothing.
+ * \throws ns3::InputError if the topology cannot be built
+ */
+ScenarioSpec ResolveScenario(const ScenarioSpec& spec);
 
 /**
  * \brief Valid settings that are probably a mistake: the data priority is not lossless while

@@ -21,6 +21,26 @@
 namespace tusk
 {
 
+/*
+ * Defaults that belong to a model: a scenario key that sets an ns-3 attribute takes the
+ * attribute's initial value as its default, so the default is written once, in the model
+ * (the key reference in docs/scenario-format.md shows it). Each function aborts with the path
+ * if the attribute does not exist or has another type (a programming error, caught by any test
+ * that builds a ScenarioSpec).
+ */
+/** An Uinteger attribute's initial value. */
+uint64_t AttributeDefaultUint(const char* path);
+/** A Double attribute's initial value. */
+double AttributeDefaultDouble(const char* path);
+/** A Boolean attribute's initial value. */
+bool AttributeDefaultBool(const char* path);
+/** A Time attribute's initial value, ps. */
+uint64_t AttributeDefaultPs(const char* path);
+/** A DataRate attribute's initial value, bit/s. */
+uint64_t AttributeDefaultBps(const char* path);
+/** The priorities set in an Uinteger bit-mask attribute's initial value (bit i = priority i). */
+std::vector<uint8_t> AttributeDefaultPriorities(const char* path);
+
 /** [topology] */
 struct TopologySection
 {
@@ -37,7 +57,9 @@ struct TopologySection
 /** [fabric]: switch and link parameters. */
 struct FabricSection
 {
-    uint32_t phyOverheadBytes = 20;       //!< preamble + SFD + inter-frame gap per frame, bytes
+    /** Preamble + SFD + inter-frame gap per frame, bytes. */
+    uint32_t phyOverheadBytes =
+        static_cast<uint32_t>(AttributeDefaultUint("ns3::FabricNetDevice::PhyOverheadBytes"));
     /** After a link goes down or up, routing converges this much later: every switch's
      *  equal-cost table is recomputed over the links that are up (TOML: reconvergence_us;
      *  0 = never, switches only skip their own dead ports). */
@@ -47,27 +69,41 @@ struct FabricSection
 /** [buffer]: every switch's shared-buffer MMU (ns3::SharedBufferMmu). */
 struct BufferSection
 {
-    uint64_t totalBytes = 32ULL << 20;   //!< switch packet buffer, bytes
-    uint64_t reservedBytes = 0;          //!< guaranteed per ingress port and PG, bytes
-    bool dynamicThreshold = true;        //!< dynamic (alpha x free) or static thresholds
-    double alpha = 0.125;                //!< PFC (ingress) dynamic-threshold alpha
-    double egressAlpha = 1.0;            //!< lossy egress dynamic-threshold alpha
-    uint64_t staticThresholdBytes = 1ULL << 20; //!< thresholds when not dynamic, bytes
-    uint64_t headroomBytes = 0;          //!< per port and lossless PG; 0 = automatic
-    uint64_t xonOffsetBytes = 8192;      //!< XON when shared use <= threshold - offset, bytes
+    //! switch packet buffer, bytes
+    uint64_t totalBytes = AttributeDefaultUint("ns3::SharedBufferMmu::BufferBytes");
+    //! guaranteed per ingress port and PG, bytes
+    uint64_t reservedBytes = AttributeDefaultUint("ns3::SharedBufferMmu::ReservedBytes");
+    //! dynamic (alpha x free) or static thresholds
+    bool dynamicThreshold = AttributeDefaultBool("ns3::SharedBufferMmu::DynamicThreshold");
+    //! PFC (ingress) dynamic-threshold alpha
+    double alpha = AttributeDefaultDouble("ns3::SharedBufferMmu::Alpha");
+    //! lossy egress dynamic-threshold alpha
+    double egressAlpha = AttributeDefaultDouble("ns3::SharedBufferMmu::EgressAlpha");
+    //! thresholds when not dynamic, bytes
+    uint64_t staticThresholdBytes =
+        AttributeDefaultUint("ns3::SharedBufferMmu::StaticThresholdBytes");
+    uint64_t headroomBytes = 0; //!< per port and lossless PG; 0 = automatic (FabricHelper)
+    //! XON when shared use <= threshold - offset, bytes
+    uint64_t xonOffsetBytes = AttributeDefaultUint("ns3::SharedBufferMmu::XonOffsetBytes");
 };
 
 /** [pfc]: IEEE 802.1Qbb priority flow control. */
 struct PfcSection
 {
     bool enabled = true;                      //!< false: every priority is lossy
-    std::vector<uint8_t> losslessPriorities = {3};
-    uint16_t pauseQuanta = 0xFFFF;            //!< quanta of 512 bit times per XOFF
-    uint64_t refreshPs = 0;                   //!< XOFF refresh; 0 = half the pause time
-    uint64_t deadlockDetectPs = 1'000'000'000; //!< stop on a PFC deadlock lasting this long; 0 = off (TOML: deadlock_detect_us)
-    uint64_t watchdogPs = 0;                  //!< PFC watchdog; 0 = off (TOML: watchdog_us)
-    uint64_t watchdogRecoveryPs = 1'000'000'000; //!< storm recovery period (TOML: watchdog_recovery_us)
-    std::string watchdogAction = "drop";      //!< "drop" | "forward" (ignore the pause)
+    std::vector<uint8_t> losslessPriorities =
+        AttributeDefaultPriorities("ns3::SharedBufferMmu::LosslessPriorities");
+    //! quanta of 512 bit times per XOFF
+    uint16_t pauseQuanta = static_cast<uint16_t>(AttributeDefaultUint("ns3::SwitchNode::PauseQuanta"));
+    //! XOFF refresh; 0 = half the pause time
+    uint64_t refreshPs = AttributeDefaultPs("ns3::SwitchNode::PauseRefresh");
+    //! stop on a PFC deadlock lasting this long; 0 = off (TOML: deadlock_detect_us)
+    uint64_t deadlockDetectPs = AttributeDefaultPs("ns3::PfcDeadlockDetector::Threshold");
+    //! PFC watchdog; 0 = off (TOML: watchdog_us)
+    uint64_t watchdogPs = AttributeDefaultPs("ns3::FabricNetDevice::PfcWatchdogTime");
+    //! storm recovery period (TOML: watchdog_recovery_us)
+    uint64_t watchdogRecoveryPs = AttributeDefaultPs("ns3::FabricNetDevice::PfcWatchdogRecovery");
+    std::string watchdogAction = "drop"; //!< "drop" | "forward" (ignore the pause)
 };
 
 /** ECN thresholds for one port rate. */
@@ -110,7 +146,8 @@ struct DcqcnSection
     std::optional<uint64_t> rateOnFirstCnpBps; //!< (TOML: rate_on_first_cnp_gbps); 0 = cut
     std::optional<bool> clampTargetRate;
     std::optional<uint64_t> minDecreaseIntervalPs; //!< (TOML: min_decrease_interval_us)
-    uint64_t cnpIntervalPs = 50'000'000; //!< NP: at most one CNP per QP per interval (TOML: cnp_interval_us)
+    //! NP: at most one CNP per QP per interval (TOML: cnp_interval_us)
+    uint64_t cnpIntervalPs = AttributeDefaultPs("ns3::RdmaNic::CnpInterval");
 };
 
 /** Smallest retransmission timeout the UEC-style transports accept (10 us, ps): a few base
@@ -120,22 +157,30 @@ constexpr uint64_t kUecMinRtoPs = 10'000'000;
 /** [nic]: the RoCEv2 NIC and its RC transport. */
 struct NicSection
 {
-    uint32_t mtuBytes = 4096;      //!< RoCE payload MTU per packet, bytes (256..9000)
-    uint32_t ackInterval = 1;      //!< ACK coalescing: one ACK per this many data packets
-    uint64_t rtoPs = 1'000'000'000; //!< retransmission timeout, ps (TOML: rto_us)
-    uint32_t qpsPerConnection = 1; //!< QPs per connection; a transfer is split across them
+    //! RoCE payload MTU per packet, bytes (256..9000)
+    uint32_t mtuBytes = static_cast<uint32_t>(AttributeDefaultUint("ns3::RdmaNic::MtuBytes"));
+    //! ACK coalescing: one ACK per this many data packets
+    uint32_t ackInterval = static_cast<uint32_t>(AttributeDefaultUint("ns3::RdmaNic::AckInterval"));
+    //! retransmission timeout, ps (TOML: rto_us)
+    uint64_t rtoPs = AttributeDefaultPs("ns3::RdmaNic::RetransmitTimeout");
+    //! QPs per connection; a transfer is split across them
+    uint32_t qpsPerConnection =
+        static_cast<uint32_t>(AttributeDefaultUint("ns3::WorkloadExecutor::QpsPerConnection"));
     std::string qpScaling = "split"; //!< "split" | "round-robin": how transfers use the QPs
-    uint64_t qpMessageBytes = 512 * 1024; //!< round-robin: largest message per QP, bytes
+    //! round-robin: largest message per QP, bytes
+    uint64_t qpMessageBytes = AttributeDefaultUint("ns3::WorkloadExecutor::QpMessageBytes");
     std::string qpEntropy = "random"; //!< "random" | "sequential" | "shared" UDP source ports
     std::string receiver = "go-back-n"; //!< "go-back-n" | "selective-repeat" (IRN-style)
     /** "roce" (RoCEv2 RC), "uec-rod" (UEC-style reliable ordered: one EV per connection,
      *  go-back-N) or "uec-rud" (reliable unordered: an EV per packet from the path selector,
      *  out-of-order placement, SACK, selective retransmission). */
     std::string transport = "roce";
-    bool cnpOnOutOfOrder = false;  //!< the responder also sends a CNP on out-of-order arrival
-    std::string congestionControl = "none"; //!< "none" (PFC only) for now
+    //! the responder also sends a CNP on out-of-order arrival
+    bool cnpOnOutOfOrder = AttributeDefaultBool("ns3::RdmaNic::CnpOnOutOfOrder");
+    std::string congestionControl = "none"; //!< "none" (PFC only) | "dcqcn" | "nscc"
     uint8_t dataPriority = 3;      //!< traffic class of data packets
-    uint8_t controlPriority = 7;   //!< traffic class of ACK / NAK / CNP
+    //! traffic class of ACK / NAK / CNP
+    uint8_t controlPriority = static_cast<uint8_t>(AttributeDefaultUint("ns3::RdmaNic::ControlPriority"));
 };
 
 /** [lb]: the switch-side load-balancing policy. */
@@ -217,9 +262,13 @@ struct BackgroundEntry
 /** [scale_up]: the NVLink-like domain inside servers (ns3::ScaleUpDomain). */
 struct ScaleUpSection
 {
-    uint32_t gpusPerServer = 1;        //!< hosts per server (server = host / this); 1 = none
-    uint64_t rateBps = 3'600'000'000'000ULL; //!< per GPU and direction, bit/s (TOML: link_gbps)
-    uint64_t latencyPs = 500'000;      //!< GPU to GPU, ps (TOML: latency_ns)
+    /** Hosts per server (server = host / this); 1 = no scale-up domain (tusk's default: the
+     *  ScaleUpDomain's own GpusPerServer applies only once a scenario asks for a domain). */
+    uint32_t gpusPerServer = 1;
+    //! per GPU and direction, bit/s (TOML: link_gbps)
+    uint64_t rateBps = AttributeDefaultBps("ns3::ScaleUpDomain::Rate");
+    //! GPU to GPU, ps (TOML: latency_ns)
+    uint64_t latencyPs = AttributeDefaultPs("ns3::ScaleUpDomain::Latency");
 };
 
 /** [workload] */
@@ -236,7 +285,8 @@ struct WorkloadSection
     std::string file;             //!< kind = "htsim" / "hpcc": .cm or flow.txt path (absolute after loading)
     std::vector<FlowEntry> flows; //!< kind = "flows"
     /** Watchdog: no progress for this long stops the run and names what is stuck, ps
-     *  (TOML: watchdog_ms); 0 = off. */
+     *  (TOML: watchdog_ms); 0 = off. tusk's own default (20 ms): the executor's StallTimeout
+     *  is off unless set, which suits programs that drive it themselves. */
     uint64_t watchdogPs = 20'000'000'000ULL;
 };
 

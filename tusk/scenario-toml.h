@@ -61,10 +61,32 @@ ScenarioSpec LoadScenarioString(const std::string& toml,
                                 const std::vector<std::string>& overrides = {});
 
 /**
+ * \brief As LoadScenarioString, for a scenario held as JSON: the "scenario" object of a
+ * run's manifest.json (ScenarioToJson's layout), read and checked exactly like a TOML file.
+ *
+ * \param scenario a JSON object with the layout of a TOML scenario
+ * \param displayName the name errors use as the file (line 0), and spec.sourceFile; relative
+ *        paths are resolved against its directory
+ * \throws ns3::InputError as LoadScenarioString; a JSON null anywhere is an error
+ */
+ScenarioSpec LoadScenarioJson(const nlohmann::json& scenario,
+                              const std::string& displayName,
+                              const std::vector<std::string>& overrides = {});
+
+/**
+ * \brief LoadScenarioJson of the "scenario" object of a run's manifest.json.
+ * \throws ns3::InputError naming the manifest if it cannot be read, is not JSON or has no
+ *         "scenario" object
+ */
+ScenarioSpec LoadManifestScenario(const std::string& manifestPath,
+                                  const std::vector<std::string>& overrides = {});
+
+/**
  * \brief The full resolved spec as JSON, in the layout and with the unit-suffixed keys of the
  * TOML format (times back in the TOML units: `stop_time_ms`, `link_delay_ns`, `rto_us`,
  * `start_us`; rates in `_gbps`; sizes in bytes as integers). Only the keys that apply to the
- * chosen topology and workload kinds are written, so the result is itself a valid scenario.
+ * chosen topology and workload kinds are written, so the result is itself a valid scenario;
+ * of a spec that RunScenario resolved (RunResult::spec), one that reproduces the run.
  * Whole values are written as integers, others as floats. sourceFile and keyLines are not
  * part of it. Keys are sorted (deterministic output).
  */

@@ -8,14 +8,29 @@
 namespace tusk
 {
 
+const char*
+QuantileMethodName(QuantileMethod method)
+{
+    return method == QuantileMethod::Linear ? "linear" : "nearest-rank";
+}
+
 double
-Quantile(std::vector<double> v, double q)
+Quantile(std::vector<double> v, double q, QuantileMethod method)
 {
     if (v.empty())
     {
         return std::numeric_limits<double>::quiet_NaN();
     }
     std::sort(v.begin(), v.end());
+    if (method == QuantileMethod::NearestRank)
+    {
+        // k = ceil(q n) in 1..n; q n is rounded to 1e-9 first so that 0.99 * 100 is rank 99,
+        // not 100 because 0.99 is stored as 0.98999999999999999.
+        const double qn = q * static_cast<double>(v.size());
+        const double k = std::ceil(qn - 1e-9 * std::max(1.0, qn));
+        const auto rank = static_cast<size_t>(std::clamp(k, 1.0, static_cast<double>(v.size())));
+        return v[rank - 1];
+    }
     const double pos = q * static_cast<double>(v.size() - 1);
     const auto lo = static_cast<size_t>(std::floor(pos));
     const size_t hi = std::min(lo + 1, v.size() - 1);

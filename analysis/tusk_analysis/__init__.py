@@ -4,11 +4,17 @@ Reads only what a run writes (manifest.json, flows.csv, collectives.csv, links.c
 timeseries.csv, comparison.csv, index.sqlite), never logs. Uses Debian's python3-pandas and
 python3-matplotlib; run it with /usr/bin/python3 (a pyenv `python3` may lack them).
 
-    from tusk_analysis import load, stats
-    res = load.load_results("results/default-ring-allreduce/compare-s1")
-    print(stats.comparison_table(res.runs))
+    from tusk_analysis import load_run, load_compare, load_sweep
+    sw = load_sweep("results/policy-load")          # a `tusk sweep` results root
+    sw.summary.groupby(["policy", "load"]).fct_p99_us.mean()
+    sw.flows                                        # every run's flows.csv, axes in front
+    cmp = load_compare("results/default-ring-allreduce/compare-s1")
+    run = load_run("results/default-ring-allreduce/ecmp-s1")   # .flows, .links, .summary
 
     /usr/bin/python3 -m tusk_analysis.report RESULTS_DIR   # what `tusk report` runs
 """
 
-__all__ = ["load", "stats", "plots", "report"]
+from .load import ResultsError, load_compare, load_run, load_sweep  # noqa: E402
+
+__all__ = ["load", "stats", "plots", "report", "load_run", "load_compare", "load_sweep",
+           "ResultsError"]

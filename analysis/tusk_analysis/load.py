@@ -43,6 +43,34 @@ class Run:
     def scenario(self):
         return self.manifest.get("scenario_name", "")
 
+    @property
+    def summary(self):
+        """The manifest's summary as a one-row DataFrame (scenario_name, policy, seed, status,
+        then every summary metric; docs/results-format.md)."""
+        row = {"scenario_name": self.scenario, "policy": self.policy, "seed": self.seed,
+               "status": self.manifest.get("status")}
+        row.update(self.manifest.get("summary", {}))
+        return pd.DataFrame([row])
+
+
+@dataclass
+class Tables:
+    """The tables of a comparison or a sweep, one DataFrame each, every run's rows stacked.
+
+    flows, collectives, links: the runs' CSV files with the columns that tell the runs apart
+    in front (comparison: policy, seed; sweep: run_id, the axes, policy, seed). summary: one
+    row per run (comparison.csv or sweep.csv). For a sweep, axes lists the axis columns and
+    index is the `runs` table of index.sqlite (adds hash, wall time, backend, host)."""
+
+    path: str
+    kind: str  # "comparison" | "sweep"
+    summary: pd.DataFrame
+    flows: pd.DataFrame
+    collectives: pd.DataFrame
+    links: pd.DataFrame
+    axes: list = field(default_factory=list)
+    index: pd.DataFrame = None
+
 
 @dataclass
 class Results:
@@ -101,6 +129,89 @@ def load_run(path):
     ts = _read_csv(ts_path) if os.path.exists(ts_path) else None
     return Run(path=path, manifest=manifest, flows=flows, collectives=collectives, links=links,
                timeseries=ts)
+
+
+def _stack(runs, keys, table):
+    """One table of every run, the run's `keys` ({column: value}) as leading columns."""
+    frames = []
+    for run, k in zip(runs, keys):
+        df = getattr(run, table).copy()
+        for i, (col, value) in enumerate(k.items()):
+            if col in df.columns:
+                df = df.drop(columns=[col])
+            df.insert(i, col, value)
+        frames.append(df)
+    if not frames:
+        return pd.DataFrame(columns=list(keys[0]) if keys else [])
+    return pd.concat(frames, ignore_index=True)
+
+
+def load_compare(path):
+    """A `tusk compare` directory (comparison.csv, one folder per policy) as Tables: flows,
+    collectives, links of every policy with `policy` and `seed` in front; summary =
+    comparison.csv."""
+    res = load_results(path)
+    if res.kind != "comparison" or res.comparison is None:
+        raise ResultsError("%s: not a comparison (no comparison.csv beside the run folders)"
+                           % path)
+    keys = [{"policy": r.policy, "seed": r.seed} for r in res.runs]
+    return Tables(path=res.path, kind="comparison", summary=res.comparison,
+                  flows=_stack(res.runs, keys, "flows"),
+                  collectives=_stack(res.runs, keys, "collectives"),
+                  links=_stack(res.runs, keys, "links"))
+
+
+def _numeric(series):
+    """A column as numbers when every non-empty value is one (axis labels like 0.3)."""
+    converted = pd.to_numeric(series, errors="coerce")
+    if converted.notna().sum() == series.notna().sum():
+        return converted
+    return series
+
+
+def is_sweep(path):
+    return os.path.isfile(os.path.join(path, "sweep.csv"))
+
+
+def load_sweep(path, tables=("flows", "collectives", "links")):
+    """A `tusk sweep` (or `tusk regress`) results root as Tables, in one call:
+
+        sw = load_sweep("results/policy-load")
+        sw.summary.groupby(["policy", "load"]).fct_p99_us.mean()
+
+    summary is sweep.csv: run_id, one column per axis (numbers where every label is one),
+    policy, seed, status, exit_status, message, then every summary metric. flows, collectives
+    and links stack the runs that have results, with run_id, the axes, policy and seed in front
+    (pass tables=() to read only the summary)."""
+    path = os.path.abspath(path)
+    if not is_sweep(path):
+        raise ResultsError("%s: no sweep.csv; not a sweep results root (run `tusk sweep`, or "
+                           "`tusk sweep FILE --collect` to write it)" % path)
+    summary = _read_csv(os.path.join(path, "sweep.csv"))
+    index, axes = None, []
+    ipath = os.path.join(path, "index.sqlite")
+    if os.path.exists(ipath):
+        con = sqlite3.connect("file:%s?mode=ro" % ipath, uri=True)
+        try:
+            index = pd.read_sql_query("SELECT * FROM runs", con)
+            axes = [r[0] for r in con.execute("SELECT name FROM axes ORDER BY position")]
+        finally:
+            con.close()
+    for a in axes:
+        if a in summary.columns:
+            summary[a] = _numeric(summary[a])
+    front = ["run_id"] + [a for a in axes if a not in ("policy", "seed")] + ["policy", "seed"]
+    runs, keys = [], []
+    for _, row in summary.iterrows():
+        if row["status"] not in ("ok", "failed"):
+            continue  # no results (error) or not run yet (pending)
+        run = load_run(os.path.join(path, row["run_id"])) if tables else None
+        runs.append(run)
+        keys.append({c: row[c] for c in front if c in summary.columns})
+    empty = pd.DataFrame(columns=[c for c in front if c in summary.columns])
+    out = {t: (_stack(runs, keys, t) if t in tables and runs else empty.copy())
+           for t in ("flows", "collectives", "links")}
+    return Tables(path=path, kind="sweep", summary=summary, axes=axes, index=index, **out)
 
 
 def find_run_dirs(path, depth=3):

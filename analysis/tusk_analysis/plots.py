@@ -109,12 +109,13 @@ class Plot:
 
 
 class PlotContext:
-    def __init__(self, results):
+    def __init__(self, results, quantiles=stats.DEFAULT_QUANTILE_METHOD):
         self.results = results
+        self.quantiles = quantiles
         self.policies = results.policies
         self.colors = policy_colors(self.policies)
         self.scenario = results.scenario
-        self.summary = stats.comparison_table(results.runs)
+        self.summary = stats.comparison_table(results.runs, quantiles=quantiles)
         self.seeds = results.seeds
 
     def runs_of(self, policy):
@@ -172,8 +173,8 @@ def fct_slowdown_cdf(ctx):
         plotted += 1
         y = np.arange(1, sd.size + 1) / total
         col = ctx.colors[p]
-        marks = [("mean", stats.mean(sd), "o"), ("p50", stats.quantile(sd, 0.5), "^"),
-                 ("p99", stats.quantile(sd, 0.99), "s")]
+        marks = [("mean", stats.mean(sd), "o"), ("p50", stats.quantile(sd, 0.5, ctx.quantiles), "^"),
+                 ("p99", stats.quantile(sd, 0.99, ctx.quantiles), "s")]
         label = "%s: " % p + ", ".join("%s %s" % (n, _fmt(v)) for n, v, _ in marks)
         if sd.size < total:
             label += " (%d unfinished)" % (total - sd.size)
@@ -776,10 +777,10 @@ ALL = [fct_slowdown_cdf, cct_busbw, collective_steps, uplink_heatmap, uplink_byt
        queue_timeline, retx_ooo]
 
 
-def make_all(results):
+def make_all(results, quantiles=stats.DEFAULT_QUANTILE_METHOD):
     """Every plot that applies: returns (plots, skipped) with skipped = [(name, reason)]."""
     with plt.rc_context(STYLE):
-        ctx = PlotContext(results)
+        ctx = PlotContext(results, quantiles)
         plots, skipped = [], []
         for fn in ALL:
             try:

@@ -4,13 +4,16 @@ report.html in RESULTS_DIR/report/, written through a staging directory renamed 
     /usr/bin/python3 -m tusk_analysis.report RESULTS_DIR [--out DIR]
 
 RESULTS_DIR is one run (it has manifest.json) or a comparison (comparison.csv and one folder
-per policy), or a folder of comparisons (e.g. one per seed: confidence intervals across seeds).
+per policy), or a folder of comparisons (e.g. one per seed: confidence intervals across seeds),
+or a sweep (sweep.csv: each metric against each axis, per policy, with 95 % confidence
+intervals across seeds; sweep_report.py).
 The HTML needs no network: plots are inlined as base64 PNG data URIs, no script or style is
 fetched.
 """
 
 import argparse
 import base64
+import contextlib
 import datetime
 import html
 import json
@@ -265,13 +268,14 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
 
     h.append("<h2>Summary</h2>")
     h.append("<p class=\"note\">FCT slowdown = FCT / ideal FCT (same flow alone on the idle "
-             "fabric); quantiles by linear interpolation (type 7). CCT and busbw of the "
+             "fabric); percentiles %s. CCT and busbw of the "
              "slowest collective (nccl-tests definitions, GB = 1e9 B). Uplinks: switch → "
              "higher-tier switch; utilisation = wire bytes / (rate × run time); balance "
              "(max/mean, Jain's index; 1 = balanced) of uplink bytes among each switch's "
              "uplinks, combined over switches weighted by bytes.%s%s Tables: "
              "<code>summary.csv</code> (per run) and <code>comparison.csv</code> (per "
              "policy) next to this file.</p>" % (
+                 QUANTILE_TEXT[ctx.quantiles],
                  " Pause fraction = PFC paused time / (ports × run time)." if has_pause else "",
                  " With several seeds: mean ± half-width of the 95 % Student-t confidence "
                  "interval." if multi_seed else ""))
@@ -331,12 +335,19 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
     return "\n".join(h)
 
 
-def write_report(results_dir, out_dir=None):
-    """Write the report of `results_dir` into `out_dir` (default results_dir/report).
-    Returns the path of report.html."""
-    results = load.load_results(results_dir)
-    out_dir = os.path.abspath(out_dir or os.path.join(results.path, "report"))
-    # Only ever replace an earlier report: never a results directory or anything else.
+QUANTILE_TEXT = {
+    stats.NEAREST_RANK: "by nearest rank (the observed value of rank ⌈q·n⌉, as FCT-slowdown "
+                        "papers report them; <code>--quantiles linear</code> interpolates)",
+    stats.LINEAR: "by linear interpolation between order statistics (Hyndman &amp; Fan type 7, "
+                  "numpy's default; <code>--quantiles nearest-rank</code> is tusk's default)",
+}
+
+
+@contextlib.contextmanager
+def staged(out_dir):
+    """A staging directory beside `out_dir` to write a report into; renamed into place (replacing
+    an earlier report) when the block ends, removed if it raises. A report never replaces a
+    results directory or anything else that is not an earlier report."""
     if os.path.lexists(out_dir) and not (
         os.path.isdir(out_dir) and os.path.isfile(os.path.join(out_dir, "report.html"))
     ):
@@ -347,8 +358,29 @@ def write_report(results_dir, out_dir=None):
     os.makedirs(parent, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
     try:
+        yield staging
+        os.chmod(staging, 0o755)
+        if os.path.exists(out_dir):
+            old = out_dir + ".old-%d" % os.getpid()
+            os.rename(out_dir, old)
+            os.rename(staging, out_dir)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def write_report(results_dir, out_dir=None, quantiles=stats.DEFAULT_QUANTILE_METHOD):
+    """Write the report of `results_dir` into `out_dir` (default results_dir/report), its
+    percentiles by the `quantiles` method (stats.QUANTILE_METHODS). Returns the path of
+    report.html."""
+    results = load.load_results(results_dir)
+    out_dir = os.path.abspath(out_dir or os.path.join(results.path, "report"))
+    with staged(out_dir) as staging:
         with matplotlib.pyplot.rc_context(plots.STYLE):
-            ctx, figs, skipped = plots.make_all(results)
+            ctx, figs, skipped = plots.make_all(results, quantiles)
             rendered = []
             for p in figs:
                 stem = os.path.join(staging, p.name)
@@ -356,7 +388,7 @@ def write_report(results_dir, out_dir=None):
                 matplotlib.pyplot.close(p.figure)
                 with open(stem + ".png", "rb") as fh:
                     rendered.append((p.name, p.title, p.caption, fh.read()))
-        per_run = stats.summary_table(results.runs)
+        per_run = stats.summary_table(results.runs, quantiles)
         per_run.to_csv(os.path.join(staging, "summary.csv"), index=False)
         ctx.summary.to_csv(os.path.join(staging, "comparison.csv"), index=False)
         steps = pd.concat([stats.step_table(r) for r in results.runs], ignore_index=True)
@@ -369,17 +401,6 @@ def write_report(results_dir, out_dir=None):
         text = build_html(results, ctx, rendered, skipped, per_run, steps)
         with open(os.path.join(staging, "report.html"), "w", encoding="utf-8") as fh:
             fh.write(text)
-        os.chmod(staging, 0o755)
-        if os.path.exists(out_dir):
-            old = out_dir + ".old-%d" % os.getpid()
-            os.rename(out_dir, old)
-            os.rename(staging, out_dir)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return os.path.join(out_dir, "report.html"), [p[0] for p in rendered], skipped
 
 
@@ -387,9 +408,17 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="tusk report", description=__doc__.split("\n\n")[0])
     ap.add_argument("results_dir", help="a run directory or a comparison directory")
     ap.add_argument("--out", help="report directory (default RESULTS_DIR/report)")
+    ap.add_argument("--quantiles", choices=stats.QUANTILE_METHODS,
+                    default=stats.DEFAULT_QUANTILE_METHOD,
+                    help="how p50/p99/p99.9 are taken: nearest-rank (the observed value of "
+                         "rank ceil(q n); default) or linear (interpolated, numpy's default)")
     args = ap.parse_args(argv)
     try:
-        path, names, skipped = write_report(args.results_dir, args.out)
+        if load.is_sweep(args.results_dir):
+            from . import sweep_report
+            path, names, skipped = sweep_report.write_sweep_report(args.results_dir, args.out)
+        else:
+            path, names, skipped = write_report(args.results_dir, args.out, args.quantiles)
     except load.ResultsError as e:
         print("tusk report: error: %s" % e, file=sys.stderr)
         return 2

@@ -1,15 +1,20 @@
 """Summary statistics of tusk runs, computed in one place.
 
-The same definitions as tusk/stats.cc and tusk/runner.cc (the printed `tusk compare` table):
-quantiles by linear interpolation between order statistics (Hyndman & Fan type 7, the default
-of numpy and pandas), Jain's fairness index (sum x)^2 / (n sum x^2). The report and its tables
-use only this module. Confidence intervals across seeds are two-sided Student-t intervals of
-the mean; the t quantile is computed here (no scipy needed).
+A run's headline numbers are the simulator's (the manifest's "summary", computed once by
+tusk/run-summary.cc with tusk/stats.cc); this module reads them, and adds what spans runs
+(confidence intervals across seeds) and the per-step tables. Its quantiles use the same
+definitions as tusk/stats.cc: nearest rank by default (Hyndman & Fan type 1: the order
+statistic of rank ceil(q n), an observed value, as FCT-slowdown papers and their simulators'
+scripts report them), or linear interpolation between order statistics (type 7, numpy's and
+pandas' default) on request: then the run's percentiles are taken again from its flows, the
+only numbers not read from the manifest. The report and its tables use only this module. Confidence intervals across seeds are two-sided Student-t intervals of
+the mean, with the t quantile from scipy.stats (Debian's python3-scipy).
 """
 
 import math
 
 import pandas as pd
+import scipy.stats
 
 # --------------------------------------------------------------------------------------------
 # Elementary statistics
@@ -26,14 +31,31 @@ def _finite(values):
     return out
 
 
-def quantile(values, q):
-    """The q-quantile (0 <= q <= 1), type 7: sorted x, h = (n - 1) q,
-    x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h]). NaN for an empty sample."""
+NEAREST_RANK = "nearest-rank"
+LINEAR = "linear"
+QUANTILE_METHODS = (NEAREST_RANK, LINEAR)
+DEFAULT_QUANTILE_METHOD = NEAREST_RANK
+
+
+def quantile(values, q, method=DEFAULT_QUANTILE_METHOD):
+    """The q-quantile (0 <= q <= 1) of the finite values; NaN for an empty sample.
+
+    nearest-rank (type 1): sorted x_1..x_n, x_k with k = ceil(q n) (k = 1 for q = 0), q n
+    rounded to 1e-9 first so that 0.07 * 100 is rank 7 (as tusk/stats.cc).
+    linear (type 7): h = (n - 1) q, x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h])
+    counting from 0."""
     if not 0.0 <= q <= 1.0:
         raise ValueError("quantile: q must be in [0, 1], got %r" % (q,))
+    if method not in QUANTILE_METHODS:
+        raise ValueError("quantile: method must be one of %s, got %r"
+                         % (", ".join(QUANTILE_METHODS), method))
     x = sorted(_finite(values))
     if not x:
         return math.nan
+    if method == NEAREST_RANK:
+        qn = q * len(x)
+        k = math.ceil(qn - 1e-9 * max(1.0, qn))
+        return x[min(max(k, 1), len(x)) - 1]
     h = (len(x) - 1) * q
     lo = math.floor(h)
     hi = min(lo + 1, len(x) - 1)
@@ -50,98 +72,15 @@ def maximum(values):
     return max(x) if x else math.nan
 
 
-def jain_index(values):
-    """Jain's fairness index (sum x)^2 / (n sum x^2), in (0, 1]; 1 for an empty or all-zero set
-    (as tusk/stats.cc)."""
-    x = _finite(values)
-    sq = math.fsum(v * v for v in x)
-    if not x or sq == 0:
-        return 1.0
-    return math.fsum(x) ** 2 / (len(x) * sq)
-
-
-def imbalance(values):
-    """Max / mean (1 = perfectly balanced); NaN if the mean is 0 or there are no values."""
-    x = _finite(values)
-    m = mean(x)
-    if not x or m == 0:
-        return math.nan
-    return max(x) / m
-
-
 # --------------------------------------------------------------------------------------------
-# Student t quantile, for confidence intervals across seeds
-
-
-def _betacf(a, b, x):
-    """Continued fraction of the incomplete beta function (modified Lentz)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 400):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _betainc(a, b, x):
-    """Regularised incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    lbeta = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-    front = math.exp(lbeta + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_cdf(t, df):
-    """CDF of Student's t distribution with `df` degrees of freedom."""
-    if df <= 0:
-        raise ValueError("t_cdf: df must be > 0")
-    x = df / (df + t * t)
-    tail = 0.5 * _betainc(df / 2.0, 0.5, x)
-    return 1.0 - tail if t >= 0 else tail
+# Confidence intervals across seeds (Student's t from scipy.stats)
 
 
 def t_quantile(p, df):
-    """Quantile of Student's t distribution (bisection on t_cdf; |error| < 1e-10)."""
+    """Quantile of Student's t distribution with `df` degrees of freedom (scipy.stats.t.ppf)."""
     if not 0.0 < p < 1.0:
         raise ValueError("t_quantile: p must be in (0, 1)")
-    if p == 0.5:
-        return 0.0
-    if p < 0.5:
-        return -t_quantile(1.0 - p, df)
-    lo, hi = 0.0, 1.0
-    while t_cdf(hi, df) < p:
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12:
-            break
-    return 0.5 * (lo + hi)
+    return float(scipy.stats.t.ppf(p, df))
 
 
 def mean_ci(values, level=0.95):
@@ -199,29 +138,6 @@ def uplinks(links):
     return links[links["uplink"] == 1]
 
 
-def drop_columns(links):
-    """Drop counters that are fabric drops (all drops_* except nic_stale, as the simulator)."""
-    return [c for c in links.columns if c.startswith("drops_") and c != "drops_nic_stale"]
-
-
-def uplink_balance(up):
-    """(imbalance, Jain) of uplink bytes, as tusk/runner.cc judges balance: among the uplinks
-    of each switch (the choices one policy instance has), combined over switches.
-
-    imbalance = sum over switches of max / sum of mean (1 = even);
-    Jain = mean over switches of Jain's index of its uplinks' bytes, weighted by its uplink
-    bytes (a switch that only sends ACKs up counts little). (1, 1) without uplink bytes."""
-    sum_max = sum_mean = weighted = total = 0.0
-    for _, g in up.groupby("from", sort=True):
-        b = g["tx_bytes"].astype(float).tolist()
-        sum_max += max(b)
-        sum_mean += mean(b)
-        weighted += jain_index(b) * math.fsum(b)
-        total += math.fsum(b)
-    return (sum_max / sum_mean if sum_mean > 0 else 1.0,
-            weighted / total if total > 0 else 1.0)
-
-
 def slowest_collective(collectives):
     """The finished collective with the largest CCT (the one the summary reports), or None."""
     if collectives is None or collectives.empty:
@@ -232,51 +148,53 @@ def slowest_collective(collectives):
     return done.loc[done["cct_us"].idxmax()]
 
 
-def run_summary(run):
-    """Summary statistics of one run (a load.Run) as a dict of METRICS plus policy and seed."""
-    f = run.flows
-    done = f[f["finished"] == 1]
-    sd = done["slowdown"].tolist()
+#: run_summary key -> key of the manifest's "summary", where the names differ.
+_MANIFEST_KEYS = {"pause_fraction": "pfc_paused_fraction"}
+
+#: The percentiles, with their quantile and the flows.csv column they are of.
+_PERCENTILES = {"slowdown_p50": (0.5, "slowdown"), "slowdown_p99": (0.99, "slowdown"),
+                "slowdown_p999": (0.999, "slowdown"), "fct_p99_us": (0.99, "fct_us")}
+
+
+def _number(v):
+    return math.nan if v is None else v
+
+
+def run_summary(run, quantiles=DEFAULT_QUANTILE_METHOD):
+    """Summary statistics of one run (a load.Run) as a dict of METRICS plus policy and seed.
+
+    The simulator computes them once (tusk/run-summary.cc) and writes them into the
+    manifest's "summary"; they are read from there, not recomputed from the tables. A value
+    the run does not have (no finished collective, no uplinks) is NaN; so is a metric an
+    older manifest lacks. Only when `quantiles` is not the method the simulator used (its
+    "quantile_method", nearest rank) are the percentiles taken again from the finished flows."""
+    m = run.manifest.get("summary") or {}
     s = {"policy": run.policy, "seed": run.seed}
-    s["slowdown_mean"] = mean(sd)
-    s["slowdown_p50"] = quantile(sd, 0.5)
-    s["slowdown_p99"] = quantile(sd, 0.99)
-    s["slowdown_p999"] = quantile(sd, 0.999)
-    s["slowdown_max"] = maximum(sd)
-    s["fct_p99_us"] = quantile(done["fct_us"].tolist(), 0.99)
-    s["fct_max_us"] = maximum(done["fct_us"].tolist())
-    c = slowest_collective(run.collectives)
-    s["cct_us"] = float(c["cct_us"]) if c is not None else math.nan
-    s["algbw_GBps"] = float(c["algbw_GBps"]) if c is not None else math.nan
-    s["busbw_GBps"] = float(c["busbw_GBps"]) if c is not None else math.nan
-    s["lower_bound_us"] = float(c["lower_bound_us"]) if c is not None else math.nan
-    up = uplinks(run.links)
-    s["uplink_util_max"] = maximum(up["mean_util"]) if not up.empty else 0.0
-    s["uplink_util_mean"] = mean(up["mean_util"]) if not up.empty else 0.0
-    s["uplink_imbalance"], s["uplink_jain"] = uplink_balance(up)
-    pc = pause_column(run.links)
-    sim_end = float(run.manifest.get("sim_end_us") or 0)
-    if pc is not None and sim_end > 0 and len(run.links):
-        s["pause_fraction"] = float(run.links[pc].sum()) / (len(run.links) * sim_end)
-    else:
-        s["pause_fraction"] = math.nan
-    s["drops"] = int(run.links[drop_columns(run.links)].to_numpy().sum())
-    s["retx_packets"] = int(f["retx_packets"].sum())
-    s["ooo_packets"] = int(f["ooo_packets"].sum())
-    s["unfinished"] = int((f["finished"] == 0).sum())
+    for key, _, _ in METRICS + [("fct_max_us", "", ""), ("algbw_GBps", "", ""),
+                                ("lower_bound_us", "", "")]:
+        s[key] = _number(m.get(_MANIFEST_KEYS.get(key, key)))
+    if m.get("unfinished") is None:
+        s["unfinished"] = _number(run.manifest.get("unfinished_transfers"))
+    if quantiles not in QUANTILE_METHODS:
+        raise ValueError("run_summary: quantiles must be one of %s, got %r"
+                         % (", ".join(QUANTILE_METHODS), quantiles))
+    if quantiles != m.get("quantile_method", NEAREST_RANK):
+        done = run.flows[run.flows["finished"] == 1]
+        for key, (q, column) in _PERCENTILES.items():
+            s[key] = quantile(done[column].tolist(), q, quantiles)
     return s
 
 
-def summary_table(runs):
+def summary_table(runs, quantiles=DEFAULT_QUANTILE_METHOD):
     """One row per run (policy, seed, every METRIC): the tidy table behind the report."""
-    rows = [run_summary(r) for r in runs]
+    rows = [run_summary(r, quantiles) for r in runs]
     return pd.DataFrame(rows)
 
 
-def comparison_table(runs, level=0.95):
+def comparison_table(runs, level=0.95, quantiles=DEFAULT_QUANTILE_METHOD):
     """One row per policy: for each metric its mean over seeds, and where a policy has several
     seeds, `<metric>_ci` = the half-width of the `level` Student-t CI of that mean."""
-    per_run = summary_table(runs)
+    per_run = summary_table(runs, quantiles)
     out = []
     for policy in policy_order(per_run["policy"]):
         g = per_run[per_run["policy"] == policy]

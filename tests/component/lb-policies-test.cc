@@ -189,6 +189,27 @@ TEST_CASE("QP scaling modes: split posts one part per QP, round-robin posts mess
     CHECK(whole.flows[1].qps == 1);
 }
 
+TEST_CASE("4096 QPs per connection carry a transfer, one part each, all delivered",
+          "[component][qp-scaling]")
+{
+    // Issue 16 item 13: the QP count is bounded by the 24-bit QPN space, not by 1024.
+    auto spec = LeafSpine(2, 2, 1, 100);
+    spec.nic.qpsPerConnection = 4096;
+    spec.nic.qpEntropy = "sequential"; // 4096 consecutive UDP source ports
+    AddFlow(spec, 0, 1, 4096 * 1000);  // 1000 B per QP
+    std::vector<uint32_t> qps(2, 0);
+    tusk::RunOptions o;
+    o.afterRun = [&qps](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
+        qps = {nics[0]->GetNQps(), nics[1]->GetNQps()};
+    };
+    auto r = Run(spec, o);
+    REQUIRE(r.finished);
+    CHECK(r.flows[0].qps == 4096);
+    CHECK(r.flows[0].deliveredBytes == 4096 * 1000);
+    CHECK(r.flows[0].retxPackets == 0);
+    CHECK(qps == std::vector<uint32_t>{4096, 4096}); // requesters on host 0, responders on 1
+}
+
 TEST_CASE("spraying over paths of 1, 2, 3, 4 us with a selective-repeat receiver",
           "[component][spray][selective-repeat]")
 {

@@ -2,11 +2,14 @@
 // and the PFC watchdog on a ring with cyclic routes.
 
 #include "run-helpers.h"
+#include "scenario-toml.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "rdma/model/rdma-nic.h"
 
 #include "ns3/simulator.h"
+
+#include <set>
 
 using namespace tusk_test;
 using namespace ns3;
@@ -197,4 +200,94 @@ TEST_CASE("the PFC watchdog (drop action) drops what is queued in a storm, and c
     CHECK(triggers > 0);
     CHECK(watchdogDrops > 0);
     CHECK(r.failure.find("PFC deadlock") == std::string::npos); // the watchdog acted first
+}
+
+namespace
+{
+
+/** Issue 16, items 1 and 2: a 4 x 4 leaf-spine at 100 Gb/s with go-back-N receivers and
+ *  HPCC web-search background traffic at 50 % load, under a per-packet adaptive policy. PFC
+ *  pauses spread in both directions between leaves and spines, but shortest-path routing on
+ *  a leaf-spine has no cyclic buffer dependency. */
+tusk::ScenarioSpec
+BusyLeafSpine(const std::string& policy)
+{
+    // Buffers, PFC thresholds and the NIC as a user's scenario gets them by default.
+    const std::string toml = R"(
+name = "busy-leaf-spine"
+stop_time_ms = 10
+require_finish = false
+[topology]
+kind = "leaf-spine"
+leaves = 4
+spines = 4
+hosts_per_leaf = 4
+host_link_gbps = 100
+fabric_link_gbps = 100
+link_delay_ns = 1000
+[nic]
+receiver = "go-back-n"
+[pfc]
+deadlock_detect_us = 100   # the old detector reported a false cycle after 5-10 ms here
+[workload]
+kind = "flows"
+flows = [{ src = 0, dst = 5, bytes = 1000 }]
+[[background]]
+cdf_file = "data/hpcc/WebSearch_distribution.txt"
+load = 0.5
+duration_us = 2000
+)";
+    return tusk::LoadScenarioString(toml, std::string(TUSK_SOURCE_DIR) + "/busy-leaf-spine.toml",
+                                    {"lb.policy=" + policy});
+}
+
+} // namespace
+
+TEST_CASE("no PFC deadlock is reported on a busy leaf-spine under adaptive routing and the "
+          "pause depth stays within the 3-switch path",
+          "[component][pfc][deadlock]")
+{
+    for (const char* policy : {"ar", "drill"})
+    {
+        DYNAMIC_SECTION(policy)
+        {
+            auto r = Run(BusyLeafSpine(policy));
+            INFO(r.failure);
+            CHECK(r.failure.find("PFC deadlock") == std::string::npos);
+            // The case the old detector mistook for a cycle happened: a leaf and a spine
+            // pausing each other's direction of one link.
+            std::set<std::pair<std::string, std::string>> pausers;
+            for (const auto& e : r.pfcEvents)
+            {
+                if (e.event.sent && e.event.quanta > 0)
+                {
+                    pausers.emplace(e.at, e.peer);
+                }
+            }
+            bool mutual = false;
+            for (const auto& [a, b] : pausers)
+            {
+                mutual = mutual || pausers.count({b, a}) > 0;
+            }
+            CHECK(mutual);
+            // A leaf-spine path crosses 3 switches: the destination leaf's congested host port
+            // pauses a spine (depth 1), the spine the source leaf (2), the leaf a host (3).
+            CHECK(r.summary.pfcMaxDepth >= 2);
+            CHECK(r.summary.pfcMaxDepth <= 3);
+        }
+    }
+}
+
+TEST_CASE("the shipped scenarios/pfc-deadlock.toml is reported as a deadlock on the ring",
+          "[component][pfc][deadlock]")
+{
+    auto spec = tusk::LoadScenarioFile(std::string(TUSK_SOURCE_DIR) + "/scenarios/pfc-deadlock.toml");
+    auto r = Run(spec);
+    CHECK_FALSE(r.finished);
+    INFO(r.failure);
+    REQUIRE(r.failure.find("PFC deadlock") != std::string::npos);
+    for (const char* hop : {"sw0 port", "sw1 port", "sw2 port", "sw3 port"})
+    {
+        CHECK(r.failure.find(hop) != std::string::npos);
+    }
 }

@@ -4,6 +4,7 @@
 
 #include "fabric/model/input-error.h"
 #include "lb-policies/policy-registry.h"
+#include "rdma/model/rdma-nic.h"
 #include "tusk/scenario-toml.h"
 
 #include <catch2/catch.hpp>
@@ -108,6 +109,21 @@ TEST_CASE("load-balancing keys: bad values name key and line", "[unit][scenario]
     // A misspelt key points at the right one.
     const auto e = LoadError("[nic]\nreciever = \"go-back-n\"\n");
     CHECK(e.Message().find("receiver") != std::string::npos);
+}
+
+TEST_CASE("QP counts are bounded by the 24-bit QPN space, not by 1024 (issue 16 item 13)",
+          "[unit][scenario][lb]")
+{
+    // 2^24 QPNs less the reserved QP0 and QP1 (BTH destination QP is 24 bits).
+    CHECK(ns3::RdmaNic::kMaxQps == 16777214u);
+    const auto s = LoadScenarioString("[nic]\nqps_per_connection = 4096\n", "qps.toml");
+    CHECK(s.nic.qpsPerConnection == 4096u);
+    CHECK(LoadScenarioString("[nic]\nqps_per_connection = 16777214\n", "qps.toml")
+              .nic.qpsPerConnection == 16777214u);
+    const auto e = LoadError("\n[nic]\nqps_per_connection = 16777215\n");
+    CHECK(e.Key() == "nic.qps_per_connection");
+    CHECK(e.Line() == 3);
+    CHECK(e.Message().find("1..16777214") != std::string::npos);
 }
 
 TEST_CASE("the comparison scenarios load and name existing policies", "[unit][scenario][lb]")

@@ -3,6 +3,7 @@
  * file/line/key) and ScenarioSpec -> JSON.
  */
 #include "fabric/model/input-error.h"
+#include "input-error-helpers.h"
 #include "tusk/scenario-toml.h"
 
 #include <catch2/catch.hpp>
@@ -30,21 +31,7 @@ namespace fs = std::filesystem;
 
 const std::string kName = "mem.toml";
 
-/** Run f, which must throw ns3::InputError, and return the error. */
-ns3::InputError
-ExpectInputError(const std::function<void()>& f)
-{
-    try
-    {
-        f();
-    }
-    catch (const ns3::InputError& e)
-    {
-        return e;
-    }
-    FAIL("expected an ns3::InputError");
-    throw std::logic_error("unreachable");
-}
+using tusk_test::ExpectInputError;
 
 /** Load `text` (named kName) and return the InputError it must raise. */
 ns3::InputError
@@ -403,7 +390,7 @@ TEST_CASE("overrides are applied before validation", "[unit][scenario]")
                                          "topology.leaves = 8",
                                          "topology.link_delay_ns=250.5",
                                          "workload.hosts=0-3,8-11",
-                                         "ns3.ns3::RdmaNic::AckInterval=4",
+                                         "ns3.ns3::SelectiveRepeatRecovery::Window=4",
                                          "ns3.\"ns3::RdmaNic::Mtu\"=\"1024\"",
                                          "lb.attributes.FlowletGap=50us",
                                          "lb.attributes.Enabled=true",
@@ -415,7 +402,7 @@ TEST_CASE("overrides are applied before validation", "[unit][scenario]")
     CHECK(s.topology.leafSpine.leaves == 8);
     CHECK(s.topology.leafSpine.linkDelayPs == 250'500ULL);
     CHECK(s.workload.hosts == std::vector<uint32_t>{0, 1, 2, 3, 8, 9, 10, 11});
-    CHECK(s.ns3Defaults.at("ns3::RdmaNic::AckInterval") == "4");
+    CHECK(s.ns3Defaults.at("ns3::SelectiveRepeatRecovery::Window") == "4");
     CHECK(s.ns3Defaults.at("ns3::RdmaNic::Mtu") == "1024");
     CHECK(s.lb.attributes.at("FlowletGap") == "50us");
     CHECK(s.lb.attributes.at("Enabled") == "true");
@@ -428,7 +415,7 @@ TEST_CASE("overrides are applied before validation", "[unit][scenario]")
     // Overridden keys map to line 0; others keep their lines.
     CHECK(s.keyLines.at("lb.policy") == 0);
     CHECK(s.keyLines.at("workload.bytes") == 0);
-    CHECK(s.keyLines.at("ns3.ns3::RdmaNic::AckInterval") == 0);
+    CHECK(s.keyLines.at("ns3.ns3::SelectiveRepeatRecovery::Window") == 0);
     CHECK(s.keyLines.at("workload.channels") == LineContaining(text, "channels = 2"));
     CHECK(s.keyLines.at("workload.channels") > 0);
 
@@ -647,7 +634,7 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
         {"[nic]\ndata_priority = 8", "nic.data_priority", "0..7"},
         {"[nic]\ncontrol_priority = -1", "nic.control_priority", "0..7"},
         {"[nic]\nack_interval = 0", "nic.ack_interval", ">= 1"},
-        {"[nic]\nqps_per_connection = 0", "nic.qps_per_connection", "integer in 1..1024"},
+        {"[nic]\nqps_per_connection = 0", "nic.qps_per_connection", "integer in 1..16777214"},
         {"[nic]\nrto_us = 0", "nic.rto_us", "> 0"},
         {"[nic]\ncongestion_control = \"cubic\"", "nic.congestion_control", "\"none\""},
         {"[workload]\nchannels = 0", "workload.channels", ">= 1"},
@@ -694,7 +681,7 @@ Samples = 2
 Ratio = 0.25
 Enabled = false
 [ns3]
-"ns3::RdmaNic::AckInterval" = 4
+"ns3::SelectiveRepeatRecovery::Window" = 4
 "ns3::SharedBufferMmu::EcnKmin" = "100KiB"
 )";
     ScenarioSpec s = LoadScenarioString(text, kName);
@@ -705,10 +692,10 @@ Enabled = false
     CHECK(s.lb.attributes.at("Ratio") == "0.25");
     CHECK(s.lb.attributes.at("Enabled") == "false");
     CHECK(s.ns3Defaults.size() == 2);
-    CHECK(s.ns3Defaults.at("ns3::RdmaNic::AckInterval") == "4");
+    CHECK(s.ns3Defaults.at("ns3::SelectiveRepeatRecovery::Window") == "4");
     CHECK(s.ns3Defaults.at("ns3::SharedBufferMmu::EcnKmin") == "100KiB");
     CHECK(s.LineOf("lb.attributes.Ratio") == LineContaining(text, "Ratio"));
-    CHECK(s.LineOf("ns3.ns3::RdmaNic::AckInterval") == LineContaining(text, "AckInterval"));
+    CHECK(s.LineOf("ns3.ns3::SelectiveRepeatRecovery::Window") == LineContaining(text, "SelectiveRepeatRecovery::Window"));
 }
 
 TEST_CASE("explicit flows", "[unit][scenario]")
@@ -857,7 +844,7 @@ start_us = 7
 dir = "out/rt"
 pcap = true
 [ns3]
-"ns3::RdmaNic::AckInterval" = 4
+"ns3::SelectiveRepeatRecovery::Window" = 4
 )";
     ScenarioSpec s = LoadScenarioString(text, kName);
     nlohmann::json j = ScenarioToJson(s);
@@ -890,7 +877,7 @@ pcap = true
     CHECK_FALSE(j["workload"].contains("channels"));
     CHECK(j["output"]["dir"] == "out/rt");
     CHECK(j["output"]["pcap"] == true);
-    CHECK(j["ns3"]["ns3::RdmaNic::AckInterval"] == "4");
+    CHECK(j["ns3"]["ns3::SelectiveRepeatRecovery::Window"] == "4");
 
     // The JSON is itself a scenario: loading it back gives the same spec.
     ScenarioSpec back = LoadScenarioString(JsonToToml(j), "json.toml");

@@ -349,26 +349,26 @@ TEST_CASE("leaf-spine rejects bad parameters", "[unit][topology]")
     };
     LeafSpineParams p;
     p.leaves = 0;
-    expectKey(p, "topology.leaves");
+    expectKey(p, "LeafSpineParams.leaves");
     p = LeafSpineParams{};
     p.spines = 0;
-    expectKey(p, "topology.spines");
+    expectKey(p, "LeafSpineParams.spines");
     p = LeafSpineParams{};
     p.hostsPerLeaf = 0;
-    expectKey(p, "topology.hostsPerLeaf");
+    expectKey(p, "LeafSpineParams.hostsPerLeaf");
     p = LeafSpineParams{};
     p.linksPerSpine = 0;
-    expectKey(p, "topology.linksPerSpine");
+    expectKey(p, "LeafSpineParams.linksPerSpine");
     p = LeafSpineParams{};
     p.hostRateBps = 0;
-    expectKey(p, "topology.hostRateBps");
+    expectKey(p, "LeafSpineParams.hostRateBps");
     p = LeafSpineParams{};
     p.fabricRateBps = 0;
-    expectKey(p, "topology.fabricRateBps");
+    expectKey(p, "LeafSpineParams.fabricRateBps");
     // 70000 spines: a leaf would have 4 + 70000 > 65535 ports (uint16_t port indices).
     p = LeafSpineParams{};
     p.spines = 70000;
-    expectKey(p, "topology.spines");
+    expectKey(p, "LeafSpineParams.spines");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -508,22 +508,22 @@ TEST_CASE("fat tree rejects bad parameters", "[unit][topology]")
     };
     FatTreeParams p;
     p.k = 3;
-    expectKey(p, "topology.k");
+    expectKey(p, "FatTreeParams.k");
     p.k = 0;
-    expectKey(p, "topology.k");
+    expectKey(p, "FatTreeParams.k");
     p = FatTreeParams{};
     p.oversubscription = 0;
-    expectKey(p, "topology.oversubscription");
+    expectKey(p, "FatTreeParams.oversubscription");
     p = FatTreeParams{};
     p.hostRateBps = 0;
-    expectKey(p, "topology.hostRateBps");
+    expectKey(p, "FatTreeParams.hostRateBps");
     p = FatTreeParams{};
     p.fabricRateBps = 0;
-    expectKey(p, "topology.fabricRateBps");
+    expectKey(p, "FatTreeParams.fabricRateBps");
     // k = 1000: k^3/4 = 250 million hosts, over the 2^24 limit.
     p = FatTreeParams{};
     p.k = 1000;
-    expectKey(p, "topology.k");
+    expectKey(p, "FatTreeParams.k");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -560,7 +560,7 @@ TEST_CASE("hosts never transit, unreachable hosts have no ports", "[unit][topolo
     }
     catch (const InputError& e)
     {
-        CHECK(e.Key() == "topology.host");
+        CHECK(e.Key() == "TopologyGraph.host");
     }
 }
 

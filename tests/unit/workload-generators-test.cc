@@ -117,9 +117,9 @@ TEST_CASE("permutation is uniform over derangements", "[unit][workload]")
 
 TEST_CASE("permutation rejects too few hosts and empty flows", "[unit][workload]")
 {
-    RequireInputError([] { MakePermutation(0, 1, 1); }, "workload.hosts");
-    RequireInputError([] { MakePermutation(1, 1, 1); }, "workload.hosts");
-    RequireInputError([] { MakePermutation(4, 0, 1); }, "workload.bytes");
+    RequireInputError([] { MakePermutation(0, 1, 1); }, "hosts");
+    RequireInputError([] { MakePermutation(1, 1, 1); }, "hosts");
+    RequireInputError([] { MakePermutation(4, 0, 1); }, "bytes");
 }
 
 TEST_CASE("incast sends from every sender to the one destination", "[unit][workload]")
@@ -136,10 +136,10 @@ TEST_CASE("incast sends from every sender to the one destination", "[unit][workl
         CHECK(w.transfers[i].trigger == -1);
         CHECK(w.transfers[i].qpGroup == i);
     }
-    RequireInputError([] { MakeIncast({}, 0, 1); }, "workload.senders");
-    RequireInputError([] { MakeIncast({1, 0}, 0, 1); }, "workload.senders");
-    RequireInputError([] { MakeIncast({1, 2, 1}, 0, 1); }, "workload.senders");
-    RequireInputError([] { MakeIncast({1}, 0, 0); }, "workload.bytes");
+    RequireInputError([] { MakeIncast({}, 0, 1); }, "senders");
+    RequireInputError([] { MakeIncast({1, 0}, 0, 1); }, "senders");
+    RequireInputError([] { MakeIncast({1, 2, 1}, 0, 1); }, "senders");
+    RequireInputError([] { MakeIncast({1}, 0, 0); }, "bytes");
 }
 
 TEST_CASE("ring all-reduce moves exactly the bytes of its definition", "[unit][workload]")
@@ -353,11 +353,11 @@ TEST_CASE("ring all-reduce edge cases and invalid arguments", "[unit][workload]"
         CHECK(t.bytes == 1u);
     }
 
-    RequireInputError([] { MakeRingAllReduce({}, 100, 1, 0); }, "workload.ranks");
-    RequireInputError([] { MakeRingAllReduce({1, 2, 1}, 100, 1, 0); }, "workload.ranks");
-    RequireInputError([] { MakeRingAllReduce({1, 2}, 100, 0, 0); }, "workload.channels");
-    RequireInputError([] { MakeRingAllReduce({0, 1, 2}, 3 * 4 - 1, 4, 0); }, "workload.bytes");
-    RequireInputError([] { MakeRingAllReduce({0}, 0, 1, 0); }, "workload.bytes");
+    RequireInputError([] { MakeRingAllReduce({}, 100, 1, 0); }, "ranks");
+    RequireInputError([] { MakeRingAllReduce({1, 2, 1}, 100, 1, 0); }, "ranks");
+    RequireInputError([] { MakeRingAllReduce({1, 2}, 100, 0, 0); }, "channels");
+    RequireInputError([] { MakeRingAllReduce({0, 1, 2}, 3 * 4 - 1, 4, 0); }, "bytesPerRank");
+    RequireInputError([] { MakeRingAllReduce({0}, 0, 1, 0); }, "bytesPerRank");
     // 2(n-1) n C transfers beyond 1e9 are refused before allocating anything.
     RequireInputError(
         [] {
@@ -368,7 +368,7 @@ TEST_CASE("ring all-reduce edge cases and invalid arguments", "[unit][workload]"
             }
             MakeRingAllReduce(many, uint64_t(1) << 40, 8, 0);
         },
-        "workload.ranks");
+        "ranks");
 }
 
 TEST_CASE("busbw factors are nccl-tests' (oracle 2)", "[unit][workload]")
@@ -420,6 +420,6 @@ TEST_CASE("ring all-reduce lower bound reproduces oracle 1 and 3", "[unit][workl
     // One rank moves nothing.
     CHECK(RingAllReduceLowerBoundSeconds(1, S, B) == 0.0);
     RequireInputError([] { RingAllReduceLowerBoundSeconds(0, 1, 1e9); }, "collective.ranks");
-    RequireInputError([] { RingAllReduceLowerBoundSeconds(8, 1, 0.0); }, "workload.rate");
-    RequireInputError([] { RingAllReduceLowerBoundSeconds(8, 1, -1.0); }, "workload.rate");
+    RequireInputError([] { RingAllReduceLowerBoundSeconds(8, 1, 0.0); }, "bitsPerSecond");
+    RequireInputError([] { RingAllReduceLowerBoundSeconds(8, 1, -1.0); }, "bitsPerSecond");
 }

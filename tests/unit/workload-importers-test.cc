@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <array>
 #include <map>
 #include <numeric>
 
@@ -256,6 +257,51 @@ TEST_CASE("flow-size CDFs: mean as traffic_gen computes it, sampling matches it"
     CHECK(Error([] { FlowSizeCdf({{0, 0}, {100, 60}, {50, 100}}); }).Key() == "cdf");
 }
 
+TEST_CASE("flow-size CDF sizes: exact (rounded up) by default, HPCC's truncation on request",
+          "[unit][background]")
+{
+    // Issue 16 item 14. Sizes uniform in (0, 4096], (4096, 16384], (16384, 65536] with
+    // probabilities 50 / 30 / 20 %.
+    const FlowSizeCdf cdf({{0, 0}, {4096, 50}, {16384, 80}, {65536, 100}});
+    const auto trunc = CdfSizeRounding::HpccTruncate;
+    CHECK(cdf.Sample(0.5) == 4096); // on a point: the point under both rules
+    CHECK(cdf.Sample(0.5, trunc) == 4096);
+    CHECK(cdf.Sample(0.4999) == 4096);        // 4096 * 0.9998 = 4095.18
+    CHECK(cdf.Sample(0.4999, trunc) == 4095); // traffic_gen: int(4095.18)
+    CHECK(cdf.Sample(0.79999) == 16384);      // 4096 + 12288 * 29.999 / 30 = 16383.59
+    CHECK(cdf.Sample(0.79999, trunc) == 16383);
+    CHECK(cdf.Sample(0.999999) == 65536);     // 16384 + 49152 * 19.9999 / 20 = 65535.75
+    CHECK(cdf.Sample(0.999999, trunc) == 65535);
+    // Evenly spaced quantiles: the fraction of sizes at or below each point is the file's
+    // percentage with exact sizes; with truncation it is reached one byte earlier.
+    const int N = 100000;
+    std::map<std::string, std::array<int, 3>> atOrBelow;
+    std::map<std::string, double> mean;
+    for (auto [name, rule] : {std::pair{"exact", CdfSizeRounding::Exact}, std::pair{"trunc", trunc}})
+    {
+        std::array<int, 3> count{0, 0, 0};
+        double sum = 0;
+        for (int i = 0; i < N; ++i)
+        {
+            const uint64_t b = cdf.Sample((i + 0.5) / N, rule);
+            const uint64_t limit = rule == trunc ? 1 : 0; // 4095 etc. for truncation
+            count[0] += b <= 4096 - limit;
+            count[1] += b <= 16384 - limit;
+            count[2] += b <= 65536 - limit;
+            sum += static_cast<double>(b);
+        }
+        atOrBelow[name] = count;
+        mean[name] = sum / N;
+    }
+    CHECK(atOrBelow["exact"] == std::array<int, 3>{50000, 80000, 100000});
+    CHECK(atOrBelow["trunc"] == std::array<int, 3>{50000, 80000, 100000});
+    // Rounding up adds half a byte per flow on average, truncating takes half a byte off.
+    CHECK(mean["exact"] - cdf.MeanBytes() == Approx(0.5).margin(0.05));
+    CHECK(mean["trunc"] - cdf.MeanBytes() == Approx(-0.5).margin(0.05));
+    CHECK(std::string(CdfSizeRoundingName(CdfSizeRounding::Exact)) == "exact");
+    CHECK(std::string(CdfSizeRoundingName(trunc)) == "hpcc-truncate");
+}
+
 TEST_CASE("Poisson background offers the target load", "[unit][background]")
 {
     const auto cdf = FlowSizeCdf::Read(Data("hpcc/FbHdp_distribution.txt"));
@@ -295,5 +341,5 @@ TEST_CASE("Poisson background offers the target load", "[unit][background]")
     CHECK(again.back().startPs == flows.back().startPs);
     CHECK(again.back().bytes == flows.back().bytes);
     r.load = 1.5;
-    CHECK(Error([&] { MakePoissonBackground(r, cdf); }).Key() == "background.load");
+    CHECK(Error([&] { MakePoissonBackground(r, cdf); }).Key() == "BackgroundRequest.load");
 }

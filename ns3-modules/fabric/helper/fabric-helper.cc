@@ -69,7 +69,7 @@ FabricHelper::SetLoadBalancer(const std::string& typeId,
     if (!TypeId::LookupByNameFailSafe(typeId, &tid) ||
         !tid.IsChildOf(TypeId::LookupByName("ns3::LoadBalancer")))
     {
-        throw InputError("", 0, "lb.policy", "'" + typeId + "' is not a LoadBalancer TypeId");
+        throw InputError("", 0, "LoadBalancer", "'" + typeId + "' is not a LoadBalancer TypeId");
     }
     m_lbFactory = ObjectFactory();
     m_lbFactory.SetTypeId(tid);
@@ -78,14 +78,14 @@ FabricHelper::SetLoadBalancer(const std::string& typeId,
         TypeId::AttributeInformation info;
         if (!tid.LookupAttributeByName(name, &info))
         {
-            throw InputError("", 0, "lb.attributes." + name,
+            throw InputError("", 0, typeId + "::" + name,
                              "policy " + typeId + " has no attribute '" + name + "'");
         }
         std::string why;
         Ptr<AttributeValue> v = ParseAttributeText(info, value, why);
         if (!v)
         {
-            throw InputError("", 0, "lb.attributes." + name, typeId + "::" + name + ": " + why);
+            throw InputError("", 0, typeId + "::" + name, typeId + "::" + name + ": " + why);
         }
         m_lbFactory.Set(name, *v);
     }
@@ -211,12 +211,11 @@ FabricHelper::Build(const TopologyGraph& graph,
         {
             UintegerValue total;
             mmu->GetAttribute("BufferBytes", total);
-            throw InputError("", 0, "buffer.total_bytes",
+            throw InputError("", 0, "ns3::SharedBufferMmu::BufferBytes",
                              "switch " + graph.vertices[v].name + ": its PFC headroom and reserved "
                              "space (" + std::to_string(sw->GetNPorts()) + " ports) take all of "
                              "its " + std::to_string(total.Get()) + " bytes, leaving no shared "
-                             "buffer; raise buffer.total_bytes or lower buffer.headroom_bytes / "
-                             "buffer.reserved_bytes");
+                             "buffer");
         }
         sw->SetMmu(mmu);
     }

@@ -72,7 +72,10 @@ class FabricHelper
     FabricHelper();
     void SetPortAttribute(const std::string& name, const AttributeValue& value);
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
-    /** \throws InputError if `typeId` is not a LoadBalancer or an attribute does not apply */
+    /**
+     * \throws InputError key "LoadBalancer" if `typeId` is not a LoadBalancer, key
+     * "<typeId>::<attribute>" if an attribute does not exist or does not take its value
+     */
     void SetLoadBalancer(const std::string& typeId, const std::map<std::string, std::string>& attributes);
     /** Base for per-switch hash seeds. With sameSeedEverywhere, every switch gets `seed`. */
     void SetSeed(uint64_t seed, bool sameSeedEverywhere = false);
@@ -106,6 +109,9 @@ class FabricHelper
 
     /**
      * \param streamBase first random stream number; returns streams used via `streamsUsed`
+     * \throws InputError key "ns3::SharedBufferMmu::BufferBytes" if a switch's headroom and
+     *         reserved space leave no shared buffer; the SetEcn key for a port rate without
+     *         ECN thresholds
      */
     Fabric Build(const TopologyGraph& graph, const NicFactory& makeNic, int64_t streamBase,
                  int64_t* streamsUsed = nullptr);

@@ -40,6 +40,7 @@
  * ignored: buffers come from the MMU configuration.
  */
 
+#include "fabric/helper/closest-name.h"
 #include "fabric/helper/topology-builders.h"
 
 #include "fabric/model/input-error.h"
@@ -195,29 +196,6 @@ ToLower(std::string s)
         return static_cast<char>(std::tolower(c));
     });
     return s;
-}
-
-/** Levenshtein distance, for "did you mean". */
-size_t
-EditDistance(const std::string& a, const std::string& b)
-{
-    std::vector<size_t> prev(b.size() + 1);
-    std::vector<size_t> cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j)
-    {
-        prev[j] = j;
-    }
-    for (size_t i = 1; i <= a.size(); ++i)
-    {
-        cur[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j)
-        {
-            const size_t subst = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
-        }
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
 }
 
 const KeyInfo*
@@ -392,24 +370,17 @@ HtsimTopoReader::ParseLine(unsigned lineNo, const std::string& raw)
     const KeyInfo* key = FindKey(tok[0]);
     if (key == nullptr)
     {
-        const std::string lower = ToLower(tok[0]);
-        const KeyInfo* best = &kKeys[0];
-        size_t bestDist = std::numeric_limits<size_t>::max();
+        std::vector<std::string> names;
         std::string all;
         for (const auto& k : kKeys)
         {
-            const size_t d = EditDistance(lower, ToLower(k.name));
-            if (d < bestDist)
-            {
-                bestDist = d;
-                best = &k;
-            }
+            names.emplace_back(k.name);
             all += (all.empty() ? "" : ", ") + std::string(k.name);
         }
         Fail(lineNo,
              tok[0],
-             "expected a known key (did you mean '" + std::string(best->name)
-                 + "'?); valid keys: " + all);
+             "expected a known key (did you mean '" +
+                 ClosestName(tok[0], names, LetterCase::INSENSITIVE) + "'?); valid keys: " + all);
     }
     const uint64_t value = ParseValue(lineNo, *key, tok);
 

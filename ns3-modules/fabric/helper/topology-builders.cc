@@ -35,11 +35,14 @@ constexpr uint64_t kMaxPorts = std::numeric_limits<uint16_t>::max();
 /** Sentinel for "not reached" in the breadth-first searches. */
 constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
 
-/** Throw the InputError every builder uses for a bad parameter. */
+/**
+ * Throw the InputError every builder uses for a bad parameter, keyed by the parameter
+ * ("LeafSpineParams.hostsPerLeaf"): a scenario layer names its own key for it.
+ */
 [[noreturn]] void
 Fail(const std::string& param, const std::string& expected, const std::string& got)
 {
-    throw InputError("", 0, "topology." + param, "expected " + expected + "; got " + got);
+    throw InputError("", 0, param, "expected " + expected + "; got " + got);
 }
 
 void
@@ -85,7 +88,7 @@ RequireHost(const TopologyGraph& g, uint32_t h, const char* which)
     {
         throw InputError("",
                          0,
-                         "topology.host",
+                         "TopologyGraph.host",
                          std::string("expected a ") + which + " host index in [0, "
                              + std::to_string(g.numHosts) + "); got " + std::to_string(h));
     }
@@ -96,17 +99,17 @@ RequireHost(const TopologyGraph& g, uint32_t h, const char* which)
 TopologyGraph
 BuildLeafSpine(const LeafSpineParams& p)
 {
-    RequirePositive("leaves", p.leaves);
-    RequirePositive("spines", p.spines);
-    RequirePositive("hostsPerLeaf", p.hostsPerLeaf);
-    RequirePositive("linksPerSpine", p.linksPerSpine);
-    RequirePositive("hostRateBps", p.hostRateBps);
-    RequirePositive("fabricRateBps", p.fabricRateBps);
+    RequirePositive("LeafSpineParams.leaves", p.leaves);
+    RequirePositive("LeafSpineParams.spines", p.spines);
+    RequirePositive("LeafSpineParams.hostsPerLeaf", p.hostsPerLeaf);
+    RequirePositive("LeafSpineParams.linksPerSpine", p.linksPerSpine);
+    RequirePositive("LeafSpineParams.hostRateBps", p.hostRateBps);
+    RequirePositive("LeafSpineParams.fabricRateBps", p.fabricRateBps);
 
     const uint64_t hosts = uint64_t{p.leaves} * p.hostsPerLeaf;
     if (hosts > kMaxHosts)
     {
-        Fail("hostsPerLeaf",
+        Fail("LeafSpineParams.hostsPerLeaf",
              "leaves * hostsPerLeaf <= " + std::to_string(kMaxHosts),
              std::to_string(p.leaves) + " * " + std::to_string(p.hostsPerLeaf) + " = "
                  + std::to_string(hosts));
@@ -115,7 +118,7 @@ BuildLeafSpine(const LeafSpineParams& p)
     const uint64_t leafPorts = p.hostsPerLeaf + uint64_t{p.spines} * p.linksPerSpine;
     if (leafPorts > kMaxPorts)
     {
-        Fail("spines",
+        Fail("LeafSpineParams.spines",
              "hostsPerLeaf + spines * linksPerSpine <= " + std::to_string(kMaxPorts)
                  + " ports per leaf",
              std::to_string(leafPorts));
@@ -124,7 +127,7 @@ BuildLeafSpine(const LeafSpineParams& p)
     const uint64_t spinePorts = uint64_t{p.leaves} * p.linksPerSpine;
     if (spinePorts > kMaxPorts)
     {
-        Fail("leaves",
+        Fail("LeafSpineParams.leaves",
              "leaves * linksPerSpine <= " + std::to_string(kMaxPorts) + " ports per spine",
              std::to_string(spinePorts));
     }
@@ -175,11 +178,11 @@ BuildFatTree(const FatTreeParams& p)
 {
     if (p.k < 2 || p.k % 2 != 0)
     {
-        Fail("k", "an even integer >= 2", std::to_string(p.k));
+        Fail("FatTreeParams.k", "an even integer >= 2", std::to_string(p.k));
     }
-    RequirePositive("oversubscription", p.oversubscription);
-    RequirePositive("hostRateBps", p.hostRateBps);
-    RequirePositive("fabricRateBps", p.fabricRateBps);
+    RequirePositive("FatTreeParams.oversubscription", p.oversubscription);
+    RequirePositive("FatTreeParams.hostRateBps", p.hostRateBps);
+    RequirePositive("FatTreeParams.fabricRateBps", p.fabricRateBps);
 
     const uint64_t k = p.k;
     const uint64_t half = k / 2;
@@ -190,7 +193,7 @@ BuildFatTree(const FatTreeParams& p)
     const uint64_t torPorts = hostsPerTor + half;
     if (torPorts > kMaxPorts)
     {
-        Fail("oversubscription",
+        Fail("FatTreeParams.oversubscription",
              "k/2 * (oversubscription + 1) <= " + std::to_string(kMaxPorts) + " ports per ToR",
              std::to_string(torPorts));
     }
@@ -198,7 +201,7 @@ BuildFatTree(const FatTreeParams& p)
     const uint64_t hosts = tors * hostsPerTor;
     if (hosts > kMaxHosts)
     {
-        Fail("k",
+        Fail("FatTreeParams.k",
              "k^3/4 * oversubscription <= " + std::to_string(kMaxHosts) + " hosts",
              std::to_string(hosts));
     }
@@ -276,31 +279,32 @@ BuildFatTree(const FatTreeParams& p)
 TopologyGraph
 BuildRailOptimised(const RailOptimisedParams& p)
 {
-    RequirePositive("servers", p.servers);
-    RequirePositive("gpus_per_server", p.gpusPerServer);
-    RequirePositive("spines", p.spines);
-    RequirePositive("links_per_spine", p.linksPerSpine);
-    RequirePositive("host_link_gbps", p.hostRateBps);
-    RequirePositive("fabric_link_gbps", p.fabricRateBps);
+    RequirePositive("RailOptimisedParams.servers", p.servers);
+    RequirePositive("RailOptimisedParams.gpusPerServer", p.gpusPerServer);
+    RequirePositive("RailOptimisedParams.spines", p.spines);
+    RequirePositive("RailOptimisedParams.linksPerSpine", p.linksPerSpine);
+    RequirePositive("RailOptimisedParams.hostRateBps", p.hostRateBps);
+    RequirePositive("RailOptimisedParams.fabricRateBps", p.fabricRateBps);
     const uint32_t perGroup = p.serversPerGroup == 0 ? p.servers : p.serversPerGroup;
     if (p.servers % perGroup != 0)
     {
-        Fail("servers_per_group",
+        Fail("RailOptimisedParams.serversPerGroup",
              "a divisor of servers (" + std::to_string(p.servers) + ")",
              std::to_string(perGroup));
     }
     const uint64_t hosts = uint64_t{p.servers} * p.gpusPerServer;
     if (hosts > kMaxHosts)
     {
-        Fail("servers", "servers * gpus_per_server <= " + std::to_string(kMaxHosts),
-             std::to_string(hosts));
+        Fail("RailOptimisedParams.servers",
+             "servers * gpusPerServer <= " + std::to_string(kMaxHosts), std::to_string(hosts));
     }
     const uint32_t groups = p.servers / perGroup;
     const uint64_t railPorts = perGroup + uint64_t{p.spines} * p.linksPerSpine;
     const uint64_t spinePorts = uint64_t{groups} * p.gpusPerServer * p.linksPerSpine;
     if (railPorts > kMaxPorts || spinePorts > kMaxPorts)
     {
-        Fail("spines", "at most " + std::to_string(kMaxPorts) + " ports per switch",
+        Fail("RailOptimisedParams.spines",
+             "at most " + std::to_string(kMaxPorts) + " ports per switch",
              std::to_string(std::max(railPorts, spinePorts)));
     }
     const uint32_t G = p.gpusPerServer;
@@ -353,21 +357,23 @@ BuildRailOptimised(const RailOptimisedParams& p)
 TopologyGraph
 BuildPodClos(const PodClosParams& p)
 {
-    RequirePositive("pods", p.pods);
-    RequirePositive("racks_per_pod", p.racksPerPod);
-    RequirePositive("hosts_per_rack", p.hostsPerRack);
-    RequirePositive("cluster_switches", p.clusterSwitches);
-    RequirePositive("aggregation_switches", p.aggregationSwitches);
-    RequirePositive("host_link_gbps", p.hostRateBps);
+    RequirePositive("PodClosParams.pods", p.pods);
+    RequirePositive("PodClosParams.racksPerPod", p.racksPerPod);
+    RequirePositive("PodClosParams.hostsPerRack", p.hostsPerRack);
+    RequirePositive("PodClosParams.clusterSwitches", p.clusterSwitches);
+    RequirePositive("PodClosParams.aggregationSwitches", p.aggregationSwitches);
+    RequirePositive("PodClosParams.hostRateBps", p.hostRateBps);
     if (!(p.oversubscription >= 1.0) || !std::isfinite(p.oversubscription))
     {
-        Fail("oversubscription", "a ratio >= 1", std::to_string(p.oversubscription));
+        Fail("PodClosParams.oversubscription", "a ratio >= 1",
+             std::to_string(p.oversubscription));
     }
     const uint64_t hostsPerPod = uint64_t{p.racksPerPod} * p.hostsPerRack;
     const uint64_t hosts = hostsPerPod * p.pods;
     if (hosts > kMaxHosts)
     {
-        Fail("pods", "pods * racks_per_pod * hosts_per_rack <= " + std::to_string(kMaxHosts),
+        Fail("PodClosParams.pods",
+             "pods * racksPerPod * hostsPerRack <= " + std::to_string(kMaxHosts),
              std::to_string(hosts));
     }
     const uint64_t cswPorts = uint64_t{p.racksPerPod} + p.aggregationSwitches;
@@ -375,7 +381,8 @@ BuildPodClos(const PodClosParams& p)
     const uint64_t torPorts = uint64_t{p.hostsPerRack} + p.clusterSwitches;
     if (std::max({cswPorts, aggPorts, torPorts}) > kMaxPorts)
     {
-        Fail("racks_per_pod", "at most " + std::to_string(kMaxPorts) + " ports per switch",
+        Fail("PodClosParams.racksPerPod",
+             "at most " + std::to_string(kMaxPorts) + " ports per switch",
              std::to_string(std::max({cswPorts, aggPorts, torPorts})));
     }
     // Full bisection inside a pod: a ToR's uplinks carry what its hosts can send.
@@ -387,8 +394,8 @@ BuildPodClos(const PodClosParams& p)
     const double aggLink = podUp / (double(p.clusterSwitches) * p.aggregationSwitches);
     const uint64_t torUpBps = static_cast<uint64_t>(std::llround(torUp));
     const uint64_t aggLinkBps = static_cast<uint64_t>(std::llround(aggLink));
-    RequirePositive("cluster_switches", torUpBps);
-    RequirePositive("aggregation_switches", aggLinkBps);
+    RequirePositive("PodClosParams.clusterSwitches", torUpBps);
+    RequirePositive("PodClosParams.aggregationSwitches", aggLinkBps);
 
     const uint32_t tors = p.pods * p.racksPerPod;
     const uint32_t csws = p.pods * p.clusterSwitches;
@@ -457,7 +464,7 @@ IncidentLinks(const TopologyGraph& g)
     {
         throw InputError("",
                          0,
-                         "topology.numHosts",
+                         "TopologyGraph.numHosts",
                          "expected at most " + std::to_string(n) + " (the vertex count); got "
                              + std::to_string(g.numHosts));
     }
@@ -469,7 +476,7 @@ IncidentLinks(const TopologyGraph& g)
         {
             throw InputError("",
                              0,
-                             "topology.links",
+                             "TopologyGraph.links",
                              "expected link " + std::to_string(l) + " to join vertices in [0, "
                                  + std::to_string(n) + "); got " + std::to_string(link.a) + "-"
                                  + std::to_string(link.b));
@@ -501,7 +508,7 @@ ComputeEqualCostPorts(const TopologyGraph& g, const std::vector<bool>& linkUp)
         {
             throw InputError("",
                              0,
-                             "topology.links",
+                             "TopologyGraph.links",
                              "expected at most " + std::to_string(kMaxPorts + 1)
                                  + " ports on switch " + g.vertices[s].name + "; got "
                                  + std::to_string(ports[s].size()));
@@ -677,7 +684,7 @@ BuildRing(const RingParams& p)
 {
     if (p.switches < 3 || p.hostsPerSwitch < 1 || p.rateBps == 0)
     {
-        throw InputError("", 0, "topology.switches",
+        throw InputError("", 0, "RingParams.switches",
                          "expected at least 3 switches, 1 host per switch and a rate > 0");
     }
     TopologyGraph g;

@@ -38,8 +38,8 @@ struct LeafSpineParams
  * h / hostsPerLeaf. Links: host links in host order, then for each leaf, each spine, the
  * linksPerSpine parallel links.
  *
- * \throws InputError (file "", key "topology.*") on zero counts or rates, or more than 2^24
- * hosts or 65535 ports on a switch.
+ * \throws InputError (file "", key "LeafSpineParams.<field>") on zero counts or rates, or
+ * more than 2^24 hosts or 65535 ports on a switch.
  */
 TopologyGraph BuildLeafSpine(const LeafSpineParams& p);
 
@@ -65,8 +65,8 @@ struct FatTreeParams
  * its pod; aggregation switch j of each pod connects to cores j*(k/2) .. j*(k/2)+k/2-1
  * (Al-Fares et al. 2008, sec. 3.3).
  *
- * \throws InputError (file "", key "topology.*") on odd or zero k, zero oversubscription or
- * rates, or more than 2^24 hosts.
+ * \throws InputError (file "", key "FatTreeParams.<field>") on odd or zero k, zero
+ * oversubscription or rates, or more than 2^24 hosts.
  */
 TopologyGraph BuildFatTree(const FatTreeParams& p);
 
@@ -85,7 +85,8 @@ struct RingParams
     bool clockwiseRoutes = true;
 };
 
-/** \throws InputError for fewer than 3 switches, no hosts or a zero rate. */
+/** \throws InputError (key "RingParams.switches") for fewer than 3 switches, no hosts or a zero
+ *  rate. */
 TopologyGraph BuildRing(const RingParams& p);
 
 /**
@@ -116,8 +117,8 @@ struct RailOptimisedParams
  * (tier 2). Links: host links in host order, then for each rail switch, each spine, the
  * parallel links.
  *
- * \throws InputError (file "", key "topology.*") on zero counts or rates, servers not a
- * multiple of serversPerGroup, more than 2^24 hosts or 65535 ports on a switch.
+ * \throws InputError (file "", key "RailOptimisedParams.<field>") on zero counts or rates,
+ * servers not a multiple of serversPerGroup, more than 2^24 hosts or 65535 ports on a switch.
  */
 TopologyGraph BuildRailOptimised(const RailOptimisedParams& p);
 
@@ -148,8 +149,8 @@ struct PodClosParams
 /**
  * Vertices: hosts (pod = h / (racksPerPod * hostsPerRack)), ToRs "tor<i>" (tier 1), cluster
  * switches "csw<p>.<j>" (tier 2), aggregation switches "agg<k>" (tier 3, pod 0).
- * \throws InputError (file "", key "topology.*") on zero counts or rates, oversubscription < 1,
- * more than 2^24 hosts or 65535 ports on a switch.
+ * \throws InputError (file "", key "PodClosParams.<field>") on zero counts or rates,
+ * oversubscription < 1, more than 2^24 hosts or 65535 ports on a switch.
  */
 TopologyGraph BuildPodClos(const PodClosParams& p);
 
@@ -174,8 +175,8 @@ TopologyGraph ReadHtsimTopo(const std::string& path);
  * incident on v, in increasing link index. Port p of vertex v is the link ports[v][p].
  * A link from a vertex to itself is listed once.
  *
- * \throws InputError (file "", key "topology.links" or "topology.numHosts") if a link names
- * a vertex that does not exist or numHosts exceeds the vertex count.
+ * \throws InputError (file "", key "TopologyGraph.links" or "TopologyGraph.numHosts") if a
+ * link names a vertex that does not exist or numHosts exceeds the vertex count.
  */
 std::vector<std::vector<uint32_t>> IncidentLinks(const TopologyGraph& g);
 
@@ -185,8 +186,8 @@ std::vector<std::vector<uint32_t>> IncidentLinks(const TopologyGraph& g);
  * Hosts never forward. Empty when h is unreachable. Cost: one breadth-first search per
  * destination group (the switch that hosts hang off, EqualCostTable), O(groups * (V + E)):
  * linear in the fabric for a one-switch star, 512 searches for htsim's 8,192-host fat tree.
- * \throws InputError (file "", key "topology.links") if a switch has more than 65536 ports
- * or a link names a vertex that does not exist.
+ * \throws InputError (file "", key "TopologyGraph.links") if a switch has more than 65536
+ * ports or a link names a vertex that does not exist.
  */
 EqualCostTable ComputeEqualCostPorts(const TopologyGraph& g);
 
@@ -204,7 +205,7 @@ EqualCostTable ComputeEqualCostPorts(const TopologyGraph& g, const std::vector<b
  * Hosts other than src and dst never transit. src == dst gives 1 (the empty path).
  * Saturates at UINT64_MAX.
  *
- * \throws InputError (file "", key "topology.host") if src or dst is not a host index.
+ * \throws InputError (file "", key "TopologyGraph.host") if src or dst is not a host index.
  */
 uint64_t CountShortestPaths(const TopologyGraph& g, uint32_t src, uint32_t dst);
 

@@ -119,7 +119,29 @@ FabricNetDevice::GetTypeId()
             .AddTraceSource("Drop",
                             "A frame was dropped: (packet, meta, DropReason).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_dropTrace),
-                            "ns3::FabricNetDevice::DropTracedCallback");
+                            "ns3::FabricNetDevice::DropTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame has fully arrived, before it takes effect: (packet, "
+                            "meta).",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_pfcRxTrace),
+                            "ns3::FabricNetDevice::FrameTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A frame was CE-marked at this egress (switch ports).",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_ecnMarkTrace),
+                            "ns3::FabricNetDevice::EcnMarkTracedCallback")
+            .AddTraceSource("QueueBytes",
+                            "Egress occupancy after a frame was queued (bytes; switch ports).",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_queueBytesTrace),
+                            "ns3::FabricNetDevice::QueueBytesTracedCallback")
+            .AddTraceSource("UtilisationWindow",
+                            "A UtilisationWindow with transmissions closed: its busy fraction "
+                            "(0..1, time on the wire / window).",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_utilisationTrace),
+                            "ns3::FabricNetDevice::UtilisationTracedCallback")
+            .AddTraceSource("PfcWatchdog",
+                            "The PFC watchdog declared a storm on a priority (uint8_t).",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_watchdogTrace),
+                            "ns3::FabricNetDevice::WatchdogTracedCallback");
     return tid;
 }
 
@@ -333,6 +355,7 @@ FabricNetDevice::FlushUtilisation(Time now)
         {
             m_counters.maxWindowUtilisation = u;
         }
+        m_utilisationTrace(u);
     }
     m_utilWindowBusyPs = 0;
 }
@@ -402,6 +425,7 @@ void
 FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
 {
     m_counters.pfcRx++;
+    m_pfcRxTrace(packet, meta);
     Ptr<Packet> copy = packet->Copy();
     EthernetHeader eth(false);
     copy->RemoveHeader(eth);
@@ -506,6 +530,7 @@ FabricNetDevice::WatchdogCheck(uint8_t priority)
     }
     const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     m_counters.watchdogTriggers++;
+    m_watchdogTrace(priority);
     m_stormUntilPs[priority] = nowPs + static_cast<uint64_t>(m_watchdogRecovery.GetPicoSeconds());
     if (m_watchdogAction == WATCHDOG_DROP)
     {

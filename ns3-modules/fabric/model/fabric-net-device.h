@@ -18,6 +18,7 @@
 
 #include "ns3/event-id.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace ns3
@@ -84,6 +85,25 @@ struct PfcEvent
 class FabricNetDevice : public NetDevice
 {
   public:
+    // Signatures of the trace sources (ns-3 convention: the TypeId names these types).
+    /** "Pfc": a PFC frame sent (queued for sending) or received. */
+    typedef void (*PfcTracedCallback)(const PfcEvent& event);
+    /** "Tx", "Rx", "PfcRx": a frame starts transmission (PFC frames included; meta.kind tells
+     *  them apart) / a frame other than PFC has fully arrived / a PFC frame has arrived. */
+    typedef void (*FrameTracedCallback)(Ptr<const Packet> packet, const FrameMeta& meta);
+    /** "Drop": a frame was dropped, and why. */
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet,
+                                       const FrameMeta& meta,
+                                       DropReason reason);
+    /** "EcnMark": a frame was CE-marked at this egress. */
+    typedef void (*EcnMarkTracedCallback)();
+    /** "QueueBytes": egress occupancy after a frame was queued, bytes. */
+    typedef void (*QueueBytesTracedCallback)(uint64_t bytes);
+    /** "UtilisationWindow": a UtilisationWindow closed with this busy fraction (0..1]. */
+    typedef void (*UtilisationTracedCallback)(double utilisation);
+    /** "PfcWatchdog": the PFC watchdog declared a storm on this priority. */
+    typedef void (*WatchdogTracedCallback)(uint8_t priority);
+
     static TypeId GetTypeId();
     FabricNetDevice();
     ~FabricNetDevice() override;
@@ -134,6 +154,13 @@ class FabricNetDevice : public NetDevice
     uint64_t GetPausedPs(uint8_t priority, Time now) const;
     /** Since when `priority` has been continuously paused (valid when IsPaused). */
     Time GetPausedSince(uint8_t priority) const { return PicoSeconds(m_pausedSincePs[priority]); }
+    /** Since when `priority` has been paused *without a break* (valid when IsPaused): not
+     *  resumed, and not overridden or drained by a PFC watchdog storm since; a time after now
+     *  while a storm lasts. */
+    Time GetStuckSince(uint8_t priority) const
+    {
+        return PicoSeconds(std::max(m_pausedSincePs[priority], m_stormUntilPs[priority]));
+    }
     /** Whether the PFC watchdog currently overrides pause for `priority` (storm recovery). */
     bool IsInPfcStorm(uint8_t priority) const;
     /** What the PFC watchdog does to a queue in a storm. */
@@ -210,14 +237,19 @@ class FabricNetDevice : public NetDevice
         return frame;
     }
 
-    void NoteEcnMark() { m_counters.ecnMarks++; }
-    /** Account egress occupancy (for maxQueueBytes). */
+    void NoteEcnMark()
+    {
+        m_counters.ecnMarks++;
+        m_ecnMarkTrace();
+    }
+    /** Account egress occupancy (for maxQueueBytes and the QueueBytes trace). */
     void NoteQueueBytes(uint64_t bytes)
     {
         if (bytes > m_counters.maxQueueBytes)
         {
             m_counters.maxQueueBytes = bytes;
         }
+        m_queueBytesTrace(bytes);
     }
 
   private:
@@ -286,6 +318,11 @@ class FabricNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>, const FrameMeta&> m_rxTrace;
     /** A frame was dropped: packet, meta, reason. */
     TracedCallback<Ptr<const Packet>, const FrameMeta&, DropReason> m_dropTrace;
+    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_pfcRxTrace;
+    TracedCallback<> m_ecnMarkTrace;
+    TracedCallback<uint64_t> m_queueBytesTrace;
+    TracedCallback<double> m_utilisationTrace;
+    TracedCallback<uint8_t> m_watchdogTrace;
 };
 
 } // namespace ns3

@@ -2,8 +2,10 @@
 
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <functional>
-#include <set>
+#include <map>
+#include <tuple>
 #include <sstream>
 
 namespace ns3
@@ -70,75 +72,70 @@ PfcDeadlockDetector::Periodic()
 std::string
 PfcDeadlockDetector::Check()
 {
-    using Node = std::tuple<uint32_t, uint16_t, uint8_t>;
+    using Queue = std::tuple<uint32_t, uint16_t, uint8_t>; // switch index, egress port, priority
     const Time now = Simulator::Now();
-    std::set<Node> blockedLong;
-    std::map<Node, Time> still;
+    std::map<uint32_t, uint32_t> index; // node id -> switch index
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        index[m_switches[s]->GetId()] = s;
+    }
+    std::map<Queue, Time> stuck; // stuck queue -> paused since
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
         const Ptr<SwitchNode>& sw = m_switches[s];
         for (uint16_t e = 0; e < sw->GetNPorts(); ++e)
         {
             Ptr<SwitchPort> port = sw->GetPort(e);
-            for (uint8_t p = 0; p < 8; ++p)
+            for (uint8_t p = 0; p < SwitchPort::kPriorities; ++p)
             {
-                if (!port->IsPaused(p) || port->GetQueueBytes(p) == 0)
+                if (port->IsPaused(p) && port->GetQueueBytes(p) > 0 &&
+                    port->GetStuckSince(p) + m_threshold <= now)
                 {
-                    continue;
-                }
-                const Node n{s, e, p};
-                auto it = m_blockedSince.find(n);
-                const Time since = it == m_blockedSince.end() ? now : it->second;
-                still[n] = since;
-                if (now - since >= m_threshold)
-                {
-                    blockedLong.insert(n);
+                    stuck.emplace(Queue{s, e, p}, port->GetStuckSince(p));
                 }
             }
         }
     }
-    m_blockedSince = std::move(still);
-    if (blockedLong.empty())
+    if (stuck.empty())
     {
         return "";
     }
-    // Edges: (s, e, p) -> every long-blocked (d, e', p) where d is the switch behind port e.
-    std::map<uint32_t, uint32_t> index;
-    for (uint32_t s = 0; s < m_switches.size(); ++s)
-    {
-        index[m_switches[s]->GetId()] = s;
-    }
-    auto successors = [&](const Node& n) {
-        std::vector<Node> out;
-        Ptr<SwitchPort> port = m_switches[std::get<0>(n)]->GetPort(std::get<1>(n));
+    // Edges: a stuck queue -> the queues of the peer switch its head frame is routed to, when
+    // all of them are stuck.
+    auto successors = [&](const Queue& q) {
+        std::vector<Queue> out;
+        const auto& [s, e, p] = q;
+        Ptr<SwitchPort> port = m_switches[s]->GetPort(e);
         Ptr<SwitchPort> peer = DynamicCast<SwitchPort>(port->GetPeerDevice());
-        if (!peer)
+        const FrameMeta* head = port->PeekHead(p);
+        if (!peer || !head)
         {
             return out;
         }
-        const uint32_t d = index[peer->GetSwitch()->GetId()];
-        for (auto it = blockedLong.lower_bound(Node{d, 0, 0});
-             it != blockedLong.end() && std::get<0>(*it) == d; ++it)
+        const uint32_t d = index.at(peer->GetSwitch()->GetId());
+        const PortSpan route = m_switches[d]->GetRoute(head->dstHost);
+        for (uint32_t i = 0; i < route.size(); ++i)
         {
-            if (std::get<2>(*it) == std::get<2>(n))
+            const Queue next{d, route[i], p};
+            if (stuck.count(next) == 0)
             {
-                out.push_back(*it);
+                return std::vector<Queue>(); // the head frame has a way on
             }
+            out.push_back(next);
         }
         return out;
     };
-    std::map<Node, int> color; // 0 white, 1 on stack, 2 done
-    std::vector<Node> stack;
-    std::vector<Node> cycle;
-    std::function<bool(const Node&)> dfs = [&](const Node& n) {
-        color[n] = 1;
-        stack.push_back(n);
-        for (const Node& m : successors(n))
+    std::map<Queue, int> color; // 0 unvisited, 1 on the DFS stack, 2 done
+    std::vector<Queue> stack;
+    std::vector<Queue> cycle;
+    std::function<bool(const Queue&)> dfs = [&](const Queue& q) {
+        color[q] = 1;
+        stack.push_back(q);
+        for (const Queue& m : successors(q))
         {
             if (color[m] == 1)
             {
-                auto it = std::find(stack.begin(), stack.end(), m);
-                cycle.assign(it, stack.end());
+                cycle.assign(std::find(stack.begin(), stack.end(), m), stack.end());
                 return true;
             }
             if (color[m] == 0 && dfs(m))
@@ -147,12 +144,12 @@ PfcDeadlockDetector::Check()
             }
         }
         stack.pop_back();
-        color[n] = 2;
+        color[q] = 2;
         return false;
     };
-    for (const Node& n : blockedLong)
+    for (const auto& entry : stuck)
     {
-        if (color[n] == 0 && dfs(n))
+        if (color[entry.first] == 0 && dfs(entry.first))
         {
             break;
         }
@@ -161,16 +158,19 @@ PfcDeadlockDetector::Check()
     {
         return "";
     }
+    Time shortest = now;
     std::ostringstream os;
     os << "PFC deadlock (priority " << unsigned(std::get<2>(cycle[0])) << "): ";
     for (size_t i = 0; i < cycle.size(); ++i)
     {
         const auto& [s, e, p] = cycle[i];
         os << (i ? " -> " : "") << m_names[s] << " port " << e;
+        shortest = std::min(shortest, now - stuck.at(cycle[i]));
     }
     const auto& [s0, e0, p0] = cycle[0];
-    os << " -> " << m_names[s0] << " port " << e0 << "; every queue paused with frames queued for "
-       << (now - m_blockedSince[cycle[0]]).GetMicroSeconds() << " us or more";
+    os << " -> " << m_names[s0] << " port " << e0
+       << "; every queue of the cycle paused without a break, with frames queued for the next, for "
+       << shortest.GetMicroSeconds() << " us or more";
     return os.str();
 }
 

@@ -12,23 +12,28 @@
 #include "ns3/event-id.h"
 #include "ns3/object.h"
 
-#include <map>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace ns3
 {
 
 /**
- * \brief Periodically builds the wait-for graph of blocked egress queues and reports a cycle.
+ * \brief Periodically builds the wait-for graph of stuck egress queues and reports a cycle.
  *
- * A queue (switch s, egress port e, priority p) is *blocked* when e is paused for p by its
- * peer and holds frames of p. It waits for the peer switch d: for every blocked queue
- * (d, e', p). A cycle of queues each blocked continuously for at least `Threshold` is a PFC
- * deadlock: nothing in it can move until a pause expires, and refreshed pauses never expire.
- * (A blocked queue of d that holds no frames from s makes the edge conservative; the
- * persistence requirement keeps transient pauses from being reported.)
+ * A queue (switch s, egress port e, priority p) is *stuck* when the peer behind e has paused
+ * p on e continuously (no XON, no expiry, no PFC-watchdog storm: refreshes only, see
+ * FabricNetDevice::GetStuckSince) for at least `Threshold`, and the queue holds frames. Its head frame can only leave through the
+ * peer switch d, and there only through the egress ports d's forwarding table gives for the
+ * frame's destination. The stuck queue waits for (d, e', p) for each such port e' when every
+ * one of them is stuck too (with a port left free, the frame has a way on). A cycle of such
+ * edges is a PFC deadlock: a cyclic buffer dependency in which nothing has moved for
+ * `Threshold`, and refreshed pauses never expire (Hu et al., "Deadlocks in Datacenter Networks:
+ * Why Do They Form, and How to Avoid Them", HotNets 2016, section 2).
+ *
+ * Two neighbours pausing each other is not a cycle by itself: on a leaf-spine with
+ * shortest-path routing a leaf's uplink queue holds frames for other leaves and the spine's
+ * downlink queue frames for the leaf's hosts, so neither waits for the other.
  */
 class PfcDeadlockDetector : public Object
 {
@@ -42,7 +47,8 @@ class PfcDeadlockDetector : public Object
     void Install(const std::vector<Ptr<SwitchNode>>& switches, const std::vector<std::string>& names);
     /** Called once with a description of the cycle when a deadlock is found. */
     void SetDeadlockCallback(Callback<void, std::string> cb) { m_cb = cb; }
-    /** Start periodic checks (every Threshold / 4). */
+    /** Start periodic checks (every Threshold / 4): a deadlock is reported after between
+     *  Threshold and 1.25 Threshold of its queues being stuck. */
     void Start();
     /** One check now; returns the cycle description or "". */
     std::string Check();
@@ -56,7 +62,6 @@ class PfcDeadlockDetector : public Object
     Time m_threshold;
     std::vector<Ptr<SwitchNode>> m_switches;
     std::vector<std::string> m_names;
-    std::map<std::tuple<uint32_t, uint16_t, uint8_t>, Time> m_blockedSince;
     Callback<void, std::string> m_cb;
     EventId m_event;
     bool m_reported = false;

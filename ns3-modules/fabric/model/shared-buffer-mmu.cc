@@ -63,7 +63,12 @@ SharedBufferMmu::GetTypeId()
                           "Default 0x08: priority 3, the RoCE convention.",
                           UintegerValue(0x08),
                           MakeUintegerAccessor(&SharedBufferMmu::m_losslessMask),
-                          MakeUintegerChecker<uint8_t>());
+                          MakeUintegerChecker<uint8_t>())
+            .AddTraceSource("HeadroomAdmit",
+                            "A lossless frame was charged to PFC headroom: (ingress port, PG, "
+                            "headroom of that PG now used in bytes).",
+                            MakeTraceSourceAccessor(&SharedBufferMmu::m_headroomTrace),
+                            "ns3::SharedBufferMmu::HeadroomTracedCallback");
     return tid;
 }
 
@@ -165,6 +170,7 @@ SharedBufferMmu::Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t byt
     {
         At(m_hdrm, in, pg) += bytes;
         v = ADMIT_HEADROOM;
+        m_headroomTrace(in, pg, At(m_hdrm, in, pg));
     }
     else
     {

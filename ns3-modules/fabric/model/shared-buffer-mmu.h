@@ -6,6 +6,7 @@
 #define TUSK_SHARED_BUFFER_MMU_H
 
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <vector>
@@ -50,6 +51,10 @@ class SharedBufferMmu : public Object
     };
 
     static constexpr int kPgs = 8;
+
+    /** "HeadroomAdmit": a lossless frame was charged to PFC headroom; the headroom of
+     *  (ingress port, PG) now used, bytes. */
+    typedef void (*HeadroomTracedCallback)(uint16_t port, uint8_t pg, uint64_t usedBytes);
 
     static TypeId GetTypeId();
     SharedBufferMmu();
@@ -121,6 +126,7 @@ class SharedBufferMmu : public Object
     uint64_t m_reservedPool = 0;
     uint64_t m_totalUsed = 0;
     uint64_t m_peakUsed = 0;
+    TracedCallback<uint16_t, uint8_t, uint64_t> m_headroomTrace;
 };
 
 } // namespace ns3

@@ -61,7 +61,12 @@ SwitchNode::GetTypeId()
                                           "(0..7; the control class by default).",
                                           UintegerValue(7),
                                           MakeUintegerAccessor(&SwitchNode::m_trimPriority),
-                                          MakeUintegerChecker<uint8_t>(0, 7));
+                                          MakeUintegerChecker<uint8_t>(0, 7))
+                            .AddTraceSource("Trim",
+                                            "A data frame was trimmed to its headers: (packet "
+                                            "after the cut, meta).",
+                                            MakeTraceSourceAccessor(&SwitchNode::m_trimTrace),
+                                            "ns3::SwitchNode::TrimTracedCallback");
     return tid;
 }
 
@@ -217,6 +222,7 @@ SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMe
         meta.trimmed = true;
         meta.priority = m_trimPriority;
         ++m_trimmedFrames;
+        m_trimTrace(packet, meta);
     }
     const uint32_t bytes = packet->GetSize();
     const uint8_t prio = meta.priority & 7;
@@ -249,12 +255,20 @@ SwitchNode::OnDequeue(uint16_t outPort, uint16_t inPort, uint8_t priority, uint3
 }
 
 uint8_t
-SwitchNode::PauseDepth(uint8_t priority) const
+SwitchNode::PauseDepth(uint16_t ingressPort, uint8_t priority) const
 {
+    // The pause on `ingressPort` extends a chain only through the egress queues that hold the
+    // frames it is about (frames that arrived on that port): their own received pause is what
+    // keeps this ingress full. Pauses on other ports, and the neighbour's pause back to us for
+    // traffic in the other direction, are not part of the chain.
     uint8_t deepest = 0;
     for (const auto& p : m_ports)
     {
-        deepest = std::max(deepest, p->GetReceivedPauseDepth(priority));
+        const uint8_t d = p->GetReceivedPauseDepth(priority);
+        if (d > deepest && p->HoldsFrameFrom(priority, ingressPort))
+        {
+            deepest = d;
+        }
     }
     return static_cast<uint8_t>(std::min(255, deepest + 1));
 }
@@ -264,7 +278,7 @@ SwitchNode::SendXoff(uint16_t port, uint8_t priority)
 {
     const size_t k = static_cast<size_t>(port) * 8 + priority;
     m_xoff[k] = true;
-    m_ports[port]->SendPfc(priority, m_pauseQuanta, PauseDepth(priority));
+    m_ports[port]->SendPfc(priority, m_pauseQuanta, PauseDepth(port, priority));
     Time refresh = m_pauseRefresh;
     if (refresh.IsZero())
     {

@@ -10,6 +10,7 @@
 #include "switch-port.h"
 
 #include "ns3/node.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <memory>
@@ -31,12 +32,16 @@ namespace ns3
  * PFC (IEEE 802.1Qbb): when the MMU says an ingress priority group should pause, the switch
  * sends a PAUSE (XOFF, `PauseQuanta`) out of that ingress port and refreshes it every
  * `PauseRefresh` while the condition lasts; when the MMU says it may resume, an XON (quanta 0).
- * A pause's propagation depth is 1 + the deepest pause this switch itself is receiving.
+ * A pause's propagation depth is 1 + the deepest pause received by an egress queue holding
+ * frames from the paused ingress (see PauseDepth).
  * The lookup is three array reads (EqualCostTable); no allocation per frame.
  */
 class SwitchNode : public Node
 {
   public:
+    /** "Trim": a data frame was trimmed to its headers (after the cut). */
+    typedef void (*TrimTracedCallback)(Ptr<const Packet> packet, const FrameMeta& meta);
+
     static TypeId GetTypeId();
     SwitchNode();
 
@@ -102,7 +107,10 @@ class SwitchNode : public Node
     void SendXoff(uint16_t port, uint8_t priority);
     void RefreshXoff(uint16_t port, uint8_t priority);
     void CheckResume(uint16_t port, uint8_t priority);
-    uint8_t PauseDepth(uint8_t priority) const;
+    /** Depth of an XOFF sent on `ingressPort`: 1 + the deepest pause received by an egress
+     *  queue that holds frames which arrived on `ingressPort` (so bounded by the length of the
+     *  real chain of paused hops; on a loop-free fabric, by the path length). */
+    uint8_t PauseDepth(uint16_t ingressPort, uint8_t priority) const;
 
     uint32_t m_switchId = 0;
     Time m_latency;
@@ -119,6 +127,7 @@ class SwitchNode : public Node
     uint32_t m_trimmedFrameBytes = 64;
     uint8_t m_trimPriority = 7;
     uint64_t m_trimmedFrames = 0;
+    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_trimTrace;
     Ptr<SharedBufferMmu> m_mmu;
     uint16_t m_pauseQuanta = 0xFFFF;
     Time m_pauseRefresh;

@@ -9,6 +9,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ns3
@@ -112,6 +113,20 @@ Ptr<SwitchNode>
 SwitchPort::GetSwitch() const
 {
     return m_switch;
+}
+
+bool
+SwitchPort::HoldsFrameFrom(uint8_t priority, uint16_t ingressPort) const
+{
+    const auto& q = m_queues[priority];
+    for (size_t i = 0; i < q.size(); ++i)
+    {
+        if (q[i].ingressPort == ingressPort)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool

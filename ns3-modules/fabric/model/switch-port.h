@@ -55,6 +55,14 @@ class SwitchPort : public FabricNetDevice
     uint64_t GetQueueBytes() const { return m_queuedBytes; }
     uint64_t GetQueueBytes(uint8_t priority) const { return m_queueBytesPerPrio[priority]; }
     uint64_t GetQueuedFrames() const override { return m_queuedFrames; }
+    /** The parsed headers of the frame at the head of `priority`'s queue; nullptr if empty. */
+    const FrameMeta* PeekHead(uint8_t priority) const
+    {
+        return m_queues[priority].empty() ? nullptr : &m_queues[priority].front().meta;
+    }
+    /** Whether `priority`'s queue holds a frame that arrived on `ingressPort` (a linear scan,
+     *  for PFC bookkeeping only, never per forwarded frame). */
+    bool HoldsFrameFrom(uint8_t priority, uint16_t ingressPort) const;
 
     /** DRE utilisation estimate at `now`: X / (C * tau), tau = DrePeriod / DreAlpha. */
     double GetUtilisation(Time now) const;

@@ -7,71 +7,167 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
 
-const char* const DcqcnCongestionControl::kPresets[] = {"paper", "hpcc"};
+namespace
+{
+
+/** The parameters of a preset, in the attributes' units. */
+struct DcqcnParams
+{
+    double g;
+    double initialAlpha;
+    Time alphaUpdatePeriod; //!< K
+    Time rateIncreaseTimer; //!< T
+    uint64_t byteCounter;   //!< B, bytes; 0 = off
+    uint32_t fastRecoveryStages;
+    uint64_t rateAiBps;
+    uint64_t rateHaiBps;
+    uint64_t minRateBps;
+    uint64_t rateOnFirstCnpBps;
+    bool clampTargetRate;
+    Time minDecreaseInterval;
+};
+
+/** Zhu et al., SIGCOMM 2015 (the DCQCN paper): the attributes' defaults. */
+DcqcnParams
+PaperPreset()
+{
+    return DcqcnParams{1.0 / 256,
+                       1.0,
+                       MicroSeconds(55),
+                       MicroSeconds(55),
+                       10'000'000,
+                       5,
+                       40'000'000,
+                       200'000'000,
+                       100'000'000,
+                       0,
+                       true,
+                       Time(0)};
+}
+
+/** The HPCC simulator's NIC-default style (its config.txt), at `lineRateBps`. */
+DcqcnParams
+HpccPreset(uint64_t lineRateBps)
+{
+    const uint64_t per25g = std::max<uint64_t>(1, lineRateBps / 25'000'000'000ULL);
+    DcqcnParams p = PaperPreset();
+    p.rateIncreaseTimer = MicroSeconds(300);
+    p.byteCounter = 0;
+    p.fastRecoveryStages = 1;
+    p.rateAiBps = 5'000'000 * per25g;
+    p.rateHaiBps = 50'000'000 * per25g;
+    p.clampTargetRate = false;
+    p.minDecreaseInterval = MicroSeconds(4);
+    return p;
+}
+
+} // namespace
+
+const std::vector<std::string>&
+DcqcnCongestionControl::PresetNames()
+{
+    static const std::vector<std::string> names = {"paper", "hpcc"};
+    return names;
+}
+
+DcqcnCongestionControl::AttributeValues
+DcqcnCongestionControl::Preset(const std::string& name, uint64_t lineRateBps)
+{
+    DcqcnParams p;
+    if (name == "paper")
+    {
+        p = PaperPreset();
+    }
+    else if (name == "hpcc")
+    {
+        p = HpccPreset(lineRateBps);
+    }
+    else
+    {
+        throw std::invalid_argument("no DCQCN preset \"" + name + "\"");
+    }
+    return {
+        {"Gain", Create<DoubleValue>(p.g)},
+        {"InitialAlpha", Create<DoubleValue>(p.initialAlpha)},
+        {"AlphaUpdatePeriod", Create<TimeValue>(p.alphaUpdatePeriod)},
+        {"RateIncreaseTimer", Create<TimeValue>(p.rateIncreaseTimer)},
+        {"ByteCounter", Create<UintegerValue>(p.byteCounter)},
+        {"FastRecoveryStages", Create<UintegerValue>(p.fastRecoveryStages)},
+        {"RateAi", Create<UintegerValue>(p.rateAiBps)},
+        {"RateHai", Create<UintegerValue>(p.rateHaiBps)},
+        {"MinRate", Create<UintegerValue>(p.minRateBps)},
+        {"RateOnFirstCnp", Create<UintegerValue>(p.rateOnFirstCnpBps)},
+        {"ClampTargetRate", Create<BooleanValue>(p.clampTargetRate)},
+        {"MinDecreaseInterval", Create<TimeValue>(p.minDecreaseInterval)},
+    };
+}
 
 TypeId
 DcqcnCongestionControl::GetTypeId()
 {
+    static const DcqcnParams kPaper = PaperPreset();
     static TypeId tid =
         TypeId("ns3::DcqcnCongestionControl")
             .SetParent<RdmaCongestionControl>()
             .SetGroupName("Rdma")
             .AddConstructor<DcqcnCongestionControl>()
-            .AddAttribute("Gain", "alpha EWMA gain g (dimensionless).", DoubleValue(1.0 / 256),
+            .AddAttribute("Gain", "alpha EWMA gain g (dimensionless).", DoubleValue(kPaper.g),
                           MakeDoubleAccessor(&DcqcnCongestionControl::m_g),
                           MakeDoubleChecker<double>(0, 1))
-            .AddAttribute("InitialAlpha", "alpha of a new QP (dimensionless).", DoubleValue(1.0),
+            .AddAttribute("InitialAlpha", "alpha of a new QP (dimensionless).",
+                          DoubleValue(kPaper.initialAlpha),
                           MakeDoubleAccessor(&DcqcnCongestionControl::m_initialAlpha),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("AlphaUpdatePeriod", "K: alpha decays every K without a CNP (Time).",
-                          TimeValue(MicroSeconds(55)),
+                          TimeValue(kPaper.alphaUpdatePeriod),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_alphaPeriod),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RateIncreaseTimer", "T: period of timer-driven increase events (Time).",
-                          TimeValue(MicroSeconds(55)),
+                          TimeValue(kPaper.rateIncreaseTimer),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_rateTimer),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ByteCounter",
                           "B: an increase event every B bytes sent; 0 disables (bytes).",
-                          UintegerValue(10'000'000),
+                          UintegerValue(kPaper.byteCounter),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_byteCounter),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("FastRecoveryStages", "F: fast-recovery steps after a decrease (count).",
-                          UintegerValue(5),
+                          UintegerValue(kPaper.fastRecoveryStages),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_fastRecovery),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RateAi", "R_AI: additive increase step (bit/s).",
-                          UintegerValue(40'000'000),
+                          UintegerValue(kPaper.rateAiBps),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_rateAi),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("RateHai", "R_HAI: hyper increase step (bit/s).",
-                          UintegerValue(200'000'000),
+                          UintegerValue(kPaper.rateHaiBps),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_rateHai),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("MinRate", "Lowest rate a decrease may reach (bit/s).",
-                          UintegerValue(100'000'000),
+                          UintegerValue(kPaper.minRateBps),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_minRate),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("RateOnFirstCnp",
                           "Rate set on the first CNP instead of a cut; 0 = cut (bit/s).",
-                          UintegerValue(0),
+                          UintegerValue(kPaper.rateOnFirstCnpBps),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_rateOnFirstCnp),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("ClampTargetRate",
                           "true: Rt <- Rc on every CNP; false: only if the rate increased since "
                           "the last CNP.",
-                          BooleanValue(true),
+                          BooleanValue(kPaper.clampTargetRate),
                           MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTarget),
                           MakeBooleanChecker())
             .AddAttribute("MinDecreaseInterval",
                           "CNPs closer than this to the last decrease are ignored (Time).",
-                          TimeValue(Time(0)),
+                          TimeValue(kPaper.minDecreaseInterval),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_minDecreaseInterval),
                           MakeTimeChecker(Time(0)))
             .AddTraceSource("RateChange",

@@ -7,8 +7,13 @@
 
 #include "rdma-congestion-control.h"
 
+#include "ns3/attribute.h"
 #include "ns3/event-id.h"
 #include "ns3/traced-callback.h"
+
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -30,10 +35,11 @@ namespace ns3
  * instead of cutting it. Timers run only while the QP is below line rate or alpha is
  * non-negligible, so an uncongested QP costs no events.
  *
- * Presets (DcqcnCongestionControl::ApplyPreset): "paper" (g = 1/256, K = 55 us, T = 55 us,
- * B = 10 MB, F = 5, R_AI = 40 Mb/s, R_HAI = 200 Mb/s) and "hpcc", the NIC-default style of
- * the HPCC simulator's config (timer 300 us, F = 1, no byte counter, R_AI = 5 Mb/s and
- * R_HAI = 50 Mb/s per 25 Gb/s of line rate, 4 us minimum decrease interval).
+ * Presets (DcqcnCongestionControl::Preset): "paper" (Zhu et al. 2015; the attributes'
+ * defaults: g = 1/256, K = 55 us, T = 55 us, B = 10 MB, F = 5, R_AI = 40 Mb/s,
+ * R_HAI = 200 Mb/s, min rate 100 Mb/s) and "hpcc", the NIC-default style of the HPCC
+ * simulator's config (timer 300 us, F = 1, no byte counter, R_AI = 5 Mb/s and R_HAI = 50 Mb/s
+ * per 25 Gb/s of line rate, no target-rate clamp, 4 us minimum decrease interval).
  */
 class DcqcnCongestionControl : public RdmaCongestionControl
 {
@@ -55,8 +61,19 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     double GetTargetRateBps() const { return m_rt; }
     uint64_t GetCnpsReacted() const { return m_cnps; }
 
-    /** Names of the presets. */
-    static const char* const kPresets[];
+    /** Attribute values by attribute name ("Gain", "RateAi", ...). */
+    using AttributeValues = std::vector<std::pair<std::string, Ptr<const AttributeValue>>>;
+
+    /** Names of the presets, "paper" first (the attributes' defaults). */
+    static const std::vector<std::string>& PresetNames();
+
+    /**
+     * \brief Every attribute of this TypeId as preset `name` sets it for a NIC whose line rate
+     * is `lineRateBps` (the "hpcc" preset scales R_AI and R_HAI with it: 5 and 50 Mb/s per
+     * 25 Gb/s, at least one step of 25 Gb/s).
+     * \throws std::invalid_argument for a name not in PresetNames()
+     */
+    static AttributeValues Preset(const std::string& name, uint64_t lineRateBps);
 
   protected:
     void DoDispose() override;

@@ -155,7 +155,9 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     ObjectFactory recoveryFactory(m_lossRecoveryTypeId.GetName());
     Ptr<RdmaLossRecovery> recovery = recoveryFactory.Create<RdmaLossRecovery>();
     const auto qpn = static_cast<uint32_t>(m_qps.size());
-    NS_ABORT_MSG_IF(qpn >= (1u << 24), "RdmaNic: out of QP numbers");
+    NS_ABORT_MSG_IF(qpn >= kFirstQpn + kMaxQps,
+                    "RdmaNic: host " << m_hostId << " has used all " << kMaxQps
+                                     << " QP numbers (24-bit BTH QPN)");
     // Random path selectors get a stream of their own, fixed by host and QPN (far above the
     // streams the runner hands out), so a run is reproducible even inside one process.
     ps->AssignStreams(kPathSelectorStreamBase + static_cast<int64_t>(m_hostId) * (1 << 24) + qpn);

@@ -53,6 +53,10 @@ class RdmaNic : public FabricNetDevice
     /** QPN of the first QP a NIC creates: QP0 and QP1 are reserved (IBA Vol. 1, 3.5.1), and
      *  Wireshark decodes QP1 traffic as management datagrams. */
     static constexpr uint32_t kFirstQpn = 2;
+    /** Most QPs one NIC can number: the BTH destination QP field is 24 bits (IBA Vol. 1,
+     *  9.2), less the two reserved QPNs. This, not a per-connection count, is what bounds QP
+     *  scaling; `nic.qps_per_connection` and the other QP-count keys accept up to it. */
+    static constexpr uint32_t kMaxQps = (1u << 24) - kFirstQpn;
     /** First ns-3 random stream of path selectors: host h, QP n uses base + h * 2^24 + n. */
     static constexpr int64_t kPathSelectorStreamBase = int64_t{1} << 32;
 

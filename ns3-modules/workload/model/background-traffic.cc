@@ -40,6 +40,8 @@ UniformBelow(std::mt19937_64& rng, uint64_t bound)
     return x % bound;
 }
 
+constexpr double kMaxCdfBytes = 9007199254740992.0; // 2^53
+
 void
 CheckPoints(const std::vector<std::pair<double, double>>& p, const std::string& file, unsigned line)
 {
@@ -52,10 +54,13 @@ CheckPoints(const std::vector<std::pair<double, double>>& p, const std::string& 
     for (size_t i = 0; i < p.size(); ++i)
     {
         const auto [x, y] = p[i];
-        if (!std::isfinite(x) || !std::isfinite(y) || x < 0 || y < 0 || y > 100)
+        // Sizes up to 2^53 B (9 PB): whole numbers of bytes stay exact in a double, and a
+        // sample always fits the 64-bit byte count it becomes.
+        if (!std::isfinite(x) || !std::isfinite(y) || x < 0 || x > kMaxCdfBytes || y < 0 ||
+            y > 100)
         {
-            fail("point " + std::to_string(i + 1) + ": expected a size >= 0 and a percentage in "
-                 "0..100");
+            fail("point " + std::to_string(i + 1) + ": expected a size in 0..2^53 bytes and a "
+                 "percentage in 0..100");
         }
         if (i > 0 && (x < p[i - 1].first || y < p[i - 1].second))
         {
@@ -101,13 +106,14 @@ FlowSizeCdf::Read(const std::string& path)
         }
         char* end = nullptr;
         const double x = std::strtod(a.c_str(), &end);
-        const bool okX = end && *end == '\0';
+        // The whole token: strtod stops at an embedded NUL byte, which is not the end.
+        const bool okX = end == a.c_str() + a.size();
         double y = 0;
         bool okY = static_cast<bool>(ls >> b);
         if (okY)
         {
             y = std::strtod(b.c_str(), &end);
-            okY = end && *end == '\0';
+            okY = end == b.c_str() + b.size();
         }
         if (!okX || !okY || (ls >> extra))
         {
@@ -134,8 +140,14 @@ FlowSizeCdf::MeanBytes() const
     return s / 100.0;
 }
 
+const char*
+CdfSizeRoundingName(CdfSizeRounding rounding)
+{
+    return rounding == CdfSizeRounding::HpccTruncate ? "hpcc-truncate" : "exact";
+}
+
 uint64_t
-FlowSizeCdf::Sample(double u) const
+FlowSizeCdf::Sample(double u, CdfSizeRounding rounding) const
 {
     const double y = u * 100.0;
     double x = m_points.back().first;
@@ -149,7 +161,12 @@ FlowSizeCdf::Sample(double u) const
             break;
         }
     }
-    const double v = std::floor(x);
+    // Interpolation leaves ~1e-12 relative error (10000 / 15 * 15 = 10000.000000000002): a
+    // size within 1e-9 of a whole number is that number under both rules.
+    const double whole = std::round(x);
+    const double v = std::fabs(x - whole) <= 1e-9 * std::max(1.0, x)
+                         ? whole
+                         : (rounding == CdfSizeRounding::Exact ? std::ceil(x) : std::floor(x));
     return v < 1 ? 1 : static_cast<uint64_t>(v);
 }
 
@@ -158,33 +175,33 @@ MakePoissonBackground(const BackgroundRequest& r, const FlowSizeCdf& cdf)
 {
     if (r.hosts.size() < 2)
     {
-        throw InputError("", 0, "background.hosts",
+        throw InputError("", 0, "BackgroundRequest.hosts",
                          "background traffic needs at least 2 hosts; got " +
                              std::to_string(r.hosts.size()));
     }
     if (std::set<uint32_t>(r.hosts.begin(), r.hosts.end()).size() != r.hosts.size())
     {
-        throw InputError("", 0, "background.hosts", "a host is listed twice");
+        throw InputError("", 0, "BackgroundRequest.hosts", "a host is listed twice");
     }
     if (!(r.load > 0 && r.load <= 1))
     {
-        throw InputError("", 0, "background.load",
+        throw InputError("", 0, "BackgroundRequest.load",
                          "expected an offered load in (0, 1]; got " + std::to_string(r.load));
     }
     if (r.durationPs == 0)
     {
-        throw InputError("", 0, "background.duration_us", "expected a duration > 0");
+        throw InputError("", 0, "BackgroundRequest.durationPs", "expected a duration > 0");
     }
     if (r.hostRateBps == 0)
     {
-        throw InputError("", 0, "background.rate", "expected a host link rate > 0");
+        throw InputError("", 0, "BackgroundRequest.hostRateBps", "expected a host link rate > 0");
     }
     // Expected number of flows, checked before generating any: a CDF of tiny (or zero) sizes
     // would otherwise generate flows without bound.
     const double meanBytes = cdf.MeanBytes();
     if (!(meanBytes >= 1))
     {
-        throw InputError("", 0, "background.cdf",
+        throw InputError("", 0, "BackgroundRequest.cdf",
                          "the flow-size CDF's mean is " + std::to_string(meanBytes) +
                              " bytes; expected at least 1 byte");
     }
@@ -194,7 +211,7 @@ MakePoissonBackground(const BackgroundRequest& r, const FlowSizeCdf& cdf)
     constexpr double kMaxFlows = 5e6;
     if (expectedFlows > kMaxFlows)
     {
-        throw InputError("", 0, "background.duration_us",
+        throw InputError("", 0, "BackgroundRequest.durationPs",
                          "these settings would generate about " +
                              std::to_string(static_cast<uint64_t>(expectedFlows)) +
                              " background flows (more than 5 million); shorten the duration, "
@@ -235,7 +252,7 @@ MakePoissonBackground(const BackgroundRequest& r, const FlowSizeCdf& cdf)
         f.externalId = out.size();
         f.src = r.hosts[i];
         f.dst = r.hosts[j];
-        f.bytes = cdf.Sample(Uniform01(rng));
+        f.bytes = cdf.Sample(Uniform01(rng), r.sizeRounding);
         f.startPs = t;
         f.qpGroup = static_cast<uint32_t>(out.size());
         f.priority = r.priority;

@@ -5,7 +5,8 @@
  * Congestion-Control): every host starts flows as a Poisson process with mean inter-arrival
  * time mean_size * 8 / (load * link rate), so that it offers `load` of its link on average;
  * each flow goes to a host drawn uniformly among the other chosen hosts; its size is drawn
- * from the CDF by linear interpolation between the points (traffic_gen's CustomRand).
+ * from the CDF by linear interpolation between the points (traffic_gen's CustomRand), then
+ * made a whole number of bytes (CdfSizeRounding).
  */
 #ifndef TUSK_BACKGROUND_TRAFFIC_H
 #define TUSK_BACKGROUND_TRAFFIC_H
@@ -21,9 +22,27 @@ namespace ns3
 {
 
 /**
+ * \brief How a size drawn from a flow-size CDF (a real number of bytes) becomes whole bytes.
+ */
+enum class CdfSizeRounding
+{
+    /** Round up (the default): the sizes' CDF equals the file's at every point: a point
+     *  (4096 B, 50 %) gives P(size <= 4096) = 50 %, and a segment ending at 4096 B yields
+     *  sizes up to 4096 B. */
+    Exact,
+    /** Truncate, as HPCC's traffic_gen.py (`int(customRand.rand())`): every size in a segment
+     *  is up to one byte short, so the steps of the sizes' CDF sit at 4095 / 16383 / 65535 B
+     *  where the file says 4096 / 16384 / 65536 B. For flow lists identical to HPCC's. */
+    HpccTruncate,
+};
+
+/** "exact" or "hpcc-truncate". */
+const char* CdfSizeRoundingName(CdfSizeRounding rounding);
+
+/**
  * \brief A flow-size distribution: points (size in bytes, cumulative percentage 0..100),
- * sizes non-decreasing, percentages non-decreasing, the last one 100. Between points the CDF
- * is linear (sizes are uniform within a segment).
+ * sizes in 0..2^53 and non-decreasing, percentages non-decreasing, the last one 100. Between
+ * points the CDF is linear (sizes are uniform within a segment).
  */
 class FlowSizeCdf
 {
@@ -44,9 +63,9 @@ class FlowSizeCdf
      *  CustomRand.getAvg). */
     double MeanBytes() const;
 
-    /** The size at quantile u in [0, 1): linear interpolation, truncated to an integer, at
-     *  least 1 byte (traffic_gen: int(rand()), sizes <= 0 become 1). */
-    uint64_t Sample(double u) const;
+    /** The size at quantile u in [0, 1): linear interpolation, made whole bytes by
+     *  `rounding`, at least 1 byte (traffic_gen: sizes <= 0 become 1). */
+    uint64_t Sample(double u, CdfSizeRounding rounding = CdfSizeRounding::Exact) const;
 
     const std::vector<std::pair<double, double>>& Points() const { return m_points; }
 
@@ -65,6 +84,7 @@ struct BackgroundRequest
     uint64_t seed = 1;           //!< std::mt19937_64 seed
     uint8_t priority = 3;        //!< traffic class of the flows
     uint32_t qps = 1;            //!< QPs per flow
+    CdfSizeRounding sizeRounding = CdfSizeRounding::Exact; //!< sizes to whole bytes
 };
 
 /**
@@ -73,8 +93,10 @@ struct BackgroundRequest
  * Inter-arrival times are exponential with mean mean_size * 8 / (load * rate), drawn by
  * inversion from std::mt19937_64(seed) with 53-bit uniforms; destinations and sizes from the
  * same stream. Deterministic for a seed on every standard library.
- * \throws InputError key "background.hosts" (fewer than 2, duplicates), "background.load"
- *         (not in (0, 1]), "background.duration_us" (0), "background.rate" (0)
+ * \throws InputError key "BackgroundRequest.hosts" (fewer than 2, duplicates),
+ *         "BackgroundRequest.load" (not in (0, 1]), "BackgroundRequest.durationPs" (0, or more
+ *         than 5 million flows expected), "BackgroundRequest.hostRateBps" (0),
+ *         "BackgroundRequest.cdf" (a mean flow size below 1 byte)
  */
 std::vector<TransferSpec> MakePoissonBackground(const BackgroundRequest& request,
                                                 const FlowSizeCdf& cdf);

@@ -93,7 +93,7 @@ SplitNumber(const std::string& text, double& v, std::string& unit)
     {
         return false;
     }
-    unit = std::string(end);
+    unit = text.substr(static_cast<size_t>(end - text.c_str())); // embedded NULs included
     return true;
 }
 
@@ -238,7 +238,7 @@ ReadHpccTopology(const std::string& path)
         }
         char* end = nullptr;
         const double e = std::strtod(err.c_str(), &end);
-        if (end == err.c_str() || *end != '\0')
+        if (end == err.c_str() || end != err.c_str() + err.size())
         {
             in.Fail("error_rate", "expected a number; got \"" + err + "\"");
         }
@@ -363,7 +363,8 @@ ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
         }
         char* end = nullptr;
         const double s = std::strtod(start.c_str(), &end);
-        if (end == start.c_str() || *end != '\0' || !std::isfinite(s) || s < 0 || s > 1e6)
+        if (end == start.c_str() || end != start.c_str() + start.size() || !std::isfinite(s) ||
+            s < 0 || s > 1e6)
         {
             in.Fail("start_s", "expected a start time in seconds >= 0; got \"" + start + "\"");
         }

@@ -4,6 +4,7 @@
  */
 #include "htsim-cm-reader.h"
 
+#include "fabric/helper/closest-name.h"
 #include "fabric/model/input-error.h"
 
 #include <algorithm>
@@ -63,46 +64,12 @@ Tokenize(const std::string& line)
     return out;
 }
 
-/** Levenshtein distance, case-insensitive. */
-size_t
-EditDistance(const std::string& a, const std::string& b)
-{
-    auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; };
-    std::vector<size_t> prev(b.size() + 1);
-    std::vector<size_t> cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j)
-    {
-        prev[j] = j;
-    }
-    for (size_t i = 1; i <= a.size(); ++i)
-    {
-        cur[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j)
-        {
-            const size_t subst = prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
-        }
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-
 template <size_t N>
 std::string
 Closest(const std::string& word, const char* const (&valid)[N])
 {
-    std::string best = valid[0];
-    size_t bestDistance = std::numeric_limits<size_t>::max();
-    for (const char* v : valid)
-    {
-        const size_t d = EditDistance(word, v);
-        if (d < bestDistance)
-        {
-            bestDistance = d;
-            best = v;
-        }
-    }
-    return best;
+    return ClosestName(word, std::vector<std::string>(std::begin(valid), std::end(valid)),
+                       LetterCase::INSENSITIVE);
 }
 
 template <size_t N>

@@ -17,6 +17,9 @@ namespace ns3
 namespace
 {
 
+/** Largest compute time of a layer column, ns (see the reader). */
+constexpr uint64_t kMaxComputeNs = 1'000'000'000'000'000;
+
 /** Parse a non-negative decimal integer (the whole token). */
 bool
 ParseUnsigned(const std::string& s, uint64_t& v)
@@ -261,16 +264,26 @@ ReadSimAiWorkload(const std::string& path)
                                  "expected a non-negative integer; got \"" + t[col] + "\"");
             }
         };
-        num(2, "fwd_compute", l.fwdComputeNs);
+        // Compute times become ps (x 1000) and wg_compute + wg_update is one step: at most
+        // 1e15 ns (11.6 days) each keeps that within 64 bits.
+        auto computeNs = [&](size_t col, const char* key, uint64_t& v) {
+            num(col, key, v);
+            if (v > kMaxComputeNs)
+            {
+                throw InputError(path, lineNo, key,
+                                 "expected a compute time of at most 1e15 ns; got " + t[col]);
+            }
+        };
+        computeNs(2, "fwd_compute", l.fwdComputeNs);
         l.fwdComm = t[3];
         num(4, "fwd_bytes", l.fwdBytes);
-        num(5, "ig_compute", l.igComputeNs);
+        computeNs(5, "ig_compute", l.igComputeNs);
         l.igComm = t[6];
         num(7, "ig_bytes", l.igBytes);
-        num(8, "wg_compute", l.wgComputeNs);
+        computeNs(8, "wg_compute", l.wgComputeNs);
         l.wgComm = t[9];
         num(10, "wg_bytes", l.wgBytes);
-        num(11, "wg_update", l.wgUpdateNs);
+        computeNs(11, "wg_update", l.wgUpdateNs);
         for (const auto& [comm, phase] : {std::pair<std::string, std::string>{l.fwdComm, "fwd"},
                                           {l.igComm, "ig"},
                                           {l.wgComm, "wg"}})

@@ -9,8 +9,9 @@
  *   then one line per layer, 12 whitespace-separated columns:
  *     name  dependency  fwd_compute  fwd_comm  fwd_bytes  ig_compute  ig_comm  ig_bytes
  *           wg_compute  wg_comm  wg_bytes  wg_update
- *   compute times in ns (SimAI's tick); comm = NONE, ALLREDUCE, ALLGATHER, REDUCESCATTER,
- *   ALLTOALL, each optionally suffixed _EP or _DP_EP; bytes as nccl-tests' S.
+ *   compute times in ns (SimAI's tick; at most 1e15 each); comm = NONE, ALLREDUCE,
+ *   ALLGATHER, REDUCESCATTER, ALLTOALL, each optionally suffixed _EP or _DP_EP; bytes as
+ *   nccl-tests' S.
  *
  * Process groups (SimAI's MockNccl): forward and input-gradient collectives without a suffix
  * run on the TP group, weight-gradient ones on SimAI's DP group (all_gpus / (TP * PP) ranks);

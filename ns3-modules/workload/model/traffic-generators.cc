@@ -41,18 +41,18 @@ CheckRing(uint32_t n, uint64_t bytesPerRank, uint32_t channels)
 {
     if (n == 0)
     {
-        throw InputError("", 0, "workload.ranks", "a ring all-reduce needs at least 1 rank");
+        throw InputError("", 0, "ranks", "a ring all-reduce needs at least 1 rank");
     }
     if (channels == 0)
     {
-        throw InputError("", 0, "workload.channels", "expected at least 1 channel, got 0");
+        throw InputError("", 0, "channels", "expected at least 1 channel, got 0");
     }
     const uint64_t minBytes = static_cast<uint64_t>(n) * channels;
     if (bytesPerRank < minBytes)
     {
         throw InputError("",
                          0,
-                         "workload.bytes",
+                         "bytesPerRank",
                          "ring all-reduce of " + std::to_string(n) + " ranks and " +
                              std::to_string(channels) + " channels needs at least n*C = " +
                              std::to_string(minBytes) +
@@ -70,13 +70,13 @@ MakePermutation(uint32_t hosts, uint64_t bytes, uint64_t seed)
     {
         throw InputError("",
                          0,
-                         "workload.hosts",
+                         "hosts",
                          "a permutation without self-sends needs at least 2 hosts, got " +
                              std::to_string(hosts));
     }
     if (bytes == 0)
     {
-        throw InputError("", 0, "workload.bytes", "expected at least 1 byte per transfer, got 0");
+        throw InputError("", 0, "bytes", "expected at least 1 byte per transfer, got 0");
     }
 
     std::mt19937_64 rng(seed);
@@ -128,11 +128,11 @@ MakeIncast(std::vector<uint32_t> senders, uint32_t dst, uint64_t bytes)
 {
     if (senders.empty())
     {
-        throw InputError("", 0, "workload.senders", "an incast needs at least 1 sender");
+        throw InputError("", 0, "senders", "an incast needs at least 1 sender");
     }
     if (bytes == 0)
     {
-        throw InputError("", 0, "workload.bytes", "expected at least 1 byte per transfer, got 0");
+        throw InputError("", 0, "bytes", "expected at least 1 byte per transfer, got 0");
     }
     std::set<uint32_t> seen;
     for (uint32_t s : senders)
@@ -141,14 +141,14 @@ MakeIncast(std::vector<uint32_t> senders, uint32_t dst, uint64_t bytes)
         {
             throw InputError("",
                              0,
-                             "workload.senders",
+                             "senders",
                              "sender " + std::to_string(s) + " is the incast destination");
         }
         if (!seen.insert(s).second)
         {
             throw InputError("",
                              0,
-                             "workload.senders",
+                             "senders",
                              "sender " + std::to_string(s) + " is listed twice");
         }
     }
@@ -183,7 +183,7 @@ RingPieceBytes(uint64_t bytesPerRank,
     {
         throw InputError("",
                          0,
-                         "workload.chunk",
+                         "chunk",
                          "chunk " + std::to_string(chunk) + " out of range 0.." +
                              std::to_string(n - 1));
     }
@@ -191,7 +191,7 @@ RingPieceBytes(uint64_t bytesPerRank,
     {
         throw InputError("",
                          0,
-                         "workload.channel",
+                         "channel",
                          "channel " + std::to_string(channel) + " out of range 0.." +
                              std::to_string(channels - 1));
     }
@@ -207,11 +207,11 @@ MakeRingAllReduce(std::vector<uint32_t> ranks,
 {
     if (ranks.empty())
     {
-        throw InputError("", 0, "workload.ranks", "a ring all-reduce needs at least 1 rank");
+        throw InputError("", 0, "ranks", "a ring all-reduce needs at least 1 rank");
     }
     if (ranks.size() > std::numeric_limits<uint32_t>::max())
     {
-        throw InputError("", 0, "workload.ranks", "too many ranks");
+        throw InputError("", 0, "ranks", "too many ranks");
     }
     const uint32_t n = static_cast<uint32_t>(ranks.size());
     {
@@ -222,7 +222,7 @@ MakeRingAllReduce(std::vector<uint32_t> ranks,
             {
                 throw InputError("",
                                  0,
-                                 "workload.ranks",
+                                 "ranks",
                                  "host " + std::to_string(r) + " appears twice in the ring");
             }
         }
@@ -234,7 +234,7 @@ MakeRingAllReduce(std::vector<uint32_t> ranks,
     {
         throw InputError("",
                          0,
-                         "workload.ranks",
+                         "ranks",
                          "a ring all-reduce of " + std::to_string(n) + " ranks and " +
                              std::to_string(channels) + " channels has 2(n-1)nC = " +
                              std::to_string(transferCount) + " transfers; at most 1e9 supported");
@@ -370,7 +370,7 @@ RingAllReduceLowerBoundSeconds(uint32_t n, uint64_t bytesPerRank, double bitsPer
     {
         throw InputError("",
                          0,
-                         "workload.rate",
+                         "bitsPerSecond",
                          "expected a positive, finite rate in bit/s, got " +
                              std::to_string(bitsPerSecond));
     }

@@ -22,6 +22,11 @@
 namespace ns3
 {
 
+/*
+ * Errors: InputError with file "", line 0 and the key of the parameter at fault (its name
+ * here: "bytes", "ranks", ...); a scenario layer reports its own key instead.
+ */
+
 /**
  * \brief A random permutation in which no host sends to itself (a derangement).
  *
@@ -39,7 +44,7 @@ namespace ns3
  * \param bytes payload bytes per transfer, >= 1
  * \param seed  seed of the std::mt19937_64 generator
  * \return hosts transfers, no triggers, no collectives
- * \throws InputError key "workload.hosts" if hosts < 2, "workload.bytes" if bytes == 0
+ * \throws InputError key "hosts" if hosts < 2, "bytes" if bytes == 0
  */
 WorkloadSpec MakePermutation(uint32_t hosts, uint64_t bytes, uint64_t seed);
 
@@ -52,8 +57,8 @@ WorkloadSpec MakePermutation(uint32_t hosts, uint64_t bytes, uint64_t seed);
  * \param dst     destination host id
  * \param bytes   payload bytes per transfer, >= 1
  * \return senders.size() transfers, no triggers, no collectives
- * \throws InputError key "workload.senders" (empty, duplicate, or a sender equal to dst),
- *         "workload.bytes" (bytes == 0)
+ * \throws InputError key "senders" (empty, duplicate, or a sender equal to dst), "bytes"
+ *         (bytes == 0)
  */
 WorkloadSpec MakeIncast(std::vector<uint32_t> senders, uint32_t dst, uint64_t bytes);
 
@@ -66,8 +71,8 @@ WorkloadSpec MakeIncast(std::vector<uint32_t> senders, uint32_t dst, uint64_t by
  *   z_{j,c} = floor(z_j / C) + (c < z_j mod C ? 1 : 0) bytes.
  * Hence sum_c z_{j,c} = z_j and sum_j z_j = S exactly.
  *
- * \throws InputError as MakeRingAllReduce for invalid n / C / S, key "workload.chunk" or
- *         "workload.channel" for an index out of range
+ * \throws InputError as MakeRingAllReduce for invalid n / C / S, key "chunk" or
+ *         "channel" for an index out of range
  */
 uint64_t RingPieceBytes(uint64_t bytesPerRank,
                         uint32_t n,
@@ -110,9 +115,8 @@ uint64_t RingPieceBytes(uint64_t bytesPerRank,
  *                     that every piece has at least one byte
  * \param channels     C, the number of channels (rings), >= 1
  * \param startPs      start time of step 0, ps
- * \throws InputError key "workload.ranks" (empty or duplicate ranks, or more than 1e9
- *         transfers), "workload.channels"
- *         (C == 0), "workload.bytes" (S < n · C)
+ * \throws InputError key "ranks" (empty or duplicate ranks, or more than 1e9 transfers),
+ *         "channels" (C == 0), "bytesPerRank" (S < n · C)
  */
 WorkloadSpec MakeRingAllReduce(std::vector<uint32_t> ranks,
                                uint64_t bytesPerRank,
@@ -147,7 +151,7 @@ double BusBwFactor(const std::string& kind, uint32_t n);
  * \param bytesPerRank  S, bytes
  * \param bitsPerSecond B, the NIC rate, bit/s, > 0
  * \return seconds
- * \throws InputError key "collective.ranks" (n == 0), "workload.rate" (B not > 0)
+ * \throws InputError key "collective.ranks" (n == 0), "bitsPerSecond" (B not > 0)
  */
 double RingAllReduceLowerBoundSeconds(uint32_t n, uint64_t bytesPerRank, double bitsPerSecond);
 

@@ -26,10 +26,10 @@ WorkloadExecutor::GetTypeId()
             .AddConstructor<WorkloadExecutor>()
             .AddAttribute("QpsPerConnection",
                           "QPs per connection; each transfer is split across them (QP scaling, "
-                          "count).",
+                          "count; at most RdmaNic::kMaxQps, the 24-bit QPN space).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&WorkloadExecutor::m_qpsPerConnection),
-                          MakeUintegerChecker<uint32_t>(1, 1024))
+                          MakeUintegerChecker<uint32_t>(1, RdmaNic::kMaxQps))
             .AddAttribute("QpScaling",
                           "How a transfer is spread over its connection's QPs: Split (one equal "
                           "part per QP) or RoundRobin (QpMessageBytes messages, QP after QP).",
@@ -57,7 +57,19 @@ WorkloadExecutor::GetTypeId()
                           "remain, the run is declared stalled (time; 0 = no watchdog).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&WorkloadExecutor::m_stallTimeout),
-                          MakeTimeChecker());
+                          MakeTimeChecker())
+            .AddTraceSource("TransferStarted",
+                            "A transfer started (its index in the WorkloadSpec).",
+                            MakeTraceSourceAccessor(&WorkloadExecutor::m_startedTrace),
+                            "ns3::WorkloadExecutor::TransferTracedCallback")
+            .AddTraceSource("TransferDelivered",
+                            "Every byte of a transfer arrived at its receiver (its index).",
+                            MakeTraceSourceAccessor(&WorkloadExecutor::m_deliveredTrace),
+                            "ns3::WorkloadExecutor::TransferTracedCallback")
+            .AddTraceSource("TransferAcknowledged",
+                            "Every byte of a transfer was acknowledged to its sender (its index).",
+                            MakeTraceSourceAccessor(&WorkloadExecutor::m_acknowledgedTrace),
+                            "ns3::WorkloadExecutor::TransferTracedCallback");
     return tid;
 }
 
@@ -204,6 +216,7 @@ WorkloadExecutor::StartTransfer(uint32_t t)
     {
         r.started = true;
         r.startPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        m_startedTrace(t);
         r.pendingRecv = 1;
         r.pendingSend = 1;
         m_scaleUp->Start(t, ts.src, ts.dst, ts.bytes);
@@ -213,6 +226,7 @@ WorkloadExecutor::StartTransfer(uint32_t t)
     m_transferConnection[t] = &c;
     r.started = true;
     r.startPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    m_startedTrace(t);
     r.entropy = c.qps[0]->GetPathSelector()->GetBaseEntropy();
     const uint64_t q = c.qps.size();
     if (m_qpScaling == ROUND_ROBIN)
@@ -282,6 +296,7 @@ WorkloadExecutor::OnRecvDone(uint64_t cookie, const RecvMessageStats& stats)
     {
         r.recvDone = true;
         r.recvDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        m_deliveredTrace(static_cast<uint32_t>(cookie));
         for (uint32_t trig : m_spec.transfers[cookie].onRecvDone)
         {
             Activate(trig);
@@ -301,6 +316,7 @@ WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
     {
         r.sendDone = true;
         r.sendDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        m_acknowledgedTrace(static_cast<uint32_t>(cookie));
         for (uint32_t trig : m_spec.transfers[cookie].onSendDone)
         {
             Activate(trig);

@@ -12,6 +12,7 @@
 #include "ns3/callback.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
 
 #include <map>
 #include <string>
@@ -72,6 +73,11 @@ struct TransferRecord
 class WorkloadExecutor : public Object
 {
   public:
+    /** "TransferStarted", "TransferDelivered" (every byte at the receiver),
+     *  "TransferAcknowledged" (every byte acknowledged at the sender): the transfer's index
+     *  in the WorkloadSpec; the time is Simulator::Now(). */
+    typedef void (*TransferTracedCallback)(uint32_t transfer);
+
     static TypeId GetTypeId();
     WorkloadExecutor();
 
@@ -163,6 +169,9 @@ class WorkloadExecutor : public Object
     std::vector<bool> m_fired;
     std::vector<uint32_t> m_multishotNext;
     std::vector<Ptr<RdmaQueuePair>> m_allQps;
+    TracedCallback<uint32_t> m_startedTrace;
+    TracedCallback<uint32_t> m_deliveredTrace;
+    TracedCallback<uint32_t> m_acknowledgedTrace;
     std::vector<Ptr<RdmaQueuePair>> m_allPeers; //!< responder QPs, for the watchdog
     size_t m_done = 0;
     Callback<void> m_allDone;

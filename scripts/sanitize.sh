@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The sanitizer job of CI (called by scripts/test.sh; docs/testing.md):
+#  1. build tusk with AddressSanitizer + UndefinedBehaviorSanitizer into build-asan/, with
+#     clang-14: libFuzzer needs clang, so one instrumented build serves both the tests and
+#     the fuzz targets (a second, gcc, build would double the CI time for no extra check);
+#  2. run the unit and component tests there, less the Python analysis tests (they test
+#     Python, and run in the main build) and two long runs of code that shorter component
+#     tests also cover (ECMP vs spray with go-back-N: 29 % of the sanitizer test time; the
+#     same all-reduce ten times, a determinism check): together 38 % of it, kept within the
+#     CI budget;
+#  3. run every fuzz target for a bounded time (scripts/fuzz.sh).
+# Any sanitizer report fails the job: UBSan findings abort (-fno-sanitize-recover), ASan and
+# LeakSanitizer findings abort by default. ns-3 itself (Debian's libns3) is not instrumented;
+# scripts/sanitizer/lsan.supp lists the only suppressions, each with its reason.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+launcher=()
+if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++-14 -DTUSK_SANITIZE=ON -DTUSK_FUZZ=ON "${launcher[@]}" >/dev/null
+cmake --build build-asan -j "$(nproc)"
+
+source scripts/sanitizer/env.sh
+cd build-asan
+# The unit tests in one process: through CTest each of ~160 cases would pay the sanitizer
+# runtime's start and LeakSanitizer's exit scan (several times the tests' own time).
+./bin/tusk-unit-tests
+ctest --output-on-failure -j "$(nproc)" --timeout 900 -L component \
+  -E 'analysis|ECMP collides, spraying does not|issued 10 times on an idle fabric'
+cd ..
+bash scripts/fuzz.sh "${TUSK_FUZZ_SECONDS:-20}"

@@ -1,0 +1,323 @@
+// `tusk sweep` and `tusk regress` as a user meets them (docs/sweeps.md): results exactly as
+// `tusk run` writes them, sweep.csv and index.sqlite, resuming after a kill without redoing
+// finished runs, failed runs recorded without stopping the sweep, bad input exit 2 with nothing
+// written; a deliberately worsened policy and a planted bad baseline make `tusk regress` exit 1,
+// `--update-baselines` rewrites measured entries only.
+
+#include "cli-helpers.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <thread>
+#include <csignal>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using tusk_test::Scratch;
+using tusk_test::Shell;
+using tusk_test::Slurp;
+using tusk_test::Tusk;
+using tusk_test::Write;
+
+namespace
+{
+
+const char* const kBase = tusk_test::kSmallScenario;
+
+const char* kSweep = R"(name = "s"
+scenario = "base.toml"
+[[axis]]
+key = "lb.policy"
+values = ["ecmp", "spray"]
+[[axis]]
+key = "seed"
+values = [1, 2]
+)";
+
+std::vector<std::string>
+Lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+    {
+        out.push_back(l);
+    }
+    return out;
+}
+
+/** Run directories (with manifest.json) under a sweep root, and their manifests' inodes. */
+std::map<std::string, ino_t>
+Finished(const fs::path& root)
+{
+    std::map<std::string, ino_t> out;
+    if (!fs::exists(root))
+    {
+        return out;
+    }
+    for (const auto& e : fs::directory_iterator(root))
+    {
+        struct stat st
+        {
+        };
+        if (e.is_directory() && ::stat((e.path() / "manifest.json").c_str(), &st) == 0)
+        {
+            out[e.path().filename().string()] = st.st_ino;
+        }
+    }
+    return out;
+}
+
+int
+SqliteCount(const fs::path& db, const std::string& sql)
+{
+    sqlite3* h = nullptr;
+    REQUIRE(sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    REQUIRE(sqlite3_prepare_v2(h, sql.c_str(), -1, &st, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(st) == SQLITE_ROW);
+    const int n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("tusk sweep: runs as tusk run writes them, an index, and a rerun skips them",
+          "[component][sweep]")
+{
+    auto d = Scratch("sweep-basic");
+    Write(d / "base.toml", kBase);
+    Write(d / "s.toml", kSweep);
+    const std::string root = (d / "out").string();
+
+    auto o = Tusk("sweep " + (d / "s.toml").string() + " --dry-run --out " + root);
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    CHECK(o.output.find("4 runs (2 policy x 2 seed)") != std::string::npos);
+    CHECK(o.output.find("policy=spray,seed=2") != std::string::npos);
+    CHECK(!fs::exists(root)); // a dry run writes nothing
+
+    o = Tusk("sweep " + (d / "s.toml").string() + " -j 2 --out " + root);
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    CHECK(o.output.find("4 ran (4 ok") != std::string::npos);
+    REQUIRE(Finished(root).size() == 4);
+
+    // sweep.csv: one row per run, the axes as columns, every run ok.
+    const auto csv = Lines(Slurp(d / "out" / "sweep.csv"));
+    REQUIRE(csv.size() == 5);
+    CHECK(csv[0].rfind("run_id,policy,seed,status,exit_status,message,scenario_name,", 0) == 0);
+    CHECK(csv[0].find(",fct_p99_us,") != std::string::npos);
+    CHECK(csv[4].rfind("\"policy=spray,seed=2\",spray,2,ok,0,,small,", 0) == 0);
+    CHECK(SqliteCount(d / "out" / "index.sqlite", "SELECT count(*) FROM runs WHERE status = 'ok'") == 4);
+    CHECK(SqliteCount(d / "out" / "index.sqlite", "SELECT count(*) FROM axes") == 2);
+
+    // The same run by hand gives the same bytes.
+    o = Tusk("run " + (d / "base.toml").string() +
+             " --set lb.policy=spray --set seed=2 -q --out " + (d / "by-hand").string());
+    REQUIRE(o.status == 0);
+    for (const char* f : {"flows.csv", "links.csv", "collectives.csv", "pfc_events.csv"})
+    {
+        CHECK(Slurp(d / "by-hand" / f) == Slurp(d / "out" / "policy=spray,seed=2" / f));
+    }
+
+    // A rerun finds complete results for every run and starts none.
+    const auto before = Finished(root);
+    o = Tusk("sweep " + (d / "s.toml").string() + " -j 2 --out " + root);
+    INFO(o.output);
+    CHECK(o.status == 0);
+    CHECK(o.output.find("0 ran") != std::string::npos);
+    CHECK(o.output.find("4 skipped") != std::string::npos);
+    CHECK(Finished(root) == before);
+
+    // Changing the base scenario changes every run's resolved scenario: all run again.
+    std::string changed = kBase;
+    changed.replace(changed.find("200KB"), 5, "300KB");
+    Write(d / "base.toml", changed);
+    o = Tusk("sweep " + (d / "s.toml").string() + " -j 2 --out " + root);
+    INFO(o.output);
+    CHECK(o.output.find("4 ran (4 ok") != std::string::npos);
+}
+
+TEST_CASE("tusk sweep: a bad sweep file exits 2, names file, line and key, writes nothing",
+          "[component][sweep]")
+{
+    auto d = Scratch("sweep-bad");
+    Write(d / "base.toml", kBase);
+    Write(d / "s.toml", "scenario = \"base.toml\"\n[[axis]]\nkey = \"topology.spines\"\nvalues = [2, 0]\n");
+    auto o = Tusk("sweep " + (d / "s.toml").string() + " --out " + (d / "out").string());
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("s.toml:4: topology.spines: value 0") != std::string::npos);
+    CHECK(!fs::exists(d / "out"));
+    o = Tusk("sweep " + (d / "missing.toml").string());
+    CHECK(o.status == 2);
+    o = Tusk("sweep " + (d / "s.toml").string() + " --backend nope");
+    CHECK(o.status == 2);
+}
+
+TEST_CASE("tusk sweep: failed runs are recorded with exit status and message, the sweep goes on",
+          "[component][sweep]")
+{
+    auto d = Scratch("sweep-fail");
+    std::string base = kBase;
+    base.replace(base.find("kind = \"permutation\""), 20, "kind = \"htsim\"\nfile = \"good.cm\"");
+    base.replace(base.find("bytes = \"200KB\""), 15, "");
+    Write(d / "base.toml", base);
+    // Run "short" stops before its transfers finish (exit 1, results written); run "badcm"
+    // names an htsim matrix whose host is out of range (exit 2 at run time, no results).
+    Write(d / "good.cm", "Nodes 4\nConnections 2\n0->3 id 1 start 0 size 200000\n1->2 id 2 start 0 size 200000\n");
+    Write(d / "bad.cm", "Nodes 4\nConnections 1\n0->9 id 1 start 0 size 100\n");
+    Write(d / "s.toml", R"(scenario = "base.toml"
+[[axis]]
+name = "case"
+keys = ["stop_time_ms", "workload.file"]
+values = [[100, "good.cm"], [0.005, "good.cm"], [100, "bad.cm"]]
+labels = ["good", "short", "badcm"]
+)");
+    auto o = Tusk("sweep " + (d / "s.toml").string() + " -j 2 --out " + (d / "out").string());
+    INFO(o.output);
+    CHECK(o.status == 1);
+    CHECK(o.output.find("1 ok, 1 failed, 1 errors") != std::string::npos);
+    const auto csv = Slurp(d / "out" / "sweep.csv");
+    INFO(csv);
+    CHECK(csv.find("case=good,good,") != std::string::npos);
+    CHECK(csv.find(",ok,0,,") != std::string::npos);
+    CHECK(csv.find(",failed,1,\"") != std::string::npos);
+    CHECK(csv.find("unfinished") != std::string::npos);
+    CHECK(csv.find(",error,2,") != std::string::npos);
+    CHECK(csv.find("host 9 out of range") != std::string::npos);
+    o = Tusk("sweep " + (d / "s.toml").string() + " --status --out " + (d / "out").string());
+    CHECK(o.status == 1);
+    CHECK(o.output.find("error case=badcm (exit 2)") != std::string::npos);
+}
+
+TEST_CASE("tusk sweep: killed halfway, it resumes without redoing finished runs",
+          "[component][sweep]")
+{
+    auto d = Scratch("sweep-kill");
+    std::string base = kBase;
+    base.replace(base.find("200KB"), 5, "8MB"); // runs of about a second
+    Write(d / "base.toml", base);
+    Write(d / "s.toml", "name = \"k\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                        "values = [1, 2, 3, 4, 5, 6]\n");
+    const fs::path root = d / "out";
+    // Start the sweep, wait until a run has finished, then kill it with SIGKILL: no handler
+    // runs; its `tusk run` children die with it (PR_SET_PDEATHSIG) and leave no results.
+    auto o = Shell(std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " + (d / "s.toml").string() +
+                   " -j 2 -q --out " + root.string() + " > /dev/null 2>&1 & echo $!");
+    const pid_t pid = std::stoi(o.output);
+    const auto t0 = std::chrono::steady_clock::now();
+    while (Finished(root).empty() && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
+    {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ::kill(pid, SIGKILL);
+    std::this_thread::sleep_for(std::chrono::seconds(1)); // the children's SIGTERM handling
+    const auto done = Finished(root);
+    INFO(done.size() << " finished before the kill");
+    REQUIRE(!done.empty());
+    REQUIRE(done.size() < 6);
+    for (const auto& e : fs::directory_iterator(root))
+    {
+        CHECK(e.path().filename().string().find(".staging-") == std::string::npos);
+    }
+
+    o = Tusk("sweep " + (d / "s.toml").string() + " -j 2 --out " + root.string());
+    INFO(o.output);
+    CHECK(o.status == 0);
+    CHECK(o.output.find(std::to_string(done.size()) + " skipped") != std::string::npos);
+    CHECK(o.output.find(std::to_string(6 - done.size()) + " ran") != std::string::npos);
+    const auto after = Finished(root);
+    CHECK(after.size() == 6);
+    for (const auto& [id, inode] : done)
+    {
+        CHECK(after.at(id) == inode); // not rewritten
+    }
+}
+
+TEST_CASE("tusk regress: a worsened policy regresses, main passes, JUnit XML says so",
+          "[component][regress]")
+{
+    auto d = Scratch("regress-worse");
+    const std::string suite = std::string(TUSK_SOURCE_DIR) + "/regress/policies.toml";
+    const std::string only = " --only allreduce/ecmp --only allreduce/letflow -j 2 ";
+    // The suite as it is: these two policies pass.
+    auto o = Tusk("regress " + suite + only + "--out " + (d / "main").string());
+    INFO(o.output);
+    CHECK(o.status == 0);
+    CHECK(o.output.find("REGRESSED") == std::string::npos);
+    // LetFlow with a 1 ns flowlet gap starts a flowlet at every packet: per-packet spraying,
+    // so go-back-N receivers see reordering and retransmit; ECMP is untouched.
+    o = Tusk("regress " + suite + only + "--out " + (d / "worse").string() +
+             " --set 'ns3.\"ns3::LetFlowLoadBalancer::FlowletGap\"=1ns'");
+    INFO(o.output);
+    CHECK(o.status == 1);
+    for (const auto& l : Lines(o.output))
+    {
+        if (l.rfind("allreduce ", 0) == 0)
+        {
+            CHECK((l.find(" letflow ") != std::string::npos) == (l.find("REGRESSED") != std::string::npos));
+        }
+    }
+    const auto junit = Slurp(d / "worse" / "junit.xml");
+    CHECK(junit.find("<testsuites name=\"tusk regress policies\" tests=\"8\" failures=\"3\"") !=
+          std::string::npos);
+    CHECK(junit.find("classname=\"policies.allreduce.letflow\" name=\"retx_packets\">\n      <failure type=\"REGRESSED\"") !=
+          std::string::npos);
+}
+
+TEST_CASE("tusk regress: a planted bad baseline fails, --update-baselines rewrites measured ones only",
+          "[component][regress]")
+{
+    auto d = Scratch("regress-planted");
+    fs::copy(std::string(TUSK_SOURCE_DIR) + "/regress/scenarios", d / "scenarios");
+    std::string text = Slurp(std::string(TUSK_SOURCE_DIR) + "/regress/policies.toml");
+    // Plant: ECMP's permutation p99 FCT "was" 100 us (it is about 170), and a theory entry
+    // that says spray retransmits nothing (it retransmits thousands of packets).
+    const size_t at = text.find("ecmp.fct_p99_us = { value = ");
+    REQUIRE(at != std::string::npos);
+    const size_t end = text.find('\n', at);
+    text.replace(at, end - at, "ecmp.fct_p99_us = { value = 100, source = \"measured: 2000-01-01, planted\" }");
+    const size_t sp = text.find("spray.retx_packets = { value = ");
+    text.replace(sp, text.find('\n', sp) - sp,
+                 "spray.retx_packets = { value = 0, abs = 0, source = \"theory: planted\" }");
+    Write(d / "suite.toml", text);
+    const std::string args = "regress " + (d / "suite.toml").string() +
+                             " --only permutation/ecmp --only permutation/spray -j 2 --out " +
+                             (d / "out").string();
+    auto o = Tusk(args);
+    INFO(o.output);
+    CHECK(o.status == 1);
+    CHECK(o.output.find("REGRESSED   measured: 2000-01-01, planted") != std::string::npos);
+    CHECK(o.output.find("REGRESSED   theory: planted") != std::string::npos);
+
+    o = Tusk(args + " --update-baselines --resume");
+    INFO(o.output);
+    CHECK(o.status == 1); // the theory entry still fails: it is never rewritten
+    CHECK(o.output.find("- ecmp.fct_p99_us = { value = 100, source = \"measured: 2000-01-01, planted\" }") !=
+          std::string::npos);
+    const std::string updated = Slurp(d / "suite.toml");
+    CHECK(updated.find("planted\" }") == updated.rfind("planted\" }")); // only the theory one left
+    CHECK(updated.find("spray.retx_packets = { value = 0, abs = 0, source = \"theory: planted\" }") !=
+          std::string::npos);
+    // p99 by nearest rank (169.898592 was the interpolated one, before issue 16 item 6).
+    CHECK(updated.find("ecmp.fct_p99_us = { value = 169.90272, source = \"measured: ") != std::string::npos);
+    // Everything else in the file is as it was.
+    CHECK(Lines(updated).size() == Lines(text).size());
+
+    Write(d / "bad.toml", "policies = [\"ecmp\"]\n[[scenario]]\nname = \"a\"\nfile = \"nope.toml\"\n");
+    o = Tusk("regress " + (d / "bad.toml").string());
+    CHECK(o.status == 2);
+    CHECK(o.output.find("bad.toml:4: scenario[0].file: no such scenario file") != std::string::npos);
+}

@@ -1,0 +1,97 @@
+// The run summary (tusk/run-summary.cc), computed once in C++ and read by the analysis from the
+// manifest: uplink balance per switch, slowdown quantiles, the slowest collective, fabric
+// drops, on hand-made tables.
+
+#include "run-stages.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace tusk;
+
+namespace
+{
+
+tusk::LinkRow
+Uplink(const std::string& from, uint64_t txBytes, double util)
+{
+    tusk::LinkRow l;
+    l.from = from;
+    l.to = "spine";
+    l.uplink = true;
+    l.txBytes = txBytes;
+    l.meanUtilisation = util;
+    return l;
+}
+
+tusk::FlowRow
+Flow(double slowdown, uint64_t fctPs, bool finished = true)
+{
+    tusk::FlowRow f;
+    f.finished = finished;
+    f.slowdown = slowdown;
+    f.fctPs = fctPs;
+    return f;
+}
+
+} // namespace
+
+TEST_CASE("uplink balance is judged per switch and combined over switches by bytes",
+          "[unit][stats][summary]")
+{
+    RunResult r;
+    r.simEndPs = 50'000'000;
+    r.links = {Uplink("leaf0", 300, 0.6), Uplink("leaf0", 100, 0.2), Uplink("leaf1", 50, 0.1),
+               Uplink("leaf1", 50, 0.1)};
+    tusk::LinkRow host; // not an uplink: ignored by the balance, counted for drops
+    host.drops[static_cast<int>(ns3::DropReason::BUFFER_OVERFLOW)] = 2;
+    host.drops[static_cast<int>(ns3::DropReason::NIC_STALE)] = 9; // not a fabric drop
+    host.pausedPs = 25'000'000;
+    r.links.push_back(host);
+    const RunSummary s = Summarize(r, "ecmp", 7);
+    // Σ max / Σ mean = (300 + 50) / (200 + 50).
+    CHECK(s.uplinkImbalance == Approx(350.0 / 250.0));
+    // leaf0: 400^2 / (2 * 100000) = 0.8 over 400 B; leaf1: 1.0 over 100 B.
+    CHECK(s.uplinkJain == Approx((0.8 * 400 + 1.0 * 100) / 500));
+    CHECK(s.uplinkMaxUtil == 0.6);
+    CHECK(s.uplinkMeanUtil == Approx(0.25));
+    CHECK(s.drops == 2);
+    CHECK(s.pausedFraction == Approx(0.5 / 5)); // one of 5 link directions paused half the run
+    CHECK(s.trimmedFrames == 7);
+    CHECK(s.policy == "ecmp");
+    // No uplinks (one switch, a ring): no balance to report, not a perfect-looking 1.
+    RunResult single;
+    single.links = {host};
+    CHECK(std::isnan(Summarize(single, "ecmp", 0).uplinkImbalance));
+    CHECK(std::isnan(Summarize(single, "ecmp", 0).uplinkMaxUtil));
+}
+
+TEST_CASE("slowdown quantiles over finished flows and the slowest collective",
+          "[unit][stats][summary]")
+{
+    RunResult r;
+    r.flows = {Flow(2.0, 10'000'000), Flow(2.0, 12'000'000), Flow(4.0, 20'000'000),
+               Flow(0, 0, false)};
+    tusk::CollectiveRow fast;
+    fast.finished = true;
+    fast.cctPs = 10'000'000;
+    fast.lowerBoundPs = 4'000'000;
+    tusk::CollectiveRow slow = fast;
+    slow.cctPs = 30'000'000;
+    slow.lowerBoundPs = 8'000'000;
+    slow.busbwGBps = 0.5;
+    r.collectives = {fast, slow};
+    const RunSummary s = Summarize(r, "spray", 0);
+    CHECK(s.meanSlowdown == Approx(8.0 / 3));
+    // Nearest rank (type 1): rank ceil(0.99 * 3) = 3 of [2, 2, 4]; the p50 is rank 2.
+    CHECK(s.p50Slowdown == 2.0);
+    CHECK(s.p99Slowdown == 4.0);
+    CHECK(s.p999Slowdown == 4.0);
+    CHECK(s.quantileMethod == "nearest-rank");
+    CHECK(s.maxFctUs == 20.0);
+    CHECK(s.unfinished == 1);
+    CHECK(s.cctUs == 30.0);
+    CHECK(s.lowerBoundUs == 8.0);
+    CHECK(s.busbwGBps == 0.5);
+}

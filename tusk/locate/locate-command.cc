@@ -1,0 +1,225 @@
+#include "locate-command.h"
+
+#include "fabric/model/input-error.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tusk
+{
+namespace locate
+{
+
+CLI::App*
+AddCommand(CLI::App& app, CommandOptions& o)
+{
+    auto* cmd = app.add_subcommand(
+        "locate",
+        "Rank the links most likely to be faulty (slow or lossy) from end-to-end observations "
+        "only: each flow's completion time against its ideal, its retransmissions and its "
+        "path(s) in flows.csv, and the link names of links.csv (docs/locate.md)");
+    cmd->add_option("results_dir", o.resultsDir,
+                    "A run directory (flows.csv with `path` or `paths`, links.csv)")
+        ->required();
+    cmd->add_option("--top", o.top, "Show at most K suspects")
+        ->check(CLI::Range(1u, 1000000u))
+        ->capture_default_str();
+    cmd->add_flag("--json", o.json, "One JSON document on stdout instead of the table");
+    cmd->add_option("--method", o.method,
+                    "bayes (binary tomography, Gibbs sampling), nnls (non-negative least squares "
+                    "+ bootstrap) or lasso (reweighted L1 + bootstrap)")
+        ->check(CLI::IsMember({"bayes", "nnls", "lasso"}))
+        ->capture_default_str();
+    auto& t = o.tomography;
+    cmd->add_option("--min-confidence", t.minConfidence,
+                    "Name no link below this confidence (0..1); 0 names every link")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--slow-factor", t.slowFactor,
+                    "A flow is slow when its slowdown exceeds what sharing explains by this "
+                    "factor (>= 1)")
+        ->check(CLI::Range(1.0, 1e6))
+        ->capture_default_str();
+    cmd->add_option("--loss-floor", t.lossFloor,
+                    "A flow is lossy when at least this fraction of its packets was resent")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--seed", t.seed, "Seed of the Gibbs sampler and the bootstrap")
+        ->capture_default_str();
+    return cmd;
+}
+
+namespace
+{
+
+std::string
+ClassName(const Observations& obs, const Suspect& s)
+{
+    const auto& links = obs.links.Links();
+    std::string name = links[s.links.front()].Name();
+    if (s.links.size() > 1)
+    {
+        name += fmt::format(" (+{} alike)", s.links.size() - 1);
+    }
+    return name;
+}
+
+std::string
+Percent(double x)
+{
+    return fmt::format("{:.2f}%", 100 * x);
+}
+
+} // namespace
+
+void
+PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions& o,
+           std::ostream& out)
+{
+    const auto& s = r.signals;
+    const auto& inc = r.incidence;
+    out << fmt::format("{}: {} flows with a path", o.resultsDir, obs.flows.size());
+    if (obs.skippedFlows)
+    {
+        out << fmt::format(" ({} without one skipped)", obs.skippedFlows);
+    }
+    out << fmt::format(", {} link directions in {} classes", obs.links.Links().size(),
+                       inc.classes.size());
+    if (inc.unusedLinks)
+    {
+        out << fmt::format(" ({} carried no flow: not observable)", inc.unusedLinks);
+    }
+    out << fmt::format(", method {}\n", MethodName(o.tomography.method));
+    out << fmt::format("slow flows: {} (slowdown > x{:.2f} what sharing explains, or "
+                       "unfinished); lossy flows: {} (> {} of packets resent)\n",
+                       s.slowCount, std::exp(s.excessThreshold), s.lossyCount,
+                       Percent(s.lossThreshold));
+    const uint32_t shown = std::min<uint32_t>(r.named, o.top);
+    if (shown == 0)
+    {
+        out << fmt::format("no suspect: no link reaches confidence {:.2f}", o.tomography.minConfidence);
+        if (!r.ranking.empty())
+        {
+            out << fmt::format(" (highest: {} at {:.2f})", ClassName(obs, r.ranking.front()),
+                               r.ranking.front().confidence);
+        }
+        out << "\n";
+        return;
+    }
+    size_t width = 4;
+    for (uint32_t i = 0; i < shown; ++i)
+    {
+        width = std::max(width, ClassName(obs, r.ranking[i]).size());
+    }
+    out << fmt::format("{:>4}  {:<{}} {:>7}  {:<10} {:>6} {:>7} {:>8} {:>10} {:>10} {:>11}\n",
+                       "rank", "link", width, "link_id", "kind", "rate", "loss", "score",
+                       "confidence", "slow/flows", "lossy/flows");
+    for (uint32_t i = 0; i < shown; ++i)
+    {
+        const Suspect& sp = r.ranking[i];
+        out << fmt::format("{:>4}  {:<{}} {:>7}  {:<10} {:>6.2f} {:>7} {:>8.2f} {:>10.2f} {:>10} {:>11}\n",
+                           i + 1, ClassName(obs, sp), width,
+                           obs.links.Links()[sp.links.front()].linkId, sp.Kind(), sp.rateFactor,
+                           Percent(sp.lossRate), sp.score, sp.confidence,
+                           fmt::format("{}/{}", sp.slowFlows, sp.flows),
+                           fmt::format("{}/{}", sp.lossyFlows, sp.flows));
+    }
+    for (uint32_t i = 0; i < shown; ++i)
+    {
+        const Suspect& sp = r.ranking[i];
+        if (sp.links.size() > 1)
+        {
+            std::string names;
+            for (uint32_t l : sp.links)
+            {
+                names += (names.empty() ? "" : ", ") + obs.links.Links()[l].Name();
+            }
+            out << fmt::format("rank {}: {} links no flow set tells apart: {}\n", i + 1,
+                               sp.links.size(), names);
+        }
+    }
+    if (r.named > shown)
+    {
+        out << fmt::format("({} more above the threshold: --top)\n", r.named - shown);
+    }
+    out << "rate = estimated rate / nominal (1/median excess slowdown of its slow flows); loss = "
+           "estimated fraction of its packets lost; confidence: "
+        << (o.tomography.method == Method::Bayes ? "posterior probability that it is faulty"
+                                                 : "fraction of bootstrap refits that name it")
+        << "\n";
+}
+
+std::string
+ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
+{
+    using nlohmann::json;
+    const auto& s = r.signals;
+    json doc = {
+        {"results_dir", o.resultsDir},
+        {"method", MethodName(o.tomography.method)},
+        {"flows", obs.flows.size()},
+        {"skipped_flows", obs.skippedFlows},
+        {"link_directions", obs.links.Links().size()},
+        {"classes", r.incidence.classes.size()},
+        {"unobserved_link_directions", r.incidence.unusedLinks},
+        {"slow_flows", s.slowCount},
+        {"lossy_flows", s.lossyCount},
+        {"slow_factor_threshold", std::exp(s.excessThreshold)},
+        {"loss_threshold", s.lossThreshold},
+        {"min_confidence", o.tomography.minConfidence},
+        {"named", r.named},
+    };
+    json ranking = json::array();
+    for (uint32_t i = 0; i < std::min<size_t>(o.top, r.ranking.size()); ++i)
+    {
+        const Suspect& sp = r.ranking[i];
+        json links = json::array();
+        for (uint32_t l : sp.links)
+        {
+            const auto& d = obs.links.Links()[l];
+            links.push_back({{"link_id", d.linkId}, {"from", d.from}, {"to", d.to}});
+        }
+        ranking.push_back({{"rank", i + 1},
+                           {"named", sp.named},
+                           {"links", links},
+                           {"kind", sp.Kind()},
+                           {"rate_factor", sp.rateFactor},
+                           {"loss_rate", sp.lossRate},
+                           {"score", sp.score},
+                           {"confidence", sp.confidence},
+                           {"flows", sp.flows},
+                           {"slow_flows", sp.slowFlows},
+                           {"lossy_flows", sp.lossyFlows}});
+    }
+    doc["ranking"] = ranking;
+    return doc.dump(2) + "\n";
+}
+
+int
+RunCommand(const CommandOptions& o, std::ostream& out)
+{
+    CommandOptions opts = o;
+    opts.tomography.method = ParseMethod(o.method);
+    const Observations obs = ReadObservations(o.resultsDir);
+    if (obs.flows.empty())
+    {
+        throw ns3::InputError(obs.flowsFile, 0, "path",
+                              "no flow has a path: nothing to locate (are `path`/`paths` empty?)");
+    }
+    const LocateResult r = Locate(obs, opts.tomography);
+    if (opts.json)
+    {
+        out << ToJson(obs, r, opts);
+    }
+    else
+    {
+        PrintTable(obs, r, opts, out);
+    }
+    return 0;
+}
+
+} // namespace locate
+} // namespace tusk

@@ -1,0 +1,446 @@
+#include "observations.h"
+
+#include "fabric/model/input-error.h"
+
+#include <boost/tokenizer.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace fs = std::filesystem;
+
+namespace tusk
+{
+namespace locate
+{
+
+namespace
+{
+
+using ns3::InputError;
+
+/** One CSV file read row by row, with columns looked up by header name. */
+class CsvReader
+{
+  public:
+    explicit CsvReader(std::string path)
+        : m_path(std::move(path)),
+          m_in(m_path)
+    {
+        if (!m_in)
+        {
+            throw InputError(m_path, 0, "", "cannot open the file (no such file?)");
+        }
+        std::vector<std::string> header;
+        if (!Next(header))
+        {
+            throw InputError(m_path, 1, "", "empty file: expected a CSV header line");
+        }
+        for (size_t i = 0; i < header.size(); ++i)
+        {
+            m_columns.emplace(header[i], i);
+        }
+    }
+
+    const std::string& Path() const { return m_path; }
+    unsigned Line() const { return m_line; }
+
+    /** The index of a column, or nothing. */
+    std::optional<size_t> Find(const std::string& name) const
+    {
+        auto it = m_columns.find(name);
+        return it == m_columns.end() ? std::nullopt : std::optional<size_t>(it->second);
+    }
+
+    size_t Require(const std::string& name, const std::string& why) const
+    {
+        auto c = Find(name);
+        if (!c)
+        {
+            throw InputError(m_path, 1, name, "missing column; " + why);
+        }
+        return *c;
+    }
+
+    /** The next row's fields; false at the end of the file. */
+    bool Next(std::vector<std::string>& fields)
+    {
+        std::string line;
+        while (std::getline(m_in, line))
+        {
+            ++m_line;
+            if (!line.empty() && line.back() == '\r')
+            {
+                line.pop_back();
+            }
+            if (line.empty())
+            {
+                continue;
+            }
+            fields.clear();
+            try
+            {
+                boost::tokenizer<boost::escaped_list_separator<char>> tok(line);
+                fields.assign(tok.begin(), tok.end());
+            }
+            catch (const boost::escaped_list_error& e)
+            {
+                throw InputError(m_path, m_line, "", std::string("malformed CSV: ") + e.what());
+            }
+            if (m_line > 1 && fields.size() != m_columns.size())
+            {
+                throw InputError(m_path, m_line, "",
+                                 fmt::format("{} fields, but the header has {} columns",
+                                             fields.size(), m_columns.size()));
+            }
+            return true;
+        }
+        return false;
+    }
+
+    template <typename T>
+    T Integer(const std::vector<std::string>& f, size_t col, const std::string& name) const
+    {
+        T v{};
+        const std::string& s = f[col];
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc() || p != s.data() + s.size() || s.empty())
+        {
+            throw InputError(m_path, m_line, name,
+                             fmt::format("expected a non-negative integer, got \"{}\"", s));
+        }
+        return v;
+    }
+
+    /** A number; NaN for an empty field when `emptyOk`. */
+    double Real(const std::vector<std::string>& f, size_t col, const std::string& name,
+                bool emptyOk = false) const
+    {
+        const std::string& s = f[col];
+        if (s.empty() && emptyOk)
+        {
+            return std::numeric_limits<double>::quiet_NaN();
+        }
+        double v = 0;
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc() || p != s.data() + s.size() || s.empty() || !std::isfinite(v) ||
+            v < 0)
+        {
+            throw InputError(m_path, m_line, name,
+                             fmt::format("expected a non-negative number{}, got \"{}\"",
+                                         emptyOk ? " or nothing" : "", s));
+        }
+        return v;
+    }
+
+  private:
+    std::string m_path;
+    std::ifstream m_in;
+    unsigned m_line = 0;
+    std::map<std::string, size_t> m_columns;
+};
+
+/** links.csv: only link_id, from, to. */
+LinkIndex
+ReadLinks(const std::string& path)
+{
+    CsvReader csv(path);
+    const std::string why = "links.csv names each direction of a link by `link_id`, `from`, `to`";
+    const size_t cId = csv.Require("link_id", why);
+    const size_t cFrom = csv.Require("from", why);
+    const size_t cTo = csv.Require("to", why);
+    std::vector<DirectedLink> rows;
+    std::vector<std::string> f;
+    while (csv.Next(f))
+    {
+        DirectedLink d;
+        d.linkId = csv.Integer<uint32_t>(f, cId, "link_id");
+        d.from = f[cFrom];
+        d.to = f[cTo];
+        if (d.from.empty() || d.to.empty())
+        {
+            throw InputError(path, csv.Line(), d.from.empty() ? "from" : "to",
+                             "expected a vertex name");
+        }
+        rows.push_back(std::move(d));
+    }
+    return LinkIndex(std::move(rows));
+}
+
+uint32_t
+ManifestMtu(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+    {
+        return 0;
+    }
+    try
+    {
+        const nlohmann::json m = nlohmann::json::parse(in);
+        // Only the NIC's MTU: not the scenario's failures, not the summary.
+        const auto& nic = m.at("scenario").at("nic");
+        return nic.at("mtu_bytes").get<uint32_t>();
+    }
+    catch (const std::exception&)
+    {
+        return 0;
+    }
+}
+
+} // namespace
+
+double
+FlowObservation::PathPackets() const
+{
+    double n = 0;
+    for (const auto& p : paths)
+    {
+        n += p.packets;
+    }
+    return n;
+}
+
+LinkIndex::LinkIndex(std::vector<DirectedLink> rows)
+    : m_rows(std::move(rows))
+{
+    for (uint32_t i = 0; i < m_rows.size(); ++i)
+    {
+        const uint32_t id = m_rows[i].linkId;
+        if (id >= m_rowsOfId.size())
+        {
+            m_rowsOfId.resize(id + 1);
+        }
+        m_rowsOfId[id].push_back(i);
+    }
+}
+
+std::vector<uint32_t>
+LinkIndex::Walk(const std::string& text,
+                const std::string& srcVertex,
+                const std::string& dstVertex) const
+{
+    std::vector<uint32_t> hops;
+    std::string at = srcVertex;
+    size_t pos = 0;
+    while (pos <= text.size())
+    {
+        size_t end = text.find('>', pos);
+        if (end == std::string::npos)
+        {
+            end = text.size();
+        }
+        const std::string tok = text.substr(pos, end - pos);
+        uint32_t id = 0;
+        auto [p, ec] = std::from_chars(tok.data(), tok.data() + tok.size(), id);
+        if (tok.empty() || ec != std::errc() || p != tok.data() + tok.size())
+        {
+            throw std::invalid_argument(
+                fmt::format("hop {} is \"{}\": expected a link_id of links.csv", hops.size() + 1,
+                            tok));
+        }
+        if (id >= m_rowsOfId.size() || m_rowsOfId[id].empty())
+        {
+            throw std::invalid_argument(fmt::format("link_id {} is not in links.csv", id));
+        }
+        bool found = false;
+        for (uint32_t r : m_rowsOfId[id])
+        {
+            if (m_rows[r].from == at)
+            {
+                hops.push_back(r);
+                at = m_rows[r].to;
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+        {
+            throw std::invalid_argument(fmt::format(
+                "hop {} (link_id {}, {}-{}) does not start at {}, where the path has arrived",
+                hops.size() + 1, id, m_rows[m_rowsOfId[id][0]].from,
+                m_rows[m_rowsOfId[id][0]].to, at));
+        }
+        pos = end + 1;
+    }
+    if (at != dstVertex)
+    {
+        throw std::invalid_argument(
+            fmt::format("the path ends at {}, not at the flow's destination {}", at, dstVertex));
+    }
+    return hops;
+}
+
+std::string
+FormatPaths(const std::vector<std::pair<std::vector<uint32_t>, uint64_t>>& paths)
+{
+    std::string s;
+    for (const auto& [ids, packets] : paths)
+    {
+        if (!s.empty())
+        {
+            s += '|';
+        }
+        for (size_t i = 0; i < ids.size(); ++i)
+        {
+            s += (i ? ">" : "") + std::to_string(ids[i]);
+        }
+        s += ':' + std::to_string(packets);
+    }
+    return s;
+}
+
+Observations
+ReadObservations(const std::string& resultsDir)
+{
+    const fs::path dir(resultsDir);
+    if (!fs::is_directory(dir))
+    {
+        throw InputError(resultsDir, 0, "", "no such directory (expected a run's results)");
+    }
+    if (!fs::exists(dir / "flows.csv") && fs::exists(dir / "comparison.csv"))
+    {
+        throw InputError(resultsDir, 0, "",
+                         "this is a comparison; give one of its run folders (one per policy)");
+    }
+    Observations obs;
+    obs.flowsFile = (dir / "flows.csv").string();
+    const std::string linksFile = (dir / "links.csv").string();
+    if (!fs::exists(obs.flowsFile))
+    {
+        throw InputError(obs.flowsFile, 0, "", "no such file (expected a run's results)");
+    }
+    if (!fs::exists(linksFile))
+    {
+        throw InputError(linksFile, 0, "",
+                         "no such file: tusk locate names the links of flows.csv's paths by it");
+    }
+    obs.links = ReadLinks(linksFile);
+    obs.mtuBytes = ManifestMtu((dir / "manifest.json").string());
+
+    CsvReader csv(obs.flowsFile);
+    const auto cPath = csv.Find("path");
+    const auto cPaths = csv.Find("paths");
+    if (!cPath && !cPaths)
+    {
+        throw InputError(obs.flowsFile, 1, "path",
+                         "missing column: tusk locate needs each flow's path (`path`: link ids "
+                         "\"3>17>42>9\", or `paths`: \"3>17>42>9:120|3>18>43>9:98\" with packet "
+                         "counts; docs/results-format.md)");
+    }
+    const std::string why = "one of a run's flows.csv columns (docs/results-format.md)";
+    const size_t cId = csv.Require("flow_id", why);
+    const size_t cSrc = csv.Require("src", why);
+    const size_t cDst = csv.Require("dst", why);
+    const size_t cBytes = csv.Require("bytes", why);
+    const size_t cStart = csv.Require("start_us", why);
+    const size_t cFct = csv.Require("fct_us", why);
+    const size_t cIdeal = csv.Require("ideal_fct_us", why);
+    const auto cDelivered = csv.Find("delivered_bytes");
+    const auto cRetx = csv.Find("retx_packets");
+    const auto cSpurious = csv.Find("spurious_retx");
+
+    std::vector<std::string> f;
+    while (csv.Next(f))
+    {
+        FlowObservation o;
+        o.line = csv.Line();
+        o.flowId = f[cId];
+        o.src = csv.Integer<uint32_t>(f, cSrc, "src");
+        o.dst = csv.Integer<uint32_t>(f, cDst, "dst");
+        o.bytes = csv.Integer<uint64_t>(f, cBytes, "bytes");
+        o.startUs = csv.Real(f, cStart, "start_us");
+        const double fct = csv.Real(f, cFct, "fct_us", true);
+        o.idealUs = csv.Real(f, cIdeal, "ideal_fct_us");
+        o.finished = !std::isnan(fct);
+        o.finishUs = o.finished ? o.startUs + fct : std::numeric_limits<double>::quiet_NaN();
+        o.deliveredBytes =
+            cDelivered ? csv.Integer<uint64_t>(f, *cDelivered, "delivered_bytes") : o.bytes;
+        o.retxPackets = cRetx ? csv.Integer<uint64_t>(f, *cRetx, "retx_packets") : 0;
+        o.spuriousRetx = cSpurious ? csv.Integer<uint64_t>(f, *cSpurious, "spurious_retx") : 0;
+        obs.horizonUs = std::max(obs.horizonUs, o.finished ? o.finishUs : o.startUs);
+
+        const bool counted = cPaths && !f[*cPaths].empty();
+        const std::string column = counted ? "paths" : "path";
+        const std::string text = counted ? f[*cPaths] : (cPath ? f[*cPath] : std::string());
+        if (text.empty())
+        {
+            ++obs.skippedFlows; // inside a server (scale-up) or not recorded
+            continue;
+        }
+        const std::string src = "host" + std::to_string(o.src);
+        const std::string dst = "host" + std::to_string(o.dst);
+        size_t pos = 0;
+        while (pos <= text.size())
+        {
+            size_t end = text.find('|', pos);
+            if (end == std::string::npos)
+            {
+                end = text.size();
+            }
+            std::string item = text.substr(pos, end - pos);
+            FlowPath fp;
+            if (counted)
+            {
+                const size_t colon = item.rfind(':');
+                if (colon == std::string::npos)
+                {
+                    throw InputError(obs.flowsFile, o.line, column,
+                                     fmt::format("path {} \"{}\": expected LINK>LINK>...:PACKETS",
+                                                 o.paths.size() + 1, item));
+                }
+                const std::string n = item.substr(colon + 1);
+                uint64_t packets = 0;
+                auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), packets);
+                if (n.empty() || ec != std::errc() || p != n.data() + n.size())
+                {
+                    throw InputError(obs.flowsFile, o.line, column,
+                                     fmt::format("path {}: packet count \"{}\" is not an integer",
+                                                 o.paths.size() + 1, n));
+                }
+                fp.packets = static_cast<double>(packets);
+                item.resize(colon);
+            }
+            try
+            {
+                fp.hops = obs.links.Walk(item, src, dst);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw InputError(obs.flowsFile, o.line, column,
+                                 fmt::format("flow {} ({} to {}), path {}: {}", o.flowId, src, dst,
+                                             o.paths.size() + 1, e.what()));
+            }
+            if (fp.packets > 0)
+            {
+                o.paths.push_back(std::move(fp));
+            }
+            pos = end + 1;
+        }
+        o.pathCounts = counted;
+        if (o.paths.empty())
+        {
+            ++obs.skippedFlows;
+            continue;
+        }
+        if (!(o.idealUs > 0))
+        {
+            throw InputError(obs.flowsFile, o.line, "ideal_fct_us",
+                             "expected a positive ideal FCT for a flow with a path");
+        }
+        obs.flows.push_back(std::move(o));
+    }
+    return obs;
+}
+
+} // namespace locate
+} // namespace tusk

@@ -1,0 +1,120 @@
+/*
+ * tusk locate: what an operator observes end to end, read from a run's results.
+ *
+ * One row per flow: its completion time against its ideal (slowdown), its size, its
+ * retransmissions, and the path(s) its packets took. Paths are the ordered `link_id`s of
+ * links.csv; the direction of each hop follows from walking from the flow's source host
+ * (docs/results-format.md, "Paths in flows.csv"). Nothing here reads link counters, time series
+ * or the scenario's failures: from links.csv only the columns link_id, from and to (names).
+ */
+#ifndef TUSK_LOCATE_OBSERVATIONS_H
+#define TUSK_LOCATE_OBSERVATIONS_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tusk
+{
+namespace locate
+{
+
+/** One direction of one link: the unknowns of the tomography. */
+struct DirectedLink
+{
+    uint32_t linkId = 0; //!< links.csv `link_id` (shared by both directions)
+    std::string from;    //!< links.csv `from` (vertex name, e.g. "leaf0")
+    std::string to;      //!< links.csv `to`
+
+    /** "leaf0->spine1". */
+    std::string Name() const { return from + "->" + to; }
+};
+
+/** One path of a flow: directed links (indices into Observations::links) and its packets. */
+struct FlowPath
+{
+    std::vector<uint32_t> hops;
+    double packets = 1.0; //!< packets of the flow that took this path (weight; 1 for `path`)
+};
+
+/** What is observed of one flow. Times in µs. */
+struct FlowObservation
+{
+    std::string flowId;      //!< flows.csv `flow_id`
+    unsigned line = 0;       //!< its line in flows.csv (1-based; the header is line 1)
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    uint64_t bytes = 0;
+    double startUs = 0.0;
+    double finishUs = 0.0;   //!< NaN if unfinished
+    double idealUs = 0.0;    //!< ideal FCT: alone on the idle fabric
+    bool finished = true;
+    uint64_t deliveredBytes = 0;
+    uint64_t retxPackets = 0;   //!< data packets retransmitted
+    uint64_t spuriousRetx = 0;  //!< retransmissions the receiver already had
+    std::vector<FlowPath> paths;
+    bool pathCounts = false; //!< paths carry packet counts (`paths`), not just the route (`path`)
+
+    /** Packets summed over paths (1 per path when only `path` gave the route). */
+    double PathPackets() const;
+};
+
+/** The directed links of links.csv (one row per direction) and a lookup by link id. */
+class LinkIndex
+{
+  public:
+    LinkIndex() = default;
+    explicit LinkIndex(std::vector<DirectedLink> rows);
+
+    const std::vector<DirectedLink>& Links() const { return m_rows; }
+
+    /**
+     * \brief Parse one path "3>17>42>9" (link ids, '>' between hops) into directed links
+     * (indices into Links()), walking from `srcVertex`: each hop is the direction of that link
+     * whose `from` is the current vertex.
+     * \throws std::invalid_argument saying what was wrong: not a number, an id links.csv does
+     *         not have, a hop that does not touch the current vertex, a path that ends elsewhere
+     *         than `dstVertex`.
+     */
+    std::vector<uint32_t> Walk(const std::string& text,
+                               const std::string& srcVertex,
+                               const std::string& dstVertex) const;
+
+  private:
+    std::vector<DirectedLink> m_rows;
+    std::vector<std::vector<uint32_t>> m_rowsOfId; //!< link id -> its rows (directions)
+};
+
+/** Everything tusk locate reads. */
+struct Observations
+{
+    std::string flowsFile;                 //!< for messages
+    LinkIndex links;                       //!< one per direction (links.csv rows)
+    std::vector<FlowObservation> flows;    //!< flows with at least one fabric path
+    uint32_t skippedFlows = 0;             //!< rows without a path (scale-up, empty)
+    uint32_t mtuBytes = 0;                 //!< payload per packet (manifest's nic.mtu_bytes), 0 = unknown
+    double horizonUs = 0.0;                //!< latest finish or start seen: unfinished flows end here
+};
+
+/**
+ * \brief Read RESULTS_DIR/flows.csv (with `path` and/or `paths` columns) and the names of
+ * RESULTS_DIR/links.csv (`link_id`, `from`, `to`); the MTU from manifest.json's
+ * `scenario.nic.mtu_bytes` when it is there (nothing else of the manifest).
+ *
+ * Rows whose path is empty (transfers inside a server) are counted in `skippedFlows`.
+ * \throws ns3::InputError naming the file, line and column for a missing file, a missing
+ *         column (a flows.csv without `path`/`paths`), a malformed number or path, a link id
+ *         that links.csv does not have, or a path that does not connect the flow's hosts.
+ */
+Observations ReadObservations(const std::string& resultsDir);
+
+/**
+ * \brief The `paths` encoding of a set of paths: "3>17>42>9:120|3>18>43>9:98", link ids in
+ * order, '>' between hops, ':' before the packet count, '|' between paths.
+ */
+std::string FormatPaths(const std::vector<std::pair<std::vector<uint32_t>, uint64_t>>& paths);
+
+} // namespace locate
+} // namespace tusk
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * tusk locate: network tomography over the flow x link incidence matrix.
+ *
+ * From end-to-end observations only (observations.h), each flow gets two signals:
+ *  - delay: its excess slowdown, log(slowdown / load-explained slowdown), where the
+ *    load-explained slowdown is what sharing alone would cause on a healthy fabric: the harmonic
+ *    mean, over the flow's lifetime, of the largest number of flows (packet-weighted) active at
+ *    the same time on any link of its path. Under max-min fair sharing on links of equal rate a
+ *    flow never gets less than rate / that number (every flow's max-min rate is at least its
+ *    bottleneck's equal share), so a healthy flow's slowdown stays below it.
+ *  - loss: the fraction of its packets that had to be resent, (retx - spurious) / packets.
+ * A flow is slow (lossy) when its signal exceeds a robust threshold: the larger of a floor and
+ * median + k * 1.4826 * MAD of all flows' signals.
+ *
+ * Links whose columns have the same support (crossed by exactly the same flows) cannot be told
+ * apart by any method; they are merged into one class and reported together.
+ *
+ * Methods (docs/locate.md compares them on synthetic data):
+ *  - Bayes: binary tomography. Each class is bad with prior 1 / classes; a flow is slow or lossy
+ *    with probability 1 - beta if its path crosses a bad class, alpha if not (noisy OR), alpha and
+ *    beta with Beta priors, learned. Gibbs sampling; a class's confidence is its posterior
+ *    probability of being bad (Rao-Blackwellised over the sweeps).
+ *  - NNLS: non-negative least squares of the delay signal on the binary incidence (a flow ends
+ *    with its slowest path, so any link of any of its paths can explain all its delay) and of the
+ *    loss signal -log(1 - loss) on the fractional incidence (a link drops only the packets that
+ *    cross it), by coordinate descent; confidence = the fraction of bootstrap refits (flows
+ *    resampled) in which the class is above the threshold.
+ *  - LASSO: the same with an L1 penalty, iteratively reweighted (Candes, Wakin & Boyd 2008),
+ *    then refitted without penalty on its support (debiased).
+ */
+#ifndef TUSK_LOCATE_TOMOGRAPHY_H
+#define TUSK_LOCATE_TOMOGRAPHY_H
+
+#include "observations.h"
+
+#include <Eigen/SparseCore>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tusk
+{
+namespace locate
+{
+
+enum class Method
+{
+    Bayes,
+    Nnls,
+    Lasso,
+};
+
+/** "bayes", "nnls", "lasso". */
+const char* MethodName(Method m);
+/** \throws std::invalid_argument for an unknown name. */
+Method ParseMethod(const std::string& name);
+
+struct TomographyOptions
+{
+    Method method = Method::Bayes;
+    /** A flow is slow when its slowdown exceeds the load-explained one by this factor (>= 1). */
+    double slowFactor = 1.5;
+    /** A flow is lossy when at least this fraction of its packets was resent. */
+    double lossFloor = 1e-3;
+    /** Robust thresholds: median + madK * 1.4826 * MAD of the signal over all flows. */
+    double madK = 5.0;
+    /** Suspects below this confidence are not named. */
+    double minConfidence = 0.5;
+    /** Nor those crossed by fewer slow or lossy flows: a link that only one flow saw slow
+     *  cannot be told from that flow's own trouble (its host, an incast elsewhere). */
+    uint32_t minBadFlows = 2;
+    /** Bayes: Gibbs sweeps after burn-in, and burn-in sweeps. */
+    uint32_t sweeps = 600;
+    uint32_t burnIn = 100;
+    /** Bayes: prior probability that a class is bad; 0 = 1 / number of classes. */
+    double prior = 0.0;
+    /** NNLS / LASSO: bootstrap refits for the confidence. */
+    uint32_t bootstrap = 50;
+    /** LASSO: L1 penalty, in units of the delay (loss) threshold times one flow. */
+    double lassoFlows = 1.0;
+    /** MTU assumed when neither `paths` counts nor the manifest give packets. */
+    uint32_t defaultMtuBytes = 4096;
+    uint64_t seed = 1;
+};
+
+/** Per-flow signals (index = Observations::flows). */
+struct FlowSignals
+{
+    std::vector<double> slowdown;  //!< FCT / ideal (unfinished: a lower bound, to the horizon)
+    std::vector<double> baseline;  //!< load-explained slowdown (>= 1)
+    std::vector<double> excess;    //!< max(0, log(slowdown / baseline))
+    std::vector<double> loss;      //!< resent fraction of its packets, in [0, 1)
+    std::vector<double> packets;   //!< packets sent (path counts, or bytes / MTU + retx)
+    std::vector<char> slow;        //!< excess above the threshold, or unfinished
+    std::vector<char> lossy;       //!< loss above the threshold
+    double excessThreshold = 0.0;  //!< log factor
+    double lossThreshold = 0.0;    //!< fraction
+    uint32_t slowCount = 0;
+    uint32_t lossyCount = 0;
+};
+
+/** The incidence of flows on classes of indistinguishable directed links. */
+struct Incidence
+{
+    /** flows x classes: share of the flow's packets that crossed the class (mean of members). */
+    Eigen::SparseMatrix<double> share;
+    /** flows x classes: 1 where the flow crossed the class. */
+    Eigen::SparseMatrix<double> crosses;
+    std::vector<std::vector<uint32_t>> classes; //!< directed links (Observations::links) per class
+    uint32_t unusedLinks = 0;                   //!< directions no flow crossed: invisible
+};
+
+/** One ranked class of links. */
+struct Suspect
+{
+    uint32_t cls = 0;              //!< index into Incidence::classes
+    std::vector<uint32_t> links;   //!< its directed links
+    double score = 0.0;            //!< Bayes: log Bayes factor of its flows; NNLS/LASSO: estimate / threshold
+    double confidence = 0.0;       //!< in [0, 1]
+    uint32_t flows = 0;            //!< flows crossing it
+    uint32_t slowFlows = 0;        //!< of which slow
+    uint32_t lossyFlows = 0;       //!< of which lossy
+    double rateFactor = 1.0;       //!< estimated rate / nominal from its slow flows (1 = healthy)
+    double lossRate = 0.0;         //!< estimated fraction of its packets lost
+    bool named = false;            //!< above the confidence threshold (and the method's)
+    std::string Kind() const;      //!< "slow", "lossy", "slow+lossy", or "-"
+};
+
+struct LocateResult
+{
+    FlowSignals signals;
+    Incidence incidence;
+    std::vector<Suspect> ranking; //!< every class with a flow, best first
+    uint32_t named = 0;           //!< how many of `ranking` (a prefix) are named
+};
+
+/** \brief The per-flow signals (see the file comment). */
+FlowSignals ComputeSignals(const Observations& obs, const TomographyOptions& o);
+
+/** \brief Group links by identical support and build both incidence matrices. */
+Incidence BuildIncidence(const Observations& obs);
+
+/** \brief Signals, incidence, the chosen method, confidence and the ranking. */
+LocateResult Locate(const Observations& obs, const TomographyOptions& o);
+
+/**
+ * \brief Non-negative least squares by cyclic coordinate descent,
+ * min_x 1/2 sum_f m_f (y_f - (A x)_f)^2 + sum_c lambda_c x_c, x >= 0.
+ * \param a flows x unknowns (column-major); \param y observations; \param m row multiplicities
+ * (empty = all 1); \param lambda per-column L1 penalty (empty = 0: plain NNLS);
+ * \param x start (warm) and result. Stops when no coordinate moves by more than tol (scaled
+ * by its column norm) or after maxSweeps.
+ */
+void NnlsCoordinateDescent(const Eigen::SparseMatrix<double>& a,
+                           const std::vector<double>& y,
+                           const std::vector<double>& m,
+                           const std::vector<double>& lambda,
+                           std::vector<double>& x,
+                           double tol = 1e-9,
+                           uint32_t maxSweeps = 2000);
+
+} // namespace locate
+} // namespace tusk
+
+#endif

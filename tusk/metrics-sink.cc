@@ -1,0 +1,234 @@
+#include "metrics-sink.h"
+
+#include "ns3/abort.h"
+#include "ns3/callback.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace tusk
+{
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * Connect `cb` to trace source `name` of `object`, looking the source up once per TypeId
+ * (ObjectBase::TraceConnectWithoutContext searches the TypeId's sources by name every time:
+ * thousands of ports make that a visible part of a run).
+ */
+void
+ConnectTrace(const Ptr<Object>& object, const std::string& name, const CallbackBase& cb)
+{
+    static std::map<std::pair<uint32_t, std::string>, Ptr<const TraceSourceAccessor>> cache;
+    const TypeId tid = object->GetInstanceTypeId();
+    auto key = std::make_pair(static_cast<uint32_t>(tid.GetUid()), name);
+    auto it = cache.find(key);
+    if (it == cache.end())
+    {
+        Ptr<const TraceSourceAccessor> accessor = tid.LookupTraceSourceByName(name);
+        NS_ABORT_MSG_UNLESS(accessor, "tusk: " << tid.GetName() << " has no trace source " << name);
+        it = cache.emplace(key, accessor).first;
+    }
+    it->second->ConnectWithoutContext(PeekPointer(object), cb);
+}
+
+} // namespace
+
+void
+MetricsSink::Connect(const TopologyGraph& graph,
+                     const Fabric& fabric,
+                     Ptr<WorkloadExecutor> exec,
+                     size_t transfers)
+{
+    m_ports.reserve(2 * fabric.links.size()); // callbacks hold pointers into m_ports
+    for (const auto& l : fabric.links)
+    {
+        const TopoLink& tl = graph.links[l.graphLink];
+        for (int dir = 0; dir < 2; ++dir)
+        {
+            const uint32_t from = dir == 0 ? tl.a : tl.b;
+            const uint32_t to = dir == 0 ? tl.b : tl.a;
+            Port& p = m_ports.emplace_back();
+            p.dev = dir == 0 ? l.devA : l.devB;
+            p.phyOverheadBytes = p.dev->GetPhyOverheadBytes();
+            p.at = graph.vertices[from].name;
+            p.peer = graph.vertices[to].name;
+            p.events = &m_pfcEvents;
+            LinkRow& row = p.row;
+            row.link = l.graphLink;
+            row.from = p.at;
+            row.to = p.peer;
+            row.fromTier = graph.vertices[from].tier;
+            row.toTier = graph.vertices[to].tier;
+            row.uplink = graph.vertices[from].kind == TopoVertex::SWITCH &&
+                         graph.vertices[to].kind == TopoVertex::SWITCH && row.toTier > row.fromTier;
+            Port* port = &p;
+            ConnectTrace(p.dev, "Tx", MakeBoundCallback(&MetricsSink::OnTx, port));
+            ConnectTrace(p.dev, "PfcRx", MakeBoundCallback(&MetricsSink::OnPfcRx, port));
+            ConnectTrace(p.dev, "Drop", MakeBoundCallback(&MetricsSink::OnDrop, port));
+            ConnectTrace(p.dev, "Pfc", MakeBoundCallback(&MetricsSink::OnPfc, port));
+            ConnectTrace(p.dev, "EcnMark", MakeBoundCallback(&MetricsSink::OnEcnMark, port));
+            ConnectTrace(p.dev, "QueueBytes",
+                         MakeBoundCallback(&MetricsSink::OnQueueBytes, port));
+            ConnectTrace(p.dev, "UtilisationWindow",
+                         MakeBoundCallback(&MetricsSink::OnUtilisation, port));
+            ConnectTrace(p.dev, "PfcWatchdog", MakeBoundCallback(&MetricsSink::OnWatchdog, port));
+        }
+    }
+    m_headroom.resize(fabric.switches.size());
+    for (uint32_t s = 0; s < fabric.switches.size(); ++s)
+    {
+        const uint32_t v = graph.numHosts + s;
+        for (uint32_t li : fabric.ports[v])
+        {
+            m_headroom[s].push_back({{graph.links[li].rateBps, graph.links[li].delayPs}, 0});
+        }
+        ConnectTrace(fabric.switches[s], "Trim", MakeCallback(&MetricsSink::OnTrim, this));
+        auto* perPort = &m_headroom[s];
+        ConnectTrace(
+            fabric.switches[s]->GetMmu(), "HeadroomAdmit",
+            Callback<void, uint16_t, uint8_t, uint64_t>(
+                [perPort](uint16_t port, uint8_t, uint64_t used) {
+                    auto& maxUsed = (*perPort)[port].second;
+                    maxUsed = std::max(maxUsed, used);
+                }));
+    }
+    m_transfers.assign(transfers, TransferTimes());
+    exec->TraceConnectWithoutContext("TransferStarted",
+                                     MakeCallback(&MetricsSink::OnStarted, this));
+    exec->TraceConnectWithoutContext("TransferDelivered",
+                                     MakeCallback(&MetricsSink::OnDelivered, this));
+    exec->TraceConnectWithoutContext("TransferAcknowledged",
+                                     MakeCallback(&MetricsSink::OnAcknowledged, this));
+}
+
+void
+MetricsSink::OnTx(Port* p, Ptr<const Packet> packet, const FrameMeta& meta)
+{
+    const uint32_t bytes = packet->GetSize();
+    if (meta.kind == FrameKind::PFC)
+    {
+        p->row.pfcFramesTx++;
+    }
+    else
+    {
+        p->row.txFrames++;
+        p->row.txBytes += bytes;
+    }
+    p->wireBytes += bytes + p->phyOverheadBytes;
+}
+
+void
+MetricsSink::OnPfcRx(Port* p, Ptr<const Packet>, const FrameMeta&)
+{
+    p->row.pfcFramesRx++;
+}
+
+void
+MetricsSink::OnDrop(Port* p, Ptr<const Packet>, const FrameMeta&, DropReason reason)
+{
+    p->row.drops[static_cast<int>(reason)]++;
+}
+
+void
+MetricsSink::OnPfc(Port* p, const PfcEvent& e)
+{
+    if (e.sent && e.quanta > 0)
+    {
+        p->row.pfcPauseTx++;
+    }
+    p->events->push_back(PfcEventRow{e, p->at, p->peer});
+}
+
+void
+MetricsSink::OnEcnMark(Port* p)
+{
+    p->row.ecnMarks++;
+}
+
+void
+MetricsSink::OnQueueBytes(Port* p, uint64_t bytes)
+{
+    p->row.maxQueueBytes = std::max(p->row.maxQueueBytes, bytes);
+}
+
+void
+MetricsSink::OnUtilisation(Port* p, double utilisation)
+{
+    p->row.maxUtilisation = std::max(p->row.maxUtilisation, utilisation);
+}
+
+void
+MetricsSink::OnWatchdog(Port* p, uint8_t)
+{
+    p->row.watchdogTriggers++;
+}
+
+void
+MetricsSink::OnTrim(Ptr<const Packet>, const FrameMeta&)
+{
+    ++m_trimmed;
+}
+
+void
+MetricsSink::OnStarted(uint32_t transfer)
+{
+    m_transfers[transfer].startPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+}
+
+void
+MetricsSink::OnDelivered(uint32_t transfer)
+{
+    m_transfers[transfer].deliveredPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+}
+
+void
+MetricsSink::OnAcknowledged(uint32_t transfer)
+{
+    m_transfers[transfer].acknowledgedPs =
+        static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+}
+
+std::vector<LinkRow>
+MetricsSink::LinkRows(uint64_t durationPs, Time now)
+{
+    const double durationS = static_cast<double>(durationPs) * 1e-12;
+    std::vector<LinkRow> rows;
+    rows.reserve(m_ports.size());
+    for (auto& p : m_ports)
+    {
+        p.dev->FlushUtilisation(now); // the window in progress reports through the trace
+        LinkRow row = p.row;
+        row.rateBps = p.dev->GetRateBps();
+        row.meanUtilisation = p.wireBytes * 8.0 / (row.rateBps * durationS);
+        for (uint8_t prio = 0; prio < 8; ++prio)
+        {
+            row.pausedPs += p.dev->GetPausedPs(prio, now);
+        }
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+uint64_t
+MetricsSink::MaxHeadroomUsed(uint64_t rateBps, uint64_t delayPs) const
+{
+    uint64_t used = 0;
+    for (const auto& perPort : m_headroom)
+    {
+        for (const auto& [key, maxUsed] : perPort)
+        {
+            if (key == std::make_pair(rateBps, delayPs))
+            {
+                used = std::max(used, maxUsed);
+            }
+        }
+    }
+    return used;
+}
+
+} // namespace tusk

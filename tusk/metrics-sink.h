@@ -1,0 +1,114 @@
+/*
+ * tusk: MetricsSink, the tables of a run built from trace sources (design.md, "Metrics").
+ *
+ * Connected before the run to the trace sources of every port (ns3::FabricNetDevice: Tx,
+ * PfcRx, Drop, Pfc, EcnMark, QueueBytes, UtilisationWindow, PfcWatchdog), every switch
+ * (ns3::SwitchNode: Trim) and its MMU (ns3::SharedBufferMmu: HeadroomAdmit), and the workload
+ * executor (TransferStarted, TransferDelivered, TransferAcknowledged). After the run it turns
+ * what it counted into the rows of links.csv, the PFC event table, the transfers' times, the
+ * trimmed frames and the headroom used. What is state rather than an event is read once at the
+ * end: how long each port was paused (FabricNetDevice::GetPausedPs) and its rate (a degraded
+ * link's). The QP counters of flows.csv (retransmissions, reordering) come from the executor's
+ * records.
+ */
+#ifndef TUSK_METRICS_SINK_H
+#define TUSK_METRICS_SINK_H
+
+#include "runner.h"
+
+#include "fabric/helper/fabric-helper.h"
+#include "workload/model/workload-executor.h"
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tusk
+{
+
+class MetricsSink
+{
+  public:
+    /** When a transfer started, was delivered, was acknowledged, ps (kNoTime = never). */
+    struct TransferTimes
+    {
+        uint64_t startPs = kNoTime;
+        uint64_t deliveredPs = kNoTime;
+        uint64_t acknowledgedPs = kNoTime;
+    };
+
+    MetricsSink() = default;
+    MetricsSink(const MetricsSink&) = delete; // the trace callbacks point into it
+    MetricsSink& operator=(const MetricsSink&) = delete;
+
+    /**
+     * \brief Connect to every trace source the tables need: the ports in links.csv order (graph
+     * link order, the A end then the B end), the switches and their MMUs, and `exec` for
+     * `transfers` transfers.
+     */
+    void Connect(const ns3::TopologyGraph& graph,
+                 const ns3::Fabric& fabric,
+                 ns3::Ptr<ns3::WorkloadExecutor> exec,
+                 size_t transfers);
+
+    const std::vector<TransferTimes>& Transfers() const { return m_transfers; }
+
+    /**
+     * \brief The rows of links.csv at the end of the run: closes every utilisation window open
+     * at `now` and reads each port's paused time and rate. Mean utilisation is over `durationPs`.
+     */
+    std::vector<LinkRow> LinkRows(uint64_t durationPs, ns3::Time now);
+
+    /** Every PFC frame sent or received, in time order (pfc_events.csv). */
+    std::vector<PfcEventRow> TakePfcEvents() { return std::move(m_pfcEvents); }
+
+    /** Data frames trimmed by all switches. */
+    uint64_t TrimmedFrames() const { return m_trimmed; }
+
+    /** Largest PFC headroom any lossless PG of a switch port of this (rate, delay) used, bytes. */
+    uint64_t MaxHeadroomUsed(uint64_t rateBps, uint64_t delayPs) const;
+
+  private:
+    /** One direction of one link: what its transmitting port did. */
+    struct Port
+    {
+        LinkRow row;
+        uint64_t wireBytes = 0; //!< frame + PHY overhead bytes of every frame sent
+        uint32_t phyOverheadBytes = 0;
+        ns3::Ptr<ns3::FabricNetDevice> dev;
+        std::string at;   //!< node of this port (PFC event table)
+        std::string peer; //!< node at the other end
+        std::vector<PfcEventRow>* events = nullptr;
+    };
+
+    static void OnTx(Port* p, ns3::Ptr<const ns3::Packet> packet, const ns3::FrameMeta& meta);
+    static void OnPfcRx(Port* p, ns3::Ptr<const ns3::Packet> packet, const ns3::FrameMeta& meta);
+    static void OnDrop(Port* p,
+                       ns3::Ptr<const ns3::Packet> packet,
+                       const ns3::FrameMeta& meta,
+                       ns3::DropReason reason);
+    static void OnPfc(Port* p, const ns3::PfcEvent& e);
+    static void OnEcnMark(Port* p);
+    static void OnQueueBytes(Port* p, uint64_t bytes);
+    static void OnUtilisation(Port* p, double utilisation);
+    static void OnWatchdog(Port* p, uint8_t priority);
+    void OnTrim(ns3::Ptr<const ns3::Packet> packet, const ns3::FrameMeta& meta);
+    void OnStarted(uint32_t transfer);
+    void OnDelivered(uint32_t transfer);
+    void OnAcknowledged(uint32_t transfer);
+
+    std::vector<Port> m_ports;
+    std::vector<PfcEventRow> m_pfcEvents;
+    std::vector<TransferTimes> m_transfers;
+    uint64_t m_trimmed = 0;
+    /** Per switch: per port, (rate, delay) of its link and the most headroom it used. */
+    std::vector<std::vector<std::pair<std::pair<uint64_t, uint64_t>, uint64_t>>> m_headroom;
+};
+
+} // namespace tusk
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * tusk: the run's fabric: switches with their MMU, PFC, ECN and LoadBalancer, the links, and
+ * one configured RdmaNic per host. Every attribute goes through RunAttributes.
+ */
+#include "run-stages.h"
+
+#include "scenario-sections.h"
+
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+namespace tusk
+{
+
+using namespace ns3;
+
+namespace
+{
+
+void
+ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const TopologyGraph& graph,
+                       RunAttributes& attrs)
+{
+    auto mmu = [&](const std::string& name, const AttributeValue& v) {
+        helper.SetMmuAttribute(name, v);
+        attrs.Note("ns3::SharedBufferMmu", name, v);
+    };
+    auto sw = [&](const std::string& name, const AttributeValue& v) {
+        helper.SetSwitchAttribute(name, v);
+        attrs.Note("ns3::SwitchNode", name, v);
+    };
+    auto port = [&](const std::string& name, const AttributeValue& v) {
+        helper.SetPortAttribute(name, v);
+        attrs.Note("ns3::SwitchPort", name, v);
+    };
+    const auto& b = spec.buffer;
+    mmu("BufferBytes", UintegerValue(b.totalBytes));
+    mmu("ReservedBytes", UintegerValue(b.reservedBytes));
+    mmu("DynamicThreshold", BooleanValue(b.dynamicThreshold));
+    mmu("Alpha", DoubleValue(b.alpha));
+    mmu("EgressAlpha", DoubleValue(b.egressAlpha));
+    mmu("StaticThresholdBytes", UintegerValue(b.staticThresholdBytes));
+    mmu("XonOffsetBytes", UintegerValue(b.xonOffsetBytes));
+    uint8_t lossless = 0;
+    if (spec.pfc.enabled)
+    {
+        for (uint8_t p : spec.pfc.losslessPriorities)
+        {
+            lossless |= static_cast<uint8_t>(1u << p);
+        }
+    }
+    mmu("LosslessPriorities", UintegerValue(lossless));
+    helper.SetHeadroomBytes(b.headroomBytes);
+    sw("PauseQuanta", UintegerValue(spec.pfc.pauseQuanta));
+    sw("PauseRefresh", TimeValue(PicoSeconds(spec.pfc.refreshPs)));
+    port("PfcWatchdogTime", TimeValue(PicoSeconds(spec.pfc.watchdogPs)));
+    port("PfcWatchdogRecovery", TimeValue(PicoSeconds(spec.pfc.watchdogRecoveryPs)));
+    port("PfcWatchdogAction",
+         EnumValue(spec.pfc.watchdogAction == "forward" ? FabricNetDevice::WATCHDOG_FORWARD
+                                                        : FabricNetDevice::WATCHDOG_DROP));
+    if (spec.ecn.enabled)
+    {
+        std::map<uint64_t, FabricHelper::EcnConfig> byRate;
+        for (const auto& [rate, th] : spec.ecn.byRate)
+        {
+            byRate[rate] = FabricHelper::EcnConfig{th.kminBytes, th.kmaxBytes, th.pmax};
+        }
+        const auto& f = spec.ecn.fallback;
+        helper.SetEcn(byRate, FabricHelper::EcnConfig{f.kminBytes, f.kmaxBytes, f.pmax},
+                      spec.ecn.fallbackGiven || spec.ecn.byRate.empty(), "ecn.by_rate");
+    }
+}
+
+/**
+ * Congestion control: DCQCN's values (its preset, ns3::DcqcnCongestionControl::Preset, then
+ * the scenario's explicit ones) as the defaults of ns3::DcqcnCongestionControl, from which
+ * every QP's instance is built; NSCC's MtuBytes follows nic.mtu_bytes unless [ns3] sets it.
+ */
+void
+ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph,
+                           RunAttributes& attrs)
+{
+    if (spec.ns3Defaults.count("ns3::NsccCongestionControl::MtuBytes") == 0)
+    {
+        attrs.SetDefault("ns3::NsccCongestionControl::MtuBytes", UintegerValue(spec.nic.mtuBytes),
+                         "nic.mtu_bytes (unless [ns3] sets it)");
+    }
+    DcqcnSection d = spec.dcqcn;
+    ResolveDcqcnPreset(d, FirstHostRateBps(graph));
+    for (const auto& [path, value] : DcqcnAttributeValues(d))
+    {
+        attrs.SetDefault(path, *value);
+    }
+}
+
+/** The LoadBalancer of the plan, its attributes and per-switch seeds, into `helper`. */
+void
+ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, FabricHelper& helper,
+                      RunAttributes& attrs)
+{
+    const std::string& policy = plan.policyTypeId;
+    try
+    {
+        helper.SetLoadBalancer(policy, plan.lbAttributes);
+        for (const auto& [name, value] : plan.lbAttributes)
+        {
+            const bool own = spec.lb.attributes.count(name) > 0;
+            attrs.NoteDescribed(policy, name, value,
+                                own ? "[lb.attributes] " + name
+                                    : "the policy preset \"" + spec.lb.policy +
+                                          "\" (change it in [lb.attributes])");
+        }
+    }
+    catch (const InputError& e)
+    {
+        // "LoadBalancer": the policy; "<TypeId>::<Attribute>": a preset or [lb.attributes] value.
+        const auto sep = e.Key().rfind("::");
+        const std::string key =
+            sep == std::string::npos ? "lb.policy" : "lb.attributes." + e.Key().substr(sep + 2);
+        throw InputError(spec.sourceFile,
+                         spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("lb.policy"), key,
+                         e.Message());
+    }
+    helper.SetSeed(spec.seed, spec.lb.sameSeedEverywhere);
+    if (!RunAttributes::DeclaringPath(policy, "Seed").empty())
+    {
+        attrs.NoteDescribed(policy, "Seed",
+                            spec.lb.sameSeedEverywhere
+                                ? std::to_string(static_cast<uint32_t>(spec.seed))
+                                : "per switch: a hash of (seed, switch id)",
+                            "the run's seed (and lb.same_seed_everywhere)");
+    }
+}
+
+/** A host's RdmaNic as the scenario configures it. */
+Ptr<RdmaNic>
+MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, RunAttributes& attrs)
+{
+    Ptr<RdmaNic> nic = CreateObject<RdmaNic>();
+    nic->SetHostId(host);
+    attrs.Set(nic, "MtuBytes", UintegerValue(spec.nic.mtuBytes));
+    attrs.Set(nic, "AckInterval", UintegerValue(spec.nic.ackInterval));
+    attrs.Set(nic, "RetransmitTimeout", TimeValue(PicoSeconds(spec.nic.rtoPs)));
+    attrs.Set(nic, "ControlPriority", UintegerValue(spec.nic.controlPriority));
+    attrs.Set(nic, "PathSelector", TypeIdValue(TypeId::LookupByName(plan.pathSelectorTypeId)),
+              spec.lb.pathSelector.empty() ? "the policy (lb.policy) and nic.transport"
+                                           : "lb.path_selector and nic.transport");
+    // Loss recovery: RoCEv2 go-back-N or IRN-style selective repeat (nic.receiver); UEC ROD is
+    // go-back-N, UEC RUD selective repeat with SACK bitmaps.
+    const char* recovery =
+        spec.nic.transport == "uec-rud" ? "ns3::UecRudRecovery"
+        : (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat")
+            ? "ns3::SelectiveRepeatRecovery"
+            : "ns3::GoBackNRecovery";
+    attrs.Set(nic, "LossRecovery", TypeIdValue(TypeId::LookupByName(recovery)));
+    attrs.Set(nic, "CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
+    attrs.Set(nic, "CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
+    attrs.Set(nic, "CongestionControl",
+              TypeIdValue(TypeId::LookupByName(
+                  spec.nic.congestionControl == "dcqcn"  ? "ns3::DcqcnCongestionControl"
+                  : spec.nic.congestionControl == "nscc" ? "ns3::NsccCongestionControl"
+                                                         : "ns3::RdmaCcNone")));
+    return nic;
+}
+
+/** The PFC headroom every switch port got (given, or automatic from its link), by class. */
+std::vector<PortHeadroom>
+HeadroomClasses(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)
+{
+    std::map<std::pair<uint64_t, uint64_t>, PortHeadroom> classes;
+    for (uint32_t v = graph.numHosts; v < graph.vertices.size(); ++v)
+    {
+        for (uint32_t li : fabric.ports[v])
+        {
+            const TopoLink& l = graph.links[li];
+            PortHeadroom& c = classes[{l.rateBps, l.delayPs}];
+            c.rateBps = l.rateBps;
+            c.delayPs = l.delayPs;
+            c.headroomBytes = spec.buffer.headroomBytes > 0
+                                  ? spec.buffer.headroomBytes
+                                  : FabricHelper::AutoHeadroomBytes(l.rateBps, l.delayPs);
+            ++c.ports;
+        }
+    }
+    std::vector<PortHeadroom> out;
+    for (const auto& [key, c] : classes)
+    {
+        out.push_back(c);
+    }
+    return out;
+}
+
+} // namespace
+
+BuiltFabric
+BuildFabricAndNics(const ScenarioSpec& spec,
+                   const RunPlan& plan,
+                   const TopologyGraph& graph,
+                   RunAttributes& attrs)
+{
+    FabricHelper helper;
+    helper.SetPhyOverheadBytes(spec.fabric.phyOverheadBytes);
+    attrs.Note("ns3::FabricNetDevice", "PhyOverheadBytes",
+               UintegerValue(spec.fabric.phyOverheadBytes));
+    ConfigureBuffersAndPfc(spec, helper, graph, attrs);
+    ConfigureCongestionControl(spec, graph, attrs);
+    ConfigureLoadBalancer(spec, plan, helper, attrs);
+
+    BuiltFabric built;
+    built.nics.resize(graph.numHosts);
+    auto makeNic = [&](uint32_t host) -> Ptr<FabricNetDevice> {
+        built.nics[host] = MakeNic(spec, plan, host, attrs);
+        return built.nics[host];
+    };
+    int64_t streams = 0;
+    try
+    {
+        built.fabric = helper.Build(graph, makeNic, 100, &streams);
+    }
+    catch (const InputError& e)
+    {
+        if (e.Key() == "ns3::SharedBufferMmu::BufferBytes")
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("buffer.total_bytes"),
+                             "buffer.total_bytes",
+                             e.Message() + "; raise buffer.total_bytes or lower "
+                                           "buffer.headroom_bytes / buffer.reserved_bytes");
+        }
+        throw InputError(spec.sourceFile, spec.LineOf(e.Key()), e.Key(), e.Message());
+    }
+    // Set per object by the fabric helper from the topology.
+    for (const auto& l : graph.links)
+    {
+        attrs.Note("ns3::FabricNetDevice", "DataRate", DataRateValue(DataRate(l.rateBps)),
+                   "the topology's link rates");
+        attrs.Note("ns3::FabricChannel", "Delay", TimeValue(PicoSeconds(l.delayPs)),
+                   "the topology's link delays");
+    }
+    attrs.Note("ns3::SwitchNode", "ForwardingLatency",
+               TimeValue(PicoSeconds(graph.switchLatencyPs)), "the topology's switch latency");
+    built.headroom = HeadroomClasses(spec, graph, built.fabric);
+    built.nextStream = 100 + streams;
+    for (auto& nic : built.nics)
+    {
+        built.nextStream += nic->AssignStreams(built.nextStream);
+    }
+    return built;
+}
+
+} // namespace tusk

@@ -1,0 +1,160 @@
+/*
+ * tusk: the run's topology graph, and the spec with every derived value made explicit (what
+ * the manifest echoes).
+ */
+#include "run-stages.h"
+
+#include "scenario-sections.h"
+
+#include "fabric/model/fabric-units.h"
+#include "fabric/model/ideal-fct.h"
+#include "rdma/model/roce-header.h"
+#include "workload/model/hpcc-reader.h"
+
+#include <algorithm>
+
+namespace tusk
+{
+
+using namespace ns3;
+
+namespace
+{
+
+TopologyGraph
+BuildGraphOf(const ScenarioSpec& spec)
+{
+    const auto& t = spec.topology;
+    if (t.kind == "leaf-spine")
+    {
+        return BuildLeafSpine(t.leafSpine);
+    }
+    if (t.kind == "fat-tree")
+    {
+        return BuildFatTree(t.fatTree);
+    }
+    if (t.kind == "htsim")
+    {
+        return ReadHtsimTopo(t.file);
+    }
+    if (t.kind == "ring")
+    {
+        return BuildRing(t.ring);
+    }
+    if (t.kind == "rail-optimised")
+    {
+        return BuildRailOptimised(t.rail);
+    }
+    if (t.kind == "pod-clos")
+    {
+        return BuildPodClos(t.podClos);
+    }
+    if (t.kind == "hpcc")
+    {
+        return ReadHpccTopology(t.file).graph;
+    }
+    throw InputError(spec.sourceFile, spec.LineOf("topology.kind"), "topology.kind",
+                     "expected \"leaf-spine\", \"fat-tree\", \"htsim\", \"ring\", \"rail-optimised\", "
+                     "\"pod-clos\" or \"hpcc\"; got \"" + t.kind + "\"");
+}
+
+/**
+ * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
+ * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
+ * base RTT of the longest host-to-host path (ConWeave's convention, oracle 20:
+ * 2 x hops x delay + hops x MTU frame / rate).
+ */
+std::map<uint64_t, EcnThresholds>
+BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    uint32_t hops = 0;
+    uint64_t delayPs = 0;
+    for (const auto& l : graph.links)
+    {
+        delayPs = std::max(delayPs, l.delayPs);
+    }
+    const EqualCostTable routes = ComputeEqualCostPorts(graph);
+    const auto ports = IncidentLinks(graph);
+    // The longest minimum-hop host-to-host path: host 0 to the farthest host.
+    for (uint32_t h = 1; h < graph.numHosts; ++h)
+    {
+        uint32_t n = 1;
+        uint32_t v = graph.links[ports[0][0]].a == 0 ? graph.links[ports[0][0]].b
+                                                       : graph.links[ports[0][0]].a;
+        while (v >= graph.numHosts && n < 64)
+        {
+            const PortSpan cand = routes.Ports(v - graph.numHosts, h);
+            if (cand.empty())
+            {
+                break;
+            }
+            const TopoLink& l = graph.links[ports[v][cand[0]]];
+            v = l.a == v ? l.b : l.a;
+            ++n;
+        }
+        hops = std::max(hops, n);
+    }
+    std::map<uint64_t, EcnThresholds> out;
+    for (const auto& l : graph.links)
+    {
+        if (out.count(l.rateBps))
+        {
+            continue;
+        }
+        const uint64_t rtt = BaseRttPs(hops, delayPs, spec.nic.mtuBytes + kRoceDataOverheadBytes,
+                                       l.rateBps);
+        const double bdp = static_cast<double>(l.rateBps) * rtt * 1e-12 / 8;
+        EcnThresholds t;
+        t.kminBytes = static_cast<uint64_t>(0.2 * bdp);
+        t.kmaxBytes = std::max<uint64_t>(t.kminBytes + 1, static_cast<uint64_t>(0.8 * bdp));
+        t.pmax = spec.ecn.fallback.pmax;
+        out[l.rateBps] = t;
+    }
+    return out;
+}
+
+} // namespace
+
+uint64_t
+FirstHostRateBps(const TopologyGraph& graph)
+{
+    for (const auto& l : graph.links)
+    {
+        if (l.a < graph.numHosts || l.b < graph.numHosts)
+        {
+            return l.rateBps;
+        }
+    }
+    return 100'000'000'000ULL;
+}
+
+
+TopologyGraph
+BuildGraph(const ScenarioSpec& spec)
+{
+    try
+    {
+        return BuildGraphOf(spec);
+    }
+    catch (const InputError& e)
+    {
+        ThrowAsScenarioKey(spec, e, "topology." + spec.topology.kind, "topology");
+    }
+}
+
+ScenarioSpec
+ResolveScenario(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    ScenarioSpec r = spec;
+    const bool uec = spec.nic.transport.rfind("uec", 0) == 0;
+    if (uec && spec.ecn.enabled && !spec.ecn.thresholdsGiven)
+    {
+        r.ecn.byRate = BdpEcnThresholds(spec, graph);
+        r.ecn.fallbackGiven = false;
+        r.ecn.thresholdsGiven = true;
+    }
+    ResolveDcqcnPreset(r.dcqcn, FirstHostRateBps(graph));
+    return r;
+}
+
+} // namespace tusk

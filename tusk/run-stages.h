@@ -1,0 +1,207 @@
+/*
+ * tusk: the stages of a run (internal to the tusk library). RunScenario (runner.cc) calls them
+ * in this order:
+ *   validate                 ValidateRun                    run-validate.cc
+ *   build graph, resolve     BuildGraph, ResolveScenario    run-resolve.cc
+ *   build workload           BuildWorkload                  run-workload.cc
+ *   build fabric and NICs    BuildFabricAndNics             run-fabric.cc
+ *                            CheckFailures/ScheduleFailures run-failures.cc
+ *                            SetUpExecutor                  run-workload.cc
+ *   attach observers         Observers::Attach              run-observers.cc
+ *   run                      (runner.cc)
+ *   collect                  CollectResults                 run-collect.cc
+ *   summarise                Summarize                      run-summary.cc
+ */
+#ifndef TUSK_RUN_STAGES_H
+#define TUSK_RUN_STAGES_H
+
+#include "metrics-sink.h"
+#include "run-attributes.h"
+#include "runner.h"
+#include "time-series.h"
+
+#include "fabric/helper/fabric-helper.h"
+#include "fabric/helper/topology-builders.h"
+#include "fabric/model/input-error.h"
+#include "fabric/model/pfc-deadlock-detector.h"
+#include "rdma/model/rdma-nic.h"
+#include "workload/model/scale-up-domain.h"
+#include "workload/model/workload-executor.h"
+#include "workload/model/workload-spec.h"
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tusk
+{
+
+// ---- validate (run-validate.cc) -----------------------------------------------------------
+
+/** What validation decides before anything is built: the policy's two seams, resolved. */
+struct RunPlan
+{
+    std::string policyTypeId;                        //!< the switch LoadBalancer
+    std::map<std::string, std::string> lbAttributes; //!< the preset's, then [lb.attributes]
+    std::string pathSelectorTypeId;                  //!< host side, after nic.transport
+    uint32_t qpsPerConnection = 1;                   //!< the preset's or nic.qps_per_connection
+    std::string qpScaling;                           //!< the preset's or nic.qp_scaling
+};
+
+/**
+ * \brief Checks that need no topology (the policy and path selector exist, UEC's minimum RTO,
+ * ECN for an ECN-driven congestion control), and the policy preset applied.
+ * \throws ns3::InputError naming the key
+ */
+RunPlan ValidateRun(const ScenarioSpec& spec);
+
+/**
+ * \brief Rethrow a model's InputError as the scenario key behind it. Models name their own
+ * parameter ("LeafSpineParams.hostsPerLeaf", "bytesPerRank") or attribute
+ * ("ns3::SharedBufferMmu::BufferBytes"); the knob table knows which key feeds it. An error
+ * that names its own file (an importer's) passes unchanged.
+ * \param blockId the key block whose parameters the model takes ("topology.leaf-spine")
+ * \param fallbackKey the key to name when no knob matches
+ * \param index replaces "[i]" in keys of an array of tables (background[i].load)
+ */
+[[noreturn]] void ThrowAsScenarioKey(const ScenarioSpec& spec,
+                                     const ns3::InputError& e,
+                                     const std::string& blockId,
+                                     const std::string& fallbackKey,
+                                     int64_t index = -1);
+
+// ---- build graph and resolve (run-resolve.cc) ---------------------------------------------
+
+/** The topology graph of `spec`; builder errors name the scenario key. */
+ns3::TopologyGraph BuildGraph(const ScenarioSpec& spec);
+
+/**
+ * \brief `spec` with every value the run derives made explicit, so that its echo reproduces the
+ * run: UEC-style transports' BDP-derived ECN thresholds become [[ecn.by_rate]] entries, DCQCN's
+ * preset becomes explicit values (at the host line rate of `graph`).
+ */
+ScenarioSpec ResolveScenario(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/** The line rate of the first host link, bit/s (DCQCN presets scale with it). */
+uint64_t FirstHostRateBps(const ns3::TopologyGraph& graph);
+
+// ---- build workload (run-workload.cc) -----------------------------------------------------
+
+/**
+ * \brief The transfers, collectives and jobs of `spec` on `graph` (with [[background]]),
+ * checked: hosts exist, no self-sends, every transfer can start.
+ * \throws ns3::InputError naming the scenario key (or the imported file)
+ */
+ns3::WorkloadSpec BuildWorkload(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+// ---- build fabric and NICs (run-fabric.cc) ------------------------------------------------
+
+/** The built fabric, its NICs, and what the build decided per port. */
+struct BuiltFabric
+{
+    ns3::Fabric fabric;
+    std::vector<ns3::Ptr<ns3::RdmaNic>> nics; //!< by host
+    int64_t nextStream = 0;                   //!< first random stream not yet assigned
+    std::vector<PortHeadroom> headroom;       //!< per switch-port class
+};
+
+/**
+ * \brief Switches (MMU, PFC, ECN, the LoadBalancer), links, and a configured RdmaNic per host,
+ * every attribute set through `attrs`; random streams from 100 on, in a fixed order.
+ * \throws ns3::InputError naming the scenario key
+ */
+BuiltFabric BuildFabricAndNics(const ScenarioSpec& spec,
+                               const RunPlan& plan,
+                               const ns3::TopologyGraph& graph,
+                               RunAttributes& attrs);
+
+// ---- link failures (run-failures.cc) ------------------------------------------------------
+
+/** Input errors of [[failures]] (unknown link, a rate divided to 0), before anything is built. */
+void CheckFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/**
+ * \brief Schedule the [[failures]] of `spec` (checked by CheckFailures) on the built fabric.
+ * `graph` and `fabric` must outlive the simulation (the events refer to them).
+ */
+void ScheduleFailures(const ScenarioSpec& spec,
+                      const ns3::TopologyGraph& graph,
+                      const ns3::Fabric& fabric);
+
+// ---- the workload executor (run-workload.cc) ----------------------------------------------
+
+/** The executor that runs the workload on the NICs, and the scale-up domain if any. */
+struct Executor
+{
+    ns3::Ptr<ns3::WorkloadExecutor> exec;
+    ns3::Ptr<ns3::ScaleUpDomain> scaleUp; //!< null without [scale_up] servers
+};
+
+/** The executor of `workload` on `built`'s NICs; it stops the simulation when done or stalled. */
+Executor SetUpExecutor(const ScenarioSpec& spec,
+                       const RunPlan& plan,
+                       const ns3::WorkloadSpec& workload,
+                       BuiltFabric& built,
+                       RunAttributes& attrs);
+
+// ---- attach observers (run-observers.cc) --------------------------------------------------
+
+/**
+ * \brief What watches the run without changing it: the metrics sink (the tables, from trace
+ * sources), pcap files, the progress line, the time-series sampler and the PFC deadlock
+ * detector. Attach connects them in place (they refer to this object: do not move it
+ * afterwards).
+ */
+class Observers
+{
+  public:
+    Observers() = default;
+    Observers(const Observers&) = delete;
+    Observers& operator=(const Observers&) = delete;
+
+    void Attach(const ScenarioSpec& spec,
+                const ns3::TopologyGraph& graph,
+                const BuiltFabric& built,
+                const Executor& executor,
+                const RunOptions& options,
+                RunAttributes& attrs,
+                std::chrono::steady_clock::time_point wallStart);
+    /** Close the sampler at the end of the run and hand over the time series. */
+    void Finish(RunResult& result);
+    /** The deadlock the detector reported ("" if none). */
+    const std::string& Deadlock() const { return m_deadlock; }
+    MetricsSink& Sink() { return m_sink; }
+    void Dispose();
+
+  private:
+    MetricsSink m_sink;
+    TimeSeriesSampler m_sampler;
+    ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
+    std::string m_deadlock;
+    std::function<void()> m_progress;
+    std::chrono::steady_clock::time_point m_lastPrint;
+};
+
+// ---- collect and summarise (run-collect.cc, run-summary.cc) -------------------------------
+
+/**
+ * \brief Fill `result`'s tables after the run from the metrics sink and the executor's
+ * records: flows (with ideal FCTs), collectives, jobs, links, PFC events, packet
+ * conservation, the summary, and why the run failed if it did.
+ */
+void CollectResults(const ScenarioSpec& spec,
+                    const ns3::TopologyGraph& graph,
+                    const ns3::WorkloadSpec& workload,
+                    const BuiltFabric& built,
+                    const Executor& executor,
+                    Observers& observers,
+                    RunResult& result);
+
+/** The headline numbers of `result` (RunSummary), computed once from its tables. */
+RunSummary Summarize(const RunResult& result, const std::string& policy,
+                     uint64_t trimmedFrames);
+
+} // namespace tusk
+
+#endif

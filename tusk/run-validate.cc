@@ -1,0 +1,145 @@
+/*
+ * tusk: checks of a spec that need no topology, and model errors reported as scenario keys.
+ */
+#include "run-stages.h"
+
+#include "knob-table.h"
+
+#include "lb-policies/policy-registry.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tusk
+{
+
+using ns3::InputError;
+
+void
+ThrowAsScenarioKey(const ScenarioSpec& spec,
+                   const InputError& e,
+                   const std::string& blockId,
+                   const std::string& fallbackKey,
+                   int64_t index)
+{
+    if (!e.File().empty())
+    {
+        throw e;
+    }
+    std::string key = KnobForParam(blockId, e.Key());
+    if (key.empty())
+    {
+        const auto byAttribute = KnobsSettingAttribute(e.Key());
+        key = byAttribute.empty() ? fallbackKey : byAttribute.front();
+    }
+    const auto i = key.find("[i]");
+    if (i != std::string::npos && index >= 0)
+    {
+        key.replace(i, 3, "[" + std::to_string(index) + "]");
+    }
+    unsigned line = spec.LineOf(key);
+    if (line == 0 && key != fallbackKey)
+    {
+        line = spec.LineOf(fallbackKey);
+    }
+    throw InputError(spec.sourceFile, line, key, e.Message());
+}
+
+RunPlan
+ValidateRun(const ScenarioSpec& spec)
+{
+    RunPlan plan;
+    plan.policyTypeId = ns3::ResolveSwitchPolicy(spec.lb.policy);
+    if (plan.policyTypeId.empty())
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
+                             ns3::PolicyNameList() + " or a LoadBalancer TypeId name");
+    }
+    // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
+    // the scenario's own [lb.attributes] and lb.path_selector take precedence.
+    const ns3::PolicyInfo* preset = ns3::FindPolicy(spec.lb.policy);
+    if (preset)
+    {
+        plan.lbAttributes = preset->attributes;
+    }
+    for (const auto& [k, v] : spec.lb.attributes)
+    {
+        plan.lbAttributes[k] = v;
+    }
+    plan.pathSelectorTypeId = preset && !preset->pathSelector.empty()
+                                  ? preset->pathSelector
+                                  : std::string("ns3::FixedPathSelector");
+    if (!spec.lb.pathSelector.empty())
+    {
+        plan.pathSelectorTypeId = ns3::ResolvePathSelector(spec.lb.pathSelector);
+        if (plan.pathSelectorTypeId.empty())
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
+                             "unknown path selector \"" + spec.lb.pathSelector +
+                                 "\"; expected one of " + ns3::PathSelectorNameList() +
+                                 " or a PathSelector TypeId name");
+        }
+    }
+    // UEC-style transports (ns3-modules/rdma/doc/rdma.md): ROD pins one EV per connection
+    // whatever the selector; RUD takes the EV of every packet from the selector of the
+    // scenario or the policy (fixed for switch-only policies such as ecmp).
+    if (spec.nic.transport == "uec-rod")
+    {
+        plan.pathSelectorTypeId = "ns3::FixedPathSelector";
+    }
+    if (spec.nic.transport != "roce" && spec.nic.rtoPs < kUecMinRtoPs)
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("nic.rto_us"), "nic.rto_us",
+                         fmt::format("the UEC-style transports need a retransmission timeout "
+                                     "of at least {} us; got {} us",
+                                     kUecMinRtoPs / 1'000'000, spec.nic.rtoPs / 1e6));
+    }
+    plan.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
+    plan.qpScaling = preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
+    if ((spec.nic.congestionControl == "dcqcn" || spec.nic.congestionControl == "nscc") &&
+        !spec.ecn.enabled)
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
+                         "nic.congestion_control",
+                         "\"" + spec.nic.congestionControl + "\" reacts to ECN marks; it needs "
+                         "[ecn] enabled = true (without marks it never slows down)");
+    }
+    return plan;
+}
+
+std::vector<std::string>
+ScenarioWarnings(const ScenarioSpec& spec)
+{
+    std::vector<std::string> w;
+    const auto& lossless = spec.pfc.losslessPriorities;
+    if (spec.pfc.enabled &&
+        std::find(lossless.begin(), lossless.end(), spec.nic.dataPriority) == lossless.end())
+    {
+        w.push_back(fmt::format("pfc.lossless_priorities does not include nic.data_priority ({}): "
+                                "data is lossy and dropped at the egress threshold while PFC "
+                                "protects other classes",
+                                spec.nic.dataPriority));
+    }
+    for (size_t i = 0; i < lossless.size(); ++i)
+    {
+        if (std::find(lossless.begin() + i + 1, lossless.end(), lossless[i]) != lossless.end())
+        {
+            w.push_back(fmt::format("pfc.lossless_priorities lists priority {} twice", lossless[i]));
+        }
+    }
+    // A pause lasts quanta x 512 bit times; at 400 Gb/s (the fastest common port) that is the
+    // shortest, so a refresh slower than it lets pauses expire between refreshes.
+    const double pauseUsAt400G = spec.pfc.pauseQuanta * 512.0 / 400e9 * 1e6;
+    if (spec.pfc.enabled && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
+    {
+        w.push_back(fmt::format("pfc.refresh_us ({:.3f} us) is not shorter than a {}-quanta pause "
+                                "at 400 Gb/s ({:.3f} us): pauses can expire before they are "
+                                "refreshed",
+                                spec.pfc.refreshPs / 1e6, spec.pfc.pauseQuanta, pauseUsAt400G));
+    }
+    return w;
+}
+
+} // namespace tusk

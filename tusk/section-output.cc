@@ -1,0 +1,44 @@
+/*
+ * tusk: [output], where results go and what is recorded besides the tables.
+ */
+#include "scenario-sections.h"
+
+namespace tusk
+{
+
+namespace
+{
+
+using namespace knob;
+using S = OutputSection;
+const char* const kP = "output";
+
+const std::vector<Knob<S>>&
+Rows()
+{
+    static const std::vector<Knob<S>> rows = {
+        Text<S>("dir", &S::dir,
+                "Results directory, relative to the current directory; `\"\"` = "
+                "`results/<name>/<policy>-s<seed>`."),
+        Boolean<S>("pcap", &S::pcap,
+                   "Write one pcap per host NIC (opens in Wireshark as RoCEv2)."),
+        Time<S>("sample_us", &S::samplePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                "Sampling interval of `timeseries.csv`: every switch egress port's transmitted "
+                "bytes, utilisation, queue occupancy and PFC-paused time per interval "
+                "([results-format.md](results-format.md)). `0` = off. One periodic event, off "
+                "the forwarding path; the simulation itself is unchanged. 10 µs suits the "
+                "report's heatmap; 1 ms of a 128-host fat tree (640 switch ports) at 10 µs is "
+                "~3 MB."),
+    };
+    return rows;
+}
+
+} // namespace
+
+Section
+OutputKeys()
+{
+    return PlainSection(kP, &Rows, &ScenarioSpec::output);
+}
+
+} // namespace tusk
