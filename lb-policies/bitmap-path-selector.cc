@@ -16,7 +16,8 @@ const PathSelectorRegistration kRegistration{
     "round-robin over a pool, skipping entropies whose latest feedback was ECN/NACK/timeout",
     "host-bitmap",
     "bitmap spraying at the NIC: round-robin over 256 entropies, skipping those whose latest "
-    "feedback was ECN/NACK/timeout; ECMP switches"};
+    "feedback was ECN/NACK/timeout; ECMP switches",
+    "Ultra Ethernet 1.0 bitmap load balancing (htsim UecMpBitmap)"};
 } // namespace
 
 TypeId

@@ -17,7 +17,8 @@ namespace
 {
 const PolicyRegistration kRegistration{
     {"conga", "ns3::CongaLoadBalancer",
-     "CONGA: least congested path per flowlet, DRE with leaf-to-leaf feedback"}};
+     "CONGA: least congested path per flowlet, DRE with leaf-to-leaf feedback"},
+    "Alizadeh et al., CONGA, SIGCOMM 2014"};
 } // namespace
 
 TypeId
@@ -51,8 +52,9 @@ CongaLoadBalancer::GetTypeId()
                           MakeUintegerAccessor(&CongaLoadBalancer::m_bits),
                           MakeUintegerChecker<uint32_t>(1, 8))
             .AddAttribute("MetricAgeing",
-                          "A Congestion-To-Leaf metric not refreshed for this long counts as 0 "
-                          "(Time).",
+                          "Metric ageing (Time): a Congestion-To-Leaf metric not refreshed "
+                          "for this long counts as 0, and a Congestion-From-Leaf metric "
+                          "measured longer ago is no longer fed back.",
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&CongaLoadBalancer::m_ageing),
                           MakeTimeChecker(Time(0)));
@@ -89,7 +91,7 @@ CongaLoadBalancer::GetRemoteMetric(uint32_t leaf, uint16_t port, Time now) const
     }
     const RemoteMetric& r = m_toLeaf[leaf][port];
     const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
-    if (!r.valid || nowPs - r.updatedPs > static_cast<uint64_t>(m_ageing.GetPicoSeconds()))
+    if (!r.valid || !Fresh(r.updatedPs, nowPs))
     {
         return 0;
     }
@@ -99,11 +101,11 @@ CongaLoadBalancer::GetRemoteMetric(uint32_t leaf, uint16_t port, Time now) const
 uint8_t
 CongaLoadBalancer::GetFromLeafMetric(uint32_t leaf, uint8_t tag) const
 {
-    if (leaf >= m_fromLeaf.size() || tag >= m_fromLeaf[leaf].metric.size())
+    if (leaf >= m_fromLeaf.size() || tag >= m_fromLeaf[leaf].entries.size())
     {
         return 0;
     }
-    return m_fromLeaf[leaf].metric[tag];
+    return m_fromLeaf[leaf].entries[tag].metric;
 }
 
 void
@@ -115,6 +117,7 @@ CongaLoadBalancer::DoFrameArrived(const LbContext& ctx, FrameMeta& frame)
         return; // not this frame's destination leaf
     }
     const uint32_t src = ctx.srcEdge;
+    const auto nowPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
     const CongaTag tag = GetLbTag<CongaTag>(frame);
     if (tag.HasLbTag())
     {
@@ -123,16 +126,15 @@ CongaLoadBalancer::DoFrameArrived(const LbContext& ctx, FrameMeta& frame)
             m_fromLeaf.resize(src + 1);
         }
         FromLeafRow& row = m_fromLeaf[src];
-        if (tag.lbTag >= row.metric.size())
+        if (tag.lbTag >= row.entries.size())
         {
-            row.metric.resize(tag.lbTag + 1, 0);
-            row.changed.resize(tag.lbTag + 1, 0);
+            row.entries.resize(tag.lbTag + 1);
         }
-        if (row.metric[tag.lbTag] != tag.ce)
-        {
-            row.changed[tag.lbTag] = 1;
-        }
-        row.metric[tag.lbTag] = tag.ce;
+        FromLeafEntry& e = row.entries[tag.lbTag];
+        e.changed = e.changed || !e.valid || e.metric != tag.ce;
+        e.metric = tag.ce;
+        e.measuredPs = nowPs;
+        e.valid = true;
     }
     if (tag.HasFeedback())
     {
@@ -147,7 +149,7 @@ CongaLoadBalancer::DoFrameArrived(const LbContext& ctx, FrameMeta& frame)
         }
         RemoteMetric& r = row[tag.fbTag];
         r.metric = tag.fbMetric;
-        r.updatedPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
+        r.updatedPs = nowPs;
         r.valid = true;
     }
 }
@@ -219,46 +221,78 @@ CongaLoadBalancer::DoFrameLeaving(const LbContext& ctx,
         SetLbTag(frame, CongaTag{});
         return;
     }
-    const uint8_t local = Quantise(chosen.utilisation);
-    CongaTag tag = GetLbTag<CongaTag>(frame);
     if (!ctx.fromHost || ctx.dstEdge == LbContext::kNoEdge)
     {
-        tag.ce = std::max(tag.ce, local); // transit hop
-        SetLbTag(frame, tag);
-        return;
+        return; // transit hop: CE is raised when the frame leaves the egress queue
     }
-    // Source leaf: tag the uplink, start CE, piggyback one feedback entry for the destination.
-    tag = CongaTag{};
+    // Source leaf: tag the uplink, start CE (raised at departure, DoFrameDeparting),
+    // piggyback one feedback entry for the destination.
+    CongaTag tag{};
     if (chosen.port < 0xFF)
     {
         tag.flags = CongaTag::kHasLbTag;
         tag.lbTag = static_cast<uint8_t>(chosen.port);
     }
-    tag.ce = local;
     if (ctx.dstEdge < m_fromLeaf.size())
     {
+        // Round-robin over the fresh entries, those that changed since they were last fed
+        // back first. Entries measured longer than MetricAgeing ago are dropped, so the source
+        // leaf's copy ages out instead of being refreshed with an old measurement.
         FromLeafRow& row = m_fromLeaf[ctx.dstEdge];
-        const auto n = static_cast<uint32_t>(row.metric.size());
-        if (n > 0)
+        const auto n = static_cast<uint32_t>(row.entries.size());
+        const auto nowPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
+        int pick = -1;
+        for (uint32_t k = 0; k < n; ++k)
         {
-            uint32_t pick = row.next % n;
-            for (uint32_t k = 0; k < n; ++k)
+            const uint32_t i = (row.next + k) % n;
+            FromLeafEntry& e = row.entries[i];
+            if (!e.valid)
             {
-                const uint32_t i = (row.next + k) % n;
-                if (row.changed[i])
-                {
-                    pick = i;
-                    break;
-                }
+                continue;
             }
+            if (!Fresh(e.measuredPs, nowPs))
+            {
+                e.valid = false;
+                continue;
+            }
+            if (pick < 0)
+            {
+                pick = static_cast<int>(i); // the first fresh entry in round-robin order
+            }
+            if (e.changed)
+            {
+                pick = static_cast<int>(i);
+                break;
+            }
+        }
+        if (pick >= 0)
+        {
+            FromLeafEntry& e = row.entries[pick];
             tag.flags |= CongaTag::kHasFeedback;
             tag.fbTag = static_cast<uint8_t>(pick);
-            tag.fbMetric = row.metric[pick];
-            row.changed[pick] = 0;
+            tag.fbMetric = e.metric;
+            e.changed = false;
             row.next = static_cast<uint8_t>((pick + 1) % n);
+            ++m_feedbackSent;
         }
     }
     SetLbTag(frame, tag);
+}
+
+void
+CongaLoadBalancer::DoFrameDeparting(Time, uint16_t, double utilisation, FrameMeta& frame)
+{
+    // Every hop, the source leaf's uplink included: CE = max(CE, the egress DRE), taken when
+    // the frame leaves the queue, as the egress pipeline of the ASIC rewrites the overlay
+    // header. Stamped at enqueue instead, CE would lag by the queueing delay, which is
+    // largest exactly on the congested path (hundreds of microseconds behind a PFC-held
+    // queue), and the source would keep choosing it.
+    CongaTag tag = GetLbTag<CongaTag>(frame);
+    if (tag.HasLbTag())
+    {
+        tag.ce = std::max(tag.ce, Quantise(utilisation));
+        SetLbTag(frame, tag);
+    }
 }
 
 } // namespace ns3

@@ -42,15 +42,20 @@ struct CongaTag
  *   FlowletGap) takes the uplink that minimises max(local DRE of the uplink, the remote
  *   metric the destination leaf fed back for that uplink); ties prefer the flowlet's previous
  *   uplink, then are broken uniformly at random. The frame is tagged with its uplink (LBTag)
- *   and CE = the uplink's quantised DRE, and carries one piggybacked feedback entry
+ *   and carries one piggybacked feedback entry
  *   (FB_LBTag, FB_Metric) from this leaf's Congestion-From-Leaf table for the destination
  *   leaf, round-robin, entries that changed first.
- * - Every hop: CE = max(CE, quantised DRE of the egress port).
+ * - Every hop, the source leaf's uplink included: CE = max(CE, quantised DRE of the egress
+ *   port) when the frame leaves the egress queue (DoFrameDeparting), not when it joins it.
  * - Destination leaf: records CE in Congestion-From-Leaf[source leaf][LBTag], stores the
  *   piggybacked feedback in Congestion-To-Leaf[source leaf][FB_LBTag], and strips the
  *   overlay fields before the frame reaches the host.
  * DRE: the egress port's (SwitchPort DrePeriod, DreAlpha), quantised to QuantizationBits.
- * Remote metrics older than MetricAgeing count as 0 (CONGA ages them out). Switches that are
+ * Metrics age (MetricAgeing): a Congestion-To-Leaf entry not refreshed for that long counts
+ * as 0, and a Congestion-From-Leaf entry whose CE was measured longer ago is no longer fed
+ * back, so a path that the source stopped using is forgotten rather than kept congested
+ * forever by re-sent old measurements (the From-Leaf ageing of the ConWeave artifact's CONGA;
+ * the paper ages metrics so that stale congestion is not acted on). Switches that are
  * not a frame's source leaf and have several candidates (aggregation tiers of a 3-tier fat
  * tree) hash the flow, as CONGA's fabric does below the leaves.
  * State: the flowlet table (TableSize) and two tables of (leaves x uplinks) one-byte metrics,
@@ -73,6 +78,8 @@ class CongaLoadBalancer : public LoadBalancer
     uint8_t GetRemoteMetric(uint32_t leaf, uint16_t port, Time now) const;
     /** Congestion-From-Leaf metric recorded for (source leaf, LBTag); 0 if none. */
     uint8_t GetFromLeafMetric(uint32_t leaf, uint8_t tag) const;
+    /** Feedback entries piggybacked so far (frames that carried an FB_LBTag). */
+    uint64_t GetFeedbackSent() const { return m_feedbackSent; }
     uint64_t GetFlowlets() const { return m_flowlets; }
 
   private:
@@ -84,6 +91,7 @@ class CongaLoadBalancer : public LoadBalancer
     void DoFrameLeaving(const LbContext& ctx,
                         FrameMeta& frame,
                         const EgressCandidate& chosen) override;
+    void DoFrameDeparting(Time now, uint16_t port, double utilisation, FrameMeta& frame) override;
 
     struct RemoteMetric
     {
@@ -91,12 +99,25 @@ class CongaLoadBalancer : public LoadBalancer
         uint8_t metric = 0;
         bool valid = false;
     };
+    /** One Congestion-From-Leaf entry: the CE last measured on a path into this leaf. */
+    struct FromLeafEntry
+    {
+        uint64_t measuredPs = 0; //!< arrival of the frame that carried the CE
+        uint8_t metric = 0;
+        bool valid = false;   //!< measured at least once (tags of host ports never are)
+        bool changed = false; //!< differs from what was last fed back
+    };
     struct FromLeafRow
     {
-        std::vector<uint8_t> metric;
-        std::vector<uint8_t> changed;
-        uint8_t next = 0; //!< round-robin pointer of the feedback
+        std::vector<FromLeafEntry> entries; //!< [LBTag]
+        uint8_t next = 0;                   //!< round-robin pointer of the feedback
     };
+
+    /** Is an entry measured at `measuredPs` still fresh at `nowPs` (within MetricAgeing)? */
+    bool Fresh(uint64_t measuredPs, uint64_t nowPs) const
+    {
+        return nowPs - measuredPs <= static_cast<uint64_t>(m_ageing.GetPicoSeconds());
+    }
 
     Time m_gap;
     uint32_t m_tableSize = 65536;
@@ -108,6 +129,7 @@ class CongaLoadBalancer : public LoadBalancer
     std::vector<FromLeafRow> m_fromLeaf;             //!< [source leaf][LBTag]
     Ptr<UniformRandomVariable> m_rng;
     uint64_t m_flowlets = 0;
+    uint64_t m_feedbackSent = 0;
 };
 
 } // namespace ns3

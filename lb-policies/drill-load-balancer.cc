@@ -16,7 +16,8 @@ namespace
 {
 const PolicyRegistration kRegistration{
     {"drill", "ns3::DrillLoadBalancer",
-     "DRILL(2,1): per packet, least queue of 2 random + 1 remembered port"}};
+     "DRILL(2,1): per packet, least queue of 2 random + 1 remembered port"},
+    "Ghorbani et al., DRILL, SIGCOMM 2017"};
 } // namespace
 
 TypeId

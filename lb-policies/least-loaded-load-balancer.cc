@@ -1,5 +1,6 @@
 #include "least-loaded-load-balancer.h"
 
+#include "flow-hash.h"
 #include "policy-registry.h"
 
 #include "ns3/boolean.h"
@@ -15,9 +16,17 @@ NS_OBJECT_ENSURE_REGISTERED(LeastLoadedLoadBalancer);
 
 namespace
 {
-const PolicyRegistration kRegistration{
+const PolicyRegistration kPerPacket{
     {"ar", "ns3::LeastLoadedLoadBalancer",
-     "adaptive routing: per packet, least egress queue, ties at random"}};
+     "adaptive routing: per packet, least egress backlog, ties at random"},
+    "switch adaptive routing per packet (NVIDIA Spectrum-X AR, Broadcom DLB)"};
+const PolicyRegistration kFlowlet{
+    {"flowlet-ar", "ns3::LeastLoadedLoadBalancer",
+     "adaptive routing in flowlet mode (switch DLB): a flow keeps its port until a 50 us gap, "
+     "then the least egress backlog, at every tier",
+     {{"FlowletGap", "50us"}}},
+    "switch DLB flowlet mode (Broadcom DLB; htsim flowlet-sticky AR); flowlets: Kandula et "
+    "al., FLARE, CCR 2007"};
 } // namespace
 
 TypeId
@@ -44,7 +53,26 @@ LeastLoadedLoadBalancer::GetTypeId()
                           "compares quantised queue levels.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&LeastLoadedLoadBalancer::m_quantum),
-                          MakeUintegerChecker<uint64_t>(1));
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("FlowletGap",
+                          "Flowlet mode (Time): a packet arriving more than this after the "
+                          "previous packet of its flow starts a new flowlet and re-decides; "
+                          "the others keep their flowlet's port. 0 = decide per packet.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&LeastLoadedLoadBalancer::m_gap),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("TableSize",
+                          "Flowlet table entries in flowlet mode (entries); flows whose hashes "
+                          "collide share one.",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&LeastLoadedLoadBalancer::m_tableSize),
+                          MakeUintegerChecker<uint32_t>(1, 1u << 24))
+            .AddAttribute("Seed",
+                          "Seed of the flow hash that indexes the flowlet table "
+                          "(dimensionless; set per switch by the fabric builder).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&LeastLoadedLoadBalancer::m_seed),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -68,10 +96,7 @@ LeastLoadedLoadBalancer::Load(const EgressCandidate& c) const
 }
 
 uint32_t
-LeastLoadedLoadBalancer::DoSelectEgress(const LbContext&,
-                                        const FrameMeta&,
-                                        const EgressCandidate* candidates,
-                                        uint32_t count)
+LeastLoadedLoadBalancer::LeastLoaded(const EgressCandidate* candidates, uint32_t count, int keep)
 {
     bool skipPaused = false;
     if (m_pauseAware)
@@ -102,7 +127,48 @@ LeastLoadedLoadBalancer::DoSelectEgress(const LbContext&,
             choice = i; // reservoir sampling: each of the k tied candidates with probability 1/k
         }
     }
+    if (keep >= 0 && !(skipPaused && candidates[keep].paused) && Load(candidates[keep]) == best)
+    {
+        return static_cast<uint32_t>(keep);
+    }
     return choice;
+}
+
+uint32_t
+LeastLoadedLoadBalancer::DoSelectEgress(const LbContext& ctx,
+                                        const FrameMeta& frame,
+                                        const EgressCandidate* candidates,
+                                        uint32_t count)
+{
+    if (m_gap.IsZero())
+    {
+        ++m_flowlets;
+        return LeastLoaded(candidates, count, -1);
+    }
+    if (m_table.GetSize() != m_tableSize)
+    {
+        m_table.Resize(m_tableSize); // once, after the attributes are set
+    }
+    const auto nowPs = static_cast<uint64_t>(ctx.now.GetPicoSeconds());
+    const uint32_t h =
+        FlowHash(frame, m_seed, FlowHashFields::FIVE_TUPLE_DST_QP, FlowHashFunction::MURMUR3);
+    bool fresh = false;
+    FlowletTable::Entry& e =
+        m_table.Lookup(h, nowPs, static_cast<uint64_t>(m_gap.GetPicoSeconds()), fresh);
+    const int previous = e.valid ? FindCandidate(candidates, count, e.port) : -1;
+    uint32_t index;
+    if (!fresh && previous >= 0)
+    {
+        index = static_cast<uint32_t>(previous); // within the flowlet: keep its port
+    }
+    else
+    {
+        index = LeastLoaded(candidates, count, previous);
+        ++m_flowlets;
+        m_moves += previous >= 0 && index != static_cast<uint32_t>(previous);
+    }
+    FlowletTable::Update(e, candidates[index].port, nowPs);
+    return index;
 }
 
 } // namespace ns3

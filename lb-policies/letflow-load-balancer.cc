@@ -13,7 +13,8 @@ NS_OBJECT_ENSURE_REGISTERED(LetFlowLoadBalancer);
 namespace
 {
 const PolicyRegistration kRegistration{
-    {"letflow", "ns3::LetFlowLoadBalancer", "LetFlow: random port per flowlet"}};
+    {"letflow", "ns3::LetFlowLoadBalancer", "LetFlow: random port per flowlet"},
+    "Vanini et al., Let It Flow, NSDI 2017"};
 } // namespace
 
 TypeId

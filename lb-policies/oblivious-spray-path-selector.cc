@@ -14,7 +14,8 @@ namespace
 const PathSelectorRegistration kRegistration{
     "oblivious-spray", "ns3::ObliviousSprayPathSelector",
     "round-robin over a pool of distinct entropies, a new one per packet; ignores feedback",
-    "host-spray", "oblivious spraying at the NIC: new entropy per packet, ECMP switches"};
+    "host-spray", "oblivious spraying at the NIC: new entropy per packet, ECMP switches",
+    "Ultra Ethernet 1.0 oblivious spraying (htsim UecMpOblivious)"};
 } // namespace
 
 TypeId

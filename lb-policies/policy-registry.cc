@@ -58,8 +58,13 @@ const PathSelectorRegistration kFixed{"fixed", "ns3::FixedPathSelector",
                                       "one entropy per QP for its lifetime (classic RoCEv2)"};
 } // namespace
 
-PolicyRegistration::PolicyRegistration(PolicyInfo info)
+PolicyRegistration::PolicyRegistration(PolicyInfo info, std::string source)
 {
+    if (source.empty())
+    {
+        NS_FATAL_ERROR("policy \"" << info.name << "\" registered without a source");
+    }
+    info.source = std::move(source);
     InsertSorted(PolicyTable(), std::move(info), "policies");
 }
 
@@ -67,13 +72,18 @@ PathSelectorRegistration::PathSelectorRegistration(std::string name,
                                                    std::string typeId,
                                                    std::string description,
                                                    std::string presetName,
-                                                   std::string presetDescription)
+                                                   std::string presetDescription,
+                                                   std::string presetSource)
 {
     if (!presetName.empty())
     {
-        InsertSorted(PolicyTable(),
-                     PolicyInfo{presetName, "ns3::EcmpLoadBalancer", presetDescription, {}, typeId},
-                     "policies");
+        if (presetSource.empty())
+        {
+            NS_FATAL_ERROR("policy \"" << presetName << "\" registered without a source");
+        }
+        PolicyInfo preset{presetName, "ns3::EcmpLoadBalancer", presetDescription, {}, typeId};
+        preset.source = std::move(presetSource);
+        InsertSorted(PolicyTable(), std::move(preset), "policies");
     }
     InsertSorted(PathSelectorTable(),
                  PathSelectorInfo{std::move(name), std::move(typeId), std::move(description)},

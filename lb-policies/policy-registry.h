@@ -35,6 +35,8 @@ struct PolicyInfo
     uint32_t qps = 0;
     /** "split" or "round-robin" when qps > 0; "" = the scenario's nic.qp_scaling. */
     std::string qpScaling = "";
+    /** Where the policy comes from (paper, specification, product), for `tusk policies`. */
+    std::string source = "";
 };
 
 /** A host-side path selector by short name (the value of `lb.path_selector`). */
@@ -47,20 +49,23 @@ struct PathSelectorInfo
 
 /**
  * \brief Registers a policy preset when the library loads: one line in the policy's own file,
- *   `const PolicyRegistration kRegistration{{"drill", "ns3::DrillLoadBalancer", "..."}};`
- * Aborts the program at load time if the name is already taken (a programming error).
+ *   `const PolicyRegistration kRegistration{{"drill", "ns3::DrillLoadBalancer", "..."},
+ *                                            "Ghorbani et al., DRILL, SIGCOMM 2017"};`
+ * with the source it implements (required: `tusk policies` cites it). Aborts the program at
+ * load time if the name is already taken or the source is missing (a programming error).
  */
 class PolicyRegistration
 {
   public:
-    explicit PolicyRegistration(PolicyInfo info);
+    PolicyRegistration(PolicyInfo info, std::string source);
 };
 
 /**
  * \brief Registers a host-side path selector's short name when the library loads, and with
  * `presetName` also the policy preset of that name: ECMP switches and this selector
- * (`host-reps` = ns3::EcmpLoadBalancer + ns3::RepsPathSelector). One line in the selector's
- * own file. Aborts at load time on a name already taken.
+ * (`host-reps` = ns3::EcmpLoadBalancer + ns3::RepsPathSelector), citing `presetSource`. One
+ * line in the selector's own file. Aborts at load time on a name already taken, or a preset
+ * without a source.
  */
 class PathSelectorRegistration
 {
@@ -69,7 +74,8 @@ class PathSelectorRegistration
                              std::string typeId,
                              std::string description,
                              std::string presetName = "",
-                             std::string presetDescription = "");
+                             std::string presetDescription = "",
+                             std::string presetSource = "");
 };
 
 /** All policy presets, sorted by name. */

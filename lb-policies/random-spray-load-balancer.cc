@@ -10,7 +10,8 @@ NS_OBJECT_ENSURE_REGISTERED(RandomSprayLoadBalancer);
 namespace
 {
 const PolicyRegistration kRegistration{
-    {"spray", "ns3::RandomSprayLoadBalancer", "per-packet random spraying at every switch"}};
+    {"spray", "ns3::RandomSprayLoadBalancer", "per-packet random spraying at every switch"},
+    "Dixit et al., On the Impact of Packet Spraying, INFOCOM 2013"};
 } // namespace
 
 TypeId

@@ -16,7 +16,8 @@ const PathSelectorRegistration kRegistration{
     "a uniformly random entropy of a pool per packet; ignores feedback",
     "host-random-spray",
     "oblivious spraying at the NIC: uniformly random entropy per packet from a pool of 256, "
-    "ECMP switches"};
+    "ECMP switches",
+    "Ultra Ethernet 1.0 oblivious spraying"};
 } // namespace
 
 TypeId

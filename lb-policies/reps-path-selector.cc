@@ -19,7 +19,8 @@ const PathSelectorRegistration kRegistration{
     "REPS: recycle the entropies of unmarked ACKs, explore when none, freeze after failures",
     "host-reps",
     "REPS at the NIC: recycle the entropies of unmarked ACKs, explore when none, freeze "
-    "exploration after a timeout or NACK; ECMP switches"};
+    "exploration after a timeout or NACK; ECMP switches",
+    "Bonato et al., REPS, 2024"};
 } // namespace
 
 TypeId

@@ -11,7 +11,8 @@ namespace
 {
 const PolicyRegistration kRegistration{
     {"rr-spray", "ns3::RoundRobinSprayLoadBalancer",
-     "per-packet round-robin spraying at every switch"}};
+     "per-packet round-robin spraying at every switch"},
+    "Cao et al., Per-packet Load-balanced Routing for Clos DCNs, CoNEXT 2013"};
 } // namespace
 
 TypeId

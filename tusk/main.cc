@@ -716,8 +716,11 @@ main(int argc, char** argv)
             }
             for (const auto& p : ns3::SwitchPolicies())
             {
-                std::cout << fmt::format("{:<{}} {:<36} {}\n", p.name, width, p.typeId,
-                                         p.description);
+                const std::string host =
+                    p.pathSelector.empty() ? "" : "host " + p.pathSelector + "; ";
+                std::cout << fmt::format("{:<{}} {:<36} {}\n{:<{}} {:<36} {}source: {}\n",
+                                         p.name, width, p.typeId, p.description, "", width, "",
+                                         host, p.source);
             }
             return 0;
         }

@@ -133,6 +133,12 @@ Section OutputKeys();
 Section SimulatorKeys();
 Section Ns3Keys();
 
+/**
+ * Whether the file has at least one [[background]] table: traffic that may run on its own, so
+ * `workload.flows` (kind "flows") and `[[jobs]]` (kind "jobs") may then be absent or empty.
+ */
+bool HasBackground(const toml::table& root);
+
 /** [topology] kinds and their keys (for KindTables). */
 KindTable TopologyKindTable();
 /** [workload] kinds and their keys (for KindTables). */

@@ -139,6 +139,13 @@ Blocks()
 
 } // namespace
 
+bool
+HasBackground(const toml::table& root)
+{
+    const toml::array* b = root.get_as<toml::array>(kP);
+    return b != nullptr && !b->empty();
+}
+
 Section
 BackgroundKeys()
 {

@@ -385,10 +385,11 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     const bool wantJobs = spec.workload.kind == "jobs";
     if (jobs == nullptr || jobs->empty())
     {
-        if (wantJobs)
+        if (wantJobs && !HasBackground(root))
         {
             r.Fail(root.get("workload"), kP,
-                   "workload.kind is \"jobs\": expected at least one [[jobs]] table");
+                   "workload.kind is \"jobs\": expected at least one [[jobs]] table (or "
+                   "[[background]] tables for background traffic alone)");
         }
         return;
     }

@@ -35,8 +35,9 @@ Rows()
             "policy", "string", "",
             "Load-balancing policy: a short name from `tusk policies` (`\"ecmp\"`, `\"eecmp\"`, "
             "`\"qp4-split\"`, `\"qp4-rr\"`, `\"pinning\"`, `\"letflow\"`, `\"conga\"`, "
-            "`\"drill\"`, `\"ar\"`, `\"spray\"`, `\"rr-spray\"`, `\"host-spray\"`, "
-            "`\"host-random-spray\"`, `\"host-bitmap\"`, `\"host-reps\"`; "
+            "`\"drill\"`, `\"ar\"`, `\"flowlet-ar\"`, `\"spray\"`, `\"rr-spray\"`, "
+            "`\"host-spray\"`, `\"host-random-spray\"`, `\"host-bitmap\"`, `\"host-plb\"`, "
+            "`\"host-reps\"`; "
             "[lb-policies/README.md](../lb-policies/README.md) explains each) or an ns-3 "
             "LoadBalancer TypeId name (`\"ns3::...\"`). Letters, digits, `-`, `_`, `:`, `.`. "
             "Whether the name exists is checked when the run is built. A short name is a preset "
@@ -68,7 +69,11 @@ Rows()
             "`\"reps\"` (REPS: recycle the entropies of unmarked ACKs through an 8-entry buffer, "
             "explore when empty, freeze exploration after a timeout or NACK; "
             "`ns3::RepsPathSelector::BufferSize`, `ExplorePoolSize`, `FreezeDuration`, "
-            "`FreezeOnNack`), or a PathSelector TypeId name. Selector attributes are set in "
+            "`FreezeOnNack`), `\"plb\"` (PLB: one entropy until 12 consecutive rounds with at "
+            "least 50 % ECN-marked packets, then a random new one; "
+            "`ns3::PlbPathSelector::RoundTime`, `CongestedFraction`, `CongestedRounds`, "
+            "`IdleCongestedRounds`, `RtoSuspend`, `RepathOnTimeout`, `PoolSize`), or a "
+            "PathSelector TypeId name. Selector attributes are set in "
             "`[ns3]`. Overrides the policy preset's.",
             [](ScenarioReader& r, const toml::node& n, const std::string& key, S& lb) {
                 std::string p = r.String(&n, key);

@@ -121,7 +121,8 @@ Rows()
             .Attr({"ns3::WorkloadExecutor::StallTimeout"}),
         Custom<S>(
             "flows", "array of tables", "",
-            "The flows, one `[[workload.flows]]` table each (below).",
+            "The flows, one `[[workload.flows]]` table each (below). With `[[background]]` "
+            "tables it may be omitted (or empty): the background traffic then runs on its own.",
             [](ScenarioReader&, const toml::node&, const std::string&, S&) {
                 // Read by ReadFlows (it needs the stop time and the host count).
             },
@@ -133,25 +134,32 @@ Rows()
                 }
                 return flows;
             })
-            .Default("required")
+            .Default("required unless there is a `[[background]]` table")
             .Kinds({"flows"}),
     };
     return rows;
 }
 
 void
-ReadFlows(ScenarioReader& r, const toml::node* tn, const toml::table& t, ScenarioSpec& spec)
+ReadFlows(ScenarioReader& r, const toml::node* tn, const toml::table& t, const toml::table& root,
+          ScenarioSpec& spec)
 {
     const std::string key = "workload.flows";
     const toml::node* fn = r.Get(t, kP, "flows");
+    const bool background = HasBackground(root);
+    if (fn == nullptr && background)
+    {
+        return; // only the [[background]] traffic
+    }
     if (fn == nullptr)
     {
         r.Fail(tn, key,
-               "required when workload.kind is \"flows\": one [[workload.flows]] table per flow");
+               "required when workload.kind is \"flows\" and there is no [[background]] table: "
+               "one [[workload.flows]] table per flow");
     }
     const std::string expect =
         "expected an array of tables ([[workload.flows]] with src, dst, bytes, start_us)";
-    if (!fn->is_array() || fn->as_array()->empty())
+    if (!fn->is_array() || (fn->as_array()->empty() && !background))
     {
         r.Fail(fn, key,
                expect + "; got " +
@@ -236,7 +244,7 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     }
     else if (w.kind == "flows")
     {
-        ReadFlows(r, tp, t, spec);
+        ReadFlows(r, tp, t, root, spec);
     }
     // kind = "jobs": the traffic is in [[jobs]] (section-jobs.cc).
     CheckStart(r, t.get("start_us"), "workload.start_us", w.startPs, spec.stopTimePs, true);

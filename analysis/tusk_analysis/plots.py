@@ -62,6 +62,8 @@ KNOWN = {
     "host-random-spray": "#9467BD",  # purple
     "host-bitmap": "#999933",        # olive
     "host-reps": "#332288",          # indigo
+    "flowlet-ar": "#AA4499",         # purple (Tol)
+    "host-plb": "#88CCEE",           # cyan (Tol)
 }
 # For policies not in KNOWN, in order: first colours no known policy has (so they do not clash
 # with a known policy in another report), then the known policies' colours unused here.

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 TUSK=${TUSK:-./build/bin/tusk}
-POLICIES=${POLICIES:-ecmp,eecmp,qp4-split,qp4-rr,pinning,letflow,conga,drill,ar,spray,rr-spray,host-spray}
+POLICIES=${POLICIES:-ecmp,eecmp,qp4-split,qp4-rr,pinning,letflow,conga,drill,ar,flowlet-ar,spray,rr-spray,host-spray}
 for scenario in ring-allreduce all-to-all; do
     "$TUSK" compare -q "scenarios/lb-compare/$scenario.toml" --policies "$POLICIES" "$@"
     echo

@@ -143,6 +143,11 @@ TEST_CASE("tusk --help and subcommand help", "[component][cli]")
     CHECK(o.output.find("--policies") != std::string::npos);
     o = Tusk("policies");
     CHECK(o.output.find("ns3::EcmpLoadBalancer") != std::string::npos);
+    for (const char* listed : {"flowlet-ar", "host-plb", "ns3::PlbPathSelector",
+                               "Qureshi et al., PLB, SIGCOMM 2022", "Alizadeh et al., CONGA"})
+    {
+        CHECK(o.output.find(listed) != std::string::npos);
+    }
 }
 
 TEST_CASE("tusk rerun: shipped scenarios re-run from their manifest alone give byte-identical "

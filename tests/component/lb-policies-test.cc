@@ -444,14 +444,8 @@ TEST_CASE("every policy completes an incast plus background traffic on a k = 8 f
     // 128 hosts at 10 Gb/s, 40 Gb/s fabric links; 16 hosts of other pods send 256 KB each
     // to host 0 while 48 background flows of 512 KB run between random pairs. No assertion on
     // performance: every flow of every policy must complete, with both receivers.
-    tusk::ScenarioSpec spec;
+    tusk::ScenarioSpec spec = FatTree(8, 10, 40);
     spec.name = "fat-tree-mixed";
-    spec.topology.kind = "fat-tree";
-    spec.topology.fatTree.k = 8;
-    spec.topology.fatTree.hostRateBps = 10'000'000'000ULL;
-    spec.topology.fatTree.fabricRateBps = 40'000'000'000ULL;
-    spec.workload.kind = "flows";
-    spec.buffer.totalBytes = 32ULL << 20;
     spec.stopTimePs = 100'000'000'000ULL; // 100 ms
     for (uint32_t s = 0; s < 16; ++s)
     {

@@ -247,35 +247,36 @@ TEST_CASE("no PFC deadlock is reported on a busy leaf-spine under adaptive routi
           "pause depth stays within the 3-switch path",
           "[component][pfc][deadlock]")
 {
-    for (const char* policy : {"ar", "drill"})
+    // The case the old detector mistook for a cycle, a leaf and a spine pausing each other's
+    // direction of one link, must happen in these runs. Since the switches hand the policies
+    // the backlog (queued + on the wire, issue 11), AR and DRILL spread this traffic so evenly
+    // that no spine pauses a leaf that pauses it back (measured: spines pause leaves 1-3, leaf
+    // 0 pauses the spines); random per-packet spraying, blind to queues, still does it.
+    bool mutualSeen = false;
+    for (const char* policy : {"ar", "drill", "spray"})
     {
-        DYNAMIC_SECTION(policy)
+        INFO(policy);
+        auto r = Run(BusyLeafSpine(policy));
+        INFO(r.failure);
+        CHECK(r.failure.find("PFC deadlock") == std::string::npos);
+        std::set<std::pair<std::string, std::string>> pausers;
+        for (const auto& e : r.pfcEvents)
         {
-            auto r = Run(BusyLeafSpine(policy));
-            INFO(r.failure);
-            CHECK(r.failure.find("PFC deadlock") == std::string::npos);
-            // The case the old detector mistook for a cycle happened: a leaf and a spine
-            // pausing each other's direction of one link.
-            std::set<std::pair<std::string, std::string>> pausers;
-            for (const auto& e : r.pfcEvents)
+            if (e.event.sent && e.event.quanta > 0)
             {
-                if (e.event.sent && e.event.quanta > 0)
-                {
-                    pausers.emplace(e.at, e.peer);
-                }
+                pausers.emplace(e.at, e.peer);
             }
-            bool mutual = false;
-            for (const auto& [a, b] : pausers)
-            {
-                mutual = mutual || pausers.count({b, a}) > 0;
-            }
-            CHECK(mutual);
-            // A leaf-spine path crosses 3 switches: the destination leaf's congested host port
-            // pauses a spine (depth 1), the spine the source leaf (2), the leaf a host (3).
-            CHECK(r.summary.pfcMaxDepth >= 2);
-            CHECK(r.summary.pfcMaxDepth <= 3);
         }
+        for (const auto& [a, b] : pausers)
+        {
+            mutualSeen = mutualSeen || pausers.count({b, a}) > 0;
+        }
+        // A leaf-spine path crosses 3 switches: the destination leaf's congested host port
+        // pauses a spine (depth 1), the spine the source leaf (2), the leaf a host (3).
+        CHECK(r.summary.pfcMaxDepth >= 2);
+        CHECK(r.summary.pfcMaxDepth <= 3);
     }
+    CHECK(mutualSeen);
 }
 
 TEST_CASE("the shipped scenarios/pfc-deadlock.toml is reported as a deadlock on the ring",

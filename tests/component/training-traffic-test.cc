@@ -416,6 +416,31 @@ TEST_CASE("two jobs with their own placement and start, plus background load", "
     CHECK(background > 0);
 }
 
+TEST_CASE("background traffic runs on its own, without flows or jobs", "[component][background]")
+{
+    // The paper reproductions (ConWeave, LetFlow, DRILL) offer Poisson flows and nothing else.
+    auto spec = LeafSpine(2, 2, 4, 100, 100);
+    REQUIRE(spec.workload.kind == "flows");
+    REQUIRE(spec.workload.flows.empty());
+    tusk::BackgroundEntry bg;
+    bg.cdfFile = Data("hpcc/WebSearch_distribution.txt");
+    bg.load = 0.3;
+    bg.durationPs = 2'000'000'000; // 2 ms
+    spec.background.push_back(bg);
+    const auto r = Run(spec);
+    REQUIRE(r.finished);
+    REQUIRE(r.flows.size() > 10); // 8 hosts x 0.3 x 100 Gb/s x 2 ms / 1.7 MB mean: about 35
+    uint64_t bytes = 0;
+    for (const auto& f : r.flows)
+    {
+        CHECK(f.background);
+        CHECK(f.deliveredBytes == f.bytes);
+        bytes += f.bytes;
+    }
+    CHECK(r.collectives.empty());
+    CHECK(bytes > 0);
+}
+
 TEST_CASE("tusk run: an inconsistent SimAI header or parallel layout exits 2 and writes nothing",
           "[component][cli][jobs]")
 {

@@ -30,6 +30,21 @@ LeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, uint64_t gbps
     return s;
 }
 
+/** A k-ary fat-tree spec (1:1) with `flows` kind workload and no flows yet. Rates in Gb/s. */
+inline tusk::ScenarioSpec
+FatTree(uint32_t k, uint64_t hostGbps = 100, uint64_t fabricGbps = 100)
+{
+    tusk::ScenarioSpec s;
+    s.name = "test";
+    s.topology.kind = "fat-tree";
+    s.topology.fatTree.k = k;
+    s.topology.fatTree.hostRateBps = hostGbps * 1'000'000'000ULL;
+    s.topology.fatTree.fabricRateBps = fabricGbps * 1'000'000'000ULL;
+    s.workload.kind = "flows";
+    s.buffer.totalBytes = 32ULL << 20;
+    return s;
+}
+
 inline void
 AddFlow(tusk::ScenarioSpec& s, uint32_t src, uint32_t dst, uint64_t bytes, uint64_t startPs = 0)
 {

@@ -2,10 +2,8 @@
 // from LbContext.now, which these tests step by hand (a fake clock). Each test states the
 // property from the policy's paper or from shared/oracles.md that it checks.
 
-#include "lb-policies/conga-load-balancer.h"
 #include "lb-policies/drill-load-balancer.h"
 #include "lb-policies/ecmp-load-balancer.h"
-#include "lb-policies/least-loaded-load-balancer.h"
 #include "lb-policies/letflow-load-balancer.h"
 #include "lb-policies/path-pinning-load-balancer.h"
 #include "lb-policies/policy-registry.h"
@@ -18,6 +16,8 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include "lb-test-helpers.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -26,51 +26,8 @@
 #include <set>
 
 using namespace ns3;
+using namespace tusk_test;
 
-namespace
-{
-
-FrameMeta
-Flow(uint32_t src, uint32_t dst, uint16_t sport, uint32_t qp = 1)
-{
-    FrameMeta m;
-    m.srcHost = src;
-    m.dstHost = dst;
-    m.srcPort = sport;
-    m.dstPort = 4791;
-    m.dstQp = qp;
-    return m;
-}
-
-/** n candidates on ports first, first + 1, ... with the given queue bytes (0 if omitted). */
-std::vector<EgressCandidate>
-Candidates(uint32_t n, std::vector<uint64_t> queue = {}, uint16_t first = 0)
-{
-    std::vector<EgressCandidate> c(n);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        c[i].port = static_cast<uint16_t>(first + i);
-        c[i].queueBytes = i < queue.size() ? queue[i] : 0;
-    }
-    return c;
-}
-
-LbContext
-At(double us, uint32_t switchId = 0)
-{
-    LbContext ctx;
-    ctx.now = NanoSeconds(static_cast<int64_t>(std::llround(us * 1000)));
-    ctx.switchId = switchId;
-    return ctx;
-}
-
-uint32_t
-Pick(Ptr<LoadBalancer> lb, const LbContext& ctx, const FrameMeta& f, std::vector<EgressCandidate>& c)
-{
-    return lb->SelectEgress(ctx, f, c.data(), static_cast<uint32_t>(c.size()));
-}
-
-} // namespace
 
 // ---- ECMP family ----------------------------------------------------------------------
 
@@ -274,71 +231,7 @@ TEST_CASE("random spraying: every packet of one flow uniformly over the candidat
     CHECK(same / 60000.0 == Approx(1.0 / 6).margin(0.006));
 }
 
-// ---- adaptive routing --------------------------------------------------------------------
-
-TEST_CASE("least-loaded AR breaks ties uniformly at random (oracle 11)", "[unit][ar][oracle11]")
-{
-    // Queue loads (1, 3, 1, 5): ports 0 and 2 each 50 % +- 2 % over 10^4 decisions (sd 0.5 %),
-    // ports 1 and 3 never.
-    auto lb = CreateObject<LeastLoadedLoadBalancer>();
-    lb->AssignStreams(11);
-    auto c = Candidates(4, {1, 3, 1, 5});
-    std::array<int, 4> n{};
-    for (int i = 0; i < 10000; ++i)
-    {
-        ++n[Pick(lb, At(i), Flow(0, 1, 2), c)];
-    }
-    CHECK(n[1] == 0);
-    CHECK(n[3] == 0);
-    CHECK(n[0] / 1e4 == Approx(0.5).margin(0.02));
-    CHECK(n[2] / 1e4 == Approx(0.5).margin(0.02));
-    // Three-way tie: 1/3 each.
-    auto c3 = Candidates(4, {2, 2, 9, 2});
-    std::array<int, 4> m{};
-    for (int i = 0; i < 30000; ++i)
-    {
-        ++m[Pick(lb, At(i), Flow(0, 1, 2), c3)];
-    }
-    CHECK(m[2] == 0);
-    for (int k : {0, 1, 3})
-    {
-        CHECK(m[k] / 3e4 == Approx(1.0 / 3).margin(0.015));
-    }
-}
-
-TEST_CASE("least-loaded AR: pause state, utilisation weight and quantised loads",
-          "[unit][ar]")
-{
-    auto lb = CreateObject<LeastLoadedLoadBalancer>();
-    auto c = Candidates(3, {0, 500, 900});
-    c[0].paused = true;
-    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 1); // the empty port is paused
-    lb->SetAttribute("PauseAware", BooleanValue(false));
-    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 0);
-    // All paused: still the least loaded.
-    lb->SetAttribute("PauseAware", BooleanValue(true));
-    for (auto& x : c)
-    {
-        x.paused = true;
-    }
-    CHECK(Pick(lb, At(0), Flow(0, 1, 2), c) == 0);
-    // Utilisation: equal queues, different DRE utilisation.
-    auto u = Candidates(2, {1000, 1000});
-    u[0].utilisation = 0.9;
-    u[1].utilisation = 0.1;
-    lb->SetAttribute("UtilisationWeight", DoubleValue(10000));
-    CHECK(Pick(lb, At(0), Flow(0, 1, 2), u) == 1);
-    // Quantised: 1000 and 1500 bytes are the same level of 4 KiB: a tie.
-    lb->SetAttribute("UtilisationWeight", DoubleValue(0));
-    lb->SetAttribute("QuantumBytes", UintegerValue(4096));
-    auto q = Candidates(2, {1000, 1500});
-    std::array<int, 2> n{};
-    for (int i = 0; i < 4000; ++i)
-    {
-        ++n[Pick(lb, At(0), Flow(0, 1, 2), q)];
-    }
-    CHECK(n[0] / 4e3 == Approx(0.5).margin(0.04));
-}
+// ---- DRILL (least-loaded AR: least-loaded-load-balancer-test.cc) -------------------------
 
 TEST_CASE("DRILL(d, m): d samples, m remembered, ties at random", "[unit][drill][oracle11]")
 {
@@ -456,129 +349,6 @@ TEST_CASE("flowlet table: bounded and aged", "[unit][letflow]")
     CHECK(lb->GetTable().CountActive(MicroSeconds(6).GetPicoSeconds() + 1, gap) == 0);
 }
 
-TEST_CASE("CONGA: DRE quantisation, least congested path, feedback from the destination leaf",
-          "[unit][conga]")
-{
-    // Two leaves (switch ids 0 and 1) with 4 uplinks each (ports 4..7), hosts 0..3 under
-    // leaf 0 and 4..7 under leaf 1; a spine (switch 2) in between.
-    auto src = CreateObject<CongaLoadBalancer>();
-    auto dst = CreateObject<CongaLoadBalancer>();
-    auto spine = CreateObject<CongaLoadBalancer>();
-    for (auto lb : {src, dst, spine})
-    {
-        lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(10)));
-        lb->AssignStreams(1);
-    }
-    CHECK(src->Quantise(0.0) == 0);
-    CHECK(src->Quantise(0.249) == 1);
-    CHECK(src->Quantise(0.5) == 4);
-    CHECK(src->Quantise(1.0) == 7);
-    CHECK(src->Quantise(3.0) == 7);
-
-    auto ctxSrc = [](double us) {
-        LbContext c = At(us, 0);
-        c.fromHost = true;
-        c.srcEdge = 0;
-        c.dstEdge = 1;
-        return c;
-    };
-    auto up = Candidates(4, {}, 4);
-    up[0].utilisation = 0.9;
-    up[1].utilisation = 0.6;
-    up[2].utilisation = 0.1; // least congested locally
-    up[3].utilisation = 0.8;
-
-    // 1. No remote information yet: the locally least congested uplink.
-    FrameMeta f = Flow(0, 4, 50000);
-    const uint32_t i = Pick(src, ctxSrc(0), f, up);
-    CHECK(up[i].port == 6);
-    src->FrameLeaving(ctxSrc(0), f, up[i]);
-    CHECK(GetLbTag<CongaTag>(f).HasLbTag());
-    CHECK(GetLbTag<CongaTag>(f).lbTag == 6);
-    CHECK(GetLbTag<CongaTag>(f).ce == src->Quantise(0.1));
-
-    // 2. The spine raises CE to its egress DRE.
-    LbContext ctxSpine = At(1, 2);
-    ctxSpine.srcEdge = 0;
-    ctxSpine.dstEdge = 1;
-    spine->FrameArrived(ctxSpine, f);
-    auto down = Candidates(1, {}, 0);
-    down[0].utilisation = 0.7;
-    spine->FrameLeaving(ctxSpine, f, down[0]);
-    CHECK(GetLbTag<CongaTag>(f).ce == spine->Quantise(0.7));
-
-    // 3. The destination leaf records CE for (leaf 0, tag 6) and strips the overlay.
-    LbContext ctxDst = At(2, 1);
-    ctxDst.srcEdge = 0;
-    ctxDst.dstEdge = 1;
-    dst->FrameArrived(ctxDst, f);
-    CHECK(dst->GetFromLeafMetric(0, 6) == dst->Quantise(0.7));
-    auto hostPort = Candidates(1, {}, 0);
-    dst->FrameLeaving(ctxDst, f, hostPort[0]);
-    CHECK_FALSE(GetLbTag<CongaTag>(f).HasLbTag());
-    CHECK_FALSE(GetLbTag<CongaTag>(f).HasFeedback());
-    CHECK(f.lbTag == FrameMeta().lbTag); // stripped: the host sees an untagged frame
-
-    // 4. Reverse traffic (leaf 1 -> leaf 0) piggybacks the feedback to leaf 0.
-    FrameMeta r = Flow(4, 0, 50001);
-    LbContext rev = At(3, 1);
-    rev.fromHost = true;
-    rev.srcEdge = 1;
-    rev.dstEdge = 0;
-    auto up1 = Candidates(4, {}, 4);
-    dst->FrameLeaving(rev, r, up1[Pick(dst, rev, r, up1)]);
-    CHECK(GetLbTag<CongaTag>(r).HasFeedback());
-    CHECK(GetLbTag<CongaTag>(r).fbTag == 6);
-    CHECK(GetLbTag<CongaTag>(r).fbMetric == dst->Quantise(0.7));
-    LbContext back = At(4, 0);
-    back.srcEdge = 1;
-    back.dstEdge = 0;
-    src->FrameArrived(back, r);
-    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(4)) == src->Quantise(0.7));
-
-    // 5. A new flowlet now avoids uplink 6: max(local 0.1 -> 0, remote 0.7 -> 5) = 5 is worse
-    //    than uplink 5's max(0.6 -> 4, 0) = 4.
-    FrameMeta g = Flow(1, 5, 50002);
-    CHECK(up[Pick(src, ctxSrc(5), g, up)].port == 5);
-    // The first flow's flowlet continues on port 6 while packets keep coming...
-    CHECK(up[Pick(src, ctxSrc(6), f, up)].port == 6);
-    // ... and after a gap re-chooses with the new information.
-    CHECK(up[Pick(src, ctxSrc(30), f, up)].port == 5);
-
-    // 6. The remote metric ages out after MetricAgeing (1 ms).
-    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(1003)) == src->Quantise(0.7));
-    CHECK(src->GetRemoteMetric(1, 6, MicroSeconds(1005)) == 0);
-}
-
-TEST_CASE("CONGA ties prefer the flowlet's previous port, then random", "[unit][conga]")
-{
-    auto lb = CreateObject<CongaLoadBalancer>();
-    lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(1)));
-    lb->AssignStreams(9);
-    auto c = Candidates(4, {}, 10);
-    LbContext ctx = At(0);
-    ctx.fromHost = true;
-    ctx.srcEdge = 0;
-    ctx.dstEdge = 3;
-    const FrameMeta f = Flow(0, 8, 50000);
-    const uint32_t first = Pick(lb, ctx, f, c);
-    for (int k = 1; k < 100; ++k)
-    {
-        ctx.now = MicroSeconds(10 * k); // every packet a new flowlet, all paths idle: stay
-        CHECK(Pick(lb, ctx, f, c) == first);
-    }
-    // Distinct flows spread uniformly over equally good paths.
-    std::array<int, 4> n{};
-    for (uint32_t k = 0; k < 4000; ++k)
-    {
-        ++n[Pick(lb, ctx, Flow(k, 9, static_cast<uint16_t>(k)), c)];
-    }
-    for (int x : n)
-    {
-        CHECK(x == Approx(1000).margin(120));
-    }
-}
-
 // ---- registry ---------------------------------------------------------------------------------
 
 TEST_CASE("every policy preset names registered TypeIds and attributes", "[unit][registry]")
@@ -600,6 +370,7 @@ TEST_CASE("every policy preset names registered TypeIds and attributes", "[unit]
             CHECK(ResolvePathSelector(p.pathSelector) == p.pathSelector);
         }
         CHECK(ResolveSwitchPolicy(p.name) == p.typeId);
+        CHECK_FALSE(p.source.empty()); // `tusk policies` cites where it comes from
     }
     CHECK(ResolveSwitchPolicy("ns3::DrillLoadBalancer") == "ns3::DrillLoadBalancer");
     CHECK(ResolveSwitchPolicy("ns3::FixedPathSelector").empty());

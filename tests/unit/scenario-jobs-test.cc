@@ -315,3 +315,32 @@ TEST_CASE("the issue 6 scenarios load", "[unit][scenario][jobs]")
         CHECK(ScenarioToJson(LoadScenarioString(JsonToToml(echo), "json.toml")) == echo);
     }
 }
+
+TEST_CASE("background traffic alone: [[background]] without flows or jobs is a valid scenario",
+          "[unit][scenario][background]")
+{
+    const std::string bg = "[[background]]\ncdf_file = \"../data/hpcc/WebSearch_distribution.txt\"\n"
+                           "load = 0.25\n";
+    // Paper reproductions (ConWeave, LetFlow, DRILL) run Poisson traffic and nothing else.
+    for (const std::string workload :
+         {"[workload]\nkind = \"flows\"\n", "[workload]\nkind = \"flows\"\nflows = []\n",
+          "[workload]\nkind = \"jobs\"\n"})
+    {
+        CAPTURE(workload);
+        const ScenarioSpec s = LoadScenarioString(workload + bg, kName);
+        CHECK(s.workload.flows.empty());
+        CHECK(s.jobs.empty());
+        REQUIRE(s.background.size() == 1);
+        CHECK(s.background[0].load == 0.25);
+        const nlohmann::json echo = ScenarioToJson(s);
+        CHECK(ScenarioToJson(LoadScenarioString(JsonToToml(echo), "json.toml")) == echo);
+    }
+    // Without [[background]] an empty foreground is still refused, and says what would do.
+    const auto flows = ErrorOf("[workload]\nkind = \"flows\"\n");
+    CHECK(flows.Key() == "workload.flows");
+    CHECK(flows.Message().find("[[background]]") != std::string::npos);
+    CHECK(ErrorOf("[workload]\nkind = \"flows\"\nflows = []\n").Key() == "workload.flows");
+    const auto jobs = ErrorOf("[workload]\nkind = \"jobs\"\n");
+    CHECK(jobs.Key() == "jobs");
+    CHECK(jobs.Message().find("[[background]]") != std::string::npos);
+}

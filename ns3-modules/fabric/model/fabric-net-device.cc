@@ -255,6 +255,7 @@ FabricNetDevice::TryTransmit()
     }
     const Time txTime = m_txTimeCache[0].time;
     m_transmitting = true;
+    m_txFrameBytes = bytes;
     if (control)
     {
         m_counters.pfcTx++;

@@ -125,6 +125,8 @@ class FabricNetDevice : public NetDevice
     uint64_t TxPs(uint32_t frameBytes) const;
     uint32_t GetPhyOverheadBytes() const { return m_phyOverheadBytes; }
     bool IsTransmitting() const { return m_transmitting; }
+    /** Bytes of the frame on the wire until its last bit has left (0 when idle). */
+    uint32_t GetBytesOnWire() const { return m_transmitting ? m_txFrameBytes : 0; }
     Ptr<FabricChannel> GetFabricChannel() const { return m_channel; }
     /** The device at the other end of the link. */
     Ptr<FabricNetDevice> GetPeerDevice() const;
@@ -283,6 +285,7 @@ class FabricNetDevice : public NetDevice
     uint32_t m_phyOverheadBytes = 20;
     bool m_linkUp = true;
     bool m_transmitting = false;
+    uint32_t m_txFrameBytes = 0; //!< size of the frame being transmitted
     Ptr<ErrorModel> m_receiveErrorModel;
     Time m_utilWindow;
     uint64_t m_utilWindowPs = 0; //!< m_utilWindow in ps (read per frame)

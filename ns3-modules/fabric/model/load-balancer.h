@@ -18,7 +18,7 @@ namespace ns3
 struct EgressCandidate
 {
     uint16_t port = 0;        //!< port index on the switch
-    uint64_t queueBytes = 0;  //!< bytes queued at that egress port now
+    uint64_t queueBytes = 0;  //!< bytes that egress port still has to send: queued + on the wire
     double utilisation = 0;   //!< recent egress utilisation (DRE estimate, 0..1+)
     bool paused = false;      //!< PFC-paused for the packet's priority
     bool linkUp = true;
@@ -89,6 +89,21 @@ class LoadBalancer : public Object
             DoFrameLeaving(ctx, frame, chosen);
         }
     }
+    /**
+     * \brief Egress-pipeline hook: the frame leaves the queue of `port` and starts
+     * transmission at `now`; `utilisation` is that port's DRE estimate at that instant. This
+     * is where an ASIC rewrites a header field that reports the egress state the frame met
+     * (CONGA's CE): a value written at enqueue (FrameLeaving) is as old as the queueing delay
+     * when it reaches the next hop. Called by the port for every frame of a switch whose
+     * policy enabled the frame hooks.
+     */
+    void FrameDeparting(Time now, uint16_t port, double utilisation, FrameMeta& frame)
+    {
+        if (m_frameHooks)
+        {
+            DoFrameDeparting(now, port, utilisation, frame);
+        }
+    }
     bool HasFrameHooks() const { return m_frameHooks; }
 
     /** Decisions taken by the policy (count > 1). */
@@ -132,6 +147,9 @@ class LoadBalancer : public Object
     virtual void DoFrameLeaving(const LbContext& ctx,
                                 FrameMeta& frame,
                                 const EgressCandidate& chosen)
+    {
+    }
+    virtual void DoFrameDeparting(Time now, uint16_t port, double utilisation, FrameMeta& frame)
     {
     }
 

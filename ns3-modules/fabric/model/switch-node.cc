@@ -93,7 +93,7 @@ SwitchNode::SetLoadBalancer(Ptr<LoadBalancer> lb)
     m_scratch.assign(m_ports.size(), EgressCandidate{}); // unread fields keep their defaults
     for (const auto& port : m_ports)
     {
-        port->SetDreEnabled(m_candidateFields & LoadBalancer::UTILISATION);
+        port->SetDreEnabled(KeepsDre());
     }
 }
 
@@ -104,7 +104,7 @@ SwitchNode::AddPort(Ptr<SwitchPort> port)
     m_ports.push_back(port);
     AddDevice(port);
     port->SetSwitch(this, index);
-    port->SetDreEnabled(m_candidateFields & LoadBalancer::UTILISATION);
+    port->SetDreEnabled(KeepsDre());
     m_scratch.resize(m_ports.size());
     return index;
 }
@@ -167,7 +167,7 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         }
         if (m_candidateFields & LoadBalancer::QUEUE_BYTES)
         {
-            c.queueBytes = port->GetQueueBytes();
+            c.queueBytes = port->GetBacklogBytes();
         }
         if (m_candidateFields & LoadBalancer::UTILISATION)
         {

@@ -10,6 +10,7 @@
 #include "switch-port.h"
 
 #include "ns3/node.h"
+#include "ns3/simulator.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -82,6 +83,23 @@ class SwitchNode : public Node
     void ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta);
     /** Called by a port when a frame left its egress queue: release its buffer, maybe XON. */
     void OnDequeue(uint16_t outPort, uint16_t inPort, uint8_t priority, uint32_t bytes);
+    /**
+     * Called by a port when a frame starts transmission (after OnDequeue): the load balancer's
+     * egress-pipeline hook (LoadBalancer::FrameDeparting) may rewrite the frame's
+     * fabric-internal fields. \param utilisation the port's DRE estimate now
+     */
+    void OnDeparture(uint16_t outPort, double utilisation, FrameMeta& meta)
+    {
+        m_lb->FrameDeparting(Simulator::Now(), outPort, utilisation, meta);
+    }
+    /** Whether the load balancer wants OnDeparture (its frame hooks are on). */
+    bool WantsDeparture() const { return m_lb && m_lb->HasFrameHooks(); }
+    /** Whether the ports keep DRE estimates: the policy reads the candidates' utilisation
+     *  or gets OnDeparture (which passes the DRE). */
+    bool KeepsDre() const
+    {
+        return (m_candidateFields & LoadBalancer::UTILISATION) || WantsDeparture();
+    }
 
     /** The buffer manager (created by the fabric builder, sized with SetPorts). */
     void SetMmu(Ptr<SharedBufferMmu> mmu) { m_mmu = mmu; }

@@ -220,9 +220,17 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         if (m_dreEnabled)
         {
             DecayDre(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
-            m_dreBytes += bytes + GetPhyOverheadBytes();
         }
         m_switch->OnDequeue(m_portIndex, ingress, static_cast<uint8_t>(prio), bytes);
+        if (m_switch->WantsDeparture())
+        {
+            // The egress state this frame meets: the DRE before its own bytes are counted.
+            m_switch->OnDeparture(m_portIndex, DreUtilisation(), meta);
+        }
+        if (m_dreEnabled)
+        {
+            m_dreBytes += bytes + GetPhyOverheadBytes();
+        }
         return true;
     }
     return false;
@@ -267,6 +275,12 @@ double
 SwitchPort::GetUtilisation(Time now) const
 {
     DecayDre(static_cast<uint64_t>(now.GetPicoSeconds()));
+    return DreUtilisation();
+}
+
+double
+SwitchPort::DreUtilisation() const
+{
     return m_dreBytes * 8.0 / (static_cast<double>(GetRateBps()) * m_dreTauS);
 }
 

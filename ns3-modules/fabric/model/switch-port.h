@@ -53,6 +53,13 @@ class SwitchPort : public FabricNetDevice
 
     /** Bytes queued at this port over all priorities. */
     uint64_t GetQueueBytes() const { return m_queuedBytes; }
+    /**
+     * Bytes this port still has to send: its queues and the frame on the wire. This is the
+     * egress occupancy a switch's load balancer sees (an ASIC frees a frame's buffer cells
+     * when its last bit leaves): an idle port and a port that has just started a frame with
+     * an empty queue differ by that frame.
+     */
+    uint64_t GetBacklogBytes() const { return m_queuedBytes + GetBytesOnWire(); }
     uint64_t GetQueueBytes(uint8_t priority) const { return m_queueBytesPerPrio[priority]; }
     uint64_t GetQueuedFrames() const override { return m_queuedFrames; }
     /** The parsed headers of the frame at the head of `priority`'s queue; nullptr if empty. */
@@ -96,6 +103,8 @@ class SwitchPort : public FabricNetDevice
     Time GetDrePeriod() const;
     void SetDreAlpha(double alpha);
     double GetDreAlpha() const;
+    /** The DRE utilisation as last decayed (callers decay it first). */
+    double DreUtilisation() const;
 
     Ptr<SwitchNode> m_switch;
     uint16_t m_portIndex = 0;
