@@ -35,13 +35,20 @@ TomlText(const nlohmann::json& v)
 const std::vector<Section>&
 Sections()
 {
-    static const std::vector<Section> sections = {
-        TopLevelKeys(), TopologyKeys(),   FabricKeys(),    NicKeys(),
-        BufferKeys(),   PfcKeys(),        EcnKeys(),       DcqcnKeys(),
-        LbKeys(),       WorkloadKeys(),   ScaleUpKeys(),   JobsKeys(),
-        BackgroundKeys(), FailuresKeys(), OutputKeys(),    SimulatorKeys(),
-        Ns3Keys(),
-    };
+    static const std::vector<Section> sections = [] {
+        std::vector<Section> s = {TopLevelKeys(), TopologyKeys(), FabricKeys(), NicKeys(),
+                                  BufferKeys(),   PfcKeys(),      EcnKeys(),    DcqcnKeys()};
+        for (auto& cc : CcKeySections())
+        {
+            s.push_back(std::move(cc));
+        }
+        for (auto&& rest : {LbKeys(), WorkloadKeys(), ScaleUpKeys(), JobsKeys(), BackgroundKeys(),
+                            FailuresKeys(), OutputKeys(), SimulatorKeys(), Ns3Keys()})
+        {
+            s.push_back(rest);
+        }
+        return s;
+    }();
     return sections;
 }
 

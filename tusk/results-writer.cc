@@ -360,6 +360,13 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                             {"max_used_bytes", h.maxUsedBytes}});
     }
     m["resolved"] = {{"attributes", r.attributes}, {"headroom", headroom}};
+    // Which of those values came from --hpcc-config (key -> "file:line KEY value"); explicit
+    // --set values win over imported ones and are not listed.
+    m["imported"] = nlohmann::json::object();
+    for (const auto& [key, from] : r.spec.imported)
+    {
+        m["imported"][key] = from;
+    }
     nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
     for (const auto& j : r.jobs)
     {

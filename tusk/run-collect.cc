@@ -53,7 +53,7 @@ CollectResults(const ScenarioSpec& spec,
     // ---- flows ------------------------------------------------------------------------
     Framing framing;
     framing.mtuBytes = spec.nic.mtuBytes;
-    framing.headerBytes = kRoceDataOverheadBytes;
+    framing.headerBytes = DataHeaderBytes(spec);
     framing.phyOverheadBytes = spec.fabric.phyOverheadBytes;
     uint64_t lastCompletion = 0;
     for (uint32_t t = 0; t < workload.transfers.size(); ++t)

@@ -10,6 +10,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/nstime.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
@@ -78,23 +79,38 @@ ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const Top
 /**
  * Congestion control: DCQCN's values (its preset, ns3::DcqcnCongestionControl::Preset, then
  * the scenario's explicit ones) as the defaults of ns3::DcqcnCongestionControl, from which
- * every QP's instance is built; NSCC's MtuBytes follows nic.mtu_bytes unless [ns3] sets it.
+ * every QP's instance is built; the keys given in the section of the control in use ([hpcc],
+ * [timely], [swift], [dctcp], [nscc]) and in [rccc] with receiver credits as their attributes'
+ * defaults.
  */
 void
 ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph,
                            RunAttributes& attrs)
 {
-    if (spec.ns3Defaults.count("ns3::NsccCongestionControl::MtuBytes") == 0)
-    {
-        attrs.SetDefault("ns3::NsccCongestionControl::MtuBytes", UintegerValue(spec.nic.mtuBytes),
-                         "nic.mtu_bytes (unless [ns3] sets it)");
-    }
     DcqcnSection d = spec.dcqcn;
     ResolveDcqcnPreset(d, FirstHostRateBps(graph));
     for (const auto& [path, value] : DcqcnAttributeValues(d))
     {
         attrs.SetDefault(path, *value);
     }
+    for (const auto& [path, value] : CcAttributeValues(spec))
+    {
+        attrs.SetDefault(path, *value);
+    }
+}
+
+/** TypeId of the congestion control nic.congestion_control names. */
+const char*
+CongestionControlTypeId(const ScenarioSpec& spec)
+{
+    const std::string& cc = spec.nic.congestionControl;
+    return cc == "dcqcn"    ? "ns3::DcqcnCongestionControl"
+           : cc == "nscc"   ? "ns3::NsccCongestionControl"
+           : cc == "hpcc"   ? "ns3::HpccCongestionControl"
+           : cc == "timely" ? "ns3::TimelyCongestionControl"
+           : cc == "swift"  ? "ns3::SwiftCongestionControl"
+           : cc == "dctcp"  ? "ns3::DctcpCongestionControl"
+                            : "ns3::RdmaCcNone";
 }
 
 /** The LoadBalancer of the plan, its attributes and per-switch seeds, into `helper`. */
@@ -138,7 +154,8 @@ ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, FabricHelpe
 
 /** A host's RdmaNic as the scenario configures it. */
 Ptr<RdmaNic>
-MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, RunAttributes& attrs)
+MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t baseRttPs,
+        RunAttributes& attrs)
 {
     Ptr<RdmaNic> nic = CreateObject<RdmaNic>();
     nic->SetHostId(host);
@@ -160,10 +177,18 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, RunAttribu
     attrs.Set(nic, "CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
     attrs.Set(nic, "CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
     attrs.Set(nic, "CongestionControl",
-              TypeIdValue(TypeId::LookupByName(
-                  spec.nic.congestionControl == "dcqcn"  ? "ns3::DcqcnCongestionControl"
-                  : spec.nic.congestionControl == "nscc" ? "ns3::NsccCongestionControl"
-                                                         : "ns3::RdmaCcNone")));
+              TypeIdValue(TypeId::LookupByName(CongestionControlTypeId(spec))));
+    if (baseRttPs > 0)
+    {
+        attrs.Set(nic, "BaseRtt", TimeValue(PicoSeconds(baseRttPs)),
+                  "the fabric's longest host-to-host base RTT (nic.congestion_control, "
+                  "nic.sender_window, nic.receiver_credit)");
+    }
+    attrs.Set(nic, "SenderWindow",
+              EnumValue(spec.nic.senderWindow == "fixed"      ? RdmaNic::WINDOW_FIXED
+                        : spec.nic.senderWindow == "variable" ? RdmaNic::WINDOW_VARIABLE
+                                                              : RdmaNic::WINDOW_NONE));
+    attrs.Set(nic, "ReceiverCredit", BooleanValue(spec.nic.receiverCredit));
     return nic;
 }
 
@@ -212,8 +237,10 @@ BuildFabricAndNics(const ScenarioSpec& spec,
 
     BuiltFabric built;
     built.nics.resize(graph.numHosts);
+    // The fabric's base RTT T, for the congestion controls that need it and the sender window.
+    const uint64_t baseRttPs = FabricBaseRttPs(spec, graph);
     auto makeNic = [&](uint32_t host) -> Ptr<FabricNetDevice> {
-        built.nics[host] = MakeNic(spec, plan, host, attrs);
+        built.nics[host] = MakeNic(spec, plan, host, baseRttPs, attrs);
         return built.nics[host];
     };
     int64_t streams = 0;

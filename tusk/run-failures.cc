@@ -3,6 +3,8 @@
  */
 #include "run-stages.h"
 
+#include "rdma/model/roce-int-header.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/simulator.h"
 
@@ -34,6 +36,44 @@ FailureLinks(const FailureEntry& f, const TopologyGraph& graph)
 }
 
 } // namespace
+
+void
+CheckIntRates(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    if (spec.nic.congestionControl != "hpcc")
+    {
+        return;
+    }
+    auto check = [&](uint64_t rate, unsigned line, const std::string& key, const std::string& what) {
+        uint8_t code = 0;
+        if (!IntHop::RateCode(rate, code))
+        {
+            throw InputError(spec.sourceFile, line, key,
+                             fmt::format("nic.congestion_control = \"hpcc\" stamps INT records, "
+                                         "which encode a port rate as 10, 25, 40, 50, 100, 200, "
+                                         "400 or 800 Gb/s; {} is {} Gb/s",
+                                         what, rate / 1e9));
+        }
+    };
+    for (const auto& l : graph.links)
+    {
+        check(l.rateBps, spec.LineOf("nic.congestion_control"), "nic.congestion_control",
+              "link " + graph.vertices[l.a].name + "-" + graph.vertices[l.b].name);
+    }
+    for (size_t i = 0; i < spec.failures.size(); ++i)
+    {
+        const FailureEntry& f = spec.failures[i];
+        if (f.kind != "degrade")
+        {
+            continue;
+        }
+        for (uint32_t l : FailureLinks(f, graph))
+        {
+            check(graph.links[l].rateBps / f.rateDivisor, f.line,
+                  fmt::format("failures[{}].rate_divisor", i), "the degraded link " + f.link);
+        }
+    }
+}
 
 void
 CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)

@@ -9,6 +9,7 @@
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/ideal-fct.h"
 #include "rdma/model/roce-header.h"
+#include "rdma/model/roce-int-header.h"
 #include "workload/model/hpcc-reader.h"
 
 #include <algorithm>
@@ -58,24 +59,13 @@ BuildGraphOf(const ScenarioSpec& spec)
                      "\"pod-clos\" or \"hpcc\"; got \"" + t.kind + "\"");
 }
 
-/**
- * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
- * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
- * base RTT of the longest host-to-host path (ConWeave's convention, oracle 20:
- * 2 x hops x delay + hops x MTU frame / rate).
- */
-std::map<uint64_t, EcnThresholds>
-BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
+/** Links on the longest minimum-hop host-to-host path (from host 0 to the farthest host). */
+uint32_t
+LongestPathLinks(const TopologyGraph& graph)
 {
     uint32_t hops = 0;
-    uint64_t delayPs = 0;
-    for (const auto& l : graph.links)
-    {
-        delayPs = std::max(delayPs, l.delayPs);
-    }
     const EqualCostTable routes = ComputeEqualCostPorts(graph);
     const auto ports = IncidentLinks(graph);
-    // The longest minimum-hop host-to-host path: host 0 to the farthest host.
     for (uint32_t h = 1; h < graph.numHosts; ++h)
     {
         uint32_t n = 1;
@@ -94,6 +84,31 @@ BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
         }
         hops = std::max(hops, n);
     }
+    return hops;
+}
+
+uint64_t
+MaxLinkDelayPs(const TopologyGraph& graph)
+{
+    uint64_t delayPs = 0;
+    for (const auto& l : graph.links)
+    {
+        delayPs = std::max(delayPs, l.delayPs);
+    }
+    return delayPs;
+}
+
+/**
+ * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
+ * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
+ * base RTT of the longest host-to-host path (ConWeave's convention, oracle 20:
+ * 2 x hops x delay + hops x MTU frame / rate).
+ */
+std::map<uint64_t, EcnThresholds>
+BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    const uint32_t hops = LongestPathLinks(graph);
+    const uint64_t delayPs = MaxLinkDelayPs(graph);
     std::map<uint64_t, EcnThresholds> out;
     for (const auto& l : graph.links)
     {
@@ -114,6 +129,34 @@ BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
 }
 
 } // namespace
+
+uint32_t
+DataHeaderBytes(const ScenarioSpec& spec)
+{
+    return kRoceDataOverheadBytes + (spec.nic.congestionControl == "hpcc" ? kIntHeaderBytes : 0) +
+           (spec.nic.receiverCredit ? 4 : 0); // RoceCreditRequestHeader
+}
+
+uint64_t
+FabricBaseRttPs(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    const std::string& cc = spec.nic.congestionControl;
+    if ((cc == "none" || cc == "dcqcn" || cc == "timely") && spec.nic.senderWindow == "none" &&
+        !spec.nic.receiverCredit)
+    {
+        return 0;
+    }
+    uint64_t hostRate = 0;
+    for (const auto& l : graph.links)
+    {
+        if (l.a < graph.numHosts || l.b < graph.numHosts)
+        {
+            hostRate = std::max(hostRate, l.rateBps);
+        }
+    }
+    return BaseRttPs(LongestPathLinks(graph), MaxLinkDelayPs(graph),
+                     spec.nic.mtuBytes + DataHeaderBytes(spec), hostRate);
+}
 
 uint64_t
 FirstHostRateBps(const TopologyGraph& graph)

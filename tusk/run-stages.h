@@ -86,6 +86,18 @@ ScenarioSpec ResolveScenario(const ScenarioSpec& spec, const ns3::TopologyGraph&
 /** The line rate of the first host link, bit/s (DCQCN presets scale with it). */
 uint64_t FirstHostRateBps(const ns3::TopologyGraph& graph);
 
+/** Header bytes of a data packet on the wire: RoCEv2 headers and trailers, HPCC's INT header
+ *  when the congestion control asks for one, and the credit request of receiver credits. */
+uint32_t DataHeaderBytes(const ScenarioSpec& spec);
+
+/**
+ * \brief The fabric's base RTT T for the NICs (ns3::RdmaNic::BaseRtt, the HPCC simulator's
+ * GLOBAL_T), ps: the longest host-to-host path under ConWeave's convention (oracle 20), at the
+ * host link rate, with full data frames. 0 when neither the congestion control nor the sender
+ * window nor receiver credits need it (it costs a route computation).
+ */
+uint64_t FabricBaseRttPs(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
 // ---- build workload (run-workload.cc) -----------------------------------------------------
 
 /**
@@ -120,6 +132,14 @@ BuiltFabric BuildFabricAndNics(const ScenarioSpec& spec,
 
 /** Input errors of [[failures]] (unknown link, a rate divided to 0), before anything is built. */
 void CheckFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/**
+ * \brief HPCC's INT records encode a port's rate as one of eight codes (IntHop::RateCode): with
+ * nic.congestion_control = "hpcc", every link rate of the fabric, and every rate a [[failures]]
+ * degrade makes, must have one.
+ * \throws ns3::InputError naming nic.congestion_control or the failure's rate_divisor
+ */
+void CheckIntRates(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
 
 /**
  * \brief Schedule the [[failures]] of `spec` (checked by CheckFailures) on the built fabric.

@@ -4,6 +4,7 @@
 #include "run-stages.h"
 
 #include "knob-table.h"
+#include "scenario-sections.h"
 
 #include "lb-policies/policy-registry.h"
 
@@ -98,8 +99,8 @@ ValidateRun(const ScenarioSpec& spec)
     }
     plan.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
     plan.qpScaling = preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
-    if ((spec.nic.congestionControl == "dcqcn" || spec.nic.congestionControl == "nscc") &&
-        !spec.ecn.enabled)
+    const std::string& cc = spec.nic.congestionControl;
+    if ((cc == "dcqcn" || cc == "nscc" || cc == "dctcp") && !spec.ecn.enabled)
     {
         throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
                          "nic.congestion_control",
@@ -138,6 +139,23 @@ ScenarioWarnings(const ScenarioSpec& spec)
                                 "at 400 Gb/s ({:.3f} us): pauses can expire before they are "
                                 "refreshed",
                                 spec.pfc.refreshPs / 1e6, spec.pfc.pauseQuanta, pauseUsAt400G));
+    }
+    // A section of a congestion control the run does not use changes nothing.
+    for (const auto& section : CcSectionNames())
+    {
+        const std::string prefix = section + ".";
+        const auto it = spec.ccSettings.lower_bound(prefix);
+        const bool given = it != spec.ccSettings.end() && it->first.rfind(prefix, 0) == 0;
+        if (!given || CcSectionInUse(spec, section))
+        {
+            continue;
+        }
+        w.push_back(section == "rccc"
+                        ? std::string("[rccc] is set but nic.receiver_credit is false: it has no "
+                                      "effect")
+                        : fmt::format("[{}] is set but nic.congestion_control is \"{}\": it has "
+                                      "no effect",
+                                      section, spec.nic.congestionControl));
     }
     return w;
 }

@@ -33,6 +33,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     const TopologyGraph graph = BuildGraph(given);
     const ScenarioSpec spec = ResolveScenario(given, graph);
     CheckFailures(spec, graph);
+    CheckIntRates(spec, graph);
     WorkloadSpec workload = BuildWorkload(spec, graph);
     if (options.editWorkload)
     {

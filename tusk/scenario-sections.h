@@ -123,6 +123,8 @@ Section BufferKeys();
 Section PfcKeys();
 Section EcnKeys();
 Section DcqcnKeys();
+/** [hpcc], [timely], [swift], [dctcp], [nscc], [rccc] (section-cc.cc). */
+std::vector<Section> CcKeySections();
 Section LbKeys();
 Section WorkloadKeys();
 Section ScaleUpKeys();
@@ -146,6 +148,17 @@ KindTable WorkloadKindTable();
 
 /** Number of hosts the topology of `spec` has, when known without reading a file (else 0). */
 uint64_t TopologyHostCount(const ScenarioSpec& spec);
+
+/** The names of the CcKeySections, in order. */
+std::vector<std::string> CcSectionNames();
+
+/** Whether `section` (of CcSectionNames) changes the run: the section of
+ *  nic.congestion_control, [rccc] with nic.receiver_credit. */
+bool CcSectionInUse(const ScenarioSpec& spec, const std::string& section);
+
+/** The attribute values of the keys given in the CcKeySections in use (path, value). */
+std::vector<std::pair<std::string, ns3::Ptr<ns3::AttributeValue>>> CcAttributeValues(
+    const ScenarioSpec& spec);
 
 /** Fill every DCQCN value `d` leaves unset from its preset at line rate `lineRateBps`. */
 void ResolveDcqcnPreset(DcqcnSection& d, uint64_t lineRateBps);

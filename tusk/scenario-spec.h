@@ -177,7 +177,13 @@ struct NicSection
     std::string transport = "roce";
     //! the responder also sends a CNP on out-of-order arrival
     bool cnpOnOutOfOrder = AttributeDefaultBool("ns3::RdmaNic::CnpOnOutOfOrder");
-    std::string congestionControl = "none"; //!< "none" (PFC only) | "dcqcn" | "nscc"
+    /** "none" (PFC only), "dcqcn", "hpcc", "timely", "swift", "dctcp" or "nscc". */
+    std::string congestionControl = "none";
+    /** The HPCC simulator's sender window for any control: "none" (HAS_WIN 0), "fixed"
+     *  (one BDP) or "variable" (one BDP x rate / line rate, VAR_WIN 1). */
+    std::string senderWindow = "none";
+    //! UEC-style receiver credits (RCCC), see [rccc]
+    bool receiverCredit = AttributeDefaultBool("ns3::RdmaNic::ReceiverCredit");
     uint8_t dataPriority = 3;      //!< traffic class of data packets
     //! traffic class of ACK / NAK / CNP
     uint8_t controlPriority = static_cast<uint8_t>(AttributeDefaultUint("ns3::RdmaNic::ControlPriority"));
@@ -345,6 +351,12 @@ struct ScenarioSpec
     std::vector<FailureEntry> failures;     //!< [[failures]], applied by the runner
     OutputSection output;
     SimulatorSection simulator;
+    /** [hpcc], [timely], [swift], [dctcp], [nscc], [rccc] (section-cc.cc): "section.key" ->
+     *  value in the key's unit, booleans as 0 / 1; a key not given is its attribute's initial
+     *  value. */
+    std::map<std::string, double> ccSettings;
+    /** Keys whose value came from `--hpcc-config` -> "file:line KEY value". */
+    std::map<std::string, std::string> imported;
     /** [ns3] section: ns-3 attribute defaults by path, e.g. "ns3::RdmaNic::AckInterval". */
     std::map<std::string, std::string> ns3Defaults;
 

@@ -95,17 +95,34 @@ Rows()
                    "The responder NIC also sends a CNP to the requester when a data packet "
                    "arrives out of order (at most one per QP per `[dcqcn] cnp_interval_us`).")
             .Attr({"ns3::RdmaNic::CnpOnOutOfOrder"}),
-        Choice<S>("congestion_control", &S::congestionControl, {"none", "dcqcn", "nscc"},
+        Choice<S>("congestion_control", &S::congestionControl,
+                  {"none", "dcqcn", "hpcc", "timely", "swift", "dctcp", "nscc"},
                   "`\"none\"`: no end-host congestion control (PFC only, as Meta runs at 400G); "
-                  "`\"dcqcn\"`: DCQCN, see `[dcqcn]`; `\"nscc\"`: a simplified window-based "
-                  "control in the spirit of UEC's NSCC (ECN × delay quadrants; "
-                  "`ns3::NsccCongestionControl`, parameters `MaxWindowBytes`, `TargetDelay`, "
-                  "`Alpha`, `FairIncrease`, `Beta`, ... in `[ns3]`; its `MtuBytes` follows "
-                  "`mtu_bytes` unless `[ns3]` sets it); it needs `[ecn] enabled = true`; with a "
-                  "UEC transport and no thresholds given, Kmin = 0.2·BDP and Kmax = 0.8·BDP per "
-                  "port rate (see `[ecn]`). See "
-                  "[rdma.md](../ns3-modules/rdma/doc/rdma.md#uec-style-transport-rod-and-rud).")
+                  "`\"dcqcn\"`: DCQCN, see `[dcqcn]`; `\"hpcc\"`: HPCC with INT (Li et al. "
+                  "2019), see `[hpcc]`; `\"timely\"`: TIMELY's RTT gradient (Mittal et al. "
+                  "2015), see `[timely]`; `\"swift\"`: a Swift-like delay target (Kumar et al. "
+                  "2020), see `[swift]`; `\"dctcp\"`: DCTCP-style ECN window control (the HPCC "
+                  "simulator's CC_MODE 8), see `[dctcp]`; `\"nscc\"`: NSCC as UEC 1.0 "
+                  "specifies it, see `[nscc]`. `dcqcn`, `dctcp` and `nscc` need `[ecn] enabled "
+                  "= true`; with a UEC transport and no thresholds given, Kmin = 0.2·BDP and Kmax "
+                  "= 0.8·BDP per port rate (see `[ecn]`). HPCC's INT records need every link "
+                  "rate to be 10, 25, 40, 50, 100, 200, 400 or 800 Gb/s. The controls that need "
+                  "the fabric's base RTT T (HPCC, Swift, DCTCP, NSCC, the sender window, "
+                  "receiver credits) get the longest host-to-host path's (the manifest's "
+                  "`resolved.attributes` `ns3::RdmaNic::BaseRtt`). See "
+                  "[rdma.md](../ns3-modules/rdma/doc/rdma.md#the-congestion-control-family).")
             .Attr({"ns3::RdmaNic::CongestionControl"}),
+        Choice<S>("sender_window", &S::senderWindow, {"none", "fixed", "variable"},
+                  "A sender window with any congestion control (the HPCC simulator's HAS_WIN / "
+                  "VAR_WIN): `\"none\"`; `\"fixed\"`, at most one BDP (host line rate × T) "
+                  "of payload outstanding per QP; `\"variable\"`, that × the control's rate / "
+                  "line rate. HPCC's own window W applies either way.")
+            .Attr({"ns3::RdmaNic::SenderWindow"}),
+        Boolean<S>("receiver_credit", &S::receiverCredit,
+                   "UEC-style receiver credits (RCCC, Ultra Ethernet 1.0) with any congestion "
+                   "control: a sender sends only with credit (a speculative window, then what its "
+                   "receiver grants); see `[rccc]`.")
+            .Attr({"ns3::RdmaNic::ReceiverCredit"}),
         Integer<S>("data_priority", &S::dataPriority, 0, 7,
                    "Traffic class (PFC priority) of data packets."),
         Integer<S>("control_priority", &S::controlPriority, 0, 7,

@@ -150,6 +150,52 @@ TEST_CASE("tusk --help and subcommand help", "[component][cli]")
     }
 }
 
+TEST_CASE("tusk run --hpcc-config: the simulator's configs for modes 1, 3, 7, 8 run the "
+          "matching control, --set wins, the manifest names what was imported",
+          "[component][cli][hpcc]")
+{
+    const fs::path dir = Scratch("hpcc-import");
+    Write(dir / "s.toml", kSmall);
+    struct Variant
+    {
+        const char* file;
+        const char* cc;
+    };
+    for (const Variant& v : {Variant{"dcqcn", "dcqcn"}, Variant{"hp95", "hpcc"},
+                             Variant{"timely", "timely"}, Variant{"dctcp", "dctcp"}})
+    {
+        INFO(v.file);
+        const fs::path out = dir / v.file;
+        const auto o = Tusk("run -q " + (dir / "s.toml").string() + " --hpcc-config " +
+                            TUSK_SOURCE_DIR + "/data/hpcc/config_fat_flow_" + v.file +
+                            ".txt --out " + out.string());
+        INFO(o.output);
+        REQUIRE(o.status == 0);
+        CHECK(o.output.find("not modelled") == std::string::npos);
+        const auto m = nlohmann::json::parse(std::ifstream(out / "manifest.json"));
+        CHECK(m["scenario"]["nic"]["congestion_control"] == v.cc);
+        CHECK(m["imported"]["nic.congestion_control"].get<std::string>().find("CC_MODE") !=
+              std::string::npos);
+        CHECK(m["imported"]["nic.mtu_bytes"].get<std::string>().find("PACKET_PAYLOAD_SIZE 1000") !=
+              std::string::npos);
+        CHECK(m["scenario"]["nic"]["mtu_bytes"] == 1000);
+    }
+    // An explicit --set beats the import; the manifest does not list it as imported.
+    const fs::path out = dir / "set";
+    const auto o = Tusk("run -q " + (dir / "s.toml").string() + " --hpcc-config " +
+                        TUSK_SOURCE_DIR + "/data/hpcc/config_fat_flow_hp95.txt " +
+                        "--set nic.congestion_control=dcqcn --set nic.mtu_bytes=4096 --out " +
+                        out.string());
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    const auto m = nlohmann::json::parse(std::ifstream(out / "manifest.json"));
+    CHECK(m["scenario"]["nic"]["congestion_control"] == "dcqcn");
+    CHECK(m["scenario"]["nic"]["mtu_bytes"] == 4096);
+    CHECK_FALSE(m["imported"].contains("nic.congestion_control"));
+    CHECK_FALSE(m["imported"].contains("nic.mtu_bytes"));
+    CHECK(m["imported"].contains("ecn.enabled"));
+}
+
 TEST_CASE("tusk rerun: shipped scenarios re-run from their manifest alone give byte-identical "
           "results",
           "[component][cli][manifest]")

@@ -419,7 +419,7 @@ TEST_CASE("Trimming: trimmed headers are counted, each trimmed packet is resent 
     }
 }
 
-TEST_CASE("Simplified NSCC: a 4:1 incast keeps a short queue at the same completion time",
+TEST_CASE("NSCC: a 4:1 incast keeps a short queue at the same completion time",
           "[component][uec][nscc]")
 {
     // 4 x 2 MB into one 100 Gb/s host, RUD, ECN at Kmin = 0.2 BDP, Kmax = 0.8 BDP (BDP

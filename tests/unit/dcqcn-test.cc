@@ -31,7 +31,9 @@ TimerOnly(Time t, uint32_t f)
     cc->SetAttribute("ByteCounter", UintegerValue(0)); // timer only
     cc->SetAttribute("InitialAlpha", DoubleValue(1.0));
     cc->SetAttribute("RateAi", UintegerValue(5'000'000));
-    cc->Init(100'000'000'000ULL);
+    RdmaCcSetup setup;
+    setup.lineRateBps = 100'000'000'000ULL;
+    cc->Init(setup);
     return cc;
 }
 

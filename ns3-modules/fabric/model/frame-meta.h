@@ -7,7 +7,8 @@
  * Packet that travels with it only has the frame's size (Packet::GetSize() is the frame's
  * bytes, headers and trailers included) and no header bytes; it is never modified, so frames
  * of one size may share one Packet (a NIC hands out one per size). Switches and the receiving NIC
- * read and rewrite only the FrameMeta (ECN marking sets `ecn`), so nothing is serialised,
+ * read and rewrite only the FrameMeta (ECN marking sets `ecn`, every switch decrements `ttl`,
+ * and egresses push HPCC's INT records onto `intStack`), so nothing is serialised,
  * parsed, allocated or looked up per hop. Real header bytes are built from the FrameMeta only
  * where someone looks at them: a NIC's Sniffer trace (pcap files decode as RoCEv2 in
  * Wireshark), a NIC's receive ErrorModel, and the wire-format tests
@@ -16,6 +17,8 @@
  */
 #ifndef TUSK_FRAME_META_H
 #define TUSK_FRAME_META_H
+
+#include "int-telemetry.h"
 
 #include "ns3/ipv4-address.h"
 
@@ -50,7 +53,7 @@ enum EcnCodepoint : uint8_t
 constexpr size_t kLbTagBytes = 8;
 
 /** The fields of a frame's headers: what the fabric forwards on, then the end-host transport
- *  fields. 56 bytes, copied by value. */
+ *  fields, then the INT stack. 112 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -77,26 +80,47 @@ struct FrameMeta
     /** A switch trimmed this data frame (UEC-style packet trimming): only its first
      *  SwitchNode::TrimmedFrameBytes remain (the headers); the receiver NACKs it. */
     bool trimmed = false;
+    /** IPv4 TTL: 64 from the NIC, decremented by every switch the frame crosses, so that the
+     *  receiver can count hops (Swift's topology scaling). */
+    uint8_t ttl = 64;
 
     // ---- end-host fields: written by the sending NIC, read by the receiving one ------------
-    /** IPv4 total length (bytes): IPv4 + UDP + BTH [+ AETH [+ SACK]] + payload + ICRC. */
-    uint16_t ipBytes = 0;
-    /** BTH PSN (24 bits, IBA Vol. 1 9.2). */
-    uint32_t psn = 0;
     /** BTH opcode (RoceOpcode). */
     uint8_t opcode = 0;
+    /** IPv4 total length (bytes): IPv4 + UDP + BTH [+ INT] [+ credit demand] [+ AETH [+ INT
+     *  echo] [+ SACK]] + payload + ICRC (roce-wire-format.h). */
+    uint16_t ipBytes = 0;
     /** BTH flag bits: kBthAckRequest, kBthBecn. */
     uint8_t bthFlags = 0;
-    /** AETH syndrome of ACK and NAK frames (IBA 9.3.5, table 45). */
+    /** AETH syndrome of ACK and NAK frames (IBA 9.3.5, table 45; tusk's reserved codes in
+     *  RoceAethHeader: the trim NACK 0x7F, the RCCC credit grant 0x40). */
     uint8_t syndrome = 0;
     /** SACK extension of a NAK after the AETH: 0 none, 1 a SACK PSN, 2 a 64-bit SACK bitmap
      *  (RdmaAck::Sack). */
     uint8_t sackFormat = 0;
+    /** Data frames under receiver credits (RCCC): the frame carries the 4-byte credit demand
+     *  after the BTH (and after the INT header), RoceCreditRequestHeader. */
+    bool hasCreditDemand = false;
+    /** BTH PSN (24 bits, IBA Vol. 1 9.2). */
+    uint32_t psn = 0;
     /** The SACK PSN, or the SACK bitmap's base PSN (24 bits). */
     uint32_t sackPsn = 0;
+    /** AETH MSN (24 bits): 0 on ACKs and NAKs; on an RCCC credit grant (syndrome 0x40) the
+     *  cumulative credit granted, in kCreditUnitBytes (256 B) units modulo 2^24. */
+    uint32_t aethMsn = 0;
+    /** The credit demand when hasCreditDemand: the sender's cumulative demand in
+     *  kCreditUnitBytes units (rdma/model/roce-credit-header.h). */
+    uint32_t creditDemandUnits = 0;
     /** The SACK bitmap: bit i set when PSN sackPsn + i has arrived. */
     uint64_t sackBits = 0;
+    /** In-band telemetry (HPCC): present on a data frame of a QP whose congestion control
+     *  uses INT (the 42-byte INT header after the BTH), where every switch egress pushes a
+     *  record; an ACK or NAK answering such a frame echoes its stack back to the sender (the
+     *  INT header after the AETH). RoceIntHeader is its wire format. */
+    IntStack intStack;
 };
+
+static_assert(sizeof(FrameMeta) == 112, "FrameMeta's layout: update the size in its comment");
 
 /** FrameMeta::bthFlags: the BTH AckReq bit. */
 constexpr uint8_t kBthAckRequest = 1;

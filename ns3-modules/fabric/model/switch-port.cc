@@ -2,6 +2,7 @@
 
 #include "switch-node.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -181,6 +182,10 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
         return false;
     }
     FrameMeta meta = frame;
+    if (meta.ttl > 0)
+    {
+        --meta.ttl; // IPv4: every router on the path decrements the TTL
+    }
     if (m_ecnEnabled && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
         meta.kind == FrameKind::DATA)
     {
@@ -231,9 +236,27 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         {
             m_dreBytes += bytes + GetPhyOverheadBytes();
         }
+        if (meta.intStack.present && meta.kind == FrameKind::DATA)
+        {
+            PushIntHop(meta, static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
+        }
         return true;
     }
     return false;
+}
+
+void
+SwitchPort::PushIntHop(FrameMeta& meta, uint64_t nowPs)
+{
+    // HPCC's INT (Li et al. 2019, section 3.2): when the frame leaves the egress queue, the
+    // time, the bytes this port has put on the line before it and the bytes still queued.
+    uint8_t code = 0;
+    NS_ABORT_MSG_IF(!IntHop::RateCode(GetRateBps(), code),
+                    "SwitchPort: an INT record cannot encode the port rate "
+                        << GetRateBps() << " b/s (HPCC's rate codes: 10, 25, 40, 50, 100, 200, "
+                                           "400, 800 Gb/s)");
+    meta.intStack.Push(
+        IntHop::Make(nowPs / 1000, GetCounters().txWireBytes, m_queuedBytes, code));
 }
 
 void

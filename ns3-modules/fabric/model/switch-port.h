@@ -29,6 +29,8 @@ double EcnMarkProbability(uint64_t queueBytes, uint64_t kmin, uint64_t kmax, dou
  * \brief A switch port: 8 per-priority FIFO egress queues sharing a byte limit, served in
  * strict priority (7 highest), and a discounting rate estimator (DRE) of egress utilisation
  * (Alizadeh et al., "CONGA", SIGCOMM 2014, section 3.3) for load-balancing policies.
+ * Every frame's IPv4 TTL is decremented at enqueue; a data frame that carries an INT header
+ * (FrameMeta::intStack.present) gets this egress's IntHop when it leaves the queue (HPCC).
  */
 class SwitchPort : public FabricNetDevice
 {
@@ -105,6 +107,8 @@ class SwitchPort : public FabricNetDevice
     double GetDreAlpha() const;
     /** The DRE utilisation as last decayed (callers decay it first). */
     double DreUtilisation() const;
+    /** Append this egress's INT record to a data frame that carries an INT header. */
+    void PushIntHop(FrameMeta& meta, uint64_t nowPs);
 
     Ptr<SwitchNode> m_switch;
     uint16_t m_portIndex = 0;

@@ -189,10 +189,10 @@ DcqcnCongestionControl::DoDispose()
 }
 
 void
-DcqcnCongestionControl::Init(uint64_t lineRateBps)
+DcqcnCongestionControl::Init(const RdmaCcSetup& setup)
 {
-    RdmaCongestionControl::Init(lineRateBps);
-    m_rc = static_cast<double>(lineRateBps);
+    RdmaCongestionControl::Init(setup);
+    m_rc = static_cast<double>(setup.lineRateBps);
     m_rt = m_rc;
     m_alpha = m_initialAlpha;
 }
@@ -205,7 +205,7 @@ DcqcnCongestionControl::OnCnp(Time now)
         return;
     }
     ++m_cnps;
-    const double line = static_cast<double>(m_lineRateBps);
+    const double line = static_cast<double>(m_setup.lineRateBps);
     if (!m_seenCnp && m_rateOnFirstCnp > 0)
     {
         m_rt = m_rc;
@@ -239,7 +239,7 @@ DcqcnCongestionControl::EnsureTimers()
     {
         m_alphaEvent = Simulator::Schedule(m_alphaPeriod, &DcqcnCongestionControl::AlphaTimer, this);
     }
-    if (!m_rateEvent.IsRunning() && m_rc < static_cast<double>(m_lineRateBps))
+    if (!m_rateEvent.IsRunning() && m_rc < static_cast<double>(m_setup.lineRateBps))
     {
         m_rateEvent = Simulator::Schedule(m_rateTimer, &DcqcnCongestionControl::RateTimer, this);
     }
@@ -264,7 +264,7 @@ DcqcnCongestionControl::RateTimer()
 void
 DcqcnCongestionControl::OnDataSent(uint32_t bytes, Time)
 {
-    if (m_byteCounter == 0 || !m_seenCnp || m_rc >= static_cast<double>(m_lineRateBps))
+    if (m_byteCounter == 0 || !m_seenCnp || m_rc >= static_cast<double>(m_setup.lineRateBps))
     {
         return;
     }
@@ -280,7 +280,7 @@ DcqcnCongestionControl::OnDataSent(uint32_t bytes, Time)
 void
 DcqcnCongestionControl::IncreaseEvent()
 {
-    const double line = static_cast<double>(m_lineRateBps);
+    const double line = static_cast<double>(m_setup.lineRateBps);
     const uint32_t i = std::max(m_timerEvents, m_byteEvents);
     const uint32_t j = std::min(m_timerEvents, m_byteEvents);
     if (i <= m_fastRecovery)

@@ -51,7 +51,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     static TypeId GetTypeId();
     DcqcnCongestionControl();
 
-    void Init(uint64_t lineRateBps) override;
+    void Init(const RdmaCcSetup& setup) override;
     uint64_t GetRateBps() const override { return static_cast<uint64_t>(m_rc); }
     void OnDataSent(uint32_t bytes, Time now) override;
     void OnCnp(Time now) override;

@@ -5,6 +5,8 @@
 #ifndef TUSK_RDMA_ACK_H
 #define TUSK_RDMA_ACK_H
 
+#include "fabric/model/int-telemetry.h"
+
 #include <cstdint>
 
 namespace ns3
@@ -35,6 +37,7 @@ struct RdmaAck
         ACK = 0,      //!< AETH ACK; psn24 = the last PSN received in order
         NAK = 1,      //!< AETH NAK PSN sequence error; psn24 = the responder's ePSN
         TRIM_NAK = 2, //!< AETH NAK with the reserved code 0x7F; psn24 = the trimmed PSN
+        CREDIT = 3,   //!< RCCC credit grant (AETH reserved syndrome 0x40); credit24 = the grant
     };
     /** What follows the AETH of a NAK (selective repeat only). */
     enum Sack : uint8_t
@@ -51,6 +54,12 @@ struct RdmaAck
     uint32_t sackPsn24 = 0;  //!< SACK_PSN: the PSN that arrived out of order
     uint32_t sackBase24 = 0; //!< SACK_BITMAP: the bitmap's base PSN
     uint64_t sackBits = 0;   //!< SACK_BITMAP: bit i set when PSN sackBase24 + i has arrived
+    uint32_t credit24 = 0;   //!< CREDIT: cumulative credit granted, kCreditUnitBytes units mod 2^24
+    /** Receiving side only (the NIC fills them from the frame's FrameMeta): switches the ACK
+     *  crossed (64 - its IPv4 TTL), and the INT echo after the AETH when the QP's congestion
+     *  control uses INT (valid during RdmaRequester::ReceiveAck). */
+    uint8_t hops = 0;
+    const IntStack* intEcho = nullptr;
 };
 
 /** What the responder does about one arriving data packet. */

@@ -1,9 +1,11 @@
 /*
- * tusk: RdmaCongestionControl, the pluggable rate controller of a QP (the TCP way:
+ * tusk: RdmaCongestionControl, the pluggable congestion control of a QP's sender (the TCP way:
  * the NIC holds a TypeId attribute and builds one instance per QP with a factory).
  */
 #ifndef TUSK_RDMA_CONGESTION_CONTROL_H
 #define TUSK_RDMA_CONGESTION_CONTROL_H
+
+#include "fabric/model/int-telemetry.h"
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -13,37 +15,87 @@
 namespace ns3
 {
 
+/** What the NIC tells a congestion control it builds for a QP (RdmaCongestionControl::Init). */
+struct RdmaCcSetup
+{
+    uint64_t lineRateBps = 0; //!< the NIC's line rate, bit/s
+    /** The fabric's base RTT T (RdmaNic::BaseRtt: the largest between any two hosts, HPCC's
+     *  GLOBAL_T); zero when the NIC was not told. */
+    Time baseRtt;
+    uint32_t mtuBytes = 4096; //!< payload bytes per data packet
+
+    /** Line rate x base RTT, bytes (0 without a base RTT). */
+    double BdpBytes() const { return lineRateBps / 8.0 * baseRtt.GetSeconds(); }
+};
+
 /**
- * \brief Rate-based congestion control of one QP's sender (reaction point).
+ * \brief One ACK, NAK or trim NACK as a congestion control sees it (RdmaCongestionControl::OnAck),
+ * after the requester has applied it: what it acknowledged for the first time (cumulatively or
+ * by SACK), its congestion signals (ECN echo, RTT from NIC timestamps, INT echo, hop count)
+ * and the send state HPCC and DCTCP need to act once per window (snd_nxt).
+ */
+struct RdmaCcAck
+{
+    Time now;
+    uint64_t sndUna = 0;          //!< oldest unacknowledged PSN after this ACK (64-bit)
+    uint64_t sndNxt = 0;          //!< the next new PSN the requester will send
+    uint64_t newlyAcked = 0;      //!< packets acknowledged for the first time by this ACK
+    uint64_t newlyAckedBytes = 0; //!< their payload bytes
+    bool ecnEcho = false;         //!< BTH BECN: a CE-marked packet arrived since the last answer
+    bool nak = false;             //!< a NAK (PSN sequence error) or a trim NACK
+    bool trimmed = false;         //!< a trim NACK: `lostBytes` of payload were cut at a switch
+    uint64_t lostBytes = 0;       //!< payload of the trimmed packet
+    /** RTT sample of the newest packet this ACK acknowledged for the first time: its last
+     *  transmission to now, NIC to NIC (zero when it acknowledged nothing new). */
+    Time rtt;
+    uint16_t entropy = 0; //!< the entropy (EV) that packet was last sent with
+    uint8_t hops = 0;     //!< switches the ACK crossed (64 - its IPv4 TTL on arrival)
+    /** The INT stack of the data packet that triggered the ACK, echoed (HPCC); nullptr when
+     *  the congestion control does not use INT. Valid during the call only. */
+    const IntStack* intEcho = nullptr;
+};
+
+/**
+ * \brief Congestion control of one QP's sender (reaction point): a rate, a window or both.
  *
- * The QP asks GetRateBps() when it paces its next packet and reports events. Subclasses
- * (DCQCN in a later issue) override the events they react to.
+ * The requester paces data packets at GetRateBps() and keeps at most GetWindowBytes() of
+ * payload outstanding (it may send while less than the window is outstanding, at least one
+ * packet; 0 = no window), and reports events: every data packet sent (OnDataSent), every
+ * packet acknowledged for the first time (OnAckSample), every ACK / NAK / trim NACK (OnAck),
+ * CNPs (OnCnp) and retransmission timeouts (OnTimeout). Subclasses override what they react
+ * to; each fires a trace source when its rate or window changes.
  */
 class RdmaCongestionControl : public Object
 {
   public:
     static TypeId GetTypeId();
 
-    /** Called once when the QP is created. \param lineRateBps the NIC's line rate, bit/s */
-    virtual void Init(uint64_t lineRateBps) { m_lineRateBps = lineRateBps; }
+    /** Called once when the QP is created. */
+    virtual void Init(const RdmaCcSetup& setup) { m_setup = setup; }
     /** Current sending rate, bit/s. */
-    virtual uint64_t GetRateBps() const { return m_lineRateBps; }
+    virtual uint64_t GetRateBps() const { return m_setup.lineRateBps; }
+    /** Window-based controls: payload bytes the QP may have outstanding; 0 = no window. */
+    virtual uint64_t GetWindowBytes() const { return 0; }
     /** A data packet of `bytes` wire bytes was sent. */
     virtual void OnDataSent(uint32_t bytes, Time now) {}
-    /** `ackedPackets` new packets acknowledged (cumulatively). */
-    virtual void OnAck(uint64_t ackedPackets, bool ecnEcho, Time now) {}
-    /** A CNP arrived for this QP. */
-    virtual void OnCnp(Time now) {}
-    /** Window-based controls: bytes the QP may have outstanding; 0 = no window (rate only). */
-    virtual uint64_t GetWindowBytes() const { return 0; }
     /** One data packet acknowledged (cumulatively or by SACK) for the first time: its ECN echo
      *  and its RTT (its last transmission to now). */
     virtual void OnAckSample(bool ecnEcho, Time rtt, Time now) {}
+    /** An ACK, NAK or trim NACK for this QP, after the requester applied it. */
+    virtual void OnAck(const RdmaCcAck& ack) {}
+    /** A CNP arrived for this QP. */
+    virtual void OnCnp(Time now) {}
+    /** The retransmission timer fired. */
+    virtual void OnTimeout(Time now) {}
+    /** Whether data packets must carry an INT header that switches fill in (HPCC). */
+    virtual bool UsesInt() const { return false; }
     /** Short name for outputs ("none", "dcqcn"). */
     virtual const char* Name() const = 0;
 
+    const RdmaCcSetup& GetSetup() const { return m_setup; }
+
   protected:
-    uint64_t m_lineRateBps = 0;
+    RdmaCcSetup m_setup;
 };
 
 /** \brief No congestion control: line rate always; losslessness is PFC's job (Meta at 400G). */

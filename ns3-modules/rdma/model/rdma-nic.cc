@@ -1,6 +1,8 @@
 #include "rdma-nic.h"
 
+#include "roce-credit-header.h"
 #include "roce-header.h"
+#include "roce-int-header.h"
 #include "roce-sack-header.h"
 #include "roce-wire-format.h"
 
@@ -64,6 +66,51 @@ RdmaNic::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&RdmaNic::m_maxOutstanding),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("BaseRtt",
+                          "The fabric's base RTT T: the largest RTT between two hosts of the "
+                          "idle fabric (the HPCC simulator's GLOBAL_T). Congestion controls "
+                          "that need T (HPCC, Swift, DCTCP, NSCC) and the SenderWindow use it; "
+                          "0 = not set (Time).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaNic::m_baseRtt),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("SenderWindow",
+                          "Sender window of every QP, whatever the congestion control (the "
+                          "HPCC simulator's HAS_WIN / VAR_WIN): None; Fixed, at most line rate "
+                          "x BaseRtt bytes of payload outstanding (one BDP); Variable, that "
+                          "times the congestion control's rate / line rate.",
+                          EnumValue(WINDOW_NONE),
+                          MakeEnumAccessor(&RdmaNic::m_senderWindow),
+                          MakeEnumChecker(WINDOW_NONE, "None", WINDOW_FIXED, "Fixed",
+                                          WINDOW_VARIABLE, "Variable"))
+            .AddAttribute("ReceiverCredit",
+                          "UEC-style receiver credits (RCCC, Ultra Ethernet 1.0): a sender may "
+                          "send only with credit (InitialCreditBytes of speculative credit, then "
+                          "what its receiver grants); data packets announce the sender's demand "
+                          "(RoceCreditRequestHeader) and the receiving NIC grants CreditGrantBytes "
+                          "at a time, round-robin over the QPs that owe, paced at its line rate. "
+                          "Works with any CongestionControl (boolean).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RdmaNic::m_receiverCredit),
+                          MakeBooleanChecker())
+            .AddAttribute("InitialCreditBytes",
+                          "RCCC: speculative credit of a new QP (bytes; 0 = one BDP, line rate "
+                          "x BaseRtt).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_initialCredit),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("CreditGrantBytes",
+                          "RCCC: credit per grant (bytes; 0 = 4 MTUs, UEC's default pull).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_creditGrant),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("CreditWindowBytes",
+                          "RCCC: the receiver grants only while less than this is outstanding "
+                          "over all its QPs, speculative credit included (bytes; 0 = one BDP, "
+                          "line rate x BaseRtt).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_creditWindow),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("CongestionControl",
                           "TypeId of the congestion control built for every QP.",
                           TypeIdValue(RdmaCcNone::GetTypeId()),
@@ -111,7 +158,9 @@ RdmaNic::GetTypeId()
 
 RdmaNic::RdmaNic()
     : m_qps(kFirstQpn), // QP0 (subnet management) and QP1 (general services) are reserved (IBA 3.5.1)
-      m_isActive(kFirstQpn, 0)
+      m_isActive(kFirstQpn, 0),
+      m_creditListed(kFirstQpn, 0),
+      m_creditOut(kFirstQpn, 0)
 {
     m_entropyRng = CreateObject<UniformRandomVariable>();
 }
@@ -132,6 +181,10 @@ RdmaNic::DoDispose()
     m_control.clear();
     m_framesBySize.clear();
     m_wake.Cancel();
+    m_creditEvent.Cancel();
+    m_creditQps.clear();
+    m_creditListed.clear();
+    m_creditOut.clear();
     FabricNetDevice::DoDispose();
 }
 
@@ -151,7 +204,11 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     ps->SetBaseEntropy(entropy);
     ObjectFactory ccFactory(m_ccTypeId.GetName());
     Ptr<RdmaCongestionControl> cc = ccFactory.Create<RdmaCongestionControl>();
-    cc->Init(GetRateBps());
+    RdmaCcSetup setup;
+    setup.lineRateBps = GetRateBps();
+    setup.baseRtt = m_baseRtt;
+    setup.mtuBytes = m_mtuBytes;
+    cc->Init(setup);
     ObjectFactory recoveryFactory(m_lossRecoveryTypeId.GetName());
     Ptr<RdmaLossRecovery> recovery = recoveryFactory.Create<RdmaLossRecovery>();
     const auto qpn = static_cast<uint32_t>(m_qps.size());
@@ -164,8 +221,118 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     qp->Setup(this, qpn, peerHost, priority, ps, cc, recovery);
     m_qps.push_back(qp);
     m_isActive.push_back(0);
+    m_creditListed.push_back(0);
+    m_creditOut.push_back(0);
     m_qpCreatedTrace(qp);
     return qp;
+}
+
+uint64_t
+RdmaNic::BdpBytes(const char* user) const
+{
+    NS_ABORT_MSG_IF(m_baseRtt.IsZero(), "RdmaNic: " << user << " needs BaseRtt");
+    return static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 * m_baseRtt.GetSeconds());
+}
+
+RdmaRequester::SenderWindow
+RdmaNic::GetSenderWindow() const
+{
+    RdmaRequester::SenderWindow w;
+    if (m_senderWindow != WINDOW_NONE)
+    {
+        w.bdpBytes = BdpBytes("SenderWindow");
+        w.variable = m_senderWindow == WINDOW_VARIABLE;
+    }
+    return w;
+}
+
+uint64_t
+RdmaNic::GetInitialCreditBytes() const
+{
+    return m_initialCredit != 0 ? m_initialCredit
+                                : BdpBytes("ReceiverCredit with InitialCreditBytes 0");
+}
+
+uint64_t
+RdmaNic::GetCreditWindowBytes() const
+{
+    return m_creditWindow != 0 ? m_creditWindow
+                               : BdpBytes("ReceiverCredit with CreditWindowBytes 0");
+}
+
+void
+RdmaNic::UpdateCreditOutstanding(const RdmaQueuePair& qp)
+{
+    uint64_t& cached = m_creditOut[qp.GetQpn()];
+    const uint64_t now = qp.GetCreditOutstanding();
+    m_creditOutstanding = m_creditOutstanding + now - cached;
+    cached = now;
+}
+
+void
+RdmaNic::ListForCredit(RdmaQueuePair* qp)
+{
+    uint8_t& listed = m_creditListed[qp->GetQpn()];
+    if (!listed)
+    {
+        listed = 1;
+        m_creditQps.push_back(qp);
+    }
+    if (!m_creditEvent.IsRunning())
+    {
+        CreditTick();
+    }
+}
+
+void
+RdmaNic::CreditTick()
+{
+    // One grant per tick, round-robin over the QPs that are owed credit, paced so that the
+    // granted data arrives at this NIC's line rate (the receiver's credit pacer), and only
+    // while less than the credit window is outstanding (granted or speculative, not arrived):
+    // arrivals re-open it.
+    while (!m_creditQps.empty())
+    {
+        if (m_creditOutstanding >= GetCreditWindowBytes())
+        {
+            return;
+        }
+        if (m_creditRr >= m_creditQps.size())
+        {
+            m_creditRr = 0;
+        }
+        RdmaQueuePair* qp = m_creditQps[m_creditRr];
+        const uint64_t owed = qp->GetCreditOwed();
+        if (owed == 0)
+        {
+            m_creditListed[qp->GetQpn()] = 0;
+            m_creditQps.erase(m_creditQps.begin() + static_cast<std::ptrdiff_t>(m_creditRr));
+            continue;
+        }
+        const uint64_t chunk = m_creditGrant != 0 ? m_creditGrant : 4ULL * m_mtuBytes;
+        const uint64_t grant = std::min(chunk, owed);
+        SendCredit(*qp, qp->GrantCredit(grant));
+        UpdateCreditOutstanding(*qp);
+        ++m_creditRr;
+        const uint64_t packets = (grant + m_mtuBytes - 1) / m_mtuBytes;
+        const uint32_t perPacket = kRoceDataOverheadBytes + GetPhyOverheadBytes() + 4 +
+                                   (qp->GetCongestionControl()->UsesInt() ? kIntHeaderBytes : 0);
+        m_creditEvent = Simulator::Schedule(
+            PicoSeconds(SerializationPs(grant + packets * perPacket, GetRateBps())),
+            &RdmaNic::CreditTick, this);
+        return;
+    }
+}
+
+void
+RdmaNic::SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes)
+{
+    // An ACK frame whose AETH carries the reserved credit syndrome and, in its MSN field, the
+    // cumulative grant (kCreditUnitBytes units, modulo 2^24).
+    FrameMeta meta = ControlMeta(qp, FrameKind::ACK);
+    meta.syndrome = RoceAethHeader::kSyndromeCredit;
+    meta.aethMsn = static_cast<uint32_t>((cumulativeBytes / kCreditUnitBytes) & 0xFFFFFF);
+    QueueControl(meta, 0);
 }
 
 Ptr<RdmaQueuePair>
@@ -249,35 +416,15 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp)
 {
     // RoCEv2 CNP (Annex A17.9.3): BTH with opcode 0x81 and the destination QP, 16 reserved
     // bytes, ICRC.
-    FrameMeta meta;
-    meta.srcHost = m_hostId;
-    meta.dstHost = qp.GetPeerHost();
-    meta.dstQp = qp.GetPeerQpn();
-    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
-    meta.dstPort = kRoceV2UdpPort;
-    meta.priority = m_controlPriority;
-    meta.ecn = ECN_NOT_ECT;
-    meta.kind = FrameKind::CNP;
-    meta.opcode = ROCE_CNP;
+    FrameMeta meta = ControlMeta(qp, FrameKind::CNP);
     meta.bthFlags = kBthBecn;
-    Ptr<Packet> p = NewFrame(meta, 16);
-    m_control.push_back(ControlFrame{p, meta});
-    TryTransmit();
+    QueueControl(meta, 16);
 }
 
 void
-RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack)
+RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho)
 {
-    FrameMeta meta;
-    meta.srcHost = m_hostId;
-    meta.dstHost = qp.GetPeerHost();
-    meta.dstQp = qp.GetPeerQpn();
-    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
-    meta.dstPort = kRoceV2UdpPort;
-    meta.priority = m_controlPriority;
-    meta.ecn = ECN_NOT_ECT;
-    meta.kind = ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK;
-    meta.opcode = ROCE_RC_ACK;
+    FrameMeta meta = ControlMeta(qp, ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK);
     meta.psn = ack.psn24;
     // The congestion echo of CE-marked data (per-entropy ECN feedback) rides in BECN.
     meta.bthFlags = ack.ecnEcho ? kBthBecn : 0;
@@ -287,7 +434,34 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack)
     meta.sackFormat = ack.sack;
     meta.sackPsn = ack.sack == RdmaAck::SACK_PSN ? ack.sackPsn24 : ack.sackBase24;
     meta.sackBits = ack.sack == RdmaAck::SACK_BITMAP ? ack.sackBits : 0;
-    Ptr<Packet> p = NewFrame(meta, 0);
+    if (intEcho)
+    {
+        meta.intStack = *intEcho; // HPCC: the data packet's INT stack back to its sender
+        meta.intStack.present = true;
+    }
+    QueueControl(meta, 0);
+}
+
+FrameMeta
+RdmaNic::ControlMeta(const RdmaQueuePair& qp, FrameKind kind) const
+{
+    FrameMeta meta;
+    meta.srcHost = m_hostId;
+    meta.dstHost = qp.GetPeerHost();
+    meta.dstQp = qp.GetPeerQpn();
+    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
+    meta.dstPort = kRoceV2UdpPort;
+    meta.priority = m_controlPriority;
+    meta.ecn = ECN_NOT_ECT;
+    meta.kind = kind;
+    meta.opcode = kind == FrameKind::CNP ? ROCE_CNP : ROCE_RC_ACK;
+    return meta;
+}
+
+void
+RdmaNic::QueueControl(FrameMeta& meta, uint32_t payloadBytes)
+{
+    Ptr<Packet> p = NewFrame(meta, payloadBytes);
     m_control.push_back(ControlFrame{p, meta});
     TryTransmit();
 }
@@ -337,7 +511,9 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         }
         ++m_rrNext;
         const RdmaQueuePair::TxDescriptor d = qp->NextDataPacket(now);
+        const bool intOn = qp->GetCongestionControl()->UsesInt();
         meta = FrameMeta();
+        meta.intStack.present = intOn;
         meta.srcHost = m_hostId;
         meta.dstHost = qp->GetPeerHost();
         meta.dstQp = qp->GetPeerQpn();
@@ -349,6 +525,13 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         meta.opcode = d.opcode;
         meta.bthFlags = d.ackRequest ? kBthAckRequest : 0;
         meta.psn = static_cast<uint32_t>(d.psn & 0xFFFFFF);
+        if (m_receiverCredit)
+        {
+            // RCCC: what this sender needs, cumulative (RoceCreditRequestHeader)
+            meta.hasCreditDemand = true;
+            meta.creditDemandUnits = static_cast<uint32_t>(
+                (qp->CreditDemandBytes() + kCreditUnitBytes - 1) / kCreditUnitBytes);
+        }
         packet = NewFrame(meta, d.payload);
         qp->NotePaced(packet->GetSize() + GetPhyOverheadBytes(), now, GetRateBps());
         return true;
@@ -373,6 +556,11 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     const Time now = Simulator::Now();
     if (meta.opcode == ROCE_RC_ACK)
     {
+        if (meta.syndrome == RoceAethHeader::kSyndromeCredit)
+        {
+            qp->ReceiveCredit(meta.aethMsn); // RCCC grant
+            return;
+        }
         RdmaAck ack;
         const bool nak = (meta.syndrome & 0x60) == 0x60; // RoceAethHeader::IsNak
         ack.kind = !nak ? RdmaAck::ACK
@@ -380,6 +568,11 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
                                                                           : RdmaAck::NAK;
         ack.psn24 = meta.psn;
         ack.ecnEcho = (meta.bthFlags & kBthBecn) != 0;
+        ack.hops = static_cast<uint8_t>(64 - std::min<uint8_t>(64, meta.ttl));
+        if (qp->GetCongestionControl()->UsesInt() && meta.intStack.present)
+        {
+            ack.intEcho = &meta.intStack; // the INT echo after the AETH
+        }
         // A NAK of a selective-repeat QP carries a SACK after the AETH, in its format.
         const RdmaAck::Sack format = qp->GetLossRecovery()->GetSackFormat();
         if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_PSN && meta.sackFormat == format)
@@ -417,16 +610,31 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         const RxAnswer answer = qp->ReceiveTrimmed(meta.psn);
         if (answer.send)
         {
-            SendControl(*qp, answer.ack);
+            SendControl(*qp, answer.ack, nullptr);
         }
         return;
+    }
+    // HPCC: the INT stack the switches filled in travels in the meta.
+    const bool intOn = qp->GetCongestionControl()->UsesInt();
+    if (m_receiverCredit && meta.hasCreditDemand)
+    {
+        qp->NoteCreditDemand(meta.creditDemandUnits);
     }
     const RxAnswer answer = qp->ReceiveData(meta.psn, meta.opcode,
                                             (meta.bthFlags & kBthAckRequest) != 0,
                                             RocePayloadBytes(meta), ce);
     if (answer.send)
     {
-        SendControl(*qp, answer.ack);
+        SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr);
+    }
+    if (m_receiverCredit)
+    {
+        // What arrived frees room in the credit window; what the sender still needs is owed.
+        UpdateCreditOutstanding(*qp);
+        if (qp->GetCreditOwed() > 0)
+        {
+            ListForCredit(PeekPointer(qp));
+        }
     }
     if (answer.outOfOrder && m_cnpOnOoo && qp->TakeCnp(now, m_cnpInterval, true))
     {

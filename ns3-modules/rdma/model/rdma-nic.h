@@ -64,6 +64,23 @@ class RdmaNic : public FabricNetDevice
     uint32_t GetAckInterval() const { return m_ackInterval; }
     Time GetRetransmitTimeout() const { return m_rto; }
     uint64_t GetMaxOutstandingPackets() const { return m_maxOutstanding; }
+    /** The fabric's base RTT T (attribute BaseRtt; 0 = not set). */
+    Time GetBaseRtt() const { return m_baseRtt; }
+
+    /** Attribute SenderWindow: the HPCC simulator's HAS_WIN (a window of one BDP) and VAR_WIN
+     *  (scaled by the congestion control's rate / line rate). */
+    enum SenderWindowMode
+    {
+        WINDOW_NONE = 0,     //!< HAS_WIN 0
+        WINDOW_FIXED = 1,    //!< HAS_WIN 1, VAR_WIN 0: line rate x BaseRtt
+        WINDOW_VARIABLE = 2, //!< HAS_WIN 1, VAR_WIN 1: that x rate / line rate
+    };
+    /** The sender window every QP of this NIC gets (bdpBytes 0 = none). */
+    RdmaRequester::SenderWindow GetSenderWindow() const;
+    /** Attribute ReceiverCredit: UEC-style receiver credits (RCCC) on every QP. */
+    bool ReceiverCreditEnabled() const { return m_receiverCredit; }
+    /** Speculative credit of a new QP, bytes (InitialCreditBytes, or one BDP). */
+    uint64_t GetInitialCreditBytes() const;
 
     /** TracedCallback signature of "QpCreated": a QP this NIC just created (both ends of a
      *  connection fire it on their NIC), set up but not yet connected to its peer's QPN. */
@@ -87,12 +104,24 @@ class RdmaNic : public FabricNetDevice
 
   private:
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
-    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack);
+    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho);
     void SendCnp(const RdmaQueuePair& qp);
     /** A frame with `meta` as its headers carrying `payloadBytes`: sets meta.ipBytes, returns
      *  a Packet of the frame's size (no header bytes; SerializeRoceFrame builds them). Frames
      *  of one size share one Packet (see m_framesBySize). */
     Ptr<Packet> NewFrame(FrameMeta& meta, uint32_t payloadBytes);
+    /** FrameMeta of a control frame (ACK, NAK, CNP, credit) of `qp` to its peer. */
+    FrameMeta ControlMeta(const RdmaQueuePair& qp, FrameKind kind) const;
+    /** A frame (NewFrame) with `meta` as its headers and `payloadBytes` after them, queued
+     *  ahead of data. */
+    void QueueControl(FrameMeta& meta, uint32_t payloadBytes);
+    void SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes);
+    void ListForCredit(RdmaQueuePair* qp);
+    void UpdateCreditOutstanding(const RdmaQueuePair& qp);
+    uint64_t GetCreditWindowBytes() const;
+    /** Line rate x BaseRtt, bytes; aborts naming `user` if BaseRtt is not set. */
+    uint64_t BdpBytes(const char* user) const;
+    void CreditTick();
     void Wake();
 
     uint32_t m_hostId = 0;
@@ -103,6 +132,18 @@ class RdmaNic : public FabricNetDevice
     bool m_cnpOnOoo = false;
     Time m_rto;
     uint64_t m_maxOutstanding = 0;
+    Time m_baseRtt;
+    SenderWindowMode m_senderWindow = WINDOW_NONE;
+    bool m_receiverCredit = false;
+    uint64_t m_initialCredit = 0;
+    uint64_t m_creditGrant = 0;
+    uint64_t m_creditWindow = 0;
+    uint64_t m_creditOutstanding = 0;        //!< RCCC: sum of m_creditOut
+    std::vector<uint64_t> m_creditOut;       //!< per QPN: its outstanding credit, as last seen
+    std::vector<RdmaQueuePair*> m_creditQps; //!< RCCC: responders owing credit, round-robin
+    std::vector<uint8_t> m_creditListed;     //!< per QPN: listed in m_creditQps
+    size_t m_creditRr = 0;
+    EventId m_creditEvent;
     TypeId m_ccTypeId;
     TypeId m_pathSelectorTypeId;
     TypeId m_lossRecoveryTypeId;

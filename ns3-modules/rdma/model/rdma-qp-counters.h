@@ -36,6 +36,8 @@ struct QpCounters
     uint64_t cnpsReceived = 0;      //!< CNPs that reached this QP (reaction point)
     uint64_t trimmedReceived = 0;   //!< data packets that arrived trimmed (receiver)
     uint64_t trimNacksReceived = 0; //!< trim NACKs that reached this QP (sender)
+    uint64_t creditsSent = 0;       //!< RCCC credit grants sent (receiver)
+    uint64_t creditsReceived = 0;   //!< RCCC credit grants that reached this QP (sender)
 };
 
 /** Receiver-side counts of one message, reported with its receive completion. */

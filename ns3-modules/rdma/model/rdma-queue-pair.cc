@@ -91,7 +91,12 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     tx.timeout = &m_timeoutTrace;
     m_requester.Setup(this, PeekPointer(nic), ps, cc, recovery, &m_counters, tx,
                       nic->GetMtuBytes(), nic->GetRetransmitTimeout(),
-                      nic->GetMaxOutstandingPackets());
+                      nic->GetMaxOutstandingPackets(), nic->GetSenderWindow());
+    if (nic->ReceiverCreditEnabled())
+    {
+        m_requester.EnableReceiverCredit(nic->GetInitialCreditBytes());
+        m_responder.EnableReceiverCredit(nic->GetInitialCreditBytes());
+    }
     RdmaResponder::Traces rx;
     rx.delivered = &m_deliveredTrace;
     rx.nakSent = &m_nakSentTrace;

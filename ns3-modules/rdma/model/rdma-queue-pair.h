@@ -141,6 +141,23 @@ class RdmaQueuePair : public Object
     }
     /** A trimmed data packet arrived: what to answer. */
     RxAnswer ReceiveTrimmed(uint32_t psn24) { return m_responder.ReceiveTrimmed(psn24); }
+    /** RCCC, sender: the cumulative demand to announce with the packet just described. */
+    uint64_t CreditDemandBytes() { return m_requester.CreditDemandBytes(); }
+    /** RCCC, sender: a credit grant arrived. */
+    void ReceiveCredit(uint32_t credit24) { m_requester.ReceiveCredit(credit24); }
+    /** RCCC, receiver: the demand a data packet announced. */
+    void NoteCreditDemand(uint32_t units) { m_responder.NoteCreditDemand(units); }
+    /** RCCC, receiver: credit owed to the sender, bytes. */
+    uint64_t GetCreditOwed() const { return m_responder.GetCreditOwed(); }
+    /** RCCC, receiver: credit granted (or speculative) whose data has not arrived, bytes. */
+    uint64_t GetCreditOutstanding() const
+    {
+        return m_responder.GetCreditOutstanding(m_recovery->GetReorderBufferBytes());
+    }
+    /** RCCC, receiver: grant up to `maxBytes`; the cumulative grant, bytes. */
+    uint64_t GrantCredit(uint64_t maxBytes) { return m_responder.GrantCredit(maxBytes); }
+    /** RCCC, sender: credit balance, payload bytes. */
+    int64_t GetCreditBalance() const { return m_requester.GetCreditBalance(); }
     /** Notification point: a CE-marked data packet arrived (counted). */
     void NoteCeMarked() { m_responder.NoteCeMarked(); }
     /** Notification point: whether a CNP for this QP may be sent now (at most one per

@@ -2,6 +2,7 @@
 
 #include "rdma-nic.h"
 #include "rdma-queue-pair.h"
+#include "roce-credit-header.h"
 #include "roce-header.h"
 
 #include "fabric/model/fabric-units.h"
@@ -11,6 +12,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -30,7 +32,8 @@ RdmaRequester::Setup(RdmaQueuePair* qp,
                      const Traces& traces,
                      uint32_t mtuBytes,
                      Time rto,
-                     uint64_t maxOutstanding)
+                     uint64_t maxOutstanding,
+                     SenderWindow senderWindow)
 {
     m_qp = qp;
     m_nic = nic;
@@ -42,6 +45,7 @@ RdmaRequester::Setup(RdmaQueuePair* qp,
     m_mtu = mtuBytes;
     m_rto = rto;
     m_window = recovery->OutstandingLimit(maxOutstanding);
+    m_senderWindow = senderWindow;
 }
 
 void
@@ -57,6 +61,26 @@ RdmaRequester::Dispose()
 }
 
 void
+RdmaRequester::EnableReceiverCredit(uint64_t initialBytes)
+{
+    m_creditOn = true;
+    m_creditInitial = initialBytes;
+}
+
+void
+RdmaRequester::ReceiveCredit(uint32_t credit24)
+{
+    ++m_counters->creditsReceived;
+    // Cumulative and in order; extend the 24-bit field near what was granted so far.
+    const uint64_t units = ExtendPsn(credit24, m_creditGranted / kCreditUnitBytes);
+    m_creditGranted = std::max(m_creditGranted, units * kCreditUnitBytes);
+    if (HasDataToSend())
+    {
+        Activate();
+    }
+}
+
+void
 RdmaRequester::Activate()
 {
     m_nic->Activate(m_qp);
@@ -68,6 +92,7 @@ RdmaRequester::PostSend(uint64_t bytes, uint64_t cookie)
     NS_ABORT_MSG_IF(bytes == 0, "RdmaQueuePair::PostSend: empty message");
     const uint64_t packets = (bytes + m_mtu - 1) / m_mtu;
     m_sendQueue.push_back(SendWqe{cookie, bytes, m_psnEnd, packets, SendMessageStats()});
+    m_postedBytes += bytes;
     m_psnEnd += packets;
     Activate();
 }
@@ -110,13 +135,32 @@ RdmaRequester::HasDataToSend() const
     {
         return false;
     }
+    if (m_creditOn && m_sndNxt >= m_maxSent && GetCreditBalance() <= 0)
+    {
+        return false; // RCCC: new data waits for credit (resends do not); a grant activates
+    }
+    // A window of W bytes lets the QP send while less than W of payload is outstanding (the
+    // HPCC simulator's IsWinBound), so ceil(W / MTU) packets, and at least one.
     uint64_t window = m_window;
+    auto narrow = [&](double bytes) {
+        const double packets = std::max(1.0, std::ceil(bytes / m_mtu));
+        const auto p = static_cast<uint64_t>(packets);
+        window = window == 0 ? p : std::min(window, p);
+    };
     const uint64_t ccBytes = m_cc->GetWindowBytes();
     if (ccBytes != 0)
     {
-        // A window-based congestion control (NSCC): at least one packet may be outstanding.
-        const uint64_t ccPackets = std::max<uint64_t>(1, ccBytes / m_mtu);
-        window = window == 0 ? ccPackets : std::min(window, ccPackets);
+        narrow(static_cast<double>(ccBytes)); // a window-based congestion control
+    }
+    if (m_senderWindow.bdpBytes != 0)
+    {
+        double w = static_cast<double>(m_senderWindow.bdpBytes);
+        if (m_senderWindow.variable)
+        {
+            w *= static_cast<double>(m_cc->GetRateBps()) /
+                 static_cast<double>(m_cc->GetSetup().lineRateBps);
+        }
+        narrow(w);
     }
     return window == 0 || m_sndNxt - m_sndUna < window;
 }
@@ -224,10 +268,15 @@ RdmaRequester::NextDataPacket(Time now)
         (*m_traces.sent)(psn, d.payload, d.entropy);
     }
     ++m_counters->dataPacketsSent;
+    if (psn >= m_maxSent)
+    {
+        m_newSentBytes += d.payload;
+    }
     m_maxSent = std::max(m_maxSent, psn + 1);
     GrowTxSlots(m_maxSent - m_sndUna);
     TxSlot& slot = Slot(psn);
     slot.sentPs = static_cast<uint64_t>(now.GetPicoSeconds());
+    slot.payload = d.payload;
     slot.entropy = d.entropy;
     slot.flags = resend ? static_cast<uint8_t>(slot.flags | kResent) : 0;
     ArmTimer(now);
@@ -273,6 +322,7 @@ RdmaRequester::OnTimer()
     ++m_counters->timeouts;
     (*m_traces.timeout)(m_sndUna);
     Feedback(Slot(m_sndUna), PathSelector::TIMEOUT, now);
+    m_cc->OnTimeout(now);
     m_recovery->OnTimeout(*this);
     m_lastProgress = now;
     m_timer = Simulator::Schedule(m_rto, &RdmaRequester::OnTimer, this);
@@ -285,6 +335,15 @@ RdmaRequester::AckedFeedback(uint64_t psn, bool ecnEcho, Time now)
     const TxSlot& s = Slot(psn);
     const Time rtt = now - PicoSeconds(s.sentPs);
     m_cc->OnAckSample(ecnEcho, rtt, now);
+    // The ACK's summary for OnAck: what it acknowledged first, and the newest packet's RTT.
+    ++m_ccAck.newlyAcked;
+    m_ccAck.newlyAckedBytes += s.payload;
+    if (m_ccAck.newlyAcked == 1 || psn >= m_ccAckNewest)
+    {
+        m_ccAckNewest = psn;
+        m_ccAck.rtt = rtt;
+        m_ccAck.entropy = s.entropy;
+    }
     Feedback(s, ecnEcho ? PathSelector::ECN : PathSelector::GOOD, now);
     (*m_traces.acked)(psn, s.entropy, ecnEcho, rtt);
 }
@@ -312,8 +371,23 @@ RdmaRequester::Sack(uint64_t psn, bool ecnEcho, Time now)
 }
 
 void
+RdmaRequester::ReportToCc(Time now)
+{
+    m_ccAck.now = now;
+    m_ccAck.sndUna = m_sndUna;
+    m_ccAck.sndNxt = m_sndNxt;
+    m_cc->OnAck(m_ccAck);
+    m_ccAck = RdmaCcAck();
+}
+
+void
 RdmaRequester::ReceiveAck(const RdmaAck& ack, Time now)
 {
+    m_ccAck = RdmaCcAck();
+    m_ccAck.ecnEcho = ack.ecnEcho;
+    m_ccAck.nak = ack.kind != RdmaAck::ACK;
+    m_ccAck.hops = ack.hops;
+    m_ccAck.intEcho = ack.intEcho;
     if (ack.kind == RdmaAck::TRIM_NAK)
     {
         ReceiveTrimNack(ack.psn24, now);
@@ -334,11 +408,11 @@ RdmaRequester::ReceiveAck(const RdmaAck& ack, Time now)
     }
     if (newUna > m_maxSent)
     {
+        m_ccAck = RdmaCcAck();
         return; // stale or corrupt: acknowledges what was never sent
     }
     if (newUna > m_sndUna)
     {
-        const uint64_t ackedPackets = newUna - m_sndUna;
         for (uint64_t p = m_sndUna; p < newUna; ++p)
         {
             TxSlot& s = Slot(p);
@@ -351,7 +425,6 @@ RdmaRequester::ReceiveAck(const RdmaAck& ack, Time now)
         m_recovery->OnCumulativeAck(*this, newUna - 1);
         m_sndUna = newUna;
         m_lastProgress = now;
-        m_cc->OnAck(ackedPackets, false, now);
         while (!m_sendQueue.empty() &&
                m_sendQueue.front().firstPsn + m_sendQueue.front().packets <= m_sndUna)
         {
@@ -372,6 +445,7 @@ RdmaRequester::ReceiveAck(const RdmaAck& ack, Time now)
     {
         m_timer.Cancel();
     }
+    ReportToCc(now);
     if (HasDataToSend())
     {
         Activate();
@@ -386,11 +460,16 @@ RdmaRequester::ReceiveTrimNack(uint32_t psn24, Time now)
     (*m_traces.nakReceived)(psn, true);
     if (psn < m_sndUna || psn >= m_maxSent)
     {
+        m_ccAck = RdmaCcAck();
         return; // already acknowledged, or stale
     }
     Feedback(Slot(psn), PathSelector::NACK, now);
+    m_ccAck.trimmed = true;
+    m_ccAck.lostBytes = Slot(psn).payload;
+    m_ccAck.entropy = Slot(psn).entropy;
     m_recovery->OnTrimNack(*this, psn);
     m_lastProgress = now;
+    ReportToCc(now);
     if (HasDataToSend())
     {
         Activate();

@@ -57,8 +57,20 @@ class RdmaRequester
     struct TxSlot
     {
         uint64_t sentPs = 0;  //!< last transmission
+        uint32_t payload = 0; //!< payload bytes
         uint16_t entropy = 0; //!< entropy of the last transmission
         uint8_t flags = 0;    //!< kSacked | kLost | kResent
+    };
+
+    /**
+     * \brief The sender window of the HPCC simulator (HAS_WIN, VAR_WIN), for any congestion
+     * control: at most `bdpBytes` of payload outstanding (the NIC's line rate x base RTT), or
+     * with `variable` that times the congestion control's rate / line rate. 0 = none.
+     */
+    struct SenderWindow
+    {
+        uint64_t bdpBytes = 0;
+        bool variable = false;
     };
     static constexpr uint8_t kSacked = 1; //!< acknowledged (by SACK or cumulatively)
     static constexpr uint8_t kLost = 2;   //!< declared lost, to be resent
@@ -92,9 +104,28 @@ class RdmaRequester
                const Traces& traces,
                uint32_t mtuBytes,
                Time rto,
-               uint64_t maxOutstanding);
+               uint64_t maxOutstanding,
+               SenderWindow senderWindow);
     /** Cancel the timer and drop the references (the QP's DoDispose). */
     void Dispose();
+    /**
+     * \brief Run under UEC-style receiver credits (RCCC): new data goes out only while the
+     * credit balance (`initialBytes` of speculative credit + what the receiver granted - new
+     * payload sent) is positive; resends need no credit. Every data packet announces the
+     * demand, the payload posted so far.
+     */
+    void EnableReceiverCredit(uint64_t initialBytes);
+    bool ReceiverCreditEnabled() const { return m_creditOn; }
+    /** Credit balance, payload bytes (RCCC). */
+    int64_t GetCreditBalance() const
+    {
+        return static_cast<int64_t>(m_creditInitial + m_creditGranted) -
+               static_cast<int64_t>(m_newSentBytes);
+    }
+    /** The cumulative demand announced with every data packet (RCCC): payload posted. */
+    uint64_t CreditDemandBytes() const { return m_postedBytes; }
+    /** A credit grant: `credit24` = cumulative credit in kCreditUnitBytes units, mod 2^24. */
+    void ReceiveCredit(uint32_t credit24);
 
     // ---- work requests --------------------------------------------------------------------
     /** Post a SEND of `bytes` (>= 1) payload bytes, completed with `cookie`. */
@@ -190,6 +221,8 @@ class RdmaRequester
     void ReceiveTrimNack(uint32_t psn24, Time now);
     void MarkAcked(TxSlot& s);
     void AckedFeedback(uint64_t psn, bool ecnEcho, Time now);
+    /** Report the ACK being processed (m_ccAck) to the congestion control and reset it. */
+    void ReportToCc(Time now);
     void GrowTxSlots(uint64_t outstanding);
     SendWqe& WqeOf(uint64_t psn);
     uint32_t PayloadOf(const SendWqe& wqe, uint64_t psn) const;
@@ -204,6 +237,9 @@ class RdmaRequester
     SendCallback m_sendCb;
     uint32_t m_mtu = 4096;
     uint64_t m_window = 0; //!< packets outstanding at most; 0 = no limit
+    SenderWindow m_senderWindow;
+    RdmaCcAck m_ccAck;     //!< the ACK being processed, as the congestion control will see it
+    uint64_t m_ccAckNewest = 0; //!< newest PSN m_ccAck acknowledged
     Time m_rto;
 
     RingQueue<SendWqe> m_sendQueue; //!< posted, not fully acknowledged; ordered by PSN
@@ -214,6 +250,11 @@ class RdmaRequester
     std::vector<TxSlot> m_txSlots;   //!< ring over [m_sndUna, m_maxSent), size a power of two
     uint64_t m_resendPending = 0;    //!< slots for which ResendPending holds
     uint64_t m_nextTxPs = 0;         //!< pacing: earliest start of the next data packet
+    uint64_t m_postedBytes = 0;      //!< payload posted, cumulative
+    uint64_t m_newSentBytes = 0;     //!< payload sent for the first time, cumulative
+    bool m_creditOn = false;         //!< RCCC
+    uint64_t m_creditInitial = 0;    //!< RCCC: speculative credit, bytes
+    uint64_t m_creditGranted = 0;    //!< RCCC: cumulative credit granted, bytes
     Time m_lastProgress;
     EventId m_timer;
 };

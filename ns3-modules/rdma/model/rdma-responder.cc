@@ -1,5 +1,6 @@
 #include "rdma-responder.h"
 
+#include "roce-credit-header.h"
 #include "roce-header.h"
 
 #include "ns3/abort.h"
@@ -55,6 +56,45 @@ RdmaResponder::TakeCnp(Time now, Time interval, bool outOfOrder)
     m_lastCnp = now;
     ++(outOfOrder ? m_counters->oooCnpsSent : m_counters->cnpsSent);
     return true;
+}
+
+void
+RdmaResponder::NoteCreditDemand(uint32_t demandUnits)
+{
+    // Extend the 32-bit unit count to the value nearest to what is known (a late, older
+    // announcement from another path is smaller and changes nothing).
+    constexpr uint64_t kWrap = uint64_t{1} << 32;
+    const uint64_t known = m_creditDemand / kCreditUnitBytes;
+    uint64_t units = (known & ~(kWrap - 1)) | demandUnits;
+    if (units + kWrap / 2 < known)
+    {
+        units += kWrap;
+    }
+    else if (units > known + kWrap / 2 && units >= kWrap)
+    {
+        units -= kWrap;
+    }
+    m_creditDemand = std::max(m_creditDemand, units * kCreditUnitBytes);
+}
+
+uint64_t
+RdmaResponder::GetCreditOutstanding(uint64_t heldBytes) const
+{
+    const uint64_t expected = std::min(m_creditDemand, m_creditInitial + m_creditGranted);
+    const uint64_t arrived = m_counters->deliveredBytes + heldBytes;
+    return expected > arrived ? expected - arrived : 0;
+}
+
+uint64_t
+RdmaResponder::GrantCredit(uint64_t maxBytes)
+{
+    const uint64_t grant = std::min(maxBytes, GetCreditOwed());
+    if (grant > 0)
+    {
+        m_creditGranted += grant;
+        ++m_counters->creditsSent;
+    }
+    return m_creditGranted;
 }
 
 void

@@ -77,6 +77,24 @@ class RdmaResponder
     /** A CE-marked data packet arrived (counted; the NIC then asks TakeCnp). */
     void NoteCeMarked() { ++m_counters->ecnMarkedReceived; }
 
+    // ---- receiver credits (RCCC) ------------------------------------------------------------
+    /** A data packet announced the sender's cumulative demand (RoceCreditRequestHeader:
+     *  kCreditUnitBytes units, modulo 2^32). */
+    void NoteCreditDemand(uint32_t demandUnits);
+    /** RCCC: the speculative credit every sender starts with (the NIC's, both ends). */
+    void EnableReceiverCredit(uint64_t initialBytes) { m_creditInitial = initialBytes; }
+    /** Credit the sender needs beyond its speculative credit and what was granted, bytes. */
+    uint64_t GetCreditOwed() const
+    {
+        const uint64_t covered = m_creditInitial + m_creditGranted;
+        return m_creditDemand > covered ? m_creditDemand - covered : 0;
+    }
+    /** Bytes the sender may have sent under its credit that have not arrived yet: the
+     *  smaller of demand and credit, less what arrived (delivered or held out of order). */
+    uint64_t GetCreditOutstanding(uint64_t heldBytes) const;
+    /** Grant up to `maxBytes` of what is owed (counted); returns the cumulative grant, bytes. */
+    uint64_t GrantCredit(uint64_t maxBytes);
+
     // ---- for loss recovery -----------------------------------------------------------------
     uint64_t GetEpsn() const { return m_ePsn; }
     /** Answer with `kind` for `psn` (64-bit), echoing CE, and count it. */
@@ -99,6 +117,9 @@ class RdmaResponder
     RecvMessageStats m_curRx;         //!< counts of the message in progress
     bool m_ceSinceAnswer = false;     //!< a CE-marked packet arrived since the last answer
     bool m_cnpSent = false;           //!< a CNP was ever sent for this QP
+    uint64_t m_creditDemand = 0;      //!< RCCC: the sender's cumulative demand, bytes
+    uint64_t m_creditGranted = 0;     //!< RCCC: cumulative credit granted, bytes
+    uint64_t m_creditInitial = 0;     //!< RCCC: the sender's speculative credit, bytes
     Time m_lastCnp;
 };
 

@@ -67,6 +67,9 @@ class RoceAethHeader : public Header
     /** Not IBA: a NAK code from the reserved range that tusk uses for the UEC-style trim
      *  NACK ("the packet with this PSN arrived trimmed, resend it"). */
     static constexpr uint8_t kSyndromeNakTrimmed = 0x7F;
+    /** Not IBA: the reserved syndrome class 010 that tusk uses for the UEC-style RCCC credit
+     *  grant; its MSN field holds the cumulative credit in kCreditUnitBytes units (mod 2^24). */
+    static constexpr uint8_t kSyndromeCredit = 0x40;
 
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;

@@ -1,6 +1,8 @@
 #include "roce-wire-format.h"
 
+#include "roce-credit-header.h"
 #include "roce-header.h"
+#include "roce-int-header.h"
 #include "roce-sack-header.h"
 
 #include "ns3/ethernet-header.h"
@@ -24,16 +26,23 @@ constexpr uint32_t kAethBytes = 4;
 constexpr uint32_t kIcrcBytes = 4;
 constexpr uint32_t kSackPsnBytes = 4;    //!< RoceSackHeader
 constexpr uint32_t kSackBitmapBytes = 12; //!< RoceSackBitmapHeader
+constexpr uint32_t kCreditDemandBytes = 4; //!< RoceCreditRequestHeader
 
-/** Transport header bytes after the BTH: AETH and its SACK extension. */
+/** Transport header bytes after the BTH: on data, the INT header and the credit demand; on
+ *  ACK and NAK, the AETH, the INT echo and the SACK extension. */
 uint32_t
 ExtensionBytes(const FrameMeta& m)
 {
+    const uint32_t intBytes = m.intStack.present ? kIntHeaderBytes : 0;
+    if (m.kind == FrameKind::DATA)
+    {
+        return intBytes + (m.hasCreditDemand ? kCreditDemandBytes : 0);
+    }
     if (m.kind != FrameKind::ACK && m.kind != FrameKind::NAK)
     {
         return 0;
     }
-    return kAethBytes +
+    return kAethBytes + intBytes +
            (m.sackFormat == 1 ? kSackPsnBytes : m.sackFormat == 2 ? kSackBitmapBytes : 0);
 }
 } // namespace
@@ -72,10 +81,31 @@ SerializeRoceFrame(const FrameMeta& meta, uint32_t frameBytes, Mac48Address src,
             sack.bitmap = meta.sackBits;
             p->AddHeader(sack);
         }
+        if (meta.intStack.present)
+        {
+            RoceIntHeader echo; // HPCC's INT echo, right after the AETH
+            echo.stack = meta.intStack;
+            p->AddHeader(echo);
+        }
         RoceAethHeader aeth;
         aeth.syndrome = meta.syndrome;
-        aeth.msn = 0;
+        aeth.msn = meta.aethMsn;
         p->AddHeader(aeth);
+    }
+    else if (meta.kind == FrameKind::DATA)
+    {
+        if (meta.hasCreditDemand)
+        {
+            RoceCreditRequestHeader demand;
+            demand.demandUnits = meta.creditDemandUnits;
+            p->AddHeader(demand);
+        }
+        if (meta.intStack.present)
+        {
+            RoceIntHeader stack; // the stack as it stands where the frame is observed
+            stack.stack = meta.intStack;
+            p->AddHeader(stack);
+        }
     }
     RoceBthHeader bth;
     bth.opcode = meta.opcode;
@@ -93,7 +123,7 @@ SerializeRoceFrame(const FrameMeta& meta, uint32_t frameBytes, Mac48Address src,
     ip.SetSource(HostAddress(meta.srcHost));
     ip.SetDestination(HostAddress(meta.dstHost));
     ip.SetProtocol(meta.protocol);
-    ip.SetTtl(64);
+    ip.SetTtl(meta.ttl);
     ip.SetTos(static_cast<uint8_t>((meta.priority << 5) | meta.ecn)); // DSCP = priority << 3
     ip.SetPayloadSize(static_cast<uint16_t>(p->GetSize()));
     ip.EnableChecksum();
@@ -152,6 +182,7 @@ ParseRoceFrame(Ptr<const Packet> frame, FrameMeta& meta)
     meta.srcHost = HostIdOf(ip.GetSource());
     meta.dstHost = HostIdOf(ip.GetDestination());
     meta.protocol = ip.GetProtocol();
+    meta.ttl = ip.GetTtl();
     meta.priority = static_cast<uint8_t>(ip.GetTos() >> 5);
     meta.ecn = static_cast<uint8_t>(ip.GetTos() & 3);
     meta.ipBytes = static_cast<uint16_t>(kIpv4Bytes + l4);
@@ -163,6 +194,11 @@ ParseRoceFrame(Ptr<const Packet> frame, FrameMeta& meta)
     meta.bthFlags = static_cast<uint8_t>((bth.ackRequest ? kBthAckRequest : 0) |
                                          (bth.becn ? kBthBecn : 0));
     meta.sackFormat = 0;
+    const bool intOn = meta.intStack.present;
+    const bool demandOn = meta.hasCreditDemand;
+    meta.intStack = IntStack();
+    meta.hasCreditDemand = false;
+    meta.aethMsn = 0;
     if (bth.opcode == ROCE_CNP)
     {
         meta.kind = FrameKind::CNP;
@@ -172,7 +208,15 @@ ParseRoceFrame(Ptr<const Packet> frame, FrameMeta& meta)
         RoceAethHeader aeth;
         p->RemoveHeader(aeth);
         meta.syndrome = aeth.syndrome;
+        meta.aethMsn = aeth.msn;
         meta.kind = aeth.IsNak() ? FrameKind::NAK : FrameKind::ACK;
+        // What follows the AETH is told by its size: an INT echo (42) and/or a SACK (4, 12).
+        if (p->GetSize() >= kIntHeaderBytes)
+        {
+            RoceIntHeader echo;
+            p->RemoveHeader(echo);
+            meta.intStack = echo.stack;
+        }
         if (p->GetSize() == kSackPsnBytes)
         {
             RoceSackHeader sack;
@@ -191,7 +235,22 @@ ParseRoceFrame(Ptr<const Packet> frame, FrameMeta& meta)
     }
     else
     {
+        // Whether an INT header and a credit demand follow the BTH is the connection's
+        // setting, not told by the bytes: the caller's meta says it (see the header).
         meta.kind = FrameKind::DATA;
+        if (intOn && p->GetSize() >= kIntHeaderBytes)
+        {
+            RoceIntHeader stack;
+            p->RemoveHeader(stack);
+            meta.intStack = stack.stack;
+        }
+        if (demandOn && p->GetSize() >= kCreditDemandBytes)
+        {
+            RoceCreditRequestHeader demand;
+            p->RemoveHeader(demand);
+            meta.hasCreditDemand = true;
+            meta.creditDemandUnits = demand.demandUnits;
+        }
     }
     return true;
 }
