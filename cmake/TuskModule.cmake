@@ -10,7 +10,11 @@ function(tusk_add_module NAME)
   add_library(${target} SHARED ${M_SOURCES})
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/ns3-modules>
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+    # Installed (cmake/TuskInstall.cmake): <prefix>/include/tusk holds fabric/ rdma/
+    # workload/ lb-policies/ and tusk's own headers; <prefix>/include lets a program write
+    # #include <tusk/scripting.h>.
+    $<INSTALL_INTERFACE:include> $<INSTALL_INTERFACE:include/tusk>)
   target_link_libraries(${target} PUBLIC ${M_DEPS} ${M_LIBS})
   tusk_set_defines(${target})
 endfunction()

@@ -8,6 +8,7 @@ PACKAGES=(
   libns3-dev ns3 libgsl-dev            # ns-3 3.37: its CMake config references files from all three
   libboost-dev libeigen3-dev libfmt-dev catch2 libtomlplusplus-dev libcli11-dev libsqlite3-dev nlohmann-json3-dev libssl-dev
   python3 python3-pandas python3-matplotlib python3-scipy   # analysis/ and `tusk report` (via /usr/bin/python3; scipy: t quantiles)
+  pybind11-dev python3-pybind11 python3-dev   # the `tusk` Python module (python/, docs/scripting.md)
   chromium                             # the tests render report.html headless, offline
   tshark                               # pcap decoding check (RoCE dissector) in the tests
   clang-14 libclang-rt-14-dev          # scripts/sanitize.sh: ASan + UBSan build, libFuzzer runtime

@@ -319,29 +319,13 @@ ComparisonCsv(const std::vector<RunResult>& runs)
     return s;
 }
 
-/** Run `spec` and write its results into `out` atomically (staging directory, then rename). */
+/** Run `spec` and write its results into `out` atomically (RunInto); g_staging meanwhile. */
 RunResult
 RunInto(const ScenarioSpec& spec, const std::string& out, bool quiet)
 {
-    const std::string staging = MakeStagingDir(out);
-    g_staging = staging;
-    RunResult r;
-    try
-    {
-        RunOptions ro;
-        ro.progress = !quiet;
-        ro.pcapDir = staging;
-        r = RunScenario(spec, ro);
-    }
-    catch (...)
-    {
-        fs::remove_all(staging);
-        throw;
-    }
-    WriteRunFiles(r, staging);
-    CommitDirectory(staging, out);
-    g_staging.clear();
-    return r;
+    RunOptions ro;
+    ro.progress = !quiet;
+    return tusk::RunInto(spec, out, ro, &g_staging);
 }
 
 int
@@ -360,6 +344,7 @@ DoRun(const CommonOptions& o)
         : !spec.output.dir.empty() ? spec.output.dir
                                    : DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed));
     const RunResult r = RunInto(spec, out, o.quiet);
+    std::cout << PathClassesLine(r);
     PrintTable({r}, std::cout);
     std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
                              r.events, r.wallSeconds, r.events / r.wallSeconds / 1e6, out);
@@ -496,6 +481,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     g_staging.clear();
     std::cout << fmt::format("{}: {} hosts, {} switches, {} transfers, seed {}\n", specs[0].name,
                              runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
+    std::cout << PathClassesLine(runs[0]);
     PrintTable(runs, std::cout);
     std::cout << "results in " << out << "/ (comparison.csv, index.sqlite, one folder per policy)\n";
     std::cout << "plots and an HTML report: tusk report " << out << "\n";

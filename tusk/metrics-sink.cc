@@ -1,9 +1,13 @@
 #include "metrics-sink.h"
 
+#include "fabric/model/fabric-units.h"
+
 #include "ns3/abort.h"
 #include "ns3/callback.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/simulator.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -58,6 +62,9 @@ MetricsSink::Connect(const TopologyGraph& graph,
             p.at = graph.vertices[from].name;
             p.peer = graph.vertices[to].name;
             p.events = &m_pfcEvents;
+            p.exec = PeekPointer(exec);
+            p.lineRateBps = tl.rateBps;
+            p.rateViolation = &m_rateViolation;
             LinkRow& row = p.row;
             row.link = l.graphLink;
             row.from = p.at;
@@ -120,6 +127,24 @@ MetricsSink::OnTx(Port* p, Ptr<const Packet> packet, const FrameMeta& meta)
         p->row.txBytes += bytes;
     }
     p->wireBytes += bytes + p->phyOverheadBytes;
+
+    // Link-rate invariant: the kRateWindowFrames frames before this one must have taken at
+    // least their serialisation time at the line rate (1 ps per frame for rounding).
+    const auto nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    auto& slot = p->recent[p->sent % kRateWindowFrames];
+    if (p->sent >= kRateWindowFrames && p->rateViolation->empty() &&
+        nowPs - slot.first + kRateWindowFrames < p->recentSerialPs)
+    {
+        *p->rateViolation = fmt::format(
+            "{} -> {} sent {} frames in {} ps from {:.6f} us, faster than its {} Gb/s line "
+            "rate allows ({} ps)",
+            p->row.from, p->row.to, kRateWindowFrames, nowPs - slot.first, slot.first / 1e6,
+            p->lineRateBps / 1e9, p->recentSerialPs);
+    }
+    p->recentSerialPs -= slot.second;
+    slot = {nowPs, SerializationPs(bytes + p->phyOverheadBytes, p->lineRateBps)};
+    p->recentSerialPs += slot.second;
+    ++p->sent;
 }
 
 void
@@ -129,9 +154,13 @@ MetricsSink::OnPfcRx(Port* p, Ptr<const Packet>, const FrameMeta&)
 }
 
 void
-MetricsSink::OnDrop(Port* p, Ptr<const Packet>, const FrameMeta&, DropReason reason)
+MetricsSink::OnDrop(Port* p, Ptr<const Packet>, const FrameMeta& meta, DropReason reason)
 {
     p->row.drops[static_cast<int>(reason)]++;
+    if (p->exec)
+    {
+        p->exec->OnDataDropped(meta, reason);
+    }
 }
 
 void

@@ -129,23 +129,48 @@ CommitDirectory(const std::string& stagingDir, const std::string& finalDir)
 }
 
 std::string
+PathClassesLine(const RunResult& r)
+{
+    std::string s;
+    for (const auto& c : r.pathClasses)
+    {
+        s += fmt::format("{}{} switch{} {:.3f} µs (BDP {} B at {:g} Gb/s)", s.empty() ? "" : "; ",
+                         c.links - 1, c.links == 2 ? "" : "es", c.baseRttPs / 1e6, c.bdpBytes,
+                         static_cast<double>(c.hostRateBps) / 1e9);
+    }
+    return s.empty() ? s : "base RTT (an MTU packet and its ACK, idle fabric): " + s + "\n";
+}
+
+std::string
 FlowsCsv(const RunResult& r)
 {
-    std::string s = "flow_id,src,dst,bytes,start_us,finish_us,fct_us,ideal_fct_us,slowdown,"
-                    "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,retx_bytes,"
+    std::string s = "flow_id,src,dst,bytes,start_us,finish_us,fct_us,fct_sender_us,ideal_fct_us,slowdown,"
+                    "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,retx_bytes,retx_timeout_packets,"
                     "reorder_max,reorder_mean,naks,spurious_retx,collective,step,channel,policy,"
-                    "job,background,scale_up\n";
+                    "job,background,scale_up,pkts_sent,pkts_received";
+    for (int k = 0; k < kDropReasons; ++k)
+    {
+        s += fmt::format(",pkts_dropped_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
+    }
+    s += ",pkts_in_flight\n";
     for (const auto& f : r.flows)
     {
         s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-                         "{},{}\n",
+                         "{},{},{},{}",
                          f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
                          f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
+                         f.acknowledged ? Us(f.fctSenderPs) : "",
                          Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
                          f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
-                         f.oooPackets, f.retxBytes, f.reorderMax, Num(f.reorderMean, 3), f.naks,
+                         f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
                          f.spuriousRetx, f.collective, f.step, f.channel, r.summary.policy, f.job,
                          f.background ? 1 : 0, f.scaleUp ? 1 : 0);
+        s += fmt::format(",{},{}", f.pktsSent, f.pktsReceived);
+        for (int k = 0; k < kDropReasons; ++k)
+        {
+            s += fmt::format(",{}", f.pktsDropped[k]);
+        }
+        s += fmt::format(",{}\n", f.pktsInFlight);
     }
     return s;
 }
@@ -315,6 +340,23 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                          {"dropped_frames", r.conservation.dropped},
                          {"in_flight_frames", r.conservation.inFlight},
                          {"holds", r.conservation.Holds()}};
+    m["invariants"] = {{"checked", {"per-flow packet conservation", "MMU counters = queued bytes",
+                                    "link rate over 10 frames"}},
+                       {"violations", r.invariantViolations},
+                       {"hold", r.invariantViolations.empty()}};
+    nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+    for (const auto& c : r.pathClasses)
+    {
+        classes.push_back({{"links", c.links},
+                           {"switches", c.links - 1},
+                           {"src", c.src},
+                           {"dst", c.dst},
+                           {"pairs_from_src", c.pairs},
+                           {"base_rtt_us", static_cast<double>(c.baseRttPs) / 1e6},
+                           {"host_rate_gbps", InUnit(c.hostRateBps, kBpsPerGbps)},
+                           {"bdp_bytes", c.bdpBytes}});
+    }
+    m["path_classes"] = classes;
     const RunSummary& s = r.summary;
     auto num = [](double v) { return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v); };
     m["summary"] = {{"cct_us", num(s.cctUs)},
@@ -389,6 +431,34 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
         m["files"].push_back("timeseries.csv");
     }
     WriteFileAtomic(dir + "/manifest.json", m.dump(2) + "\n");
+}
+
+RunResult
+RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options, std::string* stagingSlot)
+{
+    const std::string staging = MakeStagingDir(out);
+    if (stagingSlot)
+    {
+        *stagingSlot = staging;
+    }
+    RunResult r;
+    try
+    {
+        options.pcapDir = staging;
+        r = RunScenario(spec, options);
+    }
+    catch (...)
+    {
+        std::filesystem::remove_all(staging);
+        throw;
+    }
+    WriteRunFiles(r, staging);
+    CommitDirectory(staging, out);
+    if (stagingSlot)
+    {
+        stagingSlot->clear();
+    }
+    return r;
 }
 
 } // namespace tusk

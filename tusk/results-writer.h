@@ -30,6 +30,9 @@ void WriteRunFiles(const RunResult& r, const std::string& dir);
 
 /** flows.csv as text (deterministic: the same run gives the same bytes). */
 std::string FlowsCsv(const RunResult& r);
+/** One line for the printed header: base RTT and BDP per path class (manifest "path_classes"),
+ *  "" without classes. */
+std::string PathClassesLine(const RunResult& r);
 std::string CollectivesCsv(const RunResult& r);
 /** jobs.csv: one row per training job (docs/results-format.md). */
 std::string JobsCsv(const RunResult& r);
@@ -39,6 +42,18 @@ std::string PfcEventsCsv(const RunResult& r);
 /** timeseries.csv ([output] sample_us > 0): time_us, link_id, from, to, tx_bytes, util,
  *  queue_bytes, paused_us; one row per sampled switch port per sample instant. */
 std::string TimeSeriesCsv(const RunResult& r);
+
+/**
+ * \brief Run `spec` and write its results into `out` atomically: a staging directory
+ * (MakeStagingDir, also where pcaps go), WriteRunFiles, CommitDirectory. On an exception the
+ * staging directory is removed and nothing is written.
+ * \param stagingSlot if given, holds the staging path while the run lasts (a signal handler
+ *        removes it), and is cleared after the commit
+ */
+RunResult RunInto(const ScenarioSpec& spec,
+                  const std::string& out,
+                  RunOptions options,
+                  std::string* stagingSlot = nullptr);
 
 /** Write `text` to `path` atomically (temporary file in the same directory, then rename). */
 void WriteFileAtomic(const std::string& path, const std::string& text);

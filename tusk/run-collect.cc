@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 namespace tusk
 {
@@ -30,6 +31,47 @@ struct HostBytes
     uint64_t suSent = 0;
     uint64_t suRecv = 0;
 };
+
+/** Base RTT and BDP of each path class from host 0 (PathClassRow). */
+std::vector<PathClassRow>
+PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHosts)
+{
+    Framing data;
+    data.mtuBytes = spec.nic.mtuBytes;
+    data.headerBytes = kRoceDataOverheadBytes;
+    data.phyOverheadBytes = spec.fabric.phyOverheadBytes;
+    // The ACK: a data frame's headers plus the 4-byte AETH (IBA 9.3.5), no payload.
+    const uint64_t aethBytes = 4;
+    std::map<uint32_t, PathClassRow> classes;
+    for (uint32_t dst = 1; dst < numHosts; ++dst)
+    {
+        const uint32_t links = built.fabric.HopCount(0, dst);
+        if (links == 0)
+        {
+            continue; // no path (a host cut off)
+        }
+        PathClassRow& c = classes[links];
+        if (c.pairs++ > 0)
+        {
+            continue;
+        }
+        c.links = links;
+        c.src = 0;
+        c.dst = dst;
+        c.baseRttPs = built.fabric.IdealFctPs(0, dst, spec.nic.mtuBytes, data) +
+                      built.fabric.IdealFctPs(dst, 0, aethBytes, data);
+        c.hostRateBps = built.nics[0]->GetRateBps();
+        c.bdpBytes = static_cast<uint64_t>(
+            (static_cast<unsigned __int128>(c.baseRttPs) * c.hostRateBps + 8'000'000'000'000ULL - 1) /
+            8'000'000'000'000ULL);
+    }
+    std::vector<PathClassRow> out;
+    for (const auto& [links, c] : classes)
+    {
+        out.push_back(c);
+    }
+    return out;
+}
 
 } // namespace
 
@@ -77,12 +119,21 @@ CollectResults(const ScenarioSpec& spec,
         row.entropy = r.entropy;
         row.retxPackets = r.retxPackets;
         row.retxBytes = r.retxBytes;
+        row.retxTimeoutPackets = r.retxTimeoutPackets;
         row.oooPackets = r.oooPackets;
         row.reorderMax = r.reorderMax;
         row.reorderMean =
             r.oooPackets ? static_cast<double>(r.reorderSum) / static_cast<double>(r.oooPackets) : 0;
         row.naks = r.naks;
         row.spuriousRetx = r.duplicates;
+        row.pktsSent = r.pktsSent;
+        row.pktsReceived = r.pktsReceived;
+        row.pktsInFlight = static_cast<int64_t>(r.pktsSent) - static_cast<int64_t>(r.pktsReceived);
+        for (int k = 0; k < kDropReasons; ++k)
+        {
+            row.pktsDropped[k] = r.pktsDropped[k];
+            row.pktsInFlight -= static_cast<int64_t>(r.pktsDropped[k]);
+        }
         row.collective = ts.collective;
         row.step = ts.step;
         row.channel = ts.channel;
@@ -115,11 +166,14 @@ CollectResults(const ScenarioSpec& spec,
         }
         if (when.acknowledgedPs != kNoTime)
         {
+            row.acknowledged = true;
+            row.fctSenderPs = when.acknowledgedPs - when.startPs;
             lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
         }
         result.flows.push_back(row);
     }
     result.simEndPs = result.finished ? lastCompletion : endPs;
+    result.pathClasses = PathClasses(spec, built, graph.numHosts);
 
     // ---- collectives -------------------------------------------------------------------
     std::vector<std::vector<uint32_t>> transfersOf(workload.collectives.size());
@@ -380,6 +434,11 @@ CollectResults(const ScenarioSpec& spec,
                                       "dropped {} + in flight {}",
                                       result.failure.empty() ? "" : "; ", cons.sent,
                                       cons.received, cons.dropped, cons.inFlight);
+    }
+    result.invariantViolations = InvariantViolations(result, built.fabric, sink.LinkRateViolation());
+    for (const auto& v : result.invariantViolations)
+    {
+        result.failure += (result.failure.empty() ? "" : "; ") + ("invariant violated: " + v);
     }
 }
 

@@ -57,7 +57,14 @@ Observers::Attach(const ScenarioSpec& spec,
     Ptr<WorkloadExecutor> exec = executor.exec;
     const bool print = options.progress;
     const std::string name = spec.name;
-    m_progress = [this, exec, print, name, wallStart, tick]() {
+    const std::function<bool()> poll = options.poll;
+    m_progress = [this, exec, print, name, wallStart, tick, poll]() {
+        if (poll && !poll())
+        {
+            m_interrupted = true;
+            Simulator::Stop();
+            return;
+        }
         const auto now = Clock::now();
         if (print && now - m_lastPrint > std::chrono::seconds(3))
         {

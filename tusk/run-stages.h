@@ -107,6 +107,18 @@ uint64_t FabricBaseRttPs(const ScenarioSpec& spec, const ns3::TopologyGraph& gra
  */
 ns3::WorkloadSpec BuildWorkload(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
 
+/**
+ * \brief Refuse a workload whose QPs at some NIC exceed the 24-bit QPN space
+ * (ns3::RdmaNic::kMaxQps; WorkloadExecutor::QpsPerHost counts them), before anything is built.
+ * \throws ns3::InputError naming the QP-count key of the busiest host's largest connection
+ *         (`nic.qps_per_connection`, `lb.policy` for a preset's count, `jobs[i].qps_per_connection`
+ *         or `background[i].qps`)
+ */
+void CheckQpBudget(const ScenarioSpec& spec,
+                   const RunPlan& plan,
+                   const ns3::TopologyGraph& graph,
+                   const ns3::WorkloadSpec& workload);
+
 // ---- build fabric and NICs (run-fabric.cc) ------------------------------------------------
 
 /** The built fabric, its NICs, and what the build decided per port. */
@@ -191,6 +203,8 @@ class Observers
     void Finish(RunResult& result);
     /** The deadlock the detector reported ("" if none). */
     const std::string& Deadlock() const { return m_deadlock; }
+    /** RunOptions::poll asked to stop. */
+    bool Interrupted() const { return m_interrupted; }
     MetricsSink& Sink() { return m_sink; }
     void Dispose();
 
@@ -199,6 +213,7 @@ class Observers
     TimeSeriesSampler m_sampler;
     ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
     std::string m_deadlock;
+    bool m_interrupted = false;
     std::function<void()> m_progress;
     std::chrono::steady_clock::time_point m_lastPrint;
 };
@@ -217,6 +232,24 @@ void CollectResults(const ScenarioSpec& spec,
                     const Executor& executor,
                     Observers& observers,
                     RunResult& result);
+
+// ---- invariants (run-invariants.cc) ------------------------------------------------------
+
+/**
+ * \brief The invariants every run must keep, checked at its end (issue 16 item 18); each
+ * violation is one line, and a run with any fails (RunResult::failure, exit status 1):
+ *  - per-flow packet conservation: no flow has more data frames received + dropped than sent
+ *    (pkts_in_flight >= 0), and the flows' frames in flight are among the frames the fabric
+ *    holds (sum of pkts_in_flight <= conservation.inFlight);
+ *  - every switch MMU's egress counter of each (port, queue) equals the bytes that queue
+ *    holds, its total equals their sum, no counter is negative (wrapped below 0) and its own
+ *    ingress / egress / pool accounts agree (SharedBufferMmu::CheckInvariants);
+ *  - no link sent faster than its line rate over any window of
+ *    MetricsSink::kRateWindowFrames frames (`linkRateViolation`, from the sink).
+ */
+std::vector<std::string> InvariantViolations(const RunResult& result,
+                                             const ns3::Fabric& fabric,
+                                             const std::string& linkRateViolation);
 
 /** The headline numbers of `result` (RunSummary), computed once from its tables. */
 RunSummary Summarize(const RunResult& result, const std::string& policy,

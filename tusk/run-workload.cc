@@ -241,6 +241,8 @@ AppendBackground(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuild
         r.seed = be.seed ? be.seed : spec.seed * 7919ULL + i + 1;
         r.priority = static_cast<uint8_t>(be.priority >= 0 ? be.priority : spec.nic.dataPriority);
         r.qps = be.qps;
+        r.sizeRounding = be.sizeRounding == "hpcc" ? CdfSizeRounding::HpccTruncate
+                                                    : CdfSizeRounding::Exact;
         try
         {
             for (const auto& f : MakePoissonBackground(r, FlowSizeCdf::Read(be.cdfFile)))
@@ -460,6 +462,58 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
                                      t.trigger >= 0 ? out.triggers[t.trigger].externalId : 0));
     }
     return out;
+}
+
+void
+CheckQpBudget(const ScenarioSpec& spec,
+              const RunPlan& plan,
+              const TopologyGraph& graph,
+              const WorkloadSpec& workload)
+{
+    const std::vector<uint64_t> qps = WorkloadExecutor::QpsPerHost(
+        workload, graph.numHosts, plan.qpsPerConnection, spec.scaleUp.gpusPerServer);
+    const auto worst = std::max_element(qps.begin(), qps.end());
+    if (worst == qps.end() || *worst <= RdmaNic::kMaxQps)
+    {
+        return;
+    }
+    const auto host = static_cast<uint32_t>(worst - qps.begin());
+    // The key behind the largest connection at that host.
+    const TransferSpec* largest = nullptr;
+    for (const auto& t : workload.transfers)
+    {
+        if ((t.src == host || t.dst == host) &&
+            (largest == nullptr || (t.qps ? t.qps : plan.qpsPerConnection) >
+                                       (largest->qps ? largest->qps : plan.qpsPerConnection)))
+        {
+            largest = &t;
+        }
+    }
+    std::string key = plan.qpsPerConnection != spec.nic.qpsPerConnection ? "lb.policy"
+                                                                           : "nic.qps_per_connection";
+    for (size_t i = 0; largest && largest->qps > 0 && i < spec.background.size(); ++i)
+    {
+        if (largest->background && spec.background[i].qps == largest->qps)
+        {
+            key = fmt::format("background[{}].qps", i);
+            break;
+        }
+    }
+    for (size_t i = 0; largest && largest->qps > 0 && !largest->background && i < spec.jobs.size(); ++i)
+    {
+        if (spec.jobs[i].qpsPerConnection == largest->qps)
+        {
+            key = fmt::format("jobs[{}].qps_per_connection", i);
+            break;
+        }
+    }
+    throw InputError(spec.sourceFile, spec.LineOf(key), key,
+                     fmt::format("host {} would need {} QPs (each connection's QP count at both "
+                                 "ends; QPs are never released), but a NIC can number at most {} "
+                                 "(the BTH destination QP field is 24 bits, IBA Vol. 1 9.2, less "
+                                 "QP0 and QP1); lower the QP count or the number of connections "
+                                 "per host",
+                                 host, *worst, RdmaNic::kMaxQps));
 }
 
 Executor

@@ -39,6 +39,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     {
         options.editWorkload(workload);
     }
+    CheckQpBudget(spec, plan, graph, workload);
 
     // Build the fabric, its NICs and the executor; every attribute through `attrs`, which
     // restores the defaults it set when the run ends (also on errors).
@@ -72,6 +73,14 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     Simulator::Run();
     result.runSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+    if (observers.Interrupted())
+    {
+        const std::string at = std::to_string(Simulator::Now().GetMicroSeconds());
+        executor.exec->Dispose();
+        observers.Dispose();
+        Simulator::Destroy();
+        throw RunInterrupted("the run was interrupted at " + at + " us of simulated time");
+    }
     if (options.afterRun)
     {
         options.afterRun(built.fabric, built.nics);

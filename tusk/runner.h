@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct FlowRow
     uint64_t startPs = 0;
     uint64_t finishPs = 0; //!< last byte delivered
     uint64_t fctPs = 0;
+    /** Every byte acknowledged at the sender (its last ACK arrived; htsim's and the HPCC
+     *  simulator's end point): that time - start, ps. */
+    bool acknowledged = false;
+    uint64_t fctSenderPs = 0;
     uint64_t idealFctPs = 0;
     double slowdown = 0;
     uint64_t deliveredBytes = 0;
@@ -52,11 +57,17 @@ struct FlowRow
     uint32_t entropy = 0;
     uint64_t retxPackets = 0;
     uint64_t retxBytes = 0;      //!< payload bytes retransmitted
+    uint64_t retxTimeoutPackets = 0; //!< of retxPackets, sent after a retransmission timeout
     uint64_t oooPackets = 0;
     uint64_t reorderMax = 0;     //!< largest PSN - ePSN of an out-of-order arrival, packets
     double reorderMean = 0;      //!< mean PSN - ePSN over out-of-order arrivals, packets
     uint64_t naks = 0;           //!< NAKs (go-back-N) or SACK-NAKs (selective repeat) sent
     uint64_t spuriousRetx = 0;   //!< packets that arrived although already received
+    // Its data frames (per-flow conservation: sent = received + dropped + in flight).
+    uint64_t pktsSent = 0;                    //!< first copies and resends
+    uint64_t pktsReceived = 0;                //!< reached the receiving QP (any kind)
+    uint64_t pktsDropped[kDropReasons] = {};  //!< by DropReason
+    int64_t pktsInFlight = 0;                 //!< sent - received - dropped at the end
     int32_t collective = -1;
     int32_t step = -1;
     int32_t channel = -1;
@@ -214,6 +225,25 @@ struct PortHeadroom
     uint64_t maxUsedBytes = 0;  //!< the most headroom one lossless PG of these ports used
 };
 
+/**
+ * The base RTT and BDP of one class of host-to-host paths (issue 16 item 8: what FCT-slowdown
+ * papers normalise by). A class is the number of links between two hosts; its numbers are for
+ * the pair named, from host 0 (every class of a symmetric fabric), on its fastest
+ * minimum-hop path.
+ */
+struct PathClassRow
+{
+    uint32_t links = 0;   //!< host-to-host links (switches crossed = links - 1)
+    uint32_t src = 0;     //!< the pair measured
+    uint32_t dst = 0;
+    uint32_t pairs = 0;   //!< destinations of host 0 in this class
+    /** One MTU-sized data frame src -> dst (store and forward at every hop, switch latency,
+     *  propagation) plus its ACK frame back, on the idle fabric, ps. */
+    uint64_t baseRttPs = 0;
+    uint64_t hostRateBps = 0; //!< line rate of src's NIC
+    uint64_t bdpBytes = 0;    //!< baseRtt x hostRate / 8, rounded up
+};
+
 struct RunResult
 {
     ScenarioSpec spec; //!< the scenario as run: resolved (ResolveScenario)
@@ -247,6 +277,10 @@ struct RunResult
     std::map<std::string, std::vector<std::string>> attributes;
     /** PFC headroom per switch-port class (rate, delay), sorted by rate then delay. */
     std::vector<PortHeadroom> headroom;
+    /** Base RTT and BDP per path class, by number of links. */
+    std::vector<PathClassRow> pathClasses;
+    /** Invariants the run broke (InvariantViolations; each also in `failure`). */
+    std::vector<std::string> invariantViolations;
 };
 
 struct RunOptions
@@ -263,6 +297,17 @@ struct RunOptions
     /** Called when the simulation has stopped, before anything is disposed (tests read NIC
      *  and QP counters here). */
     std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)> afterRun;
+    /** Called on the progress tick (every 20 µs of simulated time, an event every run has,
+     *  so results do not change); returning false stops the run and RunScenario throws
+     *  RunInterrupted (a Ctrl-C in the Python module). */
+    std::function<bool()> poll;
+};
+
+/** RunScenario stopped because RunOptions::poll asked it to: nothing collected or written. */
+class RunInterrupted : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
 };
 
 /**

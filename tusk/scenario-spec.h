@@ -263,6 +263,9 @@ struct BackgroundEntry
     int32_t priority = -1;        //!< traffic class; -1 = nic.data_priority
     uint32_t qps = 1;             //!< QPs per flow
     uint64_t seed = 0;            //!< 0 = derived from the run seed and the entry's index
+    /** Sizes to whole bytes: "up" (ns3::CdfSizeRounding::Exact) or "hpcc"
+     *  (ns3::CdfSizeRounding::HpccTruncate, HPCC traffic_gen.py's truncation). */
+    std::string sizeRounding = "up";
 };
 
 /** [scale_up]: the NVLink-like domain inside servers (ns3::ScaleUpDomain). */

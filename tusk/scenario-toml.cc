@@ -142,6 +142,23 @@ LoadScenarioJson(const nlohmann::json& scenario,
     return Read(root, displayName, BaseDirOf(displayName), overrides);
 }
 
+std::string
+ScenarioJsonToToml(const nlohmann::json& scenario, const std::string& displayName)
+{
+    if (!scenario.is_object())
+    {
+        throw InputError(displayName, 0, "scenario", "expected a JSON object (a scenario)");
+    }
+    toml::table root;
+    for (const auto& [k, v] : scenario.items())
+    {
+        InsertJson(root, k, v, displayName, k);
+    }
+    std::ostringstream os;
+    os << toml::toml_formatter(root);
+    return os.str() + "\n";
+}
+
 ScenarioSpec
 LoadManifestScenario(const std::string& manifestPath, const std::vector<std::string>& overrides)
 {

@@ -74,6 +74,13 @@ ScenarioSpec LoadScenarioJson(const nlohmann::json& scenario,
                               const std::vector<std::string>& overrides = {});
 
 /**
+ * \brief A scenario held as JSON (LoadScenarioJson's layout) as TOML text, for the scripting
+ * API's Scenario::FromJson (a Python dict). Not checked beyond what TOML can hold.
+ * \throws ns3::InputError naming the key of a JSON null or an integer above 2^63 - 1
+ */
+std::string ScenarioJsonToToml(const nlohmann::json& scenario, const std::string& displayName);
+
+/**
  * \brief LoadScenarioJson of the "scenario" object of a run's manifest.json.
  * \throws ns3::InputError naming the manifest if it cannot be read, is not JSON or has no
  *         "scenario" object

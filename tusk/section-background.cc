@@ -76,6 +76,14 @@ Rows()
             .Default("`nic.data_priority`"),
         Integer<B>("qps", &B::qps, 1, ns3::RdmaNic::kMaxQps,
                    "QPs per flow (bound as `nic.qps_per_connection`)."),
+        Choice<B>("size_rounding", &B::sizeRounding, {"up", "hpcc"},
+                  "How a size drawn from the CDF (a real number of bytes) becomes whole bytes. "
+                  "`up` rounds up, so the sizes' CDF equals the file's at every point (a step at "
+                  "4096 B gives flows of 4096 B). `hpcc` truncates as HPCC's `traffic_gen.py` "
+                  "does (`int(...)`): each size is up to one byte short (4095 / 16383 / 65535 B "
+                  "where the file says 4096 / 16384 / 65536 B), for flow lists identical to "
+                  "HPCC's. See ns3-modules/workload/doc/workload.md.")
+            .Param({"BackgroundRequest.sizeRounding"}),
         Integer<B>("seed", &B::seed, 0, std::numeric_limits<int64_t>::max(),
                    "Generator seed; `0` = derived from the run's `seed` and the table's index."),
     };
@@ -99,7 +107,7 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
         if (t.get("cdf_file") == nullptr)
         {
             r.CheckKeys(t, bp, {"cdf_file", "load", "hosts", "start_us", "duration_us", "priority",
-                                "qps", "seed"});
+                                "qps", "seed", "size_rounding"});
             r.Fail(&e, bp + ".cdf_file",
                    "required: a flow-size CDF file (\"size_bytes cdf_percent\" lines, as HPCC's "
                    "traffic_gen)");

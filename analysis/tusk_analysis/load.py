@@ -109,6 +109,16 @@ def _read_csv(path):
         raise ResultsError("%s: empty (not even a header)" % path) from None
 
 
+def read_table(source, table):
+    """One result table (flows, collectives, links, ...) from a path or a file-like object
+    holding its CSV text, with the column types load_run gives it."""
+    df = _read_csv(source)
+    # step_end_us is a ';'-separated list: keep it text even with a single step.
+    if table == "collectives" and "step_end_us" in df.columns:
+        df["step_end_us"] = df["step_end_us"].astype(str)
+    return df
+
+
 def load_run(path):
     """Load one run directory (it has manifest.json)."""
     mpath = os.path.join(path, "manifest.json")
@@ -119,12 +129,9 @@ def load_run(path):
         raise ResultsError("%s: no manifest.json; not a tusk run directory" % path) from None
     except json.JSONDecodeError as e:
         raise ResultsError("%s: not valid JSON (%s)" % (mpath, e)) from None
-    flows = _read_csv(os.path.join(path, "flows.csv"))
-    collectives = _read_csv(os.path.join(path, "collectives.csv"))
-    # step_end_us is a ';'-separated list: keep it text even with a single step.
-    if "step_end_us" in collectives.columns:
-        collectives["step_end_us"] = collectives["step_end_us"].astype(str)
-    links = _read_csv(os.path.join(path, "links.csv"))
+    flows = read_table(os.path.join(path, "flows.csv"), "flows")
+    collectives = read_table(os.path.join(path, "collectives.csv"), "collectives")
+    links = read_table(os.path.join(path, "links.csv"), "links")
     ts_path = os.path.join(path, "timeseries.csv")
     ts = _read_csv(ts_path) if os.path.exists(ts_path) else None
     return Run(path=path, manifest=manifest, flows=flows, collectives=collectives, links=links,

@@ -44,6 +44,12 @@ TEST_CASE("tusk run: good scenario gives exit 0 and every results file", "[compo
     CHECK(m["status"] == "ok");
     CHECK(m["conservation"]["holds"] == true);
     CHECK(m["scenario"]["workload"]["bytes"] == 200000);
+    // Base RTT and BDP per path class (issue 16 item 8), in the manifest and printed.
+    REQUIRE(m["path_classes"].size() == 2);
+    CHECK(m["path_classes"][1]["switches"] == 3);
+    CHECK(m["path_classes"][1]["bdp_bytes"].get<uint64_t>() > m["path_classes"][0]["bdp_bytes"].get<uint64_t>());
+    CHECK(o.output.find("base RTT (an MTU packet and its ACK, idle fabric): 1 switch ") !=
+          std::string::npos);
     // No staging directories left behind.
     for (const auto& e : fs::directory_iterator(d))
     {
@@ -96,8 +102,18 @@ TEST_CASE("tusk run: bad input exits 2, names file, line and key, writes nothing
     CHECK(o.output.find("bad.cm:3") != std::string::npos);
     CHECK(!fs::exists(d / "out"));
 
-    // Unknown policy, unknown subcommand option.
+    // More QPs at a NIC than the 24-bit QPN space numbers (issue 16 item 13's follow-up): an
+    // input error before anything is built, not an abort in the middle of the run.
     Write(d / "s.toml", kSmall);
+    o = Tusk("run " + (d / "s.toml").string() + " --out " + (d / "out").string() +
+             " --set nic.qps_per_connection=16777214 -q");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("nic.qps_per_connection") != std::string::npos);
+    CHECK(o.output.find("24 bits") != std::string::npos);
+    CHECK(!fs::exists(d / "out"));
+
+    // Unknown policy, unknown subcommand option.
     o = Tusk("compare " + (d / "s.toml").string() + " --policies ecmp,nosuch -q");
     CHECK(o.status == 2);
     CHECK(o.output.find("nosuch") != std::string::npos);

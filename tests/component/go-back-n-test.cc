@@ -11,6 +11,8 @@
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 
+#include <functional>
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -54,7 +56,8 @@ class NthFrameErrorModel : public ErrorModel
 /** Host 0 -> host 1 through one switch; the error model sits on the port that receives. */
 tusk::RunResult
 RunWithLoss(uint64_t bytes, Ptr<NthFrameErrorModel> em, bool onDataPath, uint32_t ackInterval,
-            uint64_t rtoUs)
+            uint64_t rtoUs,
+            std::function<void(const std::vector<Ptr<RdmaNic>>&)> afterRun = {})
 {
     auto spec = LeafSpine(1, 1, 2, 100);
     spec.nic.ackInterval = ackInterval;
@@ -64,6 +67,12 @@ RunWithLoss(uint64_t bytes, Ptr<NthFrameErrorModel> em, bool onDataPath, uint32_
     o.beforeRun = [&](Fabric& f, const std::vector<Ptr<RdmaNic>>& nics) {
         // Data arrives at host 1's NIC; ACKs arrive at host 0's NIC.
         nics[onDataPath ? 1 : 0]->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    };
+    o.afterRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
+        if (afterRun)
+        {
+            afterRun(nics);
+        }
     };
     return Run(spec, o);
 }
@@ -83,6 +92,7 @@ TEST_CASE("go-back-N: one dropped data packet is recovered by NAK", "[component]
     // arrived: at least 1, at most one BDP worth (RTT 4 us at 100G ~ 12 packets) plus slack.
     CHECK(f.retxPackets >= 1);
     CHECK(f.retxPackets <= 40);
+    CHECK(f.retxTimeoutPackets == 0); // NAK-driven resends (issue 16 item 5)
     CHECK(f.oooPackets >= 1); // the packets behind the hole arrived out of order
     // No timeout needed: recovery within a few RTTs, far below the 1 ms RTO.
     const double extraUs = (f.fctPs - f.idealFctPs) * 1e-6;
@@ -110,12 +120,27 @@ TEST_CASE("go-back-N: the lost last ACK is recovered by the retransmission timeo
     // ACK every 64 packets: the only ACK is the one for the last packet; drop it.
     auto em = Create<NthFrameErrorModel>(1, 60, 200);
     const uint64_t rtoUs = 50;
-    auto r = RunWithLoss(bytes, em, false, 64, rtoUs);
+    uint64_t receiverDuplicates = 0;
+    auto r = RunWithLoss(bytes, em, false, 64, rtoUs, [&](const std::vector<Ptr<RdmaNic>>& nics) {
+        for (uint32_t q = 0; q < nics[1]->GetNQps(); ++q)
+        {
+            receiverDuplicates +=
+                nics[1]->GetQp(RdmaNic::kFirstQpn + q)->GetCounters().duplicatePackets;
+        }
+    });
     REQUIRE(em->dropped == 1);
     REQUIRE(r.finished);
     const auto& f = r.flows[0];
     CHECK(f.deliveredBytes == bytes); // delivered exactly once: duplicates are not re-delivered
     CHECK(f.retxPackets >= 1);        // the timeout resent from the oldest unacknowledged PSN
+    // Every resend reached a receiver that had finished the message: each one is spurious and
+    // counts for this flow (issue 16 item 3: they were counted for no flow, spurious_retx 0),
+    // as many as the receiving QP counted (resends still on the wire at the end are neither).
+    CHECK(f.spuriousRetx >= 1);
+    CHECK(f.spuriousRetx <= f.retxPackets);
+    CHECK(f.spuriousRetx == receiverDuplicates);
+    // Every resend followed the timeout: counted apart from NAK resends (issue 16 item 5).
+    CHECK(f.retxTimeoutPackets == f.retxPackets);
     // The receiver had everything at the ideal time; the sender learns it within
     // one RTO + the resend of the window + an RTT.
     CHECK(f.slowdown == Approx(1.0).epsilon(1e-6));

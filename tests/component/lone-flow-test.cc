@@ -21,6 +21,48 @@ TEST_CASE("lone flow: slowdown is 1 and bytes are exact (oracle 5)", "[component
     CHECK(f.slowdown >= 1.0 - 1e-12);
 }
 
+// Issue 16 item 7: htsim and the HPCC simulator stop a flow's clock when the last ACK reaches
+// the sender; tusk's fct_us stops at the last byte at the receiver. fct_sender_us is the
+// former: for a lone flow across the spine (4 links of 1 µs) it is fct_us plus the ACK's
+// one-way trip: 4 x (1 µs + an 86 B wire frame at 100 Gb/s = 6.88 ns), no queueing.
+TEST_CASE("lone flow: fct_sender is fct plus the last ACK's one-way trip", "[component][fct]")
+{
+    auto spec = LeafSpine(2, 2, 2);
+    AddFlow(spec, 0, 3, 1'000'000);
+    auto r = Run(spec);
+    REQUIRE(r.finished);
+    const auto& f = r.flows[0];
+    REQUIRE(f.acknowledged);
+    const double ackTripNs = 4 * (1000 + (62 + 4 + 20) * 8 / 100.0); // BTH+AETH frame + PHY
+    CHECK((f.fctSenderPs - f.fctPs) / 1000.0 == Approx(ackTripNs).margin(1.0));
+    CHECK(r.simEndPs == f.startPs + f.fctSenderPs); // the run ends at the last ACK
+}
+
+// Issue 16 item 8: the base RTT and BDP of each path class, the numbers FCT-slowdown papers
+// normalise by, by hand for a 2 x 2 leaf-spine of 100 Gb/s, 1 µs links: an MTU packet is a
+// 4178 B wire frame (4096 + 62 header + 20 PHY) = 334.24 ns per hop, its ACK 86 B = 6.88 ns.
+TEST_CASE("path classes: base RTT and BDP by hand on a leaf-spine", "[component][fct]")
+{
+    auto spec = LeafSpine(2, 2, 2);
+    AddFlow(spec, 0, 3, 1000);
+    auto r = Run(spec);
+    REQUIRE(r.pathClasses.size() == 2);
+    const auto& leaf = r.pathClasses[0]; // host 0 -> host 1 through its leaf
+    CHECK(leaf.links == 2);
+    CHECK(leaf.dst == 1);
+    CHECK(leaf.pairs == 1);
+    CHECK(leaf.baseRttPs == 2 * (334'240 + 1'000'000) + 2 * (6'880 + 1'000'000));
+    CHECK(leaf.bdpBytes == 58'528); // 4682.24 ns x 100 Gb/s / 8
+    const auto& spine = r.pathClasses[1]; // across a spine
+    CHECK(spine.links == 4);
+    CHECK(spine.dst == 2);
+    CHECK(spine.pairs == 2);
+    CHECK(spine.baseRttPs == 4 * (334'240 + 1'000'000) + 4 * (6'880 + 1'000'000));
+    CHECK(spine.bdpBytes == 117'056);
+    // The lone flow's own ideal FCT is consistent: its one packet's one-way time.
+    CHECK(r.flows[0].idealFctPs < spine.baseRttPs);
+}
+
 TEST_CASE("lone flow with switch latency and mixed rates: slowdown is 1", "[component][oracle5]")
 {
     auto spec = LeafSpine(2, 2, 1, 100);

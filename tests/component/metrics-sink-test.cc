@@ -150,3 +150,137 @@ TEST_CASE("links.csv from trace sources agrees with the ports' counters: the PFC
     CHECK(Sum(r, &tusk::LinkRow::watchdogTriggers) > 0);
     CHECK(r.summary.drops > 0);
 }
+
+// Issue 16 item 4: a run shorter than the 10 µs utilisation window had max_util < mean_util
+// (the busiest window counted idle time after the run's end). Such a run is one window.
+TEST_CASE("links.csv of a run shorter than the utilisation window: max_util equals mean_util",
+          "[component][metrics]")
+{
+    tusk::ScenarioSpec spec = LeafSpine(1, 1, 2, 100, 100);
+    AddFlow(spec, 0, 1, 8000);
+    const auto r = RunAndCompare(spec);
+    REQUIRE(r.finished);
+    REQUIRE(r.simEndPs < 10'000'000); // shorter than the 10 µs window
+    int busy = 0;
+    for (const auto& l : r.links)
+    {
+        CAPTURE(l.from, l.to, l.meanUtilisation, l.maxUtilisation);
+        CHECK(l.maxUtilisation >= l.meanUtilisation);
+        CHECK(l.maxUtilisation == Approx(l.meanUtilisation).epsilon(1e-9));
+        busy += l.meanUtilisation > 0.05 ? 1 : 0;
+    }
+    CHECK(busy >= 2); // host 0 -> leaf and leaf -> host 1 carried the flow
+}
+
+// Issue 16 item 9: per-flow packet conservation in flows.csv. Each flow's data frames sent =
+// received + dropped (by reason) + in flight, in flight never negative; the per-flow counts
+// add up to the QPs' own counters (an independent source) and the drops to links.csv's.
+TEST_CASE("flows.csv per-flow packet counts: sent = received + dropped + in flight, and they "
+          "add up to the QP counters",
+          "[component][metrics]")
+{
+    const bool trimming = GENERATE(false, true);
+    tusk::ScenarioSpec spec = tusk::LoadScenarioString(kIncast, "sink.toml");
+    spec.pfc.enabled = false;
+    spec.requireFinish = false;
+    spec.stopTimePs = 300'000'000; // 0.3 ms: drops (or trims) and frames still in flight
+    if (trimming)
+    {
+        spec.ns3Defaults["ns3::SwitchNode::TrimThresholdBytes"] = "200000";
+    }
+    uint64_t qpSent = 0;
+    uint64_t qpReceived = 0;
+    uint64_t qpTrimmed = 0;
+    tusk::RunOptions o;
+    o.afterRun = [&](ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
+        for (const auto& nic : nics)
+        {
+            for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+            {
+                const auto& c = nic->GetQp(ns3::RdmaNic::kFirstQpn + q)->GetCounters();
+                qpSent += c.dataPacketsSent;
+                qpReceived += c.dataPacketsReceived + c.trimmedReceived;
+                qpTrimmed += c.trimmedReceived;
+            }
+        }
+    };
+    const auto r = Run(spec, o);
+    uint64_t sent = 0;
+    uint64_t received = 0;
+    uint64_t dropped = 0;
+    int64_t inFlight = 0;
+    for (const auto& f : r.flows)
+    {
+        CAPTURE(f.id);
+        uint64_t d = 0;
+        for (int k = 0; k < tusk::kDropReasons; ++k)
+        {
+            d += f.pktsDropped[k];
+        }
+        CHECK(f.pktsInFlight >= 0);
+        CHECK(static_cast<int64_t>(f.pktsSent) ==
+              static_cast<int64_t>(f.pktsReceived + d) + f.pktsInFlight);
+        CHECK(f.pktsSent >= (f.deliveredBytes + 4095) / 4096); // at least what it delivered
+        sent += f.pktsSent;
+        received += f.pktsReceived;
+        dropped += d;
+        inFlight += f.pktsInFlight;
+    }
+    CAPTURE(trimming, r.summary.drops, r.summary.trimmedFrames);
+    CHECK(sent == qpSent);
+    CHECK(received == qpReceived);
+    CHECK(dropped <= r.summary.drops); // data frames among all dropped frames
+    if (trimming)
+    {
+        CHECK(qpTrimmed > 0); // trimmed frames reached the receiver: counted as received
+    }
+    else
+    {
+        CHECK(dropped > 0);
+        CHECK(dropped == r.summary.drops); // every frame dropped was a data frame of a flow
+    }
+    CHECK(inFlight > 0); // stopped mid-run
+    CHECK(static_cast<uint64_t>(inFlight) <= r.conservation.inFlight);
+}
+
+// Issue 16 item 18: the invariants are checked at the end of every run (every run of the
+// suite passes through them); two faults injected here must each be reported as a failure.
+TEST_CASE("run invariants: a NIC faster than its link breaks the link-rate invariant",
+          "[component][invariants]")
+{
+    tusk::ScenarioSpec spec = LeafSpine(1, 1, 2, 100, 100);
+    AddFlow(spec, 0, 1, 400'000);
+    tusk::RunOptions o;
+    o.beforeRun = [](ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
+        nics[0]->SetDataRate(ns3::DataRate("200Gbps")); // on a 100 Gb/s link
+    };
+    const auto r = Run(spec, o);
+    INFO(r.failure);
+    REQUIRE(r.invariantViolations.size() == 1);
+    CHECK(r.invariantViolations[0].find("host0 -> ") == 0);
+    CHECK(r.invariantViolations[0].find("faster than its 100 Gb/s line rate") != std::string::npos);
+    CHECK(r.failure.find("invariant violated: host0 -> ") != std::string::npos);
+
+    // The same run at the link's rate keeps every invariant.
+    const auto fine = Run(spec);
+    CHECK(fine.invariantViolations.empty());
+    CHECK(fine.failure.empty());
+}
+
+TEST_CASE("run invariants: MMU bytes not held by any queue break the MMU invariant",
+          "[component][invariants]")
+{
+    tusk::ScenarioSpec spec = LeafSpine(1, 1, 2, 100, 100);
+    AddFlow(spec, 0, 1, 100'000);
+    tusk::RunOptions o;
+    o.beforeRun = [](ns3::Fabric& f, const std::vector<ns3::Ptr<ns3::RdmaNic>>&) {
+        f.switches[0]->GetMmu()->Admit(0, 1, 3, 1000); // charged, never enqueued
+    };
+    const auto r = Run(spec, o);
+    INFO(r.failure);
+    REQUIRE(r.invariantViolations.size() == 2);
+    CHECK(r.invariantViolations[0] == "leaf0 port 1 queue 3: the MMU counts 1000 bytes, the "
+                                      "queue holds 0");
+    CHECK(r.invariantViolations[1] == "leaf0: the MMU counts 1000 bytes in use, its queues "
+                                      "hold 0");
+}

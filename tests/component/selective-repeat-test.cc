@@ -157,6 +157,7 @@ TEST_CASE("selective repeat resends only the lost packet, go-back-N resends ever
     const auto& f = r.flows[0];
     CHECK(f.deliveredBytes == f.bytes);
     CHECK(f.retxPackets == 1);
+    CHECK(f.retxTimeoutPackets == 0); // resent on the SACK-NAK, not the timer
     CHECK(f.retxBytes == 4096);
     CHECK(f.spuriousRetx == 0);
     CHECK(f.oooPackets > 0);  // the packets behind the hole, placed out of order
@@ -184,6 +185,7 @@ TEST_CASE("selective repeat: a lost last packet is recovered by the timeout, alo
     REQUIRE(r.finished);
     CHECK(r.flows[0].deliveredBytes == 64 * 4096);
     CHECK(r.flows[0].retxPackets == 1);
+    CHECK(r.flows[0].retxTimeoutPackets == 1); // a timeout resend (issue 16 item 5)
     CHECK(r.flows[0].fctPs > 200'000'000); // waited for the 200 us timeout
 }
 

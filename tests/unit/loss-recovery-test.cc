@@ -98,6 +98,42 @@ TEST_CASE("go-back-N responder: one NAK per ePSN, out-of-order packets discarded
     CHECK(r.counters.duplicatePackets == 1);
 }
 
+// Issue 16 item 3: a duplicate that arrives after its message was delivered was counted for
+// the next message on the QP (or for none), so a flow's spurious_retx undercounted.
+TEST_CASE("go-back-N responder: a duplicate counts for the message it belongs to, also after "
+          "that message was delivered",
+          "[unit][gbn][loss-recovery]")
+{
+    Responder r(CreateObject<GoBackNRecovery>(), 2);
+    std::vector<std::pair<uint64_t, uint64_t>> done; // (cookie, duplicates in its stats)
+    std::vector<uint64_t> late;                       // cookies of late duplicates
+    r.resp.SetRecvCallback(RdmaResponder::RecvCallback(
+        [&](uint64_t cookie, const RecvMessageStats& s) {
+            done.emplace_back(cookie, s.duplicatePackets);
+        }));
+    r.resp.SetLateDuplicateCallback(
+        RdmaResponder::LateDuplicateCallback([&](uint64_t cookie) { late.push_back(cookie); }));
+    // Message 0: PSNs 0..2; message 1: PSNs 3..5.
+    for (uint64_t psn : {0, 1, 2})
+    {
+        CHECK(r.Arrive(psn, 0, 3).send);
+    }
+    REQUIRE(done == std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}});
+    CHECK(IsAck(r.Arrive(1, 0, 3), 2)); // late duplicate of message 0 (a timeout resend)
+    CHECK(IsAck(r.Arrive(2, 0, 3), 2));
+    CHECK(late == std::vector<uint64_t>{0, 0});
+    r.Arrive(3, 3, 3);
+    CHECK(IsAck(r.Arrive(3, 3, 3), 3)); // duplicate while message 1 is in progress
+    CHECK(IsAck(r.Arrive(0, 0, 3), 3)); // ... and one of message 0 again
+    r.Arrive(4, 3, 3);
+    r.Arrive(5, 3, 3);
+    CHECK(done == std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {1, 1}});
+    CHECK(late == std::vector<uint64_t>{0, 0, 0});
+    CHECK(IsAck(r.Arrive(5, 3, 3), 5));
+    CHECK(late == std::vector<uint64_t>{0, 0, 0, 1});
+    CHECK(r.counters.duplicatePackets == 5); // the QP's total: every duplicate, once
+}
+
 TEST_CASE("selective-repeat responder: places out-of-order packets, SACKs each, delivers in "
           "order when the hole fills",
           "[unit][selective-repeat][loss-recovery]")

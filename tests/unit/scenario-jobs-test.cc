@@ -2,6 +2,7 @@
 // rail-optimised / pod-clos / hpcc topologies, workload kinds "jobs" and "hpcc": values,
 // errors with file, line and key (exit 2 in the CLI), and the manifest echo round trip.
 #include "fabric/model/input-error.h"
+#include "run-stages.h"
 #include "scenario-toml.h"
 
 #include <catch2/catch.hpp>
@@ -314,6 +315,58 @@ TEST_CASE("the issue 6 scenarios load", "[unit][scenario][jobs]")
         const nlohmann::json echo = ScenarioToJson(s);
         CHECK(ScenarioToJson(LoadScenarioString(JsonToToml(echo), "json.toml")) == echo);
     }
+}
+
+// Issue 16 item 14: the flow-size CDF's rounding to whole bytes is a scenario key. "up" (the
+// default) gives exact sizes; "hpcc" truncates as HPCC's traffic_gen.py, so that every size
+// not already whole is one byte shorter, with the same arrivals and destinations.
+TEST_CASE("background[i].size_rounding selects exact sizes (up, default) or HPCC's truncation",
+          "[unit][scenario][background]")
+{
+    const std::string base = R"(name = "bg-rounding"
+seed = 3
+[topology]
+kind = "leaf-spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+[workload]
+kind = "permutation"
+bytes = "1KB"
+[[background]]
+cdf_file = "../data/hpcc/WebSearch_distribution.txt"
+load = 0.5
+duration_us = 2000
+)";
+    const auto flows = [&](const std::string& extra) {
+        const ScenarioSpec s = LoadScenarioString(base + extra, kName);
+        const ns3::TopologyGraph g = BuildGraph(s);
+        return BuildWorkload(ResolveScenario(s, g), g).transfers;
+    };
+    const auto byDefault = flows("");
+    const auto up = flows("size_rounding = \"up\"\n");
+    const auto hpcc = flows("size_rounding = \"hpcc\"\n");
+    REQUIRE(up.size() >= 20);
+    REQUIRE(hpcc.size() == up.size());
+    REQUIRE(byDefault.size() == up.size());
+    size_t shorter = 0;
+    for (size_t i = 0; i < up.size(); ++i)
+    {
+        CHECK(byDefault[i].bytes == up[i].bytes);
+        CHECK(hpcc[i].src == up[i].src);
+        CHECK(hpcc[i].dst == up[i].dst);
+        CHECK(hpcc[i].startPs == up[i].startPs);
+        // ceil vs floor of the same interpolated size: equal when whole, else one byte apart
+        CHECK((hpcc[i].bytes == up[i].bytes || hpcc[i].bytes + 1 == up[i].bytes));
+        shorter += hpcc[i].bytes + 1 == up[i].bytes ? 1 : 0;
+    }
+    CHECK(shorter > up.size() / 2); // a continuous CDF hits whole bytes rarely
+
+    const ns3::InputError e = ErrorOf(base + "size_rounding = \"down\"\n");
+    CHECK(e.Key() == "background[0].size_rounding");
+    CHECK(e.Line() == 15);
+    CHECK(ScenarioToJson(LoadScenarioString(base + "size_rounding = \"hpcc\"\n", kName))
+              ["background"][0]["size_rounding"] == "hpcc");
 }
 
 TEST_CASE("background traffic alone: [[background]] without flows or jobs is a valid scenario",

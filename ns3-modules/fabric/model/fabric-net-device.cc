@@ -336,7 +336,7 @@ FabricNetDevice::AccountUtilisation(uint64_t nowPs, uint64_t durationPs)
     {
         if (t >= m_utilWindowStartPs + windowPs)
         {
-            FlushUtilisation(PicoSeconds(nowPs));
+            FlushUtilisation(PicoSeconds(m_utilWindowStartPs + windowPs)); // closed at its end
             m_utilWindowStartPs = t - t % windowPs;
         }
         const uint64_t segment = std::min(end, m_utilWindowStartPs + windowPs) - t;
@@ -349,9 +349,14 @@ void
 FabricNetDevice::FlushUtilisation(Time now)
 {
     const uint64_t windowPs = m_utilWindowPs;
+    // A run shorter than one window has one window: the run itself (the full window would
+    // count idle time after the end, and the busiest window would be less busy than the mean).
+    const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
+    const uint64_t lengthPs =
+        m_utilWindowStartPs == 0 && nowPs > 0 && nowPs < windowPs ? nowPs : windowPs;
     if (m_utilWindowBusyPs > 0 && windowPs > 0)
     {
-        const double u = static_cast<double>(m_utilWindowBusyPs) / static_cast<double>(windowPs);
+        const double u = static_cast<double>(m_utilWindowBusyPs) / static_cast<double>(lengthPs);
         if (u > m_counters.maxWindowUtilisation)
         {
             m_counters.maxWindowUtilisation = u;

@@ -179,7 +179,9 @@ class FabricNetDevice : public NetDevice
     /** Frames waiting in this device for transmission (for conservation checks). */
     virtual uint64_t GetQueuedFrames() const = 0;
 
-    /** Close the utilisation window in progress at the end of a run. */
+    /** Close the utilisation window in progress at the end of a run, at `now`. A run that ends
+     *  within the first window (now < UtilisationWindow) makes [0, now] that window, so the
+     *  busiest window of a short run is its mean. */
     void FlushUtilisation(Time now);
 
     // NetDevice

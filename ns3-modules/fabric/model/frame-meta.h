@@ -53,7 +53,7 @@ enum EcnCodepoint : uint8_t
 constexpr size_t kLbTagBytes = 8;
 
 /** The fields of a frame's headers: what the fabric forwards on, then the end-host transport
- *  fields, then the INT stack. 112 bytes, copied by value. */
+ *  fields, then the INT stack. 120 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -101,8 +101,6 @@ struct FrameMeta
     /** Data frames under receiver credits (RCCC): the frame carries the 4-byte credit demand
      *  after the BTH (and after the INT header), RoceCreditRequestHeader. */
     bool hasCreditDemand = false;
-    /** BTH PSN (24 bits, IBA Vol. 1 9.2). */
-    uint32_t psn = 0;
     /** The SACK PSN, or the SACK bitmap's base PSN (24 bits). */
     uint32_t sackPsn = 0;
     /** AETH MSN (24 bits): 0 on ACKs and NAKs; on an RCCC credit grant (syndrome 0x40) the
@@ -113,6 +111,10 @@ struct FrameMeta
     uint32_t creditDemandUnits = 0;
     /** The SACK bitmap: bit i set when PSN sackPsn + i has arrived. */
     uint64_t sackBits = 0;
+    /** The PSN. The BTH carries its low 24 bits (IBA Vol. 1 9.2), which is all a receiver
+     *  reads; DATA frames hold the sender's whole 64-bit PSN here as simulation bookkeeping
+     *  (as pfcDepth): a frame dropped in the fabric is counted for its flow (flows.csv). */
+    uint64_t psn = 0;
     /** In-band telemetry (HPCC): present on a data frame of a QP whose congestion control
      *  uses INT (the 42-byte INT header after the BTH), where every switch egress pushes a
      *  record; an ACK or NAK answering such a frame echoes its stack back to the sender (the
@@ -120,7 +122,7 @@ struct FrameMeta
     IntStack intStack;
 };
 
-static_assert(sizeof(FrameMeta) == 112, "FrameMeta's layout: update the size in its comment");
+static_assert(sizeof(FrameMeta) == 120, "FrameMeta's layout: update the size in its comment");
 
 /** FrameMeta::bthFlags: the BTH AckReq bit. */
 constexpr uint8_t kBthAckRequest = 1;

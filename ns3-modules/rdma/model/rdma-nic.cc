@@ -524,7 +524,7 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         meta.kind = FrameKind::DATA;
         meta.opcode = d.opcode;
         meta.bthFlags = d.ackRequest ? kBthAckRequest : 0;
-        meta.psn = static_cast<uint32_t>(d.psn & 0xFFFFFF);
+        meta.psn = d.psn; // the whole PSN: the BTH carries its low 24 bits
         if (m_receiverCredit)
         {
             // RCCC: what this sender needs, cumulative (RoceCreditRequestHeader)
@@ -566,7 +566,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         ack.kind = !nak ? RdmaAck::ACK
                    : meta.syndrome == RoceAethHeader::kSyndromeNakTrimmed ? RdmaAck::TRIM_NAK
                                                                           : RdmaAck::NAK;
-        ack.psn24 = meta.psn;
+        ack.psn24 = static_cast<uint32_t>(meta.psn & 0xFFFFFF);
         ack.ecnEcho = (meta.bthFlags & kBthBecn) != 0;
         ack.hops = static_cast<uint8_t>(64 - std::min<uint8_t>(64, meta.ttl));
         if (qp->GetCongestionControl()->UsesInt() && meta.intStack.present)
@@ -607,7 +607,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     if (meta.trimmed)
     {
         // The payload was cut at a switch: answer with a trim NACK for this PSN.
-        const RxAnswer answer = qp->ReceiveTrimmed(meta.psn);
+        const RxAnswer answer = qp->ReceiveTrimmed(static_cast<uint32_t>(meta.psn & 0xFFFFFF));
         if (answer.send)
         {
             SendControl(*qp, answer.ack, nullptr);
@@ -620,7 +620,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     {
         qp->NoteCreditDemand(meta.creditDemandUnits);
     }
-    const RxAnswer answer = qp->ReceiveData(meta.psn, meta.opcode,
+    const RxAnswer answer = qp->ReceiveData(static_cast<uint32_t>(meta.psn & 0xFFFFFF), meta.opcode,
                                             (meta.bthFlags & kBthAckRequest) != 0,
                                             RocePayloadBytes(meta), ce);
     if (answer.send)

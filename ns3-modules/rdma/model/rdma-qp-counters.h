@@ -56,6 +56,9 @@ struct SendMessageStats
 {
     uint64_t retxPackets = 0; //!< data packets of the message sent more than once
     uint64_t retxBytes = 0;   //!< their payload bytes
+    /** Of retxPackets, those sent after the retransmission timer fired (before any later NAK,
+     *  SACK-NAK or trim NACK): timeout resends, as opposed to NAK-driven ones. */
+    uint64_t timeoutRetxPackets = 0;
 };
 
 } // namespace ns3

@@ -48,6 +48,11 @@ RdmaQueuePair::GetTypeId()
                             "The responder sent a NAK (PSN = its ePSN) or a trim NACK (PSN = "
                             "the trimmed packet's).",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_nakSentTrace),
+                            "ns3::RdmaQueuePair::NakTracedCallback")
+            .AddTraceSource("PacketReceived",
+                            "A data frame reached the responder (first copy, duplicate, out of "
+                            "order or trimmed, before any decision): PSN (64-bit), trimmed.",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_receivedTrace),
                             "ns3::RdmaQueuePair::NakTracedCallback");
     return tid;
 }
@@ -100,6 +105,7 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     RdmaResponder::Traces rx;
     rx.delivered = &m_deliveredTrace;
     rx.nakSent = &m_nakSentTrace;
+    rx.received = &m_receivedTrace;
     m_responder.Setup(recovery, &m_counters, rx, nic->GetAckInterval(), qpn);
 }
 

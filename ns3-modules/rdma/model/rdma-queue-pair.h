@@ -62,7 +62,8 @@ class RdmaQueuePair : public Object
      *  time (cumulatively or by SACK), its ECN echo and its RTT (last transmission to now). */
     typedef void (*AckedTracedCallback)(uint64_t psn, uint16_t entropy, bool ecnEcho, Time rtt);
     /** "NakReceived", "NakSent": a NAK naming `psn` (the responder's ePSN), or with
-     *  `trimmed` a trim NACK naming the trimmed PSN. */
+     *  `trimmed` a trim NACK naming the trimmed PSN. "PacketReceived": data frame `psn`
+     *  reached the responder, `trimmed` if a switch cut its payload. */
     typedef void (*NakTracedCallback)(uint64_t psn, bool trimmed);
     /** "Timeout": the retransmission timer fired, `psn` being the oldest outstanding. */
     typedef void (*TimeoutTracedCallback)(uint64_t psn);
@@ -80,6 +81,11 @@ class RdmaQueuePair : public Object
 
     void SetSendCallback(SendCallback cb) { m_requester.SetSendCallback(cb); }
     void SetRecvCallback(RecvCallback cb) { m_responder.SetRecvCallback(cb); }
+    /** See RdmaResponder::SetLateDuplicateCallback. */
+    void SetLateDuplicateCallback(RdmaResponder::LateDuplicateCallback cb)
+    {
+        m_responder.SetLateDuplicateCallback(cb);
+    }
 
     uint32_t GetQpn() const { return m_qpn; }
     uint32_t GetPeerQpn() const { return m_peerQpn; }
@@ -189,6 +195,7 @@ class RdmaQueuePair : public Object
     TracedCallback<uint64_t> m_timeoutTrace;
     TracedCallback<uint64_t, uint32_t> m_deliveredTrace;
     TracedCallback<uint64_t, bool> m_nakSentTrace;
+    TracedCallback<uint64_t, bool> m_receivedTrace; //!< "PacketReceived": PSN, trimmed
 };
 
 } // namespace ns3

@@ -119,6 +119,7 @@ RdmaRequester::GetPendingSendStats(uint64_t cookie) const
         {
             sum.retxPackets += w.stats.retxPackets;
             sum.retxBytes += w.stats.retxBytes;
+            sum.timeoutRetxPackets += w.stats.timeoutRetxPackets;
         }
     }
     return sum;
@@ -259,6 +260,7 @@ RdmaRequester::NextDataPacket(Time now)
     {
         ++wqe.stats.retxPackets;
         wqe.stats.retxBytes += d.payload;
+        wqe.stats.timeoutRetxPackets += m_afterTimeout ? 1 : 0;
         ++m_counters->retxPackets;
         m_counters->retxBytes += d.payload;
         (*m_traces.retransmitted)(psn, d.payload, d.entropy);
@@ -322,6 +324,7 @@ RdmaRequester::OnTimer()
     ++m_counters->timeouts;
     (*m_traces.timeout)(m_sndUna);
     Feedback(Slot(m_sndUna), PathSelector::TIMEOUT, now);
+    m_afterTimeout = true;
     m_cc->OnTimeout(now);
     m_recovery->OnTimeout(*this);
     m_lastProgress = now;
@@ -399,6 +402,7 @@ RdmaRequester::ReceiveAck(const RdmaAck& ack, Time now)
     const uint64_t newUna = nak ? psn : psn + 1;
     if (nak)
     {
+        m_afterTimeout = false;
         ++m_counters->naksReceived;
         (*m_traces.nakReceived)(psn, false);
     }
@@ -456,6 +460,7 @@ void
 RdmaRequester::ReceiveTrimNack(uint32_t psn24, Time now)
 {
     ++m_counters->trimNacksReceived;
+    m_afterTimeout = false;
     const uint64_t psn = ExtendPsn(psn24, m_sndUna);
     (*m_traces.nakReceived)(psn, true);
     if (psn < m_sndUna || psn >= m_maxSent)

@@ -249,6 +249,7 @@ class RdmaRequester
     uint64_t m_maxSent = 0;          //!< one past the highest PSN ever sent
     std::vector<TxSlot> m_txSlots;   //!< ring over [m_sndUna, m_maxSent), size a power of two
     uint64_t m_resendPending = 0;    //!< slots for which ResendPending holds
+    bool m_afterTimeout = false;     //!< the last recovery event was a timeout, not a NAK
     uint64_t m_nextTxPs = 0;         //!< pacing: earliest start of the next data packet
     uint64_t m_postedBytes = 0;      //!< payload posted, cumulative
     uint64_t m_newSentBytes = 0;     //!< payload sent for the first time, cumulative

@@ -32,6 +32,7 @@ RdmaResponder::Dispose()
 {
     m_recovery = nullptr;
     m_recvCb = RecvCallback();
+    m_lateDupCb = LateDuplicateCallback();
 }
 
 bool
@@ -131,6 +132,8 @@ RdmaResponder::DeliverInOrder(uint32_t payload, bool lastOfMessage)
                         "RdmaQueuePair " << m_qpn << ": message arrived with no receive posted");
         const uint64_t cookie = m_recvQueue.front();
         m_recvQueue.pop_front();
+        m_delivered.emplace_back(m_ePsn, cookie);
+        m_curFirstPsn = m_ePsn;
         if (!m_recvCb.IsNull())
         {
             m_recvCb(cookie, stats);
@@ -144,6 +147,10 @@ RdmaResponder::ReceiveTrimmed(uint32_t psn24)
     ++m_counters->trimmedReceived;
     RxAnswer answer;
     const uint64_t psn = ExtendPsn(psn24, m_ePsn);
+    if (m_traces.received)
+    {
+        (*m_traces.received)(psn, true);
+    }
     if (psn < m_ePsn || m_recovery->IsHeld(*this, psn))
     {
         return answer; // a trimmed copy of something already here
@@ -163,12 +170,30 @@ RdmaResponder::ReceiveData(uint32_t psn24,
     RxAnswer answer;
     m_ceSinceAnswer |= ce;
     const uint64_t psn = ExtendPsn(psn24, m_ePsn);
+    if (m_traces.received)
+    {
+        (*m_traces.received)(psn, false);
+    }
     const bool lastOfMessage = (opcode == ROCE_RC_SEND_LAST || opcode == ROCE_RC_SEND_ONLY);
     if (psn < m_ePsn || m_recovery->IsHeld(*this, psn))
     {
-        // A duplicate: this PSN already arrived, so its sender resent it needlessly.
+        // A duplicate: this PSN already arrived, so its sender resent it needlessly. It counts
+        // for the message it belongs to, also when that one was delivered already.
         ++m_counters->duplicatePackets;
-        ++m_curRx.duplicatePackets;
+        if (psn >= m_curFirstPsn)
+        {
+            ++m_curRx.duplicatePackets;
+        }
+        else
+        {
+            const auto it = std::upper_bound(
+                m_delivered.begin(), m_delivered.end(), psn,
+                [](uint64_t p, const std::pair<uint64_t, uint64_t>& m) { return p < m.first; });
+            if (it != m_delivered.end() && !m_lateDupCb.IsNull())
+            {
+                m_lateDupCb(it->second);
+            }
+        }
         Respond(answer, RdmaAck::ACK, m_ePsn - 1);
         return answer;
     }

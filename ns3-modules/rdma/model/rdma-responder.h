@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <deque>
 
 namespace ns3
 {
@@ -32,12 +33,15 @@ class RdmaResponder
   public:
     /** Message delivered: (cookie from PostReceive, its counts). */
     using RecvCallback = Callback<void, uint64_t, const RecvMessageStats&>;
+    /** A duplicate of a packet of a message already delivered: (that message's cookie). */
+    using LateDuplicateCallback = Callback<void, uint64_t>;
 
     /** The QP's trace sources this half fires (owned by the QP, see RdmaQueuePair). */
     struct Traces
     {
         TracedCallback<uint64_t, uint32_t>* delivered = nullptr;
         TracedCallback<uint64_t, bool>* nakSent = nullptr;
+        TracedCallback<uint64_t, bool>* received = nullptr; //!< every data arrival: PSN, trimmed
     };
 
     RdmaResponder();
@@ -56,6 +60,9 @@ class RdmaResponder
     /** Post a receive work request; completed, in order, by the next incoming message. */
     void PostReceive(uint64_t cookie) { m_recvQueue.push_back(cookie); }
     void SetRecvCallback(RecvCallback cb) { m_recvCb = cb; }
+    /** Called for each duplicate that arrives after its message was delivered (its counts
+     *  were reported already); duplicates of the message in progress go into its counts. */
+    void SetLateDuplicateCallback(LateDuplicateCallback cb) { m_lateDupCb = cb; }
     size_t GetPendingReceives() const { return m_recvQueue.size(); }
     /** Cookie of the receive request the next message will complete; false if none. */
     bool PeekReceive(uint64_t& cookie) const;
@@ -108,6 +115,7 @@ class RdmaResponder
     QpCounters* m_counters = nullptr;
     Traces m_traces;
     RecvCallback m_recvCb;
+    LateDuplicateCallback m_lateDupCb;
     uint32_t m_ackInterval = 1;
     uint32_t m_qpn = 0;
 
@@ -115,6 +123,10 @@ class RdmaResponder
     uint64_t m_ePsn = 0;              //!< expected PSN
     uint32_t m_unacked = 0;           //!< in-order packets since the last ACK
     RecvMessageStats m_curRx;         //!< counts of the message in progress
+    uint64_t m_curFirstPsn = 0;       //!< first PSN of the message in progress
+    /** Delivered messages, oldest first: (PSN after its last packet, cookie), for the
+     *  attribution of late duplicates (16 bytes a message). */
+    std::deque<std::pair<uint64_t, uint64_t>> m_delivered;
     bool m_ceSinceAnswer = false;     //!< a CE-marked packet arrived since the last answer
     bool m_cnpSent = false;           //!< a CNP was ever sent for this QP
     uint64_t m_creditDemand = 0;      //!< RCCC: the sender's cumulative demand, bytes

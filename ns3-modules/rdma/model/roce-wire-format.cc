@@ -110,7 +110,7 @@ SerializeRoceFrame(const FrameMeta& meta, uint32_t frameBytes, Mac48Address src,
     RoceBthHeader bth;
     bth.opcode = meta.opcode;
     bth.destQp = meta.dstQp;
-    bth.psn = meta.psn;
+    bth.psn = static_cast<uint32_t>(meta.psn & 0xFFFFFF); // the BTH's 24 bits
     bth.ackRequest = (meta.bthFlags & kBthAckRequest) != 0;
     bth.becn = (meta.bthFlags & kBthBecn) != 0;
     p->AddHeader(bth);

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -169,6 +171,30 @@ WorkloadExecutor::ScheduleStart(uint32_t t)
     Simulator::Schedule(PicoSeconds(delay), &WorkloadExecutor::StartTransfer, this, t);
 }
 
+std::vector<uint64_t>
+WorkloadExecutor::QpsPerHost(const WorkloadSpec& spec,
+                             uint32_t numHosts,
+                             uint32_t qpsPerConnection,
+                             uint32_t gpusPerServer)
+{
+    std::vector<uint64_t> qps(numHosts, 0);
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen; // as m_connections is keyed
+    for (const auto& t : spec.transfers)
+    {
+        const bool sameServer =
+            gpusPerServer > 1 && t.src != t.dst && t.src / gpusPerServer == t.dst / gpusPerServer;
+        if (t.src >= numHosts || t.dst >= numHosts || sameServer ||
+            !seen.insert(std::make_tuple(t.src, t.dst, t.qpGroup)).second)
+        {
+            continue;
+        }
+        const uint32_t n = t.qps > 0 ? t.qps : qpsPerConnection; // as GetConnection
+        qps[t.src] += n;
+        qps[t.dst] += n;
+    }
+    return qps;
+}
+
 WorkloadExecutor::Connection&
 WorkloadExecutor::GetConnection(const TransferSpec& t)
 {
@@ -192,6 +218,17 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
             Ptr<RdmaQueuePair> peer = m_nics[t.dst]->GetQp(qp->GetPeerQpn());
             qp->SetSendCallback(MakeCallback(&WorkloadExecutor::OnSendDone, this));
             peer->SetRecvCallback(MakeCallback(&WorkloadExecutor::OnRecvDone, this));
+            peer->SetLateDuplicateCallback(MakeCallback(&WorkloadExecutor::OnLateDuplicate, this));
+            auto owners = std::make_unique<PsnOwners>();
+            owners->exec = this;
+            qp->TraceConnectWithoutContext("PacketSent",
+                                           MakeBoundCallback(&PsnOwners::OnSent, owners.get()));
+            qp->TraceConnectWithoutContext("PacketRetransmitted",
+                                           MakeBoundCallback(&PsnOwners::OnSent, owners.get()));
+            peer->TraceConnectWithoutContext(
+                "PacketReceived", MakeBoundCallback(&PsnOwners::OnReceived, owners.get()));
+            m_ownersByDst[std::make_pair(t.dst, peer->GetQpn())] = owners.get();
+            c.owners.push_back(std::move(owners));
             c.qps.push_back(qp);
             c.peers.push_back(peer);
             m_allQps.push_back(qp);
@@ -263,6 +300,10 @@ WorkloadExecutor::PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t b
     ++r.pendingRecv;
     ++r.pendingSend;
     r.messages.emplace_back(qp, bytes);
+    PsnOwners& o = *c.owners[qp];
+    o.first.emplace_back(o.end, t);
+    const uint64_t mtu = m_nics[m_spec.transfers[t].src]->GetMtuBytes();
+    o.end += (bytes + mtu - 1) / mtu; // as RdmaRequester::PostSend numbers its packets
     c.peers[qp]->PostReceive(t);
     c.qps[qp]->PostSend(bytes, t);
 }
@@ -305,6 +346,61 @@ WorkloadExecutor::OnRecvDone(uint64_t cookie, const RecvMessageStats& stats)
     }
 }
 
+TransferRecord*
+WorkloadExecutor::PsnOwners::RecordOf(uint64_t psn) const
+{
+    if (psn >= end || first.empty())
+    {
+        return nullptr;
+    }
+    const auto it = std::upper_bound(
+        first.begin(), first.end(), psn,
+        [](uint64_t p, const std::pair<uint64_t, uint32_t>& m) { return p < m.first; });
+    return &exec->m_records[std::prev(it)->second];
+}
+
+void
+WorkloadExecutor::PsnOwners::OnSent(PsnOwners* o, uint64_t psn, uint32_t, uint16_t)
+{
+    if (TransferRecord* r = o->RecordOf(psn))
+    {
+        ++r->pktsSent;
+    }
+}
+
+void
+WorkloadExecutor::PsnOwners::OnReceived(PsnOwners* o, uint64_t psn, bool)
+{
+    if (TransferRecord* r = o->RecordOf(psn))
+    {
+        ++r->pktsReceived;
+    }
+}
+
+void
+WorkloadExecutor::OnDataDropped(const FrameMeta& meta, DropReason reason)
+{
+    if (meta.kind != FrameKind::DATA)
+    {
+        return;
+    }
+    const auto it = m_ownersByDst.find(std::make_pair(meta.dstHost, meta.dstQp));
+    if (it == m_ownersByDst.end())
+    {
+        return;
+    }
+    if (TransferRecord* r = it->second->RecordOf(meta.psn))
+    {
+        ++r->pktsDropped[static_cast<size_t>(reason)];
+    }
+}
+
+void
+WorkloadExecutor::OnLateDuplicate(uint64_t cookie)
+{
+    ++m_records[cookie].duplicates;
+}
+
 void
 WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
 {
@@ -312,6 +408,7 @@ WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
     TransferRecord& r = m_records[cookie];
     r.retxPackets += stats.retxPackets;
     r.retxBytes += stats.retxBytes;
+    r.retxTimeoutPackets += stats.timeoutRetxPackets;
     if (--r.pendingSend == 0)
     {
         r.sendDone = true;
@@ -402,6 +499,7 @@ WorkloadExecutor::RecordWithPending(uint32_t t) const
         const SendMessageStats s = qp->GetPendingSendStats(t);
         r.retxPackets += s.retxPackets;
         r.retxBytes += s.retxBytes;
+        r.retxTimeoutPackets += s.timeoutRetxPackets;
     }
     for (const auto& peer : m_transferConnection[t]->peers)
     {

@@ -14,7 +14,9 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -34,6 +36,7 @@ struct TransferRecord
     uint64_t deliveredBytes = 0; //!< bytes of completed messages (see DeliveredBytes)
     uint64_t retxPackets = 0;    //!< data packets retransmitted for it
     uint64_t retxBytes = 0;      //!< their payload bytes
+    uint64_t retxTimeoutPackets = 0; //!< of retxPackets, sent after a retransmission timeout
     uint64_t oooPackets = 0;     //!< data packets that arrived out of order while it was received
     uint64_t reorderMax = 0;     //!< largest PSN - ePSN of those, packets
     uint64_t reorderSum = 0;     //!< sum of PSN - ePSN of those, packets
@@ -41,6 +44,12 @@ struct TransferRecord
     uint64_t duplicates = 0;     //!< spurious retransmissions: packets that arrived twice
     uint32_t qps = 0;            //!< QPs it was spread over
     uint16_t entropy = 0;        //!< UDP source port of its first QP
+    // Its data frames, by PSN (per-flow packet conservation: sent = received + dropped + in
+    // flight). Counted from the QPs' PacketSent / PacketRetransmitted / PacketReceived traces
+    // and OnDataDropped; 0 for transfers inside a scale-up server.
+    uint64_t pktsSent = 0;     //!< data frames sent: first copies and resends
+    uint64_t pktsReceived = 0; //!< data frames that reached the receiving QP (any kind)
+    std::array<uint64_t, static_cast<size_t>(DropReason::COUNT)> pktsDropped{}; //!< by DropReason
     /** The messages it was posted as, in order: (QP index in its connection, bytes). */
     std::vector<std::pair<uint32_t, uint64_t>> messages;
     uint32_t pendingRecv = 0;
@@ -113,8 +122,29 @@ class WorkloadExecutor : public Object
     TransferRecord RecordWithPending(uint32_t t) const;
     /** Bytes delivered for transfer t, including the part in progress on its QPs. */
     uint64_t DeliveredBytes(uint32_t t) const;
+    /**
+     * \brief Count a dropped frame for its transfer (call from a "Drop" trace sink). DATA
+     * frames are matched by destination host, destination QP and FrameMeta::psn; other frames
+     * and frames of unknown QPs are ignored.
+     */
+    void OnDataDropped(const FrameMeta& meta, DropReason reason);
+
     /** Every QP created (requester side), for counters. */
     const std::vector<Ptr<RdmaQueuePair>>& GetQps() const { return m_allQps; }
+
+    /**
+     * \brief The QPs each host's NIC will create for `spec`, before running it: every
+     * connection (src, dst, qpGroup) not inside one scale-up server makes its QP count (the
+     * transfer's `qps`, or `qpsPerConnection` when 0) of QPs at the source and as many peers at
+     * the destination, and QPs are never released. A count above RdmaNic::kMaxQps cannot be
+     * numbered (24-bit BTH QPN); check it before the run, where it is an input error.
+     * \param gpusPerServer hosts per scale-up server (ScaleUpDomain::SameServer); 1 = none
+     * \return QPs per host id, size numHosts (transfers naming other hosts are skipped)
+     */
+    static std::vector<uint64_t> QpsPerHost(const WorkloadSpec& spec,
+                                            uint32_t numHosts,
+                                            uint32_t qpsPerConnection,
+                                            uint32_t gpusPerServer);
 
   protected:
     void DoDispose() override;
@@ -135,10 +165,23 @@ class WorkloadExecutor : public Object
     };
 
   private:
+    /** The transfers of one QP's PSN space: message k starts at first[k].first. */
+    struct PsnOwners
+    {
+        WorkloadExecutor* exec = nullptr;
+        std::vector<std::pair<uint64_t, uint32_t>> first; //!< (first PSN, transfer), post order
+        uint64_t end = 0;                                 //!< next PSN to assign
+        /** The transfer PSN `psn` belongs to, or nullptr beyond what was posted. */
+        TransferRecord* RecordOf(uint64_t psn) const;
+        static void OnSent(PsnOwners* o, uint64_t psn, uint32_t bytes, uint16_t entropy);
+        static void OnReceived(PsnOwners* o, uint64_t psn, bool trimmed);
+    };
+
     struct Connection
     {
         std::vector<Ptr<RdmaQueuePair>> qps;   //!< requester side, at src
         std::vector<Ptr<RdmaQueuePair>> peers; //!< responder side, at dst
+        std::vector<std::unique_ptr<PsnOwners>> owners; //!< per QP (trace sinks point here)
         uint32_t nextQp = 0;                   //!< round-robin: the next message's QP
     };
 
@@ -147,6 +190,8 @@ class WorkloadExecutor : public Object
     void ScheduleStart(uint32_t t);
     void Activate(uint32_t trigger);
     void OnRecvDone(uint64_t cookie, const RecvMessageStats& stats);
+    /** A duplicate of a packet of transfer `cookie` arrived after its message was delivered. */
+    void OnLateDuplicate(uint64_t cookie);
     void OnSendDone(uint64_t cookie, const SendMessageStats& stats);
     void PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t bytes);
     void CheckDone(uint32_t t);
@@ -173,6 +218,8 @@ class WorkloadExecutor : public Object
     TracedCallback<uint32_t> m_deliveredTrace;
     TracedCallback<uint32_t> m_acknowledgedTrace;
     std::vector<Ptr<RdmaQueuePair>> m_allPeers; //!< responder QPs, for the watchdog
+    /** (destination host, its QPN) -> the PSN owners of that QP pair, for dropped frames. */
+    std::map<std::pair<uint32_t, uint32_t>, const PsnOwners*> m_ownersByDst;
     size_t m_done = 0;
     Callback<void> m_allDone;
     Ptr<ScaleUpDomain> m_scaleUp;
