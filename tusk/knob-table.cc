@@ -43,7 +43,8 @@ Sections()
             s.push_back(std::move(cc));
         }
         for (auto&& rest : {LbKeys(), WorkloadKeys(), ScaleUpKeys(), JobsKeys(), BackgroundKeys(),
-                            FailuresKeys(), FailureRatesKeys(), OutputKeys(), Ns3Keys()})
+                            FailuresKeys(), FailureRatesKeys(), OutputKeys(), SimulatorKeys(),
+                            Ns3Keys()})
         {
             s.push_back(rest);
         }

@@ -169,10 +169,10 @@ class FailureDriver : public std::enable_shared_from_this<FailureDriver>
         {
             up[l.graphLink] = l.devA->IsLinkUp() && l.devB->IsLinkUp();
         }
-        const EqualCostTable routes = ComputeEqualCostPorts(m_graph, up);
+        auto routes = std::make_shared<const EqualCostTable>(ComputeEqualCostPorts(m_graph, up));
         for (uint32_t s = 0; s < m_fabric.switches.size(); ++s)
         {
-            m_fabric.switches[s]->SetForwardingTable(routes[s]);
+            m_fabric.switches[s]->SetForwardingTable(routes, s);
         }
     }
 

@@ -134,6 +134,7 @@ Section FailuresKeys();
 /** [[failure_rates]] (section-failures.cc). */
 Section FailureRatesKeys();
 Section OutputKeys();
+Section SimulatorKeys();
 Section Ns3Keys();
 
 /**
