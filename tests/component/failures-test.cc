@@ -48,6 +48,23 @@ Row(const tusk::RunResult& r, const std::string& from, const std::string& to)
     throw std::logic_error("unreachable");
 }
 
+/** The fabric link between vertices `a` (its lower-tier end, devA) and `b` (devB). */
+const ns3::FabricLink&
+LinkBetween(const ns3::Fabric& fabric, const std::string& a, const std::string& b)
+{
+    const auto& g = fabric.graph;
+    for (const auto& l : fabric.links)
+    {
+        if (g.vertices[g.links[l.graphLink].a].name == a &&
+            g.vertices[g.links[l.graphLink].b].name == b)
+        {
+            return l;
+        }
+    }
+    FAIL("no link " << a << "-" << b);
+    throw std::logic_error("unreachable");
+}
+
 /** The 99.9 % interval of a binomial count (Boost.Math quantiles). */
 void
 CheckBinomial(uint64_t count, uint64_t trials, double p)
@@ -149,19 +166,11 @@ TEST_CASE("a flapping link goes down and up on its schedule, and the flows finis
     auto changes = std::make_shared<std::vector<std::pair<int64_t, bool>>>();
     tusk::RunOptions o;
     o.beforeRun = [changes](ns3::Fabric& fabric, const auto&) {
-        for (const auto& l : fabric.links)
-        {
-            const auto& g = fabric.graph;
-            if (g.vertices[g.links[l.graphLink].a].name == "leaf0" &&
-                g.vertices[g.links[l.graphLink].b].name == "spine0")
-            {
-                ns3::FabricNetDevice* dev = ns3::PeekPointer(l.devA); // no cycle through itself
-                dev->AddLinkChangeCallback(ns3::Callback<void>([changes, dev]() {
-                    changes->emplace_back(ns3::Simulator::Now().GetMicroSeconds(),
-                                          dev->IsLinkUp());
-                }));
-            }
-        }
+        // A raw pointer: the callback is stored in the device itself.
+        ns3::FabricNetDevice* dev = ns3::PeekPointer(LinkBetween(fabric, "leaf0", "spine0").devA);
+        dev->AddLinkChangeCallback(ns3::Callback<void>([changes, dev]() {
+            changes->emplace_back(ns3::Simulator::Now().GetMicroSeconds(), dev->IsLinkUp());
+        }));
     };
     const auto r = Run(s, o);
     REQUIRE(r.finished);
@@ -299,21 +308,12 @@ TEST_CASE("frames queued towards a dead link: flushed and counted, or holding th
     auto deadQueue = std::make_shared<uint64_t>(0);
     tusk::RunOptions o;
     o.afterRun = [deadQueue](ns3::Fabric& fabric, const auto&) {
-        for (const auto& l : fabric.links)
-        {
-            const auto& g = fabric.graph;
-            if (g.vertices[g.links[l.graphLink].a].name == "leaf1" &&
-                g.vertices[g.links[l.graphLink].b].name == "spine0")
-            {
-                *deadQueue += l.devB->GetQueuedFrames();
-            }
-        }
+        *deadQueue = LinkBetween(fabric, "leaf1", "spine0").devB->GetQueuedFrames();
     };
     auto flush = base;
     flush.fabric.flushOnLinkDown = true;
     const auto f = Run(flush, o);
     const uint64_t flushQueued = *deadQueue;
-    *deadQueue = 0;
     auto hold = base;
     hold.fabric.flushOnLinkDown = false;
     const auto h = Run(hold, o);
