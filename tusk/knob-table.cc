@@ -43,7 +43,8 @@ Sections()
             s.push_back(std::move(cc));
         }
         for (auto&& rest : {LbKeys(), WorkloadKeys(), ScaleUpKeys(), JobsKeys(), BackgroundKeys(),
-                            FailuresKeys(), OutputKeys(), SimulatorKeys(), Ns3Keys()})
+                            FailuresKeys(), FailureRatesKeys(), OutputKeys(), SimulatorKeys(),
+                            Ns3Keys()})
         {
             s.push_back(rest);
         }

@@ -389,6 +389,12 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"uplink_imbalance", num(s.uplinkImbalance)},
                     {"unfinished", s.unfinished},
                     {"quantile_method", s.quantileMethod}};
+    nlohmann::ordered_json byReason = nlohmann::ordered_json::object();
+    for (int k = 0; k < kDropReasons; ++k)
+    {
+        byReason[ns3::DropReasonName(static_cast<ns3::DropReason>(k))] = s.dropsByReason[k];
+    }
+    m["summary"]["drops_by_reason"] = byReason;
     m["scenario"] = ScenarioToJson(r.spec);
     // What the scenario keys and the models made of the scenario: every attribute the run set
     // (by declaring TypeId) and the PFC headroom each class of switch port got.

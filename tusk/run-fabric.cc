@@ -231,6 +231,8 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     helper.SetPhyOverheadBytes(spec.fabric.phyOverheadBytes);
     attrs.Note("ns3::FabricNetDevice", "PhyOverheadBytes",
                UintegerValue(spec.fabric.phyOverheadBytes));
+    helper.SetPortAttribute("FlushOnLinkDown", BooleanValue(spec.fabric.flushOnLinkDown));
+    attrs.Note("ns3::SwitchPort", "FlushOnLinkDown", BooleanValue(spec.fabric.flushOnLinkDown));
     ConfigureBuffersAndPfc(spec, helper, graph, attrs);
     ConfigureCongestionControl(spec, graph, attrs);
     ConfigureLoadBalancer(spec, plan, helper, attrs);

@@ -1,14 +1,26 @@
 /*
- * tusk: [[failures]]: links taken down, brought up or degraded at given times.
+ * tusk: [[failures]] and [[failure_rates]]: links, switches and NICs that fail, degrade, lose
+ * frames or flap, at given times or drawn from per-component rates.
  */
 #include "run-stages.h"
 
+#include "fabric/helper/closest-name.h"
+#include "fabric/model/gray-failure-model.h"
 #include "rdma/model/roce-int-header.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/error-model.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
+#include <boost/random/exponential_distribution.hpp>
+#include <boost/random/mersenne_twister.hpp>
+#include <boost/random/seed_seq.hpp>
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
 
 namespace tusk
 {
@@ -18,21 +30,166 @@ using namespace ns3;
 namespace
 {
 
-/** The graph links named by failure `f` ("<from>-<to>", either order; parallel links all). */
+bool
+IsLinkKind(const std::string& kind)
+{
+    return kind == "link_down" || kind == "link_up" || kind == "degrade" || kind == "loss" ||
+           kind == "gray" || kind == "flap";
+}
+
+std::string
+LinkName(const TopologyGraph& graph, const TopoLink& l)
+{
+    return graph.vertices[l.a].name + "-" + graph.vertices[l.b].name;
+}
+
+/** The graph links named by "<from>-<to>" (either order; parallel links all). */
 std::vector<uint32_t>
-FailureLinks(const FailureEntry& f, const TopologyGraph& graph)
+NamedLinks(const std::string& name, const TopologyGraph& graph)
 {
     std::vector<uint32_t> out;
     for (uint32_t i = 0; i < graph.links.size(); ++i)
     {
         const std::string& a = graph.vertices[graph.links[i].a].name;
         const std::string& b = graph.vertices[graph.links[i].b].name;
-        if (f.link == a + "-" + b || f.link == b + "-" + a)
+        if (name == a + "-" + b || name == b + "-" + a)
         {
             out.push_back(i);
         }
     }
     return out;
+}
+
+/** The graph links with an end at vertex `v`. */
+std::vector<uint32_t>
+LinksOf(uint32_t v, const TopologyGraph& graph)
+{
+    std::vector<uint32_t> out;
+    for (uint32_t i = 0; i < graph.links.size(); ++i)
+    {
+        if (graph.links[i].a == v || graph.links[i].b == v)
+        {
+            out.push_back(i);
+        }
+    }
+    return out;
+}
+
+/** The switch vertex named `name`, or -1. */
+int64_t
+SwitchVertex(const std::string& name, const TopologyGraph& graph)
+{
+    for (uint32_t v = graph.numHosts; v < graph.vertices.size(); ++v)
+    {
+        if (graph.vertices[v].name == name)
+        {
+            return v;
+        }
+    }
+    return -1;
+}
+
+/** The graph links failure `f` acts on (checked by CheckFailures). */
+std::vector<uint32_t>
+FailureLinks(const FailureEntry& f, const TopologyGraph& graph)
+{
+    if (IsLinkKind(f.kind))
+    {
+        return NamedLinks(f.link, graph);
+    }
+    if (f.kind == "switch_down" || f.kind == "switch_up")
+    {
+        const int64_t v = SwitchVertex(f.switchName, graph);
+        return v < 0 ? std::vector<uint32_t>{} : LinksOf(static_cast<uint32_t>(v), graph);
+    }
+    return f.host && *f.host < graph.numHosts ? LinksOf(*f.host, graph) : std::vector<uint32_t>{};
+}
+
+/** The rate of a degraded link whose configured rate is `linkBps`, bit/s. */
+uint64_t
+DegradedBps(const FailureEntry& f, uint64_t linkBps)
+{
+    return f.rateBps ? *f.rateBps : linkBps / f.rateDivisor.value_or(1);
+}
+
+/**
+ * The failures as they act on the fabric: per graph link a count of the failures that hold it
+ * down (a link is up when none does, so a link_down inside a switch_down stays down until
+ * both end), and the recomputation of the routes after each change.
+ */
+class FailureDriver : public std::enable_shared_from_this<FailureDriver>
+{
+  public:
+    FailureDriver(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)
+        : m_reconvergencePs(spec.fabric.reconvergencePs),
+          m_graph(graph),
+          m_fabric(fabric),
+          m_links(graph.links.size(), nullptr),
+          m_downs(graph.links.size(), 0)
+    {
+        for (const auto& l : fabric.links)
+        {
+            m_links[l.graphLink] = &l;
+        }
+    }
+
+    const FabricLink* Link(uint32_t graphLink) const { return m_links[graphLink]; }
+
+    void SetUp(const std::vector<uint32_t>& links, bool up)
+    {
+        bool changed = false;
+        for (uint32_t gl : links)
+        {
+            const FabricLink* l = m_links[gl];
+            if (l == nullptr || (up && m_downs[gl] == 0))
+            {
+                continue; // an up for a link no failure holds down changes nothing
+            }
+            m_downs[gl] = up ? m_downs[gl] - 1 : m_downs[gl] + 1;
+            if (m_downs[gl] == (up ? 0u : 1u))
+            {
+                l->devA->SetLinkUp(up);
+                l->devB->SetLinkUp(up);
+                changed = true;
+            }
+        }
+        if (changed && m_reconvergencePs > 0)
+        {
+            // Routing converges: every switch's equal-cost table is recomputed over the links
+            // that are up then (until then a switch only skips its own dead ports).
+            Simulator::Schedule(PicoSeconds(m_reconvergencePs),
+                                [self = shared_from_this()]() { self->Reconverge(); });
+        }
+    }
+
+    void Reconverge() const
+    {
+        std::vector<bool> up(m_graph.links.size(), true);
+        for (const auto& l : m_fabric.links)
+        {
+            up[l.graphLink] = l.devA->IsLinkUp() && l.devB->IsLinkUp();
+        }
+        auto routes = std::make_shared<const EqualCostTable>(ComputeEqualCostPorts(m_graph, up));
+        for (uint32_t s = 0; s < m_fabric.switches.size(); ++s)
+        {
+            m_fabric.switches[s]->SetForwardingTable(routes, s);
+        }
+    }
+
+  private:
+    uint64_t m_reconvergencePs;
+    const TopologyGraph& m_graph;
+    const Fabric& m_fabric;
+    std::vector<const FabricLink*> m_links;
+    std::vector<uint32_t> m_downs;
+};
+
+/** Schedule `fn` at `ps` (a time the spec gave in ps). */
+template <class Fn>
+void
+At(uint64_t ps, Fn fn)
+{
+    Simulator::Schedule(PicoSeconds(ps), fn);
 }
 
 } // namespace
@@ -58,7 +215,7 @@ CheckIntRates(const ScenarioSpec& spec, const TopologyGraph& graph)
     for (const auto& l : graph.links)
     {
         check(l.rateBps, spec.LineOf("nic.congestion_control"), "nic.congestion_control",
-              "link " + graph.vertices[l.a].name + "-" + graph.vertices[l.b].name);
+              "link " + LinkName(graph, l));
     }
     for (size_t i = 0; i < spec.failures.size(); ++i)
     {
@@ -69,8 +226,9 @@ CheckIntRates(const ScenarioSpec& spec, const TopologyGraph& graph)
         }
         for (uint32_t l : FailureLinks(f, graph))
         {
-            check(graph.links[l].rateBps / f.rateDivisor, f.line,
-                  fmt::format("failures[{}].rate_divisor", i), "the degraded link " + f.link);
+            check(DegradedBps(f, graph.links[l].rateBps), f.line,
+                  fmt::format("failures[{}].{}", i, f.rateBps ? "rate_gbps" : "rate_divisor"),
+                  "the degraded link " + f.link);
         }
     }
 }
@@ -81,85 +239,284 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
     for (size_t i = 0; i < spec.failures.size(); ++i)
     {
         const FailureEntry& f = spec.failures[i];
+        auto fail = [&](const std::string& key, const std::string& message) {
+            throw InputError(spec.sourceFile, f.line, fmt::format("failures[{}].{}", i, key),
+                             message);
+        };
+        if (f.kind == "degrade" && !f.rateBps && !f.rateDivisor)
+        {
+            fail("rate_divisor", "kind = \"degrade\" requires rate_divisor or rate_gbps");
+        }
+        if ((f.kind == "loss" && !f.lossRate) || (f.kind == "gray" && !f.hashFraction))
+        {
+            fail(f.kind == "loss" ? "loss_rate" : "hash_fraction", "required for kind = \"" + f.kind + "\"");
+        }
+        if (f.kind == "flap" && (!f.periodPs || !f.downPs || *f.downPs >= *f.periodPs ||
+                                 (!f.untilPs && !f.count)))
+        {
+            fail("period_us", "kind = \"flap\" requires period_us > down_us > 0 and until_us or count");
+        }
+        if (f.kind == "switch_down" || f.kind == "switch_up")
+        {
+            if (SwitchVertex(f.switchName, graph) < 0)
+            {
+                std::vector<std::string> names;
+                for (uint32_t v = graph.numHosts; v < graph.vertices.size(); ++v)
+                {
+                    names.push_back(graph.vertices[v].name);
+                }
+                const std::string near = ClosestName(f.switchName, names);
+                fail("switch", "no switch \"" + f.switchName + "\" in the topology; expected a " +
+                                   "switch name as in links.csv" +
+                                   (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
+            }
+            continue;
+        }
+        if (f.kind == "nic_down" || f.kind == "nic_up")
+        {
+            if (!f.host || *f.host >= graph.numHosts)
+            {
+                fail("host", fmt::format("expected a host id below {} (the topology's hosts)",
+                                         graph.numHosts));
+            }
+            continue;
+        }
         const std::vector<uint32_t> links = FailureLinks(f, graph);
         if (links.empty())
         {
-            throw InputError(spec.sourceFile, f.line, fmt::format("failures[{}].link", i),
-                             "no link \"" + f.link +
-                                 "\" in the topology; expected \"<from>-<to>\" with vertex "
-                                 "names as in links.csv (e.g. \"leaf0-spine1\")");
+            fail("link", "no link \"" + f.link +
+                             "\" in the topology; expected \"<from>-<to>\" with vertex names as "
+                             "in links.csv (e.g. \"leaf0-spine1\")");
         }
         for (uint32_t l : links)
         {
-            if (f.kind == "degrade" && graph.links[l].rateBps / f.rateDivisor == 0)
+            if (f.kind == "degrade" && DegradedBps(f, graph.links[l].rateBps) == 0)
             {
-                throw InputError(spec.sourceFile, f.line,
-                                 fmt::format("failures[{}].rate_divisor", i),
-                                 "the degraded rate would be 0 bit/s");
+                fail("rate_divisor", "the degraded rate would be 0 bit/s");
             }
         }
     }
 }
 
-// link_down / link_up take both devices of every link between the two named vertices down or
-// up; degrade sets both devices' rate to the link's configured rate / rate_divisor; after a
-// link goes down or up, every switch's equal-cost table is recomputed reconvergence_us later.
-void
-ScheduleFailures(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)
+std::vector<FailureEntry>
+DrawFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
 {
-    std::vector<const FabricLink*> byGraphLink(graph.links.size(), nullptr);
-    for (const auto& l : fabric.links)
+    std::vector<FailureEntry> drawn;
+    for (uint32_t i = 0; i < spec.failureRates.size(); ++i)
     {
-        byGraphLink[l.graphLink] = &l;
-    }
-    for (const FailureEntry& f : spec.failures)
-    {
-        for (uint32_t gl : FailureLinks(f, graph))
+        const FailureRateEntry& rate = spec.failureRates[i];
+        // The components, in the topology's order: a link by its name (parallel links fail
+        // together, as a [[failures]] entry names them), a switch, a host's NIC.
+        std::vector<FailureEntry> targets;
+        if (rate.component == "link")
         {
-            const FabricLink* l = byGraphLink[gl];
-            if (l == nullptr)
+            std::vector<std::string> seen;
+            for (const auto& l : graph.links)
             {
-                continue;
-            }
-            Ptr<FabricNetDevice> a = l->devA;
-            Ptr<FabricNetDevice> b = l->devB;
-            const Time at = PicoSeconds(f.atPs);
-            if (f.kind == "degrade")
-            {
-                const uint64_t bps = graph.links[gl].rateBps / f.rateDivisor;
-                Simulator::Schedule(at, [a, b, bps]() {
-                    a->SetDataRate(DataRate(bps));
-                    b->SetDataRate(DataRate(bps));
-                });
-            }
-            else
-            {
-                const bool up = f.kind == "link_up";
-                Simulator::Schedule(at, [a, b, up]() {
-                    a->SetLinkUp(up);
-                    b->SetLinkUp(up);
-                });
+                const bool hostLink = l.a < graph.numHosts || l.b < graph.numHosts;
+                const std::string name = LinkName(graph, l);
+                if ((rate.links == "host" && !hostLink) || (rate.links == "fabric" && hostLink) ||
+                    std::find(seen.begin(), seen.end(), name) != seen.end())
+                {
+                    continue;
+                }
+                seen.push_back(name);
+                FailureEntry f;
+                f.link = name;
+                targets.push_back(f);
             }
         }
-        if ((f.kind == "link_down" || f.kind == "link_up") && spec.fabric.reconvergencePs > 0)
+        else if (rate.component == "switch")
         {
-            // Routing converges: every switch's equal-cost table is recomputed over the links
-            // that are up then (until then a switch only skips its own dead ports).
-            Simulator::Schedule(PicoSeconds(f.atPs + spec.fabric.reconvergencePs), [&fabric, &graph]() {
-                std::vector<bool> up(graph.links.size(), true);
-                for (const auto& l : fabric.links)
+            for (uint32_t v = graph.numHosts; v < graph.vertices.size(); ++v)
+            {
+                FailureEntry f;
+                f.switchName = graph.vertices[v].name;
+                targets.push_back(f);
+            }
+        }
+        else
+        {
+            for (uint32_t h = 0; h < graph.numHosts; ++h)
+            {
+                FailureEntry f;
+                f.host = h;
+                targets.push_back(f);
+            }
+        }
+        // One engine per entry, seeded by the run seed and the entry's index: an entry's draws
+        // do not change when another entry is added. Boost's distributions give the same
+        // numbers on every platform (the standard library's may not).
+        boost::random::seed_seq seq{static_cast<uint32_t>(spec.seed),
+                                    static_cast<uint32_t>(spec.seed >> 32), i, 0x6661696cu};
+        boost::random::mt19937_64 engine(seq);
+        boost::random::exponential_distribution<double> gap(1.0 / static_cast<double>(rate.mtbfPs));
+        for (const FailureEntry& target : targets)
+        {
+            uint64_t t = 0;
+            while (true)
+            {
+                const double next = static_cast<double>(t) + gap(engine);
+                if (next >= static_cast<double>(spec.stopTimePs))
                 {
-                    up[l.graphLink] = l.devA->IsLinkUp() && l.devB->IsLinkUp();
+                    break;
                 }
-                auto routes =
-                    std::make_shared<const EqualCostTable>(ComputeEqualCostPorts(graph, up));
-                for (uint32_t s = 0; s < fabric.switches.size(); ++s)
+                FailureEntry f = target;
+                f.atPs = static_cast<uint64_t>(next / 1000.0) * 1000; // whole ns
+
+                f.kind = rate.kind;
+                f.rateDivisor = rate.rateDivisor;
+                f.rateBps = rate.rateBps;
+                f.lossRate = rate.lossRate;
+                f.drawnFrom = i;
+                f.line = rate.line;
+                if (rate.durationPs > 0)
                 {
-                    fabric.switches[s]->SetForwardingTable(routes, s);
+                    f.untilPs = f.atPs + rate.durationPs;
                 }
-            });
+                drawn.push_back(f);
+                if (rate.durationPs == 0)
+                {
+                    break; // never repaired: it cannot fail again
+                }
+                t = *f.untilPs;
+            }
         }
     }
+    std::stable_sort(drawn.begin(), drawn.end(),
+                     [](const FailureEntry& a, const FailureEntry& b) { return a.atPs < b.atPs; });
+    return drawn;
+}
+
+std::vector<FailureEntry>
+WithDrawnFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    std::vector<FailureEntry> out;
+    for (const auto& f : spec.failures)
+    {
+        if (!f.drawnFrom)
+        {
+            out.push_back(f); // drawn ones (a manifest's) are drawn again, identically
+        }
+    }
+    for (auto& f : DrawFailures(spec, graph))
+    {
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
+int64_t
+ScheduleFailures(const ScenarioSpec& spec,
+                 const TopologyGraph& graph,
+                 const Fabric& fabric,
+                 int64_t firstStream)
+{
+    if (spec.failures.empty())
+    {
+        return 0;
+    }
+    auto driver = std::make_shared<FailureDriver>(spec, graph, fabric);
+    int64_t stream = firstStream;
+    for (size_t i = 0; i < spec.failures.size(); ++i)
+    {
+        const FailureEntry& f = spec.failures[i];
+        const std::vector<uint32_t> links = FailureLinks(f, graph);
+        if (f.kind == "link_down" || f.kind == "switch_down" || f.kind == "nic_down")
+        {
+            At(f.atPs, [driver, links]() { driver->SetUp(links, false); });
+            if (f.untilPs)
+            {
+                At(*f.untilPs, [driver, links]() { driver->SetUp(links, true); });
+            }
+        }
+        else if (f.kind == "link_up" || f.kind == "switch_up" || f.kind == "nic_up")
+        {
+            At(f.atPs, [driver, links]() { driver->SetUp(links, true); });
+        }
+        else if (f.kind == "flap")
+        {
+            for (uint64_t k = 0;; ++k)
+            {
+                const uint64_t start = f.atPs + k * *f.periodPs;
+                if ((f.count && k >= *f.count) || (f.untilPs && start >= *f.untilPs) ||
+                    start >= spec.stopTimePs)
+                {
+                    break;
+                }
+                At(start, [driver, links]() { driver->SetUp(links, false); });
+                At(start + *f.downPs, [driver, links]() { driver->SetUp(links, true); });
+            }
+        }
+        else
+        {
+            for (uint32_t gl : links)
+            {
+                const FabricLink* l = driver->Link(gl);
+                if (l == nullptr)
+                {
+                    continue;
+                }
+                Ptr<FabricNetDevice> a = l->devA;
+                Ptr<FabricNetDevice> b = l->devB;
+                if (f.kind == "degrade")
+                {
+                    const uint64_t configured = graph.links[gl].rateBps;
+                    const uint64_t bps = DegradedBps(f, configured);
+                    At(f.atPs, [a, b, bps]() {
+                        a->SetDataRate(DataRate(bps));
+                        b->SetDataRate(DataRate(bps));
+                    });
+                    if (f.untilPs)
+                    {
+                        At(*f.untilPs, [a, b, configured]() {
+                            a->SetDataRate(DataRate(configured));
+                            b->SetDataRate(DataRate(configured));
+                        });
+                    }
+                }
+                else if (f.kind == "loss")
+                {
+                    // ns-3's RateErrorModel per receiving port, per frame, its own stream.
+                    for (const Ptr<FabricNetDevice>& dev : {a, b})
+                    {
+                        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+                        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+                        em->SetRate(*f.lossRate);
+                        stream += em->AssignStreams(stream);
+                        At(f.atPs, [dev, em]() { dev->SetReceiveErrorModel(em); });
+                        if (f.untilPs)
+                        {
+                            At(*f.untilPs, [dev]() { dev->SetReceiveErrorModel(nullptr); });
+                        }
+                    }
+                }
+                else // gray
+                {
+                    // One model per link: the same bad buckets in both directions.
+                    Ptr<GrayFailureModel> gray = CreateObject<GrayFailureModel>();
+                    gray->SetAttribute("LossRate", DoubleValue(f.lossRate.value_or(1.0)));
+                    gray->SetAttribute("HashFraction", DoubleValue(*f.hashFraction));
+                    gray->SetAttribute(
+                        "HashSeed",
+                        UintegerValue(static_cast<uint32_t>(spec.seed * 2654435761u + i)));
+                    stream += gray->AssignStreams(stream);
+                    At(f.atPs, [a, b, gray]() {
+                        a->SetGrayFailure(gray);
+                        b->SetGrayFailure(gray);
+                    });
+                    if (f.untilPs)
+                    {
+                        At(*f.untilPs, [a, b]() {
+                            a->SetGrayFailure(nullptr);
+                            b->SetGrayFailure(nullptr);
+                        });
+                    }
+                }
+            }
+        }
+    }
+    return stream - firstStream;
 }
 
 } // namespace tusk

@@ -197,6 +197,7 @@ ResolveScenario(const ScenarioSpec& spec, const TopologyGraph& graph)
         r.ecn.thresholdsGiven = true;
     }
     ResolveDcqcnPreset(r.dcqcn, FirstHostRateBps(graph));
+    r.failures = WithDrawnFailures(spec, graph);
     return r;
 }
 

@@ -5,8 +5,8 @@
  *   build graph, resolve     BuildGraph, ResolveScenario    run-resolve.cc
  *   build workload           BuildWorkload                  run-workload.cc
  *   build fabric and NICs    BuildFabricAndNics             run-fabric.cc
- *                            CheckFailures/ScheduleFailures run-failures.cc
  *                            SetUpExecutor                  run-workload.cc
+ *                            CheckFailures/ScheduleFailures run-failures.cc
  *   attach observers         Observers::Attach              run-observers.cc
  *   run                      (runner.cc)
  *   collect                  CollectResults                 run-collect.cc
@@ -79,7 +79,8 @@ ns3::TopologyGraph BuildGraph(const ScenarioSpec& spec);
 /**
  * \brief `spec` with every value the run derives made explicit, so that its echo reproduces the
  * run: UEC-style transports' BDP-derived ECN thresholds become [[ecn.by_rate]] entries, DCQCN's
- * preset becomes explicit values (at the host line rate of `graph`).
+ * preset becomes explicit values (at the host line rate of `graph`), [[failure_rates]] become
+ * the [[failures]] they draw (WithDrawnFailures).
  */
 ScenarioSpec ResolveScenario(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
 
@@ -140,26 +141,50 @@ BuiltFabric BuildFabricAndNics(const ScenarioSpec& spec,
                                const ns3::TopologyGraph& graph,
                                RunAttributes& attrs);
 
-// ---- link failures (run-failures.cc) ------------------------------------------------------
+// ---- failures (run-failures.cc) ----------------------------------------------------------
 
-/** Input errors of [[failures]] (unknown link, a rate divided to 0), before anything is built. */
+/**
+ * \brief Input errors of [[failures]] (an unknown link, switch or host, a rate divided to 0),
+ * before anything is built.
+ * \throws ns3::InputError naming failures[i].<key>
+ */
 void CheckFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
 
 /**
  * \brief HPCC's INT records encode a port's rate as one of eight codes (IntHop::RateCode): with
  * nic.congestion_control = "hpcc", every link rate of the fabric, and every rate a [[failures]]
  * degrade makes, must have one.
- * \throws ns3::InputError naming nic.congestion_control or the failure's rate_divisor
+ * \throws ns3::InputError naming nic.congestion_control or the failure's rate_divisor / rate_gbps
  */
 void CheckIntRates(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
 
 /**
- * \brief Schedule the [[failures]] of `spec` (checked by CheckFailures) on the built fabric.
- * `graph` and `fabric` must outlive the simulation (the events refer to them).
+ * \brief The failures [[failure_rates]] draws for `spec` on `graph`: for entry i, each
+ * component (links by name, switches, NICs, in the topology's order) fails at the times of a
+ * Poisson process of mean gap mtbf_us, counted from the run's start and from each repair,
+ * until stop_time_ms; each failure lasts duration_us (its until_us) or, with 0, to the end.
+ * Drawn with a Mersenne twister (Boost) seeded by the run seed and i; sorted by time; each
+ * entry has drawnFrom = i.
  */
-void ScheduleFailures(const ScenarioSpec& spec,
-                      const ns3::TopologyGraph& graph,
-                      const ns3::Fabric& fabric);
+std::vector<FailureEntry> DrawFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/** The [[failures]] of `spec` without drawn entries, then DrawFailures (ResolveScenario:
+ *  the manifest lists the drawn failures, and a rerun of it draws the same ones again). */
+std::vector<FailureEntry> WithDrawnFailures(const ScenarioSpec& spec,
+                                            const ns3::TopologyGraph& graph);
+
+/**
+ * \brief Schedule the [[failures]] of `spec` (checked by CheckFailures) on the built fabric.
+ * A link is down while any failure holds it down (link_down, flap, switch_down, nic_down);
+ * after each change every switch's routes are recomputed [fabric] reconvergence_us later.
+ * Loss and gray models draw from random streams firstStream, firstStream + 1, ... in entry
+ * order. `graph` and `fabric` must outlive the simulation (the events refer to them).
+ * \return the number of random streams used
+ */
+int64_t ScheduleFailures(const ScenarioSpec& spec,
+                         const ns3::TopologyGraph& graph,
+                         const ns3::Fabric& fabric,
+                         int64_t firstStream);
 
 // ---- the workload executor (run-workload.cc) ----------------------------------------------
 

@@ -84,6 +84,7 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
     {
         for (int k = 0; k < kDropReasons; ++k)
         {
+            s.dropsByReason[k] += l.drops[k];
             if (static_cast<DropReason>(k) != DropReason::NIC_STALE)
             {
                 s.drops += l.drops[k];

@@ -54,8 +54,9 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
     BuiltFabric built = BuildFabricAndNics(spec, plan, graph, attrs);
-    ScheduleFailures(spec, graph, built.fabric);
     const Executor executor = SetUpExecutor(spec, plan, workload, built, attrs);
+    // After the executor's stream: a scenario without loss models keeps its numbers.
+    built.nextStream += ScheduleFailures(spec, graph, built.fabric, built.nextStream);
 
     Observers observers;
     observers.Attach(spec, graph, built, executor, options, attrs, wallStart);

@@ -198,7 +198,8 @@ struct RunSummary
     double uplinkMaxUtil = 0;  //!< largest mean utilisation over uplinks
     double uplinkMeanUtil = 0; //!< mean of the uplinks' mean utilisation
     double uplinkJain = 1;     //!< Jain's index of uplink bytes
-    uint64_t drops = 0;
+    uint64_t drops = 0;          //!< fabric drops, all reasons but nic_stale
+    uint64_t dropsByReason[kDropReasons] = {}; //!< by DropReason (nic_stale included)
     uint64_t pfcPauses = 0;      //!< XOFF frames sent by all ports
     double pausedFraction = 0;   //!< mean over link directions of paused time / duration
     uint32_t pfcMaxDepth = 0;    //!< deepest pause propagation (hops)

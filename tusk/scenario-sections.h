@@ -131,6 +131,8 @@ Section ScaleUpKeys();
 Section JobsKeys();
 Section BackgroundKeys();
 Section FailuresKeys();
+/** [[failure_rates]] (section-failures.cc). */
+Section FailureRatesKeys();
 Section OutputKeys();
 Section SimulatorKeys();
 Section Ns3Keys();

@@ -64,6 +64,9 @@ struct FabricSection
      *  equal-cost table is recomputed over the links that are up (TOML: reconvergence_us;
      *  0 = never, switches only skip their own dead ports). */
     uint64_t reconvergencePs = 1'000'000'000;
+    /** A switch port whose link goes down drops its queued frames (LINK_DOWN) rather than
+     *  holding them and their buffer (TOML: flush_on_link_down; ns3::SwitchPort::FlushOnLinkDown). */
+    bool flushOnLinkDown = AttributeDefaultBool("ns3::SwitchPort::FlushOnLinkDown");
 };
 
 /** [buffer]: every switch's shared-buffer MMU (ns3::SharedBufferMmu). */
@@ -321,14 +324,47 @@ std::string SchedulerTypeId(const std::string& name);
 /** The simulator.scheduler names, default first. */
 const std::vector<std::string>& SchedulerNames();
 
-/** One [[failures]] entry: a link taken down, brought up or degraded at a given time. */
+/**
+ * One [[failures]] entry: what fails (a link, a switch or a host's NIC), how, and when. Kinds:
+ * "link_down" | "link_up" | "degrade" | "loss" | "gray" | "flap" | "switch_down" | "switch_up"
+ * | "nic_down" | "nic_up" (section-failures.cc documents each).
+ */
 struct FailureEntry
 {
     uint64_t atPs = 0;          //!< TOML: at_us
-    std::string kind;           //!< "link_down" | "link_up" | "degrade"
-    std::string link;           //!< "<from>-<to>", vertex names as in links.csv
-    uint32_t rateDivisor = 1;   //!< degrade: the link's rate becomes its configured rate / this
+    std::string kind;           //!< see above
+    std::string link;           //!< link kinds: "<from>-<to>", vertex names as in links.csv
+    std::string switchName;     //!< switch_down / switch_up: the switch's name (TOML: switch)
+    std::optional<uint32_t> host;        //!< nic_down / nic_up: the host id
+    std::optional<uint32_t> rateDivisor; //!< degrade: the rate becomes the configured rate / this
+    std::optional<uint64_t> rateBps;     //!< degrade: the rate becomes this, bit/s (TOML: rate_gbps)
+    std::optional<double> lossRate;      //!< loss / gray: probability per frame (0..1)
+    std::optional<double> hashFraction;  //!< gray: fraction of the hash buckets that are bad
+    std::optional<uint64_t> periodPs;    //!< flap: one down/up cycle (TOML: period_us)
+    std::optional<uint64_t> downPs;      //!< flap: the down part of each cycle (TOML: down_us)
+    /** When it ends (the repair; flap: no cycle starts at or after it), ps (TOML: until_us). */
+    std::optional<uint64_t> untilPs;
+    std::optional<uint32_t> count;       //!< flap: number of down/up cycles
+    std::optional<uint32_t> drawnFrom;   //!< drawn from [[failure_rates]] entry i
     unsigned line = 0;          //!< line of the entry in the scenario file (errors)
+};
+
+/**
+ * One [[failure_rates]] entry: every component of a kind fails at random over the run, as a
+ * Poisson process of mean time between failures mtbf_us, each failure repaired duration_us
+ * later. The runner draws them (seeded, DrawFailures) into [[failures]] entries.
+ */
+struct FailureRateEntry
+{
+    std::string component;      //!< "link" | "switch" | "nic"
+    std::string kind;           //!< link: "link_down" | "degrade" | "loss"; switch_down; nic_down
+    uint64_t mtbfPs = 0;        //!< mean time between failures of one component (TOML: mtbf_us)
+    uint64_t durationPs = 0;    //!< time to repair (TOML: duration_us); 0 = never repaired
+    std::optional<uint32_t> rateDivisor; //!< kind = "degrade"
+    std::optional<uint64_t> rateBps;     //!< kind = "degrade" (TOML: rate_gbps)
+    std::optional<double> lossRate;      //!< kind = "loss"
+    std::string links = "all";  //!< component = "link": "all" | "host" | "fabric"
+    unsigned line = 0;
 };
 
 /** The whole scenario. */
@@ -352,6 +388,7 @@ struct ScenarioSpec
     std::vector<BackgroundEntry> background; //!< [[background]], with any workload kind
     ScaleUpSection scaleUp;                 //!< [scale_up]
     std::vector<FailureEntry> failures;     //!< [[failures]], applied by the runner
+    std::vector<FailureRateEntry> failureRates; //!< [[failure_rates]], drawn into failures
     OutputSection output;
     SimulatorSection simulator;
     /** [hpcc], [timely], [swift], [dctcp], [nscc], [rccc] (section-cc.cc): "section.key" ->

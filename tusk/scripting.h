@@ -146,7 +146,9 @@ class Scenario
     Scenario& AddFlow(uint32_t src, uint32_t dst, uint64_t bytes, double startUs = 0);
 
     /**
-     * \brief Append one [[failures]] entry.
+     * \brief Append one [[failures]] entry of a link. The other kinds and keys ("loss" with
+     * loss_rate, "gray", "flap", "switch_down", "nic_down", until_us, ...) go through
+     * AddTable("failures", ...), as in docs/scenario-format.md.
      * \param atUs when, µs of simulated time
      * \param kind "link_down", "link_up" or "degrade"
      * \param link "<from>-<to>" with vertex names as in links.csv ("leaf0-spine1")

@@ -26,6 +26,14 @@ Rows()
                 "every switch's equal-cost table is recomputed over the links that are up. Until "
                 "then a switch only skips its own dead ports (traffic hashed towards a dead link "
                 "further away is lost). 0 = never converge."),
+        Boolean<S>("flush_on_link_down", &S::flushOnLinkDown,
+                   "When a switch port's link goes down (a `[[failures]]` link, switch or NIC "
+                   "down), the frames queued at it and those still reaching it are dropped "
+                   "(drop reason `link_down`) and their buffer released, as switch ASICs flush "
+                   "a dead port. `false`: they wait for the link, holding their buffer, so on "
+                   "a lossless class PFC pauses the ports behind the dead link until it comes "
+                   "back (routing reconvergence moves new traffic, not what is queued).")
+            .Attr({"ns3::SwitchPort::FlushOnLinkDown"}),
     };
     return rows;
 }

@@ -633,13 +633,13 @@ WriteRun(const Result& r, const std::string& dir)
     links << "link_id,from,to,from_tier,to_tier,uplink,rate_gbps,tx_frames,tx_bytes,byte_share,"
              "mean_util,max_util,max_queue_bytes,pfc_pause_tx,pfc_frames_tx,pfc_frames_rx,"
              "paused_us,ecn_marks,pfc_watchdog_triggers,drops_buffer_overflow,drops_no_route,"
-             "drops_link_down,drops_nic_stale,drops_corrupted,drops_ingress_headroom,"
-             "drops_egress_threshold,drops_pfc_watchdog\n";
+             "drops_link_down,drops_nic_stale,drops_fcs,drops_ingress_headroom,"
+             "drops_egress_threshold,drops_pfc_watchdog,drops_gray\n";
     for (uint32_t d = 0; d < g.Directions(); ++d)
     {
         const Fault* f = faultOf.count(d) ? faultOf[d] : nullptr;
         links << fmt::format("{},{},{},{},{},{},{:.3f},1000,4096000,,0.5,{},{},0,0,0,0.000000,0,0,"
-                             "0,0,0,0,{},0,0,0\n",
+                             "0,0,0,0,{},0,0,0,0\n",
                              d / 2, g.names[g.From(d)], g.names[g.To(d)], g.tier[g.From(d)],
                              g.tier[g.To(d)], g.tier[g.To(d)] > g.tier[g.From(d)] ? 1 : 0,
                              100.0 * (f ? f->rateFactor : 1.0), f ? "1.000000" : "0.500000",

@@ -89,7 +89,7 @@ TEST_CASE("UEC keys: bad values name file, line and key", "[unit][scenario][uec]
         {"[[failures]]\nat_us = 1\nkind = \"degrade\"\nlink = \"a-b\"\nrate_divisor = 0",
          "failures[0].rate_divisor", ">= 1"},
         {"[[failures]]\nat_us = 1\nkind = \"link_up\"\nlink = \"a-b\"\nrate_divisor = 2",
-         "failures[0].rate_divisor", "only a \"degrade\""},
+         "failures[0].rate_divisor", "valid only when failures[0].kind is \"degrade\""},
         {"[[failures]]\nat_us = -1\nkind = \"link_up\"\nlink = \"a-b\"", "failures[0].at_us",
          ""},
         {"[[failures]]\nat_us = 1\nkind = \"link_up\"\nlink = \"a-b\"\nwhen = 3",

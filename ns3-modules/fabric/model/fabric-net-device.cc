@@ -35,14 +35,16 @@ DropReasonName(DropReason r)
         return "link_down";
     case DropReason::NIC_STALE:
         return "nic_stale";
-    case DropReason::CORRUPTED:
-        return "corrupted";
+    case DropReason::FCS:
+        return "fcs";
     case DropReason::INGRESS_HEADROOM:
         return "ingress_headroom";
     case DropReason::EGRESS_THRESHOLD:
         return "egress_threshold";
     case DropReason::PFC_WATCHDOG:
         return "pfc_watchdog";
+    case DropReason::GRAY:
+        return "gray";
     default:
         return "unknown";
     }
@@ -73,11 +75,19 @@ FabricNetDevice::GetTypeId()
                                            &FabricNetDevice::GetUtilisationWindow),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReceiveErrorModel",
-                          "Optional ns-3 ErrorModel applied to every arriving frame: a frame it "
-                          "marks corrupt is dropped (CORRUPTED), as with a lossy link.",
+                          "Optional ns-3 ErrorModel applied to every arriving frame but PFC "
+                          "frames: a frame it marks corrupt fails the FCS check and is dropped "
+                          "(DropReason FCS, \"fcs\"), as on a lossy link.",
                           PointerValue(),
                           MakePointerAccessor(&FabricNetDevice::m_receiveErrorModel),
                           MakePointerChecker<ErrorModel>())
+            .AddAttribute("ReceiveGrayFailure",
+                          "Optional GrayFailureModel applied to every arriving frame but PFC "
+                          "frames after the FCS check: frames of the flows it affects are lost "
+                          "(DropReason GRAY, \"gray\").",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricNetDevice::m_grayFailure),
+                          MakePointerChecker<GrayFailureModel>())
             .AddAttribute("PfcWatchdogTime",
                           "PFC watchdog (storm protection): a priority paused continuously for "
                           "this long is declared in a storm; 0 disables the watchdog (Time).",
@@ -161,6 +171,7 @@ FabricNetDevice::DoDispose()
     m_channel = nullptr;
     m_txCompleteEvent->Clear();
     m_receiveErrorModel = nullptr;
+    m_grayFailure = nullptr;
     m_macControl.clear();
     for (int p = 0; p < 8; ++p)
     {
@@ -301,7 +312,12 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(WireFrame(packet, meta, false)))
     {
-        RecordDrop(packet, meta, DropReason::CORRUPTED);
+        RecordDrop(packet, meta, DropReason::FCS);
+        return;
+    }
+    if (m_grayFailure && m_grayFailure->IsLost(meta))
+    {
+        RecordDrop(packet, meta, DropReason::GRAY);
         return;
     }
     m_counters.rxFrames++;
@@ -382,6 +398,7 @@ FabricNetDevice::SetLinkUp(bool up)
         {
             Resume(p);
         }
+        DoLinkDown();
     }
     if (up)
     {

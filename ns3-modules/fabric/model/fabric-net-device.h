@@ -6,6 +6,7 @@
 
 #include "fabric-channel.h"
 #include "frame-meta.h"
+#include "gray-failure-model.h"
 #include "member-event.h"
 #include "ring-queue.h"
 
@@ -34,11 +35,13 @@ enum class DropReason : uint8_t
     NO_ROUTE = 1,        //!< no forwarding entry (or no usable port) for the destination
     LINK_DOWN = 2,       //!< sent towards, or in flight on, a link that is down
     NIC_STALE = 3,       //!< end host: frame for an unknown QP or otherwise unusable
-    CORRUPTED = 4,       //!< lost on the link: the receiving port's ErrorModel rejected it
+    FCS = 4,             //!< corrupted on the link: the receiving port's FCS check failed
+                         //!< (its ReceiveErrorModel rejected the frame)
     INGRESS_HEADROOM = 5, //!< lossless class: PFC headroom exhausted (headroom too small)
     EGRESS_THRESHOLD = 6, //!< lossy class: egress queue above its shared-buffer threshold
     PFC_WATCHDOG = 7,     //!< dropped by the PFC watchdog during a pause storm
-    COUNT = 8
+    GRAY = 8,             //!< lost to a gray failure (ReceiveGrayFailure: some flows only)
+    COUNT = 9
 };
 
 /** Name of a drop reason as used in outputs ("buffer_overflow", ...). */
@@ -131,8 +134,18 @@ class FabricNetDevice : public NetDevice
     /** The device at the other end of the link. */
     Ptr<FabricNetDevice> GetPeerDevice() const;
 
-    /** Take the link down or up (both directions are the caller's business). */
+    /**
+     * \brief Take the link down or up (both directions are the caller's business). Down:
+     * nothing more is sent, arriving frames are dropped (LINK_DOWN), a pause received from
+     * the peer ends, and the subclass decides what happens to its queued frames (DoLinkDown).
+     */
     void SetLinkUp(bool up);
+    /** Corrupt arriving frames with `model` from now on (null: none); as the attribute
+     *  ReceiveErrorModel. A frame it rejects fails the FCS check (DropReason::FCS). */
+    void SetReceiveErrorModel(Ptr<ErrorModel> model) { m_receiveErrorModel = model; }
+    /** Lose the arriving frames of some flows with `model` from now on (null: none); as the
+     *  attribute ReceiveGrayFailure (DropReason::GRAY). */
+    void SetGrayFailure(Ptr<GrayFailureModel> model) { m_grayFailure = model; }
     /**
      * \brief Change the line rate at run time (a degraded link; both directions are the
      * caller's business). Updates the DataRate attribute and the cached rate; the frame in
@@ -228,6 +241,9 @@ class FabricNetDevice : public NetDevice
     virtual void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) = 0;
     /** The PFC watchdog declared a storm on `priority`: drop what is queued for it. */
     virtual void DoPfcStorm(uint8_t priority) {}
+    /** The link has just gone down (SetLinkUp(false)): a subclass may discard its queued
+     *  frames (SwitchPort::FlushOnLinkDown). By default they wait for the link. */
+    virtual void DoLinkDown() {}
     /**
      * \brief The frame as bytes on the wire, for whoever looks at bytes: the Sniffer trace
      * and the receive ErrorModel (called only when one is there). The forwarding path carries
@@ -289,6 +305,7 @@ class FabricNetDevice : public NetDevice
     bool m_transmitting = false;
     uint32_t m_txFrameBytes = 0; //!< size of the frame being transmitted
     Ptr<ErrorModel> m_receiveErrorModel;
+    Ptr<GrayFailureModel> m_grayFailure;
     Time m_utilWindow;
     uint64_t m_utilWindowPs = 0; //!< m_utilWindow in ps (read per frame)
     uint64_t m_utilWindowStartPs = 0;

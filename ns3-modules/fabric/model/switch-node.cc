@@ -239,7 +239,7 @@ SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMe
     }
     if (!port->Enqueue(packet, meta, inPort))
     {
-        m_mmu->Release(inPort, outPort, prio, bytes); // dropped by the PFC watchdog
+        m_mmu->Release(inPort, outPort, prio, bytes); // dropped: PFC watchdog or a dead port
     }
     if (!m_xoff[static_cast<size_t>(inPort) * 8 + prio] && m_mmu->ShouldPause(inPort, prio))
     {

@@ -60,7 +60,17 @@ SwitchPort::GetTypeId()
                           "ECN Pmax: the marking probability at Kmax (0..1).",
                           DoubleValue(0.2),
                           MakeDoubleAccessor(&SwitchPort::m_ecnPmax),
-                          MakeDoubleChecker<double>(0.0, 1.0));
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("FlushOnLinkDown",
+                          "When the port's link goes down, drop the frames queued at it and "
+                          "every frame admitted to it while the link is down (LINK_DOWN), "
+                          "releasing their buffer, as an ASIC flushes a dead port's queues; "
+                          "false: they wait for the link to come back and hold their buffer, "
+                          "so on a lossless class PFC pauses the upstream ports behind the "
+                          "dead link (boolean).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SwitchPort::m_flushOnLinkDown),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -181,6 +191,11 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
         RecordDrop(packet, frame, DropReason::PFC_WATCHDOG);
         return false;
     }
+    if (m_flushOnLinkDown && !IsLinkUp())
+    {
+        RecordDrop(packet, frame, DropReason::LINK_DOWN); // left the pipeline for a dead port
+        return false;
+    }
     FrameMeta meta = frame;
     if (meta.ttl > 0)
     {
@@ -268,6 +283,25 @@ SwitchPort::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
 void
 SwitchPort::DoPfcStorm(uint8_t priority)
 {
+    DropQueue(priority, DropReason::PFC_WATCHDOG);
+}
+
+void
+SwitchPort::DoLinkDown()
+{
+    if (!m_flushOnLinkDown)
+    {
+        return;
+    }
+    for (uint8_t prio = 0; prio < kPriorities; ++prio)
+    {
+        DropQueue(prio, DropReason::LINK_DOWN);
+    }
+}
+
+void
+SwitchPort::DropQueue(uint8_t priority, DropReason reason)
+{
     auto& q = m_queues[priority];
     while (!q.empty())
     {
@@ -277,7 +311,7 @@ SwitchPort::DoPfcStorm(uint8_t priority)
         m_queueBytesPerPrio[priority] -= bytes;
         m_queuedBytes -= bytes;
         --m_queuedFrames;
-        RecordDrop(f.packet, f.meta, DropReason::PFC_WATCHDOG);
+        RecordDrop(f.packet, f.meta, reason);
         m_switch->OnDequeue(m_portIndex, f.ingressPort, priority, bytes);
     }
 }

@@ -48,7 +48,8 @@ class SwitchPort : public FabricNetDevice
      * \brief Queue a frame the switch's MMU has admitted, at the egress queue of its priority;
      * CE-mark it first if ECN marking is on (RED on the instantaneous queue, see
      * EcnMarkProbability). During a PFC-watchdog storm on its priority the frame is dropped
-     * instead (PFC_WATCHDOG) and false is returned; the caller releases its buffer.
+     * instead (PFC_WATCHDOG), and while the link is down with FlushOnLinkDown (LINK_DOWN);
+     * then false is returned and the caller releases its buffer.
      * \param ingressPort the port it arrived on (for the MMU's release at dequeue)
      */
     bool Enqueue(Ptr<Packet> packet, const FrameMeta& meta, uint16_t ingressPort);
@@ -91,6 +92,7 @@ class SwitchPort : public FabricNetDevice
     bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) override;
     void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) override;
     void DoPfcStorm(uint8_t priority) override;
+    void DoLinkDown() override;
 
   private:
     struct QueuedFrame
@@ -100,6 +102,8 @@ class SwitchPort : public FabricNetDevice
         uint16_t ingressPort = 0;
     };
 
+    /** Drop every frame of `priority`'s queue for `reason`, releasing its buffer. */
+    void DropQueue(uint8_t priority, DropReason reason);
     void DecayDre(uint64_t nowPs) const;
     void SetDrePeriod(Time period);
     Time GetDrePeriod() const;
@@ -112,6 +116,7 @@ class SwitchPort : public FabricNetDevice
 
     Ptr<SwitchNode> m_switch;
     uint16_t m_portIndex = 0;
+    bool m_flushOnLinkDown = true; //!< attribute FlushOnLinkDown
     bool m_ecnEnabled = false; //!< attribute EcnMarking
     uint64_t m_ecnKmin = 0;    //!< attribute EcnKminBytes
     uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
