@@ -28,6 +28,18 @@ RunReps(const std::string& file, const std::string& policy)
     return r;
 }
 
+struct Runs
+{
+    tusk::RunResult ecmp, ops, reps;
+};
+
+/** The file with ECMP, oblivious packet spraying (host-spray) and REPS (host-reps), seed 1. */
+Runs
+RunAll(const std::string& file)
+{
+    return {RunReps(file, "ecmp"), RunReps(file, "host-spray"), RunReps(file, "host-reps")};
+}
+
 /** Frame bytes leaf0 sent to spine1 from the failure (100 us) to routing's reconvergence. */
 double
 DeadPathBytes(const tusk::RunResult& r)
@@ -53,9 +65,7 @@ TEST_CASE("REPS paper, permutation: REPS as fast as oblivious spraying, both far
           "(scenarios/papers/reps/README.md)",
           "[regression][reps]")
 {
-    const auto ecmp = RunReps("permutation.toml", "ecmp");
-    const auto ops = RunReps("permutation.toml", "host-spray");
-    const auto reps = RunReps("permutation.toml", "host-reps");
+    const auto [ecmp, ops, reps] = RunAll("permutation.toml");
     INFO("completion us: ECMP " << ecmp.summary.maxFctUs << ", OPS " << ops.summary.maxFctUs
                                 << ", REPS " << reps.summary.maxFctUs);
     CHECK(reps.summary.maxFctUs == Approx(ops.summary.maxFctUs).epsilon(0.1));
@@ -67,9 +77,7 @@ TEST_CASE("REPS paper, link failure: REPS sends far less into the dead path than
           "spraying and finishes first (scenarios/papers/reps/README.md)",
           "[regression][reps][failures]")
 {
-    const auto ecmp = RunReps("failure.toml", "ecmp");
-    const auto ops = RunReps("failure.toml", "host-spray");
-    const auto reps = RunReps("failure.toml", "host-reps");
+    const auto [ecmp, ops, reps] = RunAll("failure.toml");
     INFO("bytes to the dead spine: OPS " << DeadPathBytes(ops) << ", REPS " << DeadPathBytes(reps)
                                          << "; completion us: ECMP " << ecmp.summary.maxFctUs
                                          << ", OPS " << ops.summary.maxFctUs << ", REPS "
