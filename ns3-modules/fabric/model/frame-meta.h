@@ -81,12 +81,59 @@ struct FrameMeta
      *  receiver can count hops (Swift's topology scaling). Switches rewrite only this field;
      *  the receiving NIC reads it here. */
     uint8_t ttl = 64;
+    /** Bits of `path` in use; kPathOverflow once a hop did not fit (the path is then lost). */
+    uint8_t pathBits = 0;
+    /** The path so far, simulation bookkeeping as pfcDepth (flows.csv `paths`): every switch
+     *  egress appends its port index in PathHopBits(its ports) bits above the bits in use, so
+     *  walking from the source host (one link) and reading each switch's bits in turn gives
+     *  the links in order (DecodePath). Two instructions per hop, no lookup. */
+    uint64_t path = 0;
     /** In-band telemetry (HPCC): on a data frame whose NIC added an INT header, every switch
      *  egress pushes a record; an ACK carries the stack of the data frame it answers back to
      *  the sender. Switches write only this field (not the Packet's bytes); receivers read it
      *  here, and the INT header in the bytes (RoceIntHeader) is written from it. */
     IntStack intStack;
 };
+
+/** FrameMeta::pathBits of a frame whose path did not fit in 64 bits. */
+constexpr uint8_t kPathOverflow = 0xFF;
+
+/** Bits a switch with `ports` ports uses per hop in FrameMeta::path: ceil(log2(ports)). */
+inline uint8_t
+PathHopBits(uint32_t ports)
+{
+    uint8_t bits = 0;
+    while ((uint64_t{1} << bits) < ports)
+    {
+        ++bits;
+    }
+    return bits;
+}
+
+/** Append egress port `port` (of a switch using `bits` bits per hop) to `frame`'s path. */
+inline void
+AppendPathHop(FrameMeta& frame, uint16_t port, uint8_t bits)
+{
+    if (frame.pathBits + bits > 64) // also true once overflowed (0xFF)
+    {
+        frame.pathBits = kPathOverflow;
+        return;
+    }
+    if (bits > 0)
+    {
+        frame.path |= uint64_t{port} << frame.pathBits;
+    }
+    frame.pathBits = static_cast<uint8_t>(frame.pathBits + bits);
+}
+
+/** FrameMeta::path as reported to the receiver's traces: kUnknownPath if it overflowed. */
+constexpr uint64_t kUnknownPath = ~uint64_t{0};
+
+inline uint64_t
+ReceivedPath(const FrameMeta& frame)
+{
+    return frame.pathBits == kPathOverflow ? kUnknownPath : frame.path;
+}
 
 /**
  * \brief The policy tag area of `frame` as the policy's tag struct `Tag` (trivially copyable,

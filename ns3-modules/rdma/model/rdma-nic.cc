@@ -669,7 +669,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     if (meta.trimmed)
     {
         // The payload was cut at a switch: answer with a trim NACK for this PSN.
-        const RxAnswer answer = qp->ReceiveTrimmed(bth.psn);
+        const RxAnswer answer = qp->ReceiveTrimmed(bth.psn, ReceivedPath(meta));
         if (answer.send)
         {
             SendControl(*qp, answer.ack, nullptr);
@@ -690,7 +690,8 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         qp->NoteCreditDemand(demand.demandUnits);
     }
     const RxAnswer answer =
-        qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), ce);
+        qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), ce,
+                        ReceivedPath(meta));
     if (answer.send)
     {
         SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr);
