@@ -115,7 +115,7 @@ struct CollectiveRow
     /** Ranks whose wait exceeded 1 %, 10 %, 50 % of a step's ideal time in some step
      *  (waits.csv, tusk/waits.h). */
     std::array<uint32_t, 3> ranksDelayed{};
-    /** The transfer delivered last, the one that ended the collective: its index in
+    /** The straggler of its critical path (CollectiveWaits::criticalTransfer): its index in
      *  RunResult::flows, -1 if unfinished. */
     int64_t criticalFlow = -1;
 };

@@ -153,6 +153,45 @@ ComputeWaits(uint32_t collective,
             }
         }
     }
+    // The critical path: from the transfer that ended the collective, back through the
+    // transfer whose arrival let its sender begin its step (the sender's previous step's last
+    // arrival, when it came before the send started), to the first step. The straggler is the
+    // one on it that took longest beyond its own ideal time.
+    if (out.criticalTransfer >= 0)
+    {
+        std::vector<std::vector<int64_t>> rowAt(steps, std::vector<int64_t>(n, -1));
+        for (size_t i = 0; i < out.rows.size(); ++i)
+        {
+            rowAt[out.rows[i].step][out.rows[i].rank] = static_cast<int64_t>(i);
+        }
+        int64_t t = out.criticalTransfer;
+        int64_t worst = -1;
+        uint64_t worstExcess = 0;
+        for (uint32_t guard = 0; t >= 0 && guard <= steps; ++guard)
+        {
+            const WaitTransfer& w = transfers[t];
+            const uint64_t took = w.deliveredPs - w.startPs;
+            const uint64_t need = ideal(w.src, w.dst, w.bytes);
+            const uint64_t excess = took > need ? took - need : 0;
+            if (worst < 0 || excess > worstExcess)
+            {
+                worst = t;
+                worstExcess = excess;
+            }
+            const auto it = rankOf.find(w.src);
+            if (w.step <= 0 || it == rankOf.end())
+            {
+                break;
+            }
+            const int64_t i = rowAt[w.step - 1][it->second];
+            if (i < 0 || !out.rows[i].arrived || out.rows[i].arrivalPs > w.startPs)
+            {
+                break;
+            }
+            t = out.rows[i].lastTransfer;
+        }
+        out.criticalTransfer = worst;
+    }
     for (uint32_t r = 0; r < n; ++r)
     {
         for (size_t j = 0; j < kDelayThresholds.size(); ++j)

@@ -57,7 +57,14 @@ struct CollectiveWaits
     std::vector<WaitRow> rows; //!< by step, then rank
     /** Ranks whose wait exceeded kDelayThresholds[i] x the step's ideal time in some step. */
     std::array<uint32_t, 3> ranksDelayed{};
-    /** The transfer delivered last (the one that ended the collective), -1 if unfinished. */
+    /**
+     * The straggler of the critical path, -1 if unfinished. The critical path runs back from
+     * the transfer delivered last (the one that ended the collective) through, at each step,
+     * the transfer whose arrival let that transfer's sender begin (the sender's previous step's
+     * last arrival, if it came before the send started). The straggler is the transfer on it
+     * that took longest beyond its own ideal time: in a ring, the one over the slow link, even
+     * when the transfer that ended the collective is far from it.
+     */
     int64_t criticalTransfer = -1;
 };
 
