@@ -53,7 +53,7 @@ enum EcnCodepoint : uint8_t
 constexpr size_t kLbTagBytes = 8;
 
 /** The fields of a frame's headers: what the fabric forwards on, then the end-host transport
- *  fields, then the INT stack. 120 bytes, copied by value. */
+ *  fields, the path so far, then the INT stack. 128 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -129,7 +129,7 @@ struct FrameMeta
     IntStack intStack;
 };
 
-static_assert(sizeof(FrameMeta) == 120, "FrameMeta's layout: update the size in its comment");
+static_assert(sizeof(FrameMeta) == 128, "FrameMeta's layout: update the size in its comment");
 
 /** FrameMeta::pathBits of a frame whose path did not fit in 64 bits. */
 constexpr uint8_t kPathOverflow = 0xFF;
