@@ -921,8 +921,9 @@ def straggler_path(ctx):
             seen.add(key)
             (x0, y0), (x1, y1) = pos[frm], pos[to]
             bad = (frm, to) in failed
+            # A failed link is drawn above the red path, so it shows where the path crosses it.
             ax.plot([x0, x1], [y0, y1], color="#e67e22" if bad else "#cccccc",
-                    lw=2.2 if bad else 0.4, ls="--" if bad else "-", zorder=2 if bad else 1)
+                    lw=2.2 if bad else 0.4, ls="--" if bad else "-", zorder=5 if bad else 1)
         items = [it.rsplit(":", 1) for it in flow["paths"].split("|")]
         total = sum(int(k) for _, k in items) or 1
         for path, k in items:
