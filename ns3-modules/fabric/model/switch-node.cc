@@ -217,6 +217,11 @@ SwitchNode::FinishPorts()
 {
     m_xoff.assign(m_ports.size() * 8, false);
     m_refresh.assign(m_ports.size() * 8, EventId());
+    const uint8_t bits = PathHopBits(static_cast<uint32_t>(m_ports.size()));
+    for (auto& port : m_ports)
+    {
+        port->SetPathHopBits(bits);
+    }
 }
 
 void
