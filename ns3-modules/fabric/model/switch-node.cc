@@ -97,6 +97,35 @@ SwitchNode::AddPort(Ptr<SwitchPort> port)
 }
 
 void
+SwitchNode::SetLoadBalancer(Ptr<LoadBalancer> lb)
+{
+    m_lb = lb;
+    m_lb->SetSwitchCallbacks(MakeCallback(&SwitchNode::InjectFromPolicy, this),
+                             MakeCallback(&SwitchNode::ReleaseFromPolicy, this));
+}
+
+void
+SwitchNode::InjectFromPolicy(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta)
+{
+    ++m_injected;
+    ReceiveFromPort(inPort, packet, meta);
+}
+
+void
+SwitchNode::ReleaseFromPolicy(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet,
+                              const FrameMeta& meta)
+{
+    NS_ASSERT_MSG(m_held > 0, "a policy released a frame it did not hold");
+    --m_held;
+    const uint8_t prio = meta.priority & 7;
+    if (!m_ports[outPort]->Enqueue(packet, meta, inPort))
+    {
+        m_mmu->Release(inPort, outPort, prio, packet->GetSize()); // dropped by the PFC watchdog
+        CheckResume(inPort, prio);
+    }
+}
+
+void
 SwitchNode::SetForwardingTable(const std::vector<std::vector<uint16_t>>& ports)
 {
     m_routeOffset.assign(ports.size() + 1, 0);
@@ -154,6 +183,11 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
     }
     FrameMeta meta = arrived; // policies with frame hooks may rewrite fabric-internal fields
     m_lb->FrameArrived(ctx, meta);
+    if (m_lb->ConsumeFrame(ctx, meta))
+    {
+        ++m_consumed;
+        return;
+    }
     uint32_t usable = 0;
     for (uint32_t i = 0; i < count; ++i)
     {
@@ -227,9 +261,16 @@ SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMe
     default:
         break;
     }
-    if (!port->Enqueue(packet, meta, inPort))
+    // A frame the policy keeps (a reorder queue) stays charged to the buffer; counted before
+    // the call, since the policy may give frames back (ReleaseFromPolicy) from within it.
+    ++m_held;
+    if (!m_lb->HoldFrame(Simulator::Now(), inPort, outPort, packet, meta))
     {
-        m_mmu->Release(inPort, outPort, prio, bytes); // dropped by the PFC watchdog
+        --m_held;
+        if (!port->Enqueue(packet, meta, inPort))
+        {
+            m_mmu->Release(inPort, outPort, prio, bytes); // dropped by the PFC watchdog
+        }
     }
     if (!m_xoff[static_cast<size_t>(inPort) * 8 + prio] && m_mmu->ShouldPause(inPort, prio))
     {
