@@ -147,6 +147,7 @@ ConWeaveLoadBalancer::DoDispose()
     }
     m_rx.clear();
     m_tx.clear();
+    m_controlPacket = nullptr;
     LoadBalancer::DoDispose();
 }
 
@@ -370,7 +371,11 @@ ConWeaveLoadBalancer::SendControl(const LbContext& ctx, const FrameMeta& data,
     SetLbTag(m, t);
     ++m_controlSent;
     m_controlTrace(m);
-    InjectFrame(ctx.ingressPort, Create<Packet>(m_controlBytes), m);
+    if (!m_controlPacket || m_controlPacket->GetSize() != m_controlBytes)
+    {
+        m_controlPacket = Create<Packet>(m_controlBytes);
+    }
+    InjectFrame(ctx.ingressPort, m_controlPacket, m);
 }
 
 void

@@ -107,6 +107,8 @@ class ConWeaveLoadBalancer : public LoadBalancer
                                           uint16_t newPort);
 
     static TypeId GetTypeId();
+    /** Only the candidates' ports: ConWeave's signals are its probes and NOTIFYs. */
+    uint8_t GetCandidateFields() const override { return 0; }
     ConWeaveLoadBalancer();
     ~ConWeaveLoadBalancer() override;
     int64_t AssignStreams(int64_t stream) override;
@@ -239,6 +241,8 @@ class ConWeaveLoadBalancer : public LoadBalancer
     uint64_t m_rxSweepAt = 1024;
     std::vector<std::vector<uint64_t>> m_busyUntilPs; //!< [destination ToR][uplink port]
     Ptr<UniformRandomVariable> m_rng;
+    /** The control frames' Packet (frames carry only their size; one Packet is shared). */
+    Ptr<Packet> m_controlPacket;
     /** What SelectEgress decided for the frame FrameLeaving tags next (the same frame). */
     ConWeaveTag m_pending{};
     bool m_pendingValid = false;
