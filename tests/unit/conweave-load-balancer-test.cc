@@ -337,8 +337,8 @@ TEST_CASE("ConWeave destination ToR: a missing TAIL releases the queue at its pr
     CHECK(dst->GetFlushesByTail() == 0);
 }
 
-TEST_CASE("ConWeave destination ToR: an old-path frame still arriving pushes the deadline; no "
-          "old-path frame seen means DefaultResumeTime",
+TEST_CASE("ConWeave destination ToR: an old-path frame still arriving pushes the deadline, and "
+          "with no old-path frame seen the wait is DefaultResumeTime",
           "[unit][conweave]")
 {
     auto dst = ConWeave();
