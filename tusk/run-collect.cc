@@ -427,7 +427,11 @@ CollectResults(const ScenarioSpec& spec,
     }
     for (const auto& sw : built.fabric.switches)
     {
-        cons.inFlight += sw->GetFramesInPipeline();
+        // Frames a policy generated count as sent, those it consumed as received, and those
+        // it holds (ConWeave's reorder queues) as in flight.
+        cons.sent += sw->GetFramesInjected();
+        cons.received += sw->GetFramesConsumed();
+        cons.inFlight += sw->GetFramesInPipeline() + sw->GetFramesHeld();
         for (uint16_t p = 0; p < sw->GetNPorts(); ++p)
         {
             cons.inFlight += sw->GetPort(p)->GetQueuedFrames();

@@ -35,7 +35,8 @@ Rows()
             "policy", "string", "",
             "Load-balancing policy: a short name from `tusk policies` (`\"ecmp\"`, `\"eecmp\"`, "
             "`\"qp4-split\"`, `\"qp4-rr\"`, `\"pinning\"`, `\"letflow\"`, `\"conga\"`, "
-            "`\"drill\"`, `\"ar\"`, `\"flowlet-ar\"`, `\"spray\"`, `\"rr-spray\"`, "
+            "`\"drill\"`, `\"ar\"`, `\"flowlet-ar\"`, `\"conweave\"`, `\"spray\"`, "
+            "`\"rr-spray\"`, "
             "`\"host-spray\"`, `\"host-random-spray\"`, `\"host-bitmap\"`, `\"host-plb\"`, "
             "`\"host-reps\"`; "
             "[lb-policies/README.md](../lb-policies/README.md) explains each) or an ns-3 "

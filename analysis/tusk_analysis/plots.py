@@ -64,6 +64,7 @@ KNOWN = {
     "host-reps": "#332288",          # indigo
     "flowlet-ar": "#AA4499",         # purple (Tol)
     "host-plb": "#88CCEE",           # cyan (Tol)
+    "conweave": "#DD3377",           # magenta (Tol vibrant)
 }
 # For policies not in KNOWN, in order: first colours no known policy has (so they do not clash
 # with a known policy in another report), then the known policies' colours unused here.

@@ -6,8 +6,10 @@
 
 #include "frame-meta.h"
 
+#include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/packet.h"
 
 #include <cstdint>
 
@@ -104,7 +106,40 @@ class LoadBalancer : public Object
             DoFrameDeparting(now, port, utilisation, frame);
         }
     }
+    /**
+     * \brief Whether the policy takes this frame out of the switch's forwarding: a control
+     * frame of the policy's own protocol addressed to this switch (ConWeave's RTT_REPLY,
+     * CLEAR and NOTIFY at the source ToR). Called after FrameArrived; a consumed frame goes no
+     * further and is counted by the switch (SwitchNode::GetFramesConsumed).
+     */
+    bool ConsumeFrame(const LbContext& ctx, const FrameMeta& frame)
+    {
+        return m_frameHooks && DoConsumeFrame(ctx, frame);
+    }
+    /**
+     * \brief Egress hold (ConWeave's reorder queues at the destination ToR): called once the
+     * switch's buffer (MMU) has admitted the frame for `outPort` and before it joins that
+     * port's queue. Returning true hands the frame to the policy, which keeps it, still
+     * charged to the switch buffer (it may trigger PFC as any queued frame), until it gives it
+     * back with ReleaseHeld, in the order it chooses.
+     */
+    bool HoldFrame(Time now, uint16_t inPort, uint16_t outPort, Ptr<Packet> packet,
+                   FrameMeta& frame)
+    {
+        return m_frameHooks && DoHoldFrame(now, inPort, outPort, packet, frame);
+    }
     bool HasFrameHooks() const { return m_frameHooks; }
+
+    /** (inPort, packet, meta): forward a frame the policy generated as if it arrived on inPort. */
+    typedef Callback<void, uint16_t, Ptr<Packet>, const FrameMeta&> InjectCallback;
+    /** (inPort, outPort, packet, meta): a held frame joins the queue of outPort now. */
+    typedef Callback<void, uint16_t, uint16_t, Ptr<Packet>, const FrameMeta&> ReleaseCallback;
+    /** Set by the switch that owns the policy (SwitchNode::SetLoadBalancer). */
+    void SetSwitchCallbacks(InjectCallback inject, ReleaseCallback release)
+    {
+        m_inject = inject;
+        m_release = release;
+    }
 
     /** Decisions taken by the policy (count > 1). */
     uint64_t GetDecisions() const { return m_decisions; }
@@ -136,6 +171,31 @@ class LoadBalancer : public Object
   protected:
     /** Called by a policy's constructor to receive the per-frame hooks. */
     void EnableFrameHooks() { m_frameHooks = true; }
+    /**
+     * Send a frame the policy generated (a control frame, FrameKind::LB_CONTROL) through the
+     * switch as if it had arrived on `inPort` (buffer accounting is charged to that ingress).
+     * Only from DoFrameArrived or an event of the policy's own, never from DoSelectEgress.
+     * No-op without a switch (unit tests): returns false.
+     */
+    bool InjectFrame(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta)
+    {
+        if (m_inject.IsNull())
+        {
+            return false;
+        }
+        m_inject(inPort, packet, meta);
+        return true;
+    }
+    /** Whether the policy runs in a switch (InjectFrame and ReleaseHeld reach one). */
+    bool HasSwitch() const { return !m_release.IsNull(); }
+    /** Give a frame kept by DoHoldFrame back to the switch: it joins outPort's queue now. */
+    void ReleaseHeld(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, const FrameMeta& meta)
+    {
+        if (!m_release.IsNull())
+        {
+            m_release(inPort, outPort, packet, meta);
+        }
+    }
 
   private:
     /** The policy: return an index in [0, count), count >= 2. */
@@ -153,8 +213,17 @@ class LoadBalancer : public Object
     {
     }
 
+    virtual bool DoConsumeFrame(const LbContext& ctx, const FrameMeta& frame) { return false; }
+    virtual bool DoHoldFrame(Time now, uint16_t inPort, uint16_t outPort, Ptr<Packet> packet,
+                             FrameMeta& frame)
+    {
+        return false;
+    }
+
     uint64_t m_decisions = 0;
     bool m_frameHooks = false;
+    InjectCallback m_inject;
+    ReleaseCallback m_release;
 };
 
 } // namespace ns3

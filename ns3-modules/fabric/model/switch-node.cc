@@ -91,6 +91,11 @@ SwitchNode::SetLoadBalancer(Ptr<LoadBalancer> lb)
 {
     m_lb = lb;
     m_candidateFields = lb ? lb->GetCandidateFields() : LoadBalancer::ALL_FIELDS;
+    if (lb)
+    {
+        lb->SetSwitchCallbacks(MakeCallback(&SwitchNode::InjectFromPolicy, this),
+                               MakeCallback(&SwitchNode::ReleaseFromPolicy, this));
+    }
     m_scratch.assign(m_ports.size(), EgressCandidate{}); // unread fields keep their defaults
     for (const auto& port : m_ports)
     {
@@ -108,6 +113,27 @@ SwitchNode::AddPort(Ptr<SwitchPort> port)
     port->SetDreEnabled(KeepsDre());
     m_scratch.resize(m_ports.size());
     return index;
+}
+
+void
+SwitchNode::InjectFromPolicy(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta)
+{
+    ++m_injected;
+    ReceiveFromPort(inPort, packet, meta);
+}
+
+void
+SwitchNode::ReleaseFromPolicy(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet,
+                              const FrameMeta& meta)
+{
+    NS_ASSERT_MSG(m_held > 0, "a policy released a frame it did not hold");
+    --m_held;
+    const uint8_t prio = meta.priority & 7;
+    if (!m_ports[outPort]->Enqueue(packet, meta, inPort))
+    {
+        m_mmu->Release(inPort, outPort, prio, packet->GetSize()); // dropped by the PFC watchdog
+        CheckResume(inPort, prio);
+    }
 }
 
 void
@@ -156,6 +182,11 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
     {
         hooked.emplace(arrived);
         m_lb->FrameArrived(ctx, *hooked);
+        if (m_lb->ConsumeFrame(ctx, *hooked))
+        {
+            ++m_consumed;
+            return;
+        }
     }
     const FrameMeta& meta = hooked ? *hooked : arrived;
     uint32_t usable = 0;
@@ -265,9 +296,28 @@ SwitchNode::AdmitToQueue(uint16_t inPort,
     default:
         break;
     }
-    if (!port->Enqueue(packet, meta, inPort))
+    if (!m_lb->HasFrameHooks())
     {
-        m_mmu->Release(inPort, outPort, prio, bytes); // dropped: PFC watchdog or a dead port
+        if (!port->Enqueue(packet, meta, inPort))
+        {
+            m_mmu->Release(inPort, outPort, prio, bytes); // dropped: PFC watchdog or a dead port
+        }
+    }
+    else
+    {
+        // A frame the policy keeps (a reorder queue) stays charged to the buffer; counted
+        // before the call, since the policy may give frames back (ReleaseFromPolicy) from
+        // within it. The policy may rewrite its copy of the frame.
+        FrameMeta frame = meta;
+        ++m_held;
+        if (!m_lb->HoldFrame(Simulator::Now(), inPort, outPort, packet, frame))
+        {
+            --m_held;
+            if (!port->Enqueue(packet, frame, inPort))
+            {
+                m_mmu->Release(inPort, outPort, prio, bytes); // dropped: watchdog or dead port
+            }
+        }
     }
     if (!m_xoff[static_cast<size_t>(inPort) * 8 + prio] && m_mmu->ShouldPause(inPort, prio))
     {

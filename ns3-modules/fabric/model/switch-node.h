@@ -55,7 +55,9 @@ class SwitchNode : public Node
     void SetSwitchId(uint32_t id) { m_switchId = id; }
     uint32_t GetSwitchId() const { return m_switchId; }
 
-    /** The policy; the ports keep DRE estimates only if it reads them (GetCandidateFields). */
+    /** The policy; the ports keep DRE estimates only if it reads them (GetCandidateFields).
+     *  The policy also gets the switch's services (LoadBalancer::InjectFrame, ReleaseHeld),
+     *  for policies that generate control frames or hold frames (ConWeave). */
     void SetLoadBalancer(Ptr<LoadBalancer> lb);
     Ptr<LoadBalancer> GetLoadBalancer() const { return m_lb; }
 
@@ -114,6 +116,12 @@ class SwitchNode : public Node
 
     /** Frames between ingress and egress admission (in the forwarding latency). */
     uint64_t GetFramesInPipeline() const { return m_inPipeline; }
+    /** Frames the load balancer generated (control frames, LoadBalancer::InjectFrame). */
+    uint64_t GetFramesInjected() const { return m_injected; }
+    /** Frames the load balancer consumed (control frames addressed to this switch). */
+    uint64_t GetFramesConsumed() const { return m_consumed; }
+    /** Frames the load balancer holds now (admitted to the buffer, not yet queued). */
+    uint64_t GetFramesHeld() const { return m_held; }
     /** Data frames this switch trimmed (TrimThresholdBytes). */
     uint64_t GetTrimmedFrames() const { return m_trimmedFrames; }
 
@@ -127,6 +135,11 @@ class SwitchNode : public Node
                       uint16_t outPort,
                       const Ptr<Packet>& packet,
                       const FrameMeta& meta);
+    /** The load balancer generated a frame: forward it as if it arrived on inPort. */
+    void InjectFromPolicy(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta);
+    /** The load balancer releases a held frame (already admitted by the MMU) to outPort. */
+    void ReleaseFromPolicy(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet,
+                           const FrameMeta& meta);
     void SendXoff(uint16_t port, uint8_t priority);
     void RefreshXoff(uint16_t port, uint8_t priority);
     void CheckResume(uint16_t port, uint8_t priority);
@@ -146,6 +159,9 @@ class SwitchNode : public Node
     std::shared_ptr<const std::vector<uint32_t>> m_hostEdge; //!< host -> its edge switch id
     std::vector<uint8_t> m_portFacesHost;
     uint64_t m_inPipeline = 0;
+    uint64_t m_injected = 0;
+    uint64_t m_consumed = 0;
+    uint64_t m_held = 0;
     uint64_t m_trimThresholdBytes = 0; //!< 0 = no trimming
     uint32_t m_trimmedFrameBytes = 64;
     uint8_t m_trimPriority = 7;

@@ -1,0 +1,54 @@
+// ConWeave against ECMP on the paper's leaf-spine (scenarios/papers/conweave/README.md: the
+// setup, the table over seeds 1-3 with 2 ms of arrivals, and the command that regenerates it).
+// Song et al., "Network Load Balancing with In-network Reordering Support for RDMA",
+// SIGCOMM 2023, report up to 42.3 % lower average and 66.8 % lower p99 FCT than ECMP. CI runs
+// a shorter variant (the first 0.5 ms of arrivals, about 4,600 flows per run, seeds 1-3,
+// lossless); the README gives its numbers beside the full runs'.
+
+#include "run-helpers.h"
+
+#include "scenario-toml.h"
+
+#include <string>
+
+using namespace tusk_test;
+
+TEST_CASE("papers/conweave: ConWeave's mean and p99 FCT slowdown are below ECMP's on the 2:1 "
+          "leaf-spine with AliStorage2019 flows",
+          "[regression][conweave]")
+{
+    auto spec = tusk::LoadScenarioFile(std::string(TUSK_SOURCE_DIR) +
+                                       "/scenarios/papers/conweave/alistorage-8x8-2to1.toml");
+    REQUIRE(spec.background.size() == 1);
+    spec.background[0].durationPs = 500'000'000; // 0.5 ms of arrivals (the README: 2 ms)
+    double ecmpMean = 0;
+    double ecmpP99 = 0;
+    double cwMean = 0;
+    double cwP99 = 0;
+    for (uint64_t seed = 1; seed <= 3; ++seed)
+    {
+        INFO("seed " << seed);
+        spec.seed = seed;
+        spec.lb.policy = "ecmp";
+        const auto e = Run(spec);
+        spec.lb.policy = "conweave";
+        const auto c = Run(spec);
+        REQUIRE(e.finished);
+        REQUIRE(c.finished);
+        INFO("ECMP " << e.summary.meanSlowdown << " / " << e.summary.p99Slowdown << ", ConWeave "
+                     << c.summary.meanSlowdown << " / " << c.summary.p99Slowdown);
+        CHECK(c.summary.meanSlowdown < e.summary.meanSlowdown);
+        CHECK(c.summary.p99Slowdown < e.summary.p99Slowdown);
+        ecmpMean += e.summary.meanSlowdown / 3;
+        ecmpP99 += e.summary.p99Slowdown / 3;
+        cwMean += c.summary.meanSlowdown / 3;
+        cwP99 += c.summary.p99Slowdown / 3;
+    }
+    INFO("over the seeds: ECMP " << ecmpMean << " / " << ecmpP99 << ", ConWeave " << cwMean
+                                 << " / " << cwP99);
+    // Measured (this variant, seeds 1-3): mean 0.875-0.912x ECMP's (0.894x over the seeds),
+    // p99 0.644-0.798x (0.700x); the full 2 ms runs: mean 0.80x, p99 0.59x (README).
+    CHECK(cwMean < 0.95 * ecmpMean);
+    CHECK(cwP99 < 0.8 * ecmpP99);
+    CHECK(cwMean > 0.5 * ecmpMean); // not more than the paper's best case, 42.3 % lower
+}
