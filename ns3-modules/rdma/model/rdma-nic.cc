@@ -55,8 +55,11 @@ RdmaNic::GetTypeId()
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("RetransmitTimeout",
                           "Requester retransmission timeout: go back to the oldest "
-                          "unacknowledged PSN when no ACK progress for this long (Time).",
-                          TimeValue(MilliSeconds(1)),
+                          "unacknowledged PSN when no ACK progress for this long (Time). "
+                          "Default: a RoCE NIC's Local ACK Timeout 4.096 us x 2^n for the QP "
+                          "attribute timeout n = 14 (67.108864 ms; InfiniBand Architecture "
+                          "Vol. 1, RC transport), so that PFC queueing is not taken for loss.",
+                          TimeValue(NanoSeconds(4096 << 14)),
                           MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("MaxOutstandingPackets",
