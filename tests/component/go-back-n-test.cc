@@ -155,22 +155,24 @@ TEST_CASE("default RTO: a QP whose packets wait in a PFC-paused queue for more t
           "timed out (issue 16 item 5)",
           "[component][go-back-n][rto]")
 {
-    // 32:1 incast of 64 KiB flows into a host whose link runs at 1 Gb/s (degraded from 100 at
-    // t = 0), a 1 MiB switch buffer: PFC pauses the senders, and a QP's next packet waits
-    // behind one packet of each of the other 31 QPs, 32 x 4178 B x 8 / 1 Gb/s = 1.07 ms
-    // between two ACKs of one QP. Nothing is lost.
+    // 32:1 incast of 256 KiB flows into a host whose link runs at 1 Gb/s (degraded from 100 at
+    // t = 0), a 4 MiB switch buffer: each ingress may hold ~1/40 of the shared pool (~70 kB),
+    // less than a flow, so PFC pauses the senders; and a QP's next packet waits behind one
+    // packet of each of the other 31 QPs, 32 x 4178 B x 8 / 1 Gb/s = 1.07 ms between two ACKs
+    // of one QP. Nothing is lost.
     auto spec = LeafSpine(1, 1, 33, 100);
-    spec.buffer.totalBytes = 1ULL << 20;
+    spec.buffer.totalBytes = 4ULL << 20;
     for (uint32_t h = 0; h < 32; ++h)
     {
-        AddFlow(spec, h, 32, 64 * 1024);
+        AddFlow(spec, h, 32, 256 * 1024);
     }
     tusk::FailureEntry slow;
     slow.kind = "degrade";
     slow.link = "leaf0-host32";
     slow.rateDivisor = 100;
     spec.failures.push_back(slow);
-    spec.stopTimePs = 200'000'000'000ULL;
+    spec.stopTimePs = 300'000'000'000ULL;
+    spec.requireFinish = false;
 
     // The default (a RoCE NIC's Local ACK Timeout, 4.096 us x 2^14 = 67.1 ms): no resend.
     CHECK(spec.nic.rtoPs == 67'108'864'000ULL);
@@ -182,12 +184,13 @@ TEST_CASE("default RTO: a QP whose packets wait in a PFC-paused queue for more t
     CHECK(deployed.summary.retxTimeoutPackets == 0);
 
     // The former default of 1 ms times out QPs whose packets were only queued: resends with
-    // no drop, every one of them after a timeout, and a later finish.
+    // no drop, every one of them after a timeout (go-back-N on one path sees no reordering,
+    // so no NAK), and a later finish if any.
     spec.nic.rtoPs = 1'000'000'000ULL;
     auto oneMs = Run(spec);
-    REQUIRE(oneMs.finished);
+    INFO("1 ms RTO: " << oneMs.summary.retxTimeoutPackets << " timeout resends");
     CHECK(oneMs.summary.drops == 0);
     CHECK(oneMs.summary.retxTimeoutPackets > 0);
     CHECK(oneMs.summary.retxTimeoutPackets == oneMs.summary.retxPackets);
-    CHECK(oneMs.simEndPs > deployed.simEndPs);
+    CHECK((!oneMs.finished || oneMs.simEndPs > deployed.simEndPs));
 }
