@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
 # Benchmarks: wall time, simulated events/s, packet-hops/s and peak RSS of `tusk run` on
-#   perm-128:  htsim perm_128n_128c_2MB.cm on fat_tree_128_1os.topo (shipped in data/htsim)
-#   perm-1024: htsim perm_1024n_1024c_0u_2000000b.cm on fat_tree_1024.topo (from ../shared/data)
-# Usage: bench/run.sh [perm-128|perm-1024|all] [--set key=value ...]. Needs a built tree
-# (scripts/build.sh). Results go to build/bench/<case>/; figures to stdout as a Markdown row.
+#   perm-128:       htsim perm_128n_128c_2MB.cm on fat_tree_128_1os.topo (shipped in data/htsim)
+#   perm-1024:      htsim perm_1024n_1024c_0u_2000000b.cm on fat_tree_1024.topo (../shared/data)
+#   perm-8192:      htsim perm_8192n_8192c_2MB.cm on fat_tree_8192_1os.topo (../shared/data)
+#   perm-8192-ls:   the same permutation on leaf_spine_8192_400g.topo (../shared/data)
+#   setup:          setup time of a one-switch star of 1k..16k hosts (bench/star-setup.toml)
+# Usage: bench/run.sh [CASE|all] [--callgrind] [--set key=value ...]
+#   all = perm-128 and perm-1024 (the 8,192-host cases take minutes and GBs: name them).
+#   --callgrind: run the case under valgrind's callgrind, counting instructions inside
+#   ns3::Simulator::Run only (--toggle-collect; setup and result writing excluded), and print
+#   instructions and events per packet-hop. Instruction counts do not depend on machine load.
+# "CPU s (process)" is user + system time: on a shared machine it moves less than wall time.
+# Needs a built tree (scripts/build.sh). Results go to build/bench/<case>/; figures to stdout
+# as a Markdown row.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-all}"
 shift || true
-TUSK=./build/bin/tusk
+callgrind=0
+if [ "${1:-}" = "--callgrind" ]; then
+  callgrind=1
+  shift
+fi
+TUSK=${TUSK:-./build/bin/tusk} # TUSK=... benchmarks another build
 SHARED=../shared/data/htsim
 
 run_case() {
@@ -19,26 +33,86 @@ run_case() {
     return 0
   fi
   local out=build/bench/$name
-  /usr/bin/time -f "%e %M" -o build/bench-$name.time \
+  if [ "$callgrind" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "bench: --callgrind needs valgrind" >&2; exit 2; }
+    valgrind --tool=callgrind --toggle-collect='ns3::Simulator::Run()' \
+      --callgrind-out-file=build/bench-$name.callgrind --log-file=build/bench-$name.valgrind \
+      "$TUSK" run --quiet --htsim-topo "$topo" --htsim-cm "$cm" --out "$out" "$@" >/dev/null
+    local ir
+    ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' build/bench-$name.valgrind)
+    /usr/bin/python3 - "$name" "$out/manifest.json" "$ir" <<'PY'
+import json, sys
+name, manifest, ir = sys.argv[1], sys.argv[2], int(sys.argv[3])
+m = json.load(open(manifest))
+hops, events = m["packet_hops"], m["events"]
+print(f"| {name} | {hops} | {events} | {ir} | {ir / hops:.0f} | {events / hops:.2f} |")
+PY
+    return 0
+  fi
+  /usr/bin/time -f "%e %M %U %S" -o build/bench-$name.time \
     "$TUSK" run --quiet --htsim-topo "$topo" --htsim-cm "$cm" --out "$out" "$@" >/dev/null
-  read -r wall rss_kb < build/bench-$name.time
-  /usr/bin/python3 - "$name" "$out/manifest.json" "$wall" "$rss_kb" <<'PY'
+  read -r wall rss_kb user sys < build/bench-$name.time
+  /usr/bin/python3 - "$name" "$out/manifest.json" "$wall" "$rss_kb" "$user" "$sys" <<'PY'
 import json, sys
 name, manifest, wall, rss_kb = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
+cpu = float(sys.argv[5]) + float(sys.argv[6])
 m = json.load(open(manifest))
 sim_wall = m["wall_time_s"]
-print(f"| {name} | {m['hosts']} | {m['transfers']} | {wall:.2f} | {sim_wall:.2f} | "
+setup = m.get("setup_time_s")
+setup = f"{setup:.2f}" if setup is not None else "-"
+print(f"| {name} | {m['hosts']} | {m['transfers']} | {wall:.2f} | {cpu:.2f} | {setup} | {sim_wall:.2f} | "
       f"{m['events']/sim_wall/1e6:.2f} | {m['packet_hops']/sim_wall/1e6:.2f} | "
-      f"{rss_kb/1024:.0f} | {m['sim_end_us']:.1f} | {m['summary']['fct_max_us']:.1f} |")
+      f"{m['packet_hops']/1e6:.1f} | {rss_kb/1024:.0f} | {m['sim_end_us']:.1f} | "
+      f"{m['summary']['fct_max_us']:.1f} |")
 PY
 }
 
+# Setup time (topology, forwarding tables, NICs, QPs: the manifest's setup_time_s) against
+# fabric size; CPU s is the whole process's user + system time (less load-dependent).
+setup_table() {
+  echo "| hosts | setup s (wall) | process CPU s | peak RSS MB |"
+  echo "|---|---|---|---|"
+  local n out
+  for n in 1024 2048 4096 8192 16384; do
+    out=build/bench/setup-$n
+    /usr/bin/time -f "%U %S %M" -o build/bench-setup.time \
+      "$TUSK" run --quiet bench/star-setup.toml --set topology.hosts_per_leaf=$n --out "$out" "$@" \
+      >/dev/null
+    read -r user sys rss_kb < build/bench-setup.time
+    /usr/bin/python3 - "$out/manifest.json" "$user" "$sys" "$rss_kb" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+cpu = float(sys.argv[2]) + float(sys.argv[3])
+print(f"| {m['hosts']} | {m['setup_time_s']:.2f} | {cpu:.2f} | {int(sys.argv[4]) / 1024:.0f} |")
+PY
+  done
+}
+
 mkdir -p build/bench
-echo "| case | hosts | flows | wall s (process) | wall s (simulation) | M events/s | M packet-hops/s | peak RSS MB | simulated µs | max FCT µs |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+if [ "$which" = setup ]; then
+  setup_table "$@"
+  exit 0
+fi
+if [ "$callgrind" = 1 ]; then
+  echo "| case | packet-hops | events | instructions in Simulator::Run | instructions / packet-hop | events / packet-hop |"
+  echo "|---|---|---|---|---|---|"
+else
+  echo "| case | hosts | flows | wall s (process) | CPU s (process) | setup s | wall s (simulation) | M events/s | M packet-hops/s | M packet-hops | peak RSS MB | simulated µs | max FCT µs |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+fi
+case "$which" in
+  perm-128|perm-1024|perm-8192|perm-8192-ls|all) ;;
+  *) echo "bench: unknown case '$which' (perm-128, perm-1024, perm-8192, perm-8192-ls, setup, all)" >&2; exit 2 ;;
+esac
 if [ "$which" = perm-128 ] || [ "$which" = all ]; then
   run_case perm-128 data/htsim/fat_tree_128_1os.topo data/htsim/perm_128n_128c_2MB.cm "$@"
 fi
 if [ "$which" = perm-1024 ] || [ "$which" = all ]; then
   run_case perm-1024 $SHARED/fat_tree_1024.topo $SHARED/perm_1024n_1024c_0u_2000000b.cm "$@"
+fi
+if [ "$which" = perm-8192 ]; then
+  run_case perm-8192 $SHARED/fat_tree_8192_1os.topo $SHARED/perm_8192n_8192c_2MB.cm "$@"
+fi
+if [ "$which" = perm-8192-ls ]; then
+  run_case perm-8192-ls $SHARED/leaf_spine_8192_400g.topo $SHARED/perm_8192n_8192c_2MB.cm "$@"
 fi

@@ -67,6 +67,8 @@ class CongaLoadBalancer : public LoadBalancer
 {
   public:
     static TypeId GetTypeId();
+    /** Reads the candidates' DRE utilisation only. */
+    uint8_t GetCandidateFields() const override { return UTILISATION; }
     CongaLoadBalancer();
     int64_t AssignStreams(int64_t stream) override;
 

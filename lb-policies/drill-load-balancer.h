@@ -30,6 +30,8 @@ class DrillLoadBalancer : public LoadBalancer
     static constexpr uint32_t kMaxMemory = 8;
 
     static TypeId GetTypeId();
+    /** Reads queue bytes only of the candidates' state. */
+    uint8_t GetCandidateFields() const override { return QUEUE_BYTES; }
     DrillLoadBalancer();
     int64_t AssignStreams(int64_t stream) override;
 

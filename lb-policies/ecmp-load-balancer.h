@@ -40,6 +40,8 @@ class EcmpLoadBalancer : public LoadBalancer
     };
 
     static TypeId GetTypeId();
+    /** Reads none of the candidates' state. */
+    uint8_t GetCandidateFields() const override { return 0; }
     EcmpLoadBalancer();
 
     /** The hash of a frame's fields under this switch's seed (exposed for tests). */

@@ -53,8 +53,8 @@ FlowHash(const FrameMeta& frame, uint32_t seed, FlowHashFields fields, FlowHashF
         n += 2;
     };
     put32(seed);
-    put32(HostAddress(frame.srcHost).Get());
-    put32(HostAddress(frame.dstHost).Get());
+    put32(HostAddressBits(frame.srcHost));
+    put32(HostAddressBits(frame.dstHost));
     key[n++] = static_cast<char>(frame.protocol);
     put16(frame.srcPort);
     put16(frame.dstPort);
@@ -77,8 +77,8 @@ FlowHash(const FrameMeta& frame, uint32_t seed, FlowHashFields fields, FlowHashF
         // Word-wise on the values (not the byte string), so that the UDP source port enters
         // as one 16-bit word.
         uint32_t h = (seed ^ (seed >> 16)) & 0xFFFF;
-        const uint32_t src = HostAddress(frame.srcHost).Get();
-        const uint32_t dst = HostAddress(frame.dstHost).Get();
+        const uint32_t src = HostAddressBits(frame.srcHost);
+        const uint32_t dst = HostAddressBits(frame.dstHost);
         h ^= (src ^ (src >> 16)) & 0xFFFF;
         h ^= (dst ^ (dst >> 16)) & 0xFFFF;
         h ^= frame.protocol;

@@ -26,6 +26,8 @@ class LetFlowLoadBalancer : public LoadBalancer
 {
   public:
     static TypeId GetTypeId();
+    /** Reads none of the candidates' state. */
+    uint8_t GetCandidateFields() const override { return 0; }
     LetFlowLoadBalancer();
     int64_t AssignStreams(int64_t stream) override;
 

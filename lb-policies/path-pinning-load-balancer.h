@@ -23,6 +23,8 @@ class PathPinningLoadBalancer : public LoadBalancer
 {
   public:
     static TypeId GetTypeId();
+    /** Reads none of the candidates' state. */
+    uint8_t GetCandidateFields() const override { return 0; }
     PathPinningLoadBalancer();
 
   private:

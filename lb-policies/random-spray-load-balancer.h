@@ -17,6 +17,8 @@ class RandomSprayLoadBalancer : public LoadBalancer
 {
   public:
     static TypeId GetTypeId();
+    /** Reads none of the candidates' state. */
+    uint8_t GetCandidateFields() const override { return 0; }
     RandomSprayLoadBalancer();
     int64_t AssignStreams(int64_t stream) override;
 

@@ -21,6 +21,8 @@ class RoundRobinSprayLoadBalancer : public LoadBalancer
 {
   public:
     static TypeId GetTypeId();
+    /** Reads none of the candidates' state. */
+    uint8_t GetCandidateFields() const override { return 0; }
     RoundRobinSprayLoadBalancer();
 
   private:

@@ -43,7 +43,7 @@ Sections()
             s.push_back(std::move(cc));
         }
         for (auto&& rest : {LbKeys(), WorkloadKeys(), ScaleUpKeys(), JobsKeys(), BackgroundKeys(),
-                            FailuresKeys(), OutputKeys(), Ns3Keys()})
+                            FailuresKeys(), OutputKeys(), SimulatorKeys(), Ns3Keys()})
         {
             s.push_back(rest);
         }

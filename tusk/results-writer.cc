@@ -380,6 +380,8 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     m["unfinished_transfers"] = r.summary.unfinished;
     m["sim_end_us"] = static_cast<double>(r.simEndPs) / 1e6;
     m["wall_time_s"] = r.wallSeconds;
+    m["setup_time_s"] = r.setupSeconds;
+    m["run_time_s"] = r.runSeconds;
     m["events"] = r.events;
     m["packet_hops"] = r.packetHops;
     m["conservation"] = {{"sent_frames", r.conservation.sent},

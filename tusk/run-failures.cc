@@ -151,10 +151,11 @@ ScheduleFailures(const ScenarioSpec& spec, const TopologyGraph& graph, const Fab
                 {
                     up[l.graphLink] = l.devA->IsLinkUp() && l.devB->IsLinkUp();
                 }
-                const EqualCostTable routes = ComputeEqualCostPorts(graph, up);
+                auto routes =
+                    std::make_shared<const EqualCostTable>(ComputeEqualCostPorts(graph, up));
                 for (uint32_t s = 0; s < fabric.switches.size(); ++s)
                 {
-                    fabric.switches[s]->SetForwardingTable(routes[s]);
+                    fabric.switches[s]->SetForwardingTable(routes, s);
                 }
             });
         }

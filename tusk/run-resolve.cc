@@ -73,7 +73,7 @@ LongestPathLinks(const TopologyGraph& graph)
                                                        : graph.links[ports[0][0]].a;
         while (v >= graph.numHosts && n < 64)
         {
-            const auto& cand = routes[v - graph.numHosts][h];
+            const PortSpan cand = routes.Ports(v - graph.numHosts, h);
             if (cand.empty())
             {
                 break;

@@ -8,6 +8,7 @@
 
 #include "fabric/model/fabric-units.h"
 
+#include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 
@@ -44,6 +45,12 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     // restores the defaults it set when the run ends (also on errors).
     RunAttributes attrs;
     attrs.ApplyNs3Defaults(spec);
+    {
+        // The event scheduler, after the [ns3] defaults so that they reach its attributes.
+        ObjectFactory scheduler;
+        scheduler.SetTypeId(SchedulerTypeId(spec.simulator.scheduler));
+        Simulator::SetScheduler(scheduler);
+    }
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
     BuiltFabric built = BuildFabricAndNics(spec, plan, graph, attrs);
@@ -61,7 +68,11 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     }
     executor.exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
+    const auto runStart = std::chrono::steady_clock::now();
+    result.setupSeconds = std::chrono::duration<double>(runStart - wallStart).count();
     Simulator::Run();
+    result.runSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     if (observers.Interrupted())
     {
         const std::string at = std::to_string(Simulator::Now().GetMicroSeconds());

@@ -299,6 +299,8 @@ struct RunResult
     uint64_t packetHops = 0; //!< frames transmitted by every port
     uint64_t simEndPs = 0;   //!< time of the last completion, or the stop time
     double wallSeconds = 0;
+    double setupSeconds = 0; //!< wall time before Simulator::Run (fabric, workload, QPs)
+    double runSeconds = 0;   //!< wall time inside Simulator::Run
     bool finished = false;   //!< every transfer delivered and acknowledged
     /** Why the run failed ("" if it did not): unfinished transfers, broken conservation. */
     std::string failure;

@@ -132,6 +132,7 @@ Section JobsKeys();
 Section BackgroundKeys();
 Section FailuresKeys();
 Section OutputKeys();
+Section SimulatorKeys();
 Section Ns3Keys();
 
 /**

@@ -308,6 +308,20 @@ struct OutputSection
     bool ccTrace = false;  //!< write cc_trace.csv: every QP's congestion-control state changes
 };
 
+/** [simulator]: the simulation kernel. */
+struct SimulatorSection
+{
+    /** ns-3 event scheduler: "timing-wheel" (ns3::TimingWheelScheduler) | "map" | "heap" |
+     *  "calendar" | "list" | "priority-queue" (ns-3's own). Any of them gives the same results;
+     *  they differ in speed and memory (docs/performance.md). */
+    std::string scheduler = "timing-wheel";
+};
+
+/** ns-3 TypeId of a simulator.scheduler name (one of SchedulerNames()). */
+std::string SchedulerTypeId(const std::string& name);
+/** The simulator.scheduler names, default first. */
+const std::vector<std::string>& SchedulerNames();
+
 /** One [[failures]] entry: a link taken down, brought up or degraded at a given time. */
 struct FailureEntry
 {
@@ -340,6 +354,7 @@ struct ScenarioSpec
     ScaleUpSection scaleUp;                 //!< [scale_up]
     std::vector<FailureEntry> failures;     //!< [[failures]], applied by the runner
     OutputSection output;
+    SimulatorSection simulator;
     /** [hpcc], [timely], [swift], [dctcp], [nscc], [rccc] (section-cc.cc): "section.key" ->
      *  value in the key's unit, booleans as 0 / 1; a key not given is its attribute's initial
      *  value. */

@@ -10,6 +10,7 @@
 #include "rdma/model/hpcc.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-int-header.h"
+#include "rdma/model/roce-wire-format.h"
 
 #include "ns3/boolean.h"
 #include "ns3/ethernet-header.h"
@@ -187,8 +188,10 @@ TEST_CASE("HPCC: INT stamped by every switch egress, echoed in the ACK, window a
                           }
                           ++acks;
                           CHECK(m.intStack.nHops == 3); // the echo of the data frame's stack
-                          // The ACK's bytes carry the same stack after BTH and AETH.
-                          Ptr<Packet> c = p->Copy();
+                          // The ACK's bytes (as pcap shows them) carry the same stack after
+                          // BTH and AETH.
+                          Ptr<Packet> c =
+                              SerializeRoceFrame(m, p->GetSize(), Mac48Address(), Mac48Address());
                           EthernetHeader eth(false);
                           Ipv4Header ip;
                           UdpHeader udp;

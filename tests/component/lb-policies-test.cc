@@ -9,15 +9,10 @@
 #include "fabric/helper/fabric-helper.h"
 #include "lb-policies/policy-registry.h"
 #include "rdma/model/rdma-nic.h"
-#include "rdma/model/roce-header.h"
 #include "workload/model/workload-spec.h"
 
-#include "ns3/ethernet-header.h"
-#include "ns3/ethernet-trailer.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/udp-header.h"
 
 #include <map>
 #include <random>
@@ -73,18 +68,8 @@ RecordArrival(Arrivals* a, Ptr<const Packet> p, const FrameMeta& meta)
     {
         return;
     }
-    Ptr<Packet> c = p->Copy();
-    EthernetTrailer fcs;
-    c->RemoveTrailer(fcs);
-    EthernetHeader eth(false);
-    c->RemoveHeader(eth);
-    Ipv4Header ip;
-    c->RemoveHeader(ip);
-    UdpHeader udp;
-    c->RemoveHeader(udp);
-    RoceBthHeader bth;
-    c->RemoveHeader(bth);
-    a->firstPs[bth.destQp].emplace(bth.psn,
+    // The FrameMeta carries the frame's BTH fields (frame-meta.h).
+    a->firstPs[meta.dstQp].emplace(meta.psn,
                                    static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
 }
 

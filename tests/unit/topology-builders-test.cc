@@ -947,3 +947,144 @@ TEST_CASE("htsim topo: missing file or directory", "[unit][topology]")
         }
     }
 }
+
+namespace
+{
+
+/** The definition, one breadth-first search per destination host: the ports of switch s
+ *  whose far end is h or a switch one hop closer to h (over links that are up, in their
+ *  routing direction; hosts never transit). */
+std::vector<std::vector<std::vector<uint16_t>>>
+PerHostEqualCostPorts(const TopologyGraph& g, const std::vector<bool>& up)
+{
+    const auto ports = IncidentLinks(g);
+    const uint32_t n = static_cast<uint32_t>(g.vertices.size());
+    const uint32_t none = 0xFFFFFFFFu;
+    auto other = [&](uint32_t l, uint32_t v) { return g.links[l].a == v ? g.links[l].b : g.links[l].a; };
+    std::vector<std::vector<std::vector<uint16_t>>> table(
+        n - g.numHosts, std::vector<std::vector<uint16_t>>(g.numHosts));
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        std::vector<uint32_t> dist(n, none);
+        std::vector<uint32_t> queue{h};
+        dist[h] = 0;
+        for (size_t i = 0; i < queue.size(); ++i)
+        {
+            const uint32_t v = queue[i];
+            if (v != h && v < g.numHosts)
+            {
+                continue;
+            }
+            for (uint32_t l : ports[v])
+            {
+                const uint32_t u = other(l, v);
+                if (up[l] && !(g.links[l].oneWay && u != g.links[l].a) && dist[u] == none)
+                {
+                    dist[u] = dist[v] + 1;
+                    queue.push_back(u);
+                }
+            }
+        }
+        for (uint32_t s = g.numHosts; s < n; ++s)
+        {
+            for (size_t p = 0; s < n && dist[s] != none && p < ports[s].size(); ++p)
+            {
+                const uint32_t l = ports[s][p];
+                const uint32_t u = other(l, s);
+                if (up[l] && !(g.links[l].oneWay && s != g.links[l].a) &&
+                    (u == h || u >= g.numHosts) && dist[u] + 1 == dist[s])
+                {
+                    table[s - g.numHosts][h].push_back(static_cast<uint16_t>(p));
+                }
+            }
+        }
+    }
+    return table;
+}
+
+/** Every (switch, host) entry of the compact table equals the per-host definition. */
+void
+CheckAgainstDefinition(const TopologyGraph& g, const std::vector<bool>& up)
+{
+    const auto expected = PerHostEqualCostPorts(g, up);
+    const auto table = ComputeEqualCostPorts(g, up);
+    REQUIRE(table.NumSwitches() == g.NumSwitches());
+    REQUIRE(table.NumHosts() == g.numHosts);
+    uint64_t mismatches = 0;
+    for (uint32_t s = 0; s < g.NumSwitches(); ++s)
+    {
+        for (uint32_t h = 0; h < g.numHosts; ++h)
+        {
+            mismatches += !(table[s][h] == expected[s][h]);
+        }
+    }
+    CHECK(mismatches == 0);
+}
+
+/** One switch, `hosts` hosts: the one-switch star of the setup-time goal. */
+TopologyGraph
+Star(uint32_t hosts)
+{
+    TopologyGraph g;
+    g.numHosts = hosts;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        g.vertices.push_back(TopoVertex{TopoVertex::HOST, 0, 0, "host" + std::to_string(h)});
+        g.links.push_back(TopoLink{h, hosts, 100'000'000'000ULL, 1'000'000});
+    }
+    g.vertices.push_back(TopoVertex{TopoVertex::SWITCH, 1, 0, "sw0"});
+    return g;
+}
+
+} // namespace
+
+TEST_CASE("equal-cost table by destination group equals the per-host definition",
+          "[unit][topology]")
+{
+    // Leaf-spine with parallel links, a fat tree, a ring with one-way routes, and the same
+    // fabrics with links down (a host link: that host is unreachable and routed per host; a
+    // leaf-spine link: fewer candidates), a host with two links and a host-to-host link.
+    LeafSpineParams ls;
+    ls.leaves = 4;
+    ls.spines = 3;
+    ls.hostsPerLeaf = 3;
+    ls.linksPerSpine = 2;
+    const TopologyGraph leafSpine = BuildLeafSpine(ls);
+    FatTreeParams ft;
+    ft.k = 4;
+    const TopologyGraph fatTree = BuildFatTree(ft);
+    RingParams rp;
+    rp.switches = 4;
+    rp.hostsPerSwitch = 2;
+    rp.clockwiseRoutes = true;
+    const TopologyGraph ring = BuildRing(rp);
+    for (const TopologyGraph* g : {&leafSpine, &fatTree, &ring})
+    {
+        std::vector<bool> up(g->links.size(), true);
+        CheckAgainstDefinition(*g, up);
+        up[0] = false;                    // host 0's link
+        up[g->links.size() - 1] = false;  // a switch-to-switch link
+        CheckAgainstDefinition(*g, up);
+    }
+    TopologyGraph odd = leafSpine;
+    odd.links.push_back(TopoLink{1, odd.numHosts + 1, 1, 1}); // host 1 on two leaves
+    odd.links.push_back(TopoLink{2, 5, 1, 1});                // host 2 - host 5
+    CheckAgainstDefinition(odd, std::vector<bool>(odd.links.size(), true));
+}
+
+TEST_CASE("equal-cost table work grows linearly on a one-switch star", "[unit][topology]")
+{
+    // A one-switch star has one destination group: one search of V + E steps plus the
+    // switch's ports, so 4x the hosts is 4x the work (the per-host search was 16x).
+    const uint64_t w1 = ComputeEqualCostPorts(Star(256)).GetWork();
+    const uint64_t w4 = ComputeEqualCostPorts(Star(1024)).GetWork();
+    INFO("work at 256 hosts " << w1 << ", at 1024 hosts " << w4);
+    CHECK(w4 >= 4 * w1 - 16);
+    CHECK(w4 <= 4 * w1 + 16);
+    // A fat tree: one search per edge switch (k^2/2 groups), not per host.
+    FatTreeParams ft;
+    ft.k = 8;
+    const auto table = ComputeEqualCostPorts(BuildFatTree(ft));
+    CHECK(table.NumGroups() == 32);
+    CHECK(table.NumHosts() == 128);
+}

@@ -108,7 +108,7 @@ FabricHelper::Build(const TopologyGraph& graph,
     Fabric f;
     f.graph = graph;
     f.ports = IncidentLinks(graph);
-    f.routes = ComputeEqualCostPorts(graph);
+    f.routes = std::make_shared<const EqualCostTable>(ComputeEqualCostPorts(graph));
     const uint32_t nHosts = graph.numHosts;
     const uint32_t nSwitches = graph.NumSwitches();
 
@@ -196,7 +196,7 @@ FabricHelper::Build(const TopologyGraph& graph,
     for (uint32_t s = 0; s < nSwitches; ++s)
     {
         Ptr<SwitchNode> sw = f.switches[s];
-        sw->SetForwardingTable(f.routes[s]);
+        sw->SetForwardingTable(f.routes, s);
         sw->FinishPorts();
         Ptr<SharedBufferMmu> mmu = m_mmuFactory.Create<SharedBufferMmu>();
         mmu->SetPorts(sw->GetNPorts());
@@ -273,7 +273,7 @@ Fabric::PathProfiles(uint32_t src, uint32_t dst) const
         {
             return;
         }
-        const auto& cands = routes[v - graph.numHosts][dst];
+        const PortSpan cands = routes->Ports(v - graph.numHosts, dst);
         for (uint16_t p : cands)
         {
             const TopoLink& l = graph.links[ports[v][p]];

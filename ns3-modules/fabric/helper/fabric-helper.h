@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,7 @@ struct FabricLink
 struct Fabric
 {
     TopologyGraph graph;
-    EqualCostTable routes;
+    std::shared_ptr<const EqualCostTable> routes; //!< every switch's forwarding table
     std::vector<std::vector<uint32_t>> ports; //!< IncidentLinks(graph)
     NodeContainer hostNodes;                  //!< host i is hostNodes.Get(i)
     std::vector<Ptr<FabricNetDevice>> hostNics;

@@ -515,28 +515,77 @@ ComputeEqualCostPorts(const TopologyGraph& g, const std::vector<bool>& linkUp)
         }
     }
 
-    EqualCostTable table(n - hosts, std::vector<std::vector<uint16_t>>(hosts));
+    // Destination groups: a host with one usable link to a switch e belongs to e's group.
+    // Its minimum-hop distance from any vertex v != h is 1 + v's distance from e (hosts never
+    // transit), so every switch but e has the same candidates towards all of e's hosts, and
+    // e forwards on the host's port: one breadth-first search per group, not per host. Any
+    // other host (several links, a down or one-way link, a host-to-host link) is a group of
+    // its own, searched from the host as the definition says.
+    EqualCostTable table;
+    std::vector<uint32_t> groupOfEdge(n, kUnreached);
+    std::vector<uint32_t> groupSource; // the vertex each group's search starts from
+    std::vector<uint32_t> hostGroup(hosts);
+    std::vector<uint32_t> hostEdge(hosts, EqualCostTable::kNoEdge);
+    std::vector<uint16_t> hostPort(hosts, 0);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        const auto& hp = ports[h];
+        if (hp.size() == 1)
+        {
+            const TopoLink& l = g.links[hp[0]];
+            const uint32_t e = Other(l, h);
+            if (e >= hosts && linkUp[hp[0]] && (!l.oneWay || l.a == e))
+            {
+                if (groupOfEdge[e] == kUnreached)
+                {
+                    groupOfEdge[e] = static_cast<uint32_t>(groupSource.size());
+                    groupSource.push_back(e);
+                }
+                hostGroup[h] = groupOfEdge[e];
+                hostEdge[h] = e - hosts;
+                // Its port at e: the position of the link in e's port list.
+                const auto& ep = ports[e];
+                hostPort[h] = static_cast<uint16_t>(
+                    std::lower_bound(ep.begin(), ep.end(), hp[0]) - ep.begin());
+                continue;
+            }
+        }
+        hostGroup[h] = static_cast<uint32_t>(groupSource.size());
+        groupSource.push_back(h);
+    }
+    const auto groups = static_cast<uint32_t>(groupSource.size());
+    table.Reset(n - hosts, hosts, groups);
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        table.SetHost(h, hostGroup[h], hostEdge[h], hostPort[h]);
+    }
+
     std::vector<uint32_t> dist(n);
     std::vector<uint32_t> queue;
     queue.reserve(n);
-    for (uint32_t h = 0; h < hosts; ++h)
+    std::vector<uint16_t> candidates;
+    uint64_t work = 0;
+    for (uint32_t grp = 0; grp < groups; ++grp)
     {
-        // Breadth-first search from the destination host over the undirected graph. Hop
-        // counts are symmetric, so dist[v] is the minimum hop count from v to h. Only h and
-        // switches are expanded: other hosts never transit.
+        // Breadth-first search from the group's source over the undirected graph. Hop counts
+        // are symmetric, so dist[v] is the minimum hop count from v to the source. Only the
+        // source and switches are expanded: hosts never transit.
+        const uint32_t src = groupSource[grp];
         std::fill(dist.begin(), dist.end(), kUnreached);
         queue.clear();
-        dist[h] = 0;
-        queue.push_back(h);
+        dist[src] = 0;
+        queue.push_back(src);
         for (size_t head = 0; head < queue.size(); ++head)
         {
             const uint32_t v = queue[head];
-            if (v != h && v < hosts)
+            ++work;
+            if (v != src && v < hosts)
             {
                 continue;
             }
             for (uint32_t l : ports[v])
             {
+                ++work;
                 const uint32_t u = Other(g.links[l], v);
                 if (!linkUp[l] || (g.links[l].oneWay && u != g.links[l].a))
                 {
@@ -549,30 +598,34 @@ ComputeEqualCostPorts(const TopologyGraph& g, const std::vector<bool>& linkUp)
                 }
             }
         }
-        // A port of switch s is an equal-cost candidate when its far end is h itself or a
-        // switch one hop closer to h.
+        // A port of switch s is an equal-cost candidate when its far end is the destination
+        // host itself or a switch one hop closer to it. For an edge group the destination is
+        // one hop beyond the source, which shifts every distance by one: the same test.
         for (uint32_t s = hosts; s < n; ++s)
         {
-            if (dist[s] == kUnreached)
+            if (dist[s] == kUnreached || s == src)
             {
-                continue;
+                continue; // unreachable; or the edge itself, which forwards on host ports
             }
-            auto& candidates = table[s - hosts][h];
+            candidates.clear();
             const auto& sp = ports[s];
             for (size_t p = 0; p < sp.size(); ++p)
             {
+                ++work;
                 const uint32_t u = Other(g.links[sp[p]], s);
                 if (!linkUp[sp[p]] || (g.links[sp[p]].oneWay && s != g.links[sp[p]].a))
                 {
                     continue;
                 }
-                if ((u == h || u >= hosts) && dist[u] + 1 == dist[s])
+                if ((u == src || u >= hosts) && dist[u] + 1 == dist[s])
                 {
                     candidates.push_back(static_cast<uint16_t>(p));
                 }
             }
+            table.SetGroupPorts(s - hosts, grp, candidates);
         }
     }
+    table.AddWork(work);
     return table;
 }
 

@@ -12,6 +12,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -53,12 +54,20 @@ class FabricChannel : public Channel
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
+  protected:
+    void DoDispose() override;
+
   private:
-    void Deliver(Ptr<FabricNetDevice> dst, Ptr<Packet> packet, FrameMeta meta);
+    class Delivery;
+    void Deliver(Delivery* d);
 
     Time m_delay;
     Ptr<FabricNetDevice> m_end[2];
     uint64_t m_inFlight = 0;
+    /** Arrival events, reused (MemberEvent's discipline): as many as frames were ever in
+     *  flight at once, so no allocation per frame. */
+    std::vector<Ptr<Delivery>> m_deliveries;
+    Delivery* m_freeDeliveries = nullptr; //!< the idle ones, linked through Delivery::next
 };
 
 } // namespace ns3

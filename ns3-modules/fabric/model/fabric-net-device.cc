@@ -69,7 +69,8 @@ FabricNetDevice::GetTypeId()
             .AddAttribute("UtilisationWindow",
                           "Window over which the busiest-window utilisation is measured (Time).",
                           TimeValue(MicroSeconds(10)),
-                          MakeTimeAccessor(&FabricNetDevice::m_utilWindow),
+                          MakeTimeAccessor(&FabricNetDevice::SetUtilisationWindow,
+                                           &FabricNetDevice::GetUtilisationWindow),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ReceiveErrorModel",
                           "Optional ns-3 ErrorModel applied to every arriving frame: a frame it "
@@ -101,15 +102,18 @@ FabricNetDevice::GetTypeId()
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcTrace),
                             "ns3::FabricNetDevice::PfcTracedCallback")
             .AddTraceSource("Sniffer",
-                            "Every frame sent or received by this port (for pcap).",
+                            "Every frame sent or received by this port, as bytes on the wire "
+                            "(for pcap; built only when connected, see WireFrame).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("Tx",
-                            "A frame starts transmission: (packet, meta).",
+                            "A frame starts transmission: (packet, meta); the packet has the "
+                            "frame's size, the meta its header fields.",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_txTrace),
                             "ns3::FabricNetDevice::FrameTracedCallback")
             .AddTraceSource("Rx",
-                            "A frame has fully arrived: (packet, meta).",
+                            "A frame has fully arrived: (packet, meta); the packet has the "
+                            "frame's size, the meta its header fields.",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_rxTrace),
                             "ns3::FabricNetDevice::FrameTracedCallback")
             .AddTraceSource("Drop",
@@ -142,7 +146,9 @@ FabricNetDevice::GetTypeId()
 }
 
 FabricNetDevice::FabricNetDevice()
-    : m_address(Mac48Address::Allocate())
+    : m_txCompleteEvent(
+          Create<MemberEvent<FabricNetDevice, &FabricNetDevice::TransmitComplete>>(this)),
+      m_address(Mac48Address::Allocate())
 {
 }
 
@@ -153,6 +159,7 @@ FabricNetDevice::DoDispose()
 {
     m_node = nullptr;
     m_channel = nullptr;
+    m_txCompleteEvent->Clear();
     m_receiveErrorModel = nullptr;
     m_macControl.clear();
     for (int p = 0; p < 8; ++p)
@@ -167,15 +174,45 @@ void
 FabricNetDevice::Attach(Ptr<FabricChannel> channel)
 {
     m_channel = channel;
-    m_rateBps = m_rate.GetBitRate();
-    NS_ABORT_MSG_IF(m_rateBps == 0, "FabricNetDevice: DataRate must be > 0");
+    SetRateBps(m_rate.GetBitRate());
     channel->Attach(this);
+}
+
+void
+FabricNetDevice::SetRateBps(uint64_t rateBps)
+{
+    NS_ABORT_MSG_IF(rateBps == 0, "FabricNetDevice: DataRate must be > 0");
+    m_rateBps = rateBps;
+    // A byte takes a whole number of ps at every integer-Gb/s rate (80 ps at 100 Gb/s): then
+    // a frame's serialisation time is one multiplication, equal to SerializationPs.
+    constexpr uint64_t kBitPs = 8'000'000'000'000ULL;
+    m_psPerByte = kBitPs % rateBps == 0 ? kBitPs / rateBps : 0;
+}
+
+void
+FabricNetDevice::SetUtilisationWindow(Time window)
+{
+    m_utilWindow = window;
+    m_utilWindowPs = static_cast<uint64_t>(window.GetPicoSeconds());
+}
+
+Time
+FabricNetDevice::GetUtilisationWindow() const
+{
+    return m_utilWindow;
+}
+
+uint64_t
+FabricNetDevice::TxPs(uint32_t frameBytes) const
+{
+    const uint64_t wireBytes = frameBytes + m_phyOverheadBytes;
+    return m_psPerByte != 0 ? wireBytes * m_psPerByte : SerializationPs(wireBytes, m_rateBps);
 }
 
 Time
 FabricNetDevice::TxTime(uint32_t frameBytes) const
 {
-    return PicoSeconds(SerializationPs(frameBytes + m_phyOverheadBytes, m_rateBps));
+    return PicoSeconds(TxPs(frameBytes));
 }
 
 Ptr<FabricNetDevice>
@@ -205,7 +242,18 @@ FabricNetDevice::TryTransmit()
         return;
     }
     const uint32_t bytes = packet->GetSize();
-    const Time txTime = TxTime(bytes);
+    const uint64_t txPs = TxPs(bytes);
+    // The serialisation Times of the two latest frame sizes (a port carries data one way and
+    // ACKs the other), as converting ps to a Time per frame costs ~30 instructions.
+    if (m_txTimeCache[0].ps != txPs)
+    {
+        std::swap(m_txTimeCache[0], m_txTimeCache[1]);
+        if (m_txTimeCache[0].ps != txPs)
+        {
+            m_txTimeCache[0] = {txPs, PicoSeconds(txPs)};
+        }
+    }
+    const Time txTime = m_txTimeCache[0].time;
     m_transmitting = true;
     m_txFrameBytes = bytes;
     if (control)
@@ -218,11 +266,17 @@ FabricNetDevice::TryTransmit()
         m_counters.txBytes += bytes;
     }
     m_counters.txWireBytes += bytes + m_phyOverheadBytes;
-    AccountUtilisation(static_cast<uint64_t>(txTime.GetPicoSeconds()));
-    m_txTrace(packet, meta);
-    m_snifferTrace(packet);
+    AccountUtilisation(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()), txPs);
+    if (!m_txTrace.IsEmpty())
+    {
+        m_txTrace(packet, meta); // no argument copies per frame when nobody listens
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(WireFrame(packet, meta, true)); // bytes only for an observer
+    }
     m_channel->Transmit(packet, meta, this, txTime);
-    Simulator::Schedule(txTime, &FabricNetDevice::TransmitComplete, this);
+    Simulator::Schedule(txTime, Ptr<EventImpl>(m_txCompleteEvent));
 }
 
 void
@@ -245,15 +299,21 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
         ReceivePfc(packet, meta);
         return;
     }
-    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(packet))
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(WireFrame(packet, meta, false)))
     {
         RecordDrop(packet, meta, DropReason::CORRUPTED);
         return;
     }
     m_counters.rxFrames++;
     m_counters.rxBytes += packet->GetSize();
-    m_rxTrace(packet, meta);
-    m_snifferTrace(packet);
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(packet, meta);
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(WireFrame(packet, meta, false));
+    }
     DoReceive(packet, meta);
 }
 
@@ -265,12 +325,12 @@ FabricNetDevice::RecordDrop(Ptr<const Packet> packet, const FrameMeta& meta, Dro
 }
 
 void
-FabricNetDevice::AccountUtilisation(uint64_t durationPs)
+FabricNetDevice::AccountUtilisation(uint64_t nowPs, uint64_t durationPs)
 {
     // The line is busy over [now, now + duration): credit each window with the part of that
     // interval inside it, so no window exceeds 100 %.
-    const uint64_t windowPs = static_cast<uint64_t>(m_utilWindow.GetPicoSeconds());
-    uint64_t t = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t windowPs = m_utilWindowPs;
+    uint64_t t = nowPs;
     const uint64_t end = t + durationPs;
     while (t < end)
     {
@@ -288,7 +348,7 @@ FabricNetDevice::AccountUtilisation(uint64_t durationPs)
 void
 FabricNetDevice::FlushUtilisation(Time now)
 {
-    const uint64_t windowPs = static_cast<uint64_t>(m_utilWindow.GetPicoSeconds());
+    const uint64_t windowPs = m_utilWindowPs;
     // A run shorter than one window has one window: the run itself (the full window would
     // count idle time after the end, and the busiest window would be less busy than the mean).
     const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
@@ -332,9 +392,8 @@ FabricNetDevice::SetLinkUp(bool up)
 void
 FabricNetDevice::SetDataRate(DataRate rate)
 {
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "FabricNetDevice: DataRate must be > 0");
+    SetRateBps(rate.GetBitRate());
     m_rate = rate;
-    m_rateBps = rate.GetBitRate();
 }
 
 // ---- PFC (IEEE 802.1Qbb) ----------------------------------------------------------------
@@ -415,6 +474,10 @@ FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
 bool
 FabricNetDevice::IsPaused(uint8_t priority) const
 {
+    if (m_pauseExpiryPs[priority] == 0)
+    {
+        return false; // the common case, without asking the simulator for the time
+    }
     const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     if (m_pauseExpiryPs[priority] == 0 || m_pauseExpiryPs[priority] <= nowPs)
     {
@@ -427,7 +490,8 @@ FabricNetDevice::IsPaused(uint8_t priority) const
 bool
 FabricNetDevice::IsInPfcStorm(uint8_t priority) const
 {
-    return m_stormUntilPs[priority] > static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    return m_stormUntilPs[priority] != 0 &&
+           m_stormUntilPs[priority] > static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
 }
 
 void
@@ -612,6 +676,7 @@ void
 FabricNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeId = node ? node->GetId() : 0;
 }
 
 bool

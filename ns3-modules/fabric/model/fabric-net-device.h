@@ -6,6 +6,8 @@
 
 #include "fabric-channel.h"
 #include "frame-meta.h"
+#include "member-event.h"
+#include "ring-queue.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
@@ -18,7 +20,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 
 namespace ns3
 {
@@ -120,6 +121,8 @@ class FabricNetDevice : public NetDevice
     uint64_t GetRateBps() const { return m_rateBps; }
     /** Serialisation time of a frame of `frameBytes` (PHY overhead added). */
     Time TxTime(uint32_t frameBytes) const;
+    /** TxTime in ps (SerializationPs of the frame and its PHY overhead at the line rate). */
+    uint64_t TxPs(uint32_t frameBytes) const;
     uint32_t GetPhyOverheadBytes() const { return m_phyOverheadBytes; }
     bool IsTransmitting() const { return m_transmitting; }
     /** Bytes of the frame on the wire until its last bit has left (0 when idle). */
@@ -205,6 +208,9 @@ class FabricNetDevice : public NetDevice
                   uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
     void SetNode(Ptr<Node> node) override;
+    /** GetNode()->GetId(), kept at SetNode (the simulation context of frames delivered here;
+     *  Node::GetId is not inline). */
+    uint32_t GetNodeId() const { return m_nodeId; }
     bool NeedsArp() const override;
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
@@ -222,6 +228,18 @@ class FabricNetDevice : public NetDevice
     virtual void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) = 0;
     /** The PFC watchdog declared a storm on `priority`: drop what is queued for it. */
     virtual void DoPfcStorm(uint8_t priority) {}
+    /**
+     * \brief The frame as bytes on the wire, for whoever looks at bytes: the Sniffer trace
+     * and the receive ErrorModel (called only when one is there). The forwarding path carries
+     * a frame's headers in its FrameMeta and a Packet of its size (frame-meta.h); a device
+     * that knows the frame format builds the bytes here (RdmaNic: RoCEv2). The default hands
+     * on the Packet as it is (its size, no header bytes; PFC frames are real).
+     * \param transmitted true when this device sends the frame, false when it receives it
+     */
+    virtual Ptr<Packet> WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) const
+    {
+        return frame;
+    }
 
     void NoteEcnMark()
     {
@@ -240,25 +258,39 @@ class FabricNetDevice : public NetDevice
 
   private:
     void TransmitComplete();
-    void AccountUtilisation(uint64_t durationPs);
+    void AccountUtilisation(uint64_t nowPs, uint64_t durationPs);
+    void SetRateBps(uint64_t rateBps);
+    void SetUtilisationWindow(Time window);
+    Time GetUtilisationWindow() const;
     void ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta);
     void Resume(uint8_t priority);
     void PauseExpired(uint8_t priority);
     void WatchdogCheck(uint8_t priority);
 
     Ptr<Node> m_node;
+    uint32_t m_nodeId = 0;
     Ptr<FabricChannel> m_channel;
+    /** End of the frame being serialised (at most one pending: m_transmitting). */
+    Ptr<MemberEvent<FabricNetDevice, &FabricNetDevice::TransmitComplete>> m_txCompleteEvent;
     uint32_t m_ifIndex = 0;
     Mac48Address m_address;
     uint16_t m_mtu = 9216;
     DataRate m_rate;
     uint64_t m_rateBps = 0;
+    uint64_t m_psPerByte = 0; //!< serialisation ps per byte when a whole number, else 0
+    struct TxTimeEntry
+    {
+        uint64_t ps = ~uint64_t{0};
+        Time time;
+    };
+    TxTimeEntry m_txTimeCache[2]; //!< Times of the two latest serialisation durations (ps)
     uint32_t m_phyOverheadBytes = 20;
     bool m_linkUp = true;
     bool m_transmitting = false;
     uint32_t m_txFrameBytes = 0; //!< size of the frame being transmitted
     Ptr<ErrorModel> m_receiveErrorModel;
     Time m_utilWindow;
+    uint64_t m_utilWindowPs = 0; //!< m_utilWindow in ps (read per frame)
     uint64_t m_utilWindowStartPs = 0;
     uint64_t m_utilWindowBusyPs = 0;
     PortCounters m_counters;
@@ -270,7 +302,7 @@ class FabricNetDevice : public NetDevice
         Ptr<Packet> packet;
         FrameMeta meta;
     };
-    std::deque<MacControlFrame> m_macControl;
+    RingQueue<MacControlFrame> m_macControl;
     uint64_t m_pauseExpiryPs[8] = {};   //!< 0 = not paused
     uint64_t m_pausedSincePs[8] = {};
     uint64_t m_pausedTotalPs[8] = {};
@@ -283,9 +315,9 @@ class FabricNetDevice : public NetDevice
     WatchdogAction m_watchdogAction = WATCHDOG_DROP;
     TracedCallback<const PfcEvent&> m_pfcTrace;
 
-    /** Every frame sent and received (pcap, like ns-3's Sniffer trace). */
+    /** Every frame sent and received, as bytes (WireFrame; pcap, like ns-3's Sniffer). */
     TracedCallback<Ptr<const Packet>> m_snifferTrace;
-    /** A frame starts transmission: packet, meta. */
+    /** A frame starts transmission: packet (its size; no header bytes), meta (its headers). */
     TracedCallback<Ptr<const Packet>, const FrameMeta&> m_txTrace;
     /** A frame arrived: packet, meta. */
     TracedCallback<Ptr<const Packet>, const FrameMeta&> m_rxTrace;

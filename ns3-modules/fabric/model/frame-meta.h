@@ -2,13 +2,18 @@
  * tusk: FrameMeta, the parsed header vector that travels with a frame.
  *
  * A switch ASIC parses a frame's headers once at ingress and forwards on the parsed fields.
- * tusk does the same: the sending NIC serialises real Ethernet/IPv4/UDP/BTH headers into the
- * ns-3 Packet (so pcap files decode as RoCEv2) and fills a FrameMeta with the same values; the
- * channel hands both to the next hop, and switches read only the FrameMeta (no header
- * deserialisation, allocation or lookup per hop). Whoever rewrites a header field on the path
- * (ECN marking) rewrites both. End hosts parse the real headers, except for the two fields that
- * switches rewrite on every hop, the IPv4 TTL and the INT stack: those live here only (the
- * bytes keep what the sending NIC wrote), and receivers read them from the FrameMeta.
+ * tusk goes one step further, as htsim does: the FrameMeta *is* the frame's headers. The
+ * sending NIC fills it (Ethernet/IPv4/UDP/BTH, and AETH/SACK for ACKs and NAKs); the ns-3
+ * Packet that travels with it only has the frame's size (Packet::GetSize() is the frame's
+ * bytes, headers and trailers included) and no header bytes; it is never modified, so frames
+ * of one size may share one Packet (a NIC hands out one per size). Switches and the receiving NIC
+ * read and rewrite only the FrameMeta (ECN marking sets `ecn`, every switch decrements `ttl`,
+ * and egresses push HPCC's INT records onto `intStack`), so nothing is serialised,
+ * parsed, allocated or looked up per hop. Real header bytes are built from the FrameMeta only
+ * where someone looks at them: a NIC's Sniffer trace (pcap files decode as RoCEv2 in
+ * Wireshark), a NIC's receive ErrorModel, and the wire-format tests
+ * (rdma/model/roce-wire-format.h). PFC frames are the exception: rare and link-local, they
+ * carry their real 802.1Qbb bytes.
  */
 #ifndef TUSK_FRAME_META_H
 #define TUSK_FRAME_META_H
@@ -47,7 +52,8 @@ enum EcnCodepoint : uint8_t
 /** Bytes of FrameMeta's policy tag area (FrameMeta::lbTag). */
 constexpr size_t kLbTagBytes = 8;
 
-/** The fields of a frame's headers that the fabric forwards on. 88 bytes, copied by value. */
+/** The fields of a frame's headers: what the fabric forwards on, then the end-host transport
+ *  fields, then the INT stack. 120 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -74,19 +80,54 @@ struct FrameMeta
     /** A switch trimmed this data frame (UEC-style packet trimming): only its first
      *  SwitchNode::TrimmedFrameBytes remain (the headers); the receiver NACKs it. */
     bool trimmed = false;
-    /** DATA frames: the sender's 64-bit PSN (the BTH carries its low 24 bits). Simulation
-     *  bookkeeping, as pfcDepth: a dropped frame is counted for its flow (flows.csv). */
-    uint64_t psn = 0;
     /** IPv4 TTL: 64 from the NIC, decremented by every switch the frame crosses, so that the
-     *  receiver can count hops (Swift's topology scaling). Switches rewrite only this field;
-     *  the receiving NIC reads it here. */
+     *  receiver can count hops (Swift's topology scaling). */
     uint8_t ttl = 64;
-    /** In-band telemetry (HPCC): on a data frame whose NIC added an INT header, every switch
-     *  egress pushes a record; an ACK carries the stack of the data frame it answers back to
-     *  the sender. Switches write only this field (not the Packet's bytes); receivers read it
-     *  here, and the INT header in the bytes (RoceIntHeader) is written from it. */
+
+    // ---- end-host fields: written by the sending NIC, read by the receiving one ------------
+    /** BTH opcode (RoceOpcode). */
+    uint8_t opcode = 0;
+    /** IPv4 total length (bytes): IPv4 + UDP + BTH [+ INT] [+ credit demand] [+ AETH [+ INT
+     *  echo] [+ SACK]] + payload + ICRC (roce-wire-format.h). */
+    uint16_t ipBytes = 0;
+    /** BTH flag bits: kBthAckRequest, kBthBecn. */
+    uint8_t bthFlags = 0;
+    /** AETH syndrome of ACK and NAK frames (IBA 9.3.5, table 45; tusk's reserved codes in
+     *  RoceAethHeader: the trim NACK 0x7F, the RCCC credit grant 0x40). */
+    uint8_t syndrome = 0;
+    /** SACK extension of a NAK after the AETH: 0 none, 1 a SACK PSN, 2 a 64-bit SACK bitmap
+     *  (RdmaAck::Sack). */
+    uint8_t sackFormat = 0;
+    /** Data frames under receiver credits (RCCC): the frame carries the 4-byte credit demand
+     *  after the BTH (and after the INT header), RoceCreditRequestHeader. */
+    bool hasCreditDemand = false;
+    /** The SACK PSN, or the SACK bitmap's base PSN (24 bits). */
+    uint32_t sackPsn = 0;
+    /** AETH MSN (24 bits): 0 on ACKs and NAKs; on an RCCC credit grant (syndrome 0x40) the
+     *  cumulative credit granted, in kCreditUnitBytes (256 B) units modulo 2^24. */
+    uint32_t aethMsn = 0;
+    /** The credit demand when hasCreditDemand: the sender's cumulative demand in
+     *  kCreditUnitBytes units (rdma/model/roce-credit-header.h). */
+    uint32_t creditDemandUnits = 0;
+    /** The SACK bitmap: bit i set when PSN sackPsn + i has arrived. */
+    uint64_t sackBits = 0;
+    /** The PSN. The BTH carries its low 24 bits (IBA Vol. 1 9.2), which is all a receiver
+     *  reads; DATA frames hold the sender's whole 64-bit PSN here as simulation bookkeeping
+     *  (as pfcDepth): a frame dropped in the fabric is counted for its flow (flows.csv). */
+    uint64_t psn = 0;
+    /** In-band telemetry (HPCC): present on a data frame of a QP whose congestion control
+     *  uses INT (the 42-byte INT header after the BTH), where every switch egress pushes a
+     *  record; an ACK or NAK answering such a frame echoes its stack back to the sender (the
+     *  INT header after the AETH). RoceIntHeader is its wire format. */
     IntStack intStack;
 };
+
+static_assert(sizeof(FrameMeta) == 120, "FrameMeta's layout: update the size in its comment");
+
+/** FrameMeta::bthFlags: the BTH AckReq bit. */
+constexpr uint8_t kBthAckRequest = 1;
+/** FrameMeta::bthFlags: the BTH BECN bit (congestion echo). */
+constexpr uint8_t kBthBecn = 2;
 
 /**
  * \brief The policy tag area of `frame` as the policy's tag struct `Tag` (trivially copyable,
@@ -114,11 +155,19 @@ SetLbTag(FrameMeta& frame, const Tag& tag)
     std::memcpy(frame.lbTag.data(), &tag, sizeof(Tag));
 }
 
+/** IPv4 address of host `id` in the fabric as a host-order integer: 10.0.0.1 + id (what
+ *  HostAddress(id).Get() returns, without constructing an Ipv4Address, which is not inline). */
+inline uint32_t
+HostAddressBits(uint32_t id)
+{
+    return 0x0A000001u + id;
+}
+
 /** IPv4 address of host `id` in the fabric: 10.0.0.1 + id. */
 inline Ipv4Address
 HostAddress(uint32_t id)
 {
-    return Ipv4Address(0x0A000001u + id);
+    return Ipv4Address(HostAddressBits(id));
 }
 
 /** Host id of a fabric IPv4 address (inverse of HostAddress). */

@@ -115,6 +115,24 @@ class LoadBalancer : public Object
      */
     virtual int64_t AssignStreams(int64_t stream);
 
+    /** EgressCandidate fields beyond `port` and `linkUp` a policy can read. */
+    enum CandidateField : uint8_t
+    {
+        QUEUE_BYTES = 1, //!< EgressCandidate::queueBytes
+        UTILISATION = 2, //!< EgressCandidate::utilisation (the ports then keep DRE estimates)
+        PAUSED = 4,      //!< EgressCandidate::paused
+        ALL_FIELDS = 7,
+    };
+
+    /**
+     * The EgressCandidate fields the policy reads (CandidateField bits). The switch fills
+     * only these (the others stay at their defaults) and its ports keep DRE estimates only
+     * for a policy that reads UTILISATION: ECMP reads none, which saves per frame a DRE
+     * update and per candidate three port look-ups. The default is all, so a new policy sees
+     * everything.
+     */
+    virtual uint8_t GetCandidateFields() const { return ALL_FIELDS; }
+
   protected:
     /** Called by a policy's constructor to receive the per-frame hooks. */
     void EnableFrameHooks() { m_frameHooks = true; }

@@ -113,9 +113,8 @@ PfcDeadlockDetector::Check()
             return out;
         }
         const uint32_t d = index.at(peer->GetSwitch()->GetId());
-        uint32_t count = 0;
-        const uint16_t* route = m_switches[d]->GetRoute(head->dstHost, count);
-        for (uint32_t i = 0; i < count; ++i)
+        const PortSpan route = m_switches[d]->GetRoute(head->dstHost);
+        for (uint32_t i = 0; i < route.size(); ++i)
         {
             const Queue next{d, route[i], p};
             if (stuck.count(next) == 0)

@@ -85,6 +85,18 @@ SwitchNode::DoDispose()
     Node::DoDispose();
 }
 
+void
+SwitchNode::SetLoadBalancer(Ptr<LoadBalancer> lb)
+{
+    m_lb = lb;
+    m_candidateFields = lb ? lb->GetCandidateFields() : LoadBalancer::ALL_FIELDS;
+    m_scratch.assign(m_ports.size(), EgressCandidate{}); // unread fields keep their defaults
+    for (const auto& port : m_ports)
+    {
+        port->SetDreEnabled(KeepsDre());
+    }
+}
+
 uint16_t
 SwitchNode::AddPort(Ptr<SwitchPort> port)
 {
@@ -92,33 +104,16 @@ SwitchNode::AddPort(Ptr<SwitchPort> port)
     m_ports.push_back(port);
     AddDevice(port);
     port->SetSwitch(this, index);
+    port->SetDreEnabled(KeepsDre());
     m_scratch.resize(m_ports.size());
     return index;
 }
 
 void
-SwitchNode::SetForwardingTable(const std::vector<std::vector<uint16_t>>& ports)
+SwitchNode::SetForwardingTable(std::shared_ptr<const EqualCostTable> table, uint32_t row)
 {
-    m_routeOffset.assign(ports.size() + 1, 0);
-    m_routePorts.clear();
-    for (size_t h = 0; h < ports.size(); ++h)
-    {
-        m_routeOffset[h] = static_cast<uint32_t>(m_routePorts.size());
-        m_routePorts.insert(m_routePorts.end(), ports[h].begin(), ports[h].end());
-    }
-    m_routeOffset[ports.size()] = static_cast<uint32_t>(m_routePorts.size());
-}
-
-const uint16_t*
-SwitchNode::GetRoute(uint32_t host, uint32_t& count) const
-{
-    if (host + 1 >= m_routeOffset.size())
-    {
-        count = 0;
-        return nullptr;
-    }
-    count = m_routeOffset[host + 1] - m_routeOffset[host];
-    return m_routePorts.data() + m_routeOffset[host];
+    m_routes = std::move(table);
+    m_routeRow = row;
 }
 
 void
@@ -132,8 +127,9 @@ SwitchNode::SetEdgeInfo(std::shared_ptr<const std::vector<uint32_t>> hostEdge,
 void
 SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& arrived)
 {
-    uint32_t count = 0;
-    const uint16_t* route = GetRoute(arrived.dstHost, count);
+    const PortSpan routeSpan = GetRoute(arrived.dstHost);
+    const uint16_t* route = routeSpan.data();
+    const uint32_t count = routeSpan.size();
     if (count == 0)
     {
         m_ports[inPort]->RecordDrop(packet, arrived, DropReason::NO_ROUTE);
@@ -164,10 +160,23 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         }
         EgressCandidate& c = m_scratch[usable++];
         c.port = route[i];
-        c.queueBytes = port->GetBacklogBytes();
-        c.utilisation = port->GetUtilisation(now);
-        c.paused = port->IsPaused(meta.priority & 7); // PFC state of the frame's priority
         c.linkUp = true;
+        if (m_candidateFields == 0)
+        {
+            continue;
+        }
+        if (m_candidateFields & LoadBalancer::QUEUE_BYTES)
+        {
+            c.queueBytes = port->GetBacklogBytes();
+        }
+        if (m_candidateFields & LoadBalancer::UTILISATION)
+        {
+            c.utilisation = port->GetUtilisation(now);
+        }
+        if (m_candidateFields & LoadBalancer::PAUSED)
+        {
+            c.paused = port->IsPaused(meta.priority & 7); // PFC state of the frame's priority
+        }
     }
     if (usable == 0)
     {
@@ -208,7 +217,8 @@ SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMe
         port->GetQueueBytes(meta.priority & 7) >= m_trimThresholdBytes)
     {
         // Cut the payload (and trailers) off, keep the headers, jump the queue.
-        packet->RemoveAtEnd(packet->GetSize() - m_trimmedFrameBytes);
+        // A frame's Packet only has its size and may be shared (frame-meta.h): replace it.
+        packet = Create<Packet>(m_trimmedFrameBytes);
         meta.trimmed = true;
         meta.priority = m_trimPriority;
         ++m_trimmedFrames;

@@ -4,6 +4,7 @@
 #ifndef TUSK_SWITCH_NODE_H
 #define TUSK_SWITCH_NODE_H
 
+#include "equal-cost-table.h"
 #include "load-balancer.h"
 #include "shared-buffer-mmu.h"
 #include "switch-port.h"
@@ -34,7 +35,7 @@ namespace ns3
  * `PauseRefresh` while the condition lasts; when the MMU says it may resume, an XON (quanta 0).
  * A pause's propagation depth is 1 + the deepest pause received by an egress queue holding
  * frames from the paused ingress (see PauseDepth).
- * The lookup is two array reads; no allocation per frame.
+ * The lookup is three array reads (EqualCostTable); no allocation per frame.
  */
 class SwitchNode : public Node
 {
@@ -54,15 +55,20 @@ class SwitchNode : public Node
     void SetSwitchId(uint32_t id) { m_switchId = id; }
     uint32_t GetSwitchId() const { return m_switchId; }
 
-    void SetLoadBalancer(Ptr<LoadBalancer> lb) { m_lb = lb; }
+    /** The policy; the ports keep DRE estimates only if it reads them (GetCandidateFields). */
+    void SetLoadBalancer(Ptr<LoadBalancer> lb);
     Ptr<LoadBalancer> GetLoadBalancer() const { return m_lb; }
 
     /**
-     * \brief Install the forwarding table: ports[h] = equal-cost egress ports towards host h.
+     * \brief Install the forwarding table: the fabric's table (shared by all switches) and
+     * this switch's row in it; table->Ports(row, h) = equal-cost egress ports towards host h.
      */
-    void SetForwardingTable(const std::vector<std::vector<uint16_t>>& ports);
-    /** Equal-cost ports towards host h (pointer into the table, count in `count`). */
-    const uint16_t* GetRoute(uint32_t host, uint32_t& count) const;
+    void SetForwardingTable(std::shared_ptr<const EqualCostTable> table, uint32_t row);
+    /** Equal-cost ports towards host h (empty if none). */
+    PortSpan GetRoute(uint32_t host) const
+    {
+        return m_routes ? m_routes->Ports(m_routeRow, host) : PortSpan();
+    }
 
     /**
      * \brief Where hosts attach, for policies that reason about edge switches (CONGA keeps
@@ -88,6 +94,12 @@ class SwitchNode : public Node
     }
     /** Whether the load balancer wants OnDeparture (its frame hooks are on). */
     bool WantsDeparture() const { return m_lb && m_lb->HasFrameHooks(); }
+    /** Whether the ports keep DRE estimates: the policy reads the candidates' utilisation
+     *  or gets OnDeparture (which passes the DRE). */
+    bool KeepsDre() const
+    {
+        return (m_candidateFields & LoadBalancer::UTILISATION) || WantsDeparture();
+    }
 
     /** The buffer manager (created by the fabric builder, sized with SetPorts). */
     void SetMmu(Ptr<SharedBufferMmu> mmu) { m_mmu = mmu; }
@@ -122,8 +134,9 @@ class SwitchNode : public Node
     Time m_latency;
     std::vector<Ptr<SwitchPort>> m_ports;
     Ptr<LoadBalancer> m_lb;
-    std::vector<uint32_t> m_routeOffset; //!< host h's ports are m_routePorts[off[h], off[h+1])
-    std::vector<uint16_t> m_routePorts;
+    uint8_t m_candidateFields = LoadBalancer::ALL_FIELDS; //!< m_lb->GetCandidateFields()
+    std::shared_ptr<const EqualCostTable> m_routes; //!< the fabric's forwarding tables
+    uint32_t m_routeRow = 0;                        //!< this switch's row in m_routes
     std::vector<EgressCandidate> m_scratch;
     std::shared_ptr<const std::vector<uint32_t>> m_hostEdge; //!< host -> its edge switch id
     std::vector<uint8_t> m_portFacesHost;

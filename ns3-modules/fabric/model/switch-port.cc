@@ -5,8 +5,6 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
-#include "ns3/ethernet-header.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -32,12 +30,12 @@ SwitchPort::GetTypeId()
             .AddAttribute("DrePeriod",
                           "DRE decay period Tdre (Time): X <- X (1 - alpha) every Tdre.",
                           TimeValue(MicroSeconds(10)),
-                          MakeTimeAccessor(&SwitchPort::m_drePeriod),
+                          MakeTimeAccessor(&SwitchPort::SetDrePeriod, &SwitchPort::GetDrePeriod),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("DreAlpha",
                           "DRE decay factor alpha (dimensionless, 0 < alpha <= 1).",
                           DoubleValue(0.1),
-                          MakeDoubleAccessor(&SwitchPort::m_dreAlpha),
+                          MakeDoubleAccessor(&SwitchPort::SetDreAlpha, &SwitchPort::GetDreAlpha),
                           MakeDoubleChecker<double>(1e-6, 1.0))
             .AddAttribute("EcnMarking",
                           "CE-mark ECN-capable data frames at this egress, RED-style on the "
@@ -85,6 +83,33 @@ EcnMarkProbability(uint64_t q, uint64_t kmin, uint64_t kmax, double pmax)
     return pmax * static_cast<double>(q - kmin) / static_cast<double>(kmax - kmin);
 }
 
+void
+SwitchPort::SetDrePeriod(Time period)
+{
+    m_drePeriod = period;
+    m_drePeriodPs = static_cast<uint64_t>(period.GetPicoSeconds());
+    m_dreTauS = m_drePeriod.GetSeconds() / m_dreAlpha;
+}
+
+Time
+SwitchPort::GetDrePeriod() const
+{
+    return m_drePeriod;
+}
+
+void
+SwitchPort::SetDreAlpha(double alpha)
+{
+    m_dreAlpha = alpha;
+    m_dreTauS = m_drePeriod.GetSeconds() / m_dreAlpha;
+}
+
+double
+SwitchPort::GetDreAlpha() const
+{
+    return m_dreAlpha;
+}
+
 Ptr<SwitchNode>
 SwitchPort::GetSwitch() const
 {
@@ -95,8 +120,14 @@ bool
 SwitchPort::HoldsFrameFrom(uint8_t priority, uint16_t ingressPort) const
 {
     const auto& q = m_queues[priority];
-    return std::any_of(q.begin(), q.end(),
-                       [ingressPort](const QueuedFrame& f) { return f.ingressPort == ingressPort; });
+    for (size_t i = 0; i < q.size(); ++i)
+    {
+        if (q[i].ingressPort == ingressPort)
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool
@@ -120,21 +151,6 @@ SwitchPort::AssignStreams(int64_t stream)
 {
     m_ecnRng->SetStream(stream);
     return 1;
-}
-
-void
-SwitchPort::MarkCe(Ptr<Packet> packet, FrameMeta& meta)
-{
-    // Rewrite the IPv4 ECN bits in the frame and in its parsed header vector alike.
-    EthernetHeader eth(false);
-    packet->RemoveHeader(eth);
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    ip.SetEcn(Ipv4Header::ECN_CE);
-    ip.EnableChecksum();
-    packet->AddHeader(ip);
-    packet->AddHeader(eth);
-    meta.ecn = ECN_CE;
 }
 
 void
@@ -175,7 +191,7 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
     {
         if (ShouldMarkEcn(m_queueBytesPerPrio[prio]))
         {
-            MarkCe(packet, meta);
+            meta.ecn = ECN_CE; // the frame's IPv4 ECN field (its bytes are built from the meta)
             NoteEcnMark();
         }
     }
@@ -206,18 +222,23 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         m_queueBytesPerPrio[prio] -= bytes;
         m_queuedBytes -= bytes;
         --m_queuedFrames;
-        const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-        DecayDre(nowPs);
+        if (m_dreEnabled)
+        {
+            DecayDre(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
+        }
         m_switch->OnDequeue(m_portIndex, ingress, static_cast<uint8_t>(prio), bytes);
         if (m_switch->WantsDeparture())
         {
             // The egress state this frame meets: the DRE before its own bytes are counted.
             m_switch->OnDeparture(m_portIndex, DreUtilisation(), meta);
         }
-        m_dreBytes += bytes + GetPhyOverheadBytes();
+        if (m_dreEnabled)
+        {
+            m_dreBytes += bytes + GetPhyOverheadBytes();
+        }
         if (meta.intStack.present && meta.kind == FrameKind::DATA)
         {
-            PushIntHop(meta, nowPs);
+            PushIntHop(meta, static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
         }
         return true;
     }
@@ -264,7 +285,7 @@ SwitchPort::DoPfcStorm(uint8_t priority)
 void
 SwitchPort::DecayDre(uint64_t nowPs) const
 {
-    const uint64_t periodPs = static_cast<uint64_t>(m_drePeriod.GetPicoSeconds());
+    const uint64_t periodPs = m_drePeriodPs;
     const uint64_t periods = (nowPs - m_dreLastPs) / periodPs;
     if (periods > 0)
     {
@@ -283,8 +304,7 @@ SwitchPort::GetUtilisation(Time now) const
 double
 SwitchPort::DreUtilisation() const
 {
-    const double tauS = m_drePeriod.GetSeconds() / m_dreAlpha;
-    return m_dreBytes * 8.0 / (static_cast<double>(GetRateBps()) * tauS);
+    return m_dreBytes * 8.0 / (static_cast<double>(GetRateBps()) * m_dreTauS);
 }
 
 } // namespace ns3

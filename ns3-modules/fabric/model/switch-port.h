@@ -9,8 +9,9 @@
 
 #include "ns3/random-variable-stream.h"
 
+#include "ring-queue.h"
+
 #include <array>
-#include <deque>
 
 namespace ns3
 {
@@ -74,6 +75,9 @@ class SwitchPort : public FabricNetDevice
 
     /** DRE utilisation estimate at `now`: X / (C * tau), tau = DrePeriod / DreAlpha. */
     double GetUtilisation(Time now) const;
+    /** Keep the DRE estimate (on by default); the switch turns it off when its policy does
+     *  not read it (LoadBalancer::UsesUtilisation). */
+    void SetDreEnabled(bool enabled) { m_dreEnabled = enabled; }
 
     /** The marking decision for a frame arriving at a queue of `queueBytes` (draws the RNG). */
     bool ShouldMarkEcn(uint64_t queueBytes);
@@ -93,13 +97,16 @@ class SwitchPort : public FabricNetDevice
     {
         Ptr<Packet> packet;
         FrameMeta meta;
-        uint16_t ingressPort;
+        uint16_t ingressPort = 0;
     };
 
     void DecayDre(uint64_t nowPs) const;
+    void SetDrePeriod(Time period);
+    Time GetDrePeriod() const;
+    void SetDreAlpha(double alpha);
+    double GetDreAlpha() const;
     /** The DRE utilisation as last decayed (callers decay it first). */
     double DreUtilisation() const;
-    void MarkCe(Ptr<Packet> packet, FrameMeta& meta);
     /** Append this egress's INT record to a data frame that carries an INT header. */
     void PushIntHop(FrameMeta& meta, uint64_t nowPs);
 
@@ -110,13 +117,16 @@ class SwitchPort : public FabricNetDevice
     uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
     double m_ecnPmax = 0;      //!< attribute EcnPmax
     Ptr<UniformRandomVariable> m_ecnRng;
-    std::array<std::deque<QueuedFrame>, kPriorities> m_queues;
+    std::array<RingQueue<QueuedFrame>, kPriorities> m_queues;
     std::array<uint64_t, kPriorities> m_queueBytesPerPrio{};
     uint64_t m_queuedBytes = 0;
     uint64_t m_queuedFrames = 0;
 
     Time m_drePeriod;
     double m_dreAlpha = 0.1;
+    uint64_t m_drePeriodPs = 1; //!< m_drePeriod in ps (read per frame)
+    double m_dreTauS = 1e-4;    //!< tau = DrePeriod / DreAlpha, s
+    bool m_dreEnabled = true;
     mutable double m_dreBytes = 0;
     mutable uint64_t m_dreLastPs = 0;
 };

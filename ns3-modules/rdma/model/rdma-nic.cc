@@ -4,6 +4,7 @@
 #include "roce-header.h"
 #include "roce-int-header.h"
 #include "roce-sack-header.h"
+#include "roce-wire-format.h"
 
 #include "fabric/model/fabric-units.h"
 
@@ -181,6 +182,7 @@ RdmaNic::DoDispose()
     m_active.clear();
     m_isActive.clear();
     m_control.clear();
+    m_framesBySize.clear();
     m_wake.Cancel();
     m_creditEvent.Cancel();
     m_creditQps.clear();
@@ -330,16 +332,10 @@ RdmaNic::SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes)
 {
     // An ACK frame whose AETH carries the reserved credit syndrome and, in its MSN field, the
     // cumulative grant (kCreditUnitBytes units, modulo 2^24).
-    RoceAethHeader aeth;
-    aeth.syndrome = RoceAethHeader::kSyndromeCredit;
-    aeth.msn = static_cast<uint32_t>((cumulativeBytes / kCreditUnitBytes) & 0xFFFFFF);
-    RoceBthHeader bth;
-    bth.opcode = ROCE_RC_ACK;
-    bth.destQp = qp.GetPeerQpn();
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(aeth);
-    p->AddHeader(bth);
-    QueueControl(p, ControlMeta(qp, FrameKind::ACK));
+    FrameMeta meta = ControlMeta(qp, FrameKind::ACK);
+    meta.syndrome = RoceAethHeader::kSyndromeCredit;
+    meta.aethMsn = static_cast<uint32_t>((cumulativeBytes / kCreditUnitBytes) & 0xFFFFFF);
+    QueueControl(meta, 0);
 }
 
 Ptr<RdmaQueuePair>
@@ -381,35 +377,41 @@ RdmaNic::Wake()
 }
 
 Ptr<Packet>
-RdmaNic::BuildFrame(Ptr<Packet> p, const FrameMeta& meta, uint16_t udpSrcPort)
+RdmaNic::NewFrame(FrameMeta& meta, uint32_t payloadBytes)
 {
-    p->AddTrailer(RoceIcrcTrailer());
-    UdpHeader udp;
-    udp.SetSourcePort(udpSrcPort);
-    udp.SetDestinationPort(kRoceV2UdpPort);
-    p->AddHeader(udp); // RoCEv2 sends UDP checksum 0 (Annex A17.3.3)
-    Ipv4Header ip;
-    ip.SetSource(HostAddress(meta.srcHost));
-    ip.SetDestination(HostAddress(meta.dstHost));
-    ip.SetProtocol(17);
-    ip.SetTtl(64);
-    ip.SetTos(static_cast<uint8_t>((meta.priority << 5) | meta.ecn)); // DSCP = priority << 3
-    ip.SetPayloadSize(static_cast<uint16_t>(p->GetSize()));
-    ip.EnableChecksum();
-    p->AddHeader(ip);
-    if (p->GetSize() + 18 < 64)
+    // The FrameMeta is the frame's headers; the Packet only has the frame's size.
+    const uint32_t bytes = SetRoceFrameLength(meta, payloadBytes);
+    auto& cache = m_framesBySize;
+    for (size_t i = 0; i < cache.size(); ++i)
     {
-        p->AddPaddingAtEnd(64 - 18 - p->GetSize());
+        if (cache[i]->GetSize() == bytes)
+        {
+            std::rotate(cache.begin(), cache.begin() + i, cache.begin() + i + 1);
+            return cache.front();
+        }
     }
-    EthernetHeader eth(false);
-    eth.SetSource(Mac48Address::ConvertFrom(GetAddress()));
+    if (cache.size() == kFrameSizesCached)
+    {
+        cache.pop_back();
+    }
+    cache.insert(cache.begin(), Create<Packet>(bytes));
+    return cache.front();
+}
+
+Ptr<Packet>
+RdmaNic::WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) const
+{
+    if (meta.kind == FrameKind::PFC)
+    {
+        return frame; // MAC control frames carry their real bytes
+    }
     Ptr<FabricNetDevice> peer = GetPeerDevice();
-    eth.SetDestination(peer ? Mac48Address::ConvertFrom(peer->GetAddress())
-                            : Mac48Address::GetBroadcast());
-    eth.SetLengthType(kEtherTypeIpv4);
-    p->AddHeader(eth);
-    p->AddTrailer(EthernetTrailer());
-    return p;
+    const Mac48Address self = Mac48Address::ConvertFrom(GetAddress());
+    const Mac48Address other =
+        peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : Mac48Address::GetBroadcast();
+    // Hop by hop, as routers do: from this NIC to its switch port, or from it to this NIC.
+    return SerializeRoceFrame(meta, frame->GetSize(), transmitted ? self : other,
+                              transmitted ? other : self);
 }
 
 void
@@ -417,57 +419,30 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp)
 {
     // RoCEv2 CNP (Annex A17.9.3): BTH with opcode 0x81 and the destination QP, 16 reserved
     // bytes, ICRC.
-    RoceBthHeader bth;
-    bth.opcode = ROCE_CNP;
-    bth.becn = true;
-    bth.destQp = qp.GetPeerQpn();
-    Ptr<Packet> p = Create<Packet>(16);
-    p->AddHeader(bth);
-    QueueControl(p, ControlMeta(qp, FrameKind::CNP));
+    FrameMeta meta = ControlMeta(qp, FrameKind::CNP);
+    meta.bthFlags = kBthBecn;
+    QueueControl(meta, 16);
 }
 
 void
 RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho)
 {
-    RoceAethHeader aeth;
-    aeth.syndrome = ack.kind == RdmaAck::ACK   ? RoceAethHeader::kSyndromeAck
+    FrameMeta meta = ControlMeta(qp, ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK);
+    meta.psn = ack.psn24;
+    // The congestion echo of CE-marked data (per-entropy ECN feedback) rides in BECN.
+    meta.bthFlags = ack.ecnEcho ? kBthBecn : 0;
+    meta.syndrome = ack.kind == RdmaAck::ACK   ? RoceAethHeader::kSyndromeAck
                     : ack.kind == RdmaAck::NAK ? RoceAethHeader::kSyndromeNakPsnSequenceError
                                                : RoceAethHeader::kSyndromeNakTrimmed;
-    aeth.msn = 0;
-    RoceBthHeader bth;
-    bth.opcode = ROCE_RC_ACK;
-    bth.destQp = qp.GetPeerQpn();
-    bth.psn = ack.psn24;
-    bth.becn = ack.ecnEcho; // congestion echo of CE-marked data (per-entropy ECN feedback)
-    Ptr<Packet> p = Create<Packet>();
-    if (ack.sack == RdmaAck::SACK_PSN)
-    {
-        RoceSackHeader sack;
-        sack.sackPsn = ack.sackPsn24;
-        p->AddHeader(sack);
-    }
-    else if (ack.sack == RdmaAck::SACK_BITMAP)
-    {
-        RoceSackBitmapHeader sack;
-        sack.basePsn = ack.sackBase24;
-        sack.bitmap = ack.sackBits;
-        p->AddHeader(sack);
-    }
+    meta.sackFormat = ack.sack;
+    meta.sackPsn = ack.sack == RdmaAck::SACK_PSN ? ack.sackPsn24 : ack.sackBase24;
+    meta.sackBits = ack.sack == RdmaAck::SACK_BITMAP ? ack.sackBits : 0;
     if (intEcho)
     {
-        RoceIntHeader echo; // HPCC: the data packet's INT stack back to its sender
-        echo.stack = *intEcho;
-        p->AddHeader(echo);
-    }
-    p->AddHeader(aeth);
-    p->AddHeader(bth);
-    FrameMeta meta = ControlMeta(qp, ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK);
-    if (intEcho)
-    {
-        meta.intStack = *intEcho;
+        meta.intStack = *intEcho; // HPCC: the data packet's INT stack back to its sender
         meta.intStack.present = true;
     }
-    QueueControl(p, meta);
+    QueueControl(meta, 0);
 }
 
 FrameMeta
@@ -482,13 +457,15 @@ RdmaNic::ControlMeta(const RdmaQueuePair& qp, FrameKind kind) const
     meta.priority = m_controlPriority;
     meta.ecn = ECN_NOT_ECT;
     meta.kind = kind;
+    meta.opcode = kind == FrameKind::CNP ? ROCE_CNP : ROCE_RC_ACK;
     return meta;
 }
 
 void
-RdmaNic::QueueControl(Ptr<Packet> p, const FrameMeta& meta)
+RdmaNic::QueueControl(FrameMeta& meta, uint32_t payloadBytes)
 {
-    m_control.push_back(ControlFrame{BuildFrame(p, meta, meta.srcPort), meta});
+    Ptr<Packet> p = NewFrame(meta, payloadBytes);
+    m_control.push_back(ControlFrame{p, meta});
     TryTransmit();
 }
 
@@ -537,25 +514,7 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         }
         ++m_rrNext;
         const RdmaQueuePair::TxDescriptor d = qp->NextDataPacket(now);
-        RoceBthHeader bth;
-        bth.opcode = d.opcode;
-        bth.destQp = qp->GetPeerQpn();
-        bth.ackRequest = d.ackRequest;
-        bth.psn = static_cast<uint32_t>(d.psn & 0xFFFFFF);
-        Ptr<Packet> p = Create<Packet>(d.payload);
-        if (m_receiverCredit)
-        {
-            RoceCreditRequestHeader demand; // RCCC: what this sender needs, cumulative
-            demand.demandUnits = static_cast<uint32_t>(
-                (qp->CreditDemandBytes() + kCreditUnitBytes - 1) / kCreditUnitBytes);
-            p->AddHeader(demand);
-        }
         const bool intOn = qp->GetCongestionControl()->UsesInt();
-        if (intOn)
-        {
-            p->AddHeader(RoceIntHeader()); // empty; switches fill FrameMeta::intStack
-        }
-        p->AddHeader(bth);
         meta = FrameMeta();
         meta.intStack.present = intOn;
         meta.srcHost = m_hostId;
@@ -566,8 +525,17 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         meta.priority = qp->GetPriority();
         meta.ecn = ECN_ECT0;
         meta.kind = FrameKind::DATA;
-        meta.psn = d.psn;
-        packet = BuildFrame(p, meta, d.entropy);
+        meta.opcode = d.opcode;
+        meta.bthFlags = d.ackRequest ? kBthAckRequest : 0;
+        meta.psn = d.psn; // the whole PSN: the BTH carries its low 24 bits
+        if (m_receiverCredit)
+        {
+            // RCCC: what this sender needs, cumulative (RoceCreditRequestHeader)
+            meta.hasCreditDemand = true;
+            meta.creditDemandUnits = static_cast<uint32_t>(
+                (qp->CreditDemandBytes() + kCreditUnitBytes - 1) / kCreditUnitBytes);
+        }
+        packet = NewFrame(meta, d.payload);
         qp->NotePaced(packet->GetSize() + GetPhyOverheadBytes(), now, GetRateBps());
         return true;
     }
@@ -581,86 +549,56 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
 void
 RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
 {
-    // Parse the real headers: what a NIC sees is what was serialised.
-    EthernetTrailer fcs;
-    packet->RemoveTrailer(fcs);
-    EthernetHeader eth(false);
-    packet->RemoveHeader(eth);
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    const uint32_t l4 = ip.GetPayloadSize();
-    if (packet->GetSize() > l4)
-    {
-        packet->RemoveAtEnd(packet->GetSize() - l4); // Ethernet padding
-    }
-    UdpHeader udp;
-    packet->RemoveHeader(udp);
-    RoceBthHeader bth;
-    packet->RemoveHeader(bth);
-    RoceIcrcTrailer icrc;
-    packet->RemoveTrailer(icrc);
-    Ptr<RdmaQueuePair> qp = GetQp(bth.destQp);
-    if (udp.GetDestinationPort() != kRoceV2UdpPort || HostIdOf(ip.GetDestination()) != m_hostId ||
-        !qp)
+    // The FrameMeta is the frame's headers (frame-meta.h): nothing to parse.
+    Ptr<RdmaQueuePair> qp = GetQp(meta.dstQp);
+    if (meta.dstPort != kRoceV2UdpPort || meta.dstHost != m_hostId || !qp)
     {
         RecordDrop(packet, meta, DropReason::NIC_STALE);
         return;
     }
     const Time now = Simulator::Now();
-    if (bth.opcode == ROCE_RC_ACK)
+    if (meta.opcode == ROCE_RC_ACK)
     {
-        RoceAethHeader aeth;
-        packet->RemoveHeader(aeth);
-        if (aeth.syndrome == RoceAethHeader::kSyndromeCredit)
+        if (meta.syndrome == RoceAethHeader::kSyndromeCredit)
         {
-            qp->ReceiveCredit(aeth.msn); // RCCC grant
+            qp->ReceiveCredit(meta.aethMsn); // RCCC grant
             return;
         }
         RdmaAck ack;
-        ack.kind = !aeth.IsNak() ? RdmaAck::ACK
-                   : aeth.syndrome == RoceAethHeader::kSyndromeNakTrimmed ? RdmaAck::TRIM_NAK
+        const bool nak = (meta.syndrome & 0x60) == 0x60; // RoceAethHeader::IsNak
+        ack.kind = !nak ? RdmaAck::ACK
+                   : meta.syndrome == RoceAethHeader::kSyndromeNakTrimmed ? RdmaAck::TRIM_NAK
                                                                           : RdmaAck::NAK;
-        ack.psn24 = bth.psn;
-        ack.ecnEcho = bth.becn;
+        ack.psn24 = static_cast<uint32_t>(meta.psn & 0xFFFFFF);
+        ack.ecnEcho = (meta.bthFlags & kBthBecn) != 0;
         ack.hops = static_cast<uint8_t>(64 - std::min<uint8_t>(64, meta.ttl));
-        if (qp->GetCongestionControl()->UsesInt() && packet->GetSize() >= kIntHeaderBytes)
+        if (qp->GetCongestionControl()->UsesInt() && meta.intStack.present)
         {
-            RoceIntHeader echo;
-            packet->RemoveHeader(echo);
-            ack.intEcho = &meta.intStack; // what the switches wrote (the bytes agree)
+            ack.intEcho = &meta.intStack; // the INT echo after the AETH
         }
         // A NAK of a selective-repeat QP carries a SACK after the AETH, in its format.
         const RdmaAck::Sack format = qp->GetLossRecovery()->GetSackFormat();
-        if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_PSN)
+        if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_PSN && meta.sackFormat == format)
         {
-            RoceSackHeader sack;
-            if (packet->GetSize() >= sack.GetSerializedSize())
-            {
-                packet->RemoveHeader(sack);
-                ack.sack = RdmaAck::SACK_PSN;
-                ack.sackPsn24 = sack.sackPsn;
-            }
+            ack.sack = RdmaAck::SACK_PSN;
+            ack.sackPsn24 = meta.sackPsn;
         }
-        else if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_BITMAP)
+        else if (ack.kind == RdmaAck::NAK && format == RdmaAck::SACK_BITMAP &&
+                 meta.sackFormat == format)
         {
-            RoceSackBitmapHeader sack;
-            if (packet->GetSize() >= sack.GetSerializedSize())
-            {
-                packet->RemoveHeader(sack);
-                ack.sack = RdmaAck::SACK_BITMAP;
-                ack.sackBase24 = sack.basePsn;
-                ack.sackBits = sack.bitmap;
-            }
+            ack.sack = RdmaAck::SACK_BITMAP;
+            ack.sackBase24 = meta.sackPsn;
+            ack.sackBits = meta.sackBits;
         }
         qp->ReceiveAck(ack, now);
         return;
     }
-    if (bth.opcode == ROCE_CNP)
+    if (meta.opcode == ROCE_CNP)
     {
         qp->ReceiveCnp(now);
         return;
     }
-    const bool ce = ip.GetEcn() == Ipv4Header::ECN_CE;
+    const bool ce = meta.ecn == ECN_CE;
     if (ce)
     {
         qp->NoteCeMarked();
@@ -672,28 +610,22 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     if (meta.trimmed)
     {
         // The payload was cut at a switch: answer with a trim NACK for this PSN.
-        const RxAnswer answer = qp->ReceiveTrimmed(bth.psn);
+        const RxAnswer answer = qp->ReceiveTrimmed(static_cast<uint32_t>(meta.psn & 0xFFFFFF));
         if (answer.send)
         {
             SendControl(*qp, answer.ack, nullptr);
         }
         return;
     }
-    // HPCC: the INT header after the BTH; the stack the switches filled in is in the meta.
+    // HPCC: the INT stack the switches filled in travels in the meta.
     const bool intOn = qp->GetCongestionControl()->UsesInt();
-    if (intOn)
+    if (m_receiverCredit && meta.hasCreditDemand)
     {
-        RoceIntHeader stale;
-        packet->RemoveHeader(stale);
+        qp->NoteCreditDemand(meta.creditDemandUnits);
     }
-    if (m_receiverCredit)
-    {
-        RoceCreditRequestHeader demand;
-        packet->RemoveHeader(demand);
-        qp->NoteCreditDemand(demand.demandUnits);
-    }
-    const RxAnswer answer =
-        qp->ReceiveData(bth.psn, bth.opcode, bth.ackRequest, packet->GetSize(), ce);
+    const RxAnswer answer = qp->ReceiveData(static_cast<uint32_t>(meta.psn & 0xFFFFFF), meta.opcode,
+                                            (meta.bthFlags & kBthAckRequest) != 0,
+                                            RocePayloadBytes(meta), ce);
     if (answer.send)
     {
         SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr);

@@ -7,13 +7,13 @@
 #include "rdma-queue-pair.h"
 
 #include "fabric/model/fabric-net-device.h"
+#include "fabric/model/ring-queue.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -25,9 +25,11 @@ namespace ns3
  * Transmission is pulled by the port when the line is free: control frames (ACK, NAK, CNP)
  * first, then data from the QPs that have something to send, round-robin, each QP paced at
  * the rate its congestion control allows (line rate with `ns3::RdmaCcNone`). Every frame is
- * a real RoCEv2 frame: Ethernet / IPv4 (DSCP = priority << 3, ECT(0) on data) / UDP (source
- * port = the packet's entropy, destination 4791) / BTH [/ AETH] / payload / ICRC / FCS.
- * Received frames are parsed from those headers.
+ * a RoCEv2 frame: Ethernet / IPv4 (DSCP = priority << 3, ECT(0) on data) / UDP (source
+ * port = the packet's entropy, destination 4791) / BTH [/ AETH [/ SACK]] / payload / ICRC /
+ * FCS, its fields held in the frame's FrameMeta and its size in the Packet; the receiving NIC
+ * reads the FrameMeta. The bytes themselves are built (SerializeRoceFrame) only for the
+ * Sniffer trace (pcap) and a receive ErrorModel.
  */
 class RdmaNic : public FabricNetDevice
 {
@@ -96,15 +98,23 @@ class RdmaNic : public FabricNetDevice
     void DoDispose() override;
     bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) override;
     void DoReceive(Ptr<Packet> packet, const FrameMeta& meta) override;
+    /** The RoCEv2 bytes of a frame (SerializeRoceFrame), for the Sniffer trace (pcap) and the
+     *  receive ErrorModel. */
+    Ptr<Packet> WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) const override;
 
   private:
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
     void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho);
     void SendCnp(const RdmaQueuePair& qp);
+    /** A frame with `meta` as its headers carrying `payloadBytes`: sets meta.ipBytes, returns
+     *  a Packet of the frame's size (no header bytes; SerializeRoceFrame builds them). Frames
+     *  of one size share one Packet (see m_framesBySize). */
+    Ptr<Packet> NewFrame(FrameMeta& meta, uint32_t payloadBytes);
     /** FrameMeta of a control frame (ACK, NAK, CNP, credit) of `qp` to its peer. */
     FrameMeta ControlMeta(const RdmaQueuePair& qp, FrameKind kind) const;
-    /** Frame `p` (BTH and what follows) with `meta` and queue it ahead of data. */
-    void QueueControl(Ptr<Packet> p, const FrameMeta& meta);
+    /** A frame (NewFrame) with `meta` as its headers and `payloadBytes` after them, queued
+     *  ahead of data. */
+    void QueueControl(FrameMeta& meta, uint32_t payloadBytes);
     void SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes);
     void ListForCredit(RdmaQueuePair* qp);
     void UpdateCreditOutstanding(const RdmaQueuePair& qp);
@@ -112,7 +122,6 @@ class RdmaNic : public FabricNetDevice
     /** Line rate x BaseRtt, bytes; aborts naming `user` if BaseRtt is not set. */
     uint64_t BdpBytes(const char* user) const;
     void CreditTick();
-    Ptr<Packet> BuildFrame(Ptr<Packet> l4payload, const FrameMeta& meta, uint16_t udpSrcPort);
     void Wake();
 
     uint32_t m_hostId = 0;
@@ -148,7 +157,16 @@ class RdmaNic : public FabricNetDevice
         Ptr<Packet> packet;
         FrameMeta meta;
     };
-    std::deque<ControlFrame> m_control;
+    RingQueue<ControlFrame> m_control;
+    /**
+     * The Packets NewFrame hands out, one per frame size, most recently used first (at most
+     * kFrameSizesCached). A frame's Packet only carries its size (frame-meta.h) and nobody
+     * modifies it, so frames of one size can share it: no allocation of a Packet, its Buffer
+     * and its metadata per frame, and no per-frame Packet held in a queue (perm-1024: 30 MB
+     * of peak heap; docs/performance.md).
+     */
+    std::vector<Ptr<Packet>> m_framesBySize;
+    static constexpr size_t kFrameSizesCached = 8;
     EventId m_wake;
     Ptr<UniformRandomVariable> m_entropyRng;
     TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;

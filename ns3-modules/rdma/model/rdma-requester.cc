@@ -101,9 +101,9 @@ uint64_t
 RdmaRequester::GetUnackedBytes() const
 {
     uint64_t total = 0;
-    for (const auto& w : m_sendQueue)
+    for (size_t i = 0; i < m_sendQueue.size(); ++i)
     {
-        total += w.bytes;
+        total += m_sendQueue[i].bytes;
     }
     return total;
 }
@@ -112,8 +112,9 @@ SendMessageStats
 RdmaRequester::GetPendingSendStats(uint64_t cookie) const
 {
     SendMessageStats sum;
-    for (const auto& w : m_sendQueue)
+    for (size_t i = 0; i < m_sendQueue.size(); ++i)
     {
+        const SendWqe& w = m_sendQueue[i];
         if (w.cookie == cookie)
         {
             sum.retxPackets += w.stats.retxPackets;
@@ -191,12 +192,23 @@ RdmaRequester::SendWqe&
 RdmaRequester::WqeOf(uint64_t psn)
 {
     // The WQE holding psn: the last one whose firstPsn <= psn.
-    auto it = std::upper_bound(m_sendQueue.begin(),
-                               m_sendQueue.end(),
-                               psn,
-                               [](uint64_t p, const SendWqe& w) { return p < w.firstPsn; });
-    NS_ABORT_MSG_IF(it == m_sendQueue.begin(), "RdmaQueuePair: no WQE for PSN " << psn);
-    return *(--it);
+    // Binary search over the queue, ordered by firstPsn.
+    size_t lo = 0;
+    size_t hi = m_sendQueue.size();
+    while (lo < hi)
+    {
+        const size_t mid = (lo + hi) / 2;
+        if (psn < m_sendQueue[mid].firstPsn)
+        {
+            hi = mid;
+        }
+        else
+        {
+            lo = mid + 1;
+        }
+    }
+    NS_ABORT_MSG_IF(lo == 0, "RdmaQueuePair: no WQE for PSN " << psn);
+    return m_sendQueue[lo - 1];
 }
 
 uint32_t

@@ -10,13 +10,14 @@
 #include "rdma-loss-recovery.h"
 #include "rdma-qp-counters.h"
 
+#include "fabric/model/ring-queue.h"
+
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -208,10 +209,10 @@ class RdmaRequester
   private:
     struct SendWqe
     {
-        uint64_t cookie;
-        uint64_t bytes;
-        uint64_t firstPsn;
-        uint64_t packets;
+        uint64_t cookie = 0;
+        uint64_t bytes = 0;
+        uint64_t firstPsn = 0;
+        uint64_t packets = 0;
         SendMessageStats stats;
     };
 
@@ -241,7 +242,7 @@ class RdmaRequester
     uint64_t m_ccAckNewest = 0; //!< newest PSN m_ccAck acknowledged
     Time m_rto;
 
-    std::deque<SendWqe> m_sendQueue; //!< posted, not fully acknowledged; ordered by PSN
+    RingQueue<SendWqe> m_sendQueue; //!< posted, not fully acknowledged; ordered by PSN
     uint64_t m_psnEnd = 0;           //!< next PSN to allocate
     uint64_t m_sndNxt = 0;           //!< next PSN to send
     uint64_t m_sndUna = 0;           //!< oldest unacknowledged PSN

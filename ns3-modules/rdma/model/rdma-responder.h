@@ -8,6 +8,8 @@
 #include "rdma-loss-recovery.h"
 #include "rdma-qp-counters.h"
 
+#include "fabric/model/ring-queue.h"
+
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
@@ -117,7 +119,7 @@ class RdmaResponder
     uint32_t m_ackInterval = 1;
     uint32_t m_qpn = 0;
 
-    std::deque<uint64_t> m_recvQueue; //!< cookies of posted receive requests
+    RingQueue<uint64_t> m_recvQueue; //!< cookies of posted receive requests
     uint64_t m_ePsn = 0;              //!< expected PSN
     uint32_t m_unacked = 0;           //!< in-order packets since the last ACK
     RecvMessageStats m_curRx;         //!< counts of the message in progress
