@@ -57,10 +57,9 @@ RdmaNic::GetTypeId()
             .AddAttribute("RetransmitTimeout",
                           "Requester retransmission timeout: go back to the oldest "
                           "unacknowledged PSN when no ACK progress for this long (Time). "
-                          "Default: a RoCE NIC's Local ACK Timeout 4.096 us x 2^n for the QP "
-                          "attribute timeout n = 14 (67.108864 ms; InfiniBand Architecture "
-                          "Vol. 1, RC transport), so that PFC queueing is not taken for loss.",
-                          TimeValue(NanoSeconds(4096 << 14)),
+                          "Deployed RoCE NICs use their Local ACK Timeout, 4.096 us x 2^n "
+                          "(n = 14: 67.108864 ms); see rdma.md, Retransmission timeout.",
+                          TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("MaxOutstandingPackets",
