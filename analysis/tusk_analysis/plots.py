@@ -778,11 +778,13 @@ def retx_ooo(ctx):
 def cc_state(ctx, top=4):
     """Congestion-control state over time (cc_trace.csv): the rate (and DCQCN's target rate)
     of the QPs whose state changed most often, and α or the window below."""
-    have = {p: ctx.first_run(p).cc_trace for p in ctx.policies}
-    have = {p: t for p, t in have.items() if t is not None and len(t)}
+    traced = {p: ctx.first_run(p).cc_trace for p in ctx.policies}
+    if all(t is None for t in traced.values()):
+        return []  # an opt-in output ([output] cc_trace) that was not asked for: nothing to say
+    have = {p: t for p, t in traced.items() if t is not None and len(t)}
     if not have:
-        raise Skip("no congestion-control trace: run with `--set output.cc_trace=true` and a "
-                   "congestion control (cc_trace.csv)")
+        raise Skip("cc_trace.csv has no rows: no congestion control changed its state "
+                   "(`nic.congestion_control = \"none\"`?)")
     pols = list(have)
     second = {}
     for p, t in have.items():
