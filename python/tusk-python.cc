@@ -54,6 +54,7 @@ SummaryDict(const tusk::RunSummary& x)
                     "paused_fraction"_a = x.pausedFraction, "pfc_max_depth"_a = x.pfcMaxDepth,
                     "ecn_marks"_a = x.ecnMarks, "trimmed_frames"_a = x.trimmedFrames,
                     "retx_packets"_a = x.retxPackets, "retx_bytes"_a = x.retxBytes,
+                    "retx_timeout_packets"_a = x.retxTimeoutPackets,
                     "ooo_packets"_a = x.oooPackets, "naks"_a = x.naks,
                     "spurious_retx"_a = x.spuriousRetx, "reorder_max"_a = x.reorderMax,
                     "reorder_mean"_a = x.reorderMean);
@@ -135,8 +136,11 @@ PYBIND11_MODULE(_tusk, m)
             if (table == "links") return tusk::LinksCsv(r);
             if (table == "pfc_events") return tusk::PfcEventsCsv(r);
             if (table == "timeseries") return tusk::TimeSeriesCsv(r);
+            if (table == "switch_timeseries") return tusk::SwitchTimeSeriesCsv(r);
+            if (table == "switches") return tusk::SwitchesCsv(r);
+            if (table == "cc_trace") return tusk::CcTraceCsv(r);
             throw py::value_error("no table \"" + table + "\" (flows, collectives, jobs, links, "
-                                  "pfc_events, timeseries)");
+                                  "pfc_events, timeseries, switch_timeseries, switches, cc_trace)");
         });
 
     py::class_<tusk::Scenario>(m, "Scenario")

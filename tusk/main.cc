@@ -607,7 +607,7 @@ main(int argc, char** argv)
     AddCommon(run, runOpts, true);
 
     CommonOptions cmpOpts;
-    std::string policies = "ecmp,spray";
+    std::string policies = "ecmp,flowlet-ar,spray";
     auto* cmp = app.add_subcommand(
         "compare",
         "Run a scenario once per policy (same topology, traffic and seed) and print one table. "

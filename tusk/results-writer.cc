@@ -338,6 +338,49 @@ TimeSeriesCsv(const RunResult& r)
 }
 
 std::string
+SwitchTimeSeriesCsv(const RunResult& r)
+{
+    const TimeSeries& ts = r.timeSeries;
+    std::string s = "time_us,switch,total_bytes,reserved_bytes,shared_bytes,headroom_bytes,"
+                    "paused_ingress\n";
+    for (const auto& row : ts.switchRows)
+    {
+        s += fmt::format("{},{},{},{},{},{},{}\n", Us(row.timePs), ts.switches[row.sw],
+                         row.totalBytes, row.reservedBytes, row.sharedBytes, row.headroomBytes,
+                         row.pausedIngress);
+    }
+    return s;
+}
+
+std::string
+SwitchesCsv(const RunResult& r)
+{
+    std::string s = "switch,buffer_bytes,reserved_pool_bytes,headroom_pool_bytes,shared_pool_bytes,"
+                    "max_total_bytes,max_reserved_bytes,max_shared_bytes,max_headroom_bytes\n";
+    for (const auto& w : r.switchRows)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{}\n", w.name, w.bufferBytes, w.reservedPoolBytes,
+                         w.headroomPoolBytes, w.sharedPoolBytes, w.maxTotalBytes,
+                         w.maxReservedBytes, w.maxSharedBytes, w.maxHeadroomBytes);
+    }
+    return s;
+}
+
+std::string
+CcTraceCsv(const RunResult& r)
+{
+    std::string s = "time_us,src,dst,qpn,cc,rate_gbps,target_gbps,alpha,window_bytes\n";
+    s.reserve(s.size() + r.ccTrace.size() * 64);
+    for (const auto& c : r.ccTrace)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{}\n", Us(c.timePs), c.src, c.dst, c.qpn, c.cc,
+                         Num(c.rateBps * 1e-9), Num(c.targetRateBps * 1e-9), Num(c.alpha),
+                         Num(c.windowBytes, 0));
+    }
+    return s;
+}
+
+std::string
 PfcEventsCsv(const RunResult& r)
 {
     std::string s = "time_us,node,peer,direction,priority,quanta,kind,depth\n";
@@ -360,9 +403,15 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
     WriteFileAtomic(dir + "/jobs.csv", JobsCsv(r));
     WriteFileAtomic(dir + "/links.csv", LinksCsv(r));
+    WriteFileAtomic(dir + "/switches.csv", SwitchesCsv(r));
     if (r.timeSeries.intervalPs > 0)
     {
         WriteFileAtomic(dir + "/timeseries.csv", TimeSeriesCsv(r));
+        WriteFileAtomic(dir + "/switch_timeseries.csv", SwitchTimeSeriesCsv(r));
+    }
+    if (r.spec.output.ccTrace)
+    {
+        WriteFileAtomic(dir + "/cc_trace.csv", CcTraceCsv(r));
     }
 
     nlohmann::ordered_json m;
@@ -438,6 +487,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"retx_packets", s.retxPackets},
                     {"ooo_packets", s.oooPackets},
                     {"retx_bytes", s.retxBytes},
+                    {"retx_timeout_packets", s.retxTimeoutPackets},
                     {"naks", s.naks},
                     {"spurious_retx", s.spuriousRetx},
                     {"reorder_max", s.reorderMax},
@@ -487,10 +537,16 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                         {"note", j.note}});
     }
     m["jobs"] = jobs;
-    m["files"] = {"flows.csv", "collectives.csv", "waits.csv", "jobs.csv", "links.csv", "pfc_events.csv"};
+    m["files"] = {"flows.csv", "collectives.csv", "waits.csv", "jobs.csv", "links.csv",
+                  "pfc_events.csv", "switches.csv"};
     if (r.timeSeries.intervalPs > 0)
     {
         m["files"].push_back("timeseries.csv");
+        m["files"].push_back("switch_timeseries.csv");
+    }
+    if (r.spec.output.ccTrace)
+    {
+        m["files"].push_back("cc_trace.csv");
     }
     WriteFileAtomic(dir + "/manifest.json", m.dump(2) + "\n");
 }

@@ -47,6 +47,12 @@ std::string PfcEventsCsv(const RunResult& r);
 /** timeseries.csv ([output] sample_us > 0): time_us, link_id, from, to, tx_bytes, util,
  *  queue_bytes, paused_us; one row per sampled switch port per sample instant. */
 std::string TimeSeriesCsv(const RunResult& r);
+/** switch_timeseries.csv ([output] sample_us > 0): each switch's MMU pools at each instant. */
+std::string SwitchTimeSeriesCsv(const RunResult& r);
+/** switches.csv: each switch's buffer pools and the most each held. */
+std::string SwitchesCsv(const RunResult& r);
+/** cc_trace.csv ([output] cc_trace = true): every change of a QP's congestion-control state. */
+std::string CcTraceCsv(const RunResult& r);
 
 /**
  * \brief Run `spec` and write its results into `out` atomically: a staging directory

@@ -442,6 +442,25 @@ CollectResults(const ScenarioSpec& spec,
     {
         h.maxUsedBytes = sink.MaxHeadroomUsed(h.rateBps, h.delayPs);
     }
+    for (size_t s = 0; s < built.fabric.switches.size(); ++s)
+    {
+        const Ptr<SharedBufferMmu> mmu = built.fabric.switches[s]->GetMmu();
+        if (!mmu)
+        {
+            continue;
+        }
+        SwitchRow row;
+        row.name = graph.vertices[graph.numHosts + s].name;
+        row.bufferBytes = mmu->GetBufferBytes();
+        row.reservedPoolBytes = mmu->GetReservedPoolBytes();
+        row.headroomPoolBytes = mmu->GetHeadroomPoolBytes();
+        row.sharedPoolBytes = mmu->GetSharedPoolBytes();
+        row.maxTotalBytes = mmu->GetPeakUsed();
+        row.maxReservedBytes = mmu->GetPeakReservedUsed();
+        row.maxSharedBytes = mmu->GetPeakSharedUsed();
+        row.maxHeadroomBytes = mmu->GetPeakHeadroomUsed();
+        result.switchRows.push_back(row);
+    }
     result.summary = Summarize(result, spec.lb.policy, sink.TrimmedFrames());
     const std::string& deadlock = observers.Deadlock();
 

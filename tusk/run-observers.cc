@@ -29,6 +29,35 @@ PcapSink(Ptr<PcapFileWrapper> file, Ptr<const Packet> packet)
 } // namespace
 
 void
+Observers::OnQpCreated(Observers* self, uint32_t host, Ptr<RdmaQueuePair> qp)
+{
+    Ptr<RdmaCongestionControl> cc = qp->GetCongestionControl();
+    if (!cc)
+    {
+        return;
+    }
+    self->m_ccTraced.push_back({self, host, qp->GetPeerHost(), qp->GetQpn(), cc->Name()});
+    cc->TraceConnectWithoutContext("CcState",
+                                   MakeBoundCallback(&Observers::OnCcState, &self->m_ccTraced.back()));
+}
+
+void
+Observers::OnCcState(CcTraced* qp, const RdmaCcState& state)
+{
+    CcTraceRow row;
+    row.timePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    row.src = qp->src;
+    row.dst = qp->dst;
+    row.qpn = qp->qpn;
+    row.cc = qp->cc;
+    row.rateBps = state.rateBps;
+    row.targetRateBps = state.targetRateBps;
+    row.alpha = state.alpha;
+    row.windowBytes = state.windowBytes;
+    qp->self->m_ccTrace.push_back(row);
+}
+
+void
 Observers::Attach(const ScenarioSpec& spec,
                   const TopologyGraph& graph,
                   const BuiltFabric& built,
@@ -48,6 +77,17 @@ Observers::Attach(const ScenarioSpec& spec,
                 pcap.CreateFile(fmt::format("{}/host{}.pcap", options.pcapDir, h), std::ios::out,
                                 PcapHelper::DLT_EN10MB);
             nics[h]->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&PcapSink, file));
+        }
+    }
+
+    // cc_trace.csv: connect every QP's congestion control as its NIC creates it (nothing is
+    // connected otherwise, so the CCs' NotifyState costs one emptiness test).
+    if (spec.output.ccTrace)
+    {
+        for (uint32_t h = 0; h < nics.size(); ++h)
+        {
+            nics[h]->TraceConnectWithoutContext("QpCreated",
+                                                MakeBoundCallback(&Observers::OnQpCreated, this, h));
         }
     }
 
@@ -91,6 +131,7 @@ Observers::Attach(const ScenarioSpec& spec,
     if (spec.output.samplePs > 0) // timeseries.csv: a periodic event, off the forwarding path
     {
         m_sampler.AddSwitchPorts(built.fabric);
+        m_sampler.AddSwitches(built.fabric);
         m_sampler.Start(PicoSeconds(spec.output.samplePs));
     }
 
@@ -121,6 +162,8 @@ Observers::Finish(RunResult& result)
 {
     m_sampler.Finish(Simulator::Now());
     result.timeSeries = m_sampler.Take();
+    result.ccTrace = std::move(m_ccTrace);
+    m_ccTrace.clear();
 }
 
 void

@@ -24,12 +24,15 @@
 #include "fabric/helper/topology-builders.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/pfc-deadlock-detector.h"
+#include "rdma/model/rdma-congestion-control.h"
 #include "rdma/model/rdma-nic.h"
+#include "rdma/model/rdma-queue-pair.h"
 #include "workload/model/scale-up-domain.h"
 #include "workload/model/workload-executor.h"
 #include "workload/model/workload-spec.h"
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -234,8 +237,22 @@ class Observers
     void Dispose();
 
   private:
+    /** A QP whose congestion control's "CcState" is connected ([output] cc_trace). */
+    struct CcTraced
+    {
+        Observers* self = nullptr;
+        uint32_t src = 0;
+        uint32_t dst = 0;
+        uint32_t qpn = 0;
+        std::string cc;
+    };
+    static void OnQpCreated(Observers* self, uint32_t host, ns3::Ptr<ns3::RdmaQueuePair> qp);
+    static void OnCcState(CcTraced* qp, const ns3::RdmaCcState& state);
+
     MetricsSink m_sink;
     TimeSeriesSampler m_sampler;
+    std::deque<CcTraced> m_ccTraced; //!< stable addresses: the callbacks are bound to them
+    std::vector<CcTraceRow> m_ccTrace;
     ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
     std::string m_deadlock;
     bool m_interrupted = false;

@@ -50,6 +50,7 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
         s.retxPackets += f.retxPackets;
         s.oooPackets += f.oooPackets;
         s.retxBytes += f.retxBytes;
+        s.retxTimeoutPackets += f.retxTimeoutPackets;
         s.naks += f.naks;
         s.spuriousRetx += f.spuriousRetx;
         s.reorderMax = std::max(s.reorderMax, f.reorderMax);

@@ -219,12 +219,44 @@ struct RunSummary
     uint64_t retxPackets = 0;
     uint64_t oooPackets = 0;
     uint64_t retxBytes = 0;        //!< payload bytes retransmitted
+    uint64_t retxTimeoutPackets = 0; //!< of retxPackets, sent after a retransmission timeout
     uint64_t naks = 0;             //!< NAKs / SACK-NAKs sent by receivers
     uint64_t spuriousRetx = 0;     //!< packets that arrived although already received
     uint64_t reorderMax = 0;       //!< largest reorder distance (PSN - ePSN), packets
     double reorderMean = 0;        //!< mean reorder distance over out-of-order arrivals
     double uplinkImbalance = 1;    //!< max / mean of uplink tx bytes (1 = perfectly even)
     std::string quantileMethod;    //!< how the percentiles were taken ("nearest-rank")
+};
+
+/** One switch's buffer (switches.csv): its MMU's pools and the most each held (issue 16 item 11). */
+struct SwitchRow
+{
+    std::string name;
+    uint64_t bufferBytes = 0;       //!< BufferBytes
+    uint64_t reservedPoolBytes = 0; //!< reserved space of every (ingress port, PG)
+    uint64_t headroomPoolBytes = 0; //!< headroom of every lossless (ingress port, PG)
+    uint64_t sharedPoolBytes = 0;   //!< the rest
+    uint64_t maxTotalBytes = 0;     //!< the most the switch held at one instant
+    uint64_t maxReservedBytes = 0;  //!< each pool's own maximum (not at the same instant)
+    uint64_t maxSharedBytes = 0;
+    uint64_t maxHeadroomBytes = 0;
+};
+
+/**
+ * One change of a QP's congestion-control state (cc_trace.csv, `[output] cc_trace = true`):
+ * what the CC has, NaN (an empty cell) for what it has not (issue 16 item 10).
+ */
+struct CcTraceRow
+{
+    uint64_t timePs = 0;
+    uint32_t src = 0;  //!< the QP's host (its requester sends the data)
+    uint32_t dst = 0;  //!< the peer host
+    uint32_t qpn = 0;  //!< the QP number at src
+    std::string cc;    //!< the CC's name ("dcqcn", "hpcc", ...)
+    double rateBps = 0;
+    double targetRateBps = 0;
+    double alpha = 0;
+    double windowBytes = 0;
 };
 
 /** PFC headroom of the switch ports of one (rate, delay) class, as the MMUs got it. */
@@ -270,6 +302,8 @@ struct RunResult
     std::vector<LinkRow> links;
     std::vector<PfcEventRow> pfcEvents;
     TimeSeries timeSeries; //!< [output] sample_us > 0: switch ports sampled over time
+    std::vector<SwitchRow> switchRows; //!< one per switch, in vertex order (switches.csv)
+    std::vector<CcTraceRow> ccTrace;   //!< [output] cc_trace: CC state changes in time order
     RunSummary summary;
     Conservation conservation;
     uint32_t hosts = 0;

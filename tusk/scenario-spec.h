@@ -308,6 +308,7 @@ struct OutputSection
     std::string dir;      //!< results directory; empty = results/<name>/<policy>-s<seed>
     bool pcap = false;    //!< write one pcap per host NIC (RoCEv2, opens in Wireshark)
     uint64_t samplePs = 0; //!< timeseries.csv sampling interval, ps (TOML: sample_us); 0 = off
+    bool ccTrace = false;  //!< write cc_trace.csv: every QP's congestion-control state changes
 };
 
 /** [simulator]: the simulation kernel. */

@@ -1,6 +1,8 @@
 #include "time-series.h"
 
 #include "fabric/helper/fabric-helper.h"
+#include "fabric/model/shared-buffer-mmu.h"
+#include "fabric/model/switch-node.h"
 #include "fabric/model/switch-port.h"
 
 #include "ns3/simulator.h"
@@ -60,6 +62,20 @@ TimeSeriesSampler::AddSwitchPorts(const Fabric& fabric)
 }
 
 void
+TimeSeriesSampler::AddSwitches(const Fabric& fabric)
+{
+    for (size_t s = 0; s < fabric.switches.size(); ++s)
+    {
+        if (!fabric.switches[s]->GetMmu())
+        {
+            continue;
+        }
+        m_series.switches.push_back(fabric.graph.vertices[fabric.graph.numHosts + s].name);
+        m_switches.push_back(fabric.switches[s]);
+    }
+}
+
+void
 TimeSeriesSampler::Start(Time interval)
 {
     m_interval = interval;
@@ -108,6 +124,26 @@ TimeSeriesSampler::Record(uint64_t nowPs)
         m_lastWireBytes[i] = c.txWireBytes;
         m_series.rows.push_back(row);
     }
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        const SwitchNode& sw = *m_switches[s];
+        const SharedBufferMmu& mmu = *sw.GetMmu();
+        SwitchSampleRow row;
+        row.timePs = nowPs;
+        row.sw = s;
+        row.totalBytes = mmu.GetTotalUsed();
+        row.reservedBytes = mmu.GetReservedPoolUsed();
+        row.sharedBytes = mmu.GetSharedPoolUsed();
+        row.headroomBytes = mmu.GetHeadroomPoolUsed();
+        for (uint16_t p = 0; p < sw.GetNPorts(); ++p)
+        {
+            for (uint8_t q = 0; q < SwitchPort::kPriorities; ++q)
+            {
+                row.pausedIngress += sw.IsPausingIngress(p, q) ? 1 : 0;
+            }
+        }
+        m_series.switchRows.push_back(row);
+    }
     m_lastPs = nowPs;
 }
 
@@ -117,6 +153,7 @@ TimeSeriesSampler::Take()
     TimeSeries out = std::move(m_series);
     m_series = TimeSeries();
     m_devs.clear();
+    m_switches.clear();
     m_lastTxBytes.clear();
     m_lastWireBytes.clear();
     m_lastPausedPs.clear();

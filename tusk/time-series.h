@@ -18,6 +18,7 @@
 namespace ns3
 {
 class SwitchPort;
+class SwitchNode;
 struct Fabric;
 } // namespace ns3
 
@@ -45,12 +46,27 @@ struct TimeSeriesRow
                              //!< summed over priorities
 };
 
-/** The sampled series of a run: ports, then rows in time order (ports in order within a time). */
+/** One row of switch_timeseries.csv: one switch's MMU at a sample instant (bytes). */
+struct SwitchSampleRow
+{
+    uint64_t timePs = 0;
+    uint32_t sw = 0;          //!< index into TimeSeries::switches
+    uint64_t totalBytes = 0;  //!< = reserved + shared + headroom = the bytes its queues hold
+    uint64_t reservedBytes = 0;
+    uint64_t sharedBytes = 0;
+    uint64_t headroomBytes = 0;
+    uint32_t pausedIngress = 0; //!< (ingress port, priority) pairs under XOFF at that instant
+};
+
+/** The sampled series of a run: ports, then rows in time order (ports in order within a time);
+ *  switches likewise. */
 struct TimeSeries
 {
     uint64_t intervalPs = 0; //!< 0: sampling was off
     std::vector<SampledPort> ports;
     std::vector<TimeSeriesRow> rows;
+    std::vector<std::string> switches; //!< switch names, vertex order
+    std::vector<SwitchSampleRow> switchRows;
 };
 
 /**
@@ -64,6 +80,8 @@ class TimeSeriesSampler
     /** Add every switch egress port of `fabric` (both directions of switch-switch links, the
      *  switch side of host links), in links.csv order. */
     void AddSwitchPorts(const ns3::Fabric& fabric);
+    /** Add every switch's MMU (switch_timeseries.csv: its pools' occupancy at each instant). */
+    void AddSwitches(const ns3::Fabric& fabric);
     void Start(ns3::Time interval);
     void Finish(ns3::Time now);
     /** Move the collected series out (the sampler is empty afterwards). */
@@ -75,6 +93,7 @@ class TimeSeriesSampler
 
     TimeSeries m_series;
     std::vector<ns3::Ptr<ns3::SwitchPort>> m_devs;
+    std::vector<ns3::Ptr<ns3::SwitchNode>> m_switches;
     std::vector<uint64_t> m_lastTxBytes;
     std::vector<uint64_t> m_lastWireBytes;
     std::vector<uint64_t> m_lastPausedPs;

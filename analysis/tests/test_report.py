@@ -190,5 +190,57 @@ class TimeSeriesTest(unittest.TestCase):
         self.assertTrue((ts["util"] <= 1.2).all())
 
 
+#: Three DCQCN senders into one 100 G host: CNPs, cuts and recovery to plot.
+INCAST_TOML = """\
+name = "cc-incast"
+[topology]
+kind = "leaf-spine"
+leaves = 1
+spines = 1
+hosts_per_leaf = 4
+host_link_gbps = 100
+fabric_link_gbps = 100
+[nic]
+congestion_control = "dcqcn"
+[ecn]
+enabled = true
+[workload]
+kind = "flows"
+flows = [{ src = 0, dst = 3, bytes = 2000000 }, { src = 1, dst = 3, bytes = 2000000 },
+         { src = 2, dst = 3, bytes = 2000000 }]
+[output]
+cc_trace = true
+"""
+
+
+class CcTraceTest(unittest.TestCase):
+    """cc_trace.csv (issue 16 item 10) is loaded and plotted when present, and only then."""
+
+    def test_cc_state_plot(self):
+        toml = os.path.join(TMP, "cc-incast.toml")
+        with open(toml, "w") as fh:
+            fh.write(INCAST_TOML)
+        run = os.path.join(TMP, "cc-run")
+        support.run_tusk("run", toml, "--out", run, "-q")
+        r = load.load_run(run)
+        self.assertIsNotNone(r.cc_trace)
+        self.assertEqual(list(r.cc_trace.columns), ["time_us", "src", "dst", "qpn", "cc",
+                                                    "rate_gbps", "target_gbps", "alpha",
+                                                    "window_bytes"])
+        self.assertEqual(set(r.cc_trace["src"]), {0, 1, 2})
+        self.assertTrue(r.cc_trace["alpha"].between(0, 1).all())
+        self.assertTrue(r.cc_trace["window_bytes"].isna().all())
+        self.assertLess(r.cc_trace["rate_gbps"].min(), 100)  # CNPs cut the rate
+        self.assertIsNotNone(r.switches)  # switches.csv is always written
+        out = os.path.join(TMP, "cc-report")
+        proc = support.run_tusk("report", run, "--out", out)
+        self.assertIn("cc_state", proc.stdout)
+        with open(os.path.join(out, "report.html"), encoding="utf-8") as fh:
+            self.assertIn("cc_state", images(fh.read()))
+        # The tiny comparison traced nothing (its report's plots are EXPECTED_PLOTS exactly,
+        # SingleRunReportTest).
+        self.assertIsNone(load.load_run(os.path.join(CMP, "ecmp")).cc_trace)
+
+
 if __name__ == "__main__":
     unittest.main()

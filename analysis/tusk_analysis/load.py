@@ -31,6 +31,9 @@ class Run:
     links: pd.DataFrame
     timeseries: pd.DataFrame = None  # None unless the run sampled ([output] sample_us > 0)
     waits: pd.DataFrame = None  # waits.csv (who waited); None for runs written before it
+    switch_timeseries: pd.DataFrame = None  # the MMU pools over time, with timeseries
+    switches: pd.DataFrame = None  # switches.csv: buffer pools and their maxima (newer runs)
+    cc_trace: pd.DataFrame = None  # None unless the run traced its CCs ([output] cc_trace)
 
     @property
     def policy(self):
@@ -133,12 +136,14 @@ def load_run(path):
     flows = read_table(os.path.join(path, "flows.csv"), "flows")
     collectives = read_table(os.path.join(path, "collectives.csv"), "collectives")
     links = read_table(os.path.join(path, "links.csv"), "links")
-    ts_path = os.path.join(path, "timeseries.csv")
-    ts = _read_csv(ts_path) if os.path.exists(ts_path) else None
-    waits_path = os.path.join(path, "waits.csv")
-    waits = _read_csv(waits_path) if os.path.exists(waits_path) else None
+    def optional(name):
+        p = os.path.join(path, name)
+        return _read_csv(p) if os.path.exists(p) else None
+
     return Run(path=path, manifest=manifest, flows=flows, collectives=collectives, links=links,
-               timeseries=ts, waits=waits)
+               timeseries=optional("timeseries.csv"), waits=optional("waits.csv"),
+               switch_timeseries=optional("switch_timeseries.csv"),
+               switches=optional("switches.csv"), cc_trace=optional("cc_trace.csv"))
 
 
 def _stack(runs, keys, table):

@@ -958,8 +958,71 @@ def straggler_path(ctx):
                 "packets; dashed orange, the links the scenario's [[failures]] named.")
 
 
+
+def cc_state(ctx, top=4):
+    """Congestion-control state over time (cc_trace.csv): the rate (and DCQCN's target rate)
+    of the QPs whose state changed most often, and α or the window below."""
+    traced = {p: ctx.first_run(p).cc_trace for p in ctx.policies}
+    if all(t is None for t in traced.values()):
+        return []  # an opt-in output ([output] cc_trace) that was not asked for: nothing to say
+    have = {p: t for p, t in traced.items() if t is not None and len(t)}
+    if not have:
+        raise Skip("cc_trace.csv has no rows: no congestion control changed its state "
+                   "(`nic.congestion_control = \"none\"`?)")
+    pols = list(have)
+    second = {}
+    for p, t in have.items():
+        second[p] = ("alpha", "α") if t["alpha"].notna().any() else (
+            ("window_bytes", "window (KiB)") if t["window_bytes"].notna().any() else None)
+    rows = sum(2 if second[p] else 1 for p in pols)
+    fig, axes = plt.subplots(rows, 1, figsize=(WIDTH_IN, 0.7 + 1.8 * rows), squeeze=False,
+                             layout="constrained")
+    axes = list(axes[:, 0])
+    for p in pols:
+        t = have[p]
+        key = ["src", "dst", "qpn"]
+        counts = t.groupby(key, sort=False).size().sort_values(ascending=False, kind="mergesort")
+        chosen = list(counts.head(top).index)
+        ax = axes.pop(0)
+        a2 = axes.pop(0) if second[p] else None
+        cc = t["cc"].iloc[0]
+        ax.set_title("%s (%s): rate of the %d QPs with the most changes (of %d traced)" %
+                     (p, cc, len(chosen), len(counts)), loc="left")
+        ax.set_ylabel("rate (Gb/s)")
+        ax.set_xlabel("simulated time (µs)")
+        for k, (src, dst, qpn) in enumerate(chosen):
+            s = t[(t["src"] == src) & (t["dst"] == dst) & (t["qpn"] == qpn)]
+            label = "host%d→host%d qp %d" % (src, dst, qpn)
+            line, = ax.plot(s["time_us"], s["rate_gbps"], drawstyle="steps-post", lw=1.1,
+                            ls=LINESTYLES[k % 4], label=label + " Rc" * s["target_gbps"].notna().any())
+            if s["target_gbps"].notna().any():
+                ax.plot(s["time_us"], s["target_gbps"], drawstyle="steps-post", lw=0.8,
+                        color=line.get_color(), alpha=0.45, label=label + " Rt")
+            if a2 is not None:
+                col, _ = second[p]
+                scale = 1 if col == "alpha" else 1 / 1024
+                a2.plot(s["time_us"], s[col] * scale, drawstyle="steps-post", lw=1.1,
+                        color=line.get_color(), ls=LINESTYLES[k % 4], label=label)
+        ax.set_ylim(bottom=0)
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
+        if a2 is not None:
+            a2.set_ylabel(second[p][1])
+            a2.set_xlabel("simulated time (µs)")
+            if second[p][0] == "alpha":
+                a2.set_ylim(0, 1.05)
+            else:
+                a2.set_ylim(bottom=0)
+    fig.suptitle(ctx.title("congestion-control state", policies=pols))
+    return Plot("cc_state", "Congestion-control state over time", fig,
+                "From cc_trace.csv (one row per change of a QP's congestion-control state): the "
+                "sending rate of the QPs whose state changed most often, as steps (DCQCN: the "
+                "current rate Rc, solid, and the target rate Rt, faint: a CNP cuts Rc by α/2 "
+                "and sets Rt to the old Rc; fast recovery moves Rc halfway to Rt; additive and "
+                "hyper increase raise Rt), and below it α (DCQCN, DCTCP) or the window.")
+
+
 ALL = [fct_slowdown_cdf, cct_busbw, collective_steps, who_waited, straggler_path,
-       uplink_heatmap, uplink_byte_share, queue_timeline, retx_ooo]
+       uplink_heatmap, uplink_byte_share, queue_timeline, retx_ooo, cc_state]
 
 
 def make_all(results, quantiles=stats.DEFAULT_QUANTILE_METHOD):

@@ -141,6 +141,7 @@ TEST_CASE("go-back-N: the lost last ACK is recovered by the retransmission timeo
     CHECK(f.spuriousRetx == receiverDuplicates);
     // Every resend followed the timeout: counted apart from NAK resends (issue 16 item 5).
     CHECK(f.retxTimeoutPackets == f.retxPackets);
+    CHECK(r.summary.retxTimeoutPackets == f.retxTimeoutPackets); // and in the summary
     // The receiver had everything at the ideal time; the sender learns it within
     // one RTO + the resend of the window + an RTT.
     CHECK(f.slowdown == Approx(1.0).epsilon(1e-6));
@@ -148,4 +149,48 @@ TEST_CASE("go-back-N: the lost last ACK is recovered by the retransmission timeo
     const double sendDoneUs = r.simEndPs * 1e-6;
     const double idealUs = f.idealFctPs * 1e-6;
     CHECK(sendDoneUs <= idealUs + rtoUs + 64 * 0.35 + 3 * 4.5);
+}
+
+TEST_CASE("RTO: a QP whose packets wait in a PFC-paused queue for more than 1 ms is not "
+          "timed out with a deployed NIC's RTO, and is with 1 ms (issue 16 item 5)",
+          "[component][go-back-n][rto]")
+{
+    // 32:1 incast of 256 KiB flows into a host whose link runs at 1 Gb/s (degraded from 100 at
+    // t = 0), a 4 MiB switch buffer: each ingress may hold ~1/40 of the shared pool (~70 kB),
+    // less than a flow, so PFC pauses the senders; and a QP's next packet waits behind one
+    // packet of each of the other 31 QPs, 32 x 4178 B x 8 / 1 Gb/s = 1.07 ms between two ACKs
+    // of one QP. Nothing is lost.
+    auto spec = LeafSpine(1, 1, 33, 100);
+    spec.buffer.totalBytes = 4ULL << 20;
+    for (uint32_t h = 0; h < 32; ++h)
+    {
+        AddFlow(spec, h, 32, 256 * 1024);
+    }
+    tusk::FailureEntry slow;
+    slow.kind = "degrade";
+    slow.link = "leaf0-host32";
+    slow.rateDivisor = 100;
+    spec.failures.push_back(slow);
+    spec.stopTimePs = 300'000'000'000ULL;
+    spec.requireFinish = false;
+
+    // A deployed RoCE NIC's Local ACK Timeout, 4.096 us x 2^14 = 67.1 ms: no resend.
+    spec.nic.rtoPs = 67'108'864'000ULL;
+    auto deployed = Run(spec);
+    REQUIRE(deployed.finished);
+    CHECK(deployed.summary.drops == 0);
+    CHECK(deployed.summary.pfcPauses > 0);
+    CHECK(deployed.summary.retxPackets == 0);
+    CHECK(deployed.summary.retxTimeoutPackets == 0);
+
+    // tusk's default of 1 ms times out QPs whose packets were only queued: resends with
+    // no drop, every one of them after a timeout (go-back-N on one path sees no reordering,
+    // so no NAK), and a later finish if any.
+    spec.nic.rtoPs = 1'000'000'000ULL;
+    auto oneMs = Run(spec);
+    INFO("1 ms RTO: " << oneMs.summary.retxTimeoutPackets << " timeout resends");
+    CHECK(oneMs.summary.drops == 0);
+    CHECK(oneMs.summary.retxTimeoutPackets > 0);
+    CHECK(oneMs.summary.retxTimeoutPackets == oneMs.summary.retxPackets);
+    CHECK((!oneMs.finished || oneMs.simEndPs > deployed.simEndPs));
 }

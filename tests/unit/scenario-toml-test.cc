@@ -178,6 +178,7 @@ TEST_CASE("default scenario loads with its documented values", "[unit][scenario]
     CHECK(s.nic.mtuBytes == 4096);
     CHECK(s.nic.rtoPs == 1'000'000'000ULL); // 1000 us
     CHECK(s.nic.congestionControl == "none");
+    CHECK(s.nic.receiver == "selective-repeat"); // issue 16 item 15: spraying without go-back-N
     CHECK(s.nic.dataPriority == 3);
     CHECK(s.nic.controlPriority == 7);
     CHECK(s.ns3Defaults.empty());

@@ -213,6 +213,20 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
         CHECK(e.Line() == 3u);
     }
     {
+        // A dual-ToR host (Alibaba HPN style): host node 2 links to switches 0 and 1. Refused
+        // with the file's line of the second link, naming both switches (issue 16 item 12).
+        TempFile f("4 2 3\n0 1\n0 2 100Gbps 0.001ms 0\n3 1 100Gbps 0.001ms 0\n"
+                   "2 1 100Gbps 0.001ms 0\n");
+        const auto e = Error([&] { ReadHpccTopology(f.path); });
+        CHECK(e.Key() == "links");
+        CHECK(e.Line() == 5u);
+        CHECK(e.File() == f.path);
+        CHECK_THAT(std::string(e.what()),
+                   Catch::Contains("host node 2 has a second link (to node 1; its first goes to "
+                                   "node 0)") &&
+                       Catch::Contains("multi-homed (dual-ToR) hosts are not supported"));
+    }
+    {
         TempFile f("3 1 3\n0\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n");
         CHECK(Error([&] { ReadHpccTopology(f.path); }).Key() == "links"); // ends early
     }

@@ -159,16 +159,21 @@ SharedBufferMmu::Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t byt
     if (At(m_reserved, in, pg) + bytes <= m_reservedPerPg)
     {
         At(m_reserved, in, pg) += bytes;
+        m_reservedUsedTotal += bytes;
+        m_peakReserved = std::max(m_peakReserved, m_reservedUsedTotal);
     }
     else if (!lossless ||
              (At(m_shared, in, pg) + bytes <= PfcThreshold() && m_sharedUsedTotal + bytes <= pool))
     {
         At(m_shared, in, pg) += bytes;
         m_sharedUsedTotal += bytes;
+        m_peakShared = std::max(m_peakShared, m_sharedUsedTotal);
     }
     else if (At(m_hdrm, in, pg) + bytes <= m_headroom[in])
     {
         At(m_hdrm, in, pg) += bytes;
+        m_headroomUsedTotal += bytes;
+        m_peakHeadroom = std::max(m_peakHeadroom, m_headroomUsedTotal);
         v = ADMIT_HEADROOM;
         m_headroomTrace(in, pg, At(m_hdrm, in, pg));
     }
@@ -190,6 +195,7 @@ SharedBufferMmu::Release(uint16_t in, uint16_t out, uint8_t priority, uint32_t b
     uint64_t& h = At(m_hdrm, in, pg);
     const uint64_t fromH = std::min(h, left);
     h -= fromH;
+    m_headroomUsedTotal -= fromH;
     left -= fromH;
     uint64_t& s = At(m_shared, in, pg);
     const uint64_t fromS = std::min(s, left);
@@ -199,6 +205,7 @@ SharedBufferMmu::Release(uint16_t in, uint16_t out, uint8_t priority, uint32_t b
     uint64_t& r = At(m_reserved, in, pg);
     NS_ABORT_MSG_IF(r < left, "SharedBufferMmu: release of bytes never admitted");
     r -= left;
+    m_reservedUsedTotal -= left;
     uint64_t& e = At(m_egress, out, pg);
     NS_ABORT_MSG_IF(e < bytes, "SharedBufferMmu: egress release of bytes never admitted");
     e -= bytes;
@@ -233,17 +240,23 @@ SharedBufferMmu::CheckInvariants() const
     uint64_t ingress = 0;
     uint64_t egress = 0;
     uint64_t shared = 0;
+    uint64_t reserved = 0;
+    uint64_t headroom = 0;
     for (size_t i = 0; i < m_egress.size(); ++i)
     {
         ingress += m_reserved[i] + m_shared[i] + m_hdrm[i];
         egress += m_egress[i];
         shared += m_shared[i];
+        reserved += m_reserved[i];
+        headroom += m_hdrm[i];
         if (m_reserved[i] > m_reservedPerPg || m_hdrm[i] > m_headroom[i / kPgs])
         {
             return false;
         }
     }
     return ingress == m_totalUsed && egress == m_totalUsed && shared == m_sharedUsedTotal &&
+           reserved == m_reservedUsedTotal && headroom == m_headroomUsedTotal &&
+           m_reservedUsedTotal + m_sharedUsedTotal + m_headroomUsedTotal == m_totalUsed &&
            m_sharedUsedTotal <= GetSharedPoolBytes();
 }
 

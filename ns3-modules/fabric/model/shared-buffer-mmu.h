@@ -87,13 +87,28 @@ class SharedBufferMmu : public Object
     uint64_t GetHeadroomUsed(uint16_t in, uint8_t pg) const { return At(m_hdrm, in, pg); }
     uint64_t GetSharedUsed(uint16_t in, uint8_t pg) const { return At(m_shared, in, pg); }
     uint64_t GetEgressBytes(uint16_t out, uint8_t q) const { return At(m_egress, out, q); }
+    /** The switch buffer, bytes (BufferBytes). */
+    uint64_t GetBufferBytes() const { return m_bufferBytes; }
+    /** Shared pool size now: the buffer less the reserved and headroom pools, bytes. */
     uint64_t GetSharedPoolBytes() const;
+    /** Reserved pool: ReservedBytes x 8 PGs x ports, bytes. */
+    uint64_t GetReservedPoolBytes() const { return m_reservedPool; }
+    /** Headroom pool: the headroom of every lossless PG of every port, bytes. */
+    uint64_t GetHeadroomPoolBytes() const { return m_headroomPool; }
+    /** Occupancy of each pool now, bytes; the three add up to GetTotalUsed(). */
     uint64_t GetSharedPoolUsed() const { return m_sharedUsedTotal; }
+    uint64_t GetReservedPoolUsed() const { return m_reservedUsedTotal; }
+    uint64_t GetHeadroomPoolUsed() const { return m_headroomUsedTotal; }
     uint64_t GetTotalUsed() const { return m_totalUsed; }
     /** Largest total occupancy seen, bytes. */
     uint64_t GetPeakUsed() const { return m_peakUsed; }
+    /** Largest occupancy of each pool seen (each its own maximum, not at the same instant). */
+    uint64_t GetPeakSharedUsed() const { return m_peakShared; }
+    uint64_t GetPeakReservedUsed() const { return m_peakReserved; }
+    uint64_t GetPeakHeadroomUsed() const { return m_peakHeadroom; }
 
-    /** Ingress sums, egress sums and the total agree and no pool is over-committed. */
+    /** Ingress sums, egress sums, the pool totals (reserved + shared + headroom) and the total
+     *  agree and no pool is over-committed. */
     bool CheckInvariants() const;
 
   private:
@@ -122,6 +137,11 @@ class SharedBufferMmu : public Object
     std::vector<uint64_t> m_hdrm;     //!< used, per (port, pg)
     std::vector<uint64_t> m_egress;   //!< per (port, queue)
     uint64_t m_sharedUsedTotal = 0;
+    uint64_t m_reservedUsedTotal = 0;
+    uint64_t m_headroomUsedTotal = 0;
+    uint64_t m_peakShared = 0;
+    uint64_t m_peakReserved = 0;
+    uint64_t m_peakHeadroom = 0;
     uint64_t m_headroomPool = 0;
     uint64_t m_reservedPool = 0;
     uint64_t m_totalUsed = 0;

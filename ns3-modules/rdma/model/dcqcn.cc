@@ -229,6 +229,7 @@ DcqcnCongestionControl::OnCnp(Time now)
     m_alphaEvent.Cancel();
     m_rateEvent.Cancel();
     m_rateTrace(m_rc, m_rt, m_alpha);
+    NotifyState();
     EnsureTimers();
 }
 
@@ -250,6 +251,7 @@ DcqcnCongestionControl::AlphaTimer()
 {
     m_alpha *= (1 - m_g);
     m_rateTrace(m_rc, m_rt, m_alpha);
+    NotifyState();
     EnsureTimers();
 }
 
@@ -299,6 +301,7 @@ DcqcnCongestionControl::IncreaseEvent()
     m_rc = std::min(line, (m_rt + m_rc) / 2);
     m_increasedSinceCnp = true;
     m_rateTrace(m_rc, m_rt, m_alpha);
+    NotifyState();
 }
 
 } // namespace ns3

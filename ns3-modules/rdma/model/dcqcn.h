@@ -56,6 +56,15 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     void OnDataSent(uint32_t bytes, Time now) override;
     void OnCnp(Time now) override;
     const char* Name() const override { return "dcqcn"; }
+    /** Rc, Rt and alpha. */
+    RdmaCcState GetState() const override
+    {
+        RdmaCcState s;
+        s.rateBps = m_rc;
+        s.targetRateBps = m_rt;
+        s.alpha = m_alpha;
+        return s;
+    }
 
     double GetAlpha() const { return m_alpha; }
     double GetTargetRateBps() const { return m_rt; }

@@ -86,6 +86,7 @@ DctcpCongestionControl::Set(double w)
     {
         m_w = w;
         m_windowTrace(m_w, m_alpha);
+        NotifyState();
     }
 }
 
@@ -109,6 +110,7 @@ DctcpCongestionControl::OnAck(const RdmaCcAck& ack)
                                            : static_cast<double>(m_markedBytes) /
                                                  static_cast<double>(m_ackedBytes);
         m_alpha = (1 - m_g) * m_alpha + m_g * f;
+        NotifyState();
         m_ackedBytes = 0;
         m_markedBytes = 0;
         m_windowEnd = ack.sndNxt;

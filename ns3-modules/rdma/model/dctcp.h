@@ -40,6 +40,13 @@ class DctcpCongestionControl : public RdmaCongestionControl
     const char* Name() const override { return "dctcp"; }
 
     double GetWindow() const { return m_w; }
+    /** The window and alpha. */
+    RdmaCcState GetState() const override
+    {
+        RdmaCcState s = RdmaCongestionControl::GetState();
+        s.alpha = m_alpha;
+        return s;
+    }
     double GetAlpha() const { return m_alpha; }
 
   private:

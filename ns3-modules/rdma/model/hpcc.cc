@@ -191,6 +191,7 @@ HpccCongestionControl::OnAck(const RdmaCcAck& ack)
     {
         m_w = w;
         m_windowTrace(m_w, m_w * 8 / m_t, m_u);
+        NotifyState();
     }
 }
 

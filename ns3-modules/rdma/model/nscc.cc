@@ -277,6 +277,7 @@ NsccCongestionControl::Report(double before)
     if (m_cwnd != before)
     {
         m_windowTrace(m_cwnd, Seconds(m_avgDelay));
+        NotifyState();
     }
 }
 

@@ -10,8 +10,30 @@ TypeId
 RdmaCongestionControl::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::RdmaCongestionControl").SetParent<Object>().SetGroupName("Rdma");
+        TypeId("ns3::RdmaCongestionControl")
+            .SetParent<Object>()
+            .SetGroupName("Rdma")
+            .AddTraceSource("CcState",
+                            "The state after each change (RdmaCcState: rate and target rate in "
+                            "bit/s, alpha, window in bytes; NaN for what the CC does not have). "
+                            "Every congestion control fires it where it changes its rate or "
+                            "window.",
+                            MakeTraceSourceAccessor(&RdmaCongestionControl::m_stateTrace),
+                            "ns3::RdmaCongestionControl::StateTracedCallback");
     return tid;
+}
+
+RdmaCcState
+RdmaCongestionControl::GetState() const
+{
+    RdmaCcState s;
+    s.rateBps = static_cast<double>(GetRateBps());
+    const uint64_t w = GetWindowBytes();
+    if (w > 0)
+    {
+        s.windowBytes = static_cast<double>(w);
+    }
+    return s;
 }
 
 TypeId

@@ -9,8 +9,10 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace ns3
 {
@@ -56,6 +58,19 @@ struct RdmaCcAck
 };
 
 /**
+ * \brief A congestion control's state as the "CcState" trace source reports it: the variables
+ * the papers plot. A CC fills what it has; NaN marks what it has not.
+ */
+struct RdmaCcState
+{
+    static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    double rateBps = kNone;       //!< sending rate (DCQCN's Rc, TIMELY's rate; W / T for HPCC), bit/s
+    double targetRateBps = kNone; //!< DCQCN's target rate Rt, bit/s
+    double alpha = kNone;         //!< DCQCN's / DCTCP's α in [0, 1]
+    double windowBytes = kNone;   //!< window (HPCC's W, DCTCP's, Swift's and NSCC's cwnd), bytes
+};
+
+/**
  * \brief Congestion control of one QP's sender (reaction point): a rate, a window or both.
  *
  * The requester paces data packets at GetRateBps() and keeps at most GetWindowBytes() of
@@ -91,11 +106,29 @@ class RdmaCongestionControl : public Object
     virtual bool UsesInt() const { return false; }
     /** Short name for outputs ("none", "dcqcn"). */
     virtual const char* Name() const = 0;
+    /** The state now: by default the rate (GetRateBps) and the window (GetWindowBytes, when
+     *  not 0); subclasses add their own variables. */
+    virtual RdmaCcState GetState() const;
+
+    /** TracedCallback signature of "CcState": the state after a change. */
+    typedef void (*StateTracedCallback)(const RdmaCcState& state);
 
     const RdmaCcSetup& GetSetup() const { return m_setup; }
 
   protected:
+    /** Fire "CcState" with GetState(); costs one emptiness test when nothing is connected. */
+    void NotifyState()
+    {
+        if (!m_stateTrace.IsEmpty())
+        {
+            m_stateTrace(GetState());
+        }
+    }
+
     RdmaCcSetup m_setup;
+
+  private:
+    TracedCallback<const RdmaCcState&> m_stateTrace;
 };
 
 /** \brief No congestion control: line rate always; losslessness is PFC's job (Meta at 400G). */

@@ -56,7 +56,9 @@ RdmaNic::GetTypeId()
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("RetransmitTimeout",
                           "Requester retransmission timeout: go back to the oldest "
-                          "unacknowledged PSN when no ACK progress for this long (Time).",
+                          "unacknowledged PSN when no ACK progress for this long (Time). "
+                          "Deployed RoCE NICs use their Local ACK Timeout, 4.096 us x 2^n "
+                          "(n = 14: 67.108864 ms); see rdma.md, Retransmission timeout.",
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(NanoSeconds(1)))

@@ -158,6 +158,7 @@ SwiftCongestionControl::Set(double cwnd)
     {
         m_cwnd = cwnd;
         m_windowTrace(m_cwnd, m_target);
+        NotifyState();
     }
 }
 

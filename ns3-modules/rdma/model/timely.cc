@@ -118,6 +118,7 @@ TimelyCongestionControl::Update(Time rtt)
     {
         m_rate = rate;
         m_rateTrace(m_rate, m_gradient);
+        NotifyState();
     }
 }
 

@@ -211,6 +211,7 @@ ReadHpccTopology(const std::string& path)
         v.name = isSwitch[id] ? "node" + std::to_string(id) : "host" + std::to_string(vertexOf[id]);
     }
     std::vector<uint32_t> degree(nodes, 0);
+    std::vector<uint64_t> firstSwitch(nodes, 0); // a host's switch, for the multi-homing error
     std::vector<std::vector<uint32_t>> adj(nodes);
     for (uint64_t l = 0; l < links; ++l)
     {
@@ -254,10 +255,21 @@ ReadHpccTopology(const std::string& path)
         }
         for (uint64_t x : {a, b})
         {
+            const uint64_t other = x == a ? b : a;
             if (!isSwitch[x] && ++degree[x] > 1)
             {
-                in.Fail("links", "host node " + std::to_string(x) +
-                                     " has a second link: tusk hosts have exactly one NIC");
+                // Multi-homed (dual-ToR) hosts, as in Alibaba HPN: not modelled (workload.md,
+                // "HPCC"): each tusk host has one NIC with one port.
+                in.Fail("links", "host node " + std::to_string(x) + " has a second link (to node " +
+                                     std::to_string(other) + "; its first goes to node " +
+                                     std::to_string(firstSwitch[x]) +
+                                     "): multi-homed (dual-ToR) hosts are not supported, every "
+                                     "host has exactly one NIC with one link; keep one link per "
+                                     "host (see ns3-modules/workload/doc/workload.md, HPCC)");
+            }
+            if (!isSwitch[x])
+            {
+                firstSwitch[x] = other;
             }
         }
         adj[a].push_back(static_cast<uint32_t>(b));
