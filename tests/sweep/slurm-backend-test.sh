@@ -2,7 +2,7 @@
 # The Slurm backend of `tusk sweep` for real (docs/sweeps.md): a sweep of 8 runs submitted to a
 # Slurm cluster as a job array (2 runs per array task) must give results byte-identical to the
 # local backend's: every CSV file of every run, sweep.csv, and manifest.json but for its
-# wall_time_s line. The test cluster is scripts/slurm-test-cluster.sh (scripts/test.sh starts it
+# wall_time_s, setup_time_s and run_time_s lines. The test cluster is scripts/slurm-test-cluster.sh (scripts/test.sh starts it
 # as root and stops it afterwards); without a reachable cluster the test is skipped, saying why.
 set -euo pipefail
 TUSK=${TUSK_BIN:?set TUSK_BIN to the tusk binary}
@@ -59,9 +59,10 @@ for d in "$tmp"/local/*=*; do
   for f in "$d"/*.csv; do
     cmp "$f" "$tmp/slurm/$id/$(basename "$f")" || { echo "$id/$(basename "$f") differs"; fail=1; }
   done
-  if ! diff <(grep -v '"wall_time_s"' "$d/manifest.json") \
-            <(grep -v '"wall_time_s"' "$tmp/slurm/$id/manifest.json"); then
-    echo "$id/manifest.json differs beyond wall_time_s"; fail=1
+  timing='"(wall|setup|run)_time_s"'
+  if ! diff <(grep -Ev "$timing" "$d/manifest.json") \
+            <(grep -Ev "$timing" "$tmp/slurm/$id/manifest.json"); then
+    echo "$id/manifest.json differs beyond wall_time_s, setup_time_s and run_time_s"; fail=1
   fi
 done
 [ "$runs" -eq 8 ] || { echo "expected 8 local runs, found $runs"; fail=1; }
