@@ -2,8 +2,9 @@
 # The Slurm backend of `tusk sweep` for real (docs/sweeps.md): a sweep of 8 runs submitted to a
 # Slurm cluster as a job array (2 runs per array task) must give results byte-identical to the
 # local backend's: every CSV file of every run, sweep.csv, and manifest.json but for its
-# wall_time_s, setup_time_s and run_time_s lines. The test cluster is scripts/slurm-test-cluster.sh (scripts/test.sh starts it
-# as root and stops it afterwards); without a reachable cluster the test is skipped, saying why.
+# wall_time_s, setup_time_s and run_time_s lines. The test cluster is
+# scripts/slurm-test-cluster.sh (scripts/test.sh starts it as root and stops it afterwards);
+# without a reachable cluster the test is skipped, saying why.
 set -euo pipefail
 TUSK=${TUSK_BIN:?set TUSK_BIN to the tusk binary}
 
