@@ -90,7 +90,8 @@ void
 SwitchNode::SetLoadBalancer(Ptr<LoadBalancer> lb)
 {
     m_lb = lb;
-    m_candidateFields = lb ? lb->GetCandidateFields() : LoadBalancer::ALL_FIELDS;
+    m_candidateFields =
+        lb ? lb->GetCandidateFields() : static_cast<uint8_t>(LoadBalancer::ALL_FIELDS);
     if (lb)
     {
         lb->SetSwitchCallbacks(MakeCallback(&SwitchNode::InjectFromPolicy, this),

@@ -159,10 +159,10 @@ RdmaNic::GetTypeId()
 }
 
 RdmaNic::RdmaNic()
-    : m_qps(kFirstQpn), // QP0 (subnet management) and QP1 (general services) are reserved (IBA 3.5.1)
-      m_isActive(kFirstQpn, 0),
+    : m_creditOut(kFirstQpn, 0),
       m_creditListed(kFirstQpn, 0),
-      m_creditOut(kFirstQpn, 0)
+      m_qps(kFirstQpn), // QP0 (subnet management) and QP1 (general services) are reserved (IBA 3.5.1)
+      m_isActive(kFirstQpn, 0)
 {
     m_entropyRng = CreateObject<UniformRandomVariable>();
 }
