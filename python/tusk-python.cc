@@ -132,6 +132,7 @@ PYBIND11_MODULE(_tusk, m)
         .def("csv", [](const tusk::RunResult& r, const std::string& table) {
             if (table == "flows") return tusk::FlowsCsv(r);
             if (table == "collectives") return tusk::CollectivesCsv(r);
+            if (table == "waits") return tusk::WaitsCsv(r);
             if (table == "jobs") return tusk::JobsCsv(r);
             if (table == "links") return tusk::LinksCsv(r);
             if (table == "pfc_events") return tusk::PfcEventsCsv(r);
@@ -139,8 +140,9 @@ PYBIND11_MODULE(_tusk, m)
             if (table == "switch_timeseries") return tusk::SwitchTimeSeriesCsv(r);
             if (table == "switches") return tusk::SwitchesCsv(r);
             if (table == "cc_trace") return tusk::CcTraceCsv(r);
-            throw py::value_error("no table \"" + table + "\" (flows, collectives, jobs, links, "
-                                  "pfc_events, timeseries, switch_timeseries, switches, cc_trace)");
+            throw py::value_error("no table \"" + table + "\" (flows, collectives, waits, jobs, "
+                                  "links, pfc_events, timeseries, switch_timeseries, switches, "
+                                  "cc_trace)");
         });
 
     py::class_<tusk::Scenario>(m, "Scenario")

@@ -3,6 +3,7 @@
 #include "scenario-text.h"
 #include "scenario-toml.h"
 #include "stats.h"
+#include "locate/observations.h"
 #include "git-revision.h"
 #include "tusk-version.h"
 
@@ -164,12 +165,7 @@ PathField(const FlowRow& f)
 std::string
 PathsField(const FlowRow& f)
 {
-    std::string s;
-    for (size_t i = 0; i < f.paths.size(); ++i)
-    {
-        s += fmt::format("{}{}:{}", i ? "|" : "", JoinLinks(f.paths[i].first), f.paths[i].second);
-    }
-    return s;
+    return locate::FormatPaths(f.paths); // the format tusk locate reads back
 }
 
 std::string

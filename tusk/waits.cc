@@ -179,7 +179,8 @@ ComputeWaits(uint32_t collective,
                 worstExcess = excess;
             }
             const auto it = rankOf.find(w.src);
-            if (w.step <= 0 || it == rankOf.end())
+            if (w.step <= 0 || static_cast<size_t>(w.step) > rowAt.size() ||
+                it == rankOf.end())
             {
                 break;
             }

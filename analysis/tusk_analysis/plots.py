@@ -952,8 +952,9 @@ def straggler_path(ctx):
                      loc="left")
     fig.suptitle(ctx.title("the straggler's path"))
     return Plot("straggler_path", "The straggler's path", fig,
-                "The flow that ended the collective whose ranks waited longest (collectives.csv "
-                "critical_flow) drawn on the topology (hosts at the bottom, each switch tier "
+                "The straggler of the critical path of the collective whose ranks waited "
+                "longest (collectives.csv critical_flow: traced back from the flow that ended "
+                "it, the flow most late against its ideal) drawn on the topology (hosts at the bottom, each switch tier "
                 "above): red, its path or paths from flows.csv `paths`, wider for more of its "
                 "packets; dashed orange, the links the scenario's [[failures]] named.")
 

@@ -45,8 +45,8 @@ class Results:
         self.warnings = list(result.warnings)
 
     def table(self, name):
-        """The table `name` as a DataFrame (flows, collectives, jobs, links, pfc_events,
-        timeseries), read once."""
+        """The table `name` as a DataFrame (flows, collectives, waits, jobs, links, pfc_events,
+        timeseries, switch_timeseries, switches, cc_trace), read once."""
         if name not in self._tables:
             self._tables[name] = read_table(io.StringIO(self._r.csv(name)), name)
         return self._tables[name]

@@ -235,8 +235,9 @@ TEST_CASE("tusk locate names a link at 1/4 rate first on real runs, ECMP and spr
         REQUIRE(run.status == 0);
         // What an operator would not have: link counters, time series, the failures.
         fs::remove(out / "pfc_events.csv");
-        const auto o = Shell(std::string(TUSK_BINARY_DIR) + "/bin/tusk locate " + out.string() +
-                             " --json --top 3 2>/dev/null");
+        // In a subshell: Shell appends 2>&1, and the JSON on stdout must stay alone.
+        const auto o = Shell("(" + std::string(TUSK_BINARY_DIR) + "/bin/tusk locate " +
+                             out.string() + " --json --top 3 2>/dev/null)");
         REQUIRE(o.status == 0);
         const auto j = nlohmann::json::parse(o.output);
         REQUIRE(!j["ranking"].empty());

@@ -172,7 +172,6 @@ TEST_CASE("ConWeave source ToR: a late reply makes the next frame the TAIL and m
           "[unit][conweave]")
 {
     auto src = ConWeave();
-    std::vector<uint16_t> oldNew;
     uint16_t first = 0;
     Send(src, Flow(0, 4, 1000), 0, &first); // RTT_REQUEST; its reply never comes
     uint16_t port = 0;

@@ -32,7 +32,7 @@ GrayFailureModel::GetTypeId()
                           MakeDoubleAccessor(&GrayFailureModel::m_hashFraction),
                           MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("HashSeed",
-                          "Seed of the bucket hash (which flows are affected).",
+                          "Seed of the bucket hash, which decides the flows affected (dimensionless).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&GrayFailureModel::m_hashSeed),
                           MakeUintegerChecker<uint32_t>());
