@@ -65,6 +65,7 @@ CongaLoadBalancer::CongaLoadBalancer()
     : m_rng(CreateObject<UniformRandomVariable>())
 {
     EnableFrameHooks();
+    EnableDepartureHook(); // CE is written as the frame leaves the egress queue
 }
 
 int64_t

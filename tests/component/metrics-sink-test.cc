@@ -217,9 +217,9 @@ TEST_CASE("flows.csv per-flow packet counts: sent = received + dropped + in flig
         {
             d += f.pktsDropped[k];
         }
+        // pktsInFlight is sent - received - dropped (run-collect.cc), so sent = received +
+        // dropped + in flight holds by construction; what can fail is a negative remainder.
         CHECK(f.pktsInFlight >= 0);
-        CHECK(static_cast<int64_t>(f.pktsSent) ==
-              static_cast<int64_t>(f.pktsReceived + d) + f.pktsInFlight);
         CHECK(f.pktsSent >= (f.deliveredBytes + 4095) / 4096); // at least what it delivered
         sent += f.pktsSent;
         received += f.pktsReceived;

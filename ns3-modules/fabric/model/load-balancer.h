@@ -97,11 +97,12 @@ class LoadBalancer : public Object
      * is where an ASIC rewrites a header field that reports the egress state the frame met
      * (CONGA's CE): a value written at enqueue (FrameLeaving) is as old as the queueing delay
      * when it reaches the next hop. Called by the port for every frame of a switch whose
-     * policy enabled the frame hooks.
+     * policy enabled the departure hook (EnableDepartureHook): the ports then keep DRE
+     * estimates and read the clock per frame, which other hooked policies do not pay for.
      */
     void FrameDeparting(Time now, uint16_t port, double utilisation, FrameMeta& frame)
     {
-        if (m_frameHooks)
+        if (m_departureHook)
         {
             DoFrameDeparting(now, port, utilisation, frame);
         }
@@ -129,6 +130,8 @@ class LoadBalancer : public Object
         return m_frameHooks && DoHoldFrame(now, inPort, outPort, packet, frame);
     }
     bool HasFrameHooks() const { return m_frameHooks; }
+    /** Whether the policy asked for FrameDeparting (EnableDepartureHook). */
+    bool HasDepartureHook() const { return m_departureHook; }
 
     /** (inPort, packet, meta): forward a frame the policy generated as if it arrived on inPort. */
     typedef Callback<void, uint16_t, Ptr<Packet>, const FrameMeta&> InjectCallback;
@@ -171,6 +174,8 @@ class LoadBalancer : public Object
   protected:
     /** Called by a policy's constructor to receive the per-frame hooks. */
     void EnableFrameHooks() { m_frameHooks = true; }
+    /** Called by a policy's constructor to receive FrameDeparting for every frame. */
+    void EnableDepartureHook() { m_departureHook = true; }
     /**
      * Send a frame the policy generated (a control frame, FrameKind::LB_CONTROL) through the
      * switch as if it had arrived on `inPort` (buffer accounting is charged to that ingress).
@@ -222,6 +227,7 @@ class LoadBalancer : public Object
 
     uint64_t m_decisions = 0;
     bool m_frameHooks = false;
+    bool m_departureHook = false;
     InjectCallback m_inject;
     ReleaseCallback m_release;
 };

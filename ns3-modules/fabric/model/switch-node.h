@@ -94,8 +94,8 @@ class SwitchNode : public Node
     {
         m_lb->FrameDeparting(Simulator::Now(), outPort, utilisation, meta);
     }
-    /** Whether the load balancer wants OnDeparture (its frame hooks are on). */
-    bool WantsDeparture() const { return m_lb && m_lb->HasFrameHooks(); }
+    /** Whether the load balancer wants OnDeparture (its departure hook is on). */
+    bool WantsDeparture() const { return m_lb && m_lb->HasDepartureHook(); }
     /** Whether the ports keep DRE estimates: the policy reads the candidates' utilisation
      *  or gets OnDeparture (which passes the DRE). */
     bool KeepsDre() const
