@@ -564,7 +564,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
             return;
         }
         RdmaAck ack;
-        const bool nak = (meta.syndrome & 0x60) == 0x60; // RoceAethHeader::IsNak
+        const bool nak = RoceAethHeader::IsNakSyndrome(meta.syndrome);
         ack.kind = !nak ? RdmaAck::ACK
                    : meta.syndrome == RoceAethHeader::kSyndromeNakTrimmed ? RdmaAck::TRIM_NAK
                                                                           : RdmaAck::NAK;

@@ -78,7 +78,9 @@ class RoceAethHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
-    bool IsNak() const { return (syndrome & 0x60) == 0x60; }
+    /** Whether an AETH syndrome is a NAK (IBA 9.3.5, table 45: bits 6:5 = 11). */
+    static bool IsNakSyndrome(uint8_t syndrome) { return (syndrome & 0x60) == 0x60; }
+    bool IsNak() const { return IsNakSyndrome(syndrome); }
 
     uint8_t syndrome = kSyndromeAck;
     uint32_t msn = 0; //!< 24 bits
