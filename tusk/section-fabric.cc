@@ -43,8 +43,10 @@ Rows()
                   "dropped for lack of buffer and no PAUSE frame exists; a switch frame holds "
                   "its ingress VL's credits until it leaves the egress queue, so a full queue "
                   "stalls the ports behind it (head-of-line blocking, congestion spreading). "
-                  "[buffer], [pfc] and ECN marking do not apply; links.csv reports "
-                  "`credit_stall_ns`. Frames keep their RoCEv2 header sizes "
+                  "`[buffer]` and `[pfc]` do not apply; `[ecn]` marking is InfiniBand's FECN "
+                  "(for `nic.congestion_control = \"ib-cc\"`); links.csv reports "
+                  "`credit_stall_us`. Policies `ib-static` (d-mod-k) and `ib-ar` run only here. "
+                  "Frames keep their RoCEv2 header sizes "
                   "([fabric.md](../ns3-modules/fabric/doc/fabric.md#infiniband-credit-based-flow-control))."),
         Size<S>("vl_buffer_bytes", &S::vlBufferBytes, 64, std::numeric_limits<uint64_t>::max(),
                 "Each port's input buffer per VL. At most 2048 credits (128 KiB) are "
