@@ -946,6 +946,7 @@ PlanToJson(const SweepPlan& plan)
     nlohmann::json j;
     j["name"] = plan.name;
     j["kind"] = plan.kind;
+    j["keep_revision"] = plan.keepRevision;
     j["source_file"] = plan.sourceFile;
     j["root"] = plan.root;
     j["axes"] = plan.axisNames;
@@ -976,6 +977,7 @@ PlanFromJson(const nlohmann::json& j)
     SweepPlan plan;
     plan.name = j.at("name");
     plan.kind = j.value("kind", "sweep");
+    plan.keepRevision = j.value("keep_revision", "");
     plan.sourceFile = j.at("source_file");
     plan.root = j.at("root");
     plan.axisNames = j.at("axes").get<std::vector<std::string>>();
