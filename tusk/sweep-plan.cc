@@ -564,7 +564,16 @@ SplitKeyPath(const std::string& key)
             const size_t dot = key.find('.', i);
             seg = key.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
             i = dot == std::string::npos ? key.size() : dot;
-            if (!IsBareKey(seg))
+            // `failures[0]` (as --set and error messages spell it) is `failures.0`.
+            const size_t open = seg.find('[');
+            if (open != std::string::npos && open > 0 && seg.back() == ']' &&
+                IsIndex(seg.substr(open + 1, seg.size() - open - 2)) &&
+                IsBareKey(seg.substr(0, open)))
+            {
+                segs.push_back(seg.substr(0, open));
+                seg = seg.substr(open + 1, seg.size() - open - 2);
+            }
+            else if (!IsBareKey(seg))
             {
                 return {};
             }
