@@ -62,8 +62,8 @@ CreditStallUs(const tusk::RunResult& r)
 
 } // namespace
 
-TEST_CASE("ethernet-vs-infiniband: d-mod-k beats ECMP on the all-to-all; spraying beats "
-          "RoCE on the permutation tail, IB AR without CC is worse than IB static "
+TEST_CASE("ethernet-vs-infiniband: d-mod-k beats ECMP on the all-to-all, and on the "
+          "permutation tail spraying beats RoCE and IB static beats IB AR without CC "
           "(ethernet-vs-infiniband README)",
           "[regression][ib]")
 {
