@@ -139,6 +139,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--bytes", type=int, default=65536, help="bytes per flow / ring step")
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--score-only", action="store_true",
+                    help="score the runs already in --out again (after a change to tusk locate); "
+                         "run nothing; a run not there is left out")
     ap.add_argument("--smoke", action="store_true",
                     help="k = 8, one placement, the 1/4 case, ECMP, permutation (CI smoke)")
     ap.add_argument("--tusk", default=os.path.join(os.path.dirname(__file__), "..", "..",
@@ -161,8 +164,9 @@ def main():
             sw = os.path.join(out, name + ".sweep.toml")
             with open(sw, "w") as fh:
                 fh.write(text)
-            r = subprocess.run([a.tusk, "sweep", sw, "-j", str(a.jobs), "--out",
-                                os.path.join(out, name)], capture_output=True, text=True)
+            r = subprocess.CompletedProcess([], 0) if a.score_only else subprocess.run(
+                [a.tusk, "sweep", sw, "-j", str(a.jobs), "--out", os.path.join(out, name)],
+                capture_output=True, text=True)
             if r.returncode != 0:
                 why = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
                 print("%s: not run: %s" % (name, why), file=sys.stderr)
@@ -172,6 +176,8 @@ def main():
                 hit1 = hit3 = false = n = 0
                 for label, cables in planted.items():
                     run_dir = os.path.join(out, name, "policy=%s,placement=%s" % (pol, label))
+                    if not os.path.exists(os.path.join(run_dir, "manifest.json")):
+                        continue
                     res = evaluate(a.tusk, run_dir, cables)
                     if res is None:
                         continue
