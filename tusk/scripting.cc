@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -234,7 +235,10 @@ Scenario::AddFailure(double atUs, const std::string& kind, const std::string& ta
     else if (kind == "nic_down" || kind == "nic_up")
     {
         key = "host";
-        value = target;
+        const bool digits = !target.empty() && std::all_of(target.begin(), target.end(), [](char c) {
+            return c >= '0' && c <= '9';
+        });
+        value = digits ? target : Quote(target); // a string: the loader's "expected an integer"
     }
     std::string body = fmt::format("at_us = {}\nkind = {}\n{} = {}", FormatDouble(atUs),
                                    Quote(kind), key, value);

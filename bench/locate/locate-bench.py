@@ -108,6 +108,20 @@ def sweep_file(name, scenario, policies, case, placements, k):
     return "\n".join(lines) + "\n", planted
 
 
+def write_if_changed(path, text):
+    """Write `text` to `path` atomically, and not at all when it is there already: a sweep
+    still running from the same --out reads these files."""
+    try:
+        with open(path) as fh:
+            if fh.read() == text:
+                return
+    except FileNotFoundError:
+        pass
+    with open(path + ".tmp", "w") as fh:
+        fh.write(text)
+    os.replace(path + ".tmp", path)
+
+
 def evaluate(tusk, run_dir, planted):
     o = subprocess.run([tusk, "locate", run_dir, "--json", "--top", "3"], capture_output=True,
                        text=True)
@@ -156,14 +170,12 @@ def main():
     rows = []
     for wl in a.workloads.split(","):
         scen = os.path.join(out, "%s.toml" % wl)
-        with open(scen, "w") as fh:
-            fh.write(base_scenario(a.k, wl, a.rounds, a.bytes))
+        write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes))
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k)
             sw = os.path.join(out, name + ".sweep.toml")
-            with open(sw, "w") as fh:
-                fh.write(text)
+            write_if_changed(sw, text)
             r = subprocess.CompletedProcess([], 0) if a.score_only else subprocess.run(
                 [a.tusk, "sweep", sw, "-j", str(a.jobs), "--out", os.path.join(out, name)],
                 capture_output=True, text=True)
