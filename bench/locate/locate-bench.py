@@ -17,8 +17,8 @@ holding no planted cable). Runs are long on 2 cores: keep messages small.
   python3 bench/locate/locate-bench.py --cases quarter,none --workloads permutation \\
       --placements 20 --policies ecmp,spray
 
-The loss case needs `[[failures]] kind = "loss"` (`loss_rate`); on a build without it the
-scenario loader refuses the sweep and the case is reported as not run.
+A case whose sweep fails (a build without one of the failure kinds) is reported as not run.
+`--score-only` scores the runs already in --out again, after a change to `tusk locate`.
 """
 import argparse
 import json

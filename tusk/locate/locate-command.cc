@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 
 namespace tusk
 {
@@ -212,23 +210,6 @@ RunCommand(const CommandOptions& o, std::ostream& out)
                               "no flow has a path: nothing to locate (are `path`/`paths` empty?)");
     }
     const LocateResult r = Locate(obs, opts.tomography);
-    if (const char* dump = std::getenv("TUSK_LOCATE_DUMP")) // TEMP analysis
-    {
-        std::ofstream d(dump);
-        d << "flow,src,dst,ideal,slowdown,baseline,excess,slow,paths\n";
-        for (size_t i = 0; i < obs.flows.size(); ++i)
-        {
-            std::string ps;
-            for (const auto& p : obs.flows[i].paths)
-            {
-                for (uint32_t h : p.hops) ps += obs.links.Links()[h].Name() + " ";
-                ps += fmt::format(":{}|", p.packets);
-            }
-            d << fmt::format("{},{},{},{},{},{},{},{},{}\n", obs.flows[i].flowId, obs.flows[i].src,
-                             obs.flows[i].dst, obs.flows[i].idealUs, r.signals.slowdown[i],
-                             r.signals.baseline[i], r.signals.excess[i], int(r.signals.slow[i]), ps);
-        }
-    }
     if (opts.json)
     {
         out << ToJson(obs, r, opts);
