@@ -141,6 +141,17 @@ struct FailureRun
     uint64_t dropsAfter = 0;    //!< LINK_DOWN drops from failure + 100 us on
 };
 
+/** leaf1-spine1 goes down at 50 us (both directions); routing reconverges 1 ms later. */
+void
+AddLeaf1Spine1Failure(tusk::ScenarioSpec& spec)
+{
+    tusk::FailureEntry f;
+    f.atPs = 50'000'000;
+    f.kind = "link_down";
+    f.link = "leaf1-spine1";
+    spec.failures.push_back(f);
+}
+
 /** One 8 MB flow host0 (leaf0) -> host1 (leaf1) over 4 spines; leaf1-spine1 fails at 50 us. */
 FailureRun
 RunWithFailure(const std::string& selector)
@@ -148,17 +159,13 @@ RunWithFailure(const std::string& selector)
     auto spec = LeafSpine(2, 4, 1, 100);
     spec.nic.transport = "uec-rud";
     spec.lb.pathSelector = selector;
-    // The dead spine is never routed around: oblivious spraying's resends that go to it again
-    // are recovered by the timer (82 timeout resends), so a short RTO (the UEC scenarios' 1 ms)
-    // rather than a RoCE NIC's 67.1 ms.
+    // Routing avoids the dead spine only 1 ms after the failure: oblivious spraying's resends
+    // that go to it meanwhile are recovered by the timer (82 timeout resends), so a short RTO
+    // (the UEC scenarios' 1 ms) rather than a RoCE NIC's 67.1 ms.
     spec.nic.rtoPs = 1'000'000'000ULL;
     AddFlow(spec, 0, 1, 8'000'000);
-    tusk::FailureEntry f;
-    f.atPs = 50'000'000;
-    f.kind = "link_down";
-    f.link = "leaf1-spine1";
-    spec.failures.push_back(f);
-    const uint64_t recoveredPs = f.atPs + 100'000'000;
+    AddLeaf1Spine1Failure(spec);
+    const uint64_t recoveredPs = spec.failures.back().atPs + 100'000'000;
     FailureRun out;
     tusk::RunOptions o;
     o.beforeRun = [&out, recoveredPs](ns3::Fabric& fabric,
@@ -483,7 +490,7 @@ namespace
 {
 
 /** One 4 MB RUD flow sprayed over 2 spines under NSCC (its window limits what is outstanding);
- *  leaf1-spine1 goes down at 50 us, routing never reconverges, RTO 100 us. */
+ *  leaf1-spine1 goes down at 50 us (routing reconverges after the flow ends), RTO 100 us. */
 tusk::RunResult
 RunSprayedFlowThroughFailure(const std::string& selector)
 {
@@ -494,11 +501,7 @@ RunSprayedFlowThroughFailure(const std::string& selector)
     spec.nic.rtoPs = 100'000'000;
     spec.lb.pathSelector = selector;
     AddFlow(spec, 0, 1, 4'000'000);
-    tusk::FailureEntry f;
-    f.atPs = 50'000'000;
-    f.kind = "link_down";
-    f.link = "leaf1-spine1";
-    spec.failures.push_back(f);
+    AddLeaf1Spine1Failure(spec);
     return Run(spec);
 }
 
