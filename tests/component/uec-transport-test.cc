@@ -468,3 +468,49 @@ TEST_CASE("NSCC: a 4:1 incast keeps a short queue at the same completion time",
     CHECK(maxQueue(nscc) * 5 < maxQueue(none));
     CHECK(last(nscc) <= last(none) * 1.02); // the bottleneck stays busy
 }
+
+namespace
+{
+
+/** One 4 MB RUD flow sprayed over 2 spines under NSCC (its window limits what is outstanding);
+ *  leaf1-spine1 goes down at 50 us, routing never reconverges, RTO 100 us. */
+tusk::RunResult
+RunSprayedFlowThroughFailure(const std::string& selector)
+{
+    auto spec = LeafSpine(2, 2, 1, 100);
+    spec.nic.transport = "uec-rud";
+    spec.nic.congestionControl = "nscc";
+    spec.ecn.enabled = true;
+    spec.nic.rtoPs = 100'000'000;
+    spec.lb.pathSelector = selector;
+    AddFlow(spec, 0, 1, 4'000'000);
+    tusk::FailureEntry f;
+    f.atPs = 50'000'000;
+    f.kind = "link_down";
+    f.link = "leaf1-spine1";
+    spec.failures.push_back(f);
+    return Run(spec);
+}
+
+} // namespace
+
+TEST_CASE("RUD after an uplink failure: RACK's reordering timer resends the lost packets, not "
+          "the retransmission timeout",
+          "[component][uec][rack]")
+{
+    // The packets lost on the dead spine fill the congestion window, so no acknowledgement
+    // comes for a packet sent 50 us after them; RACK (RFC 8985 section 6.3) still declares
+    // them lost at send + RACK.rtt + ReorderWindow (~55 us) through its reordering timer.
+    // Without that timer all 14 resends here were timeout resends (FCT 435 us, ideal 331 us);
+    // with it none is (387 us). REPS resends on EVs that were acknowledged, so the resends
+    // arrive; oblivious spraying resends half of them onto the dead spine again, and a lost
+    // resend is still left to the timeout (not asserted).
+    const tusk::RunResult r = RunSprayedFlowThroughFailure("reps");
+    REQUIRE(r.finished);
+    const auto& fl = r.flows.at(0);
+    INFO("resends " << fl.retxPackets << ", after a timeout " << fl.retxTimeoutPackets
+                    << ", FCT " << fl.fctPs / 1e6 << " us");
+    REQUIRE(fl.retxPackets > 0);
+    // Most resends are loss-detected, not timeout resends.
+    CHECK(fl.retxTimeoutPackets * 2 < fl.retxPackets);
+}
