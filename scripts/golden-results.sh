@@ -9,8 +9,8 @@
 # 2-core reference machine; about 3 minutes in all) and keeps flows.csv, collectives.csv,
 # jobs.csv, links.csv, pfc_events.csv, timeseries.csv (when written) and manifest.json without
 # the keys that change from run to run or commit to commit (wall_time_s, setup_time_s,
-# run_time_s, git_revision). The variants exercise knobs the shipped files leave at their defaults (policies, presets,
-# receivers, the PFC watchdog). Not run in CI: it is a developer's before/after check.
+# run_time_s, git_revision). The variants exercise knobs the shipped files leave at their
+# defaults (policies, presets, receivers, the PFC watchdog). Not run in CI: it is a developer's before/after check.
 # TUSK=path/to/tusk overrides the binary (default build/bin/tusk).
 set -euo pipefail
 cd "$(dirname "$0")/.."

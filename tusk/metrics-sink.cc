@@ -58,13 +58,11 @@ MetricsSink::Connect(const TopologyGraph& graph,
             const uint32_t to = dir == 0 ? tl.b : tl.a;
             Port& p = m_ports.emplace_back();
             p.dev = dir == 0 ? l.devA : l.devB;
-            p.phyOverheadBytes = p.dev->GetPhyOverheadBytes();
             p.at = graph.vertices[from].name;
             p.peer = graph.vertices[to].name;
             p.events = &m_pfcEvents;
-            p.exec = PeekPointer(exec);
             p.lineRateBps = tl.rateBps;
-            p.rateViolation = &m_rateViolation;
+            p.exec = PeekPointer(exec);
             LinkRow& row = p.row;
             row.link = l.graphLink;
             row.from = p.at;
@@ -74,7 +72,10 @@ MetricsSink::Connect(const TopologyGraph& graph,
             row.uplink = graph.vertices[from].kind == TopoVertex::SWITCH &&
                          graph.vertices[to].kind == TopoVertex::SWITCH && row.toTier > row.fromTier;
             Port* port = &p;
-            ConnectTrace(p.dev, "Tx", MakeBoundCallback(&MetricsSink::OnTx, port));
+            // Frames and bytes sent come from the device's counters at the end (LinkRows),
+            // and the device checks the line-rate invariant itself: a Tx trace listener cost
+            // ~250 instructions per packet-hop.
+            p.dev->CheckLineRateAgainst(tl.rateBps);
             ConnectTrace(p.dev, "PfcRx", MakeBoundCallback(&MetricsSink::OnPfcRx, port));
             ConnectTrace(p.dev, "Drop", MakeBoundCallback(&MetricsSink::OnDrop, port));
             ConnectTrace(p.dev, "Pfc", MakeBoundCallback(&MetricsSink::OnPfc, port));
@@ -111,40 +112,6 @@ MetricsSink::Connect(const TopologyGraph& graph,
                                      MakeCallback(&MetricsSink::OnDelivered, this));
     exec->TraceConnectWithoutContext("TransferAcknowledged",
                                      MakeCallback(&MetricsSink::OnAcknowledged, this));
-}
-
-void
-MetricsSink::OnTx(Port* p, Ptr<const Packet> packet, const FrameMeta& meta)
-{
-    const uint32_t bytes = packet->GetSize();
-    if (meta.kind == FrameKind::PFC)
-    {
-        p->row.pfcFramesTx++;
-    }
-    else
-    {
-        p->row.txFrames++;
-        p->row.txBytes += bytes;
-    }
-    p->wireBytes += bytes + p->phyOverheadBytes;
-
-    // Link-rate invariant: the kRateWindowFrames frames before this one must have taken at
-    // least their serialisation time at the line rate (1 ps per frame for rounding).
-    const auto nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-    auto& slot = p->recent[p->sent % kRateWindowFrames];
-    if (p->sent >= kRateWindowFrames && p->rateViolation->empty() &&
-        nowPs - slot.first + kRateWindowFrames < p->recentSerialPs)
-    {
-        *p->rateViolation = fmt::format(
-            "{} -> {} sent {} frames in {} ps from {:.6f} us, faster than its {} Gb/s line "
-            "rate allows ({} ps)",
-            p->row.from, p->row.to, kRateWindowFrames, nowPs - slot.first, slot.first / 1e6,
-            p->lineRateBps / 1e9, p->recentSerialPs);
-    }
-    p->recentSerialPs -= slot.second;
-    slot = {nowPs, SerializationPs(bytes + p->phyOverheadBytes, p->lineRateBps)};
-    p->recentSerialPs += slot.second;
-    ++p->sent;
 }
 
 void
@@ -232,8 +199,12 @@ MetricsSink::LinkRows(uint64_t durationPs, Time now)
     {
         p.dev->FlushUtilisation(now); // the window in progress reports through the trace
         LinkRow row = p.row;
+        const PortCounters& c = p.dev->GetCounters();
+        row.txFrames = c.txFrames;
+        row.txBytes = c.txBytes;
+        row.pfcFramesTx = c.pfcTx;
         row.rateBps = p.dev->GetRateBps();
-        row.meanUtilisation = p.wireBytes * 8.0 / (row.rateBps * durationS);
+        row.meanUtilisation = c.txWireBytes * 8.0 / (row.rateBps * durationS);
         for (uint8_t prio = 0; prio < 8; ++prio)
         {
             row.pausedPs += p.dev->GetPausedPs(prio, now);
@@ -241,6 +212,29 @@ MetricsSink::LinkRows(uint64_t durationPs, Time now)
         rows.push_back(row);
     }
     return rows;
+}
+
+std::string
+MetricsSink::LinkRateViolation() const
+{
+    const Port* first = nullptr;
+    for (const auto& p : m_ports)
+    {
+        const auto& v = p.dev->GetLineRateViolation();
+        if (v.found && (first == nullptr || v.atPs < first->dev->GetLineRateViolation().atPs))
+        {
+            first = &p;
+        }
+    }
+    if (first == nullptr)
+    {
+        return "";
+    }
+    const auto& v = first->dev->GetLineRateViolation();
+    return fmt::format("{} -> {} sent {} frames in {} ps up to {:.6f} us, faster than its {} Gb/s "
+                       "line rate allows ({} ps)",
+                       first->row.from, first->row.to, FabricNetDevice::kRateCheckFrames,
+                       v.spanPs, v.atPs / 1e6, first->lineRateBps / 1e9, v.requiredPs);
 }
 
 uint64_t

@@ -70,15 +70,13 @@ class MetricsSink
     /** Data frames trimmed by all switches. */
     uint64_t TrimmedFrames() const { return m_trimmed; }
 
-    /** Frames over which the link-rate invariant is checked (issue 16 item 18). */
-    static constexpr size_t kRateWindowFrames = 10;
     /**
-     * \brief The first port that sent faster than its link's rate: over some window of
-     * kRateWindowFrames consecutive frames, the time from the first start to the last start was
-     * shorter than the first frames' serialisation at the link's line rate (the rate in the
-     * topology; a degraded link only slows) by more than a picosecond per frame. "" if none.
+     * \brief The first port, in time, that sent faster than its rate
+     * (FabricNetDevice::GetLineRateViolation: over some FabricNetDevice::kRateCheckFrames
+     * consecutive frames, the time from the first start to the last start was shorter than
+     * their serialisation), as a sentence naming the link; "" if none (issue 16 item 18).
      */
-    const std::string& LinkRateViolation() const { return m_rateViolation; }
+    std::string LinkRateViolation() const;
 
     /** Largest PFC headroom any lossless PG of a switch port of this (rate, delay) used, bytes. */
     uint64_t MaxHeadroomUsed(uint64_t rateBps, uint64_t delayPs) const;
@@ -90,20 +88,12 @@ class MetricsSink
         LinkRow row;
         ns3::WorkloadExecutor* exec = nullptr; //!< counts dropped data frames per transfer
         uint64_t lineRateBps = 0;              //!< the link's rate in the topology
-        /** The last kRateWindowFrames transmissions: (start, serialisation at line rate), ps. */
-        std::array<std::pair<uint64_t, uint64_t>, kRateWindowFrames> recent{};
-        uint64_t sent = 0;             //!< transmissions so far
-        uint64_t recentSerialPs = 0;   //!< sum of the serialisations in `recent`
-        std::string* rateViolation = nullptr;
-        uint64_t wireBytes = 0; //!< frame + PHY overhead bytes of every frame sent
-        uint32_t phyOverheadBytes = 0;
         ns3::Ptr<ns3::FabricNetDevice> dev;
         std::string at;   //!< node of this port (PFC event table)
         std::string peer; //!< node at the other end
         std::vector<PfcEventRow>* events = nullptr;
     };
 
-    static void OnTx(Port* p, ns3::Ptr<const ns3::Packet> packet, const ns3::FrameMeta& meta);
     static void OnPfcRx(Port* p, ns3::Ptr<const ns3::Packet> packet, const ns3::FrameMeta& meta);
     static void OnDrop(Port* p,
                        ns3::Ptr<const ns3::Packet> packet,
@@ -120,7 +110,6 @@ class MetricsSink
     void OnAcknowledged(uint32_t transfer);
 
     std::vector<Port> m_ports;
-    std::string m_rateViolation;
     std::vector<PfcEventRow> m_pfcEvents;
     std::vector<TransferTimes> m_transfers;
     uint64_t m_trimmed = 0;

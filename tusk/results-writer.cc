@@ -9,6 +9,7 @@
 #include "fabric/model/fabric-net-device.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -141,6 +142,36 @@ PathClassesLine(const RunResult& r)
     return s.empty() ? s : "base RTT (an MTU packet and its ACK, idle fabric): " + s + "\n";
 }
 
+namespace
+{
+
+std::string
+JoinLinks(const std::vector<uint32_t>& links)
+{
+    return fmt::format("{}", fmt::join(links, ">"));
+}
+
+} // namespace
+
+// results-format.md, "Paths in flows.csv": `path` when every frame took one path, `paths`
+// always (PATH:FRAMES items, in order of first arrival).
+std::string
+PathField(const FlowRow& f)
+{
+    return f.paths.size() == 1 ? JoinLinks(f.paths.front().first) : std::string();
+}
+
+std::string
+PathsField(const FlowRow& f)
+{
+    std::string s;
+    for (size_t i = 0; i < f.paths.size(); ++i)
+    {
+        s += fmt::format("{}{}:{}", i ? "|" : "", JoinLinks(f.paths[i].first), f.paths[i].second);
+    }
+    return s;
+}
+
 std::string
 FlowsCsv(const RunResult& r)
 {
@@ -152,7 +183,7 @@ FlowsCsv(const RunResult& r)
     {
         s += fmt::format(",pkts_dropped_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
     }
-    s += ",pkts_in_flight\n";
+    s += ",pkts_in_flight,path,paths\n";
     for (const auto& f : r.flows)
     {
         s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
@@ -170,7 +201,7 @@ FlowsCsv(const RunResult& r)
         {
             s += fmt::format(",{}", f.pktsDropped[k]);
         }
-        s += fmt::format(",{}\n", f.pktsInFlight);
+        s += fmt::format(",{},{},{}\n", f.pktsInFlight, PathField(f), PathsField(f));
     }
     return s;
 }
@@ -181,7 +212,8 @@ CollectivesCsv(const RunResult& r)
     std::string s = "collective_id,kind,ranks,bytes_per_rank,channels,start_us,finish_us,cct_us,"
                     "lower_bound_us,algbw_GBps,busbw_GBps,busbw_factor,finished,step_end_us,"
                     "policy,algorithm,job,iteration,name,group,slices,step_us,step_slowest_rank,"
-                    "step_slowest_flow\n";
+                    "step_slowest_flow,ranks_delayed_1pct,ranks_delayed_10pct,ranks_delayed_50pct,"
+                    "critical_flow,critical_slowdown,critical_paths\n";
     for (const auto& c : r.collectives)
     {
         std::string steps;
@@ -211,6 +243,29 @@ CollectivesCsv(const RunResult& r)
                          c.finished ? Num(c.busbwGBps) : "", Num(c.busbwFactor), c.finished ? 1 : 0,
                          steps, r.summary.policy, c.algorithm, c.job, c.iteration, c.name, c.group,
                          c.slices, stepUs, slowRank, slowFlow);
+        s.pop_back(); // the row goes on: who waited (waits.csv)
+        const FlowRow* crit = c.criticalFlow >= 0 ? &r.flows[c.criticalFlow] : nullptr;
+        s += fmt::format(",{},{},{},{},{},{}\n", c.ranksDelayed[0], c.ranksDelayed[1],
+                         c.ranksDelayed[2], crit ? std::to_string(crit->id) : "",
+                         crit ? Num(crit->slowdown, 9) : "", crit ? PathsField(*crit) : "");
+    }
+    return s;
+}
+
+std::string
+WaitsCsv(const RunResult& r)
+{
+    std::string s = "collective,step,rank,host,ready_us,sent_us,arrival_us,ideal_us,step_ideal_us,"
+                    "wait_us,network_wait_us,delay,from_rank,last_flow\n";
+    for (const auto& w : r.waits)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.collective, w.step,
+                         w.rank, w.host, Us(w.readyPs), w.sent ? Us(w.sentPs) : "",
+                         w.arrived ? Us(w.arrivalPs) : "", Us(w.idealPs), Us(w.stepIdealPs),
+                         w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",
+                         w.arrived ? Num(w.delay, 6) : "",
+                         w.arrived ? std::to_string(w.fromRank) : "",
+                         w.arrived ? std::to_string(r.flows[w.lastTransfer].id) : "");
     }
     return s;
 }
@@ -302,6 +357,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     WriteFileAtomic(dir + "/pfc_events.csv", PfcEventsCsv(r));
     WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
     WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(r));
+    WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
     WriteFileAtomic(dir + "/jobs.csv", JobsCsv(r));
     WriteFileAtomic(dir + "/links.csv", LinksCsv(r));
     if (r.timeSeries.intervalPs > 0)
@@ -431,7 +487,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                         {"note", j.note}});
     }
     m["jobs"] = jobs;
-    m["files"] = {"flows.csv", "collectives.csv", "jobs.csv", "links.csv", "pfc_events.csv"};
+    m["files"] = {"flows.csv", "collectives.csv", "waits.csv", "jobs.csv", "links.csv", "pfc_events.csv"};
     if (r.timeSeries.intervalPs > 0)
     {
         m["files"].push_back("timeseries.csv");

@@ -34,6 +34,11 @@ std::string FlowsCsv(const RunResult& r);
  *  "" without classes. */
 std::string PathClassesLine(const RunResult& r);
 std::string CollectivesCsv(const RunResult& r);
+/** waits.csv: per collective step and rank, its wait (results-format.md, "waits.csv"). */
+std::string WaitsCsv(const RunResult& r);
+/** flows.csv's `path` (the single path, or "") and `paths` (PATH:FRAMES|...) of `f`. */
+std::string PathField(const FlowRow& f);
+std::string PathsField(const FlowRow& f);
 /** jobs.csv: one row per training job (docs/results-format.md). */
 std::string JobsCsv(const RunResult& r);
 std::string LinksCsv(const RunResult& r);

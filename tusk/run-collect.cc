@@ -140,6 +140,15 @@ CollectResults(const ScenarioSpec& spec,
         row.job = ts.collective >= 0 ? workload.collectives[ts.collective].job : -1;
         row.background = ts.background;
         row.scaleUp = executor.scaleUp && executor.scaleUp->SameServer(ts.src, ts.dst);
+        for (const auto& [code, frames] : r.paths)
+        {
+            std::vector<uint32_t> links;
+            if (built.fabric.DecodePath(ts.src, code, links) &&
+                (graph.links[links.back()].a == ts.dst || graph.links[links.back()].b == ts.dst))
+            {
+                row.paths.emplace_back(std::move(links), frames);
+            }
+        }
         // Ideal: the transfer alone on its best path. Posted as one message: the closed form.
         // Split over several messages (QP scaling): the NIC interleaves their packets
         // round-robin, so the ideal is that packet sequence through the path's recurrence.
@@ -273,6 +282,39 @@ CollectResults(const ScenarioSpec& spec,
             }
         }
         row.lowerBoundPs = static_cast<uint64_t>(std::llround(bound * 1e12));
+        // Who waited (waits.csv): each rank's data per step against its idle-fabric time.
+        std::vector<WaitTransfer> wt;
+        wt.reserve(transfersOf[c].size());
+        for (uint32_t t : transfersOf[c])
+        {
+            const TransferSpec& ts = workload.transfers[t];
+            WaitTransfer w;
+            w.src = ts.src;
+            w.dst = ts.dst;
+            w.step = ts.step;
+            w.bytes = ts.bytes;
+            w.started = times[t].startPs != kNoTime;
+            w.startPs = w.started ? times[t].startPs : 0;
+            w.delivered = times[t].deliveredPs != kNoTime;
+            w.deliveredPs = w.delivered ? times[t].deliveredPs : 0;
+            wt.push_back(w);
+        }
+        const auto idealOf = [&](uint32_t src, uint32_t dst, uint64_t b) {
+            if (executor.scaleUp && executor.scaleUp->SameServer(src, dst))
+            {
+                return executor.scaleUp->IdealFctPs(b);
+            }
+            return built.fabric.IdealFctPs(src, dst, b, framing);
+        };
+        CollectiveWaits cw =
+            ComputeWaits(c, cs.ranks, cs.steps, row.startPs, wt, idealOf);
+        row.ranksDelayed = cw.ranksDelayed;
+        row.criticalFlow = cw.criticalTransfer < 0 ? -1 : transfersOf[c][cw.criticalTransfer];
+        for (WaitRow& w : cw.rows)
+        {
+            w.lastTransfer = w.lastTransfer < 0 ? -1 : transfersOf[c][w.lastTransfer];
+            result.waits.push_back(w);
+        }
         if (row.finished && row.finishPs > row.startPs)
         {
             row.cctPs = row.finishPs - row.startPs;

@@ -270,7 +270,7 @@ void CollectResults(const ScenarioSpec& spec,
  *    holds, its total equals their sum, no counter is negative (wrapped below 0) and its own
  *    ingress / egress / pool accounts agree (SharedBufferMmu::CheckInvariants);
  *  - no link sent faster than its line rate over any window of
- *    MetricsSink::kRateWindowFrames frames (`linkRateViolation`, from the sink).
+ *    FabricNetDevice::kRateCheckFrames frames (`linkRateViolation`, from the sink).
  */
 std::vector<std::string> InvariantViolations(const RunResult& result,
                                              const ns3::Fabric& fabric,

@@ -6,11 +6,13 @@
 
 #include "scenario-spec.h"
 #include "time-series.h"
+#include "waits.h"
 
 #include "fabric/model/fabric-net-device.h"
 
 #include "ns3/ptr.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -74,6 +76,9 @@ struct FlowRow
     int32_t job = -1;        //!< job of its collective, or -1
     bool background = false; //!< background traffic ([[background]])
     bool scaleUp = false;    //!< carried by the scale-up domain (NVLink-like), not the NICs
+    /** The paths its data frames arrived by (links.csv link_ids in the order crossed) and the
+     *  frames on each, in order of first arrival; frames whose path is unknown are left out. */
+    std::vector<std::pair<std::vector<uint32_t>, uint64_t>> paths;
 };
 
 /** One row of collectives.csv. */
@@ -107,6 +112,12 @@ struct CollectiveRow
     std::vector<int64_t> stepSlowestRank;
     /** Per step: the flow id of that transfer; -1 if the step did not finish. */
     std::vector<int64_t> stepSlowestFlow;
+    /** Ranks whose wait exceeded 1 %, 10 %, 50 % of a step's ideal time in some step
+     *  (waits.csv, tusk/waits.h). */
+    std::array<uint32_t, 3> ranksDelayed{};
+    /** The straggler of its critical path (CollectiveWaits::criticalTransfer): its index in
+     *  RunResult::flows, -1 if unfinished. */
+    int64_t criticalFlow = -1;
 };
 
 /** One row of jobs.csv: one training job. Times in ps. */
@@ -254,6 +265,7 @@ struct RunResult
     std::string qpScaling;          //!< "split" | "round-robin", as used
     std::vector<FlowRow> flows;
     std::vector<CollectiveRow> collectives;
+    std::vector<WaitRow> waits; //!< waits.csv: per collective, step and rank
     std::vector<JobRow> jobs;
     std::vector<LinkRow> links;
     std::vector<PfcEventRow> pfcEvents;

@@ -32,8 +32,9 @@ sample_us = 1
 """
 
 #: The plots a report of the tiny comparison must contain.
-EXPECTED_PLOTS = ["fct_slowdown_cdf", "cct_busbw", "collective_steps_c0", "uplink_heatmap",
-                  "uplink_byte_share", "queue_timeline", "retx_ooo"]
+EXPECTED_PLOTS = ["fct_slowdown_cdf", "cct_busbw", "collective_steps_c0", "who_waited",
+                  "straggler_path", "uplink_heatmap", "uplink_byte_share", "queue_timeline",
+                  "retx_ooo"]
 
 
 def tusk_bin():

@@ -30,6 +30,7 @@ class Run:
     collectives: pd.DataFrame
     links: pd.DataFrame
     timeseries: pd.DataFrame = None  # None unless the run sampled ([output] sample_us > 0)
+    waits: pd.DataFrame = None  # waits.csv (who waited); None for runs written before it
 
     @property
     def policy(self):
@@ -134,8 +135,10 @@ def load_run(path):
     links = read_table(os.path.join(path, "links.csv"), "links")
     ts_path = os.path.join(path, "timeseries.csv")
     ts = _read_csv(ts_path) if os.path.exists(ts_path) else None
+    waits_path = os.path.join(path, "waits.csv")
+    waits = _read_csv(waits_path) if os.path.exists(waits_path) else None
     return Run(path=path, manifest=manifest, flows=flows, collectives=collectives, links=links,
-               timeseries=ts)
+               timeseries=ts, waits=waits)
 
 
 def _stack(runs, keys, table):

@@ -775,8 +775,190 @@ def retx_ooo(ctx):
                 (" (mean over seeds, 95% CI)" if len(ctx.seeds) > 1 else ""))
 
 
-ALL = [fct_slowdown_cdf, cct_busbw, collective_steps, uplink_heatmap, uplink_byte_share,
-       queue_timeline, retx_ooo]
+# -------------------------------------------------------------------------------------------
+# Who waited (waits.csv, docs/results-format.md)
+
+
+def _waited_collective(run):
+    """The collective of `run` whose ranks waited longest in total (its id), or None."""
+    w = run.waits
+    if w is None or w.empty or w["wait_us"].isna().all():
+        return None
+    return int(w.groupby("collective")["wait_us"].sum().idxmax())
+
+
+def who_waited(ctx, max_ranks=256, max_steps=400):
+    """Per-rank wait over the steps of the collective that waited most, one panel per policy."""
+    runs = {p: ctx.first_run(p) for p in ctx.policies}
+    if all(r.waits is None for r in runs.values()):
+        raise Skip("no waits.csv (runs written before it existed)")
+    chosen = {p: _waited_collective(r) for p, r in runs.items()}
+    if all(c is None for c in chosen.values()):
+        raise Skip("no collective in these runs")
+    n = len(ctx.policies)
+    fig, axes = plt.subplots(n, 1, figsize=(WIDTH_IN, 0.8 + 2.4 * n), squeeze=False,
+                             layout="constrained")
+    im = None
+    vmax = 1.0
+    for p in ctx.policies:
+        c = chosen[p]
+        if c is not None:
+            w = runs[p].waits
+            vmax = max(vmax, float(w[w["collective"] == c]["delay"].quantile(0.99) or 0))
+    vmax = min(vmax, 10.0)
+    for ax, p in zip(axes[:, 0], ctx.policies):
+        ax.grid(False)
+        c = chosen[p]
+        coll = runs[p].collectives
+        if c is None:
+            ax.set_title("%s — no collective" % p, loc="left")
+            continue
+        w = runs[p].waits
+        w = w[w["collective"] == c]
+        row = coll[coll["collective_id"] == c].iloc[0]
+        title = "%s — collective %d (%s, %d ranks): %s ranks waited > 10 %% of a step" % (
+            p, c, row["kind"], row["ranks"], row.get("ranks_delayed_10pct", "?"))
+        ax.set_title(wrap_title(title), loc="left")
+        steps = int(w["step"].max()) + 1
+        if steps == 1:
+            # One step (all-to-all "direct"): each rank's wait as a line over the ranks.
+            per = w.groupby("rank")["wait_us"].sum()
+            ax.grid(True)
+            ax.plot(per.index, per.values, color=ctx.colors[p], lw=1.2)
+            ax.fill_between(per.index, 0, per.values, color=ctx.colors[p], alpha=0.25)
+            ax.set_xlabel("rank")
+            ax.set_ylabel("wait (µs)")
+            continue
+        piv = w.pivot_table(index="rank", columns="step", values="delay", aggfunc="max")
+        piv = piv.reindex(columns=range(steps))
+        mat = piv.to_numpy(dtype=float)
+        if mat.shape[1] > max_steps:  # many steps: the largest delay of each group of steps
+            k = int(np.ceil(mat.shape[1] / max_steps))
+            pad = (-mat.shape[1]) % k
+            mat = np.pad(mat, ((0, 0), (0, pad)), constant_values=np.nan)
+            mat = np.nanmax(mat.reshape(mat.shape[0], -1, k), axis=2)
+        im = ax.imshow(np.nan_to_num(mat), aspect="auto", interpolation="nearest", cmap="magma",
+                       vmin=0, vmax=vmax, extent=[0, steps, mat.shape[0], 0])
+        ax.set_xlabel("step (in time order)")
+        ax.set_ylabel("rank")
+    if im is not None:
+        cb = fig.colorbar(im, ax=axes[:, 0].tolist(), fraction=0.03, pad=0.02)
+        cb.set_label("wait / the step's ideal time")
+    fig.suptitle(ctx.title("who waited"))
+    return Plot("who_waited", "Who waited", fig,
+                "For the collective whose ranks waited longest: each rank's wait in each step "
+                "(rows: ranks, columns: steps in time order), as a multiple of the step's ideal "
+                "time — the time its data arrived after the rank was ready, beyond what that "
+                "data needs alone on the idle fabric (waits.csv). A one-step collective shows "
+                "each rank's wait in µs. A slow link shows as the ranks downstream of it "
+                "lighting up first, then the lateness travelling round the ring.")
+
+
+def _failed_links(run):
+    """(from, to) of every link a [[failures]] entry named (the scenario in the manifest)."""
+    out = set()
+    for f in run.manifest.get("scenario", {}).get("failures", []) or []:
+        a, _, b = str(f.get("link", "")).partition("-")
+        out.add((a, b))
+        out.add((b, a))
+    return out
+
+
+def _layers(links):
+    """Node positions by tier: hosts in a row at the bottom, each switch tier above it."""
+    tier = {}
+    for frm, ft, to, tt in zip(links["from"], links["from_tier"], links["to"], links["to_tier"]):
+        tier[frm] = int(ft)
+        tier[to] = int(tt)
+    pos = {}
+    for t in sorted(set(tier.values())):
+        names = sorted((n for n in tier if tier[n] == t), key=_natural_key)
+        for i, name in enumerate(names):
+            pos[name] = ((i + 0.5) / len(names), float(t))
+    return pos
+
+
+def straggler_path(ctx):
+    """The critical flow's path(s) drawn on the topology, one panel per policy."""
+    runs = {p: ctx.first_run(p) for p in ctx.policies}
+    picks = {}
+    for p, r in runs.items():
+        c = _waited_collective(r)
+        if c is None or "critical_flow" not in r.collectives.columns or "paths" not in r.flows:
+            continue
+        row = r.collectives[r.collectives["collective_id"] == c].iloc[0]
+        if row["critical_flow"] != row["critical_flow"]:  # NaN: unfinished
+            continue
+        flow = r.flows[r.flows["flow_id"] == int(row["critical_flow"])].iloc[0]
+        if not isinstance(flow["paths"], str) or not flow["paths"]:
+            continue
+        picks[p] = (c, row, flow)
+    if not picks:
+        raise Skip("no finished collective with a recorded path (flows.csv `paths`)")
+    n = len(ctx.policies)
+    fig, axes = plt.subplots(n, 1, figsize=(WIDTH_IN, 0.6 + 2.6 * n), squeeze=False,
+                             layout="constrained")
+    for ax, p in zip(axes[:, 0], ctx.policies):
+        ax.grid(False)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for side in ax.spines.values():
+            side.set_visible(False)
+        if p not in picks:
+            ax.set_title("%s — no critical path recorded" % p, loc="left")
+            continue
+        run = runs[p]
+        c, row, flow = picks[p]
+        links = run.links
+        pos = _layers(links)
+        names = dict(zip(zip(links["link_id"], links["from"]), links["to"]))
+        failed = _failed_links(run)
+        seen = set()
+        for frm, to in zip(links["from"], links["to"]):
+            key = tuple(sorted((frm, to)))
+            if key in seen:
+                continue
+            seen.add(key)
+            (x0, y0), (x1, y1) = pos[frm], pos[to]
+            bad = (frm, to) in failed
+            # A failed link is drawn above the red path, so it shows where the path crosses it.
+            ax.plot([x0, x1], [y0, y1], color="#e67e22" if bad else "#cccccc",
+                    lw=2.2 if bad else 0.4, ls="--" if bad else "-", zorder=5 if bad else 1)
+        items = [it.rsplit(":", 1) for it in flow["paths"].split("|")]
+        total = sum(int(k) for _, k in items) or 1
+        for path, k in items:
+            at = "host%d" % int(flow["src"])
+            xs, ys = [pos[at][0]], [pos[at][1]]
+            for lid in path.split(">"):
+                at = names.get((int(lid), at), at)
+                xs.append(pos[at][0])
+                ys.append(pos[at][1])
+            ax.plot(xs, ys, color="#c0392b", lw=0.8 + 3.5 * int(k) / total, alpha=0.85, zorder=3)
+        tiers = sorted({y for _, y in pos.values()})
+        for t in tiers:
+            pts = [xy for xy in pos.values() if xy[1] == t]
+            ax.scatter([x for x, _ in pts], [y for _, y in pts], s=6 if len(pts) > 64 else 14,
+                       color="#34495e", zorder=4)
+        for end in (int(flow["src"]), int(flow["dst"])):
+            x, y = pos["host%d" % end]
+            ax.annotate("host%d" % end, (x, y), xytext=(0, -11), textcoords="offset points",
+                        ha="center", fontsize=7)
+        ax.set_ylim(min(tiers) - 0.45, max(tiers) + 0.25)
+        ax.set_title(wrap_title("%s — collective %d: flow %d (host%d → host%d), slowdown %s, "
+                                "%d path%s" % (p, c, int(flow["flow_id"]), int(flow["src"]),
+                                                int(flow["dst"]), _fmt(flow["slowdown"]),
+                                                len(items), "" if len(items) == 1 else "s")),
+                     loc="left")
+    fig.suptitle(ctx.title("the straggler's path"))
+    return Plot("straggler_path", "The straggler's path", fig,
+                "The flow that ended the collective whose ranks waited longest (collectives.csv "
+                "critical_flow) drawn on the topology (hosts at the bottom, each switch tier "
+                "above): red, its path or paths from flows.csv `paths`, wider for more of its "
+                "packets; dashed orange, the links the scenario's [[failures]] named.")
+
+
+ALL = [fct_slowdown_cdf, cct_busbw, collective_steps, who_waited, straggler_path,
+       uplink_heatmap, uplink_byte_share, queue_timeline, retx_ooo]
 
 
 def make_all(results, quantiles=stats.DEFAULT_QUANTILE_METHOD):

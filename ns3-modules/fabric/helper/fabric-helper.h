@@ -52,6 +52,15 @@ struct Fabric
                                  const Framing& framing) const;
     /** Minimum number of links between two hosts. */
     uint32_t HopCount(uint32_t src, uint32_t dst) const;
+    /**
+     * \brief The links (graph link indices, in the order crossed) of the path a frame from
+     * host `src` took, from its FrameMeta::path as the receiver saw it: the host's link, then at
+     * each switch the egress port read from the next PathHopBits(ports) bits (port p of vertex
+     * v is ports[v][p]), until a host is reached.
+     * \return false (and `links` partial) if the code leads nowhere: a port index a switch does
+     * not have, or more than 64 hops (kUnknownPath, a path that did not fit, also gives false)
+     */
+    bool DecodePath(uint32_t src, uint64_t path, std::vector<uint32_t>& links) const;
 
   private:
     mutable std::map<std::pair<uint32_t, uint32_t>, std::vector<std::vector<PathHop>>> m_profileCache;

@@ -277,7 +277,12 @@ FabricNetDevice::TryTransmit()
         m_counters.txBytes += bytes;
     }
     m_counters.txWireBytes += bytes + m_phyOverheadBytes;
-    AccountUtilisation(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()), txPs);
+    const auto nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    if (m_checkRateBps != 0)
+    {
+        CheckLineRate(nowPs, bytes);
+    }
+    AccountUtilisation(nowPs, txPs);
     if (!m_txTrace.IsEmpty())
     {
         m_txTrace(packet, meta); // no argument copies per frame when nobody listens
@@ -288,6 +293,33 @@ FabricNetDevice::TryTransmit()
     }
     m_channel->Transmit(packet, meta, this, txTime);
     Simulator::Schedule(txTime, Ptr<EventImpl>(m_txCompleteEvent));
+}
+
+void
+FabricNetDevice::CheckLineRateAgainst(uint64_t linkRateBps)
+{
+    m_checkRateBps = linkRateBps;
+    // 8e12 ps per bit-second: whole at 100/200/400 Gb/s (80/40/20 ps per byte).
+    m_checkPsPerByte = linkRateBps != 0 && 8'000'000'000'000ULL % linkRateBps == 0
+                           ? 8'000'000'000'000ULL / linkRateBps
+                           : 0;
+}
+
+void
+FabricNetDevice::CheckLineRate(uint64_t nowPs, uint32_t bytes)
+{
+    auto& slot = m_recentTx[m_framesSent % kRateCheckFrames];
+    if (m_framesSent >= kRateCheckFrames && !m_rateViolation.found &&
+        nowPs - slot.first + kRateCheckFrames < m_recentSerialPs)
+    {
+        m_rateViolation = {true, nowPs, nowPs - slot.first, m_recentSerialPs};
+    }
+    m_recentSerialPs -= slot.second;
+    const uint64_t wireBytes = bytes + m_phyOverheadBytes;
+    slot = {nowPs, m_checkPsPerByte != 0 ? wireBytes * m_checkPsPerByte
+                                         : SerializationPs(wireBytes, m_checkRateBps)};
+    m_recentSerialPs += slot.second;
+    ++m_framesSent;
 }
 
 void

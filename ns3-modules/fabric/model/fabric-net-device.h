@@ -20,7 +20,9 @@
 #include "ns3/event-id.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <utility>
 
 namespace ns3
 {
@@ -187,6 +189,26 @@ class FabricNetDevice : public NetDevice
     bool WatchdogDrops() const { return m_watchdogAction == WATCHDOG_DROP; }
 
     const PortCounters& GetCounters() const { return m_counters; }
+
+    /** Frames over which the line-rate invariant is checked (issue 16 item 18). */
+    static constexpr size_t kRateCheckFrames = 10;
+    /** The first time this port sent faster than the line rate given to CheckLineRateAgainst:
+     *  over kRateCheckFrames consecutive frames, the time from the first start to the last
+     *  start was shorter than the first frames' serialisation at that rate (frame + PHY
+     *  overhead) by more than a picosecond per frame. `found` false if never. */
+    struct LineRateViolation
+    {
+        bool found = false;
+        uint64_t atPs = 0;       //!< start of the last frame of the window, ps
+        uint64_t spanPs = 0;     //!< first start to last start, ps
+        uint64_t requiredPs = 0; //!< the serialisation the window needed, ps
+    };
+    const LineRateViolation& GetLineRateViolation() const { return m_rateViolation; }
+    /** Check every transmission from now on against a line rate of `linkRateBps` (the link's
+     *  rate in the topology: a port set faster than its link breaks it, a degraded link only
+     *  slows); 0 turns the check off (the default). */
+    void CheckLineRateAgainst(uint64_t linkRateBps);
+
     /** Record a drop (counters + Drop trace). For subclasses and the switch. */
     void RecordDrop(Ptr<const Packet> packet, const FrameMeta& meta, DropReason reason);
     /** Frames waiting in this device for transmission (for conservation checks). */
@@ -274,6 +296,8 @@ class FabricNetDevice : public NetDevice
 
   private:
     void TransmitComplete();
+    /** The line-rate invariant (GetLineRateViolation) for a frame starting now. */
+    void CheckLineRate(uint64_t nowPs, uint32_t bytes);
     void AccountUtilisation(uint64_t nowPs, uint64_t durationPs);
     void SetRateBps(uint64_t rateBps);
     void SetUtilisationWindow(Time window);
@@ -311,6 +335,13 @@ class FabricNetDevice : public NetDevice
     uint64_t m_utilWindowStartPs = 0;
     uint64_t m_utilWindowBusyPs = 0;
     PortCounters m_counters;
+    /** The last kRateCheckFrames transmissions: (start, serialisation), ps; a ring. */
+    std::array<std::pair<uint64_t, uint64_t>, kRateCheckFrames> m_recentTx{};
+    uint64_t m_recentSerialPs = 0; //!< sum of the serialisations in m_recentTx
+    uint64_t m_framesSent = 0;     //!< transmissions so far (PFC included)
+    uint64_t m_checkRateBps = 0;   //!< the line rate checked against, 0: no check
+    uint64_t m_checkPsPerByte = 0; //!< ps per byte at m_checkRateBps when whole, else 0
+    LineRateViolation m_rateViolation;
     TracedCallback<> m_linkChangeCallbacks;
 
     // PFC, per priority.

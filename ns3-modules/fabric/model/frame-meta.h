@@ -53,7 +53,7 @@ enum EcnCodepoint : uint8_t
 constexpr size_t kLbTagBytes = 8;
 
 /** The fields of a frame's headers: what the fabric forwards on, then the end-host transport
- *  fields, then the INT stack. 120 bytes, copied by value. */
+ *  fields, the path so far, then the INT stack. 128 bytes, copied by value. */
 struct FrameMeta
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
@@ -83,6 +83,8 @@ struct FrameMeta
     /** IPv4 TTL: 64 from the NIC, decremented by every switch the frame crosses, so that the
      *  receiver can count hops (Swift's topology scaling). */
     uint8_t ttl = 64;
+    /** Bits of `path` in use; kPathOverflow once a hop did not fit (the path is then lost). */
+    uint8_t pathBits = 0;
 
     // ---- end-host fields: written by the sending NIC, read by the receiving one ------------
     /** BTH opcode (RoceOpcode). */
@@ -115,6 +117,11 @@ struct FrameMeta
      *  reads; DATA frames hold the sender's whole 64-bit PSN here as simulation bookkeeping
      *  (as pfcDepth): a frame dropped in the fabric is counted for its flow (flows.csv). */
     uint64_t psn = 0;
+    /** The path so far, simulation bookkeeping as pfcDepth (flows.csv `paths`): every switch
+     *  egress appends its port index in PathHopBits(its ports) bits above the bits in use, so
+     *  walking from the source host (one link) and reading each switch's bits in turn gives
+     *  the links in order (Fabric::DecodePath). A shift, an OR and an add per hop. */
+    uint64_t path = 0;
     /** In-band telemetry (HPCC): present on a data frame of a QP whose congestion control
      *  uses INT (the 42-byte INT header after the BTH), where every switch egress pushes a
      *  record; an ACK or NAK answering such a frame echoes its stack back to the sender (the
@@ -122,7 +129,47 @@ struct FrameMeta
     IntStack intStack;
 };
 
-static_assert(sizeof(FrameMeta) == 120, "FrameMeta's layout: update the size in its comment");
+static_assert(sizeof(FrameMeta) == 128, "FrameMeta's layout: update the size in its comment");
+
+/** FrameMeta::pathBits of a frame whose path did not fit in 64 bits. */
+constexpr uint8_t kPathOverflow = 0xFF;
+
+/** Bits a switch with `ports` ports uses per hop in FrameMeta::path: ceil(log2(ports)). */
+inline uint8_t
+PathHopBits(uint32_t ports)
+{
+    uint8_t bits = 0;
+    while ((uint64_t{1} << bits) < ports)
+    {
+        ++bits;
+    }
+    return bits;
+}
+
+/** Append egress port `port` (of a switch using `bits` bits per hop) to `frame`'s path. */
+inline void
+AppendPathHop(FrameMeta& frame, uint16_t port, uint8_t bits)
+{
+    if (frame.pathBits + bits > 64) // also true once overflowed (0xFF)
+    {
+        frame.pathBits = kPathOverflow;
+        return;
+    }
+    if (bits > 0)
+    {
+        frame.path |= uint64_t{port} << frame.pathBits;
+    }
+    frame.pathBits = static_cast<uint8_t>(frame.pathBits + bits);
+}
+
+/** FrameMeta::path as reported to the receiver's traces: kUnknownPath if it overflowed. */
+constexpr uint64_t kUnknownPath = ~uint64_t{0};
+
+inline uint64_t
+ReceivedPath(const FrameMeta& frame)
+{
+    return frame.pathBits == kPathOverflow ? kUnknownPath : frame.path;
+}
 
 /** FrameMeta::bthFlags: the BTH AckReq bit. */
 constexpr uint8_t kBthAckRequest = 1;

@@ -121,7 +121,12 @@ class SwitchNode : public Node
     void DoDispose() override;
 
   private:
-    void Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, FrameMeta meta);
+    void Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, const FrameMeta& meta);
+    /** Admit's MMU check and enqueue of a frame as it will be queued (trimmed or not). */
+    void AdmitToQueue(uint16_t inPort,
+                      uint16_t outPort,
+                      const Ptr<Packet>& packet,
+                      const FrameMeta& meta);
     void SendXoff(uint16_t port, uint8_t priority);
     void RefreshXoff(uint16_t port, uint8_t priority);
     void CheckResume(uint16_t port, uint8_t priority);

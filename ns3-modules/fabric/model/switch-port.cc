@@ -201,6 +201,7 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
     {
         --meta.ttl; // IPv4: every router on the path decrements the TTL
     }
+    AppendPathHop(meta, m_portIndex, m_pathHopBits);
     if (m_ecnEnabled && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
         meta.kind == FrameKind::DATA)
     {

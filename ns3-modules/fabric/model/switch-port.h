@@ -42,6 +42,9 @@ class SwitchPort : public FabricNetDevice
 
     void SetSwitch(Ptr<SwitchNode> sw, uint16_t portIndex);
     uint16_t GetPortIndex() const { return m_portIndex; }
+    /** Bits this port's index takes in FrameMeta::path (PathHopBits of the switch's ports;
+     *  set by SwitchNode::FinishPorts). */
+    void SetPathHopBits(uint8_t bits) { m_pathHopBits = bits; }
     Ptr<SwitchNode> GetSwitch() const;
 
     /**
@@ -117,6 +120,7 @@ class SwitchPort : public FabricNetDevice
     Ptr<SwitchNode> m_switch;
     uint16_t m_portIndex = 0;
     bool m_flushOnLinkDown = true; //!< attribute FlushOnLinkDown
+    uint8_t m_pathHopBits = 0;
     bool m_ecnEnabled = false; //!< attribute EcnMarking
     uint64_t m_ecnKmin = 0;    //!< attribute EcnKminBytes
     uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes

@@ -607,7 +607,8 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     if (meta.trimmed)
     {
         // The payload was cut at a switch: answer with a trim NACK for this PSN.
-        const RxAnswer answer = qp->ReceiveTrimmed(static_cast<uint32_t>(meta.psn & 0xFFFFFF));
+        const RxAnswer answer =
+            qp->ReceiveTrimmed(static_cast<uint32_t>(meta.psn & 0xFFFFFF), ReceivedPath(meta));
         if (answer.send)
         {
             SendControl(*qp, answer.ack, nullptr);
@@ -622,7 +623,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     const RxAnswer answer = qp->ReceiveData(static_cast<uint32_t>(meta.psn & 0xFFFFFF), meta.opcode,
                                             (meta.bthFlags & kBthAckRequest) != 0,
-                                            RocePayloadBytes(meta), ce);
+                                            RocePayloadBytes(meta), ce, ReceivedPath(meta));
     if (answer.send)
     {
         SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr);

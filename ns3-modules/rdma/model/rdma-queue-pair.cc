@@ -51,9 +51,10 @@ RdmaQueuePair::GetTypeId()
                             "ns3::RdmaQueuePair::NakTracedCallback")
             .AddTraceSource("PacketReceived",
                             "A data frame reached the responder (first copy, duplicate, out of "
-                            "order or trimmed, before any decision): PSN (64-bit), trimmed.",
+                            "order or trimmed, before any decision): PSN (64-bit), trimmed, "
+                            "path (FrameMeta::path, the switches' egress ports).",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_receivedTrace),
-                            "ns3::RdmaQueuePair::NakTracedCallback");
+                            "ns3::RdmaQueuePair::ReceivedTracedCallback");
     return tid;
 }
 

@@ -62,9 +62,12 @@ class RdmaQueuePair : public Object
      *  time (cumulatively or by SACK), its ECN echo and its RTT (last transmission to now). */
     typedef void (*AckedTracedCallback)(uint64_t psn, uint16_t entropy, bool ecnEcho, Time rtt);
     /** "NakReceived", "NakSent": a NAK naming `psn` (the responder's ePSN), or with
-     *  `trimmed` a trim NACK naming the trimmed PSN. "PacketReceived": data frame `psn`
-     *  reached the responder, `trimmed` if a switch cut its payload. */
+     *  `trimmed` a trim NACK naming the trimmed PSN. */
     typedef void (*NakTracedCallback)(uint64_t psn, bool trimmed);
+    /** "PacketReceived": data frame `psn` reached the responder, `trimmed` if a switch cut its
+     *  payload, along `path` (FrameMeta::path: the switches' egress ports; kUnknownPath if it
+     *  did not fit or is not known). */
+    typedef void (*ReceivedTracedCallback)(uint64_t psn, bool trimmed, uint64_t path);
     /** "Timeout": the retransmission timer fired, `psn` being the oldest outstanding. */
     typedef void (*TimeoutTracedCallback)(uint64_t psn);
     /** "PacketDelivered": data packet `psn` with `bytes` of payload delivered in order. */
@@ -141,12 +144,20 @@ class RdmaQueuePair : public Object
     /** A CNP for this QP arrived (reaction point). */
     void ReceiveCnp(Time now) { m_requester.ReceiveCnp(now); }
     /** A data packet arrived (`ce`: CE-marked): what to answer. */
-    RxAnswer ReceiveData(uint32_t psn24, uint8_t opcode, bool ackRequest, uint32_t payload, bool ce)
+    RxAnswer ReceiveData(uint32_t psn24,
+                         uint8_t opcode,
+                         bool ackRequest,
+                         uint32_t payload,
+                         bool ce,
+                         uint64_t path = kUnknownPath)
     {
-        return m_responder.ReceiveData(psn24, opcode, ackRequest, payload, ce);
+        return m_responder.ReceiveData(psn24, opcode, ackRequest, payload, ce, path);
     }
     /** A trimmed data packet arrived: what to answer. */
-    RxAnswer ReceiveTrimmed(uint32_t psn24) { return m_responder.ReceiveTrimmed(psn24); }
+    RxAnswer ReceiveTrimmed(uint32_t psn24, uint64_t path = kUnknownPath)
+    {
+        return m_responder.ReceiveTrimmed(psn24, path);
+    }
     /** RCCC, sender: the cumulative demand to announce with the packet just described. */
     uint64_t CreditDemandBytes() { return m_requester.CreditDemandBytes(); }
     /** RCCC, sender: a credit grant arrived. */
@@ -195,7 +206,7 @@ class RdmaQueuePair : public Object
     TracedCallback<uint64_t> m_timeoutTrace;
     TracedCallback<uint64_t, uint32_t> m_deliveredTrace;
     TracedCallback<uint64_t, bool> m_nakSentTrace;
-    TracedCallback<uint64_t, bool> m_receivedTrace; //!< "PacketReceived": PSN, trimmed
+    TracedCallback<uint64_t, bool, uint64_t> m_receivedTrace; //!< "PacketReceived": PSN, trimmed, path
 };
 
 } // namespace ns3

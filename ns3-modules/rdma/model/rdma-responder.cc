@@ -142,14 +142,14 @@ RdmaResponder::DeliverInOrder(uint32_t payload, bool lastOfMessage)
 }
 
 RxAnswer
-RdmaResponder::ReceiveTrimmed(uint32_t psn24)
+RdmaResponder::ReceiveTrimmed(uint32_t psn24, uint64_t path)
 {
     ++m_counters->trimmedReceived;
     RxAnswer answer;
     const uint64_t psn = ExtendPsn(psn24, m_ePsn);
     if (m_traces.received)
     {
-        (*m_traces.received)(psn, true);
+        (*m_traces.received)(psn, true, path);
     }
     if (psn < m_ePsn || m_recovery->IsHeld(*this, psn))
     {
@@ -164,7 +164,8 @@ RdmaResponder::ReceiveData(uint32_t psn24,
                            uint8_t opcode,
                            bool ackRequest,
                            uint32_t payload,
-                           bool ce)
+                           bool ce,
+                           uint64_t path)
 {
     ++m_counters->dataPacketsReceived;
     RxAnswer answer;
@@ -172,7 +173,7 @@ RdmaResponder::ReceiveData(uint32_t psn24,
     const uint64_t psn = ExtendPsn(psn24, m_ePsn);
     if (m_traces.received)
     {
-        (*m_traces.received)(psn, false);
+        (*m_traces.received)(psn, false, path);
     }
     const bool lastOfMessage = (opcode == ROCE_RC_SEND_LAST || opcode == ROCE_RC_SEND_ONLY);
     if (psn < m_ePsn || m_recovery->IsHeld(*this, psn))

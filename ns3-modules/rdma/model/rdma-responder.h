@@ -8,6 +8,7 @@
 #include "rdma-loss-recovery.h"
 #include "rdma-qp-counters.h"
 
+#include "fabric/model/frame-meta.h"
 #include "fabric/model/ring-queue.h"
 
 #include "ns3/callback.h"
@@ -41,7 +42,7 @@ class RdmaResponder
     {
         TracedCallback<uint64_t, uint32_t>* delivered = nullptr;
         TracedCallback<uint64_t, bool>* nakSent = nullptr;
-        TracedCallback<uint64_t, bool>* received = nullptr; //!< every data arrival: PSN, trimmed
+        TracedCallback<uint64_t, bool, uint64_t>* received = nullptr; //!< every data arrival: PSN, trimmed, path
     };
 
     RdmaResponder();
@@ -71,10 +72,15 @@ class RdmaResponder
 
     // ---- arrivals (the NIC) ----------------------------------------------------------------
     /** A data packet arrived (`ce`: it was CE-marked): what to answer. */
-    RxAnswer ReceiveData(uint32_t psn24, uint8_t opcode, bool ackRequest, uint32_t payload, bool ce);
+    RxAnswer ReceiveData(uint32_t psn24,
+                         uint8_t opcode,
+                         bool ackRequest,
+                         uint32_t payload,
+                         bool ce,
+                         uint64_t path = kUnknownPath);
     /** A trimmed data packet arrived: what to answer (a trim NACK, unless it is a copy of
      *  something already here). */
-    RxAnswer ReceiveTrimmed(uint32_t psn24);
+    RxAnswer ReceiveTrimmed(uint32_t psn24, uint64_t path = kUnknownPath);
     /**
      * \brief DCQCN notification point: a CNP may be sent now if none was sent for this QP in
      * the last `interval`; if so it is counted as sent now. \param outOfOrder the CNP is for an

@@ -369,11 +369,23 @@ WorkloadExecutor::PsnOwners::OnSent(PsnOwners* o, uint64_t psn, uint32_t, uint16
 }
 
 void
-WorkloadExecutor::PsnOwners::OnReceived(PsnOwners* o, uint64_t psn, bool)
+WorkloadExecutor::PsnOwners::OnReceived(PsnOwners* o, uint64_t psn, bool, uint64_t path)
 {
     if (TransferRecord* r = o->RecordOf(psn))
     {
         ++r->pktsReceived;
+        // Most flows keep one path, a sprayed one a few dozen: a scan from the latest path
+        // is cheaper than a map.
+        auto& paths = r->paths;
+        for (auto it = paths.rbegin(); it != paths.rend(); ++it)
+        {
+            if (it->first == path)
+            {
+                ++it->second;
+                return;
+            }
+        }
+        paths.emplace_back(path, 1);
     }
 }
 

@@ -50,6 +50,10 @@ struct TransferRecord
     uint64_t pktsSent = 0;     //!< data frames sent: first copies and resends
     uint64_t pktsReceived = 0; //!< data frames that reached the receiving QP (any kind)
     std::array<uint64_t, static_cast<size_t>(DropReason::COUNT)> pktsDropped{}; //!< by DropReason
+    /** The paths its data frames arrived by: (FrameMeta::path, frames), in order of first
+     *  arrival (kUnknownPath for frames whose path did not fit). Counted at the receiving QP
+     *  (PacketReceived), so frames dropped on the way are not in it. */
+    std::vector<std::pair<uint64_t, uint64_t>> paths;
     /** The messages it was posted as, in order: (QP index in its connection, bytes). */
     std::vector<std::pair<uint32_t, uint64_t>> messages;
     uint32_t pendingRecv = 0;
@@ -174,7 +178,7 @@ class WorkloadExecutor : public Object
         /** The transfer PSN `psn` belongs to, or nullptr beyond what was posted. */
         TransferRecord* RecordOf(uint64_t psn) const;
         static void OnSent(PsnOwners* o, uint64_t psn, uint32_t bytes, uint16_t entropy);
-        static void OnReceived(PsnOwners* o, uint64_t psn, bool trimmed);
+        static void OnReceived(PsnOwners* o, uint64_t psn, bool trimmed, uint64_t path);
     };
 
     struct Connection
