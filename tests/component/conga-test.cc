@@ -72,9 +72,13 @@ RunAsymmetric(const std::string& policy, uint64_t seed)
 TEST_CASE("CONGA moves flowlets off a degraded path and beats ECMP on an asymmetric leaf-spine",
           "[component][conga]")
 {
-    // Measured, seeds 1-4 (mean slowdown, share of leaf 0's bytes on the slow path):
-    //   ECMP                      77-118, 0.65-0.72 (its 10 G queue reaches 7.5 MB)
-    //   CONGA                     6-17,   0.12-0.22 (mean 10.3, 0.16)
+    // Measured, seeds 1-4 (mean slowdown, share of leaf 0's bytes on the slow path), nothing
+    // dropped (PFC) and, with the default RTO of a deployed NIC (67.1 ms), nothing resent:
+    //   ECMP                      77-116, 0.46-0.54 (its 10 G queue reaches 4.2-5.3 MB)
+    //   CONGA                     6-21,   0.12-0.24 (mean 11.5, 0.17; queue 0.9-2.3 MB)
+    // (With a 1 ms RTO, packets queued behind the 10 G link for more than 1 ms were resent
+    // with nothing lost: 1,700-2,900 timeout resends per ECMP run raised its share to
+    // 0.65-0.72 and its queue to 7.5 MB; issue 16 item 5.)
     //   CONGA, CE set at enqueue  9-47,   0.18-0.46 (mean 22.1, 0.27): the bug this catches;
     //                             the congestion signal lagged by the congested queue's delay.
     // The slow path's share at equal utilisation would be about 10/65 = 0.15. CONGA overshoots
@@ -85,14 +89,18 @@ TEST_CASE("CONGA moves flowlets off a degraded path and beats ECMP on an asymmet
     double ecmpSlowdown = 0;
     double congaSlowdown = 0;
     double congaShare = 0;
+    double ecmpQueue = 0;
+    double congaQueue = 0;
     for (uint64_t seed = 1; seed <= seeds; ++seed)
     {
         INFO("seed " << seed);
         const AsymmetricResult e = RunAsymmetric("ecmp", seed);
         const AsymmetricResult c = RunAsymmetric("conga", seed);
-        CHECK(e.slowShare > 0.5); // hashing ignores the degraded link
+        CHECK(e.slowShare > 0.4); // hashing ignores the degraded link: about half
         CHECK(c.slowShare < 0.25);
-        CHECK(c.slowMaxQueue < e.slowMaxQueue / 2);
+        CHECK(c.slowMaxQueue < e.slowMaxQueue);
+        ecmpQueue += static_cast<double>(e.slowMaxQueue) / seeds;
+        congaQueue += static_cast<double>(c.slowMaxQueue) / seeds;
         ecmpSlowdown += e.meanSlowdown / seeds;
         congaSlowdown += c.meanSlowdown / seeds;
         congaShare += c.slowShare / seeds;
@@ -100,5 +108,7 @@ TEST_CASE("CONGA moves flowlets off a degraded path and beats ECMP on an asymmet
     INFO("mean slowdown ECMP " << ecmpSlowdown << ", CONGA " << congaSlowdown
                                << "; CONGA's share of the slow path " << congaShare);
     CHECK(congaShare < 0.2);
+    INFO("mean largest slow-path queue ECMP " << ecmpQueue << " B, CONGA " << congaQueue << " B");
+    CHECK(congaQueue < ecmpQueue / 2);
     CHECK(congaSlowdown < 0.15 * ecmpSlowdown);
 }

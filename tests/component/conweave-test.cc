@@ -172,9 +172,11 @@ TEST_CASE("ConWeave reroutes elephants between congested uplinks and delivers th
 
 TEST_CASE("ConWeave moves traffic off a slowed spine link", "[component][conweave]")
 {
-    // Measured (seeds 1-3): ECMP sends 65-72 % of leaf 0's uplink bytes over the slow spine
-    // (mean FCT slowdown 76-118); ConWeave 20-23 % (12-16): the CE marks of the slow path's
-    // queue come back as NOTIFYs, and new flows avoid the busy uplink.
+    // Measured (seeds 1-3): ECMP sends 46-54 % of leaf 0's uplink bytes over the slow spine
+    // (mean FCT slowdown 77-116); ConWeave 20-23 % (12-16): the CE marks of the slow path's
+    // queue come back as NOTIFYs, and new flows avoid the busy uplink. Nothing is dropped or
+    // resent (with a 1 ms RTO, ECMP's packets queued more than 1 ms behind the 10 G link were
+    // resent after a timeout, 1,700-2,900 per run, which raised its share to 65-72 %).
     for (uint64_t seed = 1; seed <= 3; ++seed)
     {
         INFO("seed " << seed);
@@ -182,10 +184,9 @@ TEST_CASE("ConWeave moves traffic off a slowed spine link", "[component][conweav
         const Result c = RunAsymmetric("conweave", seed);
         INFO("ECMP: " << Describe(e));
         INFO("ConWeave: " << Describe(c));
-        CHECK(e.slowShare > 0.5); // hashing ignores the degraded link
+        CHECK(e.slowShare > 0.4); // hashing ignores the degraded link: about half
         CHECK(c.cw.notifies > 0);
         CHECK(c.slowShare < 0.3);
-        CHECK(c.slowShare < 0.5 * e.slowShare);
         CHECK(c.meanSlowdown < 0.3 * e.meanSlowdown);
         CHECK(c.ooo == 0);
     }

@@ -6,12 +6,16 @@
 
 #include "run-helpers.h"
 
+#include "scenario-toml.h"
+
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/fabric-net-device.h"
 #include "fabric/model/input-error.h"
 
 #include "lb-policies/policy-registry.h"
+#include "rdma/model/nscc.h"
 #include "rdma/model/rdma-nic.h"
+#include "rdma/model/rdma-queue-pair.h"
 
 #include "ns3/config.h"
 #include "ns3/error-model.h"
@@ -137,6 +141,17 @@ struct FailureRun
     uint64_t dropsAfter = 0;    //!< LINK_DOWN drops from failure + 100 us on
 };
 
+/** leaf1-spine1 goes down at 50 us (both directions); routing reconverges 1 ms later. */
+void
+AddLeaf1Spine1Failure(tusk::ScenarioSpec& spec)
+{
+    tusk::FailureEntry f;
+    f.atPs = 50'000'000;
+    f.kind = "link_down";
+    f.link = "leaf1-spine1";
+    spec.failures.push_back(f);
+}
+
 /** One 8 MB flow host0 (leaf0) -> host1 (leaf1) over 4 spines; leaf1-spine1 fails at 50 us. */
 FailureRun
 RunWithFailure(const std::string& selector)
@@ -144,13 +159,13 @@ RunWithFailure(const std::string& selector)
     auto spec = LeafSpine(2, 4, 1, 100);
     spec.nic.transport = "uec-rud";
     spec.lb.pathSelector = selector;
+    // Routing avoids the dead spine only 1 ms after the failure: oblivious spraying's resends
+    // that go to it meanwhile are recovered by the timer (82 timeout resends), so a short RTO
+    // (the UEC scenarios' 1 ms) rather than a RoCE NIC's 67.1 ms.
+    spec.nic.rtoPs = 1'000'000'000ULL;
     AddFlow(spec, 0, 1, 8'000'000);
-    tusk::FailureEntry f;
-    f.atPs = 50'000'000;
-    f.kind = "link_down";
-    f.link = "leaf1-spine1";
-    spec.failures.push_back(f);
-    const uint64_t recoveredPs = f.atPs + 100'000'000;
+    AddLeaf1Spine1Failure(spec);
+    const uint64_t recoveredPs = spec.failures.back().atPs + 100'000'000;
     FailureRun out;
     tusk::RunOptions o;
     o.beforeRun = [&out, recoveredPs](ns3::Fabric& fabric,
@@ -236,9 +251,11 @@ TEST_CASE("Failure injection: degrade divides the rate, link_down/link_up stop a
     INFO("links.csv reports the rate at the end of the run");
     CHECK(rate == 25'000'000'000ULL);
 
-    // Down at 100 us, up at 400 us: 300 us without progress (and a retransmission timeout
-    // of 1 ms is not needed: go-back-N's NAK or the RTO resends what was lost on the link).
+    // Down at 100 us, up at 400 us: 300 us without progress. Nothing sent after the outage
+    // draws a NAK (every packet in flight was lost), so the retransmission timeout resends
+    // what was lost on the link: 1 ms here (a deployed NIC's 67.1 ms would only lengthen it).
     auto outage = base;
+    outage.nic.rtoPs = 1'000'000'000ULL;
     tusk::FailureEntry down;
     down.atPs = 100'000'000;
     down.kind = "link_down";
@@ -467,4 +484,93 @@ TEST_CASE("NSCC: a 4:1 incast keeps a short queue at the same completion time",
     CHECK(maxQueue(none) > 5'000'000);
     CHECK(maxQueue(nscc) * 5 < maxQueue(none));
     CHECK(last(nscc) <= last(none) * 1.02); // the bottleneck stays busy
+}
+
+namespace
+{
+
+/** One 4 MB RUD flow sprayed over 2 spines under NSCC (its window limits what is outstanding);
+ *  leaf1-spine1 goes down at 50 us (routing reconverges after the flow ends), RTO 100 us. */
+tusk::RunResult
+RunSprayedFlowThroughFailure(const std::string& selector)
+{
+    auto spec = LeafSpine(2, 2, 1, 100);
+    spec.nic.transport = "uec-rud";
+    spec.nic.congestionControl = "nscc";
+    spec.ecn.enabled = true;
+    spec.nic.rtoPs = 100'000'000;
+    spec.lb.pathSelector = selector;
+    AddFlow(spec, 0, 1, 4'000'000);
+    AddLeaf1Spine1Failure(spec);
+    return Run(spec);
+}
+
+} // namespace
+
+TEST_CASE("RUD after an uplink failure: RACK's reordering timer resends the lost packets, not "
+          "the retransmission timeout",
+          "[component][uec][rack]")
+{
+    // The packets lost on the dead spine fill the congestion window, so no acknowledgement
+    // comes for a packet sent 50 us after them; RACK (RFC 8985 section 6.3) still declares
+    // them lost at send + RACK.rtt + ReorderWindow (~55 us) through its reordering timer.
+    // Without that timer all 14 resends here were timeout resends (FCT 435 us, ideal 331 us);
+    // with it none is (387 us). REPS resends on EVs that were acknowledged, so the resends
+    // arrive; oblivious spraying resends half of them onto the dead spine again, and a lost
+    // resend is still left to the timeout (not asserted).
+    const tusk::RunResult r = RunSprayedFlowThroughFailure("reps");
+    REQUIRE(r.finished);
+    const auto& fl = r.flows.at(0);
+    INFO("resends " << fl.retxPackets << ", after a timeout " << fl.retxTimeoutPackets
+                    << ", FCT " << fl.fctPs / 1e6 << " us");
+    REQUIRE(fl.retxPackets > 0);
+    // Most resends are loss-detected, not timeout resends.
+    CHECK(fl.retxTimeoutPackets * 2 < fl.retxPackets);
+}
+
+TEST_CASE("Karn's algorithm: a resent packet's acknowledgement gives NSCC no RTT sample, so a "
+          "spurious resend cannot shrink its base RTT and window",
+          "[component][uec][rack][nscc]")
+{
+    // The REPS paper's failure setup (scenarios/papers/reps/failure.toml: 8 flows of 16 MB
+    // leaf 0 -> leaf 1 over 4 spines, NSCC, RUD, RTO 100 us, spine1-leaf1 down at 100 us) with
+    // oblivious spraying. RACK declares a few packets lost that were only late; when the first
+    // copy's SACK comes just after the resend, "now - send time" reads 0.5 us. Before the fix
+    // NSCC took that as its base RTT, capped its window at 1.5 x 400 Gb/s x 0.54 us = 41 KB
+    // for the rest of the flow (seed 1: host 5's flow took 3.2 ms, the others 1.4-1.5 ms).
+    // Leaf to leaf is 4 links of 1 us each way: no real RTT is below 8 us.
+    for (uint64_t seed = 1; seed <= 2; ++seed)
+    {
+        INFO("seed " << seed);
+        auto spec = tusk::LoadScenarioFile(std::string(TUSK_SOURCE_DIR) +
+                                           "/scenarios/papers/reps/failure.toml");
+        spec.lb.policy = "host-spray";
+        spec.seed = seed;
+        std::vector<double> baseRttUs;
+        tusk::RunOptions o;
+        o.afterRun = [&baseRttUs](ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
+            for (uint32_t h = 0; h < 8; ++h)
+            {
+                auto cc = ns3::DynamicCast<ns3::NsccCongestionControl>(
+                    nics[h]->GetQp(ns3::RdmaNic::kFirstQpn)->GetCongestionControl());
+                REQUIRE(cc);
+                baseRttUs.push_back(cc->GetBaseRtt().GetSeconds() * 1e6);
+            }
+        };
+        const tusk::RunResult r = Run(spec, o);
+        REQUIRE(r.finished);
+        REQUIRE(r.summary.spuriousRetx > 0); // the case this is about happened
+        REQUIRE(baseRttUs.size() == 8);
+        for (double b : baseRttUs)
+        {
+            CHECK(b >= 8.0);
+        }
+        uint64_t slowest = 0;
+        for (const auto& f : r.flows)
+        {
+            slowest = std::max(slowest, f.fctPs);
+        }
+        // Every flow finishes near the others (1.4-1.6 ms measured), none at 3 ms.
+        CHECK(slowest < 2'000'000'000ULL);
+    }
 }

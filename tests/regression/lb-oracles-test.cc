@@ -36,6 +36,9 @@ TEST_CASE("random per-packet spraying with a reorder-tolerant receiver: slowdown
         {
             // Go-back-N on the same spraying: every reordering is a NAK and a resend.
             spec.nic.receiver = "go-back-n";
+            // A reordered tail packet that go-back-N discarded, with no later packet to draw
+            // a NAK, waits for the timer: 1 ms (the former default), not a deployed NIC's 67 ms.
+            spec.nic.rtoPs = 1'000'000'000ULL;
             for (auto& f : spec.workload.flows)
             {
                 f.bytes = 2'000'000;

@@ -47,10 +47,11 @@ struct RdmaCcAck
     bool nak = false;             //!< a NAK (PSN sequence error) or a trim NACK
     bool trimmed = false;         //!< a trim NACK: `lostBytes` of payload were cut at a switch
     uint64_t lostBytes = 0;       //!< payload of the trimmed packet
-    /** RTT sample of the newest packet this ACK acknowledged for the first time: its last
-     *  transmission to now, NIC to NIC (zero when it acknowledged nothing new). */
+    /** RTT sample of the newest packet this ACK acknowledged for the first time, NIC to NIC;
+     *  resent packets give none (Karn's algorithm, RFC 6298 section 3: the acknowledgement may
+     *  be the first copy's). Zero when it acknowledged nothing new that was sent only once. */
     Time rtt;
-    uint16_t entropy = 0; //!< the entropy (EV) that packet was last sent with
+    uint16_t entropy = 0; //!< the entropy (EV) that packet was sent with
     uint8_t hops = 0;     //!< switches the ACK crossed (64 - its IPv4 TTL on arrival)
     /** The INT stack of the data packet that triggered the ACK, echoed (HPCC); nullptr when
      *  the congestion control does not use INT. Valid during the call only. */

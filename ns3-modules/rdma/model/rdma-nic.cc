@@ -57,9 +57,12 @@ RdmaNic::GetTypeId()
             .AddAttribute("RetransmitTimeout",
                           "Requester retransmission timeout: go back to the oldest "
                           "unacknowledged PSN when no ACK progress for this long (Time). "
-                          "Deployed RoCE NICs use their Local ACK Timeout, 4.096 us x 2^n "
-                          "(n = 14: 67.108864 ms); see rdma.md, Retransmission timeout.",
-                          TimeValue(MilliSeconds(1)),
+                          "The default is a deployed RoCE NIC's Local ACK Timeout, "
+                          "4.096 us x 2^n with n = 14 (InfiniBand Architecture Vol. 1, RC "
+                          "transport): 67.108864 ms, far above any PFC queueing delay; lossy "
+                          "runs that rely on the timer set a shorter one. See rdma.md, "
+                          "Retransmission timeout.",
+                          TimeValue(NanoSeconds(kDeployedRtoNs)),
                           MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("MaxOutstandingPackets",

@@ -57,6 +57,9 @@ class RdmaNic : public FabricNetDevice
      *  9.2), less the two reserved QPNs. This, not a per-connection count, is what bounds QP
      *  scaling; `nic.qps_per_connection` and the other QP-count keys accept up to it. */
     static constexpr uint32_t kMaxQps = (1u << 24) - kFirstQpn;
+    /** Default RetransmitTimeout, ns: a deployed RoCE NIC's Local ACK Timeout,
+     *  4.096 us x 2^n with the QP attribute `timeout` n = 14 (IBA Vol. 1, RC transport). */
+    static constexpr int64_t kDeployedRtoNs = 4096LL << 14; // 67,108,864 ns
     /** First ns-3 random stream of path selectors: host h, QP n uses base + h * 2^24 + n. */
     static constexpr int64_t kPathSelectorStreamBase = int64_t{1} << 32;
 

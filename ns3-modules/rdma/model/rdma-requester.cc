@@ -337,11 +337,20 @@ RdmaRequester::AckedFeedback(uint64_t psn, bool ecnEcho, Time now)
 {
     const TxSlot& s = Slot(psn);
     const Time rtt = now - PicoSeconds(s.sentPs);
-    m_cc->OnAckSample(ecnEcho, rtt, now);
-    // The ACK's summary for OnAck: what it acknowledged first, and the newest packet's RTT.
+    // Karn's algorithm (Karn and Partridge, SIGCOMM 1987; RFC 6298 section 3): a resent packet's
+    // acknowledgement may be the first copy's, so it gives no RTT sample. (sentPs is the
+    // resend's: an original acknowledged just after a spurious resend would read as an RTT of
+    // well under the fabric's base RTT, and NSCC would take it as its base RTT and shrink its
+    // largest window to match, for the rest of the flow.)
+    const bool ambiguous = (s.flags & kResent) != 0;
+    if (!ambiguous)
+    {
+        m_cc->OnAckSample(ecnEcho, rtt, now);
+    }
+    // The ACK's summary for OnAck: what it acknowledged, and the newest unambiguous RTT.
     ++m_ccAck.newlyAcked;
     m_ccAck.newlyAckedBytes += s.payload;
-    if (m_ccAck.newlyAcked == 1 || psn >= m_ccAckNewest)
+    if (!ambiguous && (m_ccAck.rtt.IsZero() || psn >= m_ccAckNewest))
     {
         m_ccAckNewest = psn;
         m_ccAck.rtt = rtt;

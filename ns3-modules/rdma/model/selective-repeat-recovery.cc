@@ -4,6 +4,7 @@
 #include "rdma-responder.h"
 #include "roce-sack-header.h"
 
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -34,12 +35,25 @@ SelectiveRepeatRecovery::GetTypeId()
                           MakeUintegerAccessor(&SelectiveRepeatRecovery::m_window),
                           MakeUintegerChecker<uint64_t>(1, 1u << 22))
             .AddAttribute("ReorderWindow",
-                          "A packet is declared lost when one sent more than this after it was "
-                          "acknowledged (RACK reordering window, Time).",
+                          "A packet is declared lost when one sent after it was acknowledged and "
+                          "it has been out for the RTT of that one plus this (RACK reordering "
+                          "window, RFC 8985, Time).",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&SelectiveRepeatRecovery::m_reorderWindow),
                           MakeTimeChecker(Time(0)));
     return tid;
+}
+
+SelectiveRepeatRecovery::~SelectiveRepeatRecovery()
+{
+    m_rackTimer.Cancel();
+}
+
+void
+SelectiveRepeatRecovery::DoDispose()
+{
+    m_rackTimer.Cancel();
+    RdmaLossRecovery::DoDispose();
 }
 
 uint64_t
@@ -71,9 +85,10 @@ SelectiveRepeatRecovery::NoteDelivered(const RdmaRequester& req, uint64_t psn)
 {
     // A packet resent since it was declared lost is ambiguous (which copy arrived?): skipped.
     const RdmaRequester::TxSlot& s = req.Slot(psn);
-    if (!(s.flags & RdmaRequester::kResent))
+    if (!(s.flags & RdmaRequester::kResent) && s.sentPs >= m_rackSentPs)
     {
-        m_rackSentPs = std::max(m_rackSentPs, s.sentPs);
+        m_rackSentPs = s.sentPs;
+        m_rackRttPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()) - s.sentPs;
     }
 }
 
@@ -111,18 +126,30 @@ SelectiveRepeatRecovery::OnAck(RdmaRequester& req, const RdmaAck& ack, Time now)
 void
 SelectiveRepeatRecovery::DetectLosses(RdmaRequester& req, Time now)
 {
-    // A packet is lost when one sent more than ReorderWindow after it has been delivered.
-    // First transmissions are sent in PSN order, so the scan stops at the first packet young
-    // enough to be merely reordered; amortised O(1) per acknowledgement.
-    const auto reorderPs = static_cast<uint64_t>(m_reorderWindow.GetPicoSeconds());
+    // RACK (RFC 8985 section 6.2): a packet is lost when one sent after it has been delivered
+    // and it has been out for longer than RACK.rtt + ReorderWindow. First transmissions are
+    // sent in PSN order, so the scan stops at the first packet that is not lost yet; if only
+    // its age is missing, the reordering timer re-checks at its deadline (section 6.3), since
+    // no acknowledgement may come while lost packets fill the window. Amortised O(1) per ACK.
+    const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
+    const uint64_t waitPs = m_rackRttPs + static_cast<uint64_t>(m_reorderWindow.GetPicoSeconds());
     m_lossScan = std::max(m_lossScan, req.GetSndUna());
     while (m_lossScan < req.GetMaxSent())
     {
         RdmaRequester::TxSlot& s = req.Slot(m_lossScan);
         if (!(s.flags & (RdmaRequester::kSacked | RdmaRequester::kLost)))
         {
-            if (s.sentPs + reorderPs >= m_rackSentPs)
+            if (s.sentPs >= m_rackSentPs)
             {
+                break; // nothing sent after it is known delivered
+            }
+            if (s.sentPs + waitPs > nowPs)
+            {
+                m_rackTimer.Cancel();
+                m_rackTimer = Simulator::Schedule(PicoSeconds(s.sentPs + waitPs - nowPs),
+                                                  &SelectiveRepeatRecovery::OnRackTimer,
+                                                  this,
+                                                  &req);
                 break;
             }
             req.DeclareLost(s);
@@ -131,6 +158,16 @@ SelectiveRepeatRecovery::DetectLosses(RdmaRequester& req, Time now)
             req.Feedback(s, PathSelector::NACK, now);
         }
         ++m_lossScan;
+    }
+}
+
+void
+SelectiveRepeatRecovery::OnRackTimer(RdmaRequester* req)
+{
+    DetectLosses(*req, Simulator::Now());
+    if (req->HasDataToSend())
+    {
+        req->Activate();
     }
 }
 
@@ -150,6 +187,7 @@ void
 SelectiveRepeatRecovery::OnTimeout(RdmaRequester& req)
 {
     // Every packet not yet acknowledged is presumed lost and resent once more.
+    m_rackTimer.Cancel();
     req.ClearResendPending();
     for (uint64_t p = req.GetSndUna(); p < req.GetMaxSent(); ++p)
     {

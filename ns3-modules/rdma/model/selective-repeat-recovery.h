@@ -6,6 +6,8 @@
 
 #include "rdma-loss-recovery.h"
 
+#include "ns3/event-id.h"
+
 #include <vector>
 
 namespace ns3
@@ -21,15 +23,19 @@ namespace ns3
  * when the hole before them fills, at the arrival of their last missing packet.
  * Requester: at most `Window` packets outstanding (and the NIC's MaxOutstandingPackets);
  * resends only what is missing, oldest first: a packet is declared lost when a packet sent
- * more than `ReorderWindow` after it has been acknowledged (the RACK rule, RFC 8985, which
- * tolerates reordering up to that much path-delay difference), when a trim NACK names it, and
- * every unacknowledged packet on a retransmission timeout. Loss detection scans forward from
- * where it stopped: amortised O(1) per acknowledgement.
+ * after it has been acknowledged and it has been out for longer than the RTT of that
+ * acknowledged packet plus `ReorderWindow` (RACK, RFC 8985 section 6.2, which tolerates
+ * reordering up to that much path-delay difference; the RACK reordering timer, section 6.3,
+ * re-checks at that deadline even when no further acknowledgement arrives, so losses that fill
+ * the window are still detected before the retransmission timeout), when a trim NACK names it,
+ * and every unacknowledged packet on a retransmission timeout. Loss detection scans forward
+ * from where it stopped: amortised O(1) per acknowledgement.
  */
 class SelectiveRepeatRecovery : public RdmaLossRecovery
 {
   public:
     static TypeId GetTypeId();
+    ~SelectiveRepeatRecovery() override;
 
     uint64_t OutstandingLimit(uint64_t nicLimit) const override;
     RdmaAck::Sack GetSackFormat() const override { return RdmaAck::SACK_PSN; }
@@ -53,15 +59,21 @@ class SelectiveRepeatRecovery : public RdmaLossRecovery
 
     uint64_t m_window = 1024; //!< attribute Window, packets
 
+    void DoDispose() override;
+
   private:
-    /** RACK: the send time of the most recently sent packet known to be delivered. */
+    /** RACK: the send time and RTT of the most recently sent packet known to be delivered. */
     void NoteDelivered(const RdmaRequester& req, uint64_t psn);
     void DetectLosses(RdmaRequester& req, Time now);
+    /** The RACK reordering timer fired (RFC 8985 section 6.3): detect, then resend. */
+    void OnRackTimer(RdmaRequester* req);
 
     Time m_reorderWindow;
 
     // Requester.
     uint64_t m_rackSentPs = 0;  //!< send time of the latest-sent packet known delivered
+    uint64_t m_rackRttPs = 0;   //!< its RTT (RACK.rtt), ps
+    EventId m_rackTimer;        //!< the RACK reordering timer
     uint64_t m_lossScan = 0;    //!< PSNs below this have been through loss detection
     uint64_t m_retxNext = 0;    //!< next PSN to consider for retransmission
     uint64_t m_trimScanEnd = 0; //!< one past the highest PSN declared lost by a trim NACK
