@@ -69,8 +69,7 @@ Rows()
                   "long-haul ports end the lossless domain — no headroom, no PAUSE over the long "
                   "haul, frames crossing them dropped at the egress threshold "
                   "(`egress_threshold` in links.csv) and recovered by the transport.")
-            .Default("\"lossless\"")
-            .Attr({"ns3::SharedBufferMmu::LosslessPriorities"}),
+            .Default("`\"lossless\"`"),
     };
     return rows;
 }

@@ -130,8 +130,7 @@ MultiSiteRows()
             Size<P>("dci_buffer", &P::dciBufferBytes, 1, std::numeric_limits<uint64_t>::max(),
                     "Buffer of each DCI switch (deep-buffer routers have gigabytes of off-chip "
                     "memory: Broadcom Jericho2, 8 GB). The other switches keep "
-                    "`buffer.total_bytes`.")
-                .Attr({"ns3::SharedBufferMmu::BufferBytes"}),
+                    "`buffer.total_bytes`."),
         },
         LeafSpineKeys<P>());
     return rows;
