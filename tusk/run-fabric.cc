@@ -14,6 +14,10 @@
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
+#include <fmt/format.h>
+
+#include <set>
+
 namespace tusk
 {
 
@@ -56,6 +60,7 @@ ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const Top
     }
     mmu("LosslessPriorities", UintegerValue(lossless));
     helper.SetHeadroomBytes(b.headroomBytes);
+    helper.SetLossyLongHaul(spec.pfc.longHaul.value_or("lossless") == "lossy");
     sw("PauseQuanta", UintegerValue(spec.pfc.pauseQuanta));
     sw("PauseRefresh", TimeValue(PicoSeconds(spec.pfc.refreshPs)));
     port("PfcWatchdogTime", TimeValue(PicoSeconds(spec.pfc.watchdogPs)));
@@ -199,6 +204,76 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
     return nic;
 }
 
+/**
+ * \brief PFC over distance, honestly (oracle 22): with a lossless priority and pfc.long_haul
+ * "lossless", every long-haul port needs headroom of 2 x (delay x rate) + 2 x MTU
+ * (FabricHelper::AutoHeadroomBytes, per lossless priority); refuse a run whose given headroom
+ * (buffer.headroom_bytes) is smaller, or whose DCI switch cannot hold the automatic headroom
+ * of its ports with shared buffer to spare.
+ * \throws InputError naming the key to change and the bytes needed
+ */
+void
+CheckLongHaulPfc(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    const bool lossy = spec.pfc.longHaul.value_or("lossless") == "lossy";
+    if (!spec.pfc.enabled || spec.pfc.losslessPriorities.empty() || lossy)
+    {
+        return;
+    }
+    const auto ports = IncidentLinks(graph);
+    std::set<uint8_t> lossless(spec.pfc.losslessPriorities.begin(),
+                               spec.pfc.losslessPriorities.end());
+    for (uint32_t v = graph.numHosts; v < graph.vertices.size(); ++v)
+    {
+        uint64_t headroomPool = 0;
+        uint64_t needed = 0;
+        const TopoLink* longHaul = nullptr;
+        for (uint32_t li : ports[v])
+        {
+            const TopoLink& l = graph.links[li];
+            const uint64_t automatic = FabricHelper::AutoHeadroomBytes(l.rateBps, l.delayPs);
+            headroomPool += (spec.buffer.headroomBytes > 0 ? spec.buffer.headroomBytes : automatic) *
+                            lossless.size();
+            if (l.longHaul)
+            {
+                longHaul = &l;
+                needed = automatic;
+            }
+        }
+        if (longHaul == nullptr)
+        {
+            continue;
+        }
+        const std::string what = fmt::format(
+            "a lossless priority over the long-haul link of switch {} ({:g} Gb/s, {:g} ms) needs "
+            "PFC headroom of 2 x (delay x rate) + 2 x MTU = {} bytes per port and lossless "
+            "priority (oracle 22)",
+            graph.vertices[v].name, longHaul->rateBps / 1e9, longHaul->delayPs / 1e9, needed);
+        const std::string fix = "; set pfc.long_haul = \"lossy\" to run the long haul lossy "
+                                "with transport recovery";
+        if (spec.buffer.headroomBytes > 0 && spec.buffer.headroomBytes < needed)
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("buffer.headroom_bytes"),
+                             "buffer.headroom_bytes",
+                             what + "; buffer.headroom_bytes gives " +
+                                 std::to_string(spec.buffer.headroomBytes) + fix);
+        }
+        const uint64_t buffer =
+            graph.vertices[v].bufferBytes > 0 ? graph.vertices[v].bufferBytes : spec.buffer.totalBytes;
+        const uint64_t reserved = spec.buffer.reservedBytes * 8 * ports[v].size();
+        if (headroomPool + reserved >= buffer)
+        {
+            const std::string key = graph.vertices[v].bufferBytes > 0 ? "topology.dci_buffer"
+                                                                      : "buffer.total_bytes";
+            throw InputError(spec.sourceFile, spec.LineOf(key), key,
+                             what + "; the headroom of its " + std::to_string(ports[v].size()) +
+                                 " ports (" + std::to_string(headroomPool) + " bytes) and its "
+                                 "reserved space leave nothing of its " + std::to_string(buffer) +
+                                 " bytes" + fix + ", or give it a larger buffer");
+        }
+    }
+}
+
 /** The PFC headroom every switch port got (given, or automatic from its link), by class. */
 std::vector<PortHeadroom>
 HeadroomClasses(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)
@@ -212,7 +287,9 @@ HeadroomClasses(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabr
             PortHeadroom& c = classes[{l.rateBps, l.delayPs}];
             c.rateBps = l.rateBps;
             c.delayPs = l.delayPs;
-            c.headroomBytes = spec.buffer.headroomBytes > 0
+            const bool lossyPort = l.longHaul && spec.pfc.longHaul.value_or("") == "lossy";
+            c.headroomBytes = lossyPort                          ? 0
+                              : spec.buffer.headroomBytes > 0
                                   ? spec.buffer.headroomBytes
                                   : FabricHelper::AutoHeadroomBytes(l.rateBps, l.delayPs);
             ++c.ports;
@@ -240,6 +317,7 @@ BuildFabricAndNics(const ScenarioSpec& spec,
                UintegerValue(spec.fabric.phyOverheadBytes));
     helper.SetPortAttribute("FlushOnLinkDown", BooleanValue(spec.fabric.flushOnLinkDown));
     attrs.Note("ns3::SwitchPort", "FlushOnLinkDown", BooleanValue(spec.fabric.flushOnLinkDown));
+    CheckLongHaulPfc(spec, graph);
     ConfigureBuffersAndPfc(spec, helper, graph, attrs);
     if (spec.fabric.IsInfiniband())
     {
@@ -257,6 +335,19 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     built.nics.resize(graph.numHosts);
     // The fabric's base RTT T, for the congestion controls that need it and the sender window.
     const uint64_t baseRttPs = FabricBaseRttPs(spec, graph);
+    if (spec.topology.kind == "multi-site" && spec.nic.rtoPs < baseRttPs)
+    {
+        // Over a long haul every packet would time out before its ACK could return.
+        throw InputError(spec.sourceFile,
+                         spec.LineOf("nic.rto_us") ? spec.LineOf("nic.rto_us")
+                                                   : spec.LineOf("topology.long_haul_delay_ms"),
+                         "nic.rto_us",
+                         fmt::format("the retransmission timeout ({:g} us) is shorter than the "
+                                     "fabric's longest base RTT across the long haul ({:g} us): "
+                                     "every packet would be resent before its ACK returns; set "
+                                     "nic.rto_us above it (a deployed NIC's 67108.864 us)",
+                                     spec.nic.rtoPs / 1e6, baseRttPs / 1e6));
+    }
     auto makeNic = [&](uint32_t host) -> Ptr<FabricNetDevice> {
         built.nics[host] = MakeNic(spec, plan, host, baseRttPs, attrs);
         return built.nics[host];

@@ -54,9 +54,13 @@ BuildGraphOf(const ScenarioSpec& spec)
     {
         return ReadHpccTopology(t.file).graph;
     }
+    if (t.kind == "multi-site")
+    {
+        return BuildMultiSite(t.multiSite);
+    }
     throw InputError(spec.sourceFile, spec.LineOf("topology.kind"), "topology.kind",
                      "expected \"leaf-spine\", \"fat-tree\", \"htsim\", \"ring\", \"rail-optimised\", "
-                     "\"pod-clos\" or \"hpcc\"; got \"" + t.kind + "\"");
+                     "\"pod-clos\", \"hpcc\" or \"multi-site\"; got \"" + t.kind + "\"");
 }
 
 /** Links on the longest minimum-hop host-to-host path (from host 0 to the farthest host). */

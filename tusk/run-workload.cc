@@ -135,6 +135,13 @@ AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b,
         js.exec.priority = spec.nic.dataPriority;
         js.railAlignedRings = je.ringOrder == "rail-aligned";
         js.serverOf = serverOf;
+        if (spec.topology.kind == "multi-site")
+        {
+            for (uint32_t h = 0; h < numHosts; ++h)
+            {
+                js.siteOf.push_back(g.vertices[h].pod);
+            }
+        }
         js.seed = spec.seed * 1000003ULL + i;
         js.placement = je.placement;
         uint32_t ranks = je.ranks;

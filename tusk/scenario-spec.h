@@ -10,6 +10,7 @@
 #ifndef TUSK_SCENARIO_SPEC_H
 #define TUSK_SCENARIO_SPEC_H
 
+#include "fabric/helper/multi-site.h"
 #include "fabric/helper/topology-builders.h"
 
 #include <cstdint>
@@ -44,7 +45,8 @@ std::vector<uint8_t> AttributeDefaultPriorities(const char* path);
 /** [topology] */
 struct TopologySection
 {
-    /** "leaf-spine" | "fat-tree" | "htsim" | "ring" | "rail-optimised" | "pod-clos" | "hpcc" */
+    /** "leaf-spine" | "fat-tree" | "htsim" | "ring" | "rail-optimised" | "pod-clos" | "hpcc" |
+     *  "multi-site" */
     std::string kind = "leaf-spine";
     ns3::LeafSpineParams leafSpine;  //!< kind = "leaf-spine"
     ns3::FatTreeParams fatTree;      //!< kind = "fat-tree"
@@ -52,6 +54,7 @@ struct TopologySection
     ns3::RingParams ring;            //!< kind = "ring" (PFC deadlock studies)
     ns3::RailOptimisedParams rail;   //!< kind = "rail-optimised"
     ns3::PodClosParams podClos;      //!< kind = "pod-clos"
+    ns3::MultiSiteParams multiSite;  //!< kind = "multi-site"
 };
 
 /** [fabric]: switch and link parameters. */
@@ -116,6 +119,8 @@ struct PfcSection
     //! storm recovery period (TOML: watchdog_recovery_us)
     uint64_t watchdogRecoveryPs = AttributeDefaultPs("ns3::FabricNetDevice::PfcWatchdogRecovery");
     std::string watchdogAction = "drop"; //!< "drop" | "forward" (ignore the pause)
+    //! "lossless" (unset) | "lossy": PFC over long-haul links (TOML: long_haul)
+    std::optional<std::string> longHaul;
 };
 
 /** ECN thresholds for one port rate. */

@@ -144,8 +144,9 @@ JobRows()
         Time<J>("compute_us", &J::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
                 "Compute at the start of every iteration."),
         Count<J>("sync_every", &J::syncEvery, 1,
-                 "DiLoCo-style periodic synchronisation: collectives on `dp` and `dpep` groups run "
-                 "only every H-th iteration (iterations i with (i+1) mod H = 0)."),
+                 "DiLoCo-style periodic synchronisation: collectives on `dp`, `dpep` and "
+                 "`cross-site` groups run only every H-th iteration (iterations i with (i+1) mod "
+                 "H = 0)."),
         Integer<J>("channels", &J::channels, 1, 64,
                    "NCCL-like channels per collective, each with its own connection (QPs, "
                    "entropy)."),

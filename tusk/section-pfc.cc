@@ -59,6 +59,17 @@ Rows()
         Choice<S>("watchdog_action", &S::watchdogAction, {"drop", "forward"},
                   "Storm action: drop the queue's frames, or transmit through the pause.")
             .Attr({"ns3::FabricNetDevice::PfcWatchdogAction"}),
+        Choice<S>("long_haul", &S::longHaul, {"lossless", "lossy"},
+                  "The lossless priorities over long-haul links (`topology.kind = "
+                  "\"multi-site\"`). `\"lossless\"`: PFC spans the long haul, which needs "
+                  "headroom of 2 × (delay × rate) + 2 × MTU per port and lossless priority "
+                  "(oracle 22: about 0.5 MB per km at 400 Gb/s); a run whose headroom "
+                  "(`buffer.headroom_bytes`, or the automatic headroom in `topology.dci_buffer`) "
+                  "cannot hold it is refused, naming the bytes needed. `\"lossy\"`: the "
+                  "long-haul ports end the lossless domain — no headroom, no PAUSE over the long "
+                  "haul, frames crossing them dropped at the egress threshold "
+                  "(`egress_threshold` in links.csv) and recovered by the transport.")
+            .Default("`\"lossless\"`"),
     };
     return rows;
 }

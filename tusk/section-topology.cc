@@ -1,6 +1,6 @@
 /*
  * tusk: [topology], one set of keys per kind (leaf-spine, fat-tree, htsim, ring,
- * rail-optimised, pod-clos, hpcc). The parameters are the builders' own structs
+ * rail-optimised, pod-clos, hpcc, multi-site). The parameters are the builders' own structs
  * (fabric/helper/topology-builders.h), whose defaults are the keys' defaults.
  */
 #include "scenario-sections.h"
@@ -17,8 +17,8 @@ using namespace knob;
 
 const char* const kP = "topology";
 
-const std::vector<std::string> kKinds = {"leaf-spine",     "fat-tree", "htsim", "ring",
-                                         "rail-optimised", "pod-clos", "hpcc"};
+const std::vector<std::string> kKinds = {"leaf-spine", "fat-tree", "htsim",     "ring",
+                                         "rail-optimised", "pod-clos", "hpcc", "multi-site"};
 
 const char* const kDelayDoc = "One-way propagation delay of every link.";
 const char* const kLatencyDoc = "Forwarding latency added at every switch.";
@@ -63,11 +63,13 @@ Concat(std::vector<Knob<P>> a, const std::vector<Knob<P>>& b)
     return a;
 }
 
-const std::vector<Knob<ns3::LeafSpineParams>>&
-LeafSpineRows()
+/** The keys of a leaf-spine, for P = LeafSpineParams or a struct derived from it (one site of
+ *  a multi-site fabric). */
+template <class P>
+std::vector<Knob<P>>
+LeafSpineKeys()
 {
-    using P = ns3::LeafSpineParams;
-    static const auto rows = Concat<P>(
+    return Concat<P>(
         {
             Count<P>("leaves", &P::leaves, 1, "Leaf (ToR) switches.").Param({"LeafSpineParams.leaves"}),
             Count<P>("spines", &P::spines, 1, "Spine switches.").Param({"LeafSpineParams.spines"}),
@@ -79,6 +81,58 @@ LeafSpineRows()
                 .Param({"LeafSpineParams.linksPerSpine"}),
         },
         LinkRows<P>("LeafSpineParams", "Host–leaf link rate.", "Leaf–spine link rate."));
+}
+
+const std::vector<Knob<ns3::LeafSpineParams>>&
+LeafSpineRows()
+{
+    static const auto rows = LeafSpineKeys<ns3::LeafSpineParams>();
+    return rows;
+}
+
+/** [topology] kind = "multi-site": the keys of one site (a leaf-spine), then the DCI and the
+ *  long-haul links (fabric/helper/multi-site.h). */
+const std::vector<Knob<ns3::MultiSiteParams>>&
+MultiSiteRows()
+{
+    using P = ns3::MultiSiteParams;
+    static const auto rows = Concat<P>(
+        {
+            Count<P>("sites", &P::sites, 2,
+                     "Sites, each a leaf-spine of the keys below; hosts = `sites × leaves × "
+                     "hosts_per_leaf`, site by site (host h on site h / (leaves × hosts_per_leaf)).")
+                .Param({"MultiSiteParams.sites"}),
+            Count<P>("dci_switches", &P::dciSwitches, 1,
+                     "Data-centre-interconnect switches per site (`s<i>.dci<d>`); each links to "
+                     "every spine of its site at `fabric_link_gbps`.")
+                .Param({"MultiSiteParams.dciSwitches"}),
+            Count<P>("long_haul_links", &P::longHaulLinks, 1,
+                     "Parallel long-haul links between DCI switch d of every two sites (a full "
+                     "mesh of sites).")
+                .Param({"MultiSiteParams.longHaulLinks"}),
+            Rate<P>("long_haul_gbps", &P::longHaulRateBps, kBpsPerGbps, Sign::POSITIVE,
+                    "Rate of every long-haul link.")
+                .Param({"MultiSiteParams.longHaulRateBps"})
+                .Attr({"ns3::FabricNetDevice::DataRate"}),
+            Time<P>("long_haul_delay_ms", &P::longHaulDelayPs, kPsPerMs, "ms", Sign::POSITIVE,
+                    Clock::ANY,
+                    "One-way delay of every long-haul link (0.1–10 ms: 20–2,000 km). Or "
+                    "`long_haul_km`.")
+                .Attr({"ns3::FabricChannel::Delay"}),
+            Custom<P>(
+                "long_haul_km", "number > 0", "km",
+                "Fiber length of every long-haul link instead of `long_haul_delay_ms`: the "
+                "delay is 5 µs per km. Echoed as `long_haul_delay_ms`.",
+                [](ScenarioReader& r, const toml::node& n, const std::string& key, P& p) {
+                    p.longHaulDelayPs = r.Scaled(&n, key, ns3::kFiberPsPerKm, true);
+                },
+                [](const P&) { return nlohmann::json(); }),
+            Size<P>("dci_buffer", &P::dciBufferBytes, 1, std::numeric_limits<uint64_t>::max(),
+                    "Buffer of each DCI switch (deep-buffer routers have gigabytes of off-chip "
+                    "memory: Broadcom Jericho2, 8 GB). The other switches keep "
+                    "`buffer.total_bytes`."),
+        },
+        LeafSpineKeys<P>());
     return rows;
 }
 
@@ -241,6 +295,7 @@ KindRules()
     add("rail-optimised", RailRows());
     add("pod-clos", PodClosRows());
     add("hpcc", FileRows());
+    add("multi-site", MultiSiteRows());
     // The order of kinds in a rule follows kKinds.
     for (auto& rule : rules)
     {
@@ -300,6 +355,15 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     {
         ReadKnobValues(r, t, kP, PodClosRows(), topo.podClos);
     }
+    else if (topo.kind == "multi-site")
+    {
+        if (t.get("long_haul_delay_ms") != nullptr && t.get("long_haul_km") != nullptr)
+        {
+            r.Fail(t.get("long_haul_km"), "topology.long_haul_km",
+                   "give either long_haul_delay_ms or long_haul_km (5 us per km), not both");
+        }
+        ReadKnobValues(r, t, kP, MultiSiteRows(), topo.multiSite);
+    }
     else // htsim, hpcc
     {
         if (t.get("file") == nullptr)
@@ -342,6 +406,10 @@ Write(const ScenarioSpec& spec, nlohmann::json& root)
     {
         j = WriteKnobs(FileRows(), topo);
     }
+    else if (topo.kind == "multi-site")
+    {
+        j = WriteKnobs(MultiSiteRows(), topo.multiSite);
+    }
     j["kind"] = topo.kind;
     root[kP] = j;
 }
@@ -352,7 +420,8 @@ Blocks()
     Knob<TopologySection> kind = Choice<TopologySection>(
         "kind", &TopologySection::kind, kKinds,
         "`\"leaf-spine\"`, `\"fat-tree\"`, `\"htsim\"`, `\"ring\"`, `\"rail-optimised\"`, "
-        "`\"pod-clos\"` or `\"hpcc\"`.");
+        "`\"pod-clos\"`, `\"hpcc\"` or `\"multi-site\"` (leaf-spine sites joined by long-haul "
+        "links).");
     // One block per kind; its rows are valid for that kind only.
     auto ofKind = [](const std::string& kind, std::vector<KnobDoc> docs) {
         for (auto& d : docs)
@@ -370,6 +439,7 @@ Blocks()
         ofKind("rail-optimised", Docs(RailRows())),
         ofKind("pod-clos", Docs(PodClosRows())),
         ofKind("hpcc", Docs(FileRows())),
+        ofKind("multi-site", Docs(MultiSiteRows())),
     };
 }
 
@@ -403,6 +473,11 @@ TopologyHostCount(const ScenarioSpec& spec)
     if (topo.kind == "pod-clos")
     {
         return uint64_t(topo.podClos.pods) * topo.podClos.racksPerPod * topo.podClos.hostsPerRack;
+    }
+    if (topo.kind == "multi-site")
+    {
+        const auto& p = topo.multiSite;
+        return uint64_t(p.sites) * p.leaves * p.hostsPerLeaf;
     }
     return 0; // known only once the file is read
 }

@@ -210,6 +210,27 @@ def summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall=False):
     return cols
 
 
+def sites_text(manifest):
+    """", N sites" for a multi-site fabric (its scenario's topology), else ""."""
+    topo = manifest.get("scenario", {}).get("topology", {})
+    return ", %s sites" % topo.get("sites") if topo.get("kind") == "multi-site" else ""
+
+
+def long_haul_rows(runs):
+    """The long-haul rows of every run's links.csv (tier 3 -> tier 3 on a multi-site fabric),
+    with policy, seed and the drops summed; None when no run is multi-site."""
+    parts = []
+    for r in runs:
+        if not sites_text(r.manifest) or r.links is None:
+            continue
+        lh = r.links[(r.links["from_tier"] == 3) & (r.links["to_tier"] == 3)].copy()
+        lh["drops"] = lh[[c for c in lh.columns if c.startswith("drops_")]].sum(axis=1)
+        lh.insert(0, "seed", r.seed)
+        lh.insert(0, "policy", r.policy)
+        parts.append(lh)
+    return pd.concat(parts, ignore_index=True) if parts else None
+
+
 def build_html(results, ctx, figs, skipped, per_run, steps):
     runs = results.runs
     m0 = runs[0].manifest
@@ -238,7 +259,8 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
     meta = [("scenario", results.scenario),
             ("policies", ", ".join(results.policies)),
             ("seeds", ", ".join(str(s) for s in results.seeds)),
-            ("topology", "%s hosts, %s switches" % (m0.get("hosts"), m0.get("switches"))),
+            ("topology", "%s hosts, %s switches%s" % (
+                m0.get("hosts"), m0.get("switches"), sites_text(m0))),
             ("fabric", ", ".join(fabrics)),
             ("workload", "%s transfers (%s)" % (m0.get("transfers"),
                                                m0.get("scenario", {}).get("workload", {})
@@ -292,6 +314,21 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
                  " With several seeds: mean ± half-width of the 95 % Student-t confidence "
                  "interval." if multi_seed else ""))
     h.append(table(cmp, summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall)))
+
+    long_haul = long_haul_rows(runs)
+    if long_haul is not None:
+        h.append("<h2>Long-haul links</h2>")
+        h.append("<p class=\"note\">Multi-site fabric: the links between the sites' DCI "
+                 "switches (links.csv rows from tier 3 to tier 3; switch names carry their "
+                 "site, <code>s1.dci0</code>). Drops: every reason summed (a lossy long haul "
+                 "drops at the egress threshold, <code>pfc.long_haul</code>).</p>")
+        h.append(table(long_haul, [
+            ("policy", "policy", None), ("seed", "seed", None), ("from", "from", None),
+            ("to", "to", None), ("rate_gbps", "Gb/s", lambda v, r: fmt_num(v, 4)),
+            ("tx_bytes", "bytes", lambda v, r: fmt_num(int(v))),
+            ("mean_util", "mean util", lambda v, r: fmt_num(v, 3)),
+            ("max_queue_bytes", "max queue (B)", lambda v, r: fmt_num(int(v))),
+            ("drops", "drops", lambda v, r: fmt_num(int(v)))]))
 
     h.append("<h2>Plots</h2>")
     h.append("<p class=\"note\">Colours: %s. Each plot is also in this folder as PNG and SVG."

@@ -199,11 +199,20 @@ FabricHelper::Build(const TopologyGraph& graph,
         sw->SetForwardingTable(f.routes, s);
         sw->FinishPorts();
         Ptr<SharedBufferMmu> mmu = m_mmuFactory.Create<SharedBufferMmu>();
-        mmu->SetPorts(sw->GetNPorts());
         const uint32_t v = nHosts + s;
+        if (graph.vertices[v].bufferBytes > 0)
+        {
+            mmu->SetAttribute("BufferBytes", UintegerValue(graph.vertices[v].bufferBytes));
+        }
+        mmu->SetPorts(sw->GetNPorts());
         for (uint16_t p = 0; p < sw->GetNPorts(); ++p)
         {
             const TopoLink& l = graph.links[f.ports[v][p]];
+            if (l.longHaul && m_lossyLongHaul)
+            {
+                mmu->SetLossyPort(p);
+                continue;
+            }
             mmu->SetHeadroom(p, m_headroomBytes > 0 ? m_headroomBytes
                                                     : AutoHeadroomBytes(l.rateBps, l.delayPs));
         }

@@ -97,6 +97,13 @@ class FabricHelper
      * PAUSE frame), the classic sizing (Cisco/Broadcom headroom guides; oracle 12).
      */
     void SetHeadroomBytes(uint64_t bytes) { m_headroomBytes = bytes; }
+    /**
+     * \brief Run the ports of long-haul links (TopoLink::longHaul) lossy: no PFC headroom, no
+     * PAUSE to the far end, frames crossing them dropped at the egress threshold
+     * (SharedBufferMmu::SetLossyPort). Default false: long-haul ports get headroom like any
+     * other port (automatic headroom over distance is a full bandwidth-delay product, oracle 22).
+     */
+    void SetLossyLongHaul(bool lossy) { m_lossyLongHaul = lossy; }
     /** ECN marking thresholds for ports of a given line rate. */
     struct EcnConfig
     {
@@ -140,6 +147,7 @@ class FabricHelper
     bool m_sameSeed = false;
     ObjectFactory m_mmuFactory;
     uint64_t m_headroomBytes = 0;
+    bool m_lossyLongHaul = false;
     bool m_ecn = false;
     std::map<uint64_t, EcnConfig> m_ecnByRate;
     EcnConfig m_ecnFallback{0, 0, 0};

@@ -80,6 +80,8 @@ SharedBufferMmu::SetPorts(uint16_t ports)
     m_ports = ports;
     const size_t n = static_cast<size_t>(ports) * kPgs;
     m_headroom.assign(ports, 0);
+    m_lossyPort.assign(ports, 0);
+    m_anyLossyPort = false;
     m_reserved.assign(n, 0);
     m_shared.assign(n, 0);
     m_hdrm.assign(n, 0);
@@ -99,6 +101,20 @@ SharedBufferMmu::SetHeadroom(uint16_t port, uint64_t bytes)
     m_headroomPool -= m_headroom[port] * lossless;
     m_headroom[port] = bytes;
     m_headroomPool += bytes * lossless;
+}
+
+void
+SharedBufferMmu::SetLossyPort(uint16_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_ports, "SharedBufferMmu: port out of range");
+    SetHeadroom(port, 0);
+    m_lossyPort[port] = 1;
+    m_anyLossyPort = true;
+    m_lossyPg = 0;
+    while (m_lossyPg < kPgs && IsLossless(m_lossyPg))
+    {
+        ++m_lossyPg; // kPgs: every priority is lossless, frames keep their own PG
+    }
 }
 
 uint64_t
@@ -142,12 +158,16 @@ SharedBufferMmu::Verdict
 SharedBufferMmu::Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t bytes)
 {
     NS_ABORT_MSG_IF(in >= m_ports || out >= m_ports, "SharedBufferMmu: port out of range");
-    const uint8_t pg = priority & 7;
-    const bool lossless = IsLossless(pg);
+    // The ingress PG a frame is charged to (PgOf: lossless frames crossing a lossy port are
+    // charged to a lossy PG); egress queues stay per priority.
+    const uint8_t q = priority & 7;
+    const uint8_t pg = PgOf(in, out, priority);
+    const bool lossless =
+        IsLossless(q) && !(m_anyLossyPort && (m_lossyPort[in] || m_lossyPort[out]));
     const uint64_t pool = GetSharedPoolBytes();
     if (!lossless)
     {
-        const uint64_t e = At(m_egress, out, pg);
+        const uint64_t e = At(m_egress, out, q);
         const bool fitsReserved = At(m_reserved, in, pg) + bytes <= m_reservedPerPg;
         if (!fitsReserved &&
             (e + bytes > EgressThreshold() || m_sharedUsedTotal + bytes > pool))
@@ -181,7 +201,7 @@ SharedBufferMmu::Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t byt
     {
         return DROP_HEADROOM;
     }
-    At(m_egress, out, pg) += bytes;
+    At(m_egress, out, q) += bytes;
     m_totalUsed += bytes;
     m_peakUsed = std::max(m_peakUsed, m_totalUsed);
     return v;
@@ -190,7 +210,7 @@ SharedBufferMmu::Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t byt
 void
 SharedBufferMmu::Release(uint16_t in, uint16_t out, uint8_t priority, uint32_t bytes)
 {
-    const uint8_t pg = priority & 7;
+    const uint8_t pg = PgOf(in, out, priority);
     uint64_t left = bytes;
     uint64_t& h = At(m_hdrm, in, pg);
     const uint64_t fromH = std::min(h, left);
@@ -206,7 +226,7 @@ SharedBufferMmu::Release(uint16_t in, uint16_t out, uint8_t priority, uint32_t b
     NS_ABORT_MSG_IF(r < left, "SharedBufferMmu: release of bytes never admitted");
     r -= left;
     m_reservedUsedTotal -= left;
-    uint64_t& e = At(m_egress, out, pg);
+    uint64_t& e = At(m_egress, out, priority & 7);
     NS_ABORT_MSG_IF(e < bytes, "SharedBufferMmu: egress release of bytes never admitted");
     e -= bytes;
     m_totalUsed -= bytes;
@@ -215,7 +235,7 @@ SharedBufferMmu::Release(uint16_t in, uint16_t out, uint8_t priority, uint32_t b
 bool
 SharedBufferMmu::ShouldPause(uint16_t in, uint8_t pg) const
 {
-    if (!IsLossless(pg))
+    if (!IsLossless(pg) || (m_anyLossyPort && m_lossyPort[in]))
     {
         return false;
     }

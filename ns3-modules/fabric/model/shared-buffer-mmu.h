@@ -35,6 +35,14 @@ namespace ns3
  *   T; it may resume (XON) when it uses no headroom and its shared use is at most
  *   T - `XonOffsetBytes` (or zero).
  *
+ * - A **lossy port** (SetLossyPort: the port of a long-haul link whose PFC headroom could not
+ *   cover the link's bandwidth-delay product, oracle 22) ends the lossless domain: a frame of a
+ *   lossless priority that arrives on it or leaves by it is accounted in the lowest lossy PG
+ *   instead (its own PG if every priority is lossless), so it is dropped at the egress
+ *   threshold rather than paused and does not count towards its ingress PG's XOFF (its egress
+ *   queue stays that of its priority), and the port
+ *   never asks its peer to pause. The transport recovers what is dropped.
+ *
  * Release happens when a frame leaves its egress queue, headroom first, then shared, then
  * reserved. Every counter is 64-bit and never negative; the ingress totals and the egress
  * totals both equal the bytes queued in the switch (CheckInvariants). No Simulator needed.
@@ -67,6 +75,10 @@ class SharedBufferMmu : public Object
     uint64_t GetHeadroom(uint16_t port) const { return m_headroom[port]; }
 
     bool IsLossless(uint8_t priority) const { return (m_losslessMask >> priority) & 1; }
+
+    /** Run `port` lossy (see the class description); its headroom is set to 0. */
+    void SetLossyPort(uint16_t port);
+    bool IsLossyPort(uint16_t port) const { return m_lossyPort[port] != 0; }
 
     /** Admission of a `bytes` frame from ingress `in` to egress `out` on `priority`. */
     Verdict Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t bytes);
@@ -132,6 +144,19 @@ class SharedBufferMmu : public Object
 
     uint16_t m_ports = 0;
     std::vector<uint64_t> m_headroom; //!< per ingress port, per lossless PG
+    std::vector<uint8_t> m_lossyPort; //!< per port: 1 = lossy port (SetLossyPort)
+    bool m_anyLossyPort = false;
+    uint8_t m_lossyPg = kPgs; //!< PG of lossless frames crossing a lossy port; kPgs = their own
+
+    /** The PG a frame from `in` to `out` of this priority is accounted in. */
+    uint8_t PgOf(uint16_t in, uint16_t out, uint8_t priority) const
+    {
+        const uint8_t pg = priority & 7;
+        return m_anyLossyPort && m_lossyPg < kPgs && (m_lossyPort[in] || m_lossyPort[out]) &&
+                       IsLossless(pg)
+                   ? m_lossyPg
+                   : pg;
+    }
     std::vector<uint64_t> m_reserved; //!< used, per (port, pg)
     std::vector<uint64_t> m_shared;   //!< used, per (port, pg)
     std::vector<uint64_t> m_hdrm;     //!< used, per (port, pg)

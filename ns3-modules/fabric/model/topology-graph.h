@@ -26,8 +26,12 @@ struct TopoVertex
     uint8_t tier;
     /** Pod index for fat trees (hosts, ToRs and aggregation switches), else 0. */
     uint32_t pod;
-    /** Human-readable name, e.g. "host12", "tor3", "agg1.2", "spine0", "core5". */
+    /** Human-readable name, e.g. "host12", "tor3", "agg1.2", "spine0", "core5", "s1.leaf3". */
     std::string name;
+    /** Switches only: this switch's buffer in bytes (ns3::SharedBufferMmu::BufferBytes);
+     *  0 = the buffer every switch gets (the builder's default). A multi-site fabric's
+     *  data-centre-interconnect switches carry deep buffers this way. */
+    uint64_t bufferBytes = 0;
 };
 
 /** One full-duplex point-to-point link. */
@@ -41,6 +45,9 @@ struct TopoLink
      *  to a (frames still flow both ways, e.g. PFC frames and ACKs routed elsewhere). Used to
      *  build routes with a cyclic buffer dependency on purpose (BuildRing). */
     bool oneWay = false;
+    /** A long-haul link between sites (BuildMultiSite): reported apart, and its ports may run
+     *  lossy when PFC headroom cannot cover its bandwidth-delay product (FabricHelper). */
+    bool longHaul = false;
 };
 
 /**

@@ -117,7 +117,8 @@ ProcessGroups::Rank(uint32_t tp, uint32_t ep, uint32_t dp, uint32_t pp) const
 const std::vector<std::string>&
 ProcessGroups::Kinds()
 {
-    static const std::vector<std::string> kinds = {"world", "tp", "pp", "dp", "ep", "dpep"};
+    static const std::vector<std::string> kinds = {"world", "tp",   "pp",        "dp",
+                                                   "ep",    "dpep", "site", "cross-site"};
     return kinds;
 }
 
@@ -133,6 +134,11 @@ ProcessGroups::Groups(const std::string& kind) const
             groups.back().push_back(r);
         }
         return groups;
+    }
+    if (kind == "site" || kind == "cross-site")
+    {
+        Fail("group", "process group \"" + kind + "\" needs a multi-site topology "
+                      "(topology.kind = \"multi-site\")");
     }
     // Which coordinates vary inside a group: t(p), e(p), d(p), p(p).
     bool vary[4] = {kind == "tp", kind == "ep" || kind == "dpep", kind == "dp" || kind == "dpep",
@@ -297,6 +303,66 @@ RailAlignedRingOrder(const std::vector<uint32_t>& hosts,
     return out;
 }
 
+std::vector<std::vector<uint32_t>>
+SiteGroups(const std::vector<uint32_t>& hosts,
+           const std::vector<uint32_t>& siteOf,
+           const std::string& kind)
+{
+    if (kind != "site" && kind != "cross-site")
+    {
+        throw InputError("", 0, "job.group", "expected \"site\" or \"cross-site\"; got \"" + kind + "\"");
+    }
+    if (siteOf.empty())
+    {
+        throw InputError("", 0, "job.group",
+                         "process group \"" + kind + "\" needs a multi-site topology "
+                         "(topology.kind = \"multi-site\")");
+    }
+    // Ranks of every site, sites in order of their first rank.
+    std::vector<uint32_t> order;
+    std::map<uint32_t, std::vector<uint32_t>> bySite;
+    for (uint32_t r = 0; r < hosts.size(); ++r)
+    {
+        if (hosts[r] >= siteOf.size())
+        {
+            throw InputError("", 0, "job.group",
+                             "host " + std::to_string(hosts[r]) + " has no site");
+        }
+        auto& ranks = bySite[siteOf[hosts[r]]];
+        if (ranks.empty())
+        {
+            order.push_back(siteOf[hosts[r]]);
+        }
+        ranks.push_back(r);
+    }
+    std::vector<std::vector<uint32_t>> groups;
+    if (kind == "site")
+    {
+        for (uint32_t s : order)
+        {
+            groups.push_back(bySite[s]);
+        }
+        return groups;
+    }
+    for (uint32_t s : order)
+    {
+        const auto& ranks = bySite[s];
+        for (size_t i = 0; i < ranks.size(); ++i)
+        {
+            if (groups.size() <= i)
+            {
+                groups.emplace_back();
+            }
+            groups[i].push_back(ranks[i]);
+        }
+    }
+    for (auto& g : groups)
+    {
+        std::sort(g.begin(), g.end());
+    }
+    return groups;
+}
+
 void
 AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
 {
@@ -328,7 +394,9 @@ AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
         {
             continue;
         }
-        const auto members = groups.Groups(jc.group);
+        const auto members = jc.group == "site" || jc.group == "cross-site"
+                                 ? SiteGroups(job.hosts, job.siteOf, jc.group)
+                                 : groups.Groups(jc.group);
         for (size_t g = 0; g < members.size(); ++g)
         {
             const auto& ranks = members[g];
@@ -424,7 +492,7 @@ AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
             const JobCollective& jc = job.collectives[e];
             offset += jc.computePs;
             uint32_t every = std::max<uint32_t>(jc.every, 1);
-            if (jc.group == "dp" || jc.group == "dpep")
+            if (jc.group == "dp" || jc.group == "dpep" || jc.group == "cross-site")
             {
                 every = std::max(every, std::max<uint32_t>(job.syncEvery, 1));
             }

@@ -20,7 +20,11 @@
  * Rank order (Megatron-LM's default "tp-ep-dp-pp"): rank = tp + TP * (ep + EP * (dp + DP * pp)),
  * so a TP group is TP consecutive ranks (one server with contiguous placement).
  * Group kinds: "tp", "pp", "dp", "ep" vary one coordinate; "dpep" varies dp and ep (the
- * data-parallel group of dense, non-expert parameters); "world" is every rank.
+ * data-parallel group of dense, non-expert parameters); "world" is every rank. On a multi-site
+ * fabric (JobSpec::siteOf), "site" groups the ranks placed on one site and "cross-site" the
+ * ranks with the same local index (rank order within their site) on every site: the inner and
+ * outer groups of DiLoCo (Douillard et al. 2023), whose outer all-reduce runs every
+ * sync_every-th iteration as dp's does.
  */
 #ifndef TUSK_JOB_MODEL_H
 #define TUSK_JOB_MODEL_H
@@ -148,6 +152,7 @@ struct JobSpec
      *  NCCL's rings on rail-optimised fabrics do. */
     bool railAlignedRings = false;
     std::vector<uint32_t> serverOf; //!< server of every host id; empty = no scale-up domain
+    std::vector<uint32_t> siteOf;   //!< site of every host id; empty = one site
     uint64_t seed = 0;            //!< permutation collectives
     std::vector<JobCollective> collectives;
     std::string placement;        //!< echoed into JobInfo
@@ -164,6 +169,18 @@ std::vector<uint32_t> RailAlignedRingOrder(const std::vector<uint32_t>& hosts,
                                            const std::vector<uint32_t>& serverOf,
                                            uint32_t serverSize,
                                            uint32_t channel);
+
+/**
+ * \brief The "site" or "cross-site" groups of ranks placed on `hosts` (rank r on hosts[r]),
+ * `siteOf` giving the site of every host id: "site" = the ranks of one site, sites in order of
+ * their first rank; "cross-site" group i = the i-th rank (in rank order) of every site that
+ * has one. Ranks in increasing order within a group.
+ * \throws InputError key "job.group" if siteOf is empty (not a multi-site fabric) or misses a
+ *         host, or for another kind
+ */
+std::vector<std::vector<uint32_t>> SiteGroups(const std::vector<uint32_t>& hosts,
+                                              const std::vector<uint32_t>& siteOf,
+                                              const std::string& kind);
 
 /**
  * \brief Lower a job into `builder`'s spec: its collectives (with job = jobIndex, iteration,
