@@ -310,10 +310,15 @@ CollectResults(const ScenarioSpec& spec,
         CollectiveWaits cw =
             ComputeWaits(c, cs.ranks, cs.steps, row.startPs, wt, idealOf);
         row.ranksDelayed = cw.ranksDelayed;
-        row.criticalFlow = cw.criticalTransfer < 0 ? -1 : transfersOf[c][cw.criticalTransfer];
+        // (int64_t: with -1 and a uint32_t the conditional's type is unsigned, and -1 became
+        // 4294967295, a flow index past the end when the collective did not finish)
+        row.criticalFlow = cw.criticalTransfer < 0
+                               ? int64_t{-1}
+                               : static_cast<int64_t>(transfersOf[c][cw.criticalTransfer]);
         for (WaitRow& w : cw.rows)
         {
-            w.lastTransfer = w.lastTransfer < 0 ? -1 : transfersOf[c][w.lastTransfer];
+            w.lastTransfer = w.lastTransfer < 0 ? int64_t{-1}
+                                                : static_cast<int64_t>(transfersOf[c][w.lastTransfer]);
             result.waits.push_back(w);
         }
         if (row.finished && row.finishPs > row.startPs)

@@ -174,6 +174,31 @@ TEST_CASE("waits.csv: with one cable at 1/4 the ranks downstream of it wait, and
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 25);
 }
 
+TEST_CASE("waits: a collective that cannot finish has no critical flow, and its rows are written",
+          "[component][waits]")
+{
+    auto spec = Ring4(false);
+    tusk::FailureEntry f;
+    f.kind = "nic_down"; // rank 2 stops at 5 us: the ring cannot complete
+    f.host = 2;
+    f.atPs = 5'000'000;
+    spec.failures.push_back(f);
+    spec.stopTimePs = 2'000'000'000; // 2 ms
+    const auto r = Run(spec);
+    REQUIRE_FALSE(r.finished);
+    REQUIRE(r.collectives.size() == 1);
+    CHECK(r.collectives[0].criticalFlow == -1); // was 4294967295: -1 through a uint32_t
+    for (const auto& w : r.waits)
+    {
+        CHECK(w.lastTransfer < static_cast<int64_t>(r.flows.size()));
+        CHECK((w.lastTransfer >= 0) == w.arrived);
+    }
+    const std::string csv = tusk::CollectivesCsv(r); // read the critical flow's paths past the end
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 2);
+    const std::string waits = tusk::WaitsCsv(r);
+    CHECK(std::count(waits.begin(), waits.end(), '\n') > 1);
+}
+
 namespace
 {
 
