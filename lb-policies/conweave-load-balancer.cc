@@ -161,8 +161,14 @@ ConWeaveLoadBalancer::AssignStreams(int64_t stream)
 bool
 ConWeaveLoadBalancer::IsPathBusy(uint32_t dstEdge, uint16_t port, Time now) const
 {
+    return IsPathBusyPs(dstEdge, port, Ps(now));
+}
+
+bool
+ConWeaveLoadBalancer::IsPathBusyPs(uint32_t dstEdge, uint16_t port, uint64_t nowPs) const
+{
     return dstEdge < m_busyUntilPs.size() && port < m_busyUntilPs[dstEdge].size() &&
-           Ps(now) < m_busyUntilPs[dstEdge][port];
+           nowPs < m_busyUntilPs[dstEdge][port];
 }
 
 template <typename Map>
@@ -214,11 +220,7 @@ ConWeaveLoadBalancer::PickGoodPath(uint32_t dstEdge, int current,
         {
             ++i;
         }
-        const uint16_t port = candidates[i].port;
-        const bool busy = dstEdge < m_busyUntilPs.size() &&
-                          port < m_busyUntilPs[dstEdge].size() &&
-                          nowPs < m_busyUntilPs[dstEdge][port];
-        if (!busy)
+        if (!IsPathBusyPs(dstEdge, candidates[i].port, nowPs))
         {
             return i;
         }

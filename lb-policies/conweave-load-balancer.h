@@ -6,12 +6,12 @@
 #define TUSK_CONWEAVE_LOAD_BALANCER_H
 
 #include "fabric/model/load-balancer.h"
+#include "fabric/model/ring-queue.h"
 
 #include "ns3/event-id.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -128,6 +128,8 @@ class ConWeaveLoadBalancer : public LoadBalancer
     uint64_t GetNotifies() const { return m_notifiesReceived; }
     /** Whether the uplink `port` towards ToR `dstEdge` is marked busy at `now`. */
     bool IsPathBusy(uint32_t dstEdge, uint16_t port, Time now) const;
+    /** IsPathBusy with the time in ps, as the per-frame path choice has it. */
+    bool IsPathBusyPs(uint32_t dstEdge, uint16_t port, uint64_t nowPs) const;
 
     // Destination ToR statistics
     uint64_t GetHeldFrames() const { return m_heldFrames; }      //!< frames ever held
@@ -191,7 +193,7 @@ class ConWeaveLoadBalancer : public LoadBalancer
         bool phase0Seen = false; //!< a phase-0 frame of this epoch arrived
         bool reordering = false; //!< phase-1 frames are held
         bool timedOut = false;   //!< this epoch's queue was released by the timeout
-        std::deque<Held> queue;
+        RingQueue<Held> queue; //!< allocates nothing until the first held frame
         EventId timer;
     };
 

@@ -132,13 +132,81 @@ ScenarioReader::ApplyOverride(toml::table& root, const std::string& text)
         joinFrom(2);
     }
 
+    // A bare segment may end in an index, `failures[0]`: the table of that index in an array of
+    // tables of the file (the free-form keys of [ns3] and [lb.attributes] are taken as typed).
+    const size_t freeForm = segs[0] == "ns3" ? 1 : segs[0] == "lb" && segs.size() > 1 && segs[1] == "attributes" ? 2 : segs.size();
+    std::vector<long> index(segs.size(), -1);
+    for (size_t s = 0; s < std::min(freeForm, segs.size()); ++s)
+    {
+        std::string& seg = segs[s];
+        const auto open = seg.find('[');
+        if (open == std::string::npos)
+        {
+            continue;
+        }
+        const std::string digits = seg.substr(open + 1, seg.size() - open - 2);
+        if (open == 0 || seg.back() != ']' || digits.empty() || digits.size() > 6 ||
+            digits.find_first_not_of("0123456789") != std::string::npos)
+        {
+            throw InputError(kSetFile, 0, keyText,
+                             "malformed index in `" + seg + "`: expected NAME[N] with N a "
+                             "non-negative integer, e.g. failures[0].at_us=50; " + syntax);
+        }
+        index[s] = std::stol(digits);
+        seg.resize(open);
+    }
+    // `failures.0.at_us` (a sweep axis's spelling) is `failures[0].at_us`.
+    for (size_t s = 1; s < std::min(freeForm, segs.size()); ++s)
+    {
+        if (index[s - 1] < 0 && !segs[s].empty() && segs[s].size() <= 6 &&
+            segs[s].find_first_not_of("0123456789") == std::string::npos)
+        {
+            index[s - 1] = std::stol(segs[s]);
+            segs.erase(segs.begin() + static_cast<long>(s));
+            index.erase(index.begin() + static_cast<long>(s));
+            --s;
+        }
+    }
+    // The table of an indexed segment, or an error that says what the file has.
+    auto element = [&](toml::table* parent, size_t s, const std::string& at) -> toml::node* {
+        toml::node* n = parent->get(segs[s]);
+        toml::array* arr = n != nullptr ? n->as_array() : nullptr;
+        const std::string name = at + (at.empty() ? "" : ".") + segs[s];
+        if (arr == nullptr)
+        {
+            throw InputError(kSetFile, 0, keyText,
+                             "cannot index `" + name + "`: it is " +
+                                 (n == nullptr ? std::string("not in the scenario") : Describe(*n)) +
+                                 ", not an array (set `" + name + "` as a whole instead)");
+        }
+        if (static_cast<size_t>(index[s]) >= arr->size())
+        {
+            throw InputError(kSetFile, 0, keyText,
+                             "index " + std::to_string(index[s]) + " is out of range: `" + name +
+                                 "` has " + std::to_string(arr->size()) + " element" +
+                                 (arr->size() == 1 ? "" : "s") +
+                                 (arr->empty() ? "" : " (0.." + std::to_string(arr->size() - 1) + ")"));
+        }
+        return arr->get(static_cast<size_t>(index[s]));
+    };
+
     // Walk to the parent table, creating missing tables.
     toml::table* table = &root;
     std::string path;
     for (size_t s = 0; s + 1 < segs.size(); ++s)
     {
+        const std::string at = path;
         path += (s ? "." : "") + segs[s];
-        toml::node* child = table->get(segs[s]);
+        toml::node* child = nullptr;
+        if (index[s] >= 0)
+        {
+            child = element(table, s, at);
+            path += "[" + std::to_string(index[s]) + "]";
+        }
+        else
+        {
+            child = table->get(segs[s]);
+        }
         if (child == nullptr)
         {
             table->insert(segs[s], toml::table{});
@@ -158,10 +226,24 @@ ScenarioReader::ApplyOverride(toml::table& root, const std::string& text)
 
     // The value: a TOML value if it parses as one, else the text as a string.
     const std::string& last = segs.back();
-    if (const toml::node* old = table->get(last))
+    toml::node* slot = index.back() >= 0 ? element(table, segs.size() - 1, path) : table->get(last);
+    if (slot != nullptr)
     {
-        Forget(old); // its memory may be reused by the new value
+        Forget(slot); // its memory may be reused by the new value
     }
+    // Into the table under `last`, or (an indexed last segment) in place of that element.
+    auto assign = [&](auto&& x) {
+        if (index.back() >= 0)
+        {
+            auto* arr = table->get(last)->as_array();
+            const auto at = arr->begin() + index.back();
+            arr->insert(arr->erase(at), x);
+        }
+        else
+        {
+            table->insert_or_assign(last, x);
+        }
+    };
     bool parsed = false;
     try
     {
@@ -170,7 +252,7 @@ ScenarioReader::ApplyOverride(toml::table& root, const std::string& text)
         const toml::node* value = v.get("v");
         if (v.size() == 1 && value != nullptr)
         {
-            value->visit([&](auto&& x) { table->insert_or_assign(last, x); });
+            value->visit([&](auto&& x) { assign(x); });
             parsed = true;
         }
     }
@@ -179,9 +261,10 @@ ScenarioReader::ApplyOverride(toml::table& root, const std::string& text)
     }
     if (!parsed)
     {
-        table->insert_or_assign(last, valueText);
+        assign(valueText);
     }
-    const toml::node* inserted = table->get(last);
+    const toml::node* inserted = index.back() >= 0 ? table->get(last)->as_array()->get(index.back())
+                                                   : table->get(last);
     MarkOverride(inserted);
     m_rawText[inserted] = valueText;
 }

@@ -295,6 +295,7 @@ SweepCommands::Dispatch()
     const std::string root =
         o.out.empty() ? (fs::path("results") / "regress" / suite.name).string() : o.out;
     SweepPlan plan = SuitePlan(suite, root);
+    plan.keepRevision = GitRevision(); // --resume keeps only this binary's results
     if (!o.quiet)
     {
         std::cerr << fmt::format("tusk regress {}: {} runs ({} scenarios), {} backend, results in {}/\n",

@@ -397,7 +397,7 @@ SelfExecutable()
 }
 
 bool
-HasCompleteResults(const std::string& runDir, const std::string& hash)
+HasCompleteResults(const std::string& runDir, const std::string& hash, const std::string& revision)
 {
     std::ifstream in(runDir + "/manifest.json");
     if (!in)
@@ -406,6 +406,10 @@ HasCompleteResults(const std::string& runDir, const std::string& hash)
     }
     const auto m = nlohmann::json::parse(in, nullptr, false);
     if (!m.is_object() || !m.contains("scenario"))
+    {
+        return false;
+    }
+    if (!revision.empty() && m.value("git_revision", "") != revision)
     {
         return false;
     }
@@ -462,10 +466,10 @@ WritePlan(const SweepPlan& plan)
 
 RunRecord
 ExecuteRun(const std::string& root, const SweepRun& run, const std::string& tusk,
-           const std::string& backend, bool force)
+           const std::string& backend, bool force, const std::string& keepRevision)
 {
     const std::string dir = root + "/" + run.id;
-    if (!force && HasCompleteResults(dir, run.hash))
+    if (!force && HasCompleteResults(dir, run.hash, keepRevision))
     {
         RunRecord r;
         if (!ReadRunRecord(root, run, r))
@@ -509,7 +513,7 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
     std::vector<const SweepRun*> todo;
     for (const auto& r : plan.runs)
     {
-        if (!options.force && HasCompleteResults(plan.root + "/" + r.id, r.hash))
+        if (!options.force && HasCompleteResults(plan.root + "/" + r.id, r.hash, plan.keepRevision))
         {
             ++tally.skipped;
         }

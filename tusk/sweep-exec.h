@@ -75,9 +75,11 @@ std::string SelfExecutable();
 /**
  * \brief Whether `runDir` holds the complete results of the scenario whose hash is `hash`:
  * a manifest.json whose resolved scenario hashes to it (`tusk run` writes manifest.json last,
- * into a staging directory that is renamed into place).
+ * into a staging directory that is renamed into place). With a non-empty `revision`, the
+ * manifest must also have been written by that tusk revision (`git_revision`).
  */
-bool HasCompleteResults(const std::string& runDir, const std::string& hash);
+bool HasCompleteResults(const std::string& runDir, const std::string& hash,
+                        const std::string& revision = "");
 
 /** The record of a run's latest attempt, if there is one for this hash. */
 bool ReadRunRecord(const std::string& root, const SweepRun& run, RunRecord& record);
@@ -91,10 +93,11 @@ void WritePlan(const SweepPlan& plan);
 
 /**
  * \brief Run one run to the end (a Slurm task's way): spawn, wait, write its record.
- * Runs with complete results are skipped (returned record: status of those results).
+ * Runs with complete results (of revision `keepRevision`, when not "") are skipped (returned
+ * record: status of those results).
  */
 RunRecord ExecuteRun(const std::string& root, const SweepRun& run, const std::string& tusk,
-                     const std::string& backend, bool force);
+                     const std::string& backend, bool force, const std::string& keepRevision);
 
 struct LocalOptions
 {

@@ -564,7 +564,16 @@ SplitKeyPath(const std::string& key)
             const size_t dot = key.find('.', i);
             seg = key.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
             i = dot == std::string::npos ? key.size() : dot;
-            if (!IsBareKey(seg))
+            // `failures[0]` (as --set and error messages spell it) is `failures.0`.
+            const size_t open = seg.find('[');
+            if (open != std::string::npos && open > 0 && seg.back() == ']' &&
+                IsIndex(seg.substr(open + 1, seg.size() - open - 2)) &&
+                IsBareKey(seg.substr(0, open)))
+            {
+                segs.push_back(seg.substr(0, open));
+                seg = seg.substr(open + 1, seg.size() - open - 2);
+            }
+            else if (!IsBareKey(seg))
             {
                 return {};
             }
@@ -946,6 +955,7 @@ PlanToJson(const SweepPlan& plan)
     nlohmann::json j;
     j["name"] = plan.name;
     j["kind"] = plan.kind;
+    j["keep_revision"] = plan.keepRevision;
     j["source_file"] = plan.sourceFile;
     j["root"] = plan.root;
     j["axes"] = plan.axisNames;
@@ -976,6 +986,7 @@ PlanFromJson(const nlohmann::json& j)
     SweepPlan plan;
     plan.name = j.at("name");
     plan.kind = j.value("kind", "sweep");
+    plan.keepRevision = j.value("keep_revision", "");
     plan.sourceFile = j.at("source_file");
     plan.root = j.at("root");
     plan.axisNames = j.at("axes").get<std::vector<std::string>>();

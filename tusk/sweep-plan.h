@@ -108,6 +108,13 @@ struct SweepPlan
     std::vector<std::string> valueColumns; //!< union of SweepRun::values keys, in order
     std::vector<SweepRun> runs;
     SlurmOptions slurm;
+    /**
+     * Complete results are kept (not rerun) only when their manifest's `git_revision` is this
+     * one; "" keeps results made by any revision (`tusk sweep`). `tusk regress --resume` sets
+     * it to the binary's own revision: a regression check of another binary's results would
+     * be worthless.
+     */
+    std::string keepRevision;
     /** Runs that resolve to the same scenario as an earlier run (same hash): (run, earlier). */
     std::vector<std::pair<std::string, std::string>> duplicates;
 };

@@ -195,7 +195,7 @@ SubmitSlurm(const SweepPlan& plan, bool force)
     todo.runs.clear();
     for (const auto& r : plan.runs)
     {
-        if (force || !HasCompleteResults(plan.root + "/" + r.id, r.hash))
+        if (force || !HasCompleteResults(plan.root + "/" + r.id, r.hash, plan.keepRevision))
         {
             todo.runs.push_back(r);
         }
@@ -409,7 +409,7 @@ RunSlurmTask(const std::string& planFile, unsigned task, bool force)
     for (size_t i = begin; i < std::min(plan.runs.size(), begin + chunk) && !StopSignalScope::Signal(); ++i)
     {
         const SweepRun& run = plan.runs[i];
-        const RunRecord r = ExecuteRun(plan.root, run, tusk, "slurm", force);
+        const RunRecord r = ExecuteRun(plan.root, run, tusk, "slurm", force, plan.keepRevision);
         std::cout << fmt::format("{} {} exit {} {:.1f} s{}\n", r.status, run.id, r.exitStatus,
                                  r.wallSeconds, r.message.empty() ? "" : ": " + r.message)
                   << std::flush;

@@ -302,9 +302,27 @@ TEST_CASE("tusk regress: a planted bad baseline fails, --update-baselines rewrit
     CHECK(o.output.find("REGRESSED   measured: 2000-01-01, planted") != std::string::npos);
     CHECK(o.output.find("REGRESSED   theory: planted") != std::string::npos);
 
+    // --resume keeps only this binary's results: a run whose manifest names another revision
+    // is redone, the others are not touched.
+    auto before = Finished(d / "out");
+    REQUIRE(before.size() >= 2);
+    const std::string stale = before.begin()->first;
+    {
+        auto m = nlohmann::json::parse(Slurp(d / "out" / stale / "manifest.json"));
+        m["git_revision"] = "someone-else";
+        Write(d / "out" / stale / "manifest.json", m.dump(1));
+    }
+    before = Finished(d / "out");
     o = Tusk(args + " --update-baselines --resume");
     INFO(o.output);
     CHECK(o.status == 1); // the theory entry still fails: it is never rewritten
+    const auto after = Finished(d / "out");
+    for (const auto& [id, inode] : before)
+    {
+        CHECK((after.at(id) != inode) == (id == stale));
+    }
+    CHECK(nlohmann::json::parse(Slurp(d / "out" / stale / "manifest.json"))["git_revision"] !=
+          "someone-else");
     CHECK(o.output.find("- ecmp.fct_p99_us = { value = 100, source = \"measured: 2000-01-01, planted\" }") !=
           std::string::npos);
     const std::string updated = Slurp(d / "suite.toml");

@@ -43,6 +43,8 @@ TEST_CASE("Meta RoCE paper: E-ECMP with 4 QPs beats ECMP's all-reduce busbw, 4 Q
         const auto split = RunConfig("qp4-split", 4, seed);
         INFO("busbw GB/s: ecmp " << ecmp.summary.busbwGBps << ", E-ECMP + 4 QPs split "
                                  << split.summary.busbwGBps);
+        // Each seed: more busbw, with a 3 % margin over run-to-run noise of one hash draw (the
+        // README's seeds give 1.06-1.41x here; the paper: up to 1.40x).
         CHECK(split.summary.busbwGBps > 1.03 * ecmp.summary.busbwGBps);
         ratioSum += split.summary.busbwGBps / ecmp.summary.busbwGBps;
         CHECK(split.summary.uplinkImbalance < ecmp.summary.uplinkImbalance);

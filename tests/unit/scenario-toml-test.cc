@@ -446,6 +446,45 @@ TEST_CASE("overrides are applied before validation", "[unit][scenario]")
     }
 }
 
+TEST_CASE("an override may index an array of tables: failures[0].rate_divisor=8",
+          "[unit][scenario]")
+{
+    const std::string text = std::string(tusk::kDefaultScenarioToml) +
+                             "\n[[failures]]\nat_us = 0\nkind = \"degrade\"\n"
+                             "link = \"leaf0-spine1\"\nrate_divisor = 4\n"
+                             "\n[[failures]]\nat_us = 5\nkind = \"link_down\"\n"
+                             "link = \"leaf1-spine0\"\n";
+    ScenarioSpec s = LoadScenarioString(text, kName,
+                                        {"failures[0].rate_divisor=8", "failures.1.at_us=7.5"});
+    REQUIRE(s.failures.size() == 2);
+    CHECK(s.failures[0].rateDivisor == 8u);
+    CHECK(s.failures[0].link == "leaf0-spine1"); // the rest of the entry as in the file
+    CHECK(s.failures[1].atPs == 7'500'000ULL);
+    CHECK(s.failures[1].kind == "link_down");
+
+    // A whole element replaced; it is then validated like the file's entries.
+    s = LoadScenarioString(text, kName,
+                           {"failures[1]={at_us=1, kind=\"degrade\", link=\"leaf1-spine0\", rate_gbps=100}"});
+    REQUIRE(s.failures.size() == 2);
+    CHECK(s.failures[1].kind == "degrade");
+    CHECK(s.failures[1].rateBps == 100'000'000'000ULL);
+    CHECK(s.failures[0].rateDivisor == 4u);
+
+    ns3::InputError e = LoadError(text, {"failures[2].at_us=1"});
+    CHECK(e.File() == "--set");
+    CHECK(Contains(e.Message(), "index 2 is out of range: `failures` has 2 elements (0..1)"));
+    e = LoadError(text, {"topology[0].leaves=2"});
+    CHECK(Contains(e.Message(), "cannot index `topology`: it is a table, not an array"));
+    e = LoadError(text, {"jobs[0].ranks=2"});
+    CHECK(Contains(e.Message(), "cannot index `jobs`: it is not in the scenario"));
+    e = LoadError(text, {"failures[x].at_us=1"});
+    CHECK(Contains(e.Message(), "malformed index in `failures[x]`"));
+    // Validation of an indexed value names the --set and the entry's key.
+    e = LoadError(text, {"failures[0].rate_divisor=0"});
+    CHECK(e.File() == "--set");
+    CHECK(e.Key() == "failures[0].rate_divisor");
+}
+
 TEST_CASE("an override of a table's kind drops the file's keys of other kinds",
           "[unit][scenario]")
 {

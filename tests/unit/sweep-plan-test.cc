@@ -210,6 +210,11 @@ TEST_CASE("sweep: values are passed as TOML text that reads back exactly", "[uni
     CHECK(text("{ b = 1, a = \"x\" }") == "{ a = \"x\", b = 1 }");
     CHECK(tusk::SplitKeyPath("ns3.\"ns3::X::Y\"") == std::vector<std::string>{"ns3", "ns3::X::Y"});
     CHECK(tusk::SplitKeyPath("a..b").empty());
+    // failures[1] (as --set and the loader's errors write it) is failures.1
+    CHECK(tusk::SplitKeyPath("failures[1].at_us") ==
+          std::vector<std::string>{"failures", "1", "at_us"});
+    CHECK(tusk::SplitKeyPath("failures[x].at_us").empty());
+    CHECK(tusk::SplitKeyPath("[1].at_us").empty());
 }
 
 TEST_CASE("sweep: errors name the sweep file, line and key", "[unit][sweep]")
