@@ -138,7 +138,7 @@ RunScript(const std::string& impl, const std::string& scheduler, uint32_t seed)
 
 } // namespace
 
-TEST_CASE("LeanSimulatorImpl runs random scripts exactly as DefaultSimulatorImpl", "[lean-sim]")
+TEST_CASE("LeanSimulatorImpl runs random scripts exactly as DefaultSimulatorImpl", "[unit][lean-sim]")
 {
     for (const std::string sched : {"ns3::MapScheduler", "ns3::TimingWheelScheduler"})
     {
@@ -155,7 +155,7 @@ TEST_CASE("LeanSimulatorImpl runs random scripts exactly as DefaultSimulatorImpl
 }
 
 TEST_CASE("LeanSimulatorImpl: same-time events run in insertion order, contexts as scheduled",
-          "[lean-sim]")
+          "[unit][lean-sim]")
 {
     Ptr<SimulatorImpl> k = MakeKernel("ns3::LeanSimulatorImpl", "ns3::TimingWheelScheduler");
     std::vector<std::pair<int, uint32_t>> ran;
@@ -192,7 +192,7 @@ TEST_CASE("LeanSimulatorImpl: same-time events run in insertion order, contexts 
 }
 
 TEST_CASE("LeanSimulatorImpl: Cancel, Remove, IsExpired, GetDelayLeft, destroy events, Stop",
-          "[lean-sim]")
+          "[unit][lean-sim]")
 {
     Ptr<SimulatorImpl> k = MakeKernel("ns3::LeanSimulatorImpl", "ns3::MapScheduler");
     std::vector<std::string> ran;
@@ -233,7 +233,7 @@ TEST_CASE("LeanSimulatorImpl: Cancel, Remove, IsExpired, GetDelayLeft, destroy e
     CHECK(ran.size() == 3);
 }
 
-TEST_CASE("LeanSimulatorImpl: Stop(delay) stops at that time; Run resumes", "[lean-sim]")
+TEST_CASE("LeanSimulatorImpl: Stop(delay) stops at that time, and Run resumes", "[unit][lean-sim]")
 {
     Ptr<SimulatorImpl> k = MakeKernel("ns3::LeanSimulatorImpl", "ns3::TimingWheelScheduler");
     int ran = 0;
