@@ -20,6 +20,16 @@ const PolicyRegistration kPerPacket{
     {"ar", "ns3::LeastLoadedLoadBalancer",
      "adaptive routing: per packet, least egress backlog, ties at random"},
     "switch adaptive routing per packet (NVIDIA Spectrum-X AR, Broadcom DLB)"};
+// InfiniBand adaptive routing: the same per-packet choice among the up-ports the subnet
+// manager allows, on credit flow control; packets of a QP arrive out of order, so it needs a
+// receiver that places them (PolicyInfo::needsReorderingReceiver).
+const PolicyRegistration kIbAr{
+    {"ib-ar", "ns3::LeastLoadedLoadBalancer",
+     "InfiniBand adaptive routing: per packet, the allowed up-port with the least egress "
+     "backlog; needs an out-of-order receiver",
+     {}, "", 0, "", "", "infiniband", true},
+    "NVIDIA Quantum InfiniBand adaptive routing (per-packet AR with out-of-order delivery to "
+    "the transport); IBA vol. 1 rel. 1.4, adaptive routing"};
 const PolicyRegistration kFlowlet{
     {"flowlet-ar", "ns3::LeastLoadedLoadBalancer",
      "adaptive routing in flowlet mode (switch DLB): a flow keeps its port until a 50 us gap, "

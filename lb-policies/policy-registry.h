@@ -37,6 +37,11 @@ struct PolicyInfo
     std::string qpScaling = "";
     /** Where the policy comes from (paper, specification, product), for `tusk policies`. */
     std::string source = "";
+    /** The fabric kind the policy needs ("infiniband"); "" = any (`[fabric] kind`). */
+    std::string fabric = "";
+    /** Packets of one QP take different paths by design: the runner refuses a go-back-N
+     *  receiver (nic.receiver = "selective-repeat" or a UEC RUD transport places them). */
+    bool needsReorderingReceiver = false;
 };
 
 /** A host-side path selector by short name (the value of `lb.path_selector`). */

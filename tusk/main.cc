@@ -703,7 +703,9 @@ main(int argc, char** argv)
             for (const auto& p : ns3::SwitchPolicies())
             {
                 const std::string host =
-                    p.pathSelector.empty() ? "" : "host " + p.pathSelector + "; ";
+                    (p.pathSelector.empty() ? "" : "host " + p.pathSelector + "; ") +
+                    (p.fabric.empty() ? "" : "fabric.kind = \"" + p.fabric + "\" only; ") +
+                    (p.needsReorderingReceiver ? "out-of-order receiver; " : "");
                 std::cout << fmt::format("{:<{}} {:<36} {}\n{:<{}} {:<36} {}source: {}\n",
                                          p.name, width, p.typeId, p.description, "", width, "",
                                          host, p.source);

@@ -209,6 +209,7 @@ MetricsSink::LinkRows(uint64_t durationPs, Time now)
         {
             row.pausedPs += p.dev->GetPausedPs(prio, now);
         }
+        row.creditStallPs = p.dev->GetCreditStallPs(now);
         rows.push_back(row);
     }
     return rows;

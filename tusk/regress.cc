@@ -146,7 +146,10 @@ class SuiteReader : public TomlFileReader
         {
             for (const auto& p : ns3::SwitchPolicies())
             {
-                out.push_back(p.name);
+                if (p.fabric.empty()) // fabric-specific policies (ib-static) only by name
+                {
+                    out.push_back(p.name);
+                }
             }
             return out;
         }

@@ -300,7 +300,9 @@ LinksCsv(const RunResult& r)
     {
         s += fmt::format(",drops_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
     }
-    s += "\n";
+    // InfiniBand's column comes last, and only on that fabric (Ethernet files stay as they were).
+    const bool ib = r.spec.fabric.IsInfiniband();
+    s += ib ? ",credit_stall_us\n" : "\n";
     for (const auto& l : r.links)
     {
         s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", l.link, l.from,
@@ -313,7 +315,7 @@ LinksCsv(const RunResult& r)
         {
             s += fmt::format(",{}", l.drops[k]);
         }
-        s += "\n";
+        s += ib ? "," + Us(l.creditStallPs) + "\n" : "\n";
     }
     return s;
 }
@@ -491,6 +493,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"uplink_imbalance", num(s.uplinkImbalance)},
                     {"unfinished", s.unfinished},
                     {"quantile_method", s.quantileMethod}};
+    if (r.spec.fabric.IsInfiniband())
+    {
+        m["summary"]["credit_stall_fraction"] = s.creditStallFraction; // Ethernet: no key
+    }
     nlohmann::ordered_json byReason = nlohmann::ordered_json::object();
     for (int k = 0; k < kDropReasons; ++k)
     {

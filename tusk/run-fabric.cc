@@ -110,6 +110,7 @@ CongestionControlTypeId(const ScenarioSpec& spec)
            : cc == "timely" ? "ns3::TimelyCongestionControl"
            : cc == "swift"  ? "ns3::SwiftCongestionControl"
            : cc == "dctcp"  ? "ns3::DctcpCongestionControl"
+           : cc == "ib-cc"  ? "ns3::IbCongestionControl"
                             : "ns3::RdmaCcNone";
 }
 
@@ -189,6 +190,12 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
                         : spec.nic.senderWindow == "variable" ? RdmaNic::WINDOW_VARIABLE
                                                               : RdmaNic::WINDOW_NONE));
     attrs.Set(nic, "ReceiverCredit", BooleanValue(spec.nic.receiverCredit));
+    if (spec.fabric.IsInfiniband())
+    {
+        attrs.Set(nic, "VlBufferBytes", UintegerValue(spec.fabric.vlBufferBytes));
+        attrs.Set(nic, "CreditUpdateLatency",
+                  TimeValue(PicoSeconds(spec.fabric.creditUpdateLatencyPs)));
+    }
     return nic;
 }
 
@@ -234,6 +241,15 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     helper.SetPortAttribute("FlushOnLinkDown", BooleanValue(spec.fabric.flushOnLinkDown));
     attrs.Note("ns3::SwitchPort", "FlushOnLinkDown", BooleanValue(spec.fabric.flushOnLinkDown));
     ConfigureBuffersAndPfc(spec, helper, graph, attrs);
+    if (spec.fabric.IsInfiniband())
+    {
+        helper.SetCreditFlowControl(true);
+        helper.SetPortAttribute("VlBufferBytes", UintegerValue(spec.fabric.vlBufferBytes));
+        attrs.Note("ns3::SwitchPort", "VlBufferBytes", UintegerValue(spec.fabric.vlBufferBytes));
+        const TimeValue latency(PicoSeconds(spec.fabric.creditUpdateLatencyPs));
+        helper.SetPortAttribute("CreditUpdateLatency", latency);
+        attrs.Note("ns3::SwitchPort", "CreditUpdateLatency", latency);
+    }
     ConfigureCongestionControl(spec, graph, attrs);
     ConfigureLoadBalancer(spec, plan, helper, attrs);
 

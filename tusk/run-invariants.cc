@@ -42,9 +42,9 @@ InvariantViolations(const RunResult& result, const Fabric& fabric, const std::st
     {
         const auto& sw = fabric.switches[s];
         const Ptr<SharedBufferMmu> mmu = sw->GetMmu();
-        if (!mmu)
+        if (!mmu || sw->UsesCredits())
         {
-            continue;
+            continue; // InfiniBand: no MMU accounting; the credit invariant is checked below
         }
         const size_t vertex = fabric.graph.numHosts + s;
         const std::string name = vertex < fabric.graph.vertices.size()
@@ -75,6 +75,20 @@ InvariantViolations(const RunResult& result, const Fabric& fabric, const std::st
         if (!mmu->CheckInvariants())
         {
             out.push_back(name + ": the MMU's ingress, egress and pool accounts disagree");
+        }
+    }
+
+    // InfiniBand: no VL input buffer ever held more than its credits allowed (oracle 21).
+    for (const auto& link : fabric.links)
+    {
+        for (const auto& dev : {link.devA, link.devB})
+        {
+            if (dev->UsesCredits() && dev->GetCounters().creditOverruns > 0)
+            {
+                out.push_back(fmt::format("link {}: {} frames arrived at a full VL input buffer "
+                                          "(credit flow control overrun)",
+                                          link.graphLink, dev->GetCounters().creditOverruns));
+            }
         }
     }
 

@@ -129,12 +129,15 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
         s.uplinkJain = total > 0 ? jainWeighted / total : none;
     }
     double pausedSum = 0;
+    double stallSum = 0;
     for (const auto& l : result.links)
     {
         s.pfcPauses += l.pfcPauseTx;
         s.ecnMarks += l.ecnMarks;
         pausedSum += static_cast<double>(l.pausedPs) / std::max<uint64_t>(result.simEndPs, 1);
+        stallSum += static_cast<double>(l.creditStallPs) / std::max<uint64_t>(result.simEndPs, 1);
     }
+    s.creditStallFraction = result.links.empty() ? 0 : stallSum / result.links.size();
     s.trimmedFrames = trimmedFrames;
     s.pausedFraction = result.links.empty() ? 0 : pausedSum / result.links.size();
     for (const auto& e : result.pfcEvents)

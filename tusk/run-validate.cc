@@ -8,6 +8,10 @@
 
 #include "lb-policies/policy-registry.h"
 
+#include "fabric/model/load-balancer.h"
+
+#include "ns3/object-factory.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -47,6 +51,36 @@ ThrowAsScenarioKey(const ScenarioSpec& spec,
     throw InputError(spec.sourceFile, line, key, e.Message());
 }
 
+namespace
+{
+
+/** What an InfiniBand fabric (fabric.kind = "infiniband") cannot run: policies that hold,
+ *  inject or consume frames, and trimming (their frames would not return their credits). */
+void
+ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
+{
+    ns3::ObjectFactory factory;
+    factory.SetTypeId(plan.policyTypeId);
+    if (factory.Create<ns3::LoadBalancer>()->HasFrameHooks())
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+                         "\"" + spec.lb.policy + "\" carries state in frames or holds them "
+                         "(frame hooks), which InfiniBand credit flow control does not account "
+                         "for; with fabric.kind = \"infiniband\" use a policy without (" +
+                             std::string("ecmp, ib-static, drill, letflow, ...") + ")");
+    }
+    const auto trim = spec.ns3Defaults.find("ns3::SwitchNode::TrimThresholdBytes");
+    if (trim != spec.ns3Defaults.end() && trim->second != "0")
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("fabric.kind"), "fabric.kind",
+                         "trimming (ns3::SwitchNode::TrimThresholdBytes) drops payload at a "
+                         "full queue; an InfiniBand fabric has no full queue to trim at (credits) "
+                         "and does not run it");
+    }
+}
+
+} // namespace
+
 RunPlan
 ValidateRun(const ScenarioSpec& spec)
 {
@@ -64,6 +98,27 @@ ValidateRun(const ScenarioSpec& spec)
     if (preset)
     {
         plan.lbAttributes = preset->attributes;
+        if (!preset->fabric.empty() && preset->fabric != spec.fabric.kind)
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+                             "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" +
+                                 preset->fabric + "\"; here fabric.kind is \"" +
+                                 spec.fabric.kind + "\"");
+        }
+        const bool goBackN = spec.nic.transport == "uec-rod" ||
+                             (spec.nic.transport == "roce" && spec.nic.receiver == "go-back-n");
+        if (preset->needsReorderingReceiver && goBackN)
+        {
+            const std::string key =
+                spec.nic.transport == "roce" ? "nic.receiver" : "nic.transport";
+            throw InputError(spec.sourceFile,
+                             spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("lb.policy"), key,
+                             "\"" + spec.lb.policy + "\" sends a QP's packets over several "
+                             "paths and leaves their order to the transport; a go-back-N "
+                             "receiver would resend everything behind each reordering. Use "
+                             "nic.receiver = \"selective-repeat\" (RoCE) or nic.transport = "
+                             "\"uec-rud\"");
+        }
     }
     for (const auto& [k, v] : spec.lb.attributes)
     {
@@ -99,8 +154,19 @@ ValidateRun(const ScenarioSpec& spec)
     }
     plan.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
     plan.qpScaling = preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
+    if (spec.fabric.IsInfiniband())
+    {
+        ValidateInfiniband(spec, plan);
+    }
     const std::string& cc = spec.nic.congestionControl;
-    if ((cc == "dcqcn" || cc == "nscc" || cc == "dctcp") && !spec.ecn.enabled)
+    if (cc == "ib-cc" && !spec.fabric.IsInfiniband())
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
+                         "nic.congestion_control",
+                         "\"ib-cc\" is InfiniBand's congestion control (FECN/BECN, a CCT); it "
+                         "needs [fabric] kind = \"infiniband\" (on Ethernet use \"dcqcn\")");
+    }
+    if ((cc == "dcqcn" || cc == "nscc" || cc == "dctcp" || cc == "ib-cc") && !spec.ecn.enabled)
     {
         throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
                          "nic.congestion_control",

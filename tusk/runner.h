@@ -165,6 +165,7 @@ struct LinkRow
     uint64_t pausedPs = 0;     //!< time `from`'s transmitter was paused, summed over priorities
     uint64_t ecnMarks = 0;     //!< frames CE-marked at this egress
     uint64_t watchdogTriggers = 0;
+    uint64_t creditStallPs = 0; //!< InfiniBand: time `from`'s VLs waited for credit, summed
 };
 
 /** One PFC frame sent or received (pfc_events.csv). */
@@ -213,6 +214,9 @@ struct RunSummary
     uint64_t dropsByReason[kDropReasons] = {}; //!< by DropReason (nic_stale included)
     uint64_t pfcPauses = 0;      //!< XOFF frames sent by all ports
     double pausedFraction = 0;   //!< mean over link directions of paused time / duration
+    /** InfiniBand: mean over link directions of credit-stall time / duration (manifest
+     *  summary "credit_stall_fraction", written only on that fabric). */
+    double creditStallFraction = 0;
     uint32_t pfcMaxDepth = 0;    //!< deepest pause propagation (hops)
     uint64_t ecnMarks = 0;
     uint64_t trimmedFrames = 0;  //!< data frames cut to their headers by switches (trimming)

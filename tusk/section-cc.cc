@@ -153,6 +153,17 @@ CcKeys()
          "Quick adapt after losses and large delays."},
         {"nscc", "quick_adapt_gate", "ns3::NsccCongestionControl::QuickAdaptGate", K::INTEGER, 0,
          30, "Quick adapt only below MaxWnd / 2^gate delivered."},
+        // InfiniBand congestion control (IBA vol. 1, annex A10), fabric.kind = "infiniband".
+        {"ib-cc", "ccti_increase", "ns3::IbCongestionControl::CctiIncrease", K::INTEGER, 1, 8191,
+         "CCTI_Increase: table entries the index rises per BECN."},
+        {"ib-cc", "ccti_limit", "ns3::IbCongestionControl::CctiLimit", K::INTEGER, 1, 8191,
+         "CCTI_Limit: the last table entry."},
+        {"ib-cc", "ccti_min", "ns3::IbCongestionControl::CctiMin", K::INTEGER, 0, 8191,
+         "CCTI_Min: the timer never lowers the index below it."},
+        {"ib-cc", "ccti_timer_us", "ns3::IbCongestionControl::CctiTimer", K::TIME_US, 0.001,
+         kMax, "CCTI_Timer: the index falls by one every this long."},
+        {"ib-cc", "cct_step_us", "ns3::IbCongestionControl::CctStep", K::TIME_US, 0, kMax,
+         "Inter-packet delay per table entry: CCT[i] = i × this."},
         // Receiver credits (UEC 1.0 RCCC), with nic.receiver_credit = true.
         {"rccc", "initial_credit_bytes", "ns3::RdmaNic::InitialCreditBytes", K::BYTES, 0, kMax,
          "Speculative credit of a new QP (0 = one BDP)."},
@@ -164,7 +175,7 @@ CcKeys()
     return keys;
 }
 
-const char* const kCcSections[] = {"hpcc", "timely", "swift", "dctcp", "nscc", "rccc"};
+const char* const kCcSections[] = {"hpcc", "timely", "swift", "dctcp", "nscc", "ib-cc", "rccc"};
 
 /** The attribute's initial value in the key's unit. */
 double

@@ -104,14 +104,17 @@ Rows()
                    "arrives out of order (at most one per QP per `[dcqcn] cnp_interval_us`).")
             .Attr({"ns3::RdmaNic::CnpOnOutOfOrder"}),
         Choice<S>("congestion_control", &S::congestionControl,
-                  {"none", "dcqcn", "hpcc", "timely", "swift", "dctcp", "nscc"},
+                  {"none", "dcqcn", "hpcc", "timely", "swift", "dctcp", "nscc", "ib-cc"},
                   "`\"none\"`: no end-host congestion control (PFC only, as Meta runs at 400G); "
                   "`\"dcqcn\"`: DCQCN, see `[dcqcn]`; `\"hpcc\"`: HPCC with INT (Li et al. "
                   "2019), see `[hpcc]`; `\"timely\"`: TIMELY's RTT gradient (Mittal et al. "
                   "2015), see `[timely]`; `\"swift\"`: a Swift-like delay target (Kumar et al. "
                   "2020), see `[swift]`; `\"dctcp\"`: DCTCP-style ECN window control (the HPCC "
                   "simulator's CC_MODE 8), see `[dctcp]`; `\"nscc\"`: NSCC as UEC 1.0 "
-                  "specifies it, see `[nscc]`. `dcqcn`, `dctcp` and `nscc` need `[ecn] enabled "
+                  "specifies it, see `[nscc]`; `\"ib-cc\"`: InfiniBand congestion control "
+                  "(FECN marks, BECN per marked packet, a CCT of inter-packet delays), only "
+                  "with `[fabric] kind = \"infiniband\"`, see `[ib-cc]`. `dcqcn`, `dctcp`, "
+                  "`nscc` and `ib-cc` need `[ecn] enabled "
                   "= true`; with a UEC transport and no thresholds given, Kmin = 0.2·BDP and Kmax "
                   "= 0.8·BDP per port rate (see `[ecn]`). HPCC's INT records need every link "
                   "rate to be 10, 25, 40, 50, 100, 200, 400 or 800 Gb/s. The controls that need "

@@ -167,7 +167,7 @@ def save_figure(fig, stem):
     fig.savefig(stem + ".svg", metadata={"Date": None, "Creator": None})
 
 
-def summary_columns(cmp, multi_seed, has_pause, has_cct):
+def summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall=False):
     def num(key, digits=4):
         def f(v, row):
             s = fmt_num(v, digits)
@@ -200,6 +200,9 @@ def summary_columns(cmp, multi_seed, has_pause, has_cct):
              ("uplink_jain", "Jain (uplink bytes)", num("uplink_jain", 3))]
     if has_pause:
         cols.append(("pause_fraction", "pause fraction", num("pause_fraction", 3)))
+    if has_stall:
+        cols.append(("credit_stall_fraction", "credit-stall fraction",
+                     num("credit_stall_fraction", 3)))
     cols += [("drops", "drops", num("drops", 6)),
              ("retx_packets", "retx pkts", num("retx_packets", 7)),
              ("ooo_packets", "ooo pkts", num("ooo_packets", 7)),
@@ -213,7 +216,12 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
     multi_seed = len(results.seeds) > 1
     cmp = ctx.summary.copy()
     cmp.attrs["colors"] = ctx.colors
-    has_pause = per_run["pause_fraction"].notna().any()
+    # InfiniBand runs have credit stalls, not PFC pauses (the manifest's fabric kind).
+    fabrics = sorted({(r.manifest.get("scenario", {}).get("fabric", {}) or {})
+                      .get("kind", "ethernet") for r in runs})
+    has_stall = "credit_stall_fraction" in per_run and \
+        per_run["credit_stall_fraction"].notna().any()
+    has_pause = per_run["pause_fraction"].notna().any() and "ethernet" in fabrics
     has_cct = per_run["cct_us"].notna().any()
     kind = "comparison of %d policies" % len(results.policies) if results.kind == "comparison" \
         else "single run"
@@ -231,6 +239,7 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
             ("policies", ", ".join(results.policies)),
             ("seeds", ", ".join(str(s) for s in results.seeds)),
             ("topology", "%s hosts, %s switches" % (m0.get("hosts"), m0.get("switches"))),
+            ("fabric", ", ".join(fabrics)),
             ("workload", "%s transfers (%s)" % (m0.get("transfers"),
                                                m0.get("scenario", {}).get("workload", {})
                                                .get("kind", "?"))),
@@ -276,10 +285,13 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
              "<code>summary.csv</code> (per run) and <code>comparison.csv</code> (per "
              "policy) next to this file.</p>" % (
                  QUANTILE_TEXT[ctx.quantiles],
-                 " Pause fraction = PFC paused time / (ports × run time)." if has_pause else "",
+                 (" Pause fraction = PFC paused time / (ports × run time)." if has_pause
+                  else "") +
+                 (" Credit-stall fraction = time ports waited for InfiniBand credit / (ports × "
+                  "run time)." if has_stall else ""),
                  " With several seeds: mean ± half-width of the 95 % Student-t confidence "
                  "interval." if multi_seed else ""))
-    h.append(table(cmp, summary_columns(cmp, multi_seed, has_pause, has_cct)))
+    h.append(table(cmp, summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall)))
 
     h.append("<h2>Plots</h2>")
     h.append("<p class=\"note\">Colours: %s. Each plot is also in this folder as PNG and SVG."

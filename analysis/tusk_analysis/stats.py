@@ -113,6 +113,7 @@ METRICS = [
     ("uplink_imbalance", "", "uplink bytes max / mean, per switch"),
     ("uplink_jain", "", "Jain's index of uplink bytes, per switch"),
     ("pause_fraction", "", "paused time / (ports × run time)"),
+    ("credit_stall_fraction", "", "InfiniBand: credit-stall time / (ports × run time)"),
     ("drops", "packets", "frames dropped"),
     ("retx_packets", "packets", "data packets retransmitted"),
     ("ooo_packets", "packets", "data packets out of order"),

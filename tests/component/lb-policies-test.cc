@@ -463,8 +463,13 @@ TEST_CASE("every policy completes an incast plus background traffic on a k = 8 f
     {
         for (const std::string receiver : {"go-back-n", "selective-repeat"})
         {
+            if (p.needsReorderingReceiver && receiver == "go-back-n")
+            {
+                continue; // refused by the runner (ib-ar)
+            }
             INFO(p.name << " " << receiver);
             spec.lb.policy = p.name;
+            spec.fabric.kind = p.fabric.empty() ? "ethernet" : p.fabric;
             spec.nic.receiver = receiver;
             auto r = Run(spec);
             CHECK(r.finished);

@@ -219,6 +219,18 @@ FabricHelper::Build(const TopologyGraph& graph,
         }
         sw->SetMmu(mmu);
     }
+    if (m_credits)
+    {
+        for (const auto& link : f.links)
+        {
+            link.devA->EnableCreditFlowControl();
+            link.devB->EnableCreditFlowControl();
+        }
+        for (const auto& sw : f.switches)
+        {
+            sw->EnableCreditFlowControl();
+        }
+    }
     // Edge switch of every host and host-facing ports, for edge-aware policies (CONGA).
     auto hostEdge = std::make_shared<std::vector<uint32_t>>(nHosts, LbContext::kNoEdge);
     for (uint32_t h = 0; h < nHosts; ++h)

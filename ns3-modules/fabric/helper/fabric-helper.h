@@ -113,6 +113,13 @@ class FabricHelper
      */
     void SetEcn(const std::map<uint64_t, EcnConfig>& byRate, const EcnConfig& fallback,
                 bool useFallback, const std::string& key);
+    /**
+     * \brief Build an InfiniBand fabric: every link runs credit-based link-level flow
+     * control per VL (FabricNetDevice::EnableCreditFlowControl on both ends, with the
+     * devices' VlBufferBytes and CreditUpdateLatency) and every switch forwards without its
+     * MMU's admission or PFC (SwitchNode::EnableCreditFlowControl). Default: Ethernet.
+     */
+    void SetCreditFlowControl(bool on) { m_credits = on; }
     /** Automatic headroom for a port of this rate and link delay, bytes. */
     static uint64_t AutoHeadroomBytes(uint64_t rateBps, uint64_t delayPs);
 
@@ -139,6 +146,7 @@ class FabricHelper
     bool m_ecnUseFallback = true;
     std::string m_ecnKey;
     uint32_t m_phyOverhead = 20;
+    bool m_credits = false;
 };
 
 } // namespace ns3

@@ -2,6 +2,7 @@
 
 #include "fabric-channel.h"
 #include "fabric-units.h"
+#include "ib-credits.h"
 #include "pfc-header.h"
 
 #include "ns3/ethernet-header.h"
@@ -107,6 +108,20 @@ FabricNetDevice::GetTypeId()
                           EnumValue(WATCHDOG_DROP),
                           MakeEnumAccessor(&FabricNetDevice::m_watchdogAction),
                           MakeEnumChecker(WATCHDOG_DROP, "Drop", WATCHDOG_FORWARD, "Forward"))
+            .AddAttribute("VlBufferBytes",
+                          "InfiniBand fabric only: this port's input buffer per virtual lane "
+                          "(bytes; 64-byte credits, of which at most 2048 = 128 KiB are "
+                          "advertised beyond the blocks received, IBA vol. 1 section 7.9.4).",
+                          UintegerValue(131072),
+                          MakeUintegerAccessor(&FabricNetDevice::m_vlBufferBytes),
+                          MakeUintegerChecker<uint64_t>(64))
+            .AddAttribute("CreditUpdateLatency",
+                          "InfiniBand fabric only: time from a frame leaving this port's input "
+                          "buffer to the flow-control packet that returns its credits leaving "
+                          "the port; the link delay is added on the way back (Time).",
+                          TimeValue(NanoSeconds(100)),
+                          MakeTimeAccessor(&FabricNetDevice::m_creditLatency),
+                          MakeTimeChecker(Time(0)))
             .AddTraceSource("Pfc",
                             "A PFC frame was sent or received: (PfcEvent).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcTrace),
@@ -278,6 +293,19 @@ FabricNetDevice::TryTransmit()
     }
     m_counters.txWireBytes += bytes + m_phyOverheadBytes;
     const auto nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    if (m_creditFc && !control)
+    {
+        VlCredit& c = m_vl[meta.priority & 7];
+        NS_ABORT_MSG_IF(!ib::CreditAllows(c.fccl, c.fctbs, ib::Blocks(bytes)),
+                        "FabricNetDevice: a frame was sent without credit (the subclass must "
+                        "ask HasCredit)");
+        c.fctbs = ib::Mod12(c.fctbs + ib::Blocks(bytes));
+        if (c.stalled)
+        {
+            c.stalled = false;
+            c.stallTotalPs += nowPs - c.stallSincePs;
+        }
+    }
     if (m_checkRateBps != 0)
     {
         CheckLineRate(nowPs, bytes);
@@ -332,9 +360,28 @@ FabricNetDevice::TransmitComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
 {
+    if (m_creditFc && meta.kind != FrameKind::PFC)
+    {
+        // The frame takes its blocks of the VL's input buffer: the invariant of credit flow
+        // control is that they are free (oracle 21). A frame lost before the buffer returns
+        // them at once (the FCTBS/ABR resynchronisation of IBA 7.9.4 in effect).
+        VlCredit& c = m_vl[meta.priority & 7];
+        const uint32_t blocks = ib::Blocks(packet->GetSize());
+        c.abr = ib::Mod12(c.abr + blocks);
+        c.usedBlocks += blocks;
+        if (c.usedBlocks > m_vlCapacityBlocks)
+        {
+            m_counters.creditOverruns++;
+        }
+        c.peakBlocks = std::max(c.peakBlocks, c.usedBlocks);
+    }
     if (!m_linkUp)
     {
         RecordDrop(packet, meta, DropReason::LINK_DOWN);
+        if (m_creditFc)
+        {
+            ReturnCredit(meta.priority & 7, packet->GetSize());
+        }
         return;
     }
     if (meta.kind == FrameKind::PFC)
@@ -345,11 +392,19 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(WireFrame(packet, meta, false)))
     {
         RecordDrop(packet, meta, DropReason::FCS);
+        if (m_creditFc)
+        {
+            ReturnCredit(meta.priority & 7, packet->GetSize());
+        }
         return;
     }
     if (m_grayFailure && m_grayFailure->IsLost(meta))
     {
         RecordDrop(packet, meta, DropReason::GRAY);
+        if (m_creditFc)
+        {
+            ReturnCredit(meta.priority & 7, packet->GetSize());
+        }
         return;
     }
     m_counters.rxFrames++;
@@ -362,7 +417,102 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     {
         m_snifferTrace(WireFrame(packet, meta, false));
     }
+    if (m_creditFc && !m_holdsReceived)
+    {
+        const uint32_t bytes = packet->GetSize();
+        DoReceive(packet, meta);
+        ReturnCredit(meta.priority & 7, bytes); // a host adapter consumes at line rate
+        return;
+    }
     DoReceive(packet, meta);
+}
+
+// ---- InfiniBand credits (IBA vol. 1, 7.9) -----------------------------------------------
+
+void
+FabricNetDevice::EnableCreditFlowControl()
+{
+    Ptr<FabricNetDevice> peer = GetPeerDevice();
+    NS_ABORT_MSG_IF(!peer, "FabricNetDevice: credit flow control needs an attached link");
+    m_creditFc = true;
+    m_vlCapacityBlocks = m_vlBufferBytes / ib::kCreditBlockBytes;
+    // Link initialisation: the peer's first flow-control packets advertise its empty buffer.
+    const uint64_t peerBlocks = peer->m_vlBufferBytes / ib::kCreditBlockBytes;
+    for (auto& c : m_vl)
+    {
+        c = VlCredit();
+        c.fccl = ib::Fccl(0, peerBlocks);
+    }
+}
+
+bool
+FabricNetDevice::CreditCheck(uint8_t vl, uint32_t bytes)
+{
+    VlCredit& c = m_vl[vl];
+    if (ib::CreditAllows(c.fccl, c.fctbs, ib::Blocks(bytes)))
+    {
+        return true;
+    }
+    if (!c.stalled)
+    {
+        c.stalled = true;
+        c.stallSincePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    }
+    return false;
+}
+
+void
+FabricNetDevice::ReturnCredit(uint8_t vl, uint32_t bytes)
+{
+    VlCredit& c = m_vl[vl];
+    const uint32_t blocks = ib::Blocks(bytes);
+    NS_ABORT_MSG_IF(c.usedBlocks < blocks, "FabricNetDevice: credits returned twice");
+    c.usedBlocks -= blocks;
+    if (!c.updatePending)
+    {
+        // Credits freed within CreditUpdateLatency go back in one flow-control packet.
+        c.updatePending = true;
+        Simulator::Schedule(m_creditLatency, &FabricNetDevice::SendCreditUpdate, this, vl);
+    }
+}
+
+void
+FabricNetDevice::SendCreditUpdate(uint8_t vl)
+{
+    VlCredit& c = m_vl[vl];
+    c.updatePending = false;
+    const uint16_t fccl = ib::Fccl(c.abr, m_vlCapacityBlocks - std::min(m_vlCapacityBlocks,
+                                                                         c.usedBlocks));
+    FabricNetDevice* peer = PeekPointer(GetPeerDevice());
+    // Flow-control packets are not queued behind data (they are 6 bytes on a VL of their
+    // own): modelled as arriving one link delay after they leave.
+    Simulator::ScheduleWithContext(peer->GetNodeId(), m_channel->GetDelay(),
+                                   &FabricNetDevice::ReceiveCreditUpdate, peer, vl, fccl);
+}
+
+void
+FabricNetDevice::ReceiveCreditUpdate(uint8_t vl, uint16_t fccl)
+{
+    m_vl[vl].fccl = fccl;
+    TryTransmit();
+}
+
+uint32_t
+FabricNetDevice::GetAvailableCredits(uint8_t vl) const
+{
+    return ib::Available(m_vl[vl].fccl, m_vl[vl].fctbs);
+}
+
+uint64_t
+FabricNetDevice::GetCreditStallPs(Time now) const
+{
+    uint64_t total = 0;
+    const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
+    for (const auto& c : m_vl)
+    {
+        total += c.stallTotalPs + (c.stalled && nowPs > c.stallSincePs ? nowPs - c.stallSincePs : 0);
+    }
+    return total;
 }
 
 void

@@ -65,6 +65,9 @@ struct PortCounters
     uint64_t pfcXoffTx = 0;     //!< PAUSE frames with non-zero quanta sent
     uint64_t ecnMarks = 0;      //!< frames CE-marked at this egress
     uint64_t watchdogTriggers = 0; //!< PFC watchdog storm detections on this port
+    /** InfiniBand credits: arrivals that found their VL's input buffer full (the invariant:
+     *  always 0; a non-zero count is a bug of the credit model, see ib-credits.h). */
+    uint64_t creditOverruns = 0;
 };
 
 /** One PFC event for the pause table (pfc_events.csv). */
@@ -190,6 +193,36 @@ class FabricNetDevice : public NetDevice
 
     const PortCounters& GetCounters() const { return m_counters; }
 
+    // ---- InfiniBand credit-based link-level flow control (ib-credits.h) ----------------
+    /**
+     * \brief Run this port with InfiniBand link-level flow control from now on: per VL
+     * (= priority), frames go only with credit from the peer's input buffer (its
+     * VlBufferBytes, at most 2048 64-byte credits), and this port's own input buffer returns
+     * credits CreditUpdateLatency + the link delay after a frame leaves it. No PFC. Call on
+     * both ends of a link once both are attached, before the simulation starts.
+     */
+    void EnableCreditFlowControl();
+    bool UsesCredits() const { return m_creditFc; }
+    /** Whether a frame of `bytes` on VL `vl` may start now (always true without credits). A
+     *  refusal starts the VL's credit stall (GetCreditStallPs) if it was not stalled. */
+    bool HasCredit(uint8_t vl, uint32_t bytes)
+    {
+        return !m_creditFc || CreditCheck(vl, bytes);
+    }
+    /** A frame of `bytes` that arrived on VL `vl` has left this port's input buffer (the
+     *  switch forwarded or dropped it): free its blocks and schedule a credit update. */
+    void ReturnCredit(uint8_t vl, uint32_t bytes);
+    /** Blocks of VL `vl`'s input buffer in use now / at most so far. */
+    uint64_t GetVlBlocksUsed(uint8_t vl) const { return m_vl[vl].usedBlocks; }
+    uint64_t GetVlPeakBlocks(uint8_t vl) const { return m_vl[vl].peakBlocks; }
+    /** Capacity of VL `vl`'s input buffer, blocks (VlBufferBytes / 64). */
+    uint64_t GetVlCapacityBlocks() const { return m_vlCapacityBlocks; }
+    /** Credits this port may still use on VL `vl` towards its peer. */
+    uint32_t GetAvailableCredits(uint8_t vl) const;
+    /** Total time, summed over VLs, that a VL of this port had a frame ready and waited for
+     *  credit (from the first refusal to the start of its next frame) up to `now`, ps. */
+    uint64_t GetCreditStallPs(Time now) const;
+
     /** Frames over which the line-rate invariant is checked (issue 16 item 18). */
     static constexpr size_t kRateCheckFrames = 10;
     /** The first time this port sent faster than the line rate given to CheckLineRateAgainst:
@@ -294,7 +327,15 @@ class FabricNetDevice : public NetDevice
         m_queueBytesTrace(bytes);
     }
 
+    /** A subclass that keeps received frames in its input buffer (a switch port: until the
+     *  switch forwards them) sets this; otherwise credits return as soon as a frame has been
+     *  received (a host channel adapter consumes at line rate). */
+    void SetHoldsReceivedFrames(bool holds) { m_holdsReceived = holds; }
+
   private:
+    bool CreditCheck(uint8_t vl, uint32_t bytes);
+    void SendCreditUpdate(uint8_t vl);
+    void ReceiveCreditUpdate(uint8_t vl, uint16_t fccl);
     void TransmitComplete();
     /** The line-rate invariant (GetLineRateViolation) for a frame starting now. */
     void CheckLineRate(uint64_t nowPs, uint32_t bytes);
@@ -376,6 +417,27 @@ class FabricNetDevice : public NetDevice
     TracedCallback<uint64_t> m_queueBytesTrace;
     TracedCallback<double> m_utilisationTrace;
     TracedCallback<uint8_t> m_watchdogTrace;
+
+    // InfiniBand credits, per VL: the sender side (towards the peer) and this port's input
+    // buffer (the receiver side).
+    struct VlCredit
+    {
+        uint16_t fctbs = 0;          //!< blocks sent, mod 4096
+        uint16_t fccl = 0;           //!< the peer's last credit limit, mod 4096
+        uint16_t abr = 0;            //!< adjusted blocks received, mod 4096
+        bool updatePending = false;  //!< a credit update is scheduled
+        bool stalled = false;        //!< a frame waits for credit since stallSincePs
+        uint64_t stallSincePs = 0;
+        uint64_t stallTotalPs = 0;
+        uint64_t usedBlocks = 0;     //!< input buffer in use, blocks
+        uint64_t peakBlocks = 0;
+    };
+    bool m_creditFc = false;
+    bool m_holdsReceived = false;
+    uint64_t m_vlBufferBytes = 0;    //!< attribute VlBufferBytes
+    uint64_t m_vlCapacityBlocks = 0;
+    Time m_creditLatency;            //!< attribute CreditUpdateLatency
+    std::array<VlCredit, 8> m_vl{};
 };
 
 } // namespace ns3

@@ -161,6 +161,10 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
     if (count == 0)
     {
         m_ports[inPort]->RecordDrop(packet, arrived, DropReason::NO_ROUTE);
+        if (m_creditFc)
+        {
+            m_ports[inPort]->ReturnCredit(arrived.priority & 7, packet->GetSize());
+        }
         return;
     }
     const Time now = Simulator::Now();
@@ -221,6 +225,10 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
     if (usable == 0)
     {
         m_ports[route[0]]->RecordDrop(packet, meta, DropReason::LINK_DOWN);
+        if (m_creditFc)
+        {
+            m_ports[inPort]->ReturnCredit(meta.priority & 7, packet->GetSize());
+        }
         return;
     }
     const EgressCandidate& chosen =
@@ -257,6 +265,17 @@ SwitchNode::FinishPorts()
 }
 
 void
+SwitchNode::EnableCreditFlowControl()
+{
+    NS_ABORT_MSG_IF(m_lb && m_lb->HasFrameHooks(),
+                    "SwitchNode: the load balancer holds, injects or consumes frames (frame "
+                    "hooks), which credit flow control does not account for");
+    NS_ABORT_MSG_IF(m_trimThresholdBytes != 0,
+                    "SwitchNode: trimming changes a frame's size, and so its credits");
+    m_creditFc = true;
+}
+
+void
 SwitchNode::Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, const FrameMeta& meta)
 {
     if (m_trimThresholdBytes != 0 && meta.kind == FrameKind::DATA && !meta.trimmed &&
@@ -286,6 +305,15 @@ SwitchNode::AdmitToQueue(uint16_t inPort,
     const Ptr<SwitchPort>& port = m_ports[outPort];
     const uint32_t bytes = packet->GetSize();
     const uint8_t prio = meta.priority & 7;
+    if (m_creditFc)
+    {
+        // InfiniBand: the frame already holds its ingress VL's credits; no admission check.
+        if (!port->Enqueue(packet, meta, inPort))
+        {
+            m_ports[inPort]->ReturnCredit(prio, bytes); // a dead port's frame
+        }
+        return;
+    }
     switch (m_mmu->Admit(inPort, outPort, prio, bytes))
     {
     case SharedBufferMmu::DROP_HEADROOM:
@@ -329,6 +357,11 @@ SwitchNode::AdmitToQueue(uint16_t inPort,
 void
 SwitchNode::OnDequeue(uint16_t outPort, uint16_t inPort, uint8_t priority, uint32_t bytes)
 {
+    if (m_creditFc)
+    {
+        m_ports[inPort]->ReturnCredit(priority, bytes); // the input buffer's blocks are free
+        return;
+    }
     m_mmu->Release(inPort, outPort, priority, bytes);
     CheckResume(inPort, priority);
 }

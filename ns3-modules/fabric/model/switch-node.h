@@ -111,6 +111,17 @@ class SwitchNode : public Node
     {
         return m_xoff[static_cast<size_t>(port) * 8 + priority];
     }
+    /**
+     * \brief Run as an InfiniBand switch (after FinishPorts and SetLoadBalancer): each port's
+     * input buffer per VL is its credit pool (FabricNetDevice::EnableCreditFlowControl, which
+     * the builder calls on every device), a frame holds its ingress port's credits until it
+     * leaves the egress queue, and the shared-buffer MMU and PFC are not used: nothing is
+     * admitted or dropped by buffer state. Aborts with a policy that holds, injects or
+     * consumes frames (frame hooks) or with trimming, whose frames would not return their
+     * credits exactly.
+     */
+    void EnableCreditFlowControl();
+    bool UsesCredits() const { return m_creditFc; }
     /** Size per-port PFC state; called by the builder after all ports are added. */
     void FinishPorts();
 
@@ -149,6 +160,7 @@ class SwitchNode : public Node
     uint8_t PauseDepth(uint16_t ingressPort, uint8_t priority) const;
 
     uint32_t m_switchId = 0;
+    bool m_creditFc = false; //!< InfiniBand: credits per ingress port and VL, no MMU or PFC
     Time m_latency;
     std::vector<Ptr<SwitchPort>> m_ports;
     Ptr<LoadBalancer> m_lb;

@@ -77,6 +77,7 @@ SwitchPort::GetTypeId()
 SwitchPort::SwitchPort()
     : m_ecnRng(CreateObject<UniformRandomVariable>())
 {
+    SetHoldsReceivedFrames(true); // a frame holds its input-buffer credits until forwarded
 }
 
 double
@@ -226,9 +227,10 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
     for (int prio = kPriorities - 1; prio >= 0; --prio)
     {
         auto& q = m_queues[prio];
-        if (q.empty() || IsPaused(static_cast<uint8_t>(prio)))
+        if (q.empty() || IsPaused(static_cast<uint8_t>(prio)) ||
+            !HasCredit(static_cast<uint8_t>(prio), q.front().packet->GetSize()))
         {
-            continue;
+            continue; // paused (PFC), or no credit for the head frame (InfiniBand): HOL
         }
         packet = std::move(q.front().packet);
         meta = q.front().meta;

@@ -468,10 +468,21 @@ RdmaNic::QueueControl(FrameMeta& meta, uint32_t payloadBytes)
     TryTransmit();
 }
 
+uint32_t
+RdmaNic::MaxDataFrameBytes() const
+{
+    FrameMeta m;
+    m.kind = FrameKind::DATA;
+    m.intStack.present = true;
+    m.hasCreditDemand = true;
+    return SetRoceFrameLength(m, m_mtuBytes);
+}
+
 bool
 RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
 {
-    if (!m_control.empty() && !IsPaused(m_controlPriority))
+    if (!m_control.empty() && !IsPaused(m_controlPriority) &&
+        HasCredit(m_controlPriority, m_control.front().packet->GetSize()))
     {
         packet = std::move(m_control.front().packet);
         meta = m_control.front().meta;
@@ -497,7 +508,8 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
             --n;
             continue;
         }
-        if (IsPaused(qp->GetPriority()))
+        if (IsPaused(qp->GetPriority()) ||
+            (UsesCredits() && !HasCredit(qp->GetPriority(), MaxDataFrameBytes())))
         {
             // PFC pauses a priority, not a QP: skip it; Resume() calls TryTransmit.
             ++m_rrNext;

@@ -61,6 +61,10 @@ class RdmaNic : public FabricNetDevice
     static constexpr int64_t kPathSelectorStreamBase = int64_t{1} << 32;
 
     uint32_t GetMtuBytes() const { return m_mtuBytes; }
+    /** The largest data frame this NIC sends: an MTU of payload with every optional header
+     *  (INT, credit demand). On an InfiniBand fabric a QP's next packet goes only when its VL
+     *  has credit for this much (its exact size is known once it is built). */
+    uint32_t MaxDataFrameBytes() const;
     uint32_t GetAckInterval() const { return m_ackInterval; }
     Time GetRetransmitTimeout() const { return m_rto; }
     uint64_t GetMaxOutstandingPackets() const { return m_maxOutstanding; }
