@@ -8,16 +8,53 @@
 
 #include "fabric/model/fabric-units.h"
 
+#include "ns3/global-value.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 #include <chrono>
+#include <stdexcept>
 
 namespace tusk
 {
 
 using namespace ns3;
+
+namespace
+{
+
+/**
+ * ns-3's SimulatorImplementationType bound to `typeId` while the run lasts (the simulator is
+ * created from it at the run's first Simulator call), the previous value restored after, so
+ * that a program's own simulations keep its choice.
+ */
+class BoundSimulatorImpl
+{
+  public:
+    explicit BoundSimulatorImpl(const std::string& typeId)
+    {
+        GlobalValue::GetValueByName("SimulatorImplementationType", m_previous);
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(typeId));
+        // A simulator left alive by the caller would keep its own implementation.
+        if (Simulator::GetImplementation()->GetInstanceTypeId().GetName() != typeId)
+        {
+            GlobalValue::Bind("SimulatorImplementationType", m_previous);
+            throw std::logic_error("RunScenario: a simulator of another implementation than " +
+                                   typeId + " is alive; call Simulator::Destroy() before a run");
+        }
+    }
+    ~BoundSimulatorImpl() { GlobalValue::Bind("SimulatorImplementationType", m_previous); }
+    BoundSimulatorImpl(const BoundSimulatorImpl&) = delete;
+    BoundSimulatorImpl& operator=(const BoundSimulatorImpl&) = delete;
+
+  private:
+    StringValue m_previous;
+};
+
+} // namespace
 
 RunResult
 RunScenario(const ScenarioSpec& given, const RunOptions& options)
@@ -45,6 +82,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     // restores the defaults it set when the run ends (also on errors).
     RunAttributes attrs;
     attrs.ApplyNs3Defaults(spec);
+    const BoundSimulatorImpl simulatorImpl(SimulatorImplTypeId(spec.simulator.implementation));
     {
         // The event scheduler, after the [ns3] defaults so that they reach its attributes.
         ObjectFactory scheduler;

@@ -332,12 +332,19 @@ struct SimulatorSection
      *  "calendar" | "list" | "priority-queue" (ns-3's own). Any of them gives the same results;
      *  they differ in speed and memory (docs/performance.md). */
     std::string scheduler = "timing-wheel";
+    /** ns-3 simulator implementation: "lean" (ns3::LeanSimulatorImpl, tusk's single-threaded
+     *  kernel) | "default" (ns3::DefaultSimulatorImpl). Both give the same results. */
+    std::string implementation = "lean";
 };
 
 /** ns-3 TypeId of a simulator.scheduler name (one of SchedulerNames()). */
 std::string SchedulerTypeId(const std::string& name);
 /** The simulator.scheduler names, default first. */
 const std::vector<std::string>& SchedulerNames();
+/** ns-3 TypeId of a simulator.implementation name (one of SimulatorImplNames()). */
+std::string SimulatorImplTypeId(const std::string& name);
+/** The simulator.implementation names, default first. */
+const std::vector<std::string>& SimulatorImplNames();
 
 /**
  * One [[failures]] entry: what fails (a link, a switch or a host's NIC), how, and when. Kinds:

@@ -64,3 +64,44 @@ TEST_CASE("RingQueue releases what a popped or cleared element held", "[unit][ri
     REQUIRE(held.use_count() == 1);
     REQUIRE(q.empty());
 }
+
+TEST_CASE("RingQueue gives a deep ring's storage back once it empties, keeps a shallow one's",
+          "[unit][ring-queue]")
+{
+    RingQueue<int> q;
+    for (int i = 0; i < 8; ++i)
+    {
+        q.push_back(i);
+    }
+    REQUIRE(q.capacity() == 8);
+    while (!q.empty())
+    {
+        q.pop_front();
+    }
+    CHECK(q.capacity() == 8); // shallow: kept for the next burst
+    const int deep = static_cast<int>(RingQueue<int>::kKeepEmpty) + 1;
+    for (int i = 0; i < deep; ++i)
+    {
+        q.push_back(i);
+    }
+    REQUIRE(q.capacity() == 2 * RingQueue<int>::kKeepEmpty);
+    for (int i = 0; i < deep - 1; ++i)
+    {
+        q.pop_front();
+        CHECK(q.capacity() == 2 * RingQueue<int>::kKeepEmpty); // not while frames remain
+    }
+    CHECK(q.front() == deep - 1);
+    q.pop_front();
+    CHECK(q.capacity() == 0);
+    // Usable again, in order.
+    for (int i = 0; i < 5; ++i)
+    {
+        q.push_back(100 + i);
+    }
+    for (int i = 0; i < 5; ++i)
+    {
+        CHECK(q.front() == 100 + i);
+        q.pop_front();
+    }
+    CHECK(q.empty());
+}

@@ -13,12 +13,14 @@ namespace ns3
 
 /**
  * \brief A first-in first-out queue on a ring buffer of power-of-two capacity that doubles
- * when full and never shrinks.
+ * when full; a ring of more than kKeepEmpty slots is released when it empties.
  *
  * libstdc++'s std::deque allocates a 512-byte block and its map on construction, empty or
  * not: a switch port with eight priority queues held 5 KB before its first frame. A RingQueue
  * is three words until its first push, and its elements are contiguous; on the 1,024-host
- * permutation (bench/run.sh perm-1024) peak RSS fell by 24 MB (docs/performance.md). Elements must be default-
+ * permutation (bench/run.sh perm-1024) peak RSS fell by 24 MB (docs/performance.md). A
+ * switch port's queue is deep only while its port is congested; keeping the storage of every
+ * port's deepest moment at once held most of the frames' memory on perm-1024. Elements must be default-
  * constructible and movable; a popped slot is reset to T() so that it releases what it held.
  */
 template <typename T>
@@ -47,8 +49,17 @@ class RingQueue
     {
         m_slots[m_head] = T();
         m_head = (m_head + 1) & (m_slots.size() - 1);
-        --m_size;
+        if (--m_size == 0 && m_slots.size() > kKeepEmpty)
+        {
+            std::vector<T>().swap(m_slots); // a deep queue drained: give its storage back
+            m_head = 0;
+        }
     }
+
+    /** Slots of storage an emptied queue keeps; a larger ring is released once empty. */
+    static constexpr size_t kKeepEmpty = 64;
+    /** Slots allocated (a power of two, or zero). */
+    size_t capacity() const { return m_slots.size(); }
 
     void clear()
     {

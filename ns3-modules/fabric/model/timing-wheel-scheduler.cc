@@ -137,7 +137,13 @@ void
 TimingWheelScheduler::AddToBucket(const Event& ev)
 {
     const uint32_t b = static_cast<uint32_t>(ev.key.m_ts >> m_widthLog2) & m_mask;
-    m_buckets[b].push_back(ev);
+    std::vector<Event>& bucket = m_buckets[b];
+    if (bucket.capacity() == 0 && !m_spare.empty())
+    {
+        bucket.swap(m_spare.back()); // storage of a bucket served earlier
+        m_spare.pop_back();
+    }
+    bucket.push_back(ev);
     m_nonEmpty[b >> 6] |= uint64_t{1} << (b & 63);
     ++m_inBuckets;
 }
@@ -224,19 +230,21 @@ TimingWheelScheduler::Advance()
     std::vector<Event>& bucket = m_buckets[m_cur];
     m_nonEmpty[m_cur >> 6] &= ~(uint64_t{1} << (m_cur & 63));
     m_inBuckets -= bucket.size();
-    // The served heap keeps its own storage (it grows to the largest bucket once); a bucket
-    // keeps at most kBucketKeep slots of capacity. Events of a synchronised workload cluster
-    // in a few buckets per turn of the wheel; had every bucket kept the largest size it ever
-    // held, the wheel would hold 2^BucketsLog2 times that (124 MB on perm-1024).
-    m_serving.assign(bucket.begin(), bucket.end());
+    // The bucket's storage becomes the served one; the storage served before goes to the
+    // spare list (at most kSpareBuckets vectors), from which a bucket that receives its first
+    // event takes one. Only non-empty buckets hold storage: had every bucket kept the largest
+    // size it ever held, the wheel would hold 2^BucketsLog2 times that (124 MB on perm-1024);
+    // keeping up to 32 slots each still held 10.5 MB there (docs/performance.md).
+    m_serving.swap(bucket);
     m_servePos = 0;
-    if (bucket.capacity() > kBucketKeep)
+    bucket.clear();
+    if (bucket.capacity() > 0 && m_spare.size() < kSpareBuckets)
     {
-        std::vector<Event>().swap(bucket);
+        m_spare.emplace_back().swap(bucket);
     }
     else
     {
-        bucket.clear();
+        std::vector<Event>().swap(bucket);
     }
     // Appended in uid order, a bucket whose events share one time stamp (a synchronised
     // fabric: all ports of one rate finish serialising at once) is sorted already.

@@ -34,8 +34,8 @@ namespace ns3
  *
  * The order is exactly ns-3's: by time stamp, then by uid (insertion order), so a run gives
  * the same results with any scheduler. Remove (ns-3's Simulator::Remove) is a linear search,
- * as it is rare. Memory: 24 B per bucket, 24 B per pending event, and up to 32 events of kept
- * capacity per bucket (a bucket that held more releases its storage once served).
+ * as it is rare. Memory: 24 B per bucket, 24 B per pending event; only non-empty buckets
+ * hold storage, which a served bucket hands on to the next bucket to fill (up to 64 spare).
  */
 class TimingWheelScheduler : public Scheduler
 {
@@ -67,8 +67,8 @@ class TimingWheelScheduler : public Scheduler
     /** Move overflow events that are now within the horizon into their buckets. */
     void MigrateOverflow();
 
-    /** Capacity (events) a bucket keeps once served; larger storage is released. */
-    static constexpr size_t kBucketKeep = 32;
+    /** Empty bucket storage kept for reuse (m_spare); more is released. */
+    static constexpr size_t kSpareBuckets = 64;
 
     uint8_t m_widthLog2 = 12;  //!< bucket width: 2^m_widthLog2 time steps
     uint8_t m_bucketsLog2 = 14; //!< 2^m_bucketsLog2 buckets
@@ -83,6 +83,7 @@ class TimingWheelScheduler : public Scheduler
     size_t m_servePos = 0;
     std::vector<Event> m_late;    //!< inserted into the served bucket while served, a min-heap
     std::vector<std::vector<Event>> m_buckets; //!< the others, unsorted
+    std::vector<std::vector<Event>> m_spare;   //!< empty storage for buckets, reused
     std::vector<uint64_t> m_nonEmpty;          //!< one bit per bucket of m_buckets
     uint64_t m_inBuckets = 0;                  //!< events in m_buckets
     std::vector<Event> m_overflow;             //!< beyond the horizon, a min-heap
