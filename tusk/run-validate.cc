@@ -242,7 +242,7 @@ ScenarioWarnings(const ScenarioSpec& spec)
 {
     std::vector<std::string> w;
     const auto& lossless = spec.pfc.losslessPriorities;
-    if (spec.pfc.enabled &&
+    if (spec.pfc.enabled && !spec.fabric.IsInfiniband() &&
         std::find(lossless.begin(), lossless.end(), spec.nic.dataPriority) == lossless.end())
     {
         w.push_back(fmt::format("pfc.lossless_priorities does not include nic.data_priority ({}): "
@@ -260,12 +260,28 @@ ScenarioWarnings(const ScenarioSpec& spec)
     // A pause lasts quanta x 512 bit times; at 400 Gb/s (the fastest common port) that is the
     // shortest, so a refresh slower than it lets pauses expire between refreshes.
     const double pauseUsAt400G = spec.pfc.pauseQuanta * 512.0 / 400e9 * 1e6;
-    if (spec.pfc.enabled && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
+    if (spec.pfc.enabled && !spec.fabric.IsInfiniband() && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
     {
         w.push_back(fmt::format("pfc.refresh_us ({:.3f} us) is not shorter than a {}-quanta pause "
                                 "at 400 Gb/s ({:.3f} us): pauses can expire before they are "
                                 "refreshed",
                                 spec.pfc.refreshPs / 1e6, spec.pfc.pauseQuanta, pauseUsAt400G));
+    }
+    // InfiniBand has no shared-buffer MMU and no PFC: [buffer] and [pfc] change nothing.
+    if (spec.fabric.IsInfiniband())
+    {
+        for (const char* section : {"buffer", "pfc"})
+        {
+            const std::string prefix = std::string(section) + ".";
+            const auto it = spec.keyLines.lower_bound(prefix);
+            if (it != spec.keyLines.end() && it->first.rfind(prefix, 0) == 0)
+            {
+                w.push_back(fmt::format("[{}] is set but fabric.kind is \"infiniband\" (credit "
+                                        "flow control per VL, no shared buffer or PFC): it has no "
+                                        "effect; the VL buffers are fabric.vl_buffer_bytes",
+                                        section));
+            }
+        }
     }
     // A section of a congestion control the run does not use changes nothing.
     for (const auto& section : CcSectionNames())
