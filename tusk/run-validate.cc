@@ -89,8 +89,7 @@ ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
     if (spec.fabric.vlBufferBytes / ns3::ib::kCreditBlockBytes < frameBlocks)
     {
         const std::string key = "fabric.vl_buffer_bytes";
-        const unsigned line = spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("nic.mtu_bytes");
-        throw InputError(spec.sourceFile, line, key,
+        throw InputError(spec.sourceFile, spec.LineOf(key), key,
                          fmt::format("a VL input buffer of {} bytes cannot hold the largest data "
                                      "frame of nic.mtu_bytes = {} ({} credits of 64 bytes, with "
                                      "every optional header): no sender would ever have credit "

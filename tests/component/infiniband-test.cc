@@ -11,6 +11,7 @@
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-header.h"
 #include "results-writer.h"
+#include "run-stages.h"
 
 #include "ns3/simulator.h"
 
