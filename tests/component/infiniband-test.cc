@@ -436,3 +436,35 @@ TEST_CASE("InfiniBand credit loop: cyclic routes on a ring deadlock and the run 
     }
     CHECK(r.summary.drops == 0);
 }
+
+TEST_CASE("InfiniBand: a link going down ends its ports' credit stall (links.csv "
+          "credit_stall_us counts waiting for credit, not a dead link)",
+          "[component][ib][failures]")
+{
+    // Two senders on leaf0 to one receiver on leaf1; d-mod-k sends both over spine0, whose
+    // one-frame VL buffer (the smallest allowed) keeps leaf0's uplink waiting for credit.
+    // The uplink dies at 50 us (flushing its queue); routing moves the flows to spine1.
+    auto spec = LeafSpine(2, 2, 2, 100, 1000);
+    spec.fabric.kind = "infiniband";
+    spec.lb.policy = "ib-static";
+    spec.nic.mtuBytes = 4096;
+    spec.nic.rtoPs = 100'000'000;
+    spec.fabric.vlBufferBytes = ib::Blocks(RdmaNic::MaxDataFrameBytes(4096)) * ib::kCreditBlockBytes;
+    spec.fabric.flushOnLinkDown = true;
+    AddFlow(spec, 0, 2, 400'000);
+    AddFlow(spec, 1, 2, 400'000);
+    tusk::FailureEntry down;
+    down.kind = "link_down";
+    down.link = "leaf0-spine0";
+    down.atPs = 50'000'000;
+    spec.failures.push_back(down);
+    auto r = Run(spec);
+    INFO(r.failure);
+    REQUIRE(r.finished);
+    const uint64_t stall = CreditStallPs(r, "leaf0", "spine0");
+    INFO("leaf0 -> spine0 credit stall " << stall / 1e6 << " us; run " << r.simEndPs / 1e6
+                                         << " us");
+    CHECK(stall > 0);                // it did wait for credit before the failure
+    CHECK(stall <= 50'000'000);      // and not after it (it counted ~1,170 us before the fix)
+    CHECK(r.simEndPs > 200'000'000); // the run went on well past the failure
+}

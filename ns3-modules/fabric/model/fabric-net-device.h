@@ -222,7 +222,8 @@ class FabricNetDevice : public NetDevice
     /** Credits this port may still use on VL `vl` towards its peer. */
     uint32_t GetAvailableCredits(uint8_t vl) const;
     /** Total time, summed over VLs, that a VL of this port had a frame ready and waited for
-     *  credit (from the first refusal to the start of its next frame) up to `now`, ps. */
+     *  credit (from the first refusal to the start of its next frame, or to the link going
+     *  down) up to `now`, ps. */
     uint64_t GetCreditStallPs(Time now) const;
 
     /** Frames over which the line-rate invariant is checked (issue 16 item 18). */
