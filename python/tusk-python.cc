@@ -155,7 +155,7 @@ PYBIND11_MODULE(_tusk, m)
         }, "key"_a, "value"_a, py::return_value_policy::reference_internal)
         .def("add_flow", &tusk::Scenario::AddFlow, "src"_a, "dst"_a, "bytes"_a, "start_us"_a = 0.0,
              py::return_value_policy::reference_internal)
-        .def("add_failure", &tusk::Scenario::AddFailure, "at_us"_a, "kind"_a, "link"_a,
+        .def("add_failure", &tusk::Scenario::AddFailure, "at_us"_a, "kind"_a, "target"_a,
              "rate_divisor"_a = 0, py::return_value_policy::reference_internal)
         .def("add_table", &tusk::Scenario::AddTable, "array"_a, "body"_a,
              py::return_value_policy::reference_internal)

@@ -391,6 +391,7 @@ CollectResults(const ScenarioSpec& spec,
             w.startPs = w.started ? times[t].startPs : 0;
             w.delivered = times[t].deliveredPs != kNoTime;
             w.deliveredPs = w.delivered ? times[t].deliveredPs : 0;
+            w.idealPs = result.flows[t].idealFctPs; // flows.csv's: QP splits included
             wt.push_back(w);
         }
         const auto idealOf = [&](uint32_t src, uint32_t dst, uint64_t b) {

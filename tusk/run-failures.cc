@@ -20,7 +20,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <memory>
+#include <unordered_set>
 
 namespace tusk
 {
@@ -112,6 +115,14 @@ DegradedBps(const FailureEntry& f, uint64_t linkBps)
     return f.rateBps ? *f.rateBps : linkBps / f.rateDivisor.value_or(1);
 }
 
+/** What one degrade, loss or gray entry does to a link (the unset parts: nothing). */
+struct Impairment
+{
+    uint64_t bps = 0;              //!< degraded rate, bit/s
+    Ptr<ErrorModel> lossA, lossB;  //!< receive error models of the link's two ends
+    Ptr<GrayFailureModel> gray;    //!< one model for both directions
+};
+
 /**
  * The failures as they act on the fabric: per graph link a count of the failures that hold it
  * down (a link is up when none does, so a link_down inside a switch_down stays down until
@@ -134,6 +145,66 @@ class FailureDriver : public std::enable_shared_from_this<FailureDriver>
     }
 
     const FabricLink* Link(uint32_t graphLink) const { return m_links[graphLink]; }
+
+    /**
+     * Entry `entry` starts (`on`) or stops degrading, losing or gray-failing graph link `gl`.
+     * The link shows, of each impairment, the latest-started entry still active on it: its
+     * degraded rate (the configured rate when none is), its loss and gray models (none when
+     * none is). So a repair ends its own entry only, never another's that overlaps it.
+     */
+    void Impair(uint32_t gl, size_t entry, bool on, const Impairment& what)
+    {
+        const FabricLink* l = m_links[gl];
+        if (l == nullptr)
+        {
+            return;
+        }
+        auto& active = m_impairments[gl];
+        if (on)
+        {
+            active.emplace_back(entry, what);
+        }
+        else
+        {
+            active.erase(std::remove_if(active.begin(), active.end(),
+                                        [entry](const auto& a) { return a.first == entry; }),
+                         active.end());
+        }
+        uint64_t bps = m_graph.links[gl].rateBps;
+        Ptr<ErrorModel> lossA, lossB;
+        Ptr<GrayFailureModel> gray;
+        for (const auto& [e, imp] : active)
+        {
+            if (imp.bps)
+            {
+                bps = imp.bps;
+            }
+            if (imp.lossA)
+            {
+                lossA = imp.lossA;
+                lossB = imp.lossB;
+            }
+            if (imp.gray)
+            {
+                gray = imp.gray;
+            }
+        }
+        if (what.bps)
+        {
+            l->devA->SetDataRate(DataRate(bps));
+            l->devB->SetDataRate(DataRate(bps));
+        }
+        if (what.lossA)
+        {
+            l->devA->SetReceiveErrorModel(lossA);
+            l->devB->SetReceiveErrorModel(lossB);
+        }
+        if (what.gray)
+        {
+            l->devA->SetGrayFailure(gray);
+            l->devB->SetGrayFailure(gray);
+        }
+    }
 
     void SetUp(const std::vector<uint32_t>& links, bool up)
     {
@@ -182,7 +253,20 @@ class FailureDriver : public std::enable_shared_from_this<FailureDriver>
     const Fabric& m_fabric;
     std::vector<const FabricLink*> m_links;
     std::vector<uint32_t> m_downs;
+    std::map<uint32_t, std::vector<std::pair<size_t, Impairment>>> m_impairments; //!< by link
 };
+
+constexpr uint32_t kDrawTag = 0x6661696cu; //!< "fail": [[failure_rates]] draws
+constexpr uint32_t kGrayTag = 0x67726179u; //!< "gray": gray failures' hash seeds
+
+/** The seed sequence of [[failure_rates]] / [[failures]] entry `i` of a run seeded `seed`: all
+ *  64 bits of the seed, the entry, and what it is for (so two uses never share numbers). */
+boost::random::seed_seq
+EntrySeedSeq(uint64_t seed, uint32_t i, uint32_t tag)
+{
+    return boost::random::seed_seq{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32),
+                                   i, tag};
+}
 
 /** Schedule `fn` at `ps` (a time the spec gave in ps). */
 template <class Fn>
@@ -193,6 +277,15 @@ At(uint64_t ps, Fn fn)
 }
 
 } // namespace
+
+uint32_t
+GrayHashSeed(uint64_t runSeed, size_t entry)
+{
+    boost::random::seed_seq seq = EntrySeedSeq(runSeed, static_cast<uint32_t>(entry), kGrayTag);
+    std::array<uint32_t, 1> out{};
+    seq.generate(out.begin(), out.end());
+    return out[0];
+}
 
 void
 CheckIntRates(const ScenarioSpec& spec, const TopologyGraph& graph)
@@ -243,19 +336,9 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
             throw InputError(spec.sourceFile, f.line, fmt::format("failures[{}].{}", i, key),
                              message);
         };
-        if (f.kind == "degrade" && !f.rateBps && !f.rateDivisor)
-        {
-            fail("rate_divisor", "kind = \"degrade\" requires rate_divisor or rate_gbps");
-        }
-        if ((f.kind == "loss" && !f.lossRate) || (f.kind == "gray" && !f.hashFraction))
-        {
-            fail(f.kind == "loss" ? "loss_rate" : "hash_fraction", "required for kind = \"" + f.kind + "\"");
-        }
-        if (f.kind == "flap" && (!f.periodPs || !f.downPs || *f.downPs >= *f.periodPs ||
-                                 (!f.untilPs && !f.count)))
-        {
-            fail("period_us", "kind = \"flap\" requires period_us > down_us > 0 and until_us or count");
-        }
+        // The keys each kind needs (rate_divisor or rate_gbps, loss_rate, a flap's period_us,
+        // down_us and until_us or count) are checked once, where they are read
+        // (section-failures.cc); here only what needs the topology.
         if (f.kind == "switch_down" || f.kind == "switch_up")
         {
             if (SwitchVertex(f.switchName, graph) < 0)
@@ -310,17 +393,19 @@ DrawFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
         std::vector<FailureEntry> targets;
         if (rate.component == "link")
         {
-            std::vector<std::string> seen;
+            std::unordered_set<std::string> seen;
             for (const auto& l : graph.links)
             {
                 const bool hostLink = l.a < graph.numHosts || l.b < graph.numHosts;
-                const std::string name = LinkName(graph, l);
-                if ((rate.links == "host" && !hostLink) || (rate.links == "fabric" && hostLink) ||
-                    std::find(seen.begin(), seen.end(), name) != seen.end())
+                if ((rate.links == "host" && !hostLink) || (rate.links == "fabric" && hostLink))
                 {
                     continue;
                 }
-                seen.push_back(name);
+                const std::string name = LinkName(graph, l);
+                if (!seen.insert(name).second)
+                {
+                    continue;
+                }
                 FailureEntry f;
                 f.link = name;
                 targets.push_back(f);
@@ -347,8 +432,7 @@ DrawFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
         // One engine per entry, seeded by the run seed and the entry's index: an entry's draws
         // do not change when another entry is added. Boost's distributions give the same
         // numbers on every platform (the standard library's may not).
-        boost::random::seed_seq seq{static_cast<uint32_t>(spec.seed),
-                                    static_cast<uint32_t>(spec.seed >> 32), i, 0x6661696cu};
+        boost::random::seed_seq seq = EntrySeedSeq(spec.seed, i, kDrawTag);
         boost::random::mt19937_64 engine(seq);
         boost::random::exponential_distribution<double> gap(1.0 / static_cast<double>(rate.mtbfPs));
         for (const FailureEntry& target : targets)
@@ -438,80 +522,53 @@ ScheduleFailures(const ScenarioSpec& spec,
         {
             for (uint64_t k = 0;; ++k)
             {
-                const uint64_t start = f.atPs + k * *f.periodPs;
+                const uint64_t start = f.atPs + k * f.periodPs.value();
                 if ((f.count && k >= *f.count) || (f.untilPs && start >= *f.untilPs) ||
                     start >= spec.stopTimePs)
                 {
                     break;
                 }
                 At(start, [driver, links]() { driver->SetUp(links, false); });
-                At(start + *f.downPs, [driver, links]() { driver->SetUp(links, true); });
+                At(start + f.downPs.value(), [driver, links]() { driver->SetUp(links, true); });
             }
         }
         else
         {
             for (uint32_t gl : links)
             {
-                const FabricLink* l = driver->Link(gl);
-                if (l == nullptr)
+                if (driver->Link(gl) == nullptr)
                 {
                     continue;
                 }
-                Ptr<FabricNetDevice> a = l->devA;
-                Ptr<FabricNetDevice> b = l->devB;
+                Impairment what;
                 if (f.kind == "degrade")
                 {
-                    const uint64_t configured = graph.links[gl].rateBps;
-                    const uint64_t bps = DegradedBps(f, configured);
-                    At(f.atPs, [a, b, bps]() {
-                        a->SetDataRate(DataRate(bps));
-                        b->SetDataRate(DataRate(bps));
-                    });
-                    if (f.untilPs)
-                    {
-                        At(*f.untilPs, [a, b, configured]() {
-                            a->SetDataRate(DataRate(configured));
-                            b->SetDataRate(DataRate(configured));
-                        });
-                    }
+                    what.bps = DegradedBps(f, graph.links[gl].rateBps);
                 }
                 else if (f.kind == "loss")
                 {
                     // ns-3's RateErrorModel per receiving port, per frame, its own stream.
-                    for (const Ptr<FabricNetDevice>& dev : {a, b})
+                    for (Ptr<ErrorModel>* end : {&what.lossA, &what.lossB})
                     {
                         Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
                         em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-                        em->SetRate(*f.lossRate);
+                        em->SetRate(f.lossRate.value());
                         stream += em->AssignStreams(stream);
-                        At(f.atPs, [dev, em]() { dev->SetReceiveErrorModel(em); });
-                        if (f.untilPs)
-                        {
-                            At(*f.untilPs, [dev]() { dev->SetReceiveErrorModel(nullptr); });
-                        }
+                        *end = em;
                     }
                 }
-                else // gray
+                else // gray: one model per link, the same bad buckets in both directions
                 {
-                    // One model per link: the same bad buckets in both directions.
-                    Ptr<GrayFailureModel> gray = CreateObject<GrayFailureModel>();
-                    gray->SetAttribute("LossRate", DoubleValue(f.lossRate.value_or(1.0)));
-                    gray->SetAttribute("HashFraction", DoubleValue(*f.hashFraction));
-                    gray->SetAttribute(
-                        "HashSeed",
-                        UintegerValue(static_cast<uint32_t>(spec.seed * 2654435761u + i)));
-                    stream += gray->AssignStreams(stream);
-                    At(f.atPs, [a, b, gray]() {
-                        a->SetGrayFailure(gray);
-                        b->SetGrayFailure(gray);
-                    });
-                    if (f.untilPs)
-                    {
-                        At(*f.untilPs, [a, b]() {
-                            a->SetGrayFailure(nullptr);
-                            b->SetGrayFailure(nullptr);
-                        });
-                    }
+                    what.gray = CreateObject<GrayFailureModel>();
+                    what.gray->SetAttribute("LossRate", DoubleValue(f.lossRate.value_or(1.0)));
+                    what.gray->SetAttribute("HashFraction", DoubleValue(f.hashFraction.value()));
+                    what.gray->SetAttribute("HashSeed", UintegerValue(GrayHashSeed(spec.seed, i)));
+                    stream += what.gray->AssignStreams(stream);
+                }
+                At(f.atPs, [driver, gl, i, what]() { driver->Impair(gl, i, true, what); });
+                if (f.untilPs)
+                {
+                    At(*f.untilPs, [driver, gl, i, what]() { driver->Impair(gl, i, false, what); });
                 }
             }
         }

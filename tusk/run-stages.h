@@ -147,8 +147,9 @@ BuiltFabric BuildFabricAndNics(const ScenarioSpec& spec,
 // ---- failures (run-failures.cc) ----------------------------------------------------------
 
 /**
- * \brief Input errors of [[failures]] (an unknown link, switch or host, a rate divided to 0),
- * before anything is built.
+ * \brief Input errors of [[failures]] that need the topology (an unknown link, switch or host,
+ * a rate divided to 0), before anything is built. The keys each kind needs are checked where
+ * they are read (section-failures.cc), once.
  * \throws ns3::InputError naming failures[i].<key>
  */
 void CheckFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
@@ -175,6 +176,14 @@ std::vector<FailureEntry> DrawFailures(const ScenarioSpec& spec, const ns3::Topo
  *  the manifest lists the drawn failures, and a rerun of it draws the same ones again). */
 std::vector<FailureEntry> WithDrawnFailures(const ScenarioSpec& spec,
                                             const ns3::TopologyGraph& graph);
+
+/**
+ * \brief The gray failure model's HashSeed for [[failures]] entry `entry` of a run seeded
+ * `runSeed`: from the run's seed sequence (Boost seed_seq over all 64 bits of the seed, the
+ * entry, and a tag of its own), so that runs of other seeds hit other flows and no two entries
+ * share buckets.
+ */
+uint32_t GrayHashSeed(uint64_t runSeed, size_t entry);
 
 /**
  * \brief Schedule the [[failures]] of `spec` (checked by CheckFailures) on the built fabric.

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -220,11 +221,27 @@ Scenario::AddFlow(uint32_t src, uint32_t dst, uint64_t bytes, double startUs)
 }
 
 Scenario&
-Scenario::AddFailure(double atUs, const std::string& kind, const std::string& link,
+Scenario::AddFailure(double atUs, const std::string& kind, const std::string& target,
                      uint32_t rateDivisor)
 {
-    std::string body = fmt::format("at_us = {}\nkind = {}\nlink = {}", FormatDouble(atUs),
-                                   Quote(kind), Quote(link));
+    // The target's key by kind; a host id goes in as written, so that the loader checks it
+    // (an integer, a host of the topology) and names the key as for a scenario file.
+    std::string key = "link";
+    std::string value = Quote(target);
+    if (kind == "switch_down" || kind == "switch_up")
+    {
+        key = "switch";
+    }
+    else if (kind == "nic_down" || kind == "nic_up")
+    {
+        key = "host";
+        const bool digits = !target.empty() && std::all_of(target.begin(), target.end(), [](char c) {
+            return c >= '0' && c <= '9';
+        });
+        value = digits ? target : Quote(target); // a string: the loader's "expected an integer"
+    }
+    std::string body = fmt::format("at_us = {}\nkind = {}\n{} = {}", FormatDouble(atUs),
+                                   Quote(kind), key, value);
     if (rateDivisor > 0)
     {
         body += fmt::format("\nrate_divisor = {}", rateDivisor);

@@ -146,15 +146,20 @@ class Scenario
     Scenario& AddFlow(uint32_t src, uint32_t dst, uint64_t bytes, double startUs = 0);
 
     /**
-     * \brief Append one [[failures]] entry of a link. The other kinds and keys ("loss" with
-     * loss_rate, "gray", "flap", "switch_down", "nic_down", until_us, ...) go through
+     * \brief Append one [[failures]] entry. Its target key follows from the kind: a link
+     * kind ("link_down", "link_up", "degrade", "loss", "gray", "flap") takes `link`, a
+     * switch kind ("switch_down", "switch_up") `switch`, a NIC kind ("nic_down", "nic_up")
+     * `host`. Other keys (loss_rate, hash_fraction, period_us, until_us, ...) go through
      * AddTable("failures", ...), as in docs/scenario-format.md.
      * \param atUs when, µs of simulated time
-     * \param kind "link_down", "link_up" or "degrade"
-     * \param link "<from>-<to>" with vertex names as in links.csv ("leaf0-spine1")
+     * \param kind one of the kinds above
+     * \param target "<from>-<to>" with vertex names as in links.csv ("leaf0-spine1") for a
+     *        link, a switch's name ("spine3"), or a host id ("5") for a NIC
      * \param rateDivisor for "degrade" only (≥ 1): the link's rate becomes rate / rateDivisor
+     * \throws ns3::InputError as the scenario loader does (an unknown kind, a host that is not
+     *         an integer, a missing key the kind needs)
      */
-    Scenario& AddFailure(double atUs, const std::string& kind, const std::string& link,
+    Scenario& AddFailure(double atUs, const std::string& kind, const std::string& target,
                          uint32_t rateDivisor = 0);
 
     /**

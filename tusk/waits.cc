@@ -7,6 +7,18 @@
 namespace tusk
 {
 
+namespace
+{
+
+/** A transfer's own ideal time: as flows.csv has it when given, else `bytes` as one message. */
+uint64_t
+IdealOf(const WaitTransfer& w, const IdealFn& ideal)
+{
+    return w.idealPs > 0 ? w.idealPs : ideal(w.src, w.dst, w.bytes);
+}
+
+} // namespace
+
 CollectiveWaits
 ComputeWaits(uint32_t collective,
              const std::vector<uint32_t>& ranks,
@@ -92,11 +104,13 @@ ComputeWaits(uint32_t collective,
             row.sent = true;
             row.arrived = true;
             uint64_t bytes = 0;
+            uint64_t ownIdeal = 0; // the slowest of its transfers alone (QP splits included)
             std::map<uint32_t, bool> sources;
             for (uint32_t t : in)
             {
                 const WaitTransfer& w = transfers[t];
                 bytes += w.bytes;
+                ownIdeal = std::max(ownIdeal, IdealOf(w, ideal));
                 sources[w.src] = true;
                 row.sent = row.sent && w.started;
                 row.sentPs = std::max(row.sentPs, w.started ? w.startPs : 0);
@@ -124,6 +138,8 @@ ComputeWaits(uint32_t collective,
             }
             // Ideal: all the step's bytes into the rank, from its farthest source, alone on
             // the idle fabric (the incast of an all-to-all step shares the last link).
+            // One transfer split over QPs needs its own (longer) packet sequence's time.
+            row.idealPs = ownIdeal;
             for (const auto& [src, unused] : sources)
             {
                 row.idealPs = std::max(row.idealPs, ideal(src, row.host, bytes));
@@ -171,7 +187,7 @@ ComputeWaits(uint32_t collective,
         {
             const WaitTransfer& w = transfers[t];
             const uint64_t took = w.deliveredPs - w.startPs;
-            const uint64_t need = ideal(w.src, w.dst, w.bytes);
+            const uint64_t need = IdealOf(w, ideal);
             const uint64_t excess = took > need ? took - need : 0;
             if (worst < 0 || excess > worstExcess)
             {

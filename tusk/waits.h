@@ -26,6 +26,9 @@ struct WaitTransfer
     uint64_t startPs = 0;
     bool delivered = false;
     uint64_t deliveredPs = 0; //!< its last byte delivered at dst
+    /** Its own ideal time as flows.csv has it (a transfer split over QPs: its packets
+     *  interleaved round-robin), ps; 0 = ask the IdealFn for `bytes` as one message. */
+    uint64_t idealPs = 0;
 };
 
 /** One row of waits.csv: rank `rank` of a collective in step `step`. Times in ps. */
@@ -77,7 +80,8 @@ using IdealFn = std::function<uint64_t(uint32_t src, uint32_t dst, uint64_t byte
  * \param steps its number of steps
  * \param startPs when its first transfer started
  * \param transfers its transfers (any order)
- * \param ideal the idle-fabric time of a transfer (the flows' ideal FCT)
+ * \param ideal the idle-fabric time of `bytes` posted as one message (a transfer's own
+ *        idealPs, when set, takes its place for that transfer and bounds a rank's step below)
  */
 CollectiveWaits ComputeWaits(uint32_t collective,
                              const std::vector<uint32_t>& ranks,

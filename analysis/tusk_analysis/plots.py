@@ -856,12 +856,28 @@ def who_waited(ctx, max_ranks=256, max_steps=400):
 
 
 def _failed_links(run):
-    """(from, to) of every link a [[failures]] entry named (the scenario in the manifest)."""
+    """(from, to), both directions, of every link a [[failures]] entry acts on (the scenario in
+    the manifest, drawn failures included): a link entry's cable, every link of a failed switch,
+    a failed NIC's host link(s)."""
     out = set()
+    links = run.links
+    ends = list(zip(links["from"], links["to"])) if links is not None else []
     for f in run.manifest.get("scenario", {}).get("failures", []) or []:
-        a, _, b = str(f.get("link", "")).partition("-")
-        out.add((a, b))
-        out.add((b, a))
+        if f.get("link"):
+            a, _, b = str(f["link"]).partition("-")
+            out.add((a, b))
+            out.add((b, a))
+            continue
+        if f.get("switch"):
+            node = str(f["switch"])
+        elif f.get("host") is not None:
+            node = "host%d" % int(f["host"])
+        else:
+            continue
+        for a, b in ends:
+            if node in (a, b):
+                out.add((a, b))
+                out.add((b, a))
     return out
 
 
@@ -956,7 +972,8 @@ def straggler_path(ctx):
                 "longest (collectives.csv critical_flow: traced back from the flow that ended "
                 "it, the flow most late against its ideal) drawn on the topology (hosts at the bottom, each switch tier "
                 "above): red, its path or paths from flows.csv `paths`, wider for more of its "
-                "packets; dashed orange, the links the scenario's [[failures]] named.")
+                "packets; dashed orange, the links the scenario's [[failures]] act on (a link "
+                "entry's cable, a failed switch's links, a failed NIC's host link).")
 
 
 

@@ -90,8 +90,10 @@ class Scenario:
         self._s.add_flow(src, dst, bytes, start_us)
         return self
 
-    def add_failure(self, at_us, kind, link, rate_divisor=0):
-        self._s.add_failure(at_us, kind, link, rate_divisor)
+    def add_failure(self, at_us, kind, target, rate_divisor=0):
+        """One [[failures]] entry: `target` is a link "<from>-<to>" for the link kinds, a
+        switch name for switch_down/switch_up, a host id for nic_down/nic_up."""
+        self._s.add_failure(at_us, kind, str(target), rate_divisor)
         return self
 
     def add_table(self, array, body):

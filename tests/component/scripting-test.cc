@@ -122,6 +122,19 @@ TEST_CASE("flows and failures added in code run as if written in the file", "[co
     }
 }
 
+TEST_CASE("AddFailure takes a switch or a NIC by its kind's key", "[component][scripting]")
+{
+    tusk::Scenario s = FlowsScenario();
+    s.AddFlow(0, 2, 100'000);
+    s.AddFailure(0, "switch_down", "spine1").AddFailure(50, "nic_down", "3");
+    REQUIRE(s.Spec().failures.size() == 2);
+    CHECK(s.Spec().failures[0].switchName == "spine1");
+    CHECK(s.Spec().failures[1].host == 3u);
+    // A host id that is not an integer is the loader's error, named by its key.
+    CHECK_THROWS_WITH(s.AddFailure(0, "nic_down", "host3"), Catch::Contains("failures[2].host"));
+    CHECK(s.Spec().failures.size() == 2); // refused and undone
+}
+
 TEST_CASE("a topology written in code: the slower spine's links run at their own rate",
           "[component][scripting]")
 {

@@ -120,6 +120,11 @@ TEST_CASE("failure keys: bad values name file, line and key", "[unit][scenario][
         {"kind = \"gray\"\nlink = \"leaf0-spine0\"", "failures[0].hash_fraction", "required"},
         {"kind = \"flap\"\nlink = \"leaf0-spine0\"\nperiod_us = 10\ndown_us = 4",
          "failures[0].until_us", "until_us or count"},
+        // until_us and count both: one rule (section-failures.cc), one message; the run's own
+        // check no longer has a second, different one.
+        {"kind = \"flap\"\nlink = \"leaf0-spine0\"\nperiod_us = 10\ndown_us = 4\ncount = 2\n"
+         "until_us = 50",
+         "failures[0].count", "takes until_us or count, not both"},
         {"kind = \"flap\"\nlink = \"leaf0-spine0\"\nperiod_us = 10\ndown_us = 10\ncount = 2",
          "failures[0].down_us", "less than period_us"},
         {"kind = \"flap\"\nlink = \"leaf0-spine0\"\ndown_us = 4\ncount = 2",
@@ -262,6 +267,28 @@ mtbf_us = 50000
     CHECK(echo["failures"][0].contains("drawn_from"));
     const auto reread = tusk::LoadScenarioJson(echo, "manifest.json");
     CHECK(tusk::ScenarioToJson(tusk::ResolveScenario(reread)) == echo);
+}
+
+TEST_CASE("gray failure hash seeds come from the run's seed sequence", "[unit][failures]")
+{
+    // All 64 bits of the run seed count (seeds 2^32 apart once gave the same buckets), and
+    // each entry has its own.
+    const uint64_t seed = 12345;
+    CHECK(tusk::GrayHashSeed(seed, 0) == tusk::GrayHashSeed(seed, 0));
+    CHECK(tusk::GrayHashSeed(seed, 0) != tusk::GrayHashSeed(seed + (1ULL << 32), 0));
+    CHECK(tusk::GrayHashSeed(seed, 0) != tusk::GrayHashSeed(seed, 1));
+    CHECK(tusk::GrayHashSeed(seed, 0) != tusk::GrayHashSeed(seed + 1, 0));
+    // A spec that passes the loader passes CheckFailures: the keys are checked once.
+    const auto spec = Load(R"(
+[[failures]]
+at_us = 1
+kind = "flap"
+link = "leaf0-spine0"
+period_us = 10
+down_us = 4
+count = 2
+)");
+    CHECK_NOTHROW(tusk::CheckFailures(spec, tusk::BuildGraph(spec)));
 }
 
 TEST_CASE("gray failure: a fixed fraction of the flows, the same flows every time",

@@ -209,6 +209,60 @@ TEST_CASE("locate: the load-explained slowdown is the harmonic mean of the busie
     CHECK(s.slowCount == 0); // 1.5x is not above the 1.5 floor
 }
 
+TEST_CASE("locate: sharing stretches a flow's transfer, not its path's latency",
+          "[unit][locate]")
+{
+    // Two 1 MB flows share direction 0 over their whole lives at a nominal 100 Gb/s: each
+    // transfer alone takes 80 us, its ideal FCT is 100 us (20 us of latency). Sharing
+    // explains 20 + 2 x 80 = 180 us, a slowdown of 1.8 (not 2, which the whole ideal FCT
+    // stretched twice would say). A flow that took 250 us is well over it. One
+    // at a quarter of the rate, shared, takes 20 + 4 x 160 = 660 us: its rate is estimated
+    // from the transfer alone, 160 / 640 = 1/4.
+    Observations obs;
+    obs.links = LinkIndex({{0, "a", "b"}, {1, "b", "c"}});
+    obs.nominalRateBps = 100e9;
+    obs.flows.push_back(Obs(0, 1, 0, 180, 100, {{0}}));
+    obs.flows.push_back(Obs(0, 1, 0, 180, 100, {{0}}));
+    obs.horizonUs = 180;
+    FlowSignals s = ComputeSignals(obs, TomographyOptions());
+    CHECK(s.baseline[0] == Approx(1.8));
+    CHECK(s.excess[0] == Approx(0.0).margin(1e-12));
+
+    obs.flows[1].finishUs = 250;
+    obs.horizonUs = 250;
+    s = ComputeSignals(obs, TomographyOptions());
+    // Flow 0 shared for its 180 us: 1.8. Flow 1 shared for 180 of its 250 us, then alone:
+    // harmonic count 250 / (180 / 2 + 70) = 1.5625, so 0.2 + 0.8 x 1.5625 = 1.45.
+    CHECK(s.baseline[1] == Approx(0.2 + 0.8 * 250.0 / 160.0));
+    CHECK(s.excess[1] == Approx(std::log(2.5 / 1.45))); // 1.72x: above the 1.5 floor
+
+    // Without a nominal rate the whole ideal counts as transfer (the bound before).
+    obs.nominalRateBps = 0;
+    s = ComputeSignals(obs, TomographyOptions());
+    CHECK(s.baseline[0] == Approx(2.0));
+
+    // Eight flows on direction 1, two of them alone-slow at a quarter of the rate: the
+    // rate estimate of their link is the transfer's, latency apart.
+    Observations q;
+    q.links = LinkIndex({{0, "a", "b"}, {1, "b", "c"}, {2, "d", "b"}});
+    q.nominalRateBps = 100e9;
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        q.flows.push_back(Obs(0, 1, 1000.0 * i, 1000.0 * i + 340, 100, {{0, 1}}));
+    }
+    for (uint32_t i = 0; i < 6; ++i)
+    {
+        q.flows.push_back(Obs(2, 1, 5000.0 + 1000.0 * i, 5000.0 + 1000.0 * i + 100, 100, {{2, 1}}));
+    }
+    q.horizonUs = 11000;
+    const LocateResult r = Locate(q, TomographyOptions());
+    REQUIRE_FALSE(r.ranking.empty());
+    const auto& top = r.ranking.front();
+    CHECK(q.links.Links()[top.links.front()].Name() == "a->b");
+    CHECK(top.slowFlows == 2);
+    CHECK(top.rateFactor == Approx(0.25)); // 80 / (340 - 20)
+}
+
 TEST_CASE("locate: a sprayed flow's share of a link follows its packet counts", "[unit][locate]")
 {
     Observations obs;

@@ -176,24 +176,48 @@ ReadLinks(const std::string& path)
     return LinkIndex(std::move(rows));
 }
 
-uint32_t
-ManifestMtu(const std::string& path)
+/** What tusk locate takes from manifest.json: the NIC MTU and the configured link rates. */
+void
+ReadManifest(const std::string& path, Observations& obs)
 {
     std::ifstream in(path);
     if (!in)
     {
-        return 0;
+        return;
     }
+    nlohmann::json m;
     try
     {
-        const nlohmann::json m = nlohmann::json::parse(in);
-        // Only the NIC's MTU: not the scenario's failures, not the summary.
-        const auto& nic = m.at("scenario").at("nic");
-        return nic.at("mtu_bytes").get<uint32_t>();
+        m = nlohmann::json::parse(in);
     }
     catch (const std::exception&)
     {
-        return 0;
+        return;
+    }
+    // Only the NIC's MTU and the links' configured rates: not the scenario's failures, not
+    // the summary, not the rates links.csv says the links ended with.
+    const auto scenario = m.find("scenario");
+    if (scenario == m.end() || !scenario->is_object())
+    {
+        return;
+    }
+    const auto nic = scenario->find("nic");
+    if (nic != scenario->end() && nic->contains("mtu_bytes") && (*nic)["mtu_bytes"].is_number())
+    {
+        obs.mtuBytes = (*nic)["mtu_bytes"].get<uint32_t>();
+    }
+    const auto topo = scenario->find("topology");
+    if (topo != scenario->end() && topo->is_object())
+    {
+        for (const char* key : {"host_link_gbps", "fabric_link_gbps"})
+        {
+            if (topo->contains(key) && (*topo)[key].is_number() && (*topo)[key].get<double>() > 0)
+            {
+                const double bps = (*topo)[key].get<double>() * 1e9;
+                obs.nominalRateBps =
+                    obs.nominalRateBps > 0 ? std::min(obs.nominalRateBps, bps) : bps;
+            }
+        }
     }
 }
 
@@ -325,7 +349,7 @@ ReadObservations(const std::string& resultsDir)
                          "no such file: tusk locate names the links of flows.csv's paths by it");
     }
     obs.links = ReadLinks(linksFile);
-    obs.mtuBytes = ManifestMtu((dir / "manifest.json").string());
+    ReadManifest((dir / "manifest.json").string(), obs);
 
     CsvReader csv(obs.flowsFile);
     const auto cPath = csv.Find("path");

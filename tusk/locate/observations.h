@@ -93,13 +93,17 @@ struct Observations
     std::vector<FlowObservation> flows;    //!< flows with at least one fabric path
     uint32_t skippedFlows = 0;             //!< rows without a path (scale-up, empty)
     uint32_t mtuBytes = 0;                 //!< payload per packet (manifest's nic.mtu_bytes), 0 = unknown
+    /** The fabric's nominal (configured) link rate, bit/s: the lower of the manifest's
+     *  scenario.topology.host_link_gbps and fabric_link_gbps; 0 = unknown. */
+    double nominalRateBps = 0.0;
     double horizonUs = 0.0;                //!< latest finish or start seen: unfinished flows end here
 };
 
 /**
  * \brief Read RESULTS_DIR/flows.csv (with `path` and/or `paths` columns) and the names of
- * RESULTS_DIR/links.csv (`link_id`, `from`, `to`); the MTU from manifest.json's
- * `scenario.nic.mtu_bytes` when it is there (nothing else of the manifest).
+ * RESULTS_DIR/links.csv (`link_id`, `from`, `to`); from manifest.json, when they are there,
+ * the MTU (`scenario.nic.mtu_bytes`) and the configured link rates
+ * (`scenario.topology.host_link_gbps`, `fabric_link_gbps`): nothing else of the manifest.
  *
  * Rows whose path is empty (transfers inside a server) are counted in `skippedFlows`.
  * \throws ns3::InputError naming the file, line and column for a missing file, a missing

@@ -86,6 +86,18 @@ struct StepFunction
     }
 };
 
+/** The part of a flow's ideal FCT that is its bytes at the nominal rate, µs (at most the
+ *  ideal; the whole ideal when the rate is unknown). */
+double
+TransferUs(const Observations& obs, const FlowObservation& f)
+{
+    if (!(obs.nominalRateBps > 0))
+    {
+        return f.idealUs;
+    }
+    return std::min(f.idealUs, 8.0 * static_cast<double>(f.bytes) / obs.nominalRateBps * 1e6);
+}
+
 } // namespace
 
 const char*
@@ -219,6 +231,17 @@ ComputeSignals(const Observations& obs, const TomographyOptions& o)
             inv += (cuts[k + 1] - cuts[k]) / n;
         }
         s.baseline[i] = inv > 0 ? (b - a) / inv : 1.0;
+    }
+    // Sharing slows only the transfer, not the path's latency: of the ideal FCT, the part
+    // that is the flow's bytes at the nominal rate is stretched by the sharing, the rest
+    // (propagation, one packet's store-and-forward per hop) is not. So the load-explained
+    // FCT is latency + transfer x sharing, and the baseline slowdown that over the ideal.
+    // Without a nominal rate the whole ideal FCT counts as transfer (an upper bound).
+    for (size_t i = 0; i < nf; ++i)
+    {
+        const double transfer = TransferUs(obs, obs.flows[i]);
+        const double latency = obs.flows[i].idealUs - transfer;
+        s.baseline[i] = (latency + transfer * s.baseline[i]) / obs.flows[i].idealUs;
     }
 
     const double mtu = obs.mtuBytes > 0 ? obs.mtuBytes : o.defaultMtuBytes;
@@ -648,7 +671,15 @@ Locate(const Observations& obs, const TomographyOptions& o)
             }
             if (s.slow[f])
             {
-                factors.push_back(std::exp(s.excess[f]));
+                // The transfer took this many times longer than sharing explains: latency
+                // apart, as the rate is what the fault divides.
+                const FlowObservation& fo = obs.flows[f];
+                const double latency = fo.idealUs - TransferUs(obs, fo);
+                const double took = fo.finishUs - fo.startUs - latency;
+                const double explained = s.baseline[f] * fo.idealUs - latency;
+                factors.push_back(fo.finished && took > 0 && explained > 0
+                                      ? took / explained
+                                      : std::exp(s.excess[f]));
             }
             lost += s.loss[f] * s.packets[f];
             crossing += it.value() * s.packets[f];
