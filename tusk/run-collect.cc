@@ -11,9 +11,13 @@
 #include "ns3/simulator.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
+#include <tuple>
 
 namespace tusk
 {
@@ -71,6 +75,96 @@ PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHost
         out.push_back(c);
     }
     return out;
+}
+
+/** For a stuck InfiniBand run: the ports whose frames wait for credit now ("" if none). A
+ *  cycle of them, each waiting for the next switch's input buffer, is a credit loop: routes
+ *  with a cyclic buffer dependency deadlock an InfiniBand fabric as they do PFC (credits
+ *  wait as pauses do; IBA has no watchdog to break it). */
+std::string
+CreditWaitNote(const Fabric& fabric)
+{
+    const TopologyGraph& g = fabric.graph;
+    std::vector<std::string> between; // switch to switch: where a loop would be
+    std::vector<std::string> others;   // to or from a host
+    std::map<uint32_t, std::set<uint32_t>> waitsFor; // switch -> switches it waits for
+    for (const auto& link : fabric.links)
+    {
+        const TopoLink& l = g.links[link.graphLink];
+        for (const auto& [dev, from, to] : {std::make_tuple(link.devA, l.a, l.b),
+                                            std::make_tuple(link.devB, l.b, l.a)})
+        {
+            for (uint8_t vl = 0; vl < 8; ++vl)
+            {
+                if (dev->IsCreditStalled(vl))
+                {
+                    const bool fabricLink = from >= g.numHosts && to >= g.numHosts;
+                    if (fabricLink)
+                    {
+                        waitsFor[from].insert(to);
+                    }
+                    (fabricLink ? between : others)
+                        .push_back(fmt::format("{}->{} VL {}", g.vertices[from].name,
+                                               g.vertices[to].name, vl));
+                }
+            }
+        }
+    }
+    const size_t count = between.size() + others.size();
+    std::vector<std::string> waiting = std::move(between);
+    waiting.insert(waiting.end(), others.begin(), others.end());
+    constexpr size_t kShown = 8;
+    waiting.resize(std::min(waiting.size(), kShown));
+    if (count == 0)
+    {
+        return "";
+    }
+    // A cycle of switches each waiting for the next one's input buffer: a credit loop.
+    std::vector<uint32_t> cycle;
+    std::map<uint32_t, int> state; // 1 = on the current path, 2 = done
+    std::vector<uint32_t> path;
+    std::function<bool(uint32_t)> visit = [&](uint32_t v) {
+        state[v] = 1;
+        path.push_back(v);
+        for (uint32_t w : waitsFor[v])
+        {
+            if (state[w] == 1)
+            {
+                cycle.assign(std::find(path.begin(), path.end(), w), path.end());
+                cycle.push_back(w);
+                return true;
+            }
+            if (state[w] == 0 && visit(w))
+            {
+                return true;
+            }
+        }
+        path.pop_back();
+        state[v] = 2;
+        return false;
+    };
+    for (const auto& [v, next] : waitsFor)
+    {
+        if (state[v] == 0 && visit(v))
+        {
+            break;
+        }
+    }
+    std::string note;
+    if (!cycle.empty())
+    {
+        std::vector<std::string> names;
+        for (uint32_t v : cycle)
+        {
+            names.push_back(g.vertices[v].name);
+        }
+        note = fmt::format("; InfiniBand credit loop: {} (each switch's port waits for credit "
+                           "from the next one's full input buffer: the routes have a cyclic "
+                           "buffer dependency, which credits never clear)",
+                           fmt::join(names, " -> "));
+    }
+    return note + fmt::format("; {} port VL(s) wait for credit ({}{})", count,
+                              fmt::join(waiting, ", "), count > waiting.size() ? ", ..." : "");
 }
 
 } // namespace
@@ -498,6 +592,10 @@ CollectResults(const ScenarioSpec& spec,
         {
             result.failure += "; " + line;
         }
+    }
+    if (!result.failure.empty() && spec.fabric.IsInfiniband())
+    {
+        result.failure += CreditWaitNote(built.fabric);
     }
     if (!cons.Holds())
     {

@@ -8,13 +8,16 @@
 
 #include "lb-policies/policy-registry.h"
 
+#include "fabric/model/ib-credits.h"
 #include "fabric/model/load-balancer.h"
+#include "rdma/model/rdma-nic.h"
 
 #include "ns3/object-factory.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace tusk
 {
@@ -55,7 +58,9 @@ namespace
 {
 
 /** What an InfiniBand fabric (fabric.kind = "infiniband") cannot run: policies that hold,
- *  inject or consume frames, and trimming (their frames would not return their credits). */
+ *  inject or consume frames, and trimming (their frames would not return their credits); a
+ *  VL buffer smaller than the largest data frame (no credit for it, ever); ib-cc with
+ *  ccti_min above ccti_limit. */
 void
 ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
 {
@@ -77,6 +82,41 @@ ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
                          "full queue; an InfiniBand fabric has no full queue to trim at (credits) "
                          "and does not run it");
     }
+    // A VL buffer that cannot hold the largest data frame never grants it credit: every
+    // sender would wait for ever (IBA 7.9.4: credits are whole 64-byte blocks).
+    const uint64_t frameBlocks =
+        ns3::ib::Blocks(ns3::RdmaNic::MaxDataFrameBytes(spec.nic.mtuBytes));
+    if (spec.fabric.vlBufferBytes / ns3::ib::kCreditBlockBytes < frameBlocks)
+    {
+        const std::string key = "fabric.vl_buffer_bytes";
+        throw InputError(spec.sourceFile, spec.LineOf(key), key,
+                         fmt::format("a VL input buffer of {} bytes cannot hold the largest data "
+                                     "frame of nic.mtu_bytes = {} ({} credits of 64 bytes, with "
+                                     "every optional header): no sender would ever have credit "
+                                     "for it; expected at least {} bytes",
+                                     spec.fabric.vlBufferBytes, spec.nic.mtuBytes, frameBlocks,
+                                     frameBlocks * ns3::ib::kCreditBlockBytes));
+    }
+    if (spec.nic.congestionControl == "ib-cc")
+    {
+        auto setting = [&spec](const std::string& key, const char* attribute) {
+            const auto it = spec.ccSettings.find(key);
+            return it != spec.ccSettings.end() ? static_cast<uint64_t>(it->second)
+                                               : AttributeDefaultUint(attribute);
+        };
+        const uint64_t lo = setting("ib-cc.ccti_min", "ns3::IbCongestionControl::CctiMin");
+        const uint64_t hi = setting("ib-cc.ccti_limit", "ns3::IbCongestionControl::CctiLimit");
+        if (lo > hi)
+        {
+            const std::string key =
+                spec.ccSettings.count("ib-cc.ccti_min") ? "ib-cc.ccti_min" : "ib-cc.ccti_limit";
+            throw InputError(spec.sourceFile, spec.LineOf(key), key,
+                             fmt::format("ccti_min ({}) must not exceed ccti_limit ({}): the "
+                                         "index starts at ccti_min and never rises above "
+                                         "ccti_limit",
+                                         lo, hi));
+        }
+    }
 }
 
 } // namespace
@@ -95,6 +135,26 @@ ValidateRun(const ScenarioSpec& spec)
     // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
     // the scenario's own [lb.attributes] and lb.path_selector take precedence.
     const ns3::PolicyInfo* preset = ns3::FindPolicy(spec.lb.policy);
+    if (!preset)
+    {
+        // A raw TypeId: its fabric restriction is that of the presets built on it, when they
+        // all share one (ns3::IbStaticLoadBalancer is only "ib-static").
+        std::set<std::string> fabrics;
+        for (const auto& p : ns3::SwitchPolicies())
+        {
+            if (p.typeId == plan.policyTypeId)
+            {
+                fabrics.insert(p.fabric);
+            }
+        }
+        const std::string only = fabrics.size() == 1 ? *fabrics.begin() : "";
+        if (!only.empty() && only != spec.fabric.kind)
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+                             "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" + only +
+                                 "\"; here fabric.kind is \"" + spec.fabric.kind + "\"");
+        }
+    }
     if (preset)
     {
         plan.lbAttributes = preset->attributes;
@@ -181,7 +241,7 @@ ScenarioWarnings(const ScenarioSpec& spec)
 {
     std::vector<std::string> w;
     const auto& lossless = spec.pfc.losslessPriorities;
-    if (spec.pfc.enabled &&
+    if (spec.pfc.enabled && !spec.fabric.IsInfiniband() &&
         std::find(lossless.begin(), lossless.end(), spec.nic.dataPriority) == lossless.end())
     {
         w.push_back(fmt::format("pfc.lossless_priorities does not include nic.data_priority ({}): "
@@ -199,12 +259,28 @@ ScenarioWarnings(const ScenarioSpec& spec)
     // A pause lasts quanta x 512 bit times; at 400 Gb/s (the fastest common port) that is the
     // shortest, so a refresh slower than it lets pauses expire between refreshes.
     const double pauseUsAt400G = spec.pfc.pauseQuanta * 512.0 / 400e9 * 1e6;
-    if (spec.pfc.enabled && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
+    if (spec.pfc.enabled && !spec.fabric.IsInfiniband() && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
     {
         w.push_back(fmt::format("pfc.refresh_us ({:.3f} us) is not shorter than a {}-quanta pause "
                                 "at 400 Gb/s ({:.3f} us): pauses can expire before they are "
                                 "refreshed",
                                 spec.pfc.refreshPs / 1e6, spec.pfc.pauseQuanta, pauseUsAt400G));
+    }
+    // InfiniBand has no shared-buffer MMU and no PFC: [buffer] and [pfc] change nothing.
+    if (spec.fabric.IsInfiniband())
+    {
+        for (const char* section : {"buffer", "pfc"})
+        {
+            const std::string prefix = std::string(section) + ".";
+            const auto it = spec.keyLines.lower_bound(prefix);
+            if (it != spec.keyLines.end() && it->first.rfind(prefix, 0) == 0)
+            {
+                w.push_back(fmt::format("[{}] is set but fabric.kind is \"infiniband\" (credit "
+                                        "flow control per VL, no shared buffer or PFC): it has no "
+                                        "effect; the VL buffers are fabric.vl_buffer_bytes",
+                                        section));
+            }
+        }
     }
     // A section of a congestion control the run does not use changes nothing.
     for (const auto& section : CcSectionNames())

@@ -49,7 +49,9 @@ Rows()
                   "Frames keep their RoCEv2 header sizes "
                   "([fabric.md](../ns3-modules/fabric/doc/fabric.md#infiniband-credit-based-flow-control))."),
         Size<S>("vl_buffer_bytes", &S::vlBufferBytes, 64, std::numeric_limits<uint64_t>::max(),
-                "Each port's input buffer per VL. At most 2048 credits (128 KiB) are "
+                "Each port's input buffer per VL; at least the largest data frame in whole "
+                "64-byte credits (4,224 bytes at nic.mtu_bytes = 4096), else an error. At "
+                "most 2048 credits (128 KiB) are "
                 "advertised beyond the blocks received, so more than 128 KiB does not let a "
                 "sender have more in flight; 128 KiB covers a credit round trip of 2.62 µs at "
                 "400 Gb/s (oracle 21).")

@@ -11,6 +11,7 @@
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/roce-header.h"
 #include "results-writer.h"
+#include "run-stages.h"
 
 #include "ns3/simulator.h"
 
@@ -337,4 +338,133 @@ TEST_CASE("IB congestion control: FECN marks at the congested switch come back a
     CHECK(on.summary.ecnMarks > 0);
     CHECK(stallOn < stallOff / 2);
     CHECK(on.summary.drops == 0);
+}
+
+namespace
+{
+
+ns3::InputError
+RunExpectingInputError(const tusk::ScenarioSpec& spec)
+{
+    return ExpectInputError([&spec] {
+        tusk::RunOptions o;
+        o.progress = false;
+        tusk::RunScenario(spec, o);
+    });
+}
+
+} // namespace
+
+TEST_CASE("InfiniBand: a VL buffer smaller than the largest data frame is refused, one that "
+          "holds it runs",
+          "[component][ib]")
+{
+    // Credits are whole 64-byte blocks (IBA 7.9.4); a 4096-byte MTU frame with its headers
+    // needs more than 4096 bytes, so a 4 KiB VL buffer never grants it credit (the run used
+    // to wait until stop_time_ms with every transfer unfinished).
+    auto spec = LeafSpine(2, 2, 2, 100, 1000);
+    spec.fabric.kind = "infiniband";
+    spec.lb.policy = "ib-static";
+    spec.nic.mtuBytes = 4096;
+    spec.fabric.vlBufferBytes = 4096;
+    AddFlow(spec, 0, 2, 100'000);
+    const auto e = RunExpectingInputError(spec);
+    CHECK(e.Key() == "fabric.vl_buffer_bytes");
+    CHECK_THAT(e.Message(), Catch::Contains("expected at least"));
+    // The bound is exact: one frame's blocks suffice (at one frame per credit round trip).
+    spec.fabric.vlBufferBytes = ib::Blocks(RdmaNic::MaxDataFrameBytes(4096)) * ib::kCreditBlockBytes;
+    CHECK(spec.fabric.vlBufferBytes > 4096);
+    auto r = Run(spec);
+    INFO(r.failure);
+    CHECK(r.finished);
+    CHECK(r.summary.drops == 0);
+}
+
+TEST_CASE("ib-cc: ccti_min above ccti_limit is an input error, not an abort", "[component][ib][cc]")
+{
+    auto spec = LeafSpine(2, 2, 2, 100, 1000);
+    spec.fabric.kind = "infiniband";
+    spec.lb.policy = "ib-static";
+    spec.nic.congestionControl = "ib-cc";
+    spec.ecn.enabled = true;
+    spec.ccSettings["ib-cc.ccti_min"] = 100;
+    spec.ccSettings["ib-cc.ccti_limit"] = 10;
+    AddFlow(spec, 0, 2, 10'000);
+    const auto e = RunExpectingInputError(spec);
+    CHECK(e.Key() == "ib-cc.ccti_min");
+    CHECK_THAT(e.Message(), Catch::Contains("ccti_limit (10)"));
+}
+
+TEST_CASE("ib-static given by its TypeId runs only on an InfiniBand fabric too",
+          "[component][ib][routing]")
+{
+    auto spec = ShiftPermutation("ethernet", "ns3::IbStaticLoadBalancer");
+    const auto e = RunExpectingInputError(spec);
+    CHECK(e.Key() == "lb.policy");
+    CHECK_THAT(e.Message(), Catch::Contains("fabric.kind = \"infiniband\""));
+    // ns3::LeastLoadedLoadBalancer is Ethernet's "ar" as well as "ib-ar": not restricted.
+    spec.lb.policy = "ns3::LeastLoadedLoadBalancer";
+    CHECK_NOTHROW(tusk::ValidateRun(spec));
+}
+
+TEST_CASE("InfiniBand credit loop: cyclic routes on a ring deadlock and the run says so",
+          "[component][ib][deadlock]")
+{
+    // The PFC deadlock ring (lossless-scenarios-test.cc) on credits: every switch's ring
+    // egress waits for the next switch's full input buffer. No PFC detector runs here; the
+    // no-progress watchdog stops the run, and the failure names the ports waiting for credit.
+    tusk::ScenarioSpec s;
+    s.topology.kind = "ring";
+    s.topology.ring.switches = 4;
+    s.topology.ring.hostsPerSwitch = 2;
+    s.topology.ring.clockwiseRoutes = true;
+    s.fabric.kind = "infiniband";
+    s.stopTimePs = 500'000'000'000ULL;
+    s.workload.kind = "flows";
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        AddFlow(s, h, (h + 4) % 8, 20'000'000);
+    }
+    auto r = Run(s);
+    INFO(r.failure);
+    CHECK_FALSE(r.finished);
+    CHECK(r.failure.find("no progress") != std::string::npos);
+    CHECK(r.failure.find("InfiniBand credit loop: sw") != std::string::npos);
+    for (const char* hop : {"sw0->sw1", "sw1->sw2", "sw2->sw3", "sw3->sw0"})
+    {
+        CHECK(r.failure.find(hop) != std::string::npos);
+    }
+    CHECK(r.summary.drops == 0);
+}
+
+TEST_CASE("InfiniBand: a link going down ends its ports' credit stall (links.csv "
+          "credit_stall_us counts waiting for credit, not a dead link)",
+          "[component][ib][failures]")
+{
+    // Two senders on leaf0 to one receiver on leaf1; d-mod-k sends both over spine0, whose
+    // one-frame VL buffer (the smallest allowed) keeps leaf0's uplink waiting for credit.
+    // The uplink dies at 50 us (flushing its queue); routing moves the flows to spine1.
+    auto spec = LeafSpine(2, 2, 2, 100, 1000);
+    spec.fabric.kind = "infiniband";
+    spec.lb.policy = "ib-static";
+    spec.nic.mtuBytes = 4096;
+    spec.nic.rtoPs = 100'000'000;
+    spec.fabric.vlBufferBytes = ib::Blocks(RdmaNic::MaxDataFrameBytes(4096)) * ib::kCreditBlockBytes;
+    spec.fabric.flushOnLinkDown = true;
+    AddFlow(spec, 0, 2, 400'000);
+    AddFlow(spec, 1, 2, 400'000);
+    tusk::FailureEntry down;
+    down.kind = "link_down";
+    down.link = "leaf0-spine0";
+    down.atPs = 50'000'000;
+    spec.failures.push_back(down);
+    auto r = Run(spec);
+    INFO(r.failure);
+    REQUIRE(r.finished);
+    const uint64_t stall = CreditStallPs(r, "leaf0", "spine0");
+    INFO("leaf0 -> spine0 credit stall " << stall / 1e6 << " us; run " << r.simEndPs / 1e6
+                                         << " us");
+    CHECK(stall > 0);                // it did wait for credit before the failure
+    CHECK(stall <= 50'000'000);      // and not after it (it counted ~1,170 us before the fix)
+    CHECK(r.simEndPs > 200'000'000); // the run went on well past the failure
 }

@@ -33,3 +33,19 @@ TEST_CASE("scenario warnings: lossy data under PFC, duplicate priorities, slow r
     slow.pfc.refreshPs = 100'000; // 0.1 us: shorter than the pause
     CHECK(ScenarioWarnings(slow).empty());
 }
+
+TEST_CASE("scenario warnings: [buffer] and [pfc] on an InfiniBand fabric do nothing, and PFC's "
+          "own warnings stay quiet there",
+          "[unit][scenario][ib]")
+{
+    ScenarioSpec ib;
+    ib.fabric.kind = "infiniband";
+    CHECK(ScenarioWarnings(ib).empty()); // nothing given: nothing to say
+    ib.keyLines["buffer.total_bytes"] = 12;
+    ib.keyLines["pfc.lossless_priorities"] = 15;
+    ib.pfc.losslessPriorities = {5}; // data priority 3 not listed: an Ethernet warning only
+    const auto w = ScenarioWarnings(ib);
+    REQUIRE(w.size() == 2);
+    CHECK(w[0].find("[buffer] is set but fabric.kind is \"infiniband\"") != std::string::npos);
+    CHECK(w[1].find("[pfc] is set") != std::string::npos);
+}

@@ -580,6 +580,17 @@ FabricNetDevice::SetLinkUp(bool up)
         {
             Resume(p);
         }
+        // Nor does a dead link wait for credit: a VL's credit stall ends here (its frames, if
+        // held, wait for the link; after link up a refusal starts a new stall).
+        const auto nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        for (auto& c : m_vl)
+        {
+            if (c.stalled)
+            {
+                c.stalled = false;
+                c.stallTotalPs += nowPs - c.stallSincePs;
+            }
+        }
         DoLinkDown();
     }
     if (up)

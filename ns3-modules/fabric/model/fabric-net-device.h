@@ -217,10 +217,13 @@ class FabricNetDevice : public NetDevice
     uint64_t GetVlPeakBlocks(uint8_t vl) const { return m_vl[vl].peakBlocks; }
     /** Capacity of VL `vl`'s input buffer, blocks (VlBufferBytes / 64). */
     uint64_t GetVlCapacityBlocks() const { return m_vlCapacityBlocks; }
+    /** Whether a frame of VL `vl` waits for credit now (refused, not yet sent). */
+    bool IsCreditStalled(uint8_t vl) const { return m_creditFc && m_vl[vl].stalled; }
     /** Credits this port may still use on VL `vl` towards its peer. */
     uint32_t GetAvailableCredits(uint8_t vl) const;
     /** Total time, summed over VLs, that a VL of this port had a frame ready and waited for
-     *  credit (from the first refusal to the start of its next frame) up to `now`, ps. */
+     *  credit (from the first refusal to the start of its next frame, or to the link going
+     *  down) up to `now`, ps. */
     uint64_t GetCreditStallPs(Time now) const;
 
     /** Frames over which the line-rate invariant is checked (issue 16 item 18). */

@@ -472,13 +472,13 @@ RdmaNic::QueueControl(FrameMeta& meta, uint32_t payloadBytes)
 }
 
 uint32_t
-RdmaNic::MaxDataFrameBytes() const
+RdmaNic::MaxDataFrameBytes(uint32_t mtuBytes)
 {
     FrameMeta m;
     m.kind = FrameKind::DATA;
     m.intStack.present = true;
     m.hasCreditDemand = true;
-    return SetRoceFrameLength(m, m_mtuBytes);
+    return SetRoceFrameLength(m, mtuBytes);
 }
 
 bool

@@ -67,7 +67,10 @@ class RdmaNic : public FabricNetDevice
     /** The largest data frame this NIC sends: an MTU of payload with every optional header
      *  (INT, credit demand). On an InfiniBand fabric a QP's next packet goes only when its VL
      *  has credit for this much (its exact size is known once it is built). */
-    uint32_t MaxDataFrameBytes() const;
+    uint32_t MaxDataFrameBytes() const { return MaxDataFrameBytes(m_mtuBytes); }
+    /** The same for an MTU of `mtuBytes` (bytes): what an InfiniBand VL buffer must hold at
+     *  least (fabric.vl_buffer_bytes), or the NIC never has credit for its next packet. */
+    static uint32_t MaxDataFrameBytes(uint32_t mtuBytes);
     uint32_t GetAckInterval() const { return m_ackInterval; }
     Time GetRetransmitTimeout() const { return m_rto; }
     uint64_t GetMaxOutstandingPackets() const { return m_maxOutstanding; }
