@@ -282,6 +282,27 @@ ScenarioWarnings(const ScenarioSpec& spec)
             }
         }
     }
+    // Oracle 21: a VL's credits (fabric.vl_buffer_bytes) cover one round trip of its link; over
+    // a long haul they cover a tiny part of it, and credits, not the link, set the rate.
+    if (spec.fabric.IsInfiniband() && spec.topology.kind == "multi-site")
+    {
+        const auto& ms = spec.topology.multiSite;
+        const double rttS = 2.0 * static_cast<double>(ms.longHaulDelayPs) * 1e-12;
+        const double bdpBytes = rttS * static_cast<double>(ms.longHaulRateBps) / 8;
+        // At most 2048 credits of 64 B beyond those received (IBA 7.9.4), whatever the buffer.
+        const double buf = std::min<double>(static_cast<double>(spec.fabric.vlBufferBytes), 2048.0 * 64);
+        if (buf < bdpBytes)
+        {
+            w.push_back(fmt::format(
+                "fabric.kind is \"infiniband\" over long-haul links: a VL's credits ({:.0f} bytes "
+                "in flight at most) cover {:.3g} us of the long haul's {:.4g} us round trip, so "
+                "each long-haul VL carries at most {:.3g} Gb/s of its {:.3g} (oracle 21, IBA "
+                "vol. 1 7.9); deployed long-haul InfiniBand converts credits in range extenders, "
+                "which tusk does not model",
+                buf, buf * 8 / static_cast<double>(ms.longHaulRateBps) * 1e6, rttS * 1e6,
+                buf * 8 / rttS / 1e9, static_cast<double>(ms.longHaulRateBps) / 1e9));
+        }
+    }
     // A section of a congestion control the run does not use changes nothing.
     for (const auto& section : CcSectionNames())
     {

@@ -1,6 +1,7 @@
 // ScenarioWarnings: valid settings that are probably a mistake are reported, sensible ones not.
 
 #include "runner.h"
+#include "scenario-toml.h"
 
 #include <catch2/catch.hpp>
 
@@ -48,4 +49,28 @@ TEST_CASE("scenario warnings: [buffer] and [pfc] on an InfiniBand fabric do noth
     REQUIRE(w.size() == 2);
     CHECK(w[0].find("[buffer] is set but fabric.kind is \"infiniband\"") != std::string::npos);
     CHECK(w[1].find("[pfc] is set") != std::string::npos);
+}
+
+TEST_CASE("scenario warnings: InfiniBand credits over a long haul limit its rate (oracle 21)",
+          "[unit][scenario]")
+{
+    auto spec = tusk::LoadScenarioString(
+        "name = \"x\"\n[fabric]\nkind = \"infiniband\"\n[topology]\nkind = \"multi-site\"\n"
+        "sites = 2\nleaves = 1\nspines = 1\nhosts_per_leaf = 2\nlong_haul_gbps = 400\n"
+        "long_haul_delay_ms = 1\n[workload]\nkind = \"permutation\"\n",
+        "ms.toml", {});
+    const auto w = tusk::ScenarioWarnings(spec);
+    // 128 KiB per 2 ms round trip: 1,048,576 bit / 2e-3 s = 0.524 Gb/s.
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].find("131072 bytes in flight at most") != std::string::npos);
+    CHECK(w[0].find("at most 0.524 Gb/s of its 400") != std::string::npos);
+    // A short haul is covered: 128 KiB at 400 Gb/s is 2.62 us, the round trip of 0.2 us x 2.
+    spec.topology.multiSite.longHaulDelayPs = 1'000'000; // 1 us
+    CHECK(tusk::ScenarioWarnings(spec).empty());
+    spec.topology.multiSite.longHaulDelayPs = 1'000'000'000;
+    spec.fabric.kind = "ethernet";
+    for (const auto& s : tusk::ScenarioWarnings(spec))
+    {
+        CHECK(s.find("credits") == std::string::npos);
+    }
 }
