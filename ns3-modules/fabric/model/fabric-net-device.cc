@@ -300,11 +300,7 @@ FabricNetDevice::TryTransmit()
                         "FabricNetDevice: a frame was sent without credit (the subclass must "
                         "ask HasCredit)");
         c.fctbs = ib::Mod12(c.fctbs + ib::Blocks(bytes));
-        if (c.stalled)
-        {
-            c.stalled = false;
-            c.stallTotalPs += nowPs - c.stallSincePs;
-        }
+        EndCreditStall(meta.priority & 7, nowPs);
     }
     if (m_checkRateBps != 0)
     {
@@ -377,11 +373,7 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     if (!m_linkUp)
     {
-        RecordDrop(packet, meta, DropReason::LINK_DOWN);
-        if (m_creditFc)
-        {
-            ReturnCredit(meta.priority & 7, packet->GetSize());
-        }
+        DropReceived(packet, meta, DropReason::LINK_DOWN);
         return;
     }
     if (meta.kind == FrameKind::PFC)
@@ -391,20 +383,12 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(WireFrame(packet, meta, false)))
     {
-        RecordDrop(packet, meta, DropReason::FCS);
-        if (m_creditFc)
-        {
-            ReturnCredit(meta.priority & 7, packet->GetSize());
-        }
+        DropReceived(packet, meta, DropReason::FCS);
         return;
     }
     if (m_grayFailure && m_grayFailure->IsLost(meta))
     {
-        RecordDrop(packet, meta, DropReason::GRAY);
-        if (m_creditFc)
-        {
-            ReturnCredit(meta.priority & 7, packet->GetSize());
-        }
+        DropReceived(packet, meta, DropReason::GRAY);
         return;
     }
     m_counters.rxFrames++;
@@ -459,6 +443,27 @@ FabricNetDevice::CreditCheck(uint8_t vl, uint32_t bytes)
         c.stallSincePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     }
     return false;
+}
+
+void
+FabricNetDevice::EndCreditStall(uint8_t vl, uint64_t nowPs)
+{
+    VlCredit& c = m_vl[vl];
+    if (c.stalled)
+    {
+        c.stalled = false;
+        c.stallTotalPs += nowPs - c.stallSincePs;
+    }
+}
+
+void
+FabricNetDevice::DropReceived(Ptr<const Packet> packet, const FrameMeta& meta, DropReason reason)
+{
+    RecordDrop(packet, meta, reason);
+    if (m_creditFc)
+    {
+        ReturnCredit(meta.priority & 7, packet->GetSize());
+    }
 }
 
 void
@@ -583,13 +588,9 @@ FabricNetDevice::SetLinkUp(bool up)
         // Nor does a dead link wait for credit: a VL's credit stall ends here (its frames, if
         // held, wait for the link; after link up a refusal starts a new stall).
         const auto nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-        for (auto& c : m_vl)
+        for (uint8_t vl = 0; vl < m_vl.size(); ++vl)
         {
-            if (c.stalled)
-            {
-                c.stalled = false;
-                c.stallTotalPs += nowPs - c.stallSincePs;
-            }
+            EndCreditStall(vl, nowPs);
         }
         DoLinkDown();
     }

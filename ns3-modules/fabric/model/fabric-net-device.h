@@ -247,6 +247,9 @@ class FabricNetDevice : public NetDevice
 
     /** Record a drop (counters + Drop trace). For subclasses and the switch. */
     void RecordDrop(Ptr<const Packet> packet, const FrameMeta& meta, DropReason reason);
+    /** Record the drop of a frame that arrived at this port: RecordDrop, and with credit flow
+     *  control its blocks of the VL's input buffer go back (ReturnCredit). */
+    void DropReceived(Ptr<const Packet> packet, const FrameMeta& meta, DropReason reason);
     /** Frames waiting in this device for transmission (for conservation checks). */
     virtual uint64_t GetQueuedFrames() const = 0;
 
@@ -337,6 +340,8 @@ class FabricNetDevice : public NetDevice
 
   private:
     bool CreditCheck(uint8_t vl, uint32_t bytes);
+    /** End VL `vl`'s credit stall, if any, at `nowPs` (its time goes to the total). */
+    void EndCreditStall(uint8_t vl, uint64_t nowPs);
     void SendCreditUpdate(uint8_t vl);
     void ReceiveCreditUpdate(uint8_t vl, uint16_t fccl);
     void TransmitComplete();

@@ -160,11 +160,7 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
     const uint32_t count = routeSpan.size();
     if (count == 0)
     {
-        m_ports[inPort]->RecordDrop(packet, arrived, DropReason::NO_ROUTE);
-        if (m_creditFc)
-        {
-            m_ports[inPort]->ReturnCredit(arrived.priority & 7, packet->GetSize());
-        }
+        m_ports[inPort]->DropReceived(packet, arrived, DropReason::NO_ROUTE);
         return;
     }
     const Time now = Simulator::Now();
