@@ -1,15 +1,17 @@
 /*
  * tusk: MetricsSink, the tables of a run built from trace sources (design.md, "Metrics").
  *
- * Connected before the run to the trace sources of every port (ns3::FabricNetDevice: Tx,
- * PfcRx, Drop, Pfc, EcnMark, QueueBytes, UtilisationWindow, PfcWatchdog), every switch
- * (ns3::SwitchNode: Trim) and its MMU (ns3::SharedBufferMmu: HeadroomAdmit), and the workload
- * executor (TransferStarted, TransferDelivered, TransferAcknowledged). After the run it turns
- * what it counted into the rows of links.csv, the PFC event table, the transfers' times, the
- * trimmed frames and the headroom used. What is state rather than an event is read once at the
- * end: how long each port was paused (FabricNetDevice::GetPausedPs) and its rate (a degraded
- * link's). The QP counters of flows.csv (retransmissions, reordering) come from the executor's
- * records.
+ * Connected before the run to the trace sources whose every event it needs: every port's Drop
+ * (a dropped data frame is charged to its transfer) and Pfc (each PFC frame is a row of
+ * pfc_events.csv) (ns3::FabricNetDevice), every switch (ns3::SwitchNode: Trim) and its MMU
+ * (ns3::SharedBufferMmu: HeadroomAdmit), and the workload executor (TransferStarted,
+ * TransferDelivered, TransferAcknowledged). What a port counts itself is read once at the end
+ * from its PortCounters (frames and bytes, PFC frames received, ECN marks, the deepest queue,
+ * the busiest utilisation window, watchdog triggers, drops by reason), as is what is state
+ * rather than an event: how long each port was paused (FabricNetDevice::GetPausedPs) and its
+ * rate (a degraded link's). A listener per counter on every port cost instructions per hop and
+ * memory per port (docs/performance.md). The QP counters of flows.csv (retransmissions,
+ * reordering) come from the executor's records.
  */
 #ifndef TUSK_METRICS_SINK_H
 #define TUSK_METRICS_SINK_H
@@ -85,25 +87,18 @@ class MetricsSink
     /** One direction of one link: what its transmitting port did. */
     struct Port
     {
-        LinkRow row;
-        ns3::WorkloadExecutor* exec = nullptr; //!< counts dropped data frames per transfer
+        LinkRow row; //!< its `from` and `to` also name the PFC event table's nodes
         uint64_t lineRateBps = 0;              //!< the link's rate in the topology
         ns3::Ptr<ns3::FabricNetDevice> dev;
-        std::string at;   //!< node of this port (PFC event table)
-        std::string peer; //!< node at the other end
         std::vector<PfcEventRow>* events = nullptr;
     };
 
-    static void OnPfcRx(Port* p, ns3::Ptr<const ns3::Packet> packet, const ns3::FrameMeta& meta);
-    static void OnDrop(Port* p,
+    /** A dropped data frame counts against its transfer (flows.csv). */
+    static void OnDrop(ns3::WorkloadExecutor* exec,
                        ns3::Ptr<const ns3::Packet> packet,
                        const ns3::FrameMeta& meta,
                        ns3::DropReason reason);
     static void OnPfc(Port* p, const ns3::PfcEvent& e);
-    static void OnEcnMark(Port* p);
-    static void OnQueueBytes(Port* p, uint64_t bytes);
-    static void OnUtilisation(Port* p, double utilisation);
-    static void OnWatchdog(Port* p, uint8_t priority);
     void OnTrim(ns3::Ptr<const ns3::Packet> packet, const ns3::FrameMeta& meta);
     void OnStarted(uint32_t transfer);
     void OnDelivered(uint32_t transfer);

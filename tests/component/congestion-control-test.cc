@@ -168,16 +168,16 @@ TEST_CASE("HPCC: INT stamped by every switch egress, echoed in the ACK, window a
                               return;
                           }
                           ++dataFrames;
-                          CHECK(m.intStack.present);
-                          CHECK(m.intStack.nHops == 3);
+                          CHECK(m.intStack.IsPresent());
+                          CHECK(m.intStack.Get().nHops == 3);
                           CHECK(m.ttl == 61);
-                          for (uint32_t i = 1; i < m.intStack.Recorded(); ++i)
+                          for (uint32_t i = 1; i < m.intStack.Get().Recorded(); ++i)
                           {
                               // Timestamps grow along the path (within the 24-bit wrap).
-                              ordered = ordered && m.intStack.hops[i].TimeDeltaNs(
-                                                       m.intStack.hops[i - 1]) < 10'000;
+                              ordered = ordered && m.intStack.Get().hops[i].TimeDeltaNs(
+                                                       m.intStack.Get().hops[i - 1]) < 10'000;
                           }
-                          CHECK(m.intStack.hops[0].GetRateBps() == 100'000'000'000ULL);
+                          CHECK(m.intStack.Get().hops[0].GetRateBps() == 100'000'000'000ULL);
                       }));
         nics[0]->TraceConnectWithoutContext(
             "Rx", Callback<void, Ptr<const Packet>, const FrameMeta&>(
@@ -187,7 +187,7 @@ TEST_CASE("HPCC: INT stamped by every switch egress, echoed in the ACK, window a
                               return;
                           }
                           ++acks;
-                          CHECK(m.intStack.nHops == 3); // the echo of the data frame's stack
+                          CHECK(m.intStack.Get().nHops == 3); // the echo of the data frame's stack
                           // The ACK's bytes (as pcap shows them) carry the same stack after
                           // BTH and AETH.
                           Ptr<Packet> c =
@@ -202,7 +202,7 @@ TEST_CASE("HPCC: INT stamped by every switch egress, echoed in the ACK, window a
                           RoceIntHeader echo;
                           c->RemoveHeader(echo);
                           CHECK(echo.stack.nHops == 3);
-                          CHECK(echo.stack.hops[2].word == m.intStack.hops[2].word);
+                          CHECK(echo.stack.hops[2].word == m.intStack.Get().hops[2].word);
                       }));
         nics[0]->TraceConnectWithoutContext(
             "QpCreated", Callback<void, Ptr<RdmaQueuePair>>([&](Ptr<RdmaQueuePair> qp) {

@@ -1,4 +1,4 @@
-// RingQueue, the FIFO of the switch ports, NIC control queues and QP work queues: order
+// RingQueue, the FIFO of NIC control queues, QP work queues and ConWeave's held frames: order
 // across growth while the ring is wrapped, indexing from the front, and release of what a
 // popped slot held.
 

@@ -111,7 +111,7 @@ TEST_CASE("Wire format: a plain data frame and a plain ACK have the IBA sizes an
     data.bthFlags = kBthAckRequest;
     const FrameMeta got = RoundTrip(data, 1000, 14 + 20 + 8 + 12 + 1000 + 4 + 4, FrameMeta());
     CHECK(got.bthFlags == kBthAckRequest);
-    CHECK_FALSE(got.intStack.present);
+    CHECK_FALSE(got.intStack.IsPresent());
     CHECK_FALSE(got.hasCreditDemand);
 
     FrameMeta ack = Base(FrameKind::ACK, ROCE_RC_ACK);
@@ -122,27 +122,27 @@ TEST_CASE("Wire format: a plain data frame and a plain ACK have the IBA sizes an
     CHECK(gotAck.syndrome == RoceAethHeader::kSyndromeAck);
     CHECK(gotAck.bthFlags == kBthBecn);
     CHECK(gotAck.aethMsn == 0);
-    CHECK_FALSE(gotAck.intStack.present);
+    CHECK_FALSE(gotAck.intStack.IsPresent());
 }
 
 TEST_CASE("Wire format: an INT data frame carries the 42-byte INT header after the BTH",
           "[unit][wire][hpcc][int]")
 {
     FrameMeta data = Base(FrameKind::DATA, ROCE_RC_SEND_MIDDLE);
-    data.intStack = ThreeHops();
+    data.intStack.Set(ThreeHops());
     data.ttl = 61;
     std::vector<uint8_t> b;
     FrameMeta hint;
-    hint.intStack.present = true; // an INT connection (HPCC at both ends)
+    hint.intStack.Start(); // an INT connection (HPCC at both ends)
     const FrameMeta got =
         RoundTrip(data, 1000, 14 + 20 + 8 + 12 + 42 + 1000 + 4 + 4, hint, &b);
-    CheckSameStack(got.intStack, data.intStack);
+    CheckSameStack(got.intStack.Get(), data.intStack.Get());
     CHECK(got.ttl == 61);
     // The first record right after the BTH, little-endian as the HPCC simulator writes it,
     // and the hop count after the five records.
     for (uint32_t i = 0; i < 8; ++i)
     {
-        CHECK(b[kBthEnd + i] == static_cast<uint8_t>(data.intStack.hops[0].word >> (8 * i)));
+        CHECK(b[kBthEnd + i] == static_cast<uint8_t>(data.intStack.Get().hops[0].word >> (8 * i)));
     }
     CHECK((b[kBthEnd + 40] | (b[kBthEnd + 41] << 8)) == 3);
     // Without the hint the header reads as payload, as Wireshark shows it.
@@ -150,7 +150,7 @@ TEST_CASE("Wire format: an INT data frame carries the 42-byte INT header after t
                                           Mac48Address());
     FrameMeta plain;
     REQUIRE(ParseRoceFrame(wire, plain));
-    CHECK_FALSE(plain.intStack.present);
+    CHECK_FALSE(plain.intStack.IsPresent());
     CHECK(RocePayloadBytes(plain) == 1042);
 }
 
@@ -159,23 +159,23 @@ TEST_CASE("Wire format: an INT echo ACK and a SACK NAK with an echo round-trip",
 {
     FrameMeta ack = Base(FrameKind::ACK, ROCE_RC_ACK);
     ack.syndrome = RoceAethHeader::kSyndromeAck;
-    ack.intStack = ThreeHops();
+    ack.intStack.Set(ThreeHops());
     std::vector<uint8_t> b;
     // 66 + the 42-byte echo after the AETH = 108.
     const FrameMeta got = RoundTrip(ack, 0, 108, FrameMeta(), &b);
-    CheckSameStack(got.intStack, ack.intStack);
+    CheckSameStack(got.intStack.Get(), ack.intStack.Get());
     CHECK(b[kBthEnd] == RoceAethHeader::kSyndromeAck);
-    CHECK(b[kBthEnd + 4] == static_cast<uint8_t>(ack.intStack.hops[0].word));
+    CHECK(b[kBthEnd + 4] == static_cast<uint8_t>(ack.intStack.Get().hops[0].word));
 
     // The echo then the SACK bitmap: 108 + 12; the parser tells both apart by size.
     FrameMeta nak = Base(FrameKind::NAK, ROCE_RC_ACK);
     nak.syndrome = RoceAethHeader::kSyndromeNakPsnSequenceError;
-    nak.intStack = ThreeHops();
+    nak.intStack.Set(ThreeHops());
     nak.sackFormat = 2;
     nak.sackPsn = 0x00FFF0;
     nak.sackBits = 0x8000'0000'0000'0005ULL;
     const FrameMeta gotNak = RoundTrip(nak, 0, 120, FrameMeta());
-    CheckSameStack(gotNak.intStack, nak.intStack);
+    CheckSameStack(gotNak.intStack.Get(), nak.intStack.Get());
     CHECK(gotNak.sackFormat == 2);
     CHECK(gotNak.sackPsn == nak.sackPsn);
     CHECK(gotNak.sackBits == nak.sackBits);
@@ -198,12 +198,12 @@ TEST_CASE("Wire format: a credit-demand data frame and a credit grant round-trip
 
     // With INT too: BTH / INT / demand / payload.
     FrameMeta both = data;
-    both.intStack = ThreeHops();
+    both.intStack.Set(ThreeHops());
     FrameMeta hint2 = hint;
-    hint2.intStack.present = true;
+    hint2.intStack.Start();
     const FrameMeta got2 =
         RoundTrip(both, 500, 14 + 20 + 8 + 12 + 42 + 4 + 500 + 4 + 4, hint2, &b);
-    CheckSameStack(got2.intStack, both.intStack);
+    CheckSameStack(got2.intStack.Get(), both.intStack.Get());
     CHECK(got2.creditDemandUnits == 0x01020304);
     CHECK(b[kBthEnd + 42] == 1);
 

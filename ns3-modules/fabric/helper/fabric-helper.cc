@@ -124,10 +124,13 @@ FabricHelper::Build(const TopologyGraph& graph,
     const bool hasSeed = lbTid.LookupAttributeByName("Seed", &seedInfo);
     int64_t stream = streamBase;
     m_switchFactory.Set("ForwardingLatency", TimeValue(PicoSeconds(graph.switchLatencyPs)));
+    // One pool for the frames of every egress queue of the fabric (SwitchNode::SetFramePool).
+    auto framePool = Create<SwitchPort::FramePool>();
     for (uint32_t s = 0; s < nSwitches; ++s)
     {
         Ptr<SwitchNode> sw = m_switchFactory.Create<SwitchNode>();
         sw->SetSwitchId(s);
+        sw->SetFramePool(framePool);
         if (hasSeed)
         {
             uint32_t seed = static_cast<uint32_t>(m_seed);

@@ -422,9 +422,9 @@ FabricNetDevice::EnableCreditFlowControl()
     m_vlCapacityBlocks = m_vlBufferBytes / ib::kCreditBlockBytes;
     // Link initialisation: the peer's first flow-control packets advertise its empty buffer.
     const uint64_t peerBlocks = peer->m_vlBufferBytes / ib::kCreditBlockBytes;
+    m_vl.assign(kVls, VlCredit());
     for (auto& c : m_vl)
     {
-        c = VlCredit();
         c.fccl = ib::Fccl(0, peerBlocks);
     }
 }
@@ -505,6 +505,7 @@ FabricNetDevice::ReceiveCreditUpdate(uint8_t vl, uint16_t fccl)
 uint32_t
 FabricNetDevice::GetAvailableCredits(uint8_t vl) const
 {
+    NS_ABORT_MSG_IF(m_vl.empty(), "FabricNetDevice::GetAvailableCredits: no credit flow control");
     return ib::Available(m_vl[vl].fccl, m_vl[vl].fctbs);
 }
 

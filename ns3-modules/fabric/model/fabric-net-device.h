@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -445,7 +446,10 @@ class FabricNetDevice : public NetDevice
     uint64_t m_vlBufferBytes = 0;    //!< attribute VlBufferBytes
     uint64_t m_vlCapacityBlocks = 0;
     Time m_creditLatency;            //!< attribute CreditUpdateLatency
-    std::array<VlCredit, 8> m_vl{};
+    static constexpr uint8_t kVls = 8;
+    /** Per VL, kVls of them once EnableCreditFlowControl ran; empty on Ethernet (320 bytes
+     *  a port saved on every Ethernet port). */
+    std::vector<VlCredit> m_vl;
 };
 
 } // namespace ns3

@@ -9,7 +9,8 @@
  * of one size may share one Packet (a NIC hands out one per size). Switches and the receiving NIC
  * read and rewrite only the FrameMeta (ECN marking sets `ecn`, every switch decrements `ttl`,
  * and egresses push HPCC's INT records onto `intStack`), so nothing is serialised,
- * parsed, allocated or looked up per hop. Real header bytes are built from the FrameMeta only
+ * parsed, allocated or looked up per hop (an HPCC data frame allocates its INT records once,
+ * at its first switch). Real header bytes are built from the FrameMeta only
  * where someone looks at them: a NIC's Sniffer trace (pcap files decode as RoCEv2 in
  * Wireshark), a NIC's receive ErrorModel, and the wire-format tests
  * (rdma/model/roce-wire-format.h). PFC frames are the exception: rare and link-local, they
@@ -21,6 +22,9 @@
 #include "int-telemetry.h"
 
 #include "ns3/ipv4-address.h"
+
+#include <boost/smart_ptr/intrusive_ptr.hpp>
+#include <boost/smart_ptr/intrusive_ref_counter.hpp>
 
 #include <array>
 #include <cstdint>
@@ -52,12 +56,72 @@ enum EcnCodepoint : uint8_t
     ECN_CE = 3,
 };
 
+/**
+ * \brief A frame's INT header (HPCC, Li et al., SIGCOMM 2019, section 3.2), out of line: a
+ * frame without one (every frame of a fabric without HPCC) carries a null pointer, 8 bytes,
+ * where the 48-byte IntStack would be; frames with one share their records until one of them
+ * writes (copy on write), so an ACK's INT echo shares the data frame's records and copying a
+ * FrameMeta copies a pointer. A data frame of an INT connection starts with the empty header
+ * (Start, no allocation); its first Push allocates its own records, the later ones write in
+ * place unless another frame (a trace listener's copy) still shares them.
+ */
+class IntStackRef
+{
+  public:
+    /** Whether the frame carries an INT header. */
+    bool IsPresent() const { return m_records != nullptr; }
+    /** The records (IsPresent() first; absent reads as an empty stack). */
+    const IntStack& Get() const { return m_records ? m_records->stack : Empty()->stack; }
+    /** The records, or nullptr when the frame carries no INT header. */
+    const IntStack* Peek() const { return m_records ? &m_records->stack : nullptr; }
+    /** Carry an INT header with no records yet (a data frame of an INT connection). */
+    void Start() { m_records = Empty(); }
+    /** Carry an INT header holding `stack`'s records (its `present` flag is not read). */
+    void Set(const IntStack& stack)
+    {
+        m_records = new Records();
+        m_records->stack = stack;
+        m_records->stack.present = true;
+    }
+    /** Carry no INT header. */
+    void Clear() { m_records.reset(); }
+    /** Append a hop's record (IntStack::Push) to a present header. */
+    void Push(const IntHop& hop)
+    {
+        if (m_records->use_count() > 1)
+        {
+            boost::intrusive_ptr<Records> own(new Records());
+            own->stack = m_records->stack;
+            m_records.swap(own);
+        }
+        m_records->stack.Push(hop);
+    }
+
+  private:
+    // boost::intrusive_ptr: copies and moves are inline, a null pointer costs a branch.
+    struct Records : boost::intrusive_ref_counter<Records, boost::thread_unsafe_counter>
+    {
+        IntStack stack;
+    };
+    /** The empty header every INT data frame starts from (shared, so never written). */
+    static const boost::intrusive_ptr<Records>& Empty()
+    {
+        static const boost::intrusive_ptr<Records> empty = [] {
+            boost::intrusive_ptr<Records> r(new Records());
+            r->stack.present = true;
+            return r;
+        }();
+        return empty;
+    }
+
+    boost::intrusive_ptr<Records> m_records;
+};
+
 /** Bytes of FrameMeta's policy tag area (FrameMeta::lbTag). */
 constexpr size_t kLbTagBytes = 8;
 
-/** The fields of a frame's headers: what the fabric forwards on, then the end-host transport
- *  fields, the path so far, then the INT stack. 128 bytes, copied by value. */
-struct FrameMeta
+/** The plain fields of FrameMeta (trivially copyable: a copy is one block copy). */
+struct FrameFields
 {
     uint32_t srcHost = 0; //!< source host id (IPv4 source is derived from it)
     uint32_t dstHost = 0; //!< destination host id (IPv4 destination)
@@ -108,12 +172,17 @@ struct FrameMeta
     bool hasCreditDemand = false;
     /** The SACK PSN, or the SACK bitmap's base PSN (24 bits). */
     uint32_t sackPsn = 0;
-    /** AETH MSN (24 bits): 0 on ACKs and NAKs; on an RCCC credit grant (syndrome 0x40) the
-     *  cumulative credit granted, in kCreditUnitBytes (256 B) units modulo 2^24. */
-    uint32_t aethMsn = 0;
-    /** The credit demand when hasCreditDemand: the sender's cumulative demand in
-     *  kCreditUnitBytes units (rdma/model/roce-credit-header.h). */
-    uint32_t creditDemandUnits = 0;
+    /** One 32-bit field whose meaning follows `kind` (an ACK or NAK has no credit demand, a
+     *  data frame no AETH): 4 bytes fewer in every frame, and in every queued one. */
+    union
+    {
+        /** ACK and NAK: the AETH MSN (24 bits), 0; on an RCCC credit grant (syndrome 0x40)
+         *  the cumulative credit granted, in kCreditUnitBytes (256 B) units modulo 2^24. */
+        uint32_t aethMsn = 0;
+        /** Data frames with hasCreditDemand: the sender's cumulative credit demand in
+         *  kCreditUnitBytes units (rdma/model/roce-credit-header.h); 0 without one. */
+        uint32_t creditDemandUnits;
+    };
     /** The SACK bitmap: bit i set when PSN sackPsn + i has arrived. */
     uint64_t sackBits = 0;
     /** The PSN. The BTH carries its low 24 bits (IBA Vol. 1 9.2), which is all a receiver
@@ -125,14 +194,23 @@ struct FrameMeta
      *  walking from the source host (one link) and reading each switch's bits in turn gives
      *  the links in order (Fabric::DecodePath). A shift, an OR and an add per hop. */
     uint64_t path = 0;
+};
+
+static_assert(std::is_trivially_copyable_v<FrameFields>, "FrameFields: plain data only");
+
+/** The fields of a frame's headers: what the fabric forwards on, then the end-host transport
+ *  fields, the path so far (FrameFields), then the INT header (a pointer). 80 bytes, copied by
+ *  value. */
+struct FrameMeta : FrameFields
+{
     /** In-band telemetry (HPCC): present on a data frame of a QP whose congestion control
      *  uses INT (the 42-byte INT header after the BTH), where every switch egress pushes a
      *  record; an ACK or NAK answering such a frame echoes its stack back to the sender (the
-     *  INT header after the AETH). RoceIntHeader is its wire format. */
-    IntStack intStack;
+     *  INT header after the AETH). RoceIntHeader is its wire format. Out of line: IntStackRef. */
+    IntStackRef intStack;
 };
 
-static_assert(sizeof(FrameMeta) == 128, "FrameMeta's layout: update the size in its comment");
+static_assert(sizeof(FrameMeta) == 80, "FrameMeta's layout: update the size in its comment");
 
 /** FrameMeta::pathBits of a frame whose path did not fit in 64 bits. */
 constexpr uint8_t kPathOverflow = 0xFF;

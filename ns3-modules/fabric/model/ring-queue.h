@@ -17,11 +17,12 @@ namespace ns3
  *
  * libstdc++'s std::deque allocates a 512-byte block and its map on construction, empty or
  * not: a switch port with eight priority queues held 5 KB before its first frame. A RingQueue
- * is three words until its first push, and its elements are contiguous; on the 1,024-host
- * permutation (bench/run.sh perm-1024) peak RSS fell by 24 MB (docs/performance.md). A
- * switch port's queue is deep only while its port is congested; keeping the storage of every
- * port's deepest moment at once held most of the frames' memory on perm-1024. Elements must be default-
- * constructible and movable; a popped slot is reset to T() so that it releases what it held.
+ * is three words until its first push, and its elements are contiguous. It serves queues that
+ * are each someone's own (a NIC's control frames, a QP's work requests, ConWeave's held
+ * frames); the switch egress queues, deep only while their port is congested and together
+ * most of a congested run's memory, share one FifoPool instead (pooled-fifo.h). Elements must
+ * be default-constructible and movable; a popped slot is reset to T() so that it releases what
+ * it held.
  */
 template <typename T>
 class RingQueue

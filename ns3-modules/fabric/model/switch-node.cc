@@ -71,12 +71,26 @@ SwitchNode::GetTypeId()
     return tid;
 }
 
-SwitchNode::SwitchNode() = default;
+SwitchNode::SwitchNode()
+    : m_framePool(Create<SwitchPort::FramePool>())
+{
+}
+
+void
+SwitchNode::SetFramePool(Ptr<SwitchPort::FramePool> pool)
+{
+    m_framePool = pool;
+    for (const auto& port : m_ports)
+    {
+        port->SetFramePool(pool);
+    }
+}
 
 void
 SwitchNode::DoDispose()
 {
     m_ports.clear();
+    m_framePool = nullptr; // the ports hold it until they are disposed
     m_lb = nullptr;
     m_mmu = nullptr;
     for (auto& e : m_refresh)

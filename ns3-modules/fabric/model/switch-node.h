@@ -46,8 +46,17 @@ class SwitchNode : public Node
     static TypeId GetTypeId();
     SwitchNode();
 
-    /** Add a port; returns its index. */
+    /** Add a port; returns its index. The port's egress queues keep their frames in this
+     *  switch's frame pool. */
     uint16_t AddPort(Ptr<SwitchPort> port);
+    /**
+     * \brief Keep the egress queues' frames in `pool`, shared with other switches (FabricHelper
+     * gives every switch of a fabric one pool: memory for the most frames queued at once in the
+     * fabric, not for each switch's deepest moment). Before any frame is queued. By default a
+     * switch has a pool of its own.
+     */
+    void SetFramePool(Ptr<SwitchPort::FramePool> pool);
+    Ptr<SwitchPort::FramePool> GetFramePool() const { return m_framePool; }
     Ptr<SwitchPort> GetPort(uint16_t index) const { return m_ports[index]; }
     uint16_t GetNPorts() const { return static_cast<uint16_t>(m_ports.size()); }
 
@@ -163,6 +172,7 @@ class SwitchNode : public Node
     bool m_creditFc = false; //!< InfiniBand: credits per ingress port and VL, no MMU or PFC
     Time m_latency;
     std::vector<Ptr<SwitchPort>> m_ports;
+    Ptr<SwitchPort::FramePool> m_framePool;
     Ptr<LoadBalancer> m_lb;
     uint8_t m_candidateFields = LoadBalancer::ALL_FIELDS; //!< m_lb->GetCandidateFields()
     std::shared_ptr<const EqualCostTable> m_routes; //!< the fabric's forwarding tables

@@ -130,15 +130,8 @@ SwitchPort::GetSwitch() const
 bool
 SwitchPort::HoldsFrameFrom(uint8_t priority, uint16_t ingressPort) const
 {
-    const auto& q = m_queues[priority];
-    for (size_t i = 0; i < q.size(); ++i)
-    {
-        if (q[i].ingressPort == ingressPort)
-        {
-            return true;
-        }
-    }
-    return false;
+    return m_queues[priority].AnyOf(
+        [ingressPort](const QueuedFrame& f) { return f.ingressPort == ingressPort; });
 }
 
 bool
@@ -172,6 +165,7 @@ SwitchPort::DoDispose()
     {
         q.clear();
     }
+    m_framePool = nullptr;
     FabricNetDevice::DoDispose();
 }
 
@@ -180,6 +174,17 @@ SwitchPort::SetSwitch(Ptr<SwitchNode> sw, uint16_t portIndex)
 {
     m_switch = sw;
     m_portIndex = portIndex;
+    SetFramePool(sw->GetFramePool());
+}
+
+void
+SwitchPort::SetFramePool(Ptr<FramePool> pool)
+{
+    m_framePool = pool;
+    for (auto& q : m_queues)
+    {
+        q.SetPool(PeekPointer(pool)); // aborts if a frame is queued
+    }
 }
 
 bool
@@ -197,7 +202,12 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
         RecordDrop(packet, frame, DropReason::LINK_DOWN); // left the pipeline for a dead port
         return false;
     }
-    FrameMeta meta = frame;
+    // The frame is written once, into its queue's new node, and rewritten there.
+    QueuedFrame& queued = m_queues[prio].emplace_back();
+    queued.packet = std::move(packet);
+    queued.meta = frame;
+    queued.ingressPort = ingressPort;
+    FrameMeta& meta = queued.meta;
     if (meta.ttl > 0)
     {
         --meta.ttl; // IPv4: every router on the path decrements the TTL
@@ -212,7 +222,6 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
             NoteEcnMark();
         }
     }
-    m_queues[prio].push_back(QueuedFrame{packet, meta, ingressPort});
     m_queueBytesPerPrio[prio] += bytes;
     m_queuedBytes += bytes;
     ++m_queuedFrames;
@@ -254,7 +263,7 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         {
             m_dreBytes += bytes + GetPhyOverheadBytes();
         }
-        if (meta.intStack.present && meta.kind == FrameKind::DATA)
+        if (meta.intStack.IsPresent() && meta.kind == FrameKind::DATA)
         {
             PushIntHop(meta, static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
         }

@@ -9,7 +9,7 @@
 
 #include "ns3/random-variable-stream.h"
 
-#include "ring-queue.h"
+#include "pooled-fifo.h"
 
 #include <array>
 
@@ -31,16 +31,31 @@ double EcnMarkProbability(uint64_t queueBytes, uint64_t kmin, uint64_t kmax, dou
  * (Alizadeh et al., "CONGA", SIGCOMM 2014, section 3.3) for load-balancing policies.
  * Every frame's IPv4 TTL is decremented at enqueue; a data frame that carries an INT header
  * (FrameMeta::intStack.present) gets this egress's IntHop when it leaves the queue (HPCC).
+ * The queued frames live in a FifoPool that the ports of the switch share, and the switches of a
+ * fabric share theirs (FabricHelper): memory for the most frames queued at once in the fabric.
  */
 class SwitchPort : public FabricNetDevice
 {
   public:
     static constexpr int kPriorities = 8;
 
+    /** A frame in an egress queue. */
+    struct QueuedFrame
+    {
+        Ptr<Packet> packet;
+        FrameMeta meta;
+        uint16_t ingressPort = 0;
+    };
+    /** Where the egress queues' frames live (SwitchNode::SetFramePool). */
+    using FramePool = FifoPool<QueuedFrame>;
+
     static TypeId GetTypeId();
     SwitchPort();
 
+    /** Attach to `sw` as its port `portIndex`; the queues take the switch's frame pool. */
     void SetSwitch(Ptr<SwitchNode> sw, uint16_t portIndex);
+    /** Keep queued frames in `pool` (while no frame is queued). */
+    void SetFramePool(Ptr<FramePool> pool);
     uint16_t GetPortIndex() const { return m_portIndex; }
     /** Bits this port's index takes in FrameMeta::path (PathHopBits of the switch's ports;
      *  set by SwitchNode::FinishPorts). */
@@ -98,13 +113,6 @@ class SwitchPort : public FabricNetDevice
     void DoLinkDown() override;
 
   private:
-    struct QueuedFrame
-    {
-        Ptr<Packet> packet;
-        FrameMeta meta;
-        uint16_t ingressPort = 0;
-    };
-
     /** Drop every frame of `priority`'s queue for `reason`, releasing its buffer. */
     void DropQueue(uint8_t priority, DropReason reason);
     void DecayDre(uint64_t nowPs) const;
@@ -126,7 +134,8 @@ class SwitchPort : public FabricNetDevice
     uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
     double m_ecnPmax = 0;      //!< attribute EcnPmax
     Ptr<UniformRandomVariable> m_ecnRng;
-    std::array<RingQueue<QueuedFrame>, kPriorities> m_queues;
+    Ptr<FramePool> m_framePool;
+    std::array<PooledFifo<QueuedFrame>, kPriorities> m_queues;
     std::array<uint64_t, kPriorities> m_queueBytesPerPrio{};
     uint64_t m_queuedBytes = 0;
     uint64_t m_queuedFrames = 0;

@@ -231,14 +231,17 @@ TimingWheelScheduler::Advance()
     m_nonEmpty[m_cur >> 6] &= ~(uint64_t{1} << (m_cur & 63));
     m_inBuckets -= bucket.size();
     // The bucket's storage becomes the served one; the storage served before goes to the
-    // spare list (at most kSpareBuckets vectors), from which a bucket that receives its first
-    // event takes one. Only non-empty buckets hold storage: had every bucket kept the largest
-    // size it ever held, the wheel would hold 2^BucketsLog2 times that (124 MB on perm-1024);
-    // keeping up to 32 slots each still held 10.5 MB there (docs/performance.md).
+    // spare list (at most kSpareBuckets vectors of at most kSpareCapacity events), from which
+    // a bucket that receives its first event takes one. Only non-empty buckets hold storage:
+    // had every bucket kept the largest size it ever held, the wheel would hold 2^BucketsLog2
+    // times that (124 MB on perm-1024); keeping up to 32 slots each still held 10.5 MB there,
+    // and spares of any size passed the storage of the rare crowded bucket on to the buckets
+    // that took them, 9.7 MB there (docs/performance.md).
     m_serving.swap(bucket);
     m_servePos = 0;
     bucket.clear();
-    if (bucket.capacity() > 0 && m_spare.size() < kSpareBuckets)
+    if (bucket.capacity() > 0 && bucket.capacity() <= kSpareCapacity &&
+        m_spare.size() < kSpareBuckets)
     {
         m_spare.emplace_back().swap(bucket);
     }

@@ -69,6 +69,8 @@ class TimingWheelScheduler : public Scheduler
 
     /** Empty bucket storage kept for reuse (m_spare); more is released. */
     static constexpr size_t kSpareBuckets = 64;
+    /** Largest storage (events) kept on the spare list. */
+    static constexpr size_t kSpareCapacity = 64;
 
     uint8_t m_widthLog2 = 12;  //!< bucket width: 2^m_widthLog2 time steps
     uint8_t m_bucketsLog2 = 14; //!< 2^m_bucketsLog2 buckets

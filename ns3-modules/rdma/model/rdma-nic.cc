@@ -427,7 +427,7 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp)
 }
 
 void
-RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho)
+RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStackRef* intEcho)
 {
     FrameMeta meta = ControlMeta(qp, ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK);
     meta.psn = ack.psn24;
@@ -441,8 +441,11 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack
     meta.sackBits = ack.sack == RdmaAck::SACK_BITMAP ? ack.sackBits : 0;
     if (intEcho)
     {
-        meta.intStack = *intEcho; // HPCC: the data packet's INT stack back to its sender
-        meta.intStack.present = true;
+        meta.intStack = *intEcho; // HPCC: the data packet's INT stack back to its sender (shared)
+        if (!meta.intStack.IsPresent())
+        {
+            meta.intStack.Start(); // the echo header, empty: the data frame had none
+        }
     }
     QueueControl(meta, 0);
 }
@@ -476,7 +479,7 @@ RdmaNic::MaxDataFrameBytes(uint32_t mtuBytes)
 {
     FrameMeta m;
     m.kind = FrameKind::DATA;
-    m.intStack.present = true;
+    m.intStack.Start();
     m.hasCreditDemand = true;
     return SetRoceFrameLength(m, mtuBytes);
 }
@@ -530,7 +533,10 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         const RdmaQueuePair::TxDescriptor d = qp->NextDataPacket(now);
         const bool intOn = qp->GetCongestionControl()->UsesInt();
         meta = FrameMeta();
-        meta.intStack.present = intOn;
+        if (intOn)
+        {
+            meta.intStack.Start();
+        }
         meta.srcHost = m_hostId;
         meta.dstHost = qp->GetPeerHost();
         meta.dstQp = qp->GetPeerQpn();
@@ -586,9 +592,9 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         ack.psn24 = static_cast<uint32_t>(meta.psn & 0xFFFFFF);
         ack.ecnEcho = (meta.bthFlags & kBthBecn) != 0;
         ack.hops = static_cast<uint8_t>(64 - std::min<uint8_t>(64, meta.ttl));
-        if (qp->GetCongestionControl()->UsesInt() && meta.intStack.present)
+        if (qp->GetCongestionControl()->UsesInt() && meta.intStack.IsPresent())
         {
-            ack.intEcho = &meta.intStack; // the INT echo after the AETH
+            ack.intEcho = meta.intStack.Peek(); // the INT echo after the AETH
         }
         // A NAK of a selective-repeat QP carries a SACK after the AETH, in its format.
         const RdmaAck::Sack format = qp->GetLossRecovery()->GetSackFormat();

@@ -114,7 +114,7 @@ class RdmaNic : public FabricNetDevice
 
   private:
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
-    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack* intEcho);
+    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStackRef* intEcho);
     void SendCnp(const RdmaQueuePair& qp);
     /** A frame with `meta` as its headers carrying `payloadBytes`: sets meta.ipBytes, returns
      *  a Packet of the frame's size (no header bytes; SerializeRoceFrame builds them). Frames

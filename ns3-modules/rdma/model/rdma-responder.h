@@ -16,7 +16,8 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -131,8 +132,9 @@ class RdmaResponder
     RecvMessageStats m_curRx;         //!< counts of the message in progress
     uint64_t m_curFirstPsn = 0;       //!< first PSN of the message in progress
     /** Delivered messages, oldest first: (PSN after its last packet, cookie), for the
-     *  attribution of late duplicates (16 bytes a message). */
-    std::deque<std::pair<uint64_t, uint64_t>> m_delivered;
+     *  attribution of late duplicates (16 bytes a message; a std::deque allocated 576 bytes
+     *  per QP before its first message). */
+    std::vector<std::pair<uint64_t, uint64_t>> m_delivered;
     bool m_ceSinceAnswer = false;     //!< a CE-marked packet arrived since the last answer
     bool m_cnpSent = false;           //!< a CNP was ever sent for this QP
     uint64_t m_creditDemand = 0;      //!< RCCC: the sender's cumulative demand, bytes

@@ -33,7 +33,7 @@ constexpr uint32_t kCreditDemandBytes = 4; //!< RoceCreditRequestHeader
 uint32_t
 ExtensionBytes(const FrameMeta& m)
 {
-    const uint32_t intBytes = m.intStack.present ? kIntHeaderBytes : 0;
+    const uint32_t intBytes = m.intStack.IsPresent() ? kIntHeaderBytes : 0;
     if (m.kind == FrameKind::DATA)
     {
         return intBytes + (m.hasCreditDemand ? kCreditDemandBytes : 0);
@@ -81,10 +81,10 @@ SerializeRoceFrame(const FrameMeta& meta, uint32_t frameBytes, Mac48Address src,
             sack.bitmap = meta.sackBits;
             p->AddHeader(sack);
         }
-        if (meta.intStack.present)
+        if (meta.intStack.IsPresent())
         {
             RoceIntHeader echo; // HPCC's INT echo, right after the AETH
-            echo.stack = meta.intStack;
+            echo.stack = meta.intStack.Get();
             p->AddHeader(echo);
         }
         RoceAethHeader aeth;
@@ -100,10 +100,10 @@ SerializeRoceFrame(const FrameMeta& meta, uint32_t frameBytes, Mac48Address src,
             demand.demandUnits = meta.creditDemandUnits;
             p->AddHeader(demand);
         }
-        if (meta.intStack.present)
+        if (meta.intStack.IsPresent())
         {
             RoceIntHeader stack; // the stack as it stands where the frame is observed
-            stack.stack = meta.intStack;
+            stack.stack = meta.intStack.Get();
             p->AddHeader(stack);
         }
     }
@@ -194,9 +194,9 @@ ParseRoceFrame(Ptr<const Packet> frame, FrameMeta& meta)
     meta.bthFlags = static_cast<uint8_t>((bth.ackRequest ? kBthAckRequest : 0) |
                                          (bth.becn ? kBthBecn : 0));
     meta.sackFormat = 0;
-    const bool intOn = meta.intStack.present;
+    const bool intOn = meta.intStack.IsPresent();
     const bool demandOn = meta.hasCreditDemand;
-    meta.intStack = IntStack();
+    meta.intStack.Clear();
     meta.hasCreditDemand = false;
     meta.aethMsn = 0;
     if (bth.opcode == ROCE_CNP)
@@ -215,7 +215,7 @@ ParseRoceFrame(Ptr<const Packet> frame, FrameMeta& meta)
         {
             RoceIntHeader echo;
             p->RemoveHeader(echo);
-            meta.intStack = echo.stack;
+            meta.intStack.Set(echo.stack);
         }
         if (p->GetSize() == kSackPsnBytes)
         {
@@ -242,7 +242,7 @@ ParseRoceFrame(Ptr<const Packet> frame, FrameMeta& meta)
         {
             RoceIntHeader stack;
             p->RemoveHeader(stack);
-            meta.intStack = stack.stack;
+            meta.intStack.Set(stack.stack);
         }
         if (demandOn && p->GetSize() >= kCreditDemandBytes)
         {
