@@ -188,10 +188,13 @@ FabricNetDevice::DoDispose()
     m_receiveErrorModel = nullptr;
     m_grayFailure = nullptr;
     m_macControl.clear();
-    for (int p = 0; p < 8; ++p)
+    if (m_pfcTimers)
     {
-        m_pauseEvent[p].Cancel();
-        m_watchdogEvent[p].Cancel();
+        for (int p = 0; p < 8; ++p)
+        {
+            m_pfcTimers->pause[p].Cancel();
+            m_pfcTimers->watchdog[p].Cancel();
+        }
     }
     NetDevice::DoDispose();
 }
@@ -663,13 +666,14 @@ FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
             Resume(p);
             continue;
         }
+        PfcTimers& timers = Timers();
         if (m_pauseExpiryPs[p] == 0)
         {
             m_pausedSincePs[p] = nowPs;
             if (!m_watchdogTime.IsZero())
             {
-                m_watchdogEvent[p].Cancel();
-                m_watchdogEvent[p] =
+                timers.watchdog[p].Cancel();
+                timers.watchdog[p] =
                     Simulator::Schedule(m_watchdogTime, &FabricNetDevice::WatchdogCheck, this, p);
             }
         }
@@ -677,8 +681,8 @@ FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
         const uint64_t durationPs =
             SerializationPs(static_cast<uint64_t>(quanta) * kPfcQuantumBits / 8, m_rateBps);
         m_pauseExpiryPs[p] = nowPs + durationPs;
-        m_pauseEvent[p].Cancel();
-        m_pauseEvent[p] = Simulator::Schedule(PicoSeconds(durationPs),
+        timers.pause[p].Cancel();
+        timers.pause[p] = Simulator::Schedule(PicoSeconds(durationPs),
                                               &FabricNetDevice::PauseExpired, this, p);
     }
 }
@@ -722,8 +726,8 @@ FabricNetDevice::Resume(uint8_t priority)
     const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     m_pausedTotalPs[priority] += nowPs - m_pausedSincePs[priority];
     m_pauseExpiryPs[priority] = 0;
-    m_pauseEvent[priority].Cancel();
-    m_watchdogEvent[priority].Cancel();
+    m_pfcTimers->pause[priority].Cancel(); // a paused port has its timers
+    m_pfcTimers->watchdog[priority].Cancel();
     TryTransmit();
 }
 
@@ -761,8 +765,9 @@ FabricNetDevice::WatchdogCheck(uint8_t priority)
         Simulator::Schedule(m_watchdogRecovery, &FabricNetDevice::TryTransmit, this);
     }
     // Check again after the recovery period if the pause goes on.
-    m_watchdogEvent[priority] = Simulator::Schedule(m_watchdogRecovery + m_watchdogTime,
-                                                    &FabricNetDevice::WatchdogCheck, this, priority);
+    Timers().watchdog[priority] = Simulator::Schedule(m_watchdogRecovery + m_watchdogTime,
+                                                      &FabricNetDevice::WatchdogCheck, this,
+                                                      priority);
 }
 
 // ---- NetDevice boilerplate -------------------------------------------------------------

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -405,8 +406,23 @@ class FabricNetDevice : public NetDevice
     uint64_t m_pausedSincePs[8] = {};
     uint64_t m_pausedTotalPs[8] = {};
     uint8_t m_rxPauseDepth[8] = {};
-    EventId m_pauseEvent[8];
-    EventId m_watchdogEvent[8];
+    /** A received PAUSE's expiry and the PFC watchdog's check, per priority: allocated at the
+     *  first PAUSE a port receives (384 bytes that most ports of a run without pauses never
+     *  need). */
+    struct PfcTimers
+    {
+        EventId pause[8];
+        EventId watchdog[8];
+    };
+    PfcTimers& Timers()
+    {
+        if (!m_pfcTimers)
+        {
+            m_pfcTimers = std::make_unique<PfcTimers>();
+        }
+        return *m_pfcTimers;
+    }
+    std::unique_ptr<PfcTimers> m_pfcTimers;
     uint64_t m_stormUntilPs[8] = {};
     Time m_watchdogTime;     //!< 0 = watchdog off
     Time m_watchdogRecovery;

@@ -266,7 +266,6 @@ void
 SwitchNode::FinishPorts()
 {
     m_xoff.assign(m_ports.size() * 8, false);
-    m_refresh.assign(m_ports.size() * 8, EventId());
     const uint8_t bits = PathHopBits(static_cast<uint32_t>(m_ports.size()));
     for (auto& port : m_ports)
     {
@@ -407,6 +406,10 @@ SwitchNode::SendXoff(uint16_t port, uint8_t priority)
         refresh = PicoSeconds(SerializationPs(static_cast<uint64_t>(m_pauseQuanta) * kPfcQuantumBits / 8,
                                               m_ports[port]->GetRateBps()) /
                               2);
+    }
+    if (m_refresh.empty())
+    {
+        m_refresh.resize(m_ports.size() * 8); // at the switch's first XOFF
     }
     m_refresh[k].Cancel();
     m_refresh[k] = Simulator::Schedule(refresh, &SwitchNode::RefreshXoff, this, port, priority);

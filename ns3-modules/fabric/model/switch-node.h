@@ -193,7 +193,7 @@ class SwitchNode : public Node
     uint16_t m_pauseQuanta = 0xFFFF;
     Time m_pauseRefresh;
     std::vector<bool> m_xoff;          //!< per (port, priority): XOFF in force
-    std::vector<EventId> m_refresh;    //!< per (port, priority)
+    std::vector<EventId> m_refresh;    //!< per (port, priority), from the switch's first XOFF
 };
 
 } // namespace ns3
