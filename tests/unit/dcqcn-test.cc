@@ -166,3 +166,40 @@ TEST_CASE("DCQCN RateChange trace: every cut, increase and alpha decay, with Rc,
     CHECK(changes.back().rc == Approx(93.75));
     CHECK(cc->GetRateBps() / 1e9 == Approx(93.75));
 }
+
+TEST_CASE("DCQCN without a byte counter: the timer alone counts the stages, F fast recovery, one "
+          "additive step, then hyper increase by R_HAI per event (HPCC simulator, Mellanox NIC)",
+          "[unit][dcqcn]")
+{
+    // The HPCC simulator's rate increase (rdma-hw.cc, RateIncEventMlx, timer stage s from 0
+    // after a cut): s < F fast recovery, s = F additive (Rt += R_AI), s > F hyper (Rt += R_HAI).
+    // Two CNPs 1 us apart bring Rt to 50 G (the second clamps Rt to the rate the first left) and
+    // Rc to 25 G, so increases of Rt are not hidden by the line-rate clamp. With F = 1,
+    // R_AI = 5 G, R_HAI = 10 G: Rt after the timer events = 50, 55, 65, 75 G. The two-counter
+    // rule with B's stage stuck at 0 gives 50, 55, 60, 65 (additive only).
+    SimulatorGuard guard;
+    auto cc = TimerOnly(MicroSeconds(100), 1);
+    cc->SetAttribute("RateAi", UintegerValue(5'000'000'000ULL));
+    cc->SetAttribute("RateHai", UintegerValue(10'000'000'000ULL));
+    std::vector<double> rt;
+    REQUIRE(cc->TraceConnectWithoutContext(
+        "RateChange", Callback<void, double, double, double>([&](double, double t, double) {
+            // Only the timer's events (every 100 us after the second CNP at 1 us) matter here.
+            const int64_t us = Simulator::Now().GetMicroSeconds();
+            if (us > 1 && (us - 1) % 100 == 0)
+            {
+                rt.push_back(t / 1e9);
+            }
+        })));
+    Simulator::Schedule(MicroSeconds(0), [&]() { cc->OnCnp(Simulator::Now()); });
+    Simulator::Schedule(MicroSeconds(1), [&]() { cc->OnCnp(Simulator::Now()); });
+    Simulator::Stop(MicroSeconds(450));
+    Simulator::Run();
+    REQUIRE(rt.size() >= 4);
+    const double expected[] = {50, 55, 65, 75};
+    for (int k = 0; k < 4; ++k)
+    {
+        INFO("timer event " << k + 1);
+        CHECK(rt[k] == Approx(expected[k]).epsilon(1e-6));
+    }
+}

@@ -134,7 +134,9 @@ DcqcnCongestionControl::GetTypeId()
                           MakeTimeAccessor(&DcqcnCongestionControl::m_rateTimer),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ByteCounter",
-                          "B: an increase event every B bytes sent; 0 disables (bytes).",
+                          "B: an increase event every B bytes sent; 0 disables it, and the timer "
+                          "alone counts the stages (F fast recovery, one additive, then hyper "
+                          "increase by R_HAI per event) (bytes).",
                           UintegerValue(kPaper.byteCounter),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_byteCounter),
                           MakeUintegerChecker<uint64_t>())
@@ -283,19 +285,39 @@ void
 DcqcnCongestionControl::IncreaseEvent()
 {
     const double line = static_cast<double>(m_setup.lineRateBps);
-    const uint32_t i = std::max(m_timerEvents, m_byteEvents);
-    const uint32_t j = std::min(m_timerEvents, m_byteEvents);
-    if (i <= m_fastRecovery)
+    if (m_byteCounter == 0)
     {
-        // fast recovery: towards the target, which stays
-    }
-    else if (j > m_fastRecovery)
-    {
-        m_rt += static_cast<double>(j - m_fastRecovery) * static_cast<double>(m_rateHai);
+        // The timer alone counts the stages, as a Mellanox NIC's DCQCN and the HPCC simulator
+        // (rdma-hw.cc, RateIncEventMlx): with j = timer events since the cut, fast recovery
+        // while j <= F, one additive step at j = F + 1, then hyper increase by R_HAI per event.
+        // (With the byte counter's stage stuck at 0 the two-counter rule below never leaves
+        // additive increase.)
+        const uint32_t t = m_timerEvents;
+        if (t > m_fastRecovery + 1)
+        {
+            m_rt += static_cast<double>(m_rateHai);
+        }
+        else if (t == m_fastRecovery + 1)
+        {
+            m_rt += static_cast<double>(m_rateAi);
+        }
     }
     else
     {
-        m_rt += static_cast<double>(m_rateAi);
+        const uint32_t i = std::max(m_timerEvents, m_byteEvents);
+        const uint32_t j = std::min(m_timerEvents, m_byteEvents);
+        if (i <= m_fastRecovery)
+        {
+            // fast recovery: towards the target, which stays
+        }
+        else if (j > m_fastRecovery)
+        {
+            m_rt += static_cast<double>(j - m_fastRecovery) * static_cast<double>(m_rateHai);
+        }
+        else
+        {
+            m_rt += static_cast<double>(m_rateAi);
+        }
     }
     m_rt = std::min(m_rt, line);
     m_rc = std::min(line, (m_rt + m_rc) / 2);

@@ -30,6 +30,9 @@ namespace ns3
  *   i <= F (`FastRecoveryStages`):  fast recovery   Rc <- (Rt + Rc) / 2
  *   j >  F:                         hyper increase  Rt <- Rt + (j - F) R_HAI, Rc <- (Rt + Rc) / 2
  *   otherwise:                      additive        Rt <- Rt + R_AI,          Rc <- (Rt + Rc) / 2
+ * With the byte counter off (B = 0) the timer alone counts the stages, as a Mellanox NIC and the
+ * HPCC simulator do (its rdma-hw.cc): with t = timer events since the last cut, fast recovery
+ * while t <= F, one additive step at t = F + 1, then Rt <- Rt + R_HAI per event.
  * Rates are clamped to the line rate. Every change of Rc, Rt or alpha fires the trace source
  * "RateChange" (Rc, Rt, alpha). The first CNP may set the rate to `RateOnFirstCnp`
  * instead of cutting it. Timers run only while the QP is below line rate or alpha is
