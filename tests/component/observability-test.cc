@@ -34,15 +34,16 @@ Same(double a, double b)
 
 } // namespace
 
-TEST_CASE("cc_trace: two DCQCN flows, every row a cut, a fast-recovery or additive step or an "
-          "alpha decay, as the paper's rules say",
+TEST_CASE("cc_trace: two DCQCN flows, every row a cut, a fast-recovery, additive or hyper step "
+          "or an alpha decay, as the rules say",
           "[component][dcqcn][observability]")
 {
     // A 10 MB and a 20 MB flow into one 100 G host port: ECN marks, CNPs, cuts and recovery
     // (the second flow alone at the end, the first one's timers still raising its rate). The paper
-    // preset (g = 1/256, K = T = 55 us, F = 5, R_AI = 40 Mb/s) without the byte counter, so
-    // that every rate increase is a timer event: stage i <= F is fast recovery, later ones
-    // additive increase (hyper increase needs byte-counter events as well).
+    // preset (g = 1/256, K = T = 55 us, F = 5, R_AI = 40 Mb/s, R_HAI = 200 Mb/s) without the
+    // byte counter, so that every rate increase is a timer event and the timer alone counts
+    // the stages (as a Mellanox NIC and the HPCC simulator): stage i <= F is fast recovery,
+    // i = F + 1 additive increase, later ones hyper increase by R_HAI.
     auto spec = LeafSpine(1, 1, 3, 100, 1000);
     spec.nic.congestionControl = "dcqcn";
     spec.ecn.enabled = true;
@@ -69,12 +70,13 @@ TEST_CASE("cc_trace: two DCQCN flows, every row a cut, a fast-recovery or additi
     const double line = 100e9;
     const double g = 1.0 / 256;
     const double rai = 40e6;
+    const double rhai = 200e6;
     const uint32_t f = 5;
     struct Qp
     {
         double rc = 100e9, rt = 100e9, alpha = 1; // the state before the first row
         uint32_t stage = 0;                        // rate increases since the last cut
-        uint64_t cuts = 0, fast = 0, additive = 0, decays = 0;
+        uint64_t cuts = 0, fast = 0, additive = 0, hyper = 0, decays = 0;
         uint64_t lastPs = 0;
     };
     std::map<uint32_t, Qp> qps;
@@ -109,12 +111,14 @@ TEST_CASE("cc_trace: two DCQCN flows, every row a cut, a fast-recovery or additi
         }
         else
         {
-            // A rate-increase event: stages 1..F fast recovery (Rt stays), then additive.
+            // A rate-increase event: stages 1..F fast recovery (Rt stays), F + 1 additive,
+            // then hyper.
             ++q.stage;
-            const double rt = q.stage <= f ? q.rt : std::min(line, q.rt + rai);
+            const double step = q.stage <= f ? 0 : q.stage == f + 1 ? rai : rhai;
+            const double rt = std::min(line, q.rt + step);
             CHECK(Same(row.targetRateBps, rt));
             CHECK(Same(row.rateBps, std::min(line, (rt + q.rc) / 2)));
-            ++(q.stage <= f ? q.fast : q.additive);
+            ++(q.stage <= f ? q.fast : q.stage == f + 1 ? q.additive : q.hyper);
         }
         q.rc = row.rateBps;
         q.rt = row.targetRateBps;
@@ -123,12 +127,14 @@ TEST_CASE("cc_trace: two DCQCN flows, every row a cut, a fast-recovery or additi
     REQUIRE(qps.size() == 2);
     for (const auto& [host, q] : qps)
     {
-        INFO("host " << host << ": " << q.cuts << " cuts, " << q.fast << " fast-recovery and "
-                     << q.additive << " additive steps, " << q.decays << " alpha decays");
+        INFO("host " << host << ": " << q.cuts << " cuts, " << q.fast << " fast-recovery, "
+                     << q.additive << " additive and " << q.hyper << " hyper steps, " << q.decays
+                     << " alpha decays");
         CHECK(q.cuts > 0);
         CHECK(q.cuts == cnpsReacted[host]); // one cut row per CNP the RP reacted to
         CHECK(q.fast > 0);
         CHECK(q.additive > 0);
+        CHECK(q.hyper > 0);
         CHECK(q.decays > 0);
     }
 
