@@ -80,10 +80,7 @@ MetricsSink::Connect(const TopologyGraph& graph,
             // counter cost ~250 instructions per packet-hop (a Tx trace) and, as bound
             // callbacks on every port, 9 MB on the 1,024-host permutation (docs/performance.md).
             p.dev->CheckLineRateAgainst(tl.rateBps);
-            if (exec)
-            {
-                ConnectTrace(p.dev, "Drop", onDrop);
-            }
+            ConnectTrace(p.dev, "Drop", onDrop);
             ConnectTrace(p.dev, "Pfc", MakeBoundCallback(&MetricsSink::OnPfc, port));
         }
     }

@@ -214,9 +214,9 @@ class FabricNetDevice : public NetDevice
     /** A frame of `bytes` that arrived on VL `vl` has left this port's input buffer (the
      *  switch forwarded or dropped it): free its blocks and schedule a credit update. */
     void ReturnCredit(uint8_t vl, uint32_t bytes);
-    /** Blocks of VL `vl`'s input buffer in use now / at most so far. */
-    uint64_t GetVlBlocksUsed(uint8_t vl) const { return m_vl[vl].usedBlocks; }
-    uint64_t GetVlPeakBlocks(uint8_t vl) const { return m_vl[vl].peakBlocks; }
+    /** Blocks of VL `vl`'s input buffer in use now / at most so far (0 without credits). */
+    uint64_t GetVlBlocksUsed(uint8_t vl) const { return m_vl.empty() ? 0 : m_vl[vl].usedBlocks; }
+    uint64_t GetVlPeakBlocks(uint8_t vl) const { return m_vl.empty() ? 0 : m_vl[vl].peakBlocks; }
     /** Capacity of VL `vl`'s input buffer, blocks (VlBufferBytes / 64). */
     uint64_t GetVlCapacityBlocks() const { return m_vlCapacityBlocks; }
     /** Whether a frame of VL `vl` waits for credit now (refused, not yet sent). */

@@ -70,8 +70,12 @@ class IntStackRef
   public:
     /** Whether the frame carries an INT header. */
     bool IsPresent() const { return m_records != nullptr; }
-    /** The records (IsPresent() first; absent reads as an empty stack). */
-    const IntStack& Get() const { return m_records ? m_records->stack : Empty()->stack; }
+    /** The records (IsPresent() first; absent reads as an empty stack, `present` false). */
+    const IntStack& Get() const
+    {
+        static const IntStack kAbsent;
+        return m_records ? m_records->stack : kAbsent;
+    }
     /** The records, or nullptr when the frame carries no INT header. */
     const IntStack* Peek() const { return m_records ? &m_records->stack : nullptr; }
     /** Carry an INT header with no records yet (a data frame of an INT connection). */

@@ -398,6 +398,10 @@ void
 SwitchNode::SendXoff(uint16_t port, uint8_t priority)
 {
     const size_t k = static_cast<size_t>(port) * 8 + priority;
+    if (m_refresh.empty())
+    {
+        m_refresh.resize(m_ports.size() * 8); // at the switch's first XOFF, before m_xoff says so
+    }
     m_xoff[k] = true;
     m_ports[port]->SendPfc(priority, m_pauseQuanta, PauseDepth(port, priority));
     Time refresh = m_pauseRefresh;
@@ -406,10 +410,6 @@ SwitchNode::SendXoff(uint16_t port, uint8_t priority)
         refresh = PicoSeconds(SerializationPs(static_cast<uint64_t>(m_pauseQuanta) * kPfcQuantumBits / 8,
                                               m_ports[port]->GetRateBps()) /
                               2);
-    }
-    if (m_refresh.empty())
-    {
-        m_refresh.resize(m_ports.size() * 8); // at the switch's first XOFF
     }
     m_refresh[k].Cancel();
     m_refresh[k] = Simulator::Schedule(refresh, &SwitchNode::RefreshXoff, this, port, priority);

@@ -30,7 +30,7 @@ double EcnMarkProbability(uint64_t queueBytes, uint64_t kmin, uint64_t kmax, dou
  * strict priority (7 highest), and a discounting rate estimator (DRE) of egress utilisation
  * (Alizadeh et al., "CONGA", SIGCOMM 2014, section 3.3) for load-balancing policies.
  * Every frame's IPv4 TTL is decremented at enqueue; a data frame that carries an INT header
- * (FrameMeta::intStack.present) gets this egress's IntHop when it leaves the queue (HPCC).
+ * (FrameMeta::intStack.IsPresent()) gets this egress's IntHop when it leaves the queue (HPCC).
  * The queued frames live in a FifoPool that the ports of the switch share, and the switches of a
  * fabric share theirs (FabricHelper): memory for the most frames queued at once in the fabric.
  */

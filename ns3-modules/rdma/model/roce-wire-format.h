@@ -17,7 +17,7 @@ namespace ns3
 
 /**
  * \brief Set meta.ipBytes for a RoCEv2 frame of meta.kind (and meta.sackFormat,
- * meta.intStack.present, meta.hasCreditDemand) that carries `payloadBytes` after its transport
+ * meta.intStack.IsPresent(), meta.hasCreditDemand) that carries `payloadBytes` after its transport
  * headers (data: the RDMA payload; CNP: its 16 reserved bytes; ACK/NAK: 0), and return the
  * frame's size in bytes: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 + [data: INT 42 (HPCC,
  * RoceIntHeader) + credit demand 4 (RCCC, RoceCreditRequestHeader)] [ACK/NAK: AETH 4 + INT
@@ -49,7 +49,7 @@ Ptr<Packet> SerializeRoceFrame(const FrameMeta& meta,
  * back into the FrameMeta fields they carry. What follows the AETH is told by its size (INT
  * echo 42 bytes, then SACK 4: a SACK PSN, 12: a bitmap). What follows the BTH of a data frame
  * is not told by the bytes but by the connection (both ends run the same congestion control
- * and credit setting): on entry, meta.intStack.present and meta.hasCreditDemand say whether
+ * and credit setting): on entry, meta.intStack.IsPresent() and meta.hasCreditDemand say whether
  * the INT header and the credit demand are there, and are then parsed. Fabric-internal fields
  * (lbTag, pfcDepth, trimmed) are not on the wire and stay as they are.
  * \return false if it is not a RoCEv2 frame.
