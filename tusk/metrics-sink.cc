@@ -78,7 +78,7 @@ MetricsSink::Connect(const TopologyGraph& graph,
             // Only what needs each event is connected: a drop of a data frame is charged to
             // its transfer, and every PFC frame is a row of pfc_events.csv. A listener per
             // counter cost ~250 instructions per packet-hop (a Tx trace) and, as bound
-            // callbacks on every port, 9 MB on the 1,024-host permutation (docs/performance.md).
+            // callbacks on every port, 11 MB on the 1,024-host permutation (docs/performance.md).
             p.dev->CheckLineRateAgainst(tl.rateBps);
             ConnectTrace(p.dev, "Drop", onDrop);
             ConnectTrace(p.dev, "Pfc", MakeBoundCallback(&MetricsSink::OnPfc, port));
@@ -112,7 +112,10 @@ MetricsSink::Connect(const TopologyGraph& graph,
 }
 
 void
-MetricsSink::OnDrop(WorkloadExecutor* exec, Ptr<const Packet>, const FrameMeta& meta, DropReason reason)
+MetricsSink::OnDrop(WorkloadExecutor* exec,
+                    Ptr<const Packet>,
+                    const FrameMeta& meta,
+                    DropReason reason)
 {
     exec->OnDataDropped(meta, reason);
 }
