@@ -288,8 +288,8 @@ DcqcnCongestionControl::IncreaseEvent()
     if (m_byteCounter == 0)
     {
         // The timer alone counts the stages, as a Mellanox NIC's DCQCN and the HPCC simulator
-        // (rdma-hw.cc, RateIncEventMlx): with j = timer events since the cut, fast recovery
-        // while j <= F, one additive step at j = F + 1, then hyper increase by R_HAI per event.
+        // (rdma-hw.cc, RateIncEventMlx): with t = timer events since the cut, fast recovery
+        // while t <= F, one additive step at t = F + 1, then hyper increase by R_HAI per event.
         // (With the byte counter's stage stuck at 0 the two-counter rule below never leaves
         // additive increase.)
         const uint32_t t = m_timerEvents;
