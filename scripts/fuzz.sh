@@ -25,6 +25,7 @@ declare -A SEEDS=(
   [fuzz-hpcc-config]="data/hpcc/config.txt"
   [fuzz-flow-size-cdf]="data/hpcc/*_distribution.txt"
   [fuzz-simai-workload]="data/simai/microAllReduce.txt data/simai/workload_analytical.txt"
+  [fuzz-rerun-manifest]="fuzz/corpus/fuzz-rerun-manifest/*"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tusk-fuzz-run.XXXXXX")

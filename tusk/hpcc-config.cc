@@ -1,7 +1,9 @@
 #include "hpcc-config.h"
 
 #include "fabric/model/input-error.h"
+#include "fabric/model/input-excerpt.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -45,7 +47,7 @@ Number(const std::string& path, unsigned line, const std::string& key, const std
     catch (const std::exception&)
     {
         throw ns3::InputError(path, line, key,
-                              "expected a finite non-negative number; got \"" + text + "\"");
+                              "expected a finite non-negative number; got " + ns3::QuoteExcerpt(text));
     }
 }
 
@@ -105,7 +107,15 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
     }
 
     std::vector<std::string> warnings;
-    auto where = [&](const Entry& e) { return path + ":" + std::to_string(e.line) + ": " + e.key; };
+    // A key as the file spells it, for warnings: bounded and escaped unless it is a plain
+    // KEY_NAME (a file that is not a config must not have its lines repeated).
+    auto where = [&](const Entry& e) {
+        const bool plain = std::all_of(e.key.begin(), e.key.end(), [](char c) {
+            return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        });
+        return path + ":" + std::to_string(e.line) + ": " +
+               (plain && e.key.size() <= 40 ? e.key : ns3::QuoteExcerpt(e.key));
+    };
     auto need = [&](const Entry& e, size_t n) {
         if (e.v.size() != n)
         {
@@ -121,7 +131,7 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         if (x < lo || x > hi)
         {
             throw ns3::InputError(path, e.line, e.key,
-                                  std::string("expected ") + what + "; got " + e.v[i]);
+                                  std::string("expected ") + what + "; got " + ns3::QuoteExcerpt(e.v[i]));
         }
         return x;
     };
@@ -441,7 +451,7 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
             const double us = ranged(e, 0, 0, 1e9, "a time >= 0 us");
             if (us > 0 && us < 0.001)
             {
-                throw ns3::InputError(path, e.line, key, "expected 0 or at least 0.001 us; got " + e.v[0]);
+                throw ns3::InputError(path, e.line, key, "expected 0 or at least 0.001 us; got " + ns3::QuoteExcerpt(e.v[0]));
             }
             if (dcqcn)
             {

@@ -9,6 +9,7 @@
 #include "hpcc-config.h"
 #include "knob-table.h"
 #include "locate/locate-command.h"
+#include "rerun.h"
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
@@ -497,67 +498,6 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     return rc;
 }
 
-/** The bytes of a file ("" if it cannot be read). */
-std::string
-FileBytes(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-/**
- * `tusk rerun RESULTS_DIR`: run again from RESULTS_DIR/manifest.json alone (its "scenario" is
- * the resolved spec of that run) into --out (default RESULTS_DIR.rerun), then compare every
- * result file the manifest lists byte for byte. Exit 0 if all are identical and the run ended
- * as before; 1 otherwise.
- */
-int
-DoRerun(const std::string& dir, const std::string& outArg, bool quiet)
-{
-    const fs::path original = fs::path(dir).lexically_normal();
-    const fs::path manifestPath = original / "manifest.json";
-    if (!fs::is_regular_file(manifestPath))
-    {
-        throw ns3::InputError(dir, 0, "", "not a run's results directory (no manifest.json); for a "
-                                          "comparison, rerun one of its policy folders");
-    }
-    const ScenarioSpec spec = LoadManifestScenario(manifestPath.string());
-    nlohmann::json before = nlohmann::json::parse(FileBytes(manifestPath));
-    std::string leaf = original.filename().string();
-    if (leaf.empty() || leaf == ".")
-    {
-        leaf = fs::absolute(original).lexically_normal().filename().string();
-    }
-    const std::string out =
-        !outArg.empty() ? outArg : (original.parent_path() / (leaf + ".rerun")).string();
-    const RunResult r = RunInto(spec, out, quiet);
-    int differ = 0;
-    for (const auto& f : before.value("files", nlohmann::json::array()))
-    {
-        const std::string name = f.get<std::string>();
-        const bool same = FileBytes(original / name) == FileBytes(fs::path(out) / name);
-        differ += same ? 0 : 1;
-        std::cout << fmt::format("{:<16} {}\n", name, same ? "identical" : "DIFFERS");
-    }
-    const std::string statusBefore = before.value("status", "");
-    const std::string statusNow = r.failure.empty() ? "ok" : "failed";
-    if (statusBefore != statusNow)
-    {
-        std::cout << "status: " << statusBefore << " before, " << statusNow << " now\n";
-        ++differ;
-    }
-    std::cout << (differ == 0 ? "reproduced: " : "NOT reproduced: ") << original.string()
-              << " -> " << out << "/\n";
-    if (!r.failure.empty())
-    {
-        std::cerr << "tusk: the run failed (as " << (statusBefore == "failed" ? "before" : "not before")
-                  << "): " << r.failure << "\n";
-    }
-    return differ == 0 ? 0 : kExitRunFailed;
-}
-
 /** `tusk keys [--update-doc FILE]`. */
 int
 DoKeys(const std::string& updateDoc)
@@ -618,16 +558,8 @@ main(int argc, char** argv)
 
     auto* pol = app.add_subcommand("policies", "List the load-balancing policies");
 
-    std::string rerunDir;
-    std::string rerunOut;
-    bool rerunQuiet = false;
-    auto* rerun = app.add_subcommand(
-        "rerun",
-        "Run again from a run's manifest.json alone and compare the result files byte for byte "
-        "(exit 0: reproduced). `tusk run RESULTS_DIR/manifest.json` runs it without comparing.");
-    rerun->add_option("results_dir", rerunDir, "A run directory (with manifest.json)")->required();
-    rerun->add_option("--out", rerunOut, "Results directory (default RESULTS_DIR.rerun)");
-    rerun->add_flag("-q,--quiet", rerunQuiet, "No progress line on stderr");
+    RerunOptions rerunOpts;
+    auto* rerun = AddRerunCommand(app, rerunOpts);
 
     std::string updateDoc;
     auto* keys = app.add_subcommand(
@@ -687,7 +619,7 @@ main(int argc, char** argv)
         }
         if (rerun->parsed())
         {
-            return DoRerun(rerunDir, rerunOut, rerunQuiet);
+            return RunRerun(rerunOpts, std::cout, &g_staging);
         }
         if (keys->parsed())
         {

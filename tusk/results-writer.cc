@@ -4,6 +4,7 @@
 #include "scenario-toml.h"
 #include "stats.h"
 #include "locate/observations.h"
+#include "code-identity.h"
 #include "git-revision.h"
 #include "tusk-version.h"
 
@@ -415,6 +416,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     nlohmann::ordered_json m;
     m["tusk_version"] = TUSK_VERSION;
     m["git_revision"] = GitRevision();
+    m["code_hash"] = CodeIdentity(); // what a resumed sweep compares (code-identity.h)
     m["ns3_version"] = "3.37";
     m["scenario_name"] = r.spec.name;
     m["scenario_file"] = r.spec.sourceFile;

@@ -1,5 +1,6 @@
 #include "sweep-cli.h"
 
+#include "code-identity.h"
 #include "git-revision.h"
 #include "regress.h"
 #include "results-writer.h"
@@ -87,10 +88,23 @@ Display(const std::string& root)
 }
 
 /** Submit to Slurm and optionally wait; returns the exit status. */
+/** Say how many runs are run again because other code made their results (if any). */
+void
+PrintOtherCode(size_t n)
+{
+    if (n > 0)
+    {
+        std::cout << fmt::format("{} run(s) run again because their results were made by other "
+                                 "code (manifest code_hash is not this binary's)\n",
+                                 n);
+    }
+}
+
 int
 RunOnSlurm(const SweepPlan& plan, bool force, bool wait, bool quiet)
 {
     const SlurmSubmission sub = SubmitSlurm(plan, force);
+    PrintOtherCode(sub.otherCode);
     if (sub.runs == 0)
     {
         std::cout << fmt::format("all {} runs have complete results in {}/; nothing submitted\n",
@@ -296,6 +310,7 @@ SweepCommands::Dispatch()
         o.out.empty() ? (fs::path("results") / "regress" / suite.name).string() : o.out;
     SweepPlan plan = SuitePlan(suite, root);
     plan.keepRevision = GitRevision(); // --resume keeps only this binary's results
+    plan.keepCode = CodeIdentity();
     if (!o.quiet)
     {
         std::cerr << fmt::format("tusk regress {}: {} runs ({} scenarios), {} backend, results in {}/\n",
@@ -318,6 +333,7 @@ SweepCommands::Dispatch()
         lo.force = force;
         lo.quiet = o.quiet;
         const SweepTally t = RunLocal(plan, lo);
+        PrintOtherCode(t.otherCode);
         if (t.interrupted)
         {
             std::cerr << "tusk regress: interrupted\n";
@@ -378,6 +394,7 @@ SweepCommands::RunSweep()
     }
     const std::string root = o.out.empty() ? (fs::path("results") / spec.name).string() : o.out;
     SweepPlan plan = ExpandSweep(spec, root);
+    plan.keepCode = CodeIdentity(); // results of other code are run again
     if (!o.quiet)
     {
         PrintDuplicates(plan);
@@ -493,6 +510,7 @@ SweepCommands::RunSweep()
                              "results), {} wall; {}/sweep.csv, index.sqlite\n",
                              t.total, t.ok + t.failed + t.errors, t.ok, t.failed, t.errors,
                              t.skipped, FormatDuration(t.wallSeconds), Display(plan.root));
+    PrintOtherCode(t.otherCode);
     if (t.interrupted)
     {
         std::cerr << "tusk sweep: interrupted; finished runs are kept, run the same command to "

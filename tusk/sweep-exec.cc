@@ -396,24 +396,39 @@ SelfExecutable()
     return p.string();
 }
 
-bool
-HasCompleteResults(const std::string& runDir, const std::string& hash, const std::string& revision)
+ResultsState
+ResultsIn(const std::string& runDir, const std::string& hash, const std::string& revision,
+          const std::string& code)
 {
     std::ifstream in(runDir + "/manifest.json");
     if (!in)
     {
-        return false;
+        return ResultsState::None;
     }
     const auto m = nlohmann::json::parse(in, nullptr, false);
-    if (!m.is_object() || !m.contains("scenario"))
+    if (!m.is_object() || !m.contains("scenario") || Sha256Hex(m["scenario"].dump()) != hash)
     {
-        return false;
+        return ResultsState::None;
     }
-    if (!revision.empty() && m.value("git_revision", "") != revision)
+    const auto text = [&m](const char* key) {
+        return m.contains(key) && m[key].is_string() ? m[key].get<std::string>() : std::string();
+    };
+    if (!revision.empty() && text("git_revision") != revision)
     {
-        return false;
+        return ResultsState::None;
     }
-    return Sha256Hex(m["scenario"].dump()) == hash;
+    if (!code.empty() && text("code_hash") != code)
+    {
+        return ResultsState::OtherCode;
+    }
+    return ResultsState::Complete;
+}
+
+bool
+HasCompleteResults(const std::string& runDir, const std::string& hash, const std::string& revision,
+                   const std::string& code)
+{
+    return ResultsIn(runDir, hash, revision, code) == ResultsState::Complete;
 }
 
 bool
@@ -466,10 +481,11 @@ WritePlan(const SweepPlan& plan)
 
 RunRecord
 ExecuteRun(const std::string& root, const SweepRun& run, const std::string& tusk,
-           const std::string& backend, bool force, const std::string& keepRevision)
+           const std::string& backend, bool force, const std::string& keepRevision,
+           const std::string& keepCode)
 {
     const std::string dir = root + "/" + run.id;
-    if (!force && HasCompleteResults(dir, run.hash, keepRevision))
+    if (!force && HasCompleteResults(dir, run.hash, keepRevision, keepCode))
     {
         RunRecord r;
         if (!ReadRunRecord(root, run, r))
@@ -513,12 +529,16 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
     std::vector<const SweepRun*> todo;
     for (const auto& r : plan.runs)
     {
-        if (!options.force && HasCompleteResults(plan.root + "/" + r.id, r.hash, plan.keepRevision))
+        const ResultsState state =
+            options.force ? ResultsState::None
+                          : ResultsIn(plan.root + "/" + r.id, r.hash, plan.keepRevision, plan.keepCode);
+        if (state == ResultsState::Complete)
         {
             ++tally.skipped;
         }
         else
         {
+            tally.otherCode += state == ResultsState::OtherCode ? 1 : 0;
             todo.push_back(&r);
         }
     }

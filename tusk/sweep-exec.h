@@ -72,14 +72,28 @@ std::string SweepStateDir(const std::string& root);
 /** The path of the tusk binary that is running. */
 std::string SelfExecutable();
 
+/** What a run directory holds, for the run whose resolved scenario hashes to `hash`. */
+enum class ResultsState
+{
+    None,      //!< no results of that scenario (or of another revision than the one required)
+    Complete,  //!< complete results, made by the required code
+    OtherCode, //!< complete results of that scenario, but made by other code (`code_hash`)
+};
+
 /**
- * \brief Whether `runDir` holds the complete results of the scenario whose hash is `hash`:
- * a manifest.json whose resolved scenario hashes to it (`tusk run` writes manifest.json last,
+ * \brief What `runDir` holds: complete results of the scenario whose hash is `hash` are a
+ * manifest.json whose resolved scenario hashes to it (`tusk run` writes manifest.json last,
  * into a staging directory that is renamed into place). With a non-empty `revision`, the
- * manifest must also have been written by that tusk revision (`git_revision`).
+ * manifest must also have been written by that tusk revision (`git_revision`); with a
+ * non-empty `code`, by that code (`code_hash` == `code`, CodeIdentity(); a manifest without
+ * `code_hash` is OtherCode).
  */
+ResultsState ResultsIn(const std::string& runDir, const std::string& hash,
+                       const std::string& revision = "", const std::string& code = "");
+
+/** ResultsIn(...) == ResultsState::Complete. */
 bool HasCompleteResults(const std::string& runDir, const std::string& hash,
-                        const std::string& revision = "");
+                        const std::string& revision = "", const std::string& code = "");
 
 /** The record of a run's latest attempt, if there is one for this hash. */
 bool ReadRunRecord(const std::string& root, const SweepRun& run, RunRecord& record);
@@ -93,11 +107,12 @@ void WritePlan(const SweepPlan& plan);
 
 /**
  * \brief Run one run to the end (a Slurm task's way): spawn, wait, write its record.
- * Runs with complete results (of revision `keepRevision`, when not "") are skipped (returned
- * record: status of those results).
+ * Runs with complete results (of revision `keepRevision` and code `keepCode`, each when not
+ * "") are skipped (returned record: status of those results).
  */
 RunRecord ExecuteRun(const std::string& root, const SweepRun& run, const std::string& tusk,
-                     const std::string& backend, bool force, const std::string& keepRevision);
+                     const std::string& backend, bool force, const std::string& keepRevision,
+                     const std::string& keepCode);
 
 struct LocalOptions
 {
@@ -112,6 +127,7 @@ struct SweepTally
 {
     size_t total = 0;
     size_t skipped = 0; //!< complete results already there
+    size_t otherCode = 0; //!< run again: their results were made by other code (code_hash)
     size_t ok = 0;
     size_t failed = 0;  //!< ran, results written, the run failed
     size_t errors = 0;  //!< ran, no results

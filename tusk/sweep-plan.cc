@@ -956,6 +956,7 @@ PlanToJson(const SweepPlan& plan)
     j["name"] = plan.name;
     j["kind"] = plan.kind;
     j["keep_revision"] = plan.keepRevision;
+    j["keep_code"] = plan.keepCode;
     j["source_file"] = plan.sourceFile;
     j["root"] = plan.root;
     j["axes"] = plan.axisNames;
@@ -987,6 +988,7 @@ PlanFromJson(const nlohmann::json& j)
     plan.name = j.at("name");
     plan.kind = j.value("kind", "sweep");
     plan.keepRevision = j.value("keep_revision", "");
+    plan.keepCode = j.value("keep_code", "");
     plan.sourceFile = j.at("source_file");
     plan.root = j.at("root");
     plan.axisNames = j.at("axes").get<std::vector<std::string>>();

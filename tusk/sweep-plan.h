@@ -115,6 +115,13 @@ struct SweepPlan
      * be worthless.
      */
     std::string keepRevision;
+    /**
+     * Complete results are kept only when their manifest's `code_hash` is this one (the
+     * CodeIdentity() of the binary that plans the sweep; `tusk sweep` and `tusk regress` set
+     * it); "" keeps results made by any code. Results of the same scenario made by other code
+     * are run again and counted (SweepTally::otherCode, SlurmSubmission::otherCode).
+     */
+    std::string keepCode;
     /** Runs that resolve to the same scenario as an earlier run (same hash): (run, earlier). */
     std::vector<std::pair<std::string, std::string>> duplicates;
 };

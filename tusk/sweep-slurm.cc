@@ -4,6 +4,8 @@
 #include "sweep-exec.h"
 #include "sweep-index.h"
 
+#include "fabric/model/input-error.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -99,6 +101,29 @@ NowIso()
     return buf;
 }
 
+/**
+ * Refuse `value` (a path or name that goes into a generated shell script or an sbatch --wrap
+ * command) if it holds a control character: a newline would end the quoted word or the
+ * comment it is in, and the rest would run as a command on the compute node.
+ * \throws ns3::InputError naming `key`
+ */
+void
+CheckScriptText(const std::string& value, const std::string& key)
+{
+    for (size_t i = 0; i < value.size(); ++i)
+    {
+        const auto c = static_cast<unsigned char>(value[i]);
+        if (c < 0x20 || c == 0x7f)
+        {
+            throw ns3::InputError("<command line>", 0, key,
+                                  fmt::format("{} contains a control character (byte 0x{:02x} at "
+                                              "offset {}); the Slurm backend writes it into a "
+                                              "shell script, so it must be printable",
+                                              ShellQuote(value.substr(0, i)) + "...", c, i));
+        }
+    }
+}
+
 } // namespace
 
 std::string
@@ -188,19 +213,29 @@ RunProgram(const std::vector<std::string>& argv)
 SlurmSubmission
 SubmitSlurm(const SweepPlan& plan, bool force)
 {
+    // Everything the array script and the index job's --wrap command contain, checked before
+    // anything is written: every value in them is also single-quoted (ShellQuote).
+    const std::string tusk = SelfExecutable();
+    CheckScriptText(plan.root, "--out (the results root)");
+    CheckScriptText(plan.name, "name");
+    CheckScriptText(tusk, "the tusk binary's path");
     WritePlan(plan);
     const std::string dir = SlurmDir(plan.root);
     fs::create_directories(dir);
     SweepPlan todo = plan;
     todo.runs.clear();
+    SlurmSubmission sub;
     for (const auto& r : plan.runs)
     {
-        if (force || !HasCompleteResults(plan.root + "/" + r.id, r.hash, plan.keepRevision))
+        const ResultsState state =
+            force ? ResultsState::None
+                  : ResultsIn(plan.root + "/" + r.id, r.hash, plan.keepRevision, plan.keepCode);
+        if (state != ResultsState::Complete)
         {
             todo.runs.push_back(r);
+            sub.otherCode += state == ResultsState::OtherCode ? 1 : 0;
         }
     }
-    SlurmSubmission sub;
     sub.runs = todo.runs.size();
     if (todo.runs.empty())
     {
@@ -214,14 +249,13 @@ SubmitSlurm(const SweepPlan& plan, bool force)
     const std::string planFile = fmt::format("{}/plan-{}.json", dir, n);
     WriteFileAtomic(planFile, PlanToJson(todo).dump(1) + "\n");
 
-    const std::string tusk = SelfExecutable();
     const std::string script = fmt::format("{}/array-{}.sh", dir, n);
     WriteFileAtomic(script,
                     fmt::format("#!/bin/sh\n"
                                 "# tusk sweep {}: array task i runs runs [i*{}, (i+1)*{}) of {}\n"
                                 "exec {} sweep-task {} --task \"$SLURM_ARRAY_TASK_ID\"{}\n",
-                                plan.name, chunk, chunk, planFile, ShellQuote(tusk),
-                                ShellQuote(planFile), force ? " --force" : ""));
+                                ShellQuote(plan.name), chunk, chunk, ShellQuote(planFile),
+                                ShellQuote(tusk), ShellQuote(planFile), force ? " --force" : ""));
     std::vector<std::string> common = {"--parsable", "--chdir=" + plan.root};
     if (!o.partition.empty())
     {
@@ -409,7 +443,8 @@ RunSlurmTask(const std::string& planFile, unsigned task, bool force)
     for (size_t i = begin; i < std::min(plan.runs.size(), begin + chunk) && !StopSignalScope::Signal(); ++i)
     {
         const SweepRun& run = plan.runs[i];
-        const RunRecord r = ExecuteRun(plan.root, run, tusk, "slurm", force, plan.keepRevision);
+        const RunRecord r = ExecuteRun(plan.root, run, tusk, "slurm", force, plan.keepRevision,
+                                       plan.keepCode);
         std::cout << fmt::format("{} {} exit {} {:.1f} s{}\n", r.status, run.id, r.exitStatus,
                                  r.wallSeconds, r.message.empty() ? "" : ": " + r.message)
                   << std::flush;

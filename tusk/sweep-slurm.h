@@ -40,6 +40,7 @@ struct SlurmSubmission
     std::string indexJob;
     size_t runs = 0;
     size_t tasks = 0;
+    size_t otherCode = 0; //!< of `runs`: results there, but made by other code (code_hash)
 };
 
 /**

@@ -44,6 +44,7 @@
 #include "fabric/helper/topology-builders.h"
 
 #include "fabric/model/input-error.h"
+#include "fabric/model/input-excerpt.h"
 
 #include <algorithm>
 #include <array>
@@ -322,7 +323,7 @@ HtsimTopoReader::ParseValue(unsigned lineNo,
     });
     if (!digits)
     {
-        Fail(lineNo, key.name, "expected a non-negative integer; got '" + s + "'");
+        Fail(lineNo, key.name, "expected a non-negative integer; got " + QuoteExcerpt(s));
     }
     // At most 19 digits fit in uint64_t without overflow; longer values are out of range.
     uint64_t v = 0;
@@ -378,8 +379,8 @@ HtsimTopoReader::ParseLine(unsigned lineNo, const std::string& raw)
             all += (all.empty() ? "" : ", ") + std::string(k.name);
         }
         Fail(lineNo,
-             tok[0],
-             "expected a known key (did you mean '" +
+             "",
+             "expected a known key; got " + QuoteExcerpt(tok[0]) + " (did you mean '" +
                  ClosestName(tok[0], names, LetterCase::INSENSITIVE) + "'?); valid keys: " + all);
     }
     const uint64_t value = ParseValue(lineNo, *key, tok);

@@ -4,6 +4,7 @@
 #include "background-traffic.h"
 
 #include "fabric/model/input-error.h"
+#include "fabric/model/input-excerpt.h"
 
 #include <algorithm>
 #include <cmath>
@@ -117,8 +118,12 @@ FlowSizeCdf::Read(const std::string& path)
         }
         if (!okX || !okY || (ls >> extra))
         {
-            throw InputError(path, n, "cdf",
-                             "expected \"size_bytes cdf_percent\"; got \"" + line + "\"");
+            // Quote the offending token only: the file may not be a CDF at all.
+            const std::string got = !okX  ? QuoteExcerpt(a)
+                                    : b.empty() ? std::string("one value")
+                                    : !okY      ? QuoteExcerpt(b)
+                                                : "a third value " + QuoteExcerpt(extra);
+            throw InputError(path, n, "cdf", "expected \"size_bytes cdf_percent\"; got " + got);
         }
         points.emplace_back(x, y);
     }

@@ -4,6 +4,7 @@
 #include "hpcc-reader.h"
 
 #include "fabric/model/input-error.h"
+#include "fabric/model/input-excerpt.h"
 
 #include <algorithm>
 #include <cmath>
@@ -61,7 +62,7 @@ class TokenReader
         if (t.empty() || t.size() > 19 ||
             !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
         {
-            Fail(key, "expected " + what + "; got \"" + t + "\"");
+            Fail(key, "expected " + what + "; got " + QuoteExcerpt(t));
         }
         return std::stoull(t);
     }
@@ -231,17 +232,17 @@ ReadHpccTopology(const std::string& path)
         link.b = vertexOf[b];
         if (!ParseHpccRate(rate, link.rateBps))
         {
-            in.Fail("rate", "expected a rate like 100Gbps; got \"" + rate + "\"");
+            in.Fail("rate", "expected a rate like 100Gbps; got " + QuoteExcerpt(rate));
         }
         if (!ParseHpccDelay(delay, link.delayPs))
         {
-            in.Fail("delay", "expected a delay like 0.001ms; got \"" + delay + "\"");
+            in.Fail("delay", "expected a delay like 0.001ms; got " + QuoteExcerpt(delay));
         }
         char* end = nullptr;
         const double e = std::strtod(err.c_str(), &end);
         if (end == err.c_str() || end != err.c_str() + err.size())
         {
-            in.Fail("error_rate", "expected a number; got \"" + err + "\"");
+            in.Fail("error_rate", "expected a number; got " + QuoteExcerpt(err));
         }
         if (e != 0)
         {
@@ -378,7 +379,7 @@ ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
         if (end == start.c_str() || end != start.c_str() + start.size() || !std::isfinite(s) ||
             s < 0 || s > 1e6)
         {
-            in.Fail("start_s", "expected a start time in seconds >= 0; got \"" + start + "\"");
+            in.Fail("start_s", "expected a start time in seconds >= 0; got " + QuoteExcerpt(start));
         }
         t.startPs = static_cast<uint64_t>(std::llround(s * 1e12));
         out.push_back(t);

@@ -6,6 +6,7 @@
 
 #include "fabric/helper/closest-name.h"
 #include "fabric/model/input-error.h"
+#include "fabric/model/input-excerpt.h"
 
 #include <algorithm>
 #include <cctype>
@@ -85,20 +86,11 @@ JoinList(const char* const (&valid)[N])
     return s;
 }
 
-/** Printable excerpt of a token for messages (bounded length). */
+/** Printable excerpt of a token for messages (bounded length, QuoteExcerpt). */
 std::string
 Quote(const std::string& s)
 {
-    const size_t maxLen = 40;
-    std::string t = s.size() > maxLen ? s.substr(0, maxLen) + "..." : s;
-    for (char& c : t)
-    {
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-        {
-            c = '?';
-        }
-    }
-    return "'" + t + "'";
+    return QuoteExcerpt(s);
 }
 
 /** Strict unsigned decimal: digits only, no sign, no overflow of `max`. */
@@ -176,9 +168,15 @@ class CmReader
     HtsimConnectionMatrix Read();
 
   private:
+    /** `key` is often a token of the file: one that is not a plain field name or SRC->DST
+     *  pair (a line of a file that is not a .cm) is left out; the message quotes it bounded. */
     [[noreturn]] void Fail(unsigned line, const std::string& key, const std::string& msg) const
     {
-        throw InputError(m_path, line, key, msg);
+        const bool plain = key.size() <= 24 && std::all_of(key.begin(), key.end(), [](char c) {
+                               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+                                      c == '-' || c == '>' || c == '.';
+                           });
+        throw InputError(m_path, line, plain ? key : "", msg);
     }
 
     void ParseHeader(const std::vector<std::string>& tok, unsigned line);

@@ -4,6 +4,7 @@
 #include "simai-workload.h"
 
 #include "fabric/model/input-error.h"
+#include "fabric/model/input-excerpt.h"
 
 #include <algorithm>
 #include <fstream>
@@ -157,7 +158,7 @@ ReadSimAiWorkload(const std::string& path)
     {
         throw InputError(path, 1, "header",
                          "expected the parallelism HYBRID_TRANSFORMER_FWD_IN_BCKWD or "
-                         "HYBRID_TRANSFORMER; got \"" + w.policy + "\"");
+                         "HYBRID_TRANSFORMER; got " + QuoteExcerpt(w.policy));
     }
     std::map<std::string, uint64_t> values;
     for (size_t i = 1; i + 1 < head.size(); ++i)
@@ -174,8 +175,8 @@ ReadSimAiWorkload(const std::string& path)
         if (!ParseUnsigned(head[i + 1], v) || v > std::numeric_limits<uint32_t>::max())
         {
             throw InputError(path, 1, "header",
-                             "expected a non-negative integer after \"" + key + "\"; got \"" +
-                                 head[i + 1] + "\"");
+                             "expected a non-negative integer after \"" + key + "\"; got " +
+                                 QuoteExcerpt(head[i + 1]));
         }
         values[key.back() == ':' ? key.substr(0, key.size() - 1) : key] = v;
         ++i;
@@ -226,7 +227,9 @@ ReadSimAiWorkload(const std::string& path)
     if (countTok.size() != 1 || !ParseUnsigned(countTok[0], count))
     {
         throw InputError(path, 2, "layers",
-                         "expected the number of layer lines; got \"" + line + "\"");
+                         "expected the number of layer lines; got " +
+                             (countTok.size() == 1 ? QuoteExcerpt(countTok[0])
+                                                   : std::to_string(countTok.size()) + " words"));
     }
     unsigned lineNo = 2;
     while (std::getline(in, line))
@@ -255,13 +258,13 @@ ReadSimAiWorkload(const std::string& path)
         l.name = t[0];
         if (!ParseSigned(t[1], l.dependency))
         {
-            throw InputError(path, lineNo, "dependency", "expected an integer; got \"" + t[1] + "\"");
+            throw InputError(path, lineNo, "dependency", "expected an integer; got " + QuoteExcerpt(t[1]));
         }
         auto num = [&](size_t col, const char* key, uint64_t& v) {
             if (!ParseUnsigned(t[col], v))
             {
                 throw InputError(path, lineNo, key,
-                                 "expected a non-negative integer; got \"" + t[col] + "\"");
+                                 "expected a non-negative integer; got " + QuoteExcerpt(t[col]));
             }
         };
         // Compute times become ps (x 1000) and wg_compute + wg_update is one step: at most

@@ -1,0 +1,123 @@
+// A scenario that names a file that is not a tusk input (a system file, a file of secrets) as
+// one of its inputs fails with exit 2, and the error quotes at most a bounded piece of the
+// offending token (ns3::QuoteExcerpt, fabric/model/input-excerpt.h), never the file's line,
+// and no control character of it reaches the terminal.
+
+#include "cli-helpers.h"
+
+#include "fabric/model/input-excerpt.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using tusk_test::Scratch;
+using tusk_test::Slurp;
+using tusk_test::Tusk;
+using tusk_test::Write;
+
+namespace
+{
+
+const char* const kTopology = R"([topology]
+kind = "leaf-spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+host_link_gbps = 100
+fabric_link_gbps = 100
+)";
+
+/** How a scenario names an input file PATH, one per reader. */
+struct Use
+{
+    std::string what;
+    std::string scenario; // "@" stands for the path
+    std::string args;     // extra command-line arguments ("@" likewise)
+};
+
+std::vector<Use>
+Uses()
+{
+    const std::string perm = std::string(kTopology) + "[workload]\nkind = \"permutation\"\nbytes = \"100KB\"\n";
+    return {
+        {"htsim .cm", std::string(kTopology) + "[workload]\nkind = \"htsim\"\nfile = \"@\"\n", ""},
+        {"flow-size CDF", perm + "[[background]]\ncdf_file = \"@\"\n", ""},
+        {"htsim .topo",
+         "[topology]\nkind = \"htsim\"\nfile = \"@\"\n[workload]\nkind = \"permutation\"\nbytes = \"100KB\"\n", ""},
+        {"HPCC topology.txt",
+         "[topology]\nkind = \"hpcc\"\nfile = \"@\"\n[workload]\nkind = \"permutation\"\nbytes = \"100KB\"\n", ""},
+        {"HPCC flow.txt", std::string(kTopology) + "[workload]\nkind = \"hpcc\"\nfile = \"@\"\n", ""},
+        {"SimAI workload", perm + "[[jobs]]\nfile = \"@\"\n", ""},
+        {"HPCC config.txt", perm, "--hpcc-config '@'"},
+    };
+}
+
+std::string
+Substitute(std::string text, const std::string& path)
+{
+    for (size_t at; (at = text.find('@')) != std::string::npos;)
+    {
+        text.replace(at, 1, path);
+    }
+    return text;
+}
+
+/** Run each use of `file`; the error must be exit 2 and must not contain `line`. */
+void
+CheckNotQuoted(const fs::path& d, const fs::path& file, const std::string& line)
+{
+    for (const auto& u : Uses())
+    {
+        CAPTURE(u.what, file);
+        Write(d / "s.toml", "name = \"x\"\n" + Substitute(u.scenario, file.string()));
+        const auto o = Tusk("run -q " + (d / "s.toml").string() + " " +
+                            Substitute(u.args, file.string()) + " --out " + (d / "out").string());
+        INFO(o.output);
+        CHECK(o.status == 2);
+        CHECK(o.output.find("tusk: error: ") != std::string::npos);
+        CHECK(o.output.find(line) == std::string::npos);
+        for (char c : o.output)
+        {
+            CHECK((c == '\n' || static_cast<unsigned char>(c) >= 0x20));
+        }
+        CHECK(!fs::exists(d / "out"));
+    }
+}
+
+} // namespace
+
+TEST_CASE("input errors never repeat a line of a file that is not a tusk input",
+          "[component][cli][input]")
+{
+    auto d = Scratch("input-excerpt");
+    // A file of secrets: its first line must not appear in any error.
+    const std::string secret = "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    Write(d / "secrets.env", secret + "\nsecond line\n");
+    CheckNotQuoted(d, d / "secrets.env", secret);
+    // One long word, the other shape of a secret (and of /etc/passwd's lines).
+    const std::string word = "ghp_0123456789abcdefghijklmnopqrstuvwxyzABCD";
+    Write(d / "token", word + "\n");
+    CheckNotQuoted(d, d / "token", word);
+    // A terminal escape in the file does not reach the terminal.
+    Write(d / "escape", "\x1b]0;pwned\x07\x1b[2J 1 2\n");
+    CheckNotQuoted(d, d / "escape", "\x1b");
+    // A system file.
+    std::ifstream passwd("/etc/passwd");
+    std::string first;
+    if (passwd && std::getline(passwd, first) && first.size() > 24)
+    {
+        CheckNotQuoted(d, "/etc/passwd", first);
+    }
+}
+
+TEST_CASE("QuoteExcerpt: bounded, escaped, quoted", "[component][input]")
+{
+    CHECK(ns3::QuoteExcerpt("100Gbps") == "\"100Gbps\"");
+    CHECK(ns3::QuoteExcerpt("a\"b\\c") == "\"a\\\"b\\\\c\"");
+    CHECK(ns3::QuoteExcerpt(std::string("a\nb\x1b", 4)) == "\"a\\x0ab\\x1b\"");
+    CHECK(ns3::QuoteExcerpt(std::string(30, 'x')) == "\"" + std::string(24, 'x') + "\"...");
+    CHECK(ns3::QuoteExcerpt("abcdef", 3) == "\"abc\"...");
+}

@@ -1,0 +1,149 @@
+// The Slurm backend's generated shell (docs/sweeps.md, "The Slurm backend") with a fake `sbatch`
+// on PATH that records what it is given and prints a job id: a results root with a newline is
+// refused (exit 2, nothing written, nothing submitted) instead of becoming a command on the
+// compute node; a root full of shell syntax ($(...), quotes, ';') is quoted, so running the
+// recorded array script and the index job's --wrap command runs the runs and nothing else.
+
+#include "cli-helpers.h"
+#include "sweep-slurm.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <sstream>
+#include <vector>
+
+namespace fs = std::filesystem;
+using tusk::ShellQuote;
+using tusk_test::Scratch;
+using tusk_test::Shell;
+using tusk_test::Slurp;
+using tusk_test::Tusk;
+using tusk_test::Write;
+
+namespace
+{
+
+/** A fake sbatch in d/bin: copies its arguments (one per line) to d/calls/args-N, the script
+ *  it is given (its last argument, when a file) to d/calls/script-N, prints job id 100+N. */
+std::string
+FakeSbatchPath(const fs::path& d)
+{
+    fs::create_directories(d / "bin");
+    fs::create_directories(d / "calls");
+    const fs::path calls = d / "calls";
+    Write(d / "bin" / "sbatch",
+          "#!/bin/sh\n"
+          "n=$(ls " + ShellQuote(calls.string()) + " | grep -c '^args-')\n"
+          "printf '%s\\n' \"$@\" > " + ShellQuote(calls.string()) + "/args-$n\n"
+          "for last; do :; done\n"
+          "[ -f \"$last\" ] && cp \"$last\" " + ShellQuote(calls.string()) + "/script-$n\n"
+          "echo $((100 + n))\n");
+    fs::permissions(d / "bin" / "sbatch", fs::perms::owner_all);
+    return "PATH=" + ShellQuote((d / "bin").string()) + ":\"$PATH\" ";
+}
+
+std::vector<std::string>
+Lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+    {
+        out.push_back(l);
+    }
+    return out;
+}
+
+/** The array script as tusk writes it: a shebang, one comment, one `exec` line, nothing else. */
+void
+CheckArrayScriptShape(const std::string& script)
+{
+    INFO(script);
+    const auto lines = Lines(script);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "#!/bin/sh");
+    CHECK(lines[1].rfind("# ", 0) == 0);
+    CHECK(lines[2].rfind("exec '", 0) == 0);
+    CHECK(Shell("bash -n " + ShellQuote(script)).status == 0);
+}
+
+const char* kTwoRuns = "name = \"s\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                       "values = [1, 2]\n[slurm]\nchunk = 2\n";
+
+} // namespace
+
+TEST_CASE("tusk sweep --backend slurm: a newline in the results root is refused, not run",
+          "[component][sweep][slurm]")
+{
+    auto d = Scratch("slurm-newline");
+    Write(d / "base.toml", tusk_test::kSmallScenario);
+    Write(d / "s.toml", kTwoRuns);
+    const std::string path = FakeSbatchPath(d);
+    const fs::path marker = d / "injected";
+    // On the compute node the comment line would end at the newline and the rest of the
+    // path would be a command line of its own: `touch .../injected #/.sweep/slurm/plan-1.json`.
+    const std::string root = (d / "out").string() + "\ntouch " + marker.string() + " #";
+    auto o = Shell(path + std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " +
+                   ShellQuote((d / "s.toml").string()) + " --backend slurm --out " + ShellQuote(root));
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("--out (the results root): ") != std::string::npos);
+    CHECK(o.output.find("contains a control character (byte 0x0a") != std::string::npos);
+    CHECK(!fs::exists(root)); // nothing written
+    for (const auto& e : fs::directory_iterator(d / "calls"))
+    {
+        // Nothing should have been submitted; if it was, the script must not run the line.
+        if (e.path().filename().string().rfind("script-", 0) == 0)
+        {
+            CheckArrayScriptShape(Slurp(e.path()));
+            Shell("cd " + ShellQuote(d.string()) + " && SLURM_ARRAY_TASK_ID=0 sh " +
+                  ShellQuote(e.path().string()));
+        }
+        CHECK(e.path().filename().string().rfind("args-", 0) != 0);
+    }
+    CHECK(!fs::exists(marker));
+}
+
+TEST_CASE("tusk sweep --backend slurm: a root full of shell syntax is quoted in the job scripts",
+          "[component][sweep][slurm]")
+{
+    auto d = Scratch("slurm-quoting");
+    Write(d / "base.toml", tusk_test::kSmallScenario);
+    Write(d / "s.toml", kTwoRuns);
+    const std::string path = FakeSbatchPath(d);
+    const fs::path marker = d / "injected";
+    const std::string m = marker.string();
+    const std::string root = (d / "out $(touch ").string() + m + ") `touch " + m + "` ';touch " +
+                             m + ";' \"x\" $HOME";
+    auto o = Shell(path + std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " +
+                   ShellQuote((d / "s.toml").string()) + " --backend slurm --out " + ShellQuote(root));
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    CHECK(o.output.find("submitted 2 runs as job array 100 (1 tasks") != std::string::npos);
+    CHECK(o.output.find("index job 101") != std::string::npos);
+    REQUIRE(fs::is_regular_file(d / "calls" / "script-0"));
+    CheckArrayScriptShape(Slurp(d / "calls" / "script-0"));
+
+    // Run array task 0 as Slurm would (in the results root), then the index job's command.
+    o = Shell("cd " + ShellQuote(root) + " && SLURM_ARRAY_TASK_ID=0 sh " +
+              ShellQuote((d / "calls" / "script-0").string()));
+    INFO(o.output);
+    CHECK(o.status == 0);
+    std::string wrap;
+    for (const auto& a : Lines(Slurp(d / "calls" / "args-1")))
+    {
+        if (a.rfind("--wrap=", 0) == 0)
+        {
+            wrap = a.substr(7);
+        }
+    }
+    REQUIRE(!wrap.empty());
+    o = Shell("cd " + ShellQuote(root) + " && sh -c " + ShellQuote(wrap));
+    INFO(o.output);
+    CHECK(o.status == 0);
+    CHECK(fs::is_regular_file(fs::path(root) / "seed=1" / "manifest.json"));
+    CHECK(fs::is_regular_file(fs::path(root) / "seed=2" / "manifest.json"));
+    CHECK(fs::is_regular_file(fs::path(root) / "sweep.csv"));
+    CHECK(!fs::exists(marker)); // no $(...), `...` or ';' of the path ran
+}
