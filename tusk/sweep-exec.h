@@ -75,18 +75,18 @@ std::string SelfExecutable();
 /** What a run directory holds, for the run whose resolved scenario hashes to `hash`. */
 enum class ResultsState
 {
-    None,      //!< no results of that scenario (or of another revision than the one required)
-    Complete,  //!< complete results, made by the required code
-    OtherCode, //!< complete results of that scenario, but made by other code (`code_hash`)
+    None,      //!< no complete results of that scenario
+    Complete,  //!< complete results, made by the required revision and code
+    OtherCode, //!< complete results of that scenario, made by another revision or code
 };
 
 /**
  * \brief What `runDir` holds: complete results of the scenario whose hash is `hash` are a
  * manifest.json whose resolved scenario hashes to it (`tusk run` writes manifest.json last,
  * into a staging directory that is renamed into place). With a non-empty `revision`, the
- * manifest must also have been written by that tusk revision (`git_revision`); with a
- * non-empty `code`, by that code (`code_hash` == `code`, CodeIdentity(); a manifest without
- * `code_hash` is OtherCode).
+ * manifest must also have been written by that tusk revision (`git_revision`), with a
+ * non-empty `code` by that code (`code_hash` == `code`, CodeIdentity()); else (or without
+ * `code_hash`) the results are OtherCode.
  */
 ResultsState ResultsIn(const std::string& runDir, const std::string& hash,
                        const std::string& revision = "", const std::string& code = "");

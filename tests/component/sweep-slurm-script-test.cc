@@ -57,15 +57,16 @@ Lines(const std::string& text)
 
 /** The array script as tusk writes it: a shebang, one comment, one `exec` line, nothing else. */
 void
-CheckArrayScriptShape(const std::string& script)
+CheckArrayScriptShape(const fs::path& file)
 {
+    const std::string script = Slurp(file);
     INFO(script);
     const auto lines = Lines(script);
     REQUIRE(lines.size() == 3);
     CHECK(lines[0] == "#!/bin/sh");
     CHECK(lines[1].rfind("# ", 0) == 0);
     CHECK(lines[2].rfind("exec '", 0) == 0);
-    CHECK(Shell("bash -n " + ShellQuote(script)).status == 0);
+    CHECK(Shell("bash -n " + ShellQuote(file.string())).status == 0);
 }
 
 const char* kTwoRuns = "name = \"s\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
@@ -96,7 +97,7 @@ TEST_CASE("tusk sweep --backend slurm: a newline in the results root is refused,
         // Nothing should have been submitted; if it was, the script must not run the line.
         if (e.path().filename().string().rfind("script-", 0) == 0)
         {
-            CheckArrayScriptShape(Slurp(e.path()));
+            CheckArrayScriptShape(e.path());
             Shell("cd " + ShellQuote(d.string()) + " && SLURM_ARRAY_TASK_ID=0 sh " +
                   ShellQuote(e.path().string()));
         }
@@ -123,7 +124,7 @@ TEST_CASE("tusk sweep --backend slurm: a root full of shell syntax is quoted in 
     CHECK(o.output.find("submitted 2 runs as job array 100 (1 tasks") != std::string::npos);
     CHECK(o.output.find("index job 101") != std::string::npos);
     REQUIRE(fs::is_regular_file(d / "calls" / "script-0"));
-    CheckArrayScriptShape(Slurp(d / "calls" / "script-0"));
+    CheckArrayScriptShape(d / "calls" / "script-0");
 
     // Run array task 0 as Slurm would (in the results root), then the index job's command.
     o = Shell("cd " + ShellQuote(root) + " && SLURM_ARRAY_TASK_ID=0 sh " +
