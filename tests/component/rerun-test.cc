@@ -5,6 +5,9 @@
 // in the original folder is a difference; a folder inside (a report) is named, not compared.
 
 #include "cli-helpers.h"
+#include "rerun.h"
+
+#include "fabric/model/input-error.h"
 
 #include <catch2/catch.hpp>
 
@@ -143,4 +146,34 @@ TEST_CASE("tusk rerun: a malformed manifest is bad input naming the key, nothing
     CHECK(o.status == 2);
     CHECK(o.output.find("--out: is the results folder being rerun") != std::string::npos);
     CHECK(Slurp(a / "manifest.json") == pristine);
+}
+
+TEST_CASE("ReadRerunManifest: the fuzz seeds (trimmed real manifests) read, their edits do not",
+          "[component][rerun]")
+{
+    const fs::path seeds = fs::path(TUSK_SOURCE_DIR) / "fuzz" / "corpus" / "fuzz-rerun-manifest";
+    auto d = Scratch("rerun-seeds");
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(seeds))
+    {
+        CAPTURE(e.path());
+        const tusk::RerunManifest m = tusk::ReadRerunManifest(e.path().string());
+        CHECK((m.status == "ok" || m.status == "failed"));
+        CHECK(m.files.size() >= 7);
+        ++n;
+        // The same manifest with a path in `files` names the key.
+        auto j = nlohmann::json::parse(Slurp(e.path()));
+        j["files"].push_back("../../etc/passwd");
+        Write(d / "manifest.json", j.dump());
+        try
+        {
+            tusk::ReadRerunManifest((d / "manifest.json").string());
+            FAIL("accepted a path outside the results folder");
+        }
+        catch (const ns3::InputError& x)
+        {
+            CHECK(x.Key() == "files[" + std::to_string(m.files.size()) + "]");
+        }
+    }
+    CHECK(n >= 3);
 }
