@@ -123,4 +123,5 @@ TEST_CASE("QuoteExcerpt: bounded, escaped, quoted", "[component][input]")
     CHECK(ns3::QuoteExcerpt(std::string("a\nb\x1b", 4)) == "\"a\\x0ab\\x1b\"");
     CHECK(ns3::QuoteExcerpt(std::string(30, 'x')) == "\"" + std::string(24, 'x') + "\"...");
     CHECK(ns3::QuoteExcerpt("abcdef", 3) == "\"abc\"...");
+    CHECK(ns3::QuoteExcerpt("it's", 24, '\'') == "'it\\'s'");
 }

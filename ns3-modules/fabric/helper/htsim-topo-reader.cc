@@ -378,9 +378,11 @@ HtsimTopoReader::ParseLine(unsigned lineNo, const std::string& raw)
             names.emplace_back(k.name);
             all += (all.empty() ? "" : ", ") + std::string(k.name);
         }
+        // The token is the key, when it looks like one (a file that is not a .topo: quoted).
         Fail(lineNo,
-             "",
-             "expected a known key; got " + QuoteExcerpt(tok[0]) + " (did you mean '" +
+             PlainKey(tok[0]),
+             std::string("expected a known key") +
+                 (PlainKey(tok[0]).empty() ? "; got " + QuoteExcerpt(tok[0]) : "") + " (did you mean '" +
                  ClosestName(tok[0], names, LetterCase::INSENSITIVE) + "'?); valid keys: " + all);
     }
     const uint64_t value = ParseValue(lineNo, *key, tok);

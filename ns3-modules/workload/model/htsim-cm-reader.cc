@@ -86,11 +86,11 @@ JoinList(const char* const (&valid)[N])
     return s;
 }
 
-/** Printable excerpt of a token for messages (bounded length, QuoteExcerpt). */
+/** Printable excerpt of a token for messages (bounded length, QuoteExcerpt), in '...'. */
 std::string
 Quote(const std::string& s)
 {
-    return QuoteExcerpt(s);
+    return QuoteExcerpt(s, 24, '\'');
 }
 
 /** Strict unsigned decimal: digits only, no sign, no overflow of `max`. */
@@ -172,11 +172,7 @@ class CmReader
      *  pair (a line of a file that is not a .cm) is left out; the message quotes it bounded. */
     [[noreturn]] void Fail(unsigned line, const std::string& key, const std::string& msg) const
     {
-        const bool plain = key.size() <= 24 && std::all_of(key.begin(), key.end(), [](char c) {
-                               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-                                      c == '-' || c == '>' || c == '.';
-                           });
-        throw InputError(m_path, line, plain ? key : "", msg);
+        throw InputError(m_path, line, PlainKey(key), msg);
     }
 
     void ParseHeader(const std::vector<std::string>& tok, unsigned line);
