@@ -558,6 +558,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
 RunResult
 RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options, std::string* stagingSlot)
 {
+    (void)CodeIdentity(); // now: a rebuild during the run must not relabel its results
     const std::string staging = MakeStagingDir(out);
     if (stagingSlot)
     {
