@@ -2,7 +2,8 @@
 // on PATH that records what it is given and prints a job id: a results root with a newline is
 // refused (exit 2, nothing written, nothing submitted) instead of becoming a command on the
 // compute node; a root full of shell syntax ($(...), quotes, ';') is quoted, so running the
-// recorded array script and the index job's --wrap command runs the runs and nothing else.
+// recorded array script and the index job's --wrap command runs the runs and nothing else;
+// resubmitting submits only the run whose results other code made, and says so.
 
 #include "cli-helpers.h"
 #include "sweep-slurm.h"
@@ -147,4 +148,21 @@ TEST_CASE("tusk sweep --backend slurm: a root full of shell syntax is quoted in 
     CHECK(fs::is_regular_file(fs::path(root) / "seed=2" / "manifest.json"));
     CHECK(fs::is_regular_file(fs::path(root) / "sweep.csv"));
     CHECK(!fs::exists(marker)); // no $(...), `...` or ';' of the path ran
+
+    // Resubmitting: a run whose results another build made is submitted again, and counted.
+    {
+        const fs::path manifest = fs::path(root) / "seed=2" / "manifest.json";
+        std::string text = Slurp(manifest);
+        const size_t at = text.find("\"code_hash\": \"");
+        REQUIRE(at != std::string::npos);
+        text.replace(at + 14, 64, std::string(64, 'f'));
+        Write(manifest, text);
+    }
+    o = Shell(path + std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " +
+              ShellQuote((d / "s.toml").string()) + " --backend slurm --out " + ShellQuote(root));
+    INFO(o.output);
+    CHECK(o.status == 0);
+    CHECK(o.output.find("1 run(s) run again because their results were made by other code") !=
+          std::string::npos);
+    CHECK(o.output.find("submitted 1 runs as job array 102") != std::string::npos);
 }
