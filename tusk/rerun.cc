@@ -98,20 +98,7 @@ Entries(const fs::path& dir)
 RerunManifest
 ReadRerunManifest(const std::string& manifestPath)
 {
-    std::ifstream in(manifestPath, std::ios::binary);
-    if (!in)
-    {
-        throw InputError(manifestPath, 0, "", "cannot open the manifest");
-    }
-    nlohmann::json m;
-    try
-    {
-        m = nlohmann::json::parse(in);
-    }
-    catch (const nlohmann::json::exception& e)
-    {
-        throw InputError(manifestPath, 0, "", "not JSON (" + ns3::QuoteExcerpt(e.what(), 120) + ")");
-    }
+    const nlohmann::json m = ReadManifestJson(manifestPath);
     if (!m.is_object())
     {
         throw InputError(manifestPath, 0, "", "expected a JSON object (a run's manifest.json)");
@@ -148,7 +135,7 @@ ReadRerunManifest(const std::string& manifestPath)
         throw InputError(manifestPath, 0, "scenario",
                          "expected a tusk manifest.json with a \"scenario\" object");
     }
-    r.spec = LoadScenarioJson(m["scenario"], manifestPath);
+    r.spec = LoadScenarioJson(m.at("scenario"), manifestPath);
     return r;
 }
 

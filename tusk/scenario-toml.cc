@@ -159,23 +159,28 @@ ScenarioJsonToToml(const nlohmann::json& scenario, const std::string& displayNam
     return os.str() + "\n";
 }
 
-ScenarioSpec
-LoadManifestScenario(const std::string& manifestPath, const std::vector<std::string>& overrides)
+nlohmann::json
+ReadManifestJson(const std::string& manifestPath)
 {
     std::ifstream in(manifestPath, std::ios::binary);
     if (!in)
     {
         throw InputError(manifestPath, 0, "", "cannot open the manifest");
     }
-    nlohmann::json m;
     try
     {
-        m = nlohmann::json::parse(in);
+        return nlohmann::json::parse(in);
     }
     catch (const nlohmann::json::exception& e)
     {
         throw InputError(manifestPath, 0, "", std::string("not JSON: ") + e.what());
     }
+}
+
+ScenarioSpec
+LoadManifestScenario(const std::string& manifestPath, const std::vector<std::string>& overrides)
+{
+    const nlohmann::json m = ReadManifestJson(manifestPath);
     if (!m.is_object() || !m.contains("scenario"))
     {
         throw InputError(manifestPath, 0, "scenario",

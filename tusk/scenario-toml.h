@@ -81,6 +81,12 @@ ScenarioSpec LoadScenarioJson(const nlohmann::json& scenario,
 std::string ScenarioJsonToToml(const nlohmann::json& scenario, const std::string& displayName);
 
 /**
+ * \brief A run's manifest.json as JSON (any JSON value: the caller checks its keys).
+ * \throws ns3::InputError naming the manifest if it cannot be read or is not JSON
+ */
+nlohmann::json ReadManifestJson(const std::string& manifestPath);
+
+/**
  * \brief LoadScenarioJson of the "scenario" object of a run's manifest.json.
  * \throws ns3::InputError naming the manifest if it cannot be read, is not JSON or has no
  *         "scenario" object

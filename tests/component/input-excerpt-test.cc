@@ -21,14 +21,12 @@ using tusk_test::Write;
 namespace
 {
 
-const char* const kTopology = R"([topology]
-kind = "leaf-spine"
-leaves = 2
-spines = 2
-hosts_per_leaf = 2
-host_link_gbps = 100
-fabric_link_gbps = 100
-)";
+/** The [topology] table of the small scenario (everything before its [workload]). */
+const std::string kTopology = [] {
+    const std::string s = tusk_test::kSmallScenario;
+    const size_t from = s.find("[topology]");
+    return s.substr(from, s.find("[workload]") - from);
+}();
 
 /** How a scenario names an input file PATH, one per reader. */
 struct Use
@@ -42,15 +40,15 @@ struct Use
 std::vector<Use>
 Uses()
 {
-    const std::string perm = std::string(kTopology) + "[workload]\nkind = \"permutation\"\nbytes = \"100KB\"\n";
+    const std::string perm = kTopology + "[workload]\nkind = \"permutation\"\nbytes = \"100KB\"\n";
     return {
-        {"htsim .cm", std::string(kTopology) + "[workload]\nkind = \"htsim\"\nfile = \"@\"\n", ""},
+        {"htsim .cm", kTopology + "[workload]\nkind = \"htsim\"\nfile = \"@\"\n", ""},
         {"flow-size CDF", perm + "[[background]]\ncdf_file = \"@\"\n", ""},
         {"htsim .topo",
          "[topology]\nkind = \"htsim\"\nfile = \"@\"\n[workload]\nkind = \"permutation\"\nbytes = \"100KB\"\n", ""},
         {"HPCC topology.txt",
          "[topology]\nkind = \"hpcc\"\nfile = \"@\"\n[workload]\nkind = \"permutation\"\nbytes = \"100KB\"\n", ""},
-        {"HPCC flow.txt", std::string(kTopology) + "[workload]\nkind = \"hpcc\"\nfile = \"@\"\n", ""},
+        {"HPCC flow.txt", kTopology + "[workload]\nkind = \"hpcc\"\nfile = \"@\"\n", ""},
         {"SimAI workload", perm + "[[jobs]]\nfile = \"@\"\n", ""},
         {"HPCC config.txt", perm, "--hpcc-config '@'", 0},
     };

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+using tusk_test::Lines;
 using tusk_test::Scratch;
 using tusk_test::Shell;
 using tusk_test::Slurp;
@@ -41,18 +42,6 @@ values = ["ecmp", "spray"]
 key = "seed"
 values = [1, 2]
 )";
-
-std::vector<std::string>
-Lines(const std::string& text)
-{
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-    {
-        out.push_back(l);
-    }
-    return out;
-}
 
 /** Run directories (with manifest.json) under a sweep root, and their manifests' inodes. */
 std::map<std::string, ino_t>

@@ -16,6 +16,7 @@
 
 namespace fs = std::filesystem;
 using tusk::ShellQuote;
+using tusk_test::Lines;
 using tusk_test::Scratch;
 using tusk_test::Shell;
 using tusk_test::Slurp;
@@ -25,35 +26,39 @@ using tusk_test::Write;
 namespace
 {
 
-/** A fake sbatch in d/bin: copies its arguments (one per line) to d/calls/args-N, the script
- *  it is given (its last argument, when a file) to d/calls/script-N, prints job id 100+N. */
-std::string
-FakeSbatchPath(const fs::path& d)
+const char* kTwoRuns = "name = \"s\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                       "values = [1, 2]\n[slurm]\nchunk = 2\n";
+
+/**
+ * d/base.toml, d/s.toml (two runs, one array task), and a fake sbatch in d/bin: it copies its
+ * arguments (one per line) to d/calls/args-N, the script it is given (its last argument, when
+ * a file) to d/calls/script-N, and prints job id 100+N.
+ */
+void
+SetUp(const fs::path& d)
 {
+    Write(d / "base.toml", tusk_test::kSmallScenario);
+    Write(d / "s.toml", kTwoRuns);
     fs::create_directories(d / "bin");
     fs::create_directories(d / "calls");
-    const fs::path calls = d / "calls";
+    const std::string calls = ShellQuote((d / "calls").string());
     Write(d / "bin" / "sbatch",
           "#!/bin/sh\n"
-          "n=$(ls " + ShellQuote(calls.string()) + " | grep -c '^args-')\n"
-          "printf '%s\\n' \"$@\" > " + ShellQuote(calls.string()) + "/args-$n\n"
+          "n=$(ls " + calls + " | grep -c '^args-')\n"
+          "printf '%s\\n' \"$@\" > " + calls + "/args-$n\n"
           "for last; do :; done\n"
-          "[ -f \"$last\" ] && cp \"$last\" " + ShellQuote(calls.string()) + "/script-$n\n"
+          "[ -f \"$last\" ] && cp \"$last\" " + calls + "/script-$n\n"
           "echo $((100 + n))\n");
     fs::permissions(d / "bin" / "sbatch", fs::perms::owner_all);
-    return "PATH=" + ShellQuote((d / "bin").string()) + ":\"$PATH\" ";
 }
 
-std::vector<std::string>
-Lines(const std::string& text)
+/** `tusk sweep d/s.toml --backend slurm --out ROOT` with the fake sbatch first on PATH. */
+tusk_test::Outcome
+SubmitSweep(const fs::path& d, const std::string& root)
 {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string l; std::getline(in, l);)
-    {
-        out.push_back(l);
-    }
-    return out;
+    return Shell("PATH=" + ShellQuote((d / "bin").string()) + ":\"$PATH\" " +
+                 std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " +
+                 ShellQuote((d / "s.toml").string()) + " --backend slurm --out " + ShellQuote(root));
 }
 
 /** The array script as tusk writes it: a shebang, one comment, one `exec` line, nothing else. */
@@ -70,24 +75,18 @@ CheckArrayScriptShape(const fs::path& file)
     CHECK(Shell("bash -n " + ShellQuote(file.string())).status == 0);
 }
 
-const char* kTwoRuns = "name = \"s\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
-                       "values = [1, 2]\n[slurm]\nchunk = 2\n";
-
 } // namespace
 
 TEST_CASE("tusk sweep --backend slurm: a newline in the results root is refused, not run",
           "[component][sweep][slurm]")
 {
     auto d = Scratch("slurm-newline");
-    Write(d / "base.toml", tusk_test::kSmallScenario);
-    Write(d / "s.toml", kTwoRuns);
-    const std::string path = FakeSbatchPath(d);
+    SetUp(d);
     const fs::path marker = d / "injected";
     // On the compute node the comment line would end at the newline and the rest of the
     // path would be a command line of its own: `touch .../injected #/.sweep/slurm/plan-1.json`.
     const std::string root = (d / "out").string() + "\ntouch " + marker.string() + " #";
-    auto o = Shell(path + std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " +
-                   ShellQuote((d / "s.toml").string()) + " --backend slurm --out " + ShellQuote(root));
+    auto o = SubmitSweep(d, root);
     INFO(o.output);
     CHECK(o.status == 2);
     CHECK(o.output.find("--out (the results root): ") != std::string::npos);
@@ -111,15 +110,12 @@ TEST_CASE("tusk sweep --backend slurm: a root full of shell syntax is quoted in 
           "[component][sweep][slurm]")
 {
     auto d = Scratch("slurm-quoting");
-    Write(d / "base.toml", tusk_test::kSmallScenario);
-    Write(d / "s.toml", kTwoRuns);
-    const std::string path = FakeSbatchPath(d);
+    SetUp(d);
     const fs::path marker = d / "injected";
     const std::string m = marker.string();
     const std::string root = (d / "out $(touch ").string() + m + ") `touch " + m + "` ';touch " +
                              m + ";' \"x\" $HOME";
-    auto o = Shell(path + std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " +
-                   ShellQuote((d / "s.toml").string()) + " --backend slurm --out " + ShellQuote(root));
+    auto o = SubmitSweep(d, root);
     INFO(o.output);
     REQUIRE(o.status == 0);
     CHECK(o.output.find("submitted 2 runs as job array 100 (1 tasks") != std::string::npos);
@@ -158,8 +154,7 @@ TEST_CASE("tusk sweep --backend slurm: a root full of shell syntax is quoted in 
         text.replace(at + 14, 64, std::string(64, 'f'));
         Write(manifest, text);
     }
-    o = Shell(path + std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " +
-              ShellQuote((d / "s.toml").string()) + " --backend slurm --out " + ShellQuote(root));
+    o = SubmitSweep(d, root);
     INFO(o.output);
     CHECK(o.status == 0);
     CHECK(o.output.find("1 run(s) run again because their results were made by other code") !=

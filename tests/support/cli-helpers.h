@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 
 namespace tusk_test
@@ -88,6 +90,19 @@ Slurp(const std::filesystem::path& p)
 {
     std::ifstream in(p, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/** The lines of `text` (without their '\n'). */
+inline std::vector<std::string>
+Lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+    {
+        out.push_back(l);
+    }
+    return out;
 }
 
 } // namespace tusk_test
