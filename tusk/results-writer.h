@@ -1,5 +1,5 @@
 /*
- * tusk: results of a run on disk (design.md, "Results of one run"), written atomically.
+ * tusk: results of a run on disk (docs/results-format.md), written atomically.
  */
 #ifndef TUSK_RESULTS_WRITER_H
 #define TUSK_RESULTS_WRITER_H

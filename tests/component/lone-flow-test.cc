@@ -1,4 +1,4 @@
-// Oracle 5 (shared/oracles.md): a single flow of any size on an idle path has FCT slowdown 1
+// Oracle 5 (docs/oracles.md): a single flow of any size on an idle path has FCT slowdown 1
 // within 1e-6 and delivers exactly its bytes; the 5 GiB case exercises 64-bit byte counters
 // (5 GiB > 2^32 B). Ideal FCT: fabric/model/ideal-fct.h.
 
