@@ -214,7 +214,7 @@ cc_trace = true
 
 
 class CcTraceTest(unittest.TestCase):
-    """cc_trace.csv (issue 16 item 10) is loaded and plotted when present, and only then."""
+    """cc_trace.csv is loaded and plotted when present, and only then."""
 
     def test_cc_state_plot(self):
         toml = os.path.join(TMP, "cc-incast.toml")
