@@ -59,14 +59,6 @@ Trimmed(std::string s)
 }
 
 std::string
-HostName()
-{
-    char buf[256] = {};
-    ::gethostname(buf, sizeof(buf) - 1);
-    return buf;
-}
-
-std::string
 BootId()
 {
     return Trimmed(ReadText("/proc/sys/kernel/random/boot_id"));
@@ -276,6 +268,14 @@ WriteAll(int fd, const std::string& text)
 }
 
 } // namespace
+
+std::string
+HostName()
+{
+    char buf[256] = {};
+    ::gethostname(buf, sizeof(buf) - 1);
+    return buf;
+}
 
 WriteError::WriteError(const std::string& path, int err)
     : std::runtime_error(path + ": " + std::strerror(err))

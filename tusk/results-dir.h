@@ -135,6 +135,9 @@ class StagedResults
  */
 void AbandonActiveStaging();
 
+/** This machine's host name (gethostname). */
+std::string HostName();
+
 /**
  * \brief Write `text` to `path` atomically (a temporary file in the same directory, then
  * rename).

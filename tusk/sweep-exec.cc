@@ -44,14 +44,6 @@ OnStopSignal(int sig)
 }
 
 std::string
-HostName()
-{
-    char buf[256] = {};
-    ::gethostname(buf, sizeof(buf) - 1);
-    return buf;
-}
-
-std::string
 RecordPath(const std::string& root, const std::string& id)
 {
     return SweepStateDir(root) + "/runs/" + id + ".json";
