@@ -36,7 +36,7 @@ namespace
 std::string g_activeStaging;
 std::string g_activeLock;
 
-/** An empty staging folder without a marker is removed once this old (its maker died at once). */
+/** A staging folder without its owner record is removed once this old (its maker died at once). */
 constexpr auto kEmptyStagingAge = std::chrono::seconds(60);
 
 std::string
@@ -115,15 +115,19 @@ OwnerState(const nlohmann::json& owner)
     return !start.empty() && start == owner.value("pid_start", "") ? Owner::Alive : Owner::Gone;
 }
 
-/** The entries of `dir`, sorted by path; none if it cannot be read. */
+/** The entries of `dir`, sorted by path; `readable` false (and what was read) on an error. */
 std::vector<fs::directory_entry>
-SortedEntries(const fs::path& dir)
+SortedEntries(const fs::path& dir, bool* readable = nullptr)
 {
     std::error_code ec;
     std::vector<fs::directory_entry> entries;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
     {
         entries.push_back(*it);
+    }
+    if (readable)
+    {
+        *readable = !ec;
     }
     std::sort(entries.begin(), entries.end());
     return entries;
@@ -174,7 +178,14 @@ CollectForeign(const fs::path& top, const fs::path& root, const fs::path& dir,
                const std::set<std::string>& listed, std::vector<std::string>& out)
 {
     std::error_code ec;
-    for (const auto& e : SortedEntries(dir))
+    bool readable = true;
+    const auto entries = SortedEntries(dir, &readable);
+    if (!readable)
+    {
+        out.push_back(dir.lexically_relative(top).string() + "/ (cannot be read)");
+        return; // what it holds cannot be told: never tusk's own
+    }
+    for (const auto& e : entries)
     {
         const std::string rel = e.path().lexically_relative(root).string();
         if (dir == root && e.path().filename() == kResultsMarker)
@@ -469,8 +480,16 @@ RemoveStaleStaging(const std::string& parent, const std::string& name)
             const nlohmann::json m = ReadMarker(e.path());
             if (m.is_null())
             {
+                // Killed before its owner record was written: nothing in it but that record's
+                // temporary file, if anything. Removed once old enough not to be starting now.
+                bool bare = true;
+                for (const auto& f : SortedEntries(e.path()))
+                {
+                    bare = bare && f.path().filename().string().rfind(
+                                       std::string(kResultsMarker) + ".tmp-", 0) == 0;
+                }
                 const auto age = fs::file_time_type::clock::now() - fs::last_write_time(e.path(), ec);
-                if (!ec && IsEmptyDir(e.path()) && age > kEmptyStagingAge)
+                if (!ec && bare && age > kEmptyStagingAge)
                 {
                     fs::remove_all(e.path(), ec);
                 }

@@ -10,6 +10,7 @@ import math
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -256,6 +257,25 @@ class WriteErrorsTest(unittest.TestCase):
         self.assert_one_line(err)
         self.assertIn("No space left on device", err)
         self.assertEqual([n for n in os.listdir(self.run) if n.startswith("report")], [])
+
+    def test_stale_staging_folders_are_removed(self):
+        # A staging folder of a killed report (its owner's pid is gone) is removed by the next
+        # report; a live owner's (this process) is kept.
+        def plant(suffix, pid):
+            folder = os.path.join(self.run, "report.staging-" + suffix)
+            os.makedirs(folder)
+            o = marker.owner()
+            o.update(pid=pid, pid_start=marker._start(pid))
+            with open(os.path.join(folder, marker.MARKER), "w") as fh:
+                json.dump({"tusk_results": 1, "kind": "report", "state": "staging", "owner": o}, fh)
+            return folder
+        dead_pid = int(subprocess.run(["sh", "-c", "echo $$"], stdout=subprocess.PIPE,
+                                      text=True).stdout)
+        dead = plant("dead00", dead_pid)
+        live = plant("live00", os.getpid())
+        support.run_tusk("report", self.run)
+        self.assertFalse(os.path.exists(dead))
+        self.assertTrue(os.path.exists(live))
 
     def test_never_replaces_files_tusk_did_not_write(self):
         support.run_tusk("report", self.run)

@@ -6,6 +6,7 @@ but the files it lists (and folders that are tusk results themselves)."""
 
 import json
 import os
+import shutil
 import socket
 
 MARKER = ".tusk-results"
@@ -21,14 +22,45 @@ def _text(path):
         return ""
 
 
+def _start(pid):
+    """Field 22 of /proc/PID/stat (the start time), "" if there is no such process."""
+    stat = _text("/proc/%d/stat" % pid)
+    fields = stat[stat.rfind(")") + 1:].split()
+    return fields[19] if len(fields) > 19 else ""
+
+
 def owner():
     """This process as the owner of a staging folder: host, boot, pid and the pid's start."""
-    stat = _text("/proc/self/stat")
-    fields = stat[stat.rfind(")") + 1:].split()
     return {"host": socket.gethostname(),
             "boot_id": _text("/proc/sys/kernel/random/boot_id").strip(),
             "pid": os.getpid(),
-            "pid_start": fields[19] if len(fields) > 19 else ""}
+            "pid_start": _start(os.getpid())}
+
+
+def owner_gone(o):
+    """True if the owner `o` of a staging folder is no longer running (this host only: the
+    owner of another host's folder cannot be told, False)."""
+    if not isinstance(o, dict) or not isinstance(o.get("pid"), int) \
+            or o.get("host") != socket.gethostname():
+        return False
+    if o.get("boot_id") != _text("/proc/sys/kernel/random/boot_id").strip():
+        return True
+    start = _start(o["pid"])
+    return not start or start != o.get("pid_start")
+
+
+def remove_stale(parent, name):
+    """Remove the staging folders of `parent/name` (`name.staging-*`) whose owner is gone, as
+    tusk does for its own destinations; a live or unknown owner's folder is left alone."""
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    for e in entries:
+        if e.name.startswith(name + ".staging-") and e.is_dir(follow_symlinks=False):
+            m = read_marker(e.path)
+            if m is not None and owner_gone(m.get("owner")):
+                shutil.rmtree(e.path, ignore_errors=True)
 
 
 def read_marker(folder):

@@ -406,6 +406,7 @@ def staged(out_dir, kind="report"):
         raise load.ResultsError("%s: --out: %s" % (out_dir, refusal))
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
+    marker.remove_stale(parent, os.path.basename(out_dir))  # left by a killed report
     staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
     try:
         marker.write_marker(staging, kind, "staging")

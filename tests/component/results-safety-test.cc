@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -48,7 +49,7 @@ RunSmall(const fs::path& d, const fs::path& out, const std::string& extra = "")
     return Tusk("run " + (d / "s.toml").string() + " --out " + out.string() + " -q " + extra);
 }
 
-/** Names in `dir` that begin with `prefix`. */
+/** Names in `dir` that begin with `prefix`, sorted. */
 std::vector<std::string>
 Named(const fs::path& dir, const std::string& prefix)
 {
@@ -61,6 +62,7 @@ Named(const fs::path& dir, const std::string& prefix)
             out.push_back(n);
         }
     }
+    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -103,6 +105,13 @@ struct LongRun
         {
             thread.join();
             FAIL("no staging folder appeared: " << outcome.output);
+        }
+        // Then its owner record (a few seconds at most: the run is simulating by then).
+        const fs::path staging =
+            out.parent_path() / Named(out.parent_path(), out.filename().string() + ".staging-")[0];
+        for (int i = 0; i < 250 && !fs::exists(staging / ".tusk-results"); ++i)
+        {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
         std::ifstream(pidFile) >> pid;
     }
@@ -273,11 +282,19 @@ TEST_CASE("tusk run: staging folders of killed runs are removed by the next run 
     const fs::path dead = PlantStaging(d / "out", "dead00", DeadPid());
     const fs::path other = PlantStaging(d / "other", "dead00", DeadPid()); // another destination
     fs::create_directories(d / ("out.old-" + std::to_string(DeadPid())));
+    // Killed before it wrote its owner record: removed once a minute old, kept while it may
+    // still be starting.
+    const fs::path bareOld = d / "out.staging-bare00";
+    const fs::path bareNew = d / "out.staging-bare01";
+    fs::create_directories(bareOld);
+    fs::create_directories(bareNew);
+    fs::last_write_time(bareOld, fs::file_time_type::clock::now() - std::chrono::minutes(5));
 
     auto o = RunSmall(d, d / "out");
     INFO(o.output);
     REQUIRE(o.status == 0);
-    CHECK(Named(d, "out.staging-") == std::vector<std::string>{live.filename().string()});
+    CHECK(Named(d, "out.staging-") ==
+          std::vector<std::string>{bareNew.filename().string(), live.filename().string()});
     CHECK(Named(d, "out.old-").empty());
     CHECK(!fs::exists(d / "out.lock"));
     CHECK(fs::exists(live / "flows.csv"));
@@ -286,6 +303,7 @@ TEST_CASE("tusk run: staging folders of killed runs are removed by the next run 
 
     // A sweep cleans the stale staging folders of its whole tree.
     fs::remove_all(live);
+    fs::remove_all(bareNew);
     Write(d / "base.toml", tusk_test::kSmallScenario);
     Write(d / "sw.toml", "name = \"sw\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
                          "values = [1]\n");
