@@ -1,5 +1,6 @@
 #include "rerun.h"
 
+#include "results-dir.h"
 #include "results-writer.h"
 #include "scenario-toml.h"
 
@@ -154,7 +155,7 @@ AddRerunCommand(CLI::App& app, RerunOptions& o)
 }
 
 int
-RunRerun(const RerunOptions& o, std::ostream& out, std::string* stagingSlot)
+RunRerun(const RerunOptions& o, std::ostream& out)
 {
     const fs::path original = fs::path(o.resultsDir).lexically_normal();
     const fs::path manifestPath = original / "manifest.json";
@@ -179,7 +180,7 @@ RunRerun(const RerunOptions& o, std::ostream& out, std::string* stagingSlot)
     }
     RunOptions ro;
     ro.progress = !o.quiet;
-    const RunResult r = RunInto(before.spec, rerunDir.string(), ro, stagingSlot);
+    const RunResult r = RunInto(before.spec, rerunDir.string(), ro);
 
     // Compare what the two folders hold (not what the manifest says they hold).
     const auto was = Entries(original);
@@ -193,9 +194,10 @@ RunRerun(const RerunOptions& o, std::ostream& out, std::string* stagingSlot)
         }
     }
     names.erase("manifest.json");
+    names.erase(kResultsMarker); // it records the process that wrote the folder
     out << fmt::format("comparing {}/ with {}/: every file of the two folders byte for byte, "
-                       "manifest.json by its status\n",
-                       original.string(), rerunDir.string());
+                       "manifest.json by its status, not the {} marker\n",
+                       original.string(), rerunDir.string(), kResultsMarker);
     int differ = 0;
     for (const auto& name : names)
     {

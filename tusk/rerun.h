@@ -46,16 +46,15 @@ CLI::App* AddRerunCommand(CLI::App& app, RerunOptions& o);
 
 /**
  * \brief Run it: ReadRerunManifest, run the scenario into the output folder (RunInto), then
- * compare the two folders: every file either holds (but manifest.json, whose timings differ:
- * its status is compared) byte for byte; a file in one folder and not the other, a
+ * compare the two folders: every file either holds byte for byte, but manifest.json (whose
+ * timings differ: its status is compared) and the .tusk-results marker (the writing process); a file in one folder and not the other, a
  * non-regular file (symlink, device) or a file the manifest lists that neither holds is a
  * difference; folders inside (a `tusk report`) are named and not compared. Prints one line per
  * file and the verdict on `out`.
- * \param stagingSlot as RunInto's (removed by a signal handler while the run lasts)
  * \return 0 if reproduced, 1 otherwise
  * \throws ns3::InputError for a missing or malformed manifest, or --out naming RESULTS_DIR
  */
-int RunRerun(const RerunOptions& o, std::ostream& out, std::string* stagingSlot);
+int RunRerun(const RerunOptions& o, std::ostream& out);
 
 } // namespace tusk
 

@@ -58,6 +58,7 @@ TEST_CASE("tusk rerun: compares every file of both folders and says which",
     CHECK(o.status == 0);
     CHECK(o.output.find("comparing " + a.string() + "/ with " + a.string() + ".rerun/") !=
           std::string::npos);
+    CHECK(o.output.find("not the .tusk-results marker") != std::string::npos);
     for (const char* f : {"flows.csv", "links.csv", "collectives.csv", "pfc_events.csv",
                           "switches.csv", "waits.csv", "jobs.csv"})
     {
