@@ -87,7 +87,6 @@ Display(const std::string& root)
     return !ec && !rel.empty() && rel.native().rfind("..", 0) != 0 ? rel.string() : root;
 }
 
-/** Submit to Slurm and optionally wait; returns the exit status. */
 /** Say how many runs are run again because other code made their results (if any). */
 void
 PrintOtherCode(size_t n)
@@ -100,6 +99,7 @@ PrintOtherCode(size_t n)
     }
 }
 
+/** Submit to Slurm and optionally wait; returns the exit status. */
 int
 RunOnSlurm(const SweepPlan& plan, bool force, bool wait, bool quiet)
 {
