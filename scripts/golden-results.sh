@@ -9,7 +9,7 @@
 # 2-core reference machine; about 3 minutes in all) and keeps flows.csv, collectives.csv,
 # jobs.csv, links.csv, pfc_events.csv, timeseries.csv (when written) and manifest.json without
 # the keys that change from run to run or commit to commit (wall_time_s, setup_time_s,
-# run_time_s, git_revision). The variants exercise knobs the shipped files leave at their
+# run_time_s, git_revision, code_hash). The variants exercise knobs the shipped files leave at their
 # defaults (policies, presets, receivers, the PFC watchdog). Not run in CI: it is a developer's before/after check.
 # TUSK=path/to/tusk overrides the binary (default build/bin/tusk).
 set -euo pipefail
@@ -65,7 +65,7 @@ record() {
             if [[ -f "$tmp/$name/$f" ]]; then cp "$tmp/$name/$f" "$out/$name/"; fi
         done
         if [[ -f "$tmp/$name/manifest.json" ]]; then
-            jq 'del(.wall_time_s, .setup_time_s, .run_time_s, .git_revision)' "$tmp/$name/manifest.json" > "$out/$name/manifest.json"
+            jq 'del(.wall_time_s, .setup_time_s, .run_time_s, .git_revision, .code_hash)' "$tmp/$name/manifest.json" > "$out/$name/manifest.json"
         else
             cp "$tmp/$name.stderr" "$out/$name/stderr"
         fi
