@@ -4,6 +4,7 @@ tiny sweep made by `tusk sweep`."""
 
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -16,7 +17,8 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import support  # noqa: E402
-from tusk_analysis import load_compare, load_run, load_sweep  # noqa: E402
+from tusk_analysis import report  # noqa: E402
+from tusk_analysis import load_compare, load_run, load_sweep, policy_intervals  # noqa: E402
 
 TMP = None
 ROOT = None
@@ -37,6 +39,21 @@ values = [65536, 262144]
 key = "seed"
 values = [1, 2, 3]
 """
+
+#: The commonest sweep: policies x seeds, no other axis (a few tens of µs simulated per run).
+POLICY_SEED_SWEEP = """\
+name = "tiny-policies"
+scenario = "tiny-s1.toml"
+[set]
+output.sample_us = 0
+[[axis]]
+key = "lb.policy"
+values = ["ecmp", "spray", "drill", "letflow"]
+[[axis]]
+key = "seed"
+values = [1, 2, 3]
+"""
+POLICIES = ["ecmp", "spray", "drill", "letflow"]
 
 #: t(0.975, 2) from the standard tables (7 digits): the 95 % interval over 3 seeds.
 T_975_2 = 4.3026527
@@ -131,6 +148,73 @@ class SweepReportTest(unittest.TestCase):
             half = T_975_2 * statistics.stdev(v) / math.sqrt(3)
             self.assertAlmostEqual(r["ci95"] / half, 1.0, places=6)
             self.assertEqual(r["n"], 3)
+
+
+class PolicySeedSweepReportTest(unittest.TestCase):
+    """`tusk report` on a sweep of policies x seeds only: per metric, a point per policy with
+    its 95 % interval over seeds, the table behind it (mean, lo, hi per policy) in
+    sweep_summary.csv and in the HTML, and the same table from Python."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(os.path.join(TMP, "policies.toml"), "w") as fh:
+            fh.write(POLICY_SEED_SWEEP)
+        cls.root = os.path.join(TMP, "policies")
+        support.run_tusk("sweep", os.path.join(TMP, "policies.toml"), "-q", "--out", cls.root)
+        cls.proc = support.run_tusk("report", cls.root, check=False)
+        cls.dir = os.path.join(cls.root, "report")
+
+    def test_reported(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stdout)
+        for name in ("cct_us_by_policy", "fct_p99_us_by_policy", "slowdown_p99_by_policy"):
+            for ext in (".png", ".svg"):
+                self.assertTrue(os.path.isfile(os.path.join(self.dir, name + ext)), name + ext)
+
+    def test_interval_per_policy(self):
+        table = pd.read_csv(os.path.join(self.dir, "sweep_summary.csv"))
+        sw = load_sweep(self.root).summary
+        for metric in ("cct_us", "fct_p99_us"):
+            rows = table[table.metric == metric]
+            self.assertEqual(list(rows["policy"]), POLICIES)
+            for _, r in rows.iterrows():
+                v = sw[sw.policy == r["policy"]][metric].tolist()
+                self.assertEqual(len(v), 3)
+                half = T_975_2 * statistics.stdev(v) / math.sqrt(3)
+                self.assertAlmostEqual(r["mean"], statistics.fmean(v), places=9)
+                self.assertAlmostEqual(r["lo"], statistics.fmean(v) - half, places=6)
+                self.assertAlmostEqual(r["hi"], statistics.fmean(v) + half, places=6)
+                self.assertEqual(r["n"], 3)
+        # At least one policy's seeds differ, so some interval has a width.
+        self.assertTrue((table["hi"] > table["lo"]).any())
+
+    def test_html_names_the_intervals(self):
+        with open(os.path.join(self.dir, "report.html"), encoding="utf-8") as fh:
+            html = fh.read()
+        self.assertIn('data-plot="cct_us_by_policy"', html)
+        self.assertIn("95 % CI low", html)
+        self.assertIn("95 % CI high", html)
+        table = pd.read_csv(os.path.join(self.dir, "sweep_summary.csv"))
+        cct = table[table.metric == "cct_us"]
+        for _, r in cct.iterrows():
+            row = re.search(r"<tr><td>%s</td><td>cct_us</td>.*?</tr>" % r["policy"], html)
+            self.assertIsNotNone(row, r["policy"])
+            cells = re.findall(r"<td>([^<]*)</td>", row.group(0))
+            self.assertEqual(cells[4:6], [report.fmt_num(r["lo"]), report.fmt_num(r["hi"])])
+
+    def test_policy_intervals_from_python(self):
+        t = policy_intervals(self.root)
+        csv = pd.read_csv(os.path.join(self.dir, "sweep_summary.csv"))
+        for metric in ("cct_us", "slowdown_p99"):
+            a = t[t.metric == metric].reset_index(drop=True)
+            b = csv[csv.metric == metric].reset_index(drop=True)
+            self.assertEqual(list(a["policy"]), list(b["policy"]))
+            for col in ("mean", "lo", "hi", "ci95", "n"):
+                self.assertEqual(a[col].round(9).tolist(), b[col].round(9).tolist(), col)
+        self.assertEqual(set(t[t.metric == "cct_us"]["unit"]), {"µs"})
+        # A sweep with another axis keeps its values apart.
+        by_size = policy_intervals(ROOT)
+        self.assertEqual(list(by_size.columns[:3]), ["size", "policy", "metric"])
+        self.assertEqual(len(by_size[by_size.metric == "cct_us"]), 4)
 
 
 class ExampleScriptTest(unittest.TestCase):
