@@ -17,7 +17,7 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import support  # noqa: E402
-from tusk_analysis import report  # noqa: E402
+from tusk_analysis import report_parts  # noqa: E402
 from tusk_analysis import load_compare, load_run, load_sweep, policy_intervals  # noqa: E402
 
 TMP = None
@@ -199,7 +199,7 @@ class PolicySeedSweepReportTest(unittest.TestCase):
             row = re.search(r"<tr><td>%s</td><td>cct_us</td>.*?</tr>" % r["policy"], html)
             self.assertIsNotNone(row, r["policy"])
             cells = re.findall(r"<td>([^<]*)</td>", row.group(0))
-            self.assertEqual(cells[4:6], [report.fmt_num(r["lo"]), report.fmt_num(r["hi"])])
+            self.assertEqual(cells[4:6], [report_parts.fmt_num(r["lo"]), report_parts.fmt_num(r["hi"])])
 
     def test_policy_intervals_from_python(self):
         t = policy_intervals(self.root)

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from . import load, plots, stats
-from .report import CSS, esc, fmt_ci, fmt_num, save_figure, staged
+from .report_parts import CSS, esc, fmt_ci, fmt_num, save_figure, staged
 
 MAX_PANELS = 6
 #: The interval table's headers in the HTML (sweep_summary.csv keeps the column names).
