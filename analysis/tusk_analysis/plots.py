@@ -99,6 +99,59 @@ def policy_colors(policies):
     return out
 
 
+#: Axis labels that name categories, not quantities: they need no unit.
+CATEGORICAL_LABELS = ("policy", "uplink")
+
+
+def _tick_texts(axis):
+    return [t.get_text() for t in axis.get_ticklabels() if t.get_visible() and t.get_text()]
+
+
+def figure_meta(fig):
+    """What a reader needs to read a drawn figure (call after it is drawn, e.g. saved): its
+    title (the suptitle, else the first axes' title) and, per axes that shows anything
+    (axis on), its title and the x and y labels, with whether that axis has tick labels (an
+    axis with tick labels needs a label). Colour bars count as axes. A dict, JSON-ready."""
+    sup = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) is not None else ""
+    axes = []
+    for ax in fig.axes:
+        if not ax.axison or not ax.get_visible():
+            continue
+        axes.append({"title": ax.get_title(loc="left") or ax.get_title(),
+                     "xlabel": ax.get_xlabel(), "ylabel": ax.get_ylabel(),
+                     "xticks": bool(_tick_texts(ax.xaxis)),
+                     "yticks": bool(_tick_texts(ax.yaxis))})
+    title = sup or next((a["title"] for a in axes if a["title"]), "")
+    return {"title": title, "axes": axes}
+
+
+def has_unit(label):
+    """True if an axis label gives its unit: a parenthesised part, "(µs)", "(ratio)",
+    "(fraction of line rate)", or it names categories (CATEGORICAL_LABELS)."""
+    import re
+
+    return bool(re.search(r"\([^)]+\)", label)) or \
+        label.split(" (")[0].strip() in CATEGORICAL_LABELS
+
+
+def meta_problems(meta):
+    """What a figure's metadata (figure_meta) lacks: no title, an axis with tick labels but
+    no label, a label without a unit. A list of strings, empty when the figure is fine."""
+    out = []
+    if not meta.get("title"):
+        out.append("no title")
+    for i, a in enumerate(meta.get("axes", [])):
+        for ax in ("x", "y"):
+            label = a.get(ax + "label", "")
+            if a.get(ax + "ticks") and not label:
+                out.append("axes %d (%s): %s axis has tick labels but no label"
+                           % (i, a.get("title"), ax))
+            elif label and not has_unit(label):
+                out.append("axes %d (%s): %s label %r gives no unit"
+                           % (i, a.get("title"), ax, label))
+    return out
+
+
 class Skip(Exception):
     """This plot does not apply to these results (the message says why)."""
 
@@ -109,6 +162,14 @@ class Plot:
     title: str
     figure: object
     caption: str
+
+
+@dataclass
+class NotDrawn:
+    """One of several plots a function makes does not apply (a plot function may return a
+    list of Plot and NotDrawn); the report lists it under "Not drawn" with the reason."""
+    name: str
+    reason: str
 
 
 class PlotContext:
@@ -287,6 +348,7 @@ def cct_busbw(ctx):
     if horiz:
         a1.set_xlabel("CCT (µs)")
         a2.set_xlabel("busbw (GB/s, 1e9 B/s)")
+        a1.set_ylabel("policy")
         a1.set_title("collective completion time", pad=16)
         a2.set_title("bus bandwidth", pad=16)
         fig.suptitle(ctx.title("CCT and busbw"))
@@ -332,6 +394,13 @@ def collective_steps(ctx, max_collectives=3):
         raise Skip("no collectives in this workload")
     cids = list(run0.collectives["collective_id"])[:max_collectives]
     for cid in cids:
+        c0 = run0.collectives[run0.collectives["collective_id"] == cid].iloc[0]
+        if len(str(c0["step_end_us"]).split(";")) <= 1:
+            # One step (all-to-all "direct"): a per-step plot would be one bar; who_waited
+            # draws each rank's wait instead.
+            plots.append(NotDrawn("collective_steps_c%d" % cid,
+                                  "collective %d (%s) has a single step" % (cid, c0["kind"])))
+            continue
         n = len(ctx.policies)
         many = n > 4  # small multiples of the step times only, 3 a row (height capped)
         if many:
@@ -391,12 +460,11 @@ def collective_steps(ctx, max_collectives=3):
                                         if w["step"] < 0.15 * len(steps) else "right"
                                         if w["step"] > 0.85 * len(steps) else "center"),
                                     fontsize=6.5)
-            if not many or i % 3 == 0:
-                a_step.set_ylabel("step time (µs)")
+            a_step.set_ylabel("step time (µs)")
             a_step.grid(axis="x", visible=False)
             ymax[i] = float(steps["step_us"].max())
             for ax in (a_end, a_step) if a_end is not None else (a_step,):
-                ax.set_xlabel("step")
+                ax.set_xlabel("step (index)")
                 ax.set_xlim(-0.6, len(steps) - 0.4)
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=5 if many else "auto",
                                                        integer=True))
@@ -418,6 +486,8 @@ def collective_steps(ctx, max_collectives=3):
         plots.append(Plot("collective_steps_c%d" % cid, "Per-step time, collective %d" % cid,
                           fig,
                           _steps_caption(cid, kind, seed, many, shared)))
+    if not any(isinstance(p, Plot) for p in plots):
+        raise Skip("; ".join(p.reason for p in plots))
     return plots
 
 
@@ -502,20 +572,18 @@ def uplink_heatmap(ctx, max_cols=400):
         raise Skip("no time series: run with `--set output.sample_us=10` (timeseries.csv)")
     if all(s is not None and s.empty for s in series.values()):
         raise Skip("the topology has no switch-to-switch uplinks")
-    n = len(ctx.policies)
-    nports = max(len(s.groupby(["link_id", "from", "to"])) for s in series.values()
-                 if s is not None)
+    pols = [p for p in ctx.policies if series[p] is not None and not series[p].empty]
+    n = len(pols)
+    nports = max(len(series[p].groupby(["link_id", "from", "to"])) for p in pols)
     row_h = min(2.6, max(1.4, 0.11 * nports + 0.6))
     fig, axes = plt.subplots(n, 1, figsize=(WIDTH_IN, 0.7 + row_h * n), squeeze=False,
                              layout="constrained")
     im = None
-    for ax, p in zip(axes[:, 0], ctx.policies):
+    span = []
+    for ax, p in zip(axes[:, 0], pols):
         s = series[p]
         ax.grid(False)
         ax.set_title("%s — %s" % (ctx.scenario, p), loc="left")
-        if s is None or s.empty:
-            ax.text(0.5, 0.5, "not sampled", transform=ax.transAxes, ha="center")
-            continue
         s = s.assign(port=[_port(a, b) for a, b in zip(s["from"], s["to"])])
         piv = s.pivot_table(index="port", columns="time_us", values="util", aggfunc="sum")
         tiers = s.drop_duplicates("port").set_index("port")[["from_tier", "to_tier"]]
@@ -528,6 +596,7 @@ def uplink_heatmap(ctx, max_cols=400):
             (times[1] - times[0] if len(times) > 1 else times[0])
         weights = np.diff(np.concatenate([[times[0] - interval], times]))
         mat, edges = _bin_matrix(times, piv.to_numpy(), weights, max_cols)
+        span += [edges[0], edges[-1]]
         im = ax.imshow(mat, aspect="auto", interpolation="nearest", cmap="viridis", vmin=0,
                        vmax=1, extent=[edges[0], edges[-1], len(piv.index), 0])
         if len(piv.index) <= 32:
@@ -551,19 +620,36 @@ def uplink_heatmap(ctx, max_cols=400):
     if im is not None:
         cb = fig.colorbar(im, ax=axes[:, 0].tolist(), fraction=0.03, pad=0.02)
         cb.set_label("utilisation (fraction of line rate)")
-    fig.suptitle(ctx.title("uplink utilisation over time"))
+    _share_x(axes[:, 0], span)
+    fig.suptitle(ctx.title("uplink utilisation over time", policies=pols))
     return Plot("uplink_heatmap", "Uplink utilisation heatmap", fig,
                 "Utilisation of every switch-to-switch uplink (rows) over simulated time "
                 "(columns; a cell is one sampling interval, or the average of several on long "
                 "runs), from timeseries.csv: wire bytes incl. PHY overhead / (rate × "
-                "interval). Each policy has its own time axis: runs end when their last "
-                "transfer completes.")
+                "interval). The policies share one time axis: a run that ended earlier (its "
+                "last transfer completed) leaves the rest of its row blank.%s" %
+                _left_out(ctx.policies, pols, "not sampled"))
 
 
 def _natural_key(text):
     import re
 
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+
+
+def _share_x(axes, values):
+    """The same x limits, min to max of `values` (µs), on every axes: one time axis shared by
+    the policies' panels."""
+    vals = [float(v) for v in values if v == v]
+    if vals and max(vals) > min(vals):
+        for ax in axes:
+            ax.set_xlim(min(vals), max(vals))
+
+
+def _left_out(policies, drawn, why):
+    """A caption sentence naming the policies without a panel, and why; "" if none."""
+    rest = [p for p in policies if p not in drawn]
+    return " Not drawn: %s (%s)." % (", ".join(rest), why) if rest else ""
 
 
 def uplink_byte_share(ctx, max_bars=32):
@@ -650,14 +736,18 @@ def _paused_fraction(t, paused, max_points):
     return t, np.clip(paused / np.maximum(dt, 1e-12), 0, 1)
 
 
+NO_QUEUE_BYTES = 1500  # a queue that never held more than one Ethernet frame is "no queue"
+
+
 def queue_timeline(ctx, top=4, max_points=300):
     """Queue depth of the most congested switch ports and, when PFC paused any port, the
     paused fraction over time of the most paused ports."""
     have = {p: ctx.first_run(p).timeseries for p in ctx.policies}
     if all(t is None or t.empty for t in have.values()):
         raise Skip("no time series: run with `--set output.sample_us=10` (timeseries.csv)")
-    pause = any(t is not None and _paused_total(t) > 0 for t in have.values())
-    n = len(ctx.policies)
+    pols = [p for p in ctx.policies if have[p] is not None and not have[p].empty]
+    pause = any(_paused_total(have[p]) > 0 for p in pols)
+    n = len(pols)
     rows = 2 * n if pause else n
     fig, axes = plt.subplots(rows, 1, figsize=(WIDTH_IN, 0.7 + 1.75 * rows), squeeze=False,
                              layout="constrained")
@@ -665,7 +755,8 @@ def queue_timeline(ctx, top=4, max_points=300):
     peak = max((t["queue_bytes"].max() for t in have.values() if t is not None and len(t)),
                default=0)
     scale, unit = (2 ** 20, "MiB") if peak >= 2 ** 20 else (2 ** 10, "KiB")
-    for i, p in enumerate(ctx.policies):
+    span = [0.0] + [have[p]["time_us"].max() for p in pols]
+    for i, p in enumerate(pols):
         ts = have[p]
         ax = axes[2 * i if pause else i]
         ax.set_title("%s: the %d deepest switch egress queues" % (p, top), loc="left")
@@ -675,22 +766,26 @@ def queue_timeline(ctx, top=4, max_points=300):
         a2 = axes[2 * i + 1] if pause else None
         if a2 is not None:
             a2.set_title("%s: the %d most PFC-paused switch ports" % (p, top), loc="left")
-            a2.set_ylabel("paused fraction\nof interval")
+            a2.set_ylabel("paused\n(fraction of interval)")
             a2.set_xlabel("simulated time (µs)")
             a2.set_ylim(0, 1.05)
-        if ts is None or ts.empty:
-            ax.text(0.5, 0.5, "not sampled", transform=ax.transAxes, ha="center")
-            continue
         col = ctx.colors[p]
         key = ["link_id", "from", "to"]
         groups = {k: g for k, g in ts.groupby(key, sort=False)}
         peaks = ts.groupby(key, sort=False)["queue_bytes"].max()
+        deepest = float(peaks.max()) if len(peaks) else 0.0
+        peaks = peaks[peaks > NO_QUEUE_BYTES]
+        if peaks.empty:
+            ax.text(0.5, 0.5, "no queue: no switch egress queue held more than %d B\nat the "
+                    "end of a sampling interval (the deepest: %d B)" % (NO_QUEUE_BYTES, deepest),
+                    transform=ax.transAxes, ha="center", va="center", fontsize=8)
         for k, ((lid, frm, to), pk) in enumerate(
                 peaks.sort_values(ascending=False, kind="mergesort").head(top).items()):
             s = groups[(lid, frm, to)]
             ax.plot(s["time_us"], s["queue_bytes"] / scale, color=col, ls=LINESTYLES[k % 4],
                     lw=1.2, label="%s (max %.2f %s)" % (_port(frm, to), pk / scale, unit))
-        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
+        if not peaks.empty:
+            ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
         pc = stats.pause_column(ts)
         if a2 is not None and pc is not None:
             paused = ts.groupby(key, sort=False)[pc].sum()
@@ -706,19 +801,21 @@ def queue_timeline(ctx, top=4, max_points=300):
                 a2.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
             else:
                 a2.text(0.5, 0.5, "no port was paused", transform=a2.transAxes, ha="center")
-    fig.suptitle(ctx.title("queue depth%s" % (" and PFC pause" if pause else "")))
+    _share_x(axes, span)
+    fig.suptitle(ctx.title("queue depth%s" % (" and PFC pause" if pause else ""),
+                           policies=pols))
+    pause_text = ("Below each, the fraction of each interval that the transmitter of the most "
+                  "paused switch ports was stopped by PFC PAUSE (paused_us / interval; summed "
+                  "over priorities, so it can reach 1 per paused class)." if pause else
+                  "No switch port was PFC-paused in these runs (or the results carry no "
+                  "paused_us), so no pause timeline.")
     return Plot("queue_timeline", "Queue depth%s timeline" % (" and PFC pause" if pause else ""),
                 fig,
                 "Egress queue occupancy (all priorities, at the end of each sampling interval) "
                 "of the %d switch ports with the deepest queue in each run, from "
-                "timeseries.csv. %s" % (top, "Below each, the fraction of each interval that "
-                                             "the transmitter of the most paused switch ports "
-                                             "was stopped by PFC PAUSE (paused_us / interval; "
-                                             "summed over priorities, so it can reach 1 per "
-                                             "paused class)." if pause else
-                                             "No switch port was PFC-paused in these runs (or "
-                                             "the results carry no paused_us), so no pause "
-                                             "timeline."))
+                "timeseries.csv, on one time axis shared by the policies; a policy whose "
+                "queues never held more than %d B says \"no queue\".%s %s" % (
+                    top, NO_QUEUE_BYTES, _left_out(ctx.policies, pols, "not sampled"), pause_text))
 
 
 def retx_ooo(ctx):
@@ -761,7 +858,7 @@ def retx_ooo(ctx):
     ax.set_xticks(x)
     ax.set_xlim(-0.5, len(metrics) - 0.5)
     ax.set_xticklabels([lbl for _, lbl in metrics])
-    ax.set_ylabel("packets%s" % (" (log scale)" if log else ""))
+    ax.set_ylabel("packets (count%s)" % (", log scale" if log else ""))
     ax.set_xlabel("data packets, summed over all flows (drops: every switch port)")
     ax.grid(axis="x", visible=False)
     if many:
@@ -796,24 +893,19 @@ def who_waited(ctx, max_ranks=256, max_steps=400):
     chosen = {p: _waited_collective(r) for p, r in runs.items()}
     if all(c is None for c in chosen.values()):
         raise Skip("no collective in these runs")
-    n = len(ctx.policies)
+    pols = [p for p in ctx.policies if chosen[p] is not None]
+    n = len(pols)
     fig, axes = plt.subplots(n, 1, figsize=(WIDTH_IN, 0.8 + 2.4 * n), squeeze=False,
                              layout="constrained")
     im = None
-    vmax = 1.0
-    for p in ctx.policies:
-        c = chosen[p]
-        if c is not None:
-            w = runs[p].waits
-            vmax = max(vmax, float(w[w["collective"] == c]["delay"].quantile(0.99) or 0))
-    vmax = min(vmax, 10.0)
-    for ax, p in zip(axes[:, 0], ctx.policies):
+    norm = _wait_norm([runs[p].waits[runs[p].waits["collective"] == chosen[p]]["delay"]
+                       for p in pols])
+    cmap = matplotlib.colormaps["magma"].copy()
+    cmap.set_bad("white")  # no wait at all (0) or no data: white, apart from the scale
+    for ax, p in zip(axes[:, 0], pols):
         ax.grid(False)
         c = chosen[p]
         coll = runs[p].collectives
-        if c is None:
-            ax.set_title("%s — no collective" % p, loc="left")
-            continue
         w = runs[p].waits
         w = w[w["collective"] == c]
         row = coll[coll["collective_id"] == c].iloc[0]
@@ -827,7 +919,7 @@ def who_waited(ctx, max_ranks=256, max_steps=400):
             ax.grid(True)
             ax.plot(per.index, per.values, color=ctx.colors[p], lw=1.2)
             ax.fill_between(per.index, 0, per.values, color=ctx.colors[p], alpha=0.25)
-            ax.set_xlabel("rank")
+            ax.set_xlabel("rank (index)")
             ax.set_ylabel("wait (µs)")
             continue
         piv = w.pivot_table(index="rank", columns="step", values="delay", aggfunc="max")
@@ -838,21 +930,43 @@ def who_waited(ctx, max_ranks=256, max_steps=400):
             pad = (-mat.shape[1]) % k
             mat = np.pad(mat, ((0, 0), (0, pad)), constant_values=np.nan)
             mat = np.nanmax(mat.reshape(mat.shape[0], -1, k), axis=2)
-        im = ax.imshow(np.nan_to_num(mat), aspect="auto", interpolation="nearest", cmap="magma",
-                       vmin=0, vmax=vmax, extent=[0, steps, mat.shape[0], 0])
-        ax.set_xlabel("step (in time order)")
-        ax.set_ylabel("rank")
+        im = ax.imshow(np.ma.masked_where(~(mat > 0), mat), aspect="auto",
+                       interpolation="nearest", cmap=cmap, norm=norm,
+                       extent=[0, steps, mat.shape[0], 0])
+        if not (mat > 0).any():
+            ax.text(0.5, 0.5, "no rank waited", transform=ax.transAxes, ha="center",
+                    va="center")
+        ax.set_xlabel("step (index, in time order)")
+        ax.set_ylabel("rank (index)")
     if im is not None:
         cb = fig.colorbar(im, ax=axes[:, 0].tolist(), fraction=0.03, pad=0.02)
-        cb.set_label("wait / the step's ideal time")
-    fig.suptitle(ctx.title("who waited"))
+        cb.set_label("wait / the step's ideal time (ratio, log scale)")
+    fig.suptitle(ctx.title("who waited", policies=pols))
     return Plot("who_waited", "Who waited", fig,
                 "For the collective whose ranks waited longest: each rank's wait in each step "
                 "(rows: ranks, columns: steps in time order), as a multiple of the step's ideal "
                 "time — the time its data arrived after the rank was ready, beyond what that "
-                "data needs alone on the idle fabric (waits.csv). A one-step collective shows "
-                "each rank's wait in µs. A slow link shows as the ranks downstream of it "
-                "lighting up first, then the lateness travelling round the ring.")
+                "data needs alone on the idle fabric (waits.csv), on one logarithmic colour "
+                "scale shared by the policies from the smallest wait to the largest (nothing "
+                "clipped; white: no wait). A one-step collective shows each rank's wait in µs. "
+                "A slow link shows as the ranks downstream of it lighting up first, then the "
+                "lateness travelling round the ring.%s" %
+                _left_out(ctx.policies, pols, "no collective"))
+
+
+def _wait_norm(delays):
+    """A logarithmic colour scale over every positive wait in `delays` (Series of waits as a
+    multiple of the ideal step time): from the smallest to the largest, so that no wait is
+    clipped; the range is at most 1e4 wide (smaller waits take the lowest colour)."""
+    pos = np.concatenate([d.to_numpy(dtype=float) for d in delays] + [np.array([])])
+    pos = pos[np.isfinite(pos) & (pos > 0)]
+    if pos.size == 0:
+        return matplotlib.colors.LogNorm(vmin=0.01, vmax=1.0)
+    hi = float(pos.max())
+    lo = max(float(pos.min()), hi * 1e-4)
+    if lo >= hi:
+        lo = hi / 10.0
+    return matplotlib.colors.LogNorm(vmin=lo, vmax=hi, clip=True)
 
 
 def _failed_links(run):
@@ -895,6 +1009,9 @@ def _layers(links):
     return pos
 
 
+MAX_SWITCH_NAMES = 24  # beyond this many switches, only those on the path are named
+
+
 def straggler_path(ctx):
     """The critical flow's path(s) drawn on the topology, one panel per policy."""
     runs = {p: ctx.first_run(p) for p in ctx.policies}
@@ -912,18 +1029,16 @@ def straggler_path(ctx):
         picks[p] = (c, row, flow)
     if not picks:
         raise Skip("no finished collective with a recorded path (flows.csv `paths`)")
-    n = len(ctx.policies)
+    pols = [p for p in ctx.policies if p in picks]
+    n = len(pols)
     fig, axes = plt.subplots(n, 1, figsize=(WIDTH_IN, 0.6 + 2.6 * n), squeeze=False,
                              layout="constrained")
-    for ax, p in zip(axes[:, 0], ctx.policies):
+    for ax, p in zip(axes[:, 0], pols):
         ax.grid(False)
         ax.set_xticks([])
         ax.set_yticks([])
         for side in ax.spines.values():
             side.set_visible(False)
-        if p not in picks:
-            ax.set_title("%s — no critical path recorded" % p, loc="left")
-            continue
         run = runs[p]
         c, row, flow = picks[p]
         links = run.links
@@ -943,11 +1058,13 @@ def straggler_path(ctx):
                     lw=2.2 if bad else 0.4, ls="--" if bad else "-", zorder=5 if bad else 1)
         items = [it.rsplit(":", 1) for it in flow["paths"].split("|")]
         total = sum(int(k) for _, k in items) or 1
+        on_path = set()
         for path, k in items:
             at = "host%d" % int(flow["src"])
             xs, ys = [pos[at][0]], [pos[at][1]]
             for lid in path.split(">"):
                 at = names.get((int(lid), at), at)
+                on_path.add(at)
                 xs.append(pos[at][0])
                 ys.append(pos[at][1])
             ax.plot(xs, ys, color="#c0392b", lw=0.8 + 3.5 * int(k) / total, alpha=0.85, zorder=3)
@@ -960,20 +1077,31 @@ def straggler_path(ctx):
             x, y = pos["host%d" % end]
             ax.annotate("host%d" % end, (x, y), xytext=(0, -11), textcoords="offset points",
                         ha="center", fontsize=7)
-        ax.set_ylim(min(tiers) - 0.45, max(tiers) + 0.25)
+        # Switch names: every switch on a small fabric, else those the path crosses.
+        switches = [nm for nm, (_, y) in pos.items() if y > min(tiers)]
+        for nm in switches if len(switches) <= MAX_SWITCH_NAMES else \
+                [nm for nm in switches if nm in on_path]:
+            x, y = pos[nm]
+            ax.annotate(nm, (x, y), xytext=(0, 5), textcoords="offset points", ha="center",
+                        va="bottom", fontsize=6.5, color="#c0392b" if nm in on_path else "#34495e",
+                        zorder=6)
+        ax.set_ylim(min(tiers) - 0.45, max(tiers) + 0.4)
         ax.set_title(wrap_title("%s — collective %d: flow %d (host%d → host%d), slowdown %s, "
                                 "%d path%s" % (p, c, int(flow["flow_id"]), int(flow["src"]),
                                                 int(flow["dst"]), _fmt(flow["slowdown"]),
                                                 len(items), "" if len(items) == 1 else "s")),
                      loc="left")
-    fig.suptitle(ctx.title("the straggler's path"))
+    fig.suptitle(ctx.title("the straggler's path", policies=pols))
     return Plot("straggler_path", "The straggler's path", fig,
                 "The straggler of the critical path of the collective whose ranks waited "
                 "longest (collectives.csv critical_flow: traced back from the flow that ended "
                 "it, the flow most late against its ideal) drawn on the topology (hosts at the bottom, each switch tier "
                 "above): red, its path or paths from flows.csv `paths`, wider for more of its "
                 "packets; dashed orange, the links the scenario's [[failures]] act on (a link "
-                "entry's cable, a failed switch's links, a failed NIC's host link).")
+                "entry's cable, a failed switch's links, a failed NIC's host link). Switches "
+                "are named (on a fabric of more than %d switches, those on the path).%s" % (
+                    MAX_SWITCH_NAMES, _left_out(ctx.policies, pols,
+                                                "no finished collective with a recorded path")))
 
 
 
@@ -990,12 +1118,13 @@ def cc_state(ctx, top=4):
     pols = list(have)
     second = {}
     for p, t in have.items():
-        second[p] = ("alpha", "α") if t["alpha"].notna().any() else (
+        second[p] = ("alpha", "α (fraction)") if t["alpha"].notna().any() else (
             ("window_bytes", "window (KiB)") if t["window_bytes"].notna().any() else None)
     rows = sum(2 if second[p] else 1 for p in pols)
     fig, axes = plt.subplots(rows, 1, figsize=(WIDTH_IN, 0.7 + 1.8 * rows), squeeze=False,
                              layout="constrained")
     axes = list(axes[:, 0])
+    _share_x(axes, [0.0] + [t["time_us"].max() for t in have.values()])
     for p in pols:
         t = have[p]
         key = ["src", "dst", "qpn"]
@@ -1036,7 +1165,9 @@ def cc_state(ctx, top=4):
                 "sending rate of the QPs whose state changed most often, as steps (DCQCN: the "
                 "current rate Rc, solid, and the target rate Rt, faint: a CNP cuts Rc by α/2 "
                 "and sets Rt to the old Rc; fast recovery moves Rc halfway to Rt; additive and "
-                "hyper increase raise Rt), and below it α (DCQCN, DCTCP) or the window.")
+                "hyper increase raise Rt), and below it α (DCQCN, DCTCP) or the window, on one "
+                "time axis shared by the policies.%s" %
+                _left_out(ctx.policies, pols, "no congestion-control state changed"))
 
 
 ALL = [fct_slowdown_cdf, cct_busbw, collective_steps, who_waited, straggler_path,
@@ -1054,5 +1185,9 @@ def make_all(results, quantiles=stats.DEFAULT_QUANTILE_METHOD):
             except Skip as e:
                 skipped.append((fn.__name__, str(e)))
                 continue
-            plots.extend(out if isinstance(out, list) else [out])
+            for o in out if isinstance(out, list) else [out]:
+                if isinstance(o, NotDrawn):
+                    skipped.append((o.name, o.reason))
+                else:
+                    plots.append(o)
         return ctx, plots, skipped

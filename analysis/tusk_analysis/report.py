@@ -255,9 +255,11 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
     h.append("<p class=\"note\">Colours: %s. Each plot is also in this folder as PNG and SVG."
              "</p>" % ", ".join('<span class="swatch" style="background:%s"></span>%s' % (
                  esc(c), esc(p)) for p, c in ctx.colors.items()))
-    for name, title, caption, png in figs:
+    for name, title, caption, png, meta in figs:
         data = base64.b64encode(png).decode("ascii")
-        h.append('<figure id="%s"><h3>%s</h3>' % (esc(name), esc(title)))
+        # data-meta: the figure's title and axis labels (plots.figure_meta), for checks.
+        h.append('<figure id="%s" data-meta="%s"><h3>%s</h3>' % (
+            esc(name), esc(json.dumps(meta, ensure_ascii=False)), esc(title)))
         h.append('<img src="data:image/png;base64,%s" alt="%s" data-plot="%s">' % (
             data, esc(title), esc(name)))
         h.append('<figcaption>%s <a href="%s.svg">SVG</a> · <a href="%s.png">PNG</a>'
@@ -326,9 +328,10 @@ def write_report(results_dir, out_dir=None, quantiles=stats.DEFAULT_QUANTILE_MET
             for p in figs:
                 stem = os.path.join(staging, p.name)
                 save_figure(p.figure, stem)
+                meta = plots.figure_meta(p.figure)
                 matplotlib.pyplot.close(p.figure)
                 with open(stem + ".png", "rb") as fh:
-                    rendered.append((p.name, p.title, p.caption, fh.read()))
+                    rendered.append((p.name, p.title, p.caption, fh.read(), meta))
         per_run = stats.summary_table(results.runs, quantiles)
         per_run.to_csv(os.path.join(staging, "summary.csv"), index=False)
         ctx.summary.to_csv(os.path.join(staging, "comparison.csv"), index=False)

@@ -13,6 +13,7 @@ plots.
 """
 
 import datetime
+import json
 import math
 import os
 import sys
@@ -76,7 +77,7 @@ def _x_positions(values):
     return {v: i for i, v in enumerate(order)}
 
 
-def metric_figure(summary, metric, unit, x, panels_by, colors, seeds):
+def metric_figure(summary, metric, unit, x, panels_by, colors, seeds, x_key=""):
     """One figure: `metric` against axis `x`, a line per policy, a panel per combination of
     the `panels_by` axes. Returns (figure, table) or (None, reason)."""
     data = summary[summary[metric].notna()] if metric in summary else summary.iloc[0:0]
@@ -111,9 +112,9 @@ def metric_figure(summary, metric, unit, x, panels_by, colors, seeds):
         if positions:
             ax.set_xticks(list(positions.values()))
             ax.set_xticklabels([str(k) for k in positions])
-        ax.set_xlabel(x)
-        if i % ncol == 0:
-            ax.set_ylabel(axis_label(metric, unit))
+        # The axis's unit is its scenario key's (`tusk keys`); the label names that key.
+        ax.set_xlabel("%s (sweep axis%s)" % (x, ": " + x_key if x_key and x_key != x else ""))
+        ax.set_ylabel(axis_label(metric, unit))
         if panels_by:
             ax.set_title(", ".join("%s=%s" % (c, v) for c, v in zip(panels_by, pk)), fontsize=8)
         ax.grid(True, alpha=0.3)
@@ -145,9 +146,10 @@ def write_sweep_report(root, out_dir=None):
     def keep(fig, name, title, caption, stem_dir):
         stem = os.path.join(stem_dir, name)
         save_figure(fig, stem)
+        meta = plots.figure_meta(fig)
         plt.close(fig)
         with open(stem + ".png", "rb") as fh:
-            rendered.append((name, title, caption, fh.read()))
+            rendered.append((name, title, caption, fh.read(), meta))
 
     ci_text = ("Each point is the mean over the %d seeds; the error bar is the two-sided "
                "95 %% Student-t confidence interval of that mean." % seeds if seeds > 1 else
@@ -173,7 +175,8 @@ def write_sweep_report(root, out_dir=None):
                 for x in xaxes:
                     others = [a for a in xaxes if a != x]
                     name = "%s_vs_%s" % (metric, x)
-                    fig, table = metric_figure(have, metric, unit, x, others, colors, seeds)
+                    fig, table = metric_figure(have, metric, unit, x, others, colors, seeds,
+                                               sw.axis_keys.get(x, ""))
                     if fig is None:
                         skipped.append((name, table))
                         continue
@@ -214,8 +217,9 @@ def build_html(sw, summary, have, rendered, skipped, table, seeds):
     h.append("<p>Each point is the mean over seeds; error bars are two-sided %d %% Student-t "
              "confidence intervals of the mean (scipy.stats.t), absent with one seed.</p>"
              % round(LEVEL * 100))
-    for pname, title, caption, png in rendered:
-        h.append('<figure id="%s"><h2>%s</h2>' % (esc(pname), esc(title)))
+    for pname, title, caption, png, meta in rendered:
+        h.append('<figure id="%s" data-meta="%s"><h2>%s</h2>' % (
+            esc(pname), esc(json.dumps(meta, ensure_ascii=False)), esc(title)))
         h.append('<img src="data:image/png;base64,%s" alt="%s" data-plot="%s">' % (
             base64.b64encode(png).decode("ascii"), esc(title), esc(pname)))
         h.append('<figcaption>%s <a href="%s.svg">SVG</a> · <a href="%s.png">PNG</a>'
