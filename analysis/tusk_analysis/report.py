@@ -125,10 +125,36 @@ def summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall=False):
         cols.append(("credit_stall_fraction", "credit-stall fraction",
                      num("credit_stall_fraction", 3)))
     cols += [("drops", "drops", num("drops", 6)),
+             ("ecn_marks", "ECN marks", num("ecn_marks", 7)),
+             ("cnps", "CNPs", num("cnps", 7)),
              ("retx_packets", "retx pkts", num("retx_packets", 7)),
              ("ooo_packets", "ooo pkts", num("ooo_packets", 7)),
              ("unfinished", "unfinished", num("unfinished", 6))]
     return cols
+
+
+def settings_text(manifest):
+    """The transport, receivers, congestion control, ECN and PFC of a run's scenario, as the
+    settings line `tusk compare` prints (tusk/comparison-table.cc)."""
+    sc = manifest.get("scenario", {})
+    nic, ecn, pfc = sc.get("nic", {}), sc.get("ecn", {}), sc.get("pfc", {})
+    if not ecn.get("enabled"):
+        ecn_text = "off"
+    elif ecn.get("by_rate"):
+        ecn_text = "on (thresholds per port rate)"
+    else:
+        ecn_text = "on (Kmin %s B, Kmax %s B, Pmax %s)" % (
+            ecn.get("kmin_bytes"), ecn.get("kmax_bytes"), ecn.get("pmax"))
+    if (sc.get("fabric", {}) or {}).get("kind") == "infiniband":
+        pfc_text = "none (InfiniBand credits)"
+    elif not pfc.get("enabled", True):
+        pfc_text = "off"
+    else:
+        pfc_text = "on (lossless priorities %s)" % (
+            ",".join(str(p) for p in pfc.get("lossless_priorities", [])) or "none")
+    return "transport %s, %s receivers; cc %s; ECN %s; PFC %s" % (
+        nic.get("transport", "roce"), nic.get("receiver", "go-back-n"),
+        nic.get("congestion_control", "none"), ecn_text, pfc_text)
 
 
 def sites_text(manifest):
@@ -183,6 +209,7 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
             ("topology", "%s hosts, %s switches%s" % (
                 m0.get("hosts"), m0.get("switches"), sites_text(m0))),
             ("fabric", ", ".join(fabrics)),
+            ("settings", " | ".join(dict.fromkeys(settings_text(r.manifest) for r in runs))),
             ("workload", "%s transfers (%s)" % (m0.get("transfers"),
                                                m0.get("scenario", {}).get("workload", {})
                                                .get("kind", "?"))),
@@ -224,7 +251,8 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
              "slowest collective (nccl-tests definitions, GB = 1e9 B). Uplinks: switch → "
              "higher-tier switch; utilisation = wire bytes / (rate × run time); balance "
              "(max/mean, Jain's index; 1 = balanced) of uplink bytes among each switch's "
-             "uplinks, combined over switches weighted by bytes.%s%s Tables: "
+             "uplinks, combined over switches weighted by bytes. ECN marks: frames switches "
+             "CE-marked; CNPs: congestion notifications receivers sent (DCQCN).%s%s Tables: "
              "<code>summary.csv</code> (per run) and <code>comparison.csv</code> (per "
              "policy) next to this file.</p>" % (
                  QUANTILE_TEXT[ctx.quantiles],

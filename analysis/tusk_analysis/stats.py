@@ -118,6 +118,8 @@ METRICS = [
     ("pause_fraction", "", "paused time / (ports × run time)"),
     ("credit_stall_fraction", "", "InfiniBand: credit-stall time / (ports × run time)"),
     ("drops", "packets", "frames dropped"),
+    ("ecn_marks", "frames", "frames CE-marked by switches (ECN)"),
+    ("cnps", "packets", "CNPs sent by receivers"),
     ("retx_packets", "packets", "data packets retransmitted"),
     ("ooo_packets", "packets", "data packets out of order"),
     ("unfinished", "flows", "transfers unfinished"),
