@@ -2,6 +2,7 @@
 against an axis per policy, 95 % Student-t intervals across seeds) and the example script, on a
 tiny sweep made by `tusk sweep`."""
 
+import json
 import math
 import os
 import re
@@ -11,13 +12,14 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from html import unescape
 
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import support  # noqa: E402
-from tusk_analysis import report_parts  # noqa: E402
+from tusk_analysis import plots, report_parts  # noqa: E402
 from tusk_analysis import load_compare, load_run, load_sweep, policy_intervals  # noqa: E402
 
 TMP = None
@@ -135,6 +137,17 @@ class SweepReportTest(unittest.TestCase):
         self.assertIn('data-plot="cct_us_vs_size"', html)
         self.assertNotIn("http://", html)
         self.assertNotIn("https://", html)
+        # Every figure: a title, labelled axes with units (the axis names its scenario key),
+        # a caption.
+        figs = re.findall(r'<figure id="([^"]*)" data-meta="([^"]*)">.*?<figcaption>([^<]+)',
+                          html, re.S)
+        self.assertEqual(len(figs), html.count("<img "))
+        for name, meta, caption in figs:
+            meta = json.loads(unescape(meta))
+            self.assertEqual(plots.meta_problems(meta), [], name)
+            self.assertGreater(len(caption.strip()), 40, name)
+        meta = json.loads(unescape(dict((n, m) for n, m, _ in figs)["cct_us_vs_size"]))
+        self.assertEqual(meta["axes"][0]["xlabel"], "size (sweep axis: workload.bytes)")
 
     def test_confidence_intervals_across_seeds(self):
         table = pd.read_csv(os.path.join(self.dir, "sweep_summary.csv"))
