@@ -77,7 +77,7 @@ def _x_positions(values):
     return {v: i for i, v in enumerate(order)}
 
 
-def metric_figure(summary, metric, unit, x, panels_by, colors, seeds, x_key=""):
+def metric_figure(summary, metric, unit, x, panels_by, colors, seeds, x_key="", name=""):
     """One figure: `metric` against axis `x`, a line per policy, a panel per combination of
     the `panels_by` axes. Returns (figure, table) or (None, reason)."""
     data = summary[summary[metric].notna()] if metric in summary else summary.iloc[0:0]
@@ -124,7 +124,8 @@ def metric_figure(summary, metric, unit, x, panels_by, colors, seeds, x_key=""):
     fig.legend(handles, labels, loc="lower center", ncol=min(5, len(labels)), fontsize=7,
                frameon=False)
     ci = ("mean ± 95 %% CI over %d seeds" % seeds) if seeds > 1 else "one seed: no CI"
-    fig.suptitle(plots.wrap_title("%s against %s, per policy (%s)" % (metric, x, ci)),
+    fig.suptitle(plots.wrap_title("%s%s against %s, per policy (%s)" % (
+        name + ": " if name else "", metric, x, ci)),
                  fontsize=9)
     fig.tight_layout(rect=(0, 0.08 + 0.03 * math.ceil(len(labels) / 5), 1, 0.95))
     return fig, table
@@ -176,7 +177,8 @@ def write_sweep_report(root, out_dir=None):
                     others = [a for a in xaxes if a != x]
                     name = "%s_vs_%s" % (metric, x)
                     fig, table = metric_figure(have, metric, unit, x, others, colors, seeds,
-                                               sw.axis_keys.get(x, ""))
+                                               sw.axis_keys.get(x, ""),
+                                               os.path.basename(sw.path))
                     if fig is None:
                         skipped.append((name, table))
                         continue
