@@ -25,37 +25,21 @@ from tusk_analysis import load_compare, load_run, load_sweep, policy_intervals  
 TMP = None
 ROOT = None
 
-SWEEP = """\
-name = "tiny-sweep"
-scenario = "tiny-s1.toml"
-[set]
-output.sample_us = 0
-[[axis]]
-key = "lb.policy"
-values = ["ecmp", "spray"]
-[[axis]]
-name = "size"
-key = "workload.bytes"
-values = [65536, 262144]
-[[axis]]
-key = "seed"
-values = [1, 2, 3]
-"""
-
-#: The commonest sweep: policies x seeds, no other axis (a few tens of µs simulated per run).
-POLICY_SEED_SWEEP = """\
-name = "tiny-policies"
-scenario = "tiny-s1.toml"
-[set]
-output.sample_us = 0
-[[axis]]
-key = "lb.policy"
-values = ["ecmp", "spray", "drill", "letflow"]
-[[axis]]
-key = "seed"
-values = [1, 2, 3]
-"""
 POLICIES = ["ecmp", "spray", "drill", "letflow"]
+
+
+def sweep_toml(name, policies, *middle):
+    """A sweep of the tiny scenario: policies x the `middle` axis tables x seeds 1-3."""
+    return ('name = "%s"\nscenario = "tiny-s1.toml"\n[set]\noutput.sample_us = 0\n'
+            '[[axis]]\nkey = "lb.policy"\nvalues = %s\n%s'
+            '[[axis]]\nkey = "seed"\nvalues = [1, 2, 3]\n'
+            % (name, json.dumps(policies), "".join(middle)))
+
+
+SWEEP = sweep_toml("tiny-sweep", ["ecmp", "spray"],
+                   '[[axis]]\nname = "size"\nkey = "workload.bytes"\nvalues = [65536, 262144]\n')
+#: The commonest sweep: policies x seeds, no other axis (a few tens of µs simulated per run).
+POLICY_SEED_SWEEP = sweep_toml("tiny-policies", POLICIES)
 
 #: t(0.975, 2) from the standard tables (7 digits): the 95 % interval over 3 seeds.
 T_975_2 = 4.3026527
