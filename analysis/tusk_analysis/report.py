@@ -14,6 +14,7 @@ fetched.
 import argparse
 import base64
 import datetime
+import errno
 import json
 import os
 import sys
@@ -343,6 +344,11 @@ QUANTILE_TEXT = {
 }
 
 
+#: errno values of a destination that cannot be written at all (refused like bad input, exit 2);
+#: any other OS error while writing (no space, file too large) exits 3, as `tusk run` does.
+UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.ENOENT, errno.EEXIST)
+
+
 def write_report(results_dir, out_dir=None, quantiles=stats.DEFAULT_QUANTILE_METHOD):
     """Write the report of `results_dir` into `out_dir` (default results_dir/report), its
     percentiles by the `quantiles` method (stats.QUANTILE_METHODS). Returns the path of
@@ -393,6 +399,11 @@ def main(argv=None):
     except load.ResultsError as e:
         print("tusk report: error: %s" % e, file=sys.stderr)
         return 2
+    except OSError as e:
+        where = e.filename or args.out or args.results_dir
+        print("tusk report: error: cannot write the report: %s: %s; earlier results are intact"
+              % (where, e.strerror or e), file=sys.stderr)
+        return 2 if e.errno in UNWRITABLE else 3
     print("report: %s (%d plots: %s)" % (path, len(names), ", ".join(names)))
     for name, why in skipped:
         print("  not drawn: %s: %s" % (name, why))

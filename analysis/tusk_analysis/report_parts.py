@@ -9,7 +9,7 @@ import os
 import shutil
 import tempfile
 
-from . import load
+from . import load, marker
 
 
 def esc(x):
@@ -86,21 +86,24 @@ def save_figure(fig, stem):
 
 
 @contextlib.contextmanager
-def staged(out_dir):
-    """A staging directory beside `out_dir` to write a report into; renamed into place (replacing
-    an earlier report) when the block ends, removed if it raises. A report never replaces a
-    results directory or anything else that is not an earlier report."""
-    if os.path.lexists(out_dir) and not (
-        os.path.isdir(out_dir) and os.path.isfile(os.path.join(out_dir, "report.html"))
-    ):
-        raise load.ResultsError(
-            "%s: --out: exists and is not an earlier tusk report (no report.html); "
-            "refusing to replace it" % out_dir)
+def staged(out_dir, kind="report"):
+    """A staging directory beside `out_dir` to write a report into, marked (marker.py) with its
+    owner while it is written; marked complete with the files it holds and renamed into place
+    (replacing an earlier report) when the block ends, removed if it raises. A report never
+    replaces a results directory of another kind of tusk's, a report of a tusk from before the
+    marker, or anything that holds files tusk did not write (docs/results-format.md, "Results
+    folders")."""
+    refusal = marker.replace_refusal(out_dir)
+    if refusal:
+        raise load.ResultsError("%s: --out: %s" % (out_dir, refusal))
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
+    marker.remove_stale(parent, os.path.basename(out_dir))  # left by a killed report
     staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
     try:
+        marker.write_marker(staging, kind, "staging")
         yield staging
+        marker.write_marker(staging, kind, "complete", marker.list_files(staging))
         os.chmod(staging, 0o755)
         if os.path.exists(out_dir):
             old = out_dir + ".old-%d" % os.getpid()
