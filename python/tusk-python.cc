@@ -52,7 +52,7 @@ SummaryDict(const tusk::RunSummary& x)
                     "uplink_jain"_a = x.uplinkJain, "uplink_imbalance"_a = x.uplinkImbalance,
                     "drops"_a = x.drops, "pfc_pauses"_a = x.pfcPauses,
                     "paused_fraction"_a = x.pausedFraction, "pfc_max_depth"_a = x.pfcMaxDepth,
-                    "ecn_marks"_a = x.ecnMarks, "trimmed_frames"_a = x.trimmedFrames,
+                    "ecn_marks"_a = x.ecnMarks, "cnps"_a = x.cnps, "trimmed_frames"_a = x.trimmedFrames,
                     "retx_packets"_a = x.retxPackets, "retx_bytes"_a = x.retxBytes,
                     "retx_timeout_packets"_a = x.retxTimeoutPackets,
                     "ooo_packets"_a = x.oooPackets, "naks"_a = x.naks,

@@ -7,6 +7,7 @@
 // tusk is writing; 3 the results could not be written (an OS error: no space left, file too
 // large); nothing is written for bad input, and the previous results stay intact on 2 and 3.
 
+#include "comparison-table.h"
 #include "git-revision.h"
 #include "hpcc-config.h"
 #include "knob-table.h"
@@ -175,57 +176,6 @@ LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
 }
 
 std::string
-Fmt(double v, int decimals)
-{
-    return std::isnan(v) ? "-" : fmt::format("{:.{}f}", v, decimals);
-}
-
-void
-PrintTable(const std::vector<RunResult>& runs, std::ostream& os)
-{
-    const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) {
-        return !r.collectives.empty();
-    });
-    size_t width = 11; // wider only for long policy names (host-random-spray)
-    for (const auto& r : runs)
-    {
-        width = std::max(width, r.summary.policy.size());
-    }
-    os << fmt::format("{:<{}}", "policy", width);
-    if (anyCollective)
-    {
-        os << fmt::format(" {:>10} {:>8} {:>8}", "CCT_us", "algbw", "busbw");
-    }
-    os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8}\n",
-                      "sd_mean", "sd_p99", "sd_max", "fct_p99_us", "fct_max_us", "up_max",
-                      "up_mean", "up_imb", "drops", "pauses", "retx", "spur", "naks", "ooo",
-                      "unfinish");
-    for (const auto& r : runs)
-    {
-        const RunSummary& s = r.summary;
-        os << fmt::format("{:<{}}", s.policy, width);
-        if (anyCollective)
-        {
-            os << fmt::format(" {:>10} {:>8} {:>8}", Fmt(s.cctUs, 1), Fmt(s.algbwGBps, 2),
-                              Fmt(s.busbwGBps, 2));
-        }
-        os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} {:>7} {:>7} {:>7} {:>8}\n",
-                          Fmt(s.meanSlowdown, 3), Fmt(s.p99Slowdown, 3), Fmt(s.maxSlowdown, 3),
-                          Fmt(s.p99FctUs, 1), Fmt(s.maxFctUs, 1), Fmt(s.uplinkMaxUtil, 3),
-                          Fmt(s.uplinkMeanUtil, 3), Fmt(s.uplinkImbalance, 2), s.drops,
-                          s.pfcPauses, s.retxPackets, s.spuriousRetx, s.naks, s.oooPackets,
-                          s.unfinished);
-    }
-    if (anyCollective)
-    {
-        os << "CCT in µs; algbw/busbw in GB/s (1e9 B/s, nccl-tests definitions); ";
-    }
-    os << "sd = FCT slowdown (FCT / ideal FCT), p99 by nearest rank; up = uplink mean utilisation (max / mean over "
-          "uplinks), up_imb = max / mean uplink bytes; pauses = PFC XOFF frames sent; retx, "
-          "spur (spurious: arrived twice), naks, ooo in packets\n";
-}
-
-std::string
 DefaultOut(const ScenarioSpec& spec, const std::string& leaf)
 {
     return (fs::path("results") / spec.name / leaf).string();
@@ -308,28 +258,6 @@ WriteIndex(const std::string& path, const std::vector<RunResult>& runs,
     db = nullptr;
 }
 
-std::string
-ComparisonCsv(const std::vector<RunResult>& runs)
-{
-    std::string s = "policy,seed,status,cct_us,algbw_GBps,busbw_GBps,slowdown_mean,slowdown_p50,"
-                    "slowdown_p99,slowdown_max,fct_p99_us,fct_max_us,uplink_util_max,"
-                    "uplink_util_mean,uplink_jain,drops,retx_packets,ooo_packets,unfinished,"
-                    "uplink_imbalance,retx_bytes,naks,spurious_retx,reorder_max,reorder_mean\n";
-    auto n = [](double v) { return std::isnan(v) ? std::string() : fmt::format("{:.6f}", v); };
-    for (const auto& r : runs)
-    {
-        const RunSummary& x = r.summary;
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                         x.policy, r.spec.seed, r.failure.empty() ? "ok" : "failed", n(x.cctUs),
-                         n(x.algbwGBps), n(x.busbwGBps), n(x.meanSlowdown), n(x.p50Slowdown),
-                         n(x.p99Slowdown), n(x.maxSlowdown), n(x.p99FctUs), n(x.maxFctUs),
-                         n(x.uplinkMaxUtil), n(x.uplinkMeanUtil), n(x.uplinkJain), x.drops,
-                         x.retxPackets, x.oooPackets, x.unfinished, n(x.uplinkImbalance),
-                         x.retxBytes, x.naks, x.spuriousRetx, x.reorderMax, n(x.reorderMean));
-    }
-    return s;
-}
-
 /** Run `spec` and write its results into `out` atomically (RunInto). */
 RunResult
 RunInto(const ScenarioSpec& spec, const std::string& out, bool quiet)
@@ -356,7 +284,8 @@ DoRun(const CommonOptions& o)
                                    : DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed));
     const RunResult r = RunInto(spec, out, o.quiet);
     std::cout << PathClassesLine(r);
-    PrintTable({r}, std::cout);
+    std::cout << SettingsLine(r.spec);
+    PrintComparisonTable({r}, std::cout);
     std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
                              r.events, r.wallSeconds, r.events / r.wallSeconds / 1e6, out);
     if (!r.failure.empty())
@@ -487,7 +416,8 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     std::cout << fmt::format("{}: {} hosts, {} switches, {} transfers, seed {}\n", specs[0].name,
                              runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
     std::cout << PathClassesLine(runs[0]);
-    PrintTable(runs, std::cout);
+    std::cout << SettingsLine(runs[0].spec);
+    PrintComparisonTable(runs, std::cout);
     std::cout << "results in " << out << "/ (comparison.csv, index.sqlite, one folder per policy)\n";
     std::cout << "plots and an HTML report: tusk report " << out << "\n";
     int rc = 0;

@@ -27,7 +27,7 @@ namespace
 const std::set<std::string> kLowerIsBetter = {
     "cct_us",      "slowdown_mean", "slowdown_p50",   "slowdown_p99",  "slowdown_max",
     "fct_p99_us",  "fct_max_us",    "drops",          "pfc_pauses",    "pfc_paused_fraction",
-    "pfc_max_depth", "ecn_marks",   "trimmed_frames", "retx_packets",  "ooo_packets",
+    "pfc_max_depth", "ecn_marks",   "cnps",           "trimmed_frames", "retx_packets",  "ooo_packets",
     "retx_bytes",  "retx_timeout_packets", "naks",          "spurious_retx",  "reorder_max",   "reorder_mean",
     "uplink_imbalance"};
 const std::set<std::string> kHigherIsBetter = {"algbw_GBps", "busbw_GBps", "uplink_jain"};

@@ -393,6 +393,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"pfc_paused_fraction", s.pausedFraction},
                     {"pfc_max_depth", s.pfcMaxDepth},
                     {"ecn_marks", s.ecnMarks},
+                    {"cnps", s.cnps},
                     {"trimmed_frames", s.trimmedFrames},
                     {"retx_packets", s.retxPackets},
                     {"ooo_packets", s.oooPackets},

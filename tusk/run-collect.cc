@@ -6,6 +6,7 @@
 
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/ideal-fct.h"
+#include "rdma/model/rdma-queue-pair.h"
 #include "rdma/model/roce-header.h"
 
 #include "ns3/simulator.h"
@@ -562,6 +563,14 @@ CollectResults(const ScenarioSpec& spec,
         result.switchRows.push_back(row);
     }
     result.summary = Summarize(result, spec.lb.policy, sink.TrimmedFrames());
+    for (const auto& nic : built.nics) // CNPs: counted per QP at the notification point
+    {
+        for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+        {
+            const ns3::QpCounters& c = nic->GetQp(ns3::RdmaNic::kFirstQpn + q)->GetCounters();
+            result.summary.cnps += c.cnpsSent + c.oooCnpsSent;
+        }
+    }
     const std::string& deadlock = observers.Deadlock();
 
     if (!deadlock.empty())

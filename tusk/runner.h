@@ -219,6 +219,7 @@ struct RunSummary
     double creditStallFraction = 0;
     uint32_t pfcMaxDepth = 0;    //!< deepest pause propagation (hops)
     uint64_t ecnMarks = 0;
+    uint64_t cnps = 0;           //!< CNPs sent by receivers (notification points), out-of-order CNPs included
     uint64_t trimmedFrames = 0;  //!< data frames cut to their headers by switches (trimming)
     uint64_t retxPackets = 0;
     uint64_t oooPackets = 0;

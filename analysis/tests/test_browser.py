@@ -3,6 +3,8 @@ installed by scripts/install-deps.sh) renders report.html, every image loads and
 are present. Skipped, saying so, only when chromium is not installed."""
 
 import base64
+import html
+import json
 import os
 import re
 import shutil
@@ -14,6 +16,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import support  # noqa: E402
+from tusk_analysis import plots  # noqa: E402
 
 CHROMIUM = next((shutil.which(c) for c in ("chromium", "chromium-browser")
                  if shutil.which(c)), None)
@@ -35,6 +38,18 @@ def render(html_path, profile):
     if p.returncode != 0 or "<body" not in p.stdout:
         raise AssertionError("chromium failed (%d):\n%s" % (p.returncode, p.stderr[-3000:]))
     return p.stdout
+
+
+def figures(dom):
+    """[(plot name, metadata dict, caption text, number of <img>)] of every <figure>."""
+    out = []
+    for m in re.finditer(r'<figure id="([^"]*)" data-meta="([^"]*)">(.*?)</figure>', dom, re.S):
+        cap = re.search(r"<figcaption>(.*?)</figcaption>", m.group(3), re.S)
+        text = re.sub(r"<[^>]+>", "", cap.group(1)) if cap else ""
+        text = text.replace("SVG", "").replace("PNG", "").replace("·", "").strip()
+        out.append((m.group(1), json.loads(html.unescape(m.group(2))), text,
+                    len(re.findall(r"<img ", m.group(3)))))
+    return out
 
 
 def body_attrs(dom):
@@ -66,6 +81,43 @@ class ChromiumRenderTest(unittest.TestCase):
         self.assertGreaterEqual(int(attrs.get("data-tables", "0")), 4)
         for heading in ("Summary", "Plots", "Scenario", "Runs"):
             self.assertIn("<h2>%s</h2>" % heading, dom)
+
+    def check_figures(self, dom, expected):
+        figs = figures(dom)
+        self.assertEqual([f[0] for f in figs], expected)
+        self.assertEqual(dom.count("<img "), len(figs))  # every image is a captioned figure
+        for name, meta, caption, imgs in figs:
+            self.assertEqual(imgs, 1, name)
+            self.assertEqual(plots.meta_problems(meta), [], name)  # title, labels, units
+            self.assertGreater(len(meta["axes"]), 0, name)
+            self.assertGreater(len(caption), 40, name)  # a sentence, not just the links
+
+    def test_every_plot_has_title_axis_labels_and_caption(self):
+        self.check_figures(render(self.html, self.profile), support.EXPECTED_PLOTS)
+
+    def test_sweep_report_plots_have_title_axis_labels_and_caption(self):
+        with open(os.path.join(self.tmp, "tiny-s1.toml"), "w") as fh:
+            fh.write(support.TINY_TOML.format(seed=1))
+        sweep = os.path.join(self.tmp, "sweep.toml")
+        with open(sweep, "w") as fh:
+            fh.write('scenario = "tiny-s1.toml"\n[set]\noutput.sample_us = 0\n'
+                     '[[axis]]\nkey = "lb.policy"\nvalues = ["ecmp", "spray"]\n'
+                     '[[axis]]\nkey = "seed"\nvalues = [1, 2]\n')
+        root = os.path.join(self.tmp, "sweep")
+        support.run_tusk("sweep", sweep, "-q", "--out", root)
+        support.run_tusk("report", root)
+        dom = render(os.path.join(root, "report", "report.html"), self.profile)
+        names = [f[0] for f in figures(dom)]
+        self.assertIn("cct_us_by_policy", names)
+        self.check_figures(dom, names)
+
+    def test_a_plot_without_labels_is_detected(self):
+        # The check can fail: strip a figure's y labels from its metadata.
+        dom = render(self.html, self.profile)
+        name, meta, _, _ = figures(dom)[0]
+        for a in meta["axes"]:
+            a["ylabel"] = ""
+        self.assertNotEqual(plots.meta_problems(meta), [], name)
 
     def test_a_broken_image_is_detected(self):
         # The check can fail: corrupt one image's data and the count drops.

@@ -349,5 +349,58 @@ class CcTraceTest(unittest.TestCase):
         self.assertIsNone(load.load_run(os.path.join(CMP, "ecmp")).cc_trace)
 
 
+
+class SettingsAndCongestionColumnsTest(unittest.TestCase):
+    """The comparison table `tusk compare` prints names the transport, CC, ECN and PFC settings
+    and has ECN-mark and CNP columns; comparison.csv, the manifest's summary and the report
+    carry the same numbers."""
+
+    @classmethod
+    def setUpClass(cls):
+        toml = os.path.join(TMP, "cc-incast-cmp.toml")
+        with open(toml, "w") as fh:
+            fh.write(INCAST_TOML)
+        cls.out = os.path.join(TMP, "cc-cmp")
+        cls.proc = support.run_tusk("compare", toml, "--policies", "ecmp,spray", "--out",
+                                    cls.out)
+        cls.csv = pd.read_csv(os.path.join(cls.out, "comparison.csv"))
+
+    def test_printed_settings_and_columns(self):
+        lines = self.proc.stdout.splitlines()
+        settings = next(x for x in lines if x.startswith("settings: "))
+        self.assertEqual(settings, "settings: transport roce, go-back-n receivers; cc dcqcn; "
+                                   "ECN on (Kmin 100000 B, Kmax 400000 B, Pmax 0.2); "
+                                   "PFC on (lossless priorities 3)")
+        header = lines[lines.index(settings) + 1].split()
+        self.assertEqual(header[header.index("pauses") + 1:header.index("pauses") + 3],
+                         ["ecn", "cnps"])
+        for policy in ("ecmp", "spray"):
+            row = next(x.split() for x in lines if x.startswith(policy + " "))
+            with open(os.path.join(self.out, policy, "manifest.json"), encoding="utf-8") as fh:
+                m = json.load(fh)["summary"]
+            self.assertEqual(int(row[header.index("ecn")]), m["ecn_marks"])
+            self.assertEqual(int(row[header.index("cnps")]), m["cnps"])
+            self.assertGreater(m["ecn_marks"], 0)  # three senders into one host: marks, CNPs
+            self.assertGreater(m["cnps"], 0)
+            c = self.csv[self.csv.policy == policy].iloc[0]
+            self.assertEqual((c["ecn_marks"], c["cnps"]), (m["ecn_marks"], m["cnps"]))
+
+    def test_csv_settings_columns(self):
+        self.assertEqual(list(self.csv.columns[-7:]), ["ecn_marks", "cnps", "transport",
+                                                       "receiver", "congestion_control", "ecn",
+                                                       "pfc"])
+        self.assertEqual(set(self.csv["congestion_control"]), {"dcqcn"})
+        self.assertEqual(set(self.csv["pfc"]), {"on (lossless priorities 3)"})
+
+    def test_report_shows_them(self):
+        support.run_tusk("report", self.out)
+        with open(os.path.join(self.out, "report", "report.html"), encoding="utf-8") as fh:
+            html = fh.read()
+        self.assertIn("<th>ECN marks</th>", html)
+        self.assertIn("<th>CNPs</th>", html)
+        self.assertIn("transport roce, go-back-n receivers; cc dcqcn; ECN on", html)
+        table = pd.read_csv(os.path.join(self.out, "report", "comparison.csv"))
+        self.assertEqual(list(table["cnps"]), list(self.csv["cnps"].astype(float)))
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,41 +2,44 @@
 against an axis per policy, 95 % Student-t intervals across seeds) and the example script, on a
 tiny sweep made by `tusk sweep`."""
 
+import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import unittest
+from html import unescape
 
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import support  # noqa: E402
-from tusk_analysis import load_compare, load_run, load_sweep  # noqa: E402
+from tusk_analysis import plots, report_parts  # noqa: E402
+from tusk_analysis import load_compare, load_run, load_sweep, policy_intervals  # noqa: E402
 
 TMP = None
 ROOT = None
 
-SWEEP = """\
-name = "tiny-sweep"
-scenario = "tiny-s1.toml"
-[set]
-output.sample_us = 0
-[[axis]]
-key = "lb.policy"
-values = ["ecmp", "spray"]
-[[axis]]
-name = "size"
-key = "workload.bytes"
-values = [65536, 262144]
-[[axis]]
-key = "seed"
-values = [1, 2, 3]
-"""
+POLICIES = ["ecmp", "spray", "drill", "letflow"]
+
+
+def sweep_toml(name, policies, *middle):
+    """A sweep of the tiny scenario: policies x the `middle` axis tables x seeds 1-3."""
+    return ('name = "%s"\nscenario = "tiny-s1.toml"\n[set]\noutput.sample_us = 0\n'
+            '[[axis]]\nkey = "lb.policy"\nvalues = %s\n%s'
+            '[[axis]]\nkey = "seed"\nvalues = [1, 2, 3]\n'
+            % (name, json.dumps(policies), "".join(middle)))
+
+
+SWEEP = sweep_toml("tiny-sweep", ["ecmp", "spray"],
+                   '[[axis]]\nname = "size"\nkey = "workload.bytes"\nvalues = [65536, 262144]\n')
+#: The commonest sweep: policies x seeds, no other axis (a few tens of µs simulated per run).
+POLICY_SEED_SWEEP = sweep_toml("tiny-policies", POLICIES)
 
 #: t(0.975, 2) from the standard tables (7 digits): the 95 % interval over 3 seeds.
 T_975_2 = 4.3026527
@@ -118,6 +121,17 @@ class SweepReportTest(unittest.TestCase):
         self.assertIn('data-plot="cct_us_vs_size"', html)
         self.assertNotIn("http://", html)
         self.assertNotIn("https://", html)
+        # Every figure: a title, labelled axes with units (the axis names its scenario key),
+        # a caption.
+        figs = re.findall(r'<figure id="([^"]*)" data-meta="([^"]*)">.*?<figcaption>([^<]+)',
+                          html, re.S)
+        self.assertEqual(len(figs), html.count("<img "))
+        for name, meta, caption in figs:
+            meta = json.loads(unescape(meta))
+            self.assertEqual(plots.meta_problems(meta), [], name)
+            self.assertGreater(len(caption.strip()), 40, name)
+        meta = json.loads(unescape(dict((n, m) for n, m, _ in figs)["cct_us_vs_size"]))
+        self.assertEqual(meta["axes"][0]["xlabel"], "size (sweep axis: workload.bytes)")
 
     def test_confidence_intervals_across_seeds(self):
         table = pd.read_csv(os.path.join(self.dir, "sweep_summary.csv"))
@@ -131,6 +145,73 @@ class SweepReportTest(unittest.TestCase):
             half = T_975_2 * statistics.stdev(v) / math.sqrt(3)
             self.assertAlmostEqual(r["ci95"] / half, 1.0, places=6)
             self.assertEqual(r["n"], 3)
+
+
+class PolicySeedSweepReportTest(unittest.TestCase):
+    """`tusk report` on a sweep of policies x seeds only: per metric, a point per policy with
+    its 95 % interval over seeds, the table behind it (mean, lo, hi per policy) in
+    sweep_summary.csv and in the HTML, and the same table from Python."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(os.path.join(TMP, "policies.toml"), "w") as fh:
+            fh.write(POLICY_SEED_SWEEP)
+        cls.root = os.path.join(TMP, "policies")
+        support.run_tusk("sweep", os.path.join(TMP, "policies.toml"), "-q", "--out", cls.root)
+        cls.proc = support.run_tusk("report", cls.root, check=False)
+        cls.dir = os.path.join(cls.root, "report")
+
+    def test_reported(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stdout)
+        for name in ("cct_us_by_policy", "fct_p99_us_by_policy", "slowdown_p99_by_policy"):
+            for ext in (".png", ".svg"):
+                self.assertTrue(os.path.isfile(os.path.join(self.dir, name + ext)), name + ext)
+
+    def test_interval_per_policy(self):
+        table = pd.read_csv(os.path.join(self.dir, "sweep_summary.csv"))
+        sw = load_sweep(self.root).summary
+        for metric in ("cct_us", "fct_p99_us"):
+            rows = table[table.metric == metric]
+            self.assertEqual(list(rows["policy"]), POLICIES)
+            for _, r in rows.iterrows():
+                v = sw[sw.policy == r["policy"]][metric].tolist()
+                self.assertEqual(len(v), 3)
+                half = T_975_2 * statistics.stdev(v) / math.sqrt(3)
+                self.assertAlmostEqual(r["mean"], statistics.fmean(v), places=9)
+                self.assertAlmostEqual(r["lo"], statistics.fmean(v) - half, places=6)
+                self.assertAlmostEqual(r["hi"], statistics.fmean(v) + half, places=6)
+                self.assertEqual(r["n"], 3)
+        # At least one policy's seeds differ, so some interval has a width.
+        self.assertTrue((table["hi"] > table["lo"]).any())
+
+    def test_html_names_the_intervals(self):
+        with open(os.path.join(self.dir, "report.html"), encoding="utf-8") as fh:
+            html = fh.read()
+        self.assertIn('data-plot="cct_us_by_policy"', html)
+        self.assertIn("95 % CI low", html)
+        self.assertIn("95 % CI high", html)
+        table = pd.read_csv(os.path.join(self.dir, "sweep_summary.csv"))
+        cct = table[table.metric == "cct_us"]
+        for _, r in cct.iterrows():
+            row = re.search(r"<tr><td>%s</td><td>cct_us</td>.*?</tr>" % r["policy"], html)
+            self.assertIsNotNone(row, r["policy"])
+            cells = re.findall(r"<td>([^<]*)</td>", row.group(0))
+            self.assertEqual(cells[4:6], [report_parts.fmt_num(r["lo"]), report_parts.fmt_num(r["hi"])])
+
+    def test_policy_intervals_from_python(self):
+        t = policy_intervals(self.root)
+        csv = pd.read_csv(os.path.join(self.dir, "sweep_summary.csv"))
+        for metric in ("cct_us", "slowdown_p99"):
+            a = t[t.metric == metric].reset_index(drop=True)
+            b = csv[csv.metric == metric].reset_index(drop=True)
+            self.assertEqual(list(a["policy"]), list(b["policy"]))
+            for col in ("mean", "lo", "hi", "ci95", "n"):
+                self.assertEqual(a[col].round(9).tolist(), b[col].round(9).tolist(), col)
+        self.assertEqual(set(t[t.metric == "cct_us"]["unit"]), {"µs"})
+        # A sweep with another axis keeps its values apart.
+        by_size = policy_intervals(ROOT)
+        self.assertEqual(list(by_size.columns[:3]), ["size", "policy", "metric"])
+        self.assertEqual(len(by_size[by_size.metric == "cct_us"]), 4)
 
 
 class ExampleScriptTest(unittest.TestCase):

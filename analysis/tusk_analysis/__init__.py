@@ -8,6 +8,8 @@ python3-matplotlib; run it with /usr/bin/python3 (a pyenv `python3` may lack the
     sw = load_sweep("results/policy-load")          # a `tusk sweep` results root
     sw.summary.groupby(["policy", "load"]).fct_p99_us.mean()
     sw.flows                                        # every run's flows.csv, axes in front
+    policy_intervals("results/policy-load")         # per policy (and axis value), per metric:
+                                                    # mean, lo, hi (95 % CI over seeds), n
     cmp = load_compare("results/default-ring-allreduce/compare-s1")
     run = load_run("results/default-ring-allreduce/ecmp-s1")   # .flows, .links, .summary
 
@@ -15,6 +17,7 @@ python3-matplotlib; run it with /usr/bin/python3 (a pyenv `python3` may lack the
 """
 
 from .load import ResultsError, load_compare, load_run, load_sweep  # noqa: E402
+from .stats import policy_intervals  # noqa: E402
 
 __all__ = ["load", "stats", "plots", "report", "load_run", "load_compare", "load_sweep",
-           "ResultsError"]
+           "policy_intervals", "ResultsError"]

@@ -74,6 +74,7 @@ class Tables:
     links: pd.DataFrame
     axes: list = field(default_factory=list)
     index: pd.DataFrame = None
+    axis_keys: dict = field(default_factory=dict)  # sweep: axis name -> the scenario key(s) it sets
 
 
 @dataclass
@@ -203,13 +204,15 @@ def load_sweep(path, tables=("flows", "collectives", "links")):
         raise ResultsError("%s: no sweep.csv; not a sweep results root (run `tusk sweep`, or "
                            "`tusk sweep FILE --collect` to write it)" % path)
     summary = _read_csv(os.path.join(path, "sweep.csv"))
-    index, axes = None, []
+    index, axes, axis_keys = None, [], {}
     ipath = os.path.join(path, "index.sqlite")
     if os.path.exists(ipath):
         con = sqlite3.connect("file:%s?mode=ro" % ipath, uri=True)
         try:
             index = pd.read_sql_query("SELECT * FROM runs", con)
-            axes = [r[0] for r in con.execute("SELECT name FROM axes ORDER BY position")]
+            rows = con.execute("SELECT name, keys FROM axes ORDER BY position").fetchall()
+            axes = [r[0] for r in rows]
+            axis_keys = {r[0]: r[1] for r in rows}
         finally:
             con.close()
     for a in axes:
@@ -226,7 +229,8 @@ def load_sweep(path, tables=("flows", "collectives", "links")):
     empty = pd.DataFrame(columns=[c for c in front if c in summary.columns])
     out = {t: (_stack(runs, keys, t) if t in tables and runs else empty.copy())
            for t in ("flows", "collectives", "links")}
-    return Tables(path=path, kind="sweep", summary=summary, axes=axes, index=index, **out)
+    return Tables(path=path, kind="sweep", summary=summary, axes=axes, index=index,
+                  axis_keys=axis_keys, **out)
 
 
 def find_run_dirs(path, depth=3):

@@ -1,5 +1,7 @@
 """The report's plots. Each function takes a PlotContext and returns a Plot (a matplotlib
-figure and a caption) or raises Skip with the reason the plot does not apply to these results.
+figure and a caption), a list of Plot and NotDrawn, or raises Skip with the reason the plot does
+not apply to these results. The plots of waits, paths and congestion control are in
+plots_waits.py; what they share in plot_base.py (re-exported here).
 
 Conventions (the report's quality bar): every axis is labelled with its unit; every figure is
 titled with the scenario and the policies it shows; a policy has the same colour in every plot
@@ -7,8 +9,6 @@ titled with the scenario and the policies it shows; a policy has the same colour
 """
 
 import math
-import textwrap
-from dataclasses import dataclass
 
 import matplotlib
 
@@ -20,140 +20,13 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from . import stats  # noqa: E402
-
-WIDTH_IN = 7.0  # a double-column paper figure
-
-STYLE = {
-    "font.size": 9,
-    "axes.titlesize": 9,
-    "axes.labelsize": 9,
-    "legend.fontsize": 7.5,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "figure.titlesize": 10,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "grid.linewidth": 0.6,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "legend.frameon": False,
-    "savefig.dpi": 150,
-    "savefig.bbox": "tight",
-    "savefig.pad_inches": 0.05,
-    "svg.hashsalt": "tusk",  # deterministic SVG ids
-}
-
-# A fixed colour per policy known to `tusk policies`, so a policy has the same colour in every
-# plot and every report: Okabe-Ito first (distinguishable with colour-vision deficiency), then
-# Paul Tol's and tab20's darker hues; all pairwise distinct.
-KNOWN = {
-    "ecmp": "#0072B2",               # blue
-    "spray": "#E69F00",              # orange
-    "eecmp": "#56B4E9",              # sky blue
-    "qp4-split": "#009E73",          # bluish green
-    "qp4-rr": "#117733",             # dark green
-    "pinning": "#CC79A7",            # reddish purple
-    "letflow": "#D55E00",            # vermillion
-    "conga": "#000000",              # black
-    "drill": "#882255",              # wine
-    "ar": "#DDCC77",                 # sand
-    "rr-spray": "#44AA99",           # teal
-    "host-spray": "#8C564B",         # brown
-    "host-random-spray": "#9467BD",  # purple
-    "host-bitmap": "#999933",        # olive
-    "host-reps": "#332288",          # indigo
-    "flowlet-ar": "#AA4499",         # purple (Tol)
-    "host-plb": "#88CCEE",           # cyan (Tol)
-    "conweave": "#DD3377",           # magenta (Tol vibrant)
-}
-# For policies not in KNOWN, in order: first colours no known policy has (so they do not clash
-# with a known policy in another report), then the known policies' colours unused here.
-EXTRA = ["#D62728", "#7F7F7F", "#17BECF", "#BCBD22", "#E377C2", "#1F77B4", "#FF9896",
-         "#AEC7E8", "#FFBB78", "#98DF8A"]
-PALETTE = EXTRA + list(KNOWN.values())
-LINESTYLES = ["-", "--", ":", "-."]
-TITLE_CHARS = 95  # a 10 pt title line on a 7 in figure
-
-
-def wrap_title(text, width=TITLE_CHARS):
-    """Break a long title into lines so it does not widen the figure beyond WIDTH_IN."""
-    lines = textwrap.wrap(text, width=width, break_on_hyphens=False)
-    if len(lines) > 1:  # balance the lines (no one-word last line)
-        even = math.ceil(len(text) / len(lines)) + 6
-        balanced = textwrap.wrap(text, width=min(width, even), break_on_hyphens=False)
-        if len(balanced) == len(lines):
-            lines = balanced
-    return "\n".join(lines) or text
-
-
-def policy_colors(policies):
-    """A colour per policy: known policies keep theirs in every report, the others take the
-    unused palette colours in order (deterministic), then repeat them."""
-    out = {p: KNOWN[p] for p in policies if p in KNOWN}
-    free = [c for c in PALETTE if c not in out.values()]
-    k = 0
-    for p in policies:
-        if p not in out:
-            out[p] = free[k % len(free)] if free else PALETTE[k % len(PALETTE)]
-            k += 1
-    return out
-
-
-class Skip(Exception):
-    """This plot does not apply to these results (the message says why)."""
-
-
-@dataclass
-class Plot:
-    name: str
-    title: str
-    figure: object
-    caption: str
-
-
-class PlotContext:
-    def __init__(self, results, quantiles=stats.DEFAULT_QUANTILE_METHOD):
-        self.results = results
-        self.quantiles = quantiles
-        self.policies = results.policies
-        self.colors = policy_colors(self.policies)
-        self.scenario = results.scenario
-        self.summary = stats.comparison_table(results.runs, quantiles=quantiles)
-        self.seeds = results.seeds
-
-    def runs_of(self, policy):
-        return [r for r in self.results.runs if r.policy == policy]
-
-    def first_run(self, policy):
-        runs = self.runs_of(policy)
-        return runs[0] if runs else None
-
-    def title(self, what, policies=None, seeds=None, width=TITLE_CHARS):
-        pols = policies if policies is not None else self.policies
-        seeds = seeds if seeds is not None else self.seeds
-        if len(seeds) == 1:
-            seed = "seed %s" % seeds[0]
-        else:
-            seed = "seeds %s" % ",".join(str(s) for s in seeds)
-        return wrap_title("%s: %s — %s (%s)" % (self.scenario, what, " vs ".join(pols), seed),
-                          width)
-
-    def summary_row(self, policy):
-        s = self.summary
-        return s[s["policy"] == policy].iloc[0]
-
-
-def _fmt(v, digits=3):
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "–"
-    if abs(v) >= 1000:
-        return "%.0f" % v
-    return ("%." + str(digits) + "g") % v
-
-
-def _port(frm, to):
-    return "%s→%s" % (frm, to)
-
+from .plot_base import (  # noqa: F401 (re-exported: plots.STYLE, plots.figure_meta, ...)
+    WIDTH_IN, STYLE, KNOWN, EXTRA, PALETTE, LINESTYLES,
+    TITLE_CHARS, wrap_title, policy_colors, CATEGORICAL_LABELS, figure_meta, has_unit,
+    meta_problems, Skip, Plot, NotDrawn, PlotContext, _fmt,
+    _port, _natural_key, _share_x, _left_out)
+from .plots_waits import (  # noqa: E402,F401 (re-exported)
+    _failed_links, _wait_norm, cc_state, straggler_path, who_waited)
 
 # --------------------------------------------------------------------------------------------
 
@@ -287,6 +160,7 @@ def cct_busbw(ctx):
     if horiz:
         a1.set_xlabel("CCT (µs)")
         a2.set_xlabel("busbw (GB/s, 1e9 B/s)")
+        a1.set_ylabel("policy")
         a1.set_title("collective completion time", pad=16)
         a2.set_title("bus bandwidth", pad=16)
         fig.suptitle(ctx.title("CCT and busbw"))
@@ -332,6 +206,13 @@ def collective_steps(ctx, max_collectives=3):
         raise Skip("no collectives in this workload")
     cids = list(run0.collectives["collective_id"])[:max_collectives]
     for cid in cids:
+        c0 = run0.collectives[run0.collectives["collective_id"] == cid].iloc[0]
+        if len(str(c0["step_end_us"]).split(";")) <= 1:
+            # One step (all-to-all "direct"): a per-step plot would be one bar; who_waited
+            # draws each rank's wait instead.
+            plots.append(NotDrawn("collective_steps_c%d" % cid,
+                                  "collective %d (%s) has a single step" % (cid, c0["kind"])))
+            continue
         n = len(ctx.policies)
         many = n > 4  # small multiples of the step times only, 3 a row (height capped)
         if many:
@@ -391,12 +272,11 @@ def collective_steps(ctx, max_collectives=3):
                                         if w["step"] < 0.15 * len(steps) else "right"
                                         if w["step"] > 0.85 * len(steps) else "center"),
                                     fontsize=6.5)
-            if not many or i % 3 == 0:
-                a_step.set_ylabel("step time (µs)")
+            a_step.set_ylabel("step time (µs)")
             a_step.grid(axis="x", visible=False)
             ymax[i] = float(steps["step_us"].max())
             for ax in (a_end, a_step) if a_end is not None else (a_step,):
-                ax.set_xlabel("step")
+                ax.set_xlabel("step (index)")
                 ax.set_xlim(-0.6, len(steps) - 0.4)
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=5 if many else "auto",
                                                        integer=True))
@@ -418,6 +298,8 @@ def collective_steps(ctx, max_collectives=3):
         plots.append(Plot("collective_steps_c%d" % cid, "Per-step time, collective %d" % cid,
                           fig,
                           _steps_caption(cid, kind, seed, many, shared)))
+    if not any(isinstance(p, Plot) for p in plots):
+        raise Skip("; ".join(p.reason for p in plots))
     return plots
 
 
@@ -502,20 +384,18 @@ def uplink_heatmap(ctx, max_cols=400):
         raise Skip("no time series: run with `--set output.sample_us=10` (timeseries.csv)")
     if all(s is not None and s.empty for s in series.values()):
         raise Skip("the topology has no switch-to-switch uplinks")
-    n = len(ctx.policies)
-    nports = max(len(s.groupby(["link_id", "from", "to"])) for s in series.values()
-                 if s is not None)
+    pols = [p for p in ctx.policies if series[p] is not None and not series[p].empty]
+    n = len(pols)
+    nports = max(len(series[p].groupby(["link_id", "from", "to"])) for p in pols)
     row_h = min(2.6, max(1.4, 0.11 * nports + 0.6))
     fig, axes = plt.subplots(n, 1, figsize=(WIDTH_IN, 0.7 + row_h * n), squeeze=False,
                              layout="constrained")
     im = None
-    for ax, p in zip(axes[:, 0], ctx.policies):
+    span = []
+    for ax, p in zip(axes[:, 0], pols):
         s = series[p]
         ax.grid(False)
         ax.set_title("%s — %s" % (ctx.scenario, p), loc="left")
-        if s is None or s.empty:
-            ax.text(0.5, 0.5, "not sampled", transform=ax.transAxes, ha="center")
-            continue
         s = s.assign(port=[_port(a, b) for a, b in zip(s["from"], s["to"])])
         piv = s.pivot_table(index="port", columns="time_us", values="util", aggfunc="sum")
         tiers = s.drop_duplicates("port").set_index("port")[["from_tier", "to_tier"]]
@@ -528,6 +408,7 @@ def uplink_heatmap(ctx, max_cols=400):
             (times[1] - times[0] if len(times) > 1 else times[0])
         weights = np.diff(np.concatenate([[times[0] - interval], times]))
         mat, edges = _bin_matrix(times, piv.to_numpy(), weights, max_cols)
+        span += [edges[0], edges[-1]]
         im = ax.imshow(mat, aspect="auto", interpolation="nearest", cmap="viridis", vmin=0,
                        vmax=1, extent=[edges[0], edges[-1], len(piv.index), 0])
         if len(piv.index) <= 32:
@@ -551,19 +432,15 @@ def uplink_heatmap(ctx, max_cols=400):
     if im is not None:
         cb = fig.colorbar(im, ax=axes[:, 0].tolist(), fraction=0.03, pad=0.02)
         cb.set_label("utilisation (fraction of line rate)")
-    fig.suptitle(ctx.title("uplink utilisation over time"))
+    _share_x(axes[:, 0], span)
+    fig.suptitle(ctx.title("uplink utilisation over time", policies=pols))
     return Plot("uplink_heatmap", "Uplink utilisation heatmap", fig,
                 "Utilisation of every switch-to-switch uplink (rows) over simulated time "
                 "(columns; a cell is one sampling interval, or the average of several on long "
                 "runs), from timeseries.csv: wire bytes incl. PHY overhead / (rate × "
-                "interval). Each policy has its own time axis: runs end when their last "
-                "transfer completes.")
-
-
-def _natural_key(text):
-    import re
-
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+                "interval). The policies share one time axis: a run that ended earlier (its "
+                "last transfer completed) leaves the rest of its row blank.%s" %
+                _left_out(ctx.policies, pols, "not sampled"))
 
 
 def uplink_byte_share(ctx, max_bars=32):
@@ -650,14 +527,18 @@ def _paused_fraction(t, paused, max_points):
     return t, np.clip(paused / np.maximum(dt, 1e-12), 0, 1)
 
 
+NO_QUEUE_BYTES = 1500  # a queue that never held more than one Ethernet frame is "no queue"
+
+
 def queue_timeline(ctx, top=4, max_points=300):
     """Queue depth of the most congested switch ports and, when PFC paused any port, the
     paused fraction over time of the most paused ports."""
     have = {p: ctx.first_run(p).timeseries for p in ctx.policies}
     if all(t is None or t.empty for t in have.values()):
         raise Skip("no time series: run with `--set output.sample_us=10` (timeseries.csv)")
-    pause = any(t is not None and _paused_total(t) > 0 for t in have.values())
-    n = len(ctx.policies)
+    pols = [p for p in ctx.policies if have[p] is not None and not have[p].empty]
+    pause = any(_paused_total(have[p]) > 0 for p in pols)
+    n = len(pols)
     rows = 2 * n if pause else n
     fig, axes = plt.subplots(rows, 1, figsize=(WIDTH_IN, 0.7 + 1.75 * rows), squeeze=False,
                              layout="constrained")
@@ -665,7 +546,8 @@ def queue_timeline(ctx, top=4, max_points=300):
     peak = max((t["queue_bytes"].max() for t in have.values() if t is not None and len(t)),
                default=0)
     scale, unit = (2 ** 20, "MiB") if peak >= 2 ** 20 else (2 ** 10, "KiB")
-    for i, p in enumerate(ctx.policies):
+    span = [0.0] + [have[p]["time_us"].max() for p in pols]
+    for i, p in enumerate(pols):
         ts = have[p]
         ax = axes[2 * i if pause else i]
         ax.set_title("%s: the %d deepest switch egress queues" % (p, top), loc="left")
@@ -675,22 +557,26 @@ def queue_timeline(ctx, top=4, max_points=300):
         a2 = axes[2 * i + 1] if pause else None
         if a2 is not None:
             a2.set_title("%s: the %d most PFC-paused switch ports" % (p, top), loc="left")
-            a2.set_ylabel("paused fraction\nof interval")
+            a2.set_ylabel("paused\n(fraction of interval)")
             a2.set_xlabel("simulated time (µs)")
             a2.set_ylim(0, 1.05)
-        if ts is None or ts.empty:
-            ax.text(0.5, 0.5, "not sampled", transform=ax.transAxes, ha="center")
-            continue
         col = ctx.colors[p]
         key = ["link_id", "from", "to"]
         groups = {k: g for k, g in ts.groupby(key, sort=False)}
         peaks = ts.groupby(key, sort=False)["queue_bytes"].max()
+        deepest = float(peaks.max()) if len(peaks) else 0.0
+        peaks = peaks[peaks > NO_QUEUE_BYTES]
+        if peaks.empty:
+            ax.text(0.5, 0.5, "no queue: no switch egress queue held more than %d B\nat the "
+                    "end of a sampling interval (the deepest: %d B)" % (NO_QUEUE_BYTES, deepest),
+                    transform=ax.transAxes, ha="center", va="center", fontsize=8)
         for k, ((lid, frm, to), pk) in enumerate(
                 peaks.sort_values(ascending=False, kind="mergesort").head(top).items()):
             s = groups[(lid, frm, to)]
             ax.plot(s["time_us"], s["queue_bytes"] / scale, color=col, ls=LINESTYLES[k % 4],
                     lw=1.2, label="%s (max %.2f %s)" % (_port(frm, to), pk / scale, unit))
-        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
+        if not peaks.empty:
+            ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
         pc = stats.pause_column(ts)
         if a2 is not None and pc is not None:
             paused = ts.groupby(key, sort=False)[pc].sum()
@@ -706,19 +592,21 @@ def queue_timeline(ctx, top=4, max_points=300):
                 a2.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
             else:
                 a2.text(0.5, 0.5, "no port was paused", transform=a2.transAxes, ha="center")
-    fig.suptitle(ctx.title("queue depth%s" % (" and PFC pause" if pause else "")))
+    _share_x(axes, span)
+    fig.suptitle(ctx.title("queue depth%s" % (" and PFC pause" if pause else ""),
+                           policies=pols))
+    pause_text = ("Below each, the fraction of each interval that the transmitter of the most "
+                  "paused switch ports was stopped by PFC PAUSE (paused_us / interval; summed "
+                  "over priorities, so it can reach 1 per paused class)." if pause else
+                  "No switch port was PFC-paused in these runs (or the results carry no "
+                  "paused_us), so no pause timeline.")
     return Plot("queue_timeline", "Queue depth%s timeline" % (" and PFC pause" if pause else ""),
                 fig,
                 "Egress queue occupancy (all priorities, at the end of each sampling interval) "
                 "of the %d switch ports with the deepest queue in each run, from "
-                "timeseries.csv. %s" % (top, "Below each, the fraction of each interval that "
-                                             "the transmitter of the most paused switch ports "
-                                             "was stopped by PFC PAUSE (paused_us / interval; "
-                                             "summed over priorities, so it can reach 1 per "
-                                             "paused class)." if pause else
-                                             "No switch port was PFC-paused in these runs (or "
-                                             "the results carry no paused_us), so no pause "
-                                             "timeline."))
+                "timeseries.csv, on one time axis shared by the policies; a policy whose "
+                "queues never held more than %d B says \"no queue\".%s %s" % (
+                    top, NO_QUEUE_BYTES, _left_out(ctx.policies, pols, "not sampled"), pause_text))
 
 
 def retx_ooo(ctx):
@@ -761,7 +649,7 @@ def retx_ooo(ctx):
     ax.set_xticks(x)
     ax.set_xlim(-0.5, len(metrics) - 0.5)
     ax.set_xticklabels([lbl for _, lbl in metrics])
-    ax.set_ylabel("packets%s" % (" (log scale)" if log else ""))
+    ax.set_ylabel("packets (count%s)" % (", log scale" if log else ""))
     ax.set_xlabel("data packets, summed over all flows (drops: every switch port)")
     ax.grid(axis="x", visible=False)
     if many:
@@ -774,269 +662,6 @@ def retx_ooo(ctx):
                 "data packets that arrived out of order, and frames dropped in the fabric, per "
                 "policy%s. A bar of 0 is not drawn; its label says 0." %
                 (" (mean over seeds, 95% CI)" if len(ctx.seeds) > 1 else ""))
-
-
-# -------------------------------------------------------------------------------------------
-# Who waited (waits.csv, docs/results-format.md)
-
-
-def _waited_collective(run):
-    """The collective of `run` whose ranks waited longest in total (its id), or None."""
-    w = run.waits
-    if w is None or w.empty or w["wait_us"].isna().all():
-        return None
-    return int(w.groupby("collective")["wait_us"].sum().idxmax())
-
-
-def who_waited(ctx, max_ranks=256, max_steps=400):
-    """Per-rank wait over the steps of the collective that waited most, one panel per policy."""
-    runs = {p: ctx.first_run(p) for p in ctx.policies}
-    if all(r.waits is None for r in runs.values()):
-        raise Skip("no waits.csv (runs written before it existed)")
-    chosen = {p: _waited_collective(r) for p, r in runs.items()}
-    if all(c is None for c in chosen.values()):
-        raise Skip("no collective in these runs")
-    n = len(ctx.policies)
-    fig, axes = plt.subplots(n, 1, figsize=(WIDTH_IN, 0.8 + 2.4 * n), squeeze=False,
-                             layout="constrained")
-    im = None
-    vmax = 1.0
-    for p in ctx.policies:
-        c = chosen[p]
-        if c is not None:
-            w = runs[p].waits
-            vmax = max(vmax, float(w[w["collective"] == c]["delay"].quantile(0.99) or 0))
-    vmax = min(vmax, 10.0)
-    for ax, p in zip(axes[:, 0], ctx.policies):
-        ax.grid(False)
-        c = chosen[p]
-        coll = runs[p].collectives
-        if c is None:
-            ax.set_title("%s — no collective" % p, loc="left")
-            continue
-        w = runs[p].waits
-        w = w[w["collective"] == c]
-        row = coll[coll["collective_id"] == c].iloc[0]
-        title = "%s — collective %d (%s, %d ranks): %s ranks waited > 10 %% of a step" % (
-            p, c, row["kind"], row["ranks"], row.get("ranks_delayed_10pct", "?"))
-        ax.set_title(wrap_title(title), loc="left")
-        steps = int(w["step"].max()) + 1
-        if steps == 1:
-            # One step (all-to-all "direct"): each rank's wait as a line over the ranks.
-            per = w.groupby("rank")["wait_us"].sum()
-            ax.grid(True)
-            ax.plot(per.index, per.values, color=ctx.colors[p], lw=1.2)
-            ax.fill_between(per.index, 0, per.values, color=ctx.colors[p], alpha=0.25)
-            ax.set_xlabel("rank")
-            ax.set_ylabel("wait (µs)")
-            continue
-        piv = w.pivot_table(index="rank", columns="step", values="delay", aggfunc="max")
-        piv = piv.reindex(columns=range(steps))
-        mat = piv.to_numpy(dtype=float)
-        if mat.shape[1] > max_steps:  # many steps: the largest delay of each group of steps
-            k = int(np.ceil(mat.shape[1] / max_steps))
-            pad = (-mat.shape[1]) % k
-            mat = np.pad(mat, ((0, 0), (0, pad)), constant_values=np.nan)
-            mat = np.nanmax(mat.reshape(mat.shape[0], -1, k), axis=2)
-        im = ax.imshow(np.nan_to_num(mat), aspect="auto", interpolation="nearest", cmap="magma",
-                       vmin=0, vmax=vmax, extent=[0, steps, mat.shape[0], 0])
-        ax.set_xlabel("step (in time order)")
-        ax.set_ylabel("rank")
-    if im is not None:
-        cb = fig.colorbar(im, ax=axes[:, 0].tolist(), fraction=0.03, pad=0.02)
-        cb.set_label("wait / the step's ideal time")
-    fig.suptitle(ctx.title("who waited"))
-    return Plot("who_waited", "Who waited", fig,
-                "For the collective whose ranks waited longest: each rank's wait in each step "
-                "(rows: ranks, columns: steps in time order), as a multiple of the step's ideal "
-                "time — the time its data arrived after the rank was ready, beyond what that "
-                "data needs alone on the idle fabric (waits.csv). A one-step collective shows "
-                "each rank's wait in µs. A slow link shows as the ranks downstream of it "
-                "lighting up first, then the lateness travelling round the ring.")
-
-
-def _failed_links(run):
-    """(from, to), both directions, of every link a [[failures]] entry acts on (the scenario in
-    the manifest, drawn failures included): a link entry's cable, every link of a failed switch,
-    a failed NIC's host link(s)."""
-    out = set()
-    links = run.links
-    ends = list(zip(links["from"], links["to"])) if links is not None else []
-    for f in run.manifest.get("scenario", {}).get("failures", []) or []:
-        if f.get("link"):
-            a, _, b = str(f["link"]).partition("-")
-            out.add((a, b))
-            out.add((b, a))
-            continue
-        if f.get("switch"):
-            node = str(f["switch"])
-        elif f.get("host") is not None:
-            node = "host%d" % int(f["host"])
-        else:
-            continue
-        for a, b in ends:
-            if node in (a, b):
-                out.add((a, b))
-                out.add((b, a))
-    return out
-
-
-def _layers(links):
-    """Node positions by tier: hosts in a row at the bottom, each switch tier above it."""
-    tier = {}
-    for frm, ft, to, tt in zip(links["from"], links["from_tier"], links["to"], links["to_tier"]):
-        tier[frm] = int(ft)
-        tier[to] = int(tt)
-    pos = {}
-    for t in sorted(set(tier.values())):
-        names = sorted((n for n in tier if tier[n] == t), key=_natural_key)
-        for i, name in enumerate(names):
-            pos[name] = ((i + 0.5) / len(names), float(t))
-    return pos
-
-
-def straggler_path(ctx):
-    """The critical flow's path(s) drawn on the topology, one panel per policy."""
-    runs = {p: ctx.first_run(p) for p in ctx.policies}
-    picks = {}
-    for p, r in runs.items():
-        c = _waited_collective(r)
-        if c is None or "critical_flow" not in r.collectives.columns or "paths" not in r.flows:
-            continue
-        row = r.collectives[r.collectives["collective_id"] == c].iloc[0]
-        if row["critical_flow"] != row["critical_flow"]:  # NaN: unfinished
-            continue
-        flow = r.flows[r.flows["flow_id"] == int(row["critical_flow"])].iloc[0]
-        if not isinstance(flow["paths"], str) or not flow["paths"]:
-            continue
-        picks[p] = (c, row, flow)
-    if not picks:
-        raise Skip("no finished collective with a recorded path (flows.csv `paths`)")
-    n = len(ctx.policies)
-    fig, axes = plt.subplots(n, 1, figsize=(WIDTH_IN, 0.6 + 2.6 * n), squeeze=False,
-                             layout="constrained")
-    for ax, p in zip(axes[:, 0], ctx.policies):
-        ax.grid(False)
-        ax.set_xticks([])
-        ax.set_yticks([])
-        for side in ax.spines.values():
-            side.set_visible(False)
-        if p not in picks:
-            ax.set_title("%s — no critical path recorded" % p, loc="left")
-            continue
-        run = runs[p]
-        c, row, flow = picks[p]
-        links = run.links
-        pos = _layers(links)
-        names = dict(zip(zip(links["link_id"], links["from"]), links["to"]))
-        failed = _failed_links(run)
-        seen = set()
-        for frm, to in zip(links["from"], links["to"]):
-            key = tuple(sorted((frm, to)))
-            if key in seen:
-                continue
-            seen.add(key)
-            (x0, y0), (x1, y1) = pos[frm], pos[to]
-            bad = (frm, to) in failed
-            # A failed link is drawn above the red path, so it shows where the path crosses it.
-            ax.plot([x0, x1], [y0, y1], color="#e67e22" if bad else "#cccccc",
-                    lw=2.2 if bad else 0.4, ls="--" if bad else "-", zorder=5 if bad else 1)
-        items = [it.rsplit(":", 1) for it in flow["paths"].split("|")]
-        total = sum(int(k) for _, k in items) or 1
-        for path, k in items:
-            at = "host%d" % int(flow["src"])
-            xs, ys = [pos[at][0]], [pos[at][1]]
-            for lid in path.split(">"):
-                at = names.get((int(lid), at), at)
-                xs.append(pos[at][0])
-                ys.append(pos[at][1])
-            ax.plot(xs, ys, color="#c0392b", lw=0.8 + 3.5 * int(k) / total, alpha=0.85, zorder=3)
-        tiers = sorted({y for _, y in pos.values()})
-        for t in tiers:
-            pts = [xy for xy in pos.values() if xy[1] == t]
-            ax.scatter([x for x, _ in pts], [y for _, y in pts], s=6 if len(pts) > 64 else 14,
-                       color="#34495e", zorder=4)
-        for end in (int(flow["src"]), int(flow["dst"])):
-            x, y = pos["host%d" % end]
-            ax.annotate("host%d" % end, (x, y), xytext=(0, -11), textcoords="offset points",
-                        ha="center", fontsize=7)
-        ax.set_ylim(min(tiers) - 0.45, max(tiers) + 0.25)
-        ax.set_title(wrap_title("%s — collective %d: flow %d (host%d → host%d), slowdown %s, "
-                                "%d path%s" % (p, c, int(flow["flow_id"]), int(flow["src"]),
-                                                int(flow["dst"]), _fmt(flow["slowdown"]),
-                                                len(items), "" if len(items) == 1 else "s")),
-                     loc="left")
-    fig.suptitle(ctx.title("the straggler's path"))
-    return Plot("straggler_path", "The straggler's path", fig,
-                "The straggler of the critical path of the collective whose ranks waited "
-                "longest (collectives.csv critical_flow: traced back from the flow that ended "
-                "it, the flow most late against its ideal) drawn on the topology (hosts at the bottom, each switch tier "
-                "above): red, its path or paths from flows.csv `paths`, wider for more of its "
-                "packets; dashed orange, the links the scenario's [[failures]] act on (a link "
-                "entry's cable, a failed switch's links, a failed NIC's host link).")
-
-
-
-def cc_state(ctx, top=4):
-    """Congestion-control state over time (cc_trace.csv): the rate (and DCQCN's target rate)
-    of the QPs whose state changed most often, and α or the window below."""
-    traced = {p: ctx.first_run(p).cc_trace for p in ctx.policies}
-    if all(t is None for t in traced.values()):
-        return []  # an opt-in output ([output] cc_trace) that was not asked for: nothing to say
-    have = {p: t for p, t in traced.items() if t is not None and len(t)}
-    if not have:
-        raise Skip("cc_trace.csv has no rows: no congestion control changed its state "
-                   "(`nic.congestion_control = \"none\"`?)")
-    pols = list(have)
-    second = {}
-    for p, t in have.items():
-        second[p] = ("alpha", "α") if t["alpha"].notna().any() else (
-            ("window_bytes", "window (KiB)") if t["window_bytes"].notna().any() else None)
-    rows = sum(2 if second[p] else 1 for p in pols)
-    fig, axes = plt.subplots(rows, 1, figsize=(WIDTH_IN, 0.7 + 1.8 * rows), squeeze=False,
-                             layout="constrained")
-    axes = list(axes[:, 0])
-    for p in pols:
-        t = have[p]
-        key = ["src", "dst", "qpn"]
-        counts = t.groupby(key, sort=False).size().sort_values(ascending=False, kind="mergesort")
-        chosen = list(counts.head(top).index)
-        ax = axes.pop(0)
-        a2 = axes.pop(0) if second[p] else None
-        cc = t["cc"].iloc[0]
-        ax.set_title("%s (%s): rate of the %d QPs with the most changes (of %d traced)" %
-                     (p, cc, len(chosen), len(counts)), loc="left")
-        ax.set_ylabel("rate (Gb/s)")
-        ax.set_xlabel("simulated time (µs)")
-        for k, (src, dst, qpn) in enumerate(chosen):
-            s = t[(t["src"] == src) & (t["dst"] == dst) & (t["qpn"] == qpn)]
-            label = "host%d→host%d qp %d" % (src, dst, qpn)
-            line, = ax.plot(s["time_us"], s["rate_gbps"], drawstyle="steps-post", lw=1.1,
-                            ls=LINESTYLES[k % 4], label=label + " Rc" * s["target_gbps"].notna().any())
-            if s["target_gbps"].notna().any():
-                ax.plot(s["time_us"], s["target_gbps"], drawstyle="steps-post", lw=0.8,
-                        color=line.get_color(), alpha=0.45, label=label + " Rt")
-            if a2 is not None:
-                col, _ = second[p]
-                scale = 1 if col == "alpha" else 1 / 1024
-                a2.plot(s["time_us"], s[col] * scale, drawstyle="steps-post", lw=1.1,
-                        color=line.get_color(), ls=LINESTYLES[k % 4], label=label)
-        ax.set_ylim(bottom=0)
-        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=7)
-        if a2 is not None:
-            a2.set_ylabel(second[p][1])
-            a2.set_xlabel("simulated time (µs)")
-            if second[p][0] == "alpha":
-                a2.set_ylim(0, 1.05)
-            else:
-                a2.set_ylim(bottom=0)
-    fig.suptitle(ctx.title("congestion-control state", policies=pols))
-    return Plot("cc_state", "Congestion-control state over time", fig,
-                "From cc_trace.csv (one row per change of a QP's congestion-control state): the "
-                "sending rate of the QPs whose state changed most often, as steps (DCQCN: the "
-                "current rate Rc, solid, and the target rate Rt, faint: a CNP cuts Rc by α/2 "
-                "and sets Rt to the old Rc; fast recovery moves Rc halfway to Rt; additive and "
-                "hyper increase raise Rt), and below it α (DCQCN, DCTCP) or the window.")
 
 
 ALL = [fct_slowdown_cdf, cct_busbw, collective_steps, who_waited, straggler_path,
@@ -1054,5 +679,9 @@ def make_all(results, quantiles=stats.DEFAULT_QUANTILE_METHOD):
             except Skip as e:
                 skipped.append((fn.__name__, str(e)))
                 continue
-            plots.extend(out if isinstance(out, list) else [out])
+            for o in out if isinstance(out, list) else [out]:
+                if isinstance(o, NotDrawn):
+                    skipped.append((o.name, o.reason))
+                else:
+                    plots.append(o)
         return ctx, plots, skipped

@@ -13,16 +13,11 @@ fetched.
 
 import argparse
 import base64
-import contextlib
 import datetime
 import errno
-import html
 import json
-import math
 import os
-import shutil
 import sys
-import tempfile
 
 try:
     import matplotlib
@@ -32,58 +27,8 @@ except ImportError as _e:  # a pyenv or venv python3 without Debian's packages
              "python3-pandas and python3-matplotlib (scripts/install-deps.sh) and use "
              "/usr/bin/python3 (or set TUSK_PYTHON)" % (_e, sys.executable))
 
-from . import load, marker, plots, stats  # noqa: E402
-
-# --------------------------------------------------------------------------------------------
-# Small HTML helpers
-
-
-def esc(x):
-    return html.escape(str(x), quote=True)
-
-
-def fmt_num(v, digits=4):
-    if v is None:
-        return "–"
-    if isinstance(v, (int,)) and not isinstance(v, bool):
-        return "{:,}".format(v).replace(",", "\u2009")
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return esc(v)
-    if math.isnan(f):
-        return "–"
-    if f == int(f) and abs(f) < 1e15 and digits >= 0 and abs(f) >= 1000:
-        return "{:,}".format(int(f)).replace(",", "\u2009")
-    if abs(f) >= 1000:
-        return "%.0f" % f
-    return ("%." + str(digits) + "g") % f
-
-
-def fmt_ci(v):
-    """A confidence half-width: 2 significant digits, never in exponent notation."""
-    f = abs(float(v))
-    if f >= 10:
-        return "%.0f" % f
-    if f == 0:
-        return "0"
-    return "%.2g" % f
-
-
-def table(df, columns, classes="data"):
-    """An HTML table of `df`; columns = [(key, header, formatter)]."""
-    out = ['<table class="%s"><thead><tr>' % classes]
-    out += ["<th>%s</th>" % h for _, h, _ in columns]
-    out.append("</tr></thead><tbody>")
-    for _, row in df.iterrows():
-        out.append("<tr>")
-        for key, _, f in columns:
-            v = row.get(key)
-            out.append("<td>%s</td>" % (f(v, row) if f else esc(v)))
-        out.append("</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
+from . import load, plots, stats, sweep_report  # noqa: E402
+from .report_parts import CSS, esc, fmt_ci, fmt_num, save_figure, staged, table  # noqa: E402,F401
 
 def to_toml(obj, prefix=""):
     """The manifest's scenario (a JSON object in TOML layout) as TOML text."""
@@ -129,25 +74,6 @@ def to_toml(obj, prefix=""):
 
 # --------------------------------------------------------------------------------------------
 
-CSS = """
-body { font-family: "DejaVu Sans", Arial, Helvetica, sans-serif; margin: 1.5em auto;
-       max-width: 1150px; color: #222; line-height: 1.4; padding: 0 1em; }
-h1 { font-size: 1.5em; margin-bottom: 0.2em; } h2 { font-size: 1.2em; margin-top: 1.6em;
-border-bottom: 1px solid #ccc; } h3 { font-size: 1.02em; }
-table.data { border-collapse: collapse; font-size: 0.82em; margin: 0.6em 0; }
-table.data th, table.data td { border: 1px solid #ccc; padding: 0.2em 0.45em; text-align: right; }
-table.data td { white-space: nowrap; }
-table.data th { background: #f2f2f2; } table.data td:first-child, table.data th:first-child
-{ text-align: left; }
-table.meta td { padding: 0.1em 0.8em 0.1em 0; font-size: 0.9em; vertical-align: top; }
-figure { margin: 1em 0 1.8em 0; } figure img { max-width: 100%; height: auto;
-border: 1px solid #eee; } figcaption { font-size: 0.86em; color: #444; max-width: 60em; }
-.swatch { display: inline-block; width: 0.9em; height: 0.9em; vertical-align: -0.1em;
-margin-right: 0.3em; border: 1px solid #555; }
-pre { background: #f7f7f7; padding: 0.6em; font-size: 0.8em; overflow-x: auto; }
-.note { color: #666; font-size: 0.88em; } .failed { color: #b00; font-weight: bold; }
-"""
-
 # Sets data attributes on <body> once every image has loaded (or failed), for headless checks.
 LOAD_SCRIPT = """
 window.addEventListener('load', function () {
@@ -161,11 +87,6 @@ window.addEventListener('load', function () {
   document.body.setAttribute('data-report-ready', 'true');
 });
 """
-
-
-def save_figure(fig, stem):
-    fig.savefig(stem + ".png", dpi=150, metadata={"Software": None})
-    fig.savefig(stem + ".svg", metadata={"Date": None, "Creator": None})
 
 
 def summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall=False):
@@ -205,10 +126,36 @@ def summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall=False):
         cols.append(("credit_stall_fraction", "credit-stall fraction",
                      num("credit_stall_fraction", 3)))
     cols += [("drops", "drops", num("drops", 6)),
+             ("ecn_marks", "ECN marks", num("ecn_marks", 7)),
+             ("cnps", "CNPs", num("cnps", 7)),
              ("retx_packets", "retx pkts", num("retx_packets", 7)),
              ("ooo_packets", "ooo pkts", num("ooo_packets", 7)),
              ("unfinished", "unfinished", num("unfinished", 6))]
     return cols
+
+
+def settings_text(manifest):
+    """The transport, receivers, congestion control, ECN and PFC of a run's scenario, as the
+    settings line `tusk compare` prints (tusk/comparison-table.cc)."""
+    sc = manifest.get("scenario", {})
+    nic, ecn, pfc = sc.get("nic", {}), sc.get("ecn", {}), sc.get("pfc", {})
+    if not ecn.get("enabled"):
+        ecn_text = "off"
+    elif ecn.get("by_rate"):
+        ecn_text = "on (thresholds per port rate)"
+    else:
+        ecn_text = "on (Kmin %s B, Kmax %s B, Pmax %s)" % (
+            ecn.get("kmin_bytes"), ecn.get("kmax_bytes"), ecn.get("pmax"))
+    if (sc.get("fabric", {}) or {}).get("kind") == "infiniband":
+        pfc_text = "none (InfiniBand credits)"
+    elif not pfc.get("enabled", True):
+        pfc_text = "off"
+    else:
+        pfc_text = "on (lossless priorities %s)" % (
+            ",".join(str(p) for p in pfc.get("lossless_priorities", [])) or "none")
+    return "transport %s, %s receivers; cc %s; ECN %s; PFC %s" % (
+        nic.get("transport", "roce"), nic.get("receiver", "go-back-n"),
+        nic.get("congestion_control", "none"), ecn_text, pfc_text)
 
 
 def sites_text(manifest):
@@ -263,6 +210,7 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
             ("topology", "%s hosts, %s switches%s" % (
                 m0.get("hosts"), m0.get("switches"), sites_text(m0))),
             ("fabric", ", ".join(fabrics)),
+            ("settings", " | ".join(dict.fromkeys(settings_text(r.manifest) for r in runs))),
             ("workload", "%s transfers (%s)" % (m0.get("transfers"),
                                                m0.get("scenario", {}).get("workload", {})
                                                .get("kind", "?"))),
@@ -304,7 +252,8 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
              "slowest collective (nccl-tests definitions, GB = 1e9 B). Uplinks: switch → "
              "higher-tier switch; utilisation = wire bytes / (rate × run time); balance "
              "(max/mean, Jain's index; 1 = balanced) of uplink bytes among each switch's "
-             "uplinks, combined over switches weighted by bytes.%s%s Tables: "
+             "uplinks, combined over switches weighted by bytes. ECN marks: frames switches "
+             "CE-marked; CNPs: congestion notifications receivers sent (DCQCN).%s%s Tables: "
              "<code>summary.csv</code> (per run) and <code>comparison.csv</code> (per "
              "policy) next to this file.</p>" % (
                  QUANTILE_TEXT[ctx.quantiles],
@@ -335,9 +284,11 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
     h.append("<p class=\"note\">Colours: %s. Each plot is also in this folder as PNG and SVG."
              "</p>" % ", ".join('<span class="swatch" style="background:%s"></span>%s' % (
                  esc(c), esc(p)) for p, c in ctx.colors.items()))
-    for name, title, caption, png in figs:
+    for name, title, caption, png, meta in figs:
         data = base64.b64encode(png).decode("ascii")
-        h.append('<figure id="%s"><h3>%s</h3>' % (esc(name), esc(title)))
+        # data-meta: the figure's title and axis labels (plots.figure_meta), for checks.
+        h.append('<figure id="%s" data-meta="%s"><h3>%s</h3>' % (
+            esc(name), esc(json.dumps(meta, ensure_ascii=False)), esc(title)))
         h.append('<img src="data:image/png;base64,%s" alt="%s" data-plot="%s">' % (
             data, esc(title), esc(name)))
         h.append('<figcaption>%s <a href="%s.svg">SVG</a> · <a href="%s.png">PNG</a>'
@@ -393,38 +344,6 @@ QUANTILE_TEXT = {
 }
 
 
-@contextlib.contextmanager
-def staged(out_dir, kind="report"):
-    """A staging directory beside `out_dir` to write a report into, marked (marker.py) with its
-    owner while it is written; marked complete with the files it holds and renamed into place
-    (replacing an earlier report) when the block ends, removed if it raises. A report never
-    replaces a results directory of another kind of tusk's, a report of a tusk from before the
-    marker, or anything that holds files tusk did not write (docs/results-format.md, "Results
-    folders")."""
-    refusal = marker.replace_refusal(out_dir)
-    if refusal:
-        raise load.ResultsError("%s: --out: %s" % (out_dir, refusal))
-    parent = os.path.dirname(out_dir)
-    os.makedirs(parent, exist_ok=True)
-    marker.remove_stale(parent, os.path.basename(out_dir))  # left by a killed report
-    staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
-    try:
-        marker.write_marker(staging, kind, "staging")
-        yield staging
-        marker.write_marker(staging, kind, "complete", marker.list_files(staging))
-        os.chmod(staging, 0o755)
-        if os.path.exists(out_dir):
-            old = out_dir + ".old-%d" % os.getpid()
-            os.rename(out_dir, old)
-            os.rename(staging, out_dir)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.rename(staging, out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
 #: errno values of a destination that cannot be written at all (refused like bad input, exit 2);
 #: any other OS error while writing (no space, file too large) exits 3, as `tusk run` does.
 UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.ENOENT, errno.EEXIST)
@@ -443,9 +362,10 @@ def write_report(results_dir, out_dir=None, quantiles=stats.DEFAULT_QUANTILE_MET
             for p in figs:
                 stem = os.path.join(staging, p.name)
                 save_figure(p.figure, stem)
+                meta = plots.figure_meta(p.figure)
                 matplotlib.pyplot.close(p.figure)
                 with open(stem + ".png", "rb") as fh:
-                    rendered.append((p.name, p.title, p.caption, fh.read()))
+                    rendered.append((p.name, p.title, p.caption, fh.read(), meta))
         per_run = stats.summary_table(results.runs, quantiles)
         per_run.to_csv(os.path.join(staging, "summary.csv"), index=False)
         ctx.summary.to_csv(os.path.join(staging, "comparison.csv"), index=False)
@@ -473,7 +393,6 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         if load.is_sweep(args.results_dir):
-            from . import sweep_report
             path, names, skipped = sweep_report.write_sweep_report(args.results_dir, args.out)
         else:
             path, names, skipped = write_report(args.results_dir, args.out, args.quantiles)

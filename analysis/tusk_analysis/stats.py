@@ -12,9 +12,12 @@ the mean, with the t quantile from scipy.stats (Debian's python3-scipy).
 """
 
 import math
+import os
 
 import pandas as pd
 import scipy.stats
+
+from . import load as _load
 
 # --------------------------------------------------------------------------------------------
 # Elementary statistics
@@ -115,6 +118,8 @@ METRICS = [
     ("pause_fraction", "", "paused time / (ports × run time)"),
     ("credit_stall_fraction", "", "InfiniBand: credit-stall time / (ports × run time)"),
     ("drops", "packets", "frames dropped"),
+    ("ecn_marks", "frames", "frames CE-marked by switches (ECN)"),
+    ("cnps", "packets", "CNPs sent by receivers"),
     ("retx_packets", "packets", "data packets retransmitted"),
     ("ooo_packets", "packets", "data packets out of order"),
     ("unfinished", "flows", "transfers unfinished"),
@@ -262,3 +267,77 @@ def step_table(run):
 
 
 STEP_INT_COLUMNS = ("flow_id", "src", "dst", "channel", "retx_packets", "ooo_packets")
+
+
+# --------------------------------------------------------------------------------------------
+# Sweeps: per policy (and axis value), the mean over seeds with its confidence interval
+
+#: The sweep.csv metrics a sweep report plots when present, with unit and description.
+SWEEP_METRICS = [
+    ("cct_us", "µs", "CCT of the slowest collective"),
+    ("busbw_GBps", "GB/s", "bus bandwidth of that collective"),
+    ("fct_p99_us", "µs", "FCT p99"),
+    ("slowdown_p99", "ratio", "FCT slowdown p99"),
+    ("slowdown_mean", "ratio", "FCT slowdown, mean"),
+    ("retx_packets", "packets", "data packets retransmitted"),
+    ("uplink_imbalance", "ratio", "uplink bytes max / mean"),
+    ("pfc_paused_fraction", "fraction of time", "PFC paused fraction"),
+    ("drops", "packets", "frames dropped"),
+]
+SWEEP_LEVEL = 0.95
+
+
+def interval_table(summary, keys, metric, level=SWEEP_LEVEL):
+    """Mean, CI bounds (lo, hi), CI half-width (ci95) and count (n) of `metric` over the rows
+    of `summary` (one per run) for every combination of the `keys` columns, in order of first
+    appearance; lo and hi are NaN with fewer than 2 values."""
+    rows = []
+    by = keys[0] if len(keys) == 1 else list(keys)  # a list of one groups by a 1-tuple
+    for key, g in summary.groupby(by, sort=False, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        values = pd.to_numeric(g[metric], errors="coerce").dropna().tolist()
+        m, half = mean_ci(values, level) if values else (math.nan, math.nan)
+        row = dict(zip(keys, key))
+        row.update({"metric": metric, "mean": m, "lo": m - half, "hi": m + half,
+                    "ci95": half, "n": len(values)})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def with_results(summary):
+    """The sweep.csv rows of runs that have results (status ok or failed)."""
+    return summary[summary["status"].isin(["ok", "failed"])]
+
+
+def policy_intervals(sweep, by=None, metrics=None, level=SWEEP_LEVEL):
+    """Per policy (and per value of each `by` axis) and per metric: the mean over seeds with
+    its two-sided `level` Student-t confidence interval, from the runs that have results.
+
+    sweep: a sweep results root (path), a load_sweep() Tables, or a sweep.csv DataFrame.
+    by: axes to keep apart besides policy (default: every axis of the sweep but policy and
+    seed; none for a DataFrame). metrics: summary columns (default: SWEEP_METRICS that the runs
+    have). Returns a DataFrame with columns by..., policy, metric, unit, mean, lo, hi (the
+    interval's bounds, NaN with one seed), ci95 (its half-width) and n (seeds), one row per
+    policy per metric (per value of `by`), policies in the order of the sweep.
+    Raises load.ResultsError if `sweep` is a path without sweep.csv."""
+    axes = []
+    if isinstance(sweep, (str, os.PathLike)):
+        sweep = _load.load_sweep(sweep, tables=())
+    if isinstance(sweep, _load.Tables):
+        axes, sweep = sweep.axes, sweep.summary
+    if by is None:
+        by = [a for a in axes if a not in ("policy", "seed")]
+    have = with_results(sweep)
+    units = {m: u for m, u, _ in SWEEP_METRICS}
+    if metrics is None:
+        metrics = [m for m, _, _ in SWEEP_METRICS if m in have and have[m].notna().any()]
+    parts = []
+    for metric in metrics:
+        t = interval_table(have, ["policy"] + list(by), metric, level)
+        if not t.empty:
+            t.insert(t.columns.get_loc("metric") + 1, "unit", units.get(metric, ""))
+            parts.append(t[list(by) + [c for c in t.columns if c not in by]])
+    if not parts:
+        return pd.DataFrame(columns=list(by) + ["policy", "metric", "unit", "mean", "lo", "hi",
+                                                "ci95", "n"])
+    return pd.concat(parts, ignore_index=True)

@@ -1,14 +1,19 @@
-"""`tusk report SWEEP_ROOT`: each summary metric against each axis of a sweep, one line per
-policy, the mean over seeds with its two-sided 95 % Student-t confidence interval
-(scipy.stats.t), as PNG + SVG plots, sweep_summary.csv and one self-contained report.html in
-SWEEP_ROOT/report/.
+"""`tusk report SWEEP_ROOT`: each summary metric of a sweep per policy, the mean over seeds with
+its two-sided 95 % Student-t confidence interval (scipy.stats.t), as PNG + SVG plots,
+sweep_summary.csv and one self-contained report.html in SWEEP_ROOT/report/.
 
-Axes other than the plotted one and the seed split the figure into panels (one per combination
-of their values, at most MAX_PANELS). Runs without results (status error or pending) are left
-out and counted in the report.
+A sweep of policies and seeds only (the commonest) gets one plot per metric: a point per
+policy with its interval. A sweep with further axes gets each metric against each of them, one
+line per policy; the axes other than the plotted one and the seed split the figure into panels
+(one per combination of their values, at most MAX_PANELS). Runs without results (status error
+or pending) are left out and counted in the report.
+
+From Python, `tusk_analysis.policy_intervals(sweep)` (stats.py) gives the table behind the
+plots.
 """
 
 import datetime
+import json
 import math
 import os
 import sys
@@ -18,35 +23,50 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from . import load, plots, stats
-from .report import CSS, esc, fmt_ci, fmt_num, save_figure, staged
+from .report_parts import CSS, esc, fmt_ci, fmt_num, save_figure, staged
 
-#: Metrics plotted when present, with their unit and a short description.
-METRICS = [
-    ("cct_us", "µs", "CCT of the slowest collective"),
-    ("busbw_GBps", "GB/s", "bus bandwidth of that collective"),
-    ("fct_p99_us", "µs", "FCT p99"),
-    ("slowdown_p99", "", "FCT slowdown p99"),
-    ("slowdown_mean", "", "FCT slowdown, mean"),
-    ("retx_packets", "packets", "data packets retransmitted"),
-    ("uplink_imbalance", "", "uplink bytes max / mean"),
-    ("pfc_paused_fraction", "", "PFC paused fraction"),
-    ("drops", "packets", "frames dropped"),
-]
 MAX_PANELS = 6
-LEVEL = 0.95
+#: The interval table's headers in the HTML (sweep_summary.csv keeps the column names).
+HEADERS = {"lo": "95 % CI low", "hi": "95 % CI high", "ci95": "± half-width",
+           "n": "seeds"}
+LEVEL = stats.SWEEP_LEVEL
+METRICS = stats.SWEEP_METRICS
 
 
 def summarise(summary, x, group, metric, level=LEVEL):
-    """Mean, CI half-width and count of `metric` over seeds for every (group..., x)."""
-    rows = []
-    for key, g in summary.groupby(group + [x], sort=False, dropna=False):
-        key = key if isinstance(key, tuple) else (key,)
-        values = pd.to_numeric(g[metric], errors="coerce").dropna().tolist()
-        m, half = stats.mean_ci(values, level) if values else (math.nan, math.nan)
-        row = dict(zip(group + [x], key))
-        row.update({"metric": metric, "mean": m, "ci95": half, "n": len(values)})
-        rows.append(row)
-    return pd.DataFrame(rows)
+    """stats.interval_table of `metric` for every (group..., x); x may be None."""
+    return stats.interval_table(summary, group + ([x] if x is not None else []), metric, level)
+
+
+def axis_label(metric, unit):
+    return metric + (" (%s)" % unit if unit else "")
+
+
+def policy_figure(rows, metric, unit, what, colors, seeds, name=""):
+    """One figure: `metric` per policy, each the mean over seeds (a point) with its 95 %
+    interval (an error bar), from policy_intervals rows of that metric (one per policy)."""
+    n = len(rows)
+    fig, ax = plt.subplots(figsize=(plots.WIDTH_IN, 2.8), layout="constrained")
+    x = list(range(n))
+    for i, r in enumerate(rows.itertuples(index=False)):
+        half = r.ci95 if r.ci95 == r.ci95 else 0.0
+        ax.errorbar([i], [r.mean], yerr=[[half], [half]], color=colors.get(r.policy),
+                    marker="o", ms=6, capsize=5, lw=1.6, mec="black", mew=0.5,
+                    label=r.policy)
+    ax.set_xticks(x)
+    ax.set_xticklabels(list(rows["policy"]), rotation=0 if n <= 6 else 45,
+                       ha="center" if n <= 6 else "right")
+    ax.set_xlim(-0.6, n - 0.4)
+    ax.set_xlabel("policy")
+    ax.set_ylabel(axis_label(metric, unit))
+    ax.grid(axis="x", visible=False)
+    lows = rows["lo"].where(rows["lo"].notna(), rows["mean"])
+    if lows.min() >= 0:
+        ax.set_ylim(bottom=0)
+    ci = ("mean ± 95 %% CI over %d seeds" % seeds) if seeds > 1 else "one seed: no CI"
+    ax.set_title(plots.wrap_title("%s%s (%s) per policy (%s)" % (
+        name + ": " if name else "", what, metric, ci)))
+    return fig
 
 
 def _x_positions(values):
@@ -57,7 +77,7 @@ def _x_positions(values):
     return {v: i for i, v in enumerate(order)}
 
 
-def metric_figure(summary, metric, unit, x, panels_by, colors, seeds):
+def metric_figure(summary, metric, unit, x, panels_by, colors, seeds, x_key="", name=""):
     """One figure: `metric` against axis `x`, a line per policy, a panel per combination of
     the `panels_by` axes. Returns (figure, table) or (None, reason)."""
     data = summary[summary[metric].notna()] if metric in summary else summary.iloc[0:0]
@@ -92,9 +112,9 @@ def metric_figure(summary, metric, unit, x, panels_by, colors, seeds):
         if positions:
             ax.set_xticks(list(positions.values()))
             ax.set_xticklabels([str(k) for k in positions])
-        ax.set_xlabel(x)
-        if i % ncol == 0:
-            ax.set_ylabel(metric + (" (%s)" % unit if unit else ""))
+        # The axis's unit is its scenario key's (`tusk keys`); the label names that key.
+        ax.set_xlabel("%s (sweep axis%s)" % (x, ": " + x_key if x_key and x_key != x else ""))
+        ax.set_ylabel(axis_label(metric, unit))
         if panels_by:
             ax.set_title(", ".join("%s=%s" % (c, v) for c, v in zip(panels_by, pk)), fontsize=8)
         ax.grid(True, alpha=0.3)
@@ -104,7 +124,8 @@ def metric_figure(summary, metric, unit, x, panels_by, colors, seeds):
     fig.legend(handles, labels, loc="lower center", ncol=min(5, len(labels)), fontsize=7,
                frameon=False)
     ci = ("mean ± 95 %% CI over %d seeds" % seeds) if seeds > 1 else "one seed: no CI"
-    fig.suptitle(plots.wrap_title("%s against %s, per policy (%s)" % (metric, x, ci)),
+    fig.suptitle(plots.wrap_title("%s%s against %s, per policy (%s)" % (
+        name + ": " if name else "", metric, x, ci)),
                  fontsize=9)
     fig.tight_layout(rect=(0, 0.08 + 0.03 * math.ceil(len(labels) / 5), 1, 0.95))
     return fig, table
@@ -114,36 +135,59 @@ def write_sweep_report(root, out_dir=None):
     """Write the report of a sweep results root. Returns (report.html, plot names, skipped)."""
     sw = load.load_sweep(root, tables=())
     summary = sw.summary
-    have = summary[summary["status"].isin(["ok", "failed"])].copy()
+    have = stats.with_results(summary).copy()
     if have.empty:
         raise load.ResultsError("%s: no run of this sweep has results yet" % root)
     seeds = have["seed"].nunique()
     xaxes = [a for a in sw.axes if a not in ("policy", "seed")]
-    if not xaxes:
-        raise load.ResultsError("%s: the sweep has no axis besides policy and seed to plot "
-                                "against; `tusk report` a run or compare instead" % root)
     colors = plots.policy_colors(list(dict.fromkeys(have["policy"])))
     out_dir = os.path.abspath(out_dir or os.path.join(sw.path, "report"))
     rendered, skipped, tables = [], [], []
+
+    def keep(fig, name, title, caption, stem_dir):
+        stem = os.path.join(stem_dir, name)
+        save_figure(fig, stem)
+        meta = plots.figure_meta(fig)
+        plt.close(fig)
+        with open(stem + ".png", "rb") as fh:
+            rendered.append((name, title, caption, fh.read(), meta))
+
+    ci_text = ("Each point is the mean over the %d seeds; the error bar is the two-sided "
+               "95 %% Student-t confidence interval of that mean." % seeds if seeds > 1 else
+               "One seed: each point is that run's value, without an interval.")
     with staged(out_dir) as staging:
         with matplotlib.pyplot.rc_context(plots.STYLE):
             for metric, unit, what in METRICS:
                 if metric not in have or have[metric].isna().all():
                     continue
+                if (pd.to_numeric(have[metric], errors="coerce").fillna(0) == 0).all():
+                    skipped.append((metric, "0 in every run"))
+                    continue
+                if not xaxes:
+                    rows = stats.policy_intervals(have, by=[], metrics=[metric])
+                    name = "%s_by_policy" % metric
+                    keep(policy_figure(rows, metric, unit, what, colors, seeds,
+                                       os.path.basename(sw.path)), name,
+                         "%s (%s) per policy" % (what, metric),
+                         "%s (%s) of each policy. %s Numbers: the table below and "
+                         "sweep_summary.csv (mean, lo, hi per policy)." % (
+                             what, axis_label(metric, unit), ci_text), staging)
+                    tables.append(rows.drop(columns="unit").assign(axis="policy"))
                 for x in xaxes:
                     others = [a for a in xaxes if a != x]
                     name = "%s_vs_%s" % (metric, x)
-                    fig, table = metric_figure(have, metric, unit, x, others, colors, seeds)
+                    fig, table = metric_figure(have, metric, unit, x, others, colors, seeds,
+                                               sw.axis_keys.get(x, ""),
+                                               os.path.basename(sw.path))
                     if fig is None:
                         skipped.append((name, table))
                         continue
-                    stem = os.path.join(staging, name)
-                    save_figure(fig, stem)
-                    plt.close(fig)
                     tables.append(table.assign(axis=x))
-                    with open(stem + ".png", "rb") as fh:
-                        rendered.append((name, "%s (%s) against %s" % (what, metric, x),
-                                         fh.read()))
+                    keep(fig, name, "%s (%s) against %s" % (what, metric, x),
+                         "%s (%s) against the sweep axis %s, one line per policy%s. %s" % (
+                             what, axis_label(metric, unit), x,
+                             (", a panel per value of %s" % ", ".join(others)) if others
+                             else "", ci_text), staging)
         table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
         table.to_csv(os.path.join(staging, "sweep_summary.csv"), index=False)
         text = build_html(sw, summary, have, rendered, skipped, table, seeds)
@@ -175,25 +219,28 @@ def build_html(sw, summary, have, rendered, skipped, table, seeds):
     h.append("<p>Each point is the mean over seeds; error bars are two-sided %d %% Student-t "
              "confidence intervals of the mean (scipy.stats.t), absent with one seed.</p>"
              % round(LEVEL * 100))
-    for pname, title, png in rendered:
-        h.append("<h2>%s</h2>" % esc(title))
-        h.append('<img src="data:image/png;base64,%s" alt="%s" data-plot="%s" '
-                 'style="max-width:100%%">' % (base64.b64encode(png).decode("ascii"),
-                                               esc(title), esc(pname)))
+    for pname, title, caption, png, meta in rendered:
+        h.append('<figure id="%s" data-meta="%s"><h2>%s</h2>' % (
+            esc(pname), esc(json.dumps(meta, ensure_ascii=False)), esc(title)))
+        h.append('<img src="data:image/png;base64,%s" alt="%s" data-plot="%s">' % (
+            base64.b64encode(png).decode("ascii"), esc(title), esc(pname)))
+        h.append('<figcaption>%s <a href="%s.svg">SVG</a> · <a href="%s.png">PNG</a>'
+                 "</figcaption></figure>" % (esc(caption), esc(pname), esc(pname)))
     for pname, why in skipped:
         h.append('<p class="note">not drawn: %s: %s</p>' % (esc(pname), esc(why)))
     if not table.empty:
         h.append("<h2>Means and 95 % confidence intervals</h2>")
-        cols = [c for c in table.columns if c not in ("mean", "ci95", "n")] + ["mean", "ci95", "n"]
+        stat_cols = ["mean", "lo", "hi", "ci95", "n"]
+        cols = [c for c in table.columns if c not in stat_cols] + stat_cols
         h.append('<table class="data"><thead><tr>%s</tr></thead><tbody>' % "".join(
-            "<th>%s</th>" % esc(c) for c in cols))
+            "<th>%s</th>" % esc(HEADERS.get(c, c)) for c in cols))
         for _, r in table[cols].iterrows():
             cells = []
             for c in cols:
                 v = r[c]
                 if c == "ci95":
                     cells.append("±" + fmt_ci(v) if not pd.isna(v) else "–")
-                elif c == "mean":
+                elif c in ("mean", "lo", "hi"):
                     cells.append(fmt_num(v))
                 else:
                     cells.append(esc(v))

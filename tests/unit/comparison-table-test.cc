@@ -1,0 +1,85 @@
+// The comparison table `tusk run` / `tusk compare` print and comparison.csv
+// (tusk/comparison-table.cc): the settings line names the transport, receivers, congestion
+// control, ECN and PFC; the table and the CSV carry ECN marks and CNPs.
+
+#include "comparison-table.h"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace tusk;
+
+namespace
+{
+
+RunResult
+Run(const std::string& policy, uint64_t ecnMarks, uint64_t cnps)
+{
+    RunResult r;
+    r.summary.policy = policy;
+    r.summary.ecnMarks = ecnMarks;
+    r.summary.cnps = cnps;
+    r.spec.seed = 3;
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("the settings line names transport, receivers, CC, ECN and PFC", "[comparison-table]")
+{
+    ScenarioSpec spec;
+    CHECK(SettingsLine(spec) ==
+          "settings: transport roce, go-back-n receivers; cc none; ECN off; PFC on (lossless "
+          "priorities " + std::to_string(spec.pfc.losslessPriorities.at(0)) + ")\n");
+    spec.nic.transport = "uec-rud";
+    spec.nic.receiver = "selective-repeat";
+    spec.nic.congestionControl = "dcqcn";
+    spec.ecn.enabled = true;
+    spec.ecn.fallback.kminBytes = 5000;
+    spec.ecn.fallback.kmaxBytes = 200000;
+    spec.ecn.fallback.pmax = 0.01;
+    spec.pfc.enabled = false;
+    CHECK(SettingsLine(spec) ==
+          "settings: transport uec-rud, selective-repeat receivers; cc dcqcn; ECN on (Kmin 5000 "
+          "B, Kmax 200000 B, Pmax 0.01); PFC off\n");
+    spec.ecn.byRate[100'000'000'000] = EcnThresholds();
+    spec.fabric.kind = "infiniband";
+    const std::string ib = SettingsLine(spec);
+    CHECK(ib.find("ECN on (thresholds per port rate)") != std::string::npos);
+    CHECK(ib.find("PFC none (InfiniBand credits)") != std::string::npos);
+}
+
+TEST_CASE("the printed table has ECN-mark and CNP columns", "[comparison-table]")
+{
+    std::ostringstream os;
+    PrintComparisonTable({Run("ecmp", 1234, 56), Run("spray", 0, 0)}, os);
+    std::istringstream lines(os.str());
+    std::string header;
+    std::string ecmp;
+    std::getline(lines, header);
+    std::getline(lines, ecmp);
+    const auto ecn = header.find(" ecn ");
+    const auto cnps = header.find(" cnps ");
+    REQUIRE(ecn != std::string::npos);
+    REQUIRE(cnps != std::string::npos);
+    CHECK(header.find("pauses") < ecn);
+    // Right-aligned under their headers: the value ends where the header ends.
+    CHECK(ecmp.substr(ecn - 1, 6) == " 1234 "); // " ecn " ends at ecn + 4
+    CHECK(ecmp.substr(cnps + 2, 4) == " 56 ");  // " cnps " ends at cnps + 5
+    CHECK(os.str().find("ecn = frames CE-marked by switches; cnps = CNPs sent by receivers") !=
+          std::string::npos);
+}
+
+TEST_CASE("comparison.csv carries ECN marks, CNPs and the settings", "[comparison-table]")
+{
+    const std::string csv = ComparisonCsv({Run("ecmp", 1234, 56)});
+    const auto nl = csv.find('\n');
+    const std::string header = csv.substr(0, nl);
+    const std::string row = csv.substr(nl + 1);
+    CHECK(header.substr(header.size() - 60) ==
+          "ecn_marks,cnps,transport,receiver,congestion_control,ecn,pfc");
+    CHECK(row.find(",1234,56,roce,go-back-n,none,\"off\",\"on (lossless priorities ") !=
+          std::string::npos);
+    CHECK(row.rfind(")\"\n") == row.size() - 3);
+}
