@@ -5,6 +5,7 @@
 #include "run-stages.h"
 
 #include "fabric/helper/closest-name.h"
+#include "fabric/model/fabric-units.h"
 #include "fabric/model/gray-failure-model.h"
 #include "rdma/model/roce-int-header.h"
 
@@ -373,12 +374,57 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
         }
         for (uint32_t l : links)
         {
-            if (f.kind == "degrade" && DegradedBps(f, graph.links[l].rateBps) == 0)
+            const uint64_t degraded = DegradedBps(f, graph.links[l].rateBps);
+            if (f.kind == "degrade" && !f.rateBps && degraded < kMinLinkRateBps)
             {
-                fail("rate_divisor", "the degraded rate would be 0 bit/s");
+                fail("rate_divisor",
+                     fmt::format("expected a degraded rate of at least 1 Mb/s (the smallest link "
+                                 "rate); link {} of {:g} Gb/s divided by {} gives {} bit/s",
+                                 LinkName(graph, graph.links[l]), graph.links[l].rateBps / 1e9,
+                                 f.rateDivisor.value_or(1), degraded));
             }
         }
     }
+}
+
+std::vector<bool>
+LinksUpFromStart(const ScenarioSpec& spec, const TopologyGraph& graph, std::vector<size_t>& entries)
+{
+    std::vector<bool> up(graph.links.size(), true);
+    std::vector<bool> freed(graph.links.size(), false);
+    for (const auto& f : spec.failures)
+    {
+        if (f.kind == "link_up" || f.kind == "switch_up" || f.kind == "nic_up")
+        {
+            for (uint32_t l : FailureLinks(f, graph))
+            {
+                freed[l] = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < spec.failures.size(); ++i)
+    {
+        const FailureEntry& f = spec.failures[i];
+        if (f.atPs != 0 || f.untilPs ||
+            !(f.kind == "link_down" || f.kind == "switch_down" || f.kind == "nic_down"))
+        {
+            continue;
+        }
+        bool holds = false;
+        for (uint32_t l : FailureLinks(f, graph))
+        {
+            if (!freed[l])
+            {
+                up[l] = false;
+                holds = true;
+            }
+        }
+        if (holds)
+        {
+            entries.push_back(i);
+        }
+    }
+    return up;
 }
 
 std::vector<FailureEntry>

@@ -20,7 +20,7 @@ using namespace knob;
 using J = JobEntry;
 using C = JobCollectiveEntry;
 const char* const kP = "jobs";
-constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kMax = bounds::kMaxTransferBytes;
 
 /** A row read by the section itself (its checks need other keys), echoed by `write`. */
 template <class Owner>
@@ -61,7 +61,7 @@ CollectiveRows()
                  "permutation, incast). `0`: no traffic, only the compute.",
                  [](const C& c) { return nlohmann::json(c.bytes); })
             .Default("required"),
-        Time<C>("compute_us", &C::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+        Time<C>("compute_us", &C::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
                 "Compute before this collective starts."),
         Boolean<C>("blocking", &C::blocking,
                    "The next collective waits for this one to complete; `false` overlaps it with "
@@ -139,9 +139,9 @@ JobRows()
             })
             .Default("ranks / (tp × pp × ep)"),
         Count<J>("iterations", &J::iterations, 1, "Training steps."),
-        Time<J>("start_us", &J::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+        Time<J>("start_us", &J::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
                 "Start of the first iteration; must be before `stop_time_ms`."),
-        Time<J>("compute_us", &J::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+        Time<J>("compute_us", &J::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
                 "Compute at the start of every iteration."),
         Count<J>("sync_every", &J::syncEvery, 1,
                  "DiLoCo-style periodic synchronisation: collectives on `dp`, `dpep` and "
