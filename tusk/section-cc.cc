@@ -295,6 +295,10 @@ Bounded(CcKey k)
         k.hi = std::min(k.hi, double(bounds::kMaxBufferBytes));
         break;
     default:
+        if (std::string(k.key).find("_bytes") != std::string::npos)
+        {
+            k.hi = std::min(k.hi, double(bounds::kMaxBufferBytes));
+        }
         break;
     }
     return k;

@@ -55,7 +55,7 @@ CollectiveRows()
             .Default("the kind"),
         Choice<C>("group", &C::group, ns3::ProcessGroups::Kinds(),
                   "Process group kind (above)."),
-        Later<C>("bytes", "size ≥ 0", "bytes",
+        Later<C>("bytes", "size 0.." + SizeBoundText(kMax), "bytes",
                  "S as nccl-tests uses it (all-reduce/broadcast buffer, all-gather output, "
                  "reduce-scatter input, all-to-all send buffer; a message for send-recv, "
                  "permutation, incast). `0`: no traffic, only the compute.",

@@ -89,14 +89,14 @@ TEST_CASE("routes: failures at 0 us that cut a host off for the whole run are re
     CHECK(Contains(e.Message(), "2 ordered host pairs"));
     CHECK(Contains(e.Message(), "host0 -> host1, host1 -> host0"));
 
-    // Repaired at 20 us: the flow waits and finishes.
+    // Repaired at 20 us, or brought up by a later link_up: the traffic has a route again, and
+    // the run goes ahead (what it delivers is the failure tests' business).
     spec.failures[0].untilPs = 20'000'000;
-    CHECK(Run(spec).finished);
-    // Or brought up by a later link_up.
+    CHECK_NOTHROW(Run(spec));
     spec.failures[0].untilPs.reset();
     tusk::FailureEntry up = down;
     up.kind = "link_up";
     up.atPs = 20'000'000;
     spec.failures.push_back(up);
-    CHECK(Run(spec).finished);
+    CHECK_NOTHROW(Run(spec));
 }

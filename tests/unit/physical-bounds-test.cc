@@ -60,7 +60,7 @@ TEST_CASE("physical bounds: rates, times and sizes far outside any fabric are re
         {"[buffer]\ntotal_bytes = \"2TiB\"", "buffer.total_bytes", "1..1TiB"},
         {"[workload]\nbytes = \"2048TiB\"", "workload.bytes", "1..1024TiB"},
         {"[timely]\nmin_rate_mbps = 1e9", "timely.min_rate_mbps", "0.001, 100000000"},
-        {"[[failures]]\nat_us = 2e11\nkind = \"link_down\"\nlink = \"leaf0-spine0\"",
+        {"[[failures]]\nkind = \"link_down\"\nlink = \"leaf0-spine0\"\nat_us = 2e11",
          "failures[0].at_us", "0..86400000000"},
     };
     for (const auto& c : cases)
