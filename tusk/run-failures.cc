@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 #include <memory>
 #include <unordered_set>
@@ -257,6 +258,9 @@ class FailureDriver : public std::enable_shared_from_this<FailureDriver>
     std::map<uint32_t, std::vector<std::pair<size_t, Impairment>>> m_impairments; //!< by link
 };
 
+/** The most down/up cycles one flap may schedule (a million: a 1 us period over a second). */
+constexpr uint64_t kMaxFlapCycles = 1'000'000;
+
 constexpr uint32_t kDrawTag = 0x6661696cu; //!< "fail": [[failure_rates]] draws
 constexpr uint32_t kGrayTag = 0x67726179u; //!< "gray": gray failures' hash seeds
 
@@ -364,6 +368,23 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
                                          graph.numHosts));
             }
             continue;
+        }
+        if (f.kind == "flap" && f.periodPs)
+        {
+            // Every cycle is scheduled at load time: a tiny period over a long run would hang
+            // there.
+            const uint64_t end = std::min(f.untilPs.value_or(spec.stopTimePs), spec.stopTimePs);
+            const uint64_t span = end > f.atPs ? end - f.atPs : 0;
+            const uint64_t cycles = std::min<uint64_t>(
+                f.count.value_or(std::numeric_limits<uint32_t>::max()),
+                (span + *f.periodPs - 1) / *f.periodPs);
+            if (cycles > kMaxFlapCycles)
+            {
+                fail("period_us",
+                     fmt::format("expected at most {} down/up cycles before the flap ends (count, "
+                                 "until_us or stop_time_ms); a period of {} us gives {}",
+                                 kMaxFlapCycles, *f.periodPs / 1e6, cycles));
+            }
         }
         const std::vector<uint32_t> links = FailureLinks(f, graph);
         if (links.empty())

@@ -146,6 +146,23 @@ TEST_CASE("physical bounds: a degrade failure may not divide a link below 1 Mb/s
     tusk::CheckFailures(spec, graph);
 }
 
+TEST_CASE("physical bounds: a flap may not schedule more than a million down/up cycles",
+          "[unit][failures][bounds]")
+{
+    // 2 ns cycles for 0.9 s: 4.5 x 10^8 cycles, each scheduled at load time.
+    auto spec = tusk::LoadScenarioString("[[failures]]\nat_us = 0\nkind = \"flap\"\n"
+                                         "link = \"leaf0-spine0\"\nperiod_us = 0.002\n"
+                                         "down_us = 0.001\nuntil_us = 900000\n",
+                                         kName);
+    const auto graph = tusk::BuildGraph(spec);
+    const ns3::InputError e = ExpectInputError([&] { tusk::CheckFailures(spec, graph); });
+    CHECK(e.Key() == "failures[0].period_us");
+    CHECK(Contains(e.Message(), "at most 1000000 down/up cycles"));
+    CHECK(Contains(e.Message(), "gives 450000000"));
+    spec.failures[0].count = 1'000'000; // a count ends it sooner
+    tusk::CheckFailures(spec, graph);
+}
+
 TEST_CASE("PFC headroom: less than one data frame is refused, less than a link needs warns "
           "with the bytes it needs",
           "[unit][scenario][pfc][bounds]")
