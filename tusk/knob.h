@@ -433,7 +433,8 @@ Time(const char* name,
     const bool positive = sign == Sign::POSITIVE;
     return Field<Owner>(
         name, field, BoundedType(b, scale, positive), unitName, std::move(doc),
-        [scale, positive, clock, b](ScenarioReader& r, const toml::node& n, const std::string& key) {
+        [scale, positive, clock, b](ScenarioReader& r, const toml::node& n,
+                                    const std::string& key) {
             return clock == Clock::TIMER ? r.TimePs(&n, key, scale, positive, b.lo, b.hi)
                                          : r.Scaled(&n, key, scale, positive, b.lo, b.hi);
         },

@@ -61,7 +61,11 @@ std::string SizeBoundText(uint64_t bytes);
  * units: "a number in 0.001..100000", or with `zeroAllowed` and lo > 0 "0 or a number in
  * 0.1..86400000000" (0 = off). Without `article`: "number 0.001..100000" (the key reference).
  */
-std::string RangeText(uint64_t lo, uint64_t hi, uint64_t scale, bool zeroAllowed, bool article = true);
+std::string RangeText(uint64_t lo,
+                      uint64_t hi,
+                      uint64_t scale,
+                      bool zeroAllowed,
+                      bool article = true);
 
 } // namespace tusk
 

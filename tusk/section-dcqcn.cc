@@ -112,17 +112,20 @@ Rows()
         Attr(Time<S>("alpha_update_us", &S::alphaUpdatePs, kPsPerUs, "µs", Sign::POSITIVE,
                      Clock::TIMER, bounds::kTimer, "K, the α update period."),
              "AlphaUpdatePeriod"),
-        Attr(Time<S>("timer_us", &S::timerPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::TIMER, bounds::kTimer,
+        Attr(Time<S>("timer_us", &S::timerPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::TIMER,
+                     bounds::kTimer,
                      "T, rate-increase timer."),
              "RateIncreaseTimer"),
         Attr(Size<S>("byte_counter_bytes", &S::byteCounterBytes, 0, kMax, "B; `0` = off."),
              "ByteCounter"),
         Attr(Integer<S>("fast_recovery_stages", &S::fastRecoveryStages, 0, 1000, "F."),
              "FastRecoveryStages"),
-        Attr(Rate<S>("rate_ai_mbps", &S::rateAiBps, kBpsPerMbps, Sign::NON_NEGATIVE, bounds::kCcRate,
+        Attr(Rate<S>("rate_ai_mbps", &S::rateAiBps, kBpsPerMbps, Sign::NON_NEGATIVE,
+                     bounds::kCcRate,
                      "R_AI, additive increase step."),
              "RateAi"),
-        Attr(Rate<S>("rate_hai_mbps", &S::rateHaiBps, kBpsPerMbps, Sign::NON_NEGATIVE, bounds::kCcRate,
+        Attr(Rate<S>("rate_hai_mbps", &S::rateHaiBps, kBpsPerMbps, Sign::NON_NEGATIVE,
+                     bounds::kCcRate,
                      "R_HAI, hyper increase step."),
              "RateHai"),
         Attr(Rate<S>("min_rate_mbps", &S::minRateBps, kBpsPerMbps, Sign::POSITIVE, bounds::kCcRate,
@@ -138,7 +141,8 @@ Rows()
                      "CNPs closer than this to the last decrease are ignored."),
              "MinDecreaseInterval"),
         Time<S>("cnp_interval_us", &S::cnpIntervalPs, kPsPerUs, "µs", Sign::NON_NEGATIVE,
-                Clock::TIMER, bounds::kTimer, "NP: at most one CNP per QP per interval (not part of a preset).")
+                Clock::TIMER,
+            bounds::kTimer, "NP: at most one CNP per QP per interval (not part of a preset).")
             .Attr({"ns3::RdmaNic::CnpInterval"}),
     };
     return rows;

@@ -89,7 +89,8 @@ ByRateRows()
 {
     static const std::vector<Knob<EcnByRate>> rows = [] {
         std::vector<Knob<EcnByRate>> r = {
-            Rate<EcnByRate>("gbps", &EcnByRate::rateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate,
+            Rate<EcnByRate>("gbps", &EcnByRate::rateBps, kBpsPerGbps, Sign::POSITIVE,
+                            bounds::kLinkRate,
                             "The port rate these thresholds are for.")
                 .Default("required"),
         };

@@ -100,7 +100,8 @@ Rows()
                 "which flows fall in them is fixed per flow by the run seed and the entry.")
             .Kinds({"gray"})
             .Default("required"),
-        Time<F>("period_us", &F::periodPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY, bounds::kSimSpan,
+        Time<F>("period_us", &F::periodPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
+                bounds::kSimSpan,
                 "One down/up cycle of a flapping link.")
             .Kinds({"flap"})
             .Default("required"),
@@ -108,7 +109,8 @@ Rows()
                 "How long the link stays down in each cycle; less than `period_us`.")
             .Kinds({"flap"})
             .Default("required"),
-        Time<F>("until_us", &F::untilPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY, bounds::kSimSpan,
+        Time<F>("until_us", &F::untilPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
+                bounds::kSimSpan,
                 "When it ends (the repair): a link, switch or NIC comes back up, a degraded "
                 "link gets its rate back, a lossy or gray link stops losing frames; a flapping "
                 "link starts no cycle at or after it. After `at_us`.")
@@ -144,7 +146,8 @@ RateRows()
                 "Mean time between failures of one component: failures start as a Poisson "
                 "process of rate 1 / `mtbf_us` per component while it is up.")
             .Default("required"),
-        Time<R>("duration_us", &R::durationPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
+        Time<R>("duration_us", &R::durationPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Time to repair: each failure ends this much later (the failure's `until_us`). "
                 "0 = never repaired."),
         Count<R>("rate_divisor", &R::rateDivisor, 1, "As in `[[failures]]`, for `degrade`.")

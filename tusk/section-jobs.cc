@@ -61,7 +61,8 @@ CollectiveRows()
                  "permutation, incast). `0`: no traffic, only the compute.",
                  [](const C& c) { return nlohmann::json(c.bytes); })
             .Default("required"),
-        Time<C>("compute_us", &C::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
+        Time<C>("compute_us", &C::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Compute before this collective starts."),
         Boolean<C>("blocking", &C::blocking,
                    "The next collective waits for this one to complete; `false` overlaps it with "
@@ -139,9 +140,11 @@ JobRows()
             })
             .Default("ranks / (tp × pp × ep)"),
         Count<J>("iterations", &J::iterations, 1, "Training steps."),
-        Time<J>("start_us", &J::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
+        Time<J>("start_us", &J::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Start of the first iteration; must be before `stop_time_ms`."),
-        Time<J>("compute_us", &J::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
+        Time<J>("compute_us", &J::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Compute at the start of every iteration."),
         Count<J>("sync_every", &J::syncEvery, 1,
                  "DiLoCo-style periodic synchronisation: collectives on `dp`, `dpep` and "

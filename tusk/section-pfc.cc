@@ -39,7 +39,8 @@ Rows()
         Integer<S>("pause_quanta", &S::pauseQuanta, 1, 65535, "Pause time of an XOFF.")
             .Unit("quanta (512 bit times)")
             .Attr({"ns3::SwitchNode::PauseQuanta"}),
-        Time<S>("refresh_us", &S::refreshPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::TIMER, bounds::kTimer,
+        Time<S>("refresh_us", &S::refreshPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::TIMER,
+                bounds::kTimer,
                 "XOFF refresh interval.")
             .Note("= half the pause time")
             .Attr({"ns3::SwitchNode::PauseRefresh"}),
@@ -49,7 +50,8 @@ Rows()
                 "holding frames routed through the next queue of the cycle, lasts this long "
                 "([fabric.md](../ns3-modules/fabric/doc/fabric.md)); 0 = off.")
             .Attr({"ns3::PfcDeadlockDetector::Threshold"}),
-        Time<S>("watchdog_us", &S::watchdogPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::TIMER, bounds::kTimer,
+        Time<S>("watchdog_us", &S::watchdogPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::TIMER,
+                bounds::kTimer,
                 "PFC watchdog: a priority paused this long is in a storm.")
             .Note("= off")
             .Attr({"ns3::FabricNetDevice::PfcWatchdogTime"}),

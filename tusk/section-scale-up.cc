@@ -26,7 +26,8 @@ Rows()
                 "Per GPU port and direction (H100 NVLink: 900 GB/s both ways = 3.6 Tb/s each "
                 "way).")
             .Attr({"ns3::ScaleUpDomain::Rate"}),
-        Time<S>("latency_ns", &S::latencyPs, kPsPerNs, "ns", Sign::NON_NEGATIVE, Clock::ANY, bounds::kLinkDelay,
+        Time<S>("latency_ns", &S::latencyPs, kPsPerNs, "ns", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kLinkDelay,
                 "GPU-to-GPU latency.")
             .Attr({"ns3::ScaleUpDomain::Latency"}),
     };

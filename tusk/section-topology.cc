@@ -30,7 +30,8 @@ LinkRows(const char* params, const char* hostDoc, const char* fabricDoc)
 {
     auto param = [params](const char* field) { return std::string(params) + "." + field; };
     std::vector<Knob<P>> rows;
-    rows.push_back(Rate<P>("host_link_gbps", &P::hostRateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate, hostDoc)
+    rows.push_back(Rate<P>("host_link_gbps", &P::hostRateBps, kBpsPerGbps, Sign::POSITIVE,
+                       bounds::kLinkRate, hostDoc)
                        .Attr({"ns3::FabricNetDevice::DataRate"}));
     rows.back().d.params.push_back(param("hostRateBps"));
     if (fabricDoc != nullptr)
@@ -110,7 +111,8 @@ MultiSiteRows()
                      "Parallel long-haul links between DCI switch d of every two sites (a full "
                      "mesh of sites).")
                 .Param({"MultiSiteParams.longHaulLinks"}),
-            Rate<P>("long_haul_gbps", &P::longHaulRateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate,
+            Rate<P>("long_haul_gbps", &P::longHaulRateBps, kBpsPerGbps, Sign::POSITIVE,
+                    bounds::kLinkRate,
                     "Rate of every long-haul link.")
                 .Param({"MultiSiteParams.longHaulRateBps"})
                 .Attr({"ns3::FabricNetDevice::DataRate"}),
@@ -124,8 +126,8 @@ MultiSiteRows()
                 "Fiber length of every long-haul link instead of `long_haul_delay_ms`: the "
                 "delay is 5 µs per km. Echoed as `long_haul_delay_ms`.",
                 [](ScenarioReader& r, const toml::node& n, const std::string& key, P& p) {
-                    p.longHaulDelayPs = r.Scaled(&n, key, ns3::kFiberPsPerKm, true,
-                                                 bounds::kLongHaulDelay.lo, bounds::kLongHaulDelay.hi);
+                    const Bounds b = bounds::kLongHaulDelay;
+                    p.longHaulDelayPs = r.Scaled(&n, key, ns3::kFiberPsPerKm, true, b.lo, b.hi);
                 },
                 [](const P&) { return nlohmann::json(); }),
             Size<P>("dci_buffer", &P::dciBufferBytes, 1, bounds::kMaxBufferBytes,
@@ -184,9 +186,11 @@ RingRows()
         Count<P>("switches", &P::switches, 3, "Switches in the ring.").Param({"RingParams.switches"}),
         Count<P>("hosts_per_switch", &P::hostsPerSwitch, 1,
                  "Hosts under each switch (host h under switch h / hosts_per_switch)."),
-        Rate<P>("link_gbps", &P::rateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate, "Every link's rate.")
+        Rate<P>("link_gbps", &P::rateBps, kBpsPerGbps, Sign::POSITIVE,
+            bounds::kLinkRate, "Every link's rate.")
             .Attr({"ns3::FabricNetDevice::DataRate"}),
-        Time<P>("link_delay_ns", &P::delayPs, kPsPerNs, "ns", Sign::NON_NEGATIVE, Clock::ANY, bounds::kLinkDelay,
+        Time<P>("link_delay_ns", &P::delayPs, kPsPerNs, "ns", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kLinkDelay,
                 "Every link's delay.")
             .Attr({"ns3::FabricChannel::Delay"}),
         Boolean<P>("clockwise_routes", &P::clockwiseRoutes,

@@ -59,7 +59,8 @@ FlowRows()
             .Default("required"),
         Size<F>("bytes", &F::bytes, 1, bounds::kMaxTransferBytes, "Flow size.")
             .Default("required"),
-        Time<F>("start_us", &F::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
+        Time<F>("start_us", &F::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Start time; must be before `stop_time_ms`."),
     };
     return rows;
@@ -101,7 +102,8 @@ Rows()
             },
             [](const S& w) { return nlohmann::json(w.incastDst); })
             .Kinds({"incast"}),
-        Time<S>("start_us", &S::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
+        Time<S>("start_us", &S::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Start time of the generated traffic; for hpcc, of the earliest flow (the others "
                 "keep their offsets: HPCC files start flows after seconds of warm-up); must be "
                 "before `stop_time_ms`.")
@@ -113,7 +115,8 @@ Rows()
                 "[Paths](#paths).")
             .Default("required")
             .Kinds({"htsim", "hpcc"}),
-        Time<S>("watchdog_ms", &S::watchdogPs, kPsPerMs, "ms", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
+        Time<S>("watchdog_ms", &S::watchdogPs, kPsPerMs, "ms", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "No progress (no transfer started or finished, no byte delivered, nothing "
                 "scheduled for later) for this long while transfers remain stops the run (exit "
                 "1) and names every collective that cannot complete and what it waits for. `0` = "

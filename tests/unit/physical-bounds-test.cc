@@ -70,7 +70,8 @@ TEST_CASE("physical bounds: rates, times and sizes far outside any fabric are re
             ExpectInputError([&] { tusk::LoadScenarioString("\n" + c.text + "\n", kName); });
         CHECK(e.File() == kName);
         CHECK(e.Key() == c.key);
-        CHECK(e.Line() == static_cast<unsigned>(std::count(c.text.begin(), c.text.end(), '\n') + 2));
+        const auto newlines = std::count(c.text.begin(), c.text.end(), '\n');
+        CHECK(e.Line() == static_cast<unsigned>(newlines + 2));
         CHECK(Contains(e.Message(), c.expected));
     }
     // The ends of the ranges are valid, and 0 stays "off" where it was.
