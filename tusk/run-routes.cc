@@ -42,12 +42,17 @@ HasRoute(const Fabric& fabric,
     return edge == dst || (edge >= g.numHosts && !routes.Ports(edge - g.numHosts, dst).empty());
 }
 
-/** The ordered host pairs of `workload`'s transfers, either direction, without a route. */
+/**
+ * The ordered host pairs of `workload`'s transfers, either direction, without a route; not
+ * the transfers inside one server of a scale-up domain of `gpusPerServer` (> 1), which go over
+ * its own links (ns3::ScaleUpDomain::SameServer).
+ */
 Pairs
 MissingRoutes(const Fabric& fabric,
               const EqualCostTable& routes,
               const std::vector<bool>& up,
-              const WorkloadSpec& workload)
+              const WorkloadSpec& workload,
+              uint32_t gpusPerServer)
 {
     Pairs missing;
     const uint32_t hosts = fabric.graph.numHosts;
@@ -56,6 +61,10 @@ MissingRoutes(const Fabric& fabric,
         if (t.src == t.dst || t.src >= hosts || t.dst >= hosts)
         {
             continue; // refused by BuildWorkload
+        }
+        if (gpusPerServer > 1 && t.src / gpusPerServer == t.dst / gpusPerServer)
+        {
+            continue; // over the scale-up domain
         }
         if (!HasRoute(fabric, routes, up, t.src, t.dst))
         {
@@ -116,7 +125,8 @@ CheckRoutes(const ScenarioSpec& spec, const WorkloadSpec& workload, const Fabric
 {
     const TopologyGraph& g = fabric.graph;
     std::vector<bool> up(g.links.size(), true);
-    Pairs missing = MissingRoutes(fabric, *fabric.routes, up, workload);
+    const uint32_t gpusPerServer = spec.scaleUp.gpusPerServer;
+    Pairs missing = MissingRoutes(fabric, *fabric.routes, up, workload, gpusPerServer);
     if (!missing.empty())
     {
         const std::string key = spec.topology.file.empty() ? "topology.kind" : "topology.file";
@@ -131,7 +141,7 @@ CheckRoutes(const ScenarioSpec& spec, const WorkloadSpec& workload, const Fabric
     }
     // The tables the run reconverges to once those failures have taken their links down.
     const EqualCostTable routes = ComputeEqualCostPorts(g, up);
-    missing = MissingRoutes(fabric, routes, up, workload);
+    missing = MissingRoutes(fabric, routes, up, workload, gpusPerServer);
     if (!missing.empty())
     {
         const FailureEntry& f = spec.failures[entries.front()];

@@ -178,7 +178,8 @@ std::vector<bool> LinksUpFromStart(const ScenarioSpec& spec,
  * topology in pieces (an imported file), or [[failures]] at 0 µs that last the whole run and
  * cut hosts off (LinksUpFromStart). Both directions of every transfer are checked (data and
  * ACKs) on the forwarding tables the fabric was built with, or with such failures the tables
- * the run reconverges to (ns3::ComputeEqualCostPorts over the links left up).
+ * the run reconverges to (ns3::ComputeEqualCostPorts over the links left up); transfers within
+ * one server of the [scale_up] domain do not cross the fabric and are not checked.
  * \throws ns3::InputError naming topology.file (or topology.kind) or the first such failure,
  *         with how many ordered host pairs lack a route and the first few
  */

@@ -66,6 +66,14 @@ TEST_CASE("routes: a disconnected HPCC topology is refused at load time, naming 
     connected.workload.flows.push_back(f);
     const auto r = tusk::RunScenario(connected);
     CHECK(r.finished);
+
+    // With a scale-up domain of 4 GPUs per server, 0 -> 2 stays inside server 0 (its own
+    // links, not the fabric's): it runs.
+    auto scaleUp = connected;
+    scaleUp.scaleUp.gpusPerServer = 4;
+    scaleUp.workload.flows[0].src = 0;
+    scaleUp.workload.flows[0].dst = 2;
+    CHECK(tusk::RunScenario(scaleUp).finished);
     std::filesystem::remove_all(dir);
 }
 
