@@ -21,8 +21,11 @@
 #include "scenario-reader.h"
 #include "scenario-text.h"
 
+#include "fabric/model/fabric-units.h"
+
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -326,6 +329,57 @@ Boolean(const char* name, M Base::*field, std::string doc)
         [](bool v) { return nlohmann::json(v); });
 }
 
+/**
+ * \brief The physically meaningful range of a rate, time or size key, in its internal unit
+ * (bit/s, ps, bytes), both ends included. Every such key has one: a value far outside any
+ * real fabric (a link of 1e-9 Gb/s, a buffer of an exabyte) is an input error, not a run that
+ * hangs or means nothing. For keys where 0 means "off" (Sign::NON_NEGATIVE), 0 is allowed
+ * whatever `lo`.
+ */
+struct Bounds
+{
+    uint64_t lo;
+    uint64_t hi;
+};
+
+namespace bounds
+{
+constexpr uint64_t kPsPerS = 1000ULL * kPsPerMs;
+constexpr uint64_t kPsPerDay = 86'400ULL * kPsPerS;
+/** Link rates (and a degraded link's, and ECN's per-rate thresholds): 1 Mb/s .. 100 Tb/s. */
+constexpr Bounds kLinkRate{ns3::kMinLinkRateBps, ns3::kMaxLinkRateBps};
+/** A congestion control's rates and rate steps: 1 kb/s .. 100 Tb/s (a flow may be throttled
+ *  far below any link's rate). */
+constexpr Bounds kCcRate{1000, ns3::kMaxLinkRateBps};
+/** Link delays and latencies (propagation, switch forwarding, credit return): 0 .. 1 s. */
+constexpr Bounds kLinkDelay{0, ns3::kMaxLinkDelayPs};
+/** A long-haul link's delay: 1 ns .. 1 s. */
+constexpr Bounds kLongHaulDelay{kPsPerNs, ns3::kMaxLinkDelayPs};
+/** Points and spans of simulated time (starts, stops, durations, periods): up to one day; a
+ *  positive one at least 1 ns. */
+constexpr Bounds kSimTime{0, kPsPerDay};
+constexpr Bounds kSimSpan{kPsPerNs, kPsPerDay};
+/** A mean time between failures: 1 ns .. 100 days (ns-3 time ends at 106 days). */
+constexpr Bounds kMtbf{kPsPerNs, 100 * kPsPerDay};
+/** Protocol timers and intervals (RTO, PFC and DCQCN timers): 1 ns .. 10 s. */
+constexpr Bounds kTimer{kPsPerNs, 10 * kPsPerS};
+/** The time-series sampling interval: 0 (off) or 100 ns .. one day (a finer grid writes a
+ *  row per link every few frames). */
+constexpr Bounds kSampleInterval{100 * kPsPerNs, kPsPerDay};
+/** Buffers, thresholds and windows: up to 1 TiB (switch buffers are megabytes; deep-buffer
+ *  routers, gigabytes). */
+constexpr uint64_t kMaxBufferBytes = 1ULL << 40;
+/** Transfer and message sizes: up to 1024 TiB (a day at 10 Tb/s). */
+constexpr uint64_t kMaxTransferBytes = 1ULL << 50;
+} // namespace bounds
+
+/** The reference's type text of a number kept in [b.lo, b.hi] (`scale` per unit). */
+inline std::string
+BoundedType(Bounds b, uint64_t scale, bool positive)
+{
+    return RangeText(positive ? std::max<uint64_t>(b.lo, 1) : b.lo, b.hi, scale, !positive, false);
+}
+
 /** A size in bytes: an integer or a size string ("64MiB"), in lo..hi. */
 template <class Owner, class M, class Base>
 Knob<Owner>
@@ -338,7 +392,7 @@ Size(const char* name,
     using T = typename FieldTraits<M>::Value;
     const bool open = hi == std::numeric_limits<uint64_t>::max();
     std::string type = open ? (lo == 0 ? "size" : "size ≥ " + std::to_string(lo))
-                            : "size " + std::to_string(lo) + ".." + std::to_string(hi);
+                            : "size " + std::to_string(lo) + ".." + SizeBoundText(hi);
     return Field<Owner>(
         name, field, type, "bytes", std::move(doc),
         [lo, hi](ScenarioReader& r, const toml::node& n, const std::string& key) {
@@ -363,7 +417,7 @@ enum class Clock
 
 /**
  * \brief A time kept in ps, written in the TOML unit `unitName` (`scale` ps per unit):
- * "ns", "µs", "ms".
+ * "ns", "µs", "ms", within `b`.
  */
 template <class Owner, class M, class Base>
 Knob<Owner>
@@ -373,29 +427,31 @@ Time(const char* name,
      const char* unitName,
      Sign sign,
      Clock clock,
+     Bounds b,
      std::string doc)
 {
     const bool positive = sign == Sign::POSITIVE;
     return Field<Owner>(
-        name, field, positive ? "number > 0" : "number ≥ 0", unitName, std::move(doc),
-        [scale, positive, clock](ScenarioReader& r, const toml::node& n, const std::string& key) {
-            return clock == Clock::TIMER ? r.TimePs(&n, key, scale, positive)
-                                         : r.Scaled(&n, key, scale, positive);
+        name, field, BoundedType(b, scale, positive), unitName, std::move(doc),
+        [scale, positive, clock, b](ScenarioReader& r, const toml::node& n,
+                                    const std::string& key) {
+            return clock == Clock::TIMER ? r.TimePs(&n, key, scale, positive, b.lo, b.hi)
+                                         : r.Scaled(&n, key, scale, positive, b.lo, b.hi);
         },
         [scale](uint64_t ps) { return InUnit(ps, scale); });
 }
 
-/** A rate kept in bit/s, written in Gb/s or Mb/s (`scale` bit/s per unit). */
+/** A rate kept in bit/s, written in Gb/s or Mb/s (`scale` bit/s per unit), within `b`. */
 template <class Owner, class M, class Base>
 Knob<Owner>
-Rate(const char* name, M Base::*field, uint64_t scale, Sign sign, std::string doc)
+Rate(const char* name, M Base::*field, uint64_t scale, Sign sign, Bounds b, std::string doc)
 {
     const bool positive = sign == Sign::POSITIVE;
     return Field<Owner>(
-        name, field, positive ? "number > 0" : "number ≥ 0",
-        scale == kBpsPerGbps ? "Gb/s" : "Mb/s", std::move(doc),
-        [scale, positive](ScenarioReader& r, const toml::node& n, const std::string& key) {
-            return r.Scaled(&n, key, scale, positive);
+        name, field, BoundedType(b, scale, positive), scale == kBpsPerGbps ? "Gb/s" : "Mb/s",
+        std::move(doc),
+        [scale, positive, b](ScenarioReader& r, const toml::node& n, const std::string& key) {
+            return r.Scaled(&n, key, scale, positive, b.lo, b.hi);
         },
         [scale](uint64_t bps) { return InUnit(bps, scale); });
 }

@@ -5,6 +5,7 @@
 #include "run-stages.h"
 
 #include "fabric/helper/closest-name.h"
+#include "fabric/model/fabric-units.h"
 #include "fabric/model/gray-failure-model.h"
 #include "rdma/model/roce-int-header.h"
 
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 #include <memory>
 #include <unordered_set>
@@ -256,6 +258,9 @@ class FailureDriver : public std::enable_shared_from_this<FailureDriver>
     std::map<uint32_t, std::vector<std::pair<size_t, Impairment>>> m_impairments; //!< by link
 };
 
+/** The most down/up cycles one flap may schedule (a million: a 1 us period over a second). */
+constexpr uint64_t kMaxFlapCycles = 1'000'000;
+
 constexpr uint32_t kDrawTag = 0x6661696cu; //!< "fail": [[failure_rates]] draws
 constexpr uint32_t kGrayTag = 0x67726179u; //!< "gray": gray failures' hash seeds
 
@@ -364,6 +369,23 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
             }
             continue;
         }
+        if (f.kind == "flap" && f.periodPs)
+        {
+            // Every cycle is scheduled at load time: a tiny period over a long run would hang
+            // there.
+            const uint64_t end = std::min(f.untilPs.value_or(spec.stopTimePs), spec.stopTimePs);
+            const uint64_t span = end > f.atPs ? end - f.atPs : 0;
+            const uint64_t cycles = std::min<uint64_t>(
+                f.count.value_or(std::numeric_limits<uint32_t>::max()),
+                (span + *f.periodPs - 1) / *f.periodPs);
+            if (cycles > kMaxFlapCycles)
+            {
+                fail("period_us",
+                     fmt::format("expected at most {} down/up cycles before the flap ends (count, "
+                                 "until_us or stop_time_ms); a period of {} us gives {}",
+                                 kMaxFlapCycles, *f.periodPs / 1e6, cycles));
+            }
+        }
         const std::vector<uint32_t> links = FailureLinks(f, graph);
         if (links.empty())
         {
@@ -373,12 +395,57 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
         }
         for (uint32_t l : links)
         {
-            if (f.kind == "degrade" && DegradedBps(f, graph.links[l].rateBps) == 0)
+            const uint64_t degraded = DegradedBps(f, graph.links[l].rateBps);
+            if (f.kind == "degrade" && !f.rateBps && degraded < kMinLinkRateBps)
             {
-                fail("rate_divisor", "the degraded rate would be 0 bit/s");
+                fail("rate_divisor",
+                     fmt::format("expected a degraded rate of at least 1 Mb/s (the smallest link "
+                                 "rate); link {} of {:g} Gb/s divided by {} gives {} bit/s",
+                                 LinkName(graph, graph.links[l]), graph.links[l].rateBps / 1e9,
+                                 f.rateDivisor.value_or(1), degraded));
             }
         }
     }
+}
+
+std::vector<bool>
+LinksUpFromStart(const ScenarioSpec& spec, const TopologyGraph& graph, std::vector<size_t>& entries)
+{
+    std::vector<bool> up(graph.links.size(), true);
+    std::vector<bool> freed(graph.links.size(), false);
+    for (const auto& f : spec.failures)
+    {
+        if (f.kind == "link_up" || f.kind == "switch_up" || f.kind == "nic_up")
+        {
+            for (uint32_t l : FailureLinks(f, graph))
+            {
+                freed[l] = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < spec.failures.size(); ++i)
+    {
+        const FailureEntry& f = spec.failures[i];
+        if (f.atPs != 0 || f.untilPs ||
+            !(f.kind == "link_down" || f.kind == "switch_down" || f.kind == "nic_down"))
+        {
+            continue;
+        }
+        bool holds = false;
+        for (uint32_t l : FailureLinks(f, graph))
+        {
+            if (!freed[l])
+            {
+                up[l] = false;
+                holds = true;
+            }
+        }
+        if (holds)
+        {
+            entries.push_back(i);
+        }
+    }
+    return up;
 }
 
 std::vector<FailureEntry>

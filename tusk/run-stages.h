@@ -5,6 +5,7 @@
  *   build graph, resolve     BuildGraph, ResolveScenario    run-resolve.cc
  *   build workload           BuildWorkload                  run-workload.cc
  *   build fabric and NICs    BuildFabricAndNics             run-fabric.cc
+ *   check routes             CheckRoutes                    run-routes.cc
  *                            SetUpExecutor                  run-workload.cc
  *                            CheckFailures/ScheduleFailures run-failures.cc
  *   attach observers         Observers::Attach              run-observers.cc
@@ -161,6 +162,30 @@ void CheckFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
  * \throws ns3::InputError naming nic.congestion_control or the failure's rate_divisor / rate_gbps
  */
 void CheckIntRates(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/**
+ * \brief Which graph links are up for the whole run as far as [[failures]] decide it at load
+ * time: false for the links a link_down, switch_down or nic_down at 0 µs without until_us
+ * takes down, unless some link_up, switch_up or nic_up names them.
+ * \param[out] entries indices of the failures that hold such a link down
+ */
+std::vector<bool> LinksUpFromStart(const ScenarioSpec& spec,
+                                   const ns3::TopologyGraph& graph,
+                                   std::vector<size_t>& entries);
+
+/**
+ * \brief Refuse a workload with host pairs that have no route: a host without a link, a
+ * topology in pieces (an imported file), or [[failures]] at 0 µs that last the whole run and
+ * cut hosts off (LinksUpFromStart). Both directions of every transfer are checked (data and
+ * ACKs) on the forwarding tables the fabric was built with, or with such failures the tables
+ * the run reconverges to (ns3::ComputeEqualCostPorts over the links left up); transfers within
+ * one server of the [scale_up] domain do not cross the fabric and are not checked.
+ * \throws ns3::InputError naming topology.file (or topology.kind) or the first such failure,
+ *         with how many ordered host pairs lack a route and the first few
+ */
+void CheckRoutes(const ScenarioSpec& spec,
+                 const ns3::WorkloadSpec& workload,
+                 const ns3::Fabric& fabric);
 
 /**
  * \brief The failures [[failure_rates]] draws for `spec` on `graph`: for entry i, each

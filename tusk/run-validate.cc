@@ -24,6 +24,98 @@ namespace tusk
 
 using ns3::InputError;
 
+namespace
+{
+
+/** PFC protects some priority of the switch ports (Ethernet, PFC on, a lossless priority). */
+bool
+PfcLossless(const ScenarioSpec& spec)
+{
+    return spec.pfc.enabled && !spec.fabric.IsInfiniband() && !spec.pfc.losslessPriorities.empty();
+}
+
+/**
+ * A given PFC headroom (buffer.headroom_bytes > 0) must hold at least one full data frame: the
+ * frame arriving when the pause threshold is crossed has nowhere else to go, so with less
+ * the lossless priorities drop at every pause.
+ */
+void
+CheckHeadroomHoldsFrame(const ScenarioSpec& spec)
+{
+    const uint64_t headroom = spec.buffer.headroomBytes;
+    const uint64_t frame = spec.nic.mtuBytes + DataHeaderBytes(spec);
+    if (!PfcLossless(spec) || headroom == 0 || headroom >= frame)
+    {
+        return;
+    }
+    throw InputError(spec.sourceFile, spec.LineOf("buffer.headroom_bytes"), "buffer.headroom_bytes",
+                     fmt::format("expected 0 (automatic) or at least one full data frame of PFC "
+                                 "headroom per port and lossless priority, {} bytes (nic.mtu_bytes "
+                                 "{} + {} bytes of headers): with less, the lossless priorities "
+                                 "drop a frame at every pause; got {}",
+                                 frame, spec.nic.mtuBytes, frame - spec.nic.mtuBytes, headroom));
+}
+
+/**
+ * A given PFC headroom below what a link needs to stay lossless: the automatic headroom of
+ * its rate and delay (ns3::FabricHelper::AutoHeadroomBytes, 2 x (delay x rate) + 2 x MTU, the
+ * formula the multi-site long-haul check uses). Names the link class with the largest need
+ * and how many switch ports get less. Long-haul links are left to that check (they run lossy
+ * or are refused). "" when the headroom is automatic or enough, or the topology cannot be
+ * built (the run reports why).
+ */
+std::string
+HeadroomWarning(const ScenarioSpec& spec)
+{
+    const uint64_t given = spec.buffer.headroomBytes;
+    if (!PfcLossless(spec) || given == 0)
+    {
+        return "";
+    }
+    ns3::TopologyGraph graph;
+    try
+    {
+        graph = BuildGraph(spec);
+    }
+    catch (const InputError&)
+    {
+        return "";
+    }
+    uint64_t needed = 0;
+    const ns3::TopoLink* worst = nullptr;
+    uint64_t shortPorts = 0;
+    for (const auto& l : graph.links)
+    {
+        if (l.longHaul)
+        {
+            continue;
+        }
+        const uint64_t need = ns3::FabricHelper::AutoHeadroomBytes(l.rateBps, l.delayPs);
+        if (need > given)
+        {
+            shortPorts += (l.a >= graph.numHosts ? 1 : 0) + (l.b >= graph.numHosts ? 1 : 0);
+        }
+        if (need > needed)
+        {
+            needed = need;
+            worst = &l;
+        }
+    }
+    if (worst == nullptr || needed <= given)
+    {
+        return "";
+    }
+    return fmt::format("buffer.headroom_bytes ({} bytes) is below the PFC headroom a {:g} Gb/s, "
+                       "{:g} ns link needs: 2 x (delay x rate) + 2 x MTU = {} bytes per port "
+                       "and lossless priority; {} switch ports get less than their links need, "
+                       "and their lossless priorities drop frames still in flight when a pause "
+                       "is sent (buffer.headroom_bytes = 0 gives every port what its link needs)",
+                       given, static_cast<double>(worst->rateBps) / 1e9,
+                       static_cast<double>(worst->delayPs) / 1e3, needed, shortPorts);
+}
+
+} // namespace
+
 void
 ThrowAsScenarioKey(const ScenarioSpec& spec,
                    const InputError& e,
@@ -233,6 +325,7 @@ ValidateRun(const ScenarioSpec& spec)
                          "\"" + spec.nic.congestionControl + "\" reacts to ECN marks; it needs "
                          "[ecn] enabled = true (without marks it never slows down)");
     }
+    CheckHeadroomHoldsFrame(spec);
     return plan;
 }
 
@@ -319,6 +412,11 @@ ScenarioWarnings(const ScenarioSpec& spec)
                         : fmt::format("[{}] is set but nic.congestion_control is \"{}\": it has "
                                       "no effect",
                                       section, spec.nic.congestionControl));
+    }
+    const std::string headroom = HeadroomWarning(spec);
+    if (!headroom.empty())
+    {
+        w.push_back(headroom);
     }
     return w;
 }

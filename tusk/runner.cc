@@ -92,6 +92,16 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
     BuiltFabric built = BuildFabricAndNics(spec, plan, graph, attrs);
+    try
+    {
+        // On the forwarding tables just built: host pairs of the workload without a route.
+        CheckRoutes(spec, workload, built.fabric);
+    }
+    catch (...)
+    {
+        Simulator::Destroy(); // the nodes built so far go with it
+        throw;
+    }
     const Executor executor = SetUpExecutor(spec, plan, workload, built, attrs);
     // After the executor's stream: a scenario without loss models keeps its numbers.
     built.nextStream += ScheduleFailures(spec, graph, built.fabric, built.nextStream);

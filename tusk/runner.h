@@ -379,9 +379,9 @@ RunResult RunScenario(const ScenarioSpec& spec, const RunOptions& options = RunO
 ScenarioSpec ResolveScenario(const ScenarioSpec& spec);
 
 /**
- * \brief Valid settings that are probably a mistake: the data priority is not lossless while
- * PFC is on, a lossless priority listed twice, an XOFF refresh slower than the pause it
- * refreshes. Printed by `tusk` before a run and written into the manifest.
+ * \brief Valid settings that are probably a mistake: lossy data under PFC, a lossless priority
+ * listed twice, a slow XOFF refresh, a given PFC headroom below what the links need (the
+ * topology is built for that). Printed by `tusk` before a run and written into the manifest.
  */
 std::vector<std::string> ScenarioWarnings(const ScenarioSpec& spec);
 

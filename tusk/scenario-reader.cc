@@ -115,9 +115,14 @@ ScenarioReader::Fail(const toml::node* n, const std::string& key, const std::str
 }
 
 uint64_t
-ScenarioReader::TimePs(const toml::node* n, const std::string& key, uint64_t scale, bool positive) const
+ScenarioReader::TimePs(const toml::node* n,
+                       const std::string& key,
+                       uint64_t scale,
+                       bool positive,
+                       uint64_t lo,
+                       uint64_t hi) const
 {
-    const uint64_t ps = Scaled(n, key, scale, positive);
+    const uint64_t ps = Scaled(n, key, scale, positive, lo, hi);
     if (ps > 0 && ps < 1000)
     {
         Fail(n, key, "expected 0 or at least 1 ns (0.001 us); got " + std::to_string(ps) + " ps");
@@ -228,10 +233,24 @@ ScenarioReader::Int(const toml::node* n, const std::string& key, int64_t lo, int
 }
 
 uint64_t
-ScenarioReader::Scaled(const toml::node* n, const std::string& key, uint64_t scale, bool positive) const
+ScenarioReader::Scaled(const toml::node* n,
+                       const std::string& key,
+                       uint64_t scale,
+                       bool positive,
+                       uint64_t lo,
+                       uint64_t hi) const
 {
     const std::string expect = positive ? "a number > 0" : "a number >= 0";
     const uint64_t max = std::numeric_limits<uint64_t>::max();
+    // A value other than 0 outside [lo, hi] (in the internal unit, before rounding).
+    auto checkRange = [&](long double internal, const std::string& got) {
+        if (internal == 0 || (lo == 0 && hi == max) ||
+            (internal >= static_cast<long double>(lo) && internal <= static_cast<long double>(hi)))
+        {
+            return;
+        }
+        Fail(n, key, "expected " + RangeText(lo, hi, scale, !positive) + "; got " + got);
+    };
     if (n->is_integer())
     {
         int64_t v = n->as_integer()->get();
@@ -239,6 +258,7 @@ ScenarioReader::Scaled(const toml::node* n, const std::string& key, uint64_t sca
         {
             Fail(n, key, "expected " + expect + "; got " + std::to_string(v));
         }
+        checkRange(static_cast<long double>(v) * scale, std::to_string(v));
         if (static_cast<uint64_t>(v) > max / scale)
         {
             Fail(n, key, "expected " + expect + " small enough to fit; got " + std::to_string(v));
@@ -252,6 +272,7 @@ ScenarioReader::Scaled(const toml::node* n, const std::string& key, uint64_t sca
         {
             Fail(n, key, "expected " + expect + "; got " + FormatDouble(v));
         }
+        checkRange(static_cast<long double>(v) * scale, FormatDouble(v));
         double scaled = std::round(v * static_cast<double>(scale));
         if (scaled >= 18446744073709551615.0)
         {
@@ -314,7 +335,7 @@ ScenarioReader::Bytes(const toml::node* n, const std::string& key, uint64_t lo, 
 {
     const std::string range = hi == std::numeric_limits<uint64_t>::max()
                                   ? ">= " + std::to_string(lo)
-                                  : "in " + std::to_string(lo) + ".." + std::to_string(hi);
+                                  : "in " + std::to_string(lo) + ".." + SizeBoundText(hi);
     const std::string expect =
         "expected a size in bytes " + range +
         ": an integer or a string like \"64MiB\" or \"2GB\" (kB, MB, GB, TB = powers of 1000; "

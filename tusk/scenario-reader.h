@@ -121,10 +121,24 @@ class ScenarioReader
     {
         return static_cast<uint32_t>(Int(n, key, lo, std::numeric_limits<uint32_t>::max()));
     }
-    /** A number (integer or float) in TOML units, times `scale`, rounded to an integer. */
-    uint64_t Scaled(const toml::node* n, const std::string& key, uint64_t scale, bool positive) const;
+    /**
+     * \brief A number (integer or float) in TOML units, times `scale`, rounded to an integer.
+     * A value other than 0 must lie in [lo, hi] (in the internal unit, before rounding); 0 is
+     * refused when `positive`, else allowed whatever `lo` ("0 = off").
+     */
+    uint64_t Scaled(const toml::node* n,
+                    const std::string& key,
+                    uint64_t scale,
+                    bool positive,
+                    uint64_t lo = 0,
+                    uint64_t hi = std::numeric_limits<uint64_t>::max()) const;
     /** Scaled() for a time in ps that ns-3 timers take: 0 or at least 1 ns. */
-    uint64_t TimePs(const toml::node* n, const std::string& key, uint64_t scale, bool positive) const;
+    uint64_t TimePs(const toml::node* n,
+                    const std::string& key,
+                    uint64_t scale,
+                    bool positive,
+                    uint64_t lo = 0,
+                    uint64_t hi = std::numeric_limits<uint64_t>::max()) const;
     bool Bool(const toml::node* n, const std::string& key) const;
     /** A number (integer or float) in [lo, hi]. */
     double Real(const toml::node* n, const std::string& key, double lo, double hi) const;

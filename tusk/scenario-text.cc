@@ -184,6 +184,32 @@ BinarySizeNote(uint64_t bytes)
     return "";
 }
 
+std::string
+SizeBoundText(uint64_t bytes)
+{
+    static const char* const kUnits[] = {"TiB", "GiB", "MiB", "KiB"};
+    for (int i = 0; i < 4; ++i)
+    {
+        const uint64_t unit = 1ULL << (10 * (4 - i));
+        if (bytes >= unit && bytes % unit == 0)
+        {
+            return std::to_string(bytes / unit) + kUnits[i];
+        }
+    }
+    return std::to_string(bytes);
+}
+
+std::string
+RangeText(uint64_t lo, uint64_t hi, uint64_t scale, bool zeroAllowed, bool article)
+{
+    const auto inUnit = [scale](uint64_t v) {
+        return FormatDouble(static_cast<double>(v) / static_cast<double>(scale));
+    };
+    const std::string range = inUnit(lo) + ".." + inUnit(hi);
+    const std::string number = article ? "a number in " : "number ";
+    return (zeroAllowed && lo > 0 ? "0 or " : "") + number + range;
+}
+
 bool
 ParseSizeString(const std::string& text, uint64_t& bytes, std::string& why)
 {

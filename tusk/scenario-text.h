@@ -52,6 +52,21 @@ nlohmann::json JsonNumber(double v);
 /** Whole multiples of KiB, MiB, GiB, TiB as "(32 MiB)" for the key reference; "" otherwise. */
 std::string BinarySizeNote(uint64_t bytes);
 
+/** A size bound as a size string where it is a whole multiple of KiB, MiB, GiB or TiB
+ *  ("1TiB"), else the number of bytes ("9000"). */
+std::string SizeBoundText(uint64_t bytes);
+
+/**
+ * \brief The range [lo, hi] of a number kept `scale` internal units per TOML unit, in TOML
+ * units: "a number in 0.001..100000", or with `zeroAllowed` and lo > 0 "0 or a number in
+ * 0.1..86400000000" (0 = off). Without `article`: "number 0.001..100000" (the key reference).
+ */
+std::string RangeText(uint64_t lo,
+                      uint64_t hi,
+                      uint64_t scale,
+                      bool zeroAllowed,
+                      bool article = true);
+
 } // namespace tusk
 
 #endif

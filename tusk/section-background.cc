@@ -63,8 +63,10 @@ Rows()
             .Default("all hosts")
             .Param({"BackgroundRequest.hosts"}),
         Time<B>("start_us", &B::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "First possible arrival; before `stop_time_ms`."),
         Time<B>("duration_us", &B::durationPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
+                bounds::kSimSpan,
                 "Arrivals during this long.")
             .Param({"BackgroundRequest.durationPs"}),
         Custom<B>(

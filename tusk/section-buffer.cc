@@ -12,7 +12,7 @@ namespace
 using namespace knob;
 using S = BufferSection;
 const char* const kP = "buffer";
-constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kMax = bounds::kMaxBufferBytes;
 
 const std::vector<Knob<S>>&
 Rows()

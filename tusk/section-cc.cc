@@ -247,7 +247,7 @@ TypeText(const CcKey& k)
     case CcKey::INTEGER:
         return "integer " + FormatDouble(k.lo) + ".." + FormatDouble(k.hi);
     case CcKey::BYTES:
-        return k.lo == 0 ? "size" : "size ≥ " + FormatDouble(k.lo);
+        return "size " + FormatDouble(k.lo) + ".." + SizeBoundText(static_cast<uint64_t>(k.hi));
     default:
         if (!open)
         {
@@ -277,10 +277,39 @@ UnitText(const CcKey& k)
     }
 }
 
-/** The knob of key `k`: it reads into and echoes from spec.ccSettings["section.key"]. */
-Knob<S>
-MakeKnob(const CcKey& k)
+/** `k` with its range cut to the physically meaningful one of its kind (knob.h, Bounds):
+ *  rates 1 kb/s .. 100 Tb/s, times up to 10 s, sizes up to 1 TiB. */
+CcKey
+Bounded(CcKey k)
 {
+    switch (k.kind)
+    {
+    case CcKey::RATE_MBPS:
+        k.lo = k.lo > 0 ? std::max(k.lo, double(bounds::kCcRate.lo) / kBpsPerMbps) : 0;
+        k.hi = std::min(k.hi, double(bounds::kCcRate.hi) / kBpsPerMbps);
+        break;
+    case CcKey::TIME_US:
+        k.hi = std::min(k.hi, double(bounds::kTimer.hi) / kPsPerUs);
+        break;
+    case CcKey::BYTES:
+        k.hi = std::min(k.hi, double(bounds::kMaxBufferBytes));
+        break;
+    default:
+        if (std::string(k.key).find("_bytes") != std::string::npos)
+        {
+            k.hi = std::min(k.hi, double(bounds::kMaxBufferBytes));
+        }
+        break;
+    }
+    return k;
+}
+
+/** The knob of key `given` (bounded): it reads into and echoes from
+ *  spec.ccSettings["section.key"]. */
+Knob<S>
+MakeKnob(const CcKey& given)
+{
+    const CcKey k = Bounded(given);
     const std::string full = std::string(k.section) + "." + k.key;
     return Custom<S>(
                k.key, TypeText(k), UnitText(k), k.help,
@@ -297,7 +326,7 @@ MakeKnob(const CcKey& k)
                    case CcKey::BYTES:
                        s[key] = static_cast<double>(
                            r.Bytes(&n, key, static_cast<uint64_t>(k.lo),
-                                   std::numeric_limits<uint64_t>::max()));
+                                   static_cast<uint64_t>(k.hi)));
                        break;
                    default:
                        s[key] = r.Real(&n, key, k.lo, k.hi);

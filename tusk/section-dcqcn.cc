@@ -22,7 +22,7 @@ using namespace knob;
 using S = DcqcnSection;
 using ns3::Ptr;
 const char* const kP = "dcqcn";
-constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kMax = bounds::kMaxBufferBytes;
 
 /** One DCQCN attribute and the [dcqcn] field that overrides it. */
 struct DcqcnField
@@ -110,9 +110,10 @@ Rows()
         Attr(Real<S>("initial_alpha", &S::initialAlpha, 0, 1, "number 0..1", "α of a new QP."),
              "InitialAlpha"),
         Attr(Time<S>("alpha_update_us", &S::alphaUpdatePs, kPsPerUs, "µs", Sign::POSITIVE,
-                     Clock::TIMER, "K, the α update period."),
+                     Clock::TIMER, bounds::kTimer, "K, the α update period."),
              "AlphaUpdatePeriod"),
         Attr(Time<S>("timer_us", &S::timerPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::TIMER,
+                     bounds::kTimer,
                      "T, rate-increase timer."),
              "RateIncreaseTimer"),
         Attr(Size<S>("byte_counter_bytes", &S::byteCounterBytes, 0, kMax, "B; `0` = off."),
@@ -120,25 +121,28 @@ Rows()
         Attr(Integer<S>("fast_recovery_stages", &S::fastRecoveryStages, 0, 1000, "F."),
              "FastRecoveryStages"),
         Attr(Rate<S>("rate_ai_mbps", &S::rateAiBps, kBpsPerMbps, Sign::NON_NEGATIVE,
+                     bounds::kCcRate,
                      "R_AI, additive increase step."),
              "RateAi"),
         Attr(Rate<S>("rate_hai_mbps", &S::rateHaiBps, kBpsPerMbps, Sign::NON_NEGATIVE,
+                     bounds::kCcRate,
                      "R_HAI, hyper increase step."),
              "RateHai"),
-        Attr(Rate<S>("min_rate_mbps", &S::minRateBps, kBpsPerMbps, Sign::POSITIVE,
+        Attr(Rate<S>("min_rate_mbps", &S::minRateBps, kBpsPerMbps, Sign::POSITIVE, bounds::kCcRate,
                      "Floor of a decrease."),
              "MinRate"),
         Attr(Rate<S>("rate_on_first_cnp_gbps", &S::rateOnFirstCnpBps, kBpsPerGbps,
-                     Sign::NON_NEGATIVE, "Rate set on the first CNP; `0` = cut."),
+                     Sign::NON_NEGATIVE, bounds::kCcRate, "Rate set on the first CNP; `0` = cut."),
              "RateOnFirstCnp"),
         Attr(Boolean<S>("clamp_target_rate", &S::clampTargetRate, "Rt ← Rc on every CNP."),
              "ClampTargetRate"),
         Attr(Time<S>("min_decrease_interval_us", &S::minDecreaseIntervalPs, kPsPerUs, "µs",
-                     Sign::NON_NEGATIVE, Clock::TIMER,
+                     Sign::NON_NEGATIVE, Clock::TIMER, bounds::kTimer,
                      "CNPs closer than this to the last decrease are ignored."),
              "MinDecreaseInterval"),
         Time<S>("cnp_interval_us", &S::cnpIntervalPs, kPsPerUs, "µs", Sign::NON_NEGATIVE,
-                Clock::TIMER, "NP: at most one CNP per QP per interval (not part of a preset).")
+                Clock::TIMER,
+            bounds::kTimer, "NP: at most one CNP per QP per interval (not part of a preset).")
             .Attr({"ns3::RdmaNic::CnpInterval"}),
     };
     return rows;

@@ -12,7 +12,7 @@ namespace
 
 using namespace knob;
 const char* const kP = "ecn";
-constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kMax = bounds::kMaxBufferBytes;
 
 /** One [[ecn.by_rate]] entry. */
 struct ByRate
@@ -29,7 +29,7 @@ ThresholdRows(EcnThresholds Owner::*field, bool writeAlways)
     auto threshold = [field, writeAlways](const char* name, auto member, uint64_t lo,
                                           const char* doc) {
         return Custom<Owner>(
-            name, lo == 0 ? "size" : "size ≥ 1", "bytes", doc,
+            name, "size " + std::to_string(lo) + ".." + SizeBoundText(kMax), "bytes", doc,
             [field, member, lo](ScenarioReader& r, const toml::node& n, const std::string& key,
                                 Owner& o) { (o.*field).*member = r.Bytes(&n, key, lo, kMax); },
             [field, member, writeAlways](const Owner& o) {
@@ -90,6 +90,7 @@ ByRateRows()
     static const std::vector<Knob<EcnByRate>> rows = [] {
         std::vector<Knob<EcnByRate>> r = {
             Rate<EcnByRate>("gbps", &EcnByRate::rateBps, kBpsPerGbps, Sign::POSITIVE,
+                            bounds::kLinkRate,
                             "The port rate these thresholds are for.")
                 .Default("required"),
         };

@@ -21,7 +21,7 @@ Rows()
                 "Per-frame wire overhead not in the packet: preamble + SFD + inter-frame gap.")
             .Attr({"ns3::FabricNetDevice::PhyOverheadBytes"}),
         Time<S>("reconvergence_us", &S::reconvergencePs, kPsPerUs, "µs", Sign::NON_NEGATIVE,
-                Clock::TIMER,
+                Clock::TIMER, bounds::kSimTime,
                 "After a `[[failures]]` link goes down or up, routing converges this much later: "
                 "every switch's equal-cost table is recomputed over the links that are up. Until "
                 "then a switch only skips its own dead ports (traffic hashed towards a dead link "
@@ -48,7 +48,7 @@ Rows()
                   "`credit_stall_us`. Policies `ib-static` (d-mod-k) and `ib-ar` run only here. "
                   "Frames keep their RoCEv2 header sizes "
                   "([fabric.md](../ns3-modules/fabric/doc/fabric.md#infiniband-credit-based-flow-control))."),
-        Size<S>("vl_buffer_bytes", &S::vlBufferBytes, 64, std::numeric_limits<uint64_t>::max(),
+        Size<S>("vl_buffer_bytes", &S::vlBufferBytes, 64, bounds::kMaxBufferBytes,
                 "Each port's input buffer per VL; at least the largest data frame in whole "
                 "64-byte credits (4,224 bytes at nic.mtu_bytes = 4096), else an error. At "
                 "most 2048 credits (128 KiB) are "
@@ -58,7 +58,7 @@ Rows()
             .Kinds({"infiniband"})
             .Attr({"ns3::FabricNetDevice::VlBufferBytes"}),
         Time<S>("credit_update_latency_ns", &S::creditUpdateLatencyPs, kPsPerNs, "ns",
-                Sign::NON_NEGATIVE, Clock::TIMER,
+                Sign::NON_NEGATIVE, Clock::TIMER, bounds::kLinkDelay,
                 "Time from a frame leaving an input buffer to the flow-control packet that "
                 "returns its credits leaving the port (credits freed meanwhile travel in the "
                 "same packet); the link delay is added on the way back.")

@@ -30,7 +30,7 @@ const std::vector<Knob<F>>&
 Rows()
 {
     static const std::vector<Knob<F>> rows = {
-        Time<F>("at_us", &F::atPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+        Time<F>("at_us", &F::atPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
                 "When the event happens (simulated time); before `stop_time_ms`.")
             .Default("required"),
         Choice<F>(
@@ -85,7 +85,7 @@ Rows()
                  "`rate_gbps`.")
             .Kinds({"degrade"})
             .Default("one of the two"),
-        Rate<F>("rate_gbps", &F::rateBps, kBpsPerGbps, Sign::POSITIVE,
+        Rate<F>("rate_gbps", &F::rateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate,
                 "The link's rate becomes this. Give this or `rate_divisor`.")
             .Kinds({"degrade"})
             .Default("one of the two"),
@@ -101,14 +101,16 @@ Rows()
             .Kinds({"gray"})
             .Default("required"),
         Time<F>("period_us", &F::periodPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
+                bounds::kSimSpan,
                 "One down/up cycle of a flapping link.")
             .Kinds({"flap"})
             .Default("required"),
-        Time<F>("down_us", &F::downPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
+        Time<F>("down_us", &F::downPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY, bounds::kSimSpan,
                 "How long the link stays down in each cycle; less than `period_us`.")
             .Kinds({"flap"})
             .Default("required"),
         Time<F>("until_us", &F::untilPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
+                bounds::kSimSpan,
                 "When it ends (the repair): a link, switch or NIC comes back up, a degraded "
                 "link gets its rate back, a lossy or gray link stops losing frames; a flapping "
                 "link starts no cycle at or after it. After `at_us`.")
@@ -140,17 +142,18 @@ RateRows()
                   "`\"degrade\"` or `\"loss\"`; switches `\"switch_down\"`; NICs "
                   "`\"nic_down\"`.")
             .Default("the component's `_down`"),
-        Time<R>("mtbf_us", &R::mtbfPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
+        Time<R>("mtbf_us", &R::mtbfPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY, bounds::kMtbf,
                 "Mean time between failures of one component: failures start as a Poisson "
                 "process of rate 1 / `mtbf_us` per component while it is up.")
             .Default("required"),
         Time<R>("duration_us", &R::durationPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Time to repair: each failure ends this much later (the failure's `until_us`). "
                 "0 = never repaired."),
         Count<R>("rate_divisor", &R::rateDivisor, 1, "As in `[[failures]]`, for `degrade`.")
             .Kinds({"degrade"})
             .Default("one of the two"),
-        Rate<R>("rate_gbps", &R::rateBps, kBpsPerGbps, Sign::POSITIVE,
+        Rate<R>("rate_gbps", &R::rateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate,
                 "As in `[[failures]]`, for `degrade`.")
             .Kinds({"degrade"})
             .Default("one of the two"),

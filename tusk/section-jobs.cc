@@ -20,7 +20,7 @@ using namespace knob;
 using J = JobEntry;
 using C = JobCollectiveEntry;
 const char* const kP = "jobs";
-constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+constexpr uint64_t kMax = bounds::kMaxTransferBytes;
 
 /** A row read by the section itself (its checks need other keys), echoed by `write`. */
 template <class Owner>
@@ -55,13 +55,14 @@ CollectiveRows()
             .Default("the kind"),
         Choice<C>("group", &C::group, ns3::ProcessGroups::Kinds(),
                   "Process group kind (above)."),
-        Later<C>("bytes", "size ≥ 0", "bytes",
+        Later<C>("bytes", "size 0.." + SizeBoundText(kMax), "bytes",
                  "S as nccl-tests uses it (all-reduce/broadcast buffer, all-gather output, "
                  "reduce-scatter input, all-to-all send buffer; a message for send-recv, "
                  "permutation, incast). `0`: no traffic, only the compute.",
                  [](const C& c) { return nlohmann::json(c.bytes); })
             .Default("required"),
         Time<C>("compute_us", &C::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Compute before this collective starts."),
         Boolean<C>("blocking", &C::blocking,
                    "The next collective waits for this one to complete; `false` overlaps it with "
@@ -140,8 +141,10 @@ JobRows()
             .Default("ranks / (tp × pp × ep)"),
         Count<J>("iterations", &J::iterations, 1, "Training steps."),
         Time<J>("start_us", &J::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Start of the first iteration; must be before `stop_time_ms`."),
         Time<J>("compute_us", &J::computePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Compute at the start of every iteration."),
         Count<J>("sync_every", &J::syncEvery, 1,
                  "DiLoCo-style periodic synchronisation: collectives on `dp`, `dpep` and "

@@ -25,7 +25,7 @@ Rows()
                  "ACK coalescing: one ACK per this many data packets.")
             .Unit("packets")
             .Attr({"ns3::RdmaNic::AckInterval"}),
-        Time<S>("rto_us", &S::rtoPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::TIMER,
+        Time<S>("rto_us", &S::rtoPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::TIMER, bounds::kTimer,
                 "Retransmission timeout: no ACK progress for this long resends from the oldest "
                 "unacknowledged PSN. A deployed RoCE NIC uses its Local ACK Timeout, "
                 "4.096 µs × 2^n with n = 14 (the QP attribute `timeout`) or more: `67108.864`, "
@@ -51,7 +51,7 @@ Rows()
                   "most `qp_message_bytes` and posts them on the QPs in turn, continuing across "
                   "transfers (as Meta's collective library does).")
             .Attr({"ns3::WorkloadExecutor::QpScaling"}),
-        Size<S>("qp_message_bytes", &S::qpMessageBytes, 1, std::numeric_limits<uint64_t>::max(),
+        Size<S>("qp_message_bytes", &S::qpMessageBytes, 1, bounds::kMaxTransferBytes,
                 "`round-robin`: the largest message posted on one QP (NCCL's default channel "
                 "buffer slot is 4 MiB / 8 steps = 512 KiB).")
             .Attr({"ns3::WorkloadExecutor::QpMessageBytes"}),

@@ -23,6 +23,7 @@ Rows()
         Boolean<S>("pcap", &S::pcap,
                    "Write one pcap per host NIC (opens in Wireshark as RoCEv2)."),
         Time<S>("sample_us", &S::samplePs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSampleInterval,
                 "Sampling interval of `timeseries.csv`: every switch egress port's transmitted "
                 "bytes, utilisation, queue occupancy and PFC-paused time per interval "
                 "([results-format.md](results-format.md)). `0` = off. One periodic event, off "

@@ -40,21 +40,23 @@ Rows()
             .Unit("quanta (512 bit times)")
             .Attr({"ns3::SwitchNode::PauseQuanta"}),
         Time<S>("refresh_us", &S::refreshPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::TIMER,
+                bounds::kTimer,
                 "XOFF refresh interval.")
             .Note("= half the pause time")
             .Attr({"ns3::SwitchNode::PauseRefresh"}),
         Time<S>("deadlock_detect_us", &S::deadlockDetectPs, kPsPerUs, "µs", Sign::NON_NEGATIVE,
-                Clock::TIMER,
+                Clock::TIMER, bounds::kSimTime,
                 "Stop with exit 1 when a cycle of egress queues, each paused without a break and "
                 "holding frames routed through the next queue of the cycle, lasts this long "
                 "([fabric.md](../ns3-modules/fabric/doc/fabric.md)); 0 = off.")
             .Attr({"ns3::PfcDeadlockDetector::Threshold"}),
         Time<S>("watchdog_us", &S::watchdogPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::TIMER,
+                bounds::kTimer,
                 "PFC watchdog: a priority paused this long is in a storm.")
             .Note("= off")
             .Attr({"ns3::FabricNetDevice::PfcWatchdogTime"}),
         Time<S>("watchdog_recovery_us", &S::watchdogRecoveryPs, kPsPerUs, "µs", Sign::POSITIVE,
-                Clock::TIMER, "How long a storm lasts.")
+                Clock::TIMER, bounds::kTimer, "How long a storm lasts.")
             .Attr({"ns3::FabricNetDevice::PfcWatchdogRecovery"}),
         Choice<S>("watchdog_action", &S::watchdogAction, {"drop", "forward"},
                   "Storm action: drop the queue's frames, or transmit through the pause.")

@@ -22,11 +22,12 @@ Rows()
                  "`topology.gpus_per_server` on a rail-optimised fabric.")
             .Note("(none)")
             .Attr({"ns3::ScaleUpDomain::GpusPerServer"}),
-        Rate<S>("link_gbps", &S::rateBps, kBpsPerGbps, Sign::POSITIVE,
+        Rate<S>("link_gbps", &S::rateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate,
                 "Per GPU port and direction (H100 NVLink: 900 GB/s both ways = 3.6 Tb/s each "
                 "way).")
             .Attr({"ns3::ScaleUpDomain::Rate"}),
         Time<S>("latency_ns", &S::latencyPs, kPsPerNs, "ns", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kLinkDelay,
                 "GPU-to-GPU latency.")
             .Attr({"ns3::ScaleUpDomain::Latency"}),
     };

@@ -42,6 +42,7 @@ Rows()
         Integer<S>("seed", &S::seed, 0, std::numeric_limits<int64_t>::max(),
                    "Run seed: ns-3's `RngRun` and the seed every random choice derives from."),
         Time<S>("stop_time_ms", &S::stopTimePs, kPsPerMs, "ms", Sign::POSITIVE, Clock::ANY,
+                bounds::kSimSpan,
                 "Simulated-time limit."),
         Boolean<S>("require_finish", &S::requireFinish,
                    "Transfers still unfinished at `stop_time_ms` make the run fail (exit status "

@@ -30,7 +30,8 @@ LinkRows(const char* params, const char* hostDoc, const char* fabricDoc)
 {
     auto param = [params](const char* field) { return std::string(params) + "." + field; };
     std::vector<Knob<P>> rows;
-    rows.push_back(Rate<P>("host_link_gbps", &P::hostRateBps, kBpsPerGbps, Sign::POSITIVE, hostDoc)
+    rows.push_back(Rate<P>("host_link_gbps", &P::hostRateBps, kBpsPerGbps, Sign::POSITIVE,
+                       bounds::kLinkRate, hostDoc)
                        .Attr({"ns3::FabricNetDevice::DataRate"}));
     rows.back().d.params.push_back(param("hostRateBps"));
     if (fabricDoc != nullptr)
@@ -41,16 +42,16 @@ LinkRows(const char* params, const char* hostDoc, const char* fabricDoc)
         else
         {
             rows.push_back(Rate<P>("fabric_link_gbps", &P::fabricRateBps, kBpsPerGbps,
-                                   Sign::POSITIVE, fabricDoc)
+                                   Sign::POSITIVE, bounds::kLinkRate, fabricDoc)
                                .Attr({"ns3::FabricNetDevice::DataRate"}));
             rows.back().d.params.push_back(param("fabricRateBps"));
         }
     }
     rows.push_back(Time<P>("link_delay_ns", &P::linkDelayPs, kPsPerNs, "ns", Sign::NON_NEGATIVE,
-                           Clock::ANY, kDelayDoc)
+                           Clock::ANY, bounds::kLinkDelay, kDelayDoc)
                        .Attr({"ns3::FabricChannel::Delay"}));
     rows.push_back(Time<P>("switch_latency_ns", &P::switchLatencyPs, kPsPerNs, "ns",
-                           Sign::NON_NEGATIVE, Clock::ANY, kLatencyDoc)
+                           Sign::NON_NEGATIVE, Clock::ANY, bounds::kLinkDelay, kLatencyDoc)
                        .Attr({"ns3::SwitchNode::ForwardingLatency"}));
     return rows;
 }
@@ -111,23 +112,25 @@ MultiSiteRows()
                      "mesh of sites).")
                 .Param({"MultiSiteParams.longHaulLinks"}),
             Rate<P>("long_haul_gbps", &P::longHaulRateBps, kBpsPerGbps, Sign::POSITIVE,
+                    bounds::kLinkRate,
                     "Rate of every long-haul link.")
                 .Param({"MultiSiteParams.longHaulRateBps"})
                 .Attr({"ns3::FabricNetDevice::DataRate"}),
             Time<P>("long_haul_delay_ms", &P::longHaulDelayPs, kPsPerMs, "ms", Sign::POSITIVE,
-                    Clock::ANY,
+                    Clock::ANY, bounds::kLongHaulDelay,
                     "One-way delay of every long-haul link (0.1–10 ms: 20–2,000 km). Or "
                     "`long_haul_km`.")
                 .Attr({"ns3::FabricChannel::Delay"}),
             Custom<P>(
-                "long_haul_km", "number > 0", "km",
+                "long_haul_km", BoundedType(bounds::kLongHaulDelay, ns3::kFiberPsPerKm, true), "km",
                 "Fiber length of every long-haul link instead of `long_haul_delay_ms`: the "
                 "delay is 5 µs per km. Echoed as `long_haul_delay_ms`.",
                 [](ScenarioReader& r, const toml::node& n, const std::string& key, P& p) {
-                    p.longHaulDelayPs = r.Scaled(&n, key, ns3::kFiberPsPerKm, true);
+                    const Bounds b = bounds::kLongHaulDelay;
+                    p.longHaulDelayPs = r.Scaled(&n, key, ns3::kFiberPsPerKm, true, b.lo, b.hi);
                 },
                 [](const P&) { return nlohmann::json(); }),
-            Size<P>("dci_buffer", &P::dciBufferBytes, 1, std::numeric_limits<uint64_t>::max(),
+            Size<P>("dci_buffer", &P::dciBufferBytes, 1, bounds::kMaxBufferBytes,
                     "Buffer of each DCI switch (deep-buffer routers have gigabytes of off-chip "
                     "memory: Broadcom Jericho2, 8 GB). The other switches keep "
                     "`buffer.total_bytes`."),
@@ -183,9 +186,11 @@ RingRows()
         Count<P>("switches", &P::switches, 3, "Switches in the ring.").Param({"RingParams.switches"}),
         Count<P>("hosts_per_switch", &P::hostsPerSwitch, 1,
                  "Hosts under each switch (host h under switch h / hosts_per_switch)."),
-        Rate<P>("link_gbps", &P::rateBps, kBpsPerGbps, Sign::POSITIVE, "Every link's rate.")
+        Rate<P>("link_gbps", &P::rateBps, kBpsPerGbps, Sign::POSITIVE,
+            bounds::kLinkRate, "Every link's rate.")
             .Attr({"ns3::FabricNetDevice::DataRate"}),
         Time<P>("link_delay_ns", &P::delayPs, kPsPerNs, "ns", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kLinkDelay,
                 "Every link's delay.")
             .Attr({"ns3::FabricChannel::Delay"}),
         Boolean<P>("clockwise_routes", &P::clockwiseRoutes,

@@ -57,9 +57,10 @@ FlowRows()
             },
             [](const F& f) { return nlohmann::json(f.dst); })
             .Default("required"),
-        Size<F>("bytes", &F::bytes, 1, std::numeric_limits<uint64_t>::max(), "Flow size.")
+        Size<F>("bytes", &F::bytes, 1, bounds::kMaxTransferBytes, "Flow size.")
             .Default("required"),
         Time<F>("start_us", &F::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Start time; must be before `stop_time_ms`."),
     };
     return rows;
@@ -73,7 +74,7 @@ Rows()
                   "`\"ring-allreduce\"`, `\"permutation\"`, `\"incast\"`, `\"htsim\"`, "
                   "`\"flows\"`, `\"jobs\"` (training jobs from `[[jobs]]`) or `\"hpcc\"` (an "
                   "HPCC `flow.txt`)."),
-        Size<S>("bytes", &S::bytes, 1, std::numeric_limits<uint64_t>::max(),
+        Size<S>("bytes", &S::bytes, 1, bounds::kMaxTransferBytes,
                 "Per-rank buffer size S as nccl-tests uses it (collectives), or bytes per flow.")
             .Kinds(kPatterns)
             .Param({"bytes", "bytesPerRank"}),
@@ -102,6 +103,7 @@ Rows()
             [](const S& w) { return nlohmann::json(w.incastDst); })
             .Kinds({"incast"}),
         Time<S>("start_us", &S::startPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "Start time of the generated traffic; for hpcc, of the earliest flow (the others "
                 "keep their offsets: HPCC files start flows after seconds of warm-up); must be "
                 "before `stop_time_ms`.")
@@ -114,6 +116,7 @@ Rows()
             .Default("required")
             .Kinds({"htsim", "hpcc"}),
         Time<S>("watchdog_ms", &S::watchdogPs, kPsPerMs, "ms", Sign::NON_NEGATIVE, Clock::ANY,
+                bounds::kSimTime,
                 "No progress (no transfer started or finished, no byte delivered, nothing "
                 "scheduled for later) for this long while transfers remain stops the run (exit "
                 "1) and names every collective that cannot complete and what it waits for. `0` = "

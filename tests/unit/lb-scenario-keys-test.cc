@@ -91,7 +91,7 @@ TEST_CASE("load-balancing keys: bad values name key and line", "[unit][scenario]
     };
     const std::vector<Case> cases = {
         {"[nic]\nqp_scaling = \"spread\"", "nic.qp_scaling", "\"split\" or \"round-robin\""},
-        {"[nic]\nqp_message_bytes = 0", "nic.qp_message_bytes", ">= 1"},
+        {"[nic]\nqp_message_bytes = 0", "nic.qp_message_bytes", "in 1..1024TiB"},
         {"[nic]\nqp_entropy = \"same\"", "nic.qp_entropy", "\"shared\""},
         {"[nic]\nreceiver = \"irn\"", "nic.receiver", "\"selective-repeat\""},
         {"[nic]\ncnp_on_ooo = 1", "nic.cnp_on_ooo", "true or false"},

@@ -43,6 +43,7 @@
 #include "fabric/helper/closest-name.h"
 #include "fabric/helper/topology-builders.h"
 
+#include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
 
@@ -73,10 +74,11 @@ constexpr uint64_t kMaxVertices = 1ULL << 25;
 constexpr uint64_t kMaxLinks = 1ULL << 27;
 /** Largest radix, bundle or oversubscription: port indices are uint16_t. */
 constexpr uint64_t kMaxRadix = std::numeric_limits<uint16_t>::max();
-/** Largest link speed, Gb/s (100 Tb/s); keeps every product below 2^63. */
-constexpr uint64_t kMaxGbps = 100'000;
-/** Largest latency, ns (1 s). */
-constexpr uint64_t kMaxLatencyNs = 1'000'000'000;
+/** Largest link speed, Gb/s (100 Tb/s, kMaxLinkRateBps); keeps every product below 2^63. The
+ *  smallest, 1 Gb/s, is above kMinLinkRateBps: speeds are whole Gb/s. */
+constexpr uint64_t kMaxGbps = kMaxLinkRateBps / 1'000'000'000ULL;
+/** Largest latency, ns (1 s, kMaxLinkDelayPs). */
+constexpr uint64_t kMaxLatencyNs = kMaxLinkDelayPs / 1000;
 
 /** The keys of a .topo file. */
 enum class Key

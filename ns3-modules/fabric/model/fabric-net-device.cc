@@ -159,8 +159,10 @@ FabricNetDevice::GetTypeId()
                             MakeTraceSourceAccessor(&FabricNetDevice::m_queueBytesTrace),
                             "ns3::FabricNetDevice::QueueBytesTracedCallback")
             .AddTraceSource("UtilisationWindow",
-                            "A UtilisationWindow with transmissions closed: its busy fraction "
-                            "(0..1, time on the wire / window).",
+                            "UtilisationWindows with transmissions closed: their busy fraction "
+                            "(0..1, time on the wire / window) and how many consecutive windows "
+                            "had it (more than 1 only for the full windows inside one long "
+                            "frame, reported at once).",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_utilisationTrace),
                             "ns3::FabricNetDevice::UtilisationTracedCallback")
             .AddTraceSource("PfcWatchdog",
@@ -535,21 +537,48 @@ void
 FabricNetDevice::AccountUtilisation(uint64_t nowPs, uint64_t durationPs)
 {
     // The line is busy over [now, now + duration): credit each window with the part of that
-    // interval inside it, so no window exceeds 100 %.
+    // interval inside it, so no window exceeds 100 %. In closed form, whatever the duration:
+    // the window in progress gets the part up to its end, the windows wholly inside the
+    // interval are full (busy fraction 1, closed together), and the window holding the end
+    // stays open with the rest.
     const uint64_t windowPs = m_utilWindowPs;
-    uint64_t t = nowPs;
-    const uint64_t end = t + durationPs;
-    while (t < end)
+    if (durationPs == 0)
     {
-        if (t >= m_utilWindowStartPs + windowPs)
-        {
-            FlushUtilisation(PicoSeconds(m_utilWindowStartPs + windowPs)); // closed at its end
-            m_utilWindowStartPs = t - t % windowPs;
-        }
-        const uint64_t segment = std::min(end, m_utilWindowStartPs + windowPs) - t;
-        m_utilWindowBusyPs += segment;
-        t += segment;
+        return;
     }
+    if (nowPs >= m_utilWindowStartPs + windowPs)
+    {
+        FlushUtilisation(PicoSeconds(m_utilWindowStartPs + windowPs)); // closed at its end
+        m_utilWindowStartPs = nowPs - nowPs % windowPs;
+    }
+    const uint64_t endPs = nowPs + durationPs;
+    const uint64_t firstEndPs = m_utilWindowStartPs + windowPs;
+    if (endPs <= firstEndPs)
+    {
+        m_utilWindowBusyPs += durationPs;
+        return;
+    }
+    m_utilWindowBusyPs += firstEndPs - nowPs;
+    FlushUtilisation(PicoSeconds(firstEndPs));
+    // Windows touched after the first: ceil((end - firstEnd) / window); all but the last full.
+    const uint64_t later = (endPs - firstEndPs + windowPs - 1) / windowPs;
+    const uint64_t full = later - 1;
+    if (full > 0)
+    {
+        CloseFullWindows(full);
+    }
+    m_utilWindowStartPs = firstEndPs + full * windowPs;
+    m_utilWindowBusyPs = endPs - m_utilWindowStartPs;
+}
+
+void
+FabricNetDevice::CloseFullWindows(uint64_t windows)
+{
+    if (m_counters.maxWindowUtilisation < 1.0)
+    {
+        m_counters.maxWindowUtilisation = 1.0;
+    }
+    m_utilisationTrace(1.0, windows);
 }
 
 void
@@ -568,7 +597,7 @@ FabricNetDevice::FlushUtilisation(Time now)
         {
             m_counters.maxWindowUtilisation = u;
         }
-        m_utilisationTrace(u);
+        m_utilisationTrace(u, 1);
     }
     m_utilWindowBusyPs = 0;
 }

@@ -109,8 +109,13 @@ class FabricNetDevice : public NetDevice
     typedef void (*EcnMarkTracedCallback)();
     /** "QueueBytes": egress occupancy after a frame was queued, bytes. */
     typedef void (*QueueBytesTracedCallback)(uint64_t bytes);
-    /** "UtilisationWindow": a UtilisationWindow closed with this busy fraction (0..1]. */
-    typedef void (*UtilisationTracedCallback)(double utilisation);
+    /**
+     * "UtilisationWindow": `windows` consecutive UtilisationWindows closed, each with busy
+     * fraction `utilisation` (0..1]. `windows` is 1 but for the full windows wholly inside one
+     * frame's transmission, reported together (utilisation 1) so that a frame costs O(1)
+     * whatever its duration.
+     */
+    typedef void (*UtilisationTracedCallback)(double utilisation, uint64_t windows);
     /** "PfcWatchdog": the PFC watchdog declared a storm on this priority. */
     typedef void (*WatchdogTracedCallback)(uint8_t priority);
 
@@ -349,7 +354,11 @@ class FabricNetDevice : public NetDevice
     void TransmitComplete();
     /** The line-rate invariant (GetLineRateViolation) for a frame starting now. */
     void CheckLineRate(uint64_t nowPs, uint32_t bytes);
+    /** Credit the line busy over [nowPs, nowPs + durationPs) to the utilisation windows it
+     *  spans, closing the ones it completes; O(1) whatever the duration. */
     void AccountUtilisation(uint64_t nowPs, uint64_t durationPs);
+    /** Close `windows` (≥ 1) consecutive windows that were busy all through. */
+    void CloseFullWindows(uint64_t windows);
     void SetRateBps(uint64_t rateBps);
     void SetUtilisationWindow(Time window);
     Time GetUtilisationWindow() const;
@@ -440,7 +449,7 @@ class FabricNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>, const FrameMeta&> m_pfcRxTrace;
     TracedCallback<> m_ecnMarkTrace;
     TracedCallback<uint64_t> m_queueBytesTrace;
-    TracedCallback<double> m_utilisationTrace;
+    TracedCallback<double, uint64_t> m_utilisationTrace;
     TracedCallback<uint8_t> m_watchdogTrace;
 
     // InfiniBand credits, per VL: the sender side (towards the peer) and this port's input

@@ -11,6 +11,18 @@ namespace ns3
 {
 
 /**
+ * The physically meaningful range of a link's line rate, bit/s: 1 Mb/s (below any data-centre
+ * or management link) to 100 Tb/s (far above any port built). The scenario keys and the
+ * topology importers refuse rates outside it: a frame's serialisation at 1e-9 Gb/s lasts
+ * days of simulated time.
+ */
+constexpr uint64_t kMinLinkRateBps = 1'000'000ULL;
+constexpr uint64_t kMaxLinkRateBps = 100'000'000'000'000ULL;
+/** The longest one-way link delay or latency, ps: 1 s (200,000 km of fibre, five times
+ *  around the earth). */
+constexpr uint64_t kMaxLinkDelayPs = 1'000'000'000'000ULL;
+
+/**
  * \brief Switch ns-3 to picosecond time resolution (idempotent; call before building).
  *
  * With picoseconds, the serialisation time of any whole number of bytes at any integer-Gb/s

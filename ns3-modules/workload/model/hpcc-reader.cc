@@ -3,6 +3,7 @@
  */
 #include "hpcc-reader.h"
 
+#include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
 
@@ -234,9 +235,17 @@ ReadHpccTopology(const std::string& path)
         {
             in.Fail("rate", "expected a rate like 100Gbps; got " + QuoteExcerpt(rate));
         }
+        if (link.rateBps < kMinLinkRateBps || link.rateBps > kMaxLinkRateBps)
+        {
+            in.Fail("rate", "expected a link rate in 1Mbps..100Tbps; got \"" + rate + "\"");
+        }
         if (!ParseHpccDelay(delay, link.delayPs))
         {
             in.Fail("delay", "expected a delay like 0.001ms; got " + QuoteExcerpt(delay));
+        }
+        if (link.delayPs > kMaxLinkDelayPs)
+        {
+            in.Fail("delay", "expected a link delay of at most 1s; got \"" + delay + "\"");
         }
         char* end = nullptr;
         const double e = std::strtod(err.c_str(), &end);
