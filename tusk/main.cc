@@ -7,8 +7,10 @@
 
 #include "git-revision.h"
 #include "hpcc-config.h"
+#include "kinds.h"
 #include "knob-table.h"
 #include "locate/locate-command.h"
+#include "plugins.h"
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
@@ -523,8 +525,9 @@ DoRerun(const std::string& dir, const std::string& outArg, bool quiet)
         throw ns3::InputError(dir, 0, "", "not a run's results directory (no manifest.json); for a "
                                           "comparison, rerun one of its policy folders");
     }
-    const ScenarioSpec spec = LoadManifestScenario(manifestPath.string());
     nlohmann::json before = nlohmann::json::parse(FileBytes(manifestPath));
+    LoadRecordedPlugins(before.value("plugins", nlohmann::json()), manifestPath.string());
+    const ScenarioSpec spec = LoadManifestScenario(manifestPath.string());
     std::string leaf = original.filename().string();
     if (leaf.empty() || leaf == ".")
     {
@@ -617,6 +620,9 @@ main(int argc, char** argv)
         ->capture_default_str();
 
     auto* pol = app.add_subcommand("policies", "List the load-balancing policies");
+    auto* kinds = app.add_subcommand(
+        "kinds", "List every registered kind (policies, path selectors, congestion controls, "
+                 "with plugins) and what each needs");
 
     std::string rerunDir;
     std::string rerunOut;
@@ -660,6 +666,7 @@ main(int argc, char** argv)
     tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
     locate::CommandOptions locateOpts;
     auto* loc = locate::AddCommand(app, locateOpts);
+    tusk::PluginOptions plugins(app); // --plugin on the commands that read scenarios
 
     try
     {
@@ -673,6 +680,12 @@ main(int argc, char** argv)
 
     try
     {
+        plugins.Load();
+        if (kinds->parsed())
+        {
+            std::cout << KindsText();
+            return 0;
+        }
         if (rep->parsed())
         {
             return DoReport(reportDir, reportOut, reportQuantiles);
