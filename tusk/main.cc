@@ -525,9 +525,10 @@ DoRerun(const std::string& dir, const std::string& outArg, bool quiet)
         throw ns3::InputError(dir, 0, "", "not a run's results directory (no manifest.json); for a "
                                           "comparison, rerun one of its policy folders");
     }
-    nlohmann::json before = nlohmann::json::parse(FileBytes(manifestPath));
-    LoadRecordedPlugins(before.value("plugins", nlohmann::json()), manifestPath.string());
+    // The plugins the run loaded, before its scenario names their kinds (plugins.h).
+    LoadManifestPlugins(manifestPath.string());
     const ScenarioSpec spec = LoadManifestScenario(manifestPath.string());
+    nlohmann::json before = nlohmann::json::parse(FileBytes(manifestPath));
     std::string leaf = original.filename().string();
     if (leaf.empty() || leaf == ".")
     {

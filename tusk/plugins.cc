@@ -171,6 +171,17 @@ LoadRecordedPlugins(const nlohmann::json& recorded, const std::string& file, boo
     }
 }
 
+void
+LoadManifestPlugins(const std::string& manifestPath)
+{
+    std::ifstream in(manifestPath);
+    const auto m = nlohmann::json::parse(in, nullptr, false);
+    if (m.is_object())
+    {
+        LoadRecordedPlugins(m.value("plugins", nlohmann::json()), manifestPath);
+    }
+}
+
 PluginOptions::PluginOptions(CLI::App& app)
 {
     for (const char* name : kPluginCommands)

@@ -72,6 +72,13 @@ void LoadRecordedPlugins(const nlohmann::json& recorded, const std::string& file
                          bool allowChanged = false);
 
 /**
+ * \brief LoadRecordedPlugins of the run whose manifest.json is `manifestPath` (its "plugins";
+ * nothing when it has none or is not JSON: reading its scenario reports that).
+ * \throws ns3::InputError as LoadRecordedPlugins, naming the manifest
+ */
+void LoadManifestPlugins(const std::string& manifestPath);
+
+/**
  * \brief `--plugin LIB.so` on the subcommands that read scenarios or list kinds (run, compare,
  * sweep, regress, rerun, policies, kinds and the Slurm task), and their loading.
  */

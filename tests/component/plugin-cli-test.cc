@@ -55,7 +55,7 @@ TEST_CASE("--plugin: its policy and congestion control run by name; the manifest
     // Without the plugin its names are unknown: exit 2, nothing written.
     auto o = Tusk("run " + scen + sets + " -q --out " + (d / "none").string());
     CHECK(o.status == 2);
-    CHECK_THAT(o.output, Catch::Contains("example-last-port"));
+    CHECK_THAT(o.output, Catch::Contains("got \"example-half-rate\""));
     CHECK_FALSE(fs::exists(d / "none"));
 
     o = Tusk("run " + scen + sets + " -q --plugin " + Plugin() + " --out " + (d / "r").string());
