@@ -162,6 +162,7 @@ LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
         // A run's manifest.json is a scenario too: the one that run used, resolved.
         if (fs::path(o.scenario).extension() == ".json")
         {
+            LoadManifestPlugins(o.scenario); // the plugins that run loaded, as rerun does
             return LoadManifestScenario(o.scenario, sets);
         }
         return LoadScenarioFile(o.scenario, sets);

@@ -145,6 +145,10 @@ TEST_CASE("rerun loads the manifest's plugin and refuses one missing or changed 
     CHECK(o.status == 0);
     CHECK_THAT(o.output, Catch::Contains("reproduced"));
 
+    // `tusk run MANIFEST` loads them too.
+    o = Tusk("run " + (d / "r" / "manifest.json").string() + " -q --out " + (d / "again2").string());
+    CHECK(o.status == 0);
+
     fs::copy_file(Plugin(), d / "moved.so");
     o = Tusk("rerun " + (d / "r").string() + " -q --plugin " + (d / "moved.so").string() +
              " --out " + (d / "moved").string());
