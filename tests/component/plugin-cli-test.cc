@@ -1,6 +1,6 @@
-// Plugins as a user meets them (docs/extending.md, "A plugin"): the shared library
-// tests/plugin/example-plugin.cc, built apart from tusk, registers a policy and a congestion
-// control; `--plugin` and TUSK_PLUGIN_PATH load it and its names work in run, compare, kinds,
+// Plugins as a user meets them (docs/extending.md, "A plugin"): the shared library of
+// scenarios/scripts/own-policy (min-queue.cc, constant-rate-cc.cc), built apart from tusk,
+// registers a policy and a congestion control; `--plugin` and TUSK_PLUGIN_PATH load it and its names work in run, compare, kinds,
 // sweep (local, resumed, and the Slurm task's command line) and rerun. The manifest records
 // its path and SHA-256; rerun refuses a plugin missing or changed since; a library that cannot
 // be loaded is bad input (exit 2, dlerror's text, nothing written).
@@ -26,11 +26,11 @@ using tusk_test::Write;
 namespace
 {
 
-/** The example plugin of this build. */
+/** The plugin of this build (tests/CMakeLists.txt). */
 std::string
 Plugin()
 {
-    const fs::path p = fs::path(TUSK_BINARY_DIR) / "lib" / "libtusk-example-plugin.so";
+    const fs::path p = fs::path(TUSK_BINARY_DIR) / "lib" / "libtusk-min-queue-plugin.so";
     REQUIRE(fs::is_regular_file(p));
     return p.string();
 }
@@ -49,26 +49,26 @@ TEST_CASE("--plugin: its policy and congestion control run by name; the manifest
     const fs::path d = Scratch("plugin-run");
     Write(d / "s.toml", tusk_test::kSmallScenario);
     const std::string scen = (d / "s.toml").string();
-    const std::string sets = " --set lb.policy=example-last-port"
-                             " --set nic.congestion_control=example-half-rate";
+    const std::string sets = " --set lb.policy=min-queue"
+                             " --set nic.congestion_control=constant-rate";
 
     // Without the plugin its names are unknown: exit 2, nothing written.
     auto o = Tusk("run " + scen + sets + " -q --out " + (d / "none").string());
     CHECK(o.status == 2);
-    CHECK_THAT(o.output, Catch::Contains("got \"example-half-rate\""));
+    CHECK_THAT(o.output, Catch::Contains("got \"constant-rate\""));
     CHECK_FALSE(fs::exists(d / "none"));
 
     o = Tusk("run " + scen + sets + " -q --plugin " + Plugin() + " --out " + (d / "r").string());
     INFO(o.output);
     REQUIRE(o.status == 0);
     const auto m = Manifest(d / "r");
-    CHECK(m["policy_type_id"] == "ns3::ExampleLastPortLoadBalancer");
+    CHECK(m["policy_type_id"] == "ns3::MinQueueLoadBalancer");
     REQUIRE(m["plugins"].size() == 1);
     CHECK(m["plugins"][0]["path"] == Plugin());
     CHECK(m["plugins"][0]["sha256"] == tusk::Sha256Hex(Slurp(Plugin())));
-    CHECK(m["scenario"]["nic"]["congestion_control"] == "example-half-rate");
-    // NEEDS_BASE_RTT of its registration: the runner set the NICs' base RTT.
-    CHECK(m.dump().find("ns3::RdmaNic::BaseRtt") != std::string::npos);
+    CHECK(m["scenario"]["nic"]["congestion_control"] == "constant-rate");
+    // The NICs built the plugin's control.
+    CHECK(m["resolved"].dump().find("ns3::ConstantRateCc") != std::string::npos);
 
     // A run without plugins writes no "plugins" key (manifests as before).
     o = Tusk("run " + scen + " -q --out " + (d / "plain").string());
@@ -76,11 +76,11 @@ TEST_CASE("--plugin: its policy and congestion control run by name; the manifest
     CHECK_FALSE(Manifest(d / "plain").contains("plugins"));
 
     // compare by name.
-    o = Tusk("compare " + scen + " --policies ecmp,example-last-port -q --plugin " + Plugin() +
+    o = Tusk("compare " + scen + " --policies ecmp,min-queue -q --plugin " + Plugin() +
              " --out " + (d / "cmp").string());
     INFO(o.output);
     REQUIRE(o.status == 0);
-    CHECK(fs::exists(d / "cmp" / "example-last-port" / "manifest.json"));
+    CHECK(fs::exists(d / "cmp" / "min-queue" / "manifest.json"));
 }
 
 TEST_CASE("a library that cannot be loaded is bad input, with dlerror's text",
@@ -116,7 +116,7 @@ TEST_CASE("tusk kinds lists every registered kind with its needs, plugins' too",
     CHECK_THAT(o.output, Catch::Contains("needs ECN marking ([ecn] enabled = true); the fabric's "
                                          "base RTT; fabric.kind = \"infiniband\""));
     CHECK_THAT(o.output, Catch::Contains("plugins loaded (--plugin, TUSK_PLUGIN_PATH): none"));
-    CHECK(o.output.find("example-half-rate") == std::string::npos);
+    CHECK(o.output.find("constant-rate") == std::string::npos);
 
     // TUSK_PLUGIN_PATH: a folder of .so files.
     const fs::path d = Scratch("plugin-path");
@@ -124,8 +124,8 @@ TEST_CASE("tusk kinds lists every registered kind with its needs, plugins' too",
     o = Shell("TUSK_PLUGIN_PATH=:" + d.string() + " " + TUSK_BINARY_DIR + "/bin/tusk kinds");
     INFO(o.output);
     REQUIRE(o.status == 0);
-    CHECK_THAT(o.output, Catch::Contains("example-half-rate"));
-    CHECK_THAT(o.output, Catch::Contains("example-last-port"));
+    CHECK_THAT(o.output, Catch::Contains("constant-rate"));
+    CHECK_THAT(o.output, Catch::Contains("min-queue"));
     CHECK_THAT(o.output, Catch::Contains((d / "example.so").string() + " sha256 "));
 }
 
@@ -136,7 +136,7 @@ TEST_CASE("rerun loads the manifest's plugin and refuses one missing or changed 
     Write(d / "s.toml", tusk_test::kSmallScenario);
     const fs::path lib = d / "plugin.so"; // a copy we may change
     fs::copy_file(Plugin(), lib);
-    auto o = Tusk("run " + (d / "s.toml").string() + " --set lb.policy=example-last-port -q "
+    auto o = Tusk("run " + (d / "s.toml").string() + " --set lb.policy=min-queue -q "
                   "--plugin " + lib.string() + " --out " + (d / "r").string());
     REQUIRE(o.status == 0);
 
@@ -173,7 +173,7 @@ TEST_CASE("a sweep records its plugins: its runs, a resumed sweep and Slurm task
     const fs::path d = Scratch("plugin-sweep");
     Write(d / "base.toml", tusk_test::kSmallScenario);
     Write(d / "sw.toml", "name = \"p\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"lb.policy\"\n"
-                         "values = [\"ecmp\", \"example-last-port\"]\n");
+                         "values = [\"ecmp\", \"min-queue\"]\n");
     const std::string sweep = "sweep " + (d / "sw.toml").string() + " -j 1 -q --out ";
 
     auto o = Tusk(sweep + (d / "out").string() + " --plugin " + Plugin());
@@ -182,7 +182,7 @@ TEST_CASE("a sweep records its plugins: its runs, a resumed sweep and Slurm task
     const auto plan = nlohmann::json::parse(Slurp(d / "out" / ".sweep" / "plan.json"));
     REQUIRE(plan["plugins"].size() == 1);
     CHECK(plan["plugins"][0]["path"] == Plugin());
-    CHECK_THAT(Slurp(d / "out" / "sweep.csv"), Catch::Contains("example-last-port"));
+    CHECK_THAT(Slurp(d / "out" / "sweep.csv"), Catch::Contains("min-queue"));
 
     // Resumed without --plugin: the plan's plugin is loaded, the scenarios read, nothing rerun.
     o = Tusk(sweep + (d / "out").string());
