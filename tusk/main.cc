@@ -3,7 +3,9 @@
 //
 // Exit status: 0 success; 1 the run itself failed (transfers unfinished at the stop time,
 // broken packet conservation, an internal error); 2 bad input (the message names the file,
-// line and key and what was expected); nothing is written for bad input.
+// line and key and what was expected) or a destination tusk refuses to replace or that another
+// tusk is writing; 3 the results could not be written (an OS error: no space left, file too
+// large); nothing is written for bad input, and the previous results stay intact on 2 and 3.
 
 #include "git-revision.h"
 #include "hpcc-config.h"
@@ -38,6 +40,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -48,19 +51,12 @@ namespace
 
 constexpr int kExitRunFailed = 1;
 
-/** The staging directory being filled, removed if the run is interrupted (SIGINT/SIGTERM). */
-std::string g_staging;
-
 extern "C" void
 OnInterrupt(int sig)
 {
     // Not strictly async-signal-safe, but the process is about to end either way and leaving
     // half a result behind is what atomic results promise not to do.
-    if (!g_staging.empty())
-    {
-        std::error_code ec;
-        fs::remove_all(g_staging, ec);
-    }
+    AbandonActiveStaging();
     std::_Exit(128 + sig);
 }
 constexpr int kExitBadInput = 2;
@@ -242,21 +238,29 @@ WriteIndex(const std::string& path, const std::vector<RunResult>& runs,
            const std::vector<std::string>& dirs)
 {
     sqlite3* db = nullptr;
-    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK)
-    {
-        throw std::runtime_error("cannot create " + path);
-    }
+    // An OS error (no space, file too large) is a WriteError naming the file and the OS's words.
+    auto check = [&](int rc, int ok) {
+        if (rc != ok)
+        {
+            const int err = db ? sqlite3_system_errno(db) : 0;
+            const std::string what = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+            sqlite3_close(db);
+            throw err ? WriteError(path, err) : WriteError(path + ": " + what);
+        }
+    };
+    check(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     const char* schema =
         "CREATE TABLE runs (run_dir TEXT, scenario TEXT, policy TEXT, seed INTEGER, status TEXT, "
         "cct_us REAL, algbw_GBps REAL, busbw_GBps REAL, slowdown_mean REAL, slowdown_p99 REAL, "
         "slowdown_max REAL, fct_p99_us REAL, fct_max_us REAL, uplink_util_max REAL, "
         "uplink_util_mean REAL, drops INTEGER, retx_packets INTEGER, ooo_packets INTEGER, "
         "unfinished INTEGER, events INTEGER, wall_time_s REAL);";
-    sqlite3_exec(db, schema, nullptr, nullptr, nullptr);
+    check(sqlite3_exec(db, schema, nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db,
-                       "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?);",
-                       -1, &st, nullptr);
+    check(sqlite3_prepare_v2(db,
+                             "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?);",
+                             -1, &st, nullptr),
+          SQLITE_OK);
     for (size_t i = 0; i < runs.size(); ++i)
     {
         const RunResult& r = runs[i];
@@ -293,11 +297,17 @@ WriteIndex(const std::string& path, const std::vector<RunResult>& runs,
         sqlite3_bind_int64(st, k++, static_cast<sqlite3_int64>(s.unfinished));
         sqlite3_bind_int64(st, k++, static_cast<sqlite3_int64>(r.events));
         real(r.wallSeconds);
-        sqlite3_step(st);
+        const int rc = sqlite3_step(st);
+        if (rc != SQLITE_DONE)
+        {
+            sqlite3_finalize(st);
+        }
+        check(rc, SQLITE_DONE);
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
-    sqlite3_close(db);
+    check(sqlite3_close(db), SQLITE_OK);
+    db = nullptr;
 }
 
 std::string
@@ -322,13 +332,13 @@ ComparisonCsv(const std::vector<RunResult>& runs)
     return s;
 }
 
-/** Run `spec` and write its results into `out` atomically (RunInto); g_staging meanwhile. */
+/** Run `spec` and write its results into `out` atomically (RunInto). */
 RunResult
 RunInto(const ScenarioSpec& spec, const std::string& out, bool quiet)
 {
     RunOptions ro;
     ro.progress = !quiet;
-    return tusk::RunInto(spec, out, ro, &g_staging);
+    return tusk::RunInto(spec, out, ro);
 }
 
 int
@@ -451,37 +461,31 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
         !o.out.empty()                 ? o.out
         : !specs[0].output.dir.empty() ? specs[0].output.dir
                                        : DefaultOut(specs[0], fmt::format("compare-s{}", specs[0].seed));
-    const std::string staging = MakeStagingDir(out);
-    g_staging = staging;
+    StagedResults staged(out, "compare"); // removed unless committed
+    const std::string& staging = staged.Path();
     std::vector<RunResult> runs;
     std::vector<std::string> dirs;
-    try
+    for (const auto& spec : specs)
     {
-        for (const auto& spec : specs)
+        const std::string dir = staging + "/" + spec.lb.policy;
+        if (::mkdir(dir.c_str(), 0755) != 0)
         {
-            const std::string dir = staging + "/" + spec.lb.policy;
-            fs::create_directories(dir);
-            if (!o.quiet)
-            {
-                std::cerr << fmt::format("[tusk] running {} with {}\n", spec.name, spec.lb.policy);
-            }
-            RunOptions ro;
-            ro.progress = !o.quiet;
-            ro.pcapDir = dir;
-            runs.push_back(RunScenario(spec, ro));
-            WriteRunFiles(runs.back(), dir);
-            dirs.push_back(spec.lb.policy);
+            throw WriteError(dir, errno);
         }
-        WriteFileAtomic(staging + "/comparison.csv", ComparisonCsv(runs));
-        WriteIndex(staging + "/index.sqlite", runs, dirs);
+        if (!o.quiet)
+        {
+            std::cerr << fmt::format("[tusk] running {} with {}\n", spec.name, spec.lb.policy);
+        }
+        RunOptions ro;
+        ro.progress = !o.quiet;
+        ro.pcapDir = dir;
+        runs.push_back(RunScenario(spec, ro));
+        WriteRunFiles(runs.back(), dir);
+        dirs.push_back(spec.lb.policy);
     }
-    catch (...)
-    {
-        fs::remove_all(staging);
-        throw;
-    }
-    CommitDirectory(staging, out);
-    g_staging.clear();
+    WriteFileAtomic(staging + "/comparison.csv", ComparisonCsv(runs));
+    WriteIndex(staging + "/index.sqlite", runs, dirs);
+    staged.Commit();
     std::cout << fmt::format("{}: {} hosts, {} switches, {} transfers, seed {}\n", specs[0].name,
                              runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
     std::cout << PathClassesLine(runs[0]);
@@ -605,6 +609,14 @@ main(int argc, char** argv)
     app.require_subcommand(1);
     std::signal(SIGINT, OnInterrupt);
     std::signal(SIGTERM, OnInterrupt);
+    // Past a file size limit (ulimit -f), write() fails with EFBIG (exit 3, the path and "File
+    // too large") instead of the process being killed without a word.
+    std::signal(SIGXFSZ, SIG_IGN);
+    app.footer("Exit status: 0 success; 1 a run failed (transfers unfinished, a deadlock, "
+               "broken conservation) or an internal error; 2 bad input, or a destination tusk "
+               "will not replace or that another tusk is writing (nothing written); 3 results "
+               "could not be written (no space left, file too large: the previous results are "
+               "intact). docs/results-format.md, \"Results folders\".");
     app.set_version_flag("--version", std::string(TUSK_VERSION " (") + GitRevision() + ")");
 
     CommonOptions runOpts;
@@ -743,6 +755,12 @@ main(int argc, char** argv)
     {
         std::cerr << "tusk: error: " << e.what() << "\n";
         return kExitBadInput;
+    }
+    catch (const WriteError& e)
+    {
+        std::cerr << "tusk: error: cannot write " << e.what()
+                  << "; nothing was committed, earlier results are intact\n";
+        return kExitWriteFailed;
     }
     catch (const std::exception& e)
     {

@@ -1,5 +1,5 @@
 /*
- * tusk: MetricsSink, the tables of a run built from trace sources (design.md, "Metrics").
+ * tusk: MetricsSink, the tables of a run built from trace sources (docs/architecture.md).
  *
  * Connected before the run to the trace sources whose every event it needs: every port's Drop
  * (a dropped data frame is charged to its transfer) and Pfc (each PFC frame is a row of
@@ -76,7 +76,7 @@ class MetricsSink
      * \brief The first port, in time, that sent faster than its rate
      * (FabricNetDevice::GetLineRateViolation: over some FabricNetDevice::kRateCheckFrames
      * consecutive frames, the time from the first start to the last start was shorter than
-     * their serialisation), as a sentence naming the link; "" if none (issue 16 item 18).
+     * their serialisation), as a sentence naming the link; "" if none.
      */
     std::string LinkRateViolation() const;
 

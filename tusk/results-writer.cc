@@ -15,20 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
-#include <cerrno>
-#include <cstring>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "fabric/model/input-error.h"
 
 namespace tusk
 {
-
-namespace fs = std::filesystem;
 
 namespace
 {
@@ -51,85 +40,6 @@ Num(double v, int decimals = 6)
 }
 
 } // namespace
-
-void
-WriteFileAtomic(const std::string& path, const std::string& text)
-{
-    const std::string tmp = path + fmt::format(".tmp-{}", ::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out)
-        {
-            throw std::runtime_error("cannot write " + tmp);
-        }
-        out << text;
-        out.flush();
-        if (!out)
-        {
-            throw std::runtime_error("error writing " + tmp);
-        }
-    }
-    fs::rename(tmp, path);
-}
-
-std::string
-MakeStagingDir(const std::string& finalDir)
-{
-    fs::path final(finalDir);
-    std::error_code ec;
-    if (fs::exists(final, ec) && !IsResultsDirectory(finalDir))
-    {
-        throw ns3::InputError(finalDir, 0, "--out",
-                              "exists and is not a tusk results directory (no manifest.json or "
-                              "comparison.csv); refusing to replace it");
-    }
-    if (final.has_parent_path())
-    {
-        fs::create_directories(final.parent_path(), ec);
-        if (ec)
-        {
-            throw ns3::InputError(finalDir, 0, "--out",
-                                  "cannot create its parent directory: " + ec.message());
-        }
-    }
-    std::string tmpl = final.string() + ".staging-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    if (!::mkdtemp(buf.data()))
-    {
-        throw ns3::InputError(finalDir, 0, "--out",
-                              std::string("cannot write results beside it: ") + std::strerror(errno));
-    }
-    ::chmod(buf.data(), 0755); // mkdtemp makes it 0700
-    return std::string(buf.data());
-}
-
-bool
-IsResultsDirectory(const std::string& dir)
-{
-    std::error_code ec;
-    return fs::is_directory(dir, ec) &&
-           (fs::exists(fs::path(dir) / "manifest.json", ec) ||
-            fs::exists(fs::path(dir) / "comparison.csv", ec));
-}
-
-void
-CommitDirectory(const std::string& stagingDir, const std::string& finalDir)
-{
-    std::error_code ec;
-    if (fs::exists(finalDir))
-    {
-        // Only ever replaces an earlier tusk results directory (MakeStagingDir checked).
-        const std::string old = finalDir + fmt::format(".old-{}", ::getpid());
-        fs::rename(finalDir, old);
-        fs::rename(stagingDir, finalDir);
-        fs::remove_all(old, ec);
-    }
-    else
-    {
-        fs::rename(stagingDir, finalDir);
-    }
-}
 
 std::string
 PathClassesLine(const RunResult& r)
@@ -559,30 +469,13 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
 }
 
 RunResult
-RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options, std::string* stagingSlot)
+RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options)
 {
-    const std::string staging = MakeStagingDir(out);
-    if (stagingSlot)
-    {
-        *stagingSlot = staging;
-    }
-    RunResult r;
-    try
-    {
-        options.pcapDir = staging;
-        r = RunScenario(spec, options);
-    }
-    catch (...)
-    {
-        std::filesystem::remove_all(staging);
-        throw;
-    }
-    WriteRunFiles(r, staging);
-    CommitDirectory(staging, out);
-    if (stagingSlot)
-    {
-        stagingSlot->clear();
-    }
+    StagedResults staged(out, "run");
+    options.pcapDir = staged.Path();
+    const RunResult r = RunScenario(spec, options);
+    WriteRunFiles(r, staged.Path());
+    staged.Commit();
     return r;
 }
 

@@ -1,29 +1,16 @@
 /*
- * tusk: results of a run on disk (design.md, "Results of one run"), written atomically.
+ * tusk: results of a run on disk (docs/results-format.md), written atomically.
  */
 #ifndef TUSK_RESULTS_WRITER_H
 #define TUSK_RESULTS_WRITER_H
 
+#include "results-dir.h"
 #include "runner.h"
 
 #include <string>
 
 namespace tusk
 {
-
-/**
- * \brief A staging directory beside `finalDir` (same filesystem), created empty. Results are
- * written there and moved into place with CommitDirectory, so a reader never sees half a run.
- * \throws ns3::InputError (exit 2) if `finalDir` exists and is not an earlier tusk results
- * directory (never replaces anything else), or if it cannot be written.
- */
-std::string MakeStagingDir(const std::string& finalDir);
-
-/** A directory a tusk run or comparison wrote (it holds manifest.json or comparison.csv). */
-bool IsResultsDirectory(const std::string& dir);
-
-/** Replace `finalDir` by `stagingDir` (rename; an old `finalDir` is removed after the swap). */
-void CommitDirectory(const std::string& stagingDir, const std::string& finalDir);
 
 /** Write flows.csv, collectives.csv, links.csv and manifest.json of `r` into `dir`. */
 void WriteRunFiles(const RunResult& r, const std::string& dir);
@@ -55,19 +42,13 @@ std::string SwitchesCsv(const RunResult& r);
 std::string CcTraceCsv(const RunResult& r);
 
 /**
- * \brief Run `spec` and write its results into `out` atomically: a staging directory
- * (MakeStagingDir, also where pcaps go), WriteRunFiles, CommitDirectory. On an exception the
- * staging directory is removed and nothing is written.
- * \param stagingSlot if given, holds the staging path while the run lasts (a signal handler
- *        removes it), and is cleared after the commit
+ * \brief Run `spec` and write its results into `out` atomically: a StagedResults (lock, check,
+ * staging folder, also where pcaps go), WriteRunFiles, Commit. On an exception the staging
+ * folder is removed and the previous results in `out` are intact.
+ * \throws ns3::InputError (exit 2) for bad input or a destination that may not be replaced;
+ *         WriteError (exit 3) on an OS error while writing
  */
-RunResult RunInto(const ScenarioSpec& spec,
-                  const std::string& out,
-                  RunOptions options,
-                  std::string* stagingSlot = nullptr);
-
-/** Write `text` to `path` atomically (temporary file in the same directory, then rename). */
-void WriteFileAtomic(const std::string& path, const std::string& text);
+RunResult RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options);
 
 } // namespace tusk
 

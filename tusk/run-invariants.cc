@@ -1,5 +1,5 @@
 /*
- * tusk: the invariants checked at the end of every run (issue 16 item 18): per-flow packet
+ * tusk: the invariants checked at the end of every run: per-flow packet
  * conservation, the switch MMUs' counters against the bytes their queues hold, and the line
  * rate of every link.
  */

@@ -296,7 +296,7 @@ void CollectResults(const ScenarioSpec& spec,
 // ---- invariants (run-invariants.cc) ------------------------------------------------------
 
 /**
- * \brief The invariants every run must keep, checked at its end (issue 16 item 18); each
+ * \brief The invariants every run must keep, checked at its end; each
  * violation is one line, and a run with any fails (RunResult::failure, exit status 1):
  *  - per-flow packet conservation: no flow has more data frames received + dropped than sent
  *    (pkts_in_flight >= 0), and the flows' frames in flight are among the frames the fabric

@@ -232,7 +232,7 @@ struct RunSummary
     std::string quantileMethod;    //!< how the percentiles were taken ("nearest-rank")
 };
 
-/** One switch's buffer (switches.csv): its MMU's pools and the most each held (issue 16 item 11). */
+/** One switch's buffer (switches.csv): its MMU's pools and the most each held. */
 struct SwitchRow
 {
     std::string name;
@@ -248,7 +248,7 @@ struct SwitchRow
 
 /**
  * One change of a QP's congestion-control state (cc_trace.csv, `[output] cc_trace = true`):
- * what the CC has, NaN (an empty cell) for what it has not (issue 16 item 10).
+ * what the CC has, NaN (an empty cell) for what it has not.
  */
 struct CcTraceRow
 {
@@ -274,7 +274,7 @@ struct PortHeadroom
 };
 
 /**
- * The base RTT and BDP of one class of host-to-host paths (issue 16 item 8: what FCT-slowdown
+ * The base RTT and BDP of one class of host-to-host paths (what FCT-slowdown
  * papers normalise by). A class is the number of links between two hosts; its numbers are for
  * the pair named, from host 0 (every class of a symmetric fabric), on its fastest
  * minimum-hop path.

@@ -31,8 +31,8 @@ Rows()
                 "unacknowledged PSN. A deployed RoCE NIC uses its Local ACK Timeout, "
                 "4.096 µs × 2^n with n = 14 (the QP attribute `timeout`) or more: `67108.864`, "
                 "long enough that a PFC-paused queue is never mistaken for a loss (with 1 ms, "
-                "issue 16 measured tens of thousands of timeout resends and no drop in "
-                "`background-mix.toml` with spraying over go-back-N). Lossy runs that rely on it "
+                "`background-mix.toml` with spraying over go-back-N made tens of thousands of "
+                "timeout resends and no drop). Lossy runs that rely on it "
                 "to recover a lost tail want it short (tests use 50–200 µs); the UEC transports "
                 "need ≥ 10 µs. Timeout resends are counted apart: flows.csv and the summary's "
                 "`retx_timeout_packets` ([rdma.md](../ns3-modules/rdma/doc/rdma.md#retransmission-timeout-the-default-and-what-deployed-nics-use)).")

@@ -279,6 +279,10 @@ SweepCommands::Run()
     {
         throw; // exit 2, printed by main
     }
+    catch (const WriteError&)
+    {
+        throw; // exit 3, printed by main
+    }
     catch (const std::runtime_error& e)
     {
         std::cerr << "tusk " << (m_regress->parsed() ? "regress" : "sweep") << ": error: " << e.what()

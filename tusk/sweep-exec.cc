@@ -1,7 +1,10 @@
 #include "sweep-exec.h"
 
 #include "results-writer.h"
+#include "results-dir.h"
 #include "sweep-index.h"
+
+#include "fabric/model/input-error.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -18,7 +21,6 @@
 #include <stdexcept>
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -39,14 +41,6 @@ extern "C" void
 OnStopSignal(int sig)
 {
     g_stop = sig;
-}
-
-std::string
-HostName()
-{
-    char buf[256] = {};
-    ::gethostname(buf, sizeof(buf) - 1);
-    return buf;
 }
 
 std::string
@@ -189,22 +183,6 @@ Finish(const std::string& root, const SweepRun& run, int raw, double wall, const
     }
     WriteRecord(root, r);
     return r;
-}
-
-/** Remove staging directories that a killed `tusk run` left behind (they are never results). */
-void
-RemoveStaleStaging(const std::string& root)
-{
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(root, ec))
-    {
-        const std::string n = e.path().filename().string();
-        if (e.is_directory(ec) && (n.find(".staging-") != std::string::npos ||
-                                   n.find(".old-") != std::string::npos))
-        {
-            fs::remove_all(e.path(), ec);
-        }
-    }
 }
 
 /** A progress bar with an ETA on a terminal; a line per finished run otherwise. */
@@ -465,9 +443,26 @@ void
 WritePlan(const SweepPlan& plan)
 {
     const std::string state = SweepStateDir(plan.root);
-    fs::create_directories(state + "/runs");
-    fs::create_directories(state + "/logs");
-    WriteFileAtomic(state + "/plan.json", PlanToJson(plan).dump(1) + "\n");
+    // Nothing has run yet: a root that cannot be written is refused like bad input (exit 2).
+    std::error_code ec;
+    for (const char* sub : {"/runs", "/logs"})
+    {
+        fs::create_directories(state + sub, ec);
+        if (ec)
+        {
+            throw ns3::InputError(plan.root, 0, "--out",
+                                  "cannot create the results root's " + state + sub + ": " +
+                                      ec.message());
+        }
+    }
+    try
+    {
+        WriteFileAtomic(state + "/plan.json", PlanToJson(plan).dump(1) + "\n");
+    }
+    catch (const WriteError& e)
+    {
+        throw ns3::InputError(plan.root, 0, "--out", std::string("cannot write: ") + e.what());
+    }
 }
 
 RunRecord
@@ -506,13 +501,8 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
 {
     WritePlan(plan);
     const std::string state = SweepStateDir(plan.root);
-    const int lock = ::open((state + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0)
-    {
-        throw std::runtime_error("another `tusk sweep` is running on " + plan.root +
-                                 " (it holds " + state + "/lock)");
-    }
-    RemoveStaleStaging(plan.root);
+    const PathLock lock(state + "/lock", "another `tusk sweep` or `tusk regress`", plan.root, false);
+    RemoveStaleStaging(plan.root); // the runs' folders whose `tusk run` is gone
     const std::string tusk = options.tusk.empty() ? SelfExecutable() : options.tusk;
     const auto t0 = Clock::now();
 
@@ -586,7 +576,6 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
     }
     progress.End();
     WriteSweepIndex(plan);
-    ::close(lock);
     tally.wallSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return tally;
 }

@@ -127,7 +127,8 @@ struct SweepTally
  * results, then write the index (sweep.csv, index.sqlite). A progress bar with an ETA on a
  * terminal, one line per finished run otherwise. SIGINT/SIGTERM stop it: running runs are
  * terminated (they leave no partial results), finished ones are kept and indexed.
- * \throws std::runtime_error if another local sweep holds the tree's lock
+ * \throws ns3::InputError (exit 2) if another local sweep holds the tree's lock (it names its
+ *         pid) or the root cannot be written
  */
 SweepTally RunLocal(const SweepPlan& plan, const LocalOptions& options);
 

@@ -737,8 +737,11 @@ FlattenInto(const toml::table& t, const std::string& prefix, std::vector<RunEdit
 {
     for (auto&& [k, v] : t)
     {
-        const std::string key =
-            prefix + (prefix.empty() ? "" : ".") + QuoteKey(std::string(k.str()));
+        // A quoted key with dots ("nic.receiver" = ...) is a key path, as `--set` and an axis's
+        // `key` take it: no scenario key has a dot in its name.
+        const std::string name(k.str());
+        const std::string key = prefix + (prefix.empty() ? "" : ".") +
+                                (name.find('.') != std::string::npos ? name : QuoteKey(name));
         if (v.is_table())
         {
             FlattenInto(*v.as_table(), key, out);

@@ -144,7 +144,8 @@ SlurmOptions ReadSlurmTable(const toml::node& table, const std::string& file);
 SweepPlan ExpandSweep(const SweepSpec& spec, const std::string& root);
 
 /** A [set] table flattened into edits: nested tables give dotted keys; every other value
- *  (arrays included) is one edit. */
+ *  (arrays included) is one edit. A quoted key with dots (`"nic.receiver" = ...`) is a key path,
+ *  as `--set` takes it. */
 std::vector<RunEdit> FlattenSetTable(const toml::table& table);
 
 /** A base scenario file as TOML (a syntax error is reported as the scenario loader does). */

@@ -1,5 +1,5 @@
 """The links the report draws as failed (plots._failed_links): every [[failures]] kind, not only
-the link kinds (issue 12: a switch or NIC failure is drawn on the straggler's path too)."""
+the link kinds (a switch or NIC failure is drawn on the straggler's path too)."""
 import os
 import sys
 import types

@@ -2,21 +2,26 @@
 tables and numbers agree with the simulator's own summary, and the HTML needs no network."""
 
 import base64
+import contextlib
+import errno
+import io
 import json
 import math
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tests import support  # noqa: E402
-from tusk_analysis import load, stats  # noqa: E402
+from tusk_analysis import load, marker, report, stats  # noqa: E402
 
 TMP = None
 CMP = None
@@ -190,6 +195,108 @@ class TimeSeriesTest(unittest.TestCase):
         self.assertTrue((ts["util"] <= 1.2).all())
 
 
+class WriteErrorsTest(unittest.TestCase):
+    """`tusk report` where the report cannot be written: one line naming the path and the OS's
+    words, no traceback, exit 2 (3 for a full disk), nothing left behind; and an output folder
+    holding files tusk did not write is never replaced."""
+
+    def setUp(self):
+        self.run = os.path.join(TMP, "report-errors-" + self._testMethodName)
+        shutil.copytree(os.path.join(CMP, "ecmp"), self.run)
+
+    def call_main(self, *argv):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = report.main(list(argv))
+        return rc, err.getvalue()
+
+    def assert_one_line(self, text):
+        self.assertNotIn("Traceback", text)
+        self.assertEqual(len(text.strip().splitlines()), 1, text)
+
+    def test_read_only_results_folder(self):
+        # What the OS says on a read-only folder, for any user (root writes through chmod).
+        def refuse(*args, **kwargs):
+            raise PermissionError(errno.EACCES, "Permission denied",
+                                  os.path.join(self.run, "report.staging-x"))
+        with mock.patch("tempfile.mkdtemp", refuse):
+            rc, err = self.call_main(self.run)
+        self.assertEqual(rc, 2)
+        self.assert_one_line(err)
+        self.assertIn("Permission denied", err)
+        self.assertFalse(os.path.exists(os.path.join(self.run, "report")))
+
+    def test_read_only_results_folder_chmod(self):
+        if os.geteuid() == 0:
+            self.skipTest("running as root: a chmod 555 folder stays writable to root; "
+                          "test_read_only_results_folder checks the same path with the OS's "
+                          "refusal simulated")
+        os.chmod(self.run, 0o555)
+        try:
+            p = support.run_tusk("report", self.run, check=False)
+        finally:
+            os.chmod(self.run, 0o755)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assert_one_line(p.stdout)
+
+    def test_out_below_a_file(self):
+        # Cannot be written by anyone, root included.
+        f = os.path.join(TMP, "report-errors-a-file")
+        open(f, "w").close()
+        p = support.run_tusk("report", self.run, "--out", os.path.join(f, "report"), check=False)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assert_one_line(p.stdout)
+        self.assertIn(f, p.stdout)
+
+    def test_full_disk(self):
+        def full(folder, *args, **kwargs):
+            raise OSError(errno.ENOSPC, "No space left on device", os.path.join(folder, "x"))
+        with mock.patch.object(marker, "write_marker", full):
+            rc, err = self.call_main(self.run)
+        self.assertEqual(rc, 3)
+        self.assert_one_line(err)
+        self.assertIn("No space left on device", err)
+        self.assertEqual([n for n in os.listdir(self.run) if n.startswith("report")], [])
+
+    def test_stale_staging_folders_are_removed(self):
+        # A staging folder of a killed report (its owner's pid is gone) is removed by the next
+        # report; a live owner's (this process) is kept.
+        def plant(suffix, pid):
+            folder = os.path.join(self.run, "report.staging-" + suffix)
+            os.makedirs(folder)
+            o = marker.owner()
+            o.update(pid=pid, pid_start=marker._start(pid))
+            with open(os.path.join(folder, marker.MARKER), "w") as fh:
+                json.dump({"tusk_results": 1, "kind": "report", "state": "staging", "owner": o}, fh)
+            return folder
+        dead_pid = int(subprocess.run(["sh", "-c", "echo $$"], stdout=subprocess.PIPE,
+                                      text=True).stdout)
+        dead = plant("dead00", dead_pid)
+        live = plant("live00", os.getpid())
+        support.run_tusk("report", self.run)
+        self.assertFalse(os.path.exists(dead))
+        self.assertTrue(os.path.exists(live))
+
+    def test_never_replaces_files_tusk_did_not_write(self):
+        support.run_tusk("report", self.run)
+        out = os.path.join(self.run, "report")
+        self.assertEqual(marker.read_marker(out)["kind"], "report")
+        support.run_tusk("report", self.run)  # its own report: replaced
+        notes = os.path.join(out, "notes.txt")
+        with open(notes, "w") as fh:
+            fh.write("mine\n")
+        p = support.run_tusk("report", self.run, check=False)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn("notes.txt", p.stdout)
+        self.assertTrue(os.path.exists(notes))
+        # A report of a tusk from before the marker: refused, saying how to proceed.
+        os.remove(notes)
+        os.remove(os.path.join(out, marker.MARKER))
+        p = support.run_tusk("report", self.run, check=False)
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn("rm -r", p.stdout)
+
+
 #: Three DCQCN senders into one 100 G host: CNPs, cuts and recovery to plot.
 INCAST_TOML = """\
 name = "cc-incast"
@@ -214,7 +321,7 @@ cc_trace = true
 
 
 class CcTraceTest(unittest.TestCase):
-    """cc_trace.csv (issue 16 item 10) is loaded and plotted when present, and only then."""
+    """cc_trace.csv is loaded and plotted when present, and only then."""
 
     def test_cc_state_plot(self):
         toml = os.path.join(TMP, "cc-incast.toml")

@@ -15,6 +15,7 @@ import argparse
 import base64
 import contextlib
 import datetime
+import errno
 import html
 import json
 import math
@@ -31,7 +32,7 @@ except ImportError as _e:  # a pyenv or venv python3 without Debian's packages
              "python3-pandas and python3-matplotlib (scripts/install-deps.sh) and use "
              "/usr/bin/python3 (or set TUSK_PYTHON)" % (_e, sys.executable))
 
-from . import load, plots, stats  # noqa: E402
+from . import load, marker, plots, stats  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
 # Small HTML helpers
@@ -393,21 +394,24 @@ QUANTILE_TEXT = {
 
 
 @contextlib.contextmanager
-def staged(out_dir):
-    """A staging directory beside `out_dir` to write a report into; renamed into place (replacing
-    an earlier report) when the block ends, removed if it raises. A report never replaces a
-    results directory or anything else that is not an earlier report."""
-    if os.path.lexists(out_dir) and not (
-        os.path.isdir(out_dir) and os.path.isfile(os.path.join(out_dir, "report.html"))
-    ):
-        raise load.ResultsError(
-            "%s: --out: exists and is not an earlier tusk report (no report.html); "
-            "refusing to replace it" % out_dir)
+def staged(out_dir, kind="report"):
+    """A staging directory beside `out_dir` to write a report into, marked (marker.py) with its
+    owner while it is written; marked complete with the files it holds and renamed into place
+    (replacing an earlier report) when the block ends, removed if it raises. A report never
+    replaces a results directory of another kind of tusk's, a report of a tusk from before the
+    marker, or anything that holds files tusk did not write (docs/results-format.md, "Results
+    folders")."""
+    refusal = marker.replace_refusal(out_dir)
+    if refusal:
+        raise load.ResultsError("%s: --out: %s" % (out_dir, refusal))
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
+    marker.remove_stale(parent, os.path.basename(out_dir))  # left by a killed report
     staging = tempfile.mkdtemp(prefix=os.path.basename(out_dir) + ".staging-", dir=parent)
     try:
+        marker.write_marker(staging, kind, "staging")
         yield staging
+        marker.write_marker(staging, kind, "complete", marker.list_files(staging))
         os.chmod(staging, 0o755)
         if os.path.exists(out_dir):
             old = out_dir + ".old-%d" % os.getpid()
@@ -419,6 +423,11 @@ def staged(out_dir):
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+#: errno values of a destination that cannot be written at all (refused like bad input, exit 2);
+#: any other OS error while writing (no space, file too large) exits 3, as `tusk run` does.
+UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR, errno.ENOENT, errno.EEXIST)
 
 
 def write_report(results_dir, out_dir=None, quantiles=stats.DEFAULT_QUANTILE_METHOD):
@@ -471,6 +480,11 @@ def main(argv=None):
     except load.ResultsError as e:
         print("tusk report: error: %s" % e, file=sys.stderr)
         return 2
+    except OSError as e:
+        where = e.filename or args.out or args.results_dir
+        print("tusk report: error: cannot write the report: %s: %s; earlier results are intact"
+              % (where, e.strerror or e), file=sys.stderr)
+        return 2 if e.errno in UNWRITABLE else 3
     print("report: %s (%d plots: %s)" % (path, len(names), ", ".join(names)))
     for name, why in skipped:
         print("  not drawn: %s: %s" % (name, why))

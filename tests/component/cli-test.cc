@@ -44,7 +44,7 @@ TEST_CASE("tusk run: good scenario gives exit 0 and every results file", "[compo
     CHECK(m["status"] == "ok");
     CHECK(m["conservation"]["holds"] == true);
     CHECK(m["scenario"]["workload"]["bytes"] == 200000);
-    // Base RTT and BDP per path class (issue 16 item 8), in the manifest and printed.
+    // Base RTT and BDP per path class, in the manifest and printed.
     REQUIRE(m["path_classes"].size() == 2);
     CHECK(m["path_classes"][1]["switches"] == 3);
     CHECK(m["path_classes"][1]["bdp_bytes"].get<uint64_t>() > m["path_classes"][0]["bdp_bytes"].get<uint64_t>());
@@ -102,7 +102,7 @@ TEST_CASE("tusk run: bad input exits 2, names file, line and key, writes nothing
     CHECK(o.output.find("bad.cm:3") != std::string::npos);
     CHECK(!fs::exists(d / "out"));
 
-    // More QPs at a NIC than the 24-bit QPN space numbers (issue 16 item 13's follow-up): an
+    // More QPs at a NIC than the 24-bit QPN space numbers: an
     // input error before anything is built, not an abort in the middle of the run.
     Write(d / "s.toml", kSmall);
     o = Tusk("run " + (d / "s.toml").string() + " --out " + (d / "out").string() +

@@ -78,7 +78,7 @@ TEST_CASE("CONGA moves flowlets off a degraded path and beats ECMP on an asymmet
     //   CONGA                     6-21,   0.12-0.24 (mean 11.5, 0.17; queue 0.9-2.3 MB)
     // (With a 1 ms RTO, packets queued behind the 10 G link for more than 1 ms were resent
     // with nothing lost: 1,700-2,900 timeout resends per ECMP run raised its share to
-    // 0.65-0.72 and its queue to 7.5 MB; issue 16 item 5.)
+    // 0.65-0.72 and its queue to 7.5 MB.)
     //   CONGA, CE set at enqueue  9-47,   0.18-0.46 (mean 22.1, 0.27): the bug this catches;
     //                             the congestion signal lagged by the congested queue's delay.
     // The slow path's share at equal utilisation would be about 10/65 = 0.15. CONGA overshoots

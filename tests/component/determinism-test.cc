@@ -1,4 +1,4 @@
-// Determinism (design.md): the same scenario and seed give byte-identical results files; a
+// Determinism (docs/architecture.md): the same scenario and seed give byte-identical results files; a
 // different seed gives a different ECMP outcome.
 
 #include "run-helpers.h"

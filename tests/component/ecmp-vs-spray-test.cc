@@ -1,4 +1,4 @@
-// Oracles 7 and 9 (shared/oracles.md) in small: N = 8 long flows from leaf A to leaf B over
+// Oracles 7 and 9 (docs/oracles.md) in small: N = 8 long flows from leaf A to leaf B over
 // M = 8 spines. With flow-hash ECMP the flows that share a spine share its 100G links, so the
 // collective completes at (max flows on one spine) x ideal: E[max] = 2.597 for N = M = 8
 // (balls into bins; the unit test checks the hash alone). Per-packet spraying spreads every

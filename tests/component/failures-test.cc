@@ -1,4 +1,4 @@
-// The failure model on tiny fabrics (issue 12): each [[failures]] kind does what
+// The failure model on tiny fabrics: each [[failures]] kind does what
 // docs/scenario-format.md says, packet conservation and the run invariants hold (Run checks
 // them), and a lossy link loses frames at its rate.
 

@@ -41,7 +41,8 @@ TEST_CASE("AR sees the frame on the wire: flows that start together at a leaf ta
     // Four 1 MB flows leave leaf 0 for leaf 1 at the same instant, one per host, over 4
     // spines. Their first frames reach the leaf together; the first one starts transmission on
     // the uplink it chose at once, so its queue is empty again when the second decides. A
-    // policy that saw queued bytes only (the view before issue 11) found every uplink idle, so
+    // policy that saw queued bytes only (before the backlog counted frames on the wire) found
+    // every uplink idle, so
     // the placement was uniformly random and only 4!/4^4 = 9 % of placements are distinct
     // (checked: without the backlog every seed here collides, and per-packet AR reorders);
     // with the backlog (queued + on the wire) each flow gets its own uplink in every seed.

@@ -92,7 +92,7 @@ TEST_CASE("go-back-N: one dropped data packet is recovered by NAK", "[component]
     // arrived: at least 1, at most one BDP worth (RTT 4 us at 100G ~ 12 packets) plus slack.
     CHECK(f.retxPackets >= 1);
     CHECK(f.retxPackets <= 40);
-    CHECK(f.retxTimeoutPackets == 0); // NAK-driven resends (issue 16 item 5)
+    CHECK(f.retxTimeoutPackets == 0); // NAK-driven resends
     CHECK(f.oooPackets >= 1); // the packets behind the hole arrived out of order
     // No timeout needed: recovery within a few RTTs, far below the 1 ms RTO.
     const double extraUs = (f.fctPs - f.idealFctPs) * 1e-6;
@@ -134,12 +134,12 @@ TEST_CASE("go-back-N: the lost last ACK is recovered by the retransmission timeo
     CHECK(f.deliveredBytes == bytes); // delivered exactly once: duplicates are not re-delivered
     CHECK(f.retxPackets >= 1);        // the timeout resent from the oldest unacknowledged PSN
     // Every resend reached a receiver that had finished the message: each one is spurious and
-    // counts for this flow (issue 16 item 3: they were counted for no flow, spurious_retx 0),
+    // counts for this flow (they were once counted for no flow, spurious_retx 0),
     // as many as the receiving QP counted (resends still on the wire at the end are neither).
     CHECK(f.spuriousRetx >= 1);
     CHECK(f.spuriousRetx <= f.retxPackets);
     CHECK(f.spuriousRetx == receiverDuplicates);
-    // Every resend followed the timeout: counted apart from NAK resends (issue 16 item 5).
+    // Every resend followed the timeout: counted apart from NAK resends.
     CHECK(f.retxTimeoutPackets == f.retxPackets);
     CHECK(r.summary.retxTimeoutPackets == f.retxTimeoutPackets); // and in the summary
     // The receiver had everything at the ideal time; the sender learns it within
@@ -152,7 +152,7 @@ TEST_CASE("go-back-N: the lost last ACK is recovered by the retransmission timeo
 }
 
 TEST_CASE("RTO: a QP whose packets wait in a PFC-paused queue for more than 1 ms is not "
-          "timed out with the default RTO (a deployed NIC's), and is with 1 ms (issue 16 item 5)",
+          "timed out with the default RTO (a deployed NIC's), and is with 1 ms",
           "[component][go-back-n][rto]")
 {
     // 32:1 incast of 256 KiB flows into a host whose link runs at 1 Gb/s (degraded from 100 at

@@ -1,4 +1,4 @@
-// Honest overrides (issue 15): an [ns3] default for an attribute the run sets itself is refused
+// Honest overrides: an [ns3] default for an attribute the run sets itself is refused
 // with what to use instead, never silently overwritten. The two confirmed cases were
 // "ns3::DcqcnCongestionControl::Gain" (overwritten by the DCQCN preset) and
 // "ns3::RdmaNic::RecoveryMode" (set on every NIC from nic.receiver / nic.transport; now the

@@ -192,7 +192,7 @@ TEST_CASE("QP scaling modes: split posts one part per QP, round-robin posts mess
 TEST_CASE("4096 QPs per connection carry a transfer, one part each, all delivered",
           "[component][qp-scaling]")
 {
-    // Issue 16 item 13: the QP count is bounded by the 24-bit QPN space, not by 1024.
+    // The QP count is bounded by the 24-bit QPN space, not by 1024.
     auto spec = LeafSpine(2, 2, 1, 100);
     spec.nic.qpsPerConnection = 4096;
     spec.nic.qpEntropy = "sequential"; // 4096 consecutive UDP source ports

@@ -1,4 +1,4 @@
-// Oracle 5 (shared/oracles.md): a single flow of any size on an idle path has FCT slowdown 1
+// Oracle 5 (docs/oracles.md): a single flow of any size on an idle path has FCT slowdown 1
 // within 1e-6 and delivers exactly its bytes; the 5 GiB case exercises 64-bit byte counters
 // (5 GiB > 2^32 B). Ideal FCT: fabric/model/ideal-fct.h.
 
@@ -21,7 +21,7 @@ TEST_CASE("lone flow: slowdown is 1 and bytes are exact (oracle 5)", "[component
     CHECK(f.slowdown >= 1.0 - 1e-12);
 }
 
-// Issue 16 item 7: htsim and the HPCC simulator stop a flow's clock when the last ACK reaches
+// htsim and the HPCC simulator stop a flow's clock when the last ACK reaches
 // the sender; tusk's fct_us stops at the last byte at the receiver. fct_sender_us is the
 // former: for a lone flow across the spine (4 links of 1 µs) it is fct_us plus the ACK's
 // one-way trip: 4 x (1 µs + an 86 B wire frame at 100 Gb/s = 6.88 ns), no queueing.
@@ -38,7 +38,7 @@ TEST_CASE("lone flow: fct_sender is fct plus the last ACK's one-way trip", "[com
     CHECK(r.simEndPs == f.startPs + f.fctSenderPs); // the run ends at the last ACK
 }
 
-// Issue 16 item 8: the base RTT and BDP of each path class, the numbers FCT-slowdown papers
+// The base RTT and BDP of each path class, the numbers FCT-slowdown papers
 // normalise by, by hand for a 2 x 2 leaf-spine of 100 Gb/s, 1 µs links: an MTU packet is a
 // 4178 B wire frame (4096 + 62 header + 20 PHY) = 334.24 ns per hop, its ACK 86 B = 6.88 ns.
 TEST_CASE("path classes: base RTT and BDP by hand on a leaf-spine", "[component][fct]")

@@ -209,7 +209,7 @@ TEST_CASE("the PFC watchdog (drop action) drops what is queued in a storm, and c
 namespace
 {
 
-/** Issue 16, items 1 and 2: a 4 x 4 leaf-spine at 100 Gb/s with go-back-N receivers and
+/** A 4 x 4 leaf-spine at 100 Gb/s with go-back-N receivers and
  *  HPCC web-search background traffic at 50 % load, under a per-packet adaptive policy. PFC
  *  pauses spread in both directions between leaves and spines, but shortest-path routing on
  *  a leaf-spine has no cyclic buffer dependency. */
@@ -253,7 +253,7 @@ TEST_CASE("no PFC deadlock is reported on a busy leaf-spine under adaptive routi
 {
     // The case the old detector mistook for a cycle, a leaf and a spine pausing each other's
     // direction of one link, must happen in these runs. Since the switches hand the policies
-    // the backlog (queued + on the wire, issue 11), AR and DRILL spread this traffic so evenly
+    // the backlog (queued + on the wire), AR and DRILL spread this traffic so evenly
     // that no spine pauses a leaf that pauses it back (measured: spines pause leaves 1-3, leaf
     // 0 pauses the spines); random per-packet spraying, blind to queues, still does it.
     bool mutualSeen = false;

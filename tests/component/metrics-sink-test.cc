@@ -151,7 +151,7 @@ TEST_CASE("links.csv from trace sources agrees with the ports' counters: the PFC
     CHECK(r.summary.drops > 0);
 }
 
-// Issue 16 item 4: a run shorter than the 10 µs utilisation window had max_util < mean_util
+// A run shorter than the 10 µs utilisation window had max_util < mean_util
 // (the busiest window counted idle time after the run's end). Such a run is one window.
 TEST_CASE("links.csv of a run shorter than the utilisation window: max_util equals mean_util",
           "[component][metrics]")
@@ -172,7 +172,7 @@ TEST_CASE("links.csv of a run shorter than the utilisation window: max_util equa
     CHECK(busy >= 2); // host 0 -> leaf and leaf -> host 1 carried the flow
 }
 
-// Issue 16 item 9: per-flow packet conservation in flows.csv. Each flow's data frames sent =
+// Per-flow packet conservation in flows.csv. Each flow's data frames sent =
 // received + dropped (by reason) + in flight, in flight never negative; the per-flow counts
 // add up to the QPs' own counters (an independent source) and the drops to links.csv's.
 TEST_CASE("flows.csv per-flow packet counts: sent = received + dropped + in flight, and they "
@@ -243,7 +243,7 @@ TEST_CASE("flows.csv per-flow packet counts: sent = received + dropped + in flig
     CHECK(static_cast<uint64_t>(inFlight) <= r.conservation.inFlight);
 }
 
-// Issue 16 item 18: the invariants are checked at the end of every run (every run of the
+// The invariants are checked at the end of every run (every run of the
 // suite passes through them); two faults injected here must each be reported as a failure.
 TEST_CASE("run invariants: a NIC faster than its link breaks the link-rate invariant",
           "[component][invariants]")

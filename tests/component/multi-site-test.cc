@@ -1,4 +1,4 @@
-// Issue 18, across sites: PFC honesty over distance (oracle 22) and the lossy long-haul class
+// Across sites: PFC honesty over distance (oracle 22) and the lossy long-haul class
 // with transport recovery, on scenarios/papers/diloco/sync-dp.toml (two sites of 4 hosts, one
 // long-haul link between their DCI switches).
 

@@ -1,4 +1,4 @@
-// What a run shows of its models' internals (issue 16 items 10 and 11): the per-QP
+// What a run shows of its models' internals: the per-QP
 // congestion-control trace (cc_trace.csv) checked against DCQCN's update rules (Zhu et al.,
 // SIGCOMM 2015, section 3 and its Figure 8 rate-increase stages), and the switch MMU's pools
 // (switches.csv, switch_timeseries.csv) checked against the queues and against PFC.

@@ -1,5 +1,5 @@
 // Lossless RoCEv2: PFC (IEEE 802.1Qbb) with the shared-buffer MMU. Oracles 12 and 13 of
-// shared/oracles.md and the PFC tests of the lossless-RoCE issue.
+// docs/oracles.md.
 
 #include "run-helpers.h"
 

@@ -1,4 +1,4 @@
-// Oracles 1, 3 and 4 (shared/oracles.md) on a non-blocking fabric: ring all-reduce CCT against
+// Oracles 1, 3 and 4 (docs/oracles.md) on a non-blocking fabric: ring all-reduce CCT against
 // 2(n-1)/n * S / B (nccl-tests doc/PERFORMANCE.md), its bandwidth and latency sensitivity.
 
 #include "run-helpers.h"

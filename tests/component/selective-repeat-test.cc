@@ -185,7 +185,7 @@ TEST_CASE("selective repeat: a lost last packet is recovered by the timeout, alo
     REQUIRE(r.finished);
     CHECK(r.flows[0].deliveredBytes == 64 * 4096);
     CHECK(r.flows[0].retxPackets == 1);
-    CHECK(r.flows[0].retxTimeoutPackets == 1); // a timeout resend (issue 16 item 5)
+    CHECK(r.flows[0].retxTimeoutPackets == 1); // a timeout resend
     CHECK(r.flows[0].fctPs > 200'000'000); // waited for the 200 us timeout
 }
 

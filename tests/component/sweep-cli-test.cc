@@ -329,7 +329,7 @@ TEST_CASE("tusk regress: a planted bad baseline fails, --update-baselines rewrit
     CHECK(updated.find("planted\" }") == updated.rfind("planted\" }")); // only the theory one left
     CHECK(updated.find("spray.retx_packets = { value = 0, abs = 0, source = \"theory: planted\" }") !=
           std::string::npos);
-    // p99 by nearest rank (169.898592 was the interpolated one, before issue 16 item 6).
+    // p99 by nearest rank (169.898592 was the interpolated one).
     CHECK(updated.find("ecmp.fct_p99_us = { value = 169.90272, source = \"measured: ") != std::string::npos);
     // Everything else in the file is as it was.
     CHECK(Lines(updated).size() == Lines(text).size());

@@ -1,6 +1,6 @@
 // Component tests of training traffic on tiny fabrics: jobs, imported SimAI workloads, the
 // scale-up domain, the watchdog, periodic synchronisation and background load, run through
-// the same Runner as `tusk run`. Oracles cited from ../shared/oracles.md.
+// the same Runner as `tusk run`. Oracles cited from docs/oracles.md.
 
 #include "run-helpers.h"
 

@@ -1,4 +1,4 @@
-// The Ultra-Ethernet-style transport (issue 5; ns3-modules/rdma/doc/rdma.md "UEC-style
+// The Ultra-Ethernet-style transport (ns3-modules/rdma/doc/rdma.md "UEC-style
 // transport"): oracle 19 (ROD keeps one entropy per connection: 0 reordering; RUD with
 // spraying on a symmetric fabric: reordering > 0, goodput >= 95 % of line rate), ROD under
 // host- and switch-side spraying, and REPS against oblivious spraying when an uplink fails

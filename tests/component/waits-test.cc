@@ -1,4 +1,4 @@
-// Who waited (issue 12): flows.csv's path columns as the frames really went (FrameMeta::path
+// Who waited: flows.csv's path columns as the frames really went (FrameMeta::path
 // decoded), waits.csv on a tiny ring all-reduce with one slow cable, and `tusk locate` on real
 // runs (ECMP and spraying) naming the slow link first. Definitions: docs/results-format.md.
 

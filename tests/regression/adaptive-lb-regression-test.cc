@@ -1,4 +1,4 @@
-// Issue 11's adaptive load balancing on its own setups (scenarios/adaptive-lb/README.md, where
+// Adaptive load balancing on its own setups (scenarios/adaptive-lb/README.md, where
 // the tables over seeds 1-3 and the commands that regenerate them are): the direction against
 // ECMP that the papers report, with a band below the measured ratio.
 
@@ -24,7 +24,7 @@ Load(const std::string& file)
 TEST_CASE("websearch-8x8-2to1: CONGA beats ECMP on mean and p99 FCT slowdown in every seed",
           "[regression][conga]")
 {
-    // Issue 11 reported CONGA at about 1.5x ECMP's mean and 2x its p99 slowdown on this setup
+    // CONGA was once measured at about 1.5x ECMP's mean and 2x its p99 slowdown on this setup
     // (128 hosts, 2:1 oversubscribed, DCQCN + PFC, web-search Poisson flows); the CONGA paper
     // (Alizadeh et al., SIGCOMM 2014) shows it below ECMP. Measured after the fixes
     // (CE stamped at egress, aging feedback), seeds 1-3: mean 0.78-0.79x, p99 0.66-0.77x.
@@ -50,7 +50,7 @@ TEST_CASE("websearch-4x4 at load 0.8 with DCQCN: per-packet AR beats ECMP's mean
           "in every seed",
           "[regression][ar]")
 {
-    // Issue 11: `ar` did not beat ECMP under uniform random traffic (PFC only, no end-host
+    // `ar` did not beat ECMP under uniform random traffic (PFC only, no end-host
     // CC), where DRILL (Ghorbani et al., SIGCOMM 2017: 1.3-1.4x lower mean FCT at 80 %
     // load, i.e. 0.71-0.77x) reports a clear gain. lb-policies/README.md explains why: without
     // CC the traffic is bound by the receivers, and AR moves the queues to the destination

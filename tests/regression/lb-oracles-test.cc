@@ -1,4 +1,4 @@
-// Load-balancing oracle 9 on the packet-level fabric (shared/oracles.md). Long: run by CI under
+// Load-balancing oracle 9 on the packet-level fabric (docs/oracles.md). Long: run by CI under
 // the ctest label "regression". Oracles 7 and 8 (ECMP collisions, QP scaling: means over 120-200
 // seeds) are theory baselines of the regression suite regress/oracles.toml (`tusk regress`).
 

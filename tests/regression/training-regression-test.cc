@@ -1,4 +1,4 @@
-// Long checks of issue 6 (ctest label "regression"): oracle 1 through the job machinery
+// Long checks of training jobs (ctest label "regression"): oracle 1 through the job machinery
 // (channels, chunking, barriers), and the issue's scenarios run to completion.
 
 #include "run-helpers.h"
@@ -40,7 +40,7 @@ TEST_CASE("a 1 GiB ring all-reduce job on 8 x 400G ranks takes 37.58 ms (oracle 
           Approx(ns3::RingAllReduceLowerBoundSeconds(8, 1ULL << 30, 400e9)).epsilon(1e-12));
 }
 
-TEST_CASE("the issue 6 scenarios run to completion above their byte bounds", "[regression][job]")
+TEST_CASE("the training-job scenarios run to completion above their byte bounds", "[regression][job]")
 {
     const std::string dir = std::string(TUSK_SOURCE_DIR) + "/scenarios/";
     for (const char* name : {"llama3-8b-dp-allreduce.toml", "moe-all-to-all.toml",

@@ -1,4 +1,4 @@
-// The failure model's keys (issue 12): every [[failures]] kind and [[failure_rates]], their
+// The failure model's keys: every [[failures]] kind and [[failure_rates]], their
 // errors (file, line and key), the draw of random failures (reproducible, echoed so that a
 // manifest reruns the same failures), and the gray failure's hash buckets.
 

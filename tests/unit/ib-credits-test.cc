@@ -1,5 +1,5 @@
 // InfiniBand link-level flow control: the credit arithmetic of IBA vol. 1 section 7.9.4
-// (ns3-modules/fabric/model/ib-credits.h), oracle 21 of shared/oracles.md, and the
+// (ns3-modules/fabric/model/ib-credits.h), oracle 21 of docs/oracles.md, and the
 // [fabric] kind keys.
 
 #include "input-error-helpers.h"

@@ -1,4 +1,4 @@
-// The ideal FCT (design.md "Units and definitions") against a brute-force store-and-forward
+// The ideal FCT (docs/analysis.md) against a brute-force store-and-forward
 // recurrence, and oracle 20's base-RTT convention.
 
 #include "fabric/model/fabric-units.h"

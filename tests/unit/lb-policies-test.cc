@@ -1,6 +1,6 @@
 // The switch-side load-balancing policies alone, no Simulator: every decision gets its time
 // from LbContext.now, which these tests step by hand (a fake clock). Each test states the
-// property from the policy's paper or from shared/oracles.md that it checks.
+// property from the policy's paper or from docs/oracles.md that it checks.
 
 #include "lb-policies/drill-load-balancer.h"
 #include "lb-policies/ecmp-load-balancer.h"

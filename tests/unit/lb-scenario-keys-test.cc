@@ -111,7 +111,7 @@ TEST_CASE("load-balancing keys: bad values name key and line", "[unit][scenario]
     CHECK(e.Message().find("receiver") != std::string::npos);
 }
 
-TEST_CASE("QP counts are bounded by the 24-bit QPN space, not by 1024 (issue 16 item 13)",
+TEST_CASE("QP counts are bounded by the 24-bit QPN space, not by 1024",
           "[unit][scenario][lb]")
 {
     // 2^24 QPNs less the reserved QP0 and QP1 (BTH destination QP is 24 bits).

@@ -353,7 +353,7 @@ TEST_CASE("locate: coordinate-descent NNLS meets the KKT conditions and matches 
 // (16 leaves x 8 spines x 8 hosts, 100 Gb/s), 8 rounds of random permutations of 2 MB flows,
 // ECMP-like random paths, 10 % lognormal noise, 2 % of flows slowed up to 3x for reasons
 // unrelated to links, and half the flows through a faulty link's upstream switch slowed 1.3x
-// (congestion spreading). Targets of issue 12: top-1 >= 95 % for one 1/4-rate link over >= 20
+// (congestion spreading). Targets: top-1 >= 95 % for one 1/4-rate link over >= 20
 // placements, no suspect when nothing is wrong, two faults within the top 3.
 
 namespace

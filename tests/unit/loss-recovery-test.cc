@@ -98,7 +98,7 @@ TEST_CASE("go-back-N responder: one NAK per ePSN, out-of-order packets discarded
     CHECK(r.counters.duplicatePackets == 1);
 }
 
-// Issue 16 item 3: a duplicate that arrives after its message was delivered was counted for
+// A duplicate that arrives after its message was delivered was counted for
 // the next message on the QP (or for none), so a flow's spurious_retx undercounted.
 TEST_CASE("go-back-N responder: a duplicate counts for the message it belongs to, also after "
           "that message was delivered",

@@ -1,4 +1,4 @@
-// Exact manifests (issue 15): the "scenario" a run's manifest echoes is the resolved spec the
+// Exact manifests: the "scenario" a run's manifest echoes is the resolved spec the
 // run used, and it is itself a scenario that resolves to the same spec. Checked for every
 // shipped scenario (scenarios/*.toml, scenarios/lb-compare/*.toml) and for the derived values
 // that used to be lost: UEC's BDP-derived ECN thresholds and the DCQCN presets. No simulation

@@ -1,5 +1,5 @@
 /*
- * Unit tests of issue 18's "across sites": the multi-site builder (fabric/helper/multi-site.h),
+ * Unit tests of multi-site fabrics: the multi-site builder (fabric/helper/multi-site.h),
  * the MMU's lossy long-haul ports (oracle 22: a lossless class over a long haul would need
  * 2 x (delay x rate) + 2 x MTU of headroom) and the "site" / "cross-site" process groups of a
  * DiLoCo job (Douillard et al. 2023). Every expected number is derived next to it.

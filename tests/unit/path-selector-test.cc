@@ -1,4 +1,4 @@
-// The PathSelector seam alone, no Simulator (design.md, host side): the EV pool map every
+// The PathSelector seam alone, no Simulator (docs/architecture.md, host side): the EV pool map every
 // selector draws from, the NIC's default FixedPathSelector, the counting and trace sources of
 // the non-virtual interface, and the registry of short names. Each policy has its own file,
 // <name>-path-selector-test.cc.

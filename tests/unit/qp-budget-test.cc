@@ -1,4 +1,4 @@
-// Issue 16 (follow-up of item 13): a NIC numbers at most 2^24 - 2 QPs (24-bit BTH QPN, IBA
+// A NIC numbers at most 2^24 - 2 QPs (24-bit BTH QPN, IBA
 // Vol. 1 9.2, less QP0/QP1). A scenario that needs more at one NIC is an input error found
 // before anything is built (exit 2 in the CLI), not an abort in the middle of the run.
 

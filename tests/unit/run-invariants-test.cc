@@ -1,4 +1,4 @@
-// Issue 16 item 18: the per-flow conservation invariants of tusk/run-invariants.cc on hand-made
+// The per-flow conservation invariants of tusk/run-invariants.cc on hand-made
 // tables (the MMU and link-rate ones are injected into real runs in
 // tests/component/metrics-sink-test.cc).
 

@@ -1,4 +1,4 @@
-// Scenario keys of issue 6: [[jobs]], [[jobs.collectives]], [[background]], [scale_up], the
+// Scenario keys of training jobs: [[jobs]], [[jobs.collectives]], [[background]], [scale_up], the
 // rail-optimised / pod-clos / hpcc topologies, workload kinds "jobs" and "hpcc": values,
 // errors with file, line and key (exit 2 in the CLI), and the manifest echo round trip.
 #include "fabric/model/input-error.h"
@@ -303,7 +303,7 @@ TEST_CASE("pod-clos and hpcc topologies and the hpcc workload", "[unit][scenario
     CHECK(ScenarioToJson(LoadScenarioString(JsonToToml(echo), "json.toml")) == echo);
 }
 
-TEST_CASE("the issue 6 scenarios load", "[unit][scenario][jobs]")
+TEST_CASE("the training-job scenarios load", "[unit][scenario][jobs]")
 {
     for (const char* name : {"llama3-8b-dp-allreduce.toml", "moe-all-to-all.toml",
                              "simai-micro-allreduce.toml", "background-mix.toml"})
@@ -317,7 +317,7 @@ TEST_CASE("the issue 6 scenarios load", "[unit][scenario][jobs]")
     }
 }
 
-// Issue 16 item 14: the flow-size CDF's rounding to whole bytes is a scenario key. "up" (the
+// The flow-size CDF's rounding to whole bytes is a scenario key. "up" (the
 // default) gives exact sizes; "hpcc" truncates as HPCC's traffic_gen.py, so that every size
 // not already whole is one byte shorter, with the same arrivals and destinations.
 TEST_CASE("background[i].size_rounding selects exact sizes (up, default) or HPCC's truncation",

@@ -176,9 +176,9 @@ TEST_CASE("default scenario loads with its documented values", "[unit][scenario]
     CHECK(s.pfc.losslessPriorities == std::vector<uint8_t>{3});
     CHECK(s.fabric.phyOverheadBytes == 20);
     CHECK(s.nic.mtuBytes == 4096);
-    CHECK(s.nic.rtoPs == 67'108'864'000ULL); // 4.096 us x 2^14 (issue 16 item 5)
+    CHECK(s.nic.rtoPs == 67'108'864'000ULL); // 4.096 us x 2^14
     CHECK(s.nic.congestionControl == "none");
-    CHECK(s.nic.receiver == "selective-repeat"); // issue 16 item 15: spraying without go-back-N
+    CHECK(s.nic.receiver == "selective-repeat"); // spraying without go-back-N
     CHECK(s.nic.dataPriority == 3);
     CHECK(s.nic.controlPriority == 7);
     CHECK(s.ns3Defaults.empty());

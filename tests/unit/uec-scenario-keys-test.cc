@@ -1,4 +1,4 @@
-// The scenario keys of issue 5: [nic] transport and [[failures]] (docs/scenario-format.md).
+// The scenario keys of the UEC transport: [nic] transport and [[failures]] (docs/scenario-format.md).
 
 #include "fabric/model/input-error.h"
 #include "tusk/scenario-toml.h"

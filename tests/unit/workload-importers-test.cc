@@ -214,7 +214,7 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
     }
     {
         // A dual-ToR host (Alibaba HPN style): host node 2 links to switches 0 and 1. Refused
-        // with the file's line of the second link, naming both switches (issue 16 item 12).
+        // With the file's line of the second link, naming both switches.
         TempFile f("4 2 3\n0 1\n0 2 100Gbps 0.001ms 0\n3 1 100Gbps 0.001ms 0\n"
                    "2 1 100Gbps 0.001ms 0\n");
         const auto e = Error([&] { ReadHpccTopology(f.path); });
@@ -274,7 +274,7 @@ TEST_CASE("flow-size CDFs: mean as traffic_gen computes it, sampling matches it"
 TEST_CASE("flow-size CDF sizes: exact (rounded up) by default, HPCC's truncation on request",
           "[unit][background]")
 {
-    // Issue 16 item 14. Sizes uniform in (0, 4096], (4096, 16384], (16384, 65536] with
+    // Sizes uniform in (0, 4096], (4096, 16384], (16384, 65536] with
     // probabilities 50 / 30 / 20 %.
     const FlowSizeCdf cdf({{0, 0}, {4096, 50}, {16384, 80}, {65536, 100}});
     const auto trunc = CdfSizeRounding::HpccTruncate;

@@ -228,7 +228,7 @@ class FabricNetDevice : public NetDevice
      *  down) up to `now`, ps. */
     uint64_t GetCreditStallPs(Time now) const;
 
-    /** Frames over which the line-rate invariant is checked (issue 16 item 18). */
+    /** Frames over which the line-rate invariant is checked at the end of the run. */
     static constexpr size_t kRateCheckFrames = 10;
     /** The first time this port sent faster than the line rate given to CheckLineRateAgainst:
      *  over kRateCheckFrames consecutive frames, the time from the first start to the last

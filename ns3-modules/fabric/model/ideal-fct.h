@@ -1,5 +1,5 @@
 /*
- * tusk: ideal flow completion time (design.md, "Units and definitions").
+ * tusk: ideal flow completion time (docs/analysis.md).
  *
  * The FCT of a flow alone on the idle fabric along a path: the NIC sends its packets back to
  * back at line rate, every hop stores and forwards, and the last byte is delivered when the
@@ -87,7 +87,7 @@ std::vector<uint32_t> RoundRobinPackets(const std::vector<std::pair<uint32_t, ui
                                         uint32_t mtuBytes);
 
 /**
- * \brief Base RTT under the ConWeave convention (oracles.md 20): 2·hops·delay + hops·packet/C,
+ * \brief Base RTT under the ConWeave convention (docs/oracles.md, oracle 20): 2·hops·delay + hops·packet/C,
  * in ps, for `hops` links of equal `rateBps` and one-way `delayPs`, packet of `packetBytes`.
  */
 uint64_t BaseRttPs(uint32_t hops, uint64_t delayPs, uint64_t packetBytes, uint64_t rateBps);

@@ -1,5 +1,5 @@
 /*
- * tusk: LoadBalancer, the switch-side load-balancing seam (design.md, "Load balancing").
+ * tusk: LoadBalancer, the switch-side load-balancing seam (docs/architecture.md).
  */
 #ifndef TUSK_LOAD_BALANCER_H
 #define TUSK_LOAD_BALANCER_H

@@ -1,5 +1,5 @@
 /*
- * tusk: PathSelector, the host-side load-balancing seam (design.md): which entropy (UDP
+ * tusk: PathSelector, the host-side load-balancing seam (docs/architecture.md): which entropy (UDP
  * source port) the next packet of a QP carries, and feedback per entropy. The shape follows
  * htsim's sender multipath interface (uet-htsim sim/uec_mp.h): next entropy, and feedback.
  *

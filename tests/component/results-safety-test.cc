@@ -1,0 +1,406 @@
+// tusk never loses a user's data (docs/results-format.md, "Results folders"): `--out` replaces
+// only a folder tusk marked as its results and that holds nothing else; two writers of one
+// destination are refused; staging folders of killed runs are cleaned by the next writer, a
+// live owner's never; a full disk or a file size limit exits 3 with the OS's words and the
+// previous results intact; sweeps and regress refuse a root they cannot write or that another
+// sweep holds with exit 2.
+
+#include "cli-helpers.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using tusk_test::Outcome;
+using tusk_test::Scratch;
+using tusk_test::Shell;
+using tusk_test::Slurp;
+using tusk_test::Tusk;
+using tusk_test::Write;
+
+namespace
+{
+
+const std::string kTusk = std::string(TUSK_BINARY_DIR) + "/bin/tusk";
+
+/** `tusk run` of the small scenario in `d` into `out`, with extra arguments. */
+Outcome
+RunSmall(const fs::path& d, const fs::path& out, const std::string& extra = "")
+{
+    if (!fs::exists(d / "s.toml"))
+    {
+        Write(d / "s.toml", tusk_test::kSmallScenario);
+    }
+    return Tusk("run " + (d / "s.toml").string() + " --out " + out.string() + " -q " + extra);
+}
+
+/** Names in `dir` that begin with `prefix`, sorted. */
+std::vector<std::string>
+Named(const fs::path& dir, const std::string& prefix)
+{
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir))
+    {
+        const std::string n = e.path().filename().string();
+        if (n.rfind(prefix, 0) == 0)
+        {
+            out.push_back(n);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/** Wait (up to a minute) until `dir` holds a name beginning with `prefix`. */
+bool
+WaitFor(const fs::path& dir, const std::string& prefix)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    while (Named(dir, prefix).empty())
+    {
+        if (std::chrono::steady_clock::now() - t0 > std::chrono::minutes(1))
+        {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return true;
+}
+
+/**
+ * A long `tusk run` (4 GB permutation) into `out`, in the background: its pid (the shell
+ * exec's tusk, so $$ is tusk's pid) once its staging folder exists.
+ */
+struct LongRun
+{
+    Outcome outcome{0, ""};
+    std::thread thread;
+    long pid = 0;
+
+    LongRun(const fs::path& d, const fs::path& out, const std::string& bytes)
+    {
+        Write(d / "s.toml", tusk_test::kSmallScenario);
+        const fs::path pidFile = d / ("pid-of-" + out.filename().string());
+        thread = std::thread([=] {
+            outcome = Shell("echo $$ > " + pidFile.string() + "; exec " + kTusk + " run " +
+                            (d / "s.toml").string() + " --out " + out.string() +
+                            " -q --set workload.bytes=" + bytes + " --set seed=7");
+        });
+        if (!WaitFor(out.parent_path(), out.filename().string() + ".staging-"))
+        {
+            thread.join();
+            FAIL("no staging folder appeared: " << outcome.output);
+        }
+        // Then its owner record (a few seconds at most: the run is simulating by then).
+        const fs::path staging =
+            out.parent_path() / Named(out.parent_path(), out.filename().string() + ".staging-")[0];
+        for (int i = 0; i < 250 && !fs::exists(staging / ".tusk-results"); ++i)
+        {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        std::ifstream(pidFile) >> pid;
+    }
+
+    void Wait()
+    {
+        if (thread.joinable())
+        {
+            thread.join();
+        }
+    }
+
+    ~LongRun() { Wait(); }
+};
+
+std::string
+ProcStart(long pid)
+{
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream rest(stat.substr(stat.rfind(')') + 1));
+    std::string f;
+    for (int i = 0; i < 20 && rest >> f; ++i)
+    {
+    }
+    return f;
+}
+
+/** A staging folder of `dest` whose marker names `pid` (this host, this boot) as its owner. */
+fs::path
+PlantStaging(const fs::path& dest, const std::string& suffix, long pid)
+{
+    const fs::path p = dest.string() + ".staging-" + suffix;
+    fs::create_directories(p);
+    char host[256] = {};
+    ::gethostname(host, sizeof(host) - 1);
+    std::string boot = Slurp("/proc/sys/kernel/random/boot_id");
+    boot.erase(boot.find_last_not_of('\n') + 1);
+    nlohmann::json m = {{"tusk_results", 1},
+                        {"kind", "run"},
+                        {"state", "staging"},
+                        {"owner", {{"host", host}, {"boot_id", boot}, {"pid", pid},
+                                   {"pid_start", ProcStart(pid)}}}};
+    Write(p / ".tusk-results", m.dump());
+    Write(p / "flows.csv", "half a run\n");
+    return p;
+}
+
+/** The pid of a process that has exited. */
+long
+DeadPid()
+{
+    const Outcome o = Shell("sh -c 'echo $$'");
+    return std::stol(o.output);
+}
+
+} // namespace
+
+TEST_CASE("tusk run --out: a folder holding anything tusk did not write is never replaced",
+          "[component][cli][results-safety]")
+{
+    const auto d = Scratch("safety-foreign");
+
+    // A file named manifest.json does not make a results folder: exit 2, nothing touched.
+    fs::create_directories(d / "thesis");
+    Write(d / "thesis" / "manifest.json", "{\"name\": \"my web app\"}\n");
+    Write(d / "thesis" / "thesis.tex", "three years of work\n");
+    auto o = RunSmall(d, d / "thesis");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("thesis.tex") != std::string::npos);
+    CHECK(Slurp(d / "thesis" / "thesis.tex") == "three years of work\n");
+    CHECK(Slurp(d / "thesis" / "manifest.json") == "{\"name\": \"my web app\"}\n");
+    CHECK(Named(d, "thesis.").empty()); // no staging folder, no lock left
+
+    // Neither does comparison.csv, through [output] dir; many files: a few, then "and N more".
+    fs::create_directories(d / "data");
+    Write(d / "data" / "comparison.csv", "policy\n");
+    for (int i = 0; i < 8; ++i)
+    {
+        Write(d / "data" / ("sample" + std::to_string(i) + ".dat"), "x\n");
+    }
+    o = Tusk("run " + (d / "s.toml").string() + " -q --set 'output.dir=\"" + (d / "data").string() +
+             "\"'");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("and 4 more") != std::string::npos);
+    CHECK(fs::exists(d / "data" / "sample7.dat"));
+
+    // A run tusk wrote is replaced, and holds the marker, listing its files.
+    o = RunSmall(d, d / "out");
+    REQUIRE(o.status == 0);
+    const auto marker = nlohmann::json::parse(Slurp(d / "out" / ".tusk-results"));
+    CHECK(marker["tusk_results"] == 1);
+    CHECK(marker["kind"] == "run");
+    CHECK(marker["state"] == "complete");
+    CHECK(marker["files"].size() >= 8);
+    // ... also with results folders of tusk's inside it (a rerun, a report).
+    fs::copy(d / "out", d / "copy", fs::copy_options::recursive);
+    fs::rename(d / "copy", d / "out" / "report");
+    o = RunSmall(d, d / "out");
+    CHECK(o.status == 0);
+    CHECK(!fs::exists(d / "out" / "report"));
+
+    // One file of the user's in it, at any depth: refused, named, kept.
+    fs::copy(d / "out", d / "copy", fs::copy_options::recursive);
+    fs::rename(d / "copy", d / "out" / "report");
+    Write(d / "out" / "report" / "notes.txt", "mine\n");
+    o = RunSmall(d, d / "out");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("report/notes.txt") != std::string::npos);
+    CHECK(Slurp(d / "out" / "report" / "notes.txt") == "mine\n");
+
+    // Results of a tusk from before the marker: refused, saying how to proceed.
+    fs::remove_all(d / "out" / "report");
+    fs::remove(d / "out" / ".tusk-results");
+    o = RunSmall(d, d / "out");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("rm -r") != std::string::npos);
+    CHECK(fs::exists(d / "out" / "manifest.json"));
+
+    // A comparison: marked, replaced by the next comparison, refused with a file of the user's.
+    o = Tusk("compare " + (d / "s.toml").string() + " --policies ecmp,spray -q --out " +
+             (d / "cmp").string());
+    REQUIRE(o.status == 0);
+    CHECK(nlohmann::json::parse(Slurp(d / "cmp" / ".tusk-results"))["kind"] == "compare");
+    o = Tusk("compare " + (d / "s.toml").string() + " --policies ecmp,spray -q --out " +
+             (d / "cmp").string());
+    CHECK(o.status == 0);
+    Write(d / "cmp" / "ecmp" / "plot.py", "import this\n");
+    o = Tusk("compare " + (d / "s.toml").string() + " --policies ecmp -q --out " +
+             (d / "cmp").string());
+    CHECK(o.status == 2);
+    CHECK(o.output.find("ecmp/plot.py") != std::string::npos);
+    CHECK(fs::exists(d / "cmp" / "spray" / "flows.csv"));
+}
+
+TEST_CASE("tusk run: a second writer of the same --out is refused with the holder's pid",
+          "[component][cli][results-safety]")
+{
+    const auto d = Scratch("safety-lock");
+    LongRun first(d, d / "out", "1GB");
+    const auto o = RunSmall(d, d / "out");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("pid " + std::to_string(first.pid)) != std::string::npos);
+    first.Wait();
+    INFO(first.outcome.output);
+    CHECK(first.outcome.status == 0);
+    // The first run's results are there, whole; no lock file or staging folder is left.
+    CHECK(nlohmann::json::parse(Slurp(d / "out" / "manifest.json"))["seed"] == 7);
+    CHECK(Named(d, "out.").empty());
+}
+
+TEST_CASE("tusk run: staging folders of killed runs are removed by the next run to that "
+          "destination, a live owner's never",
+          "[component][cli][results-safety]")
+{
+    const auto d = Scratch("safety-stale");
+    {
+        LongRun killed(d, d / "out", "4GB");
+        REQUIRE(::kill(static_cast<pid_t>(killed.pid), SIGKILL) == 0);
+    }
+    REQUIRE(Named(d, "out.staging-").size() == 1);
+    const fs::path live = PlantStaging(d / "out", "live00", ::getpid());
+    const fs::path dead = PlantStaging(d / "out", "dead00", DeadPid());
+    const fs::path other = PlantStaging(d / "other", "dead00", DeadPid()); // another destination
+    fs::create_directories(d / ("out.old-" + std::to_string(DeadPid())));
+    // Killed before it wrote its owner record: removed once a minute old, kept while it may
+    // still be starting.
+    const fs::path bareOld = d / "out.staging-bare00";
+    const fs::path bareNew = d / "out.staging-bare01";
+    fs::create_directories(bareOld);
+    fs::create_directories(bareNew);
+    fs::last_write_time(bareOld, fs::file_time_type::clock::now() - std::chrono::minutes(5));
+
+    auto o = RunSmall(d, d / "out");
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    CHECK(Named(d, "out.staging-") ==
+          std::vector<std::string>{bareNew.filename().string(), live.filename().string()});
+    CHECK(Named(d, "out.old-").empty());
+    CHECK(!fs::exists(d / "out.lock"));
+    CHECK(fs::exists(live / "flows.csv"));
+    CHECK(fs::exists(other / "flows.csv"));
+    CHECK(!fs::exists(dead));
+
+    // A sweep cleans the stale staging folders of its whole tree.
+    fs::remove_all(live);
+    fs::remove_all(bareNew);
+    Write(d / "base.toml", tusk_test::kSmallScenario);
+    Write(d / "sw.toml", "name = \"sw\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                         "values = [1]\n");
+    fs::create_directories(d / "root");
+    const fs::path staleRun = PlantStaging(d / "root" / "old-run", "dead00", DeadPid());
+    o = Tusk("sweep " + (d / "sw.toml").string() + " -q -j 1 --out " + (d / "root").string());
+    INFO(o.output);
+    CHECK(o.status == 0);
+    CHECK(!fs::exists(staleRun));
+}
+
+TEST_CASE("tusk run: a file size limit or a full disk exits 3 with the OS's words and the "
+          "path, and the previous results stay intact",
+          "[component][cli][results-safety]")
+{
+    const auto d = Scratch("safety-full");
+    REQUIRE(RunSmall(d, d / "out", "--set seed=1").status == 0);
+    const std::string before = Slurp(d / "out" / "manifest.json");
+
+    // ulimit -f 1: no file beyond 1 KiB (flows.csv is larger). Not killed by SIGXFSZ.
+    auto o = Shell("ulimit -f 1; exec " + kTusk + " run " + (d / "s.toml").string() + " --out " +
+                   (d / "out").string() + " -q --set seed=2");
+    INFO(o.output);
+    CHECK(o.status == 3);
+    CHECK(o.output.find("File too large") != std::string::npos);
+    CHECK(o.output.find(".csv") != std::string::npos);
+    CHECK(Slurp(d / "out" / "manifest.json") == before);
+    CHECK(Named(d, "out.").empty());
+
+    // A full filesystem: a 1 MiB tmpfs, filled. Needs root (mount).
+    const fs::path mnt = d / "tmpfs";
+    fs::create_directories(mnt);
+    if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=1m") != 0)
+    {
+        WARN("cannot mount a tmpfs (not root?): the full-disk case is not checked");
+        return;
+    }
+    REQUIRE(RunSmall(d, mnt / "out", "--set seed=1").status == 0);
+    const std::string onTmpfs = Slurp(mnt / "out" / "manifest.json");
+    Shell("dd if=/dev/zero of=" + (mnt / "fill").string() + " bs=4k >/dev/null");
+    o = RunSmall(d, mnt / "out", "--set seed=2");
+    const std::string after = Slurp(mnt / "out" / "manifest.json");
+    const auto left = Named(mnt, "out.");
+    ::umount2(mnt.c_str(), MNT_DETACH); // before the checks: a failed REQUIRE must not leave it
+    INFO(o.output);
+    CHECK(o.status == 3);
+    CHECK(o.output.find("No space left on device") != std::string::npos);
+    CHECK(after == onTmpfs);
+    CHECK(left.empty());
+}
+
+TEST_CASE("tusk sweep and regress: a root that cannot be written or that another sweep holds "
+          "is refused with exit 2",
+          "[component][cli][results-safety]")
+{
+    const auto d = Scratch("safety-sweep");
+    Write(d / "base.toml", tusk_test::kSmallScenario);
+    Write(d / "sw.toml", "name = \"sw\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                         "values = [1]\n");
+    Write(d / "suite.toml", "name = \"su\"\npolicies = [\"ecmp\"]\n[[scenario]]\nname = \"a\"\n"
+                            "file = \"base.toml\"\nmetrics = [\"fct_p99_us\"]\n");
+
+    // A root below a regular file cannot be created, even by root.
+    Write(d / "file", "");
+    auto o = Tusk("sweep " + (d / "sw.toml").string() + " -q --out " + (d / "file" / "root").string());
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("Not a directory") != std::string::npos);
+    if (::geteuid() != 0)
+    {
+        fs::create_directories(d / "ro");
+        fs::permissions(d / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+        o = Tusk("sweep " + (d / "sw.toml").string() + " -q --out " + (d / "ro" / "root").string());
+        fs::permissions(d / "ro", fs::perms::owner_all);
+        CHECK(o.status == 2);
+    }
+    else
+    {
+        WARN("running as root: a chmod read-only root would still be writable; checked with a "
+             "root below a regular file only");
+    }
+
+    // The lock of a sweep tree, held here: sweep and regress are refused, naming this pid.
+    const std::vector<std::tuple<std::string, std::string, fs::path>> trees = {
+        {"sweep", "sw.toml", d / "root"}, {"regress", "suite.toml", d / "rroot"}};
+    for (const auto& [cmd, file, root] : trees)
+    {
+        fs::create_directories(root / ".sweep");
+        const int fd = ::open((root / ".sweep" / "lock").c_str(), O_RDWR | O_CREAT, 0644);
+        REQUIRE(fd >= 0);
+        REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+        const std::string pid = std::to_string(::getpid());
+        REQUIRE(::write(fd, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size()));
+        o = Tusk(cmd + " " + (d / file).string() + " -q -j 1 --out " + root.string());
+        ::close(fd);
+        INFO(o.output);
+        CHECK(o.status == 2);
+        CHECK(o.output.find("pid " + pid) != std::string::npos);
+    }
+}
