@@ -1,55 +1,29 @@
 #include "policy-registry.h"
 
+#include "fabric/model/registry.h"
+
 #include "ns3/fatal-error.h"
 #include "ns3/type-id.h"
-
-#include <algorithm>
 
 namespace ns3
 {
 
 namespace
 {
-// Function-local statics: registrations run from other files' static initialisers, in an
-// order the linker chooses, so the tables must exist on first use. Kept sorted by name.
-std::vector<PolicyInfo>&
+// Function-local statics (registry.h): the tables exist on first use, whichever file's static
+// initialiser registers first.
+Registry<PolicyInfo>&
 PolicyTable()
 {
-    static std::vector<PolicyInfo> table;
+    static Registry<PolicyInfo> table("policies");
     return table;
 }
 
-std::vector<PathSelectorInfo>&
+Registry<PathSelectorInfo>&
 PathSelectorTable()
 {
-    static std::vector<PathSelectorInfo> table;
+    static Registry<PathSelectorInfo> table("path selectors");
     return table;
-}
-
-template <typename Info>
-void
-InsertSorted(std::vector<Info>& table, Info info, const char* what)
-{
-    auto it = std::lower_bound(table.begin(), table.end(), info.name,
-                               [](const Info& a, const std::string& n) { return a.name < n; });
-    if (it != table.end() && it->name == info.name)
-    {
-        NS_FATAL_ERROR("two " << what << " registered as \"" << info.name << "\": " << it->typeId
-                              << " and " << info.typeId);
-    }
-    table.insert(it, std::move(info));
-}
-
-template <typename Info>
-std::string
-NameList(const std::vector<Info>& table, const char* quote)
-{
-    std::string names;
-    for (const auto& i : table)
-    {
-        names += (names.empty() ? "" : ", ") + std::string(quote) + i.name + quote;
-    }
-    return names;
 }
 
 // FixedPathSelector lives with the NIC (ns3-modules/rdma, its default), not in this folder,
@@ -65,7 +39,7 @@ PolicyRegistration::PolicyRegistration(PolicyInfo info, std::string source)
         NS_FATAL_ERROR("policy \"" << info.name << "\" registered without a source");
     }
     info.source = std::move(source);
-    InsertSorted(PolicyTable(), std::move(info), "policies");
+    PolicyTable().Register(std::move(info));
 }
 
 PathSelectorRegistration::PathSelectorRegistration(std::string name,
@@ -83,30 +57,22 @@ PathSelectorRegistration::PathSelectorRegistration(std::string name,
         }
         PolicyInfo preset{presetName, "ns3::EcmpLoadBalancer", presetDescription, {}, typeId};
         preset.source = std::move(presetSource);
-        InsertSorted(PolicyTable(), std::move(preset), "policies");
+        PolicyTable().Register(std::move(preset));
     }
-    InsertSorted(PathSelectorTable(),
-                 PathSelectorInfo{std::move(name), std::move(typeId), std::move(description)},
-                 "path selectors");
+    PathSelectorTable().Register(
+        PathSelectorInfo{std::move(name), std::move(typeId), std::move(description)});
 }
 
 const std::vector<PolicyInfo>&
 SwitchPolicies()
 {
-    return PolicyTable();
+    return PolicyTable().All();
 }
 
 const PolicyInfo*
 FindPolicy(const std::string& name)
 {
-    for (const auto& p : SwitchPolicies())
-    {
-        if (p.name == name)
-        {
-            return &p;
-        }
-    }
-    return nullptr;
+    return PolicyTable().Find(name);
 }
 
 std::string
@@ -128,7 +94,7 @@ ResolveSwitchPolicy(const std::string& nameOrTypeId)
 const std::vector<PathSelectorInfo>&
 PathSelectors()
 {
-    return PathSelectorTable();
+    return PathSelectorTable().All();
 }
 
 std::string
@@ -153,13 +119,13 @@ ResolvePathSelector(const std::string& nameOrTypeId)
 std::string
 PolicyNameList()
 {
-    return NameList(PolicyTable(), "");
+    return PolicyTable().NameList();
 }
 
 std::string
 PathSelectorNameList()
 {
-    return NameList(PathSelectorTable(), "\"");
+    return PathSelectorTable().NameList("\"");
 }
 
 } // namespace ns3

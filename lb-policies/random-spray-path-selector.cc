@@ -9,6 +9,7 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(RandomSprayPathSelector);
 
+// [registration]
 namespace
 {
 const PathSelectorRegistration kRegistration{
@@ -19,6 +20,7 @@ const PathSelectorRegistration kRegistration{
     "ECMP switches",
     "Ultra Ethernet 1.0 oblivious spraying"};
 } // namespace
+// [/registration]
 
 TypeId
 RandomSprayPathSelector::GetTypeId()

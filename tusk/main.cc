@@ -10,9 +10,11 @@
 #include "comparison-table.h"
 #include "git-revision.h"
 #include "hpcc-config.h"
+#include "kinds.h"
 #include "knob-table.h"
 #include "locate/locate-command.h"
 #include "rerun.h"
+#include "plugins.h"
 #include "results-writer.h"
 #include "runner.h"
 #include "scenario-toml.h"
@@ -158,6 +160,7 @@ LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
         // A run's manifest.json is a scenario too: the one that run used, resolved.
         if (fs::path(o.scenario).extension() == ".json")
         {
+            LoadManifestPlugins(o.scenario); // the plugins that run loaded, as rerun does
             return LoadManifestScenario(o.scenario, sets);
         }
         return LoadScenarioFile(o.scenario, sets);
@@ -499,6 +502,9 @@ main(int argc, char** argv)
         ->capture_default_str();
 
     auto* pol = app.add_subcommand("policies", "List the load-balancing policies");
+    auto* kinds = app.add_subcommand(
+        "kinds", "List every registered kind (policies, path selectors, congestion controls, "
+                 "with plugins) and what each needs");
 
     RerunOptions rerunOpts;
     auto* rerun = AddRerunCommand(app, rerunOpts);
@@ -534,6 +540,7 @@ main(int argc, char** argv)
     tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
     locate::CommandOptions locateOpts;
     auto* loc = locate::AddCommand(app, locateOpts);
+    tusk::PluginOptions plugins(app); // --plugin on the commands that read scenarios
 
     try
     {
@@ -547,6 +554,12 @@ main(int argc, char** argv)
 
     try
     {
+        plugins.Load();
+        if (kinds->parsed())
+        {
+            std::cout << KindsText();
+            return 0;
+        }
         if (rep->parsed())
         {
             return DoReport(reportDir, reportOut, reportQuantiles);

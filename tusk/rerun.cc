@@ -1,5 +1,7 @@
 #include "rerun.h"
 
+#include "plugins.h"
+
 #include "results-dir.h"
 #include "results-writer.h"
 #include "scenario-toml.h"
@@ -165,6 +167,8 @@ RunRerun(const RerunOptions& o, std::ostream& out)
                          "not a run's results directory (no manifest.json); for a comparison, "
                          "rerun one of its policy folders");
     }
+    // The plugins the run loaded, before its scenario names their kinds (plugins.h).
+    LoadManifestPlugins(manifestPath.string());
     const RerunManifest before = ReadRerunManifest(manifestPath.string());
     std::string leaf = original.filename().string();
     if (leaf.empty() || leaf == ".")

@@ -1,5 +1,6 @@
 #include "results-writer.h"
 
+#include "plugins.h"
 #include "scenario-text.h"
 #include "scenario-toml.h"
 #include "stats.h"
@@ -328,6 +329,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     m["git_revision"] = GitRevision();
     m["code_hash"] = CodeIdentity(); // what a resumed sweep compares (code-identity.h)
     m["ns3_version"] = "3.37";
+    for (const auto& p : LoadedPlugins()) // `tusk rerun` loads them and checks their bytes
+    {
+        m["plugins"].push_back({{"path", p.path}, {"sha256", p.sha256}});
+    }
     m["scenario_name"] = r.spec.name;
     m["scenario_file"] = r.spec.sourceFile;
     m["seed"] = r.spec.seed;

@@ -11,6 +11,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
@@ -104,19 +105,31 @@ ConfigureCongestionControl(const ScenarioSpec& spec, const TopologyGraph& graph,
     }
 }
 
-/** TypeId of the congestion control nic.congestion_control names. */
-const char*
+/**
+ * TypeId of the congestion control nic.congestion_control names (its registration). The
+ * registration's USES_INT must be what the model answers (RdmaCongestionControl::UsesInt):
+ * the runner sizes data frames and checks link rates by the registration.
+ */
+TypeId
 CongestionControlTypeId(const ScenarioSpec& spec)
 {
-    const std::string& cc = spec.nic.congestionControl;
-    return cc == "dcqcn"    ? "ns3::DcqcnCongestionControl"
-           : cc == "nscc"   ? "ns3::NsccCongestionControl"
-           : cc == "hpcc"   ? "ns3::HpccCongestionControl"
-           : cc == "timely" ? "ns3::TimelyCongestionControl"
-           : cc == "swift"  ? "ns3::SwiftCongestionControl"
-           : cc == "dctcp"  ? "ns3::DctcpCongestionControl"
-           : cc == "ib-cc"  ? "ns3::IbCongestionControl"
-                            : "ns3::RdmaCcNone";
+    const CongestionControlInfo& cc = CongestionControlOf(spec);
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(cc.typeId, &tid) ||
+        !tid.IsChildOf(RdmaCongestionControl::GetTypeId()))
+    {
+        throw std::runtime_error("congestion control \"" + cc.name + "\" is registered with " +
+                                 cc.typeId + ", which is not an ns3::RdmaCongestionControl");
+    }
+    ObjectFactory factory(cc.typeId);
+    if (factory.Create<RdmaCongestionControl>()->UsesInt() !=
+        cc.Needs(CongestionControlInfo::USES_INT))
+    {
+        throw std::runtime_error("congestion control \"" + cc.name + "\": its registration " +
+                                 (cc.Needs(CongestionControlInfo::USES_INT) ? "says" : "does not say") +
+                                 " USES_INT, but " + cc.typeId + "::UsesInt() answers otherwise");
+    }
+    return tid;
 }
 
 /** The LoadBalancer of the plan, its attributes and per-switch seeds, into `helper`. */
@@ -182,8 +195,7 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
     attrs.Set(nic, "LossRecovery", TypeIdValue(TypeId::LookupByName(recovery)));
     attrs.Set(nic, "CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
     attrs.Set(nic, "CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
-    attrs.Set(nic, "CongestionControl",
-              TypeIdValue(TypeId::LookupByName(CongestionControlTypeId(spec))));
+    attrs.Set(nic, "CongestionControl", TypeIdValue(CongestionControlTypeId(spec)));
     if (baseRttPs > 0)
     {
         attrs.Set(nic, "BaseRtt", TimeValue(PicoSeconds(baseRttPs)),

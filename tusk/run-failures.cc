@@ -295,7 +295,7 @@ GrayHashSeed(uint64_t runSeed, size_t entry)
 void
 CheckIntRates(const ScenarioSpec& spec, const TopologyGraph& graph)
 {
-    if (spec.nic.congestionControl != "hpcc")
+    if (!CongestionControlOf(spec).Needs(ns3::CongestionControlInfo::USES_INT))
     {
         return;
     }
@@ -304,10 +304,10 @@ CheckIntRates(const ScenarioSpec& spec, const TopologyGraph& graph)
         if (!IntHop::RateCode(rate, code))
         {
             throw InputError(spec.sourceFile, line, key,
-                             fmt::format("nic.congestion_control = \"hpcc\" stamps INT records, "
+                             fmt::format("nic.congestion_control = \"{}\" stamps INT records, "
                                          "which encode a port rate as 10, 25, 40, 50, 100, 200, "
                                          "400 or 800 Gb/s; {} is {} Gb/s",
-                                         what, rate / 1e9));
+                                         spec.nic.congestionControl, what, rate / 1e9));
         }
     };
     for (const auto& l : graph.links)

@@ -134,19 +134,34 @@ BdpEcnThresholds(const ScenarioSpec& spec, const TopologyGraph& graph)
 
 } // namespace
 
+const ns3::CongestionControlInfo&
+CongestionControlOf(const ScenarioSpec& spec)
+{
+    const ns3::CongestionControlInfo* cc = ns3::FindCongestionControl(spec.nic.congestionControl);
+    if (cc == nullptr)
+    {
+        const std::string key = "nic.congestion_control";
+        throw InputError(spec.sourceFile, spec.LineOf(key), key,
+                         "unknown congestion control \"" + spec.nic.congestionControl +
+                             "\"; expected one of " + ns3::CongestionControlNameList() +
+                             " (`tusk kinds`; a plugin's needs --plugin)");
+    }
+    return *cc;
+}
+
 uint32_t
 DataHeaderBytes(const ScenarioSpec& spec)
 {
-    return kRoceDataOverheadBytes + (spec.nic.congestionControl == "hpcc" ? kIntHeaderBytes : 0) +
+    const bool usesInt = CongestionControlOf(spec).Needs(ns3::CongestionControlInfo::USES_INT);
+    return kRoceDataOverheadBytes + (usesInt ? kIntHeaderBytes : 0) +
            (spec.nic.receiverCredit ? 4 : 0); // RoceCreditRequestHeader
 }
 
 uint64_t
 FabricBaseRttPs(const ScenarioSpec& spec, const TopologyGraph& graph)
 {
-    const std::string& cc = spec.nic.congestionControl;
-    if ((cc == "none" || cc == "dcqcn" || cc == "timely") && spec.nic.senderWindow == "none" &&
-        !spec.nic.receiverCredit)
+    if (!CongestionControlOf(spec).Needs(ns3::CongestionControlInfo::NEEDS_BASE_RTT) &&
+        spec.nic.senderWindow == "none" && !spec.nic.receiverCredit)
     {
         return 0;
     }

@@ -25,6 +25,7 @@
 #include "fabric/helper/topology-builders.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/pfc-deadlock-detector.h"
+#include "rdma/model/cc-registry.h"
 #include "rdma/model/rdma-congestion-control.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
@@ -91,8 +92,16 @@ ScenarioSpec ResolveScenario(const ScenarioSpec& spec, const ns3::TopologyGraph&
 /** The line rate of the first host link, bit/s (DCQCN presets scale with it). */
 uint64_t FirstHostRateBps(const ns3::TopologyGraph& graph);
 
-/** Header bytes of a data packet on the wire: RoCEv2 headers and trailers, HPCC's INT header
- *  when the congestion control asks for one, and the credit request of receiver credits. */
+/**
+ * \brief The registration of nic.congestion_control (ns3-modules/rdma/model/cc-registry.h):
+ * its TypeId and what it needs (ECN marks, INT, the base RTT, a fabric kind).
+ * \throws ns3::InputError naming nic.congestion_control if no congestion control of that name
+ *         is registered (a spec built in code, a manifest of a run that loaded a plugin)
+ */
+const ns3::CongestionControlInfo& CongestionControlOf(const ScenarioSpec& spec);
+
+/** Header bytes of a data packet on the wire: RoCEv2 headers and trailers, the INT header
+ *  when the congestion control uses INT, and the credit request of receiver credits. */
 uint32_t DataHeaderBytes(const ScenarioSpec& spec);
 
 /**
@@ -156,8 +165,8 @@ BuiltFabric BuildFabricAndNics(const ScenarioSpec& spec,
 void CheckFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
 
 /**
- * \brief HPCC's INT records encode a port's rate as one of eight codes (IntHop::RateCode): with
- * nic.congestion_control = "hpcc", every link rate of the fabric, and every rate a [[failures]]
+ * \brief INT records encode a port's rate as one of eight codes (IntHop::RateCode): with a
+ * congestion control that uses INT (HPCC), every link rate of the fabric, and every rate a [[failures]]
  * degrade makes, must have one.
  * \throws ns3::InputError naming nic.congestion_control or the failure's rate_divisor / rate_gbps
  */

@@ -189,26 +189,6 @@ ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
                                      spec.fabric.vlBufferBytes, spec.nic.mtuBytes, frameBlocks,
                                      frameBlocks * ns3::ib::kCreditBlockBytes));
     }
-    if (spec.nic.congestionControl == "ib-cc")
-    {
-        auto setting = [&spec](const std::string& key, const char* attribute) {
-            const auto it = spec.ccSettings.find(key);
-            return it != spec.ccSettings.end() ? static_cast<uint64_t>(it->second)
-                                               : AttributeDefaultUint(attribute);
-        };
-        const uint64_t lo = setting("ib-cc.ccti_min", "ns3::IbCongestionControl::CctiMin");
-        const uint64_t hi = setting("ib-cc.ccti_limit", "ns3::IbCongestionControl::CctiLimit");
-        if (lo > hi)
-        {
-            const std::string key =
-                spec.ccSettings.count("ib-cc.ccti_min") ? "ib-cc.ccti_min" : "ib-cc.ccti_limit";
-            throw InputError(spec.sourceFile, spec.LineOf(key), key,
-                             fmt::format("ccti_min ({}) must not exceed ccti_limit ({}): the "
-                                         "index starts at ccti_min and never rises above "
-                                         "ccti_limit",
-                                         lo, hi));
-        }
-    }
 }
 
 } // namespace
@@ -310,22 +290,25 @@ ValidateRun(const ScenarioSpec& spec)
     {
         ValidateInfiniband(spec, plan);
     }
-    const std::string& cc = spec.nic.congestionControl;
-    if (cc == "ib-cc" && !spec.fabric.IsInfiniband())
+    // What the congestion control needs, from its registration (cc-registry.h).
+    const ns3::CongestionControlInfo& cc = CongestionControlOf(spec);
+    if (!cc.fabric.empty() && cc.fabric != spec.fabric.kind)
     {
         throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
                          "nic.congestion_control",
-                         "\"ib-cc\" is InfiniBand's congestion control (FECN/BECN, a CCT); it "
-                         "needs [fabric] kind = \"infiniband\" (on Ethernet use \"dcqcn\")");
+                         "\"" + cc.name + "\" (" + cc.description + ") needs [fabric] kind = \"" +
+                             cc.fabric + "\"; `tusk kinds` lists the congestion controls of \"" +
+                             spec.fabric.kind + "\"");
     }
-    if ((cc == "dcqcn" || cc == "nscc" || cc == "dctcp" || cc == "ib-cc") && !spec.ecn.enabled)
+    if (cc.Needs(ns3::CongestionControlInfo::NEEDS_ECN) && !spec.ecn.enabled)
     {
         throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
                          "nic.congestion_control",
-                         "\"" + spec.nic.congestionControl + "\" reacts to ECN marks; it needs "
+                         "\"" + cc.name + "\" reacts to ECN marks; it needs "
                          "[ecn] enabled = true (without marks it never slows down)");
     }
     CheckHeadroomHoldsFrame(spec);
+    CheckCcSettings(spec);
     return plan;
 }
 

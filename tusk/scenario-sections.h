@@ -158,6 +158,13 @@ std::vector<std::string> CcSectionNames();
  *  nic.congestion_control, [rccc] with nic.receiver_credit. */
 bool CcSectionInUse(const ScenarioSpec& spec, const std::string& section);
 
+/**
+ * \brief Cross-key checks of the CcKeySection in use (its keys' own ranges are checked where
+ * they are read): [ib-cc] ccti_min must not exceed ccti_limit.
+ * \throws ns3::InputError naming the key
+ */
+void CheckCcSettings(const ScenarioSpec& spec);
+
 /** The attribute values of the keys given in the CcKeySections in use (path, value). */
 std::vector<std::pair<std::string, ns3::Ptr<ns3::AttributeValue>>> CcAttributeValues(
     const ScenarioSpec& spec);

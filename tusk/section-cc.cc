@@ -6,10 +6,14 @@
  */
 #include "scenario-sections.h"
 
+#include "fabric/model/input-error.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"
+
+#include <fmt/format.h>
 
 #include <cmath>
 
@@ -422,6 +426,32 @@ std::vector<std::string>
 CcSectionNames()
 {
     return {std::begin(kCcSections), std::end(kCcSections)};
+}
+
+void
+CheckCcSettings(const ScenarioSpec& spec)
+{
+    if (!CcSectionInUse(spec, "ib-cc"))
+    {
+        return;
+    }
+    auto setting = [&spec](const std::string& key, const char* attribute) {
+        const auto it = spec.ccSettings.find(key);
+        return it != spec.ccSettings.end() ? static_cast<uint64_t>(it->second)
+                                           : AttributeDefaultUint(attribute);
+    };
+    const uint64_t lo = setting("ib-cc.ccti_min", "ns3::IbCongestionControl::CctiMin");
+    const uint64_t hi = setting("ib-cc.ccti_limit", "ns3::IbCongestionControl::CctiLimit");
+    if (lo > hi)
+    {
+        const std::string key =
+            spec.ccSettings.count("ib-cc.ccti_min") ? "ib-cc.ccti_min" : "ib-cc.ccti_limit";
+        throw ns3::InputError(spec.sourceFile, spec.LineOf(key), key,
+                              fmt::format("ccti_min ({}) must not exceed ccti_limit ({}): the "
+                                          "index starts at ccti_min and never rises above "
+                                          "ccti_limit",
+                                          lo, hi));
+    }
 }
 
 std::vector<std::pair<std::string, ns3::Ptr<ns3::AttributeValue>>>

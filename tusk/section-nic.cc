@@ -3,6 +3,7 @@
  */
 #include "scenario-sections.h"
 
+#include "rdma/model/cc-registry.h"
 #include "rdma/model/rdma-nic.h"
 
 namespace tusk
@@ -103,25 +104,31 @@ Rows()
                    "The responder NIC also sends a CNP to the requester when a data packet "
                    "arrives out of order (at most one per QP per `[dcqcn] cnp_interval_us`).")
             .Attr({"ns3::RdmaNic::CnpOnOutOfOrder"}),
-        Choice<S>("congestion_control", &S::congestionControl,
-                  {"none", "dcqcn", "hpcc", "timely", "swift", "dctcp", "nscc", "ib-cc"},
-                  "`\"none\"`: no end-host congestion control (PFC only, as Meta runs at 400G); "
-                  "`\"dcqcn\"`: DCQCN, see `[dcqcn]`; `\"hpcc\"`: HPCC with INT (Li et al. "
-                  "2019), see `[hpcc]`; `\"timely\"`: TIMELY's RTT gradient (Mittal et al. "
-                  "2015), see `[timely]`; `\"swift\"`: a Swift-like delay target (Kumar et al. "
-                  "2020), see `[swift]`; `\"dctcp\"`: DCTCP-style ECN window control (the HPCC "
-                  "simulator's CC_MODE 8), see `[dctcp]`; `\"nscc\"`: NSCC as UEC 1.0 "
-                  "specifies it, see `[nscc]`; `\"ib-cc\"`: InfiniBand congestion control "
-                  "(FECN marks, BECN per marked packet, a CCT of inter-packet delays), only "
-                  "with `[fabric] kind = \"infiniband\"`, see `[ib-cc]`. `dcqcn`, `dctcp`, "
-                  "`nscc` and `ib-cc` need `[ecn] enabled "
-                  "= true`; with a UEC transport and no thresholds given, Kmin = 0.2·BDP and Kmax "
-                  "= 0.8·BDP per port rate (see `[ecn]`). HPCC's INT records need every link "
-                  "rate to be 10, 25, 40, 50, 100, 200, 400 or 800 Gb/s. The controls that need "
-                  "the fabric's base RTT T (HPCC, Swift, DCTCP, NSCC, the sender window, "
-                  "receiver credits) get the longest host-to-host path's (the manifest's "
-                  "`resolved.attributes` `ns3::RdmaNic::BaseRtt`). See "
-                  "[rdma.md](../ns3-modules/rdma/doc/rdma.md#the-congestion-control-family).")
+        Custom<S>(
+            "congestion_control", "string", "",
+            "A congestion control by the name it registered (`tusk kinds` lists them "
+            "with what each needs; a plugin, `--plugin`, may add more). "
+            "`\"none\"`: no end-host congestion control (PFC only, as Meta runs at 400G); "
+            "`\"dcqcn\"`: DCQCN, see `[dcqcn]`; `\"hpcc\"`: HPCC with INT (Li et al. "
+            "2019), see `[hpcc]`; `\"timely\"`: TIMELY's RTT gradient (Mittal et al. "
+            "2015), see `[timely]`; `\"swift\"`: a Swift-like delay target (Kumar et al. "
+            "2020), see `[swift]`; `\"dctcp\"`: DCTCP-style ECN window control (the HPCC "
+            "simulator's CC_MODE 8), see `[dctcp]`; `\"nscc\"`: NSCC as UEC 1.0 "
+            "specifies it, see `[nscc]`; `\"ib-cc\"`: InfiniBand congestion control "
+            "(FECN marks, BECN per marked packet, a CCT of inter-packet delays), only "
+            "with `[fabric] kind = \"infiniband\"`, see `[ib-cc]`. `dcqcn`, `dctcp`, "
+            "`nscc` and `ib-cc` need `[ecn] enabled "
+            "= true`; with a UEC transport and no thresholds given, Kmin = 0.2·BDP and Kmax "
+            "= 0.8·BDP per port rate (see `[ecn]`). HPCC's INT records need every link "
+            "rate to be 10, 25, 40, 50, 100, 200, 400 or 800 Gb/s. The controls that need "
+            "the fabric's base RTT T (HPCC, Swift, DCTCP, NSCC, the sender window, "
+            "receiver credits) get the longest host-to-host path's (the manifest's "
+            "`resolved.attributes` `ns3::RdmaNic::BaseRtt`). See "
+            "[rdma.md](../ns3-modules/rdma/doc/rdma.md#the-congestion-control-family).",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& s) {
+                s.congestionControl = r.Choice(&n, key, ns3::CongestionControlNames());
+            },
+            [](const S& s) { return nlohmann::json(s.congestionControl); })
             .Attr({"ns3::RdmaNic::CongestionControl"}),
         Choice<S>("sender_window", &S::senderWindow, {"none", "fixed", "variable"},
                   "A sender window with any congestion control (the HPCC simulator's HAS_WIN / "

@@ -173,6 +173,27 @@ RestrictSuite(RegressSuite& suite, const std::vector<std::string>& only)
     suite.scenarios = kept;
 }
 
+/**
+ * A sweep run again into `root` with no plugin given (--plugin, TUSK_PLUGIN_PATH) loads the
+ * plugins its plan.json recorded, so that its scenarios read as before; `rerunAll` (--force)
+ * accepts a plugin rebuilt since.
+ */
+void
+LoadPlanPlugins(const std::string& root, bool rerunAll)
+{
+    const std::string file = SweepStateDir(root) + "/plan.json";
+    std::ifstream in(file);
+    if (!in || !LoadedPlugins().empty())
+    {
+        return;
+    }
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_object())
+    {
+        LoadRecordedPlugins(j.value("plugins", nlohmann::json()), file, rerunAll);
+    }
+}
+
 std::string
 Today()
 {
@@ -313,6 +334,7 @@ SweepCommands::Dispatch()
     const std::string root =
         o.out.empty() ? (fs::path("results") / "regress" / suite.name).string() : o.out;
     SweepPlan plan = SuitePlan(suite, root);
+    plan.plugins = LoadedPlugins();
     plan.keepRevision = GitRevision(); // --resume keeps only this binary's results
     plan.keepCode = CodeIdentity();
     if (!o.quiet)
@@ -397,8 +419,10 @@ SweepCommands::RunSweep()
         spec.sets.push_back(CommandLineEdit(s));
     }
     const std::string root = o.out.empty() ? (fs::path("results") / spec.name).string() : o.out;
+    LoadPlanPlugins(root, m_force);
     SweepPlan plan = ExpandSweep(spec, root);
     plan.keepCode = CodeIdentity(); // results of other code are run again
+    plan.plugins = LoadedPlugins();
     if (!o.quiet)
     {
         PrintDuplicates(plan);
@@ -471,7 +495,7 @@ SweepCommands::RunSweep()
         if (!plan.runs.empty())
         {
             std::string cmd;
-            for (const auto& a : RunCommand("tusk", plan.root, plan.runs[0]))
+            for (const auto& a : RunCommand("tusk", plan.root, plan.runs[0], plan.plugins))
             {
                 cmd += (cmd.empty() ? "" : " ") +
                        (a.find_first_of(" \"'[]{}*?$;&|<>") == std::string::npos ? a

@@ -432,9 +432,15 @@ ReadRunRecord(const std::string& root, const SweepRun& run, RunRecord& r)
 }
 
 std::vector<std::string>
-RunCommand(const std::string& tusk, const std::string& root, const SweepRun& run)
+RunCommand(const std::string& tusk, const std::string& root, const SweepRun& run,
+           const std::vector<PluginRecord>& plugins)
 {
     std::vector<std::string> argv = {tusk, "run", run.scenario};
+    for (const auto& p : plugins)
+    {
+        argv.push_back("--plugin");
+        argv.push_back(p.path);
+    }
     for (const auto& s : run.sets)
     {
         argv.push_back("--set");
@@ -475,7 +481,8 @@ WritePlan(const SweepPlan& plan)
 RunRecord
 ExecuteRun(const std::string& root, const SweepRun& run, const std::string& tusk,
            const std::string& backend, bool force, const std::string& keepRevision,
-           const std::string& keepCode)
+           const std::string& keepCode,
+           const std::vector<PluginRecord>& plugins)
 {
     const std::string dir = root + "/" + run.id;
     if (!force && HasCompleteResults(dir, run.hash, keepRevision, keepCode))
@@ -493,7 +500,8 @@ ExecuteRun(const std::string& root, const SweepRun& run, const std::string& tusk
         return r;
     }
     const auto t0 = Clock::now();
-    const pid_t pid = Spawn(RunCommand(tusk, root, run), fs::path(run.scenario).parent_path().string(),
+    const pid_t pid = Spawn(RunCommand(tusk, root, run, plugins),
+                            fs::path(run.scenario).parent_path().string(),
                             LogPath(root, run.id));
     int raw = 0;
     while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR)
@@ -551,7 +559,7 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
         while (!g_stop && next < todo.size() && running.size() < jobs)
         {
             const SweepRun* r = todo[next++];
-            const pid_t pid = Spawn(RunCommand(tusk, plan.root, *r),
+            const pid_t pid = Spawn(RunCommand(tusk, plan.root, *r, plan.plugins),
                                     fs::path(r->scenario).parent_path().string(),
                                     LogPath(plan.root, r->id));
             running[pid] = {r, Clock::now()};

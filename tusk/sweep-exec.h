@@ -98,9 +98,11 @@ bool HasCompleteResults(const std::string& runDir, const std::string& hash,
 /** The record of a run's latest attempt, if there is one for this hash. */
 bool ReadRunRecord(const std::string& root, const SweepRun& run, RunRecord& record);
 
-/** The `tusk run` command line of a run (argv; argv[0] = `tusk`). */
+/** The `tusk run` command line of a run (argv; argv[0] = `tusk`), with a `--plugin` for each
+ *  of `plugins` (the plan's). */
 std::vector<std::string> RunCommand(const std::string& tusk, const std::string& root,
-                                    const SweepRun& run);
+                                    const SweepRun& run,
+                                    const std::vector<PluginRecord>& plugins = {});
 
 /** Write plan.json (atomically) and create the state directories. */
 void WritePlan(const SweepPlan& plan);
@@ -108,11 +110,13 @@ void WritePlan(const SweepPlan& plan);
 /**
  * \brief Run one run to the end (a Slurm task's way): spawn, wait, write its record.
  * Runs with complete results (of revision `keepRevision` and code `keepCode`, each when not
- * "") are skipped (returned record: status of those results).
+ * "") are skipped (returned record: status of those results). The run loads `plugins` (the
+ * plan's).
  */
 RunRecord ExecuteRun(const std::string& root, const SweepRun& run, const std::string& tusk,
                      const std::string& backend, bool force, const std::string& keepRevision,
-                     const std::string& keepCode);
+                     const std::string& keepCode,
+                     const std::vector<PluginRecord>& plugins = {});
 
 struct LocalOptions
 {

@@ -14,6 +14,8 @@
 #ifndef TUSK_SWEEP_PLAN_H
 #define TUSK_SWEEP_PLAN_H
 
+#include "plugins.h"
+
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
@@ -122,6 +124,9 @@ struct SweepPlan
      * are run again and counted (SweepTally::otherCode, SlurmSubmission::otherCode).
      */
     std::string keepCode;
+    /** The plugins the runs load (`--plugin`, TUSK_PLUGIN_PATH, or those of the plan a
+     *  resumed sweep found): each run's `tusk run`, and each Slurm task, gets them. */
+    std::vector<PluginRecord> plugins;
     /** Runs that resolve to the same scenario as an earlier run (same hash): (run, earlier). */
     std::vector<std::pair<std::string, std::string>> duplicates;
 };

@@ -249,13 +249,19 @@ SubmitSlurm(const SweepPlan& plan, bool force)
     const std::string planFile = fmt::format("{}/plan-{}.json", dir, n);
     WriteFileAtomic(planFile, PlanToJson(todo).dump(1) + "\n");
 
+    std::string plugins; // the compute node loads them too (and passes them to its runs)
+    for (const auto& p : plan.plugins)
+    {
+        plugins += " --plugin " + ShellQuote(p.path);
+    }
     const std::string script = fmt::format("{}/array-{}.sh", dir, n);
     WriteFileAtomic(script,
                     fmt::format("#!/bin/sh\n"
                                 "# tusk sweep {}: array task i runs runs [i*{}, (i+1)*{}) of {}\n"
-                                "exec {} sweep-task {} --task \"$SLURM_ARRAY_TASK_ID\"{}\n",
+                                "exec {} sweep-task {} --task \"$SLURM_ARRAY_TASK_ID\"{}{}\n",
                                 ShellQuote(plan.name), chunk, chunk, ShellQuote(planFile),
-                                ShellQuote(tusk), ShellQuote(planFile), force ? " --force" : ""));
+                                ShellQuote(tusk), ShellQuote(planFile), force ? " --force" : "",
+                                plugins));
     std::vector<std::string> common = {"--parsable", "--chdir=" + plan.root};
     if (!o.partition.empty())
     {
@@ -444,7 +450,7 @@ RunSlurmTask(const std::string& planFile, unsigned task, bool force)
     {
         const SweepRun& run = plan.runs[i];
         const RunRecord r = ExecuteRun(plan.root, run, tusk, "slurm", force, plan.keepRevision,
-                                       plan.keepCode);
+                                       plan.keepCode, plan.plugins);
         std::cout << fmt::format("{} {} exit {} {:.1f} s{}\n", r.status, run.id, r.exitStatus,
                                  r.wallSeconds, r.message.empty() ? "" : ": " + r.message)
                   << std::flush;

@@ -1,5 +1,7 @@
 #include "dcqcn.h"
 
+#include "cc-registry.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/simulator.h"
@@ -13,6 +15,15 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
+
+namespace
+{
+const CongestionControlRegistration kRegistration{
+    {"dcqcn", "ns3::DcqcnCongestionControl",
+     "DCQCN: rate control on CNPs the receiver sends for ECN-marked packets",
+     CongestionControlInfo::NEEDS_ECN},
+    "Zhu et al., Congestion Control for Large-Scale RDMA Deployments, SIGCOMM 2015"};
+} // namespace
 
 namespace
 {

@@ -1,5 +1,7 @@
 #include "dctcp.h"
 
+#include "cc-registry.h"
+
 #include "ns3/double.h"
 #include "ns3/uinteger.h"
 
@@ -9,6 +11,15 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(DctcpCongestionControl);
+
+namespace
+{
+const CongestionControlRegistration kRegistration{
+    {"dctcp", "ns3::DctcpCongestionControl",
+     "DCTCP-style ECN window control (the HPCC simulator's CC_MODE 8)",
+     CongestionControlInfo::NEEDS_ECN | CongestionControlInfo::NEEDS_BASE_RTT},
+    "Alizadeh et al., Data Center TCP (DCTCP), SIGCOMM 2010; RFC 8257"};
+} // namespace
 
 TypeId
 DctcpCongestionControl::GetTypeId()

@@ -1,5 +1,7 @@
 #include "hpcc.h"
 
+#include "cc-registry.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -11,6 +13,15 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(HpccCongestionControl);
+
+namespace
+{
+const CongestionControlRegistration kRegistration{
+    {"hpcc", "ns3::HpccCongestionControl",
+     "HPCC: window control on in-band telemetry (INT) of every hop",
+     CongestionControlInfo::USES_INT | CongestionControlInfo::NEEDS_BASE_RTT},
+    "Li et al., HPCC: High Precision Congestion Control, SIGCOMM 2019"};
+} // namespace
 
 TypeId
 HpccCongestionControl::GetTypeId()

@@ -1,5 +1,7 @@
 #include "ib-congestion-control.h"
 
+#include "cc-registry.h"
+
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -9,6 +11,16 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(IbCongestionControl);
+
+namespace
+{
+const CongestionControlRegistration kRegistration{
+    {"ib-cc", "ns3::IbCongestionControl",
+     "InfiniBand congestion control: FECN marks, a BECN per marked packet, a CCT of "
+     "inter-packet delays",
+     CongestionControlInfo::NEEDS_ECN | CongestionControlInfo::NEEDS_BASE_RTT, "infiniband"},
+    "InfiniBand Architecture Specification vol. 1, annex A10"};
+} // namespace
 
 TypeId
 IbCongestionControl::GetTypeId()

@@ -1,5 +1,7 @@
 #include "nscc.h"
 
+#include "cc-registry.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -11,6 +13,15 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(NsccCongestionControl);
+
+namespace
+{
+const CongestionControlRegistration kRegistration{
+    {"nscc", "ns3::NsccCongestionControl",
+     "NSCC: window control on ECN and queueing delay",
+     CongestionControlInfo::NEEDS_ECN | CongestionControlInfo::NEEDS_BASE_RTT},
+    "Ultra Ethernet Specification 1.0 (June 2025), congestion management, NSCC"};
+} // namespace
 
 TypeId
 NsccCongestionControl::GetTypeId()

@@ -1,10 +1,21 @@
 #include "rdma-congestion-control.h"
 
+#include "cc-registry.h"
+
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaCongestionControl);
 NS_OBJECT_ENSURE_REGISTERED(RdmaCcNone);
+
+namespace
+{
+const CongestionControlRegistration kRegistration{
+    {"none", "ns3::RdmaCcNone",
+     "no end-host congestion control: line rate, PFC keeps the fabric lossless"},
+    "PFC only, as Meta runs RoCE at 400G (Gangidi et al., RDMA over Ethernet for Distributed "
+    "AI Training at Meta Scale, SIGCOMM 2024)"};
+} // namespace
 
 TypeId
 RdmaCongestionControl::GetTypeId()

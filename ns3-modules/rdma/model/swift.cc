@@ -1,5 +1,7 @@
 #include "swift.h"
 
+#include "cc-registry.h"
+
 #include "ns3/double.h"
 #include "ns3/uinteger.h"
 
@@ -10,6 +12,16 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(SwiftCongestionControl);
+
+namespace
+{
+const CongestionControlRegistration kRegistration{
+    {"swift", "ns3::SwiftCongestionControl",
+     "Swift-like window control on a delay target",
+     CongestionControlInfo::NEEDS_BASE_RTT},
+    "Kumar et al., Swift: Delay is Simple and Effective for Congestion Control in the "
+    "Datacenter, SIGCOMM 2020"};
+} // namespace
 
 TypeId
 SwiftCongestionControl::GetTypeId()

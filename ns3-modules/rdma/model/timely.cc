@@ -1,5 +1,7 @@
 #include "timely.h"
 
+#include "cc-registry.h"
+
 #include "ns3/double.h"
 #include "ns3/uinteger.h"
 
@@ -9,6 +11,14 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(TimelyCongestionControl);
+
+namespace
+{
+const CongestionControlRegistration kRegistration{
+    {"timely", "ns3::TimelyCongestionControl",
+     "TIMELY: rate control on the RTT gradient"},
+    "Mittal et al., TIMELY: RTT-based Congestion Control for the Datacenter, SIGCOMM 2015"};
+} // namespace
 
 TypeId
 TimelyCongestionControl::GetTypeId()

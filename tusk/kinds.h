@@ -1,0 +1,23 @@
+/*
+ * tusk: `tusk kinds`, every kind registered in this process by sort (built in and from
+ * plugins) with what each needs, and the sorts still chosen by name in tusk's own code.
+ */
+#ifndef TUSK_KINDS_H
+#define TUSK_KINDS_H
+
+#include <string>
+
+namespace tusk
+{
+
+/**
+ * \brief The text of `tusk kinds`: the policies (lb.policy), path selectors
+ * (lb.path_selector) and congestion controls (nic.congestion_control) registered now, one
+ * block per kind (name, TypeId, description; needs; source), then the plugins loaded and the
+ * sorts that are not registered yet.
+ */
+std::string KindsText();
+
+} // namespace tusk
+
+#endif
