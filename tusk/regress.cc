@@ -557,6 +557,12 @@ ReadSuite(const std::string& path)
     return SuiteReader(path).Read();
 }
 
+RegressSuite
+ReadSuiteString(const std::string& text, const std::string& path)
+{
+    return SuiteReader(path, text).Read();
+}
+
 SweepPlan
 SuitePlan(const RegressSuite& suite, const std::string& root)
 {
@@ -817,6 +823,17 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
                  const std::string& date, const std::string& revision, std::string& diff)
 {
     std::ifstream in(suite.file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return UpdatedSuiteText(suite, text.str(), checks, date, revision, diff);
+}
+
+std::string
+UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
+                 const std::vector<Check>& checks, const std::string& date,
+                 const std::string& revision, std::string& diff)
+{
+    std::istringstream in(suiteText);
     std::vector<std::string> lines;
     for (std::string l; std::getline(in, l);)
     {

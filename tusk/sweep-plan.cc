@@ -48,9 +48,6 @@ class ScopedChdir
     fs::path m_old;
 };
 
-
-
-
 std::string
 JoinKey(const std::vector<std::string>& segs, size_t from = 0, size_t to = std::string::npos)
 {
@@ -701,6 +698,12 @@ SweepSpec
 ReadSweepFile(const std::string& path)
 {
     return SweepReader(path).Read();
+}
+
+SweepSpec
+ReadSweepString(const std::string& text, const std::string& path)
+{
+    return SweepReader(path, text).Read();
 }
 
 SlurmOptions

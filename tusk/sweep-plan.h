@@ -125,6 +125,10 @@ struct SweepPlan
  */
 SweepSpec ReadSweepFile(const std::string& path);
 
+/** ReadSweepFile of `text` as the content of the sweep file `path` (which names it in
+ *  messages, gives the default name and the directory of a relative scenario path). */
+SweepSpec ReadSweepString(const std::string& text, const std::string& path);
+
 /** A [slurm] table (of a sweep or suite file). \throws ns3::InputError naming `file` */
 SlurmOptions ReadSlurmTable(const toml::node& table, const std::string& file);
 

@@ -44,8 +44,9 @@ DescribeNode(const toml::node& n)
     }
 }
 
-TomlFileReader::TomlFileReader(std::string file)
-    : m_file(std::move(file))
+TomlFileReader::TomlFileReader(std::string file, std::optional<std::string> text)
+    : m_file(std::move(file)),
+      m_text(std::move(text))
 {
 }
 
@@ -54,12 +55,13 @@ TomlFileReader::Parse(const std::string& what) const
 {
     try
     {
-        return toml::parse_file(m_file);
+        return m_text ? toml::parse(std::string_view(*m_text), std::string_view(m_file))
+                      : toml::parse_file(m_file);
     }
     catch (const toml::parse_error& e)
     {
         std::error_code ec;
-        if (!std::filesystem::exists(m_file, ec))
+        if (!m_text && !std::filesystem::exists(m_file, ec))
         {
             throw InputError(m_file, 0, "", "no such " + what);
         }

@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,12 @@ std::string DescribeNode(const toml::node& node);
 class TomlFileReader
 {
   public:
-    explicit TomlFileReader(std::string file);
+    /** Read `file`; or, when `text` is given, that text as the content of `file` (which then
+     *  only names it: messages, the directory that relative paths resolve against). */
+    explicit TomlFileReader(std::string file, std::optional<std::string> text = std::nullopt);
 
-    /** Parse the file; a missing file or a syntax error names the file (and line). `what` is
-     *  "sweep file", "suite file", ... for the message. */
+    /** Parse the file (or the text); a missing file or a syntax error names the file (and
+     *  line). `what` is "sweep file", "suite file", ... for the message. */
     toml::table Parse(const std::string& what) const;
 
     [[noreturn]] void Fail(const toml::node* n, const std::string& key, const std::string& msg) const;
@@ -49,6 +52,7 @@ class TomlFileReader
 
   protected:
     std::string m_file;
+    std::optional<std::string> m_text; //!< the content, when not read from m_file
 };
 
 } // namespace tusk

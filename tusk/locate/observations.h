@@ -11,6 +11,7 @@
 #define TUSK_LOCATE_OBSERVATIONS_H
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,17 @@ struct Observations
  *         that links.csv does not have, or a path that does not connect the flow's hosts.
  */
 Observations ReadObservations(const std::string& resultsDir);
+
+/**
+ * \brief ReadObservations of contents: flows.csv and links.csv (named `flowsFile` and
+ * `linksFile` in messages) and manifest.json (nullptr: none).
+ * \throws ns3::InputError as ReadObservations
+ */
+Observations ReadObservations(std::istream& flows,
+                              const std::string& flowsFile,
+                              std::istream& links,
+                              const std::string& linksFile,
+                              std::istream* manifest);
 
 /**
  * \brief The `paths` encoding of a set of paths: "3>17>42>9:120|3>18>43>9:98", link ids in
