@@ -1,10 +1,9 @@
-// Shared by the fuzz targets: hand libFuzzer's bytes to a reader.
+// Shared by the fuzz targets: hand libFuzzer's bytes to a reader that takes a file path.
 //
-// A reader that only takes a file path gets each input written to one file in a private
-// temporary directory (ReadAsFile). Readers with a text entry point (the scenario, sweep and
-// suite readers, tusk locate's) are given the bytes directly, as the content of a file named
-// in a directory: errors name that file, relative paths resolve against that directory. A
-// reader may throw ns3::InputError (bad input: the exit-2 path), nothing else: any other
+// Such a reader gets each input written to one file in a private temporary directory and read
+// back from there. (Readers with a text entry point, the scenario, sweep, suite and locate
+// readers, are given the bytes directly: fuzz-scenario-toml.cc, tusk-input-harness.h.)
+// A reader may throw ns3::InputError (bad input: the exit-2 path), nothing else: any other
 // exception escapes to libFuzzer, which reports it as a crash.
 #ifndef TUSK_FUZZ_INPUT_H
 #define TUSK_FUZZ_INPUT_H
@@ -18,10 +17,6 @@
 
 namespace tusk_fuzz
 {
-
-/** Where the sweep and suite targets read their input as a file: it holds the base scenario
- *  their inputs name (base.toml) and nothing to write to. */
-inline const std::string kBaseScenarioDir = TUSK_SOURCE_DIR "/fuzz/base-scenario";
 
 /** The private directory of this process, made on first use under $TMPDIR (or /tmp). */
 inline const std::string&
