@@ -119,6 +119,9 @@ struct SweepPlan
     std::vector<std::pair<std::string, std::string>> duplicates;
 };
 
+/** The most runs a sweep may have (the product of its axes' lengths, or their length zipped). */
+constexpr size_t kMaxSweepRuns = 100000;
+
 /**
  * \brief Read and validate a sweep file (docs/sweeps.md).
  * \throws ns3::InputError naming the sweep file, line and key

@@ -121,11 +121,15 @@ TomlFileReader::Strings(const toml::node& n, const std::string& key) const
 }
 
 int64_t
-TomlFileReader::Integer(const toml::node& n, const std::string& key, int64_t min) const
+TomlFileReader::Integer(const toml::node& n, const std::string& key, int64_t min,
+                        int64_t max) const
 {
-    if (!n.is_integer() || n.as_integer()->get() < min)
+    if (!n.is_integer() || n.as_integer()->get() < min || n.as_integer()->get() > max)
     {
-        Fail(&n, key, fmt::format("expected an integer >= {}, got {}", min,
+        Fail(&n, key, fmt::format("expected an integer >= {}{}, got {}", min,
+                                  max < std::numeric_limits<int64_t>::max()
+                                      ? fmt::format(" and at most {}", max)
+                                      : "",
                                   n.is_integer() ? TomlValueText(n) : DescribeNode(n)));
     }
     return n.as_integer()->get();

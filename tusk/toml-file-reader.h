@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,7 +45,9 @@ class TomlFileReader
 
     std::string String(const toml::node& n, const std::string& key) const;
     std::vector<std::string> Strings(const toml::node& n, const std::string& key) const;
-    int64_t Integer(const toml::node& n, const std::string& key, int64_t min) const;
+    /** An integer in [min, max]. */
+    int64_t Integer(const toml::node& n, const std::string& key, int64_t min,
+                    int64_t max = std::numeric_limits<int64_t>::max()) const;
     /** A finite integer or float (>= 0 when `nonNegative`). */
     double Number(const toml::node& n, const std::string& key, bool nonNegative) const;
 
