@@ -485,6 +485,7 @@ class SuiteReader : public TomlFileReader
         b.sourceLine = source->source().begin.line;
         b.sourceBegin = source->source().begin.column;
         b.sourceEnd = source->source().end.column;
+        b.sourceEndLine = source->source().end.line;
         b.better = DefaultBetter(metric);
         if (const toml::node* n = t.get("better"))
         {
@@ -877,6 +878,13 @@ UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
         {
             continue;
         }
+        if (b.sourceEndLine != b.sourceLine)
+        {
+            throw InputError(suite.file, b.line,
+                             "baseline." + b.scenario + "." + b.policy + "." + b.metric,
+                             "its source is a string over several lines, which cannot be "
+                             "rewritten in place: write it on one line");
+        }
         const std::string& vl = lines[b.valueLine - 1];
         edits[b.valueLine].emplace_back(ByteOfColumn(vl, b.valueBegin), ByteOfColumn(vl, b.valueEnd),
                                         NumberText(c.now, b.integer && c.now == std::floor(c.now)));
@@ -956,6 +964,34 @@ UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
     for (const auto& l : lines)
     {
         text += l + "\n";
+    }
+    // What is written must read back, with the new entries: a layout the edits above do not
+    // follow (an entry as a [baseline.S.P.M] table of its own, a [baseline.S] table given
+    // inline) is refused, not broken.
+    size_t newEntries = 0;
+    for (const auto& [scenario, entries] : added)
+    {
+        newEntries += entries.size();
+    }
+    std::string why;
+    try
+    {
+        if (ReadSuiteString(text, suite.file).baselines.size() != suite.baselines.size() + newEntries)
+        {
+            why = "a new entry would land outside its [baseline.<scenario>] table";
+        }
+    }
+    catch (const InputError& e)
+    {
+        why = e.what();
+    }
+    if (!why.empty())
+    {
+        throw InputError(suite.file, 0, "",
+                         "--update-baselines cannot rewrite this suite's layout in place (the "
+                         "result would not read back: " + why + "); write each entry as "
+                         "<policy>.<metric> = { value = V, source = \"...\" } on one line of "
+                         "its [baseline.<scenario>] table");
     }
     return text;
 }

@@ -49,6 +49,7 @@ struct Baseline
     // Where `value` and `source` are written (1-based line and columns [begin, end)).
     unsigned valueLine = 0, valueBegin = 0, valueEnd = 0;
     unsigned sourceLine = 0, sourceBegin = 0, sourceEnd = 0;
+    unsigned sourceEndLine = 0; //!< the line `sourceEnd` is on (a multi-line string ends later)
 
     bool Measured() const { return source.rfind("measured", 0) == 0; }
 };
