@@ -44,7 +44,12 @@ class CsvReader
         }
         for (size_t i = 0; i < header.size(); ++i)
         {
-            m_columns.emplace(header[i], i);
+            // Rows are checked against the number of columns: a name given twice would make
+            // that count short of the header's, and a row short of a column read.
+            if (!m_columns.emplace(header[i], i).second)
+            {
+                throw InputError(m_path, 1, header[i], "the column appears twice in the header");
+            }
         }
     }
 
@@ -231,12 +236,7 @@ LinkIndex::LinkIndex(std::vector<DirectedLink> rows)
 {
     for (uint32_t i = 0; i < m_rows.size(); ++i)
     {
-        const uint32_t id = m_rows[i].linkId;
-        if (id >= m_rowsOfId.size())
-        {
-            m_rowsOfId.resize(id + 1);
-        }
-        m_rowsOfId[id].push_back(i);
+        m_rowsOfId[m_rows[i].linkId].push_back(i);
     }
 }
 
@@ -264,12 +264,13 @@ LinkIndex::Walk(const std::string& text,
                 fmt::format("hop {} is \"{}\": expected a link_id of links.csv", hops.size() + 1,
                             tok));
         }
-        if (id >= m_rowsOfId.size() || m_rowsOfId[id].empty())
+        const auto rows = m_rowsOfId.find(id);
+        if (rows == m_rowsOfId.end())
         {
             throw std::invalid_argument(fmt::format("link_id {} is not in links.csv", id));
         }
         bool found = false;
-        for (uint32_t r : m_rowsOfId[id])
+        for (uint32_t r : rows->second)
         {
             if (m_rows[r].from == at)
             {
@@ -283,8 +284,8 @@ LinkIndex::Walk(const std::string& text,
         {
             throw std::invalid_argument(fmt::format(
                 "hop {} (link_id {}, {}-{}) does not start at {}, where the path has arrived",
-                hops.size() + 1, id, m_rows[m_rowsOfId[id][0]].from,
-                m_rows[m_rowsOfId[id][0]].to, at));
+                hops.size() + 1, id, m_rows[rows->second[0]].from, m_rows[rows->second[0]].to,
+                at));
         }
         pos = end + 1;
     }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <istream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tusk
@@ -83,7 +84,8 @@ class LinkIndex
 
   private:
     std::vector<DirectedLink> m_rows;
-    std::vector<std::vector<uint32_t>> m_rowsOfId; //!< link id -> its rows (directions)
+    /** link id -> its rows (directions); a map: ids are any uint32, not necessarily dense. */
+    std::unordered_map<uint32_t, std::vector<uint32_t>> m_rowsOfId;
 };
 
 /** Everything tusk locate reads. */
