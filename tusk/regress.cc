@@ -859,6 +859,7 @@ UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
         }
         throw std::logic_error("no scenario " + scenario);
     };
+    std::vector<const Check*> newEntries; // where each added entry must read back
     for (const auto& c : checks)
     {
         if (c.metric.empty() || std::isnan(c.now))
@@ -867,6 +868,7 @@ UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
         }
         if (c.baseline == nullptr)
         {
+            newEntries.push_back(&c);
             addedFor(c.scenario).push_back(fmt::format("{}.{} = {{ value = {}, source = \"{}\" }}",
                                                     QuoteKey(c.policy), c.metric,
                                                     NumberText(c.now, c.now == std::floor(c.now)),
@@ -965,33 +967,32 @@ UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
     {
         text += l + "\n";
     }
-    // What is written must read back, with the new entries: a layout the edits above do not
-    // follow (an entry as a [baseline.S.P.M] table of its own, a [baseline.S] table given
-    // inline) is refused, not broken.
-    size_t newEntries = 0;
-    for (const auto& [scenario, entries] : added)
-    {
-        newEntries += entries.size();
-    }
+    // What is written must parse, each new entry in its [baseline.<scenario>] table: a layout
+    // the edits above do not follow (an entry as a [baseline.S.P.M] table) is refused, not
+    // broken. (A new entry of a metric without a band reads back as an error, on purpose.)
     std::string why;
     try
     {
-        if (ReadSuiteString(text, suite.file).baselines.size() != suite.baselines.size() + newEntries)
+        const toml::table t = toml::parse(std::string_view(text), std::string_view(suite.file));
+        for (const Check* c : newEntries)
         {
-            why = "a new entry would land outside its [baseline.<scenario>] table";
+            if (!t["baseline"][c->scenario][c->policy][c->metric]["value"])
+            {
+                why = "the new entry " + c->policy + "." + c->metric +
+                      " would land outside [baseline." + c->scenario + "]";
+            }
         }
     }
-    catch (const InputError& e)
+    catch (const toml::parse_error& e)
     {
-        why = e.what();
+        why = fmt::format("line {}: {}", e.source().begin.line, e.description());
     }
     if (!why.empty())
     {
         throw InputError(suite.file, 0, "",
-                         "--update-baselines cannot rewrite this suite's layout in place (the "
-                         "result would not read back: " + why + "); write each entry as "
-                         "<policy>.<metric> = { value = V, source = \"...\" } on one line of "
-                         "its [baseline.<scenario>] table");
+                         "--update-baselines cannot rewrite this suite's layout in place (" + why +
+                             "); write each entry as <policy>.<metric> = { value = V, source = "
+                             "\"...\" } on one line of its [baseline.<scenario>] table");
     }
     return text;
 }
