@@ -882,10 +882,9 @@ UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
         }
         if (b.sourceEndLine != b.sourceLine)
         {
-            throw InputError(suite.file, b.line,
-                             "baseline." + b.scenario + "." + b.policy + "." + b.metric,
-                             "its source is a string over several lines, which cannot be "
-                             "rewritten in place: write it on one line");
+            throw InputError(suite.file, b.line, "baseline." + b.scenario + "." + b.policy + "." +
+                             b.metric, "its source is a string over several lines, which cannot "
+                                       "be rewritten in place: write it on one line");
         }
         const std::string& vl = lines[b.valueLine - 1];
         edits[b.valueLine].emplace_back(ByteOfColumn(vl, b.valueBegin), ByteOfColumn(vl, b.valueEnd),
