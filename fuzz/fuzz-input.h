@@ -1,9 +1,10 @@
 // Shared by the fuzz targets: hand libFuzzer's bytes to a reader that takes a file path.
 //
-// Every tusk reader takes a path (scenario files name other files by path, and errors name
-// the file), so each input is written to one file in a private temporary directory and read
-// back from there. A reader may throw ns3::InputError (bad input: the exit-2 path), nothing
-// else: any other exception escapes to libFuzzer, which reports it as a crash.
+// Such a reader gets each input written to one file in a private temporary directory and read
+// back from there. (Readers with a text entry point, the scenario, sweep, suite and locate
+// readers, are given the bytes directly: fuzz-scenario-toml.cc, tusk-input-harness.h.)
+// A reader may throw ns3::InputError (bad input: the exit-2 path), nothing else: any other
+// exception escapes to libFuzzer, which reports it as a crash.
 #ifndef TUSK_FUZZ_INPUT_H
 #define TUSK_FUZZ_INPUT_H
 

@@ -8,7 +8,8 @@
 #     tests also cover (ECMP vs spray with go-back-N: 29 % of the sanitizer test time; the
 #     same all-reduce ten times, a determinism check): together 38 % of it, kept within the
 #     CI budget;
-#  3. run every fuzz target for a bounded time (scripts/fuzz.sh).
+#  3. replay every fuzz target's kept corpus and regressions, then fuzz each for a bounded time
+#     (scripts/fuzz.sh; about 2 minutes in all on 2 cores).
 # Any sanitizer report fails the job: UBSan findings abort (-fno-sanitize-recover), ASan and
 # LeakSanitizer findings abort by default. ns-3 itself (Debian's libns3) is not instrumented;
 # scripts/sanitizer/lsan.supp lists the only suppressions, each with its reason.

@@ -485,6 +485,7 @@ class SuiteReader : public TomlFileReader
         b.sourceLine = source->source().begin.line;
         b.sourceBegin = source->source().begin.column;
         b.sourceEnd = source->source().end.column;
+        b.sourceEndLine = source->source().end.line;
         b.better = DefaultBetter(metric);
         if (const toml::node* n = t.get("better"))
         {
@@ -555,6 +556,12 @@ RegressSuite
 ReadSuite(const std::string& path)
 {
     return SuiteReader(path).Read();
+}
+
+RegressSuite
+ReadSuiteString(const std::string& text, const std::string& path)
+{
+    return SuiteReader(path, text).Read();
 }
 
 SweepPlan
@@ -817,6 +824,17 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
                  const std::string& date, const std::string& revision, std::string& diff)
 {
     std::ifstream in(suite.file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return UpdatedSuiteText(suite, text.str(), checks, date, revision, diff);
+}
+
+std::string
+UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
+                 const std::vector<Check>& checks, const std::string& date,
+                 const std::string& revision, std::string& diff)
+{
+    std::istringstream in(suiteText);
     std::vector<std::string> lines;
     for (std::string l; std::getline(in, l);)
     {
@@ -841,6 +859,7 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
         }
         throw std::logic_error("no scenario " + scenario);
     };
+    std::vector<const Check*> newEntries; // where each added entry must read back
     for (const auto& c : checks)
     {
         if (c.metric.empty() || std::isnan(c.now))
@@ -849,6 +868,7 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
         }
         if (c.baseline == nullptr)
         {
+            newEntries.push_back(&c);
             addedFor(c.scenario).push_back(fmt::format("{}.{} = {{ value = {}, source = \"{}\" }}",
                                                     QuoteKey(c.policy), c.metric,
                                                     NumberText(c.now, c.now == std::floor(c.now)),
@@ -859,6 +879,12 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
         if (!b.Measured() || NumberText(c.now, b.integer) == NumberText(b.value, b.integer))
         {
             continue;
+        }
+        if (b.sourceEndLine != b.sourceLine)
+        {
+            throw InputError(suite.file, b.line, "baseline." + b.scenario + "." + b.policy + "." +
+                             b.metric, "its source is a string over several lines, which cannot "
+                                       "be rewritten in place: write it on one line");
         }
         const std::string& vl = lines[b.valueLine - 1];
         edits[b.valueLine].emplace_back(ByteOfColumn(vl, b.valueBegin), ByteOfColumn(vl, b.valueEnd),
@@ -939,6 +965,33 @@ UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
     for (const auto& l : lines)
     {
         text += l + "\n";
+    }
+    // What is written must parse, each new entry in its [baseline.<scenario>] table: a layout
+    // the edits above do not follow (an entry as a [baseline.S.P.M] table) is refused, not
+    // broken. (A new entry of a metric without a band reads back as an error, on purpose.)
+    std::string why;
+    try
+    {
+        const toml::table t = toml::parse(std::string_view(text), std::string_view(suite.file));
+        for (const Check* c : newEntries)
+        {
+            if (!t["baseline"][c->scenario][c->policy][c->metric]["value"])
+            {
+                why = "the new entry " + c->policy + "." + c->metric +
+                      " would land outside [baseline." + c->scenario + "]";
+            }
+        }
+    }
+    catch (const toml::parse_error& e)
+    {
+        why = fmt::format("line {}: {}", e.source().begin.line, e.description());
+    }
+    if (!why.empty())
+    {
+        throw InputError(suite.file, 0, "",
+                         "--update-baselines cannot rewrite this suite's layout in place (" + why +
+                             "); write each entry as <policy>.<metric> = { value = V, source = "
+                             "\"...\" } on one line of its [baseline.<scenario>] table");
     }
     return text;
 }

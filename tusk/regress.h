@@ -49,6 +49,7 @@ struct Baseline
     // Where `value` and `source` are written (1-based line and columns [begin, end)).
     unsigned valueLine = 0, valueBegin = 0, valueEnd = 0;
     unsigned sourceLine = 0, sourceBegin = 0, sourceEnd = 0;
+    unsigned sourceEndLine = 0; //!< the line `sourceEnd` is on (a multi-line string ends later)
 
     bool Measured() const { return source.rfind("measured", 0) == 0; }
 };
@@ -98,6 +99,10 @@ struct Check
 /** \throws ns3::InputError naming the suite file, line and key */
 RegressSuite ReadSuite(const std::string& path);
 
+/** ReadSuite of `text` as the content of the suite file `path` (which names it in messages,
+ *  gives the default name and the directory of relative scenario paths). */
+RegressSuite ReadSuiteString(const std::string& text, const std::string& path);
+
 /** The runs of the suite: every scenario x policy x seed; run ids scenario=S,policy=P,seed=N. */
 SweepPlan SuitePlan(const RegressSuite& suite, const std::string& root);
 
@@ -120,6 +125,11 @@ std::string JUnitXml(const RegressSuite& suite, const std::vector<Check>& checks
 std::string UpdatedSuiteText(const RegressSuite& suite, const std::vector<Check>& checks,
                              const std::string& date, const std::string& revision,
                              std::string& diff);
+
+/** UpdatedSuiteText of `suiteText`, the suite file's content as ReadSuiteString read it. */
+std::string UpdatedSuiteText(const RegressSuite& suite, const std::string& suiteText,
+                             const std::vector<Check>& checks, const std::string& date,
+                             const std::string& revision, std::string& diff);
 
 } // namespace tusk
 

@@ -48,9 +48,6 @@ class ScopedChdir
     fs::path m_old;
 };
 
-
-
-
 std::string
 JoinKey(const std::vector<std::string>& segs, size_t from = 0, size_t to = std::string::npos)
 {
@@ -268,11 +265,11 @@ class SweepReader : public TomlFileReader
         str("account", o.account);
         if (const toml::node* v = t.get("chunk"))
         {
-            o.chunk = static_cast<uint32_t>(Integer(*v, "slurm.chunk", 1));
+            o.chunk = static_cast<uint32_t>(Integer(*v, "slurm.chunk", 1, UINT32_MAX));
         }
         if (const toml::node* v = t.get("max_parallel"))
         {
-            o.maxParallel = static_cast<uint32_t>(Integer(*v, "slurm.max_parallel", 0));
+            o.maxParallel = static_cast<uint32_t>(Integer(*v, "slurm.max_parallel", 0, UINT32_MAX));
         }
         if (const toml::node* v = t.get("sbatch_args"))
         {
@@ -383,6 +380,20 @@ class SweepReader : public TomlFileReader
                                                  a.name, a.values.size(), spec.axes[0].name,
                                                  spec.axes[0].values.size()));
                 }
+            }
+        }
+        // Every run is listed and resolved before anything runs: refuse here a product of
+        // axes no one means to run, rather than spend hours (and memory) expanding it.
+        size_t runs = 1;
+        for (const auto& a : spec.axes)
+        {
+            runs = spec.zip ? a.values.size() : runs * a.values.size();
+            if (runs > kMaxSweepRuns)
+            {
+                throw InputError(m_file, a.line, "axis " + a.name,
+                                 fmt::format("the sweep would have more than {} runs (counting "
+                                             "the axes up to this one); split it into sweeps",
+                                             kMaxSweepRuns));
             }
         }
         if (const toml::node* n = root.get("slurm"))
@@ -701,6 +712,12 @@ SweepSpec
 ReadSweepFile(const std::string& path)
 {
     return SweepReader(path).Read();
+}
+
+SweepSpec
+ReadSweepString(const std::string& text, const std::string& path)
+{
+    return SweepReader(path, text).Read();
 }
 
 SlurmOptions

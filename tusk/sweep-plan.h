@@ -131,11 +131,18 @@ struct SweepPlan
     std::vector<std::pair<std::string, std::string>> duplicates;
 };
 
+/** The most runs a sweep may have (the product of its axes' lengths, or their length zipped). */
+constexpr size_t kMaxSweepRuns = 100000;
+
 /**
  * \brief Read and validate a sweep file (docs/sweeps.md).
  * \throws ns3::InputError naming the sweep file, line and key
  */
 SweepSpec ReadSweepFile(const std::string& path);
+
+/** ReadSweepFile of `text` as the content of the sweep file `path` (which names it in
+ *  messages, gives the default name and the directory of a relative scenario path). */
+SweepSpec ReadSweepString(const std::string& text, const std::string& path);
 
 /** A [slurm] table (of a sweep or suite file). \throws ns3::InputError naming `file` */
 SlurmOptions ReadSlurmTable(const toml::node& table, const std::string& file);

@@ -44,8 +44,9 @@ DescribeNode(const toml::node& n)
     }
 }
 
-TomlFileReader::TomlFileReader(std::string file)
-    : m_file(std::move(file))
+TomlFileReader::TomlFileReader(std::string file, std::optional<std::string> text)
+    : m_file(std::move(file)),
+      m_text(std::move(text))
 {
 }
 
@@ -54,12 +55,13 @@ TomlFileReader::Parse(const std::string& what) const
 {
     try
     {
-        return toml::parse_file(m_file);
+        return m_text ? toml::parse(std::string_view(*m_text), std::string_view(m_file))
+                      : toml::parse_file(m_file);
     }
     catch (const toml::parse_error& e)
     {
         std::error_code ec;
-        if (!std::filesystem::exists(m_file, ec))
+        if (!m_text && !std::filesystem::exists(m_file, ec))
         {
             throw InputError(m_file, 0, "", "no such " + what);
         }
@@ -119,11 +121,15 @@ TomlFileReader::Strings(const toml::node& n, const std::string& key) const
 }
 
 int64_t
-TomlFileReader::Integer(const toml::node& n, const std::string& key, int64_t min) const
+TomlFileReader::Integer(const toml::node& n, const std::string& key, int64_t min,
+                        int64_t max) const
 {
-    if (!n.is_integer() || n.as_integer()->get() < min)
+    if (!n.is_integer() || n.as_integer()->get() < min || n.as_integer()->get() > max)
     {
-        Fail(&n, key, fmt::format("expected an integer >= {}, got {}", min,
+        Fail(&n, key, fmt::format("expected an integer >= {}{}, got {}", min,
+                                  max < std::numeric_limits<int64_t>::max()
+                                      ? fmt::format(" and at most {}", max)
+                                      : "",
                                   n.is_integer() ? TomlValueText(n) : DescribeNode(n)));
     }
     return n.as_integer()->get();

@@ -8,6 +8,8 @@
 #include <toml++/toml.h>
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +29,12 @@ std::string DescribeNode(const toml::node& node);
 class TomlFileReader
 {
   public:
-    explicit TomlFileReader(std::string file);
+    /** Read `file`; or, when `text` is given, that text as the content of `file` (which then
+     *  only names it: messages, the directory that relative paths resolve against). */
+    explicit TomlFileReader(std::string file, std::optional<std::string> text = std::nullopt);
 
-    /** Parse the file; a missing file or a syntax error names the file (and line). `what` is
-     *  "sweep file", "suite file", ... for the message. */
+    /** Parse the file (or the text); a missing file or a syntax error names the file (and
+     *  line). `what` is "sweep file", "suite file", ... for the message. */
     toml::table Parse(const std::string& what) const;
 
     [[noreturn]] void Fail(const toml::node* n, const std::string& key, const std::string& msg) const;
@@ -41,7 +45,9 @@ class TomlFileReader
 
     std::string String(const toml::node& n, const std::string& key) const;
     std::vector<std::string> Strings(const toml::node& n, const std::string& key) const;
-    int64_t Integer(const toml::node& n, const std::string& key, int64_t min) const;
+    /** An integer in [min, max]. */
+    int64_t Integer(const toml::node& n, const std::string& key, int64_t min,
+                    int64_t max = std::numeric_limits<int64_t>::max()) const;
     /** A finite integer or float (>= 0 when `nonNegative`). */
     double Number(const toml::node& n, const std::string& key, bool nonNegative) const;
 
@@ -49,6 +55,7 @@ class TomlFileReader
 
   protected:
     std::string m_file;
+    std::optional<std::string> m_text; //!< the content, when not read from m_file
 };
 
 } // namespace tusk

@@ -32,14 +32,11 @@ using ns3::InputError;
 class CsvReader
 {
   public:
-    explicit CsvReader(std::string path)
+    /** Read `in`, the content of the file `path` (which names it in messages). */
+    CsvReader(std::string path, std::istream& in)
         : m_path(std::move(path)),
-          m_in(m_path)
+          m_in(in)
     {
-        if (!m_in)
-        {
-            throw InputError(m_path, 0, "", "cannot open the file (no such file?)");
-        }
         std::vector<std::string> header;
         if (!Next(header))
         {
@@ -47,7 +44,12 @@ class CsvReader
         }
         for (size_t i = 0; i < header.size(); ++i)
         {
-            m_columns.emplace(header[i], i);
+            // Rows are checked against the number of columns: a name given twice would make
+            // that count short of the header's, and a row short of a column read.
+            if (!m_columns.emplace(header[i], i).second)
+            {
+                throw InputError(m_path, 1, header[i], "the column appears twice in the header");
+            }
         }
     }
 
@@ -144,16 +146,16 @@ class CsvReader
 
   private:
     std::string m_path;
-    std::ifstream m_in;
+    std::istream& m_in;
     unsigned m_line = 0;
     std::map<std::string, size_t> m_columns;
 };
 
 /** links.csv: only link_id, from, to. */
 LinkIndex
-ReadLinks(const std::string& path)
+ReadLinks(const std::string& path, std::istream& in)
 {
-    CsvReader csv(path);
+    CsvReader csv(path, in);
     const std::string why = "links.csv names each direction of a link by `link_id`, `from`, `to`";
     const size_t cId = csv.Require("link_id", why);
     const size_t cFrom = csv.Require("from", why);
@@ -178,13 +180,8 @@ ReadLinks(const std::string& path)
 
 /** What tusk locate takes from manifest.json: the NIC MTU and the configured link rates. */
 void
-ReadManifest(const std::string& path, Observations& obs)
+ReadManifest(std::istream& in, Observations& obs)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        return;
-    }
     nlohmann::json m;
     try
     {
@@ -239,12 +236,7 @@ LinkIndex::LinkIndex(std::vector<DirectedLink> rows)
 {
     for (uint32_t i = 0; i < m_rows.size(); ++i)
     {
-        const uint32_t id = m_rows[i].linkId;
-        if (id >= m_rowsOfId.size())
-        {
-            m_rowsOfId.resize(id + 1);
-        }
-        m_rowsOfId[id].push_back(i);
+        m_rowsOfId[m_rows[i].linkId].push_back(i);
     }
 }
 
@@ -272,12 +264,13 @@ LinkIndex::Walk(const std::string& text,
                 fmt::format("hop {} is \"{}\": expected a link_id of links.csv", hops.size() + 1,
                             tok));
         }
-        if (id >= m_rowsOfId.size() || m_rowsOfId[id].empty())
+        const auto rows = m_rowsOfId.find(id);
+        if (rows == m_rowsOfId.end())
         {
             throw std::invalid_argument(fmt::format("link_id {} is not in links.csv", id));
         }
         bool found = false;
-        for (uint32_t r : m_rowsOfId[id])
+        for (uint32_t r : rows->second)
         {
             if (m_rows[r].from == at)
             {
@@ -291,8 +284,8 @@ LinkIndex::Walk(const std::string& text,
         {
             throw std::invalid_argument(fmt::format(
                 "hop {} (link_id {}, {}-{}) does not start at {}, where the path has arrived",
-                hops.size() + 1, id, m_rows[m_rowsOfId[id][0]].from,
-                m_rows[m_rowsOfId[id][0]].to, at));
+                hops.size() + 1, id, m_rows[rows->second[0]].from, m_rows[rows->second[0]].to,
+                at));
         }
         pos = end + 1;
     }
@@ -336,22 +329,43 @@ ReadObservations(const std::string& resultsDir)
         throw InputError(resultsDir, 0, "",
                          "this is a comparison; give one of its run folders (one per policy)");
     }
-    Observations obs;
-    obs.flowsFile = (dir / "flows.csv").string();
+    const std::string flowsFile = (dir / "flows.csv").string();
     const std::string linksFile = (dir / "links.csv").string();
-    if (!fs::exists(obs.flowsFile))
+    if (!fs::exists(flowsFile))
     {
-        throw InputError(obs.flowsFile, 0, "", "no such file (expected a run's results)");
+        throw InputError(flowsFile, 0, "", "no such file (expected a run's results)");
     }
     if (!fs::exists(linksFile))
     {
         throw InputError(linksFile, 0, "",
                          "no such file: tusk locate names the links of flows.csv's paths by it");
     }
-    obs.links = ReadLinks(linksFile);
-    ReadManifest((dir / "manifest.json").string(), obs);
+    std::ifstream flows(flowsFile);
+    std::ifstream links(linksFile);
+    if (!flows || !links)
+    {
+        throw InputError(links ? flowsFile : linksFile, 0, "", "cannot open the file");
+    }
+    std::ifstream manifest((dir / "manifest.json").string());
+    return ReadObservations(flows, flowsFile, links, linksFile, manifest ? &manifest : nullptr);
+}
 
-    CsvReader csv(obs.flowsFile);
+Observations
+ReadObservations(std::istream& flows,
+                 const std::string& flowsFile,
+                 std::istream& links,
+                 const std::string& linksFile,
+                 std::istream* manifest)
+{
+    Observations obs;
+    obs.flowsFile = flowsFile;
+    obs.links = ReadLinks(linksFile, links);
+    if (manifest)
+    {
+        ReadManifest(*manifest, obs);
+    }
+
+    CsvReader csv(obs.flowsFile, flows);
     const auto cPath = csv.Find("path");
     const auto cPaths = csv.Find("paths");
     if (!cPath && !cPaths)

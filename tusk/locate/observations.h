@@ -11,7 +11,9 @@
 #define TUSK_LOCATE_OBSERVATIONS_H
 
 #include <cstdint>
+#include <istream>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tusk
@@ -82,7 +84,8 @@ class LinkIndex
 
   private:
     std::vector<DirectedLink> m_rows;
-    std::vector<std::vector<uint32_t>> m_rowsOfId; //!< link id -> its rows (directions)
+    /** link id -> its rows (directions); a map: ids are any uint32, not necessarily dense. */
+    std::unordered_map<uint32_t, std::vector<uint32_t>> m_rowsOfId;
 };
 
 /** Everything tusk locate reads. */
@@ -111,6 +114,17 @@ struct Observations
  *         that links.csv does not have, or a path that does not connect the flow's hosts.
  */
 Observations ReadObservations(const std::string& resultsDir);
+
+/**
+ * \brief ReadObservations of contents: flows.csv and links.csv (named `flowsFile` and
+ * `linksFile` in messages) and manifest.json (nullptr: none).
+ * \throws ns3::InputError as ReadObservations
+ */
+Observations ReadObservations(std::istream& flows,
+                              const std::string& flowsFile,
+                              std::istream& links,
+                              const std::string& linksFile,
+                              std::istream* manifest);
 
 /**
  * \brief The `paths` encoding of a set of paths: "3>17>42>9:120|3>18>43>9:98", link ids in
