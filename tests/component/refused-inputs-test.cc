@@ -59,7 +59,7 @@ TEST_CASE("refused inputs: a disconnected HPCC topology names the host pairs wit
     CHECK_FALSE(std::filesystem::exists(dir / "out"));
 }
 
-TEST_CASE("refused inputs: a PFC headroom below one frame is refused; below a link's need, the "
+TEST_CASE("refused inputs: a PFC headroom below one frame is refused, below a link's need, the "
           "run warns with the bytes needed",
           "[component][cli][pfc]")
 {

@@ -77,7 +77,7 @@ TEST_CASE("routes: a disconnected HPCC topology is refused at load time, naming 
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("routes: failures at 0 us that cut a host off for the whole run are refused; with a "
+TEST_CASE("routes: failures at 0 us that cut a host off for the whole run are refused, with a "
           "repair the run goes ahead",
           "[component][routes][failures]")
 {
