@@ -43,7 +43,8 @@ Manifest(const fs::path& dir)
 
 } // namespace
 
-TEST_CASE("--plugin: its policy and congestion control run by name, and the manifest records it",
+TEST_CASE("plugins: a --plugin library's policy and congestion control run by name, and the "
+          "manifest records it",
           "[component][cli][plugin]")
 {
     const fs::path d = Scratch("plugin-run");
