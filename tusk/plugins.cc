@@ -1,4 +1,7 @@
 #include "plugins.h"
+#include <fmt/format.h>
+
+#include "fabric/model/registry.h"
 
 #include "sweep-plan.h" // Sha256Hex
 
@@ -62,11 +65,25 @@ LoadPlugin(const std::string& path, const std::string& where)
     }
     // RTLD_GLOBAL: the plugin's TypeIds and registrations join the process's tables, and a
     // plugin may use another's symbols. Never closed: its objects live as long as the process.
-    if (::dlopen(abs.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr)
+    // A name the plugin registers that is taken already (a built-in kind, or the same library
+    // under another path) is reported here, not an abort inside dlopen.
+    std::vector<std::string> clashes;
+    ns3::SetPluginRegistrationErrors(&clashes);
+    void* handle = ::dlopen(abs.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    ns3::SetPluginRegistrationErrors(nullptr);
+    if (handle == nullptr)
     {
         const char* err = ::dlerror();
         throw InputError(where, 0, "",
                          "plugin " + abs + " cannot be loaded: " + (err ? err : "dlopen failed"));
+    }
+    if (!clashes.empty())
+    {
+        throw InputError(where, 0, "",
+                         "plugin " + abs + " registers a name that is taken: " + clashes.front() +
+                             (clashes.size() > 1
+                                  ? fmt::format(" (and {} more)", clashes.size() - 1)
+                                  : std::string()));
     }
     Loaded().push_back({abs, FileSha256(abs)});
     return Loaded().back();

@@ -159,7 +159,11 @@ AddRerunCommand(CLI::App& app, RerunOptions& o)
 int
 RunRerun(const RerunOptions& o, std::ostream& out)
 {
-    const fs::path original = fs::path(o.resultsDir).lexically_normal();
+    fs::path original = fs::path(o.resultsDir).lexically_normal();
+    if (!original.has_filename() && original.has_parent_path())
+    {
+        original = original.parent_path(); // "run/" is the folder "run"
+    }
     const fs::path manifestPath = original / "manifest.json";
     if (!fs::is_regular_file(manifestPath))
     {
@@ -176,11 +180,20 @@ RunRerun(const RerunOptions& o, std::ostream& out)
         leaf = fs::absolute(original).lexically_normal().filename().string();
     }
     const fs::path rerunDir = !o.out.empty() ? fs::path(o.out) : original.parent_path() / (leaf + ".rerun");
+    // The rerun is written beside the run: never into it, and never into a folder that holds
+    // it (a comparison's folder), which the commit would replace with the rerun alone.
     std::error_code ec;
-    if (fs::exists(rerunDir, ec) && fs::equivalent(rerunDir, original, ec))
+    const fs::path a = fs::weakly_canonical(fs::absolute(rerunDir), ec);
+    const fs::path b = fs::weakly_canonical(fs::absolute(original), ec);
+    const auto within = [](const fs::path& inner, const fs::path& outer) {
+        const auto r = inner.lexically_relative(outer);
+        return !r.empty() && *r.begin() != "..";
+    };
+    if (within(b, a) || within(a, b))
     {
         throw InputError("<command line>", 0, "--out",
-                         "is the results folder being rerun; give another folder");
+                         "is the results folder being rerun, or a folder that holds it or lies "
+                         "inside it; give a folder beside it");
     }
     RunOptions ro;
     ro.progress = !o.quiet;

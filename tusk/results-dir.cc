@@ -237,6 +237,33 @@ IsEmptyDir(const fs::path& p)
     return fs::is_empty(p, ec) && !ec;
 }
 
+} // namespace
+
+std::string
+DestinationPath(const std::string& dir)
+{
+    fs::path p(dir);
+    const std::string leaf = p.filename().string();
+    if (leaf.empty() || leaf == "." || leaf == "..")
+    {
+        // "out/", ".", "..": the folder by its own name, so that its lock and staging folders
+        // go beside it, not into it.
+        p = fs::absolute(p).lexically_normal();
+        if (!p.has_filename())
+        {
+            p = p.parent_path();
+        }
+    }
+    if (p.empty() || fs::absolute(p).lexically_normal() == fs::absolute(p).root_path())
+    {
+        throw ns3::InputError(dir, 0, "--out", "is the root folder; choose a folder for the results");
+    }
+    return p.string();
+}
+
+namespace
+{
+
 /** Create the parent of `finalDir`; the path of its lock file. */
 std::string
 LockPathOf(const std::string& finalDir)
@@ -330,11 +357,24 @@ PathLock::PathLock(const std::string& path, const std::string& holder, const std
     // A released lock file may be unlinked: lock the file the path names now, or try again.
     for (int attempt = 0; attempt < 100 && m_fd < 0; ++attempt)
     {
-        const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        // O_NOFOLLOW: a symlink in the lock's place is never followed (its target would be
+        // truncated); a file there that is not a lock tusk wrote (a pid) is the user's.
+        const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0)
         {
             throw ns3::InputError(subject, 0, "", fmt::format("cannot create the lock file {}: {}",
                                                               path, std::strerror(errno)));
+        }
+        struct stat st{};
+        const std::string content = Trimmed(ReadText(path));
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 32 ||
+            content.find_first_not_of("0123456789") != std::string::npos)
+        {
+            ::close(fd);
+            throw ns3::InputError(subject, 0, "",
+                                  fmt::format("{} exists and is not a lock file tusk wrote (a "
+                                              "pid); refusing to use or remove it",
+                                              path));
         }
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
         {
@@ -512,11 +552,17 @@ RemoveStaleStaging(const std::string& parent, const std::string& name)
             }
             continue;
         }
-        // NAME.old-PID: the previous results, moved aside by a commit of process PID.
+        // NAME.old-PID: the previous results, moved aside by a commit of process PID. Only a
+        // folder that is tusk's results (its marker and nothing it does not list), or an empty
+        // one, is ever removed or put back; anything else of that name is the user's and is
+        // not touched.
         const std::string pidText = n.substr(old + 5);
-        if (pidText.empty() || pidText.find_first_not_of("0123456789") != std::string::npos)
+        const bool tusks = fs::is_empty(e.path(), ec) ||
+                           (!ReadMarker(e.path()).is_null() &&
+                            ReplaceRefusal(e.path().string()).empty());
+        if (pidText.empty() || pidText.size() > 9 ||
+            pidText.find_first_not_of("0123456789") != std::string::npos || !tusks)
         {
-            left.push_back(e.path().string());
             continue;
         }
         if (!ProcessStart(std::stol(pidText)).empty())
@@ -536,11 +582,12 @@ RemoveStaleStaging(const std::string& parent, const std::string& name)
     return left;
 }
 
-StagedResults::StagedResults(const std::string& finalDir, const std::string& kind)
-    : m_final(finalDir),
+StagedResults::StagedResults(const std::string& destination, const std::string& kind)
+    : m_final(DestinationPath(destination)),
       m_kind(kind),
-      m_lock(LockPathOf(finalDir), "another tusk", finalDir, true)
+      m_lock(LockPathOf(m_final), "another tusk", m_final, true)
 {
+    const std::string& finalDir = m_final;
     // First what killed writers left (an .old-* folder may be put back in place), then the check.
     const fs::path final(finalDir);
     const std::string parent = final.has_parent_path() ? final.parent_path().string() : ".";

@@ -73,6 +73,13 @@ class PathLock
 };
 
 /**
+ * \brief The destination folder `dir` by its own name: "out/" is "out", "." and ".." their
+ * absolute paths (so that its lock and staging folders go beside it, never into it).
+ * \throws ns3::InputError (exit 2) for the root folder
+ */
+std::string DestinationPath(const std::string& dir);
+
+/**
  * \brief What keeps `dir` from being replaced by new results: "" if it may be replaced (it
  * does not exist, is empty, or holds a valid marker and nothing but what that marker lists and
  * nested tusk results folders), else the reason, naming up to five foreign files ("and N more").

@@ -1,5 +1,7 @@
 #include "scenario-reader.h"
 
+#include "fabric/model/input-excerpt.h"
+
 #include "scenario-text.h"
 #include "scenario-toml.h"
 
@@ -23,13 +25,24 @@ constexpr uint64_t kMaxHostList = 1ULL << 24;
 
 } // namespace
 
+namespace
+{
+/** A value of the scenario in an error message: quoted, control characters escaped (they
+ *  must not reach the terminal), at most 160 bytes. */
+std::string
+QuoteValue(const std::string& s)
+{
+    return ns3::QuoteExcerpt(s, 160);
+}
+} // namespace
+
 std::string
 Describe(const toml::node& n)
 {
     switch (n.type())
     {
     case toml::node_type::string:
-        return "the string " + Quote(n.as_string()->get());
+        return "the string " + QuoteValue(n.as_string()->get());
     case toml::node_type::integer:
         return "the integer " + std::to_string(n.as_integer()->get());
     case toml::node_type::floating_point: {
@@ -203,7 +216,7 @@ ScenarioReader::CheckKindKeys(const toml::table& t,
         {
             elsewhere[rule.key] = "`" + rule.key + "` is valid only when " + prefix +
                                   ".kind is " + OneOf(rule.kinds) + "; here " + prefix +
-                                  ".kind is " + Quote(kind);
+                                  ".kind is " + QuoteValue(kind);
         }
     }
     CheckKeys(t, prefix, valid, elsewhere);
@@ -325,7 +338,7 @@ ScenarioReader::Choice(const toml::node* n,
     std::string s = String(n, key);
     if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
     {
-        Fail(n, key, "expected " + OneOf(allowed) + "; got " + Quote(s));
+        Fail(n, key, "expected " + OneOf(allowed) + "; got " + QuoteValue(s));
     }
     return s;
 }
@@ -355,7 +368,7 @@ ScenarioReader::Bytes(const toml::node* n, const std::string& key, uint64_t lo, 
         std::string why;
         if (!ParseSizeString(n->as_string()->get(), bytes, why))
         {
-            Fail(n, key, expect + "; got " + Quote(n->as_string()->get()) + " (" + why + ")");
+            Fail(n, key, expect + "; got " + QuoteValue(n->as_string()->get()) + " (" + why + ")");
         }
     }
     else
@@ -408,12 +421,12 @@ ScenarioReader::FilePath(const toml::node* n, const std::string& key) const
     p = fs::absolute(p, ec).lexically_normal();
     if (!fs::exists(p, ec))
     {
-        Fail(n, key, "expected an existing file; got " + Quote(text) + " (" + p.string() +
+        Fail(n, key, "expected an existing file; got " + QuoteValue(text) + " (" + p.string() +
                          " does not exist)");
     }
     if (!fs::is_regular_file(p, ec))
     {
-        Fail(n, key, "expected a regular file; got " + Quote(text) + " (" + p.string() +
+        Fail(n, key, "expected a regular file; got " + QuoteValue(text) + " (" + p.string() +
                          " is not a regular file)");
     }
     return p.string();
@@ -496,12 +509,12 @@ ScenarioReader::HostList(const toml::node* n, const std::string& key, uint64_t h
                                 parseNumber(part.substr(dash + 1), b);
             if (!ok)
             {
-                Fail(n, key, expect + "; got " + Quote(text) + " (bad part " +
-                                 Quote(Trim(part)) + ")");
+                Fail(n, key, expect + "; got " + QuoteValue(text) + " (bad part " +
+                                 QuoteValue(Trim(part)) + ")");
             }
             if (b < a)
             {
-                Fail(n, key, expect + "; got " + Quote(text) + " (range " + Quote(Trim(part)) +
+                Fail(n, key, expect + "; got " + QuoteValue(text) + " (range " + QuoteValue(Trim(part)) +
                                  " runs backwards)");
             }
             if (b >= limit)
@@ -515,7 +528,7 @@ ScenarioReader::HostList(const toml::node* n, const std::string& key, uint64_t h
         }
         if (!any || text.back() == ',')
         {
-            Fail(n, key, expect + "; got " + Quote(text));
+            Fail(n, key, expect + "; got " + QuoteValue(text));
         }
     }
     else

@@ -1,5 +1,7 @@
 #include "scenario-text.h"
 
+#include <fmt/format.h>
+
 #include "scenario-toml.h"
 
 #include "fabric/helper/closest-name.h"
@@ -48,6 +50,12 @@ Quote(const std::string& s)
         else if (c == '\n')
         {
             out += "\\n";
+        }
+        else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        {
+            // Other control characters as \u00XX (valid TOML and JSON): a value echoed in an
+            // error never drives the terminal.
+            out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
         }
         else
         {

@@ -21,7 +21,8 @@ constexpr uint64_t kPsPerMs = 1000ULL * 1000ULL * 1000ULL;
 constexpr uint64_t kBpsPerMbps = 1000ULL * 1000ULL;
 constexpr uint64_t kBpsPerGbps = 1000ULL * 1000ULL * 1000ULL;
 
-/** `s` in double quotes, with `"` and `\` escaped and newlines as `\n` (TOML/JSON style). */
+/** `s` in double quotes, with `"` and `\` escaped, newlines as `\n` and other control characters
+ *  as `\u00XX` (TOML/JSON style; safe to print on a terminal). */
 std::string Quote(const std::string& s);
 
 /** `s` without leading and trailing blanks (space, tab, CR, LF). */

@@ -391,6 +391,15 @@ def main(argv=None):
                     help="how p50/p99/p99.9 are taken: nearest-rank (the observed value of "
                          "rank ceil(q n); default) or linear (interpolated, numpy's default)")
     args = ap.parse_args(argv)
+    if args.out is not None:
+        # The report is committed by replacing --out: never the results it reads, nor a folder
+        # that holds them.
+        out = os.path.realpath(args.out)
+        src = os.path.realpath(args.results_dir)
+        if src == out or src.startswith(out.rstrip(os.sep) + os.sep):
+            print("tusk report: error: --out %s is the results folder or holds it; give a folder "
+                  "beside it (default RESULTS_DIR/report)" % args.out, file=sys.stderr)
+            return 2
     try:
         if load.is_sweep(args.results_dir):
             path, names, skipped = sweep_report.write_sweep_report(args.results_dir, args.out)

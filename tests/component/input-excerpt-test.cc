@@ -123,3 +123,17 @@ TEST_CASE("QuoteExcerpt: bounded, escaped, quoted", "[component][input]")
     CHECK(ns3::QuoteExcerpt("abcdef", 3) == "\"abc\"...");
     CHECK(ns3::QuoteExcerpt("it's", 24, '\'') == "'it\\'s'");
 }
+
+TEST_CASE("a scenario value with control characters is echoed escaped in the error",
+          "[component][input]")
+{
+    // A terminal escape in a string value (valid TOML) must not reach the terminal.
+    const fs::path d = Scratch("input-escape");
+    Write(d / "bad.toml", "[lb]\npolicy = \"\\u001b]0;pwn\\u0007\\u001b[31mred\"\n");
+    const auto o = Tusk("run " + (d / "bad.toml").string() + " -q --out " + (d / "r").string());
+    CHECK(o.status == 2);
+    CHECK(o.output.find('\x1b') == std::string::npos);
+    CHECK(o.output.find('\x07') == std::string::npos);
+    CHECK_THAT(o.output, Catch::Contains("\\u001b[31mred"));
+    CHECK_FALSE(fs::exists(d / "r"));
+}

@@ -107,6 +107,19 @@ TEST_CASE("a library that cannot be loaded is bad input, with dlerror's text",
     CHECK_THAT(o.output, Catch::Contains("TUSK_PLUGIN_PATH"));
 }
 
+TEST_CASE("a plugin registering a name that is taken is bad input, not an abort",
+          "[component][cli][plugin]")
+{
+    // The same library under another path (an installed plugin and a build of it): its
+    // "min-queue" is taken by the first when the second loads.
+    const fs::path d = Scratch("plugin-clash");
+    fs::copy_file(Plugin(), d / "copy.so");
+    const auto o = Tusk("kinds --plugin " + Plugin() + " --plugin " + (d / "copy.so").string());
+    CHECK(o.status == 2);
+    CHECK_THAT(o.output, Catch::Contains("registers a name that is taken"));
+    CHECK_THAT(o.output, Catch::Contains("\"min-queue\""));
+}
+
 TEST_CASE("tusk kinds lists every registered kind with its needs, plugins' too",
           "[component][cli][plugin]")
 {

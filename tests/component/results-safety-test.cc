@@ -404,3 +404,86 @@ TEST_CASE("tusk sweep and regress: a root that cannot be written or that another
         CHECK(o.output.find("pid " + pid) != std::string::npos);
     }
 }
+
+TEST_CASE("tusk run: a user's folder or file named like tusk's own (NAME.old-N, NAME.lock) is "
+          "never removed, moved or written",
+          "[component][cli][results-safety]")
+{
+    const fs::path d = Scratch("results-safety-lookalikes");
+    REQUIRE(RunSmall(d, d / "res").status == 0);
+    // Folders named as a commit's `.old-PID` would be, with a pid no process has: the user's
+    // (no marker), so they stay, with their files, and are never put in place of `other`.
+    fs::create_directories(d / "res.old-2023");
+    fs::create_directories(d / "other.old-777");
+    Write(d / "res.old-2023" / "thesis.csv", "x\n");
+    Write(d / "other.old-777" / "f", "y\n");
+    fs::create_directories(d / "res.old-99999999999999999999");
+    const Outcome again = RunSmall(d, d / "res");
+    CHECK(again.status == 0);
+    CHECK(again.output.find("internal error") == std::string::npos);
+    CHECK(Slurp(d / "res.old-2023" / "thesis.csv") == "x\n");
+    CHECK(fs::is_directory(d / "res.old-99999999999999999999"));
+    REQUIRE(RunSmall(d, d / "other").status == 0);
+    CHECK(Slurp(d / "other.old-777" / "f") == "y\n");
+    CHECK(!fs::exists(d / "other" / "f"));
+
+    // A symlink where the lock goes is never followed (its target would be truncated), and a
+    // file of the user's there is neither used nor removed: exit 2, both untouched.
+    Write(d / "important.txt", "keep me\n");
+    fs::create_symlink(d / "important.txt", d / "res.lock");
+    const Outcome link = RunSmall(d, d / "res");
+    CHECK(link.status == 2);
+    CHECK(Slurp(d / "important.txt") == "keep me\n");
+    CHECK(fs::is_symlink(fs::symlink_status(d / "res.lock")));
+    fs::remove(d / "res.lock");
+    Write(d / "res.lock", "my notes\n");
+    const Outcome notes = RunSmall(d, d / "res");
+    CHECK(notes.status == 2);
+    CHECK(notes.output.find("not a lock file tusk wrote") != std::string::npos);
+    CHECK(Slurp(d / "res.lock") == "my notes\n");
+}
+
+TEST_CASE("tusk run: --out with a trailing slash or '.' locks and stages beside the folder, "
+          "never in it",
+          "[component][cli][results-safety]")
+{
+    const fs::path d = Scratch("results-safety-slash");
+    REQUIRE(RunSmall(d, d / "new1/").status == 0); // RunSmall joins: ".../new1/"
+    CHECK(fs::exists(d / "new1" / "flows.csv"));
+    CHECK(!fs::exists(d / "new1" / ".lock"));
+    CHECK(Named(d / "new1", ".staging").empty());
+    // Again onto the results it wrote: replaced, as any tusk results folder is.
+    CHECK(RunSmall(d, d / "new1/").status == 0);
+    CHECK(Named(d, "new1.").empty()); // no lock or staging folder left beside it
+    const Outcome root = Tusk("run " + (d / "s.toml").string() + " --out / -q");
+    CHECK(root.status == 2);
+    CHECK(root.output.find("root folder") != std::string::npos);
+}
+
+TEST_CASE("tusk rerun and tusk report never write over the results they read",
+          "[component][cli][results-safety][rerun]")
+{
+    const fs::path d = Scratch("results-safety-self");
+    Write(d / "s.toml", tusk_test::kSmallScenario);
+    REQUIRE(Tusk("compare " + (d / "s.toml").string() + " --policies ecmp,spray -q --out " +
+                 (d / "cmp").string())
+                .status == 0);
+    // --out at the comparison holding the run: the commit would replace the comparison.
+    const Outcome parent = Tusk("rerun " + (d / "cmp" / "ecmp").string() + " -q --out " +
+                                (d / "cmp").string());
+    CHECK(parent.status == 2);
+    CHECK(fs::exists(d / "cmp" / "comparison.csv"));
+    CHECK(fs::exists(d / "cmp" / "spray" / "flows.csv"));
+    // A trailing slash names the run folder, not a hidden `.rerun` inside it.
+    REQUIRE(Tusk("rerun " + (d / "cmp" / "ecmp").string() + "/ -q").status == 0);
+    CHECK(fs::exists(d / "cmp" / "ecmp.rerun" / "flows.csv"));
+    CHECK(!fs::exists(d / "cmp" / "ecmp" / ".rerun"));
+    // The report's --out at the results it reads, or at a folder holding them.
+    for (const fs::path& out : {d / "cmp" / "ecmp", d / "cmp"})
+    {
+        const Outcome r = Tusk("report " + (d / "cmp" / "ecmp").string() + " --out " + out.string());
+        CHECK(r.status == 2);
+        CHECK(fs::exists(d / "cmp" / "ecmp" / "flows.csv"));
+        CHECK(fs::exists(d / "cmp" / "comparison.csv"));
+    }
+}

@@ -19,6 +19,16 @@ namespace ns3
 {
 
 /**
+ * \brief Where a name registered twice is reported while a plugin library loads (set by the
+ * plugin loader around its dlopen, tusk/plugins.cc), so that a clash with a built-in or an
+ * earlier plugin is bad input rather than an abort; nullptr otherwise (a clash among built-in
+ * kinds is a programming error and aborts).
+ */
+std::vector<std::string>* PluginRegistrationErrors();
+/** Set (or clear, with nullptr) the list PluginRegistrationErrors() returns. */
+void SetPluginRegistrationErrors(std::vector<std::string>* errors);
+
+/**
  * \brief The registered kinds of one sort, kept sorted by name.
  *
  * `Info` has at least `std::string name` (the short name) and `std::string typeId` (the ns-3
@@ -47,6 +57,13 @@ class Registry
                                    [](const Info& a, const std::string& n) { return a.name < n; });
         if (it != m_table.end() && it->name == info.name)
         {
+            if (std::vector<std::string>* errors = PluginRegistrationErrors())
+            {
+                // A plugin being loaded: its loader reports this as bad input (exit 2).
+                errors->push_back("two " + m_what + " registered as \"" + info.name +
+                                  "\": " + it->typeId + " and " + info.typeId);
+                return;
+            }
             NS_FATAL_ERROR("two " << m_what << " registered as \"" << info.name
                                   << "\": " << it->typeId << " and " << info.typeId);
         }
