@@ -10,8 +10,8 @@
 #include "scenario-toml.h"
 
 #include "fabric/model/input-error.h"
-#include "rdma/model/cc-registry.h"
-#include "rdma/model/rdma-congestion-control.h"
+#include "rdma/model/cc/cc-registry.h"
+#include "rdma/model/cc/rdma-congestion-control.h"
 
 #include "ns3/uinteger.h"
 

@@ -1,4 +1,4 @@
-// The metrics sink (tusk/metrics-sink.h) builds links.csv, the PFC events, the trimmed frames,
+// The metrics sink (tusk/run/metrics-sink.h) builds links.csv, the PFC events, the trimmed frames,
 // the headroom used and the transfer times from trace sources. The ports keep their own
 // counters of the same events (PortCounters): on runs that exercise every column (PFC pauses,
 // ECN marks, drops of several reasons, trimming, the PFC watchdog) the two sources must agree,

@@ -10,7 +10,7 @@
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/shared-buffer-mmu.h"
 #include "fabric/model/switch-node.h"
-#include "rdma/model/dcqcn.h"
+#include "rdma/model/cc/dcqcn.h"
 #include "rdma/model/rdma-nic.h"
 
 #include "ns3/simulator.h"

@@ -13,7 +13,7 @@
 #include "fabric/model/input-error.h"
 
 #include "lb-policies/policy-registry.h"
-#include "rdma/model/nscc.h"
+#include "rdma/model/cc/nscc.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
 

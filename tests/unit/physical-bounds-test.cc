@@ -10,7 +10,7 @@
 #include "runner.h"
 #include "scenario-toml.h"
 
-#include "workload/model/hpcc-reader.h"
+#include "importers/model/hpcc-reader.h"
 
 #include <catch2/catch.hpp>
 
