@@ -6,8 +6,8 @@
 
 #include "run-helpers.h"
 
-#include "run-stages.h"
-#include "scenario-toml.h"
+#include "run/run-stages.h"
+#include "scenario/scenario-toml.h"
 
 #include "fabric/model/input-error.h"
 #include "rdma/model/cc/cc-registry.h"

@@ -10,8 +10,8 @@
 #include "fabric/model/switch-node.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/headers/roce-header.h"
-#include "results-writer.h"
-#include "run-stages.h"
+#include "results/results-writer.h"
+#include "run/run-stages.h"
 
 #include "ns3/simulator.h"
 

@@ -5,7 +5,7 @@
 // in the original folder is a difference; a folder inside (a report) is named, not compared.
 
 #include "cli-helpers.h"
-#include "rerun.h"
+#include "results/rerun.h"
 
 #include "fabric/model/input-error.h"
 

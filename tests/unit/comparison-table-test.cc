@@ -2,7 +2,7 @@
 // (tusk/results/comparison-table.cc): the settings line names the transport, receivers, congestion
 // control, ECN and PFC; the table and the CSV carry ECN marks and CNPs.
 
-#include "comparison-table.h"
+#include "results/comparison-table.h"
 
 #include <catch2/catch.hpp>
 

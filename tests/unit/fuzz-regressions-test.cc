@@ -4,7 +4,7 @@
 
 #include "fuzz/tusk-input-harness.h"
 #include "fabric/model/input-error.h"
-#include "hpcc-config.h"
+#include "scenario/hpcc-config.h"
 #include "workload/model/background-traffic.h"
 #include "importers/model/simai-workload.h"
 

@@ -2,7 +2,7 @@
 // tables (the MMU and link-rate ones are injected into real runs in
 // tests/component/metrics-sink-test.cc).
 
-#include "run-stages.h"
+#include "run/run-stages.h"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // manifest: uplink balance per switch, slowdown quantiles, the slowest collective, fabric
 // drops, on hand-made tables.
 
-#include "run-stages.h"
+#include "run/run-stages.h"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // and the straggler's, count a transfer split over QPs by its own packet sequence (flows.csv's
 // ideal FCT), not as one message of its bytes.
 
-#include "waits.h"
+#include "run/waits.h"
 
 #include <catch2/catch.hpp>
 
