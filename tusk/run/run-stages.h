@@ -35,6 +35,7 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <map>
 #include <string>
 #include <vector>
@@ -244,7 +245,7 @@ struct Executor
 /** The executor of `workload` on `built`'s NICs; it stops the simulation when done or stalled. */
 Executor SetUpExecutor(const ScenarioSpec& spec,
                        const RunPlan& plan,
-                       const ns3::WorkloadSpec& workload,
+                       std::shared_ptr<const ns3::WorkloadSpec> workload,
                        BuiltFabric& built,
                        RunAttributes& attrs);
 

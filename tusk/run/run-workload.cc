@@ -526,7 +526,7 @@ CheckQpBudget(const ScenarioSpec& spec,
 Executor
 SetUpExecutor(const ScenarioSpec& spec,
               const RunPlan& plan,
-              const WorkloadSpec& workload,
+              std::shared_ptr<const WorkloadSpec> workload,
               BuiltFabric& built,
               RunAttributes& attrs)
 {
@@ -553,7 +553,7 @@ SetUpExecutor(const ScenarioSpec& spec,
         attrs.Set(ex.scaleUp, "Latency", TimeValue(PicoSeconds(spec.scaleUp.latencyPs)));
         exec->SetScaleUpDomain(ex.scaleUp);
     }
-    exec->Setup(workload, built.nics);
+    exec->Setup(std::move(workload), built.nics);
     exec->SetAllDoneCallback(MakeCallback(&StopSimulator));
     exec->SetStallCallback(MakeCallback(&StopSimulator));
     return ex;

@@ -161,7 +161,13 @@ WorkloadBuilder::AddCollective(const CollectiveSchedule& s,
     const size_t first = m_spec.transfers.size();
     m_ranges.emplace_back(first, first + pieces);
     auto at = [&](size_t op, uint32_t c, uint64_t k) { return first + (op * C + c) * K + k; };
-    m_spec.transfers.reserve(first + pieces);
+    // Room for this collective, growing geometrically: an exact-size reserve per collective
+    // would reallocate (and move) every transfer so far on each call, quadratic in the
+    // number of collectives of a job.
+    if (m_spec.transfers.capacity() < first + pieces)
+    {
+        m_spec.transfers.reserve(std::max(first + pieces, 2 * m_spec.transfers.capacity()));
+    }
     for (size_t oi = 0; oi < s.ops.size(); ++oi)
     {
         const CollectiveOp& op = s.ops[oi];

@@ -94,8 +94,11 @@ class WorkloadExecutor : public Object
     static TypeId GetTypeId();
     WorkloadExecutor();
 
-    /** \param nics the NIC of every host, indexed by host id */
+    /** \param nics the NIC of every host, indexed by host id; `spec` is copied */
     void Setup(const WorkloadSpec& spec, const std::vector<Ptr<RdmaNic>>& nics);
+    /** \brief As above, sharing `spec` instead of copying it (a large workload is held once:
+     *  the caller keeps reading it, e.g. for results, and must not change it). */
+    void Setup(std::shared_ptr<const WorkloadSpec> spec, const std::vector<Ptr<RdmaNic>>& nics);
     int64_t AssignStreams(int64_t stream);
     /** Schedule the transfers that start by time. Call before Simulator::Run. */
     void Start();
@@ -119,7 +122,7 @@ class WorkloadExecutor : public Object
     std::vector<std::string> DescribeBlocked(size_t max = 8) const;
     bool AllDone() const { return m_done == m_records.size(); }
 
-    const WorkloadSpec& GetSpec() const { return m_spec; }
+    const WorkloadSpec& GetSpec() const { return *m_spec; }
     const std::vector<TransferRecord>& GetRecords() const { return m_records; }
     /** Transfer t's record with the counts of its messages still in progress added (what a
      *  run that stopped early can say about an unfinished transfer). */
@@ -203,7 +206,7 @@ class WorkloadExecutor : public Object
     void OnScaleUpRecvDone(uint32_t t);
     void OnScaleUpSendDone(uint32_t t);
 
-    WorkloadSpec m_spec;
+    std::shared_ptr<const WorkloadSpec> m_spec = std::make_shared<const WorkloadSpec>();
     std::vector<Ptr<RdmaNic>> m_nics;
     uint32_t m_qpsPerConnection = 1;
     QpScaling m_qpScaling = SPLIT;
