@@ -117,7 +117,8 @@ class WorkloadBuilder
  * \brief The transfers that can never start: they wait for a trigger that cannot collect the
  * activations it needs (a BARRIER or ONESHOT with fewer live activators than its threshold, a
  * MULTISHOT with fewer live activators than the waiters before them), where an activator is
- * live unless it is itself a transfer that can never start. Fixed point over the trigger graph;
+ * live unless it is itself a transfer that can never start, or a trigger (TriggerSpec::onFire)
+ * that can never fire; a trigger with atStart needs no activator. Fixed point over the trigger graph;
  * O(transfers + trigger references) per round.
  * \return their indices, increasing
  */
