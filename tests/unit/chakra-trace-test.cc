@@ -62,10 +62,19 @@ StringAttr(const std::string& name, const std::string& v)
 
 struct N
 {
+    N(uint64_t i, int32_t t, std::vector<uint64_t> d = {}, uint64_t u = 0, std::string a = "")
+        : id(i),
+          type(t),
+          deps(std::move(d)),
+          us(u),
+          attrs(std::move(a))
+    {
+    }
+
     uint64_t id;
     int32_t type;
     std::vector<uint64_t> deps;
-    uint64_t us = 0;
+    uint64_t us;
     std::string attrs;
 };
 
@@ -137,7 +146,7 @@ TEST_CASE("chakra: the ASTRA-sim all-reduce microbenchmark parses as its bytes s
         CHECK(t.version == "0.0.4");
         REQUIRE(t.nodes.size() == 1);
         const ChakraNode& n = t.nodes[0];
-        CHECK(n.id == 1);
+        CHECK(n.id == r); // rank r's node has id r (rank 0's id 0 is proto3's default, absent)
         CHECK(n.name == "all_reduce_8npus_1MB");
         CHECK(n.type == ChakraNode::COMM_COLL);
         CHECK(n.commType == 0); // ALL_REDUCE

@@ -113,10 +113,11 @@ ParseChakraTrace(const std::string& bytes, const std::string& file)
             return false;
         }
         uint64_t length = 0;
-        if (!in.ReadVarint64(&length) || length > bytes.size())
+        if (!in.ReadVarint64(&length) ||
+            length > bytes.size() - static_cast<uint64_t>(in.CurrentPosition()))
         {
             throw InputError(file, 0, "file",
-                             "a truncated length prefix, or a length beyond the file, before " +
+                             "a truncated length prefix, or a length beyond the end of the file, before " +
                                  what);
         }
         const auto limit = in.PushLimit(static_cast<int>(length));
