@@ -25,17 +25,6 @@ NodeKey(uint64_t id)
     return "node " + std::to_string(id);
 }
 
-uint32_t
-NewTrigger(WorkloadSpec& spec, TriggerSpec::Kind kind, uint32_t threshold)
-{
-    TriggerSpec t;
-    t.kind = kind;
-    t.threshold = threshold;
-    t.externalId = spec.triggers.size();
-    spec.triggers.push_back(t);
-    return static_cast<uint32_t>(spec.triggers.size() - 1);
-}
-
 /** Canonical tusk kind of a Chakra CollectiveCommType; "" if tusk does not run it. */
 std::string
 KindOf(int64_t commType)
@@ -180,10 +169,10 @@ AppendChakraWorkload(WorkloadBuilder& builder,
         {
             const uint32_t deps = indegree[i];
             Placed& p = placed[r][i];
-            p.start = NewTrigger(spec, deps > 1 ? TriggerSpec::BARRIER : TriggerSpec::ONESHOT,
+            p.start = builder.AddTrigger(deps > 1 ? TriggerSpec::BARRIER : TriggerSpec::ONESHOT,
                                  std::max<uint32_t>(deps, 1));
             spec.triggers[p.start].atStart = deps == 0;
-            p.end = NewTrigger(spec, TriggerSpec::BARRIER, 1);
+            p.end = builder.AddTrigger(TriggerSpec::BARRIER, 1);
         }
         for (size_t i = 0; i < nodes.size(); ++i)
         {
@@ -335,7 +324,7 @@ AppendChakraWorkload(WorkloadBuilder& builder,
             }
             const uint32_t size = static_cast<uint32_t>(members.size());
             const uint64_t bytes = static_cast<uint64_t>(c0.commSize);
-            const uint32_t startBarrier = NewTrigger(spec, TriggerSpec::BARRIER, size);
+            const uint32_t startBarrier = builder.AddTrigger(TriggerSpec::BARRIER, size);
             for (const auto& e : entries)
             {
                 spec.triggers[placed[e.rank][e.node].start].onFire.push_back(startBarrier);
@@ -458,7 +447,7 @@ AppendChakraWorkload(WorkloadBuilder& builder,
             {
                 continue; // nothing to move: both end as they start
             }
-            const uint32_t meet = NewTrigger(spec, TriggerSpec::BARRIER, 2);
+            const uint32_t meet = builder.AddTrigger(TriggerSpec::BARRIER, 2);
             spec.triggers[ps.start].onFire.push_back(meet);
             spec.triggers[pd.start].onFire.push_back(meet);
             TransferSpec t;

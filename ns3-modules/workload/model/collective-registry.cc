@@ -76,20 +76,6 @@ Fail(const std::string& field, const std::string& message)
     throw InputError("", 0, "collective." + field, message);
 }
 
-std::string
-Squash(const std::string& s)
-{
-    std::string out;
-    for (char c : s)
-    {
-        if (c != '-' && c != '_' && c != ' ')
-        {
-            out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-        }
-    }
-    return out;
-}
-
 /** floor(log2(v)) for v >= 1, 0 for v == 0 (NCCL's log2i). */
 int
 Log2i(uint64_t v)
@@ -165,9 +151,11 @@ MakeCollectiveSchedule(const CollectiveRequest& r)
 {
     const std::string kind = CanonicalCollectiveKind(r.kind);
     const auto valid = CollectiveAlgorithms(kind);
-    const std::string wanted = r.algorithm.empty() ? DefaultCollectiveAlgorithm(kind) : Squash(r.algorithm);
-    auto it = std::find_if(valid.begin(), valid.end(),
-                           [&](const std::string& a) { return Squash(a) == Squash(wanted); });
+    const std::string wanted =
+        SquashCollectiveName(r.algorithm.empty() ? DefaultCollectiveAlgorithm(kind) : r.algorithm);
+    auto it = std::find_if(valid.begin(), valid.end(), [&](const std::string& a) {
+        return SquashCollectiveName(a) == wanted;
+    });
     if (it == valid.end())
     {
         std::string list;

@@ -80,20 +80,6 @@ Start(const std::string& kind, const std::string& algorithm, uint32_t n, uint64_
     return s;
 }
 
-/** "All_Reduce" -> "allreduce": lower case without '-' and '_'. */
-std::string
-Squash(const std::string& s)
-{
-    std::string out;
-    for (char c : s)
-    {
-        if (c != '-' && c != '_' && c != ' ')
-        {
-            out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-        }
-    }
-    return out;
-}
 
 inline uint32_t
 Mod(int64_t a, uint32_t n)
@@ -124,6 +110,20 @@ AppendRing(CollectiveSchedule& s, uint32_t n, uint32_t steps, ChunkOf chunkOf)
 
 } // namespace
 
+std::string
+SquashCollectiveName(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+    {
+        if (c != '-' && c != '_' && c != ' ')
+        {
+            out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+        }
+    }
+    return out;
+}
+
 const std::vector<std::string>&
 CollectiveKinds()
 {
@@ -141,10 +141,10 @@ CollectiveKinds()
 std::string
 CanonicalCollectiveKind(const std::string& kind)
 {
-    const std::string k = Squash(kind);
+    const std::string k = SquashCollectiveName(kind);
     for (const auto& c : CollectiveKinds())
     {
-        if (k == Squash(c))
+        if (k == SquashCollectiveName(c))
         {
             return c;
         }

@@ -88,6 +88,10 @@ struct CollectiveRequest
  */
 std::string CanonicalCollectiveKind(const std::string& kind);
 
+/** "All_Reduce" -> "allreduce": lower case without '-', '_' and ' ' (how kind and algorithm
+ *  names are compared). */
+std::string SquashCollectiveName(const std::string& s);
+
 /** The canonical kinds, in documentation order. */
 const std::vector<std::string>& CollectiveKinds();
 

@@ -104,8 +104,10 @@ class WorkloadBuilder
     /** Largest transfer count a workload may reach (memory guard). */
     static constexpr size_t kMaxTransfers = 10'000'000;
 
-  private:
+    /** \brief Append a trigger (externalId = its index). \return its index */
     uint32_t AddTrigger(TriggerSpec::Kind kind, uint32_t threshold);
+
+  private:
     void CheckRoom(size_t more) const;
 
     WorkloadSpec& m_spec;
