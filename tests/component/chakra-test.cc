@@ -178,7 +178,7 @@ trace = ")") + kData + "all_reduce/8npus_1MB\"\n");
     const auto lines = Lines(Slurp(dir / "out" / "chakra_nodes.csv"));
     REQUIRE(lines.size() == 9);
     CHECK(lines[0] == "rank,node_id,name,type,detail,start_us,end_us,duration_us");
-    CHECK_THAT(lines[1], Catch::StartsWith("0,1,all_reduce_8npus_1MB,collective,ALL_REDUCE 1048576 B,0.000000,"));
+    CHECK_THAT(lines[1], Catch::StartsWith("0,0,all_reduce_8npus_1MB,collective,ALL_REDUCE 1048576 B,0.000000,"));
     const auto ranks = Lines(Slurp(dir / "out" / "chakra_ranks.csv"));
     REQUIRE(ranks.size() == 9);
     CHECK(ranks[0] == "rank,nodes,finished,iteration_us");
