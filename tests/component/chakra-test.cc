@@ -197,4 +197,9 @@ trace = ")") + kData + "all_reduce/8npus_1MB\"\n");
     CHECK(o.status == 2);
     CHECK_THAT(o.output, Catch::Contains("m.0.et: node 3: unsupported node type MEM_LOAD_NODE"));
     CHECK_FALSE(std::filesystem::exists(dir / "bad-out"));
+    // `tusk kinds` lists the collective algorithms from their table.
+    o = Tusk("kinds");
+    REQUIRE(o.status == 0);
+    CHECK_THAT(o.output, Catch::Contains("all-reduce/double-binary-tree DoubleBinaryTreeAllReduceSchedule"));
+    CHECK_THAT(o.output, Catch::Contains("all-to-all/pairwise"));
 }
