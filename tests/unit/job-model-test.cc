@@ -383,7 +383,7 @@ TEST_CASE("a collective whose group can never complete is found before the run",
     // A dead transfer starves what waits on it, transitively.
     w.triggers[bar].threshold -= 1;
     w.transfers[0].trigger = static_cast<int32_t>(w.triggers.size());
-    w.triggers.push_back(TriggerSpec{TriggerSpec::BARRIER, 2, 99});
+    w.triggers.push_back(TriggerSpec{TriggerSpec::BARRIER, 2, 99, false, {}, 0});
     w.transfers.back().onRecvDone.push_back(static_cast<uint32_t>(w.triggers.size() - 1));
     const auto dead2 = TransfersThatCannotStart(w);
     // Transfer 0 needs 2 activations but has only the last transfer, which waits for the

@@ -483,6 +483,7 @@ CollectResults(const ScenarioSpec& spec,
         }
         result.jobs.push_back(row);
     }
+    result.chakraNodes = CollectChakraNodes(*executor.exec);
 
     // ---- links, PFC events and conservation --------------------------------------------
     result.links = sink.LinkRows(std::max<uint64_t>(result.simEndPs, 1), Simulator::Now());

@@ -304,6 +304,18 @@ class Observers
     std::chrono::steady_clock::time_point m_lastPrint;
 };
 
+// ---- Chakra traces (run-chakra.cc) --------------------------------------------------------
+
+/**
+ * \brief workload.kind = "chakra": read the trace set and append its graph to `out`
+ * (ns3::AppendChakraWorkload), ranks on workload.hosts (or hosts 0 .. n-1).
+ * \throws ns3::InputError naming the trace file and node, or the scenario key
+ */
+void AppendChakra(const ScenarioSpec& spec, const ns3::TopologyGraph& graph, ns3::WorkloadSpec& out);
+
+/** The timeline of every trace node after the run (the executor's trigger times). */
+std::vector<ChakraNodeRow> CollectChakraNodes(const ns3::WorkloadExecutor& exec);
+
 // ---- collect and summarise (run-collect.cc, run-summary.cc) -------------------------------
 
 /**

@@ -399,6 +399,10 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
         }
         out.description = fmt::format("HPCC flows {}", w.file);
     }
+    else if (w.kind == "chakra")
+    {
+        AppendChakra(spec, graph, out);
+    }
     else if (w.kind == "flows")
     {
         uint64_t id = 0;

@@ -290,8 +290,16 @@ TransfersThatCannotStart(const WorkloadSpec& spec)
     std::vector<size_t> live(ng, 0);
     for (size_t g = 0; g < ng; ++g)
     {
-        live[g] = activators[g].size();
+        live[g] += activators[g].size();
+        for (uint32_t h : spec.triggers[g].onFire) // a trigger activating a trigger
+        {
+            if (h < ng)
+            {
+                ++live[h];
+            }
+        }
     }
+    std::vector<uint32_t> starvedWork; // triggers found starved: their onFire loses a source
     std::vector<uint32_t> work;
     for (uint32_t t = 0; t < nt; ++t)
     {
@@ -307,9 +315,14 @@ TransfersThatCannotStart(const WorkloadSpec& spec)
         {
             return;
         }
+        if (tr.atStart && tr.kind != TriggerSpec::MULTISHOT)
+        {
+            return; // fires without activations
+        }
         if (tr.kind != TriggerSpec::MULTISHOT && live[g] < std::max<uint32_t>(tr.threshold, 1))
         {
             starved[g] = true;
+            starvedWork.push_back(static_cast<uint32_t>(g));
         }
         for (size_t w = 0; w < waiters[g].size(); ++w)
         {
@@ -328,8 +341,22 @@ TransfersThatCannotStart(const WorkloadSpec& spec)
     {
         check(g);
     }
-    while (!work.empty())
+    while (!work.empty() || !starvedWork.empty())
     {
+        if (!starvedWork.empty())
+        {
+            const uint32_t g = starvedWork.back();
+            starvedWork.pop_back();
+            for (uint32_t h : spec.triggers[g].onFire)
+            {
+                if (h < ng)
+                {
+                    --live[h];
+                    check(h);
+                }
+            }
+            continue;
+        }
         const uint32_t t = work.back();
         work.pop_back();
         const TransferSpec& ts = spec.transfers[t];

@@ -124,6 +124,7 @@ WorkloadExecutor::Setup(std::shared_ptr<const WorkloadSpec> shared,
     m_waiters.assign(spec.triggers.size(), {});
     m_activations.assign(spec.triggers.size(), 0);
     m_fired.assign(spec.triggers.size(), false);
+    m_firedPs.assign(spec.triggers.size(), -1);
     m_multishotNext.assign(spec.triggers.size(), 0);
     for (uint32_t t = 0; t < n; ++t)
     {
@@ -163,7 +164,14 @@ WorkloadExecutor::Start()
             ScheduleStart(t);
         }
     }
-    if (m_spec->transfers.empty() && !m_allDone.IsNull())
+    for (uint32_t g = 0; g < m_spec->triggers.size(); ++g)
+    {
+        if (m_spec->triggers[g].atStart && m_spec->triggers[g].kind != TriggerSpec::MULTISHOT)
+        {
+            Fire(g);
+        }
+    }
+    if (AllDone() && !m_allDone.IsNull())
     {
         Simulator::ScheduleNow(m_allDone);
     }
@@ -468,11 +476,7 @@ WorkloadExecutor::Activate(uint32_t trigger)
     case TriggerSpec::BARRIER:
         if (!m_fired[trigger] && m_activations[trigger] >= spec.threshold)
         {
-            m_fired[trigger] = true;
-            for (uint32_t t : m_waiters[trigger])
-            {
-                ScheduleStart(t);
-            }
+            Fire(trigger);
         }
         break;
     case TriggerSpec::MULTISHOT:
@@ -481,6 +485,35 @@ WorkloadExecutor::Activate(uint32_t trigger)
             ScheduleStart(m_waiters[trigger][m_multishotNext[trigger]++]);
         }
         break;
+    }
+}
+
+void
+WorkloadExecutor::Fire(uint32_t trigger)
+{
+    m_fired[trigger] = true;
+    m_firedPs[trigger] = Simulator::Now().GetPicoSeconds();
+    for (uint32_t t : m_waiters[trigger])
+    {
+        ScheduleStart(t);
+    }
+    const TriggerSpec& spec = m_spec.triggers[trigger];
+    for (uint32_t g : spec.onFire)
+    {
+        ++m_pendingActivations;
+        Simulator::Schedule(PicoSeconds(spec.delayPs), &WorkloadExecutor::DelayedActivate, this, g);
+    }
+}
+
+void
+WorkloadExecutor::DelayedActivate(uint32_t trigger)
+{
+    --m_pendingActivations;
+    ++m_progress;
+    Activate(trigger);
+    if (AllDone() && !m_allDone.IsNull())
+    {
+        m_allDone();
     }
 }
 
@@ -550,7 +583,7 @@ WorkloadExecutor::CheckStall()
     {
         delivered += peer->GetCounters().deliveredBytes;
     }
-    const bool busy = m_pendingStarts > 0 || (m_scaleUp && m_scaleUp->GetActiveTransfers() > 0);
+    const bool busy = m_pendingStarts > 0 || m_pendingActivations > 0 || (m_scaleUp && m_scaleUp->GetActiveTransfers() > 0);
     if (!busy && delivered == m_lastDelivered && m_progress == m_lastProgress)
     {
         m_stalled = true;
