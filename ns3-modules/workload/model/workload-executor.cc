@@ -497,7 +497,7 @@ WorkloadExecutor::Fire(uint32_t trigger)
     {
         ScheduleStart(t);
     }
-    const TriggerSpec& spec = m_spec.triggers[trigger];
+    const TriggerSpec& spec = m_spec->triggers[trigger];
     for (uint32_t g : spec.onFire)
     {
         ++m_pendingActivations;
