@@ -477,7 +477,7 @@ struct VictimRun
 {
     double victimGbps = 0;
     uint64_t rootMarks = 0;   //!< FECN marks at leaf 1's port to the incast's receiver
-    uint64_t victimMarks = 0; //!< FECN marks at the credit-starved ports on the way
+    uint64_t victimMarks = 0; //!< FECN marks at the spines' ports to leaf 1 (victims only)
     uint64_t ecnMarks = 0;
 };
 
@@ -509,7 +509,12 @@ RunVictim(const char* cc, bool victimMask)
         spec.ecn.fallback.pmax = 1.0;
         // IBA's Victim_Mask bit of every switch port (OpenSM's default mask: none set).
         spec.ns3Defaults["ns3::SwitchPort::EcnVictimMask"] = victimMask ? "true" : "false";
+        // A CCT that can go below the incast senders' fair share (100 G / 32): 100 ns per
+        // entry, CCT[127] = 12.7 us, 2.5 % of line rate for 4 KiB packets. At the default
+        // 20 ns (11 % at CCT[127]) the senders' credit stalls already hold them lower and
+        // ib-cc changes nothing here, root-only marking or not.
         spec.ccSettings["ib-cc.ccti_increase"] = 4;
+        spec.ccSettings["ib-cc.cct_step_us"] = 0.1;
     }
     auto r = Run(spec);
     REQUIRE(r.finished);
@@ -524,9 +529,13 @@ RunVictim(const char* cc, bool victimMask)
         {
             v.rootMarks = l.ecnMarks;
         }
-        if (l.to == "leaf1" || (l.from == "leaf0" && l.to.rfind("spine", 0) == 0))
+        if (l.to == "leaf1")
         {
-            v.victimMarks += l.ecnMarks; // the spines' ports to leaf 1, leaf 0's uplinks
+            // The spines' ports to leaf 1: each receives at most its 800 G uplink's worth, so
+            // none is oversubscribed; their queues grow only for lack of leaf 1's credits.
+            // (Leaf 0's uplinks are victims too, but ECMP may hash 9 senders, 900 G, onto one:
+            // that port is then a root and marks.)
+            v.victimMarks += l.ecnMarks;
         }
     }
     v.ecnMarks = r.summary.ecnMarks;
@@ -551,7 +560,7 @@ TEST_CASE("IB congestion control: the root of congestion marks FECN, a port that
                                       << " Gb/s, ib-cc with every Victim_Mask bit set "
                                       << masked.victimGbps << " Gb/s");
     INFO("marks at the root (leaf1 -> host35) " << annex.rootMarks << " / " << masked.rootMarks
-                                                << ", at the victim ports (uplinks) "
+                                                << ", at the victim ports (spines to leaf1) "
                                                 << annex.victimMarks << " / "
                                                 << masked.victimMarks);
     // The root marks in both; the victim port only with its bit set.
@@ -559,10 +568,12 @@ TEST_CASE("IB congestion control: the root of congestion marks FECN, a port that
     CHECK(masked.rootMarks > 0);
     CHECK(annex.victimMarks == 0);
     CHECK(masked.victimMarks > 0);
-    // Marks only at the root reach only the incast's senders: the victim flow is never
-    // throttled, and the throttled incast holds fewer of the spine port's credits, so the
-    // victim does at least as well as with credits alone; marking the victim port throttles
-    // the victim flow too, and it does worse than without congestion control.
-    CHECK(annex.victimGbps >= credits.victimGbps);
-    CHECK(masked.victimGbps < credits.victimGbps);
+    // Marks only at the root reach only the incast's senders: the victim flow is not
+    // throttled, and the throttled incast holds fewer credits on its way, so the victim does
+    // better than with credits alone (measured 5.1 against 3.3 Gb/s). Marking the victim ports
+    // throttles the victim flow too and takes that gain away (3.3 Gb/s, no better than
+    // credits alone).
+    CHECK(annex.victimGbps > 1.3 * credits.victimGbps);
+    CHECK(masked.victimGbps < 0.8 * annex.victimGbps);
+    CHECK(masked.victimGbps < 1.05 * credits.victimGbps);
 }
