@@ -546,7 +546,7 @@ RunVictim(const char* cc, bool victimMask)
 
 TEST_CASE("IB congestion control: the root of congestion marks FECN, a port that is only a "
           "victim of credit back-pressure does not unless its Victim_Mask bit is set, and the "
-          "victim flow keeps its rate",
+          "victim flow gains from root-only marking",
           "[component][ib][cc]")
 {
     // IBA vol. 1 annex A10 (oracle 29): a port marks when it is the root of congestion (its
