@@ -2,7 +2,7 @@
  * tusk: what `tusk regress` prints: the table of checks, and the measured baselines that are far
  * outliers among the policies of their scenario (regress.h).
  */
-#include "regress.h"
+#include "sweep/regress.h"
 
 #include <fmt/format.h>
 
