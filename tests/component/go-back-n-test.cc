@@ -100,6 +100,32 @@ TEST_CASE("go-back-N: one dropped data packet is recovered by NAK", "[component]
     CHECK(r.summary.drops == 1);
 }
 
+TEST_CASE("go-back-N: a gap just before the last packet is NAKed when the last packet arrives: "
+          "about one RTT late, not a retransmission timeout",
+          "[component][gbn]")
+{
+    // 16 packets; the 15th data frame never arrives, so the last one reaches the responder
+    // before it, as in a tail reorder. IBA Vol. 1 9.7.5 (and the Linux soft-RoCE responder's
+    // PSN check): the first packet beyond ePSN answers a PSN sequence error NAK, so the
+    // requester goes back at once. With the deployed 67 ms timer (the default), a wait for the
+    // timer would show as 67,000 us.
+    const uint64_t bytes = 16 * 4096;
+    auto em = Create<NthFrameErrorModel>(15, 1000, 100000);
+    auto r = RunWithLoss(bytes, em, true, 1, 67'109); // 67.1 ms, rdma.md's deployed default
+    REQUIRE(em->dropped == 1);
+    REQUIRE(r.finished);
+    const auto& f = r.flows[0];
+    CHECK(f.deliveredBytes == bytes);
+    CHECK(f.retxTimeoutPackets == 0);
+    CHECK(f.retxPackets == 2); // the hole and the last packet, once each
+    CHECK(f.naks == 1);
+    // One round trip (about 4.5 us on this 2-hop path: 4 x 1 us of links and the frames'
+    // serialisation) plus the two resends' 0.35 us each.
+    const double extraUs = (f.fctPs - f.idealFctPs) * 1e-6;
+    INFO("FCT above ideal: " << extraUs << " us");
+    CHECK(extraUs < 4.5 + 2 * 0.35 + 1.0);
+}
+
 TEST_CASE("go-back-N: one dropped ACK mid-flow is covered by the next cumulative ACK",
           "[component][gbn]")
 {

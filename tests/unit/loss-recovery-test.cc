@@ -98,6 +98,47 @@ TEST_CASE("go-back-N responder: one NAK per ePSN, out-of-order packets discarded
     CHECK(r.counters.duplicatePackets == 1);
 }
 
+TEST_CASE("go-back-N responder: a last packet that overtakes the one before it is NAKed on its "
+          "arrival; a second overtaking for the same ePSN is silent",
+          "[unit][gbn][loss-recovery]")
+{
+    // The responder's PSN check of the Linux soft-RoCE driver (rxe_resp.c, check_psn): the
+    // first packet beyond ePSN answers a PSN sequence error NAK and sets sent_psn_nak; later
+    // ones are dropped silently until ePSN arrives, which clears it. A message of 4 packets.
+    Responder r(CreateObject<GoBackNRecovery>());
+    CHECK(IsAck(r.Arrive(0, 0, 4), 0));
+    CHECK(IsAck(r.Arrive(1, 0, 4), 1));
+    CHECK(IsNak(r.Arrive(3, 0, 4), 2)); // the last packet first: the NAK for 2 now, no timer
+    CHECK(IsAck(r.Arrive(2, 0, 4), 2)); // the late packet itself
+    CHECK(r.deliveredPsns == std::vector<uint64_t>{0, 1, 2});
+    // The requester's resend of 2 and 3 (go-back-N from the NAK's PSN): 2 is a duplicate, 3
+    // completes the message.
+    CHECK(IsAck(r.Arrive(2, 0, 4), 2));
+    CHECK(IsAck(r.Arrive(3, 0, 4), 3));
+    CHECK(r.deliveredPsns == std::vector<uint64_t>{0, 1, 2, 3});
+
+    // The case that waits for the timer: a NAK for ePSN is already out, and the requester's
+    // resend of the last packet overtakes its resend of the missing one (another path).
+    // Message 2 of the QP: PSNs 4..7.
+    Responder s(CreateObject<GoBackNRecovery>(), 2);
+    for (uint64_t p = 0; p < 4; ++p)
+    {
+        s.Arrive(p, 0, 4);
+    }
+    CHECK(IsAck(s.Arrive(4, 4, 4), 4));
+    CHECK(IsNak(s.Arrive(6, 4, 4), 5)); // 5 is late: NAK(5), sent_psn_nak set
+    CHECK_FALSE(s.Arrive(7, 4, 4).send); // the last packet, behind the same ePSN: silent
+    // The requester goes back to 5 and resends 5, 6, 7; the resent 7 arrives first.
+    CHECK_FALSE(s.Arrive(7, 4, 4).send); // still ePSN 5 with its NAK out: silent, discarded
+    CHECK(IsAck(s.Arrive(5, 4, 4), 5));
+    CHECK(IsAck(s.Arrive(6, 4, 4), 6));
+    // ePSN is 7 and nothing more comes: no NAK can be sent, only the requester's timer resends
+    // 7 (rxe and tusk alike).
+    CHECK(s.deliveredPsns == std::vector<uint64_t>{0, 1, 2, 3, 4, 5, 6});
+    CHECK(s.counters.naksSent == 1);
+    CHECK(IsAck(s.Arrive(7, 4, 4), 7)); // the timer's resend completes the message
+}
+
 // A duplicate that arrives after its message was delivered was counted for
 // the next message on the QP (or for none), so a flow's spurious_retx undercounted.
 TEST_CASE("go-back-N responder: a duplicate counts for the message it belongs to, also after "

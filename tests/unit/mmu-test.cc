@@ -148,6 +148,9 @@ TEST_CASE("ECN marking curve: Kmin 100 KB, Kmax 400 KB, Pmax 0.2 (oracle 14)", "
     CHECK(EcnMarkProbability(250'000, kmin, kmax, 0.2) == Approx(0.1));
     CHECK(EcnMarkProbability(399'999, kmin, kmax, 0.2) == Approx(0.2).epsilon(1e-4));
     CHECK(EcnMarkProbability(400'001, kmin, kmax, 0.2) == 1.0);
+    // Kmin = Kmax: a step at K, whatever Pmax (the scenario accepts it: IB's FECN threshold).
+    CHECK(EcnMarkProbability(64'000, 64'000, 64'000, 0.2) == 0.0);
+    CHECK(EcnMarkProbability(64'001, 64'000, 64'000, 0.2) == 1.0);
 
     // The port's marking decision, 10^5 draws per point, against a binomial 99 % interval.
     RngSeedManager::SetSeed(1);

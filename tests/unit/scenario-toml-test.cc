@@ -690,6 +690,8 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
         {"[lb]\npolicy = \"\"", "lb.policy", "policy name"},
         {"[lb.attributes]\nGap = [1, 2]", "lb.attributes.Gap", "string, number or boolean"},
         {"[ns3]\nAckInterval = 4", "ns3.AckInterval", "attribute path"},
+        {"[ecn]\nkmin_bytes = 2000\nkmax_bytes = 1000", "ecn.kmax_bytes",
+         "expected kmax_bytes >= kmin_bytes"},
     };
     for (const auto& c : cases)
     {
@@ -709,6 +711,10 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
               .nic.dataPriority == 0);
     CHECK(LoadScenarioString("[topology]\nlink_delay_ns = 0\n", kName)
               .topology.leafSpine.linkDelayPs == 0);
+    // Kmax = Kmin is a step threshold (InfiniBand's FECN threshold, DCTCP's K): accepted.
+    const auto step = LoadScenarioString("[ecn]\nkmin_bytes = 64000\nkmax_bytes = 64000\n", kName);
+    CHECK(step.ecn.fallback.kminBytes == 64'000);
+    CHECK(step.ecn.fallback.kmaxBytes == 64'000);
 }
 
 TEST_CASE("[lb.attributes] and [ns3] values are kept as text", "[unit][scenario]")

@@ -500,3 +500,71 @@ TEST_CASE("regress: suite errors name the suite file, line and key", "[unit][reg
     e = error(head + "[baseline.a]\necmp.fct_p99 = { value = 1, rel = 0.1, source = \"theory\" }\n");
     CHECK_THAT(e.Message(), Catch::Contains("unknown metric"));
 }
+
+TEST_CASE("regress: a measured baseline far from the other policies' median is flagged, theory "
+          "and two-sided ones are not",
+          "[unit][regress]")
+{
+    Dir d("outliers");
+    const std::string suitePath = (d.path / "suite.toml").string();
+    const std::string suiteText = R"(policies = ["ecmp", "spray", "conga", "host-reps"]
+[bands]
+cct_us = { rel = 0.05 }
+retx_packets = { rel = 0.1, abs = 50 }
+busbw_GBps = { rel = 0.05 }
+[[scenario]]
+name = "a2a"
+file = "base.toml"
+metrics = ["cct_us", "retx_packets", "busbw_GBps"]
+[baseline.a2a]
+ecmp.cct_us = { value = 97.8, source = "measured: 2026-12-01, x" }
+spray.cct_us = { value = 88.8, source = "measured: 2026-12-01, x" }
+conga.cct_us = { value = 98.8, source = "measured: 2026-12-01, x" }
+host-reps.cct_us = { value = 1174.2, source = "measured: 2026-12-01, x" }
+ecmp.retx_packets = { value = 0, abs = 0, source = "theory: one path" }
+spray.retx_packets = { value = 500, source = "measured: 2026-12-01, x" }
+conga.retx_packets = { value = 0, source = "measured: 2026-12-01, x" }
+host-reps.retx_packets = { value = 5000, source = "measured: 2026-12-01, x" }
+ecmp.busbw_GBps = { value = 10, source = "measured: 2026-12-01, x" }
+spray.busbw_GBps = { value = 11, source = "measured: 2026-12-01, x" }
+conga.busbw_GBps = { value = 10.5, source = "measured: 2026-12-01, x" }
+host-reps.busbw_GBps = { value = 0.5, source = "measured: 2026-12-01, x" }
+)";
+    auto suite = tusk::ReadSuiteString(suiteText, suitePath);
+    CHECK(suite.outlierFactor == tusk::RegressSuite::kDefaultOutlierFactor);
+    const auto outliers = tusk::MeasuredOutliers(suite);
+    // cct_us: 1174.2 against the median 97.8 of the others, 12x (lower is better);
+    // busbw_GBps: 0.5 against 10.5, under a tenth (higher is better). retx_packets: the
+    // others' median is 0 (no ratio), so nothing is judged there.
+    REQUIRE(outliers.size() == 2);
+    CHECK(outliers[0].baseline->metric == "busbw_GBps");
+    CHECK(outliers[0].baseline->policy == "host-reps");
+    CHECK(outliers[1].baseline->metric == "cct_us");
+    CHECK(outliers[1].baseline->policy == "host-reps");
+    CHECK(outliers[1].median == Approx(97.8));
+    CHECK(outliers[1].ratio == Approx(1174.2 / 97.8));
+    const std::string warnings = tusk::OutlierWarnings(outliers);
+    CHECK_THAT(warnings, Catch::Contains("warning: a2a host-reps.cct_us: the measured baseline "
+                                         "1174.2 is 12x the median of the other policies (97.8)"));
+    // A factor of 15 keeps cct_us (12x) inside; the busbw ratio 0.5 / 10.5 is under 1/15 too.
+    auto lenient = tusk::ReadSuiteString("outlier_factor = 15\n" + suiteText, suitePath);
+    const auto fewer = tusk::MeasuredOutliers(lenient);
+    REQUIRE(fewer.size() == 1);
+    CHECK(fewer[0].baseline->metric == "busbw_GBps");
+    // The table marks the outlier's row in its own column.
+    std::vector<tusk::Check> checks(1);
+    checks[0].scenario = "a2a";
+    checks[0].policy = "host-reps";
+    checks[0].metric = "cct_us";
+    checks[0].baseline = outliers[1].baseline;
+    checks[0].verdict = "pass";
+    checks[0].now = 1174.2;
+    tusk::MarkOutliers(checks, outliers);
+    CHECK(checks[0].outlierRatio == Approx(12.0).epsilon(0.01));
+    const std::string table = tusk::CheckTable(checks);
+    CHECK_THAT(table, Catch::Contains("outlier"));
+    CHECK_THAT(table, Catch::Contains("12x"));
+    // A factor of 1 or less is refused, naming the key.
+    CHECK_THROWS_WITH(tusk::ReadSuiteString("outlier_factor = 1\n" + suiteText, suitePath),
+                      Catch::Contains("outlier_factor"));
+}

@@ -13,6 +13,10 @@ namespace
 using namespace knob;
 const char* const kP = "ecn";
 constexpr uint64_t kMax = bounds::kMaxBufferBytes;
+/** Kmax = Kmin is a step: every frame arriving above the threshold is marked (Pmax then has no
+ *  effect), as InfiniBand's single FECN threshold and DCTCP's K. */
+const char* const kOrderMessage =
+    "expected kmax_bytes >= kmin_bytes (equal: a step, every frame marked above the threshold)";
 
 /** One [[ecn.by_rate]] entry. */
 struct ByRate
@@ -41,7 +45,9 @@ ThresholdRows(EcnThresholds Owner::*field, bool writeAlways)
         threshold("kmin_bytes", &EcnThresholds::kminBytes, 0,
                   "Kmin: marking probability 0 at a queue ≤ Kmin (instantaneous queue)."),
         threshold("kmax_bytes", &EcnThresholds::kmaxBytes, 1,
-                  "Kmax: probability rises linearly to Pmax at Kmax, and is 1 above."),
+                  "Kmax: probability rises linearly to Pmax at Kmax, and is 1 above; Kmax = Kmin "
+                  "is a step (mark every frame above the threshold; InfiniBand's FECN "
+                  "threshold, DCTCP's K)."),
         Custom<Owner>(
             "pmax", "number 0..1", "", "Pmax: the marking probability at Kmax.",
             [field](ScenarioReader& r, const toml::node& n, const std::string& key, Owner& o) {
@@ -116,9 +122,9 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     static_cast<EcnSection&>(e) = spec.ecn;
     ReadKnobs(r, t, kP, Rows(), e, "", {"by_rate"});
     const bool fallbackKeys = t.get("kmin_bytes") || t.get("kmax_bytes") || t.get("pmax");
-    if (e.fallback.kmaxBytes <= e.fallback.kminBytes)
+    if (e.fallback.kmaxBytes < e.fallback.kminBytes)
     {
-        r.Fail(t.get("kmax_bytes"), "ecn.kmax_bytes", "expected kmax_bytes > kmin_bytes");
+        r.Fail(t.get("kmax_bytes"), "ecn.kmax_bytes", kOrderMessage);
     }
     e.thresholdsGiven = fallbackKeys || t.get("by_rate") != nullptr;
     if (const toml::node* n = r.Get(t, kP, "by_rate"))
@@ -141,9 +147,9 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
             EcnByRate b;
             b.th = e.fallback;
             ReadKnobs(r, rt, "ecn.by_rate", ByRateRows(), b);
-            if (b.th.kmaxBytes <= b.th.kminBytes)
+            if (b.th.kmaxBytes < b.th.kminBytes)
             {
-                r.Fail(&entry, "ecn.by_rate.kmax_bytes", "expected kmax_bytes > kmin_bytes");
+                r.Fail(&entry, "ecn.by_rate.kmax_bytes", kOrderMessage);
             }
             e.byRate[b.rateBps] = b.th;
         }

@@ -78,34 +78,6 @@ ByteOfColumn(const std::string& line, unsigned col)
     return line.size();
 }
 
-std::string
-NumberText(double v, bool integer)
-{
-    if (integer && v == std::floor(v) && std::fabs(v) < 9e15)
-    {
-        return fmt::format("{}", static_cast<long long>(v));
-    }
-    // Nine significant digits: the simulator's values are exact to far less than any band,
-    // and 169.898592 reads better than 169.89859199999998.
-    std::string s = fmt::format("{:.9g}", v);
-    if (s.find_first_of(".en") == std::string::npos)
-    {
-        s += ".0";
-    }
-    return s;
-}
-
-std::string
-BandText(const Band& b)
-{
-    std::string rel = b.rel > 0 ? fmt::format("{:g}%", b.rel * 100) : "";
-    std::string abs = b.abs > 0 || b.rel == 0 ? fmt::format("{:g}", b.abs) : "";
-    if (!rel.empty() && !abs.empty())
-    {
-        return "±max(" + abs + ", " + rel + ")";
-    }
-    return "±" + (rel.empty() ? abs : rel);
-}
 
 std::string
 Xml(const std::string& s)
@@ -230,7 +202,8 @@ class SuiteReader : public TomlFileReader
     RegressSuite Read()
     {
         const toml::table root = Parse("suite file");
-        CheckKeys(root, "", {"name", "policies", "seeds", "bands", "scenario", "baseline", "slurm"});
+        CheckKeys(root, "", {"name", "policies", "seeds", "bands", "scenario", "baseline", "slurm",
+                             "outlier_factor"});
         RegressSuite suite;
         suite.file = m_file;
         suite.name = fs::path(m_file).stem().string();
@@ -249,6 +222,14 @@ class SuiteReader : public TomlFileReader
         {
             policies = Policies(*n, "policies");
             policiesLine = LineOf(n);
+        }
+        if (const toml::node* n = root.get("outlier_factor"))
+        {
+            suite.outlierFactor = Number(*n, "outlier_factor", true);
+            if (!(suite.outlierFactor > 1))
+            {
+                Fail(n, "outlier_factor", "expected a number > 1 (times the median of the others)");
+            }
         }
         std::vector<uint64_t> seeds = {1};
         unsigned seedsLine = 0;
@@ -552,6 +533,35 @@ Label(const SweepRun& run, const std::string& axis)
 
 } // namespace
 
+std::string
+NumberText(double v, bool integer)
+{
+    if (integer && v == std::floor(v) && std::fabs(v) < 9e15)
+    {
+        return fmt::format("{}", static_cast<long long>(v));
+    }
+    // Nine significant digits: the simulator's values are exact to far less than any band,
+    // and 169.898592 reads better than 169.89859199999998.
+    std::string s = fmt::format("{:.9g}", v);
+    if (s.find_first_of(".en") == std::string::npos)
+    {
+        s += ".0";
+    }
+    return s;
+}
+
+std::string
+BandText(const Band& b)
+{
+    std::string rel = b.rel > 0 ? fmt::format("{:g}%", b.rel * 100) : "";
+    std::string abs = b.abs > 0 || b.rel == 0 ? fmt::format("{:g}", b.abs) : "";
+    if (!rel.empty() && !abs.empty())
+    {
+        return "±max(" + abs + ", " + rel + ")";
+    }
+    return "±" + (rel.empty() ? abs : rel);
+}
+
 RegressSuite
 ReadSuite(const std::string& path)
 {
@@ -719,40 +729,6 @@ Evaluate(const RegressSuite& suite, const std::vector<IndexedRun>& runs)
         }
     }
     return checks;
-}
-
-std::string
-CheckTable(const std::vector<Check>& checks)
-{
-    size_t ws = 8, wp = 6, wm = 6;
-    for (const auto& c : checks)
-    {
-        ws = std::max(ws, c.scenario.size());
-        wp = std::max(wp, c.policy.size());
-        wm = std::max(wm, c.metric.size());
-    }
-    std::string out = fmt::format("{:<{}} {:<{}} {:<{}} {:>12} {:>16} {:>12} {:<11} {}\n", "scenario",
-                                  ws, "policy", wp, "metric", wm, "baseline", "band", "now",
-                                  "verdict", "source / note");
-    for (const auto& c : checks)
-    {
-        if (c.metric.empty())
-        {
-            if (c.verdict != "pass")
-            {
-                out += fmt::format("{:<{}} {:<{}} {:<{}} {:>12} {:>16} {:>12} {:<11} {}\n",
-                                   c.scenario, ws, c.policy, wp, "(runs)", wm, "", "", "",
-                                   c.verdict, c.note);
-            }
-            continue;
-        }
-        const std::string base = c.baseline ? NumberText(c.baseline->value, c.baseline->integer) : "-";
-        const std::string now = std::isnan(c.now) ? "-" : fmt::format("{:.6g}", c.now);
-        const std::string note = c.verdict == "pass" && c.baseline ? c.baseline->source : c.note;
-        out += fmt::format("{:<{}} {:<{}} {:<{}} {:>12} {:>16} {:>12} {:<11} {}\n", c.scenario, ws,
-                           c.policy, wp, c.metric, wm, base, BandText(c.band), now, c.verdict, note);
-    }
-    return out;
 }
 
 std::string

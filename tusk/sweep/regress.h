@@ -77,6 +77,11 @@ struct RegressSuite
     /** Last line of each [baseline.<scenario>] table's entries (where new entries go). */
     std::map<std::string, unsigned> baselineTableEnd;
     SlurmOptions slurm;
+    /** `outlier_factor`: a measured baseline more than this many times the median of the other
+     *  policies' baselines of its scenario and metric (or less than 1/this for metrics where
+     *  higher is better) is reported as an outlier (MeasuredOutliers). */
+    double outlierFactor = kDefaultOutlierFactor;
+    static constexpr double kDefaultOutlierFactor = 10;
 };
 
 /** The verdict of one check. */
@@ -92,9 +97,18 @@ struct Check
     /** "pass" | "improved" | "REGRESSED" | "MISSING" (no value) | "NO BASELINE" | "FAILED" */
     std::string verdict;
     std::string note;
+    /** The baseline's ratio to the median of the other policies' when it is a measured outlier
+     *  (MeasuredOutliers), else NaN. */
+    double outlierRatio = NAN;
     bool Failing() const { return verdict == "REGRESSED" || verdict == "MISSING" ||
                                   verdict == "NO BASELINE" || verdict == "FAILED"; }
 };
+
+/** A baseline value as the suite file writes it: an integer as written, else nine
+ *  significant digits. */
+std::string NumberText(double v, bool integer);
+/** A band as the table shows it: ±A, ±R% or ±max(A, R%). */
+std::string BandText(const Band& b);
 
 /** \throws ns3::InputError naming the suite file, line and key */
 RegressSuite ReadSuite(const std::string& path);
@@ -109,8 +123,33 @@ SweepPlan SuitePlan(const RegressSuite& suite, const std::string& root);
 /** Compare the runs' summaries with the baselines. */
 std::vector<Check> Evaluate(const RegressSuite& suite, const std::vector<IndexedRun>& runs);
 
-/** The table printed by `tusk regress`. */
+/** A measured baseline that is a far outlier among the policies of its scenario and metric. */
+struct Outlier
+{
+    const Baseline* baseline = nullptr;
+    double median = 0; //!< of the other policies' baselines of that scenario and metric
+    double ratio = 0;  //!< baseline value / median
+};
+
+/**
+ * \brief The measured baselines that lie far from the other policies on the same scenario and
+ * metric: value > outlierFactor x the median of the other policies' baselines (metrics where
+ * lower is better), value < median / outlierFactor (higher is better). Two-sided metrics, a
+ * median of 0 and scenarios with fewer than three policies are not judged. A measured baseline
+ * records what the simulator did, not that it is right: an outlier passes its check, and the
+ * report says it needs an explanation (regress-report.cc).
+ */
+std::vector<Outlier> MeasuredOutliers(const RegressSuite& suite);
+
+/** Set Check::outlierRatio of the checks whose baseline is one of `outliers`. */
+void MarkOutliers(std::vector<Check>& checks, const std::vector<Outlier>& outliers);
+
+/** The table printed by `tusk regress`, with an `outlier` column (the ratio to the median of
+ *  the other policies, for a measured outlier). */
 std::string CheckTable(const std::vector<Check>& checks);
+
+/** One warning line per outlier, "" when there is none. */
+std::string OutlierWarnings(const std::vector<Outlier>& outliers);
 
 /** JUnit XML (one testsuite per scenario, one testcase per check). */
 std::string JUnitXml(const RegressSuite& suite, const std::vector<Check>& checks,

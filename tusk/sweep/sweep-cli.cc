@@ -367,8 +367,10 @@ SweepCommands::Dispatch()
         }
     }
     const auto runs = ReadIndex(plan);
-    const auto checks = Evaluate(suite, runs);
-    std::cout << CheckTable(checks);
+    auto checks = Evaluate(suite, runs);
+    const auto outliers = MeasuredOutliers(suite);
+    MarkOutliers(checks, outliers);
+    std::cout << CheckTable(checks) << OutlierWarnings(outliers);
     const std::string junit = m_junit.empty() ? plan.root + "/junit.xml" : m_junit;
     WriteFileAtomic(junit, JUnitXml(suite, checks, runs));
     size_t failing = 0;

@@ -1,5 +1,6 @@
 #include "switch-port.h"
 
+#include "ib-credits.h"
 #include "switch-node.h"
 
 #include "ns3/abort.h"
@@ -61,6 +62,15 @@ SwitchPort::GetTypeId()
                           DoubleValue(0.2),
                           MakeDoubleAccessor(&SwitchPort::m_ecnPmax),
                           MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("EcnVictimMask",
+                          "InfiniBand congestion control (IBA vol. 1, annex A10, the switch's "
+                          "Victim_Mask bit for this port): mark FECN also while the port is "
+                          "only a victim of congestion further on (its VL lacks the credits "
+                          "for its next frame). Unset, only the root of congestion marks. No "
+                          "effect without credit flow control (boolean).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SwitchPort::m_ecnVictimMask),
+                          MakeBooleanChecker())
             .AddAttribute("FlushOnLinkDown",
                           "When the port's link goes down, drop the frames queued at it and "
                           "every frame admitted to it while the link is down (LINK_DOWN), "
@@ -150,6 +160,18 @@ SwitchPort::SetEcn(bool enabled, uint64_t kminBytes, uint64_t kmaxBytes, double 
     m_ecnPmax = pmax;
 }
 
+bool
+SwitchPort::IsCongestionVictim(uint8_t vl, uint32_t arrivingBytes) const
+{
+    if (!UsesCredits())
+    {
+        return false;
+    }
+    const auto& q = m_queues[vl];
+    const uint32_t next = q.empty() ? arrivingBytes : q.front().packet->GetSize();
+    return GetAvailableCredits(vl) < ib::Blocks(next);
+}
+
 int64_t
 SwitchPort::AssignStreams(int64_t stream)
 {
@@ -202,6 +224,8 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
         RecordDrop(packet, frame, DropReason::LINK_DOWN); // left the pipeline for a dead port
         return false;
     }
+    // Root or victim of congestion (InfiniBand), judged before the frame joins the queue.
+    const bool victim = m_ecnEnabled && IsCongestionVictim(prio, bytes);
     // The frame is written once, into its queue's new node, and rewritten there.
     QueuedFrame& queued = m_queues[prio].emplace_back();
     queued.packet = std::move(packet);
@@ -214,7 +238,7 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
     }
     AppendPathHop(meta, m_portIndex, m_pathHopBits);
     if (m_ecnEnabled && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
-        meta.kind == FrameKind::DATA)
+        meta.kind == FrameKind::DATA && (m_ecnVictimMask || !victim))
     {
         if (ShouldMarkEcn(m_queueBytesPerPrio[prio]))
         {

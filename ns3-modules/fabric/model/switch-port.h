@@ -65,7 +65,8 @@ class SwitchPort : public FabricNetDevice
     /**
      * \brief Queue a frame the switch's MMU has admitted, at the egress queue of its priority;
      * CE-mark it first if ECN marking is on (RED on the instantaneous queue, see
-     * EcnMarkProbability). During a PFC-watchdog storm on its priority the frame is dropped
+     * EcnMarkProbability); on InfiniBand a port that is only a victim of congestion
+     * (IsCongestionVictim) does not mark unless its EcnVictimMask is set (IBA annex A10). During a PFC-watchdog storm on its priority the frame is dropped
      * instead (PFC_WATCHDOG), and while the link is down with FlushOnLinkDown (LINK_DOWN);
      * then false is returned and the caller releases its buffer.
      * \param ingressPort the port it arrived on (for the MMU's release at dequeue)
@@ -100,6 +101,15 @@ class SwitchPort : public FabricNetDevice
 
     /** The marking decision for a frame arriving at a queue of `queueBytes` (draws the RNG). */
     bool ShouldMarkEcn(uint64_t queueBytes);
+    /**
+     * \brief InfiniBand congestion control (IBA vol. 1, annex A10): whether VL `vl` of this port
+     * is a victim of congestion further on rather than its root, for a frame of `arrivingBytes`
+     * arriving now. A victim's queue grows for lack of credits: the credits it holds do not
+     * cover the frame that would go next (the head of the VL's queue, or the arriving frame
+     * when the queue is empty). A root has the credits and its queue grows because more
+     * arrives than its link sends. Always false without credit flow control (Ethernet).
+     */
+    bool IsCongestionVictim(uint8_t vl, uint32_t arrivingBytes) const;
     /** Configure RED-style ECN marking at this egress: the attributes EcnMarking,
      *  EcnKminBytes, EcnKmaxBytes (bytes) and EcnPmax (0..1) at once. */
     void SetEcn(bool enabled, uint64_t kminBytes, uint64_t kmaxBytes, double pmax);
@@ -133,6 +143,7 @@ class SwitchPort : public FabricNetDevice
     uint64_t m_ecnKmin = 0;    //!< attribute EcnKminBytes
     uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
     double m_ecnPmax = 0;      //!< attribute EcnPmax
+    bool m_ecnVictimMask = false; //!< attribute EcnVictimMask
     Ptr<UniformRandomVariable> m_ecnRng;
     Ptr<FramePool> m_framePool;
     std::array<PooledFifo<QueuedFrame>, kPriorities> m_queues;
