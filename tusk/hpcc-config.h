@@ -8,6 +8,7 @@
 
 #include "scenario-spec.h"
 
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,17 @@ namespace tusk
  *         mapped key.
  */
 std::vector<std::string> ApplyHpccConfig(const std::string& path, ScenarioSpec& spec);
+
+/** \brief The same, from a stream; `path` names it in errors and the manifest. A file none of
+ *  whose keys the simulator reads (IsHpccConfigKey) is refused (InputError, key --hpcc-config). */
+std::vector<std::string> ApplyHpccConfig(std::istream& in, const std::string& path, ScenarioSpec& spec);
+
+/** Whether the HPCC simulator's third.cc reads `key` from its config file. */
+bool IsHpccConfigKey(const std::string& key);
+
+/** TOPOLOGY_FILE, FLOW_FILE, SIMULATOR_STOP_TIME, FCT_OUTPUT_FILE, PFC_OUTPUT_FILE: the keys
+ *  that make up the run when --hpcc-config runs without a scenario (hpcc-run-files.h). */
+bool IsHpccRunFileKey(const std::string& key);
 
 } // namespace tusk
 

@@ -10,6 +10,7 @@
 #include "comparison-table.h"
 #include "git-revision.h"
 #include "hpcc-config.h"
+#include "hpcc-run-files.h"
 #include "kinds.h"
 #include "knob-table.h"
 #include "locate/locate-command.h"
@@ -19,7 +20,9 @@
 #include "runner.h"
 #include "scenario-toml.h"
 #include "stats.h"
+#include "run-stages.h"
 #include "sweep-cli.h"
+#include "tool-presets.h"
 #include "tusk-version.h"
 
 #include "fabric/model/input-error.h"
@@ -71,6 +74,7 @@ struct CommonOptions
     std::string htsimTopo;
     std::string htsimCm;
     std::string hpccConfig;
+    std::string preset;
     long long seed = -1;
     bool quiet = false;
 };
@@ -97,7 +101,13 @@ AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
     cmd->add_option("--htsim-cm", o.htsimCm, "htsim connection matrix (.cm) to run");
     cmd->add_option("--hpcc-config", o.hpccConfig,
                     "HPCC simulator config.txt: apply its CC, ECN, PFC-threshold, buffer and "
-                    "DCQCN keys (a warning for every key that is ignored)");
+                    "DCQCN keys (a warning for every key that is ignored); without a scenario "
+                    "file, run its TOPOLOGY_FILE and FLOW_FILE");
+    cmd->add_option("--preset", o.preset,
+                    "Another tool's defaults: htsim-uec (htsim main_uec), htsim-roce (htsim "
+                    "main_roce), hpcc (the HPCC simulator's mix/config.txt); --set wins "
+                    "(docs/scenario-format.md, \"Other tools' defaults\")")
+        ->check(CLI::IsMember(ToolPresetNames()));
     cmd->add_flag("-q,--quiet", o.quiet, "No progress line on stderr");
 }
 
@@ -107,13 +117,42 @@ Absolute(const std::string& p)
     return fs::absolute(p).lexically_normal().string();
 }
 
-ScenarioSpec LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets);
+ScenarioSpec LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets,
+                      const std::vector<std::string>& presetSets);
 
-/** The scenario, then the HPCC config.txt's keys on top (--hpcc-config). */
+/** --hpcc-config without a scenario file: the config's own files are the run. */
+bool
+HpccConfigAlone(const CommonOptions& o)
+{
+    return !o.hpccConfig.empty() && o.scenario.empty() && o.htsimTopo.empty() && o.htsimCm.empty();
+}
+
+/** The scenario, the preset (--preset), then the HPCC config.txt's keys on top (--hpcc-config). */
 ScenarioSpec
 Load(const CommonOptions& o, const std::vector<std::string>& extraSets)
 {
-    ScenarioSpec spec = LoadBase(o, extraSets);
+    ScenarioSpec spec = LoadBase(o, extraSets, {});
+    if (!o.preset.empty())
+    {
+        // htsim sizes queues, ECN and RTO from the fabric's BDP: the topology first.
+        const auto sets = ToolPresetSets(o.preset, BuildGraph(spec));
+        if (!sets.empty())
+        {
+            spec = LoadBase(o, extraSets, sets);
+        }
+    }
+    if (HpccConfigAlone(o))
+    {
+        for (const auto& [key, source] : ReadHpccRunFiles(o.hpccConfig).sources)
+        {
+            spec.imported[key] = source;
+        }
+    }
+    if (o.preset == "hpcc")
+    {
+        std::istringstream in(HpccDefaultConfigText());
+        ApplyHpccConfig(in, "<--preset hpcc>", spec);
+    }
     if (!o.hpccConfig.empty())
     {
         for (const auto& w : ApplyHpccConfig(o.hpccConfig, spec))
@@ -128,9 +167,15 @@ Load(const CommonOptions& o, const std::vector<std::string>& extraSets)
 }
 
 ScenarioSpec
-LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
+LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets,
+         const std::vector<std::string>& presetSets)
 {
     std::vector<std::string> sets;
+    if (HpccConfigAlone(o))
+    {
+        const auto files = HpccRunSets(ReadHpccRunFiles(o.hpccConfig));
+        sets.insert(sets.end(), files.begin(), files.end());
+    }
     if (!o.htsimTopo.empty())
     {
         if (!fs::exists(o.htsimTopo))
@@ -153,6 +198,7 @@ LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
     {
         sets.push_back(fmt::format("seed={}", o.seed));
     }
+    sets.insert(sets.end(), presetSets.begin(), presetSets.end()); // --set wins over a preset
     sets.insert(sets.end(), o.sets.begin(), o.sets.end());
     sets.insert(sets.end(), extraSets.begin(), extraSets.end());
     if (!o.scenario.empty())
@@ -173,6 +219,11 @@ LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
                                   "without a scenario file, give both --htsim-topo and --htsim-cm");
         }
         const std::string name = fs::path(o.htsimCm).stem().string();
+        return LoadScenarioString("name = \"" + name + "\"\n", "<command line>", sets);
+    }
+    if (HpccConfigAlone(o))
+    {
+        const std::string name = fs::path(o.hpccConfig).stem().string();
         return LoadScenarioString("name = \"" + name + "\"\n", "<command line>", sets);
     }
     return LoadScenarioString(kDefaultScenarioToml, "<built-in default scenario>", sets);
@@ -262,6 +313,21 @@ WriteIndex(const std::string& path, const std::vector<RunResult>& runs,
 }
 
 /** Run `spec` and write its results into `out` atomically (RunInto). */
+/** An import on the command line says what the run will use and how to get the tool's own
+ *  defaults (tool-presets.h). */
+void
+PrintImportNote(const CommonOptions& o, const ScenarioSpec& spec)
+{
+    if (!o.htsimCm.empty() || !o.htsimTopo.empty())
+    {
+        std::cout << ImportNote("htsim", spec, o.preset) << "\n";
+    }
+    if (!o.hpccConfig.empty())
+    {
+        std::cout << ImportNote("HPCC", spec, o.preset) << "\n";
+    }
+}
+
 RunResult
 RunInto(const ScenarioSpec& spec, const std::string& out, bool quiet)
 {
@@ -274,6 +340,7 @@ int
 DoRun(const CommonOptions& o)
 {
     ScenarioSpec spec = Load(o, {});
+    PrintImportNote(o, spec);
     if (!o.quiet)
     {
         for (const auto& w : ScenarioWarnings(spec))
@@ -286,7 +353,7 @@ DoRun(const CommonOptions& o)
         : !spec.output.dir.empty() ? spec.output.dir
                                    : DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed));
     const RunResult r = RunInto(spec, out, o.quiet);
-    std::cout << PathClassesLine(r);
+    std::cout << PathClassesLine(r) << HpccPairRttLine(r);
     std::cout << SettingsLine(r.spec);
     PrintComparisonTable({r}, std::cout);
     std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
@@ -380,6 +447,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
                                       ns3::PolicyNameList());
         }
     }
+    PrintImportNote(o, specs[0]);
     if (!o.quiet)
     {
         for (const auto& w : ScenarioWarnings(specs[0]))
@@ -418,7 +486,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     staged.Commit();
     std::cout << fmt::format("{}: {} hosts, {} switches, {} transfers, seed {}\n", specs[0].name,
                              runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
-    std::cout << PathClassesLine(runs[0]);
+    std::cout << PathClassesLine(runs[0]) << HpccPairRttLine(runs[0]);
     std::cout << SettingsLine(runs[0].spec);
     PrintComparisonTable(runs, std::cout);
     std::cout << "results in " << out << "/ (comparison.csv, index.sqlite, one folder per policy)\n";
@@ -601,9 +669,11 @@ main(int argc, char** argv)
         }
         if (run->parsed())
         {
-            if (runOpts.scenario.empty() && runOpts.htsimCm.empty() && runOpts.htsimTopo.empty())
+            if (runOpts.scenario.empty() && runOpts.htsimCm.empty() && runOpts.htsimTopo.empty() &&
+                runOpts.hpccConfig.empty())
             {
-                std::cerr << "tusk run: a scenario file (or --htsim-topo and --htsim-cm) is "
+                std::cerr << "tusk run: a scenario file (or --htsim-topo and --htsim-cm, or "
+                             "--hpcc-config) is "
                              "required; `tusk compare` runs the built-in default\n";
                 return kExitBadInput;
             }
