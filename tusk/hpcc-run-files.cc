@@ -5,9 +5,11 @@
 
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
+#include "workload/model/hpcc-reader.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -131,6 +133,12 @@ ReadHpccRunFiles(const std::string& path)
         f.stopTimeS = s;
         source("stop_time_ms", l);
     }
+    uint64_t first = UINT64_MAX;
+    for (const auto& t : ns3::ReadHpccFlows(f.flow, ns3::ReadHpccTopology(f.topology).hostOfNode))
+    {
+        first = std::min(first, t.startPs);
+    }
+    f.firstStartPs = first == UINT64_MAX ? 0 : first;
     f.fctOutput = byKey.count("FCT_OUTPUT_FILE") > 0;
     f.pfcOutput = byKey.count("PFC_OUTPUT_FILE") > 0;
     for (const char* key : {"FCT_OUTPUT_FILE", "PFC_OUTPUT_FILE"})
@@ -163,6 +171,7 @@ HpccRunSets(const HpccRunFiles& files)
                                      "topology.file=" + quoted(files.topology),
                                      "workload.kind=\"hpcc\"",
                                      "workload.file=" + quoted(files.flow),
+                                     fmt::format("workload.start_us={}", files.firstStartPs / 1e6),
                                      fmt::format("stop_time_ms={}", files.stopTimeS * 1000)};
     if (files.fctOutput || files.pfcOutput)
     {

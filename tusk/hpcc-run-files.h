@@ -20,6 +20,9 @@ struct HpccRunFiles
     double stopTimeS = 3.01;  //!< SIMULATOR_STOP_TIME, s (third.cc's default when absent)
     bool fctOutput = false;   //!< FCT_OUTPUT_FILE given: write fct.txt
     bool pfcOutput = false;   //!< PFC_OUTPUT_FILE given: write pfc.txt
+    /** The flow file's earliest start, ps: the run keeps the file's times (workload.start_us),
+     *  so that results and fct.txt show them as the simulator does. */
+    uint64_t firstStartPs = 0;
     /** Where each value came from, "scenario key" -> "file:line KEY value" (the manifest's
      *  "imported"). */
     std::vector<std::pair<std::string, std::string>> sources;
@@ -38,7 +41,8 @@ struct HpccRunFiles
 HpccRunFiles ReadHpccRunFiles(const std::string& path);
 
 /** The `--set` overrides that make that run: topology and workload of kind "hpcc" on those
- *  files, stop_time_ms, and [output] formats = ["hpcc"] when FCT or PFC output is asked for. */
+ *  files, their flows at the file's times (workload.start_us), stop_time_ms, and [output]
+ *  formats = ["hpcc"] when FCT or PFC output is asked for. */
 std::vector<std::string> HpccRunSets(const HpccRunFiles& files);
 
 } // namespace tusk

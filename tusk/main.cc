@@ -22,6 +22,7 @@
 #include "stats.h"
 #include "run-stages.h"
 #include "sweep-cli.h"
+#include "tool-outputs.h"
 #include "tool-presets.h"
 #include "tusk-version.h"
 

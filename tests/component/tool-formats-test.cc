@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -153,7 +154,8 @@ TEST_CASE("tusk run --hpcc-config alone runs the simulator's config.txt with its
         CHECK(f[7] == "88000");
         // fct = flows.csv fct_sender_us in ns.
         const auto& row = f[0] == "0b000201" ? flows[0] : flows[1];
-        CHECK(std::stoull(f[6]) == static_cast<uint64_t>(std::stod(row.at("fct_sender_us")) * 1000));
+        const auto ps = static_cast<uint64_t>(std::llround(std::stod(row.at("fct_sender_us")) * 1e6));
+        CHECK(std::stoull(f[6]) == ps / 1000);
     }
     // The analysis script's type-0 filter keeps the dport-100 flow only; its slowdown is >= 1.
     const auto normal = FctAnalysis(out / "fct.txt");
@@ -161,6 +163,27 @@ TEST_CASE("tusk run --hpcc-config alone runs the simulator's config.txt with its
     CHECK(normal[0].first == 1000000);
     CHECK(normal[0].second >= 1);
     CHECK(fs::exists(out / "pfc.txt")); // PFC_OUTPUT_FILE
+}
+
+TEST_CASE("tusk run --hpcc-config data/hpcc/config.txt: the simulator's own sample, its files",
+          "[component][cli][hpcc][formats]")
+{
+    // config.txt says TOPOLOGY_FILE mix/topology.txt and FLOW_FILE mix/flow.txt; data/hpcc/
+    // keeps them next to it. Two 200 MB flows into node 1 at 2 s.
+    const fs::path out = Scratch("hpcc-sample") / "out";
+    const auto o = Tusk("run -q --hpcc-config " + Src("data/hpcc/config.txt") + " --out " + out.string());
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    const auto lines = Fields(out / "fct.txt");
+    REQUIRE(lines.size() == 2);
+    for (const auto& f : lines)
+    {
+        CHECK(f[1] == "0b000101");
+        CHECK(f[4] == "200000000");
+        CHECK(f[5] == "2000000000");
+        // pairRtt 4160 + (2e8 + 2e5 x 48) B x 8 / 100 Gb/s = 4160 + 16768000.
+        CHECK(f[7] == "16772160");
+    }
 }
 
 TEST_CASE("--hpcc-config: a file that is not an HPCC config is refused, nothing written",
@@ -221,8 +244,10 @@ formats = ["hpcc", "htsim"]
         CHECK((f[4] == "0" || f[4] == "1"));
         pauses += f[4] == "1";
     }
-    // Every XOFF sent is received once (the summary counts those sent).
-    CHECK(pauses == m["summary"]["pfc_pauses"].get<uint64_t>());
+    // XOFFs received: at most those sent (the summary counts those sent; one may still be on
+    // the wire when the run ends).
+    CHECK(pauses > 0);
+    CHECK(pauses <= m["summary"]["pfc_pauses"].get<uint64_t>());
 
     // htsim_flows.txt (RoCE): "Flow Roce_SRC_DST ID finished at T total bytes B".
     std::ifstream in(out / "htsim_flows.txt");
@@ -270,24 +295,36 @@ TEST_CASE("htsim .cm with --preset htsim-uec: inside the seed spread of tusk's U
                                "--set pfc.enabled=false --set ecn.enabled=true "
                                "--set ns3.ns3::SwitchNode::TrimThresholdBytes=65536 "
                                "--set nic.rto_us=1000 --set lb.policy=host-reps";
-    double lo = 1e18;
-    double hi = 0;
-    for (int seed : {1, 2, 3})
+    // Seeds 1..4 of each: the preset's mean inside the by-hand runs' seed spread around their
+    // mean (|mean difference| <= max - min of the by-hand runs).
+    std::vector<double> hand;
+    std::vector<double> preset;
+    for (int seed : {1, 2, 3, 4})
     {
-        const double v = p99(byHand + " --seed " + std::to_string(seed), "hand" + std::to_string(seed));
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
+        const std::string s = std::to_string(seed);
+        hand.push_back(p99(byHand + " --seed " + s, "hand" + s));
+        preset.push_back(p99("--preset htsim-uec --set lb.policy=host-reps --seed " + s, "preset" + s));
     }
+    auto mean = [](const std::vector<double>& v) {
+        double sum = 0;
+        for (double x : v)
+        {
+            sum += x;
+        }
+        return sum / static_cast<double>(v.size());
+    };
+    const double spread = *std::max_element(hand.begin(), hand.end()) -
+                          *std::min_element(hand.begin(), hand.end());
+    INFO("by hand mean " << mean(hand) << " us, spread " << spread << " us; preset mean "
+                         << mean(preset) << " us");
+    CHECK(spread > 0);
+    CHECK(std::abs(mean(preset) - mean(hand)) <= spread);
     o = Tusk("run -q" + files + " --preset htsim-uec --set lb.policy=host-reps --out " +
              (dir / "preset").string());
     INFO(o.output);
     REQUIRE(o.status == 0);
-    CHECK(o.output.find("transport uec-rud, selective-repeat receivers; cc nscc") != std::string::npos);
+    // The receivers RUD uses, whatever nic.receiver says.
+    CHECK(o.output.find("transport uec-rud, sack-bitmap receivers; cc nscc") != std::string::npos);
     const auto m = nlohmann::json::parse(std::ifstream(dir / "preset" / "manifest.json"));
-    const double v = m["summary"]["fct_p99_us"].get<double>();
-    INFO("by hand " << lo << " .. " << hi << " us; preset " << v << " us");
-    // The spread of three seeds, widened by 10 % of its centre for the few seeds measured.
-    const double margin = 0.1 * (lo + hi) / 2;
-    CHECK(v >= lo - margin);
-    CHECK(v <= hi + margin);
+    CHECK(m["scenario"]["nic"]["mtu_bytes"] == 4086);
 }
