@@ -1,14 +1,15 @@
 // Other tools' conventions: the HPCC simulator's pairRtt and base FCT, its config files, and
 // htsim's defaults as presets (tusk/tool-outputs.h, tusk/tool-presets.h, tusk/hpcc-run-files.h).
 
-#include "hpcc-config.h"
-#include "hpcc-run-files.h"
-#include "tool-outputs.h"
-#include "tool-presets.h"
+#include "scenario/hpcc-config.h"
+#include "scenario/hpcc-run-files.h"
+#include "results/tool-outputs.h"
+#include "scenario/tool-presets.h"
 
 #include "fabric/helper/topology-builders.h"
+#include "importers/model/htsim-topo-reader.h"
 #include "fabric/model/input-error.h"
-#include "workload/model/hpcc-reader.h"
+#include "importers/model/hpcc-reader.h"
 
 #include <catch2/catch.hpp>
 
