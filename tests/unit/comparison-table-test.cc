@@ -33,7 +33,7 @@ TEST_CASE("the settings line names transport, receivers, CC, ECN and PFC", "[com
           "settings: transport roce, go-back-n receivers; cc none; ECN off; PFC on (lossless "
           "priorities " + std::to_string(spec.pfc.losslessPriorities.at(0)) + ")\n");
     spec.nic.transport = "uec-rud";
-    spec.nic.receiver = "selective-repeat";
+    spec.nic.receiver = "go-back-n"; // RUD recovers with SACK bitmaps whatever this says
     spec.nic.congestionControl = "dcqcn";
     spec.ecn.enabled = true;
     spec.ecn.fallback.kminBytes = 5000;
@@ -41,7 +41,7 @@ TEST_CASE("the settings line names transport, receivers, CC, ECN and PFC", "[com
     spec.ecn.fallback.pmax = 0.01;
     spec.pfc.enabled = false;
     CHECK(SettingsLine(spec) ==
-          "settings: transport uec-rud, selective-repeat receivers; cc dcqcn; ECN on (Kmin 5000 "
+          "settings: transport uec-rud, sack-bitmap receivers; cc dcqcn; ECN on (Kmin 5000 "
           "B, Kmax 200000 B, Pmax 0.01); PFC off\n");
     spec.ecn.byRate[100'000'000'000] = EcnThresholds();
     spec.fabric.kind = "infiniband";

@@ -4,6 +4,7 @@
 #include "results/comparison-table.h"
 #include "results/results-dir.h"
 #include "results/results-writer.h"
+#include "results/tool-outputs.h"
 #include "run/runner.h"
 
 #include "fabric/model/input-error.h"
@@ -135,6 +136,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
                                       ns3::PolicyNameList());
         }
     }
+    PrintImportNote(o, specs[0]);
     if (!o.quiet)
     {
         for (const auto& w : ScenarioWarnings(specs[0]))
@@ -173,7 +175,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     staged.Commit();
     std::cout << fmt::format("{}: {} hosts, {} switches, {} transfers, seed {}\n", specs[0].name,
                              runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
-    std::cout << PathClassesLine(runs[0]);
+    std::cout << PathClassesLine(runs[0]) << HpccPairRttLine(runs[0]);
     std::cout << SettingsLine(runs[0].spec);
     PrintComparisonTable(runs, std::cout);
     std::cout << "results in " << out << "/ (comparison.csv, index.sqlite, one folder per policy)\n";

@@ -3,6 +3,7 @@
 #include "cli/exit-status.h"
 #include "results/comparison-table.h"
 #include "results/results-writer.h"
+#include "results/tool-outputs.h"
 #include "run/runner.h"
 
 #include <fmt/format.h>
@@ -28,6 +29,7 @@ int
 DoRun(const CommonOptions& o)
 {
     ScenarioSpec spec = Load(o, {});
+    PrintImportNote(o, spec);
     if (!o.quiet)
     {
         for (const auto& w : ScenarioWarnings(spec))
@@ -40,7 +42,7 @@ DoRun(const CommonOptions& o)
         : !spec.output.dir.empty() ? spec.output.dir
                                    : DefaultOut(spec, fmt::format("{}-s{}", spec.lb.policy, spec.seed));
     const RunResult r = RunInto(spec, out, o.quiet);
-    std::cout << PathClassesLine(r);
+    std::cout << PathClassesLine(r) << HpccPairRttLine(r);
     std::cout << SettingsLine(r.spec);
     PrintComparisonTable({r}, std::cout);
     std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
@@ -70,9 +72,11 @@ RunCommand::Parsed() const
 int
 RunCommand::Run()
 {
-    if (m_options.scenario.empty() && m_options.htsimCm.empty() && m_options.htsimTopo.empty())
+    if (m_options.scenario.empty() && m_options.htsimCm.empty() && m_options.htsimTopo.empty() &&
+        m_options.hpccConfig.empty())
     {
-        std::cerr << "tusk run: a scenario file (or --htsim-topo and --htsim-cm) is "
+        std::cerr << "tusk run: a scenario file (or --htsim-topo and --htsim-cm, or "
+                     "--hpcc-config) is "
                      "required; `tusk compare` runs the built-in default\n";
         return kExitBadInput;
     }

@@ -2,6 +2,9 @@
 
 #include "cli/plugins.h"
 #include "scenario/hpcc-config.h"
+#include "scenario/hpcc-run-files.h"
+#include "scenario/tool-presets.h"
+#include "run/run-stages.h"
 #include "scenario/scenario-toml.h"
 
 #include "fabric/model/input-error.h"
@@ -11,6 +14,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -26,7 +30,15 @@ Absolute(const std::string& p)
     return fs::absolute(p).lexically_normal().string();
 }
 
-ScenarioSpec LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets);
+ScenarioSpec LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets,
+                      const std::vector<std::string>& presetSets);
+
+/** --hpcc-config without a scenario file: the config's own files are the run. */
+bool
+HpccConfigAlone(const CommonOptions& o)
+{
+    return !o.hpccConfig.empty() && o.scenario.empty() && o.htsimTopo.empty() && o.htsimCm.empty();
+}
 
 } // namespace
 
@@ -52,7 +64,13 @@ AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
     cmd->add_option("--htsim-cm", o.htsimCm, "htsim connection matrix (.cm) to run");
     cmd->add_option("--hpcc-config", o.hpccConfig,
                     "HPCC simulator config.txt: apply its CC, ECN, PFC-threshold, buffer and "
-                    "DCQCN keys (a warning for every key that is ignored)");
+                    "DCQCN keys (a warning for every key that is ignored); without a scenario "
+                    "file, run its TOPOLOGY_FILE and FLOW_FILE");
+    cmd->add_option("--preset", o.preset,
+                    "Another tool's defaults: htsim-uec (htsim main_uec), htsim-roce (htsim "
+                    "main_roce), hpcc (the HPCC simulator's mix/config.txt); --set wins "
+                    "(docs/scenario-format.md, \"Other tools' defaults\")")
+        ->check(CLI::IsMember(ToolPresetNames()));
     cmd->add_flag("-q,--quiet", o.quiet, "No progress line on stderr");
 }
 
@@ -60,7 +78,28 @@ AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
 ScenarioSpec
 Load(const CommonOptions& o, const std::vector<std::string>& extraSets)
 {
-    ScenarioSpec spec = LoadBase(o, extraSets);
+    ScenarioSpec spec = LoadBase(o, extraSets, {});
+    if (!o.preset.empty())
+    {
+        // htsim sizes queues, ECN and RTO from the fabric's BDP: the topology first.
+        const auto sets = ToolPresetSets(o.preset, BuildGraph(spec));
+        if (!sets.empty())
+        {
+            spec = LoadBase(o, extraSets, sets);
+        }
+    }
+    if (HpccConfigAlone(o))
+    {
+        for (const auto& [key, source] : ReadHpccRunFiles(o.hpccConfig).sources)
+        {
+            spec.imported[key] = source;
+        }
+    }
+    if (o.preset == "hpcc")
+    {
+        std::istringstream in(HpccDefaultConfigText());
+        ApplyHpccConfig(in, "<--preset hpcc>", spec);
+    }
     if (!o.hpccConfig.empty())
     {
         for (const auto& w : ApplyHpccConfig(o.hpccConfig, spec))
@@ -78,9 +117,15 @@ namespace
 {
 
 ScenarioSpec
-LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
+LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets,
+         const std::vector<std::string>& presetSets)
 {
     std::vector<std::string> sets;
+    if (HpccConfigAlone(o))
+    {
+        const auto files = HpccRunSets(ReadHpccRunFiles(o.hpccConfig));
+        sets.insert(sets.end(), files.begin(), files.end());
+    }
     if (!o.htsimTopo.empty())
     {
         if (!fs::exists(o.htsimTopo))
@@ -103,6 +148,7 @@ LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
     {
         sets.push_back(fmt::format("seed={}", o.seed));
     }
+    sets.insert(sets.end(), presetSets.begin(), presetSets.end()); // --set wins over a preset
     sets.insert(sets.end(), o.sets.begin(), o.sets.end());
     sets.insert(sets.end(), extraSets.begin(), extraSets.end());
     if (!o.scenario.empty())
@@ -125,10 +171,28 @@ LoadBase(const CommonOptions& o, const std::vector<std::string>& extraSets)
         const std::string name = fs::path(o.htsimCm).stem().string();
         return LoadScenarioString("name = \"" + name + "\"\n", "<command line>", sets);
     }
+    if (HpccConfigAlone(o))
+    {
+        const std::string name = fs::path(o.hpccConfig).stem().string();
+        return LoadScenarioString("name = \"" + name + "\"\n", "<command line>", sets);
+    }
     return LoadScenarioString(kDefaultScenarioToml, "<built-in default scenario>", sets);
 }
 
 } // namespace
+
+void
+PrintImportNote(const CommonOptions& o, const ScenarioSpec& spec)
+{
+    if (!o.htsimCm.empty() || !o.htsimTopo.empty())
+    {
+        std::cout << ImportNote("htsim", spec, o.preset) << "\n";
+    }
+    if (!o.hpccConfig.empty())
+    {
+        std::cout << ImportNote("HPCC", spec, o.preset) << "\n";
+    }
+}
 
 std::string
 DefaultOut(const ScenarioSpec& spec, const std::string& leaf)

@@ -24,6 +24,7 @@ struct CommonOptions
     std::string htsimTopo;
     std::string htsimCm;
     std::string hpccConfig;
+    std::string preset;
     long long seed = -1;
     bool quiet = false;
 };
@@ -38,6 +39,10 @@ void AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired);
  * \throws ns3::InputError on bad input
  */
 ScenarioSpec Load(const CommonOptions& o, const std::vector<std::string>& extraSets);
+
+/** An import on the command line says what the run will use and how to get the tool's own
+ *  defaults (scenario/tool-presets.h). */
+void PrintImportNote(const CommonOptions& o, const ScenarioSpec& spec);
 
 /** results/<scenario name>/<leaf>: where results go without --out or output.dir. */
 std::string DefaultOut(const ScenarioSpec& spec, const std::string& leaf);

@@ -15,7 +15,8 @@ namespace tusk
 
 /**
  * \brief One line naming the settings the policies were compared under, from a resolved
- * scenario: the transport and its receivers, the congestion control, ECN marking (with its
+ * scenario: the transport and its receivers (the loss recovery used: nic.receiver on RoCE,
+ * "sack-bitmap" on UEC RUD, "go-back-n" on UEC ROD), the congestion control, ECN marking (with its
  * thresholds when one set applies to every port rate) and PFC (its lossless priorities), or
  * InfiniBand's credit-based flow control. E.g. "settings: transport roce, go-back-n receivers;
  * cc none; ECN off; PFC on (lossless priorities 3)". Ends with a newline.

@@ -4,6 +4,7 @@
 #include "scenario/scenario-text.h"
 #include "scenario/scenario-toml.h"
 #include "run/stats.h"
+#include "results/tool-outputs.h"
 #include "locate/observations.h"
 #include "cli/code-identity.h"
 #include "cli/git-revision.h"
@@ -113,7 +114,10 @@ FlowsCsv(const RunResult& r)
     {
         s += fmt::format(",pkts_dropped_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
     }
-    s += ",pkts_in_flight,path,paths\n";
+    s += ",pkts_in_flight,path,paths";
+    // An imported topology that numbers nodes its own way (HPCC): the file's ids as well.
+    const bool nodes = !r.nodeIds.empty();
+    s += nodes ? ",src_node,dst_node\n" : "\n";
     for (const auto& f : r.flows)
     {
         s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
@@ -131,7 +135,8 @@ FlowsCsv(const RunResult& r)
         {
             s += fmt::format(",{}", f.pktsDropped[k]);
         }
-        s += fmt::format(",{},{},{}\n", f.pktsInFlight, PathField(f), PathsField(f));
+        s += fmt::format(",{},{},{}", f.pktsInFlight, PathField(f), PathsField(f));
+        s += nodes ? fmt::format(",{},{}\n", r.nodeIds.at(f.src), r.nodeIds.at(f.dst)) : "\n";
     }
     return s;
 }
@@ -381,6 +386,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
         WriteFileAtomic(dir + "/timeseries.csv", TimeSeriesCsv(r));
         WriteFileAtomic(dir + "/switch_timeseries.csv", SwitchTimeSeriesCsv(r));
     }
+    WriteToolOutputs(r, dir); // [output] formats
     if (r.spec.output.ccTrace)
     {
         WriteFileAtomic(dir + "/cc_trace.csv", CcTraceCsv(r));

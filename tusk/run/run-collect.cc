@@ -3,6 +3,7 @@
  * packet conservation, and why the run failed if it did.
  */
 #include "run/run-stages.h"
+#include "results/tool-outputs.h"
 
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/ideal-fct.h"
@@ -66,6 +67,7 @@ PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHost
         c.baseRttPs = built.fabric.IdealFctPs(0, dst, spec.nic.mtuBytes, data) +
                       built.fabric.IdealFctPs(dst, 0, aethBytes, data);
         c.hostRateBps = built.nics[0]->GetRateBps();
+        c.hpccPairRttPs = HpccPairRtt(built.fabric.graph, 0, dst, spec.nic.mtuBytes).first * 1000;
         c.bdpBytes = static_cast<uint64_t>(
             (static_cast<unsigned __int128>(c.baseRttPs) * c.hostRateBps + 8'000'000'000'000ULL - 1) /
             8'000'000'000'000ULL);
@@ -186,6 +188,7 @@ CollectResults(const ScenarioSpec& spec,
     result.finished = executor.exec->AllDone();
     result.hosts = graph.numHosts;
     result.switches = graph.NumSwitches();
+    result.nodeIds = ImportedNodeIds(spec);
 
     // ---- flows ------------------------------------------------------------------------
     Framing framing;
@@ -235,6 +238,7 @@ CollectResults(const ScenarioSpec& spec,
         row.channel = ts.channel;
         row.job = ts.collective >= 0 ? workload.collectives[ts.collective].job : -1;
         row.background = ts.background;
+        row.port = ts.port;
         row.scaleUp = executor.scaleUp && executor.scaleUp->SameServer(ts.src, ts.dst);
         for (const auto& [code, frames] : r.paths)
         {

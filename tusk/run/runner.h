@@ -76,6 +76,7 @@ struct FlowRow
     int32_t job = -1;        //!< job of its collective, or -1
     bool background = false; //!< background traffic ([[background]])
     bool scaleUp = false;    //!< carried by the scale-up domain (NVLink-like), not the NICs
+    uint16_t port = 0;       //!< destination port of the imported file (TransferSpec::port)
     /** The paths its data frames arrived by (links.csv link_ids in the order crossed) and the
      *  frames on each, in order of first arrival; frames whose path is unknown are left out. */
     std::vector<std::pair<std::vector<uint32_t>, uint64_t>> paths;
@@ -303,6 +304,9 @@ struct PathClassRow
     uint64_t baseRttPs = 0;
     uint64_t hostRateBps = 0; //!< line rate of src's NIC
     uint64_t bdpBytes = 0;    //!< baseRtt x hostRate / 8, rounded up
+    /** The same pair under the HPCC simulator's pairRtt convention (tool-outputs.h
+     *  HpccPairRtt: propagation both ways and one MTU payload per hop, no ACK), ps. */
+    uint64_t hpccPairRttPs = 0;
 };
 
 struct RunResult
@@ -326,6 +330,9 @@ struct RunResult
     Conservation conservation;
     uint32_t hosts = 0;
     uint32_t switches = 0;
+    /** Per vertex (hosts, then switches), the node id of the imported topology file when it
+     *  numbers nodes otherwise (HPCC topology.txt), else empty (ImportedNodeIds). */
+    std::vector<uint32_t> nodeIds;
     uint64_t events = 0;
     uint64_t packetHops = 0; //!< frames transmitted by every port
     uint64_t simEndPs = 0;   //!< time of the last completion, or the stop time

@@ -68,6 +68,31 @@ const std::set<std::string> kRunKeys = {
 
 } // namespace
 
+bool
+IsHpccConfigKey(const std::string& key)
+{
+    // Every key the simulator's third.cc reads.
+    static const std::set<std::string> kKeys = {
+        "ENABLE_QCN", "USE_DYNAMIC_PFC_THRESHOLD", "CLAMP_TARGET_RATE", "PAUSE_TIME", "DATA_RATE",
+        "LINK_DELAY", "PACKET_PAYLOAD_SIZE", "L2_CHUNK_SIZE", "L2_ACK_INTERVAL", "L2_BACK_TO_ZERO",
+        "TOPOLOGY_FILE", "FLOW_FILE", "TRACE_FILE", "TRACE_OUTPUT_FILE", "SIMULATOR_STOP_TIME",
+        "ALPHA_RESUME_INTERVAL", "RP_TIMER", "EWMA_GAIN", "FAST_RECOVERY_TIMES", "RATE_AI",
+        "RATE_HAI", "ERROR_RATE_PER_LINK", "CC_MODE", "RATE_DECREASE_INTERVAL", "MIN_RATE",
+        "FCT_OUTPUT_FILE", "HAS_WIN", "GLOBAL_T", "MI_THRESH", "VAR_WIN", "FAST_REACT",
+        "U_TARGET", "INT_MULTI", "RATE_BOUND", "ACK_HIGH_PRIO", "DCTCP_RATE_AI",
+        "PFC_OUTPUT_FILE", "LINK_DOWN", "ENABLE_TRACE", "KMAX_MAP", "KMIN_MAP", "PMAX_MAP",
+        "BUFFER_SIZE", "QLEN_MON_FILE", "QLEN_MON_START", "QLEN_MON_END", "MULTI_RATE",
+        "SAMPLE_FEEDBACK", "PINT_LOG_BASE", "PINT_PROB"};
+    return kKeys.count(key) > 0;
+}
+
+bool
+IsHpccRunFileKey(const std::string& key)
+{
+    return key == "TOPOLOGY_FILE" || key == "FLOW_FILE" || key == "SIMULATOR_STOP_TIME" ||
+           key == "FCT_OUTPUT_FILE" || key == "PFC_OUTPUT_FILE";
+}
+
 std::vector<std::string>
 ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
 {
@@ -81,6 +106,12 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
     {
         throw ns3::InputError(path, 0, "--hpcc-config", "cannot open the file");
     }
+    return ApplyHpccConfig(in, path, spec);
+}
+
+std::vector<std::string>
+ApplyHpccConfig(std::istream& in, const std::string& path, ScenarioSpec& spec)
+{
     std::vector<Entry> entries;
     std::map<std::string, const Entry*> byKey;
     for (std::string raw; std::getline(in, raw);)
@@ -104,6 +135,17 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
         {
             byKey[e.key] = &e; // the last one counts, as in the simulator
         }
+    }
+    // A file none of whose keys the simulator reads is not a config (a topology, a flow list,
+    // a scenario given by mistake): refused rather than run with every key ignored.
+    if (std::none_of(byKey.begin(), byKey.end(),
+                     [](const auto& kv) { return IsHpccConfigKey(kv.first); }))
+    {
+        const auto first = std::find_if(entries.begin(), entries.end(),
+                                        [](const Entry& e) { return !e.key.empty(); });
+        throw ns3::InputError(path, first == entries.end() ? 0 : first->line, "--hpcc-config",
+                              "not an HPCC simulator config.txt: none of its lines starts with a "
+                              "key the simulator reads (CC_MODE, ENABLE_QCN, KMAX_MAP, ...)");
     }
 
     std::vector<std::string> warnings;
@@ -477,16 +519,29 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
             warnings.push_back(where(e) + " is not modelled by tusk; ignored");
         }
     }
-    if (!runKeys.empty())
+    // Run without a scenario file, the config's TOPOLOGY_FILE, FLOW_FILE, SIMULATOR_STOP_TIME
+    // and output files are the run (hpcc-run-files.h; the topology then is imported).
+    const bool filesRun = spec.imported.count("topology.file") > 0;
+    std::string list;
+    for (const auto& k : runKeys)
     {
-        std::string list;
-        for (const auto& k : runKeys)
+        if (!filesRun || !IsHpccRunFileKey(k))
         {
             list += (list.empty() ? "" : ", ") + k;
         }
-        warnings.push_back(path + ": ignored, settings of the HPCC simulator's own run (the "
-                                  "scenario's topology, workload and stop time and tusk's "
-                                  "results take their place): " + list);
+    }
+    if (!list.empty())
+    {
+        warnings.push_back(path + ": not used, " +
+                           (filesRun ? std::string("tracing tusk does not write (results-format.md "
+                                                   "lists what it writes)")
+                                     : std::string("settings of the HPCC simulator's own run: "
+                                                   "the scenario file's topology, workload and "
+                                                   "stop time take their place (--hpcc-config "
+                                                   "without a scenario runs the config's files; "
+                                                   "[output] formats = [\"hpcc\"] writes fct.txt "
+                                                   "and pfc.txt)")) +
+                           ": " + list);
     }
     if (anyMap)
     {

@@ -8,6 +8,7 @@
 
 #include "scenario/scenario-spec.h"
 
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,11 @@ namespace tusk
  * scale with each hop's rate, what run.py sets it to). Warnings name what is not modelled
  * (MULTI_RATE 1, SAMPLE_FEEDBACK 1, GLOBAL_T 0, RATE_BOUND 0, L2_BACK_TO_ZERO 1, chunk ACKs,
  * link errors and failures, HPCC-PINT, unknown keys) and the simulator's own run settings
- * (files, tracing, stop time), which the scenario replaces.
+ * (files, tracing, stop time) that are not used: with a scenario file its topology, workload
+ * and stop time replace them; without one (spec.imported holds "topology.file", set from
+ * hpcc-run-files.h) TOPOLOGY_FILE, FLOW_FILE, SIMULATOR_STOP_TIME and the FCT and PFC output
+ * files are the run, and only tracing is named as not written. A file none of whose keys the
+ * simulator reads is refused.
  *
  * A scenario key given on the command line with `--set` wins over the import (spec.keyLines
  * at line 0); every key the import set is recorded in spec.imported ("file:line KEY value"),
@@ -47,6 +52,17 @@ namespace tusk
  *         mapped key.
  */
 std::vector<std::string> ApplyHpccConfig(const std::string& path, ScenarioSpec& spec);
+
+/** \brief The same, from a stream; `path` names it in errors and the manifest. A file none of
+ *  whose keys the simulator reads (IsHpccConfigKey) is refused (InputError, key --hpcc-config). */
+std::vector<std::string> ApplyHpccConfig(std::istream& in, const std::string& path, ScenarioSpec& spec);
+
+/** Whether the HPCC simulator's third.cc reads `key` from its config file. */
+bool IsHpccConfigKey(const std::string& key);
+
+/** TOPOLOGY_FILE, FLOW_FILE, SIMULATOR_STOP_TIME, FCT_OUTPUT_FILE, PFC_OUTPUT_FILE: the keys
+ *  that make up the run when --hpcc-config runs without a scenario (hpcc-run-files.h). */
+bool IsHpccRunFileKey(const std::string& key);
 
 } // namespace tusk
 

@@ -3,6 +3,8 @@
  */
 #include "scenario/scenario-sections.h"
 
+#include <algorithm>
+
 namespace tusk
 {
 
@@ -38,6 +40,30 @@ Rows()
                    "source, connected only when this is `true`. Rows per QP: DCQCN one per CNP, "
                    "rate-increase event and α update (every 55 µs while α > 0); HPCC, Swift, "
                    "DCTCP, NSCC and TIMELY one per window or rate update (up to one per ACK)."),
+        Custom<S>(
+            "formats", "array of strings", "",
+            "Other tools' per-flow outputs, written next to tusk's tables so that a run can be "
+            "diffed against the tool a reviewer trusts: `\"hpcc\"` writes `fct.txt` and "
+            "`pfc.txt` with the HPCC simulator's field order, units and base-FCT convention, "
+            "`\"htsim\"` writes `htsim_flows.txt`, htsim's flow-finish lines "
+            "([results-format.md](results-format.md), \"Other tools' formats\"). `[]` = none.",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& o) {
+                const toml::array* a = n.as_array();
+                if (a == nullptr)
+                {
+                    r.Fail(&n, key, "expected an array of \"hpcc\" and \"htsim\", e.g. [\"hpcc\"]");
+                }
+                o.formats.clear();
+                for (const auto& e : *a)
+                {
+                    const std::string f = r.Choice(&e, key, {"hpcc", "htsim"});
+                    if (std::find(o.formats.begin(), o.formats.end(), f) == o.formats.end())
+                    {
+                        o.formats.push_back(f);
+                    }
+                }
+            },
+            [](const S& o) { return nlohmann::json(o.formats); }),
     };
     return rows;
 }

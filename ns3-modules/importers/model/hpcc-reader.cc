@@ -203,6 +203,11 @@ ReadHpccTopology(const std::string& path)
         }
     }
     g.numHosts = hosts;
+    t.nodeOfVertex.resize(nodes);
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        t.nodeOfVertex[vertexOf[id]] = static_cast<uint32_t>(id);
+    }
     g.vertices.resize(nodes);
     for (uint64_t id = 0; id < nodes; ++id)
     {
@@ -366,7 +371,7 @@ ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
         t.src = host(in.Unsigned("src", "a flow \"src dst priority dport size_bytes start_s\""), "src");
         t.dst = host(in.Unsigned("dst", "the flow's destination"), "dst");
         const uint64_t pg = in.Unsigned("priority", "the flow's priority group");
-        in.Unsigned("dport", "the flow's destination port");
+        const uint64_t dport = in.Unsigned("dport", "the flow's destination port");
         t.bytes = in.Unsigned("size_bytes", "the flow's size in bytes");
         const std::string start = in.Next("start_s", "the flow's start time in seconds");
         in.EndLine();
@@ -379,6 +384,11 @@ ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
             in.Fail("priority", "expected a priority group in 0..7; got " + std::to_string(pg));
         }
         t.priority = static_cast<uint8_t>(pg);
+        if (dport > 65535)
+        {
+            in.Fail("dport", "expected a port 0..65535; got " + std::to_string(dport));
+        }
+        t.port = static_cast<uint16_t>(dport);
         if (t.bytes == 0)
         {
             in.Fail("size_bytes", "expected at least 1 byte");

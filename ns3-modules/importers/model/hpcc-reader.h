@@ -33,6 +33,7 @@ struct HpccTopology
 {
     TopologyGraph graph;
     std::vector<int64_t> hostOfNode; //!< HPCC node id -> tusk host id, -1 for switches
+    std::vector<uint32_t> nodeOfVertex; //!< tusk vertex (hosts, then switches) -> HPCC node id
 };
 
 /**
@@ -47,7 +48,8 @@ HpccTopology ReadHpccTopology(const std::string& path);
 
 /**
  * \brief Read an HPCC flow.txt: flow i becomes transfer i (externalId = qpGroup = i) from
- * host hostOfNode[src] to host hostOfNode[dst], priority = the file's priority group,
+ * host hostOfNode[src] to host hostOfNode[dst], priority = the file's priority group, port =
+ * its dport (kept for the simulator's fct.txt, which the analysis script filters by it),
  * startPs = start_s * 1e12. An empty hostOfNode maps node id k to host k.
  * \throws InputError(path, line, key, ...) for a malformed line, a switch or unknown node as an
  *         endpoint, a flow to itself, a zero size, a priority above 7, a negative start, or a

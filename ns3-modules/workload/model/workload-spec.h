@@ -59,6 +59,8 @@ struct TransferSpec
      *  QpsPerConnection). A connection keeps the QP count of its first transfer. */
     uint32_t qps = 0;
     bool background = false; //!< background traffic (not part of any job)
+    /** Destination port as an imported file gives it (HPCC flow.txt's dport), 0 = none. */
+    uint16_t port = 0;
 };
 
 struct CollectiveSpec
