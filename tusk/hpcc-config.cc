@@ -2,15 +2,14 @@
 
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
+#include "fabric/model/input-text-reader.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace tusk
 {
@@ -76,27 +75,15 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
     {
         throw ns3::InputError(path, 0, "--hpcc-config", "expected a regular file (an HPCC config.txt)");
     }
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw ns3::InputError(path, 0, "--hpcc-config", "cannot open the file");
-    }
+    ns3::InputTextReader in(path, "HPCC config", ns3::InputTextReader::HASH_COMMENTS);
     std::vector<Entry> entries;
     std::map<std::string, const Entry*> byKey;
-    for (std::string raw; std::getline(in, raw);)
+    while (in.NextLine())
     {
         Entry& cur = entries.emplace_back();
-        cur.line = static_cast<unsigned>(entries.size());
-        std::istringstream ss(raw);
-        if (!(ss >> cur.key) || cur.key[0] == '#')
-        {
-            cur.key.clear(); // blank or comment
-            continue;
-        }
-        for (std::string w; ss >> w;)
-        {
-            cur.v.push_back(w);
-        }
+        cur.line = in.Line();
+        cur.key = in.Tokens()[0];
+        cur.v.assign(in.Tokens().begin() + 1, in.Tokens().end());
     }
     for (const Entry& e : entries)
     {
