@@ -62,16 +62,18 @@ class Reader
         bool freeForm = false;
         while (true)
         {
+            bool lastQuoted = false;
             freeForm = freeForm || FreeFormNext(p);
             if (freeForm && p.keys.size() > 1 && !FreeFormNext(p))
             {
                 // Inside the free-form key: a further '.' and what follows belong to it.
-                p.keys.back() += "." + Segment(true, nullptr);
+                p.keys.back() += "." + Segment(true, &lastQuoted);
             }
             else
             {
                 bool quoted = false;
                 const std::string key = Segment(freeForm, &quoted);
+                lastQuoted = quoted;
                 const bool indexOfPrevious = !freeForm && !quoted && !p.keys.empty() &&
                                              p.index.back() < 0 && IsDigits(key);
                 if (indexOfPrevious)
@@ -83,6 +85,12 @@ class Reader
                     p.keys.push_back(key);
                     p.index.push_back(freeForm || quoted ? -1 : Index(key));
                 }
+            }
+            if (m_i < m_text.size() && !IsSpace(m_text[m_i]) && m_text[m_i] != '.' &&
+                m_text[m_i] != '[' && !lastQuoted)
+            {
+                throw KeyPathError("a key cannot have '" + std::string(1, m_text[m_i]) +
+                                   "' (bare keys: letters, digits, '_', '-'; quote others)");
             }
             SkipSpace();
             if (m_i == m_text.size())

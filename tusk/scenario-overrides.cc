@@ -69,17 +69,17 @@ ScenarioReader::ApplyOverride(toml::table& root, const std::string& text)
     const std::string valueText = Trim(text.substr(eq + 1));
 
     // The key path (key-path.h): its keys, and the array index after each (-1: none).
-    KeyPath path;
+    KeyPath keyPath;
     try
     {
-        path = ParseKeyPath(keyText);
+        keyPath = ParseKeyPath(keyText);
     }
     catch (const KeyPathError& e)
     {
         throw InputError(kSetFile, 0, keyText, std::string(e.what()) + "; " + syntax);
     }
-    std::vector<std::string>& segs = path.keys;
-    const std::vector<long>& index = path.index;
+    const std::vector<std::string>& segs = keyPath.keys;
+    const std::vector<long>& index = keyPath.index;
     // The table of an indexed segment, or an error that says what the file has.
     auto element = [&](toml::table* parent, size_t s, const std::string& at) -> toml::node* {
         toml::node* n = parent->get(segs[s]);

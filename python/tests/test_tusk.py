@@ -110,8 +110,8 @@ class TestTuskModule(unittest.TestCase):
                                             "libtusk-min-queue-plugin.so"))
         d = scratch("plugin")
         s = tusk.Scenario.from_string(SMALL)
-        with self.assertRaises(tusk.InputError):
-            s.set("lb.policy", "min-queue")  # unknown before the plugin is loaded
+        with self.assertRaises(tusk.InputError):  # unknown before the plugin is loaded
+            tusk.Scenario.from_string(SMALL).set("lb.policy", "min-queue").run()
         loaded = tusk.load_plugin(lib)
         self.assertEqual(loaded["path"], lib)
         self.assertEqual(len(loaded["sha256"]), 64)

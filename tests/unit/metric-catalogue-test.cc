@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -150,12 +152,21 @@ ecmp.unfinished = { value = 0, abs = 0, source = "theory" }
 ecmp.uplink_jain = { value = 0.9, abs = 0.05, source = "theory" }
 ecmp.lower_bound_us = { value = 10, rel = 0.01, source = "theory" }
 )";
-    const RegressSuite s = ReadSuiteString(suite, "suite.toml");
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / "tusk-metric-catalogue-test";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "base.toml") << "name = \"base\"\n";
+    const RegressSuite s = ReadSuiteString(suite, (dir / "suite.toml").string());
     REQUIRE(s.baselines.size() == 4);
-    CHECK(s.baselines[0].better == "lower");
-    CHECK(s.baselines[1].better == "lower");
-    CHECK(s.baselines[2].better == "higher");
-    CHECK(s.baselines[3].better == "none");
+    std::map<std::string, std::string> better;
+    for (const auto& b : s.baselines)
+    {
+        better[b.metric] = b.better;
+    }
+    CHECK(better == std::map<std::string, std::string>{{"slowdown_p999", "lower"},
+                                                       {"unfinished", "lower"},
+                                                       {"uplink_jain", "higher"},
+                                                       {"lower_bound_us", "none"}});
 }
 
 TEST_CASE("catalogue: docs/results-format.md lists every metric with its unit and direction",

@@ -49,7 +49,7 @@ InputTextReader::InputTextReader(std::string path, const std::string& what, Comm
 {
     if (!m_in.is_open())
     {
-        throw InputError(m_path, 0, "", "cannot open the " + what + ": " + std::strerror(errno));
+        throw InputError(m_path, 0, "file", "cannot open the " + what + ": " + std::strerror(errno));
     }
 }
 

@@ -42,7 +42,7 @@ class InputTextReader
      * \param path the file
      * \param what what it is, for the message if it cannot be opened ("connection matrix")
      * \param comments whether '#' starts a comment line
-     * \throws InputError (path, line 0, no key) when the file cannot be opened
+     * \throws InputError (path, line 0, key "file") when the file cannot be opened
      */
     InputTextReader(std::string path, const std::string& what, Comments comments = NO_COMMENTS);
 
