@@ -194,9 +194,10 @@ grep -q 'constant-rate' regress.log
     || fail "regress without --plugin: $(cat regress-again.log)"
 grep -q 'constant-rate' regress-again.log
 
-# The Python module of this build loads the plugin and runs both kinds by name.
+# The Python module of this build (for Debian's interpreter, as its tests use) loads the
+# plugin and runs both kinds by name.
 export PYTHONPATH=$build/python PYTHONDONTWRITEBYTECODE=1
-python3 - "$plugin" <<'EOF'
+/usr/bin/python3 - "$plugin" <<'EOF'
 import sys
 import tusk
 p = tusk.load_plugin(sys.argv[1])
@@ -206,5 +207,5 @@ assert r.failure == "" and r.summary["policy"] == "min-queue", r.failure
 assert tusk.plugins() == [p], tusk.plugins()
 EOF
 grep -q '"congestion_control": "constant-rate"' py/manifest.json
-TUSK_PLUGIN_PATH="$plugin" python3 -c 'import tusk; tusk.Scenario.load("scenario.toml").set("nic.congestion_control", "constant-rate")'
+TUSK_PLUGIN_PATH="$plugin" /usr/bin/python3 -c 'import tusk; tusk.Scenario.load("scenario.toml").set("nic.congestion_control", "constant-rate")'
 echo "out-of-tree-test: plugin ok"
