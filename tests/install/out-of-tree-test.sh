@@ -207,5 +207,8 @@ assert r.failure == "" and r.summary["policy"] == "min-queue", r.failure
 assert tusk.plugins() == [p], tusk.plugins()
 EOF
 grep -q '"congestion_control": "constant-rate"' py/manifest.json
-TUSK_PLUGIN_PATH="$plugin" /usr/bin/python3 -c 'import tusk; tusk.Scenario.load("scenario.toml").set("nic.congestion_control", "constant-rate")'
+TUSK_PLUGIN_PATH="$plugin" /usr/bin/python3 -c '
+import tusk
+r = tusk.Scenario.load("scenario.toml").set("lb.policy", "min-queue").run()
+assert r.failure == "" and r.summary["policy"] == "min-queue", r.failure'
 echo "out-of-tree-test: plugin ok"
