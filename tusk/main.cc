@@ -98,7 +98,7 @@ AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
     cmd->add_option("--hpcc-config", o.hpccConfig,
                     "HPCC simulator config.txt: apply its CC, ECN, PFC-threshold, buffer and "
                     "DCQCN keys (a warning for every key that is ignored)");
-    cmd->add_flag("-q,--quiet", o.quiet, "No progress line on stderr");
+    cmd->add_flag("-q,--quiet", o.quiet, "No progress line on stderr (warnings are still printed)");
 }
 
 std::string
@@ -118,10 +118,7 @@ Load(const CommonOptions& o, const std::vector<std::string>& extraSets)
     {
         for (const auto& w : ApplyHpccConfig(o.hpccConfig, spec))
         {
-            if (!o.quiet)
-            {
-                std::cerr << "tusk: warning: " << w << "\n";
-            }
+            std::cerr << "tusk: warning: " << w << "\n"; // -q hides progress, not warnings
         }
     }
     return spec;
@@ -274,12 +271,9 @@ int
 DoRun(const CommonOptions& o)
 {
     ScenarioSpec spec = Load(o, {});
-    if (!o.quiet)
+    for (const auto& w : ScenarioWarnings(spec))
     {
-        for (const auto& w : ScenarioWarnings(spec))
-        {
-            std::cerr << "tusk: warning: " << w << "\n";
-        }
+        std::cerr << "tusk: warning: " << w << "\n"; // -q hides progress, not warnings
     }
     const std::string out =
         !o.out.empty()             ? o.out
@@ -380,12 +374,9 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
                                       ns3::PolicyNameList());
         }
     }
-    if (!o.quiet)
+    for (const auto& w : ScenarioWarnings(specs[0]))
     {
-        for (const auto& w : ScenarioWarnings(specs[0]))
-        {
-            std::cerr << "tusk: warning: " << w << "\n";
-        }
+        std::cerr << "tusk: warning: " << w << "\n"; // -q hides progress, not warnings
     }
     const std::string out =
         !o.out.empty()                 ? o.out
