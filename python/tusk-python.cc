@@ -1,11 +1,11 @@
 /*
  * tusk: the Python module `tusk` (its compiled part, tusk._tusk), pybind11 over the scripting
- * API (tusk/scripting.h). python/tusk/__init__.py adds the DataFrames; docs/scripting.md.
+ * API (tusk/api/scripting.h). python/tusk/__init__.py adds the DataFrames; docs/scripting.md.
  */
-#include "metric-catalogue.h"
-#include "plugins.h"
-#include "results-writer.h"
-#include "scripting.h"
+#include "api/scripting.h"
+#include "cli/plugins.h"
+#include "results/metric-catalogue.h"
+#include "results/results-writer.h"
 
 #include "ns3/simulator.h"
 
@@ -43,7 +43,7 @@ SetText(const py::handle& v)
 
 /**
  * The summary as a dict: "policy", "flows", then the keys of the manifest's "summary" (the
- * metric catalogue, tusk/metric-catalogue.h, in its order; a metric without a value is NaN,
+ * metric catalogue, tusk/results/metric-catalogue.h, in its order; a metric without a value is NaN,
  * the manifest's null) and "quantile_method".
  */
 py::dict
@@ -117,7 +117,7 @@ RunFromPython(const tusk::Scenario& s, const std::string& out, const py::object&
 
 PYBIND11_MODULE(_tusk, m)
 {
-    m.doc() = "tusk's scripting API (tusk/scripting.h); use the package `tusk`, not this module.";
+    m.doc() = "tusk's scripting API (tusk/api/scripting.h); use the package `tusk`, not this module.";
     py::register_exception<ns3::InputError>(m, "InputError", PyExc_ValueError);
     py::register_exception<tusk::RunInterrupted>(m, "RunInterrupted", PyExc_RuntimeError);
 
@@ -130,7 +130,7 @@ PYBIND11_MODULE(_tusk, m)
                                 "meaning"_a = metric.meaning));
         }
         return out;
-    }, "The summary metrics (tusk/metric-catalogue.h): name, unit, better, meaning.");
+    }, "The summary metrics (tusk/results/metric-catalogue.h): name, unit, better, meaning.");
 
     // Plugins (docs/extending.md, "A plugin"): shared libraries of one's own policies, path
     // selectors and congestion controls, loaded into this process as `tusk --plugin` does;

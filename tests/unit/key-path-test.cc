@@ -1,11 +1,11 @@
-// Key paths and override values (tusk/key-path.h): one reading for `--set`, sweep axes and
+// Key paths and override values (tusk/scenario/key-path.h): one reading for `--set`, sweep axes and
 // sweep/suite edits. The cases below are those where the two readers used to differ: `--set`
 // took `ns3.ns3::X::Y` and spaces around '=' where a sweep refused them, a sweep refused an
 // empty quoted key that `--set` let through, neither read 'literal' keys or spaces around dots.
 
-#include "key-path.h"
-#include "scenario-toml.h"
-#include "sweep-plan.h"
+#include "scenario/key-path.h"
+#include "scenario/scenario-toml.h"
+#include "sweep/sweep-plan.h"
 
 #include "fabric/model/input-error.h"
 

@@ -1,10 +1,10 @@
-// The metric catalogue (tusk/metric-catalogue.h): one row per summary metric drives the
+// The metric catalogue (tusk/results/metric-catalogue.h): one row per summary metric drives the
 // comparison table and comparison.csv, `tusk regress`'s metrics and directions, and the
 // columns a sweep axis cannot take.
 
-#include "comparison-table.h"
-#include "metric-catalogue.h"
-#include "regress.h"
+#include "results/comparison-table.h"
+#include "results/metric-catalogue.h"
+#include "sweep/regress.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,11 +1,11 @@
 // Unit tests of the SimAI / AICB and HPCC importers and of the Poisson background generator,
 // on the real files in data/ (see data/simai/README.md and data/hpcc/README.md). No Simulator.
 #include "fabric/model/input-error.h"
-#include "fabric/model/input-text-reader.h"
+#include "importers/model/input-text-reader.h"
 #include "workload/model/background-traffic.h"
-#include "workload/model/hpcc-reader.h"
+#include "importers/model/hpcc-reader.h"
 #include "workload/model/job-model.h"
-#include "workload/model/simai-workload.h"
+#include "importers/model/simai-workload.h"
 
 #include <catch2/catch.hpp>
 
@@ -359,7 +359,7 @@ TEST_CASE("Poisson background offers the target load", "[unit][background]")
     CHECK(Error([&] { MakePoissonBackground(r, cdf); }).Key() == "BackgroundRequest.load");
 }
 
-// The text reader every importer shares (fabric/model/input-text-reader.h): line numbers
+// The text reader every importer shares (importers/model/input-text-reader.h): line numbers
 // from 1, a byte-order mark dropped, NUL bytes refused, blank and comment lines skipped by the
 // format's comment rule, tokens across lines, errors naming file:line. The importer cases are
 // those where the readers used to differ: a byte-order mark the HPCC and SimAI readers took

@@ -1,0 +1,333 @@
+/*
+ * tusk: HPCC topology.txt / flow.txt importers. See hpcc-reader.h.
+ */
+#include "hpcc-reader.h"
+
+#include "fabric/model/fabric-units.h"
+#include "fabric/model/input-error.h"
+#include "fabric/model/input-excerpt.h"
+#include "importers/model/input-text-reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** "12.5Gbps" -> (12.5, "Gbps"). */
+bool
+SplitNumber(const std::string& text, double& v, std::string& unit)
+{
+    char* end = nullptr;
+    v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || !std::isfinite(v) || v < 0)
+    {
+        return false;
+    }
+    unit = text.substr(static_cast<size_t>(end - text.c_str())); // embedded NULs included
+    return true;
+}
+
+} // namespace
+
+bool
+ParseHpccRate(const std::string& text, uint64_t& bps)
+{
+    double v = 0;
+    std::string unit;
+    if (!SplitNumber(text, v, unit))
+    {
+        return false;
+    }
+    static const std::vector<std::pair<std::string, double>> kUnits = {
+        {"bps", 1}, {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}, {"Tbps", 1e12}};
+    for (const auto& [u, scale] : kUnits)
+    {
+        if (unit == u)
+        {
+            const double r = std::round(v * scale);
+            if (r < 1 || r > 1e18)
+            {
+                return false;
+            }
+            bps = static_cast<uint64_t>(r);
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+ParseHpccDelay(const std::string& text, uint64_t& ps)
+{
+    double v = 0;
+    std::string unit;
+    if (!SplitNumber(text, v, unit))
+    {
+        return false;
+    }
+    static const std::vector<std::pair<std::string, double>> kUnits = {
+        {"s", 1e12}, {"ms", 1e9}, {"us", 1e6}, {"ns", 1e3}, {"ps", 1}};
+    for (const auto& [u, scale] : kUnits)
+    {
+        if (unit == u)
+        {
+            const double r = std::round(v * scale);
+            if (r > 1e18)
+            {
+                return false;
+            }
+            ps = static_cast<uint64_t>(r);
+            return true;
+        }
+    }
+    return false;
+}
+
+HpccTopology
+ReadHpccTopology(const std::string& path)
+{
+    InputTextReader in(path, "file");
+    const uint64_t nodes = in.NextUnsigned("nodes", "the node count");
+    const uint64_t switches = in.NextUnsigned("switches", "the switch count");
+    const uint64_t links = in.NextUnsigned("links", "the link count");
+    in.EndLine();
+    if (nodes == 0 || switches >= nodes || nodes > (1u << 24))
+    {
+        in.Fail("nodes", "expected 1 .. 2^24 nodes of which fewer are switches; got " +
+                             std::to_string(nodes) + " nodes, " + std::to_string(switches) +
+                             " switches");
+    }
+    std::vector<bool> isSwitch(nodes, false);
+    for (uint64_t i = 0; i < switches; ++i)
+    {
+        const uint64_t id = in.NextUnsigned("switches", "a switch node id");
+        if (id >= nodes || isSwitch[id])
+        {
+            in.Fail("switches", "expected distinct switch ids below " + std::to_string(nodes) +
+                                    "; got " + std::to_string(id));
+        }
+        isSwitch[id] = true;
+    }
+    in.EndLine();
+    HpccTopology t;
+    TopologyGraph& g = t.graph;
+    t.hostOfNode.assign(nodes, -1);
+    std::vector<uint32_t> vertexOf(nodes);
+    uint32_t hosts = 0;
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        if (!isSwitch[id])
+        {
+            t.hostOfNode[id] = hosts;
+            vertexOf[id] = hosts++;
+        }
+    }
+    uint32_t next = hosts;
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        if (isSwitch[id])
+        {
+            vertexOf[id] = next++;
+        }
+    }
+    g.numHosts = hosts;
+    g.vertices.resize(nodes);
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        TopoVertex& v = g.vertices[vertexOf[id]];
+        v.kind = isSwitch[id] ? TopoVertex::SWITCH : TopoVertex::HOST;
+        v.tier = 0;
+        v.pod = 0;
+        v.name = isSwitch[id] ? "node" + std::to_string(id) : "host" + std::to_string(vertexOf[id]);
+    }
+    std::vector<uint32_t> degree(nodes, 0);
+    std::vector<uint64_t> firstSwitch(nodes, 0); // a host's switch, for the multi-homing error
+    std::vector<std::vector<uint32_t>> adj(nodes);
+    for (uint64_t l = 0; l < links; ++l)
+    {
+        const uint64_t a = in.NextUnsigned("links", "a link \"src dst rate delay error_rate\"");
+        const uint64_t b = in.NextUnsigned("links", "the link's second node id");
+        const std::string rate = in.NextToken("links", "the link's rate");
+        const std::string delay = in.NextToken("links", "the link's delay");
+        const std::string err = in.NextToken("links", "the link's error rate");
+        in.EndLine();
+        if (a >= nodes || b >= nodes || a == b)
+        {
+            in.Fail("links", "expected two different node ids below " + std::to_string(nodes) +
+                                 "; got " + std::to_string(a) + " " + std::to_string(b));
+        }
+        TopoLink link;
+        link.a = vertexOf[a];
+        link.b = vertexOf[b];
+        if (!ParseHpccRate(rate, link.rateBps))
+        {
+            in.Fail("rate", "expected a rate like 100Gbps; got " + QuoteExcerpt(rate));
+        }
+        if (link.rateBps < kMinLinkRateBps || link.rateBps > kMaxLinkRateBps)
+        {
+            in.Fail("rate", "expected a link rate in 1Mbps..100Tbps; got \"" + rate + "\"");
+        }
+        if (!ParseHpccDelay(delay, link.delayPs))
+        {
+            in.Fail("delay", "expected a delay like 0.001ms; got " + QuoteExcerpt(delay));
+        }
+        if (link.delayPs > kMaxLinkDelayPs)
+        {
+            in.Fail("delay", "expected a link delay of at most 1s; got \"" + delay + "\"");
+        }
+        char* end = nullptr;
+        const double e = std::strtod(err.c_str(), &end);
+        if (end == err.c_str() || end != err.c_str() + err.size())
+        {
+            in.Fail("error_rate", "expected a number; got " + QuoteExcerpt(err));
+        }
+        if (e != 0)
+        {
+            in.Fail("error_rate", "per-link loss is not read from topology files: expected 0; "
+                                  "got " + err + " (install a ReceiveErrorModel instead)");
+        }
+        if (!isSwitch[a] && !isSwitch[b])
+        {
+            in.Fail("links", "a link between two hosts (" + std::to_string(a) + ", " +
+                                 std::to_string(b) + "): tusk hosts connect to switches");
+        }
+        for (uint64_t x : {a, b})
+        {
+            const uint64_t other = x == a ? b : a;
+            if (!isSwitch[x] && ++degree[x] > 1)
+            {
+                // Multi-homed (dual-ToR) hosts, as in Alibaba HPN: not modelled (workload.md,
+                // "HPCC"): each tusk host has one NIC with one port.
+                in.Fail("links", "host node " + std::to_string(x) + " has a second link (to node " +
+                                     std::to_string(other) + "; its first goes to node " +
+                                     std::to_string(firstSwitch[x]) +
+                                     "): multi-homed (dual-ToR) hosts are not supported, every "
+                                     "host has exactly one NIC with one link; keep one link per "
+                                     "host (see ns3-modules/workload/doc/workload.md, HPCC)");
+            }
+            if (!isSwitch[x])
+            {
+                firstSwitch[x] = other;
+            }
+        }
+        adj[a].push_back(static_cast<uint32_t>(b));
+        adj[b].push_back(static_cast<uint32_t>(a));
+        g.links.push_back(link);
+    }
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        if (!isSwitch[id] && degree[id] == 0)
+        {
+            throw InputError(path, in.Line(), "links",
+                             "host node " + std::to_string(id) + " has no link");
+        }
+    }
+    // Tiers by breadth-first search from the hosts.
+    std::vector<uint32_t> tier(nodes, std::numeric_limits<uint32_t>::max());
+    std::vector<uint64_t> queue;
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        if (!isSwitch[id])
+        {
+            tier[id] = 0;
+            queue.push_back(id);
+        }
+    }
+    for (size_t h = 0; h < queue.size(); ++h)
+    {
+        for (uint32_t w : adj[queue[h]])
+        {
+            if (tier[w] == std::numeric_limits<uint32_t>::max())
+            {
+                tier[w] = tier[queue[h]] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    for (uint64_t id = 0; id < nodes; ++id)
+    {
+        const uint32_t tr = tier[id] == std::numeric_limits<uint32_t>::max() ? 1 : tier[id];
+        g.vertices[vertexOf[id]].tier = static_cast<uint8_t>(std::min<uint32_t>(tr, 255));
+    }
+    // Links from the lower-tier end, as the builders list them.
+    for (auto& link : g.links)
+    {
+        if (g.vertices[link.a].tier > g.vertices[link.b].tier)
+        {
+            std::swap(link.a, link.b);
+        }
+    }
+    g.description = "HPCC topology " + path + ": " + std::to_string(hosts) + " hosts, " +
+                    std::to_string(switches) + " switches, " + std::to_string(links) + " links";
+    return t;
+}
+
+std::vector<TransferSpec>
+ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
+{
+    InputTextReader in(path, "file");
+    const uint64_t count = in.NextUnsigned("flows", "the flow count");
+    in.EndLine();
+    std::vector<TransferSpec> out;
+    auto host = [&](uint64_t node, const char* key) -> uint32_t {
+        if (hostOfNode.empty())
+        {
+            if (node > std::numeric_limits<uint32_t>::max())
+            {
+                in.Fail(key, "node id too large");
+            }
+            return static_cast<uint32_t>(node);
+        }
+        if (node >= hostOfNode.size() || hostOfNode[node] < 0)
+        {
+            in.Fail(key, "node " + std::to_string(node) +
+                             (node >= hostOfNode.size() ? " does not exist in the topology"
+                                                        : " is a switch, not a host"));
+        }
+        return static_cast<uint32_t>(hostOfNode[node]);
+    };
+    for (uint64_t i = 0; i < count; ++i)
+    {
+        TransferSpec t;
+        t.externalId = i;
+        t.qpGroup = static_cast<uint32_t>(i);
+        t.src = host(in.NextUnsigned("src", "a flow \"src dst priority dport size_bytes start_s\""), "src");
+        t.dst = host(in.NextUnsigned("dst", "the flow's destination"), "dst");
+        const uint64_t pg = in.NextUnsigned("priority", "the flow's priority group");
+        in.NextUnsigned("dport", "the flow's destination port");
+        t.bytes = in.NextUnsigned("size_bytes", "the flow's size in bytes");
+        const std::string start = in.NextToken("start_s", "the flow's start time in seconds");
+        in.EndLine();
+        if (t.src == t.dst)
+        {
+            in.Fail("dst", "the flow sends from host " + std::to_string(t.src) + " to itself");
+        }
+        if (pg > 7)
+        {
+            in.Fail("priority", "expected a priority group in 0..7; got " + std::to_string(pg));
+        }
+        t.priority = static_cast<uint8_t>(pg);
+        if (t.bytes == 0)
+        {
+            in.Fail("size_bytes", "expected at least 1 byte");
+        }
+        char* end = nullptr;
+        const double s = std::strtod(start.c_str(), &end);
+        if (end == start.c_str() || end != start.c_str() + start.size() || !std::isfinite(s) ||
+            s < 0 || s > 1e6)
+        {
+            in.Fail("start_s", "expected a start time in seconds >= 0; got " + QuoteExcerpt(start));
+        }
+        t.startPs = static_cast<uint64_t>(std::llround(s * 1e12));
+        out.push_back(t);
+    }
+    return out;
+}
+
+} // namespace ns3

@@ -1,0 +1,168 @@
+/*
+ * tusk: the comparison table `tusk run` and `tusk compare` print, and comparison.csv.
+ */
+#include "results/comparison-table.h"
+
+#include "results/metric-catalogue.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace tusk
+{
+
+namespace
+{
+
+std::string
+Fmt(double v, int decimals)
+{
+    return std::isnan(v) ? "-" : fmt::format("{:.{}f}", v, decimals);
+}
+
+std::string
+Priorities(const std::vector<uint8_t>& p)
+{
+    std::string s;
+    for (uint8_t x : p)
+    {
+        s += (s.empty() ? "" : ",") + std::to_string(x);
+    }
+    return s.empty() ? "none" : s;
+}
+
+/** The settings as comparison.csv's last columns: transport, receiver, cc, ecn, pfc. */
+struct Settings
+{
+    std::string transport;
+    std::string receiver;
+    std::string cc;
+    std::string ecn;
+    std::string pfc;
+};
+
+Settings
+SettingsOf(const ScenarioSpec& spec)
+{
+    Settings s;
+    s.transport = spec.nic.transport;
+    s.receiver = spec.nic.receiver;
+    s.cc = spec.nic.congestionControl;
+    if (!spec.ecn.enabled)
+    {
+        s.ecn = "off";
+    }
+    else if (spec.ecn.byRate.empty())
+    {
+        const EcnThresholds& t = spec.ecn.fallback;
+        s.ecn = fmt::format("on (Kmin {} B, Kmax {} B, Pmax {})", t.kminBytes, t.kmaxBytes,
+                            t.pmax);
+    }
+    else
+    {
+        s.ecn = "on (thresholds per port rate)";
+    }
+    if (spec.fabric.IsInfiniband())
+    {
+        s.pfc = "none (InfiniBand credits)";
+    }
+    else if (!spec.pfc.enabled)
+    {
+        s.pfc = "off";
+    }
+    else
+    {
+        s.pfc = "on (lossless priorities " + Priorities(spec.pfc.losslessPriorities) + ")";
+    }
+    return s;
+}
+
+} // namespace
+
+std::string
+SettingsLine(const ScenarioSpec& spec)
+{
+    const Settings s = SettingsOf(spec);
+    return fmt::format("settings: transport {}, {} receivers; cc {}; ECN {}; PFC {}\n",
+                       s.transport, s.receiver, s.cc, s.ecn, s.pfc);
+}
+
+void
+PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
+{
+    const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) {
+        return !r.collectives.empty();
+    });
+    size_t width = 11; // wider only for long policy names (host-random-spray)
+    for (const auto& r : runs)
+    {
+        width = std::max(width, r.summary.policy.size());
+    }
+    std::vector<const MetricInfo*> columns;
+    for (const MetricInfo* m : MetricsInTableOrder())
+    {
+        if (anyCollective || !m->table.onlyWithCollectives)
+        {
+            columns.push_back(m);
+        }
+    }
+    os << fmt::format("{:<{}}", "policy", width);
+    for (const MetricInfo* m : columns)
+    {
+        os << fmt::format(" {:>{}}", m->table.header, m->table.width);
+    }
+    os << "\n";
+    for (const auto& r : runs)
+    {
+        os << fmt::format("{:<{}}", r.summary.policy, width);
+        for (const MetricInfo* m : columns)
+        {
+            const MetricValue v = m->value(r.summary);
+            os << fmt::format(" {:>{}}", v.isCount ? std::to_string(v.count) : Fmt(v.real, m->table.decimals),
+                              m->table.width);
+        }
+        os << "\n";
+    }
+    if (anyCollective)
+    {
+        os << "CCT in µs; algbw/busbw in GB/s (1e9 B/s, nccl-tests definitions); ";
+    }
+    os << "sd = FCT slowdown (FCT / ideal FCT), p99 by nearest rank; up = uplink mean utilisation (max / mean over "
+          "uplinks), up_imb = max / mean uplink bytes; pauses = PFC XOFF frames sent; ecn = frames "
+          "CE-marked by switches; cnps = CNPs sent by receivers; retx, spur (spurious: arrived "
+          "twice), naks, ooo in packets\n";
+}
+
+std::string
+ComparisonCsv(const std::vector<RunResult>& runs)
+{
+    // policy, seed, status, the catalogue's comparison.csv columns, then the settings.
+    const std::vector<const MetricInfo*> metrics = MetricsInCsvOrder();
+    std::string s = "policy,seed,status";
+    for (const MetricInfo* m : metrics)
+    {
+        s += std::string(",") + m->name;
+    }
+    s += ",transport,receiver,congestion_control,ecn,pfc\n";
+    // Settings hold commas and spaces: quoted as CSV text.
+    auto q = [](const std::string& v) { return "\"" + v + "\""; };
+    for (const auto& r : runs)
+    {
+        const RunSummary& x = r.summary;
+        s += fmt::format("{},{},{}", x.policy, r.spec.seed, r.failure.empty() ? "ok" : "failed");
+        for (const MetricInfo* m : metrics)
+        {
+            const MetricValue v = m->value(x);
+            s += "," + (v.isCount ? std::to_string(v.count)
+                                  : std::isnan(v.real) ? std::string() : fmt::format("{:.6f}", v.real));
+        }
+        const Settings set = SettingsOf(r.spec);
+        s += fmt::format(",{},{},{},{},{}\n", set.transport, set.receiver, set.cc, q(set.ecn),
+                         q(set.pfc));
+    }
+    return s;
+}
+
+} // namespace tusk
