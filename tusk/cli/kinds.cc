@@ -4,6 +4,7 @@
 
 #include "lb-policies/policy-registry.h"
 #include "rdma/model/cc/cc-registry.h"
+#include "workload/model/collective-registry.h"
 
 #include <fmt/format.h>
 
@@ -97,6 +98,18 @@ KindsText()
     {
         s += Block(Width(ccs), c.name, c.typeId, c.description, CcNeeds(c), c.source);
     }
+    s += "\ncollective algorithms (jobs[i].collectives[j].algorithm, workload.algorithm; "
+         "the first of a kind is its default; \"auto\" picks by NCCL's tuning model):\n";
+    const auto algorithms = ns3::CollectiveAlgorithmTable();
+    size_t width = 8;
+    for (const auto& a : algorithms)
+    {
+        width = std::max(width, a.name.size());
+    }
+    for (const auto& a : algorithms)
+    {
+        s += Block(width, a.name, a.typeId, a.description, "", a.source);
+    }
     s += "\nplugins loaded (--plugin, TUSK_PLUGIN_PATH):";
     if (LoadedPlugins().empty())
     {
@@ -112,8 +125,7 @@ KindsText()
     }
     s += "\nnot registered yet, chosen by name in tusk/ (docs/extending.md): loss recovery "
          "(nic.receiver, nic.transport), topology kinds (topology.kind), failure kinds "
-         "(failures[i].kind), collective algorithms (workload and jobs), fabric kinds "
-         "(fabric.kind)\n";
+         "(failures[i].kind), fabric kinds (fabric.kind)\n";
     return s;
 }
 

@@ -17,9 +17,31 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 namespace tusk
 {
+
+namespace
+{
+
+} // namespace
+
+std::string
+CsvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\n\r") == std::string::npos)
+    {
+        return s;
+    }
+    std::string q = "\"";
+    for (char c : s)
+    {
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return q + "\"";
+}
 
 namespace
 {
@@ -204,6 +226,46 @@ JobsCsv(const RunResult& r)
 }
 
 std::string
+ChakraNodesCsv(const RunResult& r)
+{
+    std::string s = "rank,node_id,name,type,detail,start_us,end_us,duration_us\n";
+    for (const auto& n : r.chakraNodes)
+    {
+        const bool ended = n.startPs >= 0 && n.endPs >= 0;
+        s += fmt::format("{},{},{},{},{},{},{},{}\n", n.rank, n.nodeId, CsvField(n.name), n.type,
+                         CsvField(n.detail), n.startPs >= 0 ? Us(n.startPs) : "",
+                         n.endPs >= 0 ? Us(n.endPs) : "",
+                         ended ? Us(n.endPs - n.startPs) : "");
+    }
+    return s;
+}
+
+std::string
+ChakraRanksCsv(const RunResult& r)
+{
+    // rank -> (nodes, nodes ended, last end)
+    std::map<uint32_t, std::tuple<uint64_t, uint64_t, int64_t>> ranks;
+    for (const auto& n : r.chakraNodes)
+    {
+        auto& [nodes, ended, last] = ranks.try_emplace(n.rank, 0, 0, 0).first->second;
+        ++nodes;
+        if (n.endPs >= 0)
+        {
+            ++ended;
+            last = std::max(last, n.endPs);
+        }
+    }
+    std::string s = "rank,nodes,finished,iteration_us\n";
+    for (const auto& [rank, v] : ranks)
+    {
+        const auto& [nodes, ended, last] = v;
+        s += fmt::format("{},{},{},{}\n", rank, nodes, ended == nodes ? 1 : 0,
+                         ended == nodes ? Us(static_cast<uint64_t>(last)) : "");
+    }
+    return s;
+}
+
+std::string
 LinksCsv(const RunResult& r)
 {
     std::string s = "link_id,from,to,from_tier,to_tier,uplink,rate_gbps,tx_frames,tx_bytes,"
@@ -323,6 +385,11 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (r.spec.output.ccTrace)
     {
         WriteFileAtomic(dir + "/cc_trace.csv", CcTraceCsv(r));
+    }
+    if (!r.chakraNodes.empty())
+    {
+        WriteFileAtomic(dir + "/chakra_nodes.csv", ChakraNodesCsv(r));
+        WriteFileAtomic(dir + "/chakra_ranks.csv", ChakraRanksCsv(r));
     }
 
     nlohmann::ordered_json m;
@@ -454,6 +521,11 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (r.spec.output.ccTrace)
     {
         m["files"].push_back("cc_trace.csv");
+    }
+    if (!r.chakraNodes.empty())
+    {
+        m["files"].push_back("chakra_nodes.csv");
+        m["files"].push_back("chakra_ranks.csv");
     }
     WriteFileAtomic(dir + "/manifest.json", m.dump(2) + "\n");
 }

@@ -28,6 +28,12 @@ std::string PathField(const FlowRow& f);
 std::string PathsField(const FlowRow& f);
 /** jobs.csv: one row per training job (docs/results-format.md). */
 std::string JobsCsv(const RunResult& r);
+/** chakra_nodes.csv: every node of a Chakra trace, when it started and ended. */
+std::string ChakraNodesCsv(const RunResult& r);
+/** chakra_ranks.csv: per rank, its node count and iteration time (its last node's end). */
+std::string ChakraRanksCsv(const RunResult& r);
+/** One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
+std::string CsvField(const std::string& s);
 std::string LinksCsv(const RunResult& r);
 /** pfc_events.csv: every PFC frame sent or received, in time order. */
 std::string PfcEventsCsv(const RunResult& r);

@@ -193,6 +193,7 @@ CollectResults(const ScenarioSpec& spec,
     framing.headerBytes = DataHeaderBytes(spec);
     framing.phyOverheadBytes = spec.fabric.phyOverheadBytes;
     uint64_t lastCompletion = 0;
+    result.flows.reserve(result.flows.size() + workload.transfers.size());
     for (uint32_t t = 0; t < workload.transfers.size(); ++t)
     {
         const TransferSpec& ts = workload.transfers[t];
@@ -274,7 +275,7 @@ CollectResults(const ScenarioSpec& spec,
             row.fctSenderPs = when.acknowledgedPs - when.startPs;
             lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
         }
-        result.flows.push_back(row);
+        result.flows.push_back(std::move(row));
     }
     result.simEndPs = result.finished ? lastCompletion : endPs;
     result.pathClasses = PathClasses(spec, built, graph.numHosts);
@@ -482,6 +483,7 @@ CollectResults(const ScenarioSpec& spec,
         }
         result.jobs.push_back(row);
     }
+    result.chakraNodes = CollectChakraNodes(*executor.exec);
 
     // ---- links, PFC events and conservation --------------------------------------------
     result.links = sink.LinkRows(std::max<uint64_t>(result.simEndPs, 1), Simulator::Now());

@@ -35,6 +35,7 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <map>
 #include <string>
 #include <vector>
@@ -244,7 +245,7 @@ struct Executor
 /** The executor of `workload` on `built`'s NICs; it stops the simulation when done or stalled. */
 Executor SetUpExecutor(const ScenarioSpec& spec,
                        const RunPlan& plan,
-                       const ns3::WorkloadSpec& workload,
+                       std::shared_ptr<const ns3::WorkloadSpec> workload,
                        BuiltFabric& built,
                        RunAttributes& attrs);
 
@@ -302,6 +303,18 @@ class Observers
     std::function<void()> m_progress;
     std::chrono::steady_clock::time_point m_lastPrint;
 };
+
+// ---- Chakra traces (run-chakra.cc) --------------------------------------------------------
+
+/**
+ * \brief workload.kind = "chakra": read the trace set and append its graph to `out`
+ * (ns3::AppendChakraWorkload), ranks on workload.hosts (or hosts 0 .. n-1).
+ * \throws ns3::InputError naming the trace file and node, or the scenario key
+ */
+void AppendChakra(const ScenarioSpec& spec, const ns3::TopologyGraph& graph, ns3::WorkloadSpec& out);
+
+/** The timeline of every trace node after the run (the executor's trigger times). */
+std::vector<ChakraNodeRow> CollectChakraNodes(const ns3::WorkloadExecutor& exec);
 
 // ---- collect and summarise (run-collect.cc, run-summary.cc) -------------------------------
 

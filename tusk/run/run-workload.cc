@@ -399,6 +399,10 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
         }
         out.description = fmt::format("HPCC flows {}", w.file);
     }
+    else if (w.kind == "chakra")
+    {
+        AppendChakra(spec, graph, out);
+    }
     else if (w.kind == "flows")
     {
         uint64_t id = 0;
@@ -526,7 +530,7 @@ CheckQpBudget(const ScenarioSpec& spec,
 Executor
 SetUpExecutor(const ScenarioSpec& spec,
               const RunPlan& plan,
-              const WorkloadSpec& workload,
+              std::shared_ptr<const WorkloadSpec> workload,
               BuiltFabric& built,
               RunAttributes& attrs)
 {
@@ -553,7 +557,7 @@ SetUpExecutor(const ScenarioSpec& spec,
         attrs.Set(ex.scaleUp, "Latency", TimeValue(PicoSeconds(spec.scaleUp.latencyPs)));
         exec->SetScaleUpDomain(ex.scaleUp);
     }
-    exec->Setup(workload, built.nics);
+    exec->Setup(std::move(workload), built.nics);
     exec->SetAllDoneCallback(MakeCallback(&StopSimulator));
     exec->SetStallCallback(MakeCallback(&StopSimulator));
     return ex;

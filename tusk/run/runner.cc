@@ -16,6 +16,7 @@
 #include "ns3/string.h"
 
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 
 namespace tusk
@@ -71,11 +72,16 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     const ScenarioSpec spec = ResolveScenario(given, graph);
     CheckFailures(spec, graph);
     CheckIntRates(spec, graph);
-    WorkloadSpec workload = BuildWorkload(spec, graph);
-    if (options.editWorkload)
-    {
-        options.editWorkload(workload);
-    }
+    // Held once, shared with the executor (a job of many iterations has many transfers).
+    const std::shared_ptr<const WorkloadSpec> workloadShared = [&] {
+        WorkloadSpec w = BuildWorkload(spec, graph);
+        if (options.editWorkload)
+        {
+            options.editWorkload(w);
+        }
+        return std::make_shared<const WorkloadSpec>(std::move(w));
+    }();
+    const WorkloadSpec& workload = *workloadShared;
     CheckQpBudget(spec, plan, graph, workload);
 
     // Build the fabric, its NICs and the executor; every attribute through `attrs`, which
@@ -102,7 +108,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
         Simulator::Destroy(); // the nodes built so far go with it
         throw;
     }
-    const Executor executor = SetUpExecutor(spec, plan, workload, built, attrs);
+    const Executor executor = SetUpExecutor(spec, plan, workloadShared, built, attrs);
     // After the executor's stream: a scenario without loss models keeps its numbers.
     built.nextStream += ScheduleFailures(spec, graph, built.fabric, built.nextStream);
 

@@ -121,6 +121,18 @@ struct CollectiveRow
 };
 
 /** One row of jobs.csv: one training job. Times in ps. */
+/** One node of a Chakra trace: when it started and ended (chakra_nodes.csv). */
+struct ChakraNodeRow
+{
+    uint32_t rank = 0;
+    uint64_t nodeId = 0;
+    std::string name;
+    std::string type;   //!< "compute", "collective", "send", "recv", "metadata", "invalid"
+    std::string detail; //!< duration, collective kind and bytes, or peer and bytes
+    int64_t startPs = -1; //!< -1: never started
+    int64_t endPs = -1;   //!< -1: never ended
+};
+
 struct JobRow
 {
     uint32_t id = 0;
@@ -304,6 +316,7 @@ struct RunResult
     std::vector<CollectiveRow> collectives;
     std::vector<WaitRow> waits; //!< waits.csv: per collective, step and rank
     std::vector<JobRow> jobs;
+    std::vector<ChakraNodeRow> chakraNodes; //!< workload.kind = "chakra": every node of every rank
     std::vector<LinkRow> links;
     std::vector<PfcEventRow> pfcEvents;
     TimeSeries timeSeries; //!< [output] sample_us > 0: switch ports sampled over time

@@ -401,13 +401,13 @@ ScenarioReader::ScalarText(const toml::node* n, const std::string& key) const
 }
 
 std::string
-ScenarioReader::FilePath(const toml::node* n, const std::string& key) const
+ScenarioReader::AbsolutePath(const toml::node* n, const std::string& key) const
 {
     namespace fs = std::filesystem;
     const std::string text = String(n, key);
     if (text.empty())
     {
-        Fail(n, key, "expected a file path; got an empty string");
+        Fail(n, key, "expected a path; got an empty string");
     }
     fs::path p(text);
     std::error_code ec;
@@ -418,7 +418,20 @@ ScenarioReader::FilePath(const toml::node* n, const std::string& key) const
         fs::path base = FromOverride(n) ? fs::current_path(ec) : m_baseDir;
         p = base / p;
     }
-    p = fs::absolute(p, ec).lexically_normal();
+    return fs::absolute(p, ec).lexically_normal().string();
+}
+
+std::string
+ScenarioReader::FilePath(const toml::node* n, const std::string& key) const
+{
+    namespace fs = std::filesystem;
+    const std::string text = String(n, key);
+    if (text.empty())
+    {
+        Fail(n, key, "expected a file path; got an empty string");
+    }
+    const fs::path p = AbsolutePath(n, key);
+    std::error_code ec;
     if (!fs::exists(p, ec))
     {
         Fail(n, key, "expected an existing file; got " + QuoteValue(text) + " (" + p.string() +

@@ -152,6 +152,9 @@ class ScenarioReader
     std::string ScalarText(const toml::node* n, const std::string& key) const;
     /** An existing regular file, made absolute. */
     std::string FilePath(const toml::node* n, const std::string& key) const;
+    /** A path made absolute as FilePath does (relative to the scenario file, or to the current
+     *  directory for a --set value), not checked: a folder or a `%d` pattern. */
+    std::string AbsolutePath(const toml::node* n, const std::string& key) const;
     /** An array of host ids or a range string; ids < hostCount when hostCount > 0. */
     std::vector<uint32_t> HostList(const toml::node* n,
                                    const std::string& key,

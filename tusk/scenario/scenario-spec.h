@@ -302,16 +302,25 @@ struct ScaleUpSection
 /** [workload] */
 struct WorkloadSection
 {
-    /** "ring-allreduce" | "permutation" | "incast" | "htsim" | "flows" | "jobs" | "hpcc" */
+    /** "ring-allreduce" | "permutation" | "incast" | "htsim" | "flows" | "jobs" | "hpcc" |
+     *  "chakra" */
     std::string kind = "ring-allreduce";
     uint64_t bytes = 64ULL << 20; //!< per-rank buffer S (collectives) or bytes per flow
     /** Hosts taking part; empty = all hosts (0..N-1) in order. */
     std::vector<uint32_t> hosts;
-    uint32_t channels = 1;        //!< ring-allreduce: NCCL-like channels, each with its own QP
+    uint32_t channels = 1;        //!< ring-allreduce, chakra: NCCL-like channels, each with its own QP
     uint32_t incastDst = 0;       //!< incast: destination host; senders = hosts minus dst
     uint64_t startPs = 0;         //!< start time of the generated traffic (TOML: start_us)
     std::string file;             //!< kind = "htsim" / "hpcc": .cm or flow.txt path (absolute after loading)
     std::vector<FlowEntry> flows; //!< kind = "flows"
+    /** kind = "chakra": a folder of <prefix>.<rank>.et files or a pattern with %d (absolute
+     *  after loading; TOML: trace). */
+    std::string trace;
+    /** kind = "chakra": communicator groups by pg_name, the ranks of each (TOML: comm_groups). */
+    std::map<std::string, std::vector<uint32_t>> commGroups;
+    /** kind = "chakra": collective algorithm ("" = each kind's default, "auto" = NCCL's
+     *  choice; a name a kind lacks leaves that kind at its default). */
+    std::string algorithm;
     /** Watchdog: no progress for this long stops the run and names what is stuck, ps
      *  (TOML: watchdog_ms); 0 = off. tusk's own default (20 ms): the executor's StallTimeout
      *  is off unless set, which suits programs that drive it themselves. */

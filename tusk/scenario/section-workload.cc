@@ -3,6 +3,9 @@
  */
 #include "scenario/scenario-sections.h"
 
+#include "workload/model/chakra-trace.h"
+#include "workload/model/collective-registry.h"
+
 #include <algorithm>
 
 namespace tusk
@@ -16,7 +19,7 @@ using S = WorkloadSection;
 const char* const kP = "workload";
 
 const std::vector<std::string> kKinds = {"ring-allreduce", "permutation", "incast", "htsim",
-                                         "flows",          "jobs",        "hpcc"};
+                                         "flows",          "jobs",        "hpcc",   "chakra"};
 const std::vector<std::string> kPatterns = {"ring-allreduce", "permutation", "incast"};
 
 /** "a start before stop_time_ms" check of a start time at node n. */
@@ -72,8 +75,8 @@ Rows()
     static const std::vector<Knob<S>> rows = {
         Choice<S>("kind", &S::kind, kKinds,
                   "`\"ring-allreduce\"`, `\"permutation\"`, `\"incast\"`, `\"htsim\"`, "
-                  "`\"flows\"`, `\"jobs\"` (training jobs from `[[jobs]]`) or `\"hpcc\"` (an "
-                  "HPCC `flow.txt`)."),
+                  "`\"flows\"`, `\"jobs\"` (training jobs from `[[jobs]]`), `\"hpcc\"` (an "
+                  "HPCC `flow.txt`) or `\"chakra\"` (Chakra execution traces, one file per rank)."),
         Size<S>("bytes", &S::bytes, 1, bounds::kMaxTransferBytes,
                 "Per-rank buffer size S as nccl-tests uses it (collectives), or bytes per flow.")
             .Kinds(kPatterns)
@@ -87,13 +90,96 @@ Rows()
             },
             [](const S& w) { return nlohmann::json(w.hosts); })
             .Default("all hosts, in order")
-            .Kinds(kPatterns)
+            .Kinds({"ring-allreduce", "permutation", "incast", "chakra"})
             .Param({"hosts", "ranks", "senders"}),
         Count<S>("channels", &S::channels, 1,
                  "NCCL-like channels: the buffer is split over this many rings, each with its own "
                  "QP.")
-            .Kinds({"ring-allreduce"})
+            .Kinds({"ring-allreduce", "chakra"})
             .Param({"channels"}),
+        Custom<S>(
+            "trace", "path", "",
+            "Chakra execution traces: a folder holding `<prefix>.<rank>.et` for ranks 0 .. n-1, "
+            "or a pattern with `%d` for the rank (`traces/llm.%d.et`); rank r runs on "
+            "`hosts[r]` (host r without `hosts`); see [Paths](#paths).",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& w) {
+                w.trace = r.AbsolutePath(&n, key);
+                try
+                {
+                    ns3::ChakraTraceFiles(w.trace);
+                }
+                catch (const ns3::InputError& e)
+                {
+                    r.Fail(&n, key, e.File() + ": " + e.Message());
+                }
+            },
+            [](const S& w) { return w.trace.empty() ? nlohmann::json() : nlohmann::json(w.trace); })
+            .Default("required")
+            .Kinds({"chakra"}),
+        Custom<S>(
+            "comm_groups", "table", "",
+            "Communicator groups of the trace's collectives by `pg_name`: `{ \"1\" = [0, 1, 2, 3] }` "
+            "lists the ranks of group 1 (ASTRA-sim's comm-group file). `pg_name` \"\" or \"0\" is "
+            "every rank.",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& w) {
+                if (!n.is_table())
+                {
+                    r.Fail(&n, key, "expected a table of rank lists; got " + Describe(n));
+                }
+                for (auto&& [name, list] : *n.as_table())
+                {
+                    const std::string k = key + "." + std::string(name.str());
+                    if (!list.is_array() || list.as_array()->empty())
+                    {
+                        r.Fail(&list, k, "expected a non-empty array of ranks; got " + Describe(list));
+                    }
+                    std::vector<uint32_t> ranks;
+                    for (auto&& e : *list.as_array())
+                    {
+                        if (!e.is_integer() || e.as_integer()->get() < 0 ||
+                            e.as_integer()->get() > INT32_MAX)
+                        {
+                            r.Fail(&e, k, "expected a rank (an integer >= 0); got " + Describe(e));
+                        }
+                        const auto rank = static_cast<uint32_t>(e.as_integer()->get());
+                        if (std::find(ranks.begin(), ranks.end(), rank) != ranks.end())
+                        {
+                            r.Fail(&e, k, "rank " + std::to_string(rank) + " is listed twice");
+                        }
+                        ranks.push_back(rank);
+                    }
+                    w.commGroups[std::string(name.str())] = ranks;
+                }
+            },
+            [](const S& w) {
+                return w.commGroups.empty() ? nlohmann::json() : nlohmann::json(w.commGroups);
+            })
+            .Default("none")
+            .Kinds({"chakra"}),
+        Custom<S>(
+            "algorithm", "string", "",
+            "Collective algorithm: one registered for a kind (`tusk kinds`), applied to the "
+            "collectives whose kind has it (the others keep their default), or `\"auto\"`: "
+            "NCCL's choice for each all-reduce by size and rank count (ring or double binary "
+            "tree; ns3-modules/workload/doc/workload.md).",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& w) {
+                w.algorithm = r.String(&n, key);
+                std::vector<std::string> valid = {"auto"};
+                for (const auto& a : ns3::CollectiveAlgorithmTable())
+                {
+                    if (std::find(valid.begin(), valid.end(), a.algorithm) == valid.end())
+                    {
+                        valid.push_back(a.algorithm);
+                    }
+                }
+                if (std::find(valid.begin(), valid.end(), w.algorithm) == valid.end())
+                {
+                    r.Fail(&n, key, "expected " + OneOf(valid) + "; got " + Quote(w.algorithm));
+                }
+            },
+            [](const S& w) { return w.algorithm.empty() ? nlohmann::json() : nlohmann::json(w.algorithm); })
+            .Default("each kind's default")
+            .Kinds({"chakra"}),
         Custom<S>(
             "incast_dst", "integer ≥ 0", "host id",
             "Destination host; the senders are `hosts` minus `incast_dst`.",
@@ -248,6 +334,12 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     else if (w.kind == "flows")
     {
         ReadFlows(r, tp, t, root, spec);
+    }
+    else if (w.kind == "chakra" && t.get("trace") == nullptr)
+    {
+        r.Fail(tp, "workload.trace",
+               "required when workload.kind is \"chakra\": a folder of <prefix>.<rank>.et files "
+               "or a pattern with %d");
     }
     // kind = "jobs": the traffic is in [[jobs]] (section-jobs.cc).
     CheckStart(r, t.get("start_us"), "workload.start_us", w.startPs, spec.stopTimePs, true);

@@ -25,21 +25,6 @@ namespace
 {
 
 std::string
-CsvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-    {
-        return s;
-    }
-    std::string q = "\"";
-    for (char c : s)
-    {
-        q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return q + "\"";
-}
-
-std::string
 JsonText(const nlohmann::ordered_json& v)
 {
     if (v.is_null())
