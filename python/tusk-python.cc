@@ -2,8 +2,10 @@
  * tusk: the Python module `tusk` (its compiled part, tusk._tusk), pybind11 over the scripting
  * API (tusk/api/scripting.h). python/tusk/__init__.py adds the DataFrames; docs/scripting.md.
  */
-#include "results/results-writer.h"
 #include "api/scripting.h"
+#include "cli/plugins.h"
+#include "results/metric-catalogue.h"
+#include "results/results-writer.h"
 
 #include "ns3/simulator.h"
 
@@ -12,6 +14,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cstdlib>
 
 namespace py = pybind11;
 using namespace pybind11::literals;
@@ -38,26 +41,26 @@ SetText(const py::handle& v)
     throw py::type_error("set(): expected bool, int, float or str (a TOML inline value as str)");
 }
 
-/** The summary as a dict, keys as the manifest's "summary" (RunSummary, runner.h). */
+/**
+ * The summary as a dict: "policy", "flows", then the keys of the manifest's "summary" (the
+ * metric catalogue, tusk/results/metric-catalogue.h, in its order; a metric without a value is NaN,
+ * the manifest's null) and "quantile_method".
+ */
 py::dict
-SummaryDict(const tusk::RunSummary& x)
+SummaryDict(const tusk::RunResult& r)
 {
-    return py::dict("policy"_a = x.policy, "flows"_a = x.flows, "unfinished"_a = x.unfinished,
-                    "cct_us"_a = x.cctUs, "algbw_GBps"_a = x.algbwGBps, "busbw_GBps"_a = x.busbwGBps,
-                    "lower_bound_us"_a = x.lowerBoundUs, "slowdown_mean"_a = x.meanSlowdown,
-                    "slowdown_p50"_a = x.p50Slowdown, "slowdown_p99"_a = x.p99Slowdown,
-                    "slowdown_p999"_a = x.p999Slowdown, "slowdown_max"_a = x.maxSlowdown,
-                    "fct_max_us"_a = x.maxFctUs, "fct_p99_us"_a = x.p99FctUs,
-                    "uplink_util_max"_a = x.uplinkMaxUtil, "uplink_util_mean"_a = x.uplinkMeanUtil,
-                    "uplink_jain"_a = x.uplinkJain, "uplink_imbalance"_a = x.uplinkImbalance,
-                    "drops"_a = x.drops, "pfc_pauses"_a = x.pfcPauses,
-                    "paused_fraction"_a = x.pausedFraction, "pfc_max_depth"_a = x.pfcMaxDepth,
-                    "ecn_marks"_a = x.ecnMarks, "cnps"_a = x.cnps, "trimmed_frames"_a = x.trimmedFrames,
-                    "retx_packets"_a = x.retxPackets, "retx_bytes"_a = x.retxBytes,
-                    "retx_timeout_packets"_a = x.retxTimeoutPackets,
-                    "ooo_packets"_a = x.oooPackets, "naks"_a = x.naks,
-                    "spurious_retx"_a = x.spuriousRetx, "reorder_max"_a = x.reorderMax,
-                    "reorder_mean"_a = x.reorderMean);
+    const tusk::RunSummary& x = r.summary;
+    py::dict d("policy"_a = x.policy, "flows"_a = x.flows);
+    for (const auto& metric : tusk::MetricCatalogue())
+    {
+        if (tusk::HasMetric(metric, r.spec))
+        {
+            const tusk::MetricValue v = metric.value(x);
+            d[metric.name] = v.isCount ? py::object(py::int_(v.count)) : py::object(py::float_(v.real));
+        }
+    }
+    d["quantile_method"] = x.quantileMethod;
+    return d;
 }
 
 /**
@@ -118,8 +121,47 @@ PYBIND11_MODULE(_tusk, m)
     py::register_exception<ns3::InputError>(m, "InputError", PyExc_ValueError);
     py::register_exception<tusk::RunInterrupted>(m, "RunInterrupted", PyExc_RuntimeError);
 
+    m.def("metrics", []() {
+        py::list out;
+        for (const auto& metric : tusk::MetricCatalogue())
+        {
+            out.append(py::dict("name"_a = metric.name, "unit"_a = metric.unit,
+                                "better"_a = tusk::BetterName(metric.better),
+                                "meaning"_a = metric.meaning));
+        }
+        return out;
+    }, "The summary metrics (tusk/results/metric-catalogue.h): name, unit, better, meaning.");
+
+    // Plugins (docs/extending.md, "A plugin"): shared libraries of one's own policies, path
+    // selectors and congestion controls, loaded into this process as `tusk --plugin` does;
+    // every run's manifest records them.
+    auto record = [](const tusk::PluginRecord& p) {
+        return py::dict("path"_a = p.path, "sha256"_a = p.sha256);
+    };
+    m.def("load_plugin", [record](const std::string& path) {
+        return record(tusk::LoadPlugin(path, "load_plugin"));
+    }, "path"_a, "Load a plugin (a .so built against the installed tusk); its kinds are then "
+                 "usable by name. Loading one twice is a no-op. Returns {path, sha256}.");
+    m.def("plugins", [record]() {
+        py::list out;
+        for (const auto& p : tusk::LoadedPlugins())
+        {
+            out.append(record(p));
+        }
+        return out;
+    }, "The plugins loaded so far, in load order: [{path, sha256}, ...].");
+    m.def("_load_plugin_path", []() {
+        if (const char* env = std::getenv("TUSK_PLUGIN_PATH"))
+        {
+            for (const auto& f : tusk::PluginPathFiles(env))
+            {
+                tusk::LoadPlugin(f, "TUSK_PLUGIN_PATH");
+            }
+        }
+    }, "Load $TUSK_PLUGIN_PATH's plugins (the package does so when imported).");
+
     py::class_<tusk::RunResult>(m, "RunResult")
-        .def_property_readonly("summary", [](const tusk::RunResult& r) { return SummaryDict(r.summary); })
+        .def_property_readonly("summary", &SummaryDict)
         .def_readonly("failure", &tusk::RunResult::failure)
         .def_readonly("finished", &tusk::RunResult::finished)
         .def_readonly("events", &tusk::RunResult::events)

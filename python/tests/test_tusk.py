@@ -1,5 +1,7 @@
 """The Python module `tusk` (python/, docs/scripting.md) against the `tusk` command of the same
 build: the same bytes, the same error messages, repeated runs, a clean stop on Ctrl-C."""
+import json
+import math
 import os
 import shutil
 import signal
@@ -84,6 +86,55 @@ class TestTuskModule(unittest.TestCase):
         table = tusk.compare(s, ["ecmp", "spray"])
         self.assertEqual(list(table.index), ["ecmp", "spray"])
         self.assertTrue((table.status == "ok").all())
+
+    def test_summary_has_the_manifest_summary_keys(self):
+        # One metric catalogue (tusk/metric-catalogue.h) writes both: the same keys, in order.
+        d = scratch("summary-keys")
+        r = tusk.Scenario.from_string(SMALL).run(out=os.path.join(d, "run"))
+        with open(os.path.join(d, "run", "manifest.json")) as f:
+            manifest = json.load(f)["summary"]
+        keys = [k for k in manifest if k != "drops_by_reason"]
+        self.assertEqual([k for k in r.summary if k not in ("policy", "flows")], keys)
+        for k in keys:
+            if manifest[k] is None:
+                self.assertTrue(math.isnan(r.summary[k]), k)
+            elif k != "quantile_method":
+                self.assertAlmostEqual(r.summary[k], manifest[k], msg=k)
+        names = [m["name"] for m in tusk.metrics()]
+        self.assertEqual(names[:len(keys) - 1], keys[:-1])  # all but quantile_method
+        self.assertEqual({m["better"] for m in tusk.metrics()}, {"lower", "higher", "none"})
+
+    def test_a_plugin_policy_and_congestion_control_by_name(self):
+        # The plugin of scenarios/scripts/own-policy: min-queue and constant-rate.
+        lib = os.path.normpath(os.path.join(os.path.dirname(TUSK_BIN), "..", "lib",
+                                            "libtusk-min-queue-plugin.so"))
+        d = scratch("plugin")
+        s = tusk.Scenario.from_string(SMALL)
+        with self.assertRaises(tusk.InputError):  # unknown before the plugin is loaded
+            tusk.Scenario.from_string(SMALL).set("lb.policy", "min-queue").run()
+        loaded = tusk.load_plugin(lib)
+        self.assertEqual(loaded["path"], lib)
+        self.assertEqual(len(loaded["sha256"]), 64)
+        self.assertIn(loaded, tusk.plugins())
+        s.set("lb.policy", "min-queue").set("nic.congestion_control", "constant-rate")
+        r = s.run(out=os.path.join(d, "run"))
+        self.assertEqual(r.failure, "")
+        self.assertEqual(r.summary["policy"], "min-queue")
+        with open(os.path.join(d, "run", "manifest.json")) as f:
+            manifest = json.load(f)
+        self.assertEqual(manifest["plugins"], [loaded])
+        self.assertEqual(manifest["scenario"]["nic"]["congestion_control"], "constant-rate")
+        # TUSK_PLUGIN_PATH loads with the package, as for the command line.
+        env = dict(os.environ, TUSK_PLUGIN_PATH=lib)
+        out = subprocess.run([sys.executable, "-c", "import tusk; print(tusk.plugins())"],
+                             env=env, capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn(lib, out.stdout)
+        env["TUSK_PLUGIN_PATH"] = os.path.join(d, "no-such.so")
+        out = subprocess.run([sys.executable, "-c", "import tusk"], env=env, capture_output=True,
+                             text=True)
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("TUSK_PLUGIN_PATH", out.stderr)
 
     def test_ctrl_c_stops_the_run_cleanly(self):
         d = scratch("interrupt")

@@ -14,7 +14,13 @@ import io
 import json
 
 from ._tusk import InputError, RunInterrupted  # noqa: F401  (re-exported)
+from ._tusk import load_plugin, plugins, metrics  # noqa: F401  (re-exported)
 from . import _tusk
+
+# $TUSK_PLUGIN_PATH's plugins load with the package, as they do for the `tusk` command
+# (colon-separated .so files or folders; docs/extending.md). A library that cannot be loaded
+# raises InputError here.
+_tusk._load_plugin_path()
 
 try:
     from tusk_analysis.load import read_table
@@ -25,7 +31,8 @@ except ImportError:  # the build tree: the analysis package of the source tree i
     sys.path.append(os.environ.get("TUSK_ANALYSIS_DIR", "@TUSK_ANALYSIS_DIR@"))
     from tusk_analysis.load import read_table
 
-__all__ = ["Scenario", "Results", "InputError", "RunInterrupted", "compare"]
+__all__ = ["Scenario", "Results", "InputError", "RunInterrupted", "compare", "load_plugin",
+           "plugins", "metrics"]
 
 
 class Results:

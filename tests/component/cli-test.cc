@@ -260,3 +260,25 @@ TEST_CASE("tusk rerun: shipped scenarios re-run from their manifest alone give b
     CHECK(bad.status == 2);
     CHECK(bad.output.find("no manifest.json") != std::string::npos);
 }
+
+TEST_CASE("tusk run -q and compare -q: no progress on stderr, but the warnings", "[component][cli]")
+{
+    // pfc.lossless_priorities = [5] leaves the data priority (3) lossy under PFC: a warning.
+    auto d = Scratch("quiet-warnings");
+    Write(d / "s.toml", kSmall);
+    const std::string tusk = std::string(TUSK_BINARY_DIR) + "/bin/tusk ";
+    for (const std::string cmd : {"run", "compare"})
+    {
+        CAPTURE(cmd);
+        const auto o = tusk_test::Shell(
+            "(" + tusk + cmd + " " + (d / "s.toml").string() +
+            " --set 'pfc.lossless_priorities=[5]'" +
+            (cmd == "compare" ? " --policies ecmp,spray" : "") + " -q --out " +
+            (d / cmd).string() + " 2>&1 >/dev/null)"); // stderr only
+        INFO(o.output);
+        CHECK(o.status == 0);
+        CHECK(o.output.rfind("tusk: warning: ", 0) == 0);
+        CHECK(o.output.find("data_priority (3)") != std::string::npos);
+        CHECK(o.output.find("[tusk]") == std::string::npos); // no progress
+    }
+}

@@ -5,7 +5,10 @@
 # runs by name in a scenario program. The same project builds the plugin libmin-queue.so (that
 # policy and a congestion control of its own): the installed `tusk` loads it with --plugin
 # (and TUSK_PLUGIN_PATH) and runs both by name through run, compare, sweep (local, resumed
-# without --plugin), regress and rerun (which refuses a plugin missing or changed since).
+# without --plugin; the Slurm backend's array script, given to a fake sbatch, carries
+# --plugin), regress (again without --plugin: its plan's plugins load) and rerun (which refuses
+# a plugin missing or changed since); the Python module of BUILD loads it (tusk.load_plugin,
+# TUSK_PLUGIN_PATH) and runs both by name.
 # Usage: out-of-tree-test.sh SRC BUILD
 set -euo pipefail
 src=$1
@@ -73,6 +76,10 @@ scenario = "scenario.toml"
 [[axis]]
 key = "lb.policy"
 values = ["ecmp", "min-queue"]
+[[axis]]
+name = "cc"
+key = "nic.congestion_control"
+values = ["none", "constant-rate"]
 EOF
 cat > suite.toml <<'EOF'
 name = "plugin-suite"
@@ -82,8 +89,16 @@ seeds = [1]
 name = "permutation"
 file = "scenario.toml"
 metrics = ["drops"]
+[[scenario]]
+name = "constant-rate"
+file = "scenario.toml"
+set = { "nic.congestion_control" = "constant-rate" }
+policies = ["min-queue"]
+metrics = ["drops"]
 [baseline.permutation]
 ecmp.drops = { value = 0, abs = 0, source = "theory: PFC, lossless" }
+min-queue.drops = { value = 0, abs = 0, source = "theory: PFC, lossless" }
+[baseline.constant-rate]
 min-queue.drops = { value = 0, abs = 0, source = "theory: PFC, lossless" }
 EOF
 
@@ -135,15 +150,65 @@ expect_bad_input 'missing' "$tusk" rerun cr -q --out cr.rerun2
 mv plugin.bak "$plugin"
 test ! -e cr.rerun2
 
-# A local sweep over the plugin's policy; run again without --plugin it loads the plan's.
+# compare with the plugin's policy and its congestion control.
+"$tusk" compare scenario.toml --policies ecmp,min-queue --plugin "$plugin" \
+    --set nic.congestion_control=constant-rate -q --out cmp-cr > compare-cr.log
+grep -q 'cc constant-rate' compare-cr.log || fail "compare: no constant-rate in $(cat compare-cr.log)"
+grep -q '^min-queue ' compare-cr.log
+
+# A local sweep over the plugin's policy and control; run again without --plugin it loads the
+# plan's.
 "$tusk" sweep sweep.toml --plugin "$plugin" -j 1 -q --out sw
 grep -q 'min-queue' sw/sweep.csv
-ls sw/*min-queue*/manifest.json > /dev/null
+ls sw/*min-queue*cc=constant-rate*/manifest.json > /dev/null
 grep -q '"sha256"' sw/.sweep/plan.json
 "$tusk" sweep sweep.toml -j 1 --out sw -q > resume.log
-grep -q '2 skipped' resume.log
+grep -q '4 skipped' resume.log || fail "sweep resumed: $(cat resume.log)"
 
-# A regression suite over it.
+# The Slurm backend: the array script a (fake) sbatch is given loads the plugin, and running
+# it as the compute node would runs the plugin's policy and control.
+mkdir -p fake-bin calls
+cat > fake-bin/sbatch <<EOF
+#!/bin/sh
+n=\$(ls "$scratch/calls" | grep -c '^args-')
+printf '%s\n' "\$@" > "$scratch/calls/args-\$n"
+for last; do :; done
+[ -f "\$last" ] && cp "\$last" "$scratch/calls/script-\$n"
+echo \$((100 + n))
+EOF
+chmod +x fake-bin/sbatch
+PATH="$scratch/fake-bin:$PATH" "$tusk" sweep sweep.toml --backend slurm --plugin "$plugin" \
+    -q --out sl > slurm.log
+grep -qF -- "--plugin '$plugin'" calls/script-0 || fail "array script: $(cat calls/script-0)"
+for task in 0 1 2 3; do
+    (cd sl && SLURM_ARRAY_TASK_ID=$task sh "$scratch/calls/script-0") > /dev/null
+done
+ls sl/*min-queue*cc=constant-rate*/manifest.json > /dev/null || fail "no Slurm run of the plugin"
+
+# A regression suite over the plugin's policy and control; run again into the same results
+# root without --plugin, it loads the plugins of that root's plan.
 "$tusk" regress suite.toml --plugin "$plugin" -j 1 -q --out rg > regress.log
 grep -q 'min-queue' regress.log
+grep -q 'constant-rate' regress.log
+"$tusk" regress suite.toml -j 1 -q --out rg > regress-again.log 2>&1 \
+    || fail "regress without --plugin: $(cat regress-again.log)"
+grep -q 'constant-rate' regress-again.log
+
+# The Python module of this build (for Debian's interpreter, as its tests use) loads the
+# plugin and runs both kinds by name.
+export PYTHONPATH=$build/python PYTHONDONTWRITEBYTECODE=1
+/usr/bin/python3 - "$plugin" <<'EOF'
+import sys
+import tusk
+p = tusk.load_plugin(sys.argv[1])
+s = tusk.Scenario.load("scenario.toml").set("lb.policy", "min-queue")
+r = s.set("nic.congestion_control", "constant-rate").run(out="py")
+assert r.failure == "" and r.summary["policy"] == "min-queue", r.failure
+assert tusk.plugins() == [p], tusk.plugins()
+EOF
+grep -q '"congestion_control": "constant-rate"' py/manifest.json
+TUSK_PLUGIN_PATH="$plugin" /usr/bin/python3 -c '
+import tusk
+r = tusk.Scenario.load("scenario.toml").set("lb.policy", "min-queue").run()
+assert r.failure == "" and r.summary["policy"] == "min-queue", r.failure'
 echo "out-of-tree-test: plugin ok"

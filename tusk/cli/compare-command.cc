@@ -137,12 +137,9 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
         }
     }
     PrintImportNote(o, specs[0]);
-    if (!o.quiet)
+    for (const auto& w : ScenarioWarnings(specs[0]))
     {
-        for (const auto& w : ScenarioWarnings(specs[0]))
-        {
-            std::cerr << "tusk: warning: " << w << "\n";
-        }
+        std::cerr << "tusk: warning: " << w << "\n"; // -q hides progress, not warnings
     }
     const std::string out =
         !o.out.empty()                 ? o.out

@@ -30,12 +30,9 @@ DoRun(const CommonOptions& o)
 {
     ScenarioSpec spec = Load(o, {});
     PrintImportNote(o, spec);
-    if (!o.quiet)
+    for (const auto& w : ScenarioWarnings(spec))
     {
-        for (const auto& w : ScenarioWarnings(spec))
-        {
-            std::cerr << "tusk: warning: " << w << "\n";
-        }
+        std::cerr << "tusk: warning: " << w << "\n"; // -q hides progress, not warnings
     }
     const std::string out =
         !o.out.empty()             ? o.out

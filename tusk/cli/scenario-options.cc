@@ -71,7 +71,7 @@ AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
                     "main_roce), hpcc (the HPCC simulator's mix/config.txt); --set wins "
                     "(docs/scenario-format.md, \"Other tools' defaults\")")
         ->check(CLI::IsMember(ToolPresetNames()));
-    cmd->add_flag("-q,--quiet", o.quiet, "No progress line on stderr");
+    cmd->add_flag("-q,--quiet", o.quiet, "No progress line on stderr (warnings are still printed)");
 }
 
 /** The scenario, then the HPCC config.txt's keys on top (--hpcc-config). */
@@ -104,10 +104,7 @@ Load(const CommonOptions& o, const std::vector<std::string>& extraSets)
     {
         for (const auto& w : ApplyHpccConfig(o.hpccConfig, spec))
         {
-            if (!o.quiet)
-            {
-                std::cerr << "tusk: warning: " << w << "\n";
-            }
+            std::cerr << "tusk: warning: " << w << "\n"; // -q hides progress, not warnings
         }
     }
     return spec;

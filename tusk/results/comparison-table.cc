@@ -3,6 +3,8 @@
  */
 #include "results/comparison-table.h"
 
+#include "results/metric-catalogue.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -102,32 +104,30 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
     {
         width = std::max(width, r.summary.policy.size());
     }
-    os << fmt::format("{:<{}}", "policy", width);
-    if (anyCollective)
+    std::vector<const MetricInfo*> columns;
+    for (const MetricInfo* m : MetricsInTableOrder())
     {
-        os << fmt::format(" {:>10} {:>8} {:>8}", "CCT_us", "algbw", "busbw");
+        if (anyCollective || !m->table.onlyWithCollectives)
+        {
+            columns.push_back(m);
+        }
     }
-    os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} "
-                      "{:>7} {:>7} {:>7} {:>7} {:>7} {:>8}\n",
-                      "sd_mean", "sd_p99", "sd_max", "fct_p99_us", "fct_max_us", "up_max",
-                      "up_mean", "up_imb", "drops", "pauses", "ecn", "cnps", "retx", "spur",
-                      "naks", "ooo", "unfinish");
+    os << fmt::format("{:<{}}", "policy", width);
+    for (const MetricInfo* m : columns)
+    {
+        os << fmt::format(" {:>{}}", m->table.header, m->table.width);
+    }
+    os << "\n";
     for (const auto& r : runs)
     {
-        const RunSummary& s = r.summary;
-        os << fmt::format("{:<{}}", s.policy, width);
-        if (anyCollective)
+        os << fmt::format("{:<{}}", r.summary.policy, width);
+        for (const MetricInfo* m : columns)
         {
-            os << fmt::format(" {:>10} {:>8} {:>8}", Fmt(s.cctUs, 1), Fmt(s.algbwGBps, 2),
-                              Fmt(s.busbwGBps, 2));
+            const MetricValue v = m->value(r.summary);
+            os << fmt::format(" {:>{}}", v.isCount ? std::to_string(v.count) : Fmt(v.real, m->table.decimals),
+                              m->table.width);
         }
-        os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} "
-                          "{:>7} {:>7} {:>7} {:>7} {:>7} {:>8}\n",
-                          Fmt(s.meanSlowdown, 3), Fmt(s.p99Slowdown, 3), Fmt(s.maxSlowdown, 3),
-                          Fmt(s.p99FctUs, 1), Fmt(s.maxFctUs, 1), Fmt(s.uplinkMaxUtil, 3),
-                          Fmt(s.uplinkMeanUtil, 3), Fmt(s.uplinkImbalance, 2), s.drops,
-                          s.pfcPauses, s.ecnMarks, s.cnps, s.retxPackets, s.spuriousRetx, s.naks,
-                          s.oooPackets, s.unfinished);
+        os << "\n";
     }
     if (anyCollective)
     {
@@ -142,27 +142,28 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
 std::string
 ComparisonCsv(const std::vector<RunResult>& runs)
 {
-    std::string s = "policy,seed,status,cct_us,algbw_GBps,busbw_GBps,slowdown_mean,slowdown_p50,"
-                    "slowdown_p99,slowdown_max,fct_p99_us,fct_max_us,uplink_util_max,"
-                    "uplink_util_mean,uplink_jain,drops,retx_packets,ooo_packets,unfinished,"
-                    "uplink_imbalance,retx_bytes,naks,spurious_retx,reorder_max,reorder_mean,"
-                    "ecn_marks,cnps,transport,receiver,congestion_control,ecn,pfc\n";
-    auto n = [](double v) { return std::isnan(v) ? std::string() : fmt::format("{:.6f}", v); };
+    // policy, seed, status, the catalogue's comparison.csv columns, then the settings.
+    const std::vector<const MetricInfo*> metrics = MetricsInCsvOrder();
+    std::string s = "policy,seed,status";
+    for (const MetricInfo* m : metrics)
+    {
+        s += std::string(",") + m->name;
+    }
+    s += ",transport,receiver,congestion_control,ecn,pfc\n";
     // Settings hold commas and spaces: quoted as CSV text.
     auto q = [](const std::string& v) { return "\"" + v + "\""; };
     for (const auto& r : runs)
     {
         const RunSummary& x = r.summary;
+        s += fmt::format("{},{},{}", x.policy, r.spec.seed, r.failure.empty() ? "ok" : "failed");
+        for (const MetricInfo* m : metrics)
+        {
+            const MetricValue v = m->value(x);
+            s += "," + (v.isCount ? std::to_string(v.count)
+                                  : std::isnan(v.real) ? std::string() : fmt::format("{:.6f}", v.real));
+        }
         const Settings set = SettingsOf(r.spec);
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-                         "{},{},{},{},{},{},{}\n",
-                         x.policy, r.spec.seed, r.failure.empty() ? "ok" : "failed", n(x.cctUs),
-                         n(x.algbwGBps), n(x.busbwGBps), n(x.meanSlowdown), n(x.p50Slowdown),
-                         n(x.p99Slowdown), n(x.maxSlowdown), n(x.p99FctUs), n(x.maxFctUs),
-                         n(x.uplinkMaxUtil), n(x.uplinkMeanUtil), n(x.uplinkJain), x.drops,
-                         x.retxPackets, x.oooPackets, x.unfinished, n(x.uplinkImbalance),
-                         x.retxBytes, x.naks, x.spuriousRetx, x.reorderMax, n(x.reorderMean),
-                         x.ecnMarks, x.cnps, set.transport, set.receiver, set.cc, q(set.ecn),
+        s += fmt::format(",{},{},{},{},{}\n", set.transport, set.receiver, set.cc, q(set.ecn),
                          q(set.pfc));
     }
     return s;

@@ -8,6 +8,7 @@
 #include "locate/observations.h"
 #include "cli/code-identity.h"
 #include "cli/git-revision.h"
+#include "results/metric-catalogue.h"
 #include "tusk-version.h"
 
 #include "fabric/model/fabric-net-device.h"
@@ -450,43 +451,29 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                            {"bdp_bytes", c.bdpBytes}});
     }
     m["path_classes"] = classes;
+    // The catalogue's metrics in its order, then how the percentiles were taken, then the
+    // metrics of one fabric kind (credit_stall_fraction: InfiniBand only, no key on Ethernet).
     const RunSummary& s = r.summary;
-    auto num = [](double v) { return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v); };
-    m["summary"] = {{"cct_us", num(s.cctUs)},
-                    {"algbw_GBps", num(s.algbwGBps)},
-                    {"busbw_GBps", num(s.busbwGBps)},
-                    {"lower_bound_us", num(s.lowerBoundUs)},
-                    {"slowdown_mean", num(s.meanSlowdown)},
-                    {"slowdown_p50", num(s.p50Slowdown)},
-                    {"slowdown_p99", num(s.p99Slowdown)},
-                    {"slowdown_p999", num(s.p999Slowdown)},
-                    {"slowdown_max", num(s.maxSlowdown)},
-                    {"fct_p99_us", num(s.p99FctUs)},
-                    {"fct_max_us", num(s.maxFctUs)},
-                    {"uplink_util_max", num(s.uplinkMaxUtil)},
-                    {"uplink_util_mean", num(s.uplinkMeanUtil)},
-                    {"uplink_jain", num(s.uplinkJain)},
-                    {"drops", s.drops},
-                    {"pfc_pauses", s.pfcPauses},
-                    {"pfc_paused_fraction", s.pausedFraction},
-                    {"pfc_max_depth", s.pfcMaxDepth},
-                    {"ecn_marks", s.ecnMarks},
-                    {"cnps", s.cnps},
-                    {"trimmed_frames", s.trimmedFrames},
-                    {"retx_packets", s.retxPackets},
-                    {"ooo_packets", s.oooPackets},
-                    {"retx_bytes", s.retxBytes},
-                    {"retx_timeout_packets", s.retxTimeoutPackets},
-                    {"naks", s.naks},
-                    {"spurious_retx", s.spuriousRetx},
-                    {"reorder_max", s.reorderMax},
-                    {"reorder_mean", s.reorderMean},
-                    {"uplink_imbalance", num(s.uplinkImbalance)},
-                    {"unfinished", s.unfinished},
-                    {"quantile_method", s.quantileMethod}};
-    if (r.spec.fabric.IsInfiniband())
+    auto value = [&s](const MetricInfo& metric) {
+        const MetricValue v = metric.value(s);
+        return v.isCount ? nlohmann::ordered_json(v.count)
+                         : std::isnan(v.real) ? nlohmann::ordered_json() : nlohmann::ordered_json(v.real);
+    };
+    m["summary"] = nlohmann::ordered_json::object();
+    for (const auto& metric : MetricCatalogue())
     {
-        m["summary"]["credit_stall_fraction"] = s.creditStallFraction; // Ethernet: no key
+        if (!metric.onlyInfiniband)
+        {
+            m["summary"][metric.name] = value(metric);
+        }
+    }
+    m["summary"]["quantile_method"] = s.quantileMethod;
+    for (const auto& metric : MetricCatalogue())
+    {
+        if (metric.onlyInfiniband && HasMetric(metric, r.spec))
+        {
+            m["summary"][metric.name] = value(metric);
+        }
     }
     nlohmann::ordered_json byReason = nlohmann::ordered_json::object();
     for (int k = 0; k < kDropReasons; ++k)

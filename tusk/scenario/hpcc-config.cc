@@ -2,15 +2,14 @@
 
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
+#include "importers/model/input-text-reader.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace tusk
 {
@@ -110,24 +109,17 @@ ApplyHpccConfig(const std::string& path, ScenarioSpec& spec)
 }
 
 std::vector<std::string>
-ApplyHpccConfig(std::istream& in, const std::string& path, ScenarioSpec& spec)
+ApplyHpccConfig(std::istream& stream, const std::string& path, ScenarioSpec& spec)
 {
+    ns3::InputTextReader in(stream, path, ns3::InputTextReader::HASH_COMMENTS);
     std::vector<Entry> entries;
     std::map<std::string, const Entry*> byKey;
-    for (std::string raw; std::getline(in, raw);)
+    while (in.NextLine())
     {
         Entry& cur = entries.emplace_back();
-        cur.line = static_cast<unsigned>(entries.size());
-        std::istringstream ss(raw);
-        if (!(ss >> cur.key) || cur.key[0] == '#')
-        {
-            cur.key.clear(); // blank or comment
-            continue;
-        }
-        for (std::string w; ss >> w;)
-        {
-            cur.v.push_back(w);
-        }
+        cur.line = in.Line();
+        cur.key = in.Tokens()[0];
+        cur.v.assign(in.Tokens().begin() + 1, in.Tokens().end());
     }
     for (const Entry& e : entries)
     {

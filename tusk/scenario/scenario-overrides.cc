@@ -3,6 +3,7 @@
  */
 #include "scenario/scenario-reader.h"
 
+#include "scenario/key-path.h"
 #include "scenario/scenario-text.h"
 
 #include <algorithm>
@@ -67,106 +68,18 @@ ScenarioReader::ApplyOverride(toml::table& root, const std::string& text)
     const std::string keyText = Trim(text.substr(0, eq));
     const std::string valueText = Trim(text.substr(eq + 1));
 
-    // Split the key path: bare segments separated by '.', or "quoted" segments.
-    std::vector<std::string> segs;
-    size_t i = 0;
-    while (true)
+    // The key path (key-path.h): its keys, and the array index after each (-1: none).
+    KeyPath keyPath;
+    try
     {
-        std::string seg;
-        if (i < keyText.size() && keyText[i] == '"')
-        {
-            auto close = keyText.find('"', i + 1);
-            if (close == std::string::npos)
-            {
-                throw InputError(kSetFile, 0, keyText, "unterminated quoted key; " + syntax);
-            }
-            seg = keyText.substr(i + 1, close - i - 1);
-            i = close + 1;
-            if (i < keyText.size() && keyText[i] != '.')
-            {
-                throw InputError(kSetFile,
-                                 0,
-                                 keyText,
-                                 "'.' expected after a quoted key; " + syntax);
-            }
-        }
-        else
-        {
-            auto dot = keyText.find('.', i);
-            seg = keyText.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
-            i = dot == std::string::npos ? keyText.size() : dot;
-            if (seg.empty() ||
-                seg.find_first_of(" \t\"") != std::string::npos)
-            {
-                throw InputError(kSetFile, 0, keyText, "empty or malformed key segment; " + syntax);
-            }
-        }
-        segs.push_back(seg);
-        if (i >= keyText.size())
-        {
-            break;
-        }
-        ++i; // the '.'
-        if (i >= keyText.size())
-        {
-            throw InputError(kSetFile, 0, keyText, "key ends with '.'; " + syntax);
-        }
+        keyPath = ParseKeyPath(keyText);
     }
-    // The keys of [ns3] and [lb.attributes] are free-form: everything after the table's path
-    // is one key (an ns-3 path has no '.', but be lenient).
-    auto joinFrom = [&segs](size_t from) {
-        std::string k = segs[from];
-        for (size_t j = from + 1; j < segs.size(); ++j)
-        {
-            k += "." + segs[j];
-        }
-        segs.resize(from);
-        segs.push_back(k);
-    };
-    if (segs.size() > 2 && segs[0] == "ns3")
+    catch (const KeyPathError& e)
     {
-        joinFrom(1);
+        throw InputError(kSetFile, 0, keyText, std::string(e.what()) + "; " + syntax);
     }
-    else if (segs.size() > 3 && segs[0] == "lb" && segs[1] == "attributes")
-    {
-        joinFrom(2);
-    }
-
-    // A bare segment may end in an index, `failures[0]`: the table of that index in an array of
-    // tables of the file (the free-form keys of [ns3] and [lb.attributes] are taken as typed).
-    const size_t freeForm = segs[0] == "ns3" ? 1 : segs[0] == "lb" && segs.size() > 1 && segs[1] == "attributes" ? 2 : segs.size();
-    std::vector<long> index(segs.size(), -1);
-    for (size_t s = 0; s < std::min(freeForm, segs.size()); ++s)
-    {
-        std::string& seg = segs[s];
-        const auto open = seg.find('[');
-        if (open == std::string::npos)
-        {
-            continue;
-        }
-        const std::string digits = seg.substr(open + 1, seg.size() - open - 2);
-        if (open == 0 || seg.back() != ']' || digits.empty() || digits.size() > 6 ||
-            digits.find_first_not_of("0123456789") != std::string::npos)
-        {
-            throw InputError(kSetFile, 0, keyText,
-                             "malformed index in `" + seg + "`: expected NAME[N] with N a "
-                             "non-negative integer, e.g. failures[0].at_us=50; " + syntax);
-        }
-        index[s] = std::stol(digits);
-        seg.resize(open);
-    }
-    // `failures.0.at_us` (a sweep axis's spelling) is `failures[0].at_us`.
-    for (size_t s = 1; s < std::min(freeForm, segs.size()); ++s)
-    {
-        if (index[s - 1] < 0 && !segs[s].empty() && segs[s].size() <= 6 &&
-            segs[s].find_first_not_of("0123456789") == std::string::npos)
-        {
-            index[s - 1] = std::stol(segs[s]);
-            segs.erase(segs.begin() + static_cast<long>(s));
-            index.erase(index.begin() + static_cast<long>(s));
-            --s;
-        }
-    }
+    const std::vector<std::string>& segs = keyPath.keys;
+    const std::vector<long>& index = keyPath.index;
     // The table of an indexed segment, or an error that says what the file has.
     auto element = [&](toml::table* parent, size_t s, const std::string& at) -> toml::node* {
         toml::node* n = parent->get(segs[s]);
@@ -244,25 +157,8 @@ ScenarioReader::ApplyOverride(toml::table& root, const std::string& text)
             table->insert_or_assign(last, x);
         }
     };
-    bool parsed = false;
-    try
-    {
-        toml::table v = toml::parse(std::string_view("v = " + valueText),
-                                    std::string_view(kSetFile));
-        const toml::node* value = v.get("v");
-        if (v.size() == 1 && value != nullptr)
-        {
-            value->visit([&](auto&& x) { assign(x); });
-            parsed = true;
-        }
-    }
-    catch (const toml::parse_error&)
-    {
-    }
-    if (!parsed)
-    {
-        assign(valueText);
-    }
+    const toml::table value = ParseOverrideValue(valueText);
+    value.get("v")->visit([&](auto&& x) { assign(x); });
     const toml::node* inserted = index.back() >= 0 ? table->get(last)->as_array()->get(index.back())
                                                    : table->get(last);
     MarkOverride(inserted);

@@ -194,7 +194,9 @@ struct NicSection
     std::string transport = "roce";
     //! the responder also sends a CNP on out-of-order arrival
     bool cnpOnOutOfOrder = AttributeDefaultBool("ns3::RdmaNic::CnpOnOutOfOrder");
-    /** "none" (PFC only), "dcqcn", "hpcc", "timely", "swift", "dctcp" or "nscc". */
+    /** "none" (PFC only) or the name of a registered congestion control: the registry
+     *  (ns3-modules/rdma/model/cc/cc-registry.h) is the list, `tusk kinds` prints it, and a
+     *  plugin may add to it. */
     std::string congestionControl = "none";
     /** The HPCC simulator's sender window for any control: "none" (HAS_WIN 0), "fixed"
      *  (one BDP) or "variable" (one BDP x rate / line rate, VAR_WIN 1). */

@@ -8,6 +8,8 @@
  */
 #include "scenario/scenario-toml.h"
 
+#include "scenario/toml-file-reader.h"
+
 #include "scenario/knob-table.h"
 #include "scenario/scenario-reader.h"
 #include "scenario/scenario-sections.h"
@@ -194,18 +196,7 @@ LoadScenarioString(const std::string& toml,
                    const std::string& displayName,
                    const std::vector<std::string>& overrides)
 {
-    toml::table root;
-    try
-    {
-        root = toml::parse(std::string_view(toml), std::string_view(displayName));
-    }
-    catch (const toml::parse_error& e)
-    {
-        throw InputError(displayName,
-                         static_cast<unsigned>(e.source().begin.line),
-                         "",
-                         "TOML syntax error: " + std::string(e.description()));
-    }
+    toml::table root = ParseTomlText(toml, displayName);
     return Read(root, displayName, BaseDirOf(displayName), overrides);
 }
 

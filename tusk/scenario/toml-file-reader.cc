@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace tusk
 {
@@ -51,23 +53,35 @@ TomlFileReader::TomlFileReader(std::string file, std::optional<std::string> text
 }
 
 toml::table
-TomlFileReader::Parse(const std::string& what) const
+ParseTomlText(const std::string& text, const std::string& file)
 {
     try
     {
-        return m_text ? toml::parse(std::string_view(*m_text), std::string_view(m_file))
-                      : toml::parse_file(m_file);
+        return toml::parse(std::string_view(text), std::string_view(file));
     }
     catch (const toml::parse_error& e)
     {
-        std::error_code ec;
-        if (!m_text && !std::filesystem::exists(m_file, ec))
-        {
-            throw InputError(m_file, 0, "", "no such " + what);
-        }
-        throw InputError(m_file, static_cast<unsigned>(e.source().begin.line), "",
+        throw InputError(file, static_cast<unsigned>(e.source().begin.line), "",
                          "TOML syntax error: " + std::string(e.description()));
     }
+}
+
+toml::table
+TomlFileReader::Parse(const std::string& what) const
+{
+    if (m_text)
+    {
+        return ParseTomlText(*m_text, m_file);
+    }
+    std::ifstream in(m_file, std::ios::binary);
+    std::error_code ec;
+    if (!in || !std::filesystem::is_regular_file(m_file, ec))
+    {
+        throw InputError(m_file, 0, "", "no such " + what);
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return ParseTomlText(text.str(), m_file);
 }
 
 void

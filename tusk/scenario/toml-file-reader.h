@@ -16,6 +16,13 @@
 namespace tusk
 {
 
+/**
+ * \brief Parse TOML text, the one reading of every TOML input (scenarios, sweep files,
+ * regression suites); `file` names it in messages and in the nodes' source regions.
+ * \throws ns3::InputError (file, the line of the error, "TOML syntax error: ...")
+ */
+toml::table ParseTomlText(const std::string& text, const std::string& file);
+
 /** A TOML bare key: letters, digits, '_' and '-'. */
 bool IsBareKey(const std::string& key);
 

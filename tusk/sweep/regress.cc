@@ -1,5 +1,6 @@
 #include "sweep/regress.h"
 
+#include "results/metric-catalogue.h"
 #include "scenario/toml-file-reader.h"
 
 #include "fabric/model/input-error.h"
@@ -23,33 +24,25 @@ using ns3::InputError;
 namespace
 {
 
-/** Metrics where a lower value is better; those where higher is better; the rest two-sided. */
-const std::set<std::string> kLowerIsBetter = {
-    "cct_us",      "slowdown_mean", "slowdown_p50",   "slowdown_p99",  "slowdown_max",
-    "fct_p99_us",  "fct_max_us",    "drops",          "pfc_pauses",    "pfc_paused_fraction",
-    "pfc_max_depth", "ecn_marks",   "cnps",           "trimmed_frames", "retx_packets",  "ooo_packets",
-    "retx_bytes",  "retx_timeout_packets", "naks",          "spurious_retx",  "reorder_max",   "reorder_mean",
-    "uplink_imbalance"};
-const std::set<std::string> kHigherIsBetter = {"algbw_GBps", "busbw_GBps", "uplink_jain"};
-
+/** The catalogue's direction of `metric` ("lower", "higher" or "none": two-sided). */
 std::string
 DefaultBetter(const std::string& metric)
 {
-    return kLowerIsBetter.count(metric) ? "lower" : kHigherIsBetter.count(metric) ? "higher" : "none";
+    const MetricInfo* m = FindMetric(metric);
+    return m ? BetterName(m->better) : "none";
 }
 
 bool
 IsMetric(const std::string& m)
 {
-    const auto& names = SummaryMetricNames();
-    return std::find(names.begin(), names.end(), m) != names.end();
+    return FindMetric(m) != nullptr;
 }
 
 std::string
 MetricList()
 {
     std::string s;
-    for (const auto& m : SummaryMetricNames())
+    for (const auto& m : MetricNames())
     {
         s += (s.empty() ? "" : ", ") + m;
     }

@@ -194,6 +194,26 @@ LoadPlanPlugins(const std::string& root, bool rerunAll)
     }
 }
 
+/** A regression suite's name as ReadSuite takes it (its `name`, else the file's stem), read
+ *  before the suite is: "" when the file cannot be parsed (ReadSuite then says why). */
+std::string
+SuiteName(const std::string& file)
+{
+    try
+    {
+        const toml::table t = toml::parse_file(file);
+        if (const auto name = t["name"].value<std::string>())
+        {
+            return *name;
+        }
+    }
+    catch (const toml::parse_error&)
+    {
+        return "";
+    }
+    return fs::path(file).stem().string();
+}
+
 std::string
 Today()
 {
@@ -316,8 +336,14 @@ SweepCommands::Dispatch()
     {
         return RunSweep();
     }
-    // tusk regress
+    // tusk regress. Its results root's plan (an earlier regress of this suite) names the
+    // plugins its runs loaded: with none given, they load before the suite is read, since its
+    // policies are checked by name. By default every run is redone, so a plugin rebuilt since
+    // is taken; --resume keeps results and refuses one that changed.
     const BatchOptions& o = m_regressOpts;
+    LoadPlanPlugins(o.out.empty() ? (fs::path("results") / "regress" / SuiteName(o.file)).string()
+                                  : o.out,
+                    !m_resume);
     RegressSuite suite = ReadSuite(o.file);
     suite.slurm = MergeSlurm(suite.slurm, o);
     for (auto& sc : suite.scenarios)

@@ -1,6 +1,9 @@
 #include "sweep/sweep-plan.h"
 
+#include "results/metric-catalogue.h"
 #include "run/runner.h"
+#include "scenario/key-path.h"
+#include "scenario/scenario-text.h"
 #include "scenario/scenario-toml.h"
 #include "scenario/toml-file-reader.h"
 
@@ -90,8 +93,7 @@ IsReservedColumn(const std::string& name)
 {
     static const std::set<std::string> fixed = {"run_id", "status", "exit_status", "message",
                                                 "scenario_name", "hash", "wall_time_s"};
-    const auto& m = SummaryMetricNames();
-    return fixed.count(name) || std::find(m.begin(), m.end(), name) != m.end();
+    return fixed.count(name) || FindMetric(name) != nullptr;
 }
 
 class SweepReader : public TomlFileReader
@@ -125,11 +127,15 @@ class SweepReader : public TomlFileReader
         }
         for (const auto& k : a.keys)
         {
-            if (SplitKeyPath(k).empty())
+            try
+            {
+                ParseKeyPath(k);
+            }
+            catch (const KeyPathError& x)
             {
                 Fail(key ? key : keys, where + ".key",
                      "expected a dotted scenario key like lb.policy or background.load, got \"" +
-                         k + "\"");
+                         k + "\": " + x.what());
             }
         }
         std::set<std::string> seen(a.keys.begin(), a.keys.end());
@@ -532,20 +538,6 @@ RunId(const std::vector<std::pair<std::string, std::string>>& labels)
 
 } // namespace
 
-const std::vector<std::string>&
-SummaryMetricNames()
-{
-    static const std::vector<std::string> names = {
-        "cct_us",         "algbw_GBps",       "busbw_GBps",     "slowdown_mean",
-        "slowdown_p50",   "slowdown_p99",     "slowdown_max",   "fct_p99_us",
-        "fct_max_us",     "uplink_util_max",  "uplink_util_mean", "uplink_jain",
-        "drops",          "pfc_pauses",       "pfc_paused_fraction", "pfc_max_depth",
-        "ecn_marks",      "trimmed_frames",   "retx_packets",   "ooo_packets",
-        "retx_bytes",     "naks",             "spurious_retx",  "reorder_max",
-        "reorder_mean",   "uplink_imbalance", "retx_timeout_packets", "cnps"};
-    return names;
-}
-
 unsigned
 LineOf(const toml::node* node)
 {
@@ -555,55 +547,24 @@ LineOf(const toml::node* node)
 std::vector<std::string>
 SplitKeyPath(const std::string& key)
 {
-    std::vector<std::string> segs;
-    size_t i = 0;
-    while (i < key.size())
+    try
     {
-        std::string seg;
-        if (key[i] == '"')
+        const KeyPath path = ParseKeyPath(key);
+        std::vector<std::string> segs;
+        for (size_t k = 0; k < path.keys.size(); ++k)
         {
-            const size_t close = key.find('"', i + 1);
-            if (close == std::string::npos)
+            segs.push_back(path.keys[k]);
+            if (path.index[k] >= 0)
             {
-                return {};
-            }
-            seg = key.substr(i + 1, close - i - 1);
-            i = close + 1;
-        }
-        else
-        {
-            const size_t dot = key.find('.', i);
-            seg = key.substr(i, dot == std::string::npos ? std::string::npos : dot - i);
-            i = dot == std::string::npos ? key.size() : dot;
-            // `failures[0]` (as --set and error messages spell it) is `failures.0`.
-            const size_t open = seg.find('[');
-            if (open != std::string::npos && open > 0 && seg.back() == ']' &&
-                IsIndex(seg.substr(open + 1, seg.size() - open - 2)) &&
-                IsBareKey(seg.substr(0, open)))
-            {
-                segs.push_back(seg.substr(0, open));
-                seg = seg.substr(open + 1, seg.size() - open - 2);
-            }
-            else if (!IsBareKey(seg))
-            {
-                return {};
+                segs.push_back(std::to_string(path.index[k])); // failures[0] is failures.0
             }
         }
-        if (seg.empty())
-        {
-            return {};
-        }
-        segs.push_back(seg);
-        if (i < key.size())
-        {
-            if (key[i] != '.' || i + 1 == key.size())
-            {
-                return {};
-            }
-            ++i;
-        }
+        return segs;
     }
-    return segs;
+    catch (const KeyPathError&)
+    {
+        return {};
+    }
 }
 
 std::string
@@ -774,26 +735,26 @@ FlattenInto(const toml::table& t, const std::string& prefix, std::vector<RunEdit
 RunEdit
 CommandLineEdit(const std::string& argument)
 {
+    // The key path and the value as `tusk run --set` reads them (key-path.h).
     const size_t eq = argument.find('=');
-    const std::string key = eq == std::string::npos ? "" : argument.substr(0, eq);
-    if (eq == std::string::npos || SplitKeyPath(key).empty())
+    const std::string key = eq == std::string::npos ? "" : Trim(argument.substr(0, eq));
+    const std::string syntax = "expected KEY.PATH=VALUE, e.g. nic.receiver=selective-repeat";
+    if (eq == std::string::npos)
     {
-        throw InputError("--set", 0, argument,
-                         "expected KEY.PATH=VALUE, e.g. nic.receiver=selective-repeat");
+        throw InputError("--set", 0, argument, syntax);
     }
-    const std::string text = argument.substr(eq + 1);
+    try
+    {
+        ParseKeyPath(key);
+    }
+    catch (const KeyPathError& x)
+    {
+        throw InputError("--set", 0, key, std::string(x.what()) + "; " + syntax);
+    }
     RunEdit e;
     e.key = key;
     e.file = "--set";
-    try
-    {
-        toml::table v = ParseValue(text);
-        e.value = v.size() == 1 && v.get("v") ? TomlValueText(*v.get("v")) : TomlValueText(toml::value<std::string>(text));
-    }
-    catch (const toml::parse_error&)
-    {
-        e.value = TomlValueText(toml::value<std::string>(text));
-    }
+    e.value = TomlValueText(*ParseOverrideValue(argument.substr(eq + 1)).get("v"));
     return e;
 }
 

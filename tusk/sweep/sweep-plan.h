@@ -201,10 +201,6 @@ std::string PlainValueText(const toml::node& node);
  *  malformed path. */
 std::vector<std::string> SplitKeyPath(const std::string& key);
 
-/** The keys of a run's summary in manifest.json (docs/results-format.md), the metrics of
- *  sweep.csv and of regression baselines. */
-const std::vector<std::string>& SummaryMetricNames();
-
 /** The line of a TOML node (0 if unknown). */
 unsigned LineOf(const toml::node* node);
 

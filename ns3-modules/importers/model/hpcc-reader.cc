@@ -6,84 +6,18 @@
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
+#include "importers/model/input-text-reader.h"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
 namespace ns3
 {
 
 namespace
 {
-
-/** Reads whitespace-separated tokens and knows the line of the last one. */
-class TokenReader
-{
-  public:
-    explicit TokenReader(const std::string& path)
-        : m_path(path),
-          m_in(path)
-    {
-        if (!m_in)
-        {
-            throw InputError(path, 0, "", "cannot open the file");
-        }
-    }
-
-    /** Next token, or fail with `what` expected. */
-    std::string Next(const std::string& key, const std::string& what)
-    {
-        while (m_pos >= m_tokens.size())
-        {
-            std::string line;
-            if (!std::getline(m_in, line))
-            {
-                throw InputError(m_path, m_line, key, "the file ends; expected " + what);
-            }
-            ++m_line;
-            m_tokens.clear();
-            m_pos = 0;
-            std::istringstream ls(line);
-            std::string t;
-            while (ls >> t)
-            {
-                m_tokens.push_back(t);
-            }
-        }
-        return m_tokens[m_pos++];
-    }
-
-    uint64_t Unsigned(const std::string& key, const std::string& what)
-    {
-        const std::string t = Next(key, what);
-        if (t.empty() || t.size() > 19 ||
-            !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        {
-            Fail(key, "expected " + what + "; got " + QuoteExcerpt(t));
-        }
-        return std::stoull(t);
-    }
-
-    [[noreturn]] void Fail(const std::string& key, const std::string& message) const
-    {
-        throw InputError(m_path, m_line, key, message);
-    }
-
-    /** Start reading at the next line (the rest of this one is ignored). */
-    void EndLine() { m_pos = m_tokens.size(); }
-    unsigned Line() const { return m_line; }
-
-  private:
-    std::string m_path;
-    std::ifstream m_in;
-    std::vector<std::string> m_tokens;
-    size_t m_pos = 0;
-    unsigned m_line = 0;
-};
 
 /** "12.5Gbps" -> (12.5, "Gbps"). */
 bool
@@ -158,10 +92,10 @@ ParseHpccDelay(const std::string& text, uint64_t& ps)
 HpccTopology
 ReadHpccTopology(const std::string& path)
 {
-    TokenReader in(path);
-    const uint64_t nodes = in.Unsigned("nodes", "the node count");
-    const uint64_t switches = in.Unsigned("switches", "the switch count");
-    const uint64_t links = in.Unsigned("links", "the link count");
+    InputTextReader in(path, "file");
+    const uint64_t nodes = in.NextUnsigned("nodes", "the node count");
+    const uint64_t switches = in.NextUnsigned("switches", "the switch count");
+    const uint64_t links = in.NextUnsigned("links", "the link count");
     in.EndLine();
     if (nodes == 0 || switches >= nodes || nodes > (1u << 24))
     {
@@ -172,7 +106,7 @@ ReadHpccTopology(const std::string& path)
     std::vector<bool> isSwitch(nodes, false);
     for (uint64_t i = 0; i < switches; ++i)
     {
-        const uint64_t id = in.Unsigned("switches", "a switch node id");
+        const uint64_t id = in.NextUnsigned("switches", "a switch node id");
         if (id >= nodes || isSwitch[id])
         {
             in.Fail("switches", "expected distinct switch ids below " + std::to_string(nodes) +
@@ -222,11 +156,11 @@ ReadHpccTopology(const std::string& path)
     std::vector<std::vector<uint32_t>> adj(nodes);
     for (uint64_t l = 0; l < links; ++l)
     {
-        const uint64_t a = in.Unsigned("links", "a link \"src dst rate delay error_rate\"");
-        const uint64_t b = in.Unsigned("links", "the link's second node id");
-        const std::string rate = in.Next("links", "the link's rate");
-        const std::string delay = in.Next("links", "the link's delay");
-        const std::string err = in.Next("links", "the link's error rate");
+        const uint64_t a = in.NextUnsigned("links", "a link \"src dst rate delay error_rate\"");
+        const uint64_t b = in.NextUnsigned("links", "the link's second node id");
+        const std::string rate = in.NextToken("links", "the link's rate");
+        const std::string delay = in.NextToken("links", "the link's delay");
+        const std::string err = in.NextToken("links", "the link's error rate");
         in.EndLine();
         if (a >= nodes || b >= nodes || a == b)
         {
@@ -342,8 +276,8 @@ ReadHpccTopology(const std::string& path)
 std::vector<TransferSpec>
 ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
 {
-    TokenReader in(path);
-    const uint64_t count = in.Unsigned("flows", "the flow count");
+    InputTextReader in(path, "file");
+    const uint64_t count = in.NextUnsigned("flows", "the flow count");
     in.EndLine();
     std::vector<TransferSpec> out;
     auto host = [&](uint64_t node, const char* key) -> uint32_t {
@@ -368,12 +302,12 @@ ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
         TransferSpec t;
         t.externalId = i;
         t.qpGroup = static_cast<uint32_t>(i);
-        t.src = host(in.Unsigned("src", "a flow \"src dst priority dport size_bytes start_s\""), "src");
-        t.dst = host(in.Unsigned("dst", "the flow's destination"), "dst");
-        const uint64_t pg = in.Unsigned("priority", "the flow's priority group");
-        const uint64_t dport = in.Unsigned("dport", "the flow's destination port");
-        t.bytes = in.Unsigned("size_bytes", "the flow's size in bytes");
-        const std::string start = in.Next("start_s", "the flow's start time in seconds");
+        t.src = host(in.NextUnsigned("src", "a flow \"src dst priority dport size_bytes start_s\""), "src");
+        t.dst = host(in.NextUnsigned("dst", "the flow's destination"), "dst");
+        const uint64_t pg = in.NextUnsigned("priority", "the flow's priority group");
+        const uint64_t dport = in.NextUnsigned("dport", "the flow's destination port");
+        t.bytes = in.NextUnsigned("size_bytes", "the flow's size in bytes");
+        const std::string start = in.NextToken("start_s", "the flow's start time in seconds");
         in.EndLine();
         if (t.src == t.dst)
         {

@@ -7,13 +7,12 @@
 #include "fabric/helper/closest-name.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
+#include "importers/model/input-text-reader.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <vector>
@@ -34,36 +33,6 @@ const char* const kConnectionFields[] = {"id",
 const char* const kTriggerFields[] = {"id", "oneshot", "multishot", "barrier", "count"};
 const char* const kLineStarts[] =
     {"Nodes", "Connections", "Triggers", "Failures", "SRC->DST", "trigger", "failure"};
-
-/** Split on blanks (space, tab, vertical tab, form feed, carriage return). */
-std::vector<std::string>
-Tokenize(const std::string& line)
-{
-    std::vector<std::string> out;
-    size_t i = 0;
-    const size_t n = line.size();
-    auto blank = [](char c) {
-        return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-    };
-    while (i < n)
-    {
-        while (i < n && blank(line[i]))
-        {
-            ++i;
-        }
-        size_t j = i;
-        while (j < n && !blank(line[j]))
-        {
-            ++j;
-        }
-        if (j > i)
-        {
-            out.push_back(line.substr(i, j - i));
-        }
-        i = j;
-    }
-    return out;
-}
 
 template <size_t N>
 std::string
@@ -212,31 +181,13 @@ class CmReader
 HtsimConnectionMatrix
 CmReader::Read()
 {
-    std::ifstream in(m_path, std::ios::in | std::ios::binary);
-    if (!in.is_open())
-    {
-        Fail(0, "file", std::string("cannot open the connection matrix: ") + std::strerror(errno));
-    }
+    InputTextReader in(m_path, "connection matrix", InputTextReader::HASH_COMMENTS);
     m_out.workload.description = "htsim connection matrix " + m_path;
 
-    std::string raw;
-    unsigned line = 0;
-    while (std::getline(in, raw))
+    while (in.NextLine())
     {
-        ++line;
-        if (line == 1 && raw.size() >= 3 && raw.compare(0, 3, "\xEF\xBB\xBF") == 0)
-        {
-            raw.erase(0, 3); // UTF-8 byte-order mark
-        }
-        if (raw.find('\0') != std::string::npos)
-        {
-            Fail(line, "file", "NUL byte in line: not a text connection matrix");
-        }
-        const std::vector<std::string> tok = Tokenize(raw);
-        if (tok.empty() || tok[0][0] == '#')
-        {
-            continue;
-        }
+        const unsigned line = in.Line();
+        const std::vector<std::string>& tok = in.Tokens();
         const std::string& first = tok[0];
         if (first == "Nodes" || first == "Connections" || first == "Triggers" ||
             first == "Failures")
@@ -292,13 +243,9 @@ CmReader::Read()
                  "failures list instead");
         }
     }
-    if (in.bad())
-    {
-        Fail(line, "file", "read error (is it a directory or an unreadable file?)");
-    }
     if (!m_nodes.seen)
     {
-        Fail(line ? 1 : 0, "Nodes", "missing header 'Nodes N' (the file has no connections)");
+        Fail(in.Line() ? 1 : 0, "Nodes", "missing header 'Nodes N' (the file has no connections)");
     }
     if (!m_connections.seen)
     {

@@ -48,6 +48,7 @@
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
+#include "importers/model/input-text-reader.h"
 
 #include <algorithm>
 #include <array>
@@ -55,7 +56,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <string>
 #include <utility>
@@ -254,7 +254,8 @@ class HtsimTopoReader
         throw InputError(m_path, line, key, msg);
     }
 
-    void ParseLine(unsigned lineNo, const std::string& raw);
+    /** One line's tokens (comments removed, never empty). */
+    void ParseLine(unsigned lineNo, const std::vector<std::string>& tok);
     uint64_t ParseValue(unsigned lineNo,
                         const KeyInfo& key,
                         const std::vector<std::string>& tok) const;
@@ -284,27 +285,10 @@ HtsimTopoReader::Read()
     {
         Fail(0, "", "expected a regular htsim .topo file; got a directory or special file");
     }
-    std::ifstream in(m_path);
-    if (!in)
+    InputTextReader in(m_path, "htsim .topo file", InputTextReader::HASH_TO_END);
+    while (in.NextLine())
     {
-        Fail(0,
-             "",
-             std::string("expected a readable htsim .topo file; got ") + std::strerror(errno));
-    }
-    std::string line;
-    unsigned lineNo = 0;
-    while (std::getline(in, line))
-    {
-        ++lineNo;
-        if (lineNo == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0)
-        {
-            line.erase(0, 3); // UTF-8 byte-order mark
-        }
-        ParseLine(lineNo, line);
-    }
-    if (in.bad())
-    {
-        Fail(lineNo, "", "expected a readable file; got a read error after this line");
+        ParseLine(in.Line(), in.Tokens());
     }
     CheckComplete();
     return Build();
@@ -346,32 +330,8 @@ HtsimTopoReader::ParseValue(unsigned lineNo,
 }
 
 void
-HtsimTopoReader::ParseLine(unsigned lineNo, const std::string& raw)
+HtsimTopoReader::ParseLine(unsigned lineNo, const std::vector<std::string>& tok)
 {
-    std::string text = raw.substr(0, raw.find('#'));
-    std::vector<std::string> tok;
-    size_t i = 0;
-    while (i < text.size())
-    {
-        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
-        {
-            ++i;
-        }
-        const size_t start = i;
-        while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i])))
-        {
-            ++i;
-        }
-        if (i > start)
-        {
-            tok.push_back(text.substr(start, i - start));
-        }
-    }
-    if (tok.empty())
-    {
-        return;
-    }
-
     const KeyInfo* key = FindKey(tok[0]);
     if (key == nullptr)
     {

@@ -5,12 +5,11 @@
 
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
+#include "importers/model/input-text-reader.h"
 
 #include <algorithm>
-#include <fstream>
 #include <limits>
 #include <map>
-#include <sstream>
 
 namespace ns3
 {
@@ -60,19 +59,6 @@ ParseSigned(const std::string& s, int64_t& v)
     }
     v = static_cast<int64_t>(u);
     return true;
-}
-
-std::vector<std::string>
-Tokens(const std::string& line)
-{
-    std::istringstream in(line);
-    std::vector<std::string> t;
-    std::string s;
-    while (in >> s)
-    {
-        t.push_back(s);
-    }
-    return t;
 }
 
 } // namespace
@@ -136,27 +122,20 @@ MapSimAiComm(const std::string& comm, const std::string& phase)
 SimAiWorkload
 ReadSimAiWorkload(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw InputError(path, 0, "", "cannot open the SimAI workload file");
-    }
+    // Blank lines are skipped (SimAI reads the file as a stream of words).
+    InputTextReader in(path, "SimAI workload file");
     SimAiWorkload w;
     w.file = path;
-    std::string line;
-    if (!std::getline(in, line))
+    if (!in.NextLine())
     {
-        throw InputError(path, 1, "header", "empty file; expected the parallelism header");
+        in.FailAt(1, "header", "empty file; expected the parallelism header");
     }
-    const auto head = Tokens(line);
-    if (head.empty())
-    {
-        throw InputError(path, 1, "header", "expected the parallelism policy first");
-    }
+    const unsigned headLine = in.Line();
+    const std::vector<std::string> head = in.Tokens();
     w.policy = head[0];
     if (w.policy != "HYBRID_TRANSFORMER_FWD_IN_BCKWD" && w.policy != "HYBRID_TRANSFORMER")
     {
-        throw InputError(path, 1, "header",
+        throw InputError(path, headLine, "header",
                          "expected the parallelism HYBRID_TRANSFORMER_FWD_IN_BCKWD or "
                          "HYBRID_TRANSFORMER; got " + QuoteExcerpt(w.policy));
     }
@@ -174,7 +153,7 @@ ReadSimAiWorkload(const std::string& path)
         uint64_t v = 0;
         if (!ParseUnsigned(head[i + 1], v) || v > std::numeric_limits<uint32_t>::max())
         {
-            throw InputError(path, 1, "header",
+            throw InputError(path, headLine, "header",
                              "expected a non-negative integer after \"" + key + "\"; got " +
                                  QuoteExcerpt(head[i + 1]));
         }
@@ -185,7 +164,7 @@ ReadSimAiWorkload(const std::string& path)
         auto it = values.find(key);
         if (it == values.end() || it->second == 0)
         {
-            throw InputError(path, 1, "header",
+            throw InputError(path, headLine, "header",
                              std::string("expected \"") + key + ": N\" with N >= 1 in the header" +
                                  (it == values.end() ? "" : "; got 0"));
         }
@@ -210,7 +189,7 @@ ReadSimAiWorkload(const std::string& path)
     const uint64_t model = uint64_t(w.tp) * w.pp;
     if (w.allGpus % model != 0 || (w.allGpus / model) % w.ep != 0)
     {
-        throw InputError(path, 1, "header",
+        throw InputError(path, headLine, "header",
                          "inconsistent parallelism: all_gpus " + std::to_string(w.allGpus) +
                              " is not a multiple of TP * PP * EP = " + std::to_string(w.tp) +
                              " * " + std::to_string(w.pp) + " * " + std::to_string(w.ep) +
@@ -218,33 +197,30 @@ ReadSimAiWorkload(const std::string& path)
                              " (SimAI's DP = all_gpus / (TP * PP) must be a multiple of EP)");
     }
 
-    if (!std::getline(in, line))
+    if (!in.NextLine())
     {
-        throw InputError(path, 2, "layers", "expected the number of layer lines");
+        in.FailAt(headLine + 1, "layers", "expected the number of layer lines");
     }
+    const unsigned countLine = in.Line();
     uint64_t count = 0;
-    const auto countTok = Tokens(line);
+    const std::vector<std::string>& countTok = in.Tokens();
     if (countTok.size() != 1 || !ParseUnsigned(countTok[0], count))
     {
-        throw InputError(path, 2, "layers",
+        in.Fail("layers",
                          "expected the number of layer lines; got " +
                              (countTok.size() == 1 ? QuoteExcerpt(countTok[0])
                                                    : std::to_string(countTok.size()) + " words"));
     }
-    unsigned lineNo = 2;
-    while (std::getline(in, line))
+    unsigned lineNo = countLine;
+    while (in.NextLine())
     {
-        ++lineNo;
-        const auto t = Tokens(line);
-        if (t.empty())
-        {
-            continue;
-        }
+        lineNo = in.Line();
+        const std::vector<std::string>& t = in.Tokens();
         if (w.layers.size() == count)
         {
             throw InputError(path, lineNo, "layers",
                              "more layer lines than the " + std::to_string(count) +
-                                 " announced on line 2");
+                                 " announced on line " + std::to_string(countLine));
         }
         if (t.size() != 12)
         {
