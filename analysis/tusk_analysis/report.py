@@ -27,7 +27,7 @@ except ImportError as _e:  # a pyenv or venv python3 without Debian's packages
              "python3-pandas and python3-matplotlib (scripts/install-deps.sh) and use "
              "/usr/bin/python3 (or set TUSK_PYTHON)" % (_e, sys.executable))
 
-from . import load, plots, stats, sweep_report  # noqa: E402
+from . import fabric_view, load, plots, stats, sweep_report  # noqa: E402
 from .report_parts import CSS, esc, fmt_ci, fmt_num, save_figure, staged, table  # noqa: E402,F401
 
 def to_toml(obj, prefix=""):
@@ -179,7 +179,7 @@ def long_haul_rows(runs):
     return pd.concat(parts, ignore_index=True) if parts else None
 
 
-def build_html(results, ctx, figs, skipped, per_run, steps):
+def build_html(results, ctx, figs, skipped, per_run, steps, fabric_pages=()):
     runs = results.runs
     m0 = runs[0].manifest
     multi_seed = len(results.seeds) > 1
@@ -280,6 +280,17 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
             ("max_queue_bytes", "max queue (B)", lambda v, r: fmt_num(int(v))),
             ("drops", "drops", lambda v, r: fmt_num(int(v)))]))
 
+    if fabric_pages:
+        h.append("<h2>Fabric view</h2>")
+        h.append("<p class=\"note\">The topology with its links coloured by utilisation, "
+                 "egress queue or PFC pause over time: a time slider, a play button, and the "
+                 "links of a flow or collective step highlighted on click. One self-contained "
+                 "page per run, next to this file (no network).</p><ul>")
+        for (policy, seed), page in fabric_pages:
+            h.append('<li><a class="fabric-link" href="%s">%s</a> (policy %s, seed %s)</li>' % (
+                esc(page), esc(page), esc(policy), esc(seed)))
+        h.append("</ul>")
+
     h.append("<h2>Plots</h2>")
     h.append("<p class=\"note\">Colours: %s. Each plot is also in this folder as PNG and SVG."
              "</p>" % ", ".join('<span class="swatch" style="background:%s"></span>%s' % (
@@ -376,7 +387,13 @@ def write_report(results_dir, out_dir=None, quantiles=stats.DEFAULT_QUANTILE_MET
                 if col in out.columns:
                     out[col] = out[col].astype("Int64")
             out.to_csv(os.path.join(staging, "steps.csv"), index=False)
-        text = build_html(results, ctx, rendered, skipped, per_run, steps)
+        fabric_pages = []
+        for r in results.runs:
+            page = "fabric.html" if len(results.runs) == 1 else \
+                "fabric-%s-s%s.html" % (r.policy, r.seed)
+            fabric_view.write_fabric_html(r, os.path.join(staging, page))
+            fabric_pages.append(((r.policy, r.seed), page))
+        text = build_html(results, ctx, rendered, skipped, per_run, steps, fabric_pages)
         with open(os.path.join(staging, "report.html"), "w", encoding="utf-8") as fh:
             fh.write(text)
     return os.path.join(out_dir, "report.html"), [p[0] for p in rendered], skipped
