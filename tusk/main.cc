@@ -314,7 +314,20 @@ DoReport(const std::string& dir, const std::string& outDir, const std::string& q
         return kExitBadInput;
     }
     const char* envDir = std::getenv("TUSK_ANALYSIS_DIR");
-    const std::string analysis = envDir && *envDir ? envDir : TUSK_ANALYSIS_DIR;
+    std::string analysis = envDir && *envDir ? envDir : TUSK_ANALYSIS_DIR;
+    if (!(envDir && *envDir))
+    {
+        // An installed tusk (cmake --install, cmake/TuskInstall.cmake): the package installed
+        // beside it, P/lib/python3/dist-packages, before the source tree it was built from.
+        std::error_code ec;
+        const fs::path installed =
+            fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() /
+            TUSK_INSTALL_PYTHONDIR;
+        if (!ec && fs::is_directory(installed / "tusk_analysis", ec))
+        {
+            analysis = installed.string();
+        }
+    }
     if (!fs::is_directory(fs::path(analysis) / "tusk_analysis"))
     {
         std::cerr << "tusk report: the analysis package is not in " << analysis
