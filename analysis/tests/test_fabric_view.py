@@ -51,6 +51,20 @@ class BuiltFromFilesTest(unittest.TestCase):
         self.assertTrue(np.allclose(during, 0.5), during)
         self.assertTrue(np.allclose(after, 0.0), after)
 
+    def test_estimate_splits_by_the_frames_on_each_path(self):
+        # Two parallel links from leaf0 to host1 (1 and 2): 200 of the 300 frames on link 1.
+        links = pd.concat([two_hop_links(), pd.DataFrame([
+            {"link_id": 2, "from": "host1", "to": "leaf0", "from_tier": 0, "to_tier": 1,
+             "rate_gbps": 100.0},
+            {"link_id": 2, "from": "leaf0", "to": "host1", "from_tier": 1, "to_tier": 0,
+             "rate_gbps": 100.0}])], ignore_index=True)
+        flows = pd.DataFrame([{"flow_id": 0, "src": 0, "dst": 1, "bytes": 1_250_000,
+                               "start_us": 0.0, "finish_us": 300.0,
+                               "paths": "0>1:200|0>2:100"}])
+        times, s = fabric_view.estimated_series(flows, links, [0, 1, 2], 300.0)
+        # 10 Mbit over 300 µs = 33.3 Gb/s: a third of link 0, 2/9 and 1/9 of links 1 and 2.
+        self.assertTrue(np.allclose(s["util"], [[1 / 3, 2 / 9, 1 / 9]] * len(times)), s["util"])
+
     def test_measured_series_takes_the_busier_direction(self):
         ts = pd.DataFrame([
             {"time_us": 10.0, "link_id": 0, "from": "leaf0", "to": "host0", "util": 0.25,
@@ -114,7 +128,7 @@ class FabricPageInChromiumTest(unittest.TestCase):
         self.assertEqual(attrs.get("data-played"), "true")
         # The first listed flow is the slowest; its links, from flows.csv's paths.
         f = run.flows.sort_values(["slowdown", "flow_id"], ascending=[False, True]).iloc[0]
-        want = sorted({int(x) for item in f["paths"].split(";")
+        want = sorted({int(x) for item in f["paths"].split("|")
                        for x in item.rpartition(":")[0].split(">")})
         got = sorted(int(x) for x in attrs["data-highlighted-ids"].split(","))
         self.assertEqual(got, want)

@@ -105,11 +105,11 @@ def measured_series(ts, edge_ids):
 
 
 def _parse_paths(field):
-    """flows.csv `paths` (PATH:FRAMES;...) as [([link ids], frames)]."""
+    """flows.csv `paths` (PATH:FRAMES|...) as [([link ids], frames)]."""
     out = []
     if not isinstance(field, str) or not field:
         return out
-    for item in field.split(";"):
+    for item in field.split("|"):
         path, _, frames = item.rpartition(":")
         if path:
             out.append(([int(x) for x in path.split(">")], int(frames or 0)))
