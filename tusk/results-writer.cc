@@ -91,7 +91,7 @@ FlowsCsv(const RunResult& r)
     {
         s += fmt::format(",pkts_dropped_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
     }
-    s += ",pkts_in_flight,path,paths\n";
+    s += ",pkts_in_flight,path,paths,fair_ideal_fct_us,fair_slowdown\n";
     for (const auto& f : r.flows)
     {
         s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
@@ -109,7 +109,9 @@ FlowsCsv(const RunResult& r)
         {
             s += fmt::format(",{}", f.pktsDropped[k]);
         }
-        s += fmt::format(",{},{},{}\n", f.pktsInFlight, PathField(f), PathsField(f));
+        s += fmt::format(",{},{},{}", f.pktsInFlight, PathField(f), PathsField(f));
+        s += fmt::format(",{},{}\n", f.fairIdealPs ? Us(f.fairIdealPs) : "",
+                         f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
     }
     return s;
 }

@@ -6,6 +6,7 @@
 
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/ideal-fct.h"
+#include "fabric/helper/fair-share-ideal.h"
 #include "rdma/model/rdma-queue-pair.h"
 #include "rdma/model/roce-header.h"
 
@@ -275,6 +276,38 @@ CollectResults(const ScenarioSpec& spec,
             lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
         }
         result.flows.push_back(row);
+    }
+    // Collective-aware ideal: each step's transfers share the fabric max-min fairly.
+    {
+        std::vector<FairShareTransfer> fs(result.flows.size());
+        for (uint32_t t = 0; t < result.flows.size(); ++t)
+        {
+            const TransferSpec& ts = workload.transfers[t];
+            const FlowRow& row = result.flows[t];
+            FairShareTransfer& x = fs[t];
+            x.src = ts.src;
+            x.dst = ts.dst;
+            x.idealPs = row.idealFctPs;
+            x.onFabric = !row.scaleUp;
+            if (ts.collective >= 0 && ts.step >= 0 && !ts.background)
+            {
+                x.group = (static_cast<int64_t>(ts.collective) << 32) | ts.step;
+            }
+            const uint64_t n = framing.Packets(ts.bytes);
+            x.wireBytes = (n - 1) * framing.WireBytes(framing.mtuBytes) +
+                          framing.WireBytes(ts.bytes - (n - 1) * framing.mtuBytes);
+        }
+        const std::vector<uint64_t> fair =
+            FairShareIdealPs(graph, *built.fabric.routes, built.fabric.ports, fs);
+        for (uint32_t t = 0; t < result.flows.size(); ++t)
+        {
+            FlowRow& row = result.flows[t];
+            row.fairIdealPs = fair[t];
+            if (row.finished && fair[t] > 0)
+            {
+                row.fairSlowdown = static_cast<double>(row.fctPs) / static_cast<double>(fair[t]);
+            }
+        }
     }
     result.simEndPs = result.finished ? lastCompletion : endPs;
     result.pathClasses = PathClasses(spec, built, graph.numHosts);

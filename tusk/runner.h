@@ -54,6 +54,10 @@ struct FlowRow
     uint64_t fctSenderPs = 0;
     uint64_t idealFctPs = 0;
     double slowdown = 0;
+    /** Collective-aware ideal FCT (FairShareIdealPs: its max-min fair share of its collective
+     *  step's traffic), ps; 0 for a transfer of no collective step. */
+    uint64_t fairIdealPs = 0;
+    double fairSlowdown = 0; //!< fct / fairIdealPs (finished transfers of a collective step)
     uint64_t deliveredBytes = 0;
     uint32_t qps = 0;
     uint32_t entropy = 0;
