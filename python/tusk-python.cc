@@ -47,6 +47,8 @@ SummaryDict(const tusk::RunSummary& x)
                     "lower_bound_us"_a = x.lowerBoundUs, "slowdown_mean"_a = x.meanSlowdown,
                     "slowdown_p50"_a = x.p50Slowdown, "slowdown_p99"_a = x.p99Slowdown,
                     "slowdown_p999"_a = x.p999Slowdown, "slowdown_max"_a = x.maxSlowdown,
+                    "fair_slowdown_mean"_a = x.meanFairSlowdown,
+                    "fair_slowdown_p99"_a = x.p99FairSlowdown,
                     "fct_max_us"_a = x.maxFctUs, "fct_p99_us"_a = x.p99FctUs,
                     "uplink_util_max"_a = x.uplinkMaxUtil, "uplink_util_mean"_a = x.uplinkMeanUtil,
                     "uplink_jain"_a = x.uplinkJain, "uplink_imbalance"_a = x.uplinkImbalance,

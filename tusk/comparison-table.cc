@@ -93,6 +93,10 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
     const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) {
         return !r.collectives.empty();
     });
+    // The collective-aware slowdown, where a run has one (not for background traffic alone).
+    const bool anyFair = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) {
+        return !std::isnan(r.summary.meanFairSlowdown);
+    });
     size_t width = 11; // wider only for long policy names (host-random-spray)
     for (const auto& r : runs)
     {
@@ -102,6 +106,10 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
     if (anyCollective)
     {
         os << fmt::format(" {:>10} {:>8} {:>8}", "CCT_us", "algbw", "busbw");
+    }
+    if (anyFair)
+    {
+        os << fmt::format(" {:>8} {:>8}", "fsd_mean", "fsd_p99");
     }
     os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} "
                       "{:>7} {:>7} {:>7} {:>7} {:>7} {:>8}\n",
@@ -117,6 +125,10 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
             os << fmt::format(" {:>10} {:>8} {:>8}", Fmt(s.cctUs, 1), Fmt(s.algbwGBps, 2),
                               Fmt(s.busbwGBps, 2));
         }
+        if (anyFair)
+        {
+            os << fmt::format(" {:>8} {:>8}", Fmt(s.meanFairSlowdown, 3), Fmt(s.p99FairSlowdown, 3));
+        }
         os << fmt::format(" {:>8} {:>8} {:>8} {:>10} {:>10} {:>7} {:>7} {:>6} {:>6} {:>7} {:>7} "
                           "{:>7} {:>7} {:>7} {:>7} {:>7} {:>8}\n",
                           Fmt(s.meanSlowdown, 3), Fmt(s.p99Slowdown, 3), Fmt(s.maxSlowdown, 3),
@@ -128,6 +140,11 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
     if (anyCollective)
     {
         os << "CCT in µs; algbw/busbw in GB/s (1e9 B/s, nccl-tests definitions); ";
+    }
+    if (anyFair)
+    {
+        os << "fsd = collective-aware slowdown (FCT / the ideal at the flow's max-min fair share of "
+              "the traffic released with it, docs/analysis.md); ";
     }
     os << "sd = FCT slowdown (FCT / ideal FCT), p99 by nearest rank; up = uplink mean utilisation (max / mean over "
           "uplinks), up_imb = max / mean uplink bytes; pauses = PFC XOFF frames sent; ecn = frames "
@@ -142,7 +159,8 @@ ComparisonCsv(const std::vector<RunResult>& runs)
                     "slowdown_p99,slowdown_max,fct_p99_us,fct_max_us,uplink_util_max,"
                     "uplink_util_mean,uplink_jain,drops,retx_packets,ooo_packets,unfinished,"
                     "uplink_imbalance,retx_bytes,naks,spurious_retx,reorder_max,reorder_mean,"
-                    "ecn_marks,cnps,transport,receiver,congestion_control,ecn,pfc\n";
+                    "ecn_marks,cnps,transport,receiver,congestion_control,ecn,pfc,fair_slowdown_mean,"
+                    "fair_slowdown_p99\n";
     auto n = [](double v) { return std::isnan(v) ? std::string() : fmt::format("{:.6f}", v); };
     // Settings hold commas and spaces: quoted as CSV text.
     auto q = [](const std::string& v) { return "\"" + v + "\""; };
@@ -151,7 +169,7 @@ ComparisonCsv(const std::vector<RunResult>& runs)
         const RunSummary& x = r.summary;
         const Settings set = SettingsOf(r.spec);
         s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-                         "{},{},{},{},{},{},{}\n",
+                         "{},{},{},{},{},{},{},{},{}\n",
                          x.policy, r.spec.seed, r.failure.empty() ? "ok" : "failed", n(x.cctUs),
                          n(x.algbwGBps), n(x.busbwGBps), n(x.meanSlowdown), n(x.p50Slowdown),
                          n(x.p99Slowdown), n(x.maxSlowdown), n(x.p99FctUs), n(x.maxFctUs),
@@ -159,7 +177,7 @@ ComparisonCsv(const std::vector<RunResult>& runs)
                          x.retxPackets, x.oooPackets, x.unfinished, n(x.uplinkImbalance),
                          x.retxBytes, x.naks, x.spuriousRetx, x.reorderMax, n(x.reorderMean),
                          x.ecnMarks, x.cnps, set.transport, set.receiver, set.cc, q(set.ecn),
-                         q(set.pfc));
+                         q(set.pfc), n(x.meanFairSlowdown), n(x.p99FairSlowdown));
     }
     return s;
 }

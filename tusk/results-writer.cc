@@ -390,6 +390,8 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                     {"slowdown_p99", num(s.p99Slowdown)},
                     {"slowdown_p999", num(s.p999Slowdown)},
                     {"slowdown_max", num(s.maxSlowdown)},
+                    {"fair_slowdown_mean", num(s.meanFairSlowdown)},
+                    {"fair_slowdown_p99", num(s.p99FairSlowdown)},
                     {"fct_p99_us", num(s.p99FctUs)},
                     {"fct_max_us", num(s.maxFctUs)},
                     {"uplink_util_max", num(s.uplinkMaxUtil)},

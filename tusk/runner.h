@@ -209,6 +209,10 @@ struct RunSummary
     double p99Slowdown = 0;
     double p999Slowdown = 0;
     double maxSlowdown = 0;
+    /** Collective-aware FCT slowdown (flows.csv fair_slowdown) of the finished transfers of
+     *  collective steps: mean and p99 (same quantile method); NaN with none. */
+    double meanFairSlowdown = 0;
+    double p99FairSlowdown = 0;
     double maxFctUs = 0;
     double p99FctUs = 0;
     double uplinkMaxUtil = 0;  //!< largest mean utilisation over uplinks

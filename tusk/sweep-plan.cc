@@ -542,7 +542,8 @@ SummaryMetricNames()
         "drops",          "pfc_pauses",       "pfc_paused_fraction", "pfc_max_depth",
         "ecn_marks",      "trimmed_frames",   "retx_packets",   "ooo_packets",
         "retx_bytes",     "naks",             "spurious_retx",  "reorder_max",
-        "reorder_mean",   "uplink_imbalance", "retx_timeout_packets", "cnps"};
+        "reorder_mean",   "uplink_imbalance", "retx_timeout_packets", "cnps",
+        "fair_slowdown_mean", "fair_slowdown_p99"};
     return names;
 }
 

@@ -19,16 +19,16 @@ import json
 import os
 import sys
 
-try:
-    import matplotlib
-    import pandas as pd
-except ImportError as _e:  # a pyenv or venv python3 without Debian's packages
-    sys.exit("tusk report: %s: this Python (%s) lacks pandas or matplotlib; install Debian's "
-             "python3-pandas and python3-matplotlib (scripts/install-deps.sh) and use "
-             "/usr/bin/python3 (or set TUSK_PYTHON)" % (_e, sys.executable))
+from .deps import require  # noqa: E402
+
+require("matplotlib", "pandas", who="tusk report")
+
+import matplotlib  # noqa: E402
+import pandas as pd  # noqa: E402
 
 from . import fabric_view, load, plots, stats, sweep_report  # noqa: E402
 from .report_parts import CSS, esc, fmt_ci, fmt_num, save_figure, staged, table  # noqa: E402,F401
+
 
 def to_toml(obj, prefix=""):
     """The manifest's scenario (a JSON object in TOML layout) as TOML text."""
@@ -109,7 +109,9 @@ def summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall=False):
     if has_cct:
         cols += [("cct_us", "CCT (µs)", num("cct_us", 5)),
                  ("busbw_GBps", "busbw (GB/s)", num("busbw_GBps")),
-                 ("lower_bound_us", "ideal CCT (µs)", num("lower_bound_us", 5))]
+                 ("lower_bound_us", "ideal CCT (µs)", num("lower_bound_us", 5)),
+                 ("fair_slowdown_mean", "fair-share slowdown mean", num("fair_slowdown_mean")),
+                 ("fair_slowdown_p99", "fair-share p99", num("fair_slowdown_p99"))]
     cols += [("slowdown_mean", "slowdown mean", num("slowdown_mean")),
              ("slowdown_p50", "p50", num("slowdown_p50")),
              ("slowdown_p99", "p99", num("slowdown_p99")),
@@ -248,7 +250,8 @@ def build_html(results, ctx, figs, skipped, per_run, steps, fabric_pages=()):
 
     h.append("<h2>Summary</h2>")
     h.append("<p class=\"note\">FCT slowdown = FCT / ideal FCT (same flow alone on the idle "
-             "fabric); percentiles %s. CCT and busbw of the "
+             "fabric); fair-share slowdown = FCT / the flow's ideal at its max-min fair share "
+             "of its collective step's traffic (docs/analysis.md); percentiles %s. CCT and busbw of the "
              "slowest collective (nccl-tests definitions, GB = 1e9 B). Uplinks: switch → "
              "higher-tier switch; utilisation = wire bytes / (rate × run time); balance "
              "(max/mean, Jain's index; 1 = balanced) of uplink bytes among each switch's "
