@@ -277,8 +277,15 @@ CollectResults(const ScenarioSpec& spec,
         }
         result.flows.push_back(row);
     }
-    // Collective-aware ideal: each step's transfers share the fabric max-min fairly.
+    // Collective-aware ideal: the transfers released together share the fabric max-min
+    // fairly: a collective's step (every channel), or, outside collectives, the transfers one
+    // trigger releases at the same delay (none: posted at the same time), e.g. a connection
+    // matrix's all-to-all. Background traffic takes no part.
     {
+        std::map<std::tuple<int, int64_t, uint64_t>, int64_t> groupIds;
+        const auto groupOf = [&](int kind, int64_t a, uint64_t b) {
+            return groupIds.emplace(std::make_tuple(kind, a, b), groupIds.size()).first->second;
+        };
         std::vector<FairShareTransfer> fs(result.flows.size());
         for (uint32_t t = 0; t < result.flows.size(); ++t)
         {
@@ -289,9 +296,17 @@ CollectResults(const ScenarioSpec& spec,
             x.dst = ts.dst;
             x.idealPs = row.idealFctPs;
             x.onFabric = !row.scaleUp;
-            if (ts.collective >= 0 && ts.step >= 0 && !ts.background)
+            if (ts.background)
             {
-                x.group = (static_cast<int64_t>(ts.collective) << 32) | ts.step;
+                x.group = -1;
+            }
+            else if (ts.collective >= 0 && ts.step >= 0)
+            {
+                x.group = groupOf(0, ts.collective, static_cast<uint64_t>(ts.step));
+            }
+            else if (ts.collective < 0)
+            {
+                x.group = groupOf(1, ts.trigger, ts.startPs);
             }
             const uint64_t n = framing.Packets(ts.bytes);
             x.wireBytes = (n - 1) * framing.WireBytes(framing.mtuBytes) +

@@ -148,7 +148,7 @@ TEST_CASE("collective-aware ideal: all-to-all on a leaf-spine has the closed-for
         const auto [t, fair] = allToAll(b);
         for (size_t i = 0; i < t.size(); ++i)
         {
-            REQUIRE(fair[i] == 1'000'000 + std::llround(ExtraPs(wire, C / 15, C)));
+            REQUIRE(fair[i] == 1'000'000 + static_cast<uint64_t>(std::llround(ExtraPs(wire, C / 15, C))));
         }
     }
     SECTION("4:1 oversubscribed: cross-leaf flows get C / (k (n - k)), local ones the rest")

@@ -37,8 +37,9 @@ struct FairShareTransfer
 {
     uint32_t src = 0;
     uint32_t dst = 0;
-    /** Transfers with the same group (>= 0) run concurrently and share the fabric: one
-     *  collective step. -1: not part of any group (no fair-share ideal). */
+    /** Transfers with the same group (>= 0) run concurrently and share the fabric (one
+     *  collective step, or the transfers released at one instant). -1: not part of any group
+     *  (no fair-share ideal). */
     int64_t group = -1;
     uint64_t wireBytes = 0; //!< bytes it puts on the wire (payload, headers, preamble and gap)
     uint64_t idealPs = 0;   //!< its idle-fabric ideal FCT (ideal-fct.h), ps
