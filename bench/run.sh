@@ -5,6 +5,8 @@
 #   perm-8192:      htsim perm_8192n_8192c_2MB.cm on fat_tree_8192_1os.topo (../shared/data)
 #   perm-8192-ls:   the same permutation on leaf_spine_8192_400g.topo (../shared/data)
 #   setup:          setup time of a one-switch star of 1k..16k hosts (bench/star-setup.toml)
+#   iterations:     setup time and peak RSS of a ring all-reduce job of 10, 100 and 1,000
+#                   iterations (bench/iterations.toml), each run to the end
 # Usage: bench/run.sh [CASE|all] [--callgrind] [--set key=value ...]
 #   all = perm-128 and perm-1024 (the 8,192-host cases take minutes and GBs: name them).
 #   --callgrind: run the case under valgrind's callgrind, counting instructions inside
@@ -88,7 +90,33 @@ PY
   done
 }
 
+# Setup time and peak memory against a job's iterations (bench/iterations.toml): a job's
+# setup should be linear in its iterations and its memory flat.
+iterations_table() {
+  echo "| iterations | transfers | setup s (wall) | process CPU s | wall s (simulation) | peak RSS MB | simulated µs |"
+  echo "|---|---|---|---|---|---|---|"
+  local n out
+  for n in 10 100 1000; do
+    out=build/bench/iterations-$n
+    /usr/bin/time -f "%U %S %M" -o build/bench-iterations.time \
+      "$TUSK" run --quiet bench/iterations.toml --set "jobs[0].iterations=$n" --out "$out" "$@" \
+      >/dev/null
+    read -r user sys rss_kb < build/bench-iterations.time
+    /usr/bin/python3 - "$n" "$out/manifest.json" "$user" "$sys" "$rss_kb" <<'PY'
+import json, sys
+n, m = sys.argv[1], json.load(open(sys.argv[2]))
+cpu = float(sys.argv[3]) + float(sys.argv[4])
+print(f"| {n} | {m['transfers']} | {m['setup_time_s']:.2f} | {cpu:.2f} | {m['wall_time_s']:.2f} | "
+      f"{int(sys.argv[5]) / 1024:.0f} | {m['sim_end_us']:.1f} |")
+PY
+  done
+}
+
 mkdir -p build/bench
+if [ "$which" = iterations ]; then
+  iterations_table "$@"
+  exit 0
+fi
 if [ "$which" = setup ]; then
   setup_table "$@"
   exit 0
@@ -102,7 +130,7 @@ else
 fi
 case "$which" in
   perm-128|perm-1024|perm-8192|perm-8192-ls|all) ;;
-  *) echo "bench: unknown case '$which' (perm-128, perm-1024, perm-8192, perm-8192-ls, setup, all)" >&2; exit 2 ;;
+  *) echo "bench: unknown case '$which' (perm-128, perm-1024, perm-8192, perm-8192-ls, setup, iterations, all)" >&2; exit 2 ;;
 esac
 if [ "$which" = perm-128 ] || [ "$which" = all ]; then
   run_case perm-128 data/htsim/fat_tree_128_1os.topo data/htsim/perm_128n_128c_2MB.cm "$@"

@@ -9,6 +9,7 @@ PACKAGES=(
   libboost-dev libeigen3-dev libfmt-dev catch2 libtomlplusplus-dev libcli11-dev libsqlite3-dev nlohmann-json3-dev libssl-dev
   python3 python3-pandas python3-matplotlib python3-scipy   # analysis/ and `tusk report` (via /usr/bin/python3; scipy: t quantiles)
   pybind11-dev python3-pybind11 python3-dev   # the `tusk` Python module (python/, docs/scripting.md)
+  protobuf-compiler libprotobuf-dev python3-protobuf   # Chakra execution traces: protoc + library; the trace generator in tests/data/chakra
   chromium                             # the tests render report.html headless, offline
   tshark                               # pcap decoding check (RoCE dissector) in the tests
   clang-14 libclang-rt-14-dev          # scripts/sanitize.sh: ASan + UBSan build, libFuzzer runtime

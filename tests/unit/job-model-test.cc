@@ -327,6 +327,40 @@ TEST_CASE("jobs: iterations, blocking chain, and DiLoCo-style periodic sync", "[
     }
 }
 
+TEST_CASE("a job's transfers grow geometrically: setup linear in iterations", "[unit][job]")
+{
+    // Every iteration appends one collective. Each reallocation of the transfer array moves
+    // every transfer built so far; with geometric growth there are O(log N) of them over N
+    // iterations (amortised O(1) per transfer), with an exact-size reserve per collective one
+    // per iteration (O(N^2) moves in all).
+    JobSpec job;
+    job.name = "j";
+    job.hosts = Iota(8);
+    job.iterations = 512;
+    JobCollective ar;
+    ar.kind = "all-reduce";
+    ar.bytes = 1 << 16;
+    job.collectives = {ar};
+    WorkloadSpec w;
+    WorkloadBuilder b(w);
+    // Count reallocations by watching the array's capacity after each iteration's collective.
+    size_t reallocations = 0;
+    size_t capacity = w.transfers.capacity();
+    for (uint32_t it = 0; it < job.iterations; ++it)
+    {
+        JobSpec one = job;
+        one.iterations = 1;
+        AppendJob(b, w, one);
+        if (w.transfers.capacity() != capacity)
+        {
+            ++reallocations;
+            capacity = w.transfers.capacity();
+        }
+    }
+    REQUIRE(w.transfers.size() == 512 * (2 * 7 * 8)); // 2(n-1) steps x n ranks per collective
+    CHECK(reallocations <= 12);                        // log2(512) + 3
+}
+
 TEST_CASE("a collective whose group can never complete is found before the run", "[unit][job]")
 {
     // Ring all-reduce of 4 ranks, then a barrier that needs one activation more than exist.
@@ -349,7 +383,7 @@ TEST_CASE("a collective whose group can never complete is found before the run",
     // A dead transfer starves what waits on it, transitively.
     w.triggers[bar].threshold -= 1;
     w.transfers[0].trigger = static_cast<int32_t>(w.triggers.size());
-    w.triggers.push_back(TriggerSpec{TriggerSpec::BARRIER, 2, 99});
+    w.triggers.push_back(TriggerSpec{TriggerSpec::BARRIER, 2, 99, false, {}, 0});
     w.transfers.back().onRecvDone.push_back(static_cast<uint32_t>(w.triggers.size() - 1));
     const auto dead2 = TransfersThatCannotStart(w);
     // Transfer 0 needs 2 activations but has only the last transfer, which waits for the

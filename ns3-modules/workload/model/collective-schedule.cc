@@ -80,20 +80,6 @@ Start(const std::string& kind, const std::string& algorithm, uint32_t n, uint64_
     return s;
 }
 
-/** "All_Reduce" -> "allreduce": lower case without '-' and '_'. */
-std::string
-Squash(const std::string& s)
-{
-    std::string out;
-    for (char c : s)
-    {
-        if (c != '-' && c != '_' && c != ' ')
-        {
-            out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-        }
-    }
-    return out;
-}
 
 inline uint32_t
 Mod(int64_t a, uint32_t n)
@@ -124,6 +110,20 @@ AppendRing(CollectiveSchedule& s, uint32_t n, uint32_t steps, ChunkOf chunkOf)
 
 } // namespace
 
+std::string
+SquashCollectiveName(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+    {
+        if (c != '-' && c != '_' && c != ' ')
+        {
+            out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+        }
+    }
+    return out;
+}
+
 const std::vector<std::string>&
 CollectiveKinds()
 {
@@ -141,10 +141,10 @@ CollectiveKinds()
 std::string
 CanonicalCollectiveKind(const std::string& kind)
 {
-    const std::string k = Squash(kind);
+    const std::string k = SquashCollectiveName(kind);
     for (const auto& c : CollectiveKinds())
     {
-        if (k == Squash(c))
+        if (k == SquashCollectiveName(c))
         {
             return c;
         }
@@ -157,43 +157,6 @@ CanonicalCollectiveKind(const std::string& kind)
     Fail("kind", "unknown collective kind \"" + kind + "\"; expected one of " + list);
 }
 
-const std::vector<std::string>&
-CollectiveAlgorithms(const std::string& kind)
-{
-    static const std::vector<std::string> allReduce = {"ring",
-                                                       "halving-doubling",
-                                                       "double-binary-tree",
-                                                       "hierarchical-ring"};
-    static const std::vector<std::string> ring = {"ring"};
-    static const std::vector<std::string> allToAll = {"direct", "pairwise"};
-    static const std::vector<std::string> chain = {"chain"};
-    static const std::vector<std::string> p2p = {"p2p"};
-    const std::string k = CanonicalCollectiveKind(kind);
-    if (k == "all-reduce")
-    {
-        return allReduce;
-    }
-    if (k == "all-gather" || k == "reduce-scatter")
-    {
-        return ring;
-    }
-    if (k == "all-to-all")
-    {
-        return allToAll;
-    }
-    if (k == "broadcast")
-    {
-        return chain;
-    }
-    return p2p;
-}
-
-std::string
-DefaultCollectiveAlgorithm(const std::string& kind)
-{
-    return CollectiveAlgorithms(kind).front();
-}
-
 uint64_t
 BlockBytes(uint64_t bytes, uint32_t n, uint32_t j)
 {
@@ -202,70 +165,6 @@ BlockBytes(uint64_t bytes, uint32_t n, uint32_t j)
         Fail("ranks", "block " + std::to_string(j) + " of " + std::to_string(n) + " blocks");
     }
     return bytes / n + (j < bytes % n ? 1 : 0);
-}
-
-CollectiveSchedule
-MakeCollectiveSchedule(const CollectiveRequest& r)
-{
-    const std::string kind = CanonicalCollectiveKind(r.kind);
-    std::string algo = r.algorithm.empty() ? DefaultCollectiveAlgorithm(kind) : Squash(r.algorithm);
-    const auto& valid = CollectiveAlgorithms(kind);
-    auto it = std::find_if(valid.begin(), valid.end(), [&](const std::string& a) {
-        return Squash(a) == algo;
-    });
-    if (it == valid.end())
-    {
-        std::string list;
-        for (const auto& a : valid)
-        {
-            list += (list.empty() ? "" : ", ") + a;
-        }
-        Fail("algorithm",
-             "\"" + r.algorithm + "\" is not an algorithm of " + kind + "; expected " + list);
-    }
-    algo = *it;
-    if (kind == "all-reduce")
-    {
-        if (algo == "ring")
-        {
-            return RingAllReduceSchedule(r.ranks, r.bytes);
-        }
-        if (algo == "halving-doubling")
-        {
-            return HalvingDoublingAllReduceSchedule(r.ranks, r.bytes);
-        }
-        if (algo == "double-binary-tree")
-        {
-            return DoubleBinaryTreeAllReduceSchedule(r.ranks, r.bytes);
-        }
-        return HierarchicalRingAllReduceSchedule(r.ranks, r.bytes, r.localSize);
-    }
-    if (kind == "all-gather")
-    {
-        return RingAllGatherSchedule(r.ranks, r.bytes);
-    }
-    if (kind == "reduce-scatter")
-    {
-        return RingReduceScatterSchedule(r.ranks, r.bytes);
-    }
-    if (kind == "all-to-all")
-    {
-        return algo == "direct" ? DirectAllToAllSchedule(r.ranks, r.bytes)
-                                : PairwiseAllToAllSchedule(r.ranks, r.bytes);
-    }
-    if (kind == "broadcast")
-    {
-        return ChainBroadcastSchedule(r.ranks, r.bytes, r.root);
-    }
-    if (kind == "send-recv")
-    {
-        return SendRecvSchedule(r.ranks, r.bytes, r.root, r.peer);
-    }
-    if (kind == "permutation")
-    {
-        return PermutationSchedule(r.ranks, r.bytes, r.seed);
-    }
-    return IncastSchedule(r.ranks, r.bytes, r.root);
 }
 
 CollectiveSchedule

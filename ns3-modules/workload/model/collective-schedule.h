@@ -88,17 +88,21 @@ struct CollectiveRequest
  */
 std::string CanonicalCollectiveKind(const std::string& kind);
 
+/** "All_Reduce" -> "allreduce": lower case without '-', '_' and ' ' (how kind and algorithm
+ *  names are compared). */
+std::string SquashCollectiveName(const std::string& s);
+
 /** The canonical kinds, in documentation order. */
 const std::vector<std::string>& CollectiveKinds();
 
 /**
- * \brief The algorithms a kind accepts; the first one is its default.
- * all-reduce: ring, halving-doubling, double-binary-tree, hierarchical-ring; all-gather and
- * reduce-scatter: ring; all-to-all: direct, pairwise; broadcast: chain; send-recv,
- * permutation, incast: p2p.
+ * \brief The algorithms registered for a kind (collective-registry.h), the default first.
+ * Built in: all-reduce: ring, halving-doubling, double-binary-tree, hierarchical-ring;
+ * all-gather and reduce-scatter: ring; all-to-all: direct, pairwise; broadcast: chain;
+ * send-recv, permutation, incast: p2p.
  * \throws InputError key "collective.kind" for an unknown kind
  */
-const std::vector<std::string>& CollectiveAlgorithms(const std::string& kind);
+std::vector<std::string> CollectiveAlgorithms(const std::string& kind);
 
 /** \brief The first entry of CollectiveAlgorithms(kind). */
 std::string DefaultCollectiveAlgorithm(const std::string& kind);
@@ -108,7 +112,8 @@ std::string DefaultCollectiveAlgorithm(const std::string& kind);
 uint64_t BlockBytes(uint64_t bytes, uint32_t n, uint32_t j);
 
 /**
- * \brief Generate the schedule of a request (dispatches to the functions below).
+ * \brief Generate the schedule of a request with the builder registered for its kind and
+ * algorithm (collective-registry.h; the built-ins are the functions below).
  * \throws InputError as those functions, and key "collective.algorithm" for an algorithm the
  *         kind does not have
  */

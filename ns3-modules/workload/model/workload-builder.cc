@@ -161,7 +161,13 @@ WorkloadBuilder::AddCollective(const CollectiveSchedule& s,
     const size_t first = m_spec.transfers.size();
     m_ranges.emplace_back(first, first + pieces);
     auto at = [&](size_t op, uint32_t c, uint64_t k) { return first + (op * C + c) * K + k; };
-    m_spec.transfers.reserve(first + pieces);
+    // Room for this collective, growing geometrically: an exact-size reserve per collective
+    // would reallocate (and move) every transfer so far on each call, quadratic in the
+    // number of collectives of a job.
+    if (m_spec.transfers.capacity() < first + pieces)
+    {
+        m_spec.transfers.reserve(std::max(first + pieces, 2 * m_spec.transfers.capacity()));
+    }
     for (size_t oi = 0; oi < s.ops.size(); ++oi)
     {
         const CollectiveOp& op = s.ops[oi];
@@ -284,8 +290,16 @@ TransfersThatCannotStart(const WorkloadSpec& spec)
     std::vector<size_t> live(ng, 0);
     for (size_t g = 0; g < ng; ++g)
     {
-        live[g] = activators[g].size();
+        live[g] += activators[g].size();
+        for (uint32_t h : spec.triggers[g].onFire) // a trigger activating a trigger
+        {
+            if (h < ng)
+            {
+                ++live[h];
+            }
+        }
     }
+    std::vector<uint32_t> starvedWork; // triggers found starved: their onFire loses a source
     std::vector<uint32_t> work;
     for (uint32_t t = 0; t < nt; ++t)
     {
@@ -301,9 +315,14 @@ TransfersThatCannotStart(const WorkloadSpec& spec)
         {
             return;
         }
+        if (tr.atStart && tr.kind != TriggerSpec::MULTISHOT)
+        {
+            return; // fires without activations
+        }
         if (tr.kind != TriggerSpec::MULTISHOT && live[g] < std::max<uint32_t>(tr.threshold, 1))
         {
             starved[g] = true;
+            starvedWork.push_back(static_cast<uint32_t>(g));
         }
         for (size_t w = 0; w < waiters[g].size(); ++w)
         {
@@ -322,8 +341,22 @@ TransfersThatCannotStart(const WorkloadSpec& spec)
     {
         check(g);
     }
-    while (!work.empty())
+    while (!work.empty() || !starvedWork.empty())
     {
+        if (!starvedWork.empty())
+        {
+            const uint32_t g = starvedWork.back();
+            starvedWork.pop_back();
+            for (uint32_t h : spec.triggers[g].onFire)
+            {
+                if (h < ng)
+                {
+                    --live[h];
+                    check(h);
+                }
+            }
+            continue;
+        }
         const uint32_t t = work.back();
         work.pop_back();
         const TransferSpec& ts = spec.transfers[t];

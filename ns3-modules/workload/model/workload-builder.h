@@ -104,8 +104,10 @@ class WorkloadBuilder
     /** Largest transfer count a workload may reach (memory guard). */
     static constexpr size_t kMaxTransfers = 10'000'000;
 
-  private:
+    /** \brief Append a trigger (externalId = its index). \return its index */
     uint32_t AddTrigger(TriggerSpec::Kind kind, uint32_t threshold);
+
+  private:
     void CheckRoom(size_t more) const;
 
     WorkloadSpec& m_spec;
@@ -117,7 +119,8 @@ class WorkloadBuilder
  * \brief The transfers that can never start: they wait for a trigger that cannot collect the
  * activations it needs (a BARRIER or ONESHOT with fewer live activators than its threshold, a
  * MULTISHOT with fewer live activators than the waiters before them), where an activator is
- * live unless it is itself a transfer that can never start. Fixed point over the trigger graph;
+ * live unless it is itself a transfer that can never start, or a trigger (TriggerSpec::onFire)
+ * that can never fire; a trigger with atStart needs no activator. Fixed point over the trigger graph;
  * O(transfers + trigger references) per round.
  * \return their indices, increasing
  */

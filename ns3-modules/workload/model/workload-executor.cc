@@ -107,7 +107,16 @@ WorkloadExecutor::AssignStreams(int64_t stream)
 void
 WorkloadExecutor::Setup(const WorkloadSpec& spec, const std::vector<Ptr<RdmaNic>>& nics)
 {
-    m_spec = spec;
+    Setup(std::make_shared<const WorkloadSpec>(spec), nics);
+}
+
+void
+WorkloadExecutor::Setup(std::shared_ptr<const WorkloadSpec> shared,
+                        const std::vector<Ptr<RdmaNic>>& nics)
+{
+    NS_ABORT_MSG_IF(!shared, "WorkloadExecutor::Setup: no workload");
+    m_spec = std::move(shared);
+    const WorkloadSpec& spec = *m_spec;
     m_nics = nics;
     const size_t n = spec.transfers.size();
     m_records.assign(n, TransferRecord());
@@ -115,6 +124,7 @@ WorkloadExecutor::Setup(const WorkloadSpec& spec, const std::vector<Ptr<RdmaNic>
     m_waiters.assign(spec.triggers.size(), {});
     m_activations.assign(spec.triggers.size(), 0);
     m_fired.assign(spec.triggers.size(), false);
+    m_firedPs.assign(spec.triggers.size(), -1);
     m_multishotNext.assign(spec.triggers.size(), 0);
     for (uint32_t t = 0; t < n; ++t)
     {
@@ -143,18 +153,25 @@ WorkloadExecutor::SetScaleUpDomain(Ptr<ScaleUpDomain> domain)
 void
 WorkloadExecutor::Start()
 {
-    if (m_stallTimeout.IsStrictlyPositive() && !m_spec.transfers.empty())
+    if (m_stallTimeout.IsStrictlyPositive() && !m_spec->transfers.empty())
     {
         Simulator::Schedule(m_stallTimeout, &WorkloadExecutor::CheckStall, this);
     }
-    for (uint32_t t = 0; t < m_spec.transfers.size(); ++t)
+    for (uint32_t t = 0; t < m_spec->transfers.size(); ++t)
     {
-        if (m_spec.transfers[t].trigger < 0)
+        if (m_spec->transfers[t].trigger < 0)
         {
             ScheduleStart(t);
         }
     }
-    if (m_spec.transfers.empty() && !m_allDone.IsNull())
+    for (uint32_t g = 0; g < m_spec->triggers.size(); ++g)
+    {
+        if (m_spec->triggers[g].atStart && m_spec->triggers[g].kind != TriggerSpec::MULTISHOT)
+        {
+            Fire(g);
+        }
+    }
+    if (AllDone() && !m_allDone.IsNull())
     {
         Simulator::ScheduleNow(m_allDone);
     }
@@ -163,10 +180,10 @@ WorkloadExecutor::Start()
 void
 WorkloadExecutor::ScheduleStart(uint32_t t)
 {
-    const uint64_t at = m_spec.transfers[t].startPs;
+    const uint64_t at = m_spec->transfers[t].startPs;
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     // An untriggered transfer starts at its absolute time; a triggered one after its delay.
-    const uint64_t delay = m_spec.transfers[t].trigger < 0 ? (at > now ? at - now : 0) : at;
+    const uint64_t delay = m_spec->transfers[t].trigger < 0 ? (at > now ? at - now : 0) : at;
     ++m_pendingStarts;
     Simulator::Schedule(PicoSeconds(delay), &WorkloadExecutor::StartTransfer, this, t);
 }
@@ -248,7 +265,7 @@ WorkloadExecutor::StartTransfer(uint32_t t)
         return;
     }
     ++m_progress;
-    const TransferSpec& ts = m_spec.transfers[t];
+    const TransferSpec& ts = m_spec->transfers[t];
     if (m_scaleUp && m_scaleUp->SameServer(ts.src, ts.dst))
     {
         r.started = true;
@@ -302,7 +319,7 @@ WorkloadExecutor::PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t b
     r.messages.emplace_back(qp, bytes);
     PsnOwners& o = *c.owners[qp];
     o.first.emplace_back(o.end, t);
-    const uint64_t mtu = m_nics[m_spec.transfers[t].src]->GetMtuBytes();
+    const uint64_t mtu = m_nics[m_spec->transfers[t].src]->GetMtuBytes();
     o.end += (bytes + mtu - 1) / mtu; // as RdmaRequester::PostSend numbers its packets
     c.peers[qp]->PostReceive(t);
     c.qps[qp]->PostSend(bytes, t);
@@ -312,7 +329,7 @@ void
 WorkloadExecutor::OnScaleUpRecvDone(uint32_t t)
 {
     RecvMessageStats stats;
-    stats.bytes = m_spec.transfers[t].bytes;
+    stats.bytes = m_spec->transfers[t].bytes;
     OnRecvDone(t, stats);
 }
 
@@ -338,7 +355,7 @@ WorkloadExecutor::OnRecvDone(uint64_t cookie, const RecvMessageStats& stats)
         r.recvDone = true;
         r.recvDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
         m_deliveredTrace(static_cast<uint32_t>(cookie));
-        for (uint32_t trig : m_spec.transfers[cookie].onRecvDone)
+        for (uint32_t trig : m_spec->transfers[cookie].onRecvDone)
         {
             Activate(trig);
         }
@@ -426,7 +443,7 @@ WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
         r.sendDone = true;
         r.sendDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
         m_acknowledgedTrace(static_cast<uint32_t>(cookie));
-        for (uint32_t trig : m_spec.transfers[cookie].onSendDone)
+        for (uint32_t trig : m_spec->transfers[cookie].onSendDone)
         {
             Activate(trig);
         }
@@ -451,7 +468,7 @@ WorkloadExecutor::CheckDone(uint32_t t)
 void
 WorkloadExecutor::Activate(uint32_t trigger)
 {
-    const TriggerSpec& spec = m_spec.triggers[trigger];
+    const TriggerSpec& spec = m_spec->triggers[trigger];
     ++m_activations[trigger];
     switch (spec.kind)
     {
@@ -459,11 +476,7 @@ WorkloadExecutor::Activate(uint32_t trigger)
     case TriggerSpec::BARRIER:
         if (!m_fired[trigger] && m_activations[trigger] >= spec.threshold)
         {
-            m_fired[trigger] = true;
-            for (uint32_t t : m_waiters[trigger])
-            {
-                ScheduleStart(t);
-            }
+            Fire(trigger);
         }
         break;
     case TriggerSpec::MULTISHOT:
@@ -472,6 +485,35 @@ WorkloadExecutor::Activate(uint32_t trigger)
             ScheduleStart(m_waiters[trigger][m_multishotNext[trigger]++]);
         }
         break;
+    }
+}
+
+void
+WorkloadExecutor::Fire(uint32_t trigger)
+{
+    m_fired[trigger] = true;
+    m_firedPs[trigger] = Simulator::Now().GetPicoSeconds();
+    for (uint32_t t : m_waiters[trigger])
+    {
+        ScheduleStart(t);
+    }
+    const TriggerSpec& spec = m_spec.triggers[trigger];
+    for (uint32_t g : spec.onFire)
+    {
+        ++m_pendingActivations;
+        Simulator::Schedule(PicoSeconds(spec.delayPs), &WorkloadExecutor::DelayedActivate, this, g);
+    }
+}
+
+void
+WorkloadExecutor::DelayedActivate(uint32_t trigger)
+{
+    --m_pendingActivations;
+    ++m_progress;
+    Activate(trigger);
+    if (AllDone() && !m_allDone.IsNull())
+    {
+        m_allDone();
     }
 }
 
@@ -541,7 +583,7 @@ WorkloadExecutor::CheckStall()
     {
         delivered += peer->GetCounters().deliveredBytes;
     }
-    const bool busy = m_pendingStarts > 0 || (m_scaleUp && m_scaleUp->GetActiveTransfers() > 0);
+    const bool busy = m_pendingStarts > 0 || m_pendingActivations > 0 || (m_scaleUp && m_scaleUp->GetActiveTransfers() > 0);
     if (!busy && delivered == m_lastDelivered && m_progress == m_lastProgress)
     {
         m_stalled = true;
@@ -571,7 +613,7 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
         {
             continue;
         }
-        const int32_t c = m_spec.transfers[t].collective;
+        const int32_t c = m_spec->transfers[t].collective;
         auto& f = firsts.try_emplace(c, -1, -1).first->second;
         ++unfinished[c];
         if (r.started && f.first < 0)
@@ -585,7 +627,7 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
     }
     std::vector<std::string> out;
     auto describe = [&](uint32_t t) {
-        const TransferSpec& ts = m_spec.transfers[t];
+        const TransferSpec& ts = m_spec->transfers[t];
         std::ostringstream s;
         s << "transfer " << ts.externalId << " (host " << ts.src << " -> " << ts.dst << ", "
           << ts.bytes << " B";
@@ -603,7 +645,7 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
         }
         else if (ts.trigger >= 0)
         {
-            const TriggerSpec& trig = m_spec.triggers[ts.trigger];
+            const TriggerSpec& trig = m_spec->triggers[ts.trigger];
             const char* kind = trig.kind == TriggerSpec::BARRIER     ? "barrier"
                                : trig.kind == TriggerSpec::MULTISHOT ? "multishot"
                                                                      : "oneshot";
@@ -625,15 +667,15 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
         std::ostringstream line;
         if (c >= 0)
         {
-            const CollectiveSpec& cs = m_spec.collectives[c];
+            const CollectiveSpec& cs = m_spec->collectives[c];
             line << "collective " << c << " (" << cs.kind;
             if (!cs.algorithm.empty())
             {
                 line << " " << cs.algorithm;
             }
-            if (cs.job >= 0 && static_cast<size_t>(cs.job) < m_spec.jobs.size())
+            if (cs.job >= 0 && static_cast<size_t>(cs.job) < m_spec->jobs.size())
             {
-                line << ", job " << cs.job << " '" << m_spec.jobs[cs.job].name << "', iteration "
+                line << ", job " << cs.job << " '" << m_spec->jobs[cs.job].name << "', iteration "
                      << cs.iteration;
             }
             if (!cs.name.empty())

@@ -72,7 +72,9 @@ struct TransferRecord
  * of at most QpMessageBytes and posts them on the connection's QPs in turn, continuing across
  * transfers (as Meta's collective library does). A transfer is delivered when all its
  * messages are. Transfers of one connection run in post order.
- * Trigger semantics are htsim's (see TriggerSpec).
+ * Trigger semantics are htsim's (see TriggerSpec), plus triggers that fire at the start
+ * (TriggerSpec::atStart) and triggers that activate other triggers after a delay
+ * (TriggerSpec::onFire, delayPs: compute nodes of an execution trace).
  *
  * With a ScaleUpDomain, a transfer between two GPUs of one server is carried by it instead of
  * the NICs (no QPs; qps = 0 in its record).
@@ -94,8 +96,11 @@ class WorkloadExecutor : public Object
     static TypeId GetTypeId();
     WorkloadExecutor();
 
-    /** \param nics the NIC of every host, indexed by host id */
+    /** \param nics the NIC of every host, indexed by host id; `spec` is copied */
     void Setup(const WorkloadSpec& spec, const std::vector<Ptr<RdmaNic>>& nics);
+    /** \brief As above, sharing `spec` instead of copying it (a large workload is held once:
+     *  the caller keeps reading it, e.g. for results, and must not change it). */
+    void Setup(std::shared_ptr<const WorkloadSpec> spec, const std::vector<Ptr<RdmaNic>>& nics);
     int64_t AssignStreams(int64_t stream);
     /** Schedule the transfers that start by time. Call before Simulator::Run. */
     void Start();
@@ -117,9 +122,13 @@ class WorkloadExecutor : public Object
      * (kind, activations so far / needed).
      */
     std::vector<std::string> DescribeBlocked(size_t max = 8) const;
-    bool AllDone() const { return m_done == m_records.size(); }
+    /** Every transfer delivered and acknowledged, and no trigger activation still delayed
+     *  (TriggerSpec::onFire: a compute node still running). */
+    bool AllDone() const { return m_done == m_records.size() && m_pendingActivations == 0; }
+    /** When trigger g fired, ps; -1 if it has not. */
+    int64_t GetTriggerFiredPs(uint32_t g) const { return m_firedPs.at(g); }
 
-    const WorkloadSpec& GetSpec() const { return m_spec; }
+    const WorkloadSpec& GetSpec() const { return *m_spec; }
     const std::vector<TransferRecord>& GetRecords() const { return m_records; }
     /** Transfer t's record with the counts of its messages still in progress added (what a
      *  run that stopped early can say about an unfinished transfer). */
@@ -193,6 +202,9 @@ class WorkloadExecutor : public Object
     void StartTransfer(uint32_t t);
     void ScheduleStart(uint32_t t);
     void Activate(uint32_t trigger);
+    /** Mark the trigger fired: start its waiters, schedule its onFire activations. */
+    void Fire(uint32_t trigger);
+    void DelayedActivate(uint32_t trigger);
     void OnRecvDone(uint64_t cookie, const RecvMessageStats& stats);
     /** A duplicate of a packet of transfer `cookie` arrived after its message was delivered. */
     void OnLateDuplicate(uint64_t cookie);
@@ -203,7 +215,7 @@ class WorkloadExecutor : public Object
     void OnScaleUpRecvDone(uint32_t t);
     void OnScaleUpSendDone(uint32_t t);
 
-    WorkloadSpec m_spec;
+    std::shared_ptr<const WorkloadSpec> m_spec = std::make_shared<const WorkloadSpec>();
     std::vector<Ptr<RdmaNic>> m_nics;
     uint32_t m_qpsPerConnection = 1;
     QpScaling m_qpScaling = SPLIT;
@@ -216,6 +228,8 @@ class WorkloadExecutor : public Object
     std::vector<std::vector<uint32_t>> m_waiters; //!< per trigger, transfers waiting, in order
     std::vector<uint32_t> m_activations;
     std::vector<bool> m_fired;
+    std::vector<int64_t> m_firedPs; //!< per trigger, when it fired, ps (-1: not yet)
+    uint64_t m_pendingActivations = 0; //!< onFire activations scheduled and not yet run
     std::vector<uint32_t> m_multishotNext;
     std::vector<Ptr<RdmaQueuePair>> m_allQps;
     TracedCallback<uint32_t> m_startedTrace;

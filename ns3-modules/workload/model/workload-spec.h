@@ -30,6 +30,13 @@ struct TriggerSpec
     Kind kind = ONESHOT;
     uint32_t threshold = 1; //!< activations needed (BARRIER); 1 otherwise
     uint64_t externalId = 0; //!< id in the source file, for messages
+    /** Fires when the executor starts, needing no activation (ONESHOT and BARRIER only): a
+     *  node of a dependency graph without parents. */
+    bool atStart = false;
+    /** Triggers this one activates, delayPs after it fired: a dependency graph's edges
+     *  through a node that is not a transfer (a compute node of delayPs, or 0). */
+    std::vector<uint32_t> onFire;
+    uint64_t delayPs = 0; //!< see onFire, ps
 };
 
 struct TransferSpec
@@ -86,6 +93,21 @@ struct JobInfo
     std::string note;            //!< anything the manifest must state (DP scaling of an import)
 };
 
+/**
+ * \brief One node of an execution-trace workload (a Chakra trace, chakra-workload.h) whose
+ * start and end are the times two triggers fire: the results' per-rank node timeline.
+ */
+struct TimelineNodeSpec
+{
+    uint32_t rank = 0;        //!< the trace's rank (its file)
+    uint64_t nodeId = 0;      //!< the node id in that file
+    std::string name;         //!< the node's name
+    std::string type;         //!< "compute", "collective", "send", "recv", "metadata", "invalid"
+    std::string detail;       //!< the collective kind and bytes, or the peer and bytes
+    uint32_t startTrigger = 0; //!< fires when every dependency has ended
+    uint32_t endTrigger = 0;   //!< fires when the node has ended
+};
+
 struct WorkloadSpec
 {
     std::string description;
@@ -93,6 +115,7 @@ struct WorkloadSpec
     std::vector<TriggerSpec> triggers;
     std::vector<CollectiveSpec> collectives;
     std::vector<JobInfo> jobs;
+    std::vector<TimelineNodeSpec> timeline; //!< execution-trace nodes (empty otherwise)
 };
 
 } // namespace ns3

@@ -1,0 +1,132 @@
+#include "cli/kinds.h"
+
+#include "cli/plugins.h"
+
+#include "lb-policies/policy-registry.h"
+#include "rdma/model/cc/cc-registry.h"
+#include "workload/model/collective-registry.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace tusk
+{
+
+namespace
+{
+
+/** "a; b; c" of the non-empty parts. */
+std::string
+Joined(const std::vector<std::string>& parts)
+{
+    std::string s;
+    for (const auto& p : parts)
+    {
+        if (!p.empty())
+        {
+            s += (s.empty() ? "" : "; ") + p;
+        }
+    }
+    return s;
+}
+
+/** What a congestion control needs, in words ("" = nothing). */
+std::string
+CcNeeds(const ns3::CongestionControlInfo& cc)
+{
+    using I = ns3::CongestionControlInfo;
+    return Joined({cc.Needs(I::NEEDS_ECN) ? "ECN marking ([ecn] enabled = true)" : "",
+                   cc.Needs(I::USES_INT) ? "INT (link rates INT can encode)" : "",
+                   cc.Needs(I::NEEDS_BASE_RTT) ? "the fabric's base RTT" : "",
+                   cc.fabric.empty() ? "" : "fabric.kind = \"" + cc.fabric + "\""});
+}
+
+std::string
+PolicyNeeds(const ns3::PolicyInfo& p)
+{
+    return Joined({p.pathSelector.empty() ? "" : "host path selector " + p.pathSelector,
+                   p.qps > 0 ? fmt::format("{} QPs per connection ({})", p.qps, p.qpScaling) : "",
+                   p.fabric.empty() ? "" : "fabric.kind = \"" + p.fabric + "\"",
+                   p.needsReorderingReceiver ? "an out-of-order receiver" : ""});
+}
+
+/** One kind: its first line, then `needs` and `source` indented. */
+std::string
+Block(size_t width, const std::string& name, const std::string& typeId,
+      const std::string& description, const std::string& needs, const std::string& source)
+{
+    std::string s = fmt::format("  {:<{}} {:<34} {}\n", name, width, typeId, description);
+    const std::string detail = Joined({needs.empty() ? "needs nothing" : "needs " + needs,
+                                       source.empty() ? "" : "source: " + source});
+    return s + fmt::format("  {:<{}} {}\n", "", width, detail);
+}
+
+template <class Infos>
+size_t
+Width(const Infos& infos)
+{
+    size_t w = 8;
+    for (const auto& i : infos)
+    {
+        w = std::max(w, i.name.size());
+    }
+    return w;
+}
+
+} // namespace
+
+std::string
+KindsText()
+{
+    std::string s = "policies (lb.policy; `tusk policies`):\n";
+    const auto& policies = ns3::SwitchPolicies();
+    for (const auto& p : policies)
+    {
+        s += Block(Width(policies), p.name, p.typeId, p.description, PolicyNeeds(p), p.source);
+    }
+    s += "\npath selectors (lb.path_selector):\n";
+    const auto& selectors = ns3::PathSelectors();
+    for (const auto& p : selectors)
+    {
+        s += fmt::format("  {:<{}} {:<34} {}\n", p.name, Width(selectors), p.typeId,
+                         p.description);
+    }
+    s += "\ncongestion controls (nic.congestion_control):\n";
+    const auto& ccs = ns3::CongestionControls();
+    for (const auto& c : ccs)
+    {
+        s += Block(Width(ccs), c.name, c.typeId, c.description, CcNeeds(c), c.source);
+    }
+    s += "\ncollective algorithms (jobs[i].collectives[j].algorithm, workload.algorithm; "
+         "the first of a kind is its default; \"auto\" picks by NCCL's tuning model):\n";
+    const auto algorithms = ns3::CollectiveAlgorithmTable();
+    size_t width = 8;
+    for (const auto& a : algorithms)
+    {
+        width = std::max(width, a.name.size());
+    }
+    for (const auto& a : algorithms)
+    {
+        s += Block(width, a.name, a.typeId, a.description, "", a.source);
+    }
+    s += "\nplugins loaded (--plugin, TUSK_PLUGIN_PATH):";
+    if (LoadedPlugins().empty())
+    {
+        s += " none\n";
+    }
+    else
+    {
+        s += "\n";
+        for (const auto& p : LoadedPlugins())
+        {
+            s += fmt::format("  {} sha256 {}\n", p.path, p.sha256);
+        }
+    }
+    s += "\nnot registered yet, chosen by name in tusk/ (docs/extending.md): loss recovery "
+         "(nic.receiver, nic.transport), topology kinds (topology.kind), failure kinds "
+         "(failures[i].kind), fabric kinds (fabric.kind)\n";
+    return s;
+}
+
+} // namespace tusk
