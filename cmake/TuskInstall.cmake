@@ -47,3 +47,18 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/tuskConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/tuskConfig.cmake ${PROJECT_BINARY_DIR}/tuskConfigVersion.cmake
   DESTINATION ${TUSK_CMAKE_DIR})
+
+# The Python side, under the prefix in Debian's layout for /usr/bin/python3:
+#   P/lib/python3/dist-packages/tusk_analysis   the analysis package (`tusk report` finds it
+#                                               beside its own bin/, before the source tree)
+#   P/lib/python3/dist-packages/tusk            the Python module (python/, when built)
+#   P/share/tusk/papers                         sweeps.sh and sweep_table.py, which the run.sh
+#                                               of a copied scenarios/papers folder uses
+# For P = /usr that directory is on /usr/bin/python3's path already; for any other prefix put
+# it on PYTHONPATH (the papers' run.sh does so from the tusk it finds on PATH).
+# (TUSK_INSTALL_PYTHONDIR is set in tusk/CMakeLists.txt, where `tusk report` learns it.)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/analysis/tusk_analysis
+  DESTINATION ${TUSK_INSTALL_PYTHONDIR} FILES_MATCHING PATTERN "*.py" PATTERN "*.js"
+  PATTERN "__pycache__" EXCLUDE)
+install(FILES ${PROJECT_SOURCE_DIR}/scenarios/papers/sweeps.sh
+  ${PROJECT_SOURCE_DIR}/scenarios/papers/sweep_table.py DESTINATION ${CMAKE_INSTALL_DATADIR}/tusk/papers)

@@ -1,9 +1,13 @@
 """Every count README.md and docs/ state about the code, checked against the code, so that a
 changed count fails here until the text follows: the number of policies (`tusk policies`),
 the checks and runs of regress/policies.toml, the plots of the tiny report, the runs of
-scenarios/sweeps/policy-load.toml, and the paper folders in scenarios/papers/README.md's
-table."""
+scenarios/sweeps/policy-load.toml, the paper folders in scenarios/papers/README.md's
+table, the runs each paper folder's run.sh and sweep files state, and the fuzz targets CI runs.
+test_every_stated_number_is_checked changes each stated number in turn and requires its check
+to fail."""
 
+import functools
+import glob
 import os
 import re
 import sys
@@ -35,7 +39,13 @@ def number(text):
 NUMBER = r"(\d[\d,\u2009]*|[a-z]+(?:-[a-z]+)?)"
 
 
+#: rel path -> text that read() returns instead of the file's (the mutation test).
+OVERRIDE = {}
+
+
 def read(rel):
+    if rel in OVERRIDE:
+        return OVERRIDE[rel]
     with open(os.path.join(REPO, rel), encoding="utf-8") as fh:
         return fh.read()
 
@@ -49,6 +59,7 @@ def stated(rel, pattern, groups=1):
     return [tuple(number(x) for x in (m if isinstance(m, tuple) else (m,))) for m in found]
 
 
+@functools.lru_cache(maxsize=None)
 def policies():
     """`tusk policies`: [(name, fabric-specific)]: a name per entry, a continuation line saying
     `fabric.kind = ... only` for a policy that runs only on that fabric."""
@@ -59,7 +70,33 @@ def policies():
             entries.append([line.split()[0], False])
         elif entries and "fabric.kind = " in line and " only" in line:
             entries[-1][1] = True
-    return [tuple(e) for e in entries]
+    return tuple(tuple(e) for e in entries)
+
+
+def sweep_runs(rel):
+    """Runs of a sweep file: the product of its axes' value counts (papers use no other
+    combination; a file that does fails here)."""
+    sweep = tomllib.loads(read(rel))
+    if sweep.get("combine", "product") != "product" or "run" in sweep:
+        raise AssertionError("%s: not a plain product of axes; count its runs here" % rel)
+    total = 1
+    for a in sweep.get("axis", []):
+        total *= len(a["values"])
+    return total
+
+
+def paper_sweeps(run_sh):
+    """The sweep files a paper folder's run.sh runs (papers_sweep FILE, or tusk sweep FILE)."""
+    folder = os.path.dirname(run_sh)
+    text = read(run_sh)
+    names = re.findall(r"papers_sweep (\S+\.sweep\.toml)", text)
+    names += re.findall(r"sweep \"\$here/(\S+\.sweep\.toml)\"", text)
+    return [os.path.join(folder, n) for n in names]
+
+
+def paper_run_scripts():
+    return sorted(os.path.relpath(p, REPO) for p in glob.glob(
+        os.path.join(REPO, "scenarios", "papers", "*", "run.sh")))
 
 
 class StatedCountsTest(unittest.TestCase):
@@ -112,6 +149,74 @@ class StatedCountsTest(unittest.TestCase):
         table = re.findall(r"^\| \[([a-z0-9-]+)\]\(\1/README\.md\) \|", read(
             "scenarios/papers/README.md"), re.M)
         self.assertEqual(sorted(table), folders)
+
+    def test_paper_runs_stated_in_run_sh_and_sweep_files(self):
+        checked = 0
+        for run_sh in paper_run_scripts():
+            sweeps = paper_sweeps(run_sh)
+            if not sweeps:
+                continue  # runs its scenarios itself (hpcc) or runs none (llama3-failures)
+            total = sum(sweep_runs(f) for f in sweeps)
+            for (count,) in stated(run_sh, r"\(NUMBER runs"):
+                self.assertEqual(count, total, "%s: runs of %s" % (run_sh, ", ".join(sweeps)))
+            for f in sweeps:
+                for (count,) in stated(f, r"[\s(]NUMBER runs"):
+                    self.assertEqual(count, sweep_runs(f), f)
+            checked += 1
+        self.assertGreaterEqual(checked, 8)
+
+    def test_fuzz_targets_in_testing_md(self):
+        n = len(glob.glob(os.path.join(REPO, "fuzz", "fuzz-*.cc")))
+        self.assertGreater(n, 5)
+        for (count,) in stated("docs/testing.md", r"In CI that is NUMBER targets"):
+            self.assertEqual(count, n, "docs/testing.md: fuzz/fuzz-*.cc")
+
+    def test_every_stated_number_is_checked(self):
+        # Each stated number, changed by one in the text, makes its check fail.
+        cases = [("test_policy_count_in_readme", "README.md",
+                  r"\*\*Load balancing\*\*: (NUMBER) policies"),
+                 ("test_regress_suite_checks_and_runs", "docs/sweeps.md",
+                  r"(NUMBER) checks\s+over NUMBER runs"),
+                 ("test_regress_suite_checks_and_runs", "docs/sweeps.md",
+                  r"NUMBER checks\s+over (NUMBER) runs"),
+                 ("test_regress_suite_checks_and_runs", "docs/sweeps.md",
+                  r"`policies = \"all\"`: the (NUMBER) of"),
+                 ("test_plots_of_the_tiny_report", "docs/analysis.md",
+                  r"report must contain the (NUMBER) plots"),
+                 ("test_policy_load_sweep_runs", "README.md", r"(NUMBER) policies x NUMBER loads"),
+                 ("test_policy_load_sweep_runs", "docs/sweeps.md",
+                  r"× NUMBER seeds = (NUMBER) runs"),
+                 ("test_policy_load_sweep_runs", "docs/sweeps.md",
+                  r"the (NUMBER) runs and their overrides"),
+                 ("test_fuzz_targets_in_testing_md", "docs/testing.md",
+                  r"In CI that is (NUMBER) targets")]
+        for run_sh in paper_run_scripts():
+            if paper_sweeps(run_sh):
+                cases.append(("test_paper_runs_stated_in_run_sh_and_sweep_files", run_sh,
+                              r"\((NUMBER) runs"))
+                cases += [("test_paper_runs_stated_in_run_sh_and_sweep_files", f,
+                           r"[\s(](NUMBER) runs") for f in paper_sweeps(run_sh)]
+        for method, rel, pattern in cases:
+            text = read(rel)
+            m = re.search(pattern.replace("NUMBER", NUMBER), text, re.S)
+            self.assertIsNotNone(m, "%s: %r" % (rel, pattern))
+            changed = text[:m.start(1)] + str(number(m.group(1)) + 1) + text[m.end(1):]
+            OVERRIDE[rel] = changed
+            try:
+                with self.assertRaises(AssertionError, msg="%s: %s" % (rel, pattern)):
+                    getattr(StatedCountsTest(method), method)()
+            finally:
+                OVERRIDE.pop(rel)
+        # The papers table: a folder left out of it.
+        text = read("scenarios/papers/README.md")
+        m = re.search(r"^\| \[([a-z0-9-]+)\]\(\1/README\.md\) \|.*\n", text, re.M)
+        OVERRIDE["scenarios/papers/README.md"] = text[:m.start()] + text[m.end():]
+        try:
+            with self.assertRaises(AssertionError):
+                StatedCountsTest("test_papers_table_lists_every_folder")\
+                    .test_papers_table_lists_every_folder()
+        finally:
+            OVERRIDE.clear()
 
     def test_the_check_can_fail(self):
         self.assertEqual(number("seventeen"), 17)

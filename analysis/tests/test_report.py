@@ -71,6 +71,19 @@ class ComparisonReportTest(unittest.TestCase):
             with open(svg, encoding="utf-8") as fh:
                 self.assertIn("<svg", fh.read(2000), name)
 
+    def test_a_fabric_view_per_run_is_written_and_linked(self):
+        for policy in ("ecmp", "spray"):
+            page = "fabric-%s-s1.html" % policy
+            self.assertTrue(os.path.isfile(os.path.join(self.dir, page)), page)
+            self.assertIn('href="%s"' % page, self.html)
+
+    def test_summary_has_the_collective_aware_slowdown(self):
+        self.assertIn("fair-share slowdown mean", self.html)
+        s = pd.read_csv(os.path.join(self.dir, "summary.csv"))
+        # Never above the idle-fabric slowdown: the fair ideal is at least the idle one.
+        self.assertTrue((s["fair_slowdown_mean"] > 0).all(), s["fair_slowdown_mean"])
+        self.assertTrue((s["fair_slowdown_mean"] <= s["slowdown_mean"] + 1e-9).all())
+
     def test_html_inlines_every_plot(self):
         imgs = images(self.html)
         self.assertEqual(sorted(imgs), sorted(support.EXPECTED_PLOTS))
@@ -386,9 +399,10 @@ class SettingsAndCongestionColumnsTest(unittest.TestCase):
             self.assertEqual((c["ecn_marks"], c["cnps"]), (m["ecn_marks"], m["cnps"]))
 
     def test_csv_settings_columns(self):
-        self.assertEqual(list(self.csv.columns[-7:]), ["ecn_marks", "cnps", "transport",
+        self.assertEqual(list(self.csv.columns[-9:]), ["ecn_marks", "cnps", "transport",
                                                        "receiver", "congestion_control", "ecn",
-                                                       "pfc"])
+                                                       "pfc", "fair_slowdown_mean",
+                                                       "fair_slowdown_p99"])
         self.assertEqual(set(self.csv["congestion_control"]), {"dcqcn"})
         self.assertEqual(set(self.csv["pfc"]), {"on (lossless priorities 3)"})
 

@@ -16,6 +16,10 @@ python3-matplotlib; run it with /usr/bin/python3 (a pyenv `python3` may lack the
     /usr/bin/python3 -m tusk_analysis.report RESULTS_DIR   # what `tusk report` runs
 """
 
+from .deps import require as _require
+
+_require("numpy", "pandas", "scipy", who="tusk_analysis")
+
 from .load import ResultsError, load_compare, load_run, load_sweep  # noqa: E402
 from .stats import policy_intervals  # noqa: E402
 

@@ -19,16 +19,16 @@ import json
 import os
 import sys
 
-try:
-    import matplotlib
-    import pandas as pd
-except ImportError as _e:  # a pyenv or venv python3 without Debian's packages
-    sys.exit("tusk report: %s: this Python (%s) lacks pandas or matplotlib; install Debian's "
-             "python3-pandas and python3-matplotlib (scripts/install-deps.sh) and use "
-             "/usr/bin/python3 (or set TUSK_PYTHON)" % (_e, sys.executable))
+from .deps import require  # noqa: E402
 
-from . import load, plots, stats, sweep_report  # noqa: E402
+require("matplotlib", "pandas", who="tusk report")
+
+import matplotlib  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from . import fabric_view, load, plots, stats, sweep_report  # noqa: E402
 from .report_parts import CSS, esc, fmt_ci, fmt_num, save_figure, staged, table  # noqa: E402,F401
+
 
 def to_toml(obj, prefix=""):
     """The manifest's scenario (a JSON object in TOML layout) as TOML text."""
@@ -109,7 +109,9 @@ def summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall=False):
     if has_cct:
         cols += [("cct_us", "CCT (µs)", num("cct_us", 5)),
                  ("busbw_GBps", "busbw (GB/s)", num("busbw_GBps")),
-                 ("lower_bound_us", "ideal CCT (µs)", num("lower_bound_us", 5))]
+                 ("lower_bound_us", "ideal CCT (µs)", num("lower_bound_us", 5)),
+                 ("fair_slowdown_mean", "fair-share slowdown mean", num("fair_slowdown_mean")),
+                 ("fair_slowdown_p99", "fair-share p99", num("fair_slowdown_p99"))]
     cols += [("slowdown_mean", "slowdown mean", num("slowdown_mean")),
              ("slowdown_p50", "p50", num("slowdown_p50")),
              ("slowdown_p99", "p99", num("slowdown_p99")),
@@ -179,7 +181,7 @@ def long_haul_rows(runs):
     return pd.concat(parts, ignore_index=True) if parts else None
 
 
-def build_html(results, ctx, figs, skipped, per_run, steps):
+def build_html(results, ctx, figs, skipped, per_run, steps, fabric_pages=()):
     runs = results.runs
     m0 = runs[0].manifest
     multi_seed = len(results.seeds) > 1
@@ -248,7 +250,8 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
 
     h.append("<h2>Summary</h2>")
     h.append("<p class=\"note\">FCT slowdown = FCT / ideal FCT (same flow alone on the idle "
-             "fabric); percentiles %s. CCT and busbw of the "
+             "fabric); fair-share slowdown = FCT / the flow's ideal at its max-min fair share "
+             "of its collective step's traffic (docs/analysis.md); percentiles %s. CCT and busbw of the "
              "slowest collective (nccl-tests definitions, GB = 1e9 B). Uplinks: switch → "
              "higher-tier switch; utilisation = wire bytes / (rate × run time); balance "
              "(max/mean, Jain's index; 1 = balanced) of uplink bytes among each switch's "
@@ -279,6 +282,17 @@ def build_html(results, ctx, figs, skipped, per_run, steps):
             ("mean_util", "mean util", lambda v, r: fmt_num(v, 3)),
             ("max_queue_bytes", "max queue (B)", lambda v, r: fmt_num(int(v))),
             ("drops", "drops", lambda v, r: fmt_num(int(v)))]))
+
+    if fabric_pages:
+        h.append("<h2>Fabric view</h2>")
+        h.append("<p class=\"note\">The topology with its links coloured by utilisation, "
+                 "egress queue or PFC pause over time: a time slider, a play button, and the "
+                 "links of a flow or collective step highlighted on click. One self-contained "
+                 "page per run, next to this file (no network).</p><ul>")
+        for (policy, seed), page in fabric_pages:
+            h.append('<li><a class="fabric-link" href="%s">%s</a> (policy %s, seed %s)</li>' % (
+                esc(page), esc(page), esc(policy), esc(seed)))
+        h.append("</ul>")
 
     h.append("<h2>Plots</h2>")
     h.append("<p class=\"note\">Colours: %s. Each plot is also in this folder as PNG and SVG."
@@ -376,7 +390,13 @@ def write_report(results_dir, out_dir=None, quantiles=stats.DEFAULT_QUANTILE_MET
                 if col in out.columns:
                     out[col] = out[col].astype("Int64")
             out.to_csv(os.path.join(staging, "steps.csv"), index=False)
-        text = build_html(results, ctx, rendered, skipped, per_run, steps)
+        fabric_pages = []
+        for r in results.runs:
+            page = "fabric.html" if len(results.runs) == 1 else \
+                "fabric-%s-s%s.html" % (r.policy, r.seed)
+            fabric_view.write_fabric_html(r, os.path.join(staging, page))
+            fabric_pages.append(((r.policy, r.seed), page))
+        text = build_html(results, ctx, rendered, skipped, per_run, steps, fabric_pages)
         with open(os.path.join(staging, "report.html"), "w", encoding="utf-8") as fh:
             fh.write(text)
     return os.path.join(out_dir, "report.html"), [p[0] for p in rendered], skipped

@@ -110,6 +110,8 @@ METRICS = [
     ("slowdown_p99", "", "FCT slowdown, p99"),
     ("slowdown_p999", "", "FCT slowdown, p99.9"),
     ("slowdown_max", "", "FCT slowdown, max"),
+    ("fair_slowdown_mean", "", "collective-aware FCT slowdown (against the fair share), mean"),
+    ("fair_slowdown_p99", "", "collective-aware FCT slowdown, p99"),
     ("fct_p99_us", "µs", "FCT p99"),
     ("uplink_util_max", "", "largest uplink mean utilisation"),
     ("uplink_util_mean", "", "mean uplink utilisation"),
@@ -159,7 +161,8 @@ _MANIFEST_KEYS = {"pause_fraction": "pfc_paused_fraction"}
 
 #: The percentiles, with their quantile and the flows.csv column they are of.
 _PERCENTILES = {"slowdown_p50": (0.5, "slowdown"), "slowdown_p99": (0.99, "slowdown"),
-                "slowdown_p999": (0.999, "slowdown"), "fct_p99_us": (0.99, "fct_us")}
+                "slowdown_p999": (0.999, "slowdown"), "fct_p99_us": (0.99, "fct_us"),
+                "fair_slowdown_p99": (0.99, "fair_slowdown")}
 
 
 def _number(v):
@@ -187,7 +190,8 @@ def run_summary(run, quantiles=DEFAULT_QUANTILE_METHOD):
     if quantiles != m.get("quantile_method", NEAREST_RANK):
         done = run.flows[run.flows["finished"] == 1]
         for key, (q, column) in _PERCENTILES.items():
-            s[key] = quantile(done[column].tolist(), q, quantiles)
+            if column in done.columns:  # (fair_slowdown: runs written before it lack it)
+                s[key] = quantile(done[column].dropna().tolist(), q, quantiles)
     return s
 
 

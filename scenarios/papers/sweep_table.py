@@ -16,10 +16,22 @@ import math
 import sys
 from pathlib import Path
 
-import pandas as pd
+# The analysis package: the checkout's analysis/ (this file in scenarios/papers/), else the one
+# on PYTHONPATH (an installed tusk: sweeps.sh puts P/lib/python3/dist-packages there).
+_checkout = Path(__file__).resolve().parent.parent.parent / "analysis"
+if (_checkout / "tusk_analysis").is_dir():
+    sys.path.insert(0, str(_checkout))
+try:
+    from tusk_analysis.stats import mean_ci  # noqa: E402  (exits 2 naming a missing package)
+except ModuleNotFoundError as e:
+    if e.name != "tusk_analysis":
+        raise
+    print("sweep_table.py: the tusk_analysis package is not on PYTHONPATH: run from a tusk "
+          "checkout, or install tusk (cmake --install) and add P/lib/python3/dist-packages",
+          file=sys.stderr)
+    sys.exit(2)
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "analysis"))
-from tusk_analysis.stats import mean_ci  # noqa: E402
+import pandas as pd  # noqa: E402
 
 
 def fmt(v):

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <sstream>
 
 using namespace tusk;
@@ -18,6 +19,8 @@ Run(const std::string& policy, uint64_t ecnMarks, uint64_t cnps)
 {
     RunResult r;
     r.summary.policy = policy;
+    r.summary.meanFairSlowdown = std::numeric_limits<double>::quiet_NaN();
+    r.summary.p99FairSlowdown = std::numeric_limits<double>::quiet_NaN();
     r.summary.ecnMarks = ecnMarks;
     r.summary.cnps = cnps;
     r.spec.seed = 3;
@@ -77,9 +80,28 @@ TEST_CASE("comparison.csv carries ECN marks, CNPs and the settings", "[compariso
     const auto nl = csv.find('\n');
     const std::string header = csv.substr(0, nl);
     const std::string row = csv.substr(nl + 1);
-    CHECK(header.substr(header.size() - 60) ==
-          "ecn_marks,cnps,transport,receiver,congestion_control,ecn,pfc");
+    CHECK(header.substr(header.size() - 97) ==
+          "ecn_marks,cnps,transport,receiver,congestion_control,ecn,pfc,fair_slowdown_mean,"
+          "fair_slowdown_p99");
     CHECK(row.find(",1234,56,roce,go-back-n,none,\"off\",\"on (lossless priorities ") !=
           std::string::npos);
-    CHECK(row.rfind(")\"\n") == row.size() - 3);
+    CHECK(row.rfind(")\",,\n") == row.size() - 5); // no collective: no fair slowdowns
+}
+
+TEST_CASE("the collective-aware slowdown is in the table and comparison.csv",
+          "[comparison-table]")
+{
+    RunResult r = Run("ecmp", 0, 0); // no collective: a connection matrix's all-to-all
+    r.summary.meanFairSlowdown = 1.25;
+    r.summary.p99FairSlowdown = 2.5;
+    const std::string csv = ComparisonCsv({r});
+    CHECK(csv.substr(csv.size() - 19) == ",1.250000,2.500000\n");
+    std::ostringstream os;
+    PrintComparisonTable({r}, os);
+    CHECK(os.str().find("fsd_mean  fsd_p99") != std::string::npos);
+    CHECK(os.str().find("   1.250    2.500") != std::string::npos);
+    // Background traffic alone (no fair slowdown): no such columns.
+    std::ostringstream none;
+    PrintComparisonTable({Run("ecmp", 0, 0)}, none);
+    CHECK(none.str().find("fsd_mean") == std::string::npos);
 }

@@ -22,7 +22,8 @@ namespace
 /**
  * `tusk report DIR`: runs the Python analysis package (analysis/tusk_analysis, Debian's
  * python3-pandas and python3-matplotlib) on a run or comparison directory. The package is
- * found in the source tree (TUSK_ANALYSIS_DIR at build time) or at $TUSK_ANALYSIS_DIR; the
+ * found at $TUSK_ANALYSIS_DIR, else installed beside the binary (bin/../TUSK_INSTALL_PYTHONDIR),
+ * else in the source tree (TUSK_ANALYSIS_DIR at build time); the
  * interpreter is /usr/bin/python3 or $TUSK_PYTHON. Its exit status is the command's.
  */
 int
@@ -34,7 +35,20 @@ DoReport(const std::string& dir, const std::string& outDir, const std::string& q
         return kExitBadInput;
     }
     const char* envDir = std::getenv("TUSK_ANALYSIS_DIR");
-    const std::string analysis = envDir && *envDir ? envDir : TUSK_ANALYSIS_DIR;
+    std::string analysis = envDir && *envDir ? envDir : TUSK_ANALYSIS_DIR;
+    if (!(envDir && *envDir))
+    {
+        // An installed tusk (cmake --install, cmake/TuskInstall.cmake): the package installed
+        // beside it, P/lib/python3/dist-packages, before the source tree it was built from.
+        std::error_code ec;
+        const fs::path installed =
+            fs::read_symlink("/proc/self/exe", ec).parent_path().parent_path() /
+            TUSK_INSTALL_PYTHONDIR;
+        if (!ec && fs::is_directory(installed / "tusk_analysis", ec))
+        {
+            analysis = installed.string();
+        }
+    }
     if (!fs::is_directory(fs::path(analysis) / "tusk_analysis"))
     {
         std::cerr << "tusk report: the analysis package is not in " << analysis

@@ -107,7 +107,11 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
     std::vector<const MetricInfo*> columns;
     for (const MetricInfo* m : MetricsInTableOrder())
     {
-        if (anyCollective || !m->table.onlyWithCollectives)
+        const bool valued = std::any_of(runs.begin(), runs.end(), [m](const RunResult& r) {
+            const MetricValue v = m->value(r.summary);
+            return v.isCount || !std::isnan(v.real);
+        });
+        if ((anyCollective || !m->table.onlyWithCollectives) && (valued || !m->table.onlyWithValues))
         {
             columns.push_back(m);
         }
@@ -132,6 +136,12 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
     if (anyCollective)
     {
         os << "CCT in µs; algbw/busbw in GB/s (1e9 B/s, nccl-tests definitions); ";
+    }
+    if (std::any_of(columns.begin(), columns.end(),
+                    [](const MetricInfo* m) { return std::string(m->name) == "fair_slowdown_mean"; }))
+    {
+        os << "fsd = collective-aware slowdown (FCT / the ideal at the flow's max-min fair share of "
+              "the traffic released with it, docs/analysis.md); ";
     }
     os << "sd = FCT slowdown (FCT / ideal FCT), p99 by nearest rank; up = uplink mean utilisation (max / mean over "
           "uplinks), up_imb = max / mean uplink bytes; pauses = PFC XOFF frames sent; ecn = frames "

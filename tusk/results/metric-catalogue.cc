@@ -34,11 +34,12 @@ constexpr Better kLower = Better::LOWER;
 constexpr Better kHigher = Better::HIGHER;
 constexpr Better kNone = Better::NONE;
 
-/** A column of the printed table; `coll`: only when some run has a collective. */
+/** A column of the printed table; `coll`: only when some run has a collective; `valued`: only
+ *  when some run has a value (not NaN). */
 TableColumn
-Col(const char* header, int width, int decimals, int position, bool coll = false)
+Col(const char* header, int width, int decimals, int position, bool coll = false, bool valued = false)
 {
-    return TableColumn{header, width, decimals, position, coll};
+    return TableColumn{header, width, decimals, position, coll, valued};
 }
 
 const TableColumn kNoColumn{};
@@ -92,6 +93,15 @@ MetricCatalogue()
          [](S s) { return Real(s.p999Slowdown); }, 0, kNoColumn},
         {"slowdown_max", "ratio", kLower, "largest FCT slowdown",
          [](S s) { return Real(s.maxSlowdown); }, 7, Col("sd_max", 8, 3, 6)},
+        // Printed before sd_mean (position 3, after busbw in this table's order), and only when
+        // some run has a value: a run of background traffic alone has none.
+        {"fair_slowdown_mean", "ratio", kLower,
+         "mean collective-aware slowdown (flows.csv fair_slowdown: FCT / the max-min fair share "
+         "ideal of the transfer's collective step or release group); NaN if no flow has one",
+         [](S s) { return Real(s.meanFairSlowdown); }, 25, Col("fsd_mean", 8, 3, 3, false, true)},
+        {"fair_slowdown_p99", "ratio", kLower,
+         "99th percentile collective-aware slowdown, nearest rank",
+         [](S s) { return Real(s.p99FairSlowdown); }, 26, Col("fsd_p99", 8, 3, 3, false, true)},
         {"fct_p99_us", "us", kLower, "99th percentile FCT of finished flows (flows.csv fct_us)",
          [](S s) { return Real(s.p99FctUs); }, 8, Col("fct_p99_us", 10, 1, 7)},
         {"fct_max_us", "us", kLower, "largest FCT of finished flows",

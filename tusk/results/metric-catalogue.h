@@ -50,6 +50,7 @@ struct TableColumn
     int decimals = 0;             //!< of a real value (counts print as integers)
     int position = 0;             //!< 1-based column after `policy`
     bool onlyWithCollectives = false; //!< printed only when some run has a collective
+    bool onlyWithValues = false;      //!< printed only when some run has a value (not NaN)
 };
 
 /** One metric of the run summary. */

@@ -115,7 +115,7 @@ FlowsCsv(const RunResult& r)
     {
         s += fmt::format(",pkts_dropped_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
     }
-    s += ",pkts_in_flight,path,paths";
+    s += ",pkts_in_flight,path,paths,fair_ideal_fct_us,fair_slowdown";
     // An imported topology that numbers nodes its own way (HPCC): the file's ids as well.
     const bool nodes = !r.nodeIds.empty();
     s += nodes ? ",src_node,dst_node\n" : "\n";
@@ -137,6 +137,8 @@ FlowsCsv(const RunResult& r)
             s += fmt::format(",{}", f.pktsDropped[k]);
         }
         s += fmt::format(",{},{},{}", f.pktsInFlight, PathField(f), PathsField(f));
+        s += fmt::format(",{},{}", f.fairIdealPs ? Us(f.fairIdealPs) : "",
+                         f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
         s += nodes ? fmt::format(",{},{}\n", r.nodeIds.at(f.src), r.nodeIds.at(f.dst)) : "\n";
     }
     return s;

@@ -7,6 +7,7 @@
 
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/ideal-fct.h"
+#include "fabric/helper/fair-share-ideal.h"
 #include "rdma/model/rdma-queue-pair.h"
 #include "rdma/model/headers/roce-header.h"
 
@@ -280,6 +281,53 @@ CollectResults(const ScenarioSpec& spec,
             lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
         }
         result.flows.push_back(std::move(row));
+    }
+    // Collective-aware ideal: the transfers released together share the fabric max-min
+    // fairly: a collective's step (every channel), or, outside collectives, the transfers one
+    // trigger releases at the same delay (none: posted at the same time), e.g. a connection
+    // matrix's all-to-all. Background traffic takes no part.
+    {
+        std::map<std::tuple<int, int64_t, uint64_t>, int64_t> groupIds;
+        const auto groupOf = [&](int kind, int64_t a, uint64_t b) {
+            return groupIds.emplace(std::make_tuple(kind, a, b), groupIds.size()).first->second;
+        };
+        std::vector<FairShareTransfer> fs(result.flows.size());
+        for (uint32_t t = 0; t < result.flows.size(); ++t)
+        {
+            const TransferSpec& ts = workload.transfers[t];
+            const FlowRow& row = result.flows[t];
+            FairShareTransfer& x = fs[t];
+            x.src = ts.src;
+            x.dst = ts.dst;
+            x.idealPs = row.idealFctPs;
+            x.onFabric = !row.scaleUp;
+            if (ts.background)
+            {
+                x.group = -1;
+            }
+            else if (ts.collective >= 0 && ts.step >= 0)
+            {
+                x.group = groupOf(0, ts.collective, static_cast<uint64_t>(ts.step));
+            }
+            else if (ts.collective < 0)
+            {
+                x.group = groupOf(1, ts.trigger, ts.startPs);
+            }
+            const uint64_t n = framing.Packets(ts.bytes);
+            x.wireBytes = (n - 1) * framing.WireBytes(framing.mtuBytes) +
+                          framing.WireBytes(ts.bytes - (n - 1) * framing.mtuBytes);
+        }
+        const std::vector<uint64_t> fair =
+            FairShareIdealPs(graph, *built.fabric.routes, built.fabric.ports, fs);
+        for (uint32_t t = 0; t < result.flows.size(); ++t)
+        {
+            FlowRow& row = result.flows[t];
+            row.fairIdealPs = fair[t];
+            if (row.finished && fair[t] > 0)
+            {
+                row.fairSlowdown = static_cast<double>(row.fctPs) / static_cast<double>(fair[t]);
+            }
+        }
     }
     result.simEndPs = result.finished ? lastCompletion : endPs;
     result.pathClasses = PathClasses(spec, built, graph.numHosts);

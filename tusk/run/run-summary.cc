@@ -36,11 +36,16 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
     s.flows = result.flows.size();
     std::vector<double> slowdowns;
     std::vector<double> fcts;
+    std::vector<double> fairSlowdowns;
     for (const auto& f : result.flows)
     {
         if (f.finished)
         {
             slowdowns.push_back(f.slowdown);
+            if (f.fairIdealPs > 0)
+            {
+                fairSlowdowns.push_back(f.fairSlowdown);
+            }
             fcts.push_back(PsToUs(f.fctPs));
         }
         else
@@ -64,6 +69,8 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
     s.p99Slowdown = Quantile(slowdowns, 0.99, method);
     s.p999Slowdown = Quantile(slowdowns, 0.999, method);
     s.maxSlowdown = Max(slowdowns);
+    s.meanFairSlowdown = Mean(fairSlowdowns);
+    s.p99FairSlowdown = Quantile(fairSlowdowns, 0.99, method);
     s.maxFctUs = Max(fcts);
     s.p99FctUs = Quantile(fcts, 0.99, method);
     s.cctUs = std::numeric_limits<double>::quiet_NaN();

@@ -54,6 +54,10 @@ struct FlowRow
     uint64_t fctSenderPs = 0;
     uint64_t idealFctPs = 0;
     double slowdown = 0;
+    /** Collective-aware ideal FCT (FairShareIdealPs: its max-min fair share of the traffic
+     *  released with it, its collective step's or its instant's), ps; 0 for background. */
+    uint64_t fairIdealPs = 0;
+    double fairSlowdown = 0; //!< fct / fairIdealPs (finished transfers with a fair ideal)
     uint64_t deliveredBytes = 0;
     uint32_t qps = 0;
     uint32_t entropy = 0;
@@ -218,6 +222,11 @@ struct RunSummary
     double p99Slowdown = 0;
     double p999Slowdown = 0;
     double maxSlowdown = 0;
+    /** Collective-aware FCT slowdown (flows.csv fair_slowdown) of the finished transfers that
+     *  have one (all but background traffic): mean and p99 (same quantile method); NaN with
+     *  none. */
+    double meanFairSlowdown = 0;
+    double p99FairSlowdown = 0;
     double maxFctUs = 0;
     double p99FctUs = 0;
     double uplinkMaxUtil = 0;  //!< largest mean utilisation over uplinks

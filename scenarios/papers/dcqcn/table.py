@@ -19,12 +19,12 @@ Exits 1 if a run is missing or not ok.
 import sys
 from pathlib import Path
 
-import pandas as pd
-
+# sweep_table.py: beside this folder in a checkout, else on PYTHONPATH (sweeps.sh puts an
+# installed tusk's share/tusk/papers there); it finds tusk_analysis the same way.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "analysis"))
 from sweep_table import fmt, load  # noqa: E402
 from tusk_analysis.stats import mean_ci  # noqa: E402
+import pandas as pd  # noqa: E402  (after sweep_table: a missing one is named)
 
 
 def cell(values, digits=None):

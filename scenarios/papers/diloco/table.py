@@ -30,10 +30,11 @@ import json
 import sys
 from pathlib import Path
 
-import pandas as pd
-
+# sweep_table.py: beside this folder in a checkout, else on PYTHONPATH (sweeps.sh puts an
+# installed tusk's share/tusk/papers there); it finds tusk_analysis the same way.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sweep_table import load  # noqa: E402
+import pandas as pd  # noqa: E402  (after sweep_table: a missing one is named)
 
 H = 500
 STEPS = 1000
