@@ -1,9 +1,12 @@
 #include "kinds.h"
 
+#include "failure-kinds.h"
 #include "plugins.h"
+#include "topology-kinds.h"
 
 #include "lb-policies/policy-registry.h"
 #include "rdma/model/cc-registry.h"
+#include "rdma/model/loss-recovery-registry.h"
 
 #include <fmt/format.h>
 
@@ -39,6 +42,44 @@ CcNeeds(const ns3::CongestionControlInfo& cc)
                    cc.Needs(I::USES_INT) ? "INT (link rates INT can encode)" : "",
                    cc.Needs(I::NEEDS_BASE_RTT) ? "the fabric's base RTT" : "",
                    cc.fabric.empty() ? "" : "fabric.kind = \"" + cc.fabric + "\""});
+}
+
+/** What a loss recovery needs, in words ("" = nothing). */
+std::string
+RecoveryNeeds(const ns3::LossRecoveryInfo& r)
+{
+    using I = ns3::LossRecoveryInfo;
+    return Joined({r.Needs(I::IN_ORDER) ? "packets of a QP in order (no multipath policy)" : "",
+                   r.Needs(I::ONE_PATH) ? "one entropy per connection (path selector fixed)" : "",
+                   r.Needs(I::ECN_FROM_BDP) ? "ECN thresholds from the BDP when none are given"
+                                            : "",
+                   r.minRtoPs > 0 ? fmt::format("nic.rto_us >= {:g}", r.minRtoPs / 1e6) : ""});
+}
+
+/** What a topology kind gives and checks, in words ("" = nothing). */
+std::string
+TopologyNeeds(const TopologyKindInfo& t)
+{
+    return Joined({t.hostCount ? "" : "a file (hosts known once read)",
+                   t.check ? "checks the scenario against its graph" : "",
+                   t.warnings ? "warns of settings it makes pointless" : "",
+                   t.pod == TopologyKindInfo::POD_RACK   ? "racks for placement"
+                   : t.pod == TopologyKindInfo::POD_SITE ? "sites"
+                                                         : "",
+                   t.gpusPerServer ? "fixes scale_up.gpus_per_server" : ""});
+}
+
+/** The keys a failure kind takes, in words. */
+std::string
+FailureNeeds(const FailureKindInfo& f)
+{
+    static const char* const kTarget[] = {"link", "switch", "host"};
+    std::string keys = std::string("at_us, ") + kTarget[f.target];
+    for (const auto& k : f.keys)
+    {
+        keys += ", " + k;
+    }
+    return "keys " + keys + (f.lasting ? ", until_us" : "");
 }
 
 std::string
@@ -97,6 +138,25 @@ KindsText()
     {
         s += Block(Width(ccs), c.name, c.typeId, c.description, CcNeeds(c), c.source);
     }
+    s += "\nloss recoveries (nic.receiver with nic.transport = \"roce\"; nic.transport):\n";
+    const auto& recoveries = ns3::LossRecoveries();
+    for (const auto& r : recoveries)
+    {
+        s += Block(Width(recoveries), r.name, r.typeId,
+                   std::string(r.KeyName()) + ": " + r.description, RecoveryNeeds(r), r.source);
+    }
+    s += "\ntopology kinds (topology.kind):\n";
+    const auto& topologies = TopologyKinds();
+    for (const auto& t : topologies)
+    {
+        s += Block(Width(topologies), t.name, "", t.description, TopologyNeeds(t), t.source);
+    }
+    s += "\nfailure kinds (failures[i].kind):\n";
+    const auto& failures = FailureKinds();
+    for (const auto& f : failures)
+    {
+        s += Block(Width(failures), f.name, "", f.description, FailureNeeds(f), f.source);
+    }
     s += "\nplugins loaded (--plugin, TUSK_PLUGIN_PATH):";
     if (LoadedPlugins().empty())
     {
@@ -110,10 +170,8 @@ KindsText()
             s += fmt::format("  {} sha256 {}\n", p.path, p.sha256);
         }
     }
-    s += "\nnot registered yet, chosen by name in tusk/ (docs/extending.md): loss recovery "
-         "(nic.receiver, nic.transport), topology kinds (topology.kind), failure kinds "
-         "(failures[i].kind), collective algorithms (workload and jobs), fabric kinds "
-         "(fabric.kind)\n";
+    s += "\nnot registered yet, chosen by name in tusk/ (docs/extending.md): collective "
+         "algorithms (workload and jobs), fabric kinds (fabric.kind)\n";
     return s;
 }
 

@@ -1,5 +1,6 @@
 #include "selective-repeat-recovery.h"
 
+#include "loss-recovery-registry.h"
 #include "rdma-requester.h"
 #include "rdma-responder.h"
 #include "roce-sack-header.h"
@@ -16,6 +17,10 @@ NS_OBJECT_ENSURE_REGISTERED(SelectiveRepeatRecovery);
 
 namespace
 {
+const LossRecoveryRegistration kRegistration{
+    {"selective-repeat", "ns3::SelectiveRepeatRecovery",
+     "IRN-style selective repeat: out-of-order placement, SACK, only the missing is resent"},
+    "Mittal et al., Revisiting Network Support for RDMA (IRN), SIGCOMM 2018"};
 /** Receive slot: payload bytes, and this bit if the packet ends a message. */
 constexpr uint32_t kRxLast = 1u << 31;
 } // namespace

@@ -1,5 +1,6 @@
 #include "uec-rud-recovery.h"
 
+#include "loss-recovery-registry.h"
 #include "rdma-responder.h"
 #include "roce-sack-header.h"
 
@@ -7,6 +8,16 @@ namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(UecRudRecovery);
+
+namespace
+{
+const LossRecoveryRegistration kRegistration{
+    {"uec-rud", "ns3::UecRudRecovery",
+     "UEC-style reliable unordered delivery: an entropy per packet from the path selector, "
+     "SACK bitmaps, selective retransmission",
+     LossRecoveryInfo::TRANSPORT, LossRecoveryInfo::ECN_FROM_BDP, kUecMinRtoPs},
+    "Ultra Ethernet 1.0, packet delivery sublayer: RUD"};
+} // namespace
 
 TypeId
 UecRudRecovery::GetTypeId()
