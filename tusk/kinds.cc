@@ -56,17 +56,17 @@ RecoveryNeeds(const ns3::LossRecoveryInfo& r)
                    r.minRtoPs > 0 ? fmt::format("nic.rto_us >= {:g}", r.minRtoPs / 1e6) : ""});
 }
 
-/** What a topology kind gives and checks, in words ("" = nothing). */
+/** What a topology kind has besides its keys and builder, in words ("" = nothing). */
 std::string
 TopologyNeeds(const TopologyKindInfo& t)
 {
     return Joined({t.hostCount ? "" : "a file (hosts known once read)",
-                   t.check ? "checks the scenario against its graph" : "",
-                   t.warnings ? "warns of settings it makes pointless" : "",
+                   t.check ? "a check of the scenario against its graph" : "",
+                   t.warnings ? "warnings of settings it makes pointless" : "",
                    t.pod == TopologyKindInfo::POD_RACK   ? "racks for placement"
                    : t.pod == TopologyKindInfo::POD_SITE ? "sites"
                                                          : "",
-                   t.gpusPerServer ? "fixes scale_up.gpus_per_server" : ""});
+                   t.gpusPerServer ? "a fixed scale_up.gpus_per_server" : ""});
 }
 
 /** The keys a failure kind takes, in words. */
@@ -91,13 +91,14 @@ PolicyNeeds(const ns3::PolicyInfo& p)
                    p.needsReorderingReceiver ? "an out-of-order receiver" : ""});
 }
 
-/** One kind: its first line, then `needs` and `source` indented. */
+/** One kind: its first line, then `needs` (after `verb`) and `source` indented. */
 std::string
 Block(size_t width, const std::string& name, const std::string& typeId,
-      const std::string& description, const std::string& needs, const std::string& source)
+      const std::string& description, const std::string& needs, const std::string& source,
+      const std::string& verb = "needs")
 {
     std::string s = fmt::format("  {:<{}} {:<34} {}\n", name, width, typeId, description);
-    const std::string detail = Joined({needs.empty() ? "needs nothing" : "needs " + needs,
+    const std::string detail = Joined({needs.empty() ? verb + " nothing" : verb + " " + needs,
                                        source.empty() ? "" : "source: " + source});
     return s + fmt::format("  {:<{}} {}\n", "", width, detail);
 }
@@ -149,13 +150,14 @@ KindsText()
     const auto& topologies = TopologyKinds();
     for (const auto& t : topologies)
     {
-        s += Block(Width(topologies), t.name, "", t.description, TopologyNeeds(t), t.source);
+        s += Block(Width(topologies), t.name, "", t.description, TopologyNeeds(t), t.source,
+                   "has");
     }
     s += "\nfailure kinds (failures[i].kind):\n";
     const auto& failures = FailureKinds();
     for (const auto& f : failures)
     {
-        s += Block(Width(failures), f.name, "", f.description, FailureNeeds(f), f.source);
+        s += Block(Width(failures), f.name, "", f.description, FailureNeeds(f), f.source, "takes");
     }
     s += "\nplugins loaded (--plugin, TUSK_PLUGIN_PATH):";
     if (LoadedPlugins().empty())

@@ -309,8 +309,8 @@ Product(std::initializer_list<uint64_t> factors)
 
 const TopologyKindRegistration kLeafSpine{
     [] {
-        TopologyKindInfo k = WithKnobs({"leaf-spine", "two-tier Clos: leaves (ToRs) and spines"},
-                                       &LeafSpineRows, [](auto& t) -> auto& { return t.leafSpine; });
+        TopologyKindInfo k = WithKnobs("leaf-spine", "two-tier Clos: leaves (ToRs) and spines",
+            &LeafSpineRows, [](auto& t) -> auto& { return t.leafSpine; });
         k.hostCount = [](const TopologySection& t) {
             return Product({t.leafSpine.leaves, t.leafSpine.hostsPerLeaf});
         };
@@ -322,7 +322,7 @@ const TopologyKindRegistration kLeafSpine{
 const TopologyKindRegistration kFatTree{
     [] {
         TopologyKindInfo k =
-            WithKnobs({"fat-tree", "three-tier k-ary fat tree, optionally oversubscribed at the ToR"},
+            WithKnobs("fat-tree", "three-tier k-ary fat tree, optionally oversubscribed at the ToR",
                       &FatTreeRows, [](auto& t) -> auto& { return t.fatTree; });
         k.hostCount = [](const TopologySection& t) {
             // k^3/4 * oversubscription, saturating (the builder rejects absurd sizes itself).
@@ -340,8 +340,8 @@ const TopologyKindRegistration kFatTree{
 
 const TopologyKindRegistration kHtsim{
     [] {
-        TopologyKindInfo k = WithKnobs({"htsim", "an htsim .topo file"}, &FileRows,
-                                       [](auto& t) -> auto& { return t; });
+        TopologyKindInfo k = WithKnobs("htsim", "an htsim .topo file",
+            &FileRows, [](auto& t) -> auto& { return t; });
         k.read = ReadFile("htsim", ".topo file");
         k.build = [](const ScenarioSpec& s) { return ns3::ReadHtsimTopo(s.topology.file); };
         return k;
@@ -350,8 +350,8 @@ const TopologyKindRegistration kHtsim{
 
 const TopologyKindRegistration kRing{
     [] {
-        TopologyKindInfo k = WithKnobs({"ring", "a ring of switches (PFC deadlock studies)"},
-                                       &RingRows, [](auto& t) -> auto& { return t.ring; });
+        TopologyKindInfo k = WithKnobs("ring", "a ring of switches (PFC deadlock studies)",
+            &RingRows, [](auto& t) -> auto& { return t.ring; });
         k.hostCount = [](const TopologySection& t) {
             return Product({t.ring.switches, t.ring.hostsPerSwitch});
         };
@@ -364,7 +364,7 @@ const TopologyKindRegistration kRing{
 const TopologyKindRegistration kRail{
     [] {
         TopologyKindInfo k = WithKnobs(
-            {"rail-optimised", "GPU servers whose NIC i connects to rail switch i, rails to spines"},
+            "rail-optimised", "GPU servers whose NIC i connects to rail switch i, rails to spines",
             &RailRows, [](auto& t) -> auto& { return t.rail; });
         k.hostCount = [](const TopologySection& t) {
             return Product({t.rail.servers, t.rail.gpusPerServer});
@@ -379,8 +379,8 @@ const TopologyKindRegistration kRail{
 const TopologyKindRegistration kPodClos{
     [] {
         TopologyKindInfo k = WithKnobs(
-            {"pod-clos", "three-tier pod Clos with oversubscription above the pods"}, &PodClosRows,
-            [](auto& t) -> auto& { return t.podClos; });
+            "pod-clos", "three-tier pod Clos with oversubscription above the pods",
+            &PodClosRows, [](auto& t) -> auto& { return t.podClos; });
         k.hostCount = [](const TopologySection& t) {
             return Product({t.podClos.pods, t.podClos.racksPerPod, t.podClos.hostsPerRack});
         };
@@ -391,10 +391,12 @@ const TopologyKindRegistration kPodClos{
 
 const TopologyKindRegistration kHpcc{
     [] {
-        TopologyKindInfo k = WithKnobs({"hpcc", "the HPCC simulator's topology.txt"}, &FileRows,
-                                       [](auto& t) -> auto& { return t; });
+        TopologyKindInfo k = WithKnobs("hpcc", "the HPCC simulator's topology.txt",
+            &FileRows, [](auto& t) -> auto& { return t; });
         k.read = ReadFile("hpcc", "topology.txt file");
-        k.build = [](const ScenarioSpec& s) { return ns3::ReadHpccTopology(s.topology.file).graph; };
+        k.build = [](const ScenarioSpec& s) {
+            return ns3::ReadHpccTopology(s.topology.file).graph;
+        };
         k.hostOfNode = [](const TopologySection& t) {
             return ns3::ReadHpccTopology(t.file).hostOfNode;
         };
@@ -455,7 +457,7 @@ WarnLongHaulCredits(const ScenarioSpec& spec, std::vector<std::string>& w)
 const TopologyKindRegistration kMultiSite{
     [] {
         TopologyKindInfo k = WithKnobs(
-            {"multi-site", "leaf-spine sites joined by DCI switches and long-haul links"},
+            "multi-site", "leaf-spine sites joined by DCI switches and long-haul links",
             &MultiSiteRows, [](auto& t) -> auto& { return t.multiSite; });
         k.read = [](ScenarioReader& r, const toml::table& t, TopologySection& topo) {
             if (t.get("long_haul_delay_ms") != nullptr && t.get("long_haul_km") != nullptr)

@@ -108,14 +108,18 @@ OwnTopologyParams(const TopologySection& t)
 }
 
 /**
- * \brief Fill info.docs, read and write from knob rows whose values live in the `P` that
- * `field(section)` gives (a generic lambda, called on a const and a non-const section:
+ * \brief A kind named `name` whose docs, read and write come from knob rows whose values live
+ * in the `P` that `field(section)` gives (a generic lambda, called on a const and a non-const section:
  * `[](auto& t) -> auto& { return t.ring; }`, or OwnTopologyParams<P>).
  */
 template <class P, class Field>
 TopologyKindInfo
-WithKnobs(TopologyKindInfo info, const std::vector<Knob<P>>& (*rows)(), Field field)
+WithKnobs(std::string name, std::string description, const std::vector<Knob<P>>& (*rows)(),
+          Field field)
 {
+    TopologyKindInfo info;
+    info.name = std::move(name);
+    info.description = std::move(description);
     info.docs = [rows]() { return Docs(rows()); };
     info.read = [rows, field](ScenarioReader& r, const toml::table& t, TopologySection& s) {
         ReadKnobValues(r, t, "topology", rows(), field(s));

@@ -61,9 +61,8 @@ BuildStar(const StarParams& p)
 
 const tusk::TopologyKindRegistration kStar{
     [] {
-        tusk::TopologyKindInfo k = tusk::WithKnobs(
-            {"example-star", "hosts on one switch (example)"}, &StarRows,
-            [](auto& t) -> auto& { return tusk::OwnTopologyParams<StarParams>(t); });
+        tusk::TopologyKindInfo k = tusk::WithKnobs("example-star", "hosts on one switch (example)",
+            &StarRows, [](auto& t) -> auto& { return tusk::OwnTopologyParams<StarParams>(t); });
         k.hostCount = [](const tusk::TopologySection& t) -> uint64_t {
             return tusk::OwnTopologyParams<StarParams>(t).hosts;
         };
