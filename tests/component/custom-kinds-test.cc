@@ -156,17 +156,6 @@ flows = [{src = 0, dst = 2, bytes = 1000000}]
 mtu_bytes = 1000
 )";
 
-double
-MaxFctUs(const tusk::RunResult& r)
-{
-    double fct = 0;
-    for (const auto& f : r.flows)
-    {
-        fct = std::max(fct, static_cast<double>(f.fctPs) / 1e6);
-    }
-    return fct;
-}
-
 /** The star scenario with `--set`s and TOML text appended (a [[failures]] entry). */
 tusk::ScenarioSpec
 Load(const std::vector<std::string>& sets = {}, const std::string& extra = "")
