@@ -8,6 +8,7 @@
 
 #include "failure-kinds.h"
 #include "run-stages.h"
+#include "scenario-sections.h"
 #include "scenario-toml.h"
 #include "topology-kinds.h"
 
