@@ -1,8 +1,10 @@
 # `cmake --install build --prefix P` installs tusk as a package (docs/scripting.md):
 #   P/bin/tusk                          the command line
 #   P/lib/libtusk-*.so                  the libraries (RPATH $ORIGIN: they find each other)
-#   P/include/tusk/...                  tusk's headers, the ns-3 modules' (fabric/ rdma/
-#                                       workload/) and the policies' (lb-policies/)
+#   P/include/tusk/...                  tusk's headers in their folders (api/ run/ scenario/
+#                                       ...), the ns-3 modules' (fabric/ rdma/ workload/
+#                                       importers/) and the policies' (lb-policies/), each at
+#                                       its path in the source tree
 #   P/lib/cmake/tusk/tuskConfig.cmake   find_package(tusk) -> imported targets tusk::tusk (all
 #                                       of tusk: the scripting API, the models, the policies)
 #                                       and tusk::fabric, tusk::rdma, ... one per library
@@ -12,7 +14,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(TUSK_INSTALLED_LIBS tusk-fabric tusk-rdma tusk-workload tusk-lb-policies tusk-locate tusk-app)
+set(TUSK_INSTALLED_LIBS tusk-fabric tusk-rdma tusk-workload tusk-importers tusk-lb-policies tusk-locate tusk-app)
 foreach(lib ${TUSK_INSTALLED_LIBS})
   string(REGEX REPLACE "^tusk-" "" short ${lib})
   set_target_properties(${lib} PROPERTIES EXPORT_NAME ${short} INSTALL_RPATH "$ORIGIN")

@@ -11,9 +11,11 @@ function(tusk_add_module NAME)
   target_include_directories(${target} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/ns3-modules>
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+    # tusk's own headers by their path inside tusk/: #include "run/runner.h".
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/tusk>
     # Installed (cmake/TuskInstall.cmake): <prefix>/include/tusk holds fabric/ rdma/
-    # workload/ lb-policies/ and tusk's own headers; <prefix>/include lets a program write
-    # #include <tusk/scripting.h>.
+    # workload/ importers/ lb-policies/ and tusk's own folders (api/ run/ scenario/ ...);
+    # <prefix>/include lets a program write #include <tusk/api/scripting.h>.
     $<INSTALL_INTERFACE:include> $<INSTALL_INTERFACE:include/tusk>)
   target_link_libraries(${target} PUBLIC ${M_DEPS} ${M_LIBS})
   tusk_set_defines(${target})

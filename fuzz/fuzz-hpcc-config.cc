@@ -1,7 +1,7 @@
 // libFuzzer target: an HPCC simulator config.txt applied to the default scenario.
 #include "fuzz-input.h"
 
-#include "hpcc-config.h"
+#include "scenario/hpcc-config.h"
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

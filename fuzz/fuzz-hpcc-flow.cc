@@ -1,7 +1,7 @@
 // libFuzzer target: an HPCC flow.txt (node k = host k, as without an HPCC topology).
 #include "fuzz-input.h"
 
-#include "workload/model/hpcc-reader.h"
+#include "importers/model/hpcc-reader.h"
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

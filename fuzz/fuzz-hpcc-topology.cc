@@ -2,7 +2,7 @@
 #include "fuzz-input.h"
 
 #include "fabric/helper/topology-builders.h"
-#include "workload/model/hpcc-reader.h"
+#include "importers/model/hpcc-reader.h"
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -1,7 +1,7 @@
 // libFuzzer target: an htsim connection matrix (.cm) and the workload made from it.
 #include "fuzz-input.h"
 
-#include "workload/model/htsim-cm-reader.h"
+#include "importers/model/htsim-cm-reader.h"
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -3,6 +3,7 @@
 #include "fuzz-input.h"
 
 #include "fabric/helper/topology-builders.h"
+#include "importers/model/htsim-topo-reader.h"
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -2,8 +2,8 @@
 // the status, the files list, the scenario; no simulation), and the scenario's JSON echo.
 #include "fuzz-input.h"
 
-#include "rerun.h"
-#include "scenario-toml.h"
+#include "results/rerun.h"
+#include "scenario/scenario-toml.h"
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -2,8 +2,8 @@
 // scenario that loads: its JSON echo (the manifest) and its warnings.
 #include "fuzz-input.h"
 
-#include "runner.h"
-#include "scenario-toml.h"
+#include "run/runner.h"
+#include "scenario/scenario-toml.h"
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -1,7 +1,7 @@
 // libFuzzer target: a SimAI / AICB workload file, and the job iteration made from it.
 #include "fuzz-input.h"
 
-#include "workload/model/simai-workload.h"
+#include "importers/model/simai-workload.h"
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

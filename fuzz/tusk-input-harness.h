@@ -7,8 +7,8 @@
 
 #include "fabric/model/input-error.h"
 #include "locate/locate-command.h"
-#include "regress.h"
-#include "sweep-plan.h"
+#include "sweep/regress.h"
+#include "sweep/sweep-plan.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,9 +1,9 @@
 /*
  * tusk: the Python module `tusk` (its compiled part, tusk._tusk), pybind11 over the scripting
- * API (tusk/scripting.h). python/tusk/__init__.py adds the DataFrames; docs/scripting.md.
+ * API (tusk/api/scripting.h). python/tusk/__init__.py adds the DataFrames; docs/scripting.md.
  */
-#include "results-writer.h"
-#include "scripting.h"
+#include "results/results-writer.h"
+#include "api/scripting.h"
 
 #include "ns3/simulator.h"
 
@@ -114,7 +114,7 @@ RunFromPython(const tusk::Scenario& s, const std::string& out, const py::object&
 
 PYBIND11_MODULE(_tusk, m)
 {
-    m.doc() = "tusk's scripting API (tusk/scripting.h); use the package `tusk`, not this module.";
+    m.doc() = "tusk's scripting API (tusk/api/scripting.h); use the package `tusk`, not this module.";
     py::register_exception<ns3::InputError>(m, "InputError", PyExc_ValueError);
     py::register_exception<tusk::RunInterrupted>(m, "RunInterrupted", PyExc_RuntimeError);
 

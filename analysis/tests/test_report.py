@@ -100,7 +100,7 @@ class ComparisonReportTest(unittest.TestCase):
         self.assertTrue((steps["step_us"] > 0).all())
 
     def test_summary_is_the_simulators(self):
-        # tusk/run-summary.cc computes the summary once and writes it into the manifest; the
+        # tusk/run/run-summary.cc computes the summary once and writes it into the manifest; the
         # report's per-run table (summary.csv) carries exactly those numbers.
         res = load.load_results(CMP)
         self.assertEqual(res.kind, "comparison")

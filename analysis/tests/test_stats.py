@@ -151,7 +151,7 @@ def _run(policy="ecmp", seed=1):
         "uplink": [1, 1, 0], "tx_bytes": [300, 100, 50], "mean_util": [0.6, 0.2, 0.1],
         "paused_us": [0.0, 15.0, 45.0],
         "drops_buffer_overflow": [2, 0, 1], "drops_nic_stale": [0, 0, 9]})
-    # The simulator's summary of such a run (tusk/run-summary.cc, nearest-rank percentiles):
+    # The simulator's summary of such a run (tusk/run/run-summary.cc, nearest-rank percentiles):
     # the analysis reads it.
     summary = {"slowdown_mean": 8 / 3, "slowdown_p50": 2.0, "slowdown_p99": 4.0,
                "slowdown_p999": 4.0, "slowdown_max": 4.0, "fct_p99_us": 20.0,

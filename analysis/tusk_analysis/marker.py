@@ -1,5 +1,5 @@
 """The `.tusk-results` marker of a results folder (docs/results-format.md, "Results folders"),
-as tusk/results-dir.cc writes and checks it: a folder tusk wrote holds a JSON marker with its
+as tusk/results/results-dir.cc writes and checks it: a folder tusk wrote holds a JSON marker with its
 format version, the kind of results, the writing process (`owner`) and the files it committed.
 `tusk report` replaces its output folder only if that folder holds such a marker and nothing
 but the files it lists (and folders that are tusk results themselves)."""

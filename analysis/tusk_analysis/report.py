@@ -136,7 +136,7 @@ def summary_columns(cmp, multi_seed, has_pause, has_cct, has_stall=False):
 
 def settings_text(manifest):
     """The transport, receivers, congestion control, ECN and PFC of a run's scenario, as the
-    settings line `tusk compare` prints (tusk/comparison-table.cc)."""
+    settings line `tusk compare` prints (tusk/results/comparison-table.cc)."""
     sc = manifest.get("scenario", {})
     nic, ecn, pfc = sc.get("nic", {}), sc.get("ecn", {}), sc.get("pfc", {})
     if not ecn.get("enabled"):

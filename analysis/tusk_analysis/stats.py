@@ -1,9 +1,9 @@
 """Summary statistics of tusk runs, computed in one place.
 
 A run's headline numbers are the simulator's (the manifest's "summary", computed once by
-tusk/run-summary.cc with tusk/stats.cc); this module reads them, and adds what spans runs
+tusk/run/run-summary.cc with tusk/run/stats.cc); this module reads them, and adds what spans runs
 (confidence intervals across seeds) and the per-step tables. Its quantiles use the same
-definitions as tusk/stats.cc: nearest rank by default (Hyndman & Fan type 1: the order
+definitions as tusk/run/stats.cc: nearest rank by default (Hyndman & Fan type 1: the order
 statistic of rank ceil(q n), an observed value, as FCT-slowdown papers and their simulators'
 scripts report them), or linear interpolation between order statistics (type 7, numpy's and
 pandas' default) on request: then the run's percentiles are taken again from its flows, the
@@ -44,7 +44,7 @@ def quantile(values, q, method=DEFAULT_QUANTILE_METHOD):
     """The q-quantile (0 <= q <= 1) of the finite values; NaN for an empty sample.
 
     nearest-rank (type 1): sorted x_1..x_n, x_k with k = ceil(q n) (k = 1 for q = 0), q n
-    rounded to 1e-9 first so that 0.07 * 100 is rank 7 (as tusk/stats.cc).
+    rounded to 1e-9 first so that 0.07 * 100 is rank 7 (as tusk/run/stats.cc).
     linear (type 7): h = (n - 1) q, x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h])
     counting from 0."""
     if not 0.0 <= q <= 1.0:
@@ -169,7 +169,7 @@ def _number(v):
 def run_summary(run, quantiles=DEFAULT_QUANTILE_METHOD):
     """Summary statistics of one run (a load.Run) as a dict of METRICS plus policy and seed.
 
-    The simulator computes them once (tusk/run-summary.cc) and writes them into the
+    The simulator computes them once (tusk/run/run-summary.cc) and writes them into the
     manifest's "summary"; they are read from there, not recomputed from the tables. A value
     the run does not have (no finished collective, no uplinks) is NaN; so is a metric an
     older manifest lacks. Only when `quantiles` is not the method the simulator used (its

@@ -5,7 +5,7 @@
     r = s.run()                  # or s.run(out="results/x"): the files of `tusk run`, byte for byte
     r.flows.fct_us.max(), r.summary["slowdown_p99"]
 
-The C++ scripting API underneath (tusk/scripting.h) checks every change as `tusk run --set`
+The C++ scripting API underneath (tusk/api/scripting.h) checks every change as `tusk run --set`
 does: problems raise tusk.InputError (a ValueError) carrying the command line's
 "FILE:LINE: KEY: message". Several runs in one process are independent (the simulator is reset
 after each). Ctrl-C stops a run cleanly (KeyboardInterrupt; nothing written). docs/scripting.md.

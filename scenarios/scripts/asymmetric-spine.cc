@@ -6,7 +6,7 @@
 // DRILL did not send the slow spine fewer bytes than every fast one.
 //
 // Usage: asymmetric-spine [OUT_DIR]   (OUT_DIR receives the topology file)
-#include <tusk/scripting.h>
+#include <tusk/api/scripting.h>
 
 #include <cstdio>
 #include <map>

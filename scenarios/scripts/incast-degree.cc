@@ -3,7 +3,7 @@
 // per run. With PFC on nothing is dropped; the last flow ends near degree x 1 MiB / 100 Gb/s.
 //
 // Usage: incast-degree [lossless-incast.toml]
-#include <tusk/scripting.h>
+#include <tusk/api/scripting.h>
 
 #include <cstdio>
 #include <string>

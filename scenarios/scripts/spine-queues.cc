@@ -4,7 +4,7 @@
 // of that spine's links in the run's links table (the metrics sink reads the same trace).
 //
 // Usage: spine-queues
-#include <tusk/scripting.h>
+#include <tusk/api/scripting.h>
 
 #include "ns3/simulator.h"
 

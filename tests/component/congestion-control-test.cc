@@ -7,10 +7,10 @@
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/switch-port.h"
-#include "rdma/model/hpcc.h"
+#include "rdma/model/cc/hpcc.h"
 #include "rdma/model/rdma-nic.h"
-#include "rdma/model/roce-int-header.h"
-#include "rdma/model/roce-wire-format.h"
+#include "rdma/model/headers/roce-int-header.h"
+#include "rdma/model/headers/roce-wire-format.h"
 
 #include "ns3/boolean.h"
 #include "ns3/ethernet-header.h"

@@ -8,7 +8,7 @@
 #include "run-helpers.h"
 
 #include "fabric/helper/fabric-helper.h"
-#include "lb-policies/conweave-load-balancer.h"
+#include "lb-policies/switch/conweave-load-balancer.h"
 
 #include <random>
 #include <string>

@@ -6,12 +6,12 @@
 
 #include "run-helpers.h"
 
-#include "run-stages.h"
-#include "scenario-toml.h"
+#include "run/run-stages.h"
+#include "scenario/scenario-toml.h"
 
 #include "fabric/model/input-error.h"
-#include "rdma/model/cc-registry.h"
-#include "rdma/model/rdma-congestion-control.h"
+#include "rdma/model/cc/cc-registry.h"
+#include "rdma/model/cc/rdma-congestion-control.h"
 
 #include "ns3/uinteger.h"
 

@@ -6,15 +6,15 @@
 
 #include "run-helpers.h"
 
-#include "failure-kinds.h"
-#include "run-stages.h"
-#include "scenario-sections.h"
-#include "scenario-toml.h"
-#include "topology-kinds.h"
+#include "run/failure-kinds.h"
+#include "run/run-stages.h"
+#include "scenario/scenario-sections.h"
+#include "scenario/scenario-toml.h"
+#include "scenario/topology-kinds.h"
 
 #include "fabric/model/input-error.h"
-#include "rdma/model/loss-recovery-registry.h"
-#include "rdma/model/rdma-loss-recovery.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
+#include "rdma/model/loss-recovery/rdma-loss-recovery.h"
 
 #include <algorithm>
 

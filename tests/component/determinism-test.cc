@@ -3,7 +3,7 @@
 
 #include "run-helpers.h"
 
-#include "results-writer.h"
+#include "results/results-writer.h"
 
 #include "ns3/type-id.h"
 

@@ -10,7 +10,7 @@
 
 #include "run-helpers.h"
 
-#include "stats.h"
+#include "run/stats.h"
 
 using namespace tusk_test;
 

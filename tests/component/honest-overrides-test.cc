@@ -9,8 +9,8 @@
 
 #include "run-helpers.h"
 
-#include "knob-table.h"
-#include "scenario-toml.h"
+#include "scenario/knob-table.h"
+#include "scenario/scenario-toml.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/input-error.h"

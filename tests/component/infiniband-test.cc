@@ -9,9 +9,9 @@
 #include "fabric/model/ib-credits.h"
 #include "fabric/model/switch-node.h"
 #include "rdma/model/rdma-nic.h"
-#include "rdma/model/roce-header.h"
-#include "results-writer.h"
-#include "run-stages.h"
+#include "rdma/model/headers/roce-header.h"
+#include "results/results-writer.h"
+#include "run/run-stages.h"
 
 #include "ns3/simulator.h"
 

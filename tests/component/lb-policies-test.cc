@@ -4,7 +4,7 @@
 
 #include "run-helpers.h"
 
-#include "stats.h"
+#include "run/stats.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "lb-policies/policy-registry.h"

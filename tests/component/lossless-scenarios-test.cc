@@ -2,7 +2,7 @@
 // and the PFC watchdog on a ring with cyclic routes.
 
 #include "run-helpers.h"
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "rdma/model/rdma-nic.h"

@@ -1,4 +1,4 @@
-// The metrics sink (tusk/metrics-sink.h) builds links.csv, the PFC events, the trimmed frames,
+// The metrics sink (tusk/run/metrics-sink.h) builds links.csv, the PFC events, the trimmed frames,
 // the headroom used and the transfer times from trace sources. The ports keep their own
 // counters of the same events (PortCounters): on runs that exercise every column (PFC pauses,
 // ECN marks, drops of several reasons, trimming, the PFC watchdog) the two sources must agree,
@@ -6,7 +6,7 @@
 
 #include "run-helpers.h"
 
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "workload/model/workload-executor.h"

@@ -5,7 +5,7 @@
 #include "cli-helpers.h"
 #include "run-helpers.h"
 
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include <filesystem>
 #include <string>

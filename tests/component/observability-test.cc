@@ -3,14 +3,14 @@
 // SIGCOMM 2015, section 3 and its Figure 8 rate-increase stages), and the switch MMU's pools
 // (switches.csv, switch_timeseries.csv) checked against the queues and against PFC.
 
-#include "results-writer.h"
+#include "results/results-writer.h"
 #include "run-helpers.h"
-#include "run-stages.h"
+#include "run/run-stages.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/shared-buffer-mmu.h"
 #include "fabric/model/switch-node.h"
-#include "rdma/model/dcqcn.h"
+#include "rdma/model/cc/dcqcn.h"
 #include "rdma/model/rdma-nic.h"
 
 #include "ns3/simulator.h"

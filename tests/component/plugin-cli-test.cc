@@ -7,7 +7,7 @@
 
 #include "cli-helpers.h"
 
-#include "sweep-plan.h" // Sha256Hex
+#include "sweep/sweep-plan.h" // Sha256Hex
 
 #include <catch2/catch.hpp>
 

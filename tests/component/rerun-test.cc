@@ -1,11 +1,11 @@
-// `tusk rerun` does not trust the manifest it reruns (tusk/rerun.h): what it compares is every
+// `tusk rerun` does not trust the manifest it reruns (tusk/results/rerun.h): what it compares is every
 // file of the original folder and of the rerun's, so an emptied `files` list cannot make a
 // changed scenario "reproduced"; `files` entries outside the results folder, a non-string
 // `status` or `files` entry are bad input (exit 2, naming the key); a symlink or an extra file
 // in the original folder is a difference; a folder inside (a report) is named, not compared.
 
 #include "cli-helpers.h"
-#include "rerun.h"
+#include "results/rerun.h"
 
 #include "fabric/model/input-error.h"
 

@@ -6,7 +6,7 @@
 #include "input-error-helpers.h"
 #include "run-helpers.h"
 
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,9 +1,9 @@
-// The scripting API (tusk/scripting.h, docs/scripting.md): the same validation and messages as
+// The scripting API (tusk/api/scripting.h, docs/scripting.md): the same validation and messages as
 // the command line, the same bytes as `tusk run`, runs repeated in one process, tables added in
 // code, a topology written in code, callbacks on trace sources.
 #include "cli-helpers.h"
 
-#include "tusk/scripting.h"
+#include "api/scripting.h"
 
 #include "ns3/callback.h"
 

@@ -5,7 +5,7 @@
 // many were.
 
 #include "cli-helpers.h"
-#include "code-identity.h"
+#include "cli/code-identity.h"
 
 #include <catch2/catch.hpp>
 

@@ -6,7 +6,7 @@
 // resubmitting submits only the run whose results other code made, and says so.
 
 #include "cli-helpers.h"
-#include "sweep-slurm.h"
+#include "sweep/sweep-slurm.h"
 
 #include <catch2/catch.hpp>
 

@@ -6,14 +6,14 @@
 
 #include "run-helpers.h"
 
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/fabric-net-device.h"
 #include "fabric/model/input-error.h"
 
 #include "lb-policies/policy-registry.h"
-#include "rdma/model/nscc.h"
+#include "rdma/model/cc/nscc.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
 

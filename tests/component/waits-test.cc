@@ -5,7 +5,7 @@
 #include "cli-helpers.h"
 #include "run-helpers.h"
 
-#include "results-writer.h"
+#include "results/results-writer.h"
 
 #include <nlohmann/json.hpp>
 

@@ -18,8 +18,8 @@ prefix=$scratch/prefix
 cmake --install "$build" --prefix "$prefix"
 # [/install]
 test -f "$prefix/lib/cmake/tusk/tuskConfig.cmake"
-test -f "$prefix/include/tusk/scripting.h"
-test -f "$prefix/include/tusk/rdma/model/cc-registry.h"
+test -f "$prefix/include/tusk/api/scripting.h"
+test -f "$prefix/include/tusk/rdma/model/cc/cc-registry.h"
 test -f "$prefix/include/tusk/fabric/model/registry.h"
 if command -v ccache >/dev/null 2>&1; then export CMAKE_CXX_COMPILER_LAUNCHER=ccache; fi
 export CMAKE_GENERATOR=Ninja

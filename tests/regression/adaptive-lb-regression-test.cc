@@ -4,7 +4,7 @@
 
 #include "run-helpers.h"
 
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include <string>
 

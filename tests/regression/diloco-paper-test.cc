@@ -10,7 +10,7 @@
 
 #include "run-helpers.h"
 
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include <algorithm>
 #include <string>

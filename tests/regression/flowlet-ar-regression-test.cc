@@ -9,7 +9,7 @@
 
 #include "run-helpers.h"
 
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 using namespace tusk_test;
 

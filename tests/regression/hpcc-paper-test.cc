@@ -8,8 +8,8 @@
 
 #include "run-helpers.h"
 
-#include "hpcc-config.h"
-#include "scenario-toml.h"
+#include "scenario/hpcc-config.h"
+#include "scenario/scenario-toml.h"
 
 #include <algorithm>
 #include <map>

@@ -3,7 +3,7 @@
 
 #include "run-helpers.h"
 
-#include "scenario-toml.h"
+#include "scenario/scenario-toml.h"
 #include "workload/model/traffic-generators.h"
 
 using namespace tusk_test;

@@ -3,8 +3,8 @@
 #ifndef TUSK_TEST_RUN_HELPERS_H
 #define TUSK_TEST_RUN_HELPERS_H
 
-#include "runner.h"
-#include "scenario-spec.h"
+#include "run/runner.h"
+#include "scenario/scenario-spec.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // BitmapPathSelector alone, no Simulator: round-robin over a pool, avoiding the EVs whose
 // latest feedback was bad (UEC 1.0's bitmap load balancing); policy preset host-bitmap.
 
-#include "lb-policies/bitmap-path-selector.h"
+#include "lb-policies/host/bitmap-path-selector.h"
 
 #include "ns3/uinteger.h"
 

@@ -5,8 +5,8 @@
  */
 #include "fabric/model/input-error.h"
 #include "input-error-helpers.h"
-#include "tusk/runner.h"
-#include "tusk/scenario-toml.h"
+#include "run/runner.h"
+#include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
 

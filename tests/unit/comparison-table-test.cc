@@ -1,8 +1,8 @@
 // The comparison table `tusk run` / `tusk compare` print and comparison.csv
-// (tusk/comparison-table.cc): the settings line names the transport, receivers, congestion
+// (tusk/results/comparison-table.cc): the settings line names the transport, receivers, congestion
 // control, ECN and PFC; the table and the CSV carry ECN marks and CNPs.
 
-#include "comparison-table.h"
+#include "results/comparison-table.h"
 
 #include <catch2/catch.hpp>
 

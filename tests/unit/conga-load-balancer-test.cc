@@ -3,7 +3,7 @@
 // instances play a source leaf, a spine and a destination leaf, frames are handed from one to
 // the next by hand, and time is a fake clock (LbContext.now). No Simulator.
 
-#include "lb-policies/conga-load-balancer.h"
+#include "lb-policies/switch/conga-load-balancer.h"
 
 #include "ns3/nstime.h"
 

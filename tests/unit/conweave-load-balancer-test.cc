@@ -4,7 +4,7 @@
 // time is a fake clock (LbContext.now; the reorder queues' timers are FlushDue calls). No
 // Simulator.
 
-#include "lb-policies/conweave-load-balancer.h"
+#include "lb-policies/switch/conweave-load-balancer.h"
 
 #include "ns3/callback.h"
 #include "ns3/nstime.h"

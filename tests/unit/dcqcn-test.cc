@@ -1,7 +1,7 @@
 // DCQCN reaction point (Zhu et al., SIGCOMM 2015): oracles 15 and 16. The RP's timers are ns-3
 // events, so these run the Simulator on the object alone (no fabric).
 
-#include "rdma/model/dcqcn.h"
+#include "rdma/model/cc/dcqcn.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

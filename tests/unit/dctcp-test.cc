@@ -1,7 +1,7 @@
 // The DCTCP-style window (ns3::DctcpCongestionControl) alone, no Simulator: Alizadeh et al.,
 // "Data Center TCP (DCTCP)", SIGCOMM 2010, section 3 (and RFC 8257), on a fake clock.
 
-#include "rdma/model/dctcp.h"
+#include "rdma/model/cc/dctcp.h"
 
 #include "ns3/double.h"
 

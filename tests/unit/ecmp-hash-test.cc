@@ -1,7 +1,7 @@
 // ECMP hash and selection alone, no Simulator: balls into bins (oracle 6), uniformity, and the
 // effect of the entropy (UDP source port) on the choice (oracle 10, second sentence).
 
-#include "lb-policies/ecmp-load-balancer.h"
+#include "lb-policies/switch/ecmp-load-balancer.h"
 
 #include "ns3/enum.h"
 #include "ns3/uinteger.h"

@@ -5,8 +5,8 @@
 #include "input-error-helpers.h"
 
 #include "fabric/model/gray-failure-model.h"
-#include "tusk/run-stages.h"
-#include "tusk/scenario-toml.h"
+#include "run/run-stages.h"
+#include "scenario/scenario-toml.h"
 
 #include "ns3/double.h"
 #include "ns3/uinteger.h"

@@ -2,11 +2,11 @@
 // target calls: the reader must reject it with an InputError naming the key (the exit-2 path),
 // not crash or trip a sanitizer (this test also runs in build-asan, docs/testing.md).
 
-#include "../../fuzz/tusk-input-harness.h"
+#include "fuzz/tusk-input-harness.h"
 #include "fabric/model/input-error.h"
-#include "hpcc-config.h"
+#include "scenario/hpcc-config.h"
 #include "workload/model/background-traffic.h"
-#include "workload/model/simai-workload.h"
+#include "importers/model/simai-workload.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Import of the HPCC simulator's config.txt (data/hpcc/config.txt, from
 // alibaba-edu/High-Precision-Congestion-Control simulation/mix/).
 
-#include "hpcc-config.h"
+#include "scenario/hpcc-config.h"
 
 #include "fabric/model/input-error.h"
 

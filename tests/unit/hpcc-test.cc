@@ -3,8 +3,8 @@
 // INT hop record / header in the HPCC simulator's layout (int-header.h).
 
 #include "fabric/model/int-telemetry.h"
-#include "rdma/model/hpcc.h"
-#include "rdma/model/roce-int-header.h"
+#include "rdma/model/cc/hpcc.h"
+#include "rdma/model/headers/roce-int-header.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

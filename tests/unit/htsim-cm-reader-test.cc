@@ -4,7 +4,7 @@
 // benchmark inputs in ../shared/data/htsim/. Trigger examples and malformed files are written
 // into a temporary directory by the tests themselves.
 #include "fabric/model/input-error.h"
-#include "workload/model/htsim-cm-reader.h"
+#include "importers/model/htsim-cm-reader.h"
 
 #include <catch2/catch.hpp>
 

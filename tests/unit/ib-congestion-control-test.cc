@@ -1,7 +1,7 @@
 // InfiniBand congestion control (IBA vol. 1 annex A10): the CCT walk of
 // ns3::IbCongestionControl with a fake clock, no Simulator.
 
-#include "rdma/model/ib-congestion-control.h"
+#include "rdma/model/cc/ib-congestion-control.h"
 
 #include "ns3/nstime.h"
 #include "ns3/uinteger.h"

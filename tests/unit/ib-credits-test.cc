@@ -5,8 +5,8 @@
 #include "input-error-helpers.h"
 
 #include "fabric/model/ib-credits.h"
-#include "lb-policies/ib-static-load-balancer.h"
-#include "tusk/scenario-toml.h"
+#include "lb-policies/switch/ib-static-load-balancer.h"
+#include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
 

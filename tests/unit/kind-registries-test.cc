@@ -3,13 +3,13 @@
 // each registration says it needs, and that a name registered twice is refused (while a plugin
 // loads: reported, the first registration kept; see Registry<Info>).
 
-#include "failure-kinds.h"
-#include "kinds.h"
-#include "topology-kinds.h"
+#include "cli/kinds.h"
+#include "run/failure-kinds.h"
+#include "scenario/topology-kinds.h"
 
 #include "fabric/model/registry.h"
-#include "rdma/model/loss-recovery-registry.h"
-#include "rdma/model/rdma-loss-recovery.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
+#include "rdma/model/loss-recovery/rdma-loss-recovery.h"
 
 #include <catch2/catch.hpp>
 

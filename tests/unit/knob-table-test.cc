@@ -1,9 +1,9 @@
-// The knob table (tusk/knob.h, tusk/section-*.cc) as the one source of truth of every
+// The knob table (tusk/scenario/knob.h, tusk/scenario/section-*.cc) as the one source of truth of every
 // scenario key: the key reference in docs/scenario-format.md is generated from it, the ns-3
 // attributes it names exist, the defaults it shows are the models', and the keys its kind
 // rules list are the ones the reader accepts.
-#include "knob-table.h"
-#include "scenario-toml.h"
+#include "scenario/knob-table.h"
+#include "scenario/scenario-toml.h"
 
 #include "fabric/model/input-error.h"
 

@@ -2,13 +2,13 @@
 // from LbContext.now, which these tests step by hand (a fake clock). Each test states the
 // property from the policy's paper or from docs/oracles.md that it checks.
 
-#include "lb-policies/drill-load-balancer.h"
-#include "lb-policies/ecmp-load-balancer.h"
-#include "lb-policies/letflow-load-balancer.h"
-#include "lb-policies/path-pinning-load-balancer.h"
+#include "lb-policies/switch/drill-load-balancer.h"
+#include "lb-policies/switch/ecmp-load-balancer.h"
+#include "lb-policies/switch/letflow-load-balancer.h"
+#include "lb-policies/switch/path-pinning-load-balancer.h"
 #include "lb-policies/policy-registry.h"
-#include "lb-policies/random-spray-load-balancer.h"
-#include "lb-policies/round-robin-spray-load-balancer.h"
+#include "lb-policies/switch/random-spray-load-balancer.h"
+#include "lb-policies/switch/round-robin-spray-load-balancer.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

@@ -5,7 +5,7 @@
 #include "fabric/model/input-error.h"
 #include "lb-policies/policy-registry.h"
 #include "rdma/model/rdma-nic.h"
-#include "tusk/scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
 

@@ -5,8 +5,8 @@
 // GetDelayLeft, context, destroy events, Stop). The kernels are driven as objects, not through
 // the global ns3::Simulator.
 
-#include "fabric/model/lean-simulator-impl.h"
-#include "fabric/model/timing-wheel-scheduler.h"
+#include "fabric/model/kernel/lean-simulator-impl.h"
+#include "fabric/model/kernel/timing-wheel-scheduler.h"
 
 #include "ns3/default-simulator-impl.h"
 #include "ns3/event-impl.h"

@@ -2,7 +2,7 @@
 // flowlet mode of switch dynamic load balancing) alone: decisions on a fake clock
 // (LbContext.now), no Simulator.
 
-#include "lb-policies/least-loaded-load-balancer.h"
+#include "lb-policies/switch/least-loaded-load-balancer.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

@@ -5,11 +5,11 @@
 // bitmap from ePSN, or ending at the arrival when it is 64 or more ahead). The requester half
 // is covered on a tiny fabric (tests/component/go-back-n-test.cc, selective-repeat-test.cc).
 
-#include "rdma/model/rdma-loss-recovery.h"
+#include "rdma/model/loss-recovery/rdma-loss-recovery.h"
 #include "rdma/model/rdma-responder.h"
-#include "rdma/model/roce-header.h"
-#include "rdma/model/selective-repeat-recovery.h"
-#include "rdma/model/uec-rud-recovery.h"
+#include "rdma/model/headers/roce-header.h"
+#include "rdma/model/loss-recovery/selective-repeat-recovery.h"
+#include "rdma/model/loss-recovery/uec-rud-recovery.h"
 
 #include "ns3/config.h"
 #include "ns3/uinteger.h"

@@ -3,8 +3,8 @@
 // shipped scenario (scenarios/*.toml, scenarios/lb-compare/*.toml) and for the derived values
 // that used to be lost: UEC's BDP-derived ECN thresholds and the DCQCN presets. No simulation
 // runs here (tests/component/cli-test.cc reruns small scenarios from their manifests).
-#include "runner.h"
-#include "scenario-toml.h"
+#include "run/runner.h"
+#include "scenario/scenario-toml.h"
 
 #include "fabric/model/input-error.h"
 

@@ -2,7 +2,7 @@
 // against the UEC 1.0 NSCC rules with the reference simulator's constants (uet-htsim uec.cpp).
 // The reference network: 100 Gb/s, base RTT 12 us, MTU 4096 B, so a = b = 1.
 
-#include "rdma/model/nscc.h"
+#include "rdma/model/cc/nscc.h"
 
 #include "ns3/boolean.h"
 #include "ns3/nstime.h"

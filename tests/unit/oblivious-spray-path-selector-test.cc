@@ -1,7 +1,7 @@
 // ObliviousSprayPathSelector alone, no Simulator: round-robin over a pool of distinct
 // entropies (htsim's UecMpOblivious, uet-htsim sim/uec_mp.h); policy preset host-spray.
 
-#include "lb-policies/oblivious-spray-path-selector.h"
+#include "lb-policies/host/oblivious-spray-path-selector.h"
 
 #include "ns3/uinteger.h"
 

@@ -5,12 +5,12 @@
 // needs: a warning with the bytes it needs).
 
 #include "input-error-helpers.h"
-#include "knob-table.h"
-#include "run-stages.h"
-#include "runner.h"
-#include "scenario-toml.h"
+#include "scenario/knob-table.h"
+#include "run/run-stages.h"
+#include "run/runner.h"
+#include "scenario/scenario-toml.h"
 
-#include "workload/model/hpcc-reader.h"
+#include "importers/model/hpcc-reader.h"
 
 #include <catch2/catch.hpp>
 

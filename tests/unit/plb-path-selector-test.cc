@@ -2,7 +2,7 @@
 // Network Load Balancing", SIGCOMM 2022): rounds, congested rounds, repaths, the idle-time
 // preference and the pause after an RTO, on a fake clock (the times passed in). No Simulator.
 
-#include "lb-policies/plb-path-selector.h"
+#include "lb-policies/host/plb-path-selector.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

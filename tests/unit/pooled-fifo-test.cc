@@ -2,7 +2,7 @@
 // share one FifoPool, the pool holding only the most elements ever queued at once (the reason
 // it exists: docs/performance.md, perm-1024 peak RSS), and release of what a popped element held.
 
-#include "fabric/model/pooled-fifo.h"
+#include "fabric/model/kernel/pooled-fifo.h"
 #include "fabric/model/switch-port.h"
 
 #include <catch2/catch.hpp>

@@ -2,8 +2,8 @@
 // Vol. 1 9.2, less QP0/QP1). A scenario that needs more at one NIC is an input error found
 // before anything is built (exit 2 in the CLI), not an abort in the middle of the run.
 
-#include "run-stages.h"
-#include "scenario-toml.h"
+#include "run/run-stages.h"
+#include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
 

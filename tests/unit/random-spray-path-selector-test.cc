@@ -1,7 +1,7 @@
 // RandomSprayPathSelector alone, no Simulator: a uniformly random EV per packet from a pool
 // (UEC 1.0's oblivious spraying); policy preset host-random-spray.
 
-#include "lb-policies/random-spray-path-selector.h"
+#include "lb-policies/host/random-spray-path-selector.h"
 
 #include "ns3/uinteger.h"
 

@@ -1,10 +1,10 @@
 // Registry<Info> (fabric/model/registry.h), the table each sort of kind fills itself, and the
-// congestion controls' registrations (rdma/model/cc-registry.h): what each says it needs
+// congestion controls' registrations (rdma/model/cc/cc-registry.h): what each says it needs
 // must be what its model does.
 
 #include "fabric/model/registry.h"
-#include "rdma/model/cc-registry.h"
-#include "rdma/model/rdma-congestion-control.h"
+#include "rdma/model/cc/cc-registry.h"
+#include "rdma/model/cc/rdma-congestion-control.h"
 
 #include "ns3/object-factory.h"
 

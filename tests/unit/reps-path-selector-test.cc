@@ -3,7 +3,7 @@
 // unmarked ACKs through an 8-entry circular buffer, explore when it is empty, freeze
 // exploration after a timeout or trim. Policy preset host-reps.
 
-#include "lb-policies/reps-path-selector.h"
+#include "lb-policies/host/reps-path-selector.h"
 
 #include "ns3/boolean.h"
 #include "ns3/nstime.h"

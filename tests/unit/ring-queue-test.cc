@@ -2,7 +2,7 @@
 // across growth while the ring is wrapped, indexing from the front, and release of what a
 // popped slot held.
 
-#include "fabric/model/ring-queue.h"
+#include "fabric/model/kernel/ring-queue.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,14 +1,14 @@
-// The lazy RoCEv2 wire format (rdma/model/roce-wire-format.h): the FrameMeta is the frame's
+// The lazy RoCEv2 wire format (rdma/model/headers/roce-wire-format.h): the FrameMeta is the frame's
 // headers; SetRoceFrameLength sizes the frame as the real headers would (IBA Vol. 1 Annex A17:
 // Ethernet 14 + IPv4 20 + UDP 8 + BTH 12 [+ AETH 4] + payload + ICRC 4 + FCS 4, 64 at least;
 // HPCC's INT header 42 after the BTH of data and after the AETH of its ACKs, Li et al.,
 // SIGCOMM 2019, section 5; the RCCC credit demand 4 after the BTH/INT, the credit grant in the
 // AETH MSN), SerializeRoceFrame writes those bytes and ParseRoceFrame reads them back.
 
-#include "rdma/model/roce-credit-header.h"
-#include "rdma/model/roce-header.h"
-#include "rdma/model/roce-int-header.h"
-#include "rdma/model/roce-wire-format.h"
+#include "rdma/model/headers/roce-credit-header.h"
+#include "rdma/model/headers/roce-header.h"
+#include "rdma/model/headers/roce-int-header.h"
+#include "rdma/model/headers/roce-wire-format.h"
 
 #include "ns3/packet.h"
 

@@ -1,8 +1,8 @@
-// The per-flow conservation invariants of tusk/run-invariants.cc on hand-made
+// The per-flow conservation invariants of tusk/run/run-invariants.cc on hand-made
 // tables (the MMU and link-rate ones are injected into real runs in
 // tests/component/metrics-sink-test.cc).
 
-#include "run-stages.h"
+#include "run/run-stages.h"
 
 #include <catch2/catch.hpp>
 

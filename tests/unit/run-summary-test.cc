@@ -1,8 +1,8 @@
-// The run summary (tusk/run-summary.cc), computed once in C++ and read by the analysis from the
+// The run summary (tusk/run/run-summary.cc), computed once in C++ and read by the analysis from the
 // manifest: uplink balance per switch, slowdown quantiles, the slowest collective, fabric
 // drops, on hand-made tables.
 
-#include "run-stages.h"
+#include "run/run-stages.h"
 
 #include <catch2/catch.hpp>
 

@@ -2,8 +2,8 @@
 // 64-bit SACK bitmap with a base offset): holes at the start and at the end of the window,
 // a full and an empty bitmap, the wire round trip, and 24-bit PSN wrap-around.
 
-#include "rdma/model/rdma-ack.h"
-#include "rdma/model/roce-sack-header.h"
+#include "rdma/model/headers/rdma-ack.h"
+#include "rdma/model/headers/roce-sack-header.h"
 
 #include "ns3/packet.h"
 

@@ -2,8 +2,8 @@
 // rail-optimised / pod-clos / hpcc topologies, workload kinds "jobs" and "hpcc": values,
 // errors with file, line and key (exit 2 in the CLI), and the manifest echo round trip.
 #include "fabric/model/input-error.h"
-#include "run-stages.h"
-#include "scenario-toml.h"
+#include "run/run-stages.h"
+#include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
 

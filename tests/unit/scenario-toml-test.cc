@@ -4,7 +4,7 @@
  */
 #include "fabric/model/input-error.h"
 #include "input-error-helpers.h"
-#include "tusk/scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
 

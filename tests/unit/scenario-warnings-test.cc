@@ -1,7 +1,7 @@
 // ScenarioWarnings: valid settings that are probably a mistake are reported, sensible ones not.
 
-#include "runner.h"
-#include "scenario-toml.h"
+#include "run/runner.h"
+#include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // Summary statistics against hand-computed values.
 
-#include "stats.h"
+#include "run/stats.h"
 
 #include <catch2/catch.hpp>
 

@@ -6,10 +6,10 @@
  */
 #include "fabric/model/input-error.h"
 #include "input-error-helpers.h"
-#include "tusk/regress.h"
-#include "tusk/runner.h"
-#include "tusk/scenario-toml.h"
-#include "tusk/sweep-plan.h"
+#include "sweep/regress.h"
+#include "run/runner.h"
+#include "scenario/scenario-toml.h"
+#include "sweep/sweep-plan.h"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // Kumar et al., "Swift: Delay is Simple and Effective for Congestion Control in the
 // Datacenter", SIGCOMM 2020, on a fake clock.
 
-#include "rdma/model/swift.h"
+#include "rdma/model/cc/swift.h"
 
 #include "ns3/double.h"
 #include "ns3/uinteger.h"

@@ -2,7 +2,7 @@
 // "TIMELY: RTT-based Congestion Control for the Datacenter", SIGCOMM 2015, with the paper's
 // parameters (alpha 0.875, beta 0.8, Tlow 50 us, Thigh 500 us, minRTT 20 us, delta 10 Mb/s).
 
-#include "rdma/model/timely.h"
+#include "rdma/model/cc/timely.h"
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,7 @@
 // events, with cancellations (Remove), on small wheels that wrap many times and on the
 // default wheel.
 
-#include "fabric/model/timing-wheel-scheduler.h"
+#include "fabric/model/kernel/timing-wheel-scheduler.h"
 
 #include "ns3/map-scheduler.h"
 #include "ns3/uinteger.h"

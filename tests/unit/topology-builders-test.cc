@@ -12,6 +12,7 @@
  */
 
 #include "fabric/helper/topology-builders.h"
+#include "importers/model/htsim-topo-reader.h"
 #include "fabric/model/input-error.h"
 
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // The scenario keys of the UEC transport: [nic] transport and [[failures]] (docs/scenario-format.md).
 
 #include "fabric/model/input-error.h"
-#include "tusk/scenario-toml.h"
+#include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
-// waits.csv's arithmetic (tusk/waits.cc) on hand-made transfers: a rank's ideal time in a step,
+// waits.csv's arithmetic (tusk/run/waits.cc) on hand-made transfers: a rank's ideal time in a step,
 // and the straggler's, count a transfer split over QPs by its own packet sequence (flows.csv's
 // ideal FCT), not as one message of its bytes.
 
-#include "waits.h"
+#include "run/waits.h"
 
 #include <catch2/catch.hpp>
 

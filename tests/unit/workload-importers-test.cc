@@ -2,9 +2,9 @@
 // on the real files in data/ (see data/simai/README.md and data/hpcc/README.md). No Simulator.
 #include "fabric/model/input-error.h"
 #include "workload/model/background-traffic.h"
-#include "workload/model/hpcc-reader.h"
+#include "importers/model/hpcc-reader.h"
 #include "workload/model/job-model.h"
-#include "workload/model/simai-workload.h"
+#include "importers/model/simai-workload.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "locate-command.h"
+#include "locate/locate-command.h"
 
 #include "fabric/model/input-error.h"
 

@@ -5,7 +5,7 @@
 #ifndef TUSK_LOCATE_LOCATE_COMMAND_H
 #define TUSK_LOCATE_LOCATE_COMMAND_H
 
-#include "tomography.h"
+#include "locate/tomography.h"
 
 #include <CLI/CLI.hpp>
 

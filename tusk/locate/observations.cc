@@ -1,4 +1,4 @@
-#include "observations.h"
+#include "locate/observations.h"
 
 #include "fabric/model/input-error.h"
 

@@ -1,4 +1,4 @@
-#include "tomography.h"
+#include "locate/tomography.h"
 
 #include <algorithm>
 #include <cmath>

@@ -31,7 +31,7 @@
 #ifndef TUSK_LOCATE_TOMOGRAPHY_H
 #define TUSK_LOCATE_TOMOGRAPHY_H
 
-#include "observations.h"
+#include "locate/observations.h"
 
 #include <Eigen/SparseCore>
 

@@ -7,8 +7,8 @@
 #include "fabric-channel.h"
 #include "frame-meta.h"
 #include "gray-failure-model.h"
-#include "member-event.h"
-#include "ring-queue.h"
+#include "fabric/model/kernel/member-event.h"
+#include "fabric/model/kernel/ring-queue.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"

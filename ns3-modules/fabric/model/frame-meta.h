@@ -13,7 +13,7 @@
  * at its first switch). Real header bytes are built from the FrameMeta only
  * where someone looks at them: a NIC's Sniffer trace (pcap files decode as RoCEv2 in
  * Wireshark), a NIC's receive ErrorModel, and the wire-format tests
- * (rdma/model/roce-wire-format.h). PFC frames are the exception: rare and link-local, they
+ * (rdma/model/headers/roce-wire-format.h). PFC frames are the exception: rare and link-local, they
  * carry their real 802.1Qbb bytes.
  */
 #ifndef TUSK_FRAME_META_H
@@ -184,7 +184,7 @@ struct FrameFields
          *  the cumulative credit granted, in kCreditUnitBytes (256 B) units modulo 2^24. */
         uint32_t aethMsn = 0;
         /** Data frames with hasCreditDemand: the sender's cumulative credit demand in
-         *  kCreditUnitBytes units (rdma/model/roce-credit-header.h); 0 without one. */
+         *  kCreditUnitBytes units (rdma/model/headers/roce-credit-header.h); 0 without one. */
         uint32_t creditDemandUnits;
     };
     /** The SACK bitmap: bit i set when PSN sackPsn + i has arrived. */

@@ -22,7 +22,7 @@ namespace ns3
 
 /**
  * \brief Where a name registered twice is reported while a plugin library loads (set by the
- * plugin loader around its dlopen, tusk/plugins.cc), so that a clash with a built-in or an
+ * plugin loader around its dlopen, tusk/cli/plugins.cc), so that a clash with a built-in or an
  * earlier plugin is bad input rather than an abort; nullptr otherwise (a clash among built-in
  * kinds is a programming error and aborts).
  */

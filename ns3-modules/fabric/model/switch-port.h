@@ -9,7 +9,7 @@
 
 #include "ns3/random-variable-stream.h"
 
-#include "pooled-fifo.h"
+#include "fabric/model/kernel/pooled-fifo.h"
 
 #include <array>
 

@@ -1,10 +1,10 @@
 #include "rdma-nic.h"
 
-#include "roce-credit-header.h"
-#include "roce-header.h"
-#include "roce-int-header.h"
-#include "roce-sack-header.h"
-#include "roce-wire-format.h"
+#include "rdma/model/headers/roce-credit-header.h"
+#include "rdma/model/headers/roce-header.h"
+#include "rdma/model/headers/roce-int-header.h"
+#include "rdma/model/headers/roce-sack-header.h"
+#include "rdma/model/headers/roce-wire-format.h"
 
 #include "fabric/model/fabric-units.h"
 

@@ -7,7 +7,7 @@
 #include "rdma-queue-pair.h"
 
 #include "fabric/model/fabric-net-device.h"
-#include "fabric/model/ring-queue.h"
+#include "fabric/model/kernel/ring-queue.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"

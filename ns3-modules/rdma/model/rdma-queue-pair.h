@@ -5,9 +5,9 @@
 #define TUSK_RDMA_QUEUE_PAIR_H
 
 #include "path-selector.h"
-#include "rdma-ack.h"
-#include "rdma-congestion-control.h"
-#include "rdma-loss-recovery.h"
+#include "rdma/model/headers/rdma-ack.h"
+#include "rdma/model/cc/rdma-congestion-control.h"
+#include "rdma/model/loss-recovery/rdma-loss-recovery.h"
 #include "rdma-qp-counters.h"
 #include "rdma-requester.h"
 #include "rdma-responder.h"

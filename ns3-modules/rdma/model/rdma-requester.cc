@@ -2,8 +2,8 @@
 
 #include "rdma-nic.h"
 #include "rdma-queue-pair.h"
-#include "roce-credit-header.h"
-#include "roce-header.h"
+#include "rdma/model/headers/roce-credit-header.h"
+#include "rdma/model/headers/roce-header.h"
 
 #include "fabric/model/fabric-units.h"
 

@@ -5,12 +5,12 @@
 #define TUSK_RDMA_REQUESTER_H
 
 #include "path-selector.h"
-#include "rdma-ack.h"
-#include "rdma-congestion-control.h"
-#include "rdma-loss-recovery.h"
+#include "rdma/model/headers/rdma-ack.h"
+#include "rdma/model/cc/rdma-congestion-control.h"
+#include "rdma/model/loss-recovery/rdma-loss-recovery.h"
 #include "rdma-qp-counters.h"
 
-#include "fabric/model/ring-queue.h"
+#include "fabric/model/kernel/ring-queue.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"

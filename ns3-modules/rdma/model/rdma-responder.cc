@@ -1,7 +1,7 @@
 #include "rdma-responder.h"
 
-#include "roce-credit-header.h"
-#include "roce-header.h"
+#include "rdma/model/headers/roce-credit-header.h"
+#include "rdma/model/headers/roce-header.h"
 
 #include "ns3/abort.h"
 

@@ -4,12 +4,12 @@
 #ifndef TUSK_RDMA_RESPONDER_H
 #define TUSK_RDMA_RESPONDER_H
 
-#include "rdma-ack.h"
-#include "rdma-loss-recovery.h"
+#include "rdma/model/headers/rdma-ack.h"
+#include "rdma/model/loss-recovery/rdma-loss-recovery.h"
 #include "rdma-qp-counters.h"
 
 #include "fabric/model/frame-meta.h"
-#include "fabric/model/ring-queue.h"
+#include "fabric/model/kernel/ring-queue.h"
 
 #include "ns3/callback.h"
 #include "ns3/nstime.h"

@@ -5,8 +5,8 @@
 // "constant-rate"` then selects it once the plugin is loaded.
 
 // [cc]
-#include "rdma/model/cc-registry.h"
-#include "rdma/model/rdma-congestion-control.h"
+#include "rdma/model/cc/cc-registry.h"
+#include "rdma/model/cc/rdma-congestion-control.h"
 
 #include "ns3/double.h"
 

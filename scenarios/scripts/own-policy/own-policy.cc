@@ -7,7 +7,7 @@
 // ideal FCT (four flows per leaf over four spines: no collisions; ECMP's hash collides), else 1.
 
 // [run]
-#include <tusk/scripting.h>
+#include <tusk/api/scripting.h>
 
 #include <cstdio>
 

@@ -1,0 +1,140 @@
+// tusk: the command line. `tusk run`, `tusk compare`, `tusk report`, `tusk policies`,
+// `tusk kinds`, `tusk keys`, `tusk rerun`, `tusk locate`, `tusk sweep`, `tusk regress`.
+// This file only wires the subcommands; each lives in its own file (cli/*-command.h,
+// results/rerun.h, sweep/sweep-cli.h, locate/locate-command.h).
+//
+// Exit status (cli/exit-status.h): 0 success; 1 the run itself failed (transfers unfinished at
+// the stop time, broken packet conservation, an internal error); 2 bad input (the message names
+// the file, line and key and what was expected) or a destination tusk refuses to replace or that
+// another tusk is writing; 3 the results could not be written (an OS error: no space left, file
+// too large); nothing is written for bad input, and the previous results stay intact on 2 and 3.
+
+#include "cli/compare-command.h"
+#include "cli/exit-status.h"
+#include "cli/git-revision.h"
+#include "cli/keys-command.h"
+#include "cli/plugins.h"
+#include "cli/policies-command.h"
+#include "cli/report-command.h"
+#include "cli/run-command.h"
+#include "locate/locate-command.h"
+#include "results/rerun.h"
+#include "results/results-dir.h"
+#include "sweep/sweep-cli.h"
+#include "tusk-version.h"
+
+#include "fabric/model/input-error.h"
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+
+using namespace tusk;
+
+namespace
+{
+
+extern "C" void
+OnInterrupt(int sig)
+{
+    // Not strictly async-signal-safe, but the process is about to end either way and leaving
+    // half a result behind is what atomic results promise not to do.
+    AbandonActiveStaging();
+    std::_Exit(128 + sig);
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    CLI::App app{"tusk " TUSK_VERSION ": packet-level simulation of load balancing for elephant "
+                 "flows in AI-training fabrics (ns-3 3.37)"};
+    app.require_subcommand(1);
+    std::signal(SIGINT, OnInterrupt);
+    std::signal(SIGTERM, OnInterrupt);
+    // Past a file size limit (ulimit -f), write() fails with EFBIG (exit 3, the path and "File
+    // too large") instead of the process being killed without a word.
+    std::signal(SIGXFSZ, SIG_IGN);
+    app.footer("Exit status: 0 success; 1 a run failed (transfers unfinished, a deadlock, "
+               "broken conservation) or an internal error; 2 bad input, or a destination tusk "
+               "will not replace or that another tusk is writing (nothing written); 3 results "
+               "could not be written (no space left, file too large: the previous results are "
+               "intact). docs/results-format.md, \"Results folders\".");
+    app.set_version_flag("--version", std::string(TUSK_VERSION " (") + GitRevision() + ")");
+
+    // The order of registration is the order of `tusk --help`.
+    RunCommand run(app);
+    CompareCommand compare(app);
+    PoliciesCommands listings(app); // policies, kinds
+    RerunOptions rerunOpts;
+    auto* rerun = AddRerunCommand(app, rerunOpts);
+    KeysCommand keys(app);
+    ReportCommand report(app);
+    tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
+    locate::CommandOptions locateOpts;
+    auto* loc = locate::AddCommand(app, locateOpts);
+    tusk::PluginOptions plugins(app); // --plugin on the commands that read scenarios
+
+    try
+    {
+        app.parse(argc, argv);
+    }
+    catch (const CLI::ParseError& e)
+    {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : kExitBadInput;
+    }
+
+    try
+    {
+        plugins.Load();
+        if (listings.Parsed())
+        {
+            return listings.Run();
+        }
+        if (report.Parsed())
+        {
+            return report.Run();
+        }
+        if (sweeps.Parsed())
+        {
+            return sweeps.Run();
+        }
+        if (loc->parsed())
+        {
+            return locate::RunCommand(locateOpts, std::cout);
+        }
+        if (rerun->parsed())
+        {
+            return RunRerun(rerunOpts, std::cout);
+        }
+        if (keys.Parsed())
+        {
+            return keys.Run();
+        }
+        if (run.Parsed())
+        {
+            return run.Run();
+        }
+        return compare.Run();
+    }
+    catch (const ns3::InputError& e)
+    {
+        std::cerr << "tusk: error: " << e.what() << "\n";
+        return kExitBadInput;
+    }
+    catch (const WriteError& e)
+    {
+        std::cerr << "tusk: error: cannot write " << e.what()
+                  << "; nothing was committed, earlier results are intact\n";
+        return kExitWriteFailed;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "tusk: internal error: " << e.what() << "\n";
+        return kExitRunFailed;
+    }
+}

@@ -1,0 +1,486 @@
+#include "results/results-writer.h"
+
+#include "cli/plugins.h"
+#include "scenario/scenario-text.h"
+#include "scenario/scenario-toml.h"
+#include "run/stats.h"
+#include "locate/observations.h"
+#include "cli/code-identity.h"
+#include "cli/git-revision.h"
+#include "tusk-version.h"
+
+#include "fabric/model/fabric-net-device.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace tusk
+{
+
+namespace
+{
+
+/** ps as µs with 6 decimals: exact to the picosecond. */
+std::string
+Us(uint64_t ps)
+{
+    return fmt::format("{}.{:06d}", ps / 1000000, ps % 1000000);
+}
+
+std::string
+Num(double v, int decimals = 6)
+{
+    if (std::isnan(v))
+    {
+        return "";
+    }
+    return fmt::format("{:.{}f}", v, decimals);
+}
+
+} // namespace
+
+std::string
+PathClassesLine(const RunResult& r)
+{
+    std::string s;
+    for (const auto& c : r.pathClasses)
+    {
+        s += fmt::format("{}{} switch{} {:.3f} µs (BDP {} B at {:g} Gb/s)", s.empty() ? "" : "; ",
+                         c.links - 1, c.links == 2 ? "" : "es", c.baseRttPs / 1e6, c.bdpBytes,
+                         static_cast<double>(c.hostRateBps) / 1e9);
+    }
+    return s.empty() ? s : "base RTT (an MTU packet and its ACK, idle fabric): " + s + "\n";
+}
+
+namespace
+{
+
+std::string
+JoinLinks(const std::vector<uint32_t>& links)
+{
+    return fmt::format("{}", fmt::join(links, ">"));
+}
+
+} // namespace
+
+// results-format.md, "Paths in flows.csv": `path` when every frame took one path, `paths`
+// always (PATH:FRAMES items, in order of first arrival).
+std::string
+PathField(const FlowRow& f)
+{
+    return f.paths.size() == 1 ? JoinLinks(f.paths.front().first) : std::string();
+}
+
+std::string
+PathsField(const FlowRow& f)
+{
+    return locate::FormatPaths(f.paths); // the format tusk locate reads back
+}
+
+std::string
+FlowsCsv(const RunResult& r)
+{
+    std::string s = "flow_id,src,dst,bytes,start_us,finish_us,fct_us,fct_sender_us,ideal_fct_us,slowdown,"
+                    "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,retx_bytes,retx_timeout_packets,"
+                    "reorder_max,reorder_mean,naks,spurious_retx,collective,step,channel,policy,"
+                    "job,background,scale_up,pkts_sent,pkts_received";
+    for (int k = 0; k < kDropReasons; ++k)
+    {
+        s += fmt::format(",pkts_dropped_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
+    }
+    s += ",pkts_in_flight,path,paths\n";
+    for (const auto& f : r.flows)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
+                         "{},{},{},{}",
+                         f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
+                         f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
+                         f.acknowledged ? Us(f.fctSenderPs) : "",
+                         Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
+                         f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
+                         f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
+                         f.spuriousRetx, f.collective, f.step, f.channel, r.summary.policy, f.job,
+                         f.background ? 1 : 0, f.scaleUp ? 1 : 0);
+        s += fmt::format(",{},{}", f.pktsSent, f.pktsReceived);
+        for (int k = 0; k < kDropReasons; ++k)
+        {
+            s += fmt::format(",{}", f.pktsDropped[k]);
+        }
+        s += fmt::format(",{},{},{}\n", f.pktsInFlight, PathField(f), PathsField(f));
+    }
+    return s;
+}
+
+std::string
+CollectivesCsv(const RunResult& r)
+{
+    std::string s = "collective_id,kind,ranks,bytes_per_rank,channels,start_us,finish_us,cct_us,"
+                    "lower_bound_us,algbw_GBps,busbw_GBps,busbw_factor,finished,step_end_us,"
+                    "policy,algorithm,job,iteration,name,group,slices,step_us,step_slowest_rank,"
+                    "step_slowest_flow,ranks_delayed_1pct,ranks_delayed_10pct,ranks_delayed_50pct,"
+                    "critical_flow,critical_slowdown,critical_paths\n";
+    for (const auto& c : r.collectives)
+    {
+        std::string steps;
+        std::string stepUs;
+        std::string slowRank;
+        std::string slowFlow;
+        uint64_t prev = c.startPs;
+        for (size_t i = 0; i < c.stepEndPs.size(); ++i)
+        {
+            const char* sep = i ? ";" : "";
+            const bool done = c.stepSlowestFlow[i] >= 0;
+            steps += sep + (done ? Us(c.stepEndPs[i]) : std::string());
+            // How far this step's completion moved the collective's front (0 when it ended
+            // before an earlier step did; pipelined steps overlap).
+            stepUs += sep + (done ? Us(c.stepEndPs[i] > prev ? c.stepEndPs[i] - prev : 0) : "");
+            if (done)
+            {
+                prev = std::max(prev, c.stepEndPs[i]);
+            }
+            slowRank += sep + (done ? std::to_string(c.stepSlowestRank[i]) : "");
+            slowFlow += sep + (done ? std::to_string(c.stepSlowestFlow[i]) : "");
+        }
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                         c.id, c.kind, c.ranks, c.bytesPerRank, c.channels, Us(c.startPs),
+                         c.finished ? Us(c.finishPs) : "", c.finished ? Us(c.cctPs) : "",
+                         Us(c.lowerBoundPs), c.finished ? Num(c.algbwGBps) : "",
+                         c.finished ? Num(c.busbwGBps) : "", Num(c.busbwFactor), c.finished ? 1 : 0,
+                         steps, r.summary.policy, c.algorithm, c.job, c.iteration, c.name, c.group,
+                         c.slices, stepUs, slowRank, slowFlow);
+        s.pop_back(); // the row goes on: who waited (waits.csv)
+        const FlowRow* crit = c.criticalFlow >= 0 ? &r.flows[c.criticalFlow] : nullptr;
+        s += fmt::format(",{},{},{},{},{},{}\n", c.ranksDelayed[0], c.ranksDelayed[1],
+                         c.ranksDelayed[2], crit ? std::to_string(crit->id) : "",
+                         crit ? Num(crit->slowdown, 9) : "", crit ? PathsField(*crit) : "");
+    }
+    return s;
+}
+
+std::string
+WaitsCsv(const RunResult& r)
+{
+    std::string s = "collective,step,rank,host,ready_us,sent_us,arrival_us,ideal_us,step_ideal_us,"
+                    "wait_us,network_wait_us,delay,from_rank,last_flow\n";
+    for (const auto& w : r.waits)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.collective, w.step,
+                         w.rank, w.host, Us(w.readyPs), w.sent ? Us(w.sentPs) : "",
+                         w.arrived ? Us(w.arrivalPs) : "", Us(w.idealPs), Us(w.stepIdealPs),
+                         w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",
+                         w.arrived ? Num(w.delay, 6) : "",
+                         w.arrived ? std::to_string(w.fromRank) : "",
+                         w.arrived ? std::to_string(r.flows[w.lastTransfer].id) : "");
+    }
+    return s;
+}
+
+std::string
+JobsCsv(const RunResult& r)
+{
+    std::string s = "job_id,name,ranks,tp,pp,dp,ep,placement,iterations,collectives,start_us,"
+                    "finish_us,jct_us,iteration_us,finished,policy\n";
+    for (const auto& j : r.jobs)
+    {
+        std::string its;
+        uint64_t prev = j.startPs;
+        for (size_t i = 0; i < j.iterationEndPs.size(); ++i)
+        {
+            const uint64_t end = j.iterationEndPs[i];
+            its += (i ? ";" : "") + (end ? Us(end > prev ? end - prev : 0) : std::string());
+            prev = end ? end : prev;
+        }
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", j.id, j.name,
+                         j.hosts.size(), j.tp, j.pp, j.dp, j.ep, j.placement, j.iterations,
+                         j.collectives, Us(j.startPs), j.finished ? Us(j.finishPs) : "",
+                         j.finished ? Us(j.finishPs - std::min(j.finishPs, j.startPs)) : "", its,
+                         j.finished ? 1 : 0, r.summary.policy);
+    }
+    return s;
+}
+
+std::string
+LinksCsv(const RunResult& r)
+{
+    std::string s = "link_id,from,to,from_tier,to_tier,uplink,rate_gbps,tx_frames,tx_bytes,"
+                    "byte_share,mean_util,max_util,max_queue_bytes,pfc_pause_tx,pfc_frames_tx,pfc_frames_rx,"
+                    "paused_us,ecn_marks,pfc_watchdog_triggers";
+    for (int k = 0; k < kDropReasons; ++k)
+    {
+        s += fmt::format(",drops_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
+    }
+    // InfiniBand's column comes last, and only on that fabric (Ethernet files stay as they were).
+    const bool ib = r.spec.fabric.IsInfiniband();
+    s += ib ? ",credit_stall_us\n" : "\n";
+    for (const auto& l : r.links)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", l.link, l.from,
+                         l.to, l.fromTier, l.toTier, l.uplink ? 1 : 0, Num(l.rateBps / 1e9, 3),
+                         l.txFrames, l.txBytes, l.byteShare < 0 ? "" : Num(l.byteShare),
+                         Num(l.meanUtilisation), Num(l.maxUtilisation),
+                         l.maxQueueBytes, l.pfcPauseTx, l.pfcFramesTx, l.pfcFramesRx,
+                         Us(l.pausedPs), l.ecnMarks, l.watchdogTriggers);
+        for (int k = 0; k < kDropReasons; ++k)
+        {
+            s += fmt::format(",{}", l.drops[k]);
+        }
+        s += ib ? "," + Us(l.creditStallPs) + "\n" : "\n";
+    }
+    return s;
+}
+
+std::string
+TimeSeriesCsv(const RunResult& r)
+{
+    const TimeSeries& ts = r.timeSeries;
+    std::string s = "time_us,link_id,from,to,tx_bytes,util,queue_bytes,paused_us\n";
+    s.reserve(s.size() + ts.rows.size() * 48);
+    for (const auto& row : ts.rows)
+    {
+        const SampledPort& p = ts.ports[row.port];
+        s += fmt::format("{},{},{},{},{},{},{},{}\n", Us(row.timePs), p.link, p.from, p.to,
+                         row.txBytes, Num(row.utilisation), row.queueBytes, Us(row.pausedPs));
+    }
+    return s;
+}
+
+std::string
+SwitchTimeSeriesCsv(const RunResult& r)
+{
+    const TimeSeries& ts = r.timeSeries;
+    std::string s = "time_us,switch,total_bytes,reserved_bytes,shared_bytes,headroom_bytes,"
+                    "paused_ingress\n";
+    for (const auto& row : ts.switchRows)
+    {
+        s += fmt::format("{},{},{},{},{},{},{}\n", Us(row.timePs), ts.switches[row.sw],
+                         row.totalBytes, row.reservedBytes, row.sharedBytes, row.headroomBytes,
+                         row.pausedIngress);
+    }
+    return s;
+}
+
+std::string
+SwitchesCsv(const RunResult& r)
+{
+    std::string s = "switch,buffer_bytes,reserved_pool_bytes,headroom_pool_bytes,shared_pool_bytes,"
+                    "max_total_bytes,max_reserved_bytes,max_shared_bytes,max_headroom_bytes\n";
+    for (const auto& w : r.switchRows)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{}\n", w.name, w.bufferBytes, w.reservedPoolBytes,
+                         w.headroomPoolBytes, w.sharedPoolBytes, w.maxTotalBytes,
+                         w.maxReservedBytes, w.maxSharedBytes, w.maxHeadroomBytes);
+    }
+    return s;
+}
+
+std::string
+CcTraceCsv(const RunResult& r)
+{
+    std::string s = "time_us,src,dst,qpn,cc,rate_gbps,target_gbps,alpha,window_bytes\n";
+    s.reserve(s.size() + r.ccTrace.size() * 64);
+    for (const auto& c : r.ccTrace)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{}\n", Us(c.timePs), c.src, c.dst, c.qpn, c.cc,
+                         Num(c.rateBps * 1e-9), Num(c.targetRateBps * 1e-9), Num(c.alpha),
+                         Num(c.windowBytes, 0));
+    }
+    return s;
+}
+
+std::string
+PfcEventsCsv(const RunResult& r)
+{
+    std::string s = "time_us,node,peer,direction,priority,quanta,kind,depth\n";
+    for (const auto& e : r.pfcEvents)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{}\n", Us(e.event.timePs), e.at, e.peer,
+                         e.event.sent ? "sent" : "received", unsigned(e.event.priority),
+                         e.event.quanta, e.event.quanta == 0 ? "XON" : "XOFF",
+                         unsigned(e.event.depth));
+    }
+    return s;
+}
+
+void
+WriteRunFiles(const RunResult& r, const std::string& dir)
+{
+    WriteFileAtomic(dir + "/pfc_events.csv", PfcEventsCsv(r));
+    WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
+    WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(r));
+    WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
+    WriteFileAtomic(dir + "/jobs.csv", JobsCsv(r));
+    WriteFileAtomic(dir + "/links.csv", LinksCsv(r));
+    WriteFileAtomic(dir + "/switches.csv", SwitchesCsv(r));
+    if (r.timeSeries.intervalPs > 0)
+    {
+        WriteFileAtomic(dir + "/timeseries.csv", TimeSeriesCsv(r));
+        WriteFileAtomic(dir + "/switch_timeseries.csv", SwitchTimeSeriesCsv(r));
+    }
+    if (r.spec.output.ccTrace)
+    {
+        WriteFileAtomic(dir + "/cc_trace.csv", CcTraceCsv(r));
+    }
+
+    nlohmann::ordered_json m;
+    m["tusk_version"] = TUSK_VERSION;
+    m["git_revision"] = GitRevision();
+    m["code_hash"] = CodeIdentity(); // what a resumed sweep compares (code-identity.h)
+    m["ns3_version"] = "3.37";
+    for (const auto& p : LoadedPlugins()) // `tusk rerun` loads them and checks their bytes
+    {
+        m["plugins"].push_back({{"path", p.path}, {"sha256", p.sha256}});
+    }
+    m["scenario_name"] = r.spec.name;
+    m["scenario_file"] = r.spec.sourceFile;
+    m["seed"] = r.spec.seed;
+    m["policy"] = r.summary.policy;
+    m["policy_type_id"] = r.policyTypeId;
+    m["path_selector_type_id"] = r.pathSelectorTypeId;
+    m["qps_per_connection"] = r.qpsPerConnection;
+    m["qp_scaling"] = r.qpScaling;
+    m["status"] = r.failure.empty() ? "ok" : "failed";
+    m["failure"] = r.failure;
+    m["warnings"] = r.warnings;
+    m["finished"] = r.finished;
+    m["hosts"] = r.hosts;
+    m["switches"] = r.switches;
+    m["transfers"] = r.flows.size();
+    m["unfinished_transfers"] = r.summary.unfinished;
+    m["sim_end_us"] = static_cast<double>(r.simEndPs) / 1e6;
+    m["wall_time_s"] = r.wallSeconds;
+    m["setup_time_s"] = r.setupSeconds;
+    m["run_time_s"] = r.runSeconds;
+    m["events"] = r.events;
+    m["packet_hops"] = r.packetHops;
+    m["conservation"] = {{"sent_frames", r.conservation.sent},
+                         {"received_frames", r.conservation.received},
+                         {"dropped_frames", r.conservation.dropped},
+                         {"in_flight_frames", r.conservation.inFlight},
+                         {"holds", r.conservation.Holds()}};
+    m["invariants"] = {{"checked", {"per-flow packet conservation", "MMU counters = queued bytes",
+                                    "link rate over 10 frames"}},
+                       {"violations", r.invariantViolations},
+                       {"hold", r.invariantViolations.empty()}};
+    nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+    for (const auto& c : r.pathClasses)
+    {
+        classes.push_back({{"links", c.links},
+                           {"switches", c.links - 1},
+                           {"src", c.src},
+                           {"dst", c.dst},
+                           {"pairs_from_src", c.pairs},
+                           {"base_rtt_us", static_cast<double>(c.baseRttPs) / 1e6},
+                           {"host_rate_gbps", InUnit(c.hostRateBps, kBpsPerGbps)},
+                           {"bdp_bytes", c.bdpBytes}});
+    }
+    m["path_classes"] = classes;
+    const RunSummary& s = r.summary;
+    auto num = [](double v) { return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v); };
+    m["summary"] = {{"cct_us", num(s.cctUs)},
+                    {"algbw_GBps", num(s.algbwGBps)},
+                    {"busbw_GBps", num(s.busbwGBps)},
+                    {"lower_bound_us", num(s.lowerBoundUs)},
+                    {"slowdown_mean", num(s.meanSlowdown)},
+                    {"slowdown_p50", num(s.p50Slowdown)},
+                    {"slowdown_p99", num(s.p99Slowdown)},
+                    {"slowdown_p999", num(s.p999Slowdown)},
+                    {"slowdown_max", num(s.maxSlowdown)},
+                    {"fct_p99_us", num(s.p99FctUs)},
+                    {"fct_max_us", num(s.maxFctUs)},
+                    {"uplink_util_max", num(s.uplinkMaxUtil)},
+                    {"uplink_util_mean", num(s.uplinkMeanUtil)},
+                    {"uplink_jain", num(s.uplinkJain)},
+                    {"drops", s.drops},
+                    {"pfc_pauses", s.pfcPauses},
+                    {"pfc_paused_fraction", s.pausedFraction},
+                    {"pfc_max_depth", s.pfcMaxDepth},
+                    {"ecn_marks", s.ecnMarks},
+                    {"cnps", s.cnps},
+                    {"trimmed_frames", s.trimmedFrames},
+                    {"retx_packets", s.retxPackets},
+                    {"ooo_packets", s.oooPackets},
+                    {"retx_bytes", s.retxBytes},
+                    {"retx_timeout_packets", s.retxTimeoutPackets},
+                    {"naks", s.naks},
+                    {"spurious_retx", s.spuriousRetx},
+                    {"reorder_max", s.reorderMax},
+                    {"reorder_mean", s.reorderMean},
+                    {"uplink_imbalance", num(s.uplinkImbalance)},
+                    {"unfinished", s.unfinished},
+                    {"quantile_method", s.quantileMethod}};
+    if (r.spec.fabric.IsInfiniband())
+    {
+        m["summary"]["credit_stall_fraction"] = s.creditStallFraction; // Ethernet: no key
+    }
+    nlohmann::ordered_json byReason = nlohmann::ordered_json::object();
+    for (int k = 0; k < kDropReasons; ++k)
+    {
+        byReason[ns3::DropReasonName(static_cast<ns3::DropReason>(k))] = s.dropsByReason[k];
+    }
+    m["summary"]["drops_by_reason"] = byReason;
+    m["scenario"] = ScenarioToJson(r.spec);
+    // What the scenario keys and the models made of the scenario: every attribute the run set
+    // (by declaring TypeId) and the PFC headroom each class of switch port got.
+    nlohmann::ordered_json headroom = nlohmann::ordered_json::array();
+    for (const auto& h : r.headroom)
+    {
+        headroom.push_back({{"rate_gbps", InUnit(h.rateBps, kBpsPerGbps)},
+                            {"delay_ns", InUnit(h.delayPs, kPsPerNs)},
+                            {"headroom_bytes", h.headroomBytes},
+                            {"ports", h.ports},
+                            {"max_used_bytes", h.maxUsedBytes}});
+    }
+    m["resolved"] = {{"attributes", r.attributes}, {"headroom", headroom}};
+    // Which of those values came from --hpcc-config (key -> "file:line KEY value"); explicit
+    // --set values win over imported ones and are not listed.
+    m["imported"] = nlohmann::json::object();
+    for (const auto& [key, from] : r.spec.imported)
+    {
+        m["imported"][key] = from;
+    }
+    nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+    for (const auto& j : r.jobs)
+    {
+        jobs.push_back({{"job_id", j.id},
+                        {"name", j.name},
+                        {"ranks", j.hosts.size()},
+                        {"hosts", j.hosts},
+                        {"tp", j.tp},
+                        {"pp", j.pp},
+                        {"dp", j.dp},
+                        {"ep", j.ep},
+                        {"placement", j.placement},
+                        {"source", j.source},
+                        {"note", j.note}});
+    }
+    m["jobs"] = jobs;
+    m["files"] = {"flows.csv", "collectives.csv", "waits.csv", "jobs.csv", "links.csv",
+                  "pfc_events.csv", "switches.csv"};
+    if (r.timeSeries.intervalPs > 0)
+    {
+        m["files"].push_back("timeseries.csv");
+        m["files"].push_back("switch_timeseries.csv");
+    }
+    if (r.spec.output.ccTrace)
+    {
+        m["files"].push_back("cc_trace.csv");
+    }
+    WriteFileAtomic(dir + "/manifest.json", m.dump(2) + "\n");
+}
+
+RunResult
+RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options)
+{
+    (void)CodeIdentity(); // now: a rebuild during the run must not relabel its results
+    StagedResults staged(out, "run");
+    options.pcapDir = staged.Path();
+    const RunResult r = RunScenario(spec, options);
+    WriteRunFiles(r, staged.Path());
+    staged.Commit();
+    return r;
+}
+
+} // namespace tusk

@@ -1,0 +1,55 @@
+/*
+ * tusk: results of a run on disk (docs/results-format.md), written atomically.
+ */
+#ifndef TUSK_RESULTS_WRITER_H
+#define TUSK_RESULTS_WRITER_H
+
+#include "results/results-dir.h"
+#include "run/runner.h"
+
+#include <string>
+
+namespace tusk
+{
+
+/** Write flows.csv, collectives.csv, links.csv and manifest.json of `r` into `dir`. */
+void WriteRunFiles(const RunResult& r, const std::string& dir);
+
+/** flows.csv as text (deterministic: the same run gives the same bytes). */
+std::string FlowsCsv(const RunResult& r);
+/** One line for the printed header: base RTT and BDP per path class (manifest "path_classes"),
+ *  "" without classes. */
+std::string PathClassesLine(const RunResult& r);
+std::string CollectivesCsv(const RunResult& r);
+/** waits.csv: per collective step and rank, its wait (results-format.md, "waits.csv"). */
+std::string WaitsCsv(const RunResult& r);
+/** flows.csv's `path` (the single path, or "") and `paths` (PATH:FRAMES|...) of `f`. */
+std::string PathField(const FlowRow& f);
+std::string PathsField(const FlowRow& f);
+/** jobs.csv: one row per training job (docs/results-format.md). */
+std::string JobsCsv(const RunResult& r);
+std::string LinksCsv(const RunResult& r);
+/** pfc_events.csv: every PFC frame sent or received, in time order. */
+std::string PfcEventsCsv(const RunResult& r);
+/** timeseries.csv ([output] sample_us > 0): time_us, link_id, from, to, tx_bytes, util,
+ *  queue_bytes, paused_us; one row per sampled switch port per sample instant. */
+std::string TimeSeriesCsv(const RunResult& r);
+/** switch_timeseries.csv ([output] sample_us > 0): each switch's MMU pools at each instant. */
+std::string SwitchTimeSeriesCsv(const RunResult& r);
+/** switches.csv: each switch's buffer pools and the most each held. */
+std::string SwitchesCsv(const RunResult& r);
+/** cc_trace.csv ([output] cc_trace = true): every change of a QP's congestion-control state. */
+std::string CcTraceCsv(const RunResult& r);
+
+/**
+ * \brief Run `spec` and write its results into `out` atomically: a StagedResults (lock, check,
+ * staging folder, also where pcaps go), WriteRunFiles, Commit. On an exception the staging
+ * folder is removed and the previous results in `out` are intact.
+ * \throws ns3::InputError (exit 2) for bad input or a destination that may not be replaced;
+ *         WriteError (exit 3) on an OS error while writing
+ */
+RunResult RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options);
+
+} // namespace tusk
+
+#endif

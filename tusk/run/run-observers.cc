@@ -1,0 +1,178 @@
+/*
+ * tusk: what watches a run without changing it: the metrics sink, one pcap per host NIC, the
+ * progress line, the time-series sampler and the PFC deadlock detector.
+ */
+#include "run/run-stages.h"
+
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace tusk
+{
+
+using namespace ns3;
+
+namespace
+{
+
+void
+PcapSink(Ptr<PcapFileWrapper> file, Ptr<const Packet> packet)
+{
+    file->Write(Simulator::Now(), packet);
+}
+
+} // namespace
+
+void
+Observers::OnQpCreated(Observers* self, uint32_t host, Ptr<RdmaQueuePair> qp)
+{
+    Ptr<RdmaCongestionControl> cc = qp->GetCongestionControl();
+    if (!cc)
+    {
+        return;
+    }
+    self->m_ccTraced.push_back({self, host, qp->GetPeerHost(), qp->GetQpn(), cc->Name()});
+    cc->TraceConnectWithoutContext("CcState",
+                                   MakeBoundCallback(&Observers::OnCcState, &self->m_ccTraced.back()));
+}
+
+void
+Observers::OnCcState(CcTraced* qp, const RdmaCcState& state)
+{
+    CcTraceRow row;
+    row.timePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    row.src = qp->src;
+    row.dst = qp->dst;
+    row.qpn = qp->qpn;
+    row.cc = qp->cc;
+    row.rateBps = state.rateBps;
+    row.targetRateBps = state.targetRateBps;
+    row.alpha = state.alpha;
+    row.windowBytes = state.windowBytes;
+    qp->self->m_ccTrace.push_back(row);
+}
+
+void
+Observers::Attach(const ScenarioSpec& spec,
+                  const TopologyGraph& graph,
+                  const BuiltFabric& built,
+                  const Executor& executor,
+                  const RunOptions& options,
+                  RunAttributes& attrs,
+                  std::chrono::steady_clock::time_point wallStart)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto& nics = built.nics;
+    if (spec.output.pcap && !options.pcapDir.empty())
+    {
+        PcapHelper pcap;
+        for (uint32_t h = 0; h < nics.size(); ++h)
+        {
+            Ptr<PcapFileWrapper> file =
+                pcap.CreateFile(fmt::format("{}/host{}.pcap", options.pcapDir, h), std::ios::out,
+                                PcapHelper::DLT_EN10MB);
+            nics[h]->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&PcapSink, file));
+        }
+    }
+
+    // cc_trace.csv: connect every QP's congestion control as its NIC creates it (nothing is
+    // connected otherwise, so the CCs' NotifyState costs one emptiness test).
+    if (spec.output.ccTrace)
+    {
+        for (uint32_t h = 0; h < nics.size(); ++h)
+        {
+            nics[h]->TraceConnectWithoutContext("QpCreated",
+                                                MakeBoundCallback(&Observers::OnQpCreated, this, h));
+        }
+    }
+
+    // Progress: a light periodic event that prints only when a few seconds of wall time passed.
+    m_lastPrint = Clock::now();
+    const Time tick = MicroSeconds(20);
+    Ptr<WorkloadExecutor> exec = executor.exec;
+    const bool print = options.progress;
+    const std::string name = spec.name;
+    const std::function<bool()> poll = options.poll;
+    m_progress = [this, exec, print, name, wallStart, tick, poll]() {
+        if (poll && !poll())
+        {
+            m_interrupted = true;
+            Simulator::Stop();
+            return;
+        }
+        const auto now = Clock::now();
+        if (print && now - m_lastPrint > std::chrono::seconds(3))
+        {
+            const double wall = std::chrono::duration<double>(now - wallStart).count();
+            size_t done = 0;
+            for (const auto& r : exec->GetRecords())
+            {
+                done += (r.recvDone && r.sendDone) ? 1 : 0;
+            }
+            std::cerr << fmt::format("[tusk] {}: sim {:.3f} ms, {:.2f} M events/s, {}/{} "
+                                     "transfers done\n",
+                                     name, Simulator::Now().GetSeconds() * 1e3,
+                                     Simulator::GetEventCount() / wall / 1e6, done,
+                                     exec->GetRecords().size());
+            m_lastPrint = now;
+        }
+        if (!exec->AllDone())
+        {
+            Simulator::Schedule(tick, m_progress);
+        }
+    };
+    Simulator::Schedule(tick, m_progress);
+
+    if (spec.output.samplePs > 0) // timeseries.csv: a periodic event, off the forwarding path
+    {
+        m_sampler.AddSwitchPorts(built.fabric);
+        m_sampler.AddSwitches(built.fabric);
+        m_sampler.Start(PicoSeconds(spec.output.samplePs));
+    }
+
+    // The tables: links, PFC events, trims, headroom, transfer times, from trace sources.
+    m_sink.Connect(graph, built.fabric, executor.exec, executor.exec->GetSpec().transfers.size());
+
+    // PFC deadlock detection.
+    if (spec.pfc.enabled && spec.pfc.deadlockDetectPs > 0)
+    {
+        m_detector = CreateObject<PfcDeadlockDetector>();
+        attrs.Set(m_detector, "Threshold", TimeValue(PicoSeconds(spec.pfc.deadlockDetectPs)));
+        std::vector<std::string> names;
+        for (uint32_t s = 0; s < graph.NumSwitches(); ++s)
+        {
+            names.push_back(graph.vertices[graph.numHosts + s].name);
+        }
+        m_detector->Install(built.fabric.switches, names);
+        m_detector->SetDeadlockCallback(Callback<void, std::string>([this](std::string c) {
+            m_deadlock = c;
+            Simulator::Stop();
+        }));
+        m_detector->Start();
+    }
+}
+
+void
+Observers::Finish(RunResult& result)
+{
+    m_sampler.Finish(Simulator::Now());
+    result.timeSeries = m_sampler.Take();
+    result.ccTrace = std::move(m_ccTrace);
+    m_ccTrace.clear();
+}
+
+void
+Observers::Dispose()
+{
+    if (m_detector)
+    {
+        m_detector->Dispose();
+    }
+}
+
+} // namespace tusk

@@ -1,0 +1,354 @@
+/*
+ * tusk: the stages of a run (internal to the tusk library). RunScenario (runner.cc) calls them
+ * in this order:
+ *   validate                 ValidateRun                    run-validate.cc
+ *   build graph, resolve     BuildGraph, ResolveScenario    run-resolve.cc
+ *   build workload           BuildWorkload                  run-workload.cc
+ *   build fabric and NICs    BuildFabricAndNics             run-fabric.cc
+ *   check routes             CheckRoutes                    run-routes.cc
+ *                            SetUpExecutor                  run-workload.cc
+ *                            CheckFailures/ScheduleFailures run-failures.cc
+ *   attach observers         Observers::Attach              run-observers.cc
+ *   run                      (runner.cc)
+ *   collect                  CollectResults                 run-collect.cc
+ *   summarise                Summarize                      run-summary.cc
+ */
+#ifndef TUSK_RUN_STAGES_H
+#define TUSK_RUN_STAGES_H
+
+#include "run/metrics-sink.h"
+#include "run/run-attributes.h"
+#include "run/runner.h"
+#include "run/time-series.h"
+
+#include "fabric/helper/fabric-helper.h"
+#include "fabric/helper/topology-builders.h"
+#include "fabric/model/input-error.h"
+#include "fabric/model/pfc-deadlock-detector.h"
+#include "rdma/model/cc/cc-registry.h"
+#include "rdma/model/cc/rdma-congestion-control.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
+#include "rdma/model/rdma-nic.h"
+#include "rdma/model/rdma-queue-pair.h"
+#include "workload/model/scale-up-domain.h"
+#include "workload/model/workload-executor.h"
+#include "workload/model/workload-spec.h"
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tusk
+{
+
+// ---- validate (run-validate.cc) -----------------------------------------------------------
+
+/** What validation decides before anything is built: the policy's two seams, resolved. */
+struct RunPlan
+{
+    std::string policyTypeId;                        //!< the switch LoadBalancer
+    std::map<std::string, std::string> lbAttributes; //!< the preset's, then [lb.attributes]
+    std::string pathSelectorTypeId;                  //!< host side, after nic.transport
+    uint32_t qpsPerConnection = 1;                   //!< the preset's or nic.qps_per_connection
+    std::string qpScaling;                           //!< the preset's or nic.qp_scaling
+};
+
+/**
+ * \brief Checks that need no topology (the policy and path selector exist, UEC's minimum RTO,
+ * ECN for an ECN-driven congestion control), and the policy preset applied.
+ * \throws ns3::InputError naming the key
+ */
+RunPlan ValidateRun(const ScenarioSpec& spec);
+
+/**
+ * \brief Rethrow a model's InputError as the scenario key behind it. Models name their own
+ * parameter ("LeafSpineParams.hostsPerLeaf", "bytesPerRank") or attribute
+ * ("ns3::SharedBufferMmu::BufferBytes"); the knob table knows which key feeds it. An error
+ * that names its own file (an importer's) passes unchanged.
+ * \param blockId the key block whose parameters the model takes ("topology.leaf-spine")
+ * \param fallbackKey the key to name when no knob matches
+ * \param index replaces "[i]" in keys of an array of tables (background[i].load)
+ */
+[[noreturn]] void ThrowAsScenarioKey(const ScenarioSpec& spec,
+                                     const ns3::InputError& e,
+                                     const std::string& blockId,
+                                     const std::string& fallbackKey,
+                                     int64_t index = -1);
+
+// ---- build graph and resolve (run-resolve.cc) ---------------------------------------------
+
+/** The topology graph of `spec`; builder errors name the scenario key. */
+ns3::TopologyGraph BuildGraph(const ScenarioSpec& spec);
+
+/**
+ * \brief `spec` with every value the run derives made explicit, so that its echo reproduces the
+ * run: UEC-style transports' BDP-derived ECN thresholds become [[ecn.by_rate]] entries, DCQCN's
+ * preset becomes explicit values (at the host line rate of `graph`), [[failure_rates]] become
+ * the [[failures]] they draw (WithDrawnFailures).
+ */
+ScenarioSpec ResolveScenario(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/** The line rate of the first host link, bit/s (DCQCN presets scale with it). */
+uint64_t FirstHostRateBps(const ns3::TopologyGraph& graph);
+
+/**
+ * \brief The registration of nic.congestion_control (ns3-modules/rdma/model/cc/cc-registry.h):
+ * its TypeId and what it needs (ECN marks, INT, the base RTT, a fabric kind).
+ * \throws ns3::InputError naming nic.congestion_control if no congestion control of that name
+ *         is registered (a spec built in code, a manifest of a run that loaded a plugin)
+ */
+const ns3::CongestionControlInfo& CongestionControlOf(const ScenarioSpec& spec);
+
+/**
+ * \brief The loss recovery the scenario chose: nic.transport's own, or with "roce",
+ * nic.receiver's (loss-recovery-registry.h).
+ * \throws ns3::InputError naming nic.transport or nic.receiver if none of that name is
+ *         registered under that key (a spec built in code, a manifest of a plugin's run)
+ */
+const ns3::LossRecoveryInfo& LossRecoveryOf(const ScenarioSpec& spec);
+
+/** Header bytes of a data packet on the wire: RoCEv2 headers and trailers, the INT header
+ *  when the congestion control uses INT, and the credit request of receiver credits. */
+uint32_t DataHeaderBytes(const ScenarioSpec& spec);
+
+/**
+ * \brief The fabric's base RTT T for the NICs (ns3::RdmaNic::BaseRtt, the HPCC simulator's
+ * GLOBAL_T), ps: the longest host-to-host path under ConWeave's convention (oracle 20), at the
+ * host link rate, with full data frames. 0 when neither the congestion control nor the sender
+ * window nor receiver credits need it (it costs a route computation).
+ */
+uint64_t FabricBaseRttPs(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+// ---- build workload (run-workload.cc) -----------------------------------------------------
+
+/**
+ * \brief The transfers, collectives and jobs of `spec` on `graph` (with [[background]]),
+ * checked: hosts exist, no self-sends, every transfer can start.
+ * \throws ns3::InputError naming the scenario key (or the imported file)
+ */
+ns3::WorkloadSpec BuildWorkload(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/**
+ * \brief Refuse a workload whose QPs at some NIC exceed the 24-bit QPN space
+ * (ns3::RdmaNic::kMaxQps; WorkloadExecutor::QpsPerHost counts them), before anything is built.
+ * \throws ns3::InputError naming the QP-count key of the busiest host's largest connection
+ *         (`nic.qps_per_connection`, `lb.policy` for a preset's count, `jobs[i].qps_per_connection`
+ *         or `background[i].qps`)
+ */
+void CheckQpBudget(const ScenarioSpec& spec,
+                   const RunPlan& plan,
+                   const ns3::TopologyGraph& graph,
+                   const ns3::WorkloadSpec& workload);
+
+// ---- build fabric and NICs (run-fabric.cc) ------------------------------------------------
+
+/** The built fabric, its NICs, and what the build decided per port. */
+struct BuiltFabric
+{
+    ns3::Fabric fabric;
+    std::vector<ns3::Ptr<ns3::RdmaNic>> nics; //!< by host
+    int64_t nextStream = 0;                   //!< first random stream not yet assigned
+    std::vector<PortHeadroom> headroom;       //!< per switch-port class
+};
+
+/**
+ * \brief Switches (MMU, PFC, ECN, the LoadBalancer), links, and a configured RdmaNic per host,
+ * every attribute set through `attrs`; random streams from 100 on, in a fixed order.
+ * \throws ns3::InputError naming the scenario key
+ */
+BuiltFabric BuildFabricAndNics(const ScenarioSpec& spec,
+                               const RunPlan& plan,
+                               const ns3::TopologyGraph& graph,
+                               RunAttributes& attrs);
+
+// ---- failures (run-failures.cc) ----------------------------------------------------------
+
+/**
+ * \brief Input errors of [[failures]] that need the topology (an unknown link, switch or host,
+ * a rate divided to 0), before anything is built. The keys each kind needs are checked where
+ * they are read (section-failures.cc), once.
+ * \throws ns3::InputError naming failures[i].<key>
+ */
+void CheckFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/**
+ * \brief INT records encode a port's rate as one of eight codes (IntHop::RateCode): with a
+ * congestion control that uses INT (HPCC), every link rate of the fabric, and every rate a [[failures]]
+ * degrade makes, must have one.
+ * \throws ns3::InputError naming nic.congestion_control or the failure's rate_divisor / rate_gbps
+ */
+void CheckIntRates(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/**
+ * \brief Which graph links are up for the whole run as far as [[failures]] decide it at load
+ * time: false for the links a link_down, switch_down or nic_down at 0 µs without until_us
+ * takes down, unless some link_up, switch_up or nic_up names them.
+ * \param[out] entries indices of the failures that hold such a link down
+ */
+std::vector<bool> LinksUpFromStart(const ScenarioSpec& spec,
+                                   const ns3::TopologyGraph& graph,
+                                   std::vector<size_t>& entries);
+
+/**
+ * \brief Refuse a workload with host pairs that have no route: a host without a link, a
+ * topology in pieces (an imported file), or [[failures]] at 0 µs that last the whole run and
+ * cut hosts off (LinksUpFromStart). Both directions of every transfer are checked (data and
+ * ACKs) on the forwarding tables the fabric was built with, or with such failures the tables
+ * the run reconverges to (ns3::ComputeEqualCostPorts over the links left up); transfers within
+ * one server of the [scale_up] domain do not cross the fabric and are not checked.
+ * \throws ns3::InputError naming topology.file (or topology.kind) or the first such failure,
+ *         with how many ordered host pairs lack a route and the first few
+ */
+void CheckRoutes(const ScenarioSpec& spec,
+                 const ns3::WorkloadSpec& workload,
+                 const ns3::Fabric& fabric);
+
+/**
+ * \brief The failures [[failure_rates]] draws for `spec` on `graph`: for entry i, each
+ * component (links by name, switches, NICs, in the topology's order) fails at the times of a
+ * Poisson process of mean gap mtbf_us, counted from the run's start and from each repair,
+ * until stop_time_ms; each failure lasts duration_us (its until_us) or, with 0, to the end.
+ * Drawn with a Mersenne twister (Boost) seeded by the run seed and i; sorted by time; each
+ * entry has drawnFrom = i.
+ */
+std::vector<FailureEntry> DrawFailures(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/** The [[failures]] of `spec` without drawn entries, then DrawFailures (ResolveScenario:
+ *  the manifest lists the drawn failures, and a rerun of it draws the same ones again). */
+std::vector<FailureEntry> WithDrawnFailures(const ScenarioSpec& spec,
+                                            const ns3::TopologyGraph& graph);
+
+/**
+ * \brief The gray failure model's HashSeed for [[failures]] entry `entry` of a run seeded
+ * `runSeed`: from the run's seed sequence (Boost seed_seq over all 64 bits of the seed, the
+ * entry, and a tag of its own), so that runs of other seeds hit other flows and no two entries
+ * share buckets.
+ */
+uint32_t GrayHashSeed(uint64_t runSeed, size_t entry);
+
+/**
+ * \brief Schedule the [[failures]] of `spec` (checked by CheckFailures) on the built fabric.
+ * A link is down while any failure holds it down (link_down, flap, switch_down, nic_down);
+ * after each change every switch's routes are recomputed [fabric] reconvergence_us later.
+ * Loss and gray models draw from random streams firstStream, firstStream + 1, ... in entry
+ * order. `graph` and `fabric` must outlive the simulation (the events refer to them).
+ * \return the number of random streams used
+ */
+int64_t ScheduleFailures(const ScenarioSpec& spec,
+                         const ns3::TopologyGraph& graph,
+                         const ns3::Fabric& fabric,
+                         int64_t firstStream);
+
+// ---- the workload executor (run-workload.cc) ----------------------------------------------
+
+/** The executor that runs the workload on the NICs, and the scale-up domain if any. */
+struct Executor
+{
+    ns3::Ptr<ns3::WorkloadExecutor> exec;
+    ns3::Ptr<ns3::ScaleUpDomain> scaleUp; //!< null without [scale_up] servers
+};
+
+/** The executor of `workload` on `built`'s NICs; it stops the simulation when done or stalled. */
+Executor SetUpExecutor(const ScenarioSpec& spec,
+                       const RunPlan& plan,
+                       const ns3::WorkloadSpec& workload,
+                       BuiltFabric& built,
+                       RunAttributes& attrs);
+
+// ---- attach observers (run-observers.cc) --------------------------------------------------
+
+/**
+ * \brief What watches the run without changing it: the metrics sink (the tables, from trace
+ * sources), pcap files, the progress line, the time-series sampler and the PFC deadlock
+ * detector. Attach connects them in place (they refer to this object: do not move it
+ * afterwards).
+ */
+class Observers
+{
+  public:
+    Observers() = default;
+    Observers(const Observers&) = delete;
+    Observers& operator=(const Observers&) = delete;
+
+    void Attach(const ScenarioSpec& spec,
+                const ns3::TopologyGraph& graph,
+                const BuiltFabric& built,
+                const Executor& executor,
+                const RunOptions& options,
+                RunAttributes& attrs,
+                std::chrono::steady_clock::time_point wallStart);
+    /** Close the sampler at the end of the run and hand over the time series. */
+    void Finish(RunResult& result);
+    /** The deadlock the detector reported ("" if none). */
+    const std::string& Deadlock() const { return m_deadlock; }
+    /** RunOptions::poll asked to stop. */
+    bool Interrupted() const { return m_interrupted; }
+    MetricsSink& Sink() { return m_sink; }
+    void Dispose();
+
+  private:
+    /** A QP whose congestion control's "CcState" is connected ([output] cc_trace). */
+    struct CcTraced
+    {
+        Observers* self = nullptr;
+        uint32_t src = 0;
+        uint32_t dst = 0;
+        uint32_t qpn = 0;
+        std::string cc;
+    };
+    static void OnQpCreated(Observers* self, uint32_t host, ns3::Ptr<ns3::RdmaQueuePair> qp);
+    static void OnCcState(CcTraced* qp, const ns3::RdmaCcState& state);
+
+    MetricsSink m_sink;
+    TimeSeriesSampler m_sampler;
+    std::deque<CcTraced> m_ccTraced; //!< stable addresses: the callbacks are bound to them
+    std::vector<CcTraceRow> m_ccTrace;
+    ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
+    std::string m_deadlock;
+    bool m_interrupted = false;
+    std::function<void()> m_progress;
+    std::chrono::steady_clock::time_point m_lastPrint;
+};
+
+// ---- collect and summarise (run-collect.cc, run-summary.cc) -------------------------------
+
+/**
+ * \brief Fill `result`'s tables after the run from the metrics sink and the executor's
+ * records: flows (with ideal FCTs), collectives, jobs, links, PFC events, packet
+ * conservation, the summary, and why the run failed if it did.
+ */
+void CollectResults(const ScenarioSpec& spec,
+                    const ns3::TopologyGraph& graph,
+                    const ns3::WorkloadSpec& workload,
+                    const BuiltFabric& built,
+                    const Executor& executor,
+                    Observers& observers,
+                    RunResult& result);
+
+// ---- invariants (run-invariants.cc) ------------------------------------------------------
+
+/**
+ * \brief The invariants every run must keep, checked at its end; each
+ * violation is one line, and a run with any fails (RunResult::failure, exit status 1):
+ *  - per-flow packet conservation: no flow has more data frames received + dropped than sent
+ *    (pkts_in_flight >= 0), and the flows' frames in flight are among the frames the fabric
+ *    holds (sum of pkts_in_flight <= conservation.inFlight);
+ *  - every switch MMU's egress counter of each (port, queue) equals the bytes that queue
+ *    holds, its total equals their sum, no counter is negative (wrapped below 0) and its own
+ *    ingress / egress / pool accounts agree (SharedBufferMmu::CheckInvariants);
+ *  - no link sent faster than its line rate over any window of
+ *    FabricNetDevice::kRateCheckFrames frames (`linkRateViolation`, from the sink).
+ */
+std::vector<std::string> InvariantViolations(const RunResult& result,
+                                             const ns3::Fabric& fabric,
+                                             const std::string& linkRateViolation);
+
+/** The headline numbers of `result` (RunSummary), computed once from its tables. */
+RunSummary Summarize(const RunResult& result, const std::string& policy,
+                     uint64_t trimmedFrames);
+
+} // namespace tusk
+
+#endif

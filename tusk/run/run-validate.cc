@@ -1,0 +1,401 @@
+/*
+ * tusk: checks of a spec that need no topology, and model errors reported as scenario keys.
+ */
+#include "run/run-stages.h"
+#include "scenario/topology-kinds.h"
+
+#include "scenario/knob-table.h"
+#include "scenario/scenario-sections.h"
+
+#include "lb-policies/policy-registry.h"
+
+#include "fabric/model/ib-credits.h"
+#include "fabric/model/load-balancer.h"
+#include "rdma/model/rdma-nic.h"
+
+#include "ns3/object-factory.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace tusk
+{
+
+using ns3::InputError;
+
+namespace
+{
+
+/** PFC protects some priority of the switch ports (Ethernet, PFC on, a lossless priority). */
+bool
+PfcLossless(const ScenarioSpec& spec)
+{
+    return spec.pfc.enabled && !spec.fabric.IsInfiniband() && !spec.pfc.losslessPriorities.empty();
+}
+
+/**
+ * A given PFC headroom (buffer.headroom_bytes > 0) must hold at least one full data frame: the
+ * frame arriving when the pause threshold is crossed has nowhere else to go, so with less
+ * the lossless priorities drop at every pause.
+ */
+void
+CheckHeadroomHoldsFrame(const ScenarioSpec& spec)
+{
+    const uint64_t headroom = spec.buffer.headroomBytes;
+    const uint64_t frame = spec.nic.mtuBytes + DataHeaderBytes(spec);
+    if (!PfcLossless(spec) || headroom == 0 || headroom >= frame)
+    {
+        return;
+    }
+    throw InputError(spec.sourceFile, spec.LineOf("buffer.headroom_bytes"), "buffer.headroom_bytes",
+                     fmt::format("expected 0 (automatic) or at least one full data frame of PFC "
+                                 "headroom per port and lossless priority, {} bytes (nic.mtu_bytes "
+                                 "{} + {} bytes of headers): with less, the lossless priorities "
+                                 "drop a frame at every pause; got {}",
+                                 frame, spec.nic.mtuBytes, frame - spec.nic.mtuBytes, headroom));
+}
+
+/**
+ * A given PFC headroom below what a link needs to stay lossless: the automatic headroom of
+ * its rate and delay (ns3::FabricHelper::AutoHeadroomBytes, 2 x (delay x rate) + 2 x MTU, the
+ * formula the multi-site long-haul check uses). Names the link class with the largest need
+ * and how many switch ports get less. Long-haul links are left to that check (they run lossy
+ * or are refused). "" when the headroom is automatic or enough, or the topology cannot be
+ * built (the run reports why).
+ */
+std::string
+HeadroomWarning(const ScenarioSpec& spec)
+{
+    const uint64_t given = spec.buffer.headroomBytes;
+    if (!PfcLossless(spec) || given == 0)
+    {
+        return "";
+    }
+    ns3::TopologyGraph graph;
+    try
+    {
+        graph = BuildGraph(spec);
+    }
+    catch (const InputError&)
+    {
+        return "";
+    }
+    uint64_t needed = 0;
+    const ns3::TopoLink* worst = nullptr;
+    uint64_t shortPorts = 0;
+    for (const auto& l : graph.links)
+    {
+        if (l.longHaul)
+        {
+            continue;
+        }
+        const uint64_t need = ns3::FabricHelper::AutoHeadroomBytes(l.rateBps, l.delayPs);
+        if (need > given)
+        {
+            shortPorts += (l.a >= graph.numHosts ? 1 : 0) + (l.b >= graph.numHosts ? 1 : 0);
+        }
+        if (need > needed)
+        {
+            needed = need;
+            worst = &l;
+        }
+    }
+    if (worst == nullptr || needed <= given)
+    {
+        return "";
+    }
+    return fmt::format("buffer.headroom_bytes ({} bytes) is below the PFC headroom a {:g} Gb/s, "
+                       "{:g} ns link needs: 2 x (delay x rate) + 2 x MTU = {} bytes per port "
+                       "and lossless priority; {} switch ports get less than their links need, "
+                       "and their lossless priorities drop frames still in flight when a pause "
+                       "is sent (buffer.headroom_bytes = 0 gives every port what its link needs)",
+                       given, static_cast<double>(worst->rateBps) / 1e9,
+                       static_cast<double>(worst->delayPs) / 1e3, needed, shortPorts);
+}
+
+} // namespace
+
+void
+ThrowAsScenarioKey(const ScenarioSpec& spec,
+                   const InputError& e,
+                   const std::string& blockId,
+                   const std::string& fallbackKey,
+                   int64_t index)
+{
+    if (!e.File().empty())
+    {
+        throw e;
+    }
+    std::string key = KnobForParam(blockId, e.Key());
+    if (key.empty())
+    {
+        const auto byAttribute = KnobsSettingAttribute(e.Key());
+        key = byAttribute.empty() ? fallbackKey : byAttribute.front();
+    }
+    const auto i = key.find("[i]");
+    if (i != std::string::npos && index >= 0)
+    {
+        key.replace(i, 3, "[" + std::to_string(index) + "]");
+    }
+    unsigned line = spec.LineOf(key);
+    if (line == 0 && key != fallbackKey)
+    {
+        line = spec.LineOf(fallbackKey);
+    }
+    throw InputError(spec.sourceFile, line, key, e.Message());
+}
+
+namespace
+{
+
+/** What an InfiniBand fabric (fabric.kind = "infiniband") cannot run: policies that hold,
+ *  inject or consume frames, and trimming (their frames would not return their credits); a
+ *  VL buffer smaller than the largest data frame (no credit for it, ever); ib-cc with
+ *  ccti_min above ccti_limit. */
+void
+ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
+{
+    ns3::ObjectFactory factory;
+    factory.SetTypeId(plan.policyTypeId);
+    if (factory.Create<ns3::LoadBalancer>()->HasFrameHooks())
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+                         "\"" + spec.lb.policy + "\" carries state in frames or holds them "
+                         "(frame hooks), which InfiniBand credit flow control does not account "
+                         "for; with fabric.kind = \"infiniband\" use a policy without (" +
+                             std::string("ecmp, ib-static, drill, letflow, ...") + ")");
+    }
+    const auto trim = spec.ns3Defaults.find("ns3::SwitchNode::TrimThresholdBytes");
+    if (trim != spec.ns3Defaults.end() && trim->second != "0")
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("fabric.kind"), "fabric.kind",
+                         "trimming (ns3::SwitchNode::TrimThresholdBytes) drops payload at a "
+                         "full queue; an InfiniBand fabric has no full queue to trim at (credits) "
+                         "and does not run it");
+    }
+    // A VL buffer that cannot hold the largest data frame never grants it credit: every
+    // sender would wait for ever (IBA 7.9.4: credits are whole 64-byte blocks).
+    const uint64_t frameBlocks =
+        ns3::ib::Blocks(ns3::RdmaNic::MaxDataFrameBytes(spec.nic.mtuBytes));
+    if (spec.fabric.vlBufferBytes / ns3::ib::kCreditBlockBytes < frameBlocks)
+    {
+        const std::string key = "fabric.vl_buffer_bytes";
+        throw InputError(spec.sourceFile, spec.LineOf(key), key,
+                         fmt::format("a VL input buffer of {} bytes cannot hold the largest data "
+                                     "frame of nic.mtu_bytes = {} ({} credits of 64 bytes, with "
+                                     "every optional header): no sender would ever have credit "
+                                     "for it; expected at least {} bytes",
+                                     spec.fabric.vlBufferBytes, spec.nic.mtuBytes, frameBlocks,
+                                     frameBlocks * ns3::ib::kCreditBlockBytes));
+    }
+}
+
+} // namespace
+
+RunPlan
+ValidateRun(const ScenarioSpec& spec)
+{
+    RunPlan plan;
+    plan.policyTypeId = ns3::ResolveSwitchPolicy(spec.lb.policy);
+    if (plan.policyTypeId.empty())
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
+                             ns3::PolicyNameList() + " or a LoadBalancer TypeId name");
+    }
+    // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
+    // the scenario's own [lb.attributes] and lb.path_selector take precedence.
+    const ns3::PolicyInfo* preset = ns3::FindPolicy(spec.lb.policy);
+    if (!preset)
+    {
+        // A raw TypeId: its fabric restriction is that of the presets built on it, when they
+        // all share one (ns3::IbStaticLoadBalancer is only "ib-static").
+        std::set<std::string> fabrics;
+        for (const auto& p : ns3::SwitchPolicies())
+        {
+            if (p.typeId == plan.policyTypeId)
+            {
+                fabrics.insert(p.fabric);
+            }
+        }
+        const std::string only = fabrics.size() == 1 ? *fabrics.begin() : "";
+        if (!only.empty() && only != spec.fabric.kind)
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+                             "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" + only +
+                                 "\"; here fabric.kind is \"" + spec.fabric.kind + "\"");
+        }
+    }
+    if (preset)
+    {
+        plan.lbAttributes = preset->attributes;
+        if (!preset->fabric.empty() && preset->fabric != spec.fabric.kind)
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+                             "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" +
+                                 preset->fabric + "\"; here fabric.kind is \"" +
+                                 spec.fabric.kind + "\"");
+        }
+        const ns3::LossRecoveryInfo& recovery = LossRecoveryOf(spec);
+        if (preset->needsReorderingReceiver && recovery.Needs(ns3::LossRecoveryInfo::IN_ORDER))
+        {
+            const std::string key = recovery.KeyName();
+            std::string others; // the loss recoveries that place packets out of order
+            for (const auto& r : ns3::LossRecoveries())
+            {
+                if (!r.Needs(ns3::LossRecoveryInfo::IN_ORDER))
+                {
+                    others += fmt::format("{}{} = \"{}\"{}", others.empty() ? "" : " or ",
+                                          r.KeyName(), r.name,
+                                          r.key == ns3::LossRecoveryInfo::RECEIVER ? " (RoCE)" : "");
+                }
+            }
+            throw InputError(spec.sourceFile,
+                             spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("lb.policy"), key,
+                             "\"" + spec.lb.policy + "\" sends a QP's packets over several "
+                             "paths and leaves their order to the transport; the in-order "
+                             "receiver of " + key + " = \"" + recovery.name + "\" would resend "
+                             "everything behind each reordering. Use " + others);
+        }
+    }
+    for (const auto& [k, v] : spec.lb.attributes)
+    {
+        plan.lbAttributes[k] = v;
+    }
+    plan.pathSelectorTypeId = preset && !preset->pathSelector.empty()
+                                  ? preset->pathSelector
+                                  : std::string("ns3::FixedPathSelector");
+    if (!spec.lb.pathSelector.empty())
+    {
+        plan.pathSelectorTypeId = ns3::ResolvePathSelector(spec.lb.pathSelector);
+        if (plan.pathSelectorTypeId.empty())
+        {
+            throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
+                             "unknown path selector \"" + spec.lb.pathSelector +
+                                 "\"; expected one of " + ns3::PathSelectorNameList() +
+                                 " or a PathSelector TypeId name");
+        }
+    }
+    // A loss recovery that pins one entropy per connection (ONE_PATH: UEC ROD) does so
+    // whatever the selector; the others (UEC RUD) take the entropy of every packet from the
+    // selector of the scenario or the policy (fixed for switch-only policies such as ecmp).
+    const ns3::LossRecoveryInfo& recovery = LossRecoveryOf(spec);
+    if (recovery.Needs(ns3::LossRecoveryInfo::ONE_PATH))
+    {
+        plan.pathSelectorTypeId = "ns3::FixedPathSelector";
+    }
+    if (spec.nic.rtoPs < recovery.minRtoPs)
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("nic.rto_us"), "nic.rto_us",
+                         fmt::format("{} = \"{}\" needs a retransmission timeout of at least "
+                                     "{} us; got {} us",
+                                     recovery.KeyName(), recovery.name,
+                                     recovery.minRtoPs / 1e6, spec.nic.rtoPs / 1e6));
+    }
+    plan.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
+    plan.qpScaling = preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
+    if (spec.fabric.IsInfiniband())
+    {
+        ValidateInfiniband(spec, plan);
+    }
+    // What the congestion control needs, from its registration (cc-registry.h).
+    const ns3::CongestionControlInfo& cc = CongestionControlOf(spec);
+    if (!cc.fabric.empty() && cc.fabric != spec.fabric.kind)
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
+                         "nic.congestion_control",
+                         "\"" + cc.name + "\" (" + cc.description + ") needs [fabric] kind = \"" +
+                             cc.fabric + "\"; `tusk kinds` lists the congestion controls of \"" +
+                             spec.fabric.kind + "\"");
+    }
+    if (cc.Needs(ns3::CongestionControlInfo::NEEDS_ECN) && !spec.ecn.enabled)
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
+                         "nic.congestion_control",
+                         "\"" + cc.name + "\" reacts to ECN marks; it needs "
+                         "[ecn] enabled = true (without marks it never slows down)");
+    }
+    CheckHeadroomHoldsFrame(spec);
+    CheckCcSettings(spec);
+    return plan;
+}
+
+std::vector<std::string>
+ScenarioWarnings(const ScenarioSpec& spec)
+{
+    std::vector<std::string> w;
+    const auto& lossless = spec.pfc.losslessPriorities;
+    if (spec.pfc.enabled && !spec.fabric.IsInfiniband() &&
+        std::find(lossless.begin(), lossless.end(), spec.nic.dataPriority) == lossless.end())
+    {
+        w.push_back(fmt::format("pfc.lossless_priorities does not include nic.data_priority ({}): "
+                                "data is lossy and dropped at the egress threshold while PFC "
+                                "protects other classes",
+                                spec.nic.dataPriority));
+    }
+    for (size_t i = 0; i < lossless.size(); ++i)
+    {
+        if (std::find(lossless.begin() + i + 1, lossless.end(), lossless[i]) != lossless.end())
+        {
+            w.push_back(fmt::format("pfc.lossless_priorities lists priority {} twice", lossless[i]));
+        }
+    }
+    // A pause lasts quanta x 512 bit times; at 400 Gb/s (the fastest common port) that is the
+    // shortest, so a refresh slower than it lets pauses expire between refreshes.
+    const double pauseUsAt400G = spec.pfc.pauseQuanta * 512.0 / 400e9 * 1e6;
+    if (spec.pfc.enabled && !spec.fabric.IsInfiniband() && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
+    {
+        w.push_back(fmt::format("pfc.refresh_us ({:.3f} us) is not shorter than a {}-quanta pause "
+                                "at 400 Gb/s ({:.3f} us): pauses can expire before they are "
+                                "refreshed",
+                                spec.pfc.refreshPs / 1e6, spec.pfc.pauseQuanta, pauseUsAt400G));
+    }
+    // InfiniBand has no shared-buffer MMU and no PFC: [buffer] and [pfc] change nothing.
+    if (spec.fabric.IsInfiniband())
+    {
+        for (const char* section : {"buffer", "pfc"})
+        {
+            const std::string prefix = std::string(section) + ".";
+            const auto it = spec.keyLines.lower_bound(prefix);
+            if (it != spec.keyLines.end() && it->first.rfind(prefix, 0) == 0)
+            {
+                w.push_back(fmt::format("[{}] is set but fabric.kind is \"infiniband\" (credit "
+                                        "flow control per VL, no shared buffer or PFC): it has no "
+                                        "effect; the VL buffers are fabric.vl_buffer_bytes",
+                                        section));
+            }
+        }
+    }
+    if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
+        kind != nullptr && kind->warnings)
+    {
+        kind->warnings(spec, w);
+    }
+    // A section of a congestion control the run does not use changes nothing.
+    for (const auto& section : CcSectionNames())
+    {
+        const std::string prefix = section + ".";
+        const auto it = spec.ccSettings.lower_bound(prefix);
+        const bool given = it != spec.ccSettings.end() && it->first.rfind(prefix, 0) == 0;
+        if (!given || CcSectionInUse(spec, section))
+        {
+            continue;
+        }
+        w.push_back(section == "rccc"
+                        ? std::string("[rccc] is set but nic.receiver_credit is false: it has no "
+                                      "effect")
+                        : fmt::format("[{}] is set but nic.congestion_control is \"{}\": it has "
+                                      "no effect",
+                                      section, spec.nic.congestionControl));
+    }
+    const std::string headroom = HeadroomWarning(spec);
+    if (!headroom.empty())
+    {
+        w.push_back(headroom);
+    }
+    return w;
+}
+
+} // namespace tusk

@@ -1,0 +1,162 @@
+/*
+ * tusk: RunScenario, the run as a pipeline of stages (run-stages.h, one file each).
+ */
+#include "run/runner.h"
+
+#include "run/run-attributes.h"
+#include "run/run-stages.h"
+
+#include "fabric/model/fabric-units.h"
+
+#include "ns3/global-value.h"
+#include "ns3/object-factory.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace tusk
+{
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * ns-3's SimulatorImplementationType bound to `typeId` while the run lasts (the simulator is
+ * created from it at the run's first Simulator call), the previous value restored after, so
+ * that a program's own simulations keep its choice.
+ */
+class BoundSimulatorImpl
+{
+  public:
+    explicit BoundSimulatorImpl(const std::string& typeId)
+    {
+        GlobalValue::GetValueByName("SimulatorImplementationType", m_previous);
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(typeId));
+        // A simulator left alive by the caller would keep its own implementation.
+        if (Simulator::GetImplementation()->GetInstanceTypeId().GetName() != typeId)
+        {
+            GlobalValue::Bind("SimulatorImplementationType", m_previous);
+            throw std::logic_error("RunScenario: a simulator of another implementation than " +
+                                   typeId + " is alive; call Simulator::Destroy() before a run");
+        }
+    }
+    ~BoundSimulatorImpl() { GlobalValue::Bind("SimulatorImplementationType", m_previous); }
+    BoundSimulatorImpl(const BoundSimulatorImpl&) = delete;
+    BoundSimulatorImpl& operator=(const BoundSimulatorImpl&) = delete;
+
+  private:
+    StringValue m_previous;
+};
+
+} // namespace
+
+RunResult
+RunScenario(const ScenarioSpec& given, const RunOptions& options)
+{
+    const auto wallStart = std::chrono::steady_clock::now();
+    EnsurePicosecondResolution();
+    RunResult result;
+    result.warnings = ScenarioWarnings(given);
+
+    // Validate, build the graph, make every derived value explicit (the spec the manifest
+    // echoes is the one the run uses), build the workload.
+    const RunPlan plan = ValidateRun(given);
+    const TopologyGraph graph = BuildGraph(given);
+    const ScenarioSpec spec = ResolveScenario(given, graph);
+    CheckFailures(spec, graph);
+    CheckIntRates(spec, graph);
+    WorkloadSpec workload = BuildWorkload(spec, graph);
+    if (options.editWorkload)
+    {
+        options.editWorkload(workload);
+    }
+    CheckQpBudget(spec, plan, graph, workload);
+
+    // Build the fabric, its NICs and the executor; every attribute through `attrs`, which
+    // restores the defaults it set when the run ends (also on errors).
+    RunAttributes attrs;
+    attrs.ApplyNs3Defaults(spec);
+    const BoundSimulatorImpl simulatorImpl(SimulatorImplTypeId(spec.simulator.implementation));
+    {
+        // The event scheduler, after the [ns3] defaults so that they reach its attributes.
+        ObjectFactory scheduler;
+        scheduler.SetTypeId(SchedulerTypeId(spec.simulator.scheduler));
+        Simulator::SetScheduler(scheduler);
+    }
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(spec.seed);
+    BuiltFabric built = BuildFabricAndNics(spec, plan, graph, attrs);
+    try
+    {
+        // On the forwarding tables just built: host pairs of the workload without a route.
+        CheckRoutes(spec, workload, built.fabric);
+    }
+    catch (...)
+    {
+        Simulator::Destroy(); // the nodes built so far go with it
+        throw;
+    }
+    const Executor executor = SetUpExecutor(spec, plan, workload, built, attrs);
+    // After the executor's stream: a scenario without loss models keeps its numbers.
+    built.nextStream += ScheduleFailures(spec, graph, built.fabric, built.nextStream);
+
+    Observers observers;
+    observers.Attach(spec, graph, built, executor, options, attrs, wallStart);
+    // An [ns3] default for an attribute the run set on its objects would be lost: refuse it.
+    attrs.CheckNs3Defaults(spec);
+
+    if (options.beforeRun)
+    {
+        options.beforeRun(built.fabric, built.nics);
+    }
+    executor.exec->Start();
+    Simulator::Stop(PicoSeconds(spec.stopTimePs));
+    const auto runStart = std::chrono::steady_clock::now();
+    result.setupSeconds = std::chrono::duration<double>(runStart - wallStart).count();
+    Simulator::Run();
+    result.runSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
+    if (observers.Interrupted())
+    {
+        const std::string at = std::to_string(Simulator::Now().GetMicroSeconds());
+        executor.exec->Dispose();
+        observers.Dispose();
+        Simulator::Destroy();
+        throw RunInterrupted("the run was interrupted at " + at + " us of simulated time");
+    }
+    if (options.afterRun)
+    {
+        options.afterRun(built.fabric, built.nics);
+    }
+
+    result.spec = spec;
+    result.policyTypeId = plan.policyTypeId;
+    result.pathSelectorTypeId = plan.pathSelectorTypeId;
+    result.qpsPerConnection = plan.qpsPerConnection;
+    result.qpScaling = plan.qpScaling;
+    result.attributes = attrs.Values();
+    result.headroom = built.headroom;
+    observers.Finish(result);
+    CollectResults(spec, graph, workload, built, executor, observers, result);
+
+    executor.exec->Dispose();
+    observers.Dispose();
+    Simulator::Destroy();
+    result.wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    return result;
+}
+
+ScenarioSpec
+ResolveScenario(const ScenarioSpec& spec)
+{
+    return ResolveScenario(spec, BuildGraph(spec)); // integers only: no ns-3 Time involved
+}
+
+} // namespace tusk

@@ -1,0 +1,390 @@
+/*
+ * tusk: Runner, from a ScenarioSpec to a finished simulation and its result tables.
+ */
+#ifndef TUSK_RUNNER_H
+#define TUSK_RUNNER_H
+
+#include "scenario/scenario-spec.h"
+#include "run/time-series.h"
+#include "run/waits.h"
+
+#include "fabric/model/fabric-net-device.h"
+
+#include "ns3/ptr.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+struct Fabric;
+struct WorkloadSpec;
+class RdmaNic;
+} // namespace ns3
+
+namespace tusk
+{
+
+/** A time that does not exist (an unfinished step's end): written as an empty field. */
+constexpr uint64_t kNoTime = UINT64_MAX;
+
+/** Number of named drop reasons (columns drops_<reason> of links.csv). */
+constexpr int kDropReasons = static_cast<int>(ns3::DropReason::COUNT);
+
+/** One row of flows.csv: one transfer. Times in ps. */
+struct FlowRow
+{
+    uint64_t id = 0;
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    uint64_t bytes = 0;
+    bool started = false;
+    bool finished = false; //!< every byte delivered at the receiver
+    uint64_t startPs = 0;
+    uint64_t finishPs = 0; //!< last byte delivered
+    uint64_t fctPs = 0;
+    /** Every byte acknowledged at the sender (its last ACK arrived; htsim's and the HPCC
+     *  simulator's end point): that time - start, ps. */
+    bool acknowledged = false;
+    uint64_t fctSenderPs = 0;
+    uint64_t idealFctPs = 0;
+    double slowdown = 0;
+    uint64_t deliveredBytes = 0;
+    uint32_t qps = 0;
+    uint32_t entropy = 0;
+    uint64_t retxPackets = 0;
+    uint64_t retxBytes = 0;      //!< payload bytes retransmitted
+    uint64_t retxTimeoutPackets = 0; //!< of retxPackets, sent after a retransmission timeout
+    uint64_t oooPackets = 0;
+    uint64_t reorderMax = 0;     //!< largest PSN - ePSN of an out-of-order arrival, packets
+    double reorderMean = 0;      //!< mean PSN - ePSN over out-of-order arrivals, packets
+    uint64_t naks = 0;           //!< NAKs (go-back-N) or SACK-NAKs (selective repeat) sent
+    uint64_t spuriousRetx = 0;   //!< packets that arrived although already received
+    // Its data frames (per-flow conservation: sent = received + dropped + in flight).
+    uint64_t pktsSent = 0;                    //!< first copies and resends
+    uint64_t pktsReceived = 0;                //!< reached the receiving QP (any kind)
+    uint64_t pktsDropped[kDropReasons] = {};  //!< by DropReason
+    int64_t pktsInFlight = 0;                 //!< sent - received - dropped at the end
+    int32_t collective = -1;
+    int32_t step = -1;
+    int32_t channel = -1;
+    int32_t job = -1;        //!< job of its collective, or -1
+    bool background = false; //!< background traffic ([[background]])
+    bool scaleUp = false;    //!< carried by the scale-up domain (NVLink-like), not the NICs
+    /** The paths its data frames arrived by (links.csv link_ids in the order crossed) and the
+     *  frames on each, in order of first arrival; frames whose path is unknown are left out. */
+    std::vector<std::pair<std::vector<uint32_t>, uint64_t>> paths;
+};
+
+/** One row of collectives.csv. */
+struct CollectiveRow
+{
+    uint32_t id = 0;
+    std::string kind;
+    uint32_t ranks = 0;
+    uint64_t bytesPerRank = 0;
+    uint32_t channels = 0;
+    bool finished = false;
+    uint64_t startPs = 0;
+    uint64_t finishPs = 0;
+    uint64_t cctPs = 0;
+    double algbwGBps = 0; //!< S / CCT, GB/s (1e9 B/s), as nccl-tests
+    double busbwGBps = 0; //!< algbw * factor
+    double busbwFactor = 0;
+    /** Byte bound of the algorithm: max over ranks of max(bytes sent, bytes received) at the
+     *  rate they leave or enter by (NIC, or scale-up port), ps. Ring all-reduce with n | S:
+     *  2(n-1)/n * S / B (oracle 1). */
+    uint64_t lowerBoundPs = 0;
+    std::vector<uint64_t> stepEndPs; //!< completion of each step (last byte of the step delivered); kNoTime if unfinished
+    std::string algorithm;     //!< "ring", "halving-doubling", ...
+    int32_t job = -1;          //!< its job, or -1
+    int32_t iteration = -1;    //!< iteration of that job, or -1
+    std::string name;          //!< label ("layer3.wg", ...)
+    std::string group;         //!< process group ("dp0", "world", ...)
+    uint32_t slices = 1;       //!< pipelining chunks per op and channel
+    /** Per step: the rank (index into the collective's ranks) that sent the step's last
+     *  delivered transfer, the one everybody waited for; -1 if the step did not finish. */
+    std::vector<int64_t> stepSlowestRank;
+    /** Per step: the flow id of that transfer; -1 if the step did not finish. */
+    std::vector<int64_t> stepSlowestFlow;
+    /** Ranks whose wait exceeded 1 %, 10 %, 50 % of a step's ideal time in some step
+     *  (waits.csv, tusk/run/waits.h). */
+    std::array<uint32_t, 3> ranksDelayed{};
+    /** The straggler of its critical path (CollectiveWaits::criticalTransfer): its index in
+     *  RunResult::flows, -1 if unfinished. */
+    int64_t criticalFlow = -1;
+};
+
+/** One row of jobs.csv: one training job. Times in ps. */
+struct JobRow
+{
+    uint32_t id = 0;
+    std::string name;
+    std::vector<uint32_t> hosts; //!< host of every rank
+    uint32_t tp = 1;
+    uint32_t pp = 1;
+    uint32_t dp = 1;
+    uint32_t ep = 1;
+    std::string placement;
+    std::string source;          //!< "scenario" or the SimAI file
+    std::string note;            //!< e.g. the DP scaling of a SimAI import
+    uint32_t iterations = 0;
+    uint32_t collectives = 0;
+    bool finished = false;       //!< every transfer of the job delivered
+    uint64_t startPs = 0;        //!< the job's start time
+    uint64_t finishPs = 0;       //!< last byte of its last collective delivered
+    /** End of each iteration: last byte of its last collective delivered (0 if unfinished). */
+    std::vector<uint64_t> iterationEndPs;
+};
+
+/** One row of links.csv: one direction of one link. */
+struct LinkRow
+{
+    uint32_t link = 0;
+    std::string from;
+    std::string to;
+    uint32_t fromTier = 0;
+    uint32_t toTier = 0;
+    bool uplink = false;    //!< switch to a higher-tier switch
+    uint64_t rateBps = 0;
+    uint64_t txFrames = 0;
+    uint64_t txBytes = 0;
+    double meanUtilisation = 0; //!< wire bytes / (rate * simulated duration)
+    double maxUtilisation = 0;  //!< busiest UtilisationWindow
+    uint64_t maxQueueBytes = 0;
+    uint64_t drops[kDropReasons] = {}; //!< by DropReason
+    double byteShare = -1; //!< uplinks: tx bytes / tx bytes of all uplinks of `from`; else -1
+    uint64_t pfcPauseTx = 0;   //!< XOFF frames (non-zero quanta) sent from `from` to `to`
+    uint64_t pfcFramesTx = 0;  //!< PFC frames (XOFF + XON) sent from `from` to `to`
+    uint64_t pfcFramesRx = 0;  //!< PFC frames `from` received from `to`
+    uint64_t pausedPs = 0;     //!< time `from`'s transmitter was paused, summed over priorities
+    uint64_t ecnMarks = 0;     //!< frames CE-marked at this egress
+    uint64_t watchdogTriggers = 0;
+    uint64_t creditStallPs = 0; //!< InfiniBand: time `from`'s VLs waited for credit, summed
+};
+
+/** One PFC frame sent or received (pfc_events.csv). */
+struct PfcEventRow
+{
+    ns3::PfcEvent event;
+    std::string at;   //!< the node whose port sent or received it
+    std::string peer; //!< the node at the other end of that link
+};
+
+/** Frames: NICs sent = NICs received + dropped + in flight. */
+struct Conservation
+{
+    uint64_t sent = 0;
+    uint64_t received = 0;
+    uint64_t dropped = 0;
+    uint64_t inFlight = 0;
+    bool Holds() const { return sent == received + dropped + inFlight; }
+};
+
+/**
+ * The headline numbers of a run (the row of `tusk compare`, the manifest's "summary"),
+ * computed once from the run's tables (run-summary.cc); the Python analysis reads them from
+ * the manifest.
+ */
+struct RunSummary
+{
+    std::string policy;
+    size_t flows = 0;
+    size_t unfinished = 0;
+    double cctUs = 0;      //!< largest CCT over collectives (NaN if none)
+    double algbwGBps = 0;  //!< of that collective
+    double busbwGBps = 0;
+    double lowerBoundUs = 0; //!< byte bound of that collective (NaN if none)
+    double meanSlowdown = 0;
+    double p50Slowdown = 0;
+    double p99Slowdown = 0;
+    double p999Slowdown = 0;
+    double maxSlowdown = 0;
+    double maxFctUs = 0;
+    double p99FctUs = 0;
+    double uplinkMaxUtil = 0;  //!< largest mean utilisation over uplinks
+    double uplinkMeanUtil = 0; //!< mean of the uplinks' mean utilisation
+    double uplinkJain = 1;     //!< Jain's index of uplink bytes
+    uint64_t drops = 0;          //!< fabric drops, all reasons but nic_stale
+    uint64_t dropsByReason[kDropReasons] = {}; //!< by DropReason (nic_stale included)
+    uint64_t pfcPauses = 0;      //!< XOFF frames sent by all ports
+    double pausedFraction = 0;   //!< mean over link directions of paused time / duration
+    /** InfiniBand: mean over link directions of credit-stall time / duration (manifest
+     *  summary "credit_stall_fraction", written only on that fabric). */
+    double creditStallFraction = 0;
+    uint32_t pfcMaxDepth = 0;    //!< deepest pause propagation (hops)
+    uint64_t ecnMarks = 0;
+    uint64_t cnps = 0;           //!< CNPs sent by receivers (notification points), out-of-order CNPs included
+    uint64_t trimmedFrames = 0;  //!< data frames cut to their headers by switches (trimming)
+    uint64_t retxPackets = 0;
+    uint64_t oooPackets = 0;
+    uint64_t retxBytes = 0;        //!< payload bytes retransmitted
+    uint64_t retxTimeoutPackets = 0; //!< of retxPackets, sent after a retransmission timeout
+    uint64_t naks = 0;             //!< NAKs / SACK-NAKs sent by receivers
+    uint64_t spuriousRetx = 0;     //!< packets that arrived although already received
+    uint64_t reorderMax = 0;       //!< largest reorder distance (PSN - ePSN), packets
+    double reorderMean = 0;        //!< mean reorder distance over out-of-order arrivals
+    double uplinkImbalance = 1;    //!< max / mean of uplink tx bytes (1 = perfectly even)
+    std::string quantileMethod;    //!< how the percentiles were taken ("nearest-rank")
+};
+
+/** One switch's buffer (switches.csv): its MMU's pools and the most each held. */
+struct SwitchRow
+{
+    std::string name;
+    uint64_t bufferBytes = 0;       //!< BufferBytes
+    uint64_t reservedPoolBytes = 0; //!< reserved space of every (ingress port, PG)
+    uint64_t headroomPoolBytes = 0; //!< headroom of every lossless (ingress port, PG)
+    uint64_t sharedPoolBytes = 0;   //!< the rest
+    uint64_t maxTotalBytes = 0;     //!< the most the switch held at one instant
+    uint64_t maxReservedBytes = 0;  //!< each pool's own maximum (not at the same instant)
+    uint64_t maxSharedBytes = 0;
+    uint64_t maxHeadroomBytes = 0;
+};
+
+/**
+ * One change of a QP's congestion-control state (cc_trace.csv, `[output] cc_trace = true`):
+ * what the CC has, NaN (an empty cell) for what it has not.
+ */
+struct CcTraceRow
+{
+    uint64_t timePs = 0;
+    uint32_t src = 0;  //!< the QP's host (its requester sends the data)
+    uint32_t dst = 0;  //!< the peer host
+    uint32_t qpn = 0;  //!< the QP number at src
+    std::string cc;    //!< the CC's name ("dcqcn", "hpcc", ...)
+    double rateBps = 0;
+    double targetRateBps = 0;
+    double alpha = 0;
+    double windowBytes = 0;
+};
+
+/** PFC headroom of the switch ports of one (rate, delay) class, as the MMUs got it. */
+struct PortHeadroom
+{
+    uint64_t rateBps = 0;
+    uint64_t delayPs = 0;
+    uint64_t headroomBytes = 0; //!< per port and lossless PG (buffer.headroom_bytes or automatic)
+    uint32_t ports = 0;         //!< switch ports of this class
+    uint64_t maxUsedBytes = 0;  //!< the most headroom one lossless PG of these ports used
+};
+
+/**
+ * The base RTT and BDP of one class of host-to-host paths (what FCT-slowdown
+ * papers normalise by). A class is the number of links between two hosts; its numbers are for
+ * the pair named, from host 0 (every class of a symmetric fabric), on its fastest
+ * minimum-hop path.
+ */
+struct PathClassRow
+{
+    uint32_t links = 0;   //!< host-to-host links (switches crossed = links - 1)
+    uint32_t src = 0;     //!< the pair measured
+    uint32_t dst = 0;
+    uint32_t pairs = 0;   //!< destinations of host 0 in this class
+    /** One MTU-sized data frame src -> dst (store and forward at every hop, switch latency,
+     *  propagation) plus its ACK frame back, on the idle fabric, ps. */
+    uint64_t baseRttPs = 0;
+    uint64_t hostRateBps = 0; //!< line rate of src's NIC
+    uint64_t bdpBytes = 0;    //!< baseRtt x hostRate / 8, rounded up
+};
+
+struct RunResult
+{
+    ScenarioSpec spec; //!< the scenario as run: resolved (ResolveScenario)
+    std::string policyTypeId;
+    std::string pathSelectorTypeId; //!< host-side path selector actually used
+    uint32_t qpsPerConnection = 1;  //!< QPs per connection actually used (a policy may fix it)
+    std::string qpScaling;          //!< "split" | "round-robin", as used
+    std::vector<FlowRow> flows;
+    std::vector<CollectiveRow> collectives;
+    std::vector<WaitRow> waits; //!< waits.csv: per collective, step and rank
+    std::vector<JobRow> jobs;
+    std::vector<LinkRow> links;
+    std::vector<PfcEventRow> pfcEvents;
+    TimeSeries timeSeries; //!< [output] sample_us > 0: switch ports sampled over time
+    std::vector<SwitchRow> switchRows; //!< one per switch, in vertex order (switches.csv)
+    std::vector<CcTraceRow> ccTrace;   //!< [output] cc_trace: CC state changes in time order
+    RunSummary summary;
+    Conservation conservation;
+    uint32_t hosts = 0;
+    uint32_t switches = 0;
+    uint64_t events = 0;
+    uint64_t packetHops = 0; //!< frames transmitted by every port
+    uint64_t simEndPs = 0;   //!< time of the last completion, or the stop time
+    double wallSeconds = 0;
+    double setupSeconds = 0; //!< wall time before Simulator::Run (fabric, workload, QPs)
+    double runSeconds = 0;   //!< wall time inside Simulator::Run
+    bool finished = false;   //!< every transfer delivered and acknowledged
+    /** Why the run failed ("" if it did not): unfinished transfers, broken conservation. */
+    std::string failure;
+    /** Settings that are valid but probably not what was meant (ScenarioWarnings). */
+    std::vector<std::string> warnings;
+    /** Every ns-3 attribute the run set (by the TypeId that declares it) and the values used,
+     *  as ns-3 writes them; a description where values vary per object ("per switch: ..."). */
+    std::map<std::string, std::vector<std::string>> attributes;
+    /** PFC headroom per switch-port class (rate, delay), sorted by rate then delay. */
+    std::vector<PortHeadroom> headroom;
+    /** Base RTT and BDP per path class, by number of links. */
+    std::vector<PathClassRow> pathClasses;
+    /** Invariants the run broke (InvariantViolations; each also in `failure`). */
+    std::vector<std::string> invariantViolations;
+};
+
+struct RunOptions
+{
+    bool progress = true; //!< print a progress line to stderr every few seconds of wall time
+    /** Where to write one pcap per host NIC when spec.output.pcap is set ("" = nowhere). */
+    std::string pcapDir;
+    /** Called after the fabric is built, before the simulation starts (tests install error
+     *  models or schedule link failures here). */
+    std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)> beforeRun;
+    /** Called on the workload built from the spec before it runs (tests make transfers share
+     *  a connection, for example). */
+    std::function<void(ns3::WorkloadSpec&)> editWorkload;
+    /** Called when the simulation has stopped, before anything is disposed (tests read NIC
+     *  and QP counters here). */
+    std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)> afterRun;
+    /** Called on the progress tick (every 20 µs of simulated time, an event every run has,
+     *  so results do not change); returning false stops the run and RunScenario throws
+     *  RunInterrupted (a Ctrl-C in the Python module). */
+    std::function<bool()> poll;
+};
+
+/** RunScenario stopped because RunOptions::poll asked it to: nothing collected or written. */
+class RunInterrupted : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/**
+ * \brief Build the fabric and workload of `spec`, run the simulation and collect results.
+ * RunResult::spec is `spec` resolved (ResolveScenario): what the run used.
+ * \throws ns3::InputError for input problems found while building (host ids, files)
+ */
+RunResult RunScenario(const ScenarioSpec& spec, const RunOptions& options = RunOptions());
+
+/**
+ * \brief `spec` with every value a run derives made explicit, so that its echo
+ * (ScenarioToJson, the manifest's "scenario") reproduces the run exactly: a UEC-style
+ * transport's BDP-derived ECN thresholds become [[ecn.by_rate]] entries, the DCQCN preset
+ * explicit values at the host line rate. Resolving a resolved spec changes nothing.
+ * \throws ns3::InputError if the topology cannot be built
+ */
+ScenarioSpec ResolveScenario(const ScenarioSpec& spec);
+
+/**
+ * \brief Valid settings that are probably a mistake: lossy data under PFC, a lossless priority
+ * listed twice, a slow XOFF refresh, a given PFC headroom below what the links need (the
+ * topology is built for that). Printed by `tusk` before a run and written into the manifest.
+ */
+std::vector<std::string> ScenarioWarnings(const ScenarioSpec& spec);
+
+} // namespace tusk
+
+#endif

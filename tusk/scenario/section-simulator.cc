@@ -1,0 +1,127 @@
+/*
+ * tusk: [simulator], the simulation kernel.
+ */
+#include "scenario/scenario-sections.h"
+
+#include <utility>
+
+namespace tusk
+{
+
+namespace
+{
+
+using namespace knob;
+using S = SimulatorSection;
+const char* const kP = "simulator";
+
+using NameTable = std::vector<std::pair<std::string, std::string>>;
+
+/** simulator.scheduler names and their ns-3 TypeIds, the default first. */
+const NameTable&
+SchedulerTable()
+{
+    static const NameTable table = {
+        {"timing-wheel", "ns3::TimingWheelScheduler"},
+        {"map", "ns3::MapScheduler"},
+        {"heap", "ns3::HeapScheduler"},
+        {"calendar", "ns3::CalendarScheduler"},
+        {"list", "ns3::ListScheduler"},
+        {"priority-queue", "ns3::PriorityQueueScheduler"},
+    };
+    return table;
+}
+
+/** simulator.implementation names and their ns-3 TypeIds, the default first. */
+const NameTable&
+ImplTable()
+{
+    static const NameTable table = {
+        {"lean", "ns3::LeanSimulatorImpl"},
+        {"default", "ns3::DefaultSimulatorImpl"},
+    };
+    return table;
+}
+
+std::vector<std::string>
+NamesOf(const NameTable& table)
+{
+    std::vector<std::string> n;
+    for (const auto& [name, tid] : table)
+    {
+        n.push_back(name);
+    }
+    return n;
+}
+
+std::string
+TypeIdOf(const NameTable& table, const std::string& name)
+{
+    for (const auto& [n, tid] : table)
+    {
+        if (n == name)
+        {
+            return tid;
+        }
+    }
+    return "";
+}
+
+const std::vector<Knob<S>>&
+Rows()
+{
+    static const std::vector<Knob<S>> rows = {
+        Choice<S>("scheduler", &S::scheduler, SchedulerNames(),
+                  "ns-3 event scheduler. `\"timing-wheel\"`: `ns3::TimingWheelScheduler`, tusk's "
+                  "(a timing wheel of 2^14 buckets of 4.1 ns, each sorted when served; "
+                  "attributes `BucketWidthLog2`, `BucketsLog2` in `[ns3]`); `\"map\"`, "
+                  "`\"heap\"`, `\"calendar\"`, `\"list\"`, `\"priority-queue\"`: ns-3's own. "
+                  "Every scheduler gives the same results (events in time order, ties in "
+                  "scheduling order); they differ in speed and memory "
+                  "([performance.md](performance.md))."),
+        Choice<S>("implementation", &S::implementation, SimulatorImplNames(),
+                  "ns-3 simulator implementation (the event loop around the scheduler). "
+                  "`\"lean\"`: `ns3::LeanSimulatorImpl`, tusk's single-threaded kernel without "
+                  "ns-3's per-event logging checks, thread test and pre-event EventId; "
+                  "`\"default\"`: ns-3's `ns3::DefaultSimulatorImpl`. Both give the same results "
+                  "(same event order, same Cancel and Remove semantics); the lean one takes "
+                  "fewer instructions per event ([performance.md](performance.md))."),
+    };
+    return rows;
+}
+
+} // namespace
+
+const std::vector<std::string>&
+SchedulerNames()
+{
+    static const std::vector<std::string> names = NamesOf(SchedulerTable());
+    return names;
+}
+
+std::string
+SchedulerTypeId(const std::string& name)
+{
+    return TypeIdOf(SchedulerTable(), name);
+}
+
+const std::vector<std::string>&
+SimulatorImplNames()
+{
+    static const std::vector<std::string> names = NamesOf(ImplTable());
+    return names;
+}
+
+std::string
+SimulatorImplTypeId(const std::string& name)
+{
+    return TypeIdOf(ImplTable(), name);
+}
+
+Section
+SimulatorKeys()
+{
+    return PlainSection(kP, &Rows, &ScenarioSpec::simulator);
+}
+
+} // namespace tusk
