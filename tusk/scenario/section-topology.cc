@@ -9,6 +9,7 @@
 #include "scenario/topology-kinds.h"
 
 #include "importers/model/hpcc-reader.h"
+#include "importers/model/htsim-topo-reader.h"
 
 #include <fmt/format.h>
 
