@@ -24,28 +24,16 @@ const PolicyRegistration kRegistration{
 TypeId
 CongaLoadBalancer::GetTypeId()
 {
+    using C = CongaLoadBalancer;
     static TypeId tid =
-        TypeId("ns3::CongaLoadBalancer")
-            .SetParent<LoadBalancer>()
-            .SetGroupName("LbPolicies")
-            .AddConstructor<CongaLoadBalancer>()
-            .AddAttribute("FlowletGap",
-                          "Flowlet timeout (Time): a packet arriving more than this after the "
-                          "previous packet of its flow starts a new flowlet.",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&CongaLoadBalancer::m_gap),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("TableSize",
-                          "Flowlet table entries (entries); flows whose hashes collide share one.",
-                          UintegerValue(65536),
-                          MakeUintegerAccessor(&CongaLoadBalancer::m_tableSize),
-                          MakeUintegerChecker<uint32_t>(1, 1u << 24))
-            .AddAttribute("Seed",
-                          "Seed of the flow hash (dimensionless; set per switch by the fabric "
-                          "builder).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&CongaLoadBalancer::m_seed),
-                          MakeUintegerChecker<uint32_t>())
+        AddFlowletAttributes<C>(TypeId("ns3::CongaLoadBalancer")
+                                    .SetParent<LoadBalancer>()
+                                    .SetGroupName("LbPolicies")
+                                    .AddConstructor<C>(),
+                                MicroSeconds(50),
+                                "Flowlet timeout (Time): a packet arriving more than this after "
+                                "the previous packet of its flow starts a new flowlet.",
+                                &C::m_gap, &C::m_tableSize, &C::m_seed)
             .AddAttribute("QuantizationBits",
                           "Bits of the congestion metric (bits); CONGA uses 3.",
                           UintegerValue(3),

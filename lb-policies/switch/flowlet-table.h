@@ -6,7 +6,11 @@
 
 #include "fabric/model/load-balancer.h"
 
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -81,6 +85,36 @@ FindCandidate(const EgressCandidate* candidates, uint32_t count, uint16_t port)
         }
     }
     return -1;
+}
+
+/**
+ * \brief The attributes of a policy with a flowlet table, added to its TypeId: FlowletGap
+ * (Time, `defaultGap`, `gapDoc`), TableSize (entries, 65,536 by default: CONGA's table, 1 to
+ * 2^24) and Seed (of the flow hash that indexes the table; set per switch by the fabric
+ * builder), kept in `T`'s members `gap`, `tableSize` and `seed` (called from T::GetTypeId,
+ * which may name T's private members).
+ */
+template <class T>
+TypeId
+AddFlowletAttributes(TypeId tid,
+                     Time defaultGap,
+                     const std::string& gapDoc,
+                     Time T::*gap,
+                     uint32_t T::*tableSize,
+                     uint32_t T::*seed)
+{
+    return tid
+        .AddAttribute("FlowletGap", gapDoc, TimeValue(defaultGap), MakeTimeAccessor(gap),
+                      MakeTimeChecker(Time(0)))
+        .AddAttribute("TableSize",
+                      "Flowlet table entries (entries); flows whose hashes collide share one.",
+                      UintegerValue(65536), MakeUintegerAccessor(tableSize),
+                      MakeUintegerChecker<uint32_t>(1, 1u << 24))
+        .AddAttribute("Seed",
+                      "Seed of the flow hash that indexes the flowlet table (dimensionless; set "
+                      "per switch by the fabric builder).",
+                      UintegerValue(0), MakeUintegerAccessor(seed),
+                      MakeUintegerChecker<uint32_t>());
 }
 
 } // namespace ns3

@@ -42,7 +42,8 @@ const PolicyRegistration kFlowlet{
 TypeId
 LeastLoadedLoadBalancer::GetTypeId()
 {
-    static TypeId tid =
+    using L = LeastLoadedLoadBalancer;
+    static TypeId tid = AddFlowletAttributes<L>(
         TypeId("ns3::LeastLoadedLoadBalancer")
             .SetParent<LoadBalancer>()
             .SetGroupName("LbPolicies")
@@ -63,26 +64,12 @@ LeastLoadedLoadBalancer::GetTypeId()
                           "compares quantised queue levels.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&LeastLoadedLoadBalancer::m_quantum),
-                          MakeUintegerChecker<uint64_t>(1))
-            .AddAttribute("FlowletGap",
-                          "Flowlet mode (Time): a packet arriving more than this after the "
-                          "previous packet of its flow starts a new flowlet and re-decides; "
-                          "the others keep their flowlet's port. 0 = decide per packet.",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&LeastLoadedLoadBalancer::m_gap),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("TableSize",
-                          "Flowlet table entries in flowlet mode (entries); flows whose hashes "
-                          "collide share one.",
-                          UintegerValue(65536),
-                          MakeUintegerAccessor(&LeastLoadedLoadBalancer::m_tableSize),
-                          MakeUintegerChecker<uint32_t>(1, 1u << 24))
-            .AddAttribute("Seed",
-                          "Seed of the flow hash that indexes the flowlet table "
-                          "(dimensionless; set per switch by the fabric builder).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&LeastLoadedLoadBalancer::m_seed),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint64_t>(1)),
+        Time(0),
+        "Flowlet mode (Time): a packet arriving more than this after the previous packet of its "
+        "flow starts a new flowlet and re-decides; the others keep their flowlet's port. 0 = "
+        "decide per packet.",
+        &L::m_gap, &L::m_tableSize, &L::m_seed);
     return tid;
 }
 

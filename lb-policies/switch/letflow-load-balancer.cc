@@ -20,28 +20,16 @@ const PolicyRegistration kRegistration{
 TypeId
 LetFlowLoadBalancer::GetTypeId()
 {
-    static TypeId tid =
+    using L = LetFlowLoadBalancer;
+    static TypeId tid = AddFlowletAttributes<L>(
         TypeId("ns3::LetFlowLoadBalancer")
             .SetParent<LoadBalancer>()
             .SetGroupName("LbPolicies")
-            .AddConstructor<LetFlowLoadBalancer>()
-            .AddAttribute("FlowletGap",
-                          "Flowlet timeout delta (Time): a packet arriving more than this after "
-                          "the previous packet of its flow starts a new flowlet.",
-                          TimeValue(MicroSeconds(50)),
-                          MakeTimeAccessor(&LetFlowLoadBalancer::m_gap),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("TableSize",
-                          "Flowlet table entries (entries); flows whose hashes collide share one.",
-                          UintegerValue(65536),
-                          MakeUintegerAccessor(&LetFlowLoadBalancer::m_tableSize),
-                          MakeUintegerChecker<uint32_t>(1, 1u << 24))
-            .AddAttribute("Seed",
-                          "Seed of the flow hash that indexes the table (dimensionless; set per "
-                          "switch by the fabric builder).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&LetFlowLoadBalancer::m_seed),
-                          MakeUintegerChecker<uint32_t>());
+            .AddConstructor<L>(),
+        MicroSeconds(50),
+        "Flowlet timeout delta (Time): a packet arriving more than this after the previous "
+        "packet of its flow starts a new flowlet.",
+        &L::m_gap, &L::m_tableSize, &L::m_seed);
     return tid;
 }
 

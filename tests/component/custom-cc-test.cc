@@ -86,17 +86,6 @@ flows = [{src = 0, dst = 2, bytes = 1000000}, {src = 1, dst = 2, bytes = 1000000
 mtu_bytes = 1000
 )";
 
-double
-MaxFctUs(const tusk::RunResult& r)
-{
-    double fct = 0;
-    for (const auto& f : r.flows)
-    {
-        fct = std::max(fct, static_cast<double>(f.fctPs) / 1e6);
-    }
-    return fct;
-}
-
 } // namespace
 
 TEST_CASE("a congestion control registered in one file runs by name", "[component][cc][registry]")

@@ -127,7 +127,7 @@ TEST_CASE("RdmaNic::LossRecovery in [ns3] is refused in favour of nic.receiver o
     CHECK(Run(spec).attributes.at("ns3::RdmaNic::LossRecovery") ==
           std::vector<std::string>{"ns3::GoBackNRecovery"});
     spec.nic.transport = "uec-rud";
-    spec.nic.rtoPs = tusk::kUecMinRtoPs;
+    spec.nic.rtoPs = ns3::kUecMinRtoPs;
     CHECK(Run(spec).attributes.at("ns3::RdmaNic::LossRecovery") ==
           std::vector<std::string>{"ns3::UecRudRecovery"});
 }

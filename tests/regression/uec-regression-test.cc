@@ -30,17 +30,6 @@ RunPolicies(const std::string& file)
     return out;
 }
 
-double
-MaxFctUs(const tusk::RunResult& r)
-{
-    uint64_t m = 0;
-    for (const auto& f : r.flows)
-    {
-        m = std::max(m, f.fctPs);
-    }
-    return m / 1e6;
-}
-
 } // namespace
 
 TEST_CASE("uec-permutation: spraying over RUD beats ECMP, REPS beats oblivious spraying",

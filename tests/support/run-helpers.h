@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 namespace tusk_test
 {
 
@@ -54,6 +56,18 @@ AddFlow(tusk::ScenarioSpec& s, uint32_t src, uint32_t dst, uint64_t bytes, uint6
     f.bytes = bytes;
     f.startPs = startPs;
     s.workload.flows.push_back(f);
+}
+
+/** The longest flow completion time of a run, µs. */
+inline double
+MaxFctUs(const tusk::RunResult& r)
+{
+    double fct = 0;
+    for (const auto& f : r.flows)
+    {
+        fct = std::max(fct, static_cast<double>(f.fctPs) / 1e6);
+    }
+    return fct;
 }
 
 /** Run quietly; every run of the suite checks packet conservation. */

@@ -663,7 +663,7 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
         {"[topology]\nlink_delay_ns = -1", "topology.link_delay_ns", "a number >= 0"},
         {"[topology]\nlink_delay_ns = nan", "topology.link_delay_ns", "a number >= 0"},
         {"[topology]\nhost_link_gbps = 1e-12", "topology.host_link_gbps", "0.001..100000"},
-        {"[topology]\nkind = \"torus\"", "topology.kind", "\"leaf-spine\", \"fat-tree\""},
+        {"[topology]\nkind = \"torus\"", "topology.kind", "\"fat-tree\", \"hpcc\", \"htsim\", \"leaf-spine\""},
         {"[topology]\nkind = \"fat-tree\"\nk = 5", "topology.k", "even"},
         {"[topology]\nkind = \"fat-tree\"\nk = 0", "topology.k", "got 0"},
         {"[topology]\nkind = \"fat-tree\"\noversubscription = 0",

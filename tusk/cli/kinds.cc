@@ -1,10 +1,13 @@
 #include "cli/kinds.h"
 
 #include "cli/plugins.h"
+#include "run/failure-kinds.h"
+#include "scenario/topology-kinds.h"
 
 #include "lb-policies/policy-registry.h"
 #include "rdma/model/cc/cc-registry.h"
 #include "workload/model/collective-registry.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
 
 #include <fmt/format.h>
 
@@ -42,6 +45,44 @@ CcNeeds(const ns3::CongestionControlInfo& cc)
                    cc.fabric.empty() ? "" : "fabric.kind = \"" + cc.fabric + "\""});
 }
 
+/** What a loss recovery needs, in words ("" = nothing). */
+std::string
+RecoveryNeeds(const ns3::LossRecoveryInfo& r)
+{
+    using I = ns3::LossRecoveryInfo;
+    return Joined({r.Needs(I::IN_ORDER) ? "packets of a QP in order (no multipath policy)" : "",
+                   r.Needs(I::ONE_PATH) ? "one entropy per connection (path selector fixed)" : "",
+                   r.Needs(I::ECN_FROM_BDP) ? "ECN thresholds from the BDP when none are given"
+                                            : "",
+                   r.minRtoPs > 0 ? fmt::format("nic.rto_us >= {:g}", r.minRtoPs / 1e6) : ""});
+}
+
+/** What a topology kind has besides its keys and builder, in words ("" = nothing). */
+std::string
+TopologyNeeds(const TopologyKindInfo& t)
+{
+    return Joined({t.hostCount ? "" : "a file (hosts known once read)",
+                   t.check ? "a check of the scenario against its graph" : "",
+                   t.warnings ? "warnings of settings it makes pointless" : "",
+                   t.pod == TopologyKindInfo::POD_RACK   ? "racks for placement"
+                   : t.pod == TopologyKindInfo::POD_SITE ? "sites"
+                                                         : "",
+                   t.gpusPerServer ? "a fixed scale_up.gpus_per_server" : ""});
+}
+
+/** The keys a failure kind takes, in words. */
+std::string
+FailureNeeds(const FailureKindInfo& f)
+{
+    static const char* const kTarget[] = {"link", "switch", "host"};
+    std::string keys = std::string("at_us, ") + kTarget[f.target];
+    for (const auto& k : f.keys)
+    {
+        keys += ", " + k;
+    }
+    return "keys " + keys + (f.lasting ? ", until_us" : "");
+}
+
 std::string
 PolicyNeeds(const ns3::PolicyInfo& p)
 {
@@ -51,13 +92,14 @@ PolicyNeeds(const ns3::PolicyInfo& p)
                    p.needsReorderingReceiver ? "an out-of-order receiver" : ""});
 }
 
-/** One kind: its first line, then `needs` and `source` indented. */
+/** One kind: its first line, then `needs` (after `verb`) and `source` indented. */
 std::string
 Block(size_t width, const std::string& name, const std::string& typeId,
-      const std::string& description, const std::string& needs, const std::string& source)
+      const std::string& description, const std::string& needs, const std::string& source,
+      const std::string& verb = "needs")
 {
     std::string s = fmt::format("  {:<{}} {:<34} {}\n", name, width, typeId, description);
-    const std::string detail = Joined({needs.empty() ? "needs nothing" : "needs " + needs,
+    const std::string detail = Joined({needs.empty() ? verb + " nothing" : verb + " " + needs,
                                        source.empty() ? "" : "source: " + source});
     return s + fmt::format("  {:<{}} {}\n", "", width, detail);
 }
@@ -110,6 +152,26 @@ KindsText()
     {
         s += Block(width, a.name, a.typeId, a.description, "", a.source);
     }
+    s += "\nloss recoveries (nic.receiver with nic.transport = \"roce\"; nic.transport):\n";
+    const auto& recoveries = ns3::LossRecoveries();
+    for (const auto& r : recoveries)
+    {
+        s += Block(Width(recoveries), r.name, r.typeId,
+                   std::string(r.KeyName()) + ": " + r.description, RecoveryNeeds(r), r.source);
+    }
+    s += "\ntopology kinds (topology.kind):\n";
+    const auto& topologies = TopologyKinds();
+    for (const auto& t : topologies)
+    {
+        s += Block(Width(topologies), t.name, "", t.description, TopologyNeeds(t), t.source,
+                   "has");
+    }
+    s += "\nfailure kinds (failures[i].kind):\n";
+    const auto& failures = FailureKinds();
+    for (const auto& f : failures)
+    {
+        s += Block(Width(failures), f.name, "", f.description, FailureNeeds(f), f.source, "takes");
+    }
     s += "\nplugins loaded (--plugin, TUSK_PLUGIN_PATH):";
     if (LoadedPlugins().empty())
     {
@@ -123,9 +185,8 @@ KindsText()
             s += fmt::format("  {} sha256 {}\n", p.path, p.sha256);
         }
     }
-    s += "\nnot registered yet, chosen by name in tusk/ (docs/extending.md): loss recovery "
-         "(nic.receiver, nic.transport), topology kinds (topology.kind), failure kinds "
-         "(failures[i].kind), fabric kinds (fabric.kind)\n";
+    s += "\nnot registered yet, chosen by name in tusk/ (docs/extending.md): fabric kinds "
+         "(fabric.kind), the kinds [[failure_rates]] may draw\n";
     return s;
 }
 

@@ -12,9 +12,11 @@ namespace tusk
 
 /**
  * \brief The text of `tusk kinds`: the policies (lb.policy), path selectors
- * (lb.path_selector) and congestion controls (nic.congestion_control) registered now, one
- * block per kind (name, TypeId, description; needs; source), then the plugins loaded and the
- * sorts that are not registered yet.
+ * (lb.path_selector), congestion controls (nic.congestion_control), loss recoveries
+ * (nic.receiver, nic.transport), topology kinds (topology.kind) and failure kinds
+ * (failures[i].kind) registered now, one block per kind (name, TypeId where it has one,
+ * description; needs; source), then the plugins loaded and the sorts that are not registered
+ * yet.
  */
 std::string KindsText();
 

@@ -3,6 +3,7 @@
  * one configured RdmaNic per host. Every attribute goes through RunAttributes.
  */
 #include "run/run-stages.h"
+#include "scenario/topology-kinds.h"
 
 #include "scenario/scenario-sections.h"
 
@@ -185,14 +186,8 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
     attrs.Set(nic, "PathSelector", TypeIdValue(TypeId::LookupByName(plan.pathSelectorTypeId)),
               spec.lb.pathSelector.empty() ? "the policy (lb.policy) and nic.transport"
                                            : "lb.path_selector and nic.transport");
-    // Loss recovery: RoCEv2 go-back-N or IRN-style selective repeat (nic.receiver); UEC ROD is
-    // go-back-N, UEC RUD selective repeat with SACK bitmaps.
-    const char* recovery =
-        spec.nic.transport == "uec-rud" ? "ns3::UecRudRecovery"
-        : (spec.nic.transport == "roce" && spec.nic.receiver == "selective-repeat")
-            ? "ns3::SelectiveRepeatRecovery"
-            : "ns3::GoBackNRecovery";
-    attrs.Set(nic, "LossRecovery", TypeIdValue(TypeId::LookupByName(recovery)));
+    // Loss recovery: the registered TypeId of nic.receiver's (RoCE) or nic.transport's own.
+    attrs.Set(nic, "LossRecovery", TypeIdValue(TypeId::LookupByName(LossRecoveryOf(spec).typeId)));
     attrs.Set(nic, "CnpOnOutOfOrder", BooleanValue(spec.nic.cnpOnOutOfOrder));
     attrs.Set(nic, "CnpInterval", TimeValue(PicoSeconds(spec.dcqcn.cnpIntervalPs)));
     attrs.Set(nic, "CongestionControl", TypeIdValue(CongestionControlTypeId(spec)));
@@ -347,18 +342,11 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     built.nics.resize(graph.numHosts);
     // The fabric's base RTT T, for the congestion controls that need it and the sender window.
     const uint64_t baseRttPs = FabricBaseRttPs(spec, graph);
-    if (spec.topology.kind == "multi-site" && spec.nic.rtoPs < baseRttPs)
+    // What the topology kind refuses given the graph (topology-kinds.h: the multi-site's
+    // retransmission timeout against the long haul's RTT).
+    if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind); kind && kind->check)
     {
-        // Over a long haul every packet would time out before its ACK could return.
-        throw InputError(spec.sourceFile,
-                         spec.LineOf("nic.rto_us") ? spec.LineOf("nic.rto_us")
-                                                   : spec.LineOf("topology.long_haul_delay_ms"),
-                         "nic.rto_us",
-                         fmt::format("the retransmission timeout ({:g} us) is shorter than the "
-                                     "fabric's longest base RTT across the long haul ({:g} us): "
-                                     "every packet would be resent before its ACK returns; set "
-                                     "nic.rto_us above it (a deployed NIC's 67108.864 us)",
-                                     spec.nic.rtoPs / 1e6, baseRttPs / 1e6));
+        kind->check(spec, graph, baseRttPs);
     }
     auto makeNic = [&](uint32_t host) -> Ptr<FabricNetDevice> {
         built.nics[host] = MakeNic(spec, plan, host, baseRttPs, attrs);

@@ -3,6 +3,8 @@
  * frames or flap, at given times or drawn from per-component rates.
  */
 #include "run/run-stages.h"
+#include "run/failure-kinds.h"
+#include "scenario/scenario-text.h"
 
 #include "fabric/helper/closest-name.h"
 #include "fabric/model/fabric-units.h"
@@ -34,13 +36,6 @@ using namespace ns3;
 
 namespace
 {
-
-bool
-IsLinkKind(const std::string& kind)
-{
-    return kind == "link_down" || kind == "link_up" || kind == "degrade" || kind == "loss" ||
-           kind == "gray" || kind == "flap";
-}
 
 std::string
 LinkName(const TopologyGraph& graph, const TopoLink& l)
@@ -94,172 +89,39 @@ SwitchVertex(const std::string& name, const TopologyGraph& graph)
     return -1;
 }
 
-/** The graph links failure `f` acts on (checked by CheckFailures). */
-std::vector<uint32_t>
-FailureLinks(const FailureEntry& f, const TopologyGraph& graph)
+/** The registered kind of failure `f` (the reader refuses others; a spec built in code with
+ *  an unknown kind is refused by CheckFailures). */
+const FailureKindInfo&
+KindOf(const ScenarioSpec& spec, size_t i)
 {
-    if (IsLinkKind(f.kind))
+    const FailureEntry& f = spec.failures[i];
+    const FailureKindInfo* kind = FindFailureKind(f.kind);
+    if (kind == nullptr)
     {
-        return NamedLinks(f.link, graph);
+        throw InputError(spec.sourceFile, f.line, fmt::format("failures[{}].kind", i),
+                         "unknown failure kind \"" + f.kind + "\"; expected one of " +
+                             OneOf(FailureKindNames()) + " (`tusk kinds`)");
     }
-    if (f.kind == "switch_down" || f.kind == "switch_up")
+    return *kind;
+}
+
+/** The graph links failure `f` of kind `kind` acts on (checked by CheckFailures). */
+std::vector<uint32_t>
+FailureLinks(const FailureKindInfo& kind, const FailureEntry& f, const TopologyGraph& graph)
+{
+    switch (kind.target)
     {
+    case FailureKindInfo::LINK:
+        return NamedLinks(f.link, graph);
+    case FailureKindInfo::SWITCH: {
         const int64_t v = SwitchVertex(f.switchName, graph);
         return v < 0 ? std::vector<uint32_t>{} : LinksOf(static_cast<uint32_t>(v), graph);
     }
+    case FailureKindInfo::NIC:
+        break;
+    }
     return f.host && *f.host < graph.numHosts ? LinksOf(*f.host, graph) : std::vector<uint32_t>{};
 }
-
-/** The rate of a degraded link whose configured rate is `linkBps`, bit/s. */
-uint64_t
-DegradedBps(const FailureEntry& f, uint64_t linkBps)
-{
-    return f.rateBps ? *f.rateBps : linkBps / f.rateDivisor.value_or(1);
-}
-
-/** What one degrade, loss or gray entry does to a link (the unset parts: nothing). */
-struct Impairment
-{
-    uint64_t bps = 0;              //!< degraded rate, bit/s
-    Ptr<ErrorModel> lossA, lossB;  //!< receive error models of the link's two ends
-    Ptr<GrayFailureModel> gray;    //!< one model for both directions
-};
-
-/**
- * The failures as they act on the fabric: per graph link a count of the failures that hold it
- * down (a link is up when none does, so a link_down inside a switch_down stays down until
- * both end), and the recomputation of the routes after each change.
- */
-class FailureDriver : public std::enable_shared_from_this<FailureDriver>
-{
-  public:
-    FailureDriver(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)
-        : m_reconvergencePs(spec.fabric.reconvergencePs),
-          m_graph(graph),
-          m_fabric(fabric),
-          m_links(graph.links.size(), nullptr),
-          m_downs(graph.links.size(), 0)
-    {
-        for (const auto& l : fabric.links)
-        {
-            m_links[l.graphLink] = &l;
-        }
-    }
-
-    const FabricLink* Link(uint32_t graphLink) const { return m_links[graphLink]; }
-
-    /**
-     * Entry `entry` starts (`on`) or stops degrading, losing or gray-failing graph link `gl`.
-     * The link shows, of each impairment, the latest-started entry still active on it: its
-     * degraded rate (the configured rate when none is), its loss and gray models (none when
-     * none is). So a repair ends its own entry only, never another's that overlaps it.
-     */
-    void Impair(uint32_t gl, size_t entry, bool on, const Impairment& what)
-    {
-        const FabricLink* l = m_links[gl];
-        if (l == nullptr)
-        {
-            return;
-        }
-        auto& active = m_impairments[gl];
-        if (on)
-        {
-            active.emplace_back(entry, what);
-        }
-        else
-        {
-            active.erase(std::remove_if(active.begin(), active.end(),
-                                        [entry](const auto& a) { return a.first == entry; }),
-                         active.end());
-        }
-        uint64_t bps = m_graph.links[gl].rateBps;
-        Ptr<ErrorModel> lossA, lossB;
-        Ptr<GrayFailureModel> gray;
-        for (const auto& [e, imp] : active)
-        {
-            if (imp.bps)
-            {
-                bps = imp.bps;
-            }
-            if (imp.lossA)
-            {
-                lossA = imp.lossA;
-                lossB = imp.lossB;
-            }
-            if (imp.gray)
-            {
-                gray = imp.gray;
-            }
-        }
-        if (what.bps)
-        {
-            l->devA->SetDataRate(DataRate(bps));
-            l->devB->SetDataRate(DataRate(bps));
-        }
-        if (what.lossA)
-        {
-            l->devA->SetReceiveErrorModel(lossA);
-            l->devB->SetReceiveErrorModel(lossB);
-        }
-        if (what.gray)
-        {
-            l->devA->SetGrayFailure(gray);
-            l->devB->SetGrayFailure(gray);
-        }
-    }
-
-    void SetUp(const std::vector<uint32_t>& links, bool up)
-    {
-        bool changed = false;
-        for (uint32_t gl : links)
-        {
-            const FabricLink* l = m_links[gl];
-            if (l == nullptr || (up && m_downs[gl] == 0))
-            {
-                continue; // an up for a link no failure holds down changes nothing
-            }
-            m_downs[gl] = up ? m_downs[gl] - 1 : m_downs[gl] + 1;
-            if (m_downs[gl] == (up ? 0u : 1u))
-            {
-                l->devA->SetLinkUp(up);
-                l->devB->SetLinkUp(up);
-                changed = true;
-            }
-        }
-        if (changed && m_reconvergencePs > 0)
-        {
-            // Routing converges: every switch's equal-cost table is recomputed over the links
-            // that are up then (until then a switch only skips its own dead ports).
-            Simulator::Schedule(PicoSeconds(m_reconvergencePs),
-                                [self = shared_from_this()]() { self->Reconverge(); });
-        }
-    }
-
-    void Reconverge() const
-    {
-        std::vector<bool> up(m_graph.links.size(), true);
-        for (const auto& l : m_fabric.links)
-        {
-            up[l.graphLink] = l.devA->IsLinkUp() && l.devB->IsLinkUp();
-        }
-        auto routes = std::make_shared<const EqualCostTable>(ComputeEqualCostPorts(m_graph, up));
-        for (uint32_t s = 0; s < m_fabric.switches.size(); ++s)
-        {
-            m_fabric.switches[s]->SetForwardingTable(routes, s);
-        }
-    }
-
-  private:
-    uint64_t m_reconvergencePs;
-    const TopologyGraph& m_graph;
-    const Fabric& m_fabric;
-    std::vector<const FabricLink*> m_links;
-    std::vector<uint32_t> m_downs;
-    std::map<uint32_t, std::vector<std::pair<size_t, Impairment>>> m_impairments; //!< by link
-};
-
-/** The most down/up cycles one flap may schedule (a million: a 1 us period over a second). */
-constexpr uint64_t kMaxFlapCycles = 1'000'000;
 
 constexpr uint32_t kDrawTag = 0x6661696cu; //!< "fail": [[failure_rates]] draws
 constexpr uint32_t kGrayTag = 0x67726179u; //!< "gray": gray failures' hash seeds
@@ -273,15 +135,118 @@ EntrySeedSeq(uint64_t seed, uint32_t i, uint32_t tag)
                                    i, tag};
 }
 
-/** Schedule `fn` at `ps` (a time the spec gave in ps). */
-template <class Fn>
-void
-At(uint64_t ps, Fn fn)
+} // namespace
+
+FailureDriver::FailureDriver(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)
+    : m_reconvergencePs(spec.fabric.reconvergencePs),
+      m_graph(graph),
+      m_fabric(fabric),
+      m_links(graph.links.size(), nullptr),
+      m_downs(graph.links.size(), 0)
 {
-    Simulator::Schedule(PicoSeconds(ps), fn);
+    for (const auto& l : fabric.links)
+    {
+        m_links[l.graphLink] = &l;
+    }
 }
 
-} // namespace
+void
+FailureDriver::Impair(uint32_t gl, size_t entry, bool on, const Impairment& what)
+{
+    const FabricLink* l = m_links[gl];
+    if (l == nullptr)
+    {
+        return;
+    }
+    auto& active = m_impairments[gl];
+    if (on)
+    {
+        active.emplace_back(entry, what);
+    }
+    else
+    {
+        active.erase(std::remove_if(active.begin(), active.end(),
+                                    [entry](const auto& a) { return a.first == entry; }),
+                     active.end());
+    }
+    uint64_t bps = m_graph.links[gl].rateBps;
+    Ptr<ErrorModel> lossA, lossB;
+    Ptr<GrayFailureModel> gray;
+    for (const auto& [e, imp] : active)
+    {
+        if (imp.bps)
+        {
+            bps = imp.bps;
+        }
+        if (imp.lossA)
+        {
+            lossA = imp.lossA;
+            lossB = imp.lossB;
+        }
+        if (imp.gray)
+        {
+            gray = imp.gray;
+        }
+    }
+    if (what.bps)
+    {
+        l->devA->SetDataRate(DataRate(bps));
+        l->devB->SetDataRate(DataRate(bps));
+    }
+    if (what.lossA)
+    {
+        l->devA->SetReceiveErrorModel(lossA);
+        l->devB->SetReceiveErrorModel(lossB);
+    }
+    if (what.gray)
+    {
+        l->devA->SetGrayFailure(gray);
+        l->devB->SetGrayFailure(gray);
+    }
+}
+
+void
+FailureDriver::SetUp(const std::vector<uint32_t>& links, bool up)
+{
+    bool changed = false;
+    for (uint32_t gl : links)
+    {
+        const FabricLink* l = m_links[gl];
+        if (l == nullptr || (up && m_downs[gl] == 0))
+        {
+            continue; // an up for a link no failure holds down changes nothing
+        }
+        m_downs[gl] = up ? m_downs[gl] - 1 : m_downs[gl] + 1;
+        if (m_downs[gl] == (up ? 0u : 1u))
+        {
+            l->devA->SetLinkUp(up);
+            l->devB->SetLinkUp(up);
+            changed = true;
+        }
+    }
+    if (changed && m_reconvergencePs > 0)
+    {
+        // Routing converges: every switch's equal-cost table is recomputed over the links
+        // that are up then (until then a switch only skips its own dead ports).
+        Simulator::Schedule(PicoSeconds(m_reconvergencePs),
+                            [self = shared_from_this()]() { self->Reconverge(); });
+    }
+}
+
+void
+FailureDriver::Reconverge() const
+{
+    std::vector<bool> up(m_graph.links.size(), true);
+    for (const auto& l : m_fabric.links)
+    {
+        up[l.graphLink] = l.devA->IsLinkUp() && l.devB->IsLinkUp();
+    }
+    auto routes = std::make_shared<const EqualCostTable>(ComputeEqualCostPorts(m_graph, up));
+    for (uint32_t s = 0; s < m_fabric.switches.size(); ++s)
+    {
+        m_fabric.switches[s]->SetForwardingTable(routes, s);
+    }
+}
 
 uint32_t
 GrayHashSeed(uint64_t runSeed, size_t entry)
@@ -318,13 +283,14 @@ CheckIntRates(const ScenarioSpec& spec, const TopologyGraph& graph)
     for (size_t i = 0; i < spec.failures.size(); ++i)
     {
         const FailureEntry& f = spec.failures[i];
-        if (f.kind != "degrade")
+        const FailureKindInfo& kind = KindOf(spec, i);
+        if (!kind.rateBps)
         {
             continue;
         }
-        for (uint32_t l : FailureLinks(f, graph))
+        for (uint32_t l : FailureLinks(kind, f, graph))
         {
-            check(DegradedBps(f, graph.links[l].rateBps), f.line,
+            check(kind.rateBps(f, graph.links[l].rateBps), f.line,
                   fmt::format("failures[{}].{}", i, f.rateBps ? "rate_gbps" : "rate_divisor"),
                   "the degraded link " + f.link);
         }
@@ -343,67 +309,36 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
         };
         // The keys each kind needs (rate_divisor or rate_gbps, loss_rate, a flap's period_us,
         // down_us and until_us or count) are checked once, where they are read
-        // (section-failures.cc); here only what needs the topology.
-        if (f.kind == "switch_down" || f.kind == "switch_up")
+        // (section-failures.cc and the kind's read check); here only what needs the topology:
+        // the component it names, then the kind's own check.
+        const FailureKindInfo& kind = KindOf(spec, i);
+        const std::vector<uint32_t> links = FailureLinks(kind, f, graph);
+        if (kind.target == FailureKindInfo::SWITCH && SwitchVertex(f.switchName, graph) < 0)
         {
-            if (SwitchVertex(f.switchName, graph) < 0)
+            std::vector<std::string> names;
+            for (uint32_t v = graph.numHosts; v < graph.vertices.size(); ++v)
             {
-                std::vector<std::string> names;
-                for (uint32_t v = graph.numHosts; v < graph.vertices.size(); ++v)
-                {
-                    names.push_back(graph.vertices[v].name);
-                }
-                const std::string near = ClosestName(f.switchName, names);
-                fail("switch", "no switch \"" + f.switchName + "\" in the topology; expected a " +
-                                   "switch name as in links.csv" +
-                                   (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
+                names.push_back(graph.vertices[v].name);
             }
-            continue;
+            const std::string near = ClosestName(f.switchName, names);
+            fail("switch", "no switch \"" + f.switchName + "\" in the topology; expected a " +
+                               "switch name as in links.csv" +
+                               (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
         }
-        if (f.kind == "nic_down" || f.kind == "nic_up")
+        if (kind.target == FailureKindInfo::NIC && (!f.host || *f.host >= graph.numHosts))
         {
-            if (!f.host || *f.host >= graph.numHosts)
-            {
-                fail("host", fmt::format("expected a host id below {} (the topology's hosts)",
-                                         graph.numHosts));
-            }
-            continue;
+            fail("host", fmt::format("expected a host id below {} (the topology's hosts)",
+                                     graph.numHosts));
         }
-        if (f.kind == "flap" && f.periodPs)
-        {
-            // Every cycle is scheduled at load time: a tiny period over a long run would hang
-            // there.
-            const uint64_t end = std::min(f.untilPs.value_or(spec.stopTimePs), spec.stopTimePs);
-            const uint64_t span = end > f.atPs ? end - f.atPs : 0;
-            const uint64_t cycles = std::min<uint64_t>(
-                f.count.value_or(std::numeric_limits<uint32_t>::max()),
-                (span + *f.periodPs - 1) / *f.periodPs);
-            if (cycles > kMaxFlapCycles)
-            {
-                fail("period_us",
-                     fmt::format("expected at most {} down/up cycles before the flap ends (count, "
-                                 "until_us or stop_time_ms); a period of {} us gives {}",
-                                 kMaxFlapCycles, *f.periodPs / 1e6, cycles));
-            }
-        }
-        const std::vector<uint32_t> links = FailureLinks(f, graph);
-        if (links.empty())
+        if (kind.target == FailureKindInfo::LINK && links.empty())
         {
             fail("link", "no link \"" + f.link +
                              "\" in the topology; expected \"<from>-<to>\" with vertex names as "
                              "in links.csv (e.g. \"leaf0-spine1\")");
         }
-        for (uint32_t l : links)
+        if (kind.check && !links.empty())
         {
-            const uint64_t degraded = DegradedBps(f, graph.links[l].rateBps);
-            if (f.kind == "degrade" && !f.rateBps && degraded < kMinLinkRateBps)
-            {
-                fail("rate_divisor",
-                     fmt::format("expected a degraded rate of at least 1 Mb/s (the smallest link "
-                                 "rate); link {} of {:g} Gb/s divided by {} gives {} bit/s",
-                                 LinkName(graph, graph.links[l]), graph.links[l].rateBps / 1e9,
-                                 f.rateDivisor.value_or(1), degraded));
-            }
+            kind.check(FailureCheck{spec, graph, i, f, links});
         }
     }
 }
@@ -413,11 +348,13 @@ LinksUpFromStart(const ScenarioSpec& spec, const TopologyGraph& graph, std::vect
 {
     std::vector<bool> up(graph.links.size(), true);
     std::vector<bool> freed(graph.links.size(), false);
-    for (const auto& f : spec.failures)
+    for (size_t i = 0; i < spec.failures.size(); ++i)
     {
-        if (f.kind == "link_up" || f.kind == "switch_up" || f.kind == "nic_up")
+        const FailureEntry& f = spec.failures[i];
+        const FailureKindInfo& kind = KindOf(spec, i);
+        if (kind.effect == FailureKindInfo::BRINGS_UP)
         {
-            for (uint32_t l : FailureLinks(f, graph))
+            for (uint32_t l : FailureLinks(kind, f, graph))
             {
                 freed[l] = true;
             }
@@ -426,13 +363,13 @@ LinksUpFromStart(const ScenarioSpec& spec, const TopologyGraph& graph, std::vect
     for (size_t i = 0; i < spec.failures.size(); ++i)
     {
         const FailureEntry& f = spec.failures[i];
-        if (f.atPs != 0 || f.untilPs ||
-            !(f.kind == "link_down" || f.kind == "switch_down" || f.kind == "nic_down"))
+        const FailureKindInfo& kind = KindOf(spec, i);
+        if (f.atPs != 0 || f.untilPs || kind.effect != FailureKindInfo::TAKES_DOWN)
         {
             continue;
         }
         bool holds = false;
-        for (uint32_t l : FailureLinks(f, graph))
+        for (uint32_t l : FailureLinks(kind, f, graph))
         {
             if (!freed[l])
             {
@@ -572,73 +509,8 @@ ScheduleFailures(const ScenarioSpec& spec,
     for (size_t i = 0; i < spec.failures.size(); ++i)
     {
         const FailureEntry& f = spec.failures[i];
-        const std::vector<uint32_t> links = FailureLinks(f, graph);
-        if (f.kind == "link_down" || f.kind == "switch_down" || f.kind == "nic_down")
-        {
-            At(f.atPs, [driver, links]() { driver->SetUp(links, false); });
-            if (f.untilPs)
-            {
-                At(*f.untilPs, [driver, links]() { driver->SetUp(links, true); });
-            }
-        }
-        else if (f.kind == "link_up" || f.kind == "switch_up" || f.kind == "nic_up")
-        {
-            At(f.atPs, [driver, links]() { driver->SetUp(links, true); });
-        }
-        else if (f.kind == "flap")
-        {
-            for (uint64_t k = 0;; ++k)
-            {
-                const uint64_t start = f.atPs + k * f.periodPs.value();
-                if ((f.count && k >= *f.count) || (f.untilPs && start >= *f.untilPs) ||
-                    start >= spec.stopTimePs)
-                {
-                    break;
-                }
-                At(start, [driver, links]() { driver->SetUp(links, false); });
-                At(start + f.downPs.value(), [driver, links]() { driver->SetUp(links, true); });
-            }
-        }
-        else
-        {
-            for (uint32_t gl : links)
-            {
-                if (driver->Link(gl) == nullptr)
-                {
-                    continue;
-                }
-                Impairment what;
-                if (f.kind == "degrade")
-                {
-                    what.bps = DegradedBps(f, graph.links[gl].rateBps);
-                }
-                else if (f.kind == "loss")
-                {
-                    // ns-3's RateErrorModel per receiving port, per frame, its own stream.
-                    for (Ptr<ErrorModel>* end : {&what.lossA, &what.lossB})
-                    {
-                        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
-                        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-                        em->SetRate(f.lossRate.value());
-                        stream += em->AssignStreams(stream);
-                        *end = em;
-                    }
-                }
-                else // gray: one model per link, the same bad buckets in both directions
-                {
-                    what.gray = CreateObject<GrayFailureModel>();
-                    what.gray->SetAttribute("LossRate", DoubleValue(f.lossRate.value_or(1.0)));
-                    what.gray->SetAttribute("HashFraction", DoubleValue(f.hashFraction.value()));
-                    what.gray->SetAttribute("HashSeed", UintegerValue(GrayHashSeed(spec.seed, i)));
-                    stream += what.gray->AssignStreams(stream);
-                }
-                At(f.atPs, [driver, gl, i, what]() { driver->Impair(gl, i, true, what); });
-                if (f.untilPs)
-                {
-                    At(*f.untilPs, [driver, gl, i, what]() { driver->Impair(gl, i, false, what); });
-                }
-            }
-        }
+        const FailureKindInfo& kind = KindOf(spec, i);
+        kind.schedule(FailureSchedule{spec, graph, i, f, FailureLinks(kind, f, graph), driver, stream});
     }
     return stream - firstStream;
 }

@@ -5,6 +5,7 @@
 #include "run/run-stages.h"
 
 #include "scenario/scenario-sections.h"
+#include "scenario/topology-kinds.h"
 
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/ideal-fct.h"
@@ -26,42 +27,14 @@ namespace
 TopologyGraph
 BuildGraphOf(const ScenarioSpec& spec)
 {
-    const auto& t = spec.topology;
-    if (t.kind == "leaf-spine")
+    const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
+    if (kind == nullptr)
     {
-        return BuildLeafSpine(t.leafSpine);
+        throw InputError(spec.sourceFile, spec.LineOf("topology.kind"), "topology.kind",
+                         "unknown topology kind \"" + spec.topology.kind + "\"; expected one of " +
+                             OneOf(TopologyKindNames()) + " (`tusk kinds`)");
     }
-    if (t.kind == "fat-tree")
-    {
-        return BuildFatTree(t.fatTree);
-    }
-    if (t.kind == "htsim")
-    {
-        return ReadHtsimTopo(t.file);
-    }
-    if (t.kind == "ring")
-    {
-        return BuildRing(t.ring);
-    }
-    if (t.kind == "rail-optimised")
-    {
-        return BuildRailOptimised(t.rail);
-    }
-    if (t.kind == "pod-clos")
-    {
-        return BuildPodClos(t.podClos);
-    }
-    if (t.kind == "hpcc")
-    {
-        return ReadHpccTopology(t.file).graph;
-    }
-    if (t.kind == "multi-site")
-    {
-        return BuildMultiSite(t.multiSite);
-    }
-    throw InputError(spec.sourceFile, spec.LineOf("topology.kind"), "topology.kind",
-                     "expected \"leaf-spine\", \"fat-tree\", \"htsim\", \"ring\", \"rail-optimised\", "
-                     "\"pod-clos\", \"hpcc\" or \"multi-site\"; got \"" + t.kind + "\"");
+    return kind->build(spec);
 }
 
 /** Links on the longest minimum-hop host-to-host path (from host 0 to the farthest host). */
@@ -104,7 +77,8 @@ MaxLinkDelayPs(const TopologyGraph& graph)
 }
 
 /**
- * UEC-style transports without explicit ECN thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
+ * Loss recoveries that ask for it (ECN_FROM_BDP: the UEC-style transports) without explicit ECN
+ * thresholds: Kmin = 0.2 BDP and Kmax = 0.8 BDP
  * (Ultra Ethernet 1.0's recommendation) for every port rate of the fabric, with BDP = rate x the
  * base RTT of the longest host-to-host path (ConWeave's convention, oracle 20:
  * 2 x hops x delay + hops x MTU frame / rate).
@@ -148,6 +122,29 @@ CongestionControlOf(const ScenarioSpec& spec)
                              " (`tusk kinds`; a plugin's needs --plugin)");
     }
     return *cc;
+}
+
+const ns3::LossRecoveryInfo&
+LossRecoveryOf(const ScenarioSpec& spec)
+{
+    const ns3::LossRecoveryInfo* r = ns3::LossRecoveryOf(spec.nic.transport, spec.nic.receiver);
+    if (r == nullptr)
+    {
+        const bool roce = spec.nic.transport == ns3::kRoceTransport;
+        const std::string key = roce ? "nic.receiver" : "nic.transport";
+        const auto names = ns3::LossRecoveryNames(roce ? ns3::LossRecoveryInfo::RECEIVER
+                                                       : ns3::LossRecoveryInfo::TRANSPORT);
+        std::string list = roce ? "" : "\"roce\"";
+        for (const auto& n : names)
+        {
+            list += (list.empty() ? "\"" : ", \"") + n + "\"";
+        }
+        throw InputError(spec.sourceFile, spec.LineOf(key), key,
+                         "unknown loss recovery \"" +
+                             (roce ? spec.nic.receiver : spec.nic.transport) +
+                             "\"; expected one of " + list + " (`tusk kinds`)");
+    }
+    return *r;
 }
 
 uint32_t
@@ -209,8 +206,8 @@ ScenarioSpec
 ResolveScenario(const ScenarioSpec& spec, const TopologyGraph& graph)
 {
     ScenarioSpec r = spec;
-    const bool uec = spec.nic.transport.rfind("uec", 0) == 0;
-    if (uec && spec.ecn.enabled && !spec.ecn.thresholdsGiven)
+    const bool bdpEcn = LossRecoveryOf(spec).Needs(ns3::LossRecoveryInfo::ECN_FROM_BDP);
+    if (bdpEcn && spec.ecn.enabled && !spec.ecn.thresholdsGiven)
     {
         r.ecn.byRate = BdpEcnThresholds(spec, graph);
         r.ecn.fallbackGiven = false;

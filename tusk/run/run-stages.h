@@ -27,6 +27,7 @@
 #include "fabric/model/pfc-deadlock-detector.h"
 #include "rdma/model/cc/cc-registry.h"
 #include "rdma/model/cc/rdma-congestion-control.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
 #include "workload/model/scale-up-domain.h"
@@ -100,6 +101,14 @@ uint64_t FirstHostRateBps(const ns3::TopologyGraph& graph);
  *         is registered (a spec built in code, a manifest of a run that loaded a plugin)
  */
 const ns3::CongestionControlInfo& CongestionControlOf(const ScenarioSpec& spec);
+
+/**
+ * \brief The loss recovery the scenario chose: nic.transport's own, or with "roce",
+ * nic.receiver's (loss-recovery-registry.h).
+ * \throws ns3::InputError naming nic.transport or nic.receiver if none of that name is
+ *         registered under that key (a spec built in code, a manifest of a plugin's run)
+ */
+const ns3::LossRecoveryInfo& LossRecoveryOf(const ScenarioSpec& spec);
 
 /** Header bytes of a data packet on the wire: RoCEv2 headers and trailers, the INT header
  *  when the congestion control uses INT, and the credit request of receiver credits. */

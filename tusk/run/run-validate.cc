@@ -2,6 +2,7 @@
  * tusk: checks of a spec that need no topology, and model errors reported as scenario keys.
  */
 #include "run/run-stages.h"
+#include "scenario/topology-kinds.h"
 
 #include "scenario/knob-table.h"
 #include "scenario/scenario-sections.h"
@@ -237,19 +238,26 @@ ValidateRun(const ScenarioSpec& spec)
                                  preset->fabric + "\"; here fabric.kind is \"" +
                                  spec.fabric.kind + "\"");
         }
-        const bool goBackN = spec.nic.transport == "uec-rod" ||
-                             (spec.nic.transport == "roce" && spec.nic.receiver == "go-back-n");
-        if (preset->needsReorderingReceiver && goBackN)
+        const ns3::LossRecoveryInfo& recovery = LossRecoveryOf(spec);
+        if (preset->needsReorderingReceiver && recovery.Needs(ns3::LossRecoveryInfo::IN_ORDER))
         {
-            const std::string key =
-                spec.nic.transport == "roce" ? "nic.receiver" : "nic.transport";
+            const std::string key = recovery.KeyName();
+            std::string others; // the loss recoveries that place packets out of order
+            for (const auto& r : ns3::LossRecoveries())
+            {
+                if (!r.Needs(ns3::LossRecoveryInfo::IN_ORDER))
+                {
+                    others += fmt::format("{}{} = \"{}\"{}", others.empty() ? "" : " or ",
+                                          r.KeyName(), r.name,
+                                          r.key == ns3::LossRecoveryInfo::RECEIVER ? " (RoCE)" : "");
+                }
+            }
             throw InputError(spec.sourceFile,
                              spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("lb.policy"), key,
                              "\"" + spec.lb.policy + "\" sends a QP's packets over several "
-                             "paths and leaves their order to the transport; a go-back-N "
-                             "receiver would resend everything behind each reordering. Use "
-                             "nic.receiver = \"selective-repeat\" (RoCE) or nic.transport = "
-                             "\"uec-rud\"");
+                             "paths and leaves their order to the transport; the in-order "
+                             "receiver of " + key + " = \"" + recovery.name + "\" would resend "
+                             "everything behind each reordering. Use " + others);
         }
     }
     for (const auto& [k, v] : spec.lb.attributes)
@@ -270,19 +278,21 @@ ValidateRun(const ScenarioSpec& spec)
                                  " or a PathSelector TypeId name");
         }
     }
-    // UEC-style transports (ns3-modules/rdma/doc/rdma.md): ROD pins one EV per connection
-    // whatever the selector; RUD takes the EV of every packet from the selector of the
-    // scenario or the policy (fixed for switch-only policies such as ecmp).
-    if (spec.nic.transport == "uec-rod")
+    // A loss recovery that pins one entropy per connection (ONE_PATH: UEC ROD) does so
+    // whatever the selector; the others (UEC RUD) take the entropy of every packet from the
+    // selector of the scenario or the policy (fixed for switch-only policies such as ecmp).
+    const ns3::LossRecoveryInfo& recovery = LossRecoveryOf(spec);
+    if (recovery.Needs(ns3::LossRecoveryInfo::ONE_PATH))
     {
         plan.pathSelectorTypeId = "ns3::FixedPathSelector";
     }
-    if (spec.nic.transport != "roce" && spec.nic.rtoPs < kUecMinRtoPs)
+    if (spec.nic.rtoPs < recovery.minRtoPs)
     {
         throw InputError(spec.sourceFile, spec.LineOf("nic.rto_us"), "nic.rto_us",
-                         fmt::format("the UEC-style transports need a retransmission timeout "
-                                     "of at least {} us; got {} us",
-                                     kUecMinRtoPs / 1'000'000, spec.nic.rtoPs / 1e6));
+                         fmt::format("{} = \"{}\" needs a retransmission timeout of at least "
+                                     "{} us; got {} us",
+                                     recovery.KeyName(), recovery.name,
+                                     recovery.minRtoPs / 1e6, spec.nic.rtoPs / 1e6));
     }
     plan.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
     plan.qpScaling = preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
@@ -358,26 +368,10 @@ ScenarioWarnings(const ScenarioSpec& spec)
             }
         }
     }
-    // Oracle 21: a VL's credits (fabric.vl_buffer_bytes) cover one round trip of its link; over
-    // a long haul they cover a tiny part of it, and credits, not the link, set the rate.
-    if (spec.fabric.IsInfiniband() && spec.topology.kind == "multi-site")
+    if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
+        kind != nullptr && kind->warnings)
     {
-        const auto& ms = spec.topology.multiSite;
-        const double rttS = 2.0 * static_cast<double>(ms.longHaulDelayPs) * 1e-12;
-        const double bdpBytes = rttS * static_cast<double>(ms.longHaulRateBps) / 8;
-        // At most 2048 credits of 64 B beyond those received (IBA 7.9.4), whatever the buffer.
-        const double buf = std::min<double>(static_cast<double>(spec.fabric.vlBufferBytes), 2048.0 * 64);
-        if (buf < bdpBytes)
-        {
-            w.push_back(fmt::format(
-                "fabric.kind is \"infiniband\" over long-haul links: a VL's credits ({:.0f} bytes "
-                "in flight at most) cover {:.3g} us of the long haul's {:.4g} us round trip, so "
-                "each long-haul VL carries at most {:.3g} Gb/s of its {:.3g} (oracle 21, IBA "
-                "vol. 1 7.9); deployed long-haul InfiniBand converts credits in range extenders, "
-                "which tusk does not model",
-                buf, buf * 8 / static_cast<double>(ms.longHaulRateBps) * 1e6, rttS * 1e6,
-                buf * 8 / rttS / 1e9, static_cast<double>(ms.longHaulRateBps) / 1e9));
-        }
+        kind->warnings(spec, w);
     }
     // A section of a congestion control the run does not use changes nothing.
     for (const auto& section : CcSectionNames())

@@ -3,6 +3,7 @@
  * importers, [[jobs]], [[background]]), and the executor that runs them on the NICs.
  */
 #include "run/run-stages.h"
+#include "scenario/topology-kinds.h"
 
 #include "workload/model/background-traffic.h"
 #include "importers/model/hpcc-reader.h"
@@ -29,13 +30,14 @@ using namespace ns3;
 namespace
 {
 
-/** Rack of every host for rack-aware placement: the rail group on a rail-optimised fabric,
- *  else the switch the host's link goes to. */
+/** Rack of every host for rack-aware placement: the vertex's pod where the topology kind
+ *  says it is the rack (a rail group), else the switch the host's link goes to. */
 std::vector<uint32_t>
 RackOfHosts(const ScenarioSpec& spec, const TopologyGraph& g)
 {
     std::vector<uint32_t> rack(g.numHosts, 0);
-    if (spec.topology.kind == "rail-optimised")
+    const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
+    if (kind != nullptr && kind->pod == TopologyKindInfo::POD_RACK)
     {
         for (uint32_t h = 0; h < g.numHosts; ++h)
         {
@@ -135,7 +137,8 @@ AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b,
         js.exec.priority = spec.nic.dataPriority;
         js.railAlignedRings = je.ringOrder == "rail-aligned";
         js.serverOf = serverOf;
-        if (spec.topology.kind == "multi-site")
+        if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
+            kind != nullptr && kind->pod == TopologyKindInfo::POD_SITE)
         {
             for (uint32_t h = 0; h < numHosts; ++h)
             {
@@ -382,9 +385,10 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
     else if (w.kind == "hpcc")
     {
         std::vector<int64_t> hostOfNode;
-        if (spec.topology.kind == "hpcc")
+        if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
+            kind != nullptr && kind->hostOfNode)
         {
-            hostOfNode = ReadHpccTopology(spec.topology.file).hostOfNode;
+            hostOfNode = kind->hostOfNode(spec.topology); // the node ids of the topology file
         }
         out.transfers = ReadHpccFlows(w.file, hostOfNode);
         // HPCC starts flows after seconds of warm-up: keep the offsets, first at start_us.

@@ -14,6 +14,7 @@
 #include "fabric/helper/topology-builders.h"
 
 #include <cstdint>
+#include <any>
 #include <map>
 #include <optional>
 #include <string>
@@ -45,8 +46,8 @@ std::vector<uint8_t> AttributeDefaultPriorities(const char* path);
 /** [topology] */
 struct TopologySection
 {
-    /** "leaf-spine" | "fat-tree" | "htsim" | "ring" | "rail-optimised" | "pod-clos" | "hpcc" |
-     *  "multi-site" */
+    /** A registered topology kind (topology-kinds.h): "leaf-spine" | "fat-tree" | "htsim" |
+     *  "ring" | "rail-optimised" | "pod-clos" | "hpcc" | "multi-site" built in. */
     std::string kind = "leaf-spine";
     ns3::LeafSpineParams leafSpine;  //!< kind = "leaf-spine"
     ns3::FatTreeParams fatTree;      //!< kind = "fat-tree"
@@ -55,6 +56,8 @@ struct TopologySection
     ns3::RailOptimisedParams rail;   //!< kind = "rail-optimised"
     ns3::PodClosParams podClos;      //!< kind = "pod-clos"
     ns3::MultiSiteParams multiSite;  //!< kind = "multi-site"
+    /** The parameters of a kind of one's own (OwnTopologyParams<P>, topology-kinds.h). */
+    std::any own;
 };
 
 /** [fabric]: switch and link parameters. */
@@ -167,10 +170,6 @@ struct DcqcnSection
     uint64_t cnpIntervalPs = AttributeDefaultPs("ns3::RdmaNic::CnpInterval");
 };
 
-/** Smallest retransmission timeout the UEC-style transports accept (10 us, ps): a few base
- *  RTTs of a 3-tier fabric at 1 us per link, so that queueing alone does not fire it. */
-constexpr uint64_t kUecMinRtoPs = 10'000'000;
-
 /** [nic]: the RoCEv2 NIC and its RC transport. */
 struct NicSection
 {
@@ -187,7 +186,7 @@ struct NicSection
     //! round-robin: largest message per QP, bytes
     uint64_t qpMessageBytes = AttributeDefaultUint("ns3::WorkloadExecutor::QpMessageBytes");
     std::string qpEntropy = "random"; //!< "random" | "sequential" | "shared" UDP source ports
-    std::string receiver = "go-back-n"; //!< "go-back-n" | "selective-repeat" (IRN-style)
+    std::string receiver = "go-back-n"; //!< a RECEIVER loss recovery (loss-recovery-registry.h)
     /** "roce" (RoCEv2 RC), "uec-rod" (UEC-style reliable ordered: one EV per connection,
      *  go-back-N) or "uec-rud" (reliable unordered: an EV per packet from the path selector,
      *  out-of-order placement, SACK, selective retransmission). */

@@ -3,6 +3,7 @@
  * times) and [[failure_rates]] (random failures drawn from per-component rates).
  */
 #include "scenario/scenario-sections.h"
+#include "run/failure-kinds.h"
 
 namespace tusk
 {
@@ -16,43 +17,33 @@ using R = FailureRateEntry;
 const char* const kP = "failures";
 const char* const kRatesP = "failure_rates";
 
-const std::vector<std::string> kKinds = {"link_down", "link_up",   "degrade",     "loss",
-                                         "gray",      "flap",      "switch_down", "switch_up",
-                                         "nic_down",  "nic_up"};
-const std::vector<std::string> kLinkKinds = {"link_down", "link_up", "degrade",
-                                             "loss",      "gray",    "flap"};
-/** Kinds that last: until_us ends them. */
-const std::vector<std::string> kLastingKinds = {"link_down", "degrade",     "loss",
-                                                "gray",      "flap",        "switch_down",
-                                                "nic_down"};
+/** `failures[i].kind`'s text for the key reference: each registered kind's doc. */
+std::string
+KindDoc()
+{
+    std::string doc;
+    for (const auto& k : FailureKinds())
+    {
+        doc += (doc.empty() ? "" : " ") + ("`\"" + k.name + "\"`: " + k.doc);
+    }
+    return doc;
+}
 
-const std::vector<Knob<F>>&
+/** The rows, valid-for kinds from the registered failure kinds (FailureKindsTaking): built on
+ *  each use, so that a plugin's kinds count. */
+std::vector<Knob<F>>
 Rows()
 {
-    static const std::vector<Knob<F>> rows = {
+    const std::vector<std::string> kKinds = FailureKindNames();
+    const std::vector<std::string> kLinkKinds = FailureKindsTaking("link");
+    const std::vector<std::string> kLastingKinds = FailureKindsTaking("until_us");
+    auto kindsTaking = [](const char* key) { return FailureKindsTaking(key); };
+    std::vector<Knob<F>> rows = {
         Time<F>("at_us", &F::atPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
                 "When the event happens (simulated time); before `stop_time_ms`.")
             .Default("required"),
-        Choice<F>(
-            "kind", &F::kind, kKinds,
-            "`\"link_down\"`: both ports stop sending and drop what arrives (drop reason "
-            "`link_down`); a switch port flushes its queue (`[fabric] flush_on_link_down`); "
-            "switches stop choosing the port at once (local failover), and a switch with no "
-            "other port towards the destination drops with `link_down`; routing converges "
-            "`[fabric] reconvergence_us` later. `\"link_up\"`: the link carries traffic again "
-            "(routing converges again). `\"degrade\"`: both ports' rate becomes the link's "
-            "configured rate / `rate_divisor`, or `rate_gbps` (the frame on the wire finishes "
-            "at the old rate). `\"loss\"`: each frame arriving at either end is corrupted with "
-            "probability `loss_rate` and dropped at the receiving port's FCS check (drop "
-            "reason `fcs`; PFC does not prevent it, the transport recovers). `\"gray\"`: only "
-            "the flows whose 5-tuple hashes into a fraction `hash_fraction` of 4,096 buckets "
-            "lose frames, each with probability `loss_rate` (drop reason `gray`): a bad hash "
-            "bucket or ASIC lane. `\"flap\"`: the link goes down at `at_us` + k × `period_us` "
-            "and up `down_us` later, for `count` cycles or until `until_us`, each down and up "
-            "as `link_down` / `link_up`. `\"switch_down\"` / `\"switch_up\"`: every link of "
-            "`switch`. `\"nic_down\"` / `\"nic_up\"`: the link(s) of host `host`: the rank "
-            "stops; its flows and those to it stay unfinished (reported as such; a run that "
-            "must finish exits 1).")
+        Choice<F>("kind", &F::kind, kKinds,
+                  KindDoc() + " A kind of one's own registers itself (`tusk kinds` lists them).")
             .Default("required"),
         Custom<F>(
             "link", "string", "",
@@ -74,40 +65,40 @@ Rows()
         Text<F>("switch", &F::switchName,
                 "The switch, by its name in `links.csv` (`\"spine3\"`, `\"agg5\"`): all its "
                 "links go down (or up).")
-            .Kinds({"switch_down", "switch_up"})
+            .Kinds(kindsTaking("switch"))
             .Default("required"),
         Integer<F>("host", &F::host, 0, std::numeric_limits<uint32_t>::max(),
                    "The host (rank) whose NIC link(s) go down (or up).")
-            .Kinds({"nic_down", "nic_up"})
+            .Kinds(kindsTaking("host"))
             .Default("required"),
         Count<F>("rate_divisor", &F::rateDivisor, 1,
                  "The link's rate becomes its configured rate / this. Give this or "
                  "`rate_gbps`.")
-            .Kinds({"degrade"})
+            .Kinds(kindsTaking("rate_divisor"))
             .Default("one of the two"),
         Rate<F>("rate_gbps", &F::rateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate,
                 "The link's rate becomes this. Give this or `rate_divisor`.")
-            .Kinds({"degrade"})
+            .Kinds(kindsTaking("rate_gbps"))
             .Default("one of the two"),
         Real<F>("loss_rate", &F::lossRate, 0.0, 1.0, "number 0..1",
                 "Probability that a frame is corrupted (`loss`) or, for a flow in a bad bucket, "
                 "lost (`gray`), per frame, independently (an ns-3 RNG stream of the run).")
             .Unit("per frame")
-            .Kinds({"loss", "gray"})
+            .Kinds(kindsTaking("loss_rate"))
             .Default("required for `loss`; `1` for `gray`"),
         Real<F>("hash_fraction", &F::hashFraction, 0.0, 1.0, "number 0..1",
                 "Fraction of the 4,096 hash buckets that are bad (rounded to whole buckets); "
                 "which flows fall in them is fixed per flow by the run seed and the entry.")
-            .Kinds({"gray"})
+            .Kinds(kindsTaking("hash_fraction"))
             .Default("required"),
         Time<F>("period_us", &F::periodPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
                 bounds::kSimSpan,
                 "One down/up cycle of a flapping link.")
-            .Kinds({"flap"})
+            .Kinds(kindsTaking("period_us"))
             .Default("required"),
         Time<F>("down_us", &F::downPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY, bounds::kSimSpan,
                 "How long the link stays down in each cycle; less than `period_us`.")
-            .Kinds({"flap"})
+            .Kinds(kindsTaking("down_us"))
             .Default("required"),
         Time<F>("until_us", &F::untilPs, kPsPerUs, "µs", Sign::POSITIVE, Clock::ANY,
                 bounds::kSimSpan,
@@ -117,7 +108,7 @@ Rows()
             .Kinds(kLastingKinds)
             .Default("never (flap: this or `count`)"),
         Count<F>("count", &F::count, 1, "Number of down/up cycles of a flapping link.")
-            .Kinds({"flap"})
+            .Kinds(kindsTaking("count"))
             .Default("this or `until_us`"),
         Integer<F>("drawn_from", &F::drawnFrom, 0, std::numeric_limits<uint32_t>::max(),
                    "Set by the runner on the failures it drew from `[[failure_rates]]` entry "
@@ -213,48 +204,31 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
         r.NoteKey(fp, &e);
         auto K = [&](const std::string& key) { return fp + "." + key; };
         Require(r, e, t, fp, "at_us", "when the failure happens, in microseconds");
-        Require(r, e, t, fp, "kind", OneOf(kKinds));
+        const auto rows = Rows();
+        const std::vector<std::string> kinds = FailureKindNames();
+        Require(r, e, t, fp, "kind", OneOf(kinds));
         FailureEntry f;
         f.line = r.LineOf(&e);
-        f.kind = r.Choice(t.get("kind"), K("kind"), kKinds);
-        ReadKnobs(r, t, fp, Rows(), f, f.kind);
-        const std::string ctx = "kind = " + Quote(f.kind);
-        if (std::find(kLinkKinds.begin(), kLinkKinds.end(), f.kind) != kLinkKinds.end())
+        f.kind = r.Choice(t.get("kind"), K("kind"), kinds);
+        ReadKnobs(r, t, fp, rows, f, f.kind);
+        const FailureKindInfo& kind = *FindFailureKind(f.kind);
+        // The component it names, then what the kind itself needs.
+        switch (kind.target)
         {
+        case FailureKindInfo::LINK:
             Require(r, e, t, fp, "link",
                     "\"<from>-<to>\", vertex names as in links.csv (e.g. \"leaf0-spine1\")");
-        }
-        if (f.kind == "switch_down" || f.kind == "switch_up")
-        {
+            break;
+        case FailureKindInfo::SWITCH:
             Require(r, e, t, fp, "switch", "the switch's name as in links.csv (e.g. \"spine3\")");
-        }
-        if (f.kind == "nic_down" || f.kind == "nic_up")
-        {
+            break;
+        case FailureKindInfo::NIC:
             Require(r, e, t, fp, "host", "the host id whose NIC fails");
+            break;
         }
-        if (f.kind == "degrade")
+        if (kind.read)
         {
-            ExactlyOne(r, e, t, fp, "rate_divisor", "rate_gbps", ctx);
-        }
-        if (f.kind == "loss")
-        {
-            Require(r, e, t, fp, "loss_rate", "the probability that a frame is corrupted (0..1)");
-        }
-        if (f.kind == "gray")
-        {
-            Require(r, e, t, fp, "hash_fraction", "the fraction of hash buckets that are bad (0..1)");
-        }
-        if (f.kind == "flap")
-        {
-            Require(r, e, t, fp, "period_us", "one down/up cycle, in microseconds");
-            Require(r, e, t, fp, "down_us", "the down part of each cycle, in microseconds");
-            ExactlyOne(r, e, t, fp, "until_us", "count", ctx);
-            if (*f.downPs >= *f.periodPs)
-            {
-                r.Fail(t.get("down_us"), K("down_us"),
-                       "expected less than period_us (" + FormatDouble(*f.periodPs / 1e6) +
-                           " us): the link must come up in each cycle");
-            }
+            kind.read(FailureReadCheck{r, e, t, fp, f});
         }
         if (f.atPs >= spec.stopTimePs)
         {
@@ -279,9 +253,10 @@ Write(const ScenarioSpec& spec, nlohmann::json& root)
         return;
     }
     nlohmann::json fl = nlohmann::json::array();
+    const auto rows = Rows();
     for (const auto& f : spec.failures)
     {
-        fl.push_back(WriteKnobs(Rows(), f, f.kind));
+        fl.push_back(WriteKnobs(rows, f, f.kind));
     }
     root[kP] = fl;
 }

@@ -4,6 +4,7 @@
 #include "scenario/scenario-sections.h"
 
 #include "rdma/model/cc/cc-registry.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
 #include "rdma/model/rdma-nic.h"
 
 namespace tusk
@@ -74,16 +75,19 @@ Rows()
             "(1024) packets outstanding per QP (the NIC's `LossRecovery` is "
             "`ns3::GoBackNRecovery` or `ns3::SelectiveRepeatRecovery`).",
             [](ScenarioReader& r, const toml::node& n, const std::string& key, S& s) {
-                s.receiver = r.Choice(&n, key, {"go-back-n", "selective-repeat"});
+                s.receiver =
+                    r.Choice(&n, key, ns3::LossRecoveryNames(ns3::LossRecoveryInfo::RECEIVER));
             },
             // A UEC transport has no receiver choice (uec-rod is go-back-N, uec-rud selective
             // repeat), and the key is refused with one: never echo it there.
             [](const S& s) {
-                return s.transport == "roce" ? nlohmann::json(s.receiver) : nlohmann::json();
+                return s.transport == ns3::kRoceTransport ? nlohmann::json(s.receiver)
+                                                          : nlohmann::json();
             })
             .Default("`\"go-back-n\"`")
             .Attr({"ns3::RdmaNic::LossRecovery"}),
-        Choice<S>("transport", &S::transport, {"roce", "uec-rod", "uec-rud"},
+        Custom<S>(
+            "transport", "string", "",
                   "The transport of every QP. `\"roce\"`: RoCEv2 RC, recovery per `receiver`. "
                   "`\"uec-rod\"`: Ultra-Ethernet-style reliable ordered delivery: one entropy "
                   "(EV) per connection whatever `lb.path_selector` or the policy preset say (the "
@@ -98,7 +102,17 @@ Rows()
                   "`\"ns3::SwitchNode::TrimThresholdBytes\"` (bytes, 0 = off) in `[ns3]`, with "
                   "`TrimmedFrameBytes` (64) and `TrimPriority` (7). What of UEC 1.0 is modelled: "
                   "[ns3-modules/rdma/doc/rdma.md](../ns3-modules/rdma/doc/rdma.md#uec-style-"
-                  "transport-rod-and-rud).")
+                  "transport-rod-and-rud). A loss recovery of one's own registers as a receiver "
+                  "or a transport (`tusk kinds`).",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& s) {
+                std::vector<std::string> names = {ns3::kRoceTransport};
+                for (const auto& t : ns3::LossRecoveryNames(ns3::LossRecoveryInfo::TRANSPORT))
+                {
+                    names.push_back(t);
+                }
+                s.transport = r.Choice(&n, key, names);
+            },
+            [](const S& s) { return nlohmann::json(s.transport); })
             .Attr({"ns3::RdmaNic::LossRecovery"}),
         Boolean<S>("cnp_on_ooo", &S::cnpOnOutOfOrder,
                    "The responder NIC also sends a CNP to the requester when a data packet "
@@ -150,25 +164,32 @@ Rows()
     return rows;
 }
 
-/** A UEC transport has no receiver choice, and a minimum retransmission timeout. */
+/** A transport of its own has no receiver choice; a loss recovery may need a minimum
+ *  retransmission timeout (LossRecoveryInfo::minRtoPs). */
 void
 CheckTransport(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
 {
     const auto& nic = spec.nic;
     const toml::node* transport = t.get("transport");
-    if (nic.transport != "roce" && t.get("receiver") != nullptr)
+    const ns3::LossRecoveryInfo* recovery = ns3::LossRecoveryOf(nic.transport, nic.receiver);
+    if (nic.transport != ns3::kRoceTransport && t.get("receiver") != nullptr)
     {
         r.Fail(transport, "nic.transport",
                "nic.receiver cannot be set with transport \"" + nic.transport +
-                   "\": uec-rod is go-back-N and uec-rud selective repeat");
+                   "\": it has its own loss recovery" +
+                   (recovery ? " (" + recovery->description + ")" : std::string()));
     }
-    if (nic.transport != "roce" && nic.rtoPs < kUecMinRtoPs)
+    if (recovery != nullptr && nic.rtoPs < recovery->minRtoPs)
     {
         const toml::node* n = t.get("rto_us");
-        r.Fail(n ? n : transport, n ? "nic.rto_us" : "nic.transport",
-               "the UEC-style transports need a retransmission timeout (nic.rto_us) of at least " +
-                   FormatDouble(kUecMinRtoPs / 1e6) + " us; got " + FormatDouble(nic.rtoPs / 1e6) +
-                   " us");
+        const toml::node* named = recovery->key == ns3::LossRecoveryInfo::RECEIVER
+                                      ? t.get("receiver")
+                                      : transport;
+        r.Fail(n ? n : named, n ? "nic.rto_us" : recovery->KeyName(),
+               std::string(recovery->KeyName()) + " = \"" + recovery->name +
+                   "\" needs a retransmission timeout (nic.rto_us) of at least " +
+                   FormatDouble(recovery->minRtoPs / 1e6) + " us; got " +
+                   FormatDouble(nic.rtoPs / 1e6) + " us");
     }
 }
 

@@ -2,6 +2,7 @@
  * tusk: [scale_up], the NVLink-like domain inside servers (ns3::ScaleUpDomain).
  */
 #include "scenario/scenario-sections.h"
+#include "scenario/topology-kinds.h"
 
 namespace tusk
 {
@@ -34,20 +35,20 @@ Rows()
     return rows;
 }
 
-/** gpus_per_server divides the hosts, and is the rail-optimised topology's. */
+/** gpus_per_server divides the hosts, and is the one the topology kind fixes (rail-optimised). */
 void
 CheckServers(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
 {
     const auto& su = spec.scaleUp;
     const toml::node* gn = t.get("gpus_per_server");
     const std::string key = "scale_up.gpus_per_server";
-    if (gn != nullptr && spec.topology.kind == "rail-optimised" && su.gpusPerServer > 1 &&
-        su.gpusPerServer != spec.topology.rail.gpusPerServer)
+    const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
+    const uint32_t fixed = kind && kind->gpusPerServer ? kind->gpusPerServer(spec.topology) : 0;
+    if (gn != nullptr && fixed > 0 && su.gpusPerServer > 1 && su.gpusPerServer != fixed)
     {
         r.Fail(gn, key,
-               "expected the rail-optimised topology's gpus_per_server (" +
-                   std::to_string(spec.topology.rail.gpusPerServer) + ") or 1; got " +
-                   std::to_string(su.gpusPerServer));
+               "expected the " + spec.topology.kind + " topology's gpus_per_server (" +
+                   std::to_string(fixed) + ") or 1; got " + std::to_string(su.gpusPerServer));
     }
     if (gn != nullptr && r.HostCount() > 0 && r.HostCount() % su.gpusPerServer != 0)
     {

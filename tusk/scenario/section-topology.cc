@@ -1,9 +1,17 @@
 /*
- * tusk: [topology], one set of keys per kind (leaf-spine, fat-tree, htsim, ring,
- * rail-optimised, pod-clos, hpcc, multi-site). The parameters are the builders' own structs
+ * tusk: [topology] and the built-in topology kinds (leaf-spine, fat-tree, htsim, ring,
+ * rail-optimised, pod-clos, hpcc, multi-site), each registered with its keys, builder and
+ * checks (topology-kinds.h). The parameters are the builders' own structs
  * (fabric/helper/topology-builders.h), whose defaults are the keys' defaults.
  */
+#include "run/run-stages.h"
 #include "scenario/scenario-sections.h"
+#include "scenario/topology-kinds.h"
+
+#include "importers/model/hpcc-reader.h"
+#include "importers/model/htsim-topo-reader.h"
+
+#include <fmt/format.h>
 
 #include <cmath>
 
@@ -16,9 +24,6 @@ namespace
 using namespace knob;
 
 const char* const kP = "topology";
-
-const std::vector<std::string> kKinds = {"leaf-spine", "fat-tree", "htsim",     "ring",
-                                         "rail-optimised", "pod-clos", "hpcc", "multi-site"};
 
 const char* const kDelayDoc = "One-way propagation delay of every link.";
 const char* const kLatencyDoc = "Forwarding latency added at every switch.";
@@ -273,46 +278,231 @@ PodClosRows()
     return rows;
 }
 
-/** The kinds of every key name of [topology], from the kinds' rows. */
+/** [topology] file, required by the file kinds: `what` names the file in the message. */
+std::function<void(ScenarioReader&, const toml::table&, TopologySection&)>
+ReadFile(const std::string& kind, const std::string& what)
+{
+    return [kind, what](ScenarioReader& r, const toml::table& t, TopologySection& topo) {
+        if (t.get("file") == nullptr)
+        {
+            r.Fail(&t, "topology.file",
+                   "required when topology.kind is " + Quote(kind) + ": the " + what);
+        }
+        ReadKnobValues(r, t, kP, FileRows(), topo);
+    };
+}
+
+/** Hosts = a * b (* c), saturating at 2^64 - 1. */
+uint64_t
+Product(std::initializer_list<uint64_t> factors)
+{
+    unsigned __int128 n = 1;
+    for (uint64_t f : factors)
+    {
+        n *= f;
+        if (n > std::numeric_limits<uint64_t>::max())
+        {
+            return std::numeric_limits<uint64_t>::max();
+        }
+    }
+    return static_cast<uint64_t>(n);
+}
+
+const TopologyKindRegistration kLeafSpine{
+    [] {
+        TopologyKindInfo k = WithKnobs("leaf-spine", "two-tier Clos: leaves (ToRs) and spines",
+            &LeafSpineRows, [](auto& t) -> auto& { return t.leafSpine; });
+        k.hostCount = [](const TopologySection& t) {
+            return Product({t.leafSpine.leaves, t.leafSpine.hostsPerLeaf});
+        };
+        k.build = [](const ScenarioSpec& s) { return ns3::BuildLeafSpine(s.topology.leafSpine); };
+        return k;
+    }(),
+    "Clos, A study of non-blocking switching networks, Bell Syst. Tech. J. 1953 (two tiers)"};
+
+const TopologyKindRegistration kFatTree{
+    [] {
+        TopologyKindInfo k =
+            WithKnobs("fat-tree", "three-tier k-ary fat tree, optionally oversubscribed at the ToR",
+                      &FatTreeRows, [](auto& t) -> auto& { return t.fatTree; });
+        k.hostCount = [](const TopologySection& t) {
+            // k^3/4 * oversubscription, saturating (the builder rejects absurd sizes itself).
+            const auto& p = t.fatTree;
+            unsigned __int128 hosts =
+                static_cast<unsigned __int128>(p.k) * p.k * p.k / 4 * p.oversubscription;
+            return hosts > std::numeric_limits<uint64_t>::max()
+                       ? std::numeric_limits<uint64_t>::max()
+                       : static_cast<uint64_t>(hosts);
+        };
+        k.build = [](const ScenarioSpec& s) { return ns3::BuildFatTree(s.topology.fatTree); };
+        return k;
+    }(),
+    "Al-Fares et al., A scalable, commodity data center network architecture, SIGCOMM 2008"};
+
+const TopologyKindRegistration kHtsim{
+    [] {
+        TopologyKindInfo k = WithKnobs("htsim", "an htsim .topo file",
+            &FileRows, [](auto& t) -> auto& { return t; });
+        k.read = ReadFile("htsim", ".topo file");
+        k.build = [](const ScenarioSpec& s) { return ns3::ReadHtsimTopo(s.topology.file); };
+        return k;
+    }(),
+    "htsim's .topo format (Raiciu et al., csg-htsim)"};
+
+const TopologyKindRegistration kRing{
+    [] {
+        TopologyKindInfo k = WithKnobs("ring", "a ring of switches (PFC deadlock studies)",
+            &RingRows, [](auto& t) -> auto& { return t.ring; });
+        k.hostCount = [](const TopologySection& t) {
+            return Product({t.ring.switches, t.ring.hostsPerSwitch});
+        };
+        k.build = [](const ScenarioSpec& s) { return ns3::BuildRing(s.topology.ring); };
+        return k;
+    }(),
+    "Hu et al., Deadlocks in Datacenter Networks: Why Do They Form, and How to Avoid Them, "
+    "HotNets 2016"};
+
+const TopologyKindRegistration kRail{
+    [] {
+        TopologyKindInfo k = WithKnobs(
+            "rail-optimised", "GPU servers whose NIC i connects to rail switch i, rails to spines",
+            &RailRows, [](auto& t) -> auto& { return t.rail; });
+        k.hostCount = [](const TopologySection& t) {
+            return Product({t.rail.servers, t.rail.gpusPerServer});
+        };
+        k.build = [](const ScenarioSpec& s) { return ns3::BuildRailOptimised(s.topology.rail); };
+        k.pod = TopologyKindInfo::POD_RACK; // a rail group
+        k.gpusPerServer = [](const TopologySection& t) { return t.rail.gpusPerServer; };
+        return k;
+    }(),
+    "NVIDIA DGX SuperPOD reference architecture (rail-optimised network)"};
+
+const TopologyKindRegistration kPodClos{
+    [] {
+        TopologyKindInfo k = WithKnobs(
+            "pod-clos", "three-tier pod Clos with oversubscription above the pods",
+            &PodClosRows, [](auto& t) -> auto& { return t.podClos; });
+        k.hostCount = [](const TopologySection& t) {
+            return Product({t.podClos.pods, t.podClos.racksPerPod, t.podClos.hostsPerRack});
+        };
+        k.build = [](const ScenarioSpec& s) { return ns3::BuildPodClos(s.topology.podClos); };
+        return k;
+    }(),
+    "Llama 3 Team, The Llama 3 Herd of Models, 2024, sec. 3.3.1"};
+
+const TopologyKindRegistration kHpcc{
+    [] {
+        TopologyKindInfo k = WithKnobs("hpcc", "the HPCC simulator's topology.txt",
+            &FileRows, [](auto& t) -> auto& { return t; });
+        k.read = ReadFile("hpcc", "topology.txt file");
+        k.build = [](const ScenarioSpec& s) {
+            return ns3::ReadHpccTopology(s.topology.file).graph;
+        };
+        k.hostOfNode = [](const TopologySection& t) {
+            return ns3::ReadHpccTopology(t.file).hostOfNode;
+        };
+        return k;
+    }(),
+    "the HPCC simulator's topology.txt (Li et al., HPCC, SIGCOMM 2019; "
+    "github.com/alibaba-edu/High-Precision-Congestion-Control)"};
+
+/** Over a long haul every packet would time out before its ACK could return. */
+void
+CheckLongHaulRto(const ScenarioSpec& spec, uint64_t baseRttPs)
+{
+    if (spec.nic.rtoPs >= baseRttPs)
+    {
+        return;
+    }
+    throw ns3::InputError(spec.sourceFile,
+                          spec.LineOf("nic.rto_us") ? spec.LineOf("nic.rto_us")
+                                                    : spec.LineOf("topology.long_haul_delay_ms"),
+                          "nic.rto_us",
+                          fmt::format("the retransmission timeout ({:g} us) is shorter than the "
+                                      "fabric's longest base RTT across the long haul ({:g} us): "
+                                      "every packet would be resent before its ACK returns; set "
+                                      "nic.rto_us above it (a deployed NIC's 67108.864 us)",
+                                      spec.nic.rtoPs / 1e6, baseRttPs / 1e6));
+}
+
+/**
+ * A VL's credits (fabric.vl_buffer_bytes) cover one round trip of its link; over a long haul
+ * they cover a tiny part of it, and credits, not the link, set the rate (IBA vol. 1 7.9).
+ */
+void
+WarnLongHaulCredits(const ScenarioSpec& spec, std::vector<std::string>& w)
+{
+    if (!spec.fabric.IsInfiniband())
+    {
+        return;
+    }
+    const auto& ms = spec.topology.multiSite;
+    const double rttS = 2.0 * static_cast<double>(ms.longHaulDelayPs) * 1e-12;
+    const double bdpBytes = rttS * static_cast<double>(ms.longHaulRateBps) / 8;
+    // At most 2048 credits of 64 B beyond those received (IBA 7.9.4), whatever the buffer.
+    const double buf =
+        std::min<double>(static_cast<double>(spec.fabric.vlBufferBytes), 2048.0 * 64);
+    if (buf < bdpBytes)
+    {
+        w.push_back(fmt::format(
+            "fabric.kind is \"infiniband\" over long-haul links: a VL's credits ({:.0f} bytes "
+            "in flight at most) cover {:.3g} us of the long haul's {:.4g} us round trip, so "
+            "each long-haul VL carries at most {:.3g} Gb/s of its {:.3g} (oracle 21, IBA "
+            "vol. 1 7.9); deployed long-haul InfiniBand converts credits in range extenders, "
+            "which tusk does not model",
+            buf, buf * 8 / static_cast<double>(ms.longHaulRateBps) * 1e6, rttS * 1e6,
+            buf * 8 / rttS / 1e9, static_cast<double>(ms.longHaulRateBps) / 1e9));
+    }
+}
+
+const TopologyKindRegistration kMultiSite{
+    [] {
+        TopologyKindInfo k = WithKnobs(
+            "multi-site", "leaf-spine sites joined by DCI switches and long-haul links",
+            &MultiSiteRows, [](auto& t) -> auto& { return t.multiSite; });
+        k.read = [](ScenarioReader& r, const toml::table& t, TopologySection& topo) {
+            if (t.get("long_haul_delay_ms") != nullptr && t.get("long_haul_km") != nullptr)
+            {
+                r.Fail(t.get("long_haul_km"), "topology.long_haul_km",
+                       "give either long_haul_delay_ms or long_haul_km (5 us per km), not both");
+            }
+            ReadKnobValues(r, t, kP, MultiSiteRows(), topo.multiSite);
+        };
+        k.hostCount = [](const TopologySection& t) {
+            const auto& p = t.multiSite;
+            return Product({p.sites, p.leaves, p.hostsPerLeaf});
+        };
+        k.build = [](const ScenarioSpec& s) { return ns3::BuildMultiSite(s.topology.multiSite); };
+        k.check = [](const ScenarioSpec& spec, const ns3::TopologyGraph&, uint64_t baseRttPs) {
+            CheckLongHaulRto(spec, baseRttPs);
+        };
+        k.warnings = &WarnLongHaulCredits;
+        k.pod = TopologyKindInfo::POD_SITE;
+        return k;
+    }(),
+    "long-haul RDMA between data centres (Microsoft, Empowering Azure Storage with RDMA, "
+    "NSDI 2023)"};
+
+/** The kinds of every key name of [topology], from the registered kinds' keys. */
 std::vector<KindKey>
 KindRules()
 {
     std::vector<KindKey> rules;
-    auto add = [&rules](const std::string& kind, const auto& rows) {
-        for (const auto& k : rows)
+    for (const auto& kind : TopologyKinds())
+    {
+        for (const auto& d : kind.docs())
         {
             auto it = std::find_if(rules.begin(), rules.end(),
-                                   [&k](const KindKey& r) { return r.key == k.d.name; });
+                                   [&d](const KindKey& r) { return r.key == d.name; });
             if (it == rules.end())
             {
-                rules.push_back(KindKey{k.d.name, {kind}});
+                rules.push_back(KindKey{d.name, {kind.name}});
             }
             else
             {
-                it->kinds.push_back(kind);
+                it->kinds.push_back(kind.name);
             }
         }
-    };
-    add("leaf-spine", LeafSpineRows());
-    add("fat-tree", FatTreeRows());
-    add("htsim", FileRows());
-    add("ring", RingRows());
-    add("rail-optimised", RailRows());
-    add("pod-clos", PodClosRows());
-    add("hpcc", FileRows());
-    add("multi-site", MultiSiteRows());
-    // The order of kinds in a rule follows kKinds.
-    for (auto& rule : rules)
-    {
-        std::vector<std::string> ordered;
-        for (const auto& kind : kKinds)
-        {
-            if (std::find(rule.kinds.begin(), rule.kinds.end(), kind) != rule.kinds.end())
-            {
-                ordered.push_back(kind);
-            }
-        }
-        rule.kinds = ordered;
     }
     return rules;
 }
@@ -337,48 +527,10 @@ Read(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
     const toml::table& t = *tp;
     if (const toml::node* n = r.Get(t, kP, "kind"))
     {
-        topo.kind = r.Choice(n, "topology.kind", kKinds);
+        topo.kind = r.Choice(n, "topology.kind", TopologyKindNames());
     }
     r.CheckKindKeys(t, kP, topo.kind, Rules());
-    if (topo.kind == "leaf-spine")
-    {
-        ReadKnobValues(r, t, kP, LeafSpineRows(), topo.leafSpine);
-    }
-    else if (topo.kind == "fat-tree")
-    {
-        ReadKnobValues(r, t, kP, FatTreeRows(), topo.fatTree);
-    }
-    else if (topo.kind == "ring")
-    {
-        ReadKnobValues(r, t, kP, RingRows(), topo.ring);
-    }
-    else if (topo.kind == "rail-optimised")
-    {
-        ReadKnobValues(r, t, kP, RailRows(), topo.rail);
-    }
-    else if (topo.kind == "pod-clos")
-    {
-        ReadKnobValues(r, t, kP, PodClosRows(), topo.podClos);
-    }
-    else if (topo.kind == "multi-site")
-    {
-        if (t.get("long_haul_delay_ms") != nullptr && t.get("long_haul_km") != nullptr)
-        {
-            r.Fail(t.get("long_haul_km"), "topology.long_haul_km",
-                   "give either long_haul_delay_ms or long_haul_km (5 us per km), not both");
-        }
-        ReadKnobValues(r, t, kP, MultiSiteRows(), topo.multiSite);
-    }
-    else // htsim, hpcc
-    {
-        if (t.get("file") == nullptr)
-        {
-            r.Fail(tp, "topology.file",
-                   "required when topology.kind is " + Quote(topo.kind) + ": the " +
-                       (topo.kind == "htsim" ? ".topo file" : "topology.txt file"));
-        }
-        ReadKnobValues(r, t, kP, FileRows(), topo);
-    }
+    FindTopologyKind(topo.kind)->read(r, t, topo);
     r.SetHostCount(TopologyHostCount(spec));
 }
 
@@ -386,35 +538,8 @@ void
 Write(const ScenarioSpec& spec, nlohmann::json& root)
 {
     const auto& topo = spec.topology;
-    nlohmann::json j = nlohmann::json::object();
-    if (topo.kind == "leaf-spine")
-    {
-        j = WriteKnobs(LeafSpineRows(), topo.leafSpine);
-    }
-    else if (topo.kind == "fat-tree")
-    {
-        j = WriteKnobs(FatTreeRows(), topo.fatTree);
-    }
-    else if (topo.kind == "ring")
-    {
-        j = WriteKnobs(RingRows(), topo.ring);
-    }
-    else if (topo.kind == "rail-optimised")
-    {
-        j = WriteKnobs(RailRows(), topo.rail);
-    }
-    else if (topo.kind == "pod-clos")
-    {
-        j = WriteKnobs(PodClosRows(), topo.podClos);
-    }
-    else if (topo.kind == "htsim" || topo.kind == "hpcc")
-    {
-        j = WriteKnobs(FileRows(), topo);
-    }
-    else if (topo.kind == "multi-site")
-    {
-        j = WriteKnobs(MultiSiteRows(), topo.multiSite);
-    }
+    const TopologyKindInfo* kind = FindTopologyKind(topo.kind);
+    nlohmann::json j = kind ? kind->write(topo) : nlohmann::json::object();
     j["kind"] = topo.kind;
     root[kP] = j;
 }
@@ -422,30 +547,27 @@ Write(const ScenarioSpec& spec, nlohmann::json& root)
 std::vector<KnobBlock>
 Blocks()
 {
+    std::string doc;
+    const auto names = TopologyKindNames();
+    for (size_t i = 0; i < names.size(); ++i)
+    {
+        doc += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + ("`\"" + names[i] + "\"`");
+    }
     Knob<TopologySection> kind = Choice<TopologySection>(
-        "kind", &TopologySection::kind, kKinds,
-        "`\"leaf-spine\"`, `\"fat-tree\"`, `\"htsim\"`, `\"ring\"`, `\"rail-optimised\"`, "
-        "`\"pod-clos\"`, `\"hpcc\"` or `\"multi-site\"` (leaf-spine sites joined by long-haul "
-        "links).");
+        "kind", &TopologySection::kind, names,
+        doc + " (`tusk kinds` lists them; a plugin may add more).");
     // One block per kind; its rows are valid for that kind only.
-    auto ofKind = [](const std::string& kind, std::vector<KnobDoc> docs) {
+    std::vector<KnobBlock> blocks{KnobBlock{"topology", kP, Docs<TopologySection>({kind})}};
+    for (const auto& k : TopologyKinds())
+    {
+        std::vector<KnobDoc> docs = k.docs();
         for (auto& d : docs)
         {
-            d.kinds = {kind};
+            d.kinds = {k.name};
         }
-        return KnobBlock{"topology." + kind, kP, std::move(docs)};
-    };
-    return {
-        KnobBlock{"topology", kP, Docs<TopologySection>({kind})},
-        ofKind("leaf-spine", Docs(LeafSpineRows())),
-        ofKind("fat-tree", Docs(FatTreeRows())),
-        ofKind("htsim", Docs(FileRows())),
-        ofKind("ring", Docs(RingRows())),
-        ofKind("rail-optimised", Docs(RailRows())),
-        ofKind("pod-clos", Docs(PodClosRows())),
-        ofKind("hpcc", Docs(FileRows())),
-        ofKind("multi-site", Docs(MultiSiteRows())),
-    };
+        blocks.push_back(KnobBlock{"topology." + k.name, kP, std::move(docs)});
+    }
+    return blocks;
 }
 
 } // namespace
@@ -453,38 +575,8 @@ Blocks()
 uint64_t
 TopologyHostCount(const ScenarioSpec& spec)
 {
-    const auto& topo = spec.topology;
-    if (topo.kind == "leaf-spine")
-    {
-        return uint64_t(topo.leafSpine.leaves) * topo.leafSpine.hostsPerLeaf;
-    }
-    if (topo.kind == "fat-tree")
-    {
-        // k^3/4 * oversubscription, saturating (the builder rejects absurd sizes itself).
-        const auto& p = topo.fatTree;
-        unsigned __int128 hosts =
-            static_cast<unsigned __int128>(p.k) * p.k * p.k / 4 * p.oversubscription;
-        return hosts > std::numeric_limits<uint64_t>::max() ? std::numeric_limits<uint64_t>::max()
-                                                            : static_cast<uint64_t>(hosts);
-    }
-    if (topo.kind == "ring")
-    {
-        return uint64_t(topo.ring.switches) * topo.ring.hostsPerSwitch;
-    }
-    if (topo.kind == "rail-optimised")
-    {
-        return uint64_t(topo.rail.servers) * topo.rail.gpusPerServer;
-    }
-    if (topo.kind == "pod-clos")
-    {
-        return uint64_t(topo.podClos.pods) * topo.podClos.racksPerPod * topo.podClos.hostsPerRack;
-    }
-    if (topo.kind == "multi-site")
-    {
-        const auto& p = topo.multiSite;
-        return uint64_t(p.sites) * p.leaves * p.hostsPerLeaf;
-    }
-    return 0; // known only once the file is read
+    const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
+    return kind && kind->hostCount ? kind->hostCount(spec.topology) : 0; // 0: known once read
 }
 
 KindTable

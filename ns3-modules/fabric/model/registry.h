@@ -1,7 +1,8 @@
 /*
  * tusk: Registry<Info>, a table of kinds by short name that each kind fills itself.
  *
- * A kind (a load-balancing policy, a path selector, a congestion control) registers itself
+ * A kind (a load-balancing policy, a path selector, a congestion control, a loss recovery, a
+ * topology kind, a failure kind, a fabric kind) registers itself
  * with one static object in its own .cc file, run when its library loads (or when a plugin is
  * dlopen'ed). Nothing central lists the kinds: listings, `--set` choices and the names in
  * error messages come from what was registered.
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ns3
@@ -28,11 +30,25 @@ std::vector<std::string>* PluginRegistrationErrors();
 /** Set (or clear, with nullptr) the list PluginRegistrationErrors() returns. */
 void SetPluginRegistrationErrors(std::vector<std::string>* errors);
 
+/** What a registration builds, for the duplicate message: its `typeId` where `Info` has one
+ *  (the ns-3 TypeId), else its `description`. */
+template <class Info, class = void>
+struct RegistryOrigin
+{
+    static std::string Of(const Info& i) { return i.description; }
+};
+
+template <class Info>
+struct RegistryOrigin<Info, std::void_t<decltype(std::declval<Info>().typeId)>>
+{
+    static std::string Of(const Info& i) { return i.typeId; }
+};
+
 /**
  * \brief The registered kinds of one sort, kept sorted by name.
  *
- * `Info` has at least `std::string name` (the short name) and `std::string typeId` (the ns-3
- * TypeId it builds). Keep one Registry per sort in a function-local static of one .cc file:
+ * `Info` has at least `std::string name` (the short name) and either `std::string typeId`
+ * (the ns-3 TypeId it builds) or `std::string description`. Keep one Registry per sort in a function-local static of one .cc file:
  * registrations run from other files' static initialisers, in an order the linker chooses, so
  * the table must exist on first use. Registrations happen while libraries load, before any
  * lookup; a pointer from Find() stays valid until the next Register().
@@ -61,11 +77,13 @@ class Registry
             {
                 // A plugin being loaded: its loader reports this as bad input (exit 2).
                 errors->push_back("two " + m_what + " registered as \"" + info.name +
-                                  "\": " + it->typeId + " and " + info.typeId);
+                                  "\": " + RegistryOrigin<Info>::Of(*it) + " and " +
+                                  RegistryOrigin<Info>::Of(info));
                 return;
             }
-            NS_FATAL_ERROR("two " << m_what << " registered as \"" << info.name
-                                  << "\": " << it->typeId << " and " << info.typeId);
+            NS_FATAL_ERROR("two " << m_what << " registered as \"" << info.name << "\": "
+                                  << RegistryOrigin<Info>::Of(*it) << " and "
+                                  << RegistryOrigin<Info>::Of(info));
         }
         m_table.insert(it, std::move(info));
     }

@@ -2,6 +2,7 @@
  * tusk: background traffic. See background-traffic.h.
  */
 #include "background-traffic.h"
+#include "uniform-below.h"
 
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
@@ -26,19 +27,6 @@ double
 Uniform01(std::mt19937_64& rng)
 {
     return static_cast<double>(rng() >> 11) * (1.0 / 9007199254740992.0);
-}
-
-uint64_t
-UniformBelow(std::mt19937_64& rng, uint64_t bound)
-{
-    const uint64_t max = std::numeric_limits<uint64_t>::max();
-    const uint64_t reject = (max % bound + 1) % bound;
-    uint64_t x;
-    do
-    {
-        x = rng();
-    } while (x > max - reject);
-    return x % bound;
 }
 
 constexpr double kMaxCdfBytes = 9007199254740992.0; // 2^53

@@ -2,6 +2,7 @@
  * tusk: training jobs. See job-model.h.
  */
 #include "job-model.h"
+#include "uniform-below.h"
 
 #include "fabric/model/input-error.h"
 
@@ -21,20 +22,6 @@ namespace
 Fail(const std::string& field, const std::string& message)
 {
     throw InputError("", 0, "job." + field, message);
-}
-
-/** Unbiased uniform integer in [0, bound) from the raw 64-bit generator output. */
-uint64_t
-UniformBelow(std::mt19937_64& rng, uint64_t bound)
-{
-    const uint64_t max = std::numeric_limits<uint64_t>::max();
-    const uint64_t reject = (max % bound + 1) % bound;
-    uint64_t x;
-    do
-    {
-        x = rng();
-    } while (x > max - reject);
-    return x % bound;
 }
 
 /** True when `hosts` are whole servers: blocks of G consecutive hosts, each on one server. */

@@ -2,6 +2,7 @@
  * tusk: pure traffic generators. See traffic-generators.h.
  */
 #include "traffic-generators.h"
+#include "uniform-below.h"
 
 #include "fabric/model/input-error.h"
 
@@ -16,25 +17,6 @@ namespace ns3
 
 namespace
 {
-
-/**
- * Uniform integer in [0, bound) from the raw 64-bit output of the generator, without modulo
- * bias: draws below the largest multiple of bound are accepted. bound >= 1.
- */
-uint64_t
-UniformBelow(std::mt19937_64& rng, uint64_t bound)
-{
-    const uint64_t max = std::numeric_limits<uint64_t>::max();
-    // Number of values to reject at the top so that the accepted range is a multiple of bound.
-    const uint64_t reject = (max % bound + 1) % bound;
-    const uint64_t limit = max - reject; // accept x <= limit
-    uint64_t x;
-    do
-    {
-        x = rng();
-    } while (x > limit);
-    return x % bound;
-}
 
 void
 CheckRing(uint32_t n, uint64_t bytesPerRank, uint32_t channels)

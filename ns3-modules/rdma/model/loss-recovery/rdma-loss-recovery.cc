@@ -2,12 +2,31 @@
 
 #include "rdma/model/rdma-requester.h"
 #include "rdma/model/rdma-responder.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
 
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaLossRecovery);
 NS_OBJECT_ENSURE_REGISTERED(GoBackNRecovery);
+
+namespace
+{
+const LossRecoveryRegistration kGoBackN{
+    {"go-back-n", "ns3::GoBackNRecovery",
+     "RoCEv2 go-back-N: one NAK per out-of-order PSN, the sender resends from it",
+     LossRecoveryInfo::RECEIVER, LossRecoveryInfo::IN_ORDER},
+    "IBA vol. 1 rel. 1.4, RC transport: PSN sequence error NAK (ConnectX without selective "
+    "repeat)"};
+/** UEC reliable ordered delivery: go-back-N over one entropy per connection. */
+const LossRecoveryRegistration kUecRod{
+    {"uec-rod", "ns3::GoBackNRecovery",
+     "UEC-style reliable ordered delivery: one entropy per connection, go-back-N",
+     LossRecoveryInfo::TRANSPORT,
+     LossRecoveryInfo::IN_ORDER | LossRecoveryInfo::ONE_PATH | LossRecoveryInfo::ECN_FROM_BDP,
+     kUecMinRtoPs},
+    "Ultra Ethernet 1.0, packet delivery sublayer: ROD"};
+} // namespace
 
 uint64_t
 ExtendPsn(uint32_t psn24, uint64_t reference)

@@ -3,6 +3,7 @@
 #include "rdma/model/rdma-requester.h"
 #include "rdma/model/rdma-responder.h"
 #include "rdma/model/headers/roce-sack-header.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
 
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -16,6 +17,10 @@ NS_OBJECT_ENSURE_REGISTERED(SelectiveRepeatRecovery);
 
 namespace
 {
+const LossRecoveryRegistration kRegistration{
+    {"selective-repeat", "ns3::SelectiveRepeatRecovery",
+     "IRN-style selective repeat: out-of-order placement, SACK, only the missing is resent"},
+    "Mittal et al., Revisiting Network Support for RDMA (IRN), SIGCOMM 2018"};
 /** Receive slot: payload bytes, and this bit if the packet ends a message. */
 constexpr uint32_t kRxLast = 1u << 31;
 } // namespace

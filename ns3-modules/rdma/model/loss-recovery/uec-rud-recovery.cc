@@ -2,11 +2,22 @@
 
 #include "rdma/model/rdma-responder.h"
 #include "rdma/model/headers/roce-sack-header.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
 
 namespace ns3
 {
 
 NS_OBJECT_ENSURE_REGISTERED(UecRudRecovery);
+
+namespace
+{
+const LossRecoveryRegistration kRegistration{
+    {"uec-rud", "ns3::UecRudRecovery",
+     "UEC-style reliable unordered delivery: an entropy per packet from the path selector, "
+     "SACK bitmaps, selective retransmission",
+     LossRecoveryInfo::TRANSPORT, LossRecoveryInfo::ECN_FROM_BDP, kUecMinRtoPs},
+    "Ultra Ethernet 1.0, packet delivery sublayer: RUD"};
+} // namespace
 
 TypeId
 UecRudRecovery::GetTypeId()
