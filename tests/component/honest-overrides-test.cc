@@ -14,6 +14,7 @@
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/input-error.h"
+#include "rdma/model/loss-recovery/loss-recovery-registry.h"
 
 #include "ns3/double.h"
 #include "ns3/string.h"
