@@ -399,10 +399,10 @@ class SettingsAndCongestionColumnsTest(unittest.TestCase):
             self.assertEqual((c["ecn_marks"], c["cnps"]), (m["ecn_marks"], m["cnps"]))
 
     def test_csv_settings_columns(self):
-        self.assertEqual(list(self.csv.columns[-9:]), ["ecn_marks", "cnps", "transport",
+        self.assertEqual(list(self.csv.columns[-9:]), ["ecn_marks", "cnps", "fair_slowdown_mean",
+                                                       "fair_slowdown_p99", "transport",
                                                        "receiver", "congestion_control", "ecn",
-                                                       "pfc", "fair_slowdown_mean",
-                                                       "fair_slowdown_p99"])
+                                                       "pfc"])
         self.assertEqual(set(self.csv["congestion_control"]), {"dcqcn"})
         self.assertEqual(set(self.csv["pfc"]), {"on (lossless priorities 3)"})
 

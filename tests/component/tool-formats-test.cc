@@ -106,7 +106,7 @@ FctAnalysis(const fs::path& fctTxt, uint64_t timeLimitNs = 3'000'000'000ULL)
 } // namespace
 
 TEST_CASE("tusk run --hpcc-config alone runs the simulator's config.txt with its topology and "
-          "flow files; fct.txt reads as its analysis script reads it",
+          "flow files, and fct.txt reads as its analysis script reads it",
           "[component][cli][hpcc][formats]")
 {
     const fs::path dir = Scratch("hpcc-alone");
@@ -186,7 +186,7 @@ TEST_CASE("tusk run --hpcc-config data/hpcc/config.txt: the simulator's own samp
     }
 }
 
-TEST_CASE("--hpcc-config: a file that is not an HPCC config is refused, nothing written",
+TEST_CASE("tusk run --hpcc-config: a file that is not an HPCC config is refused, nothing written",
           "[component][cli][hpcc][formats]")
 {
     const fs::path dir = Scratch("hpcc-not-config");
@@ -271,7 +271,7 @@ formats = ["hpcc", "htsim"]
 }
 
 TEST_CASE("htsim .cm with --preset htsim-uec: inside the seed spread of tusk's UEC settings "
-          "set by hand; the import names what it runs with",
+          "set by hand, and the import names what it runs with",
           "[component][cli][presets][formats]")
 {
     const fs::path dir = Scratch("preset-htsim-uec");

@@ -105,8 +105,8 @@ TEST_CASE("flows.csv paths are the links the frames crossed, with every received
         // ECMP pins the flow to one spine; spraying uses both.
         CHECK(spinesUsed.size() == (policy == "ecmp" ? 1u : 2u));
         const std::string csv = tusk::FlowsCsv(r);
-        CHECK(csv.find(",path,paths\n") != std::string::npos);
-        CHECK(csv.find(",0>1,0>1:" + std::to_string(r.flows[0].pktsReceived) + "\n") !=
+        CHECK(csv.find(",path,paths,fair_ideal_fct_us,fair_slowdown\n") != std::string::npos);
+        CHECK(csv.find(",0>1,0>1:" + std::to_string(r.flows[0].pktsReceived) + ",") !=
               std::string::npos);
     }
 }

@@ -252,7 +252,7 @@ TEST_CASE("chakra: malformed files and trace sets are input errors", "[unit][cha
     CHECK(e.Key() == "workload.trace");
 }
 
-TEST_CASE("chakra: compute nodes delay their children; sends meet their receives", "[unit][chakra]")
+TEST_CASE("chakra: compute nodes delay their children, and sends meet their receives", "[unit][chakra]")
 {
     using T = ChakraNode;
     // Rank 0: compute 7 us, then a send of 100 B to rank 1; rank 1: a receive, then compute 2 us.

@@ -14,6 +14,7 @@ namespace
 {
 
 // docs/extending.md's example, verbatim: a reduce to rank 0 then a broadcast, along a chain.
+// [chain]
 CollectiveSchedule
 ChainAllReduce(const CollectiveRequest& r)
 {
@@ -43,6 +44,7 @@ ChainAllReduce(const CollectiveRequest& r)
 const CollectiveAlgorithmRegistration kChain{{"", "ChainAllReduce", "all-reduce", "chain", 10,
                                               "reduce along a chain to rank 0, broadcast back",
                                               "docs/extending.md (example)", &ChainAllReduce}};
+// [/chain]
 
 AutoAlgorithmInput
 Input(uint32_t n, uint64_t bytes, uint32_t perServer)

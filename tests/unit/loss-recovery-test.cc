@@ -99,7 +99,7 @@ TEST_CASE("go-back-N responder: one NAK per ePSN, out-of-order packets discarded
 }
 
 TEST_CASE("go-back-N responder: a last packet that overtakes the one before it is NAKed on its "
-          "arrival; a second overtaking for the same ePSN is silent",
+          "arrival, and a second overtaking for the same ePSN is silent",
           "[unit][gbn][loss-recovery]")
 {
     // The responder's PSN check of the Linux soft-RoCE driver (rxe_resp.c, check_psn): the

@@ -74,7 +74,8 @@ TEST_CASE("catalogue: each metric reads its own RunSummary field", "[unit][metri
     for (double* d : {&s.cctUs, &s.algbwGBps, &s.busbwGBps, &s.lowerBoundUs, &s.meanSlowdown,
                       &s.p50Slowdown, &s.p99Slowdown, &s.p999Slowdown, &s.maxSlowdown, &s.maxFctUs,
                       &s.p99FctUs, &s.uplinkMaxUtil, &s.uplinkMeanUtil, &s.uplinkJain,
-                      &s.pausedFraction, &s.creditStallFraction, &s.reorderMean, &s.uplinkImbalance})
+                      &s.pausedFraction, &s.creditStallFraction, &s.reorderMean, &s.uplinkImbalance,
+                      &s.meanFairSlowdown, &s.p99FairSlowdown})
     {
         *d = x++ + 0.5;
     }
