@@ -17,7 +17,8 @@ PoliciesCommands::PoliciesCommands(CLI::App& app)
     : m_policies(app.add_subcommand("policies", "List the load-balancing policies")),
       m_kinds(app.add_subcommand(
           "kinds", "List every registered kind (policies, path selectors, congestion controls, "
-                   "with plugins) and what each needs"))
+                   "collective algorithms, loss recoveries, topology and failure kinds, with "
+                   "plugins' registrations) and what each needs"))
 {
 }
 
