@@ -31,6 +31,7 @@ CASES=(
     "scenarios/pfc-deadlock.toml|"
     "scenarios/pfc-deadlock.toml|--set pfc.watchdog_us=200 --set pfc.watchdog_action=forward"
     "scenarios/simai-micro-allreduce.toml|"
+    "scenarios/chakra-allreduce.toml|"
     "scenarios/uec-permutation.toml|"
     "scenarios/uec-permutation.toml|--set lb.policy=host-reps"
     "scenarios/uec-permutation-degraded.toml|--set lb.policy=host-random-spray"

@@ -203,3 +203,26 @@ trace = ")") + kData + "all_reduce/8npus_1MB\"\n");
     CHECK_THAT(o.output, Catch::Contains("all-reduce/double-binary-tree DoubleBinaryTreeAllReduceSchedule"));
     CHECK_THAT(o.output, Catch::Contains("all-to-all/pairwise"));
 }
+
+TEST_CASE("chakra: the shipped scenario runs all 16 ranks, with NCCL's choice in collectives.csv",
+          "[component][chakra][cli]")
+{
+    // scenarios/chakra-allreduce.toml: ASTRA-sim's 16-rank 1 MB all-reduce with algorithm =
+    // "auto". NCCL's tuning model picks the double binary tree at 1 MB on 16 ranks (the unit
+    // test of the collective table derives the crossover); every rank finishes its one node.
+    const auto dir = Scratch("chakra-scenario");
+    auto o = Tusk("run -q " + std::string(TUSK_SOURCE_DIR) + "/scenarios/chakra-allreduce.toml --out " +
+                  (dir / "out").string());
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    const auto coll = Lines(Slurp(dir / "out" / "collectives.csv"));
+    REQUIRE(coll.size() == 2);
+    CHECK_THAT(coll[1], Catch::Contains(",all-reduce,16,1048576,"));
+    CHECK_THAT(coll[1], Catch::Contains(",double-binary-tree,"));
+    const auto ranks = Lines(Slurp(dir / "out" / "chakra_ranks.csv"));
+    REQUIRE(ranks.size() == 17);
+    for (size_t i = 1; i < ranks.size(); ++i)
+    {
+        CHECK_THAT(ranks[i], Catch::StartsWith(std::to_string(i - 1) + ",1,1,"));
+    }
+}
