@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks: wall time, simulated events/s, packet-hops/s and peak RSS of `tusk run` on
 #   perm-128:       htsim perm_128n_128c_2MB.cm on fat_tree_128_1os.topo (shipped in data/htsim)
-#   perm-1024:      htsim perm_1024n_1024c_0u_2000000b.cm on fat_tree_1024.topo (../shared/data)
-#   perm-8192:      htsim perm_8192n_8192c_2MB.cm on fat_tree_8192_1os.topo (../shared/data)
-#   perm-8192-ls:   the same permutation on leaf_spine_8192_400g.topo (../shared/data)
+#   perm-1024:      htsim perm_1024n_1024c_0u_2000000b.cm on fat_tree_1024.topo (data/htsim)
+#   perm-8192:      htsim perm_8192n_8192c_2MB.cm on fat_tree_8192_1os.topo ($TUSK_HTSIM_DATA: the 8192-host htsim files, not in the repository)
+#   perm-8192-ls:   the same permutation on leaf_spine_8192_400g.topo ($TUSK_HTSIM_DATA: the 8192-host htsim files, not in the repository)
 #   setup:          setup time of a one-switch star of 1k..16k hosts (bench/star-setup.toml)
 #   iterations:     setup time and peak RSS of a ring all-reduce job of 10, 100 and 1,000
 #                   iterations (bench/iterations.toml), each run to the end
@@ -25,7 +25,8 @@ if [ "${1:-}" = "--callgrind" ]; then
   shift
 fi
 TUSK=${TUSK:-./build/bin/tusk} # TUSK=... benchmarks another build
-SHARED=../shared/data/htsim
+# The 8192-host htsim files are not in the repository: TUSK_HTSIM_DATA names their folder.
+SHARED=${TUSK_HTSIM_DATA:-data/htsim}
 
 run_case() {
   local name=$1 topo=$2 cm=$3
@@ -136,7 +137,7 @@ if [ "$which" = perm-128 ] || [ "$which" = all ]; then
   run_case perm-128 data/htsim/fat_tree_128_1os.topo data/htsim/perm_128n_128c_2MB.cm "$@"
 fi
 if [ "$which" = perm-1024 ] || [ "$which" = all ]; then
-  run_case perm-1024 $SHARED/fat_tree_1024.topo $SHARED/perm_1024n_1024c_0u_2000000b.cm "$@"
+  run_case perm-1024 data/htsim/fat_tree_1024.topo data/htsim/perm_1024n_1024c_0u_2000000b.cm "$@"
 fi
 if [ "$which" = perm-8192 ]; then
   run_case perm-8192 $SHARED/fat_tree_8192_1os.topo $SHARED/perm_8192n_8192c_2MB.cm "$@"

@@ -1,7 +1,7 @@
 // Unit tests of the htsim connection-matrix (.cm) importer. No Simulator.
 //
-// Real inputs: data/htsim/*.cm (copied byte-for-byte from uet-htsim) and, when present, the
-// benchmark inputs in ../shared/data/htsim/. Trigger examples and malformed files are written
+// Real inputs: data/htsim/*.cm (copied byte-for-byte from uet-htsim; sources in its README).
+// Trigger examples and malformed files are written
 // into a temporary directory by the tests themselves.
 #include "fabric/model/input-error.h"
 #include "importers/model/htsim-cm-reader.h"
@@ -175,14 +175,9 @@ TEST_CASE("htsim .cm: the repository's permutation matrices", "[unit][htsim]")
     }
 }
 
-TEST_CASE("htsim .cm: the shared benchmark matrices", "[unit][htsim]")
+TEST_CASE("htsim .cm: every shipped connection matrix reads", "[unit][htsim]")
 {
-    const fs::path dir = fs::path(TUSK_SOURCE_DIR) / ".." / "shared" / "data" / "htsim";
-    if (!fs::is_directory(dir))
-    {
-        WARN("skipped: " << dir << " not present on this machine");
-        return;
-    }
+    const fs::path dir = fs::path(TUSK_SOURCE_DIR) / "data" / "htsim";
     size_t files = 0;
     for (const auto& entry : fs::directory_iterator(dir))
     {

@@ -8,6 +8,8 @@
 #include "importers/model/htsim-topo-reader.h"
 #include "fabric/model/input-error.h"
 
+#include "topology-helpers.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -20,62 +22,10 @@
 #include <unistd.h>
 
 using namespace ns3;
+using namespace tusktest;
 
 namespace
 {
-
-uint32_t
-CountTier(const TopologyGraph& g, uint8_t tier)
-{
-    uint32_t n = 0;
-    for (const auto& v : g.vertices)
-    {
-        if (v.kind == TopoVertex::SWITCH && v.tier == tier)
-        {
-            ++n;
-        }
-    }
-    return n;
-}
-
-/** Number of links joining vertex tiers lo and hi. */
-uint32_t
-CountLinksBetweenTiers(const TopologyGraph& g, uint8_t lo, uint8_t hi)
-{
-    uint32_t n = 0;
-    for (const auto& l : g.links)
-    {
-        if (g.vertices[l.a].tier == lo && g.vertices[l.b].tier == hi)
-        {
-            ++n;
-        }
-    }
-    return n;
-}
-
-/** Every link goes from a lower tier (a) to a higher tier (b). */
-bool
-LinksPointUp(const TopologyGraph& g)
-{
-    for (const auto& l : g.links)
-    {
-        if (g.vertices[l.a].tier >= g.vertices[l.b].tier)
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-/** The switch vertex a host attaches to (its only link). */
-uint32_t
-TorOf(const TopologyGraph& g, uint32_t host)
-{
-    const auto ports = IncidentLinks(g);
-    REQUIRE(ports[host].size() == 1);
-    const auto& l = g.links[ports[host][0]];
-    return l.a == host ? l.b : l.a;
-}
 
 /** A temporary directory for malformed .topo files, removed at the end of the run. */
 class TempDir
@@ -192,15 +142,8 @@ With(std::vector<std::string> lines, size_t n, const std::string& text)
     return lines;
 }
 
-/** The five htsim example files: two shipped in data/htsim, three only in ../shared. */
+/** The five htsim example files, copied byte for byte into data/htsim (sources in its README). */
 const std::string kRepoData = TUSK_SOURCE_DIR "/data/htsim/";
-const std::string kSharedData = TUSK_SOURCE_DIR "/../shared/data/htsim/";
-
-bool
-Exists(const std::string& path)
-{
-    return std::filesystem::is_regular_file(path);
-}
 
 } // namespace
 
@@ -278,7 +221,7 @@ TEST_CASE("htsim leaf_spine_tiny.topo matches htsim's construction", "[unit][top
     CHECK(ComputeEqualCostPorts(g)[0][8].size() == 2);
 }
 
-TEST_CASE("htsim example files only in ../shared", "[unit][topology]")
+TEST_CASE("htsim example files: the larger fat trees and leaf-spine", "[unit][topology]")
 {
     struct Case
     {
@@ -300,18 +243,13 @@ TEST_CASE("htsim example files only in ../shared", "[unit][topology]")
         // pods 1; leaves 1024/32 = 32; ToR uplinks 1024; spines 1024/32 = 32 (32 == Radix_Up).
         // links = 1024 + 32*32 = 2048. Different leaves: 32 spines.
         {"leaf_spine_1024.topo", 1024, 32, 32, 0, 2048, 32, 32},
-        // Also the two shipped files, read from ../shared (same counts as above).
+        // The two files the other cases read, again (same counts as above).
         {"fat_tree_128_1os.topo", 128, 32, 32, 16, 384, 16, 16},
         {"leaf_spine_tiny.topo", 32, 4, 2, 0, 40, 8, 2},
     };
     for (const auto& c : cases)
     {
-        const std::string path = kSharedData + c.file;
-        if (!Exists(path))
-        {
-            WARN("skipped: " << path << " not found");
-            continue;
-        }
+        const std::string path = kRepoData + c.file;
         INFO(c.file);
         const auto g = ReadHtsimTopo(path);
         CHECK(g.numHosts == c.hosts);

@@ -14,6 +14,8 @@
 #include "fabric/helper/topology-builders.h"
 #include "fabric/model/input-error.h"
 
+#include "topology-helpers.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -26,64 +28,8 @@
 #include <unistd.h>
 
 using namespace ns3;
+using namespace tusktest;
 
-namespace
-{
-
-uint32_t
-CountTier(const TopologyGraph& g, uint8_t tier)
-{
-    uint32_t n = 0;
-    for (const auto& v : g.vertices)
-    {
-        if (v.kind == TopoVertex::SWITCH && v.tier == tier)
-        {
-            ++n;
-        }
-    }
-    return n;
-}
-
-/** Number of links joining vertex tiers lo and hi. */
-uint32_t
-CountLinksBetweenTiers(const TopologyGraph& g, uint8_t lo, uint8_t hi)
-{
-    uint32_t n = 0;
-    for (const auto& l : g.links)
-    {
-        if (g.vertices[l.a].tier == lo && g.vertices[l.b].tier == hi)
-        {
-            ++n;
-        }
-    }
-    return n;
-}
-
-/** Every link goes from a lower tier (a) to a higher tier (b). */
-bool
-LinksPointUp(const TopologyGraph& g)
-{
-    for (const auto& l : g.links)
-    {
-        if (g.vertices[l.a].tier >= g.vertices[l.b].tier)
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-/** The switch vertex a host attaches to (its only link). */
-uint32_t
-TorOf(const TopologyGraph& g, uint32_t host)
-{
-    const auto ports = IncidentLinks(g);
-    REQUIRE(ports[host].size() == 1);
-    const auto& l = g.links[ports[host][0]];
-    return l.a == host ? l.b : l.a;
-}
-
-} // namespace
 
 // ---------------------------------------------------------------------------------------
 // Leaf-spine
