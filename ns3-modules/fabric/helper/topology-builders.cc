@@ -5,6 +5,7 @@
 
 #include "fabric/helper/topology-builders.h"
 
+#include "fabric/helper/multi-plane.h"
 #include "fabric/model/input-error.h"
 
 #include <algorithm>
@@ -99,6 +100,15 @@ RequireHost(const TopologyGraph& g, uint32_t h, const char* which)
 TopologyGraph
 BuildLeafSpine(const LeafSpineParams& p)
 {
+    if (p.planes != 1)
+    {
+        LeafSpineParams one = p;
+        one.planes = 1;
+        RequirePositive("LeafSpineParams.planes", p.planes);
+        return ReplicatePlanes(BuildLeafSpine(one), p.planes,
+                               PlanePortRateBps(p.hostRateBps, p.planes, p.planeRateBps),
+                               "LeafSpineParams.planes");
+    }
     RequirePositive("LeafSpineParams.leaves", p.leaves);
     RequirePositive("LeafSpineParams.spines", p.spines);
     RequirePositive("LeafSpineParams.hostsPerLeaf", p.hostsPerLeaf);
@@ -176,6 +186,15 @@ BuildLeafSpine(const LeafSpineParams& p)
 TopologyGraph
 BuildFatTree(const FatTreeParams& p)
 {
+    if (p.planes != 1)
+    {
+        FatTreeParams one = p;
+        one.planes = 1;
+        RequirePositive("FatTreeParams.planes", p.planes);
+        return ReplicatePlanes(BuildFatTree(one), p.planes,
+                               PlanePortRateBps(p.hostRateBps, p.planes, p.planeRateBps),
+                               "FatTreeParams.planes");
+    }
     if (p.k < 2 || p.k % 2 != 0)
     {
         Fail("FatTreeParams.k", "an even integer >= 2", std::to_string(p.k));
