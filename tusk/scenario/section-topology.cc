@@ -103,7 +103,8 @@ PlaneRows(const char* params)
                  "switches and links (`p<k>.` before its switch names: `p2.leaf3`), and every "
                  "host NIC gets one port per plane at `plane_link_gbps`. The NIC sends a frame "
                  "on plane `UDP source port mod planes`: host spraying sprays planes, ECMP keeps "
-                 "a QP on one plane. 1 = one fabric, today's names."));
+                 "a QP on one plane. 1 = one fabric, today's names.")
+                       .Default("`1`"));
     rows.back().d.params.push_back(param("planes"));
     rows.back().write = [](const P& p) {
         return p.planes == 1 ? nlohmann::json() : nlohmann::json(p.planes);
@@ -112,6 +113,7 @@ PlaneRows(const char* params)
                            bounds::kLinkRate,
                            "Rate of each host port when `planes` > 1; 0 = `host_link_gbps / "
                            "planes` (equal total bandwidth).")
+                       .Default("`0`")
                        .Attr({"ns3::FabricNetDevice::DataRate"}));
     rows.back().d.params.push_back(param("planeRateBps"));
     rows.back().write = [](const P& p) {
