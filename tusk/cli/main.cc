@@ -28,6 +28,8 @@
 #include <CLI/CLI.hpp>
 
 #include <csignal>
+#include <cstring>
+#include <unistd.h>
 #include <cstdlib>
 #include <iostream>
 
@@ -42,6 +44,12 @@ OnInterrupt(int sig)
     // Not strictly async-signal-safe, but the process is about to end either way and leaving
     // half a result behind is what atomic results promise not to do.
     AbandonActiveStaging();
+    // write(2) is async-signal-safe; a researcher whose job a scheduler ended sees why.
+    const char* msg = sig == SIGINT
+                          ? "tusk: interrupted (SIGINT); results of this run not written\n"
+                          : "tusk: terminated (SIGTERM); results of this run not written\n";
+    const ssize_t ignored = ::write(STDERR_FILENO, msg, std::strlen(msg));
+    (void)ignored;
     std::_Exit(128 + sig);
 }
 
