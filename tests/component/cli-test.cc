@@ -158,6 +158,15 @@ TEST_CASE("tusk --help and subcommand help", "[component][cli]")
     o = Tusk("compare --help");
     CHECK(o.status == 0);
     CHECK(o.output.find("--policies") != std::string::npos);
+    // Each command's help ends with its own exit statuses: a listing cannot fail a run.
+    CHECK(o.output.find("1 a run failed") != std::string::npos);
+    o = Tusk("kinds --help");
+    CHECK(o.output.find("Exit status: 0 success; 2 a plugin") != std::string::npos);
+    CHECK(o.output.find("a run failed") == std::string::npos);
+    o = Tusk("report --help");
+    CHECK(o.output.find("0 the report was written") != std::string::npos);
+    o = Tusk("sweep --help");
+    CHECK(o.output.find("130 interrupted") != std::string::npos);
     o = Tusk("policies");
     CHECK(o.output.find("ns3::EcmpLoadBalancer") != std::string::npos);
     for (const char* listed : {"flowlet-ar", "host-plb", "ns3::PlbPathSelector",

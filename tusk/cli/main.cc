@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 using namespace tusk;
 
@@ -53,6 +54,44 @@ OnInterrupt(int sig)
     std::_Exit(128 + sig);
 }
 
+/** Each command's help ends with the exit statuses that command can give. */
+void
+SetExitStatusFooters(CLI::App& app)
+{
+    const std::string runs =
+        "Exit status: 0 success; 1 a run failed (transfers unfinished, a deadlock, broken "
+        "conservation) or an internal error; 2 bad input, or a destination tusk will not replace "
+        "or that another tusk is writing (nothing written); 3 results could not be written (no "
+        "space left, file too large: the previous results are intact); 128+N stopped by signal "
+        "N (nothing written). docs/results-format.md, \"Results folders\".";
+    const std::map<std::string, std::string> own = {
+        {"policies", "Exit status: 0 success; 2 a plugin that cannot be loaded."},
+        {"kinds", "Exit status: 0 success; 2 a plugin that cannot be loaded."},
+        {"keys", "Exit status: 0 success; 2 a bad scenario, key or plugin."},
+        {"report",
+         "Exit status: 0 the report was written; 2 bad input (not a results folder, a damaged "
+         "result file, an --out that holds the results: nothing written); 3 the report could "
+         "not be written (the previous report is intact)."},
+        {"sweep",
+         "Exit status: 0 every run ok; 1 a run failed or errored (the sweep went on; see "
+         "sweep.csv); 2 a bad sweep file, scenario or --out (nothing run); 3 the disk refused "
+         "every failing run's results or the index; 130 interrupted (finished runs kept). "
+         "docs/sweeps.md."},
+        {"regress",
+         "Exit status: 0 every check passed; 1 a check failed or a run did not finish; 2 a bad "
+         "suite file (its line and key). docs/sweeps.md."},
+        {"locate",
+         "Exit status: 0 success (named or not); 2 bad input (file, line, column; nothing "
+         "written). docs/locate.md."},
+    };
+    app.footer(runs);
+    for (CLI::App* sub : app.get_subcommands({}))
+    {
+        const auto it = own.find(sub->get_name());
+        sub->footer(it != own.end() ? it->second : runs);
+    }
+}
+
 } // namespace
 
 int
@@ -66,11 +105,6 @@ main(int argc, char** argv)
     // Past a file size limit (ulimit -f), write() fails with EFBIG (exit 3, the path and "File
     // too large") instead of the process being killed without a word.
     std::signal(SIGXFSZ, SIG_IGN);
-    app.footer("Exit status: 0 success; 1 a run failed (transfers unfinished, a deadlock, "
-               "broken conservation) or an internal error; 2 bad input, or a destination tusk "
-               "will not replace or that another tusk is writing (nothing written); 3 results "
-               "could not be written (no space left, file too large: the previous results are "
-               "intact). docs/results-format.md, \"Results folders\".");
     app.set_version_flag("--version", std::string(TUSK_VERSION " (") + GitRevision() + ")");
 
     // The order of registration is the order of `tusk --help`.
@@ -85,6 +119,7 @@ main(int argc, char** argv)
     locate::CommandOptions locateOpts;
     auto* loc = locate::AddCommand(app, locateOpts);
     tusk::PluginOptions plugins(app); // --plugin on the commands that read scenarios
+    SetExitStatusFooters(app);
 
     try
     {
