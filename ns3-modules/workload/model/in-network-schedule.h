@@ -20,12 +20,12 @@
  * The dependencies follow the rule of collective-schedule.h (observable at the op's source).
  * Steps: 4 with more than one leaf, 2 with one.
  *
- * Closed form on an idle fabric (every rank at B, endpoint links fast enough not to limit,
- * which takes a leaf endpoint link of k * B for k ranks on the leaf): every host link carries S
- * up and S down, in parallel, so T = S / B plus the pipeline fill, the time of one chunk
- * z = S / C over the other h - 1 store-and-forward stages of the path rank -> leaf endpoint ->
- * root endpoint -> leaf endpoint -> rank (h = 4 links each way with a root, 2 without), plus
- * each link's propagation and each switch's latency once: T = S/B + (2h - 1) z / B + latency.
+ * Closed form on an idle fabric (every rank at B; endpoint and fabric links fast enough not to
+ * limit, which takes an endpoint link of k * B for an endpoint with k children): every host
+ * link carries S up and S down, in parallel. An endpoint forwards a chunk once it has all of
+ * it, so each op is a store-and-forward stage of one chunk z = S / C, and with k stages (4 with
+ * a root, 2 without) T = S/B + (k - 1) z / B + the path's propagation and switch latencies,
+ * against the ring's 2(n-1)/n * S / B + 2(n-1) hop latencies.
  *
  * Not yet wired into the fabric: the aggregation endpoints need vertices in the topology graph
  * (`[topology] in_network_reduction`), so no algorithm is registered for it and "auto" cannot
