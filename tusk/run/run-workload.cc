@@ -137,6 +137,7 @@ AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b,
         js.exec.priority = spec.nic.dataPriority;
         js.railAlignedRings = je.ringOrder == "rail-aligned";
         js.serverOf = serverOf;
+        js.linkGBps = FirstHostRateBps(g) / 8e9;
         if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
             kind != nullptr && kind->pod == TopologyKindInfo::POD_SITE)
         {
