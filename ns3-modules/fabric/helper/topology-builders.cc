@@ -95,6 +95,19 @@ RequireHost(const TopologyGraph& g, uint32_t h, const char* which)
     }
 }
 
+/** The one-plane fabric of `p` (its builder `build` with planes = 1) copied into p.planes
+ *  planes (ReplicatePlanes), errors keyed `key`. */
+template <class P>
+TopologyGraph
+BuildPlanes(const P& p, const std::string& key, TopologyGraph (*build)(const P&))
+{
+    RequirePositive(key, p.planes);
+    P one = p;
+    one.planes = 1;
+    return ReplicatePlanes(build(one), p.planes,
+                           PlanePortRateBps(p.hostRateBps, p.planes, p.planeRateBps), key);
+}
+
 } // namespace
 
 TopologyGraph
@@ -102,12 +115,7 @@ BuildLeafSpine(const LeafSpineParams& p)
 {
     if (p.planes != 1)
     {
-        LeafSpineParams one = p;
-        one.planes = 1;
-        RequirePositive("LeafSpineParams.planes", p.planes);
-        return ReplicatePlanes(BuildLeafSpine(one), p.planes,
-                               PlanePortRateBps(p.hostRateBps, p.planes, p.planeRateBps),
-                               "LeafSpineParams.planes");
+        return BuildPlanes(p, "LeafSpineParams.planes", &BuildLeafSpine);
     }
     RequirePositive("LeafSpineParams.leaves", p.leaves);
     RequirePositive("LeafSpineParams.spines", p.spines);
@@ -188,12 +196,7 @@ BuildFatTree(const FatTreeParams& p)
 {
     if (p.planes != 1)
     {
-        FatTreeParams one = p;
-        one.planes = 1;
-        RequirePositive("FatTreeParams.planes", p.planes);
-        return ReplicatePlanes(BuildFatTree(one), p.planes,
-                               PlanePortRateBps(p.hostRateBps, p.planes, p.planeRateBps),
-                               "FatTreeParams.planes");
+        return BuildPlanes(p, "FatTreeParams.planes", &BuildFatTree);
     }
     if (p.k < 2 || p.k % 2 != 0)
     {
