@@ -94,6 +94,9 @@ TEST_CASE("HPCC config.txt: the run.py variants of modes 1, 3, 7 and 8 run the m
     CHECK(*d.dcqcn.minDecreaseIntervalPs == 4'000'000ULL);
     CHECK(d.dcqcn.cnpIntervalPs == 0); // a CNP per marked packet, cut at most every 4 us
     CHECK(d.nic.controlPriority == 7); // ACK_HIGH_PRIO 1
+    // The simulator's switch marks at dequeue (switch-node.cc SwitchNotifyDequeue).
+    CHECK(d.ecn.markAtDequeue);
+    CHECK(d.imported.at("ecn.mark_at_dequeue").find("ENABLE_QCN 1") != std::string::npos);
     // Mode 7: TIMELY's additive and hyper increase.
     ScenarioSpec t;
     ApplyHpccConfig(TUSK_SOURCE_DIR "/data/hpcc/config_fat_flow_timely.txt", t);

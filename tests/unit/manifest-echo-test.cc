@@ -95,7 +95,9 @@ TEST_CASE("a DCQCN run's manifest holds every value of the resolved preset",
     CHECK(d["rate_ai_mbps"] == 100);            // the file's
     CHECK(d["fast_recovery_stages"] == 1);      // the preset's
     CHECK(d["min_decrease_interval_us"] == 4);  // the preset's
-    CHECK(d.size() == 14);
+    CHECK(d["alpha_on_timer"] == true);         // the preset's
+    CHECK(d["decrease_on_timer"] == true);      // the preset's
+    CHECK(d.size() == 16);
 }
 
 TEST_CASE("a manifest scenario is checked like a file", "[unit][scenario][manifest]")

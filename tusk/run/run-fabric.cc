@@ -82,6 +82,10 @@ ConfigureBuffersAndPfc(const ScenarioSpec& spec, FabricHelper& helper, const Top
         const auto& f = spec.ecn.fallback;
         helper.SetEcn(byRate, FabricHelper::EcnConfig{f.kminBytes, f.kmaxBytes, f.pmax},
                       spec.ecn.fallbackGiven || spec.ecn.byRate.empty(), "ecn.by_rate");
+        if (spec.ecn.markAtDequeue)
+        {
+            port("EcnMarkAtDequeue", BooleanValue(true)); // noted only when on
+        }
     }
 }
 

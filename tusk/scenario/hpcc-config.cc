@@ -234,6 +234,8 @@ ApplyHpccConfig(std::istream& stream, const std::string& path, ScenarioSpec& spe
         {
             need(e, 1);
             set("ecn.enabled", e, [&] { spec.ecn.enabled = num(e, 0) != 0; });
+            // The simulator's switch decides the mark at dequeue (SwitchNotifyDequeue).
+            set("ecn.mark_at_dequeue", e, [&] { spec.ecn.markAtDequeue = true; });
         }
         else if (key == "BUFFER_SIZE")
         {

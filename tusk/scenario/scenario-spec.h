@@ -138,6 +138,8 @@ struct EcnThresholds
 struct EcnSection
 {
     bool enabled = false;
+    //! decide the mark at dequeue, on the bytes behind the frame (TOML: mark_at_dequeue)
+    bool markAtDequeue = false;
     EcnThresholds fallback;  //!< kmin_bytes / kmax_bytes / pmax: for rates not in byRate
     /** [[ecn.by_rate]]: thresholds per port rate (bit/s); with entries and no fallback keys,
      *  a port whose rate is missing is an error at load time. */
@@ -166,6 +168,8 @@ struct DcqcnSection
     std::optional<uint64_t> rateOnFirstCnpBps; //!< (TOML: rate_on_first_cnp_gbps); 0 = cut
     std::optional<bool> clampTargetRate;
     std::optional<uint64_t> minDecreaseIntervalPs; //!< (TOML: min_decrease_interval_us)
+    std::optional<bool> alphaOnTimer;    //!< alpha moves only on its K clock (alpha_on_timer)
+    std::optional<bool> decreaseOnTimer; //!< cuts only on the decrease clock (decrease_on_timer)
     //! NP: at most one CNP per QP per interval (TOML: cnp_interval_us)
     uint64_t cnpIntervalPs = AttributeDefaultPs("ns3::RdmaNic::CnpInterval");
 };

@@ -80,6 +80,8 @@ Fields()
         MakeField<ns3::UintegerValue, uint64_t>("RateOnFirstCnp", &S::rateOnFirstCnpBps),
         MakeField<ns3::BooleanValue, bool>("ClampTargetRate", &S::clampTargetRate),
         MakeField<ns3::TimeValue, uint64_t>("MinDecreaseInterval", &S::minDecreaseIntervalPs),
+        MakeField<ns3::BooleanValue, bool>("AlphaUpdateOnTimer", &S::alphaOnTimer),
+        MakeField<ns3::BooleanValue, bool>("DecreaseOnTimer", &S::decreaseOnTimer),
     };
     return fields;
 }
@@ -138,8 +140,17 @@ Rows()
              "ClampTargetRate"),
         Attr(Time<S>("min_decrease_interval_us", &S::minDecreaseIntervalPs, kPsPerUs, "µs",
                      Sign::NON_NEGATIVE, Clock::TIMER, bounds::kTimer,
-                     "CNPs closer than this to the last decrease are ignored."),
+                     "CNPs closer than this to the last decrease are ignored (with "
+                     "`decrease_on_timer`: the period of the decrease clock)."),
              "MinDecreaseInterval"),
+        Attr(Boolean<S>("alpha_on_timer", &S::alphaOnTimer,
+                        "α changes only every K: up by g if a CNP came since the last tick, "
+                        "else down (a Mellanox NIC)."),
+             "AlphaUpdateOnTimer"),
+        Attr(Boolean<S>("decrease_on_timer", &S::decreaseOnTimer,
+                        "A CNP flags the QP; the cut comes at the next tick of a "
+                        "`min_decrease_interval_us` clock (a Mellanox NIC)."),
+             "DecreaseOnTimer"),
         Time<S>("cnp_interval_us", &S::cnpIntervalPs, kPsPerUs, "µs", Sign::NON_NEGATIVE,
                 Clock::TIMER,
             bounds::kTimer, "NP: at most one CNP per QP per interval (not part of a preset).")

@@ -80,6 +80,10 @@ Rows()
             Boolean<EcnTop>("enabled", &EcnTop::enabled,
                             "CE-mark ECN-capable data frames at switch egress (DCQCN's congestion "
                             "point)."),
+            Boolean<EcnTop>("mark_at_dequeue", &EcnTop::markAtDequeue,
+                            "Decide the mark as the frame leaves the queue, on the bytes behind "
+                            "it (the HPCC simulator's switch), not as it joins.")
+                .Attr({"ns3::SwitchPort::EcnMarkAtDequeue"}),
         };
         for (auto& k : ThresholdRows<EcnTop>(&EcnTop::fallback, false))
         {

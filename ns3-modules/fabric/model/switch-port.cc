@@ -62,6 +62,15 @@ SwitchPort::GetTypeId()
                           DoubleValue(0.2),
                           MakeDoubleAccessor(&SwitchPort::m_ecnPmax),
                           MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("EcnMarkAtDequeue",
+                          "Decide the mark when the frame leaves the queue, on the bytes still "
+                          "queued behind it (the HPCC simulator's switch, ShouldSendCN at "
+                          "dequeue), instead of when it joins the queue: the mark then reaches "
+                          "the receiver without waiting out the queue. InfiniBand's victim rule "
+                          "(EcnVictimMask) applies only at enqueue (boolean).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SwitchPort::m_ecnAtDequeue),
+                          MakeBooleanChecker())
             .AddAttribute("EcnVictimMask",
                           "InfiniBand congestion control (IBA vol. 1, annex A10, the switch's "
                           "Victim_Mask bit for this port): mark FECN also while the port is "
@@ -237,7 +246,7 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
         --meta.ttl; // IPv4: every router on the path decrements the TTL
     }
     AppendPathHop(meta, m_portIndex, m_pathHopBits);
-    if (m_ecnEnabled && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
+    if (m_ecnEnabled && !m_ecnAtDequeue && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
         meta.kind == FrameKind::DATA && (m_ecnVictimMask || !victim))
     {
         if (ShouldMarkEcn(m_queueBytesPerPrio[prio]))
@@ -273,6 +282,12 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         m_queueBytesPerPrio[prio] -= bytes;
         m_queuedBytes -= bytes;
         --m_queuedFrames;
+        if (m_ecnAtDequeue && m_ecnEnabled && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
+            meta.kind == FrameKind::DATA && ShouldMarkEcn(m_queueBytesPerPrio[prio]))
+        {
+            meta.ecn = ECN_CE; // on the bytes left behind it, as the HPCC simulator's switch
+            NoteEcnMark();
+        }
         if (m_dreEnabled)
         {
             DecayDre(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));

@@ -144,6 +144,7 @@ class SwitchPort : public FabricNetDevice
     uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
     double m_ecnPmax = 0;      //!< attribute EcnPmax
     bool m_ecnVictimMask = false; //!< attribute EcnVictimMask
+    bool m_ecnAtDequeue = false;  //!< attribute EcnMarkAtDequeue
     Ptr<UniformRandomVariable> m_ecnRng;
     Ptr<FramePool> m_framePool;
     std::array<PooledFifo<QueuedFrame>, kPriorities> m_queues;

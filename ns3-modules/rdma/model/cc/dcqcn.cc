@@ -43,6 +43,8 @@ struct DcqcnParams
     uint64_t rateOnFirstCnpBps;
     bool clampTargetRate;
     Time minDecreaseInterval;
+    bool alphaUpdateOnTimer;
+    bool decreaseOnTimer;
 };
 
 /** Zhu et al., SIGCOMM 2015 (the DCQCN paper): the attributes' defaults. */
@@ -60,7 +62,9 @@ PaperPreset()
                        100'000'000,
                        0,
                        true,
-                       Time(0)};
+                       Time(0),
+                       false,
+                       false};
 }
 
 /** The HPCC simulator's NIC-default style (its config.txt), at `lineRateBps`. */
@@ -76,6 +80,10 @@ HpccPreset(uint64_t lineRateBps)
     p.rateHaiBps = 50'000'000 * per25g;
     p.clampTargetRate = false;
     p.minDecreaseInterval = MicroSeconds(4);
+    // rdma-hw.cc: alpha moves only in UpdateAlphaMlx (every AlphaResumInterval, on the CNP
+    // flag), the rate only in CheckRateDecreaseMlx (every RateDecreaseInterval, on the flag).
+    p.alphaUpdateOnTimer = true;
+    p.decreaseOnTimer = true;
     return p;
 }
 
@@ -117,6 +125,8 @@ DcqcnCongestionControl::Preset(const std::string& name, uint64_t lineRateBps)
         {"RateOnFirstCnp", Create<UintegerValue>(p.rateOnFirstCnpBps)},
         {"ClampTargetRate", Create<BooleanValue>(p.clampTargetRate)},
         {"MinDecreaseInterval", Create<TimeValue>(p.minDecreaseInterval)},
+        {"AlphaUpdateOnTimer", Create<BooleanValue>(p.alphaUpdateOnTimer)},
+        {"DecreaseOnTimer", Create<BooleanValue>(p.decreaseOnTimer)},
     };
 }
 
@@ -183,6 +193,22 @@ DcqcnCongestionControl::GetTypeId()
                           TimeValue(kPaper.minDecreaseInterval),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_minDecreaseInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("AlphaUpdateOnTimer",
+                          "false: alpha <- (1 - g) alpha + g at each decrease and decays every K "
+                          "after it; true: alpha changes only every K from the first CNP on, "
+                          "up by g if a CNP arrived since the last tick, else down (a Mellanox "
+                          "NIC, the HPCC simulator's UpdateAlphaMlx) (boolean).",
+                          BooleanValue(kPaper.alphaUpdateOnTimer),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_alphaOnTimer),
+                          MakeBooleanChecker())
+            .AddAttribute("DecreaseOnTimer",
+                          "false: a CNP cuts at once unless within MinDecreaseInterval of the "
+                          "last cut (then it is ignored); true: a CNP flags the QP and the cut "
+                          "comes at the next tick of a MinDecreaseInterval clock started by the "
+                          "first CNP (the HPCC simulator's CheckRateDecreaseMlx) (boolean).",
+                          BooleanValue(kPaper.decreaseOnTimer),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_decreaseOnTimer),
+                          MakeBooleanChecker())
             .AddTraceSource("RateChange",
                             "Rc, Rt (bit/s) and alpha after a CNP (decrease), a rate-increase "
                             "event or an alpha decay.",
@@ -198,6 +224,7 @@ DcqcnCongestionControl::DoDispose()
 {
     m_alphaEvent.Cancel();
     m_rateEvent.Cancel();
+    m_decreaseEvent.Cancel();
     RdmaCongestionControl::DoDispose();
 }
 
@@ -213,10 +240,64 @@ DcqcnCongestionControl::Init(const RdmaCcSetup& setup)
 void
 DcqcnCongestionControl::OnCnp(Time now)
 {
-    if (m_seenCnp && !m_minDecreaseInterval.IsZero() && now - m_lastDecrease < m_minDecreaseInterval)
+    const bool first = !m_clocksStarted;
+    if (first)
     {
+        m_clocksStarted = true;
+        m_firstCnp = now;
+    }
+    if (m_alphaOnTimer)
+    {
+        // The first CNP starts alpha's clock at InitialAlpha; later ones raise it at a tick.
+        m_cnpSinceAlphaTick = m_cnpSinceAlphaTick || !first;
+    }
+    if (m_decreaseOnTimer && !m_minDecreaseInterval.IsZero())
+    {
+        m_cnpSinceDecreaseCheck = true;
+        if (!m_decreaseEvent.IsRunning())
+        {
+            // 1 ns after the tick, so that an alpha tick of the same instant comes first
+            // (rdma-hw.cc schedules its first decrease check 1 ns late for this).
+            m_decreaseEvent =
+                Simulator::Schedule(NextTick(now, m_minDecreaseInterval, NanoSeconds(1)),
+                                    &DcqcnCongestionControl::DecreaseCheck, this);
+        }
+        EnsureTimers();
         return;
     }
+    if (m_seenCnp && !m_minDecreaseInterval.IsZero() && now - m_lastDecrease < m_minDecreaseInterval)
+    {
+        if (m_alphaOnTimer)
+        {
+            EnsureTimers(); // the flag must meet a tick
+        }
+        return;
+    }
+    Decrease(now);
+}
+
+Time
+DcqcnCongestionControl::NextTick(Time now, Time period, Time offset) const
+{
+    const int64_t rel = (now - m_firstCnp - offset).GetTimeStep();
+    const int64_t p = period.GetTimeStep();
+    const int64_t n = rel < p ? 1 : rel / p + 1;
+    return m_firstCnp + offset + TimeStep(n * p) - now;
+}
+
+void
+DcqcnCongestionControl::DecreaseCheck()
+{
+    if (m_cnpSinceDecreaseCheck)
+    {
+        m_cnpSinceDecreaseCheck = false;
+        Decrease(Simulator::Now());
+    }
+}
+
+void
+DcqcnCongestionControl::Decrease(Time now)
+{
     ++m_cnps;
     const double line = static_cast<double>(m_setup.lineRateBps);
     if (!m_seenCnp && m_rateOnFirstCnp > 0)
@@ -232,14 +313,17 @@ DcqcnCongestionControl::OnCnp(Time now)
         }
         m_rc = std::max(static_cast<double>(m_minRate), m_rc * (1 - m_alpha / 2));
     }
-    m_alpha = (1 - m_g) * m_alpha + m_g;
+    if (!m_alphaOnTimer)
+    {
+        m_alpha = (1 - m_g) * m_alpha + m_g;
+        m_alphaEvent.Cancel();
+    }
     m_seenCnp = true;
     m_increasedSinceCnp = false;
     m_lastDecrease = now;
     m_timerEvents = 0;
     m_byteEvents = 0;
     m_bytes = 0;
-    m_alphaEvent.Cancel();
     m_rateEvent.Cancel();
     m_rateTrace(m_rc, m_rt, m_alpha);
     NotifyState();
@@ -249,11 +333,14 @@ DcqcnCongestionControl::OnCnp(Time now)
 void
 DcqcnCongestionControl::EnsureTimers()
 {
-    if (!m_alphaEvent.IsRunning() && m_alpha > 1e-9)
+    if (!m_alphaEvent.IsRunning() && (m_alpha > 1e-9 || m_cnpSinceAlphaTick))
     {
-        m_alphaEvent = Simulator::Schedule(m_alphaPeriod, &DcqcnCongestionControl::AlphaTimer, this);
+        const Time delay = m_alphaOnTimer && m_clocksStarted
+                               ? NextTick(Simulator::Now(), m_alphaPeriod, Time(0))
+                               : m_alphaPeriod;
+        m_alphaEvent = Simulator::Schedule(delay, &DcqcnCongestionControl::AlphaTimer, this);
     }
-    if (!m_rateEvent.IsRunning() && m_rc < static_cast<double>(m_setup.lineRateBps))
+    if (!m_rateEvent.IsRunning() && m_seenCnp && m_rc < static_cast<double>(m_setup.lineRateBps))
     {
         m_rateEvent = Simulator::Schedule(m_rateTimer, &DcqcnCongestionControl::RateTimer, this);
     }
@@ -262,7 +349,8 @@ DcqcnCongestionControl::EnsureTimers()
 void
 DcqcnCongestionControl::AlphaTimer()
 {
-    m_alpha *= (1 - m_g);
+    m_alpha = (1 - m_g) * m_alpha + (m_cnpSinceAlphaTick ? m_g : 0.0);
+    m_cnpSinceAlphaTick = false;
     m_rateTrace(m_rc, m_rt, m_alpha);
     NotifyState();
     EnsureTimers();

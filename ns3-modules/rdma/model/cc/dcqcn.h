@@ -38,11 +38,20 @@ namespace ns3
  * instead of cutting it. Timers run only while the QP is below line rate or alpha is
  * non-negligible, so an uncongested QP costs no events.
  *
+ * Two clocks of a Mellanox NIC (the HPCC simulator's rdma-hw.cc, UpdateAlphaMlx and
+ * CheckRateDecreaseMlx), off by default:
+ *  - `AlphaUpdateOnTimer`: a CNP changes alpha only through a flag; every K from the first CNP
+ *    on, alpha <- (1 - g) alpha + g if a CNP arrived since the last tick, else (1 - g) alpha.
+ *  - `DecreaseOnTimer`: a CNP only flags the QP; every `MinDecreaseInterval` from the first CNP
+ *    on (plus 1 ns, after the alpha tick of the same instant), a flagged QP cuts once. A CNP
+ *    inside the interval is deferred to the next tick instead of ignored.
+ *
  * Presets (DcqcnCongestionControl::Preset): "paper" (Zhu et al. 2015; the attributes'
  * defaults: g = 1/256, K = 55 us, T = 55 us, B = 10 MB, F = 5, R_AI = 40 Mb/s,
  * R_HAI = 200 Mb/s, min rate 100 Mb/s) and "hpcc", the NIC-default style of the HPCC
  * simulator's config (timer 300 us, F = 1, no byte counter, R_AI = 5 Mb/s and R_HAI = 50 Mb/s
- * per 25 Gb/s of line rate, no target-rate clamp, 4 us minimum decrease interval).
+ * per 25 Gb/s of line rate, no target-rate clamp, 4 us decrease interval, alpha and the
+ * decrease on their timers).
  */
 class DcqcnCongestionControl : public RdmaCongestionControl
 {
@@ -93,6 +102,13 @@ class DcqcnCongestionControl : public RdmaCongestionControl
   private:
     void AlphaTimer();
     void RateTimer();
+    /** Cut the rate now: Rt, Rc (and alpha unless AlphaUpdateOnTimer), restart increases. */
+    void Decrease(Time now);
+    /** DecreaseOnTimer: the periodic check; cuts if a CNP arrived since the last one. */
+    void DecreaseCheck();
+    /** The first tick of a clock that started at m_firstCnp with `period`, strictly after
+     *  `now` (+ `offset`), as a delay from now. */
+    Time NextTick(Time now, Time period, Time offset) const;
     void IncreaseEvent();
     void EnsureTimers();
 
@@ -109,6 +125,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     uint64_t m_rateOnFirstCnp = 0;
     bool m_clampTarget = true;
     Time m_minDecreaseInterval;
+    bool m_alphaOnTimer = false;
+    bool m_decreaseOnTimer = false;
 
     // State.
     double m_rc = 0;
@@ -120,9 +138,15 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     bool m_seenCnp = false;
     bool m_increasedSinceCnp = false;
     Time m_lastDecrease;
+    bool m_clocksStarted = false; //!< a CNP has arrived
+    Time m_firstCnp;             //!< origin of the timer-driven clocks
+    bool m_cnpSinceAlphaTick = false;
+    bool m_cnpSinceDecreaseCheck = false;
+    bool m_decreased = false;    //!< a cut happened (the first CNP may only have been flagged)
     uint64_t m_cnps = 0;
     EventId m_alphaEvent;
     EventId m_rateEvent;
+    EventId m_decreaseEvent;
     TracedCallback<double, double, double> m_rateTrace;
 };
 
