@@ -46,21 +46,7 @@ RunAndStrip(bool fault, const std::string& name)
     auto r = Run(spec);
     const fs::path dir = Scratch(name);
     tusk::WriteRunFiles(r, dir.string());
-    {
-        std::ifstream in(dir / "links.csv");
-        std::string out, line;
-        while (std::getline(in, line))
-        {
-            std::stringstream ss(line);
-            std::string id, from, to;
-            std::getline(ss, id, ',');
-            std::getline(ss, from, ',');
-            std::getline(ss, to, ',');
-            out += id + "," + from + "," + to + "\n";
-        }
-        in.close();
-        std::ofstream(dir / "links.csv") << out;
-    }
+    KeepLinkNames(dir);
     fs::remove(dir / "pfc_events.csv");
     fs::remove(dir / "timeseries.csv");
     fs::remove(dir / "switch_timeseries.csv");

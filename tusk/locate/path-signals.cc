@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <stdexcept>
@@ -18,21 +20,13 @@ namespace locate
 namespace
 {
 
-double
-MedianOf(std::vector<double> v)
+/** The positive values of v. */
+std::vector<double>
+Positive(const std::vector<double>& v)
 {
-    if (v.empty())
-    {
-        return 0.0;
-    }
-    const size_t mid = v.size() / 2;
-    std::nth_element(v.begin(), v.begin() + mid, v.end());
-    double m = v[mid];
-    if (v.size() % 2 == 0)
-    {
-        m = (m + *std::max_element(v.begin(), v.begin() + mid)) / 2;
-    }
-    return m;
+    std::vector<double> pos;
+    std::copy_if(v.begin(), v.end(), std::back_inserter(pos), [](double x) { return x > 0; });
+    return pos;
 }
 
 /** median + k * 1.4826 * MAD of the positive values of v (all of them when fewer than ten
@@ -42,25 +36,12 @@ MedianOf(std::vector<double> v)
 double
 RobustUpper(std::vector<double> v, double k)
 {
-    std::vector<double> pos;
-    for (double x : v)
-    {
-        if (x > 0)
-        {
-            pos.push_back(x);
-        }
-    }
+    std::vector<double> pos = Positive(v);
     if (pos.size() >= 10)
     {
         v = std::move(pos);
     }
-    const double med = MedianOf(v);
-    std::vector<double> dev(v.size());
-    for (size_t i = 0; i < v.size(); ++i)
-    {
-        dev[i] = std::abs(v[i] - med);
-    }
-    return med + k * 1.4826 * MedianOf(dev);
+    return RobustThreshold(v, -std::numeric_limits<double>::infinity(), k);
 }
 
 /**
@@ -71,19 +52,12 @@ RobustUpper(std::vector<double> v, double k)
 double
 ExponentialTailCut(const std::vector<double>& v)
 {
-    std::vector<double> pos;
-    for (double x : v)
-    {
-        if (x > 0)
-        {
-            pos.push_back(x);
-        }
-    }
+    std::vector<double> pos = Positive(v);
     if (pos.empty())
     {
         return 0.0;
     }
-    const double scale = MedianOf(pos) / std::log(2.0);
+    const double scale = Median(pos) / std::log(2.0);
     return scale * (std::log(static_cast<double>(pos.size())) + std::log(100.0));
 }
 
@@ -245,7 +219,7 @@ LocateFromPaths(const Observations& obs,
     }
     // With no nominal rate the floor comes from the data: the median delay of the paths.
     res.delayFloorUs = res.frameUs > 0 ? o.delayFloorFrames * res.frameUs
-                                       : std::max(1e-3, MedianOf(y));
+                                       : std::max(1e-3, Median(y));
     std::vector<double> xd, xl;
     NnlsCoordinateDescent(inc.crosses, y, w, {}, xd);
     NnlsCoordinateDescent(inc.share, loss, wl, {}, xl);
@@ -281,7 +255,7 @@ LocateFromPaths(const Observations& obs,
     std::map<std::pair<std::string, std::string>, double> peerMedian;
     for (const auto& [k, v] : peerLoads)
     {
-        peerMedian[k] = MedianOf(v);
+        peerMedian[k] = Median(v);
     }
     auto loadShare = [&](const std::vector<uint32_t>& cls) {
         double share = 0;
