@@ -16,6 +16,8 @@ holding no planted cable). Runs are long on 2 cores: keep messages small.
   python3 bench/locate/locate-bench.py --smoke                               # k = 8, 2 runs
   python3 bench/locate/locate-bench.py --cases quarter,none --workloads permutation \\
       --placements 20 --policies ecmp,spray
+  python3 bench/locate/locate-bench.py --evidence paths --policies host-reps,flowlet-ar \\
+      --k 8 --cases quarter,none --workloads permutation --placements 20   # per-path telemetry
 
 A case whose sweep fails (a build without one of the failure kinds) is reported as not run.
 `--score-only` scores the runs already in --out again, after a change to `tusk locate`.
@@ -52,12 +54,15 @@ def fabric_cables(k):
     return out
 
 
-def base_scenario(k, workload, rounds, nbytes, seed=1):
+def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False):
     hosts = k ** 3 // 4
     s = ['name = "bench-locate-%s"' % workload, "seed = 1", "stop_time_ms = 200",
          "[topology]", 'kind = "fat-tree"', "k = %d" % k,
          "[pfc]", "enabled = true", "lossless_priorities = [3]",
-         "[nic]", 'receiver = "selective-repeat"', "[lb]", 'policy = "ecmp"', "[workload]"]
+         "[nic]", 'receiver = "selective-repeat"', "[lb]", 'policy = "ecmp"']
+    if telemetry:  # paths.csv: tusk locate ranks from per-path telemetry (docs/locate.md)
+        s += ["[output]", "path_telemetry = true"]
+    s += ["[workload]"]
     if workload == "permutation":
         rng = random.Random(seed)
         s.append('kind = "flows"')
@@ -122,9 +127,9 @@ def write_if_changed(path, text):
     os.replace(path + ".tmp", path)
 
 
-def evaluate(tusk, run_dir, planted):
-    o = subprocess.run([tusk, "locate", run_dir, "--json", "--top", "3"], capture_output=True,
-                       text=True)
+def evaluate(tusk, run_dir, planted, evidence="auto"):
+    o = subprocess.run([tusk, "locate", run_dir, "--json", "--top", "3", "--evidence", evidence],
+                       capture_output=True, text=True)
     if o.returncode != 0:
         return None
     j = json.loads(o.stdout)
@@ -153,6 +158,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--bytes", type=int, default=65536, help="bytes per flow / ring step")
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--evidence", choices=["flows", "paths"], default="flows",
+                    help="paths: runs write paths.csv ([output] path_telemetry) and tusk locate "
+                         "ranks from it (for adaptive policies: --policies host-reps,flowlet-ar); "
+                         "flows: completion times")
     ap.add_argument("--score-only", action="store_true",
                     help="score the runs already in --out again (after a change to tusk locate); "
                          "run nothing; a run not there is left out")
@@ -170,7 +179,8 @@ def main():
     rows = []
     for wl in a.workloads.split(","):
         scen = os.path.join(out, "%s.toml" % wl)
-        write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes))
+        write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes,
+                                                 telemetry=a.evidence == "paths"))
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k)
@@ -190,7 +200,7 @@ def main():
                     run_dir = os.path.join(out, name, "policy=%s,placement=%s" % (pol, label))
                     if not os.path.exists(os.path.join(run_dir, "manifest.json")):
                         continue
-                    res = evaluate(a.tusk, run_dir, cables)
+                    res = evaluate(a.tusk, run_dir, cables, a.evidence)
                     if res is None:
                         continue
                     n += 1

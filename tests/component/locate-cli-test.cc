@@ -59,24 +59,6 @@ FaultName(const synth::Result& r, size_t i = 0)
     return r.graph.names[r.graph.From(d)] + "->" + r.graph.names[r.graph.To(d)];
 }
 
-/** Replace links.csv by only its name columns. */
-void
-KeepLinkNames(const fs::path& dir)
-{
-    std::ifstream in(dir / "links.csv");
-    std::string out, line;
-    while (std::getline(in, line))
-    {
-        std::stringstream ss(line);
-        std::string id, from, to;
-        std::getline(ss, id, ',');
-        std::getline(ss, from, ',');
-        std::getline(ss, to, ',');
-        out += id + "," + from + "," + to + "\n";
-    }
-    in.close();
-    std::ofstream(dir / "links.csv") << out;
-}
 
 /** Rewrite one flows.csv cell: `column` of data row `row` (0-based). */
 void

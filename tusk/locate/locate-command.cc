@@ -1,4 +1,5 @@
 #include "locate/locate-command.h"
+#include "locate/path-report.h"
 
 #include "fabric/model/input-error.h"
 
@@ -7,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 namespace tusk
 {
@@ -32,6 +35,11 @@ AddCommand(CLI::App& app, CommandOptions& o)
                     "bayes (binary tomography, Gibbs sampling), nnls (non-negative least squares "
                     "+ bootstrap) or lasso (reweighted L1 + bootstrap)")
         ->check(CLI::IsMember({"bayes", "nnls", "lasso"}))
+        ->capture_default_str();
+    cmd->add_option("--evidence", o.evidence,
+                    "auto: per-path telemetry (paths.csv, [output] path_telemetry) when the run "
+                    "has it, else flow completion times; paths or flows to choose")
+        ->check(CLI::IsMember({"auto", "paths", "flows"}))
         ->capture_default_str();
     auto& t = o.tomography;
     cmd->add_option("--min-confidence", t.minConfidence,
@@ -93,6 +101,7 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
         out << fmt::format(" ({} carried no flow: not observable)", inc.unusedLinks);
     }
     out << fmt::format(", method {}\n", MethodName(o.tomography.method));
+    out << "evidence: flow completion times and paths (flows.csv)\n";
     out << fmt::format("slow flows: {} (slowdown > x{:.2f} what sharing explains, or "
                        "unfinished); lossy flows: {} (> {} of packets resent)\n",
                        s.slowCount, std::exp(s.excessThreshold), s.lossyCount,
@@ -160,6 +169,7 @@ ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
     json doc = {
         {"results_dir", o.resultsDir},
         {"method", MethodName(o.tomography.method)},
+        {"evidence", "flows"},
         {"flows", obs.flows.size()},
         {"skipped_flows", obs.skippedFlows},
         {"link_directions", obs.links.Links().size()},
@@ -204,6 +214,40 @@ RunCommand(const CommandOptions& o, std::ostream& out)
     CommandOptions opts = o;
     opts.tomography.method = ParseMethod(o.method);
     const Observations obs = ReadObservations(o.resultsDir);
+    const std::string pathsFile = (std::filesystem::path(o.resultsDir) / "paths.csv").string();
+    const bool havePaths = std::filesystem::exists(pathsFile);
+    if (o.evidence == "paths" && !havePaths)
+    {
+        throw ns3::InputError(pathsFile, 0, "",
+                              "no such file: --evidence paths needs a run with [output] "
+                              "path_telemetry = true");
+    }
+    if (havePaths && o.evidence != "flows")
+    {
+        std::ifstream in(pathsFile);
+        if (!in)
+        {
+            throw ns3::InputError(pathsFile, 0, "", "cannot open the file");
+        }
+        const auto rows = ReadPathObservations(in, pathsFile, obs.links);
+        if (rows.empty())
+        {
+            throw ns3::InputError(pathsFile, 0, "paths",
+                                  "no row has a path: nothing to locate from per-path telemetry");
+        }
+        PathLocateOptions po;
+        po.lossFloor = o.tomography.lossFloor;
+        const PathLocateResult r = LocateFromPaths(obs, rows, po);
+        if (opts.json)
+        {
+            out << PathJson(obs, r, o.resultsDir, o.top);
+        }
+        else
+        {
+            PrintPathTable(obs, r, o.resultsDir, o.top, out);
+        }
+        return 0;
+    }
     if (obs.flows.empty())
     {
         throw ns3::InputError(obs.flowsFile, 0, "path",

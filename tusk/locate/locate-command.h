@@ -23,6 +23,9 @@ struct CommandOptions
     uint32_t top = 10;
     bool json = false;
     std::string method = "bayes";
+    /** "auto": per-path telemetry when RESULTS_DIR/paths.csv exists, else completion times;
+     *  "paths" (paths.csv required) or "flows" (completion times only). */
+    std::string evidence = "auto";
     TomographyOptions tomography;
 };
 

@@ -13,9 +13,6 @@ namespace tusk
 namespace locate
 {
 
-namespace
-{
-
 double
 Median(std::vector<double> v)
 {
@@ -45,6 +42,9 @@ RobustThreshold(const std::vector<double>& v, double floor, double k)
     }
     return std::max(floor, med + k * 1.4826 * Median(dev));
 }
+
+namespace
+{
 
 /** Share of the flow's packets on each directed link it crossed: (link, share), link-sorted. */
 std::vector<std::pair<uint32_t, double>>

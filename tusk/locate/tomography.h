@@ -135,6 +135,11 @@ struct LocateResult
     uint32_t named = 0;           //!< how many of `ranking` (a prefix) are named
 };
 
+/** The median of v (the mean of the two middle values for an even count); 0 if empty. */
+double Median(std::vector<double> v);
+/** max(floor, median + k * 1.4826 * MAD of v): 1.4826 MAD estimates sigma for normal noise. */
+double RobustThreshold(const std::vector<double>& v, double floor, double k);
+
 /** \brief The per-flow signals (see the file comment). */
 FlowSignals ComputeSignals(const Observations& obs, const TomographyOptions& o);
 

@@ -4,6 +4,7 @@
 #include "scenario/scenario-text.h"
 #include "scenario/scenario-toml.h"
 #include "run/stats.h"
+#include "results/paths-writer.h"
 #include "results/tool-outputs.h"
 #include "locate/observations.h"
 #include "cli/code-identity.h"
@@ -394,6 +395,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     {
         WriteFileAtomic(dir + "/cc_trace.csv", CcTraceCsv(r));
     }
+    const bool pathTelemetry = WritePathTelemetry(r, dir); // [output] path_telemetry
     if (!r.chakraNodes.empty())
     {
         WriteFileAtomic(dir + "/chakra_nodes.csv", ChakraNodesCsv(r));
@@ -529,6 +531,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (r.spec.output.ccTrace)
     {
         m["files"].push_back("cc_trace.csv");
+    }
+    if (pathTelemetry)
+    {
+        m["files"].push_back("paths.csv");
     }
     if (!r.chakraNodes.empty())
     {

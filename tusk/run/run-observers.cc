@@ -91,6 +91,15 @@ Observers::Attach(const ScenarioSpec& spec,
         }
     }
 
+    // paths.csv: every QP's sends, ACKs, losses and arrivals, per entropy, from trace sources
+    // connected only here.
+    if (spec.output.pathTelemetry)
+    {
+        m_pathTelemetry = std::make_unique<PathTelemetryCollector>();
+        m_pathTelemetry->Attach(nics);
+        m_fabric = &built.fabric;
+    }
+
     // Progress: a light periodic event that prints only when a few seconds of wall time passed.
     m_lastPrint = Clock::now();
     const Time tick = MicroSeconds(20);
@@ -164,6 +173,10 @@ Observers::Finish(RunResult& result)
     result.timeSeries = m_sampler.Take();
     result.ccTrace = std::move(m_ccTrace);
     m_ccTrace.clear();
+    if (m_pathTelemetry)
+    {
+        result.pathTelemetry = m_pathTelemetry->Take(*m_fabric);
+    }
 }
 
 void

@@ -312,6 +312,9 @@ class Observers
     TimeSeriesSampler m_sampler;
     std::deque<CcTraced> m_ccTraced; //!< stable addresses: the callbacks are bound to them
     std::vector<CcTraceRow> m_ccTrace;
+    /** [output] path_telemetry: connected only then; m_fabric decodes its paths. */
+    std::unique_ptr<PathTelemetryCollector> m_pathTelemetry;
+    const ns3::Fabric* m_fabric = nullptr;
     ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
     std::string m_deadlock;
     bool m_interrupted = false;

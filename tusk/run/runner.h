@@ -5,6 +5,7 @@
 #define TUSK_RUNNER_H
 
 #include "scenario/scenario-spec.h"
+#include "run/path-telemetry.h"
 #include "run/time-series.h"
 #include "run/waits.h"
 
@@ -335,6 +336,8 @@ struct RunResult
     TimeSeries timeSeries; //!< [output] sample_us > 0: switch ports sampled over time
     std::vector<SwitchRow> switchRows; //!< one per switch, in vertex order (switches.csv)
     std::vector<CcTraceRow> ccTrace;   //!< [output] cc_trace: CC state changes in time order
+    /** [output] path_telemetry: per sending QP and entropy (paths.csv) */
+    std::vector<PathTelemetryRow> pathTelemetry;
     RunSummary summary;
     Conservation conservation;
     uint32_t hosts = 0;

@@ -337,6 +337,9 @@ struct OutputSection
     bool pcap = false;    //!< write one pcap per host NIC (RoCEv2, opens in Wireshark)
     uint64_t samplePs = 0; //!< timeseries.csv sampling interval, ps (TOML: sample_us); 0 = off
     bool ccTrace = false;  //!< write cc_trace.csv: every QP's congestion-control state changes
+    /** write paths.csv: per sending QP and entropy value, its packets, RTTs, marks, losses and
+     *  links (path-telemetry.h) */
+    bool pathTelemetry = false;
     /** Other tools' per-flow outputs to write besides tusk's tables: "hpcc" (fct.txt, pfc.txt
      *  as the HPCC simulator writes them), "htsim" (htsim_flows.txt: htsim's flow-finish
      *  lines); tool-outputs.h. */

@@ -41,6 +41,21 @@ Rows()
                    "rate-increase event and α update (every 55 µs while α > 0); HPCC, Swift, "
                    "DCTCP, NSCC and TIMELY one per window or rate update (up to one per ACK)."),
         Custom<S>(
+            "path_telemetry", "boolean", "",
+            "Write `paths.csv`: per sending QP and entropy value (UDP source port: the path a "
+            "packet-spraying NIC chose), the data packets and bytes sent on it, its RTT samples "
+            "(count, min, median, p99), ECN-echoing ACKs, trims, other losses and timeouts, "
+            "and the links its frames took ([results-format.md](results-format.md), "
+            "\"paths.csv\"): what a UEC NIC's path selector keeps, for `tusk locate` to find a "
+            "slow link that spraying hides ([locate.md](locate.md)). Connects trace sources "
+            "only when `true`; the simulation itself is unchanged.",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& o) {
+                o.pathTelemetry = r.Bool(&n, key);
+            },
+            // Echoed only when on, so that runs without it keep their manifests.
+            [](const S& o) { return o.pathTelemetry ? nlohmann::json(true) : nlohmann::json(); })
+            .Default("false"),
+        Custom<S>(
             "formats", "array of strings", "",
             "Other tools' per-flow outputs, written next to tusk's tables so that a run can be "
             "diffed against the tool a reviewer trusts: `\"hpcc\"` writes `fct.txt` and "

@@ -1,0 +1,125 @@
+#include "locate/path-report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace tusk
+{
+namespace locate
+{
+
+namespace
+{
+
+std::string
+ClassLabel(const Observations& obs, const Suspect& s)
+{
+    std::string name = obs.links.Links()[s.links.front()].Name();
+    if (s.links.size() > 1)
+    {
+        name += fmt::format(" (+{} alike)", s.links.size() - 1);
+    }
+    return name;
+}
+
+} // namespace
+
+void
+PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::string& resultsDir,
+               uint32_t top, std::ostream& out)
+{
+    out << fmt::format("{}: evidence: per-path telemetry (paths.csv), {} paths, {} link "
+                       "directions in {} classes",
+                       resultsDir, r.paths, obs.links.Links().size(), r.classes);
+    if (r.unusedLinks)
+    {
+        out << fmt::format(" ({} carried no path: not observable)", r.unusedLinks);
+    }
+    out << "\n";
+    out << fmt::format("slow paths: {} (smallest RTT > {:.3f} µs above the fastest of their "
+                       "length); lossy paths: {}\n",
+                       r.slowPaths, r.delayFloorUs, r.lossyPaths);
+    const uint32_t shown = std::min<uint32_t>(r.named, top);
+    if (shown == 0)
+    {
+        out << "no suspect";
+        if (!r.ranking.empty())
+        {
+            out << fmt::format(" (highest: {}, {:.3f} µs added)", ClassLabel(obs, r.ranking.front()),
+                               r.delayUs.front());
+        }
+        out << "\n";
+        return;
+    }
+    size_t width = 4;
+    for (uint32_t i = 0; i < shown; ++i)
+    {
+        width = std::max(width, ClassLabel(obs, r.ranking[i]).size());
+    }
+    out << fmt::format("{:>4}  {:<{}} {:>7}  {:<10} {:>8} {:>6} {:>9} {:>7} {:>10} {:>11}\n",
+                       "rank", "link", width, "link_id", "kind", "delay_us", "rate", "lost_cap",
+                       "marks", "slow/paths", "lossy/paths");
+    for (uint32_t i = 0; i < shown; ++i)
+    {
+        const Suspect& s = r.ranking[i];
+        out << fmt::format(
+            "{:>4}  {:<{}} {:>7}  {:<10} {:>8.3f} {:>6.2f} {:>8.0f}% {:>6.1f}% {:>10} {:>11}\n",
+            i + 1, ClassLabel(obs, s), width, obs.links.Links()[s.links.front()].linkId, s.Kind(),
+            r.delayUs[i], s.rateFactor, 100 * (1 - s.rateFactor * (1 - s.lossRate)),
+            100 * r.markRate[i], fmt::format("{}/{}", s.slowFlows, s.flows),
+            fmt::format("{}/{}", s.lossyFlows, s.flows));
+    }
+    out << "delay_us = added one-way delay fitted to the link (smallest RTTs); rate = estimated "
+           "rate / nominal; lost_cap = capacity lost (1 - rate x (1 - loss)); marks = ECN-echoing "
+           "ACKs of its paths\n";
+}
+
+std::string
+PathJson(const Observations& obs, const PathLocateResult& r, const std::string& resultsDir,
+         uint32_t top)
+{
+    using nlohmann::json;
+    json doc = {{"results_dir", resultsDir},
+                {"evidence", "paths"},
+                {"paths", r.paths},
+                {"link_directions", obs.links.Links().size()},
+                {"classes", r.classes},
+                {"unobserved_link_directions", r.unusedLinks},
+                {"slow_paths", r.slowPaths},
+                {"lossy_paths", r.lossyPaths},
+                {"frame_us", r.frameUs},
+                {"delay_floor_us", r.delayFloorUs},
+                {"named", r.named}};
+    json ranking = json::array();
+    for (uint32_t i = 0; i < std::min<size_t>(top, r.ranking.size()); ++i)
+    {
+        const Suspect& s = r.ranking[i];
+        json links = json::array();
+        for (uint32_t l : s.links)
+        {
+            const auto& d = obs.links.Links()[l];
+            links.push_back({{"link_id", d.linkId}, {"from", d.from}, {"to", d.to}});
+        }
+        ranking.push_back({{"rank", i + 1},
+                           {"named", s.named},
+                           {"links", links},
+                           {"kind", s.Kind()},
+                           {"delay_us", r.delayUs[i]},
+                           {"rate_factor", s.rateFactor},
+                           {"loss_rate", s.lossRate},
+                           {"capacity_lost", 1 - s.rateFactor * (1 - s.lossRate)},
+                           {"mark_rate", r.markRate[i]},
+                           {"score", s.score},
+                           {"confidence", s.confidence},
+                           {"paths", s.flows},
+                           {"slow_paths", s.slowFlows},
+                           {"lossy_paths", s.lossyFlows}});
+    }
+    doc["ranking"] = ranking;
+    return doc.dump(2) + "\n";
+}
+
+} // namespace locate
+} // namespace tusk

@@ -1,0 +1,323 @@
+#include "locate/path-signals.h"
+
+#include "locate/csv-reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <iterator>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <stdexcept>
+#include <tuple>
+
+namespace tusk
+{
+namespace locate
+{
+
+namespace
+{
+
+/** The positive values of v. */
+std::vector<double>
+Positive(const std::vector<double>& v)
+{
+    std::vector<double> pos;
+    std::copy_if(v.begin(), v.end(), std::back_inserter(pos), [](double x) { return x > 0; });
+    return pos;
+}
+
+/** median + k * 1.4826 * MAD of the positive values of v (all of them when fewer than ten
+ *  are positive): the fit leaves most links at exactly 0, which would make the MAD 0 and every
+ *  link with some queueing an outlier; the outlier is a link that adds far more delay than
+ *  the other links that add some. */
+double
+RobustUpper(std::vector<double> v, double k)
+{
+    std::vector<double> pos = Positive(v);
+    if (pos.size() >= 10)
+    {
+        v = std::move(pos);
+    }
+    return RobustThreshold(v, -std::numeric_limits<double>::infinity(), k);
+}
+
+/**
+ * The delay above which a class is an outlier: the positive delays of a healthy fabric (its
+ * queueing) fall off like an exponential of scale s = median / ln 2, whose largest of n values
+ * is about s ln n; a class above s (ln n + ln 100) would be a 1 % event among n healthy ones.
+ */
+double
+ExponentialTailCut(const std::vector<double>& v)
+{
+    std::vector<double> pos = Positive(v);
+    if (pos.empty())
+    {
+        return 0.0;
+    }
+    const double scale = Median(pos) / std::log(2.0);
+    return scale * (std::log(static_cast<double>(pos.size())) + std::log(100.0));
+}
+
+/** "tor12" -> "tor": a vertex's tier by its name. */
+std::string
+TierOf(const std::string& name)
+{
+    size_t end = name.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1])))
+    {
+        --end;
+    }
+    return name.substr(0, end);
+}
+
+} // namespace
+
+std::vector<PathObservation>
+ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex& links)
+{
+    CsvReader csv(file, in);
+    const std::string why = "one of paths.csv's columns (docs/results-format.md, \"paths.csv\")";
+    const size_t cSrc = csv.Require("src", why);
+    const size_t cDst = csv.Require("dst", why);
+    const size_t cQpn = csv.Require("qpn", why);
+    const size_t cPackets = csv.Require("packets", why);
+    const size_t cSamples = csv.Require("rtt_samples", why);
+    const size_t cMin = csv.Require("rtt_min_us", why);
+    const size_t cMedian = csv.Require("rtt_median_us", why);
+    const size_t cEcn = csv.Require("ecn_acks", why);
+    const size_t cTrims = csv.Require("trims", why);
+    const size_t cNacks = csv.Require("nacks", why);
+    const size_t cTimeouts = csv.Require("timeouts", why);
+    const size_t cPaths = csv.Require("paths", why);
+    std::vector<PathObservation> out;
+    std::vector<std::string> f;
+    while (csv.Next(f))
+    {
+        PathObservation p;
+        p.line = csv.Line();
+        p.src = csv.Integer<uint32_t>(f, cSrc, "src");
+        p.dst = csv.Integer<uint32_t>(f, cDst, "dst");
+        p.qpn = csv.Integer<uint32_t>(f, cQpn, "qpn");
+        p.packets = csv.Integer<uint64_t>(f, cPackets, "packets");
+        p.rttSamples = csv.Integer<uint64_t>(f, cSamples, "rtt_samples");
+        p.rttMinUs = csv.Real(f, cMin, "rtt_min_us");
+        p.rttMedianUs = csv.Real(f, cMedian, "rtt_median_us");
+        p.ecnAcks = csv.Integer<uint64_t>(f, cEcn, "ecn_acks");
+        // NACKs are read (and checked) but not counted as losses: under spraying most of them
+        // flag reordering, not loss (their resends arrive twice).
+        (void)csv.Integer<uint64_t>(f, cNacks, "nacks");
+        p.lost = csv.Integer<uint64_t>(f, cTrims, "trims") +
+                 csv.Integer<uint64_t>(f, cTimeouts, "timeouts");
+        const std::string& text = f[cPaths];
+        const std::string src = "host" + std::to_string(p.src);
+        const std::string dst = "host" + std::to_string(p.dst);
+        size_t pos = 0;
+        while (!text.empty() && pos <= text.size())
+        {
+            size_t end = text.find('|', pos);
+            end = end == std::string::npos ? text.size() : end;
+            std::string item = text.substr(pos, end - pos);
+            const size_t colon = item.rfind(':');
+            uint64_t frames = 0;
+            const char* n = colon == std::string::npos ? nullptr : item.data() + colon + 1;
+            const auto [q, ec] = n ? std::from_chars(n, item.data() + item.size(), frames)
+                                   : std::from_chars_result{nullptr, std::errc::invalid_argument};
+            if (!n || ec != std::errc() || q != item.data() + item.size() || n == q)
+            {
+                throw ns3::InputError(file, p.line, "paths",
+                                      fmt::format("path {} \"{}\": expected LINK>LINK>...:FRAMES",
+                                                  p.paths.size() + 1, item));
+            }
+            item.resize(colon);
+            FlowPath fp;
+            fp.packets = static_cast<double>(frames);
+            try
+            {
+                fp.hops = links.Walk(item, src, dst);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw ns3::InputError(file, p.line, "paths",
+                                      fmt::format("{} to {}, path {}: {}", src, dst,
+                                                  p.paths.size() + 1, e.what()));
+            }
+            if (fp.packets > 0)
+            {
+                p.paths.push_back(std::move(fp));
+            }
+            pos = end + 1;
+        }
+        if (!p.paths.empty())
+        {
+            out.push_back(std::move(p));
+        }
+    }
+    return out;
+}
+
+PathLocateResult
+LocateFromPaths(const Observations& obs,
+                const std::vector<PathObservation>& paths,
+                const PathLocateOptions& o)
+{
+    using It = Eigen::SparseMatrix<double>::InnerIterator;
+    PathLocateResult res;
+    res.paths = paths.size();
+    // The incidence of paths on link classes, each path one pseudo-flow.
+    Observations po;
+    po.links = obs.links;
+    for (const auto& p : paths)
+    {
+        FlowObservation f;
+        f.src = p.src;
+        f.dst = p.dst;
+        f.paths = p.paths;
+        po.flows.push_back(std::move(f));
+    }
+    const Incidence inc = BuildIncidence(po);
+    const size_t np = paths.size();
+    const size_t nc = inc.classes.size();
+    res.classes = nc;
+    res.unusedLinks = inc.unusedLinks;
+
+    // One frame (MTU payload; headers are a few percent) at the nominal rate, µs.
+    const double mtu = obs.mtuBytes ? obs.mtuBytes : 4096.0;
+    res.frameUs = obs.nominalRateBps > 0 ? 8 * mtu / obs.nominalRateBps * 1e6 : 0.0;
+
+    // y_p: the path's smallest RTT over the smallest of its QP's paths of the same length
+    // (hops of its first path; a row's paths have one length in a shortest-path fabric).
+    using Key = std::tuple<uint32_t, uint32_t, uint32_t, size_t>;
+    auto keyOf = [](const PathObservation& p) {
+        return Key{p.src, p.dst, p.qpn, p.paths.front().hops.size()};
+    };
+    std::map<Key, double> base;
+    for (const auto& p : paths)
+    {
+        if (p.rttSamples >= o.minRttSamples)
+        {
+            auto [it, fresh] = base.emplace(keyOf(p), p.rttMinUs);
+            it->second = fresh ? p.rttMinUs : std::min(it->second, p.rttMinUs);
+        }
+    }
+    std::vector<double> y(np, 0.0), w(np, 0.0), loss(np, 0.0), wl(np, 0.0);
+    for (size_t i = 0; i < np; ++i)
+    {
+        const auto& p = paths[i];
+        if (p.rttSamples >= o.minRttSamples)
+        {
+            y[i] = p.rttMinUs - base[keyOf(p)];
+            w[i] = 1.0; // every path one observation: the busiest must not drown the rest
+        }
+        if (p.packets > 0)
+        {
+            loss[i] = -std::log1p(-std::min(0.999999, double(p.lost) / double(p.packets)));
+            wl[i] = 1.0;
+        }
+    }
+    // With no nominal rate the floor comes from the data: the median delay of the paths.
+    res.delayFloorUs = res.frameUs > 0 ? o.delayFloorFrames * res.frameUs
+                                       : std::max(1e-3, Median(y));
+    std::vector<double> xd, xl;
+    NnlsCoordinateDescent(inc.crosses, y, w, {}, xd);
+    NnlsCoordinateDescent(inc.share, loss, wl, {}, xl);
+    const double tLoss = -std::log1p(-o.lossFloor);
+    const double delayCut = std::max(res.delayFloorUs, ExponentialTailCut(xd));
+    const double lossCut = std::max(tLoss, RobustUpper(xl, o.madK));
+    for (size_t i = 0; i < np; ++i)
+    {
+        res.slowPaths += w[i] > 0 && y[i] >= res.delayFloorUs;
+        res.lossyPaths += loss[i] >= tLoss;
+    }
+
+    // Frames per directed link, and the median over links of the same tiers (from, to): an
+    // adaptive load balancer sends a link about what it can carry, so a slow link's share of
+    // its peers' load estimates its rate / nominal.
+    const auto& dl = obs.links.Links();
+    std::vector<double> frames(dl.size(), 0.0);
+    for (const auto& p : paths)
+    {
+        for (const auto& fp : p.paths)
+        {
+            for (uint32_t l : fp.hops)
+            {
+                frames[l] += fp.packets;
+            }
+        }
+    }
+    std::map<std::pair<std::string, std::string>, std::vector<double>> peerLoads;
+    for (size_t l = 0; l < dl.size(); ++l)
+    {
+        peerLoads[{TierOf(dl[l].from), TierOf(dl[l].to)}].push_back(frames[l]);
+    }
+    std::map<std::pair<std::string, std::string>, double> peerMedian;
+    for (const auto& [k, v] : peerLoads)
+    {
+        peerMedian[k] = Median(v);
+    }
+    auto loadShare = [&](const std::vector<uint32_t>& cls) {
+        double share = 0;
+        for (uint32_t l : cls)
+        {
+            const double m = peerMedian[{TierOf(dl[l].from), TierOf(dl[l].to)}];
+            share += m > 0 ? std::min(1.0, frames[l] / m) : 1.0;
+        }
+        return share / static_cast<double>(cls.size());
+    };
+
+    struct Row
+    {
+        Suspect s;
+        double delay = 0;
+        double marks = 0;
+    };
+    std::vector<Row> rows;
+    for (size_t c = 0; c < nc; ++c)
+    {
+        Row r;
+        r.s.cls = static_cast<uint32_t>(c);
+        r.s.links = inc.classes[c];
+        r.delay = xd[c];
+        double marks = 0, samples = 0;
+        for (It it(inc.crosses, static_cast<Eigen::Index>(c)); it; ++it)
+        {
+            const size_t i = static_cast<size_t>(it.row());
+            ++r.s.flows;
+            r.s.slowFlows += w[i] > 0 && y[i] >= res.delayFloorUs;
+            r.s.lossyFlows += loss[i] >= tLoss;
+            marks += static_cast<double>(paths[i].ecnAcks);
+            samples += static_cast<double>(paths[i].rttSamples);
+        }
+        r.marks = samples > 0 ? marks / samples : 0.0;
+        const bool slow = xd[c] >= delayCut && r.s.slowFlows >= o.minBadPaths;
+        const bool lossy = xl[c] >= lossCut && r.s.lossyFlows >= o.minBadPaths;
+        r.s.named = slow || lossy;
+        r.s.score = std::max(xd[c] / res.delayFloorUs, xl[c] / tLoss);
+        // Confidence: how far the class stands above the cut, in [0, 1].
+        r.s.confidence = std::min(1.0, std::max(xd[c] / delayCut, xl[c] / lossCut) / 2);
+        // Rate: its load over the median load of its peers (same tiers).
+        r.s.rateFactor = r.s.named ? loadShare(r.s.links) : 1.0;
+        r.s.lossRate = lossy ? 1.0 - std::exp(-xl[c]) : 0.0;
+        rows.push_back(std::move(r));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        if (a.s.named != b.s.named)
+        {
+            return a.s.named;
+        }
+        return a.s.score > b.s.score;
+    });
+    for (auto& r : rows)
+    {
+        res.named += r.s.named;
+        res.delayUs.push_back(r.delay);
+        res.markRate.push_back(r.marks);
+        res.ranking.push_back(std::move(r.s));
+    }
+    return res;
+}
+
+} // namespace locate
+} // namespace tusk

@@ -1,0 +1,108 @@
+/*
+ * tusk locate from per-path telemetry (paths.csv, written with `[output] path_telemetry =
+ * true`): what a spraying NIC knows of each entropy value (path) it used, its RTT samples and
+ * its losses, and the links the path crossed.
+ *
+ * A slow link hidden by adaptive spraying still shows on the paths that cross it: every packet
+ * that crosses a link whose rate is divided by D is serialised D times slower there, so the
+ * smallest RTT any of those paths saw (queueing apart) grows by (D - 1) x one frame's
+ * serialisation time at the nominal rate, however few packets the load balancer still sends
+ * that way. So per path p, with hops H_p (directed links):
+ *   y_p = rtt_min_p - base_p   (µs; base_p = the smallest rtt_min of the same QP's paths of
+ *                               that length)
+ * (the excess over the sender's other paths cancels what all of them share: the two host
+ * links, a busy receiver's downlink queue, the NICs)
+ * and an additive delay per directed link, y = A x, x >= 0 (A: path x link incidence), fitted
+ * by non-negative least squares (NnlsCoordinateDescent, each path weighted by its RTT samples).
+ * Links crossed by exactly the same paths are one class (BuildIncidence). A class is named
+ * when its delay reaches half a frame's serialisation time at the nominal rate (a link at 2/3
+ * of its rate adds that much), is above the robust threshold median + 5 x 1.4826 x MAD of all
+ * classes' delays, and at least two of its paths have y_p above that floor. Its estimated rate
+ * / nominal is 1 / (1 + x / serialisation time). Losses: the same fit of -log(1 - lost / sent)
+ * on the packet-share incidence (trims + NACKs + timeouts over packets), named above 0.1 %.
+ *
+ * Reads only paths.csv (its telemetry columns and `paths`), the names of links.csv and, of the
+ * manifest, the MTU and configured link rates (Observations).
+ */
+#ifndef TUSK_LOCATE_PATH_SIGNALS_H
+#define TUSK_LOCATE_PATH_SIGNALS_H
+
+#include "locate/observations.h"
+#include "locate/tomography.h"
+
+#include <istream>
+#include <string>
+#include <vector>
+
+namespace tusk
+{
+namespace locate
+{
+
+/** One row of paths.csv: one entropy value of one sending QP. Times in µs. */
+struct PathObservation
+{
+    unsigned line = 0;
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    uint32_t qpn = 0;
+    uint64_t packets = 0;
+    uint64_t rttSamples = 0;
+    double rttMinUs = 0;
+    double rttMedianUs = 0;
+    uint64_t ecnAcks = 0;
+    uint64_t lost = 0; //!< trims + timeouts (not NACKs: under spraying mostly reordering)
+    std::vector<FlowPath> paths; //!< directed links (Observations::links) and frames
+};
+
+/**
+ * \brief Read paths.csv (`file` names it in messages) against `links`.
+ * \throws ns3::InputError naming the file, line and column: a missing column, a malformed
+ *         number or path, a link id links.csv does not have, a path not from host<src> to
+ *         host<dst>
+ */
+std::vector<PathObservation> ReadPathObservations(std::istream& in, const std::string& file,
+                                                  const LinkIndex& links);
+
+/** Options of the path-based ranking. */
+struct PathLocateOptions
+{
+    /** A class's delay must reach this fraction of one frame's serialisation time. */
+    double delayFloorFrames = 0.5;
+    /** Robust threshold over classes: median + madK x 1.4826 x MAD. */
+    double madK = 5.0;
+    /** Loss rate floor of a path and of a named class. */
+    double lossFloor = 1e-3;
+    /** Paths above the floor a named class needs. */
+    uint32_t minBadPaths = 2;
+    /** Paths with fewer RTT samples are left out of the delay fit. */
+    uint32_t minRttSamples = 1;
+};
+
+/** The ranking from paths; Suspect's `flows` count paths, `slowFlows` / `lossyFlows` paths
+ *  above the floors; `score` the delay over the floor (or the loss over its floor). */
+struct PathLocateResult
+{
+    std::vector<Suspect> ranking; //!< every class with a path, best first; named ones first
+    uint32_t named = 0;
+    size_t paths = 0;             //!< rows of paths.csv with a path
+    size_t classes = 0;
+    uint32_t unusedLinks = 0;     //!< directions no path crossed
+    double frameUs = 0;           //!< one frame's serialisation time at the nominal rate, µs
+    double delayFloorUs = 0;      //!< the naming floor of a class's delay, µs
+    uint32_t slowPaths = 0;
+    uint32_t lossyPaths = 0;
+    std::vector<double> delayUs;  //!< per ranking entry: its fitted delay, µs
+    std::vector<double> markRate; //!< per ranking entry: ECN-echoing ACKs / RTT samples of its paths
+};
+
+/** \brief Rank link classes from path telemetry (see the file comment). `obs` gives the
+ *  links, MTU and nominal rate (flows are not used). */
+PathLocateResult LocateFromPaths(const Observations& obs,
+                                 const std::vector<PathObservation>& paths,
+                                 const PathLocateOptions& o);
+
+} // namespace locate
+} // namespace tusk
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * tusk: paths.csv, the per-path telemetry table (docs/results-format.md, "paths.csv").
+ */
+#include "results/paths-writer.h"
+
+#include "locate/observations.h"
+#include "results/results-dir.h"
+
+#include <fmt/format.h>
+
+namespace tusk
+{
+
+const char* const kPathsCsvHeader =
+    "src,dst,qpn,entropy,packets,bytes,retx_packets,rtt_samples,rtt_min_us,rtt_median_us,"
+    "rtt_p99_us,ecn_acks,trims,nacks,timeouts,paths\n";
+
+std::string
+PathsCsv(const RunResult& r)
+{
+    std::string s = kPathsCsvHeader;
+    s.reserve(s.size() + r.pathTelemetry.size() * 96);
+    for (const auto& p : r.pathTelemetry)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{},{},{}\n", p.src,
+                         p.dst, p.qpn, p.entropy, p.packets, p.bytes, p.retxPackets, p.rttSamples,
+                         p.rttMinUs, p.rttMedianUs, p.rttP99Us, p.ecnAcks, p.trims, p.nacks,
+                         p.timeouts, locate::FormatPaths(p.paths));
+    }
+    return s;
+}
+
+bool
+WritePathTelemetry(const RunResult& r, const std::string& dir)
+{
+    if (!r.spec.output.pathTelemetry)
+    {
+        return false;
+    }
+    WriteFileAtomic(dir + "/paths.csv", PathsCsv(r));
+    return true;
+}
+
+} // namespace tusk

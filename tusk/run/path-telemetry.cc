@@ -1,0 +1,248 @@
+/*
+ * tusk: per-path telemetry (paths.csv), collected from the QPs' and path selectors' trace
+ * sources. See path-telemetry.h.
+ */
+#include "run/path-telemetry.h"
+
+#include "fabric/helper/fabric-helper.h"
+
+#include "ns3/callback.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace tusk
+{
+
+using namespace ns3;
+
+RelativeErrorSketch::RelativeErrorSketch(double alpha)
+{
+    if (!(alpha > 0 && alpha < 1))
+    {
+        throw std::invalid_argument("RelativeErrorSketch: alpha must be in (0, 1)");
+    }
+    m_gamma = (1 + alpha) / (1 - alpha);
+    m_logGamma = std::log(m_gamma);
+}
+
+void
+RelativeErrorSketch::Add(double x)
+{
+    m_min = m_count == 0 ? x : std::min(m_min, x);
+    ++m_count;
+    // Values below 1e-9 (of whatever unit) share the lowest bucket.
+    const double v = std::max(x, 1e-9);
+    const auto i = static_cast<int32_t>(std::ceil(std::log(v) / m_logGamma));
+    auto it = std::lower_bound(m_buckets.begin(), m_buckets.end(), i,
+                               [](const std::pair<int32_t, uint64_t>& b, int32_t k) {
+                                   return b.first < k;
+                               });
+    if (it != m_buckets.end() && it->first == i)
+    {
+        ++it->second;
+    }
+    else
+    {
+        m_buckets.insert(it, {i, 1});
+    }
+}
+
+double
+RelativeErrorSketch::Quantile(double q) const
+{
+    if (m_count == 0)
+    {
+        return 0.0;
+    }
+    q = std::clamp(q, 0.0, 1.0);
+    const auto rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(m_count - 1)));
+    uint64_t seen = 0;
+    for (const auto& [i, n] : m_buckets)
+    {
+        seen += n;
+        if (seen > rank)
+        {
+            // The bucket (g^(i-1), g^i]: its midpoint in relative terms, never below the minimum.
+            return std::max(m_min, 2 * std::pow(m_gamma, i) / (m_gamma + 1));
+        }
+    }
+    return std::max(m_min, 2 * std::pow(m_gamma, m_buckets.back().first) / (m_gamma + 1));
+}
+
+void
+PathTelemetryCollector::Attach(const std::vector<Ptr<RdmaNic>>& nics)
+{
+    m_nics = nics;
+    for (uint32_t h = 0; h < nics.size(); ++h)
+    {
+        nics[h]->TraceConnectWithoutContext(
+            "QpCreated", MakeBoundCallback(&PathTelemetryCollector::OnQpCreated, this, h));
+    }
+}
+
+void
+PathTelemetryCollector::OnQpCreated(PathTelemetryCollector* self, uint32_t host,
+                                    Ptr<RdmaQueuePair> qp)
+{
+    self->m_qps.emplace_back();
+    QpState* q = &self->m_qps.back();
+    q->self = self;
+    q->host = host;
+    q->qp = qp;
+    self->m_byQpn[{host, qp->GetQpn()}] = q;
+    qp->TraceConnectWithoutContext("PacketSent", MakeBoundCallback(&OnSent, q));
+    qp->TraceConnectWithoutContext("PacketRetransmitted", MakeBoundCallback(&OnResent, q));
+    qp->TraceConnectWithoutContext("PacketAcked", MakeBoundCallback(&OnAcked, q));
+    qp->TraceConnectWithoutContext("NakReceived", MakeBoundCallback(&OnNak, q));
+    qp->TraceConnectWithoutContext("PacketReceived", MakeBoundCallback(&OnReceived, q));
+    qp->GetPathSelector()->TraceConnectWithoutContext("Feedback",
+                                                      MakeBoundCallback(&OnFeedback, q));
+}
+
+void
+PathTelemetryCollector::Note(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy,
+                             bool resent)
+{
+    EntropyStats& e = q->entropies[entropy];
+    ++e.packets;
+    e.bytes += payload;
+    e.retx += resent ? 1 : 0;
+    q->outstanding[psn] = uint32_t{entropy} | (resent ? 1u << 16 : 0u);
+}
+
+void
+PathTelemetryCollector::OnSent(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy)
+{
+    q->self->Note(q, psn, payload, entropy, false);
+}
+
+void
+PathTelemetryCollector::OnResent(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy)
+{
+    q->self->Note(q, psn, payload, entropy, true);
+}
+
+void
+PathTelemetryCollector::OnAcked(QpState* q, uint64_t psn, uint16_t entropy, bool ecn, Time rtt)
+{
+    EntropyStats& e = q->entropies[entropy];
+    e.ecn += ecn ? 1 : 0;
+    const auto it = q->outstanding.find(psn);
+    // Karn's rule, as the requester applies it: a resent packet's ACK gives no RTT sample.
+    const bool resent = it != q->outstanding.end() && (it->second >> 16) != 0;
+    if (!resent)
+    {
+        e.rtt.Add(rtt.GetPicoSeconds() * 1e-6);
+    }
+    if (it != q->outstanding.end())
+    {
+        q->outstanding.erase(it);
+    }
+}
+
+void
+PathTelemetryCollector::OnNak(QpState* q, uint64_t psn, bool trim)
+{
+    if (!trim)
+    {
+        return; // a go-back-N NAK names the receiver's ePSN; the loss is in Feedback
+    }
+    const auto it = q->outstanding.find(psn);
+    if (it != q->outstanding.end())
+    {
+        ++q->entropies[static_cast<uint16_t>(it->second & 0xFFFF)].trims;
+    }
+}
+
+void
+PathTelemetryCollector::OnFeedback(QpState* q, uint16_t entropy, PathSelector::Feedback fb)
+{
+    if (fb == PathSelector::NACK)
+    {
+        ++q->entropies[entropy].lossFeedback;
+    }
+    else if (fb == PathSelector::TIMEOUT)
+    {
+        ++q->entropies[entropy].timeouts;
+    }
+}
+
+void
+PathTelemetryCollector::OnReceived(QpState* q, uint64_t psn, bool, uint64_t path)
+{
+    if (q->peer == nullptr)
+    {
+        const auto it = q->self->m_byQpn.find({q->qp->GetPeerHost(), q->qp->GetPeerQpn()});
+        if (it == q->self->m_byQpn.end())
+        {
+            return;
+        }
+        q->peer = it->second;
+    }
+    // The entropy the sender gave this PSN's latest copy; a frame arriving after its PSN was
+    // acknowledged (a spurious resend) is not attributed.
+    const auto it = q->peer->outstanding.find(psn);
+    if (it == q->peer->outstanding.end())
+    {
+        return;
+    }
+    auto& paths = q->peer->entropies[static_cast<uint16_t>(it->second & 0xFFFF)].paths;
+    for (auto p = paths.rbegin(); p != paths.rend(); ++p)
+    {
+        if (p->first == path)
+        {
+            ++p->second;
+            return;
+        }
+    }
+    paths.emplace_back(path, 1);
+}
+
+std::vector<PathTelemetryRow>
+PathTelemetryCollector::Take(const Fabric& fabric)
+{
+    std::vector<PathTelemetryRow> rows;
+    for (const auto& [key, q] : m_byQpn)
+    {
+        for (const auto& [entropy, e] : q->entropies)
+        {
+            if (e.packets == 0)
+            {
+                continue;
+            }
+            PathTelemetryRow r;
+            r.src = q->host;
+            r.dst = q->qp->GetPeerHost();
+            r.qpn = key.second;
+            r.entropy = entropy;
+            r.packets = e.packets;
+            r.bytes = e.bytes;
+            r.retxPackets = e.retx;
+            r.rttSamples = e.rtt.Count();
+            r.rttMinUs = e.rtt.Min();
+            r.rttMedianUs = e.rtt.Quantile(0.5);
+            r.rttP99Us = e.rtt.Quantile(0.99);
+            r.ecnAcks = e.ecn;
+            r.trims = e.trims;
+            r.nacks = e.lossFeedback - std::min(e.lossFeedback, e.trims);
+            r.timeouts = e.timeouts;
+            for (const auto& [code, frames] : e.paths)
+            {
+                std::vector<uint32_t> links;
+                if (fabric.DecodePath(r.src, code, links))
+                {
+                    r.paths.emplace_back(std::move(links), frames);
+                }
+            }
+            rows.push_back(std::move(r));
+        }
+    }
+    m_qps.clear();
+    m_byQpn.clear();
+    m_nics.clear();
+    return rows;
+}
+
+} // namespace tusk

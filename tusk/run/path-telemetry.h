@@ -1,0 +1,153 @@
+/*
+ * tusk: per-path telemetry ([output] path_telemetry = true, paths.csv): what a NIC's path
+ * selector knows about each entropy value (path) of each sending QP, as UEC NICs keep it for
+ * their multipath spraying: packets and bytes sent on it, RTT samples (min, median, p99), ACKs
+ * that echoed an ECN mark, trims, other losses (NACKs) and timeouts, plus the links its frames
+ * took (recorded by the fabric, as flows.csv's `paths`).
+ *
+ * Everything comes from trace sources that are connected only when the option is on
+ * (RdmaNic "QpCreated", then the QP's PacketSent, PacketRetransmitted, PacketAcked,
+ * NakReceived and PacketReceived and its PathSelector's Feedback): a run without it connects
+ * nothing and its results are unchanged.
+ */
+#ifndef TUSK_RUN_PATH_TELEMETRY_H
+#define TUSK_RUN_PATH_TELEMETRY_H
+
+#include "rdma/model/path-selector.h"
+#include "rdma/model/rdma-nic.h"
+#include "rdma/model/rdma-queue-pair.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+class Fabric;
+}
+
+namespace tusk
+{
+
+/**
+ * \brief A streaming quantile sketch of positive values with bounded relative error: DDSketch
+ * (Masson, Rim & Lee, "DDSketch: a fast and fully-mergeable quantile sketch with
+ * relative-error guarantees", VLDB 2019). Value x > 0 falls in bucket ceil(log_g x), g = (1 +
+ * a) / (1 - a); a quantile is the bucket's midpoint 2 g^i / (g + 1), within a relative error
+ * a of the true sample quantile (rank ceil(q (n - 1)), 0-based). Memory: one counter per
+ * bucket in use, at most log_g(max / min) + 1 (about 580 for a = 1 % over 1 µs .. 100 ms),
+ * whatever the number of samples. The minimum is kept exactly.
+ */
+class RelativeErrorSketch
+{
+  public:
+    /** \param alpha relative accuracy, in (0, 1) */
+    explicit RelativeErrorSketch(double alpha = 0.01);
+    /** Add a sample; values <= 0 are counted in the lowest bucket (as the minimum). */
+    void Add(double x);
+    uint64_t Count() const { return m_count; }
+    /** Smallest sample (exact); 0 with no sample. */
+    double Min() const { return m_count ? m_min : 0.0; }
+    /** The q-quantile, q in [0, 1], within relative error alpha; 0 with no sample. */
+    double Quantile(double q) const;
+    /** Buckets in use (the memory it holds). */
+    size_t Buckets() const { return m_buckets.size(); }
+
+  private:
+    double m_logGamma;
+    double m_gamma;
+    uint64_t m_count = 0;
+    double m_min = 0.0;
+    /** (bucket index, samples), sorted by index. */
+    std::vector<std::pair<int32_t, uint64_t>> m_buckets;
+};
+
+/** One row of paths.csv: one entropy value of one sending QP. */
+struct PathTelemetryRow
+{
+    uint32_t src = 0;      //!< sending host
+    uint32_t dst = 0;      //!< receiving host
+    uint32_t qpn = 0;      //!< QP number at src
+    uint16_t entropy = 0;  //!< UDP source port the packets carried
+    uint64_t packets = 0;  //!< data packets sent with it, resends included
+    uint64_t bytes = 0;    //!< their payload bytes
+    uint64_t retxPackets = 0; //!< of `packets`, resends
+    uint64_t rttSamples = 0;  //!< ACKed packets that gave an RTT (not resent: Karn)
+    double rttMinUs = 0;      //!< smallest RTT sample, µs
+    double rttMedianUs = 0;   //!< median RTT, µs (sketch, 1 % relative error)
+    double rttP99Us = 0;      //!< 99th percentile RTT, µs (sketch, 1 % relative error)
+    uint64_t ecnAcks = 0;     //!< packets whose acknowledgement echoed a CE mark
+    uint64_t trims = 0;       //!< trim NACKs for its packets
+    uint64_t nacks = 0;       //!< its packets declared lost other than by a trim NACK
+    uint64_t timeouts = 0;    //!< retransmission timeouts charged to it (oldest outstanding)
+    /** The links its frames arrived by (links.csv link_ids in order) and the frames on each,
+     *  in order of first arrival; frames dropped on the way are not counted. */
+    std::vector<std::pair<std::vector<uint32_t>, uint64_t>> paths;
+};
+
+/**
+ * \brief Collects paths.csv's rows from trace sources while a run goes on. Attach connects
+ * every NIC's QpCreated; each QP created afterwards is followed. Take returns the rows.
+ * Not copyable or movable: callbacks are bound to its members.
+ */
+class PathTelemetryCollector
+{
+  public:
+    PathTelemetryCollector() = default;
+    PathTelemetryCollector(const PathTelemetryCollector&) = delete;
+    PathTelemetryCollector& operator=(const PathTelemetryCollector&) = delete;
+
+    /** Follow every QP `nics` create from now on (nics indexed by host id). */
+    void Attach(const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics);
+    /** The rows, sorted by (src, qpn, entropy), paths decoded by `fabric`; QPs that sent
+     *  nothing have none. Drops the collected state. */
+    std::vector<PathTelemetryRow> Take(const ns3::Fabric& fabric);
+
+  private:
+    struct EntropyStats
+    {
+        uint64_t packets = 0;
+        uint64_t bytes = 0;
+        uint64_t retx = 0;
+        uint64_t ecn = 0;
+        uint64_t trims = 0;
+        uint64_t lossFeedback = 0; //!< PathSelector NACK feedback (trims included)
+        uint64_t timeouts = 0;
+        RelativeErrorSketch rtt;
+        std::vector<std::pair<uint64_t, uint64_t>> paths; //!< (FrameMeta::path, frames)
+    };
+    /** One QP's state, as sender (entropies) and as receiver (its peer, found lazily). */
+    struct QpState
+    {
+        PathTelemetryCollector* self = nullptr;
+        uint32_t host = 0;
+        ns3::Ptr<ns3::RdmaQueuePair> qp;
+        std::map<uint16_t, EntropyStats> entropies;
+        /** Outstanding PSN -> its entropy (low 16 bits) and whether it was resent (bit 16);
+         *  erased when acknowledged, so bounded by the QP's window. */
+        std::unordered_map<uint64_t, uint32_t> outstanding;
+        QpState* peer = nullptr; //!< the sending QP whose packets this one receives
+    };
+
+    static void OnQpCreated(PathTelemetryCollector* self, uint32_t host,
+                            ns3::Ptr<ns3::RdmaQueuePair> qp);
+    static void OnSent(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy);
+    static void OnResent(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy);
+    static void OnAcked(QpState* q, uint64_t psn, uint16_t entropy, bool ecn, ns3::Time rtt);
+    static void OnNak(QpState* q, uint64_t psn, bool trim);
+    static void OnFeedback(QpState* q, uint16_t entropy, ns3::PathSelector::Feedback fb);
+    static void OnReceived(QpState* q, uint64_t psn, bool trimmed, uint64_t path);
+    void Note(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy, bool resent);
+
+    std::vector<ns3::Ptr<ns3::RdmaNic>> m_nics;
+    std::deque<QpState> m_qps; //!< stable addresses: the callbacks are bound to them
+    /** (host, qpn) -> its state, to find a receiving QP's sender. */
+    std::map<std::pair<uint32_t, uint32_t>, QpState*> m_byQpn;
+};
+
+} // namespace tusk
+
+#endif
