@@ -150,6 +150,21 @@ TEST_CASE("tusk run: flows unfinished at the stop time exit 1 and are reported, 
     CHECK(unfinished > 0);
 }
 
+TEST_CASE("tusk run: long-haul link delays are not mistaken for a stall", "[component][cli]")
+{
+    // 25 ms per link: nothing can be delivered for 75 ms after the start, beyond the 20 ms
+    // default watchdog, which once stopped this run as "no progress". The watchdog's floor
+    // is 4 base RTTs of the longest path.
+    auto d = Scratch("long-haul");
+    std::string s = kSmall;
+    s.replace(s.find("fabric_link_gbps = 100"), 22,
+              "fabric_link_gbps = 100\nlink_delay_ns = 25000000");
+    Write(d / "s.toml", s + "[pfc]\nenabled = false\n");
+    auto o = Tusk("run " + (d / "s.toml").string() + " --out " + (d / "out").string() + " -q");
+    INFO(o.output);
+    CHECK(o.status == 0);
+}
+
 TEST_CASE("tusk --help and subcommand help", "[component][cli]")
 {
     auto o = Tusk("--help");

@@ -179,10 +179,15 @@ TEST_CASE("tusk run --out: a folder holding anything tusk did not write is never
     fs::create_directories(d / "thesis");
     Write(d / "thesis" / "manifest.json", "{\"name\": \"my web app\"}\n");
     Write(d / "thesis" / "thesis.tex", "three years of work\n");
+    fs::create_directories(d / "thesis" / "chapters");
+    Write(d / "thesis" / "chapters" / "ch1.tex", "one\n");
     auto o = RunSmall(d, d / "thesis");
     INFO(o.output);
     CHECK(o.status == 2);
     CHECK(o.output.find("thesis.tex") != std::string::npos);
+    // What it holds is said one level deep (a home directory is not walked to say it).
+    CHECK(o.output.find("chapters/") != std::string::npos);
+    CHECK(o.output.find("ch1.tex") == std::string::npos);
     CHECK(Slurp(d / "thesis" / "thesis.tex") == "three years of work\n");
     CHECK(Slurp(d / "thesis" / "manifest.json") == "{\"name\": \"my web app\"}\n");
     CHECK(Named(d, "thesis.").empty()); // no staging folder, no lock left

@@ -67,7 +67,8 @@ SetExitStatusFooters(CLI::App& app)
     const std::map<std::string, std::string> own = {
         {"policies", "Exit status: 0 success; 2 a plugin that cannot be loaded."},
         {"kinds", "Exit status: 0 success; 2 a plugin that cannot be loaded."},
-        {"keys", "Exit status: 0 success; 2 a bad scenario, key or plugin."},
+        {"keys", "Exit status: 0 success; 2 a plugin that cannot be loaded, or an --update-doc "
+                 "file without its key markers."},
         {"report",
          "Exit status: 0 the report was written; 2 bad input (not a results folder, a damaged "
          "result file, an --out that holds the results: nothing written); 3 the report could "
