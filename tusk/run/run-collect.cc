@@ -281,7 +281,13 @@ CollectResults(const ScenarioSpec& spec,
             lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
         }
         result.flows.push_back(std::move(row));
+        // Its paths and messages are in the row now: free them before the next row is built,
+        // so the two copies of a transfer's results are not held for every transfer at once.
+        executor.exec->ReleaseRecord(t);
     }
+    // Every record is in a row: free them all (unless transfers remain unfinished, when
+    // DescribeBlocked reads them below), before the collective, wait and job rows grow.
+    executor.exec->ReleaseRecords();
     // Collective-aware ideal: the transfers released together share the fabric max-min
     // fairly: a collective's step (every channel), or, outside collectives, the transfers one
     // trigger releases at the same delay (none: posted at the same time), e.g. a connection

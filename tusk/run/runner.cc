@@ -150,6 +150,10 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     result.headroom = built.headroom;
     observers.Finish(result);
     CollectResults(spec, graph, workload, built, executor, observers, result);
+    if (options.afterCollect)
+    {
+        options.afterCollect();
+    }
 
     executor.exec->Dispose();
     observers.Dispose();

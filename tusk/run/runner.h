@@ -381,6 +381,9 @@ struct RunOptions
     /** Called when the simulation has stopped, before anything is disposed (tests read NIC
      *  and QP counters here). */
     std::function<void(ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&)> afterRun;
+    /** Called when the results are collected, before the fabric and executor are disposed
+     *  (tests check what the run still holds then, e.g. WorkloadExecutor::LiveRecords). */
+    std::function<void()> afterCollect;
     /** Called on the progress tick (every 20 µs of simulated time, an event every run has,
      *  so results do not change); returning false stops the run and RunScenario throws
      *  RunInterrupted (a Ctrl-C in the Python module). */

@@ -7,6 +7,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <atomic>
 #include <iomanip>
 #include <set>
 #include <sstream>
@@ -17,6 +18,12 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("WorkloadExecutor");
 NS_OBJECT_ENSURE_REGISTERED(WorkloadExecutor);
+
+namespace
+{
+/** Process-wide sum of every executor's m_liveRecords (runs of a sweep share the process). */
+std::atomic<uint64_t> g_liveRecords{0};
+} // namespace
 
 TypeId
 WorkloadExecutor::GetTypeId()
@@ -83,6 +90,9 @@ WorkloadExecutor::WorkloadExecutor()
 void
 WorkloadExecutor::DoDispose()
 {
+    g_liveRecords -= m_liveRecords;
+    m_liveRecords = 0;
+    std::vector<TransferRecord>().swap(m_records);
     m_connections.clear();
     m_allQps.clear();
     m_allPeers.clear();
@@ -119,7 +129,11 @@ WorkloadExecutor::Setup(std::shared_ptr<const WorkloadSpec> shared,
     const WorkloadSpec& spec = *m_spec;
     m_nics = nics;
     const size_t n = spec.transfers.size();
+    g_liveRecords -= m_liveRecords;
     m_records.assign(n, TransferRecord());
+    m_transfers = n;
+    m_liveRecords = n;
+    g_liveRecords += n;
     m_transferConnection.assign(n, nullptr);
     m_waiters.assign(spec.triggers.size(), {});
     m_activations.assign(spec.triggers.size(), 0);
@@ -515,6 +529,46 @@ WorkloadExecutor::DelayedActivate(uint32_t trigger)
     {
         m_allDone();
     }
+}
+
+uint64_t
+WorkloadExecutor::LiveRecords()
+{
+    return g_liveRecords;
+}
+
+void
+WorkloadExecutor::ReleaseRecord(uint32_t t)
+{
+    TransferRecord& r = m_records.at(t);
+    decltype(r.paths)().swap(r.paths);
+    decltype(r.messages)().swap(r.messages);
+}
+
+bool
+WorkloadExecutor::ReleaseRecords()
+{
+    if (!AllDone())
+    {
+        return false;
+    }
+    g_liveRecords -= m_liveRecords;
+    m_liveRecords = 0;
+    std::vector<TransferRecord>().swap(m_records);
+    std::vector<const Connection*>().swap(m_transferConnection);
+    std::vector<std::vector<uint32_t>>().swap(m_waiters);
+    std::vector<uint32_t>().swap(m_multishotNext);
+    std::vector<bool>().swap(m_fired);
+    for (auto& [key, c] : m_connections)
+    {
+        for (auto& o : c.owners)
+        {
+            // RecordOf answers nullptr from now on: a frame still traced is counted nowhere.
+            decltype(o->first)().swap(o->first);
+            o->end = 0;
+        }
+    }
+    return true;
 }
 
 uint64_t

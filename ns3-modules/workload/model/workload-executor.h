@@ -124,7 +124,7 @@ class WorkloadExecutor : public Object
     std::vector<std::string> DescribeBlocked(size_t max = 8) const;
     /** Every transfer delivered and acknowledged, and no trigger activation still delayed
      *  (TriggerSpec::onFire: a compute node still running). */
-    bool AllDone() const { return m_done == m_records.size() && m_pendingActivations == 0; }
+    bool AllDone() const { return m_done == m_transfers && m_pendingActivations == 0; }
     /** When trigger g fired, ps; -1 if it has not. */
     int64_t GetTriggerFiredPs(uint32_t g) const { return m_firedPs.at(g); }
 
@@ -133,6 +133,24 @@ class WorkloadExecutor : public Object
     /** Transfer t's record with the counts of its messages still in progress added (what a
      *  run that stopped early can say about an unfinished transfer). */
     TransferRecord RecordWithPending(uint32_t t) const;
+    /**
+     * \brief Free transfer t's path and message lists (TransferRecord::paths, messages) once
+     * its result row is built: the rest of its record stays, so DeliveredBytes, AllDone and
+     * DescribeBlocked still answer. Call after the run, never during it.
+     */
+    void ReleaseRecord(uint32_t t);
+    /**
+     * \brief After the run, when AllDone(): free every transfer record and the per-transfer
+     * bookkeeping (waiters, PSN owners), keeping the trigger firing times. GetRecords() is then
+     * empty and AllDone() stays true. Does nothing when transfers remain unfinished (their
+     * records explain the failure: DescribeBlocked).
+     * \return whether the records were freed
+     */
+    bool ReleaseRecords();
+    /** Transfer records held by every executor of this process (count, one per transfer from
+     *  Setup until ReleaseRecords or Dispose): what a run keeps per transfer until its results
+     *  are collected. Regression tests check it drops to 0 once results are collected. */
+    static uint64_t LiveRecords();
     /** Bytes delivered for transfer t, including the part in progress on its QPs. */
     uint64_t DeliveredBytes(uint32_t t) const;
     /**
@@ -225,6 +243,8 @@ class WorkloadExecutor : public Object
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Connection> m_connections;
     std::vector<const Connection*> m_transferConnection;
     std::vector<TransferRecord> m_records;
+    size_t m_transfers = 0;      //!< transfers in the spec (m_records may be released)
+    uint64_t m_liveRecords = 0;  //!< m_records.size(), counted in LiveRecords()
     std::vector<std::vector<uint32_t>> m_waiters; //!< per trigger, transfers waiting, in order
     std::vector<uint32_t> m_activations;
     std::vector<bool> m_fired;
