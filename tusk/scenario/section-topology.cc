@@ -5,6 +5,7 @@
  * (fabric/helper/topology-builders.h), whose defaults are the keys' defaults.
  */
 #include "run/run-stages.h"
+#include "run/fabric-kinds.h"
 #include "scenario/scenario-sections.h"
 #include "scenario/topology-kinds.h"
 
@@ -432,7 +433,7 @@ CheckLongHaulRto(const ScenarioSpec& spec, uint64_t baseRttPs)
 void
 WarnLongHaulCredits(const ScenarioSpec& spec, std::vector<std::string>& w)
 {
-    if (!spec.fabric.IsInfiniband())
+    if (!FabricKindOf(spec).UsesCredits())
     {
         return;
     }
