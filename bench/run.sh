@@ -5,7 +5,7 @@
 #   perm-8192:      htsim perm_8192n_8192c_2MB.cm on fat_tree_8192_1os.topo ($TUSK_HTSIM_DATA: the 8192-host htsim files, not in the repository)
 #   perm-8192-ls:   the same permutation on leaf_spine_8192_400g.topo ($TUSK_HTSIM_DATA: the 8192-host htsim files, not in the repository)
 #   setup:          setup time of a one-switch star of 1k..16k hosts (bench/star-setup.toml)
-#   iterations:     setup time and peak RSS of a ring all-reduce job of 10, 100 and 1,000
+#   iterations:     setup time and peak RSS of a ring all-reduce job of 10, 100, 300 and 1,000
 #                   iterations (bench/iterations.toml), each run to the end
 # Usage: bench/run.sh [CASE|all] [--callgrind] [--set key=value ...]
 #   all = perm-128 and perm-1024 (the 8,192-host cases take minutes and GBs: name them).
@@ -97,7 +97,7 @@ iterations_table() {
   echo "| iterations | transfers | setup s (wall) | process CPU s | wall s (simulation) | peak RSS MB | simulated µs |"
   echo "|---|---|---|---|---|---|---|"
   local n out
-  for n in 10 100 1000; do
+  for n in 10 100 300 1000; do
     out=build/bench/iterations-$n
     /usr/bin/time -f "%U %S %M" -o build/bench-iterations.time \
       "$TUSK" run --quiet bench/iterations.toml --set "jobs[0].iterations=$n" --out "$out" "$@" \

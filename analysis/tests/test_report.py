@@ -181,6 +181,36 @@ class ErrorsTest(unittest.TestCase):
         p = support.run_tusk("report", os.path.join(TMP, "nonexistent"), check=False)
         self.assertEqual(p.returncode, 2, p.stdout)
 
+    def _damaged_copy(self, name, text):
+        """A copy of the comparison's ecmp run with `name` replaced by `text`."""
+        run = os.path.join(tempfile.mkdtemp(dir=TMP), "run")
+        shutil.copytree(os.path.join(CMP, "ecmp"), run)
+        with open(os.path.join(run, name), "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return run
+
+    def test_damaged_files_exit_2_naming_file_and_column(self):
+        # Each damage once made the report end in a Python traceback (exit 1).
+        with open(os.path.join(CMP, "ecmp", "flows.csv"), encoding="utf-8") as fh:
+            header = fh.readline()
+        cases = [
+            ("manifest.json", "[1, 2]", "manifest.json: expected a JSON object"),
+            ("manifest.json", '{"seed": 1}', "manifest.json: key 'policy'"),
+            ("flows.csv", "a,b\n1,2\n", "flows.csv: no column flow_id"),
+            ("flows.csv", header + "x,y,z\n", "flows.csv: line 2, column bytes: empty"),
+            ("flows.csv", "flow_id,src,dst,bytes,start_us,finish_us,fct_us,finished\n"
+                          "0,0,1,lots,0,1,1,1\n", "line 2, column bytes: 'lots' is not a number"),
+            ("links.csv", "link_id,from\n", "links.csv: no column to, tx_bytes"),
+        ]
+        for name, text, expected in cases:
+            with self.subTest(name=name, text=text[:20]):
+                run = self._damaged_copy(name, text)
+                p = support.run_tusk("report", run, "--out", run + "-report", check=False)
+                self.assertEqual(p.returncode, 2, p.stdout)
+                self.assertIn(expected, p.stdout)
+                self.assertNotIn("Traceback", p.stdout)
+                self.assertFalse(os.path.exists(run + "-report"))
+
     def test_manifest_is_valid_json(self):
         with open(os.path.join(CMP, "ecmp", "manifest.json")) as fh:
             m = json.load(fh)

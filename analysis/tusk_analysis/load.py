@@ -114,10 +114,51 @@ def _read_csv(path):
         raise ResultsError("%s: empty (not even a header)" % path) from None
 
 
+# The columns every reader of a table relies on, and those of them that hold numbers. A table
+# without them was not written by tusk (or was edited): a ResultsError names the file and the
+# column, rather than a KeyError deep inside a plot.
+# Numeric columns may be empty only where tusk writes an empty cell (an unfinished flow has
+# no finish_us); the `filled` ones never are.
+REQUIRED_COLUMNS = {
+    "flows": (("flow_id", "src", "dst", "bytes", "start_us", "finish_us", "fct_us", "finished"),
+              ("src", "dst", "bytes", "start_us", "finish_us", "fct_us", "finished"),
+              ("flow_id", "src", "dst", "bytes", "start_us", "finished")),
+    "collectives": (("collective_id", "kind", "start_us", "finish_us", "cct_us", "finished"),
+                    ("start_us", "finish_us", "cct_us", "finished"),
+                    ("collective_id", "kind", "finished")),
+    "links": (("link_id", "from", "to", "tx_bytes"), ("tx_bytes",), ("link_id", "tx_bytes")),
+}
+
+
+def _check_columns(df, source, table):
+    names, numeric, filled = REQUIRED_COLUMNS.get(table, ((), (), ()))
+    where = source if isinstance(source, str) else "<%s text>" % table
+    missing = [c for c in names if c not in df.columns]
+    if missing:
+        raise ResultsError("%s: no column %s (every tusk %s.csv has %s)"
+                           % (where, ", ".join(missing), table, ", ".join(names)))
+    for c in filled:
+        empty = df[c].isna()
+        if empty.any():
+            raise ResultsError("%s: line %d, column %s: empty (tusk always writes it)"
+                               % (where, int(empty.idxmax()) + 2, c))
+    for c in numeric:
+        values = pd.to_numeric(df[c], errors="coerce")
+        bad = values.isna() & df[c].notna()
+        if bad.any():
+            row = int(bad.idxmax())
+            raise ResultsError("%s: line %d, column %s: %r is not a number"
+                               % (where, row + 2, c, df[c].iloc[row]))
+
+
 def read_table(source, table):
     """One result table (flows, collectives, links, ...) from a path or a file-like object
-    holding its CSV text, with the column types load_run gives it."""
+    holding its CSV text, with the column types load_run gives it.
+
+    Raises ResultsError when the file is missing or empty, or lacks a column every reader
+    relies on (REQUIRED_COLUMNS), or holds a non-number in one of its numeric columns."""
     df = _read_csv(source)
+    _check_columns(df, source, table)
     # step_end_us is a ';'-separated list: keep it text even with a single step.
     if table == "collectives" and "step_end_us" in df.columns:
         df["step_end_us"] = df["step_end_us"].astype(str)
@@ -134,6 +175,13 @@ def load_run(path):
         raise ResultsError("%s: no manifest.json; not a tusk run directory" % path) from None
     except json.JSONDecodeError as e:
         raise ResultsError("%s: not valid JSON (%s)" % (mpath, e)) from None
+    if not isinstance(manifest, dict):
+        raise ResultsError("%s: expected a JSON object, found a %s"
+                           % (mpath, type(manifest).__name__))
+    for key, kind in (("policy", str), ("seed", int), ("summary", dict)):
+        if not isinstance(manifest.get(key), kind):
+            raise ResultsError("%s: key %r: expected a %s, found %r; not a tusk manifest"
+                               % (mpath, key, kind.__name__, manifest.get(key)))
     flows = read_table(os.path.join(path, "flows.csv"), "flows")
     collectives = read_table(os.path.join(path, "collectives.csv"), "collectives")
     links = read_table(os.path.join(path, "links.csv"), "links")

@@ -264,7 +264,7 @@ def collective_steps(ctx, max_collectives=3):
                 if any(abs(w["step"] - x) <= apart for x in labelled):
                     continue  # keep the labels apart
                 labelled.append(w["step"])
-                if w.get("src") == w.get("src"):
+                if "src" in w and w["src"] == w["src"]:  # a step whose slowest flow is known
                     a_step.annotate("h%d→h%d" % (w["src"], w["dst"]),
                                     (w["step"], w["step_us"]), xytext=(0, 2),
                                     textcoords="offset points", va="bottom",

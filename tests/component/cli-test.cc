@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;
@@ -149,6 +150,21 @@ TEST_CASE("tusk run: flows unfinished at the stop time exit 1 and are reported, 
     CHECK(unfinished > 0);
 }
 
+TEST_CASE("tusk run: long-haul link delays are not mistaken for a stall", "[component][cli]")
+{
+    // 25 ms per link: nothing can be delivered for 75 ms after the start, beyond the 20 ms
+    // default watchdog, which once stopped this run as "no progress". The watchdog's floor
+    // is 4 base RTTs of the longest path.
+    auto d = Scratch("long-haul");
+    std::string s = kSmall;
+    s.replace(s.find("fabric_link_gbps = 100"), 22,
+              "fabric_link_gbps = 100\nlink_delay_ns = 25000000");
+    Write(d / "s.toml", s + "[pfc]\nenabled = false\n");
+    auto o = Tusk("run " + (d / "s.toml").string() + " --out " + (d / "out").string() + " -q");
+    INFO(o.output);
+    CHECK(o.status == 0);
+}
+
 TEST_CASE("tusk --help and subcommand help", "[component][cli]")
 {
     auto o = Tusk("--help");
@@ -157,6 +173,15 @@ TEST_CASE("tusk --help and subcommand help", "[component][cli]")
     o = Tusk("compare --help");
     CHECK(o.status == 0);
     CHECK(o.output.find("--policies") != std::string::npos);
+    // Each command's help ends with its own exit statuses: a listing cannot fail a run.
+    CHECK(o.output.find("1 a run failed") != std::string::npos);
+    o = Tusk("kinds --help");
+    CHECK(o.output.find("Exit status: 0 success; 2 a plugin") != std::string::npos);
+    CHECK(o.output.find("a run failed") == std::string::npos);
+    o = Tusk("report --help");
+    CHECK(o.output.find("0 the report was written") != std::string::npos);
+    o = Tusk("sweep --help");
+    CHECK(o.output.find("130 interrupted") != std::string::npos);
     o = Tusk("policies");
     CHECK(o.output.find("ns3::EcmpLoadBalancer") != std::string::npos);
     for (const char* listed : {"flowlet-ar", "host-plb", "ns3::PlbPathSelector",
@@ -280,5 +305,31 @@ TEST_CASE("tusk run -q and compare -q: no progress on stderr, but the warnings",
         CHECK(o.output.rfind("tusk: warning: ", 0) == 0);
         CHECK(o.output.find("data_priority (3)") != std::string::npos);
         CHECK(o.output.find("[tusk]") == std::string::npos); // no progress
+    }
+}
+
+TEST_CASE("tusk run: SIGTERM or SIGINT mid-run says so, exits 128+signal, writes nothing",
+          "[component][cli]")
+{
+    auto d = Scratch("signal");
+    std::string big = kSmall;
+    big.replace(big.find("200KB"), 5, "4GB"); // minutes of wall time: the signal comes first
+    Write(d / "s.toml", big);
+    for (const auto& [sig, number, word] :
+         {std::tuple{"TERM", 15, "terminated (SIGTERM)"}, std::tuple{"INT", 2, "interrupted (SIGINT)"}})
+    {
+        const fs::path out = d / (std::string("out-") + sig);
+        auto o = tusk_test::Shell(std::string(TUSK_BINARY_DIR) + "/bin/tusk run " +
+                                  (d / "s.toml").string() + " -q --out " + out.string() +
+                                  " 2>&1 & p=$!; sleep 1; kill -" + sig + " $p; wait $p; echo rc=$?");
+        INFO(o.output);
+        CHECK(o.output.find(std::string("tusk: ") + word + "; results of this run not written") !=
+              std::string::npos);
+        CHECK(o.output.find("rc=" + std::to_string(128 + number)) != std::string::npos);
+        CHECK_FALSE(fs::exists(out));
+    }
+    for (const auto& e : fs::directory_iterator(d))
+    {
+        CHECK(e.path().filename().string().find("staging") == std::string::npos);
     }
 }

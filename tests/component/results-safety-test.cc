@@ -179,10 +179,15 @@ TEST_CASE("tusk run --out: a folder holding anything tusk did not write is never
     fs::create_directories(d / "thesis");
     Write(d / "thesis" / "manifest.json", "{\"name\": \"my web app\"}\n");
     Write(d / "thesis" / "thesis.tex", "three years of work\n");
+    fs::create_directories(d / "thesis" / "chapters");
+    Write(d / "thesis" / "chapters" / "ch1.tex", "one\n");
     auto o = RunSmall(d, d / "thesis");
     INFO(o.output);
     CHECK(o.status == 2);
     CHECK(o.output.find("thesis.tex") != std::string::npos);
+    // What it holds is said one level deep (a home directory is not walked to say it).
+    CHECK(o.output.find("chapters/") != std::string::npos);
+    CHECK(o.output.find("ch1.tex") == std::string::npos);
     CHECK(Slurp(d / "thesis" / "thesis.tex") == "three years of work\n");
     CHECK(Slurp(d / "thesis" / "manifest.json") == "{\"name\": \"my web app\"}\n");
     CHECK(Named(d, "thesis.").empty()); // no staging folder, no lock left
@@ -486,4 +491,30 @@ TEST_CASE("tusk rerun and tusk report never write over the results they read",
         CHECK(fs::exists(d / "cmp" / "ecmp" / "flows.csv"));
         CHECK(fs::exists(d / "cmp" / "comparison.csv"));
     }
+}
+
+TEST_CASE("tusk sweep: runs or an index the disk refuses exit 3, and leave no half index",
+          "[component][sweep][results-safety]")
+{
+    const auto d = Scratch("safety-sweep-full");
+    // Each run samples its queues every 0.1 µs: a timeseries.csv of a few hundred KiB, far
+    // above the 64 KiB limit, while the two-run index fits under it.
+    Write(d / "s.toml", std::string(tusk_test::kSmallScenario) + "[output]\nsample_us = 0.1\n");
+    Write(d / "sw.toml", "name = \"full\"\nscenario = \"s.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                         "values = [1, 2]\n");
+    auto o = Shell("ulimit -f 64; exec " + kTusk + " sweep " + (d / "sw.toml").string() +
+                   " -q --out " + (d / "a").string());
+    INFO(o.output);
+    CHECK(o.status == 3); // was 1: every run failed to write, as `tusk run` says with 3
+    CHECK(o.output.find("2 errors") != std::string::npos);
+    CHECK(fs::exists(d / "a" / "index.sqlite"));
+
+    // ulimit -f 8: the runs fail and so does index.sqlite (about 24 KiB): exit 3 naming it,
+    // and no index.sqlite.tmp-* left behind.
+    o = Shell("ulimit -f 8; exec " + kTusk + " sweep " + (d / "sw.toml").string() + " -q --out " +
+              (d / "b").string());
+    INFO(o.output);
+    CHECK(o.status == 3);
+    CHECK(o.output.find("index.sqlite") != std::string::npos);
+    CHECK(Named(d / "b", "index.sqlite").empty());
 }

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sys/wait.h>
 
@@ -501,4 +502,40 @@ TEST_CASE("tusk run: an inconsistent SimAI header or parallel layout exits 2 and
     CHECK(out.find("layout.toml:11: jobs[0].dp: TP * PP * DP * EP = 4 * 2 * 3 * 1 = 24, but "
                    "the job has 16 ranks") != std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("algorithm = \"auto\" in [[jobs]]: NCCL's choice per collective, in collectives.csv",
+          "[component][job][auto]")
+{
+    // Two jobs of 16 ranks on one leaf each of a 2x1 leaf-spine at 400 Gb/s (busBw 50 GB/s, no
+    // scale-up domain, so N = n = 16 nodes). NCCL's tuning model (src/graph/tuning.cc, Simple;
+    // the formulas of collective-registry.h), worked by hand:
+    //   ring: algBw = 50 * 16 / 30 = 26.67 GB/s; latency 8.4 + 30 * 9.6 = 296.4 us, x 1.9 =
+    //         563.2 us from S >= 16/16 * 65536 B;
+    //   tree: algBw = 0.5 * min(45, 80) * c(S) GB/s; latency 2 * floor(log2 16) * 50 = 400 us.
+    // 1 MiB (c = 0.5): ring 563.2 + 39.3 = 602.5 us; tree 400 + 93.2 = 493.2 us -> tree
+    // 4 KiB (c = 0.9): ring 296.4 + 0.15 us; tree 400 + 0.2 us               -> ring
+    auto spec = LeafSpine(2, 1, 16, 400, 1000);
+    auto a = OneCollective("all-reduce", "auto", 1 << 20);
+    a.name = "a";
+    a.ranks = 16;
+    auto b = OneCollective("all-reduce", "auto", 4096);
+    b.name = "b";
+    b.ranks = 16;
+    tusk::JobCollectiveEntry gather; // "auto" for a kind without a choice: its default
+    gather.kind = "all-gather";
+    gather.algorithm = "auto";
+    gather.bytes = 4096;
+    b.collectives.push_back(gather);
+    auto r = Run(Jobs(spec, {a, b}));
+    REQUIRE(r.finished);
+    REQUIRE(r.collectives.size() == 3);
+    std::map<std::string, std::string> chosen;
+    for (const auto& c : r.collectives)
+    {
+        chosen[std::to_string(c.job) + "/" + c.kind] = c.algorithm;
+    }
+    CHECK(chosen["0/all-reduce"] == "double-binary-tree");
+    CHECK(chosen["1/all-reduce"] == "ring");
+    CHECK(chosen["1/all-gather"] == "ring");
 }

@@ -48,32 +48,34 @@ time = "00:10:00"
 mem = "512M"
 TOML
 
-"$TUSK" sweep "$tmp/sweep.toml" --backend slurm --wait -q --out "$tmp/slurm"
+# The results root has a `%j` in its name: sbatch must not expand it in the log paths.
+S="$tmp/slurm%j"
+"$TUSK" sweep "$tmp/sweep.toml" --backend slurm --wait -q --out "$S"
 "$TUSK" sweep "$tmp/sweep.toml" -j 2 -q --out "$tmp/local" >/dev/null
 
 fail=0
-cmp "$tmp/local/sweep.csv" "$tmp/slurm/sweep.csv" || { echo "sweep.csv differs"; fail=1; }
+cmp "$tmp/local/sweep.csv" "$S/sweep.csv" || { echo "sweep.csv differs"; fail=1; }
 runs=0
 for d in "$tmp"/local/*=*; do
   id=$(basename "$d")
   runs=$((runs + 1))
   for f in "$d"/*.csv; do
-    cmp "$f" "$tmp/slurm/$id/$(basename "$f")" || { echo "$id/$(basename "$f") differs"; fail=1; }
+    cmp "$f" "$S/$id/$(basename "$f")" || { echo "$id/$(basename "$f") differs"; fail=1; }
   done
   timing='"(wall|setup|run)_time_s"'
   if ! diff <(grep -Ev "$timing" "$d/manifest.json") \
-            <(grep -Ev "$timing" "$tmp/slurm/$id/manifest.json"); then
+            <(grep -Ev "$timing" "$S/$id/manifest.json"); then
     echo "$id/manifest.json differs beyond wall_time_s, setup_time_s and run_time_s"; fail=1
   fi
 done
 [ "$runs" -eq 8 ] || { echo "expected 8 local runs, found $runs"; fail=1; }
 # Four array tasks ran (2 runs each), and the index job wrote the index.
-tasks=$(ls "$tmp"/slurm/.sweep/slurm/task-*.out | wc -l)
+tasks=$(ls "$S"/.sweep/slurm/task-*.out | wc -l)
 [ "$tasks" -eq 4 ] || { echo "expected 4 array task logs, found $tasks"; fail=1; }
-grep -q "slurm" <(sqlite3 "$tmp/slurm/index.sqlite" "SELECT DISTINCT backend FROM runs" 2>/dev/null ||
-                  /usr/bin/python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT DISTINCT backend FROM runs').fetchall())" "$tmp/slurm/index.sqlite") \
+grep -q "slurm" <(sqlite3 "$S/index.sqlite" "SELECT DISTINCT backend FROM runs" 2>/dev/null ||
+                  /usr/bin/python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT DISTINCT backend FROM runs').fetchall())" "$S/index.sqlite") \
   || { echo "index.sqlite does not say the runs ran on slurm"; fail=1; }
-"$TUSK" sweep "$tmp/sweep.toml" --status --out "$tmp/slurm" | grep -q "8 ok" || { echo "--status"; fail=1; }
+"$TUSK" sweep "$tmp/sweep.toml" --status --out "$S" | grep -q "8 ok" || { echo "--status"; fail=1; }
 if [ "$fail" -ne 0 ]; then
   echo "FAILED: the Slurm backend's results differ from the local backend's"
   exit 1

@@ -391,3 +391,42 @@ TEST_CASE("a collective whose group can never complete is found before the run",
     CHECK(std::find(dead2.begin(), dead2.end(), 0u) != dead2.end());
     CHECK(std::find(dead2.begin(), dead2.end(), ok) != dead2.end());
 }
+
+TEST_CASE("algorithm \"auto\": NCCL's choice per group, servers counted from the hosts",
+          "[unit][job][auto]")
+{
+    // 64 ranks on 8 servers of 8 at 50 GB/s: the worked example of collective-registry-test.cc
+    // (NCCL src/graph/tuning.cc, Simple): ring at 64 KiB, double binary tree at 1 MiB. With the
+    // same 64 hosts and no scale-up domain (N = 64 nodes) the ring's 126 network hops lose to
+    // the tree at 64 KiB too: ring 8.4 + 126 * 9.6 = 1218 us (S < 64/16 * 64 KiB: no x 1.9)
+    // + 2.6 us; tree 2 * 6 * 50 = 600 us + 64 KiB / 13.5 GB/s (c = 0.6) = 604.9 us.
+    for (bool scaleUp : {true, false})
+    {
+        CAPTURE(scaleUp);
+        JobSpec job;
+        job.name = "j";
+        job.hosts = Iota(64);
+        job.linkGBps = 50;
+        if (scaleUp)
+        {
+            for (uint32_t h = 0; h < 64; ++h)
+            {
+                job.serverOf.push_back(h / 8);
+            }
+        }
+        for (uint64_t bytes : {uint64_t(64) << 10, uint64_t(1) << 20})
+        {
+            JobCollective c;
+            c.kind = "all-reduce";
+            c.algorithm = "auto";
+            c.bytes = bytes;
+            job.collectives.push_back(c);
+        }
+        WorkloadSpec w;
+        WorkloadBuilder b(w);
+        AppendJob(b, w, job);
+        REQUIRE(w.collectives.size() == 2);
+        CHECK(w.collectives[0].algorithm == (scaleUp ? "ring" : "double-binary-tree"));
+        CHECK(w.collectives[1].algorithm == "double-binary-tree");
+    }
+}

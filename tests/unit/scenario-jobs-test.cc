@@ -196,6 +196,19 @@ priority = 1
     CHECK(ScenarioToJson(back) == echo);
 }
 
+TEST_CASE("[[jobs.collectives]] algorithm = \"auto\" is read for any kind", "[unit][scenario][jobs]")
+{
+    const ScenarioSpec s = LoadScenarioString(
+        kRail + "[[jobs]]\n[[jobs.collectives]]\nkind = \"all-reduce\"\nalgorithm = \"auto\"\n"
+                "bytes = 1024\n[[jobs.collectives]]\nkind = \"all-to-all\"\nalgorithm = \"auto\"\n"
+                "bytes = 1024\n",
+        kName);
+    REQUIRE(s.jobs.size() == 1);
+    REQUIRE(s.jobs[0].collectives.size() == 2);
+    CHECK(s.jobs[0].collectives[0].algorithm == "auto");
+    CHECK(s.jobs[0].collectives[1].algorithm == "auto");
+}
+
 TEST_CASE("TP * PP * DP * EP must equal the ranks: a clear error at the key's line",
           "[unit][scenario][jobs]")
 {
@@ -231,7 +244,7 @@ TEST_CASE("job and collective keys are checked", "[unit][scenario][jobs]")
              {"[[jobs]]\n[[jobs.collectives]]\nkind = \"all-gather\"\nalgorithm = \"tree\"\n"
               "bytes = 1\n",
               "jobs[0].collectives[0].algorithm",
-              "\"ring\" for all-gather"},
+              "\"ring\" or \"auto\" for all-gather"},
              {"[[jobs]]\n[[jobs.collectives]]\nkind = \"all-reduce\"\ngroup = \"cp\"\nbytes = 1\n",
               "jobs[0].collectives[0].group",
               "\"dpep\""},

@@ -28,8 +28,11 @@
 #include <CLI/CLI.hpp>
 
 #include <csignal>
+#include <cstring>
+#include <unistd.h>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 using namespace tusk;
 
@@ -42,7 +45,52 @@ OnInterrupt(int sig)
     // Not strictly async-signal-safe, but the process is about to end either way and leaving
     // half a result behind is what atomic results promise not to do.
     AbandonActiveStaging();
+    // write(2) is async-signal-safe; a researcher whose job a scheduler ended sees why.
+    const char* msg = sig == SIGINT
+                          ? "tusk: interrupted (SIGINT); results of this run not written\n"
+                          : "tusk: terminated (SIGTERM); results of this run not written\n";
+    const ssize_t ignored = ::write(STDERR_FILENO, msg, std::strlen(msg));
+    (void)ignored;
     std::_Exit(128 + sig);
+}
+
+/** Each command's help ends with the exit statuses that command can give. */
+void
+SetExitStatusFooters(CLI::App& app)
+{
+    const std::string runs =
+        "Exit status: 0 success; 1 a run failed (transfers unfinished, a deadlock, broken "
+        "conservation) or an internal error; 2 bad input, or a destination tusk will not replace "
+        "or that another tusk is writing (nothing written); 3 results could not be written (no "
+        "space left, file too large: the previous results are intact); 128+N stopped by signal "
+        "N (nothing written). docs/results-format.md, \"Results folders\".";
+    const std::map<std::string, std::string> own = {
+        {"policies", "Exit status: 0 success; 2 a plugin that cannot be loaded."},
+        {"kinds", "Exit status: 0 success; 2 a plugin that cannot be loaded."},
+        {"keys", "Exit status: 0 success; 2 a plugin that cannot be loaded, or an --update-doc "
+                 "file without its key markers."},
+        {"report",
+         "Exit status: 0 the report was written; 2 bad input (not a results folder, a damaged "
+         "result file, an --out that holds the results: nothing written); 3 the report could "
+         "not be written (the previous report is intact)."},
+        {"sweep",
+         "Exit status: 0 every run ok; 1 a run failed or errored (the sweep went on; see "
+         "sweep.csv); 2 a bad sweep file, scenario or --out (nothing run); 3 the disk refused "
+         "every failing run's results or the index; 130 interrupted (finished runs kept). "
+         "docs/sweeps.md."},
+        {"regress",
+         "Exit status: 0 every check passed; 1 a check failed or a run did not finish; 2 a bad "
+         "suite file (its line and key). docs/sweeps.md."},
+        {"locate",
+         "Exit status: 0 success (named or not); 2 bad input (file, line, column; nothing "
+         "written). docs/locate.md."},
+    };
+    app.footer(runs);
+    for (CLI::App* sub : app.get_subcommands({}))
+    {
+        const auto it = own.find(sub->get_name());
+        sub->footer(it != own.end() ? it->second : runs);
+    }
 }
 
 } // namespace
@@ -58,11 +106,6 @@ main(int argc, char** argv)
     // Past a file size limit (ulimit -f), write() fails with EFBIG (exit 3, the path and "File
     // too large") instead of the process being killed without a word.
     std::signal(SIGXFSZ, SIG_IGN);
-    app.footer("Exit status: 0 success; 1 a run failed (transfers unfinished, a deadlock, "
-               "broken conservation) or an internal error; 2 bad input, or a destination tusk "
-               "will not replace or that another tusk is writing (nothing written); 3 results "
-               "could not be written (no space left, file too large: the previous results are "
-               "intact). docs/results-format.md, \"Results folders\".");
     app.set_version_flag("--version", std::string(TUSK_VERSION " (") + GitRevision() + ")");
 
     // The order of registration is the order of `tusk --help`.
@@ -77,6 +120,7 @@ main(int argc, char** argv)
     locate::CommandOptions locateOpts;
     auto* loc = locate::AddCommand(app, locateOpts);
     tusk::PluginOptions plugins(app); // --plugin on the commands that read scenarios
+    SetExitStatusFooters(app);
 
     try
     {

@@ -41,7 +41,7 @@ DoRun(const CommonOptions& o)
     const RunResult r = RunInto(spec, out, o.quiet);
     std::cout << PathClassesLine(r) << HpccPairRttLine(r);
     std::cout << SettingsLine(r.spec);
-    PrintComparisonTable({r}, std::cout);
+    PrintComparisonTable(r, std::cout); // by reference: `{r}` would copy every flow row
     std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
                              r.events, r.wallSeconds, r.events / r.wallSeconds / 1e6, out);
     if (!r.failure.empty())

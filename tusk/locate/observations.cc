@@ -199,9 +199,13 @@ ReadManifest(std::istream& in, Observations& obs)
         return;
     }
     const auto nic = scenario->find("nic");
-    if (nic != scenario->end() && nic->contains("mtu_bytes") && (*nic)["mtu_bytes"].is_number())
+    // An MTU outside what a scenario accepts (a hand-edited manifest) is ignored like a
+    // missing one, never converted out of range.
+    if (nic != scenario->end() && nic->is_object() && nic->contains("mtu_bytes") &&
+        (*nic)["mtu_bytes"].is_number_unsigned() && (*nic)["mtu_bytes"].get<uint64_t>() >= 64 &&
+        (*nic)["mtu_bytes"].get<uint64_t>() <= 65535)
     {
-        obs.mtuBytes = (*nic)["mtu_bytes"].get<uint32_t>();
+        obs.mtuBytes = static_cast<uint32_t>((*nic)["mtu_bytes"].get<uint64_t>());
     }
     const auto topo = scenario->find("topology");
     if (topo != scenario->end() && topo->is_object())

@@ -94,22 +94,27 @@ SettingsLine(const ScenarioSpec& spec)
                        s.transport, s.receiver, s.cc, s.ecn, s.pfc);
 }
 
-void
-PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
+namespace
 {
-    const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult& r) {
-        return !r.collectives.empty();
+
+/** PrintComparisonTable over runs held elsewhere (nothing copied: a run's flows can be
+ *  hundreds of MB). */
+void
+PrintTable(const std::vector<const RunResult*>& runs, std::ostream& os)
+{
+    const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult* r) {
+        return !r->collectives.empty();
     });
     size_t width = 11; // wider only for long policy names (host-random-spray)
-    for (const auto& r : runs)
+    for (const RunResult* r : runs)
     {
-        width = std::max(width, r.summary.policy.size());
+        width = std::max(width, r->summary.policy.size());
     }
     std::vector<const MetricInfo*> columns;
     for (const MetricInfo* m : MetricsInTableOrder())
     {
-        const bool valued = std::any_of(runs.begin(), runs.end(), [m](const RunResult& r) {
-            const MetricValue v = m->value(r.summary);
+        const bool valued = std::any_of(runs.begin(), runs.end(), [m](const RunResult* r) {
+            const MetricValue v = m->value(r->summary);
             return v.isCount || !std::isnan(v.real);
         });
         if ((anyCollective || !m->table.onlyWithCollectives) && (valued || !m->table.onlyWithValues))
@@ -123,12 +128,12 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
         os << fmt::format(" {:>{}}", m->table.header, m->table.width);
     }
     os << "\n";
-    for (const auto& r : runs)
+    for (const RunResult* r : runs)
     {
-        os << fmt::format("{:<{}}", r.summary.policy, width);
+        os << fmt::format("{:<{}}", r->summary.policy, width);
         for (const MetricInfo* m : columns)
         {
-            const MetricValue v = m->value(r.summary);
+            const MetricValue v = m->value(r->summary);
             os << fmt::format(" {:>{}}", v.isCount ? std::to_string(v.count) : Fmt(v.real, m->table.decimals),
                               m->table.width);
         }
@@ -148,6 +153,26 @@ PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
           "uplinks), up_imb = max / mean uplink bytes; pauses = PFC XOFF frames sent; ecn = frames "
           "CE-marked by switches; cnps = CNPs sent by receivers; retx, spur (spurious: arrived "
           "twice), naks, ooo in packets\n";
+}
+
+} // namespace
+
+void
+PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os)
+{
+    std::vector<const RunResult*> held;
+    held.reserve(runs.size());
+    for (const auto& r : runs)
+    {
+        held.push_back(&r);
+    }
+    PrintTable(held, os);
+}
+
+void
+PrintComparisonTable(const RunResult& run, std::ostream& os)
+{
+    PrintTable({&run}, os);
 }
 
 std::string

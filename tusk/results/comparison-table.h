@@ -30,6 +30,9 @@ std::string SettingsLine(const ScenarioSpec& spec);
  * collective.
  */
 void PrintComparisonTable(const std::vector<RunResult>& runs, std::ostream& os);
+/** \brief The table of one run (`tusk run`), without copying it (a run of many transfers
+ *  holds a row per transfer). */
+void PrintComparisonTable(const RunResult& run, std::ostream& os);
 
 /**
  * \brief comparison.csv: a header and one row per run (docs/results-format.md); the last

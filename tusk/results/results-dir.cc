@@ -465,8 +465,14 @@ ReplaceRefusal(const std::string& dir)
     const fs::path root(dir);
     if (!fs::exists(root / kResultsMarker, ec))
     {
+        // What it holds, one level only: `--out ~` must not walk a home directory to say so.
         std::vector<std::string> all;
-        ListFiles(root, root, all);
+        for (const auto& e : SortedEntries(root))
+        {
+            std::error_code entryEc;
+            const bool folder = e.is_directory(entryEc) && !e.is_symlink(entryEc);
+            all.push_back(e.path().filename().string() + (folder ? "/" : ""));
+        }
         if (fs::exists(root / "manifest.json", ec) || fs::exists(root / "comparison.csv", ec))
         {
             return fmt::format("has no {} marker: results of a tusk from before the marker, or "

@@ -40,48 +40,6 @@ struct HostBytes
     uint64_t suRecv = 0;
 };
 
-/** Base RTT and BDP of each path class from host 0 (PathClassRow). */
-std::vector<PathClassRow>
-PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHosts)
-{
-    Framing data;
-    data.mtuBytes = spec.nic.mtuBytes;
-    data.headerBytes = kRoceDataOverheadBytes;
-    data.phyOverheadBytes = spec.fabric.phyOverheadBytes;
-    // The ACK: a data frame's headers plus the 4-byte AETH (IBA 9.3.5), no payload.
-    const uint64_t aethBytes = 4;
-    std::map<uint32_t, PathClassRow> classes;
-    for (uint32_t dst = 1; dst < numHosts; ++dst)
-    {
-        const uint32_t links = built.fabric.HopCount(0, dst);
-        if (links == 0)
-        {
-            continue; // no path (a host cut off)
-        }
-        PathClassRow& c = classes[links];
-        if (c.pairs++ > 0)
-        {
-            continue;
-        }
-        c.links = links;
-        c.src = 0;
-        c.dst = dst;
-        c.baseRttPs = built.fabric.IdealFctPs(0, dst, spec.nic.mtuBytes, data) +
-                      built.fabric.IdealFctPs(dst, 0, aethBytes, data);
-        c.hostRateBps = built.nics[0]->GetRateBps();
-        c.hpccPairRttPs = HpccPairRtt(built.fabric.graph, 0, dst, spec.nic.mtuBytes).first * 1000;
-        c.bdpBytes = static_cast<uint64_t>(
-            (static_cast<unsigned __int128>(c.baseRttPs) * c.hostRateBps + 8'000'000'000'000ULL - 1) /
-            8'000'000'000'000ULL);
-    }
-    std::vector<PathClassRow> out;
-    for (const auto& [links, c] : classes)
-    {
-        out.push_back(c);
-    }
-    return out;
-}
-
 /** For a stuck InfiniBand run: the ports whose frames wait for credit now ("" if none). A
  *  cycle of them, each waiting for the next switch's input buffer, is a credit loop: routes
  *  with a cyclic buffer dependency deadlock an InfiniBand fabric as they do PFC (credits
@@ -173,6 +131,48 @@ CreditWaitNote(const Fabric& fabric)
 }
 
 } // namespace
+
+std::vector<PathClassRow>
+PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHosts)
+{
+    Framing data;
+    data.mtuBytes = spec.nic.mtuBytes;
+    data.headerBytes = kRoceDataOverheadBytes;
+    data.phyOverheadBytes = spec.fabric.phyOverheadBytes;
+    // The ACK: a data frame's headers plus the 4-byte AETH (IBA 9.3.5), no payload.
+    const uint64_t aethBytes = 4;
+    std::map<uint32_t, PathClassRow> classes;
+    for (uint32_t dst = 1; dst < numHosts; ++dst)
+    {
+        const uint32_t links = built.fabric.HopCount(0, dst);
+        if (links == 0)
+        {
+            continue; // no path (a host cut off)
+        }
+        PathClassRow& c = classes[links];
+        if (c.pairs++ > 0)
+        {
+            continue;
+        }
+        c.links = links;
+        c.src = 0;
+        c.dst = dst;
+        c.baseRttPs = built.fabric.IdealFctPs(0, dst, spec.nic.mtuBytes, data) +
+                      built.fabric.IdealFctPs(dst, 0, aethBytes, data);
+        c.hostRateBps = built.nics[0]->GetRateBps();
+        c.hpccPairRttPs = HpccPairRtt(built.fabric.graph, 0, dst, spec.nic.mtuBytes).first * 1000;
+        c.bdpBytes = static_cast<uint64_t>(
+            (static_cast<unsigned __int128>(c.baseRttPs) * c.hostRateBps + 8'000'000'000'000ULL - 1) /
+            8'000'000'000'000ULL);
+    }
+    std::vector<PathClassRow> out;
+    for (const auto& [links, c] : classes)
+    {
+        out.push_back(c);
+    }
+    return out;
+}
+
 
 void
 CollectResults(const ScenarioSpec& spec,
@@ -635,8 +635,11 @@ CollectResults(const ScenarioSpec& spec,
     else if (executor.exec->IsStalled())
     {
         // The watchdog stopped a run that could not progress: always a failure, and named.
+        TimeValue timeout;
+        executor.exec->GetAttribute("StallTimeout", timeout);
         result.failure = fmt::format("watchdog: no progress for {:.3f} ms at {:.3f} ms",
-                                     spec.workload.watchdogPs / 1e9, executor.exec->GetStallPs() / 1e9);
+                                     timeout.Get().GetPicoSeconds() / 1e9,
+                                     executor.exec->GetStallPs() / 1e9);
         for (const auto& line : executor.exec->DescribeBlocked())
         {
             result.failure += "; " + line;

@@ -8,6 +8,8 @@
 
 #include "scenario/scenario-sections.h"
 
+#include "rdma/model/nic-plane-port.h"
+
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
@@ -346,6 +348,13 @@ BuildFabricAndNics(const ScenarioSpec& spec,
         built.nics[host] = MakeNic(spec, plan, host, baseRttPs, attrs);
         return built.nics[host];
     };
+    // A host with several links (a multi-plane fabric): port k >= 1 is a NicPlanePort of the
+    // host's NIC, its link into plane k.
+    helper.SetHostPortFactory([&](uint32_t host, uint32_t) -> Ptr<FabricNetDevice> {
+        auto port = CreateObject<NicPlanePort>();
+        built.nics[host]->AddPlanePort(port);
+        return port;
+    });
     int64_t streams = 0;
     try
     {

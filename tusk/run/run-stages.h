@@ -242,6 +242,12 @@ int64_t ScheduleFailures(const ScenarioSpec& spec,
                          const ns3::Fabric& fabric,
                          int64_t firstStream);
 
+/** Base RTT and BDP of each class of host-to-host paths, measured from host 0 on the idle
+ *  fabric (PathClassRow; run-collect.cc). */
+std::vector<PathClassRow> PathClasses(const ScenarioSpec& spec,
+                                      const BuiltFabric& built,
+                                      uint32_t numHosts);
+
 // ---- the workload executor (run-workload.cc) ----------------------------------------------
 
 /** The executor that runs the workload on the NICs, and the scale-up domain if any. */

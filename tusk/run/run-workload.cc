@@ -137,6 +137,7 @@ AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b,
         js.exec.priority = spec.nic.dataPriority;
         js.railAlignedRings = je.ringOrder == "rail-aligned";
         js.serverOf = serverOf;
+        js.linkGBps = FirstHostRateBps(g) / 8e9;
         if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
             kind != nullptr && kind->pod == TopologyKindInfo::POD_SITE)
         {
@@ -552,7 +553,18 @@ SetUpExecutor(const ScenarioSpec& spec,
                         : spec.nic.qpEntropy == "shared"   ? WorkloadExecutor::SHARED_PORT
                                                            : WorkloadExecutor::RANDOM_PORTS));
     exec->AssignStreams(built.nextStream++);
-    attrs.Set(exec, "StallTimeout", TimeValue(PicoSeconds(spec.workload.watchdogPs)));
+    // No byte can arrive sooner than a path's RTT: a watchdog below a few of the longest RTTs
+    // (long-haul links of tens of ms) would call an idle-in-flight fabric stalled. The floor is
+    // 4 base RTTs of the longest path class; the manifest keeps the scenario's value.
+    uint64_t watchdogPs = spec.workload.watchdogPs;
+    if (watchdogPs > 0)
+    {
+        for (const auto& c : PathClasses(spec, built, built.fabric.graph.numHosts))
+        {
+            watchdogPs = std::max(watchdogPs, 4 * c.baseRttPs);
+        }
+    }
+    attrs.Set(exec, "StallTimeout", TimeValue(PicoSeconds(watchdogPs)));
     if (spec.scaleUp.gpusPerServer > 1)
     {
         ex.scaleUp = CreateObject<ScaleUpDomain>();

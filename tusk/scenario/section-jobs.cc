@@ -46,7 +46,10 @@ CollectiveRows()
         Later<C>("algorithm", "string", "",
                  "all-reduce: `\"ring\"`, `\"halving-doubling\"`, `\"double-binary-tree\"`, "
                  "`\"hierarchical-ring\"`; all-gather, reduce-scatter: `\"ring\"`; all-to-all: "
-                 "`\"direct\"`, `\"pairwise\"`; broadcast: `\"chain\"`; the others: `\"p2p\"`.",
+                 "`\"direct\"`, `\"pairwise\"`; broadcast: `\"chain\"`; the others: `\"p2p\"`; "
+                 "any kind: `\"auto\"`, NCCL's choice for an all-reduce by size, rank count and "
+                 "servers of its group (ns3-modules/workload/doc/workload.md), the kind's first "
+                 "for the others.",
                  [](const C& c) {
                      return c.algorithm.empty() ? nlohmann::json() : nlohmann::json(c.algorithm);
                  })
@@ -226,7 +229,8 @@ ReadCollectives(ScenarioReader& r, const toml::array& colls, const std::string& 
         if (const toml::node* n = ct.get("algorithm"))
         {
             c.algorithm = r.String(n, CK("algorithm"));
-            const auto& valid = ns3::CollectiveAlgorithms(c.kind);
+            auto valid = ns3::CollectiveAlgorithms(c.kind);
+            valid.push_back("auto");
             if (std::find(valid.begin(), valid.end(), c.algorithm) == valid.end())
             {
                 r.Fail(n, CK("algorithm"),

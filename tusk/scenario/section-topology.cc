@@ -90,10 +90,45 @@ LeafSpineKeys()
         LinkRows<P>("LeafSpineParams", "Host–leaf link rate.", "Leaf–spine link rate."));
 }
 
+/** `planes` and `plane_link_gbps` of a kind that copies its fabric into planes
+ *  (fabric/helper/multi-plane.h); echoed only when set, so a one-plane manifest is unchanged. */
+template <class P>
+std::vector<Knob<P>>
+PlaneRows(const char* params)
+{
+    auto param = [params](const char* field) { return std::string(params) + "." + field; };
+    std::vector<Knob<P>> rows;
+    rows.push_back(
+        Count<P>("planes", &P::planes, 1,
+                 "Planes (at most 16): the fabric is built this many times, each copy its own "
+                 "switches and links (`p<k>.` before its switch names: `p2.leaf3`), and every "
+                 "host NIC gets one port per plane at `plane_link_gbps`. The NIC sends a frame "
+                 "on plane `UDP source port mod planes`: host spraying sprays planes, ECMP keeps "
+                 "a QP on one plane. 1 = one fabric, today's names.")
+                       .Default("`1`"));
+    rows.back().d.params.push_back(param("planes"));
+    rows.back().write = [](const P& p) {
+        return p.planes == 1 ? nlohmann::json() : nlohmann::json(p.planes);
+    };
+    rows.push_back(Rate<P>("plane_link_gbps", &P::planeRateBps, kBpsPerGbps, Sign::NON_NEGATIVE,
+                           bounds::kLinkRate,
+                           "Rate of each host port when `planes` > 1; 0 = `host_link_gbps / "
+                           "planes` (equal total bandwidth).")
+                       .Default("`0`")
+                       .Attr({"ns3::FabricNetDevice::DataRate"}));
+    rows.back().d.params.push_back(param("planeRateBps"));
+    rows.back().write = [](const P& p) {
+        return p.planeRateBps == 0 ? nlohmann::json()
+                                   : nlohmann::json(InUnit(p.planeRateBps, kBpsPerGbps));
+    };
+    return rows;
+}
+
 const std::vector<Knob<ns3::LeafSpineParams>>&
 LeafSpineRows()
 {
-    static const auto rows = LeafSpineKeys<ns3::LeafSpineParams>();
+    static const auto rows = Concat<ns3::LeafSpineParams>(
+        LeafSpineKeys<ns3::LeafSpineParams>(), PlaneRows<ns3::LeafSpineParams>("LeafSpineParams"));
     return rows;
 }
 
@@ -167,8 +202,9 @@ FatTreeRows()
                      "`oversubscription:1`).")
                 .Param({"FatTreeParams.oversubscription"}),
         },
-        LinkRows<P>("FatTreeParams", "Host–ToR link rate.",
-                    "ToR–aggregation and aggregation–core link rate."));
+        Concat<P>(LinkRows<P>("FatTreeParams", "Host–ToR link rate.",
+                              "ToR–aggregation and aggregation–core link rate."),
+                  PlaneRows<P>("FatTreeParams")));
     return rows;
 }
 
@@ -309,6 +345,19 @@ Product(std::initializer_list<uint64_t> factors)
     return static_cast<uint64_t>(n);
 }
 
+/** What a multi-plane fabric refuses: a fabric kind with credit flow control (a multi-plane
+ *  NIC has one scheduler for all its ports, and credits are per port). */
+void
+CheckPlanes(const ScenarioSpec& s, uint32_t planes)
+{
+    if (planes > 1 && FabricKindOf(s).UsesCredits())
+    {
+        throw ns3::InputError(s.sourceFile, s.LineOf("topology.planes"), "topology.planes",
+                              "expected 1 with an InfiniBand fabric (multi-plane NICs run "
+                              "Ethernet only); got " + std::to_string(planes));
+    }
+}
+
 const TopologyKindRegistration kLeafSpine{
     [] {
         TopologyKindInfo k = WithKnobs("leaf-spine", "two-tier Clos: leaves (ToRs) and spines",
@@ -317,6 +366,9 @@ const TopologyKindRegistration kLeafSpine{
             return Product({t.leafSpine.leaves, t.leafSpine.hostsPerLeaf});
         };
         k.build = [](const ScenarioSpec& s) { return ns3::BuildLeafSpine(s.topology.leafSpine); };
+        k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
+            CheckPlanes(s, s.topology.leafSpine.planes);
+        };
         return k;
     }(),
     "Clos, A study of non-blocking switching networks, Bell Syst. Tech. J. 1953 (two tiers)"};
@@ -336,6 +388,9 @@ const TopologyKindRegistration kFatTree{
                        : static_cast<uint64_t>(hosts);
         };
         k.build = [](const ScenarioSpec& s) { return ns3::BuildFatTree(s.topology.fatTree); };
+        k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
+            CheckPlanes(s, s.topology.fatTree.planes);
+        };
         return k;
     }(),
     "Al-Fares et al., A scalable, commodity data center network architecture, SIGCOMM 2008"};

@@ -205,8 +205,8 @@ Rows()
                 bounds::kSimTime,
                 "No progress (no transfer started or finished, no byte delivered, nothing "
                 "scheduled for later) for this long while transfers remain stops the run (exit "
-                "1) and names every collective that cannot complete and what it waits for. `0` = "
-                "off.")
+                "1) and names every collective that cannot complete and what it waits for. Never "
+                "less than 4 base RTTs of the longest path (long-haul links). `0` = off.")
             .Attr({"ns3::WorkloadExecutor::StallTimeout"}),
         Custom<S>(
             "flows", "array of tables", "",

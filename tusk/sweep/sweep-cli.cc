@@ -3,6 +3,7 @@
 #include "cli/code-identity.h"
 #include "cli/git-revision.h"
 #include "sweep/regress.h"
+#include "results/results-dir.h"
 #include "results/results-writer.h"
 #include "sweep/sweep-exec.h"
 #include "sweep/sweep-index.h"
@@ -572,6 +573,12 @@ SweepCommands::RunSweep()
         std::cerr << "tusk sweep: interrupted; finished runs are kept, run the same command to "
                      "resume\n";
         return 130;
+    }
+    if (t.writeFailed > 0 && t.writeFailed == t.failed + t.errors)
+    {
+        // Every run that did not succeed could not write its results (a full disk, a file size
+        // limit): the sweep's status is that of its runs, as `tusk run`'s would be.
+        return kExitWriteFailed;
     }
     return t.failed + t.errors ? kExitFailed : 0;
 }

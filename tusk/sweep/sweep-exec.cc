@@ -586,6 +586,7 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
             }
             const RunRecord rec = Finish(plan.root, *run, raw, wall, "local");
             (rec.status == "ok" ? tally.ok : rec.status == "failed" ? tally.failed : tally.errors)++;
+            tally.writeFailed += rec.status == "error" && rec.exitStatus == kExitWriteFailed;
             progress.Finished(rec, elapsedOfRunning(), tally);
             continue;
         }

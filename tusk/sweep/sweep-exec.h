@@ -135,6 +135,7 @@ struct SweepTally
     size_t ok = 0;
     size_t failed = 0;  //!< ran, results written, the run failed
     size_t errors = 0;  //!< ran, no results
+    size_t writeFailed = 0; //!< of the errors: the run could not write its results (exit 3)
     bool interrupted = false;
     double wallSeconds = 0;
 };

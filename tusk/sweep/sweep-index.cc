@@ -1,5 +1,6 @@
 #include "sweep/sweep-index.h"
 
+#include "results/results-dir.h"
 #include "results/results-writer.h"
 #include "sweep/sweep-exec.h"
 #include "cli/git-revision.h"
@@ -128,6 +129,27 @@ struct StmtCloser
     void operator()(sqlite3_stmt* st) const { sqlite3_finalize(st); }
 };
 
+/** A failed SQLite call, with its primary result code (SQLITE_FULL, SQLITE_IOERR, ...). */
+class SqliteError : public std::runtime_error
+{
+  public:
+    SqliteError(const std::string& what, int code)
+        : std::runtime_error(what),
+          m_code(code & 0xff)
+    {
+    }
+
+    /** The disk refused the bytes (full, a file size limit, an I/O error): exit 3, as for
+     *  any result file, rather than an internal error. */
+    bool IsWriteFailure() const
+    {
+        return m_code == SQLITE_FULL || m_code == SQLITE_IOERR || m_code == SQLITE_CANTOPEN;
+    }
+
+  private:
+    int m_code;
+};
+
 void
 Exec(sqlite3* db, const std::string& sql)
 {
@@ -136,7 +158,7 @@ Exec(sqlite3* db, const std::string& sql)
     {
         const std::string msg = err ? err : "unknown error";
         sqlite3_free(err);
-        throw std::runtime_error("index.sqlite: " + msg + " in: " + sql);
+        throw SqliteError("index.sqlite: " + msg + " in: " + sql, sqlite3_extended_errcode(db));
     }
 }
 
@@ -202,17 +224,17 @@ BindJson(sqlite3_stmt* st, int k, const nlohmann::ordered_json& v)
     }
 }
 
+/** Write the index into the new database file `tmp` (created here). */
 void
-WriteSqlite(const std::string& path, const SweepPlan& plan, const std::vector<IndexedRun>& runs)
+FillSqlite(const std::string& tmp, const SweepPlan& plan, const std::vector<IndexedRun>& runs)
 {
     const Layout l = MakeLayout(plan, runs);
-    const std::string tmp = path + fmt::format(".tmp-{}", ::getpid());
-    fs::remove(tmp);
     sqlite3* raw = nullptr;
     if (sqlite3_open(tmp.c_str(), &raw) != SQLITE_OK)
     {
+        const int code = raw ? sqlite3_extended_errcode(raw) : SQLITE_CANTOPEN;
         sqlite3_close(raw);
-        throw std::runtime_error("cannot create " + tmp);
+        throw SqliteError("cannot create " + tmp, code);
     }
     std::unique_ptr<sqlite3, DbCloser> db(raw);
     Exec(db.get(), "BEGIN");
@@ -261,14 +283,16 @@ WriteSqlite(const std::string& path, const SweepPlan& plan, const std::vector<In
         sqlite3_stmt* st = nullptr;
         if (sqlite3_prepare_v2(db.get(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
         {
-            throw std::runtime_error(std::string("index.sqlite: ") + sqlite3_errmsg(db.get()));
+            throw SqliteError(std::string("index.sqlite: ") + sqlite3_errmsg(db.get()),
+                              sqlite3_extended_errcode(db.get()));
         }
         return std::unique_ptr<sqlite3_stmt, StmtCloser>(st);
     };
     auto step = [&](sqlite3_stmt* st) {
         if (sqlite3_step(st) != SQLITE_DONE)
         {
-            throw std::runtime_error(std::string("index.sqlite: ") + sqlite3_errmsg(db.get()));
+            throw SqliteError(std::string("index.sqlite: ") + sqlite3_errmsg(db.get()),
+                              sqlite3_extended_errcode(db.get()));
         }
         sqlite3_reset(st);
         sqlite3_clear_bindings(st);
@@ -366,7 +390,28 @@ WriteSqlite(const std::string& path, const SweepPlan& plan, const std::vector<In
     }
     st.reset();
     Exec(db.get(), "COMMIT");
-    db.reset();
+}
+
+/** index.sqlite, written beside `path` and renamed over it: never half an index. */
+void
+WriteSqlite(const std::string& path, const SweepPlan& plan, const std::vector<IndexedRun>& runs)
+{
+    const std::string tmp = path + fmt::format(".tmp-{}", ::getpid());
+    fs::remove(tmp);
+    try
+    {
+        FillSqlite(tmp, plan, runs);
+    }
+    catch (const SqliteError& e)
+    {
+        std::error_code ec;
+        fs::remove(tmp, ec);
+        if (e.IsWriteFailure())
+        {
+            throw WriteError(std::string(e.what()) + " (no space left or a file size limit?)");
+        }
+        throw;
+    }
     fs::rename(tmp, path);
 }
 

@@ -77,6 +77,20 @@ Trim(std::string s)
     return s.substr(i);
 }
 
+/** `text` inside an sbatch filename pattern, as itself: sbatch replaces `%j`, `%A`, ... in
+ *  --output, so a results root named `100%` or `run%j` must double its `%` (sbatch(1),
+ *  "filename pattern": `%%` is the character `%`). */
+std::string
+SlurmPatternLiteral(const std::string& text)
+{
+    std::string out;
+    for (char c : text)
+    {
+        out += c == '%' ? "%%" : std::string(1, c);
+    }
+    return out;
+}
+
 /** The job id of `sbatch --parsable` output ("12" or "12;cluster"). */
 std::string
 JobId(const ProgramOutput& o)
@@ -276,7 +290,7 @@ SubmitSlurm(const SweepPlan& plan, bool force)
     array.push_back("--job-name=tusk-" + plan.name);
     array.push_back(fmt::format("--array=0-{}{}", sub.tasks - 1,
                                 o.maxParallel ? fmt::format("%{}", o.maxParallel) : ""));
-    array.push_back("--output=" + dir + "/task-%A_%a.out");
+    array.push_back("--output=" + SlurmPatternLiteral(dir) + "/task-%A_%a.out");
     array.push_back("--cpus-per-task=1"); // a run is one single-threaded process
     if (!o.time.empty())
     {
@@ -294,7 +308,7 @@ SubmitSlurm(const SweepPlan& plan, bool force)
     index.insert(index.end(), common.begin(), common.end());
     index.push_back("--job-name=tusk-" + plan.name + "-index");
     index.push_back("--dependency=afterany:" + sub.arrayJob);
-    index.push_back("--output=" + dir + "/index-%j.out");
+    index.push_back("--output=" + SlurmPatternLiteral(dir) + "/index-%j.out");
     index.push_back("--cpus-per-task=1");
     if (!o.time.empty())
     {

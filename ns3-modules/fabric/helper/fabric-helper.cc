@@ -155,8 +155,18 @@ FabricHelper::Build(const TopologyGraph& graph,
             const TopoLink& l = graph.links[li];
             if (graph.vertices[v].kind == TopoVertex::HOST)
             {
-                NS_ABORT_MSG_IF(devs[v].size() > 0, "host " << v << " has more than one link");
-                Ptr<FabricNetDevice> nic = f.hostNics[v];
+                // Port 0 is the NIC; a host with more links (one per plane of a multi-plane
+                // fabric) gets its further ports from the host port factory.
+                NS_ABORT_MSG_IF(devs[v].size() > 0 && !m_hostPortFactory,
+                                "host " << v << " has more than one link and no host port factory");
+                Ptr<FabricNetDevice> nic =
+                    devs[v].empty()
+                        ? f.hostNics[v]
+                        : m_hostPortFactory(v, static_cast<uint32_t>(devs[v].size()));
+                if (!devs[v].empty())
+                {
+                    f.hostNodes.Get(v)->AddDevice(nic);
+                }
                 nic->SetAttribute("DataRate", DataRateValue(DataRate(l.rateBps)));
                 nic->SetAttribute("PhyOverheadBytes", UintegerValue(m_phyOverhead));
                 devs[v].push_back(nic);
@@ -245,8 +255,13 @@ FabricHelper::Build(const TopologyGraph& graph,
     }
     // Edge switch of every host and host-facing ports, for edge-aware policies (CONGA).
     auto hostEdge = std::make_shared<std::vector<uint32_t>>(nHosts, LbContext::kNoEdge);
+    // A host with several links (one per plane) has no one edge switch: kNoEdge.
     for (uint32_t h = 0; h < nHosts; ++h)
     {
+        if (f.ports[h].size() > 1)
+        {
+            continue;
+        }
         for (uint32_t li : f.ports[h])
         {
             const TopoLink& l = graph.links[li];
@@ -288,7 +303,8 @@ Fabric::PathProfiles(uint32_t src, uint32_t dst) const
     constexpr size_t kMaxPaths = 4096;
     size_t explored = 0;
     std::vector<std::pair<uint64_t, uint64_t>> hops;
-    // The host's single link, then follow the equal-cost tables.
+    // The host's first link (plane 0 of a multi-plane fabric), then follow the equal-cost
+    // tables.
     const TopoLink& first = graph.links[ports[src][0]];
     const uint32_t firstSwitch = first.a == src ? first.b : first.a;
     hops.emplace_back(first.rateBps, first.delayPs);
@@ -319,13 +335,21 @@ Fabric::PathProfiles(uint32_t src, uint32_t dst) const
     {
         walk(firstSwitch);
     }
+    // A multi-plane fabric (ReplicatePlanes: host port k leads into plane k, every plane
+    // alike): the ideal sends over all N planes at once, a path of N times each hop's rate.
+    const auto& srcPorts = ports[src];
+    const TopoLink& last = graph.links[srcPorts.back()];
+    const uint32_t lastPeer = last.a == src ? last.b : last.a;
+    const uint64_t planes = srcPorts.size() > 1 && graph.vertices[lastPeer].plane + 1u == srcPorts.size()
+                                ? srcPorts.size()
+                                : 1;
     std::vector<std::vector<PathHop>> out;
     for (const auto& u : unique)
     {
         std::vector<PathHop> path;
         for (const auto& [r, d] : u)
         {
-            path.push_back(PathHop{r, d});
+            path.push_back(PathHop{r * planes, d});
         }
         out.push_back(std::move(path));
     }
@@ -369,12 +393,12 @@ bool
 Fabric::DecodePath(uint32_t src, uint64_t path, std::vector<uint32_t>& links) const
 {
     links.clear();
-    if (path == kUnknownPath || src >= graph.numHosts || ports[src].empty())
+    if (path == kUnknownPath || src >= graph.numHosts || ports[src].size() != 1)
     {
         return false;
     }
     uint32_t v = src;
-    uint32_t li = ports[src][0]; // a host has one link
+    uint32_t li = ports[src][0]; // the host's one link
     for (int hop = 0; hop < 64; ++hop)
     {
         links.push_back(li);

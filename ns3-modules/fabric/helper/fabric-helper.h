@@ -43,7 +43,9 @@ struct Fabric
     std::vector<Ptr<SwitchNode>> switches;    //!< switch s is vertex numHosts + s
     std::vector<FabricLink> links;
 
-    /** Every distinct (rate, delay) sequence of the minimum-hop paths src -> dst. */
+    /** Every distinct (rate, delay) sequence of the minimum-hop paths src -> dst. In a
+     *  multi-plane fabric of N planes (ReplicatePlanes, all alike): plane 0's paths with every
+     *  rate times N, the NIC sending on all its ports at once. */
     std::vector<std::vector<PathHop>> PathProfiles(uint32_t src, uint32_t dst) const;
     /** The smallest ideal FCT over the minimum-hop paths from src to dst (ps). */
     uint64_t IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes, const Framing& framing) const;
@@ -58,7 +60,8 @@ struct Fabric
      * each switch the egress port read from the next PathHopBits(ports) bits (port p of vertex
      * v is ports[v][p]), until a host is reached.
      * \return false (and `links` partial) if the code leads nowhere: a port index a switch does
-     * not have, or more than 64 hops (kUnknownPath, a path that did not fit, also gives false)
+     * not have, or more than 64 hops (kUnknownPath, a path that did not fit, also gives false);
+     * false for a host with several links (a multi-plane fabric: the code does not say which)
      */
     bool DecodePath(uint32_t src, uint64_t path, std::vector<uint32_t>& links) const;
 
@@ -78,7 +81,13 @@ class FabricHelper
     /** Creates a host's NIC (the rdma module's RdmaNic) for host id `host`. */
     using NicFactory = std::function<Ptr<FabricNetDevice>(uint32_t host)>;
 
+    /** Creates port `port` (>= 1) of host `host`, for a host with more than one link (a
+     *  multi-plane fabric: port k is its link into plane k); port 0 is the NicFactory's NIC. */
+    using HostPortFactory = std::function<Ptr<FabricNetDevice>(uint32_t host, uint32_t port)>;
+
     FabricHelper();
+    /** Set the HostPortFactory; without one, Build aborts on a host with several links. */
+    void SetHostPortFactory(HostPortFactory factory) { m_hostPortFactory = std::move(factory); }
     void SetPortAttribute(const std::string& name, const AttributeValue& value);
     void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
     /**
@@ -141,6 +150,7 @@ class FabricHelper
 
   private:
     ObjectFactory m_portFactory;
+    HostPortFactory m_hostPortFactory;
     ObjectFactory m_switchFactory;
     ObjectFactory m_lbFactory;
     uint64_t m_seed = 1;

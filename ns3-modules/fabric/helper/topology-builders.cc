@@ -5,6 +5,7 @@
 
 #include "fabric/helper/topology-builders.h"
 
+#include "fabric/helper/multi-plane.h"
 #include "fabric/model/input-error.h"
 
 #include <algorithm>
@@ -94,11 +95,28 @@ RequireHost(const TopologyGraph& g, uint32_t h, const char* which)
     }
 }
 
+/** The one-plane fabric of `p` (its builder `build` with planes = 1) copied into p.planes
+ *  planes (ReplicatePlanes), errors keyed `key`. */
+template <class P>
+TopologyGraph
+BuildPlanes(const P& p, const std::string& key, TopologyGraph (*build)(const P&))
+{
+    RequirePositive(key, p.planes);
+    P one = p;
+    one.planes = 1;
+    return ReplicatePlanes(build(one), p.planes,
+                           PlanePortRateBps(p.hostRateBps, p.planes, p.planeRateBps), key);
+}
+
 } // namespace
 
 TopologyGraph
 BuildLeafSpine(const LeafSpineParams& p)
 {
+    if (p.planes != 1)
+    {
+        return BuildPlanes(p, "LeafSpineParams.planes", &BuildLeafSpine);
+    }
     RequirePositive("LeafSpineParams.leaves", p.leaves);
     RequirePositive("LeafSpineParams.spines", p.spines);
     RequirePositive("LeafSpineParams.hostsPerLeaf", p.hostsPerLeaf);
@@ -176,6 +194,10 @@ BuildLeafSpine(const LeafSpineParams& p)
 TopologyGraph
 BuildFatTree(const FatTreeParams& p)
 {
+    if (p.planes != 1)
+    {
+        return BuildPlanes(p, "FatTreeParams.planes", &BuildFatTree);
+    }
     if (p.k < 2 || p.k % 2 != 0)
     {
         Fail("FatTreeParams.k", "an even integer >= 2", std::to_string(p.k));

@@ -31,12 +31,18 @@ struct LeafSpineParams
     uint64_t fabricRateBps = 400'000'000'000ULL; //!< leaf-spine link rate, bit/s
     uint64_t linkDelayPs = 1'000'000;            //!< one-way propagation delay per link, ps
     uint64_t switchLatencyPs = 0;                //!< per-switch forwarding latency, ps
+    /** Planes (ReplicatePlanes, multi-plane.h): each host gets one port per plane. 1 = one
+     *  fabric, today's names. */
+    uint32_t planes = 1;
+    /** Rate of each host port when planes > 1, bit/s; 0 = hostRateBps / planes. */
+    uint64_t planeRateBps = 0;
 };
 
 /**
  * Vertices: hosts, leaves ("leaf<i>", tier 1), spines ("spine<j>", tier 2); host h on leaf
  * h / hostsPerLeaf. Links: host links in host order, then for each leaf, each spine, the
- * linksPerSpine parallel links.
+ * linksPerSpine parallel links. With planes > 1, that fabric copied into planes
+ * (ReplicatePlanes: "p<k>.leaf<i>", host port k in plane k).
  *
  * \throws InputError (file "", key "LeafSpineParams.<field>") on zero counts or rates, or
  * more than 2^24 hosts or 65535 ports on a switch.
@@ -57,13 +63,16 @@ struct FatTreeParams
     uint64_t fabricRateBps = 100'000'000'000ULL; //!< ToR-agg and agg-core links, bit/s
     uint64_t linkDelayPs = 1'000'000;
     uint64_t switchLatencyPs = 0;
+    uint32_t planes = 1;       //!< as LeafSpineParams::planes
+    uint64_t planeRateBps = 0; //!< as LeafSpineParams::planeRateBps
 };
 
 /**
  * Vertices: hosts (pod = h / (k^2/4 * oversubscription)), ToRs "tor<i>" (tier 1), aggregation
  * "agg<i>" (tier 2), core "core<i>" (tier 3). ToR t connects to every aggregation switch of
  * its pod; aggregation switch j of each pod connects to cores j*(k/2) .. j*(k/2)+k/2-1
- * (Al-Fares et al. 2008, sec. 3.3).
+ * (Al-Fares et al. 2008, sec. 3.3). With planes > 1, that fabric copied into planes
+ * (ReplicatePlanes: "p<k>.tor<i>", host port k in plane k).
  *
  * \throws InputError (file "", key "FatTreeParams.<field>") on odd or zero k, zero
  * oversubscription or rates, or more than 2^24 hosts.
@@ -144,6 +153,8 @@ struct PodClosParams
     uint64_t hostRateBps = 400'000'000'000ULL;
     uint64_t linkDelayPs = 1'000'000;
     uint64_t switchLatencyPs = 0;
+    uint32_t planes = 1;       //!< as LeafSpineParams::planes
+    uint64_t planeRateBps = 0; //!< as LeafSpineParams::planeRateBps
 };
 
 /**

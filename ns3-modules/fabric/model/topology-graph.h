@@ -32,6 +32,9 @@ struct TopoVertex
      *  0 = the buffer every switch gets (the builder's default). A multi-site fabric's
      *  data-centre-interconnect switches carry deep buffers this way. */
     uint64_t bufferBytes = 0;
+    /** Switches only: the plane of a multi-plane fabric this switch belongs to
+     *  (ReplicatePlanes, fabric/helper/multi-plane.h); 0 in a single-plane fabric. */
+    uint8_t plane = 0;
 };
 
 /** One full-duplex point-to-point link. */

@@ -184,6 +184,8 @@ RdmaNic::DoDispose()
     m_active.clear();
     m_isActive.clear();
     m_control.clear();
+    m_planePorts.clear();
+    m_staged.clear();
     m_framesBySize.clear();
     m_wake.Cancel();
     m_creditEvent.Cancel();
@@ -210,7 +212,7 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     ObjectFactory ccFactory(m_ccTypeId.GetName());
     Ptr<RdmaCongestionControl> cc = ccFactory.Create<RdmaCongestionControl>();
     RdmaCcSetup setup;
-    setup.lineRateBps = GetRateBps();
+    setup.lineRateBps = GetLineRateBps();
     setup.baseRtt = m_baseRtt;
     setup.mtuBytes = m_mtuBytes;
     cc->Init(setup);
@@ -236,7 +238,7 @@ uint64_t
 RdmaNic::BdpBytes(const char* user) const
 {
     NS_ABORT_MSG_IF(m_baseRtt.IsZero(), "RdmaNic: " << user << " needs BaseRtt");
-    return static_cast<uint64_t>(static_cast<double>(GetRateBps()) / 8 * m_baseRtt.GetSeconds());
+    return static_cast<uint64_t>(static_cast<double>(GetLineRateBps()) / 8 * m_baseRtt.GetSeconds());
 }
 
 RdmaRequester::SenderWindow
@@ -323,7 +325,7 @@ RdmaNic::CreditTick()
         const uint32_t perPacket = kRoceDataOverheadBytes + GetPhyOverheadBytes() + 4 +
                                    (qp->GetCongestionControl()->UsesInt() ? kIntHeaderBytes : 0);
         m_creditEvent = Simulator::Schedule(
-            PicoSeconds(SerializationPs(grant + packets * perPacket, GetRateBps())),
+            PicoSeconds(SerializationPs(grant + packets * perPacket, GetLineRateBps())),
             &RdmaNic::CreditTick, this);
         return;
     }
@@ -369,13 +371,13 @@ RdmaNic::Activate(Ptr<RdmaQueuePair> qp)
         listed = 1;
         m_active.push_back(PeekPointer(qp));
     }
-    TryTransmit();
+    TransmitAll();
 }
 
 void
 RdmaNic::Wake()
 {
-    TryTransmit();
+    TransmitAll();
 }
 
 Ptr<Packet>
@@ -471,7 +473,7 @@ RdmaNic::QueueControl(FrameMeta& meta, uint32_t payloadBytes)
 {
     Ptr<Packet> p = NewFrame(meta, payloadBytes);
     m_control.push_back(ControlFrame{p, meta});
-    TryTransmit();
+    TransmitAll();
 }
 
 uint32_t
@@ -487,7 +489,15 @@ RdmaNic::MaxDataFrameBytes(uint32_t mtuBytes)
 bool
 RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
 {
-    if (!m_control.empty() && !IsPaused(m_controlPriority) &&
+    return m_planePorts.empty() ? DequeueNext(packet, meta) : DequeueForPlane(0, packet, meta);
+}
+
+bool
+RdmaNic::DequeueNext(Ptr<Packet>& packet, FrameMeta& meta)
+{
+    // With several ports, pause is each port's (DequeueForPlane): the scheduler ignores it.
+    const bool onePort = m_planePorts.empty();
+    if (!m_control.empty() && !(onePort && IsPaused(m_controlPriority)) &&
         HasCredit(m_controlPriority, m_control.front().packet->GetSize()))
     {
         packet = std::move(m_control.front().packet);
@@ -514,7 +524,7 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
             --n;
             continue;
         }
-        if (IsPaused(qp->GetPriority()) ||
+        if ((onePort && IsPaused(qp->GetPriority())) ||
             (UsesCredits() && !HasCredit(qp->GetPriority(), MaxDataFrameBytes())))
         {
             // PFC pauses a priority, not a QP: skip it; Resume() calls TryTransmit.
@@ -556,7 +566,7 @@ RdmaNic::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
                 (qp->CreditDemandBytes() + kCreditUnitBytes - 1) / kCreditUnitBytes);
         }
         packet = NewFrame(meta, d.payload);
-        qp->NotePaced(packet->GetSize() + GetPhyOverheadBytes(), now, GetRateBps());
+        qp->NotePaced(packet->GetSize() + GetPhyOverheadBytes(), now, GetLineRateBps());
         return true;
     }
     if (earliest != UINT64_MAX && !m_wake.IsRunning())

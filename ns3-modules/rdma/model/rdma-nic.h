@@ -19,6 +19,8 @@
 namespace ns3
 {
 
+class NicPlanePort;
+
 /**
  * \brief A RoCEv2 NIC: QPs, a transmit scheduler and the wire format.
  *
@@ -104,6 +106,28 @@ class RdmaNic : public FabricNetDevice
     /** Assign stream numbers to the NIC's random variables; returns streams used. */
     int64_t AssignStreams(int64_t stream);
 
+    /**
+     * \brief Multi-plane NIC (rdma-nic-planes.cc): add port `GetNPlanes()`, this NIC's link
+     * into that plane; the NIC itself is port 0, the link into plane 0. One transmit scheduler
+     * (control frames first, then the QPs round-robin, as with one port) feeds every port: a
+     * frame goes out on port PlaneOfEntropy(UDP source port, planes) (entropy mod planes,
+     * fabric/helper/multi-plane.h), so a host path selector that sprays entropies sprays
+     * planes and a QP that keeps one entropy stays on one plane. A frame for a busy or paused
+     * port waits in that port's staging queue; while any staging queue holds
+     * kStagedFramesPerPlane frames the scheduler stops (a shared scheduler's head-of-line
+     * blocking). Frames received on any port reach the NIC. Call before any QP exists.
+     */
+    void AddPlanePort(Ptr<NicPlanePort> port);
+    /** Ports (planes): 1 + the ports AddPlanePort added. */
+    uint32_t GetNPlanes() const { return 1 + static_cast<uint32_t>(m_planePorts.size()); }
+    /** Port `plane` (0 = this NIC). */
+    Ptr<FabricNetDevice> GetPlanePort(uint32_t plane) const;
+    /** The NIC's line rate, bit/s: the sum of its ports' rates (GetRateBps() with one port).
+     *  Congestion control, pacing and the sender window see this rate. */
+    uint64_t GetLineRateBps() const;
+    /** Frames a plane's staging queue holds before the scheduler stops. */
+    static constexpr size_t kStagedFramesPerPlane = 4;
+
   protected:
     void DoDispose() override;
     bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) override;
@@ -113,6 +137,17 @@ class RdmaNic : public FabricNetDevice
     Ptr<Packet> WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) const override;
 
   private:
+    friend class NicPlanePort;
+    /** The next frame of the transmit scheduler, for any port (control first, then data). */
+    bool DequeueNext(Ptr<Packet>& packet, FrameMeta& meta);
+    /** Multi-plane: the next frame for port `plane` (staged, or from the scheduler). */
+    bool DequeueForPlane(uint32_t plane, Ptr<Packet>& packet, FrameMeta& meta);
+    /** Multi-plane: whether port `plane` is paused for `priority`. */
+    bool PlanePaused(uint32_t plane, uint8_t priority) const;
+    /** TryTransmit on every port (one port: this one). */
+    void TransmitAll();
+    /** Frames staged for port `plane`. */
+    uint64_t StagedFrames(uint32_t plane) const;
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
     void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStackRef* intEcho);
     void SendCnp(const RdmaQueuePair& qp);
@@ -180,6 +215,9 @@ class RdmaNic : public FabricNetDevice
     EventId m_wake;
     Ptr<UniformRandomVariable> m_entropyRng;
     TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;
+    std::vector<Ptr<FabricNetDevice>> m_planePorts; //!< ports 1.. (NicPlanePort) of a multi-plane NIC
+    std::vector<RingQueue<ControlFrame>> m_staged; //!< per plane: frames waiting for its port
+    bool m_kickPending = false;                    //!< a TransmitAll is scheduled
 };
 
 } // namespace ns3

@@ -2,6 +2,7 @@
  * tusk: training jobs. See job-model.h.
  */
 #include "job-model.h"
+#include "collective-registry.h"
 #include "uniform-below.h"
 
 #include "fabric/model/input-error.h"
@@ -350,6 +351,28 @@ SiteGroups(const std::vector<uint32_t>& hosts,
     return groups;
 }
 
+/** What NCCL's tuner knows of one communicator: its ranks, its size, the ranks per server
+ *  (n over the distinct servers of its hosts; 1 without a scale-up domain), the NIC rate. */
+static AutoAlgorithmInput
+AutoInput(const JobSpec& job, const std::vector<uint32_t>& hosts, uint64_t bytes)
+{
+    AutoAlgorithmInput in;
+    in.ranks = static_cast<uint32_t>(hosts.size());
+    in.bytes = bytes;
+    in.linkGBps = job.linkGBps;
+    in.innetworkReduction = job.innetworkReduction;
+    if (!job.serverOf.empty())
+    {
+        std::set<uint32_t> servers;
+        for (uint32_t h : hosts)
+        {
+            servers.insert(h < job.serverOf.size() ? job.serverOf[h] : h);
+        }
+        in.ranksPerServer = std::max<uint32_t>(in.ranks / std::max<size_t>(servers.size(), 1), 1);
+    }
+    return in;
+}
+
 void
 AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
 {
@@ -425,6 +448,10 @@ AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
                 CollectiveRequest req;
                 req.kind = kind;
                 req.algorithm = jc.algorithm;
+                if (jc.algorithm == "auto")
+                {
+                    req.algorithm = ChooseCollectiveAlgorithm(kind, "auto", AutoInput(job, hosts, jc.bytes));
+                }
                 req.ranks = size;
                 req.bytes = jc.bytes;
                 req.root = jc.root;

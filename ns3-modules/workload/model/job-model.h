@@ -154,6 +154,12 @@ struct JobSpec
     std::vector<uint32_t> serverOf; //!< server of every host id; empty = no scale-up domain
     std::vector<uint32_t> siteOf;   //!< site of every host id; empty = one site
     uint64_t seed = 0;            //!< permutation collectives
+    /** Collectives with algorithm "auto" only (ChooseCollectiveAlgorithm): the NIC line rate
+     *  in GB/s, NCCL's bus bandwidth of the network. */
+    double linkGBps = 50;
+    /** Collectives with algorithm "auto" only: the job's switches aggregate (in-network
+     *  reduction), so "auto" may pick it. */
+    bool innetworkReduction = false;
     std::vector<JobCollective> collectives;
     std::string placement;        //!< echoed into JobInfo
     std::string source = "scenario";

@@ -1,0 +1,94 @@
+/*
+ * tusk: multi-plane fabrics (multi-plane.h).
+ */
+#include "fabric/helper/multi-plane.h"
+
+#include "fabric/model/input-error.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+TopologyGraph
+ReplicatePlanes(const TopologyGraph& one, uint32_t planes, uint64_t hostRateBps,
+                const std::string& key)
+{
+    if (planes == 0 || planes > kMaxPlanes)
+    {
+        throw InputError("", 0, key,
+                         "expected 1 to " + std::to_string(kMaxPlanes) + " planes; got " +
+                             std::to_string(planes));
+    }
+    if (planes == 1)
+    {
+        return one;
+    }
+    if (hostRateBps == 0)
+    {
+        throw InputError("", 0, key, "expected a positive per-plane host port rate; got 0");
+    }
+    const uint32_t hosts = one.numHosts;
+    std::vector<uint32_t> hostLinks(hosts, 0);
+    for (const auto& l : one.links)
+    {
+        hostLinks[l.a < hosts ? l.a : l.b] += (l.a < hosts || l.b < hosts) ? 1 : 0;
+    }
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        if (hostLinks[h] != 1)
+        {
+            throw InputError("", 0, key,
+                             "expected every host of a fabric to copy into planes to have one "
+                             "link; host " + std::to_string(h) + " has " +
+                                 std::to_string(hostLinks[h]));
+        }
+    }
+    const uint32_t switches = one.NumSwitches();
+    TopologyGraph g;
+    g.numHosts = hosts;
+    g.switchLatencyPs = one.switchLatencyPs;
+    g.description = one.description + ", " + std::to_string(planes) + " planes";
+    g.vertices.reserve(hosts + uint64_t{switches} * planes);
+    g.vertices.insert(g.vertices.end(), one.vertices.begin(), one.vertices.begin() + hosts);
+    for (uint32_t k = 0; k < planes; ++k)
+    {
+        for (uint32_t s = 0; s < switches; ++s)
+        {
+            TopoVertex v = one.vertices[hosts + s];
+            v.name = "p" + std::to_string(k) + "." + v.name;
+            v.plane = static_cast<uint8_t>(k);
+            g.vertices.push_back(std::move(v));
+        }
+    }
+    // A vertex of plane k: hosts stay, switch s moves to hosts + k * switches + (s - hosts).
+    auto in = [&](uint32_t v, uint32_t k) { return v < hosts ? v : v + k * switches; };
+    g.links.reserve(one.links.size() * planes);
+    for (uint32_t k = 0; k < planes; ++k)
+    {
+        for (const auto& l : one.links)
+        {
+            TopoLink c = l;
+            c.a = in(l.a, k);
+            c.b = in(l.b, k);
+            if (l.a < hosts || l.b < hosts)
+            {
+                c.rateBps = hostRateBps;
+            }
+            g.links.push_back(c);
+        }
+    }
+    return g;
+}
+
+uint64_t
+PlanePortRateBps(uint64_t hostRateBps, uint32_t planes, uint64_t planeRateBps)
+{
+    if (planeRateBps > 0)
+    {
+        return planeRateBps;
+    }
+    return std::max<uint64_t>(1, hostRateBps / std::max<uint32_t>(1, planes));
+}
+
+} // namespace ns3

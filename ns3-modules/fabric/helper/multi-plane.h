@@ -1,0 +1,54 @@
+/*
+ * tusk: multi-plane fabrics. A plane is a complete copy of a fabric (its own switches and
+ * links, nothing shared); every host has one NIC port per plane.
+ */
+#ifndef TUSK_MULTI_PLANE_H
+#define TUSK_MULTI_PLANE_H
+
+#include "fabric/model/topology-graph.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/** Most planes a fabric may have (a NIC's ports; 8 x 100 G of an 800 G NIC is the widest
+ *  split built today, 16 leaves room). */
+constexpr uint32_t kMaxPlanes = 16;
+
+/**
+ * \brief `planes` copies of the single-plane fabric `one` sharing its hosts.
+ *
+ * Vertices: the hosts of `one` (same indices and names), then plane 0's switches, plane 1's,
+ * ..., each in `one`'s order, named "p<k>.<name>" ("p0.leaf3", "p2.spine5") with TopoVertex::plane = k. Links: plane 0's
+ * links in `one`'s order, then plane 1's, ...; a host link's rate is `hostRateBps` (the
+ * per-plane port rate), every other link keeps its rate. Since a host's links are listed in
+ * increasing link index (IncidentLinks), port k of every host is its link into plane k.
+ * Nothing links two planes, so no minimum-hop path between switches crosses planes and a
+ * frame that enters plane k stays there.
+ *
+ * planes == 1 returns `one` unchanged (today's names, "leaf3").
+ *
+ * \throws InputError (file "", key `key`) if planes is 0 or above kMaxPlanes, if `one` has a
+ * host with other than one link, or hostRateBps is 0.
+ */
+TopologyGraph ReplicatePlanes(const TopologyGraph& one, uint32_t planes, uint64_t hostRateBps,
+                              const std::string& key);
+
+/** The plane a NIC with `planes` ports sends a frame of UDP source port `entropy` on:
+ *  entropy mod planes. A host path selector that sprays entropies sprays planes; one that
+ *  keeps a QP's entropy keeps it on one plane. */
+inline uint32_t
+PlaneOfEntropy(uint16_t entropy, uint32_t planes)
+{
+    return planes <= 1 ? 0 : entropy % planes;
+}
+
+/** Per-plane host port rate: `planeRateBps` if set, else hostRateBps / planes (rounded down;
+ *  at least 1 bit/s). */
+uint64_t PlanePortRateBps(uint64_t hostRateBps, uint32_t planes, uint64_t planeRateBps);
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * tusk: the multi-plane part of RdmaNic (one transmit scheduler feeding one port per plane)
+ * and NicPlanePort, the NIC's ports besides port 0. See RdmaNic::AddPlanePort.
+ */
+#include "nic-plane-port.h"
+
+#include "fabric/helper/multi-plane.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(NicPlanePort);
+
+void
+RdmaNic::AddPlanePort(Ptr<NicPlanePort> port)
+{
+    NS_ABORT_MSG_IF(GetNQps() > 0, "RdmaNic: host " << m_hostId << " adds a plane port after "
+                                                    << "its first QP");
+    port->SetNic(this, GetNPlanes());
+    m_planePorts.push_back(port);
+    m_staged.resize(GetNPlanes());
+}
+
+Ptr<FabricNetDevice>
+RdmaNic::GetPlanePort(uint32_t plane) const
+{
+    if (plane == 0)
+    {
+        return Ptr<FabricNetDevice>(const_cast<RdmaNic*>(this));
+    }
+    return plane <= m_planePorts.size() ? Ptr<FabricNetDevice>(m_planePorts[plane - 1]) : nullptr;
+}
+
+uint64_t
+RdmaNic::GetLineRateBps() const
+{
+    uint64_t rate = GetRateBps();
+    for (const auto& p : m_planePorts)
+    {
+        rate += p->GetRateBps();
+    }
+    return rate;
+}
+
+bool
+RdmaNic::PlanePaused(uint32_t plane, uint8_t priority) const
+{
+    return plane == 0 ? IsPaused(priority) : m_planePorts[plane - 1]->IsPaused(priority);
+}
+
+uint64_t
+RdmaNic::StagedFrames(uint32_t plane) const
+{
+    return plane < m_staged.size() ? m_staged[plane].size() : 0;
+}
+
+void
+RdmaNic::TransmitAll()
+{
+    TryTransmit();
+    for (const auto& p : m_planePorts)
+    {
+        p->TryTransmit();
+    }
+}
+
+bool
+RdmaNic::DequeueForPlane(uint32_t plane, Ptr<Packet>& packet, FrameMeta& meta)
+{
+    const uint32_t planes = GetNPlanes();
+    auto& mine = m_staged[plane];
+    if (!mine.empty())
+    {
+        if (PlanePaused(plane, mine.front().meta.priority))
+        {
+            return false; // the port's Resume() calls TryTransmit
+        }
+        packet = std::move(mine.front().packet);
+        meta = mine.front().meta;
+        mine.pop_front();
+        // A staging queue has room again: idle ports may take the scheduler's next frames.
+        // Scheduled, not called: this runs inside the port's TryTransmit.
+        if (!m_kickPending)
+        {
+            m_kickPending = true;
+            Simulator::ScheduleNow([this]() {
+                m_kickPending = false;
+                TransmitAll();
+            });
+        }
+        return true;
+    }
+    for (;;)
+    {
+        for (const auto& q : m_staged)
+        {
+            if (q.size() >= kStagedFramesPerPlane)
+            {
+                return false; // head-of-line: a plane is backed up
+            }
+        }
+        Ptr<Packet> p;
+        FrameMeta m;
+        if (!DequeueNext(p, m))
+        {
+            return false;
+        }
+        const uint32_t q = PlaneOfEntropy(m.srcPort, planes);
+        if (q == plane && !PlanePaused(plane, m.priority))
+        {
+            packet = std::move(p);
+            meta = m;
+            return true;
+        }
+        m_staged[q].push_back(ControlFrame{std::move(p), m});
+        if (q != plane)
+        {
+            // Port q's DequeueForPlane takes it from its staging queue (no recursion).
+            GetPlanePort(q)->TryTransmit();
+        }
+    }
+}
+
+TypeId
+NicPlanePort::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::NicPlanePort")
+                            .SetParent<FabricNetDevice>()
+                            .SetGroupName("Rdma")
+                            .AddConstructor<NicPlanePort>();
+    return tid;
+}
+
+void
+NicPlanePort::SetNic(Ptr<RdmaNic> nic, uint32_t plane)
+{
+    m_nic = nic;
+    m_plane = plane;
+}
+
+uint64_t
+NicPlanePort::GetQueuedFrames() const
+{
+    return m_nic ? m_nic->StagedFrames(m_plane) : 0;
+}
+
+void
+NicPlanePort::DoDispose()
+{
+    m_nic = nullptr;
+    FabricNetDevice::DoDispose();
+}
+
+bool
+NicPlanePort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
+{
+    return m_nic && m_nic->DequeueForPlane(m_plane, packet, meta);
+}
+
+void
+NicPlanePort::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
+{
+    if (m_nic)
+    {
+        m_nic->DoReceive(packet, meta);
+    }
+}
+
+Ptr<Packet>
+NicPlanePort::WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) const
+{
+    return m_nic ? m_nic->WireFrame(frame, meta, transmitted) : frame;
+}
+
+} // namespace ns3
