@@ -1,11 +1,13 @@
-// A topology kind, a failure kind and a loss recovery, each added in this one file: the
-// recipes of docs/extending.md ("A topology kind", "A failure kind", "A loss recovery").
-// Nothing in tusk/ knows the names "example-star", "example_half_rate" or "example-gbn"; the
+// A topology kind, a failure kind, a loss recovery and a fabric kind, each added in this one
+// file: the recipes of docs/extending.md ("A topology kind", "A failure kind", "A loss
+// recovery", "A fabric kind"). Nothing in tusk/ knows the names "example-star",
+// "example_half_rate", "example-gbn" or "example-credits"; the
 // scenario reader takes the choices from the registries, and the validator and the runner
 // read each kind's keys, builder, checks and needs from its registration.
 
 #include "run-helpers.h"
 
+#include "run/fabric-kinds.h"
 #include "run/failure-kinds.h"
 #include "run/run-stages.h"
 #include "scenario/scenario-sections.h"
@@ -15,6 +17,10 @@
 #include "fabric/model/input-error.h"
 #include "rdma/model/loss-recovery/loss-recovery-registry.h"
 #include "rdma/model/loss-recovery/rdma-loss-recovery.h"
+#include "rdma/model/rdma-nic.h"
+
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 
@@ -91,6 +97,7 @@ const tusk::FailureKindRegistration kHalfRate{
         k.description = "a link at half its rate (example)";
         k.doc = "the link runs at half its configured rate.";
         k.lasting = true;
+        k.drawable = true; // [[failure_rates]] may draw it too
         k.rateBps = [](const tusk::FailureEntry&, uint64_t linkBps) { return linkBps / 2; };
         k.schedule = [](const tusk::FailureSchedule& s) {
             for (uint32_t gl : s.links)
@@ -142,6 +149,46 @@ const LossRecoveryRegistration kSlowRud{
      LossRecoveryInfo::TRANSPORT, LossRecoveryInfo::NEEDS_NOTHING, 20'000'000},
     "docs/extending.md (example)"};
 // [/recovery]
+
+// [fabric]
+/** Credit flow control per VL with small, slowly refilled input buffers: 8 KiB per VL, credits
+ *  back 10 us after a frame leaves a buffer. */
+constexpr uint64_t kExampleVlBytes = 8192;
+constexpr uint64_t kExampleCreditLatencyPs = 10'000'000;
+
+const tusk::FabricKindRegistration kSlowCredits{
+    [] {
+        tusk::FabricKindInfo k;
+        k.name = "example-credits";
+        k.description = "VL credits from 8 KiB buffers refilled after 10 us (example)";
+        k.flowControl = tusk::FabricKindInfo::VL_CREDITS;
+        k.flowControlLabel = "slow credits";
+        k.configure = [](const tusk::ScenarioSpec&, FabricHelper& helper,
+                         tusk::RunAttributes& attrs) {
+            helper.SetCreditFlowControl(true);
+            const UintegerValue buffer(kExampleVlBytes);
+            const TimeValue latency(PicoSeconds(kExampleCreditLatencyPs));
+            helper.SetPortAttribute("VlBufferBytes", buffer);
+            attrs.Note("ns3::SwitchPort", "VlBufferBytes", buffer);
+            helper.SetPortAttribute("CreditUpdateLatency", latency);
+            attrs.Note("ns3::SwitchPort", "CreditUpdateLatency", latency);
+        };
+        k.configureNic = [](const tusk::ScenarioSpec&, const Ptr<RdmaNic>& nic,
+                            tusk::RunAttributes& attrs) {
+            attrs.Set(nic, "VlBufferBytes", UintegerValue(kExampleVlBytes));
+            attrs.Set(nic, "CreditUpdateLatency", TimeValue(PicoSeconds(kExampleCreditLatencyPs)));
+        };
+        k.check = [](const tusk::ScenarioSpec& s, const tusk::RunPlan&) {
+            if (s.nic.mtuBytes > 2048)
+            {
+                throw InputError(s.sourceFile, s.LineOf("nic.mtu_bytes"), "nic.mtu_bytes",
+                                 "8 KiB VL buffers hold too few frames above 2048 bytes");
+            }
+        };
+        return k;
+    }(),
+    "docs/extending.md (example)"};
+// [/fabric]
 
 // Hosts 0 and 1 of a 3-host star each send 1 MB to host 2 at 100 Gb/s.
 const std::string kStarScenario = R"(
@@ -208,6 +255,21 @@ TEST_CASE("a failure kind registered in one file runs by name", "[component][reg
     CHECK_THROWS_WITH(Load({}, failure + "rate_divisor = 2\n"), Catch::Contains("degrade"));
     CHECK_THROWS_WITH(Load({}, "[[failures]]\nat_us = 0\nkind = \"example_half_rate\"\n"),
                       Catch::Contains("link"));
+    // [[failure_rates]] draws it: every host link fails once (never repaired), each at an
+    // exponential time of mean 0.1 us, so the flow runs at half rate almost from the start.
+    const tusk::ScenarioSpec drawn = Load({}, "[[failure_rates]]\ncomponent = \"link\"\n"
+                                              "kind = \"example_half_rate\"\nmtbf_us = 0.1\n");
+    CHECK(tusk::ScenarioToJson(drawn)["failure_rates"][0]["kind"] == "example_half_rate");
+    const tusk::RunResult randomHalf = Run(drawn);
+    REQUIRE(randomHalf.finished);
+    CHECK(MaxFctUs(randomHalf) > 1.8 * fullUs);
+    // A kind that is not drawable, or not of the component, is refused naming those that are.
+    CHECK_THROWS_WITH(Load({}, "[[failure_rates]]\ncomponent = \"link\"\nkind = \"flap\"\n"
+                               "mtbf_us = 1\n"),
+                      Catch::Contains("example_half_rate"));
+    CHECK_THROWS_WITH(Load({}, "[[failure_rates]]\ncomponent = \"switch\"\n"
+                               "kind = \"example_half_rate\"\nmtbf_us = 1\n"),
+                      Catch::Contains("switch_down"));
 }
 
 TEST_CASE("a loss recovery registered in one file runs by name", "[component][registry][recovery]")
@@ -235,4 +297,27 @@ TEST_CASE("a loss recovery registered in one file runs by name", "[component][re
     REQUIRE(Run(Load({"nic.transport=example-rud", "nic.rto_us=100"})).finished);
     CHECK_THROWS_WITH(Load({"nic.transport=example-rud", "nic.receiver=go-back-n"}),
                       Catch::Contains("nic.receiver cannot be set"));
+}
+
+TEST_CASE("a fabric kind registered in one file runs by name", "[component][registry][fabric]")
+{
+    const tusk::ScenarioSpec spec = Load({"fabric.kind=example-credits"});
+    CHECK(tusk::FabricKindOf(spec).UsesCredits());
+    CHECK(tusk::ScenarioToJson(spec)["fabric"]["kind"] == "example-credits");
+    const tusk::RunResult r = Run(spec);
+    REQUIRE(r.finished);
+    // Its settings took effect: a sender has at most one 8 KiB buffer of frames per credit
+    // round trip of at least 10 us + 2 x 1 us link delay (IBA vol. 1 7.9: credits return only
+    // after a frame leaves the input buffer), so 1 MB takes at least (1e6 / 8192 - 1) x 12 us
+    // = 1,453 us, where the Ethernet star of the test above takes under 100 us.
+    INFO("max FCT " << MaxFctUs(r) << " us");
+    CHECK(MaxFctUs(r) > 1400);
+    CHECK(MaxFctUs(r) < 3000);
+    // Its check runs, and [fabric] keys of another kind are refused naming that kind.
+    CHECK_THROWS_WITH(tusk::ValidateRun(Load({"fabric.kind=example-credits", "nic.mtu_bytes=4096"})),
+                      Catch::Contains("8 KiB VL buffers"));
+    CHECK_THROWS_WITH(Load({"fabric.kind=example-credits", "fabric.vl_buffer_bytes=65536"}),
+                      Catch::Contains("infiniband"));
+    // An unknown kind is refused naming the registered ones.
+    CHECK_THROWS_WITH(Load({"fabric.kind=token-ring"}), Catch::Contains("example-credits"));
 }

@@ -6,6 +6,7 @@
 
 #include "fabric/model/ib-credits.h"
 #include "lb-policies/switch/ib-static-load-balancer.h"
+#include "run/fabric-kinds.h"
 #include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
@@ -128,7 +129,7 @@ vl_buffer_bytes = "64KiB"
 credit_update_latency_ns = 250
 )",
                                             "ib.toml");
-    CHECK(s.fabric.IsInfiniband());
+    CHECK(tusk::FabricKindOf(s).UsesCredits());
     CHECK(s.fabric.vlBufferBytes == 65536);
     CHECK(s.fabric.creditUpdateLatencyPs == 250'000);
     const auto echo = tusk::ScenarioToJson(s);

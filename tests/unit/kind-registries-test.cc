@@ -158,7 +158,7 @@ TEST_CASE("tusk kinds lists every registered sort", "[unit][registry]")
 {
     const std::string text = tusk::KindsText();
     for (const char* heading : {"loss recoveries (nic.receiver", "topology kinds (topology.kind)",
-                                "failure kinds (failures[i].kind)"})
+                                "failure kinds (failures[i].kind)", "fabric kinds (fabric.kind)"})
     {
         CHECK_THAT(text, Catch::Contains(heading));
     }
@@ -168,5 +168,9 @@ TEST_CASE("tusk kinds lists every registered sort", "[unit][registry]")
         CHECK_THAT(text, Catch::Contains(name));
     }
     CHECK_THAT(text, Catch::Contains("nic.rto_us >= 10"));
+    CHECK_THAT(text, Catch::Contains("has credit flow control per VL"));
+    CHECK_THAT(text, Catch::Contains("keys at_us, link, loss_rate, until_us; [[failure_rates]] may "
+                                     "draw it"));
+    CHECK_THAT(text, Catch::Contains("has the shared-buffer MMU and PFC"));
     CHECK_THAT(text, Catch::Contains("keys at_us, link, period_us, down_us, count, until_us"));
 }

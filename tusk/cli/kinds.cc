@@ -1,6 +1,7 @@
 #include "cli/kinds.h"
 
 #include "cli/plugins.h"
+#include "run/fabric-kinds.h"
 #include "run/failure-kinds.h"
 #include "scenario/topology-kinds.h"
 
@@ -80,7 +81,19 @@ FailureNeeds(const FailureKindInfo& f)
     {
         keys += ", " + k;
     }
-    return "keys " + keys + (f.lasting ? ", until_us" : "");
+    return "keys " + keys + (f.lasting ? ", until_us" : "") +
+           (f.drawable ? "; [[failure_rates]] may draw it" : "");
+}
+
+/** What a fabric kind has, in words. */
+std::string
+FabricNeeds(const FabricKindInfo& f)
+{
+    return Joined({f.UsesCredits() ? "credit flow control per VL (no MMU admission, no PFC)"
+                                   : "the shared-buffer MMU and PFC ([buffer], [pfc])",
+                   f.configure ? "port and switch settings" : "",
+                   f.configureNic ? "NIC settings" : "", f.check ? "a check of the scenario" : "",
+                   f.warnings ? "warnings of settings it makes pointless" : ""});
 }
 
 std::string
@@ -172,6 +185,12 @@ KindsText()
     {
         s += Block(Width(failures), f.name, "", f.description, FailureNeeds(f), f.source, "takes");
     }
+    s += "\nfabric kinds (fabric.kind):\n";
+    const auto& fabrics = FabricKinds();
+    for (const auto& f : fabrics)
+    {
+        s += Block(Width(fabrics), f.name, "", f.description, FabricNeeds(f), f.source, "has");
+    }
     s += "\nplugins loaded (--plugin, TUSK_PLUGIN_PATH):";
     if (LoadedPlugins().empty())
     {
@@ -185,8 +204,6 @@ KindsText()
             s += fmt::format("  {} sha256 {}\n", p.path, p.sha256);
         }
     }
-    s += "\nnot registered yet, chosen by name in tusk/ (docs/extending.md): fabric kinds "
-         "(fabric.kind), the kinds [[failure_rates]] may draw\n";
     return s;
 }
 

@@ -2,6 +2,7 @@
  * tusk: the comparison table `tusk run` and `tusk compare` print, and comparison.csv.
  */
 #include "results/comparison-table.h"
+#include "run/fabric-kinds.h"
 
 #include "results/metric-catalogue.h"
 
@@ -68,9 +69,9 @@ SettingsOf(const ScenarioSpec& spec)
     {
         s.ecn = "on (thresholds per port rate)";
     }
-    if (spec.fabric.IsInfiniband())
+    if (const FabricKindInfo& fabric = FabricKindOf(spec); !fabric.UsesPfc())
     {
-        s.pfc = "none (InfiniBand credits)";
+        s.pfc = "none (" + fabric.flowControlLabel + ")";
     }
     else if (!spec.pfc.enabled)
     {

@@ -3,6 +3,7 @@
  * (run-summary.cc); docs/results-format.md, "The summary", lists the rows.
  */
 #include "results/metric-catalogue.h"
+#include "run/fabric-kinds.h"
 
 #include <algorithm>
 
@@ -184,7 +185,7 @@ MetricNames()
 bool
 HasMetric(const MetricInfo& m, const ScenarioSpec& spec)
 {
-    return !m.onlyInfiniband || spec.fabric.IsInfiniband();
+    return !m.onlyCredits || FabricKindOf(spec).UsesCredits();
 }
 
 std::vector<const MetricInfo*>

@@ -63,7 +63,7 @@ struct MetricInfo
     MetricValue (*value)(const RunSummary&); //!< reads it from a RunSummary
     int csvColumn;       //!< 1-based position among comparison.csv's metric columns; 0: absent
     TableColumn table;   //!< its column in the printed table (header nullptr: none)
-    bool onlyInfiniband = false; //!< written only for a run on an InfiniBand fabric
+    bool onlyCredits = false; //!< written only for a run on a fabric kind with VL credits
 };
 
 /**

@@ -1,4 +1,5 @@
 #include "results/results-writer.h"
+#include "run/fabric-kinds.h"
 
 #include "cli/plugins.h"
 #include "scenario/scenario-text.h"
@@ -283,8 +284,9 @@ LinksCsv(const RunResult& r)
     {
         s += fmt::format(",drops_{}", ns3::DropReasonName(static_cast<ns3::DropReason>(k)));
     }
-    // InfiniBand's column comes last, and only on that fabric (Ethernet files stay as they were).
-    const bool ib = r.spec.fabric.IsInfiniband();
+    // The credit column comes last, and only on a fabric kind with credits (Ethernet files stay
+    // as they were).
+    const bool ib = FabricKindOf(r.spec).UsesCredits();
     s += ib ? ",credit_stall_us\n" : "\n";
     for (const auto& l : r.links)
     {
@@ -466,7 +468,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     m["summary"] = nlohmann::ordered_json::object();
     for (const auto& metric : MetricCatalogue())
     {
-        if (!metric.onlyInfiniband)
+        if (!metric.onlyCredits)
         {
             m["summary"][metric.name] = value(metric);
         }
@@ -474,7 +476,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     m["summary"]["quantile_method"] = s.quantileMethod;
     for (const auto& metric : MetricCatalogue())
     {
-        if (metric.onlyInfiniband && HasMetric(metric, r.spec))
+        if (metric.onlyCredits && HasMetric(metric, r.spec))
         {
             m["summary"][metric.name] = value(metric);
         }

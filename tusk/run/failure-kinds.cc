@@ -43,8 +43,39 @@ FailureKindRegistration::FailureKindRegistration(FailureKindInfo info, std::stri
         NS_FATAL_ERROR("failure kind \"" << info.name
                                          << "\" registered without a source or a schedule function");
     }
+    for (const auto& key : info.keys)
+    {
+        if (info.drawable && std::find(kRateKeys.begin(), kRateKeys.end(), key) == kRateKeys.end())
+        {
+            NS_FATAL_ERROR("failure kind \"" << info.name << "\" is drawable but takes \"" << key
+                                             << "\", which [[failure_rates]] does not carry");
+        }
+    }
     info.source = std::move(source);
     Table().Register(std::move(info));
+}
+
+const char*
+FailureComponentName(FailureKindInfo::Target target)
+{
+    static const char* const kComponents[] = {"link", "switch", "nic"};
+    return kComponents[target];
+}
+
+std::vector<std::string>
+DrawableFailureKinds(const std::string& component)
+{
+    std::vector<std::string> defaults;
+    std::vector<std::string> others;
+    for (const auto& k : Table().All())
+    {
+        if (k.drawable && (component.empty() || component == FailureComponentName(k.target)))
+        {
+            (k.effect == FailureKindInfo::TAKES_DOWN ? defaults : others).push_back(k.name);
+        }
+    }
+    defaults.insert(defaults.end(), others.begin(), others.end());
+    return defaults;
 }
 
 const std::vector<FailureKindInfo>&
@@ -156,6 +187,7 @@ DownOrUp(std::string name, FailureKindInfo::Target target, bool down, std::strin
     k.effect = down ? FailureKindInfo::TAKES_DOWN : FailureKindInfo::BRINGS_UP;
     k.lasting = down;
     k.schedule = down ? &ScheduleDown : &ScheduleUp;
+    k.drawable = down; // [[failure_rates]] may draw the _down kinds
     return k;
 }
 
@@ -231,6 +263,7 @@ const FailureKindRegistration kDegrade{
         k.keys = {"rate_divisor", "rate_gbps"};
         k.read = [](const FailureReadCheck& c) { c.ExactlyOne("rate_divisor", "rate_gbps"); };
         k.rateBps = &DegradedBps;
+        k.drawable = true;
         k.check = [](const FailureCheck& c) {
             for (uint32_t l : c.links)
             {
@@ -273,6 +306,7 @@ const FailureKindRegistration kLoss{
         k.read = [](const FailureReadCheck& c) {
             c.Require("loss_rate", "the probability that a frame is corrupted (0..1)");
         };
+        k.drawable = true;
         k.schedule = [](const FailureSchedule& s) {
             ScheduleImpairment(s, [&s](uint32_t) {
                 // ns-3's RateErrorModel per receiving port, per frame, its own stream.

@@ -166,7 +166,20 @@ struct FailureKindInfo
     std::function<void(const FailureSchedule&)> schedule;
     /** Where it comes from (a paper, a field study), for `tusk kinds`. */
     std::string source = "";
+    /** `[[failure_rates]]` may draw it at random (`failure_rates[i].kind`, for the component
+     *  of its target). Its keys must be among those a rate entry carries over to the failures
+     *  it draws (kRateKeys: rate_divisor, rate_gbps, loss_rate); its `read` checks them there
+     *  too. The kind with `effect` TAKES_DOWN is a component's default. */
+    bool drawable = false;
 };
+
+/** The keys of [[failures]] a [[failure_rates]] entry carries to the failures it draws. */
+inline const std::vector<std::string> kRateKeys = {"rate_divisor", "rate_gbps", "loss_rate"};
+/** The value of `failure_rates[i].component` for a target: "link", "switch", "nic". */
+const char* FailureComponentName(FailureKindInfo::Target target);
+/** The kinds `[[failure_rates]]` may draw for `component` ("link", "switch", "nic"), the
+ *  default (the kind that takes the component down) first; all drawable kinds for "". */
+std::vector<std::string> DrawableFailureKinds(const std::string& component);
 
 /**
  * \brief Registers a failure kind when its library loads (one static object in its own file).

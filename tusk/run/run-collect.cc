@@ -3,6 +3,7 @@
  * packet conservation, and why the run failed if it did.
  */
 #include "run/run-stages.h"
+#include "run/fabric-kinds.h"
 #include "results/tool-outputs.h"
 
 #include "fabric/model/fabric-units.h"
@@ -665,7 +666,7 @@ CollectResults(const ScenarioSpec& spec,
             result.failure += "; " + line;
         }
     }
-    if (!result.failure.empty() && spec.fabric.IsInfiniband())
+    if (!result.failure.empty() && FabricKindOf(spec).UsesCredits())
     {
         result.failure += CreditWaitNote(built.fabric);
     }

@@ -2,6 +2,7 @@
  * tusk: the run's fabric: switches with their MMU, PFC, ECN and LoadBalancer, the links, and
  * one configured RdmaNic per host. Every attribute goes through RunAttributes.
  */
+#include "run/fabric-kinds.h"
 #include "run/run-stages.h"
 #include "scenario/topology-kinds.h"
 
@@ -208,11 +209,9 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
                         : spec.nic.senderWindow == "variable" ? RdmaNic::WINDOW_VARIABLE
                                                               : RdmaNic::WINDOW_NONE));
     attrs.Set(nic, "ReceiverCredit", BooleanValue(spec.nic.receiverCredit));
-    if (spec.fabric.IsInfiniband())
+    if (const FabricKindInfo& fabric = FabricKindOf(spec); fabric.configureNic)
     {
-        attrs.Set(nic, "VlBufferBytes", UintegerValue(spec.fabric.vlBufferBytes));
-        attrs.Set(nic, "CreditUpdateLatency",
-                  TimeValue(PicoSeconds(spec.fabric.creditUpdateLatencyPs)));
+        fabric.configureNic(spec, nic, attrs); // what the fabric kind needs (fabric-kinds.h)
     }
     return nic;
 }
@@ -332,14 +331,9 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     attrs.Note("ns3::SwitchPort", "FlushOnLinkDown", BooleanValue(spec.fabric.flushOnLinkDown));
     CheckLongHaulPfc(spec, graph);
     ConfigureBuffersAndPfc(spec, helper, graph, attrs);
-    if (spec.fabric.IsInfiniband())
+    if (const FabricKindInfo& fabric = FabricKindOf(spec); fabric.configure)
     {
-        helper.SetCreditFlowControl(true);
-        helper.SetPortAttribute("VlBufferBytes", UintegerValue(spec.fabric.vlBufferBytes));
-        attrs.Note("ns3::SwitchPort", "VlBufferBytes", UintegerValue(spec.fabric.vlBufferBytes));
-        const TimeValue latency(PicoSeconds(spec.fabric.creditUpdateLatencyPs));
-        helper.SetPortAttribute("CreditUpdateLatency", latency);
-        attrs.Note("ns3::SwitchPort", "CreditUpdateLatency", latency);
+        fabric.configure(spec, helper, attrs); // its ports and switches (fabric-kinds.h)
     }
     ConfigureCongestionControl(spec, graph, attrs);
     ConfigureLoadBalancer(spec, plan, helper, attrs);

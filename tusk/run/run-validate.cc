@@ -1,6 +1,7 @@
 /*
  * tusk: checks of a spec that need no topology, and model errors reported as scenario keys.
  */
+#include "run/fabric-kinds.h"
 #include "run/run-stages.h"
 #include "scenario/topology-kinds.h"
 
@@ -32,7 +33,7 @@ namespace
 bool
 PfcLossless(const ScenarioSpec& spec)
 {
-    return spec.pfc.enabled && !spec.fabric.IsInfiniband() && !spec.pfc.losslessPriorities.empty();
+    return spec.pfc.enabled && FabricKindOf(spec).UsesPfc() && !spec.pfc.losslessPriorities.empty();
 }
 
 /**
@@ -147,52 +148,6 @@ ThrowAsScenarioKey(const ScenarioSpec& spec,
     throw InputError(spec.sourceFile, line, key, e.Message());
 }
 
-namespace
-{
-
-/** What an InfiniBand fabric (fabric.kind = "infiniband") cannot run: policies that hold,
- *  inject or consume frames, and trimming (their frames would not return their credits); a
- *  VL buffer smaller than the largest data frame (no credit for it, ever); ib-cc with
- *  ccti_min above ccti_limit. */
-void
-ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
-{
-    ns3::ObjectFactory factory;
-    factory.SetTypeId(plan.policyTypeId);
-    if (factory.Create<ns3::LoadBalancer>()->HasFrameHooks())
-    {
-        throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
-                         "\"" + spec.lb.policy + "\" carries state in frames or holds them "
-                         "(frame hooks), which InfiniBand credit flow control does not account "
-                         "for; with fabric.kind = \"infiniband\" use a policy without (" +
-                             std::string("ecmp, ib-static, drill, letflow, ...") + ")");
-    }
-    const auto trim = spec.ns3Defaults.find("ns3::SwitchNode::TrimThresholdBytes");
-    if (trim != spec.ns3Defaults.end() && trim->second != "0")
-    {
-        throw InputError(spec.sourceFile, spec.LineOf("fabric.kind"), "fabric.kind",
-                         "trimming (ns3::SwitchNode::TrimThresholdBytes) drops payload at a "
-                         "full queue; an InfiniBand fabric has no full queue to trim at (credits) "
-                         "and does not run it");
-    }
-    // A VL buffer that cannot hold the largest data frame never grants it credit: every
-    // sender would wait for ever (IBA 7.9.4: credits are whole 64-byte blocks).
-    const uint64_t frameBlocks =
-        ns3::ib::Blocks(ns3::RdmaNic::MaxDataFrameBytes(spec.nic.mtuBytes));
-    if (spec.fabric.vlBufferBytes / ns3::ib::kCreditBlockBytes < frameBlocks)
-    {
-        const std::string key = "fabric.vl_buffer_bytes";
-        throw InputError(spec.sourceFile, spec.LineOf(key), key,
-                         fmt::format("a VL input buffer of {} bytes cannot hold the largest data "
-                                     "frame of nic.mtu_bytes = {} ({} credits of 64 bytes, with "
-                                     "every optional header): no sender would ever have credit "
-                                     "for it; expected at least {} bytes",
-                                     spec.fabric.vlBufferBytes, spec.nic.mtuBytes, frameBlocks,
-                                     frameBlocks * ns3::ib::kCreditBlockBytes));
-    }
-}
-
-} // namespace
 
 RunPlan
 ValidateRun(const ScenarioSpec& spec)
@@ -296,9 +251,10 @@ ValidateRun(const ScenarioSpec& spec)
     }
     plan.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
     plan.qpScaling = preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
-    if (spec.fabric.IsInfiniband())
+    // What the fabric kind refuses, from its registration (fabric-kinds.h).
+    if (const FabricKindInfo& fabric = FabricKindOf(spec); fabric.check)
     {
-        ValidateInfiniband(spec, plan);
+        fabric.check(spec, plan);
     }
     // What the congestion control needs, from its registration (cc-registry.h).
     const ns3::CongestionControlInfo& cc = CongestionControlOf(spec);
@@ -327,7 +283,7 @@ ScenarioWarnings(const ScenarioSpec& spec)
 {
     std::vector<std::string> w;
     const auto& lossless = spec.pfc.losslessPriorities;
-    if (spec.pfc.enabled && !spec.fabric.IsInfiniband() &&
+    if (spec.pfc.enabled && FabricKindOf(spec).UsesPfc() &&
         std::find(lossless.begin(), lossless.end(), spec.nic.dataPriority) == lossless.end())
     {
         w.push_back(fmt::format("pfc.lossless_priorities does not include nic.data_priority ({}): "
@@ -345,28 +301,16 @@ ScenarioWarnings(const ScenarioSpec& spec)
     // A pause lasts quanta x 512 bit times; at 400 Gb/s (the fastest common port) that is the
     // shortest, so a refresh slower than it lets pauses expire between refreshes.
     const double pauseUsAt400G = spec.pfc.pauseQuanta * 512.0 / 400e9 * 1e6;
-    if (spec.pfc.enabled && !spec.fabric.IsInfiniband() && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
+    if (spec.pfc.enabled && FabricKindOf(spec).UsesPfc() && spec.pfc.refreshPs > 0 && spec.pfc.refreshPs / 1e6 >= pauseUsAt400G)
     {
         w.push_back(fmt::format("pfc.refresh_us ({:.3f} us) is not shorter than a {}-quanta pause "
                                 "at 400 Gb/s ({:.3f} us): pauses can expire before they are "
                                 "refreshed",
                                 spec.pfc.refreshPs / 1e6, spec.pfc.pauseQuanta, pauseUsAt400G));
     }
-    // InfiniBand has no shared-buffer MMU and no PFC: [buffer] and [pfc] change nothing.
-    if (spec.fabric.IsInfiniband())
+    if (const FabricKindInfo& fabric = FabricKindOf(spec); fabric.warnings)
     {
-        for (const char* section : {"buffer", "pfc"})
-        {
-            const std::string prefix = std::string(section) + ".";
-            const auto it = spec.keyLines.lower_bound(prefix);
-            if (it != spec.keyLines.end() && it->first.rfind(prefix, 0) == 0)
-            {
-                w.push_back(fmt::format("[{}] is set but fabric.kind is \"infiniband\" (credit "
-                                        "flow control per VL, no shared buffer or PFC): it has no "
-                                        "effect; the VL buffers are fabric.vl_buffer_bytes",
-                                        section));
-            }
-        }
+        fabric.warnings(spec, w);
     }
     if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
         kind != nullptr && kind->warnings)

@@ -73,15 +73,14 @@ struct FabricSection
     /** A switch port whose link goes down drops its queued frames (LINK_DOWN) rather than
      *  holding them and their buffer (TOML: flush_on_link_down; ns3::SwitchPort::FlushOnLinkDown). */
     bool flushOnLinkDown = AttributeDefaultBool("ns3::SwitchPort::FlushOnLinkDown");
-    /** "ethernet" (PFC, the shared-buffer MMU) | "infiniband" (credit-based link-level flow
+    /** A registered fabric kind (run/fabric-kinds.h; FabricKindOf gives its registration):
+     *  "ethernet" (PFC, the shared-buffer MMU) | "infiniband" (credit-based link-level flow
      *  control per VL, no PFC, no drops). */
     std::string kind = "ethernet";
     /** InfiniBand: each port's input buffer per VL, bytes (ns3::FabricNetDevice::VlBufferBytes). */
     uint64_t vlBufferBytes = AttributeDefaultUint("ns3::FabricNetDevice::VlBufferBytes");
     /** InfiniBand: buffer freed to credit update sent, ps (ns3::FabricNetDevice::CreditUpdateLatency). */
     uint64_t creditUpdateLatencyPs = AttributeDefaultPs("ns3::FabricNetDevice::CreditUpdateLatency");
-
-    bool IsInfiniband() const { return kind == "infiniband"; }
 };
 
 /** [buffer]: every switch's shared-buffer MMU (ns3::SharedBufferMmu). */

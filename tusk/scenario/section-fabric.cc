@@ -2,6 +2,7 @@
  * tusk: [fabric], switch and link parameters.
  */
 #include "scenario/scenario-sections.h"
+#include "run/fabric-kinds.h"
 
 namespace tusk
 {
@@ -34,7 +35,7 @@ Rows()
                    "a lossless class PFC pauses the ports behind the dead link until it comes "
                    "back (routing reconvergence moves new traffic, not what is queued).")
             .Attr({"ns3::SwitchPort::FlushOnLinkDown"}),
-        Choice<S>("kind", &S::kind, {"ethernet", "infiniband"},
+        Choice<S>("kind", &S::kind, FabricKindNames(),
                   "The link layer of every link. `\"ethernet\"`: lossless classes by PFC over "
                   "the switches' shared-buffer MMU ([buffer], [pfc]), ECN ([ecn]). "
                   "`\"infiniband\"`: credit-based link-level flow control per virtual lane "
@@ -87,13 +88,13 @@ FabricKeys()
         std::string kind = spec.fabric.kind;
         if (const toml::node* n = r.Get(*t, kP, "kind"))
         {
-            kind = r.Choice(n, "fabric.kind", {"ethernet", "infiniband"});
+            kind = r.Choice(n, "fabric.kind", FabricKindNames());
         }
         ReadKnobs(r, *t, kP, Rows(), spec.fabric, kind, {}, retired);
     };
     s.write = [](const ScenarioSpec& spec, nlohmann::json& root) {
         nlohmann::json j = WriteKnobs(Rows(), spec.fabric, spec.fabric.kind);
-        if (!spec.fabric.IsInfiniband())
+        if (spec.fabric.kind == FabricSection().kind)
         {
             j.erase("kind"); // the default: Ethernet manifests stay as they were
         }

@@ -123,12 +123,24 @@ Rows()
 const std::vector<Knob<R>>&
 RateRows()
 {
+    // The kinds and their keys come from the failure kinds' registrations (drawable ones).
+    auto drawableTaking = [](const char* key) {
+        std::vector<std::string> out;
+        for (const auto& k : FailureKindsTaking(key))
+        {
+            if (FindFailureKind(k)->drawable)
+            {
+                out.push_back(k);
+            }
+        }
+        return out;
+    };
     static const std::vector<Knob<R>> rows = {
         Choice<R>("component", &R::component, {"link", "switch", "nic"},
                   "What fails: every link (by name, parallel links together), every switch, "
                   "or every host's NIC, each independently.")
             .Default("required"),
-        Choice<R>("kind", &R::kind, {"link_down", "degrade", "loss", "switch_down", "nic_down"},
+        Choice<R>("kind", &R::kind, DrawableFailureKinds(""),
                   "What a failure does, as in `[[failures]]`: links `\"link_down\"`, "
                   "`\"degrade\"` or `\"loss\"`; switches `\"switch_down\"`; NICs "
                   "`\"nic_down\"`.")
@@ -142,21 +154,21 @@ RateRows()
                 "Time to repair: each failure ends this much later (the failure's `until_us`). "
                 "0 = never repaired."),
         Count<R>("rate_divisor", &R::rateDivisor, 1, "As in `[[failures]]`, for `degrade`.")
-            .Kinds({"degrade"})
+            .Kinds(drawableTaking("rate_divisor"))
             .Default("one of the two"),
         Rate<R>("rate_gbps", &R::rateBps, kBpsPerGbps, Sign::POSITIVE, bounds::kLinkRate,
                 "As in `[[failures]]`, for `degrade`.")
-            .Kinds({"degrade"})
+            .Kinds(drawableTaking("rate_gbps"))
             .Default("one of the two"),
         Real<R>("loss_rate", &R::lossRate, 0.0, 1.0, "number 0..1",
                 "As in `[[failures]]`, for `loss`.")
             .Unit("per frame")
-            .Kinds({"loss"})
+            .Kinds(drawableTaking("loss_rate"))
             .Default("required"),
         Choice<R>("links", &R::links, {"all", "host", "fabric"},
                   "`component = \"link\"` only: every link, the host links, or the "
                   "switch-to-switch links.")
-            .Kinds({"link_down", "degrade", "loss"}),
+            .Kinds(DrawableFailureKinds("link")),
     };
     return rows;
 }
@@ -169,21 +181,6 @@ Require(ScenarioReader& r, const toml::node& e, const toml::table& t, const std:
     if (t.get(key) == nullptr)
     {
         r.Fail(&e, fp + "." + key, "required: " + what);
-    }
-}
-
-/** Exactly one of `a` and `b`. */
-void
-ExactlyOne(ScenarioReader& r, const toml::node& e, const toml::table& t, const std::string& fp,
-      const char* a, const char* b, const std::string& context)
-{
-    const bool hasA = t.get(a) != nullptr;
-    const bool hasB = t.get(b) != nullptr;
-    if (hasA == hasB)
-    {
-        r.Fail(hasA ? t.get(b) : &e, fp + "." + (hasA ? b : a),
-               hasA ? context + " takes " + a + " or " + b + ", not both"
-                    : "required for " + context + ": " + a + " or " + b + " (one of them)");
     }
 }
 
@@ -269,17 +266,6 @@ Blocks()
     return {b};
 }
 
-/** The kind a [[failure_rates]] entry of `component` takes by default, and the ones it may. */
-std::vector<std::string>
-RateKinds(const std::string& component)
-{
-    if (component == "link")
-    {
-        return {"link_down", "degrade", "loss"};
-    }
-    return {component + "_down"};
-}
-
 void
 ReadRates(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
 {
@@ -302,16 +288,15 @@ ReadRates(ScenarioReader& r, const toml::table& root, ScenarioSpec& spec)
         FailureRateEntry f;
         f.line = r.LineOf(&e);
         f.component = r.Choice(t.get("component"), K("component"), {"link", "switch", "nic"});
-        const std::vector<std::string> kinds = RateKinds(f.component);
+        // The kinds it may draw and the default, from the failure kinds' registrations.
+        const std::vector<std::string> kinds = DrawableFailureKinds(f.component);
         f.kind = t.get("kind") ? r.Choice(t.get("kind"), K("kind"), kinds) : kinds[0];
         ReadKnobs(r, t, fp, RateRows(), f, f.kind);
-        if (f.kind == "degrade")
+        if (const FailureKindInfo& kind = *FindFailureKind(f.kind); kind.read)
         {
-            ExactlyOne(r, e, t, fp, "rate_divisor", "rate_gbps", "kind = \"degrade\"");
-        }
-        if (f.kind == "loss")
-        {
-            Require(r, e, t, fp, "loss_rate", "the probability that a frame is corrupted (0..1)");
+            FailureEntry drawn; // what the kind's check sees: its keys are the entry's
+            drawn.kind = f.kind;
+            kind.read(FailureReadCheck{r, e, t, fp, drawn});
         }
         spec.failureRates.push_back(f);
     }

@@ -5,6 +5,7 @@
  * (fabric/helper/topology-builders.h), whose defaults are the keys' defaults.
  */
 #include "run/run-stages.h"
+#include "run/fabric-kinds.h"
 #include "scenario/scenario-sections.h"
 #include "scenario/topology-kinds.h"
 
@@ -344,12 +345,12 @@ Product(std::initializer_list<uint64_t> factors)
     return static_cast<uint64_t>(n);
 }
 
-/** What a multi-plane fabric refuses: InfiniBand's credit flow control (a multi-plane NIC
- *  has one scheduler for all its ports, and credits are per port). */
+/** What a multi-plane fabric refuses: a fabric kind with credit flow control (a multi-plane
+ *  NIC has one scheduler for all its ports, and credits are per port). */
 void
 CheckPlanes(const ScenarioSpec& s, uint32_t planes)
 {
-    if (planes > 1 && s.fabric.IsInfiniband())
+    if (planes > 1 && FabricKindOf(s).UsesCredits())
     {
         throw ns3::InputError(s.sourceFile, s.LineOf("topology.planes"), "topology.planes",
                               "expected 1 with an InfiniBand fabric (multi-plane NICs run "
@@ -487,7 +488,7 @@ CheckLongHaulRto(const ScenarioSpec& spec, uint64_t baseRttPs)
 void
 WarnLongHaulCredits(const ScenarioSpec& spec, std::vector<std::string>& w)
 {
-    if (!spec.fabric.IsInfiniband())
+    if (!FabricKindOf(spec).UsesCredits())
     {
         return;
     }

@@ -1,12 +1,13 @@
+/*
+ * tusk: FabricNetDevice, the MAC: attributes and traces, transmit (pull the next frame, serialise it, hand it to the
+ * channel) and receive (link state, FCS and gray-failure checks, hand on to the subclass), drop
+ * accounting, link up/down and rate changes. PFC, InfiniBand credits, the line-rate check,
+ * utilisation windows and the NetDevice boilerplate live in fabric-net-device-*.cc.
+ */
 #include "fabric-net-device.h"
 
 #include "fabric-channel.h"
 #include "fabric-units.h"
-#include "ib-credits.h"
-#include "pfc-header.h"
-
-#include "ns3/ethernet-header.h"
-#include "ns3/ethernet-trailer.h"
 
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -220,19 +221,6 @@ FabricNetDevice::SetRateBps(uint64_t rateBps)
     m_psPerByte = kBitPs % rateBps == 0 ? kBitPs / rateBps : 0;
 }
 
-void
-FabricNetDevice::SetUtilisationWindow(Time window)
-{
-    m_utilWindow = window;
-    m_utilWindowPs = static_cast<uint64_t>(window.GetPicoSeconds());
-}
-
-Time
-FabricNetDevice::GetUtilisationWindow() const
-{
-    return m_utilWindow;
-}
-
 uint64_t
 FabricNetDevice::TxPs(uint32_t frameBytes) const
 {
@@ -300,12 +288,7 @@ FabricNetDevice::TryTransmit()
     const auto nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     if (m_creditFc && !control)
     {
-        VlCredit& c = m_vl[meta.priority & 7];
-        NS_ABORT_MSG_IF(!ib::CreditAllows(c.fccl, c.fctbs, ib::Blocks(bytes)),
-                        "FabricNetDevice: a frame was sent without credit (the subclass must "
-                        "ask HasCredit)");
-        c.fctbs = ib::Mod12(c.fctbs + ib::Blocks(bytes));
-        EndCreditStall(meta.priority & 7, nowPs);
+        SpendCredit(meta.priority & 7, bytes, nowPs);
     }
     if (m_checkRateBps != 0)
     {
@@ -325,33 +308,6 @@ FabricNetDevice::TryTransmit()
 }
 
 void
-FabricNetDevice::CheckLineRateAgainst(uint64_t linkRateBps)
-{
-    m_checkRateBps = linkRateBps;
-    // 8e12 ps per bit-second: whole at 100/200/400 Gb/s (80/40/20 ps per byte).
-    m_checkPsPerByte = linkRateBps != 0 && 8'000'000'000'000ULL % linkRateBps == 0
-                           ? 8'000'000'000'000ULL / linkRateBps
-                           : 0;
-}
-
-void
-FabricNetDevice::CheckLineRate(uint64_t nowPs, uint32_t bytes)
-{
-    auto& slot = m_recentTx[m_framesSent % kRateCheckFrames];
-    if (m_framesSent >= kRateCheckFrames && !m_rateViolation.found &&
-        nowPs - slot.first + kRateCheckFrames < m_recentSerialPs)
-    {
-        m_rateViolation = {true, nowPs, nowPs - slot.first, m_recentSerialPs};
-    }
-    m_recentSerialPs -= slot.second;
-    const uint64_t wireBytes = bytes + m_phyOverheadBytes;
-    slot = {nowPs, m_checkPsPerByte != 0 ? wireBytes * m_checkPsPerByte
-                                         : SerializationPs(wireBytes, m_checkRateBps)};
-    m_recentSerialPs += slot.second;
-    ++m_framesSent;
-}
-
-void
 FabricNetDevice::TransmitComplete()
 {
     m_transmitting = false;
@@ -363,18 +319,7 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
 {
     if (m_creditFc && meta.kind != FrameKind::PFC)
     {
-        // The frame takes its blocks of the VL's input buffer: the invariant of credit flow
-        // control is that they are free (oracle 21). A frame lost before the buffer returns
-        // them at once (the FCTBS/ABR resynchronisation of IBA 7.9.4 in effect).
-        VlCredit& c = m_vl[meta.priority & 7];
-        const uint32_t blocks = ib::Blocks(packet->GetSize());
-        c.abr = ib::Mod12(c.abr + blocks);
-        c.usedBlocks += blocks;
-        if (c.usedBlocks > m_vlCapacityBlocks)
-        {
-            m_counters.creditOverruns++;
-        }
-        c.peakBlocks = std::max(c.peakBlocks, c.usedBlocks);
+        TakeInputBlocks(meta.priority & 7, packet->GetSize());
     }
     if (!m_linkUp)
     {
@@ -416,51 +361,6 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     DoReceive(packet, meta);
 }
 
-// ---- InfiniBand credits (IBA vol. 1, 7.9) -----------------------------------------------
-
-void
-FabricNetDevice::EnableCreditFlowControl()
-{
-    Ptr<FabricNetDevice> peer = GetPeerDevice();
-    NS_ABORT_MSG_IF(!peer, "FabricNetDevice: credit flow control needs an attached link");
-    m_creditFc = true;
-    m_vlCapacityBlocks = m_vlBufferBytes / ib::kCreditBlockBytes;
-    // Link initialisation: the peer's first flow-control packets advertise its empty buffer.
-    const uint64_t peerBlocks = peer->m_vlBufferBytes / ib::kCreditBlockBytes;
-    m_vl.assign(kVls, VlCredit());
-    for (auto& c : m_vl)
-    {
-        c.fccl = ib::Fccl(0, peerBlocks);
-    }
-}
-
-bool
-FabricNetDevice::CreditCheck(uint8_t vl, uint32_t bytes)
-{
-    VlCredit& c = m_vl[vl];
-    if (ib::CreditAllows(c.fccl, c.fctbs, ib::Blocks(bytes)))
-    {
-        return true;
-    }
-    if (!c.stalled)
-    {
-        c.stalled = true;
-        c.stallSincePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-    }
-    return false;
-}
-
-void
-FabricNetDevice::EndCreditStall(uint8_t vl, uint64_t nowPs)
-{
-    VlCredit& c = m_vl[vl];
-    if (c.stalled)
-    {
-        c.stalled = false;
-        c.stallTotalPs += nowPs - c.stallSincePs;
-    }
-}
-
 void
 FabricNetDevice::DropReceived(Ptr<const Packet> packet, const FrameMeta& meta, DropReason reason)
 {
@@ -472,134 +372,10 @@ FabricNetDevice::DropReceived(Ptr<const Packet> packet, const FrameMeta& meta, D
 }
 
 void
-FabricNetDevice::ReturnCredit(uint8_t vl, uint32_t bytes)
-{
-    VlCredit& c = m_vl[vl];
-    const uint32_t blocks = ib::Blocks(bytes);
-    NS_ABORT_MSG_IF(c.usedBlocks < blocks, "FabricNetDevice: credits returned twice");
-    c.usedBlocks -= blocks;
-    if (!c.updatePending)
-    {
-        // Credits freed within CreditUpdateLatency go back in one flow-control packet.
-        c.updatePending = true;
-        Simulator::Schedule(m_creditLatency, &FabricNetDevice::SendCreditUpdate, this, vl);
-    }
-}
-
-void
-FabricNetDevice::SendCreditUpdate(uint8_t vl)
-{
-    VlCredit& c = m_vl[vl];
-    c.updatePending = false;
-    const uint16_t fccl = ib::Fccl(c.abr, m_vlCapacityBlocks - std::min(m_vlCapacityBlocks,
-                                                                         c.usedBlocks));
-    FabricNetDevice* peer = PeekPointer(GetPeerDevice());
-    // Flow-control packets are not queued behind data (they are 6 bytes on a VL of their
-    // own): modelled as arriving one link delay after they leave.
-    Simulator::ScheduleWithContext(peer->GetNodeId(), m_channel->GetDelay(),
-                                   &FabricNetDevice::ReceiveCreditUpdate, peer, vl, fccl);
-}
-
-void
-FabricNetDevice::ReceiveCreditUpdate(uint8_t vl, uint16_t fccl)
-{
-    m_vl[vl].fccl = fccl;
-    TryTransmit();
-}
-
-uint32_t
-FabricNetDevice::GetAvailableCredits(uint8_t vl) const
-{
-    NS_ABORT_MSG_IF(m_vl.empty(), "FabricNetDevice::GetAvailableCredits: no credit flow control");
-    return ib::Available(m_vl[vl].fccl, m_vl[vl].fctbs);
-}
-
-uint64_t
-FabricNetDevice::GetCreditStallPs(Time now) const
-{
-    uint64_t total = 0;
-    const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
-    for (const auto& c : m_vl)
-    {
-        total += c.stallTotalPs + (c.stalled && nowPs > c.stallSincePs ? nowPs - c.stallSincePs : 0);
-    }
-    return total;
-}
-
-void
 FabricNetDevice::RecordDrop(Ptr<const Packet> packet, const FrameMeta& meta, DropReason reason)
 {
     m_counters.drops[static_cast<int>(reason)]++;
     m_dropTrace(packet, meta, reason);
-}
-
-void
-FabricNetDevice::AccountUtilisation(uint64_t nowPs, uint64_t durationPs)
-{
-    // The line is busy over [now, now + duration): credit each window with the part of that
-    // interval inside it, so no window exceeds 100 %. In closed form, whatever the duration:
-    // the window in progress gets the part up to its end, the windows wholly inside the
-    // interval are full (busy fraction 1, closed together), and the window holding the end
-    // stays open with the rest.
-    const uint64_t windowPs = m_utilWindowPs;
-    if (durationPs == 0)
-    {
-        return;
-    }
-    if (nowPs >= m_utilWindowStartPs + windowPs)
-    {
-        FlushUtilisation(PicoSeconds(m_utilWindowStartPs + windowPs)); // closed at its end
-        m_utilWindowStartPs = nowPs - nowPs % windowPs;
-    }
-    const uint64_t endPs = nowPs + durationPs;
-    const uint64_t firstEndPs = m_utilWindowStartPs + windowPs;
-    if (endPs <= firstEndPs)
-    {
-        m_utilWindowBusyPs += durationPs;
-        return;
-    }
-    m_utilWindowBusyPs += firstEndPs - nowPs;
-    FlushUtilisation(PicoSeconds(firstEndPs));
-    // Windows touched after the first: ceil((end - firstEnd) / window); all but the last full.
-    const uint64_t later = (endPs - firstEndPs + windowPs - 1) / windowPs;
-    const uint64_t full = later - 1;
-    if (full > 0)
-    {
-        CloseFullWindows(full);
-    }
-    m_utilWindowStartPs = firstEndPs + full * windowPs;
-    m_utilWindowBusyPs = endPs - m_utilWindowStartPs;
-}
-
-void
-FabricNetDevice::CloseFullWindows(uint64_t windows)
-{
-    if (m_counters.maxWindowUtilisation < 1.0)
-    {
-        m_counters.maxWindowUtilisation = 1.0;
-    }
-    m_utilisationTrace(1.0, windows);
-}
-
-void
-FabricNetDevice::FlushUtilisation(Time now)
-{
-    const uint64_t windowPs = m_utilWindowPs;
-    // A run shorter than one window has one window: the run itself (the full window would
-    // count idle time after the end, and the busiest window would be less busy than the mean).
-    const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
-    const uint64_t lengthPs =
-        m_utilWindowStartPs == 0 && nowPs > 0 && nowPs < windowPs ? nowPs : windowPs;
-    if (m_utilWindowBusyPs > 0 && windowPs > 0)
-    {
-        const double u = static_cast<double>(m_utilWindowBusyPs) / static_cast<double>(lengthPs);
-        if (u > m_counters.maxWindowUtilisation)
-        {
-            m_counters.maxWindowUtilisation = u;
-        }
-        m_utilisationTrace(u, 1);
-    }
-    m_utilWindowBusyPs = 0;
 }
 
 void
@@ -638,313 +414,6 @@ FabricNetDevice::SetDataRate(DataRate rate)
 {
     SetRateBps(rate.GetBitRate());
     m_rate = rate;
-}
-
-// ---- PFC (IEEE 802.1Qbb) ----------------------------------------------------------------
-
-void
-FabricNetDevice::SendPfc(uint8_t priority, uint16_t quanta, uint8_t depth)
-{
-    PfcHeader pfc;
-    pfc.classEnable = static_cast<uint8_t>(1u << priority);
-    pfc.quanta[priority] = quanta;
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(pfc);
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
-    eth.SetDestination(Mac48Address("01:80:c2:00:00:01")); // MAC control multicast
-    eth.SetLengthType(kEtherTypeMacControl);
-    p->AddHeader(eth);
-    p->AddTrailer(EthernetTrailer());
-    FrameMeta meta;
-    meta.kind = FrameKind::PFC;
-    meta.priority = priority;
-    meta.pfcDepth = depth;
-    // The quanta travel in the frame; the meta's dstQp field is not used for PFC.
-    if (quanta > 0)
-    {
-        m_counters.pfcXoffTx++;
-    }
-    m_pfcTrace(PfcEvent{static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()), priority,
-                        quanta, true, depth});
-    m_macControl.push_back(MacControlFrame{p, meta});
-    TryTransmit();
-}
-
-void
-FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
-{
-    m_counters.pfcRx++;
-    m_pfcRxTrace(packet, meta);
-    Ptr<Packet> copy = packet->Copy();
-    EthernetHeader eth(false);
-    copy->RemoveHeader(eth);
-    PfcHeader pfc;
-    copy->RemoveHeader(pfc);
-    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-    for (uint8_t p = 0; p < 8; ++p)
-    {
-        if (!(pfc.classEnable & (1u << p)))
-        {
-            continue;
-        }
-        const uint16_t quanta = pfc.quanta[p];
-        m_pfcTrace(PfcEvent{nowPs, p, quanta, false, meta.pfcDepth});
-        if (quanta == 0)
-        {
-            Resume(p);
-            continue;
-        }
-        PfcTimers& timers = Timers();
-        if (m_pauseExpiryPs[p] == 0)
-        {
-            m_pausedSincePs[p] = nowPs;
-            if (!m_watchdogTime.IsZero())
-            {
-                timers.watchdog[p].Cancel();
-                timers.watchdog[p] =
-                    Simulator::Schedule(m_watchdogTime, &FabricNetDevice::WatchdogCheck, this, p);
-            }
-        }
-        m_rxPauseDepth[p] = meta.pfcDepth;
-        const uint64_t durationPs =
-            SerializationPs(static_cast<uint64_t>(quanta) * kPfcQuantumBits / 8, m_rateBps);
-        m_pauseExpiryPs[p] = nowPs + durationPs;
-        timers.pause[p].Cancel();
-        timers.pause[p] = Simulator::Schedule(PicoSeconds(durationPs),
-                                              &FabricNetDevice::PauseExpired, this, p);
-    }
-}
-
-bool
-FabricNetDevice::IsPaused(uint8_t priority) const
-{
-    if (m_pauseExpiryPs[priority] == 0)
-    {
-        return false; // the common case, without asking the simulator for the time
-    }
-    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-    if (m_pauseExpiryPs[priority] == 0 || m_pauseExpiryPs[priority] <= nowPs)
-    {
-        return false;
-    }
-    // A storm with the Forward action overrides the pause.
-    return !(m_watchdogAction == WATCHDOG_FORWARD && m_stormUntilPs[priority] > nowPs);
-}
-
-bool
-FabricNetDevice::IsInPfcStorm(uint8_t priority) const
-{
-    return m_stormUntilPs[priority] != 0 &&
-           m_stormUntilPs[priority] > static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-}
-
-void
-FabricNetDevice::PauseExpired(uint8_t priority)
-{
-    Resume(priority);
-}
-
-void
-FabricNetDevice::Resume(uint8_t priority)
-{
-    if (m_pauseExpiryPs[priority] == 0)
-    {
-        return;
-    }
-    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-    m_pausedTotalPs[priority] += nowPs - m_pausedSincePs[priority];
-    m_pauseExpiryPs[priority] = 0;
-    m_pfcTimers->pause[priority].Cancel(); // a paused port has its timers
-    m_pfcTimers->watchdog[priority].Cancel();
-    TryTransmit();
-}
-
-uint64_t
-FabricNetDevice::GetPausedPs(uint8_t priority, Time now) const
-{
-    uint64_t total = m_pausedTotalPs[priority];
-    if (m_pauseExpiryPs[priority] != 0)
-    {
-        const uint64_t nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
-        total += std::min(nowPs, m_pauseExpiryPs[priority]) - m_pausedSincePs[priority];
-    }
-    return total;
-}
-
-void
-FabricNetDevice::WatchdogCheck(uint8_t priority)
-{
-    if (!IsPaused(priority))
-    {
-        return;
-    }
-    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-    m_counters.watchdogTriggers++;
-    m_watchdogTrace(priority);
-    m_stormUntilPs[priority] = nowPs + static_cast<uint64_t>(m_watchdogRecovery.GetPicoSeconds());
-    if (m_watchdogAction == WATCHDOG_DROP)
-    {
-        DoPfcStorm(priority);
-    }
-    else
-    {
-        TryTransmit();
-        // When the storm ends the pause (if still refreshed) applies again: re-check then.
-        Simulator::Schedule(m_watchdogRecovery, &FabricNetDevice::TryTransmit, this);
-    }
-    // Check again after the recovery period if the pause goes on.
-    Timers().watchdog[priority] = Simulator::Schedule(m_watchdogRecovery + m_watchdogTime,
-                                                      &FabricNetDevice::WatchdogCheck, this,
-                                                      priority);
-}
-
-// ---- NetDevice boilerplate -------------------------------------------------------------
-
-void
-FabricNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-uint32_t
-FabricNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
-Ptr<Channel>
-FabricNetDevice::GetChannel() const
-{
-    return m_channel;
-}
-
-void
-FabricNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-FabricNetDevice::GetAddress() const
-{
-    return m_address;
-}
-
-bool
-FabricNetDevice::SetMtu(const uint16_t mtu)
-{
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-FabricNetDevice::GetMtu() const
-{
-    return m_mtu;
-}
-
-bool
-FabricNetDevice::IsLinkUp() const
-{
-    return m_linkUp;
-}
-
-void
-FabricNetDevice::AddLinkChangeCallback(Callback<void> callback)
-{
-    m_linkChangeCallbacks.ConnectWithoutContext(callback);
-}
-
-bool
-FabricNetDevice::IsBroadcast() const
-{
-    return false;
-}
-
-Address
-FabricNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-FabricNetDevice::IsMulticast() const
-{
-    return false;
-}
-
-Address
-FabricNetDevice::GetMulticast(Ipv4Address) const
-{
-    return Mac48Address::GetMulticast(Ipv4Address("224.0.0.0"));
-}
-
-Address
-FabricNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-FabricNetDevice::IsPointToPoint() const
-{
-    return true;
-}
-
-bool
-FabricNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
-FabricNetDevice::Send(Ptr<Packet>, const Address&, uint16_t)
-{
-    // Frames enter a fabric port through its owner (switch forwarding or the NIC's QP
-    // scheduler), never through the IP stack.
-    return false;
-}
-
-bool
-FabricNetDevice::SendFrom(Ptr<Packet>, const Address&, const Address&, uint16_t)
-{
-    return false;
-}
-
-Ptr<Node>
-FabricNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-FabricNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-    m_nodeId = node ? node->GetId() : 0;
-}
-
-bool
-FabricNetDevice::NeedsArp() const
-{
-    return false;
-}
-
-void
-FabricNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback)
-{
-}
-
-void
-FabricNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback)
-{
-}
-
-bool
-FabricNetDevice::SupportsSendFrom() const
-{
-    return false;
 }
 
 } // namespace ns3

@@ -347,6 +347,12 @@ class FabricNetDevice : public NetDevice
 
   private:
     bool CreditCheck(uint8_t vl, uint32_t bytes);
+    /** A frame of `bytes` on VL `vl` starts at `nowPs`: spend its credit (aborts if it has
+     *  none: the subclass must ask HasCredit) and end the VL's credit stall. */
+    void SpendCredit(uint8_t vl, uint32_t bytes, uint64_t nowPs);
+    /** A frame of `bytes` on VL `vl` has arrived: it takes its blocks of the input buffer
+     *  (creditOverruns counts an arrival that finds them taken). */
+    void TakeInputBlocks(uint8_t vl, uint32_t bytes);
     /** End VL `vl`'s credit stall, if any, at `nowPs` (its time goes to the total). */
     void EndCreditStall(uint8_t vl, uint64_t nowPs);
     void SendCreditUpdate(uint8_t vl);
