@@ -96,6 +96,39 @@ TEST_CASE("equal-split link shares on a leaf-spine", "[fair-share]")
     CHECK(EqualSplitLinkShares(b.g, b.routes, b.ports, 0, 1).size() == 2);
 }
 
+TEST_CASE("equal-split link shares on a 4-plane leaf-spine: a quarter per plane",
+          "[fair-share][planes]")
+{
+    LeafSpineParams p;
+    p.leaves = 2;
+    p.spines = 2;
+    p.hostsPerLeaf = 2;
+    p.hostRateBps = 400'000'000'000ULL;
+    p.fabricRateBps = 100'000'000'000ULL;
+    p.planes = 4;
+    const TopologyGraph g = BuildLeafSpine(p);
+    const auto routes = ComputeEqualCostPorts(g);
+    const auto ports = IncidentLinks(g);
+    // Host 0 to host 2 (other leaf): in each of the 4 planes its host link at 1/4, 2 uplinks
+    // and 2 downlinks at 1/8, the receiver's link at 1/4. Once only plane 0 carried it all.
+    const auto use = EqualSplitLinkShares(g, routes, ports, 0, 2);
+    REQUIRE(use.size() == 4 * 6);
+    double total = 0;
+    for (const auto& u : use)
+    {
+        total += u.share;
+        CHECK(u.share <= 0.25 + 1e-12);
+    }
+    CHECK(total == Approx(4.0)); // 4 planes x (1/4 + 2 x 1/8 + 2 x 1/8 + 1/4)
+    // Alone, the transfer gets every plane: 4 x 100 Gb/s.
+    std::vector<double> capacity(2 * g.links.size());
+    for (size_t l = 0; l < g.links.size(); ++l)
+    {
+        capacity[2 * l] = capacity[2 * l + 1] = static_cast<double>(g.links[l].rateBps);
+    }
+    CHECK(AloneRate(use, capacity) == Approx(400e9));
+}
+
 TEST_CASE("collective-aware ideal: two flows sharing one bottleneck run at half rate",
           "[fair-share]")
 {

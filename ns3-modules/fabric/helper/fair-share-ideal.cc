@@ -21,10 +21,16 @@ EqualSplitLinkShares(const TopologyGraph& graph,
     const auto directed = [&](uint32_t link, uint32_t from) {
         return 2 * link + (graph.links[link].a == from ? 0u : 1u);
     };
-    const uint32_t hostLink = ports[src][0]; // a host has one link
-    share[directed(hostLink, src)] += 1.0;
-    const TopoLink& first = graph.links[hostLink];
-    std::map<uint32_t, double> frontier{{first.a == src ? first.b : first.a, 1.0}};
+    // A host with several ports (one per plane of a multi-plane fabric) spreads its traffic
+    // over them equally, as it does over a switch's equal-cost ports.
+    std::map<uint32_t, double> frontier;
+    const double perPort = 1.0 / static_cast<double>(ports[src].size());
+    for (uint32_t hostLink : ports[src])
+    {
+        share[directed(hostLink, src)] += perPort;
+        const TopoLink& first = graph.links[hostLink];
+        frontier[first.a == src ? first.b : first.a] += perPort;
+    }
     for (int hop = 0; hop < 64 && !frontier.empty(); ++hop)
     {
         std::map<uint32_t, double> next;
