@@ -150,7 +150,7 @@ TEST_CASE("multi-plane: N copies of the fabric, named p<k>., host ports at rate 
     CHECK(ns3::CountShortestPaths(four, 0, 3) == 4 * 3); // 3 spines in each of 4 planes
 }
 
-TEST_CASE("multi-plane: a host's bytes over its ports are what it sent; no frame crosses "
+TEST_CASE("multi-plane: a host's bytes over its ports are what it sent, and no frame crosses "
           "planes",
           "[component][planes]")
 {
