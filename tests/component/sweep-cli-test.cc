@@ -45,7 +45,9 @@ key = "seed"
 values = [1, 2]
 )";
 
-/** Run directories (with manifest.json) under a sweep root, and their manifests' inodes. */
+/** Run directories (with manifest.json) under a sweep root, and their manifests' inodes; not
+ *  a run's staging folder (`ID.staging-*`, which holds a manifest just before it is renamed
+ *  into place) nor a replaced one (`ID.old-*`). */
 std::map<std::string, ino_t>
 Finished(const fs::path& root)
 {
@@ -59,6 +61,11 @@ Finished(const fs::path& root)
         struct stat st
         {
         };
+        const std::string name = e.path().filename().string();
+        if (name.find(".staging-") != std::string::npos || name.find(".old-") != std::string::npos)
+        {
+            continue;
+        }
         if (e.is_directory() && ::stat((e.path() / "manifest.json").c_str(), &st) == 0)
         {
             out[e.path().filename().string()] = st.st_ino;
