@@ -32,7 +32,10 @@ ReplicatePlanes(const TopologyGraph& one, uint32_t planes, uint64_t hostRateBps,
     std::vector<uint32_t> hostLinks(hosts, 0);
     for (const auto& l : one.links)
     {
-        hostLinks[l.a < hosts ? l.a : l.b] += (l.a < hosts || l.b < hosts) ? 1 : 0;
+        if (l.a < hosts || l.b < hosts) // a host's link (a switch-to-switch link is skipped)
+        {
+            ++hostLinks[l.a < hosts ? l.a : l.b];
+        }
     }
     for (uint32_t h = 0; h < hosts; ++h)
     {
