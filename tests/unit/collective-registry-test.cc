@@ -65,7 +65,7 @@ TEST_CASE("collective registry: built-in algorithms, defaults first, and one reg
 {
     CHECK(CollectiveAlgorithms("all-reduce") ==
           std::vector<std::string>{"ring", "halving-doubling", "double-binary-tree",
-                                   "hierarchical-ring", "chain"});
+                                   "hierarchical-ring", "in-network", "chain"});
     CHECK(CollectiveAlgorithms("all-to-all") == std::vector<std::string>{"direct", "pairwise"});
     CHECK(DefaultCollectiveAlgorithm("broadcast") == "chain");
     const auto* info = FindCollectiveAlgorithm("all-reduce", "double-binary-tree");
@@ -123,4 +123,39 @@ TEST_CASE("auto: NCCL's tuning model picks ring, tree or ring again as S grows (
     CHECK(ChooseCollectiveAlgorithm("all-gather", "auto", Input(64, 1 << 20, 8)) == "ring");
     CHECK(ChooseCollectiveAlgorithm("all-gather", "double-binary-tree", Input(8, 64, 1)) == "ring");
     CHECK(ChooseCollectiveAlgorithm("all-reduce", "", Input(8, 64, 1)) == "ring");
+}
+
+TEST_CASE("auto: in-network (NCCL's CollNet term) only where the switches aggregate, below the "
+          "size where the ring's bandwidth wins",
+          "[unit][collective][in-network]")
+{
+    // NCCL src/graph/tuning.cc, Simple protocol, n = 16 ranks on N = 16 servers, 50 GB/s:
+    //   ring: algBw 50 * 16/30 = 26.67 GB/s, latency (8.4 + 30 * 9.6) * 1.9 = 563.16 us
+    //   tree: algBw 22.5 * c(S), latency 2 * 4 * 50 = 400 us
+    //   in-network: algBw 0.5 * 0.9 * 50 = 22.5 GB/s, latency 10.7 us
+    // in-network = ring at 552.46 us = S (1/22.5 - 1/26.67) / 1000, S = 79.6 MB.
+    auto in = Input(16, 1 << 20, 1);
+    CHECK(AutoAllReduceAlgorithm(in) == "double-binary-tree"); // 400 + 93.2 < 563.2 + 39.3
+    in.innetworkReduction = true;
+    const auto est = AutoAllReduceEstimates(in);
+    REQUIRE(est.size() == 3);
+    CHECK(est[0].algorithm == "in-network");
+    CHECK(est[0].latencyUs == Approx(10.7));
+    CHECK(est[0].algBwGBps == Approx(22.5));
+    in.bytes = 64'000'000; // 10.7 + 2844 < 563.2 + 2400
+    CHECK(AutoAllReduceAlgorithm(in) == "in-network");
+    in.bytes = 96'000'000; // 10.7 + 4267 > 563.2 + 3600
+    CHECK(AutoAllReduceAlgorithm(in) == "ring");
+    // The builder needs every rank's aggregation endpoint (CollectiveRequest::leafOf).
+    CollectiveRequest r;
+    r.kind = "all-reduce";
+    r.algorithm = "in-network";
+    r.ranks = 4;
+    r.bytes = 4096;
+    CHECK(tusk_test::ExpectInputError([&] { MakeCollectiveSchedule(r); }).Key() ==
+          "collective.algorithm");
+    r.leafOf = {10, 10, 11, 11};
+    const auto s = MakeCollectiveSchedule(r);
+    CHECK(s.algorithm == "in-network");
+    CHECK(s.ranks == 7); // 4 ranks, endpoints 10 and 11, the root
 }

@@ -26,11 +26,11 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
     o.hosts = w.hosts;
     if (o.hosts.empty())
     {
-        if (ranks.size() > graph.numHosts)
+        if (ranks.size() > graph.NumRankHosts())
         {
             throw InputError(spec.sourceFile, spec.LineOf("workload.trace"), "workload.trace",
                              fmt::format("the trace has {} ranks but the topology {} hosts",
-                                         ranks.size(), graph.numHosts));
+                                         ranks.size(), graph.NumRankHosts()));
         }
         for (uint32_t r = 0; r < ranks.size(); ++r)
         {

@@ -188,7 +188,7 @@ CollectResults(const ScenarioSpec& spec,
     const uint64_t endPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     result.events = Simulator::GetEventCount();
     result.finished = executor.exec->AllDone();
-    result.hosts = graph.numHosts;
+    result.hosts = graph.NumRankHosts(); // aggregation endpoints are not hosts of the workload
     result.switches = graph.NumSwitches();
     result.nodeIds = ImportedNodeIds(spec);
 
@@ -337,7 +337,7 @@ CollectResults(const ScenarioSpec& spec,
         }
     }
     result.simEndPs = result.finished ? lastCompletion : endPs;
-    result.pathClasses = PathClasses(spec, built, graph.numHosts);
+    result.pathClasses = PathClasses(spec, built, graph.NumRankHosts());
 
     // ---- collectives -------------------------------------------------------------------
     std::vector<std::vector<uint32_t>> transfersOf(workload.collectives.size());
@@ -361,7 +361,10 @@ CollectResults(const ScenarioSpec& spec,
         row.name = cs.name;
         row.group = cs.group;
         row.slices = cs.slices;
-        row.ranks = static_cast<uint32_t>(cs.ranks.size());
+        // n: an in-network all-reduce's aggregation endpoints are not ranks of the group.
+        row.ranks = static_cast<uint32_t>(
+            std::count_if(cs.ranks.begin(), cs.ranks.end(),
+                          [&graph](uint32_t h) { return !graph.IsAggregationEndpoint(h); }));
         row.bytesPerRank = cs.bytesPerRank;
         row.channels = cs.channels;
         row.busbwFactor = cs.busbwFactor;

@@ -8,6 +8,7 @@
 
 #include "scenario/scenario-sections.h"
 
+#include "fabric/helper/in-network-endpoints.h"
 #include "rdma/model/nic-plane-port.h"
 
 #include "ns3/boolean.h"
@@ -350,6 +351,13 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     }
     auto makeNic = [&](uint32_t host) -> Ptr<FabricNetDevice> {
         built.nics[host] = MakeNic(spec, plan, host, baseRttPs, attrs);
+        if (graph.IsAggregationEndpoint(host))
+        {
+            attrs.Set(built.nics[host], "QpRateCap",
+                      UintegerValue(AggregationQpRateBps(graph, host)),
+                      "an aggregation endpoint's streams leave through one port of its switch "
+                      "(topology.in_network_reduction)");
+        }
         return built.nics[host];
     };
     // A host with several links (a multi-plane fabric): port k >= 1 is a NicPlanePort of the

@@ -5,6 +5,7 @@
 #include "run/run-stages.h"
 #include "scenario/topology-kinds.h"
 
+#include "fabric/helper/in-network-endpoints.h"
 #include "workload/model/background-traffic.h"
 #include "importers/model/hpcc-reader.h"
 #include "importers/model/htsim-cm-reader.h"
@@ -77,8 +78,9 @@ HostRateBps(const TopologyGraph& g, uint32_t h)
 void
 AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b, WorkloadSpec& out)
 {
-    const uint32_t numHosts = g.numHosts;
+    const uint32_t numHosts = g.NumRankHosts(); // aggregation endpoints hold no ranks
     std::vector<bool> used(numHosts, false);
+    const AggregationTree tree = AggregationTreeOf(g);
     const auto rackOf = RackOfHosts(spec, g);
     std::vector<uint32_t> serverOf;
     if (spec.scaleUp.gpusPerServer > 1)
@@ -138,6 +140,24 @@ AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b,
         js.railAlignedRings = je.ringOrder == "rail-aligned";
         js.serverOf = serverOf;
         js.linkGBps = FirstHostRateBps(g) / 8e9;
+        if (g.aggregationEndpoints > 0)
+        {
+            js.innetworkReduction = true;
+            js.aggregationEndpointOf = tree.leafEndpointOf;
+            js.aggregationRoot = tree.rootEndpoint;
+        }
+        else
+        {
+            for (size_t k = 0; k < je.collectives.size(); ++k)
+            {
+                if (je.collectives[k].algorithm == "in-network")
+                {
+                    fail(fmt::format("collectives[{}].algorithm", k),
+                         "\"in-network\" needs switches that aggregate: set [topology] "
+                         "in_network_reduction = true (leaf-spine or fat-tree)");
+                }
+            }
+        }
         if (const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
             kind != nullptr && kind->pod == TopologyKindInfo::POD_SITE)
         {
@@ -231,18 +251,18 @@ AppendBackground(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuild
         r.hosts = be.hosts;
         if (r.hosts.empty())
         {
-            for (uint32_t h = 0; h < g.numHosts; ++h)
+            for (uint32_t h = 0; h < g.NumRankHosts(); ++h)
             {
                 r.hosts.push_back(h);
             }
         }
         for (uint32_t h : r.hosts)
         {
-            if (h >= g.numHosts)
+            if (h >= g.NumRankHosts())
             {
                 throw InputError(spec.sourceFile, spec.LineOf(bp + ".hosts"), bp + ".hosts",
                                  fmt::format("host {} does not exist: the topology has {} hosts",
-                                             h, g.numHosts));
+                                             h, g.NumRankHosts()));
             }
         }
         r.load = be.load;
@@ -351,7 +371,7 @@ StopSimulator()
 WorkloadSpec
 BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
 {
-    const uint32_t numHosts = graph.numHosts;
+    const uint32_t numHosts = graph.NumRankHosts(); // aggregation endpoints carry no workload
     const auto& w = spec.workload;
     WorkloadSpec out;
     if (w.kind == "ring-allreduce" || w.kind == "permutation" || w.kind == "incast")
@@ -559,7 +579,7 @@ SetUpExecutor(const ScenarioSpec& spec,
     uint64_t watchdogPs = spec.workload.watchdogPs;
     if (watchdogPs > 0)
     {
-        for (const auto& c : PathClasses(spec, built, built.fabric.graph.numHosts))
+        for (const auto& c : PathClasses(spec, built, built.fabric.graph.NumRankHosts()))
         {
             watchdogPs = std::max(watchdogPs, 4 * c.baseRttPs);
         }
@@ -571,6 +591,11 @@ SetUpExecutor(const ScenarioSpec& spec,
         attrs.Set(ex.scaleUp, "GpusPerServer", UintegerValue(spec.scaleUp.gpusPerServer));
         attrs.Set(ex.scaleUp, "Rate", DataRateValue(DataRate(spec.scaleUp.rateBps)));
         attrs.Set(ex.scaleUp, "Latency", TimeValue(PicoSeconds(spec.scaleUp.latencyPs)));
+        if (built.fabric.graph.aggregationEndpoints > 0)
+        {
+            attrs.Set(ex.scaleUp, "RankHosts", UintegerValue(built.fabric.graph.NumRankHosts()),
+                      "aggregation endpoints are on no server (topology.in_network_reduction)");
+        }
         exec->SetScaleUpDomain(ex.scaleUp);
     }
     exec->Setup(std::move(workload), built.nics);

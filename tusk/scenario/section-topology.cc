@@ -9,6 +9,7 @@
 #include "scenario/scenario-sections.h"
 #include "scenario/topology-kinds.h"
 
+#include "fabric/helper/in-network-endpoints.h"
 #include "importers/model/hpcc-reader.h"
 #include "importers/model/htsim-topo-reader.h"
 
@@ -124,11 +125,32 @@ PlaneRows(const char* params)
     return rows;
 }
 
+/** `in_network_reduction` of a kind whose leaves and top switch can aggregate
+ *  (fabric/helper/in-network-endpoints.h); echoed only when set, so a manifest without it is
+ *  unchanged. */
+template <class P>
+Knob<P>
+InNetworkRow()
+{
+    Knob<P> row = Boolean<P>(
+        "in_network_reduction", &P::inNetworkReduction,
+        "In-network reduction (SHARP / CollNet-style switch aggregation): every leaf (ToR) and "
+        "the first switch of the top tier (the root) get an aggregation endpoint, host "
+        "`agg.<switch>` after the real hosts, so all-reduce may run `algorithm = \"in-network\"` "
+        "and `\"auto\"` may pick it (workload.md, In-network all-reduce). Needs `planes = 1`.");
+    row.Default("`false`");
+    row.write = [](const P& p) {
+        return p.inNetworkReduction ? nlohmann::json(true) : nlohmann::json();
+    };
+    return row;
+}
+
 const std::vector<Knob<ns3::LeafSpineParams>>&
 LeafSpineRows()
 {
-    static const auto rows = Concat<ns3::LeafSpineParams>(
-        LeafSpineKeys<ns3::LeafSpineParams>(), PlaneRows<ns3::LeafSpineParams>("LeafSpineParams"));
+    using P = ns3::LeafSpineParams;
+    static const auto rows = Concat<P>(
+        Concat<P>(LeafSpineKeys<P>(), PlaneRows<P>("LeafSpineParams")), {InNetworkRow<P>()});
     return rows;
 }
 
@@ -202,9 +224,10 @@ FatTreeRows()
                      "`oversubscription:1`).")
                 .Param({"FatTreeParams.oversubscription"}),
         },
-        Concat<P>(LinkRows<P>("FatTreeParams", "Host–ToR link rate.",
-                              "ToR–aggregation and aggregation–core link rate."),
-                  PlaneRows<P>("FatTreeParams")));
+        Concat<P>(Concat<P>(LinkRows<P>("FatTreeParams", "Host–ToR link rate.",
+                                        "ToR–aggregation and aggregation–core link rate."),
+                            PlaneRows<P>("FatTreeParams")),
+                  {InNetworkRow<P>()}));
     return rows;
 }
 
@@ -358,6 +381,27 @@ CheckPlanes(const ScenarioSpec& s, uint32_t planes)
     }
 }
 
+/** `g` with aggregation endpoints when `p.inNetworkReduction` (a leaf-spine's or a fat tree's
+ *  parameters); an InputError of AddAggregationEndpoints names the scenario's line. */
+template <class P>
+ns3::TopologyGraph
+WithAggregationEndpoints(const ScenarioSpec& s, ns3::TopologyGraph g, const P& p)
+{
+    if (!p.inNetworkReduction)
+    {
+        return g;
+    }
+    try
+    {
+        ns3::AddAggregationEndpoints(g);
+    }
+    catch (const ns3::InputError& e)
+    {
+        throw ns3::InputError(s.sourceFile, s.LineOf(e.Key()), e.Key(), e.Message());
+    }
+    return g;
+}
+
 const TopologyKindRegistration kLeafSpine{
     [] {
         TopologyKindInfo k = WithKnobs("leaf-spine", "two-tier Clos: leaves (ToRs) and spines",
@@ -365,7 +409,10 @@ const TopologyKindRegistration kLeafSpine{
         k.hostCount = [](const TopologySection& t) {
             return Product({t.leafSpine.leaves, t.leafSpine.hostsPerLeaf});
         };
-        k.build = [](const ScenarioSpec& s) { return ns3::BuildLeafSpine(s.topology.leafSpine); };
+        k.build = [](const ScenarioSpec& s) {
+            return WithAggregationEndpoints(s, ns3::BuildLeafSpine(s.topology.leafSpine),
+                                            s.topology.leafSpine);
+        };
         k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
             CheckPlanes(s, s.topology.leafSpine.planes);
         };
@@ -387,7 +434,10 @@ const TopologyKindRegistration kFatTree{
                        ? std::numeric_limits<uint64_t>::max()
                        : static_cast<uint64_t>(hosts);
         };
-        k.build = [](const ScenarioSpec& s) { return ns3::BuildFatTree(s.topology.fatTree); };
+        k.build = [](const ScenarioSpec& s) {
+            return WithAggregationEndpoints(s, ns3::BuildFatTree(s.topology.fatTree),
+                                            s.topology.fatTree);
+        };
         k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
             CheckPlanes(s, s.topology.fatTree.planes);
         };

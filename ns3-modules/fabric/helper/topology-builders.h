@@ -36,6 +36,10 @@ struct LeafSpineParams
     uint32_t planes = 1;
     /** Rate of each host port when planes > 1, bit/s; 0 = hostRateBps / planes. */
     uint64_t planeRateBps = 0;
+    /** In-network reduction ([topology] in_network_reduction): the scenario's builder adds an
+     *  aggregation endpoint to every leaf and the root (AddAggregationEndpoints,
+     *  in-network-endpoints.h); the builder here ignores it. */
+    bool inNetworkReduction = false;
 };
 
 /**
@@ -65,6 +69,7 @@ struct FatTreeParams
     uint64_t switchLatencyPs = 0;
     uint32_t planes = 1;       //!< as LeafSpineParams::planes
     uint64_t planeRateBps = 0; //!< as LeafSpineParams::planeRateBps
+    bool inNetworkReduction = false; //!< as LeafSpineParams::inNetworkReduction
 };
 
 /**

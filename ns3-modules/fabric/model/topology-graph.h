@@ -55,7 +55,10 @@ struct TopoLink
 
 /**
  * \brief A fabric as a graph. Hosts come first: vertex i is host i for i < numHosts, so a
- * host id is also its vertex index. Switches follow.
+ * host id is also its vertex index. Switches follow. The last `aggregationEndpoints` hosts
+ * are not ranks but the in-network aggregation endpoints of switches that reduce
+ * (AddAggregationEndpoints, fabric/helper/in-network-endpoints.h): workloads, placement and
+ * per-host results enumerate hosts [0, NumRankHosts()).
  */
 struct TopologyGraph
 {
@@ -65,6 +68,13 @@ struct TopologyGraph
     uint32_t numHosts = 0;
     /** Per-switch forwarding latency in picoseconds, added to every switch hop. */
     uint64_t switchLatencyPs = 0;
+    /** Hosts [numHosts - aggregationEndpoints, numHosts) are aggregation endpoints; 0 = none. */
+    uint32_t aggregationEndpoints = 0;
+
+    /** Hosts that can hold ranks and carry workload traffic (the endpoints excluded). */
+    uint32_t NumRankHosts() const { return numHosts - aggregationEndpoints; }
+    /** Whether vertex v is an aggregation endpoint. */
+    bool IsAggregationEndpoint(uint32_t v) const { return v >= NumRankHosts() && v < numHosts; }
 
     uint32_t NumSwitches() const { return static_cast<uint32_t>(vertices.size()) - numHosts; }
 };

@@ -153,6 +153,15 @@ RdmaNic::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_cnpOnOoo),
                           MakeBooleanChecker())
+            .AddAttribute("QpRateCap",
+                          "The line rate every QP of this NIC is paced at and its congestion "
+                          "control starts from, when below the NIC's: an in-network aggregation "
+                          "endpoint's NIC runs at the switch's aggregate rate while each of its "
+                          "streams leaves through one switch port. 0 = the NIC's line rate "
+                          "(bit/s).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_qpRateCapBps),
+                          MakeUintegerChecker<uint64_t>())
             .AddTraceSource("QpCreated",
                             "A QP this NIC created (RdmaNic::Connect creates one on each NIC), "
                             "before its first packet: connect to its trace sources here.",
@@ -213,6 +222,10 @@ RdmaNic::CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy)
     Ptr<RdmaCongestionControl> cc = ccFactory.Create<RdmaCongestionControl>();
     RdmaCcSetup setup;
     setup.lineRateBps = GetLineRateBps();
+    if (m_qpRateCapBps != 0)
+    {
+        setup.lineRateBps = std::min(setup.lineRateBps, m_qpRateCapBps);
+    }
     setup.baseRtt = m_baseRtt;
     setup.mtuBytes = m_mtuBytes;
     cc->Init(setup);

@@ -177,6 +177,7 @@ class RdmaNic : public FabricNetDevice
     bool m_cnpOnOoo = false;
     Time m_rto;
     uint64_t m_maxOutstanding = 0;
+    uint64_t m_qpRateCapBps = 0; //!< QpRateCap: each QP's line rate, bit/s; 0 = the NIC's
     Time m_baseRtt;
     SenderWindowMode m_senderWindow = WINDOW_NONE;
     bool m_receiverCredit = false;

@@ -3,6 +3,8 @@
  */
 #include "collective-registry.h"
 
+#include "in-network-schedule.h"
+
 #include "fabric/model/input-error.h"
 #include "fabric/model/registry.h"
 
@@ -26,6 +28,12 @@ Table()
     return table;
 }
 
+[[noreturn]] void
+Fail(const std::string& field, const std::string& message)
+{
+    throw InputError("", 0, "collective." + field, message);
+}
+
 using R = CollectiveRequest;
 
 /** The built-in algorithms: one row each (kind, algorithm, order, builder). */
@@ -47,6 +55,19 @@ const CollectiveAlgorithmRegistration kBuiltIn[] = {
       "ring all-gather in each server",
       "2-D all-reduce, Ying et al. 2018",
       [](const R& r) { return HierarchicalRingAllReduceSchedule(r.ranks, r.bytes, r.localSize); }}},
+    {{"", "InNetworkAllReduceSchedule", "all-reduce", "in-network", 4,
+      "SHARP/CollNet-style switch aggregation: ranks up to their leaf's aggregation endpoint, "
+      "leaves to the root's, the sum back down; S once each way per link "
+      "(needs topology.in_network_reduction)",
+      "Graham et al., SHArP, COMHPC 2016; NCCL CollNet",
+      [](const R& r) {
+          if (r.leafOf.size() != r.ranks)
+          {
+              Fail("algorithm", "in-network needs switches that aggregate: set [topology] "
+                                "in_network_reduction = true (leaf-spine or fat-tree)");
+          }
+          return InNetworkAllReduceSchedule(r.leafOf, r.bytes, 1).schedule;
+      }}},
     {{"", "RingAllGatherSchedule", "all-gather", "ring", 0, "n-1 ring steps",
       "NCCL ring", [](const R& r) { return RingAllGatherSchedule(r.ranks, r.bytes); }}},
     {{"", "RingReduceScatterSchedule", "reduce-scatter", "ring", 0, "n-1 ring steps",
@@ -69,12 +90,6 @@ const CollectiveAlgorithmRegistration kBuiltIn[] = {
     {{"", "IncastSchedule", "incast", "p2p", 0, "every rank to root, one step",
       "htsim incast matrices", [](const R& r) { return IncastSchedule(r.ranks, r.bytes, r.root); }}},
 };
-
-[[noreturn]] void
-Fail(const std::string& field, const std::string& message)
-{
-    throw InputError("", 0, "collective." + field, message);
-}
 
 /** floor(log2(v)) for v >= 1, 0 for v == 0 (NCCL's log2i). */
 int

@@ -79,6 +79,9 @@ struct CollectiveRequest
     uint32_t peer = 1;      //!< send-recv: receiver
     uint32_t localSize = 1; //!< hierarchical-ring: consecutive ranks per server (divides n)
     uint64_t seed = 0;      //!< permutation: seed of the derangement (MakePermutation)
+    /** in-network: the aggregation endpoint (any id, e.g. its host id) of every rank's leaf;
+     *  size n (in-network-schedule.h). Empty for the other algorithms. */
+    std::vector<uint32_t> leafOf;
 };
 
 /**
@@ -97,7 +100,8 @@ const std::vector<std::string>& CollectiveKinds();
 
 /**
  * \brief The algorithms registered for a kind (collective-registry.h), the default first.
- * Built in: all-reduce: ring, halving-doubling, double-binary-tree, hierarchical-ring;
+ * Built in: all-reduce: ring, halving-doubling, double-binary-tree, hierarchical-ring,
+ * in-network;
  * all-gather and reduce-scatter: ring; all-to-all: direct, pairwise; broadcast: chain;
  * send-recv, permutation, incast: p2p.
  * \throws InputError key "collective.kind" for an unknown kind

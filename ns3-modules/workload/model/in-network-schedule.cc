@@ -40,6 +40,24 @@ Add(CollectiveSchedule& s, uint32_t src, uint32_t dst, uint64_t bytes, std::vect
 
 } // namespace
 
+std::vector<uint32_t>
+InNetworkEndpointLeaves(const std::vector<uint32_t>& leafOf)
+{
+    std::vector<uint32_t> out;
+    for (uint32_t l : leafOf)
+    {
+        if (std::find(out.begin(), out.end(), l) == out.end())
+        {
+            out.push_back(l);
+        }
+    }
+    if (out.size() > 1)
+    {
+        out.push_back(InNetworkSchedule::kRootEndpoint);
+    }
+    return out;
+}
+
 InNetworkSchedule
 InNetworkAllReduceSchedule(const std::vector<uint32_t>& leafOf, uint64_t bytes, uint32_t chunks)
 {
@@ -59,22 +77,14 @@ InNetworkAllReduceSchedule(const std::vector<uint32_t>& leafOf, uint64_t bytes, 
     }
     InNetworkSchedule out;
     out.members = n;
+    out.endpointLeaf = InNetworkEndpointLeaves(leafOf);
+    const bool root = out.endpointLeaf.size() > 1;
+    const uint32_t leaves = static_cast<uint32_t>(out.endpointLeaf.size()) - (root ? 1 : 0);
     std::vector<uint32_t> endpointOf(n); // rank -> its leaf endpoint (schedule rank)
     for (uint32_t r = 0; r < n; ++r)
     {
-        auto it = std::find(out.endpointLeaf.begin(), out.endpointLeaf.end(), leafOf[r]);
-        if (it == out.endpointLeaf.end())
-        {
-            out.endpointLeaf.push_back(leafOf[r]);
-            it = out.endpointLeaf.end() - 1;
-        }
+        const auto it = std::find(out.endpointLeaf.begin(), out.endpointLeaf.end(), leafOf[r]);
         endpointOf[r] = n + static_cast<uint32_t>(it - out.endpointLeaf.begin());
-    }
-    const uint32_t leaves = static_cast<uint32_t>(out.endpointLeaf.size());
-    const bool root = leaves > 1;
-    if (root)
-    {
-        out.endpointLeaf.push_back(InNetworkSchedule::kRootEndpoint);
     }
     const uint32_t rootRank = n + leaves;
     CollectiveSchedule& s = out.schedule;

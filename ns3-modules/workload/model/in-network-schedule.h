@@ -27,9 +27,11 @@
  * a root, 2 without) T = S/B + (k - 1) z / B + the path's propagation and switch latencies,
  * against the ring's 2(n-1)/n * S / B + 2(n-1) hop latencies.
  *
- * Not yet wired into the fabric: the aggregation endpoints need vertices in the topology graph
- * (`[topology] in_network_reduction`), so no algorithm is registered for it and "auto" cannot
- * pick it (AutoAllReduceEstimates has NCCL's CollNet term ready for when it is).
+ * In the fabric the endpoints are host vertices attached to their switches
+ * (fabric/helper/in-network-endpoints.h, `[topology] in_network_reduction`); the algorithm is
+ * registered as all-reduce "in-network" (collective-registry.cc) with CollectiveRequest::leafOf
+ * the endpoint host of every rank, and AppendJob maps schedule ranks n .. n+A-1 to the hosts
+ * InNetworkEndpointLeaves names.
  */
 #ifndef TUSK_IN_NETWORK_SCHEDULE_H
 #define TUSK_IN_NETWORK_SCHEDULE_H
@@ -54,6 +56,13 @@ struct InNetworkSchedule
     std::vector<uint32_t> endpointLeaf;
     static constexpr uint32_t kRootEndpoint = UINT32_MAX;
 };
+
+/**
+ * \brief The endpoints of an in-network all-reduce over ranks on leaves `leafOf`: the distinct
+ * leaves in order of first appearance, then, with more than one, InNetworkSchedule::kRootEndpoint
+ * (InNetworkSchedule::endpointLeaf of InNetworkAllReduceSchedule).
+ */
+std::vector<uint32_t> InNetworkEndpointLeaves(const std::vector<uint32_t>& leafOf);
 
 /**
  * \brief The in-network all-reduce of S bytes over n = leafOf.size() ranks, rank r attached to

@@ -3,6 +3,7 @@
  */
 #include "job-model.h"
 #include "collective-registry.h"
+#include "in-network-schedule.h"
 #include "uniform-below.h"
 
 #include "fabric/model/input-error.h"
@@ -373,6 +374,23 @@ AutoInput(const JobSpec& job, const std::vector<uint32_t>& hosts, uint64_t bytes
     return in;
 }
 
+/** The aggregation endpoint host of every rank's leaf (CollectiveRequest::leafOf); empty
+ *  when the switches do not aggregate or a host has no endpoint (the builder refuses it). */
+static std::vector<uint32_t>
+InNetworkLeaves(const JobSpec& job, const std::vector<uint32_t>& hosts)
+{
+    std::vector<uint32_t> leafOf;
+    for (uint32_t h : hosts)
+    {
+        if (h >= job.aggregationEndpointOf.size() || job.aggregationEndpointOf[h] == UINT32_MAX)
+        {
+            return {};
+        }
+        leafOf.push_back(job.aggregationEndpointOf[h]);
+    }
+    return leafOf;
+}
+
 void
 AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
 {
@@ -465,7 +483,28 @@ AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
                     local = ServerBlocked(hosts, job.serverOf, serverSize) ? serverSize : 1;
                 }
                 req.localSize = local;
+                if (req.algorithm == "in-network")
+                {
+                    req.leafOf = InNetworkLeaves(job, hosts);
+                }
                 inst.schedule = MakeCollectiveSchedule(req);
+                if (inst.schedule.algorithm == "in-network")
+                {
+                    // Schedule ranks n .. n+A-1 are the aggregation endpoints.
+                    for (uint32_t leaf : InNetworkEndpointLeaves(req.leafOf))
+                    {
+                        if (leaf == InNetworkSchedule::kRootEndpoint &&
+                            job.aggregationRoot == UINT32_MAX)
+                        {
+                            throw InputError("", 0, "collective.algorithm",
+                                             "in-network across leaves needs a root switch "
+                                             "that aggregates; the topology has none");
+                        }
+                        hosts.push_back(leaf == InNetworkSchedule::kRootEndpoint
+                                            ? job.aggregationRoot
+                                            : leaf);
+                    }
+                }
             }
             if (inst.schedule.ops.empty())
             {

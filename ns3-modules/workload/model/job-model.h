@@ -160,6 +160,12 @@ struct JobSpec
     /** Collectives with algorithm "auto" only: the job's switches aggregate (in-network
      *  reduction), so "auto" may pick it. */
     bool innetworkReduction = false;
+    /** In-network reduction: per host id, the host id of the aggregation endpoint of its leaf
+     *  (AggregationTree::leafEndpointOf, fabric/helper/in-network-endpoints.h); empty = the
+     *  switches do not aggregate, and an "in-network" collective is refused. */
+    std::vector<uint32_t> aggregationEndpointOf;
+    /** In-network reduction: the host id of the root's aggregation endpoint. */
+    uint32_t aggregationRoot = UINT32_MAX;
     std::vector<JobCollective> collectives;
     std::string placement;        //!< echoed into JobInfo
     std::string source = "scenario";

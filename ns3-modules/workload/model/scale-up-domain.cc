@@ -30,6 +30,13 @@ ScaleUpDomain::GetTypeId()
                           UintegerValue(8),
                           MakeUintegerAccessor(&ScaleUpDomain::m_gpusPerServer),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RankHosts",
+                          "Hosts [0, RankHosts) are GPUs on servers; hosts from RankHosts up "
+                          "(in-network aggregation endpoints) are on no server and never use "
+                          "the scale-up domain. 0 = every host is a GPU (count).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ScaleUpDomain::m_rankHosts),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Rate",
                           "Bandwidth of every GPU's port into the internal switch, each "
                           "direction (bit/s).",
@@ -64,7 +71,8 @@ ScaleUpDomain::DoDispose()
 bool
 ScaleUpDomain::SameServer(uint32_t a, uint32_t b) const
 {
-    return m_gpusPerServer > 1 && a != b && a / m_gpusPerServer == b / m_gpusPerServer;
+    const bool onServers = m_rankHosts == 0 || (a < m_rankHosts && b < m_rankHosts);
+    return m_gpusPerServer > 1 && a != b && onServers && a / m_gpusPerServer == b / m_gpusPerServer;
 }
 
 uint64_t

@@ -90,6 +90,7 @@ class ScaleUpDomain : public Object
     void Acknowledge(uint32_t id);
 
     uint32_t m_gpusPerServer = 8;
+    uint32_t m_rankHosts = 0; //!< RankHosts: hosts from it up are on no server; 0 = none such
     DataRate m_rate;
     Time m_latency;
     std::vector<Server> m_servers;
