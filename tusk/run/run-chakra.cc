@@ -4,6 +4,7 @@
  */
 #include "run/run-stages.h"
 
+#include "fabric/helper/in-network-endpoints.h"
 #include "workload/model/chakra-workload.h"
 
 #include <fmt/format.h>
@@ -62,6 +63,19 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
     o.exec.priority = spec.nic.dataPriority;
     o.ranksPerServer = std::max<uint32_t>(spec.scaleUp.gpusPerServer, 1);
     o.linkGBps = FirstHostRateBps(graph) / 8e9;
+    if (graph.aggregationEndpoints > 0)
+    {
+        const AggregationTree tree = AggregationTreeOf(graph);
+        o.innetworkReduction = true;
+        o.aggregationEndpointOf = tree.leafEndpointOf;
+        o.aggregationRoot = tree.rootEndpoint;
+    }
+    else if (w.algorithm == "in-network")
+    {
+        throw InputError(spec.sourceFile, spec.LineOf("workload.algorithm"), "workload.algorithm",
+                         "\"in-network\" needs switches that aggregate: set [topology] "
+                         "in_network_reduction = true (leaf-spine or fat-tree)");
+    }
     WorkloadBuilder b(out);
     AppendChakraWorkload(b, out, ranks, o);
     out.description = fmt::format("Chakra trace {} ({} ranks)", w.trace, ranks.size());

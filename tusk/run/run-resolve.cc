@@ -166,7 +166,7 @@ FabricBaseRttPs(const ScenarioSpec& spec, const TopologyGraph& graph)
     uint64_t hostRate = 0;
     for (const auto& l : graph.links)
     {
-        if (l.a < graph.numHosts || l.b < graph.numHosts)
+        if (l.a < graph.NumRankHosts() || l.b < graph.NumRankHosts()) // not an endpoint's
         {
             hostRate = std::max(hostRate, l.rateBps);
         }
@@ -180,7 +180,7 @@ FirstHostRateBps(const TopologyGraph& graph)
 {
     for (const auto& l : graph.links)
     {
-        if (l.a < graph.numHosts || l.b < graph.numHosts)
+        if (l.a < graph.NumRankHosts() || l.b < graph.NumRankHosts())
         {
             return l.rateBps;
         }

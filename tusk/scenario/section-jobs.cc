@@ -45,11 +45,12 @@ CollectiveRows()
             .Default("required"),
         Later<C>("algorithm", "string", "",
                  "all-reduce: `\"ring\"`, `\"halving-doubling\"`, `\"double-binary-tree\"`, "
-                 "`\"hierarchical-ring\"`; all-gather, reduce-scatter: `\"ring\"`; all-to-all: "
+                 "`\"hierarchical-ring\"`, `\"in-network\"` (needs `topology.in_network_reduction`); "
+                 "all-gather, reduce-scatter: `\"ring\"`; all-to-all: "
                  "`\"direct\"`, `\"pairwise\"`; broadcast: `\"chain\"`; the others: `\"p2p\"`; "
                  "any kind: `\"auto\"`, NCCL's choice for an all-reduce by size, rank count and "
-                 "servers of its group (ns3-modules/workload/doc/workload.md), the kind's first "
-                 "for the others.",
+                 "servers of its group, in-network among them where the switches aggregate "
+                 "(ns3-modules/workload/doc/workload.md), the kind's first for the others.",
                  [](const C& c) {
                      return c.algorithm.empty() ? nlohmann::json() : nlohmann::json(c.algorithm);
                  })

@@ -2,6 +2,7 @@
  * tusk: a Chakra execution trace lowered into a transfer graph. See chakra-workload.h.
  */
 #include "chakra-workload.h"
+#include "in-network-schedule.h"
 
 #include "collective-registry.h"
 
@@ -351,6 +352,11 @@ AppendChakraWorkload(WorkloadBuilder& builder,
                 }
                 req.root = static_cast<uint32_t>(it - members.begin());
             }
+            std::vector<uint32_t> hosts;
+            for (uint32_t m : members)
+            {
+                hosts.push_back(o.hosts[m]);
+            }
             CollectiveSchedule schedule;
             try
             {
@@ -361,16 +367,21 @@ AppendChakraWorkload(WorkloadBuilder& builder,
                 in.linkGBps = o.linkGBps;
                 in.innetworkReduction = o.innetworkReduction;
                 req.algorithm = ChooseCollectiveAlgorithm(req.kind, o.algorithm, in);
+                if (req.algorithm == "in-network")
+                {
+                    req.leafOf = InNetworkLeafOf(hosts, o.aggregationEndpointOf);
+                }
                 schedule = MakeCollectiveSchedule(req);
+                if (schedule.algorithm == "in-network")
+                {
+                    // Schedule ranks n .. n+A-1 are the aggregation endpoints.
+                    const auto endpoints = InNetworkEndpointHosts(req.leafOf, o.aggregationRoot);
+                    hosts.insert(hosts.end(), endpoints.begin(), endpoints.end());
+                }
             }
             catch (const InputError& e)
             {
                 throw InputError(ranks[first.rank].file, 0, NodeKey(c0.id), e.Message());
-            }
-            std::vector<uint32_t> hosts;
-            for (uint32_t m : members)
-            {
-                hosts.push_back(o.hosts[m]);
             }
             auto conn = connections.find(group);
             if (conn == connections.end())

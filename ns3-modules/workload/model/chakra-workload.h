@@ -57,6 +57,11 @@ struct ChakraWorkloadOptions
     uint32_t ranksPerServer = 1;
     double linkGBps = 50; //!< the NIC line rate, GB/s
     bool innetworkReduction = false;
+    /** In-network reduction (algorithm "in-network", or "auto" picking it): per host id, the
+     *  host of its leaf's aggregation endpoint, and the root's (JobSpec has the same); empty =
+     *  the switches do not aggregate. */
+    std::vector<uint32_t> aggregationEndpointOf;
+    uint32_t aggregationRoot = UINT32_MAX;
 };
 
 /**

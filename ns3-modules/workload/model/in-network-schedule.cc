@@ -58,6 +58,37 @@ InNetworkEndpointLeaves(const std::vector<uint32_t>& leafOf)
     return out;
 }
 
+std::vector<uint32_t>
+InNetworkLeafOf(const std::vector<uint32_t>& hosts, const std::vector<uint32_t>& endpointOf)
+{
+    std::vector<uint32_t> leafOf;
+    for (uint32_t h : hosts)
+    {
+        if (h >= endpointOf.size() || endpointOf[h] == UINT32_MAX)
+        {
+            return {};
+        }
+        leafOf.push_back(endpointOf[h]);
+    }
+    return leafOf;
+}
+
+std::vector<uint32_t>
+InNetworkEndpointHosts(const std::vector<uint32_t>& leafOf, uint32_t rootHost)
+{
+    std::vector<uint32_t> out = InNetworkEndpointLeaves(leafOf);
+    if (!out.empty() && out.back() == InNetworkSchedule::kRootEndpoint)
+    {
+        if (rootHost == UINT32_MAX)
+        {
+            Fail("algorithm", "in-network across leaves needs a root switch that aggregates; "
+                              "the topology has none");
+        }
+        out.back() = rootHost;
+    }
+    return out;
+}
+
 InNetworkSchedule
 InNetworkAllReduceSchedule(const std::vector<uint32_t>& leafOf, uint64_t bytes, uint32_t chunks)
 {

@@ -65,6 +65,22 @@ struct InNetworkSchedule
 std::vector<uint32_t> InNetworkEndpointLeaves(const std::vector<uint32_t>& leafOf);
 
 /**
+ * \brief CollectiveRequest::leafOf of ranks on `hosts`: endpointOf[h] for each (the endpoint
+ * host of host h's leaf, AggregationTree::leafEndpointOf); empty when a host has none
+ * (UINT32_MAX or beyond endpointOf), which the in-network builder refuses.
+ */
+std::vector<uint32_t> InNetworkLeafOf(const std::vector<uint32_t>& hosts,
+                                      const std::vector<uint32_t>& endpointOf);
+
+/**
+ * \brief The hosts of schedule ranks n .. n+A-1 of an in-network all-reduce whose leafOf are
+ * endpoint host ids: InNetworkEndpointLeaves(leafOf) with the root as `rootHost`.
+ * \throws InputError "collective.algorithm" if a root is needed and rootHost is UINT32_MAX
+ */
+std::vector<uint32_t> InNetworkEndpointHosts(const std::vector<uint32_t>& leafOf,
+                                             uint32_t rootHost);
+
+/**
  * \brief The in-network all-reduce of S bytes over n = leafOf.size() ranks, rank r attached to
  * leaf leafOf[r] (any ids), in `chunks` chunks (see the file comment).
  * \throws InputError "collective.ranks" (n < 2), "collective.chunks" (0), "collective.bytes"

@@ -374,23 +374,6 @@ AutoInput(const JobSpec& job, const std::vector<uint32_t>& hosts, uint64_t bytes
     return in;
 }
 
-/** The aggregation endpoint host of every rank's leaf (CollectiveRequest::leafOf); empty
- *  when the switches do not aggregate or a host has no endpoint (the builder refuses it). */
-static std::vector<uint32_t>
-InNetworkLeaves(const JobSpec& job, const std::vector<uint32_t>& hosts)
-{
-    std::vector<uint32_t> leafOf;
-    for (uint32_t h : hosts)
-    {
-        if (h >= job.aggregationEndpointOf.size() || job.aggregationEndpointOf[h] == UINT32_MAX)
-        {
-            return {};
-        }
-        leafOf.push_back(job.aggregationEndpointOf[h]);
-    }
-    return leafOf;
-}
-
 void
 AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
 {
@@ -485,25 +468,14 @@ AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
                 req.localSize = local;
                 if (req.algorithm == "in-network")
                 {
-                    req.leafOf = InNetworkLeaves(job, hosts);
+                    req.leafOf = InNetworkLeafOf(hosts, job.aggregationEndpointOf);
                 }
                 inst.schedule = MakeCollectiveSchedule(req);
                 if (inst.schedule.algorithm == "in-network")
                 {
                     // Schedule ranks n .. n+A-1 are the aggregation endpoints.
-                    for (uint32_t leaf : InNetworkEndpointLeaves(req.leafOf))
-                    {
-                        if (leaf == InNetworkSchedule::kRootEndpoint &&
-                            job.aggregationRoot == UINT32_MAX)
-                        {
-                            throw InputError("", 0, "collective.algorithm",
-                                             "in-network across leaves needs a root switch "
-                                             "that aggregates; the topology has none");
-                        }
-                        hosts.push_back(leaf == InNetworkSchedule::kRootEndpoint
-                                            ? job.aggregationRoot
-                                            : leaf);
-                    }
+                    const auto endpoints = InNetworkEndpointHosts(req.leafOf, job.aggregationRoot);
+                    hosts.insert(hosts.end(), endpoints.begin(), endpoints.end());
                 }
             }
             if (inst.schedule.ops.empty())
