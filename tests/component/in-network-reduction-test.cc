@@ -217,3 +217,26 @@ TEST_CASE("in-network reduction refuses a topology that cannot aggregate and an 
     }
     CHECK_FALSE(std::filesystem::exists(dir / "out"));
 }
+
+TEST_CASE("a Chakra all-reduce runs in the network, and auto picks it at 1 MiB over 8 ranks",
+          "[component][chakra][in-network]")
+{
+    // ASTRA-sim's 8-rank 1 MiB all-reduce trace on 2 leaves x 4 hosts at 100 Gb/s. NCCL's
+    // model (collective-registry.h), n = N = 8, busBw 12.5 GB/s: ring (8.4 + 14 * 9.6) * 1.9 +
+    // 1 MiB / 7.14 GB/s = 418.1 us; tree 300 + 1 MiB / 2.81 GB/s = 672.8 us; in-network 10.7 +
+    // 1 MiB / 5.625 GB/s = 197.1 us -> in-network.
+    auto spec = LeafSpine(2, 1, 4, kGbps, 1000);
+    spec.topology.leafSpine.inNetworkReduction = true;
+    spec.workload.kind = "chakra";
+    spec.workload.trace = std::string(TUSK_SOURCE_DIR) + "/data/chakra/all_reduce/8npus_1MB";
+    spec.workload.algorithm = "auto";
+    const auto r = Run(spec);
+    REQUIRE(r.finished);
+    REQUIRE(r.collectives.size() == 1);
+    CHECK(r.collectives[0].algorithm == "in-network");
+    CHECK(r.collectives[0].ranks == 8);
+    REQUIRE(r.chakraNodes.size() == 8);
+    // S = 1 MiB up and down per rank (plus headers and ACKs).
+    CHECK(static_cast<double>(TxBytes(r, "host5", "leaf1")) ==
+          Approx(1048576 * (4096.0 + 62 + 66) / 4096.0).epsilon(0.001));
+}

@@ -464,7 +464,9 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
     const std::string where = w.kind == "htsim" || w.kind == "hpcc" ? w.file : spec.sourceFile;
     for (auto& t : out.transfers)
     {
-        if (t.src >= numHosts || t.dst >= numHosts)
+        // Only a collective's transfers (an in-network all-reduce) reach aggregation endpoints.
+        const uint32_t reachable = t.collective >= 0 ? graph.numHosts : numHosts;
+        if (t.src >= reachable || t.dst >= reachable)
         {
             throw InputError(where, spec.LineOf("workload.file"), "workload",
                              fmt::format("transfer {} goes {}->{}, but the topology has {} hosts",
