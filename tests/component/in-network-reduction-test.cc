@@ -157,9 +157,11 @@ TEST_CASE("results name the aggregation endpoints apart from the hosts of the wo
     {
         received[f.dst] += f.bytes;
     }
-    CHECK(received == std::map<uint32_t, uint64_t>{{0, 64 << 10}, {1, 64 << 10}, {2, 64 << 10},
-                                                  {3, 64 << 10}, {4, 2 * (64 << 10)},
-                                                  {5, 2 * (64 << 10)}, {6, 2 * (64 << 10)}});
+    // Every rank receives the sum S; a leaf endpoint its two ranks' S and the root's sum; the
+    // root the two leaves' S.
+    const uint64_t S = 64 << 10;
+    CHECK(received == std::map<uint32_t, uint64_t>{{0, S}, {1, S}, {2, S}, {3, S}, {4, 3 * S},
+                                                  {5, 3 * S}, {6, 2 * S}});
     uint32_t endpointLinks = 0;
     for (const auto& l : r.links)
     {
@@ -212,7 +214,7 @@ TEST_CASE("in-network reduction refuses a topology that cannot aggregate and an 
         const Outcome o = run("off.toml", "name = \"o\"\n" + job);
         INFO(o.output);
         CHECK(o.status == 2);
-        CHECK_THAT(o.output, Catch::Contains("off.toml:9: jobs[0].collectives[0].algorithm: "
+        CHECK_THAT(o.output, Catch::Contains("off.toml:8: jobs[0].collectives[0].algorithm: "
                                              "\"in-network\" needs switches that aggregate"));
     }
     CHECK_FALSE(std::filesystem::exists(dir / "out"));
