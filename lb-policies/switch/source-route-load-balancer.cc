@@ -106,7 +106,7 @@ const PolicyRegistration kSourceRoute{
      "",
      "",
      "",
-     true},
+     false},
     "OCP Multipath Reliable Connection (MRC) 1.0, 2026: SRv6 static source routing"};
 const PolicyRegistration kMrc{
     {"mrc", "ns3::SourceRouteLoadBalancer",
@@ -118,7 +118,7 @@ const PolicyRegistration kMrc{
      "",
      "",
      "",
-     true},
+     false},
     "OCP Multipath Reliable Connection (MRC) 1.0, 2026 (EV states GOOD / ASSUMED_BAD, EV "
     "probes, ev_min_active: companion API mrc_ctl.h)"};
 } // namespace

@@ -14,6 +14,7 @@
 #include "fabric/helper/multi-plane.h"
 #include "fabric/helper/source-routes.h"
 #include "fabric/helper/topology-builders.h"
+#include "fabric/model/input-error.h"
 #include "rdma/model/rdma-nic.h"
 
 #include "ns3/callback.h"
