@@ -32,27 +32,14 @@ constexpr uint64_t kGbps = 1'000'000'000ULL;
 using FrameCallback = ns3::Callback<void, ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta&>;
 
 /** The links a frame from `src` took: the host's link into `plane`, then at each switch the
- *  egress port read from FrameMeta::path (PathHopBits of its port count per hop). */
+ *  egress port read from FrameMeta::path. */
 std::vector<uint32_t>
 ObservedLinks(const ns3::TopologyGraph& g, const std::vector<std::vector<uint32_t>>& ports,
               uint32_t src, uint32_t plane, uint64_t path)
 {
-    std::vector<uint32_t> links{ports[src][plane]};
-    uint32_t at = g.links[links[0]].a == src ? g.links[links[0]].b : g.links[links[0]].a;
-    uint32_t used = 0;
-    while (at >= g.numHosts && links.size() < 16)
-    {
-        const uint8_t bits = ns3::PathHopBits(ports[at].size());
-        const uint32_t port = static_cast<uint32_t>((path >> used) & ((1ULL << bits) - 1));
-        used += bits;
-        if (port >= ports[at].size())
-        {
-            return {};
-        }
-        links.push_back(ports[at][port]);
-        at = g.links[links.back()].a == at ? g.links[links.back()].b : g.links[links.back()].a;
-    }
-    return links;
+    std::vector<uint32_t> links;
+    return ns3::DecodeHostPortPath(g, ports, src, plane, path, links) ? links
+                                                                      : std::vector<uint32_t>{};
 }
 
 /** A 4-plane 2 x 2 leaf-spine of 400 G NICs (100 G per plane), 2 hosts per leaf. */
@@ -100,7 +87,9 @@ TEST_CASE("source-route: every frame follows its carried route hop by hop, over 
         s.lb.pathSelector = "path-set-spray";
     }
     AddFlow(s, 0, dst, 96 * 4096);
+    s.output.pathTelemetry = true; // per-path counters: paths.csv
     std::map<uint16_t, uint64_t> framesByEntropy;
+    std::map<uint16_t, std::vector<uint32_t>> expectedByEntropy;
     std::set<std::vector<uint32_t>> distinct; // the paths frames took
     uint64_t checked = 0;
     uint64_t mismatched = 0;
@@ -130,6 +119,7 @@ TEST_CASE("source-route: every frame follows its carried route hop by hop, over 
                                       m.path);
                     ++checked;
                     distinct.insert(observed);
+                    expectedByEntropy[m.srcPort] = expected;
                     mismatched += expected.empty() || expected != observed;
                     CHECK(ns3::PlaneOfEntropy(m.srcPort, layout.planes) == k);
                 }));
@@ -156,6 +146,23 @@ TEST_CASE("source-route: every frame follows its carried route hop by hop, over 
     }
     CHECK(planes.size() == layout.planes); // the set covers every plane
     CHECK(distinct.size() == 6);           // and names 6 different paths
+    // paths.csv: one row per route of the sending QP, its packets and bytes, and the one path
+    // its frames took, decoded through the route's plane.
+    uint32_t rows = 0;
+    for (const auto& row : r.pathTelemetry)
+    {
+        if (row.src != 0 || row.entropy < ns3::kRouteEntropyBase)
+        {
+            continue;
+        }
+        ++rows;
+        CHECK(row.packets == 16);
+        CHECK(row.bytes == 16 * 4096);
+        REQUIRE(row.paths.size() == 1);
+        CHECK(row.paths[0].first == expectedByEntropy[row.entropy]);
+        CHECK(row.paths[0].second == 16);
+    }
+    CHECK(rows == 6);
 }
 
 TEST_CASE("source-route: the layout of leaf-spine and fat-tree planes, and too many routes "
