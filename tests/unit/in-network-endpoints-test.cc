@@ -1,11 +1,15 @@
 // In-network aggregation endpoints (fabric/helper/in-network-endpoints.h) on the pure topology
 // graphs: one host vertex per leaf and one at the root, after the real hosts, each on one
 // link at the sum of its switch's link rates; rank host ids unchanged, switch vertices moved
-// up by the endpoint count; multi-plane graphs refused.
+// up by the endpoint count; multi-plane graphs refused; endpoints outside every server of the
+// scale-up domain.
 
 #include "fabric/helper/in-network-endpoints.h"
 #include "fabric/helper/topology-builders.h"
 #include "fabric/model/input-error.h"
+#include "workload/model/scale-up-domain.h"
+
+#include "ns3/uinteger.h"
 
 #include "input-error-helpers.h"
 
@@ -65,4 +69,17 @@ TEST_CASE("aggregation endpoints need one switch port per host", "[unit][topolog
     AddAggregationEndpoints(h);
     CHECK(tusk_test::ExpectInputError([&] { AddAggregationEndpoints(h); }).Key() ==
           "topology.in_network_reduction");
+}
+
+TEST_CASE("scale-up domain: aggregation endpoints are on no server", "[unit][in-network]")
+{
+    // 16 GPUs in servers of 4, endpoints from host 16 up: without RankHosts hosts 16 and 17
+    // would count as GPUs of a fifth server and talk over the scale-up domain.
+    auto d = CreateObject<ScaleUpDomain>();
+    d->SetAttribute("GpusPerServer", UintegerValue(4));
+    CHECK(d->SameServer(16, 17));
+    d->SetAttribute("RankHosts", UintegerValue(16));
+    CHECK_FALSE(d->SameServer(16, 17));
+    CHECK_FALSE(d->SameServer(15, 16));
+    CHECK(d->SameServer(12, 15));
 }
