@@ -110,6 +110,16 @@ TEST_CASE("in-network all-reduce on an idle leaf-spine meets its closed form and
     CHECK(static_cast<double>(TxBytes(r, "leaf0", "spine0")) == Approx(hostLink).epsilon(0.001));
     CHECK(static_cast<double>(TxBytes(r, "spine0", "leaf1")) == Approx(hostLink).epsilon(0.001));
 
+    // No switch queue builds: each endpoint stream is paced at one port's rate (QpRateCap),
+    // so only ACKs interleaved with data queue a few frames. Unpaced, an endpoint bursts each
+    // slice at its 300 Gb/s link into a 100 Gb/s port (measured: 353 KB on the leaf uplinks,
+    // 179 KB towards the hosts, the CCT unchanged).
+    for (const auto& l : r.links)
+    {
+        CAPTURE(l.from, l.to);
+        CHECK(l.maxQueueBytes < 8 * (4096 + 62 + 20));
+    }
+
     // The ring on the same fabric sends and receives 2(n-1)/n * S = 1.5 S per host link.
     const auto ring = Run(AllReduce("ring", S, z, true));
     REQUIRE(ring.finished);
