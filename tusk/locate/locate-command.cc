@@ -38,7 +38,8 @@ AddCommand(CLI::App& app, CommandOptions& o)
         ->capture_default_str();
     cmd->add_option("--evidence", o.evidence,
                     "auto: per-path telemetry (paths.csv, [output] path_telemetry) when the run "
-                    "has it, else flow completion times; paths or flows to choose")
+                    "has it and most QPs used several paths, else flow completion times; "
+                    "paths or flows to choose")
         ->check(CLI::IsMember({"auto", "paths", "flows"}))
         ->capture_default_str();
     auto& t = o.tomography;
@@ -215,13 +216,14 @@ RunCommand(const CommandOptions& o, std::ostream& out)
     opts.tomography.method = ParseMethod(o.method);
     const Observations obs = ReadObservations(o.resultsDir);
     const std::string pathsFile = (std::filesystem::path(o.resultsDir) / "paths.csv").string();
-    const bool havePaths = std::filesystem::exists(pathsFile);
+    bool havePaths = std::filesystem::exists(pathsFile);
     if (o.evidence == "paths" && !havePaths)
     {
         throw ns3::InputError(pathsFile, 0, "",
                               "no such file: --evidence paths needs a run with [output] "
                               "path_telemetry = true");
     }
+    std::vector<PathObservation> rows;
     if (havePaths && o.evidence != "flows")
     {
         std::ifstream in(pathsFile);
@@ -229,12 +231,17 @@ RunCommand(const CommandOptions& o, std::ostream& out)
         {
             throw ns3::InputError(pathsFile, 0, "", "cannot open the file");
         }
-        const auto rows = ReadPathObservations(in, pathsFile, obs.links);
+        rows = ReadPathObservations(in, pathsFile, obs.links);
         if (rows.empty())
         {
             throw ns3::InputError(pathsFile, 0, "paths",
                                   "no row has a path: nothing to locate from per-path telemetry");
         }
+        // auto: per-path delays need QPs that spread over several paths (PathsComparable).
+        havePaths = o.evidence == "paths" || PathsComparable(rows);
+    }
+    if (havePaths && o.evidence != "flows")
+    {
         PathLocateOptions po;
         po.lossFloor = o.tomography.lossFloor;
         const PathLocateResult r = LocateFromPaths(obs, rows, po);

@@ -158,6 +158,50 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
     return out;
 }
 
+namespace
+{
+
+using PathKey = std::tuple<uint32_t, uint32_t, uint32_t, size_t>;
+
+/** A row's comparison group: its QP and its path length (hops of its first path; a row's
+ *  paths have one length in a shortest-path fabric). */
+PathKey
+KeyOf(const PathObservation& p)
+{
+    return PathKey{p.src, p.dst, p.qpn, p.paths.front().hops.size()};
+}
+
+/** Rows per comparison group. */
+std::map<PathKey, size_t>
+GroupSizes(const std::vector<PathObservation>& paths)
+{
+    std::map<PathKey, size_t> n;
+    for (const auto& p : paths)
+    {
+        ++n[KeyOf(p)];
+    }
+    return n;
+}
+
+} // namespace
+
+bool
+PathsComparable(const std::vector<PathObservation>& paths)
+{
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> qps; // QP -> has a sibling pair
+    for (const auto& [key, n] : GroupSizes(paths))
+    {
+        bool& pair = qps[{std::get<0>(key), std::get<1>(key), std::get<2>(key)}];
+        pair = pair || n >= 2;
+    }
+    size_t paired = 0;
+    for (const auto& [qp, pair] : qps)
+    {
+        paired += pair;
+    }
+    return !qps.empty() && 2 * paired >= qps.size();
+}
+
 PathLocateResult
 LocateFromPaths(const Observations& obs,
                 const std::vector<PathObservation>& paths,
@@ -187,18 +231,16 @@ LocateFromPaths(const Observations& obs,
     const double mtu = obs.mtuBytes ? obs.mtuBytes : 4096.0;
     res.frameUs = obs.nominalRateBps > 0 ? 8 * mtu / obs.nominalRateBps * 1e6 : 0.0;
 
-    // y_p: the path's smallest RTT over the smallest of its QP's paths of the same length
-    // (hops of its first path; a row's paths have one length in a shortest-path fabric).
-    using Key = std::tuple<uint32_t, uint32_t, uint32_t, size_t>;
-    auto keyOf = [](const PathObservation& p) {
-        return Key{p.src, p.dst, p.qpn, p.paths.front().hops.size()};
-    };
-    std::map<Key, double> base;
+    // y_p: the path's smallest RTT over the smallest of its QP's paths of the same length. A
+    // path alone in its group has no reference (its y would be 0 whatever it crossed): it is
+    // left out of the delay fit.
+    const auto groupSize = GroupSizes(paths);
+    std::map<PathKey, double> base;
     for (const auto& p : paths)
     {
         if (p.rttSamples >= o.minRttSamples)
         {
-            auto [it, fresh] = base.emplace(keyOf(p), p.rttMinUs);
+            auto [it, fresh] = base.emplace(KeyOf(p), p.rttMinUs);
             it->second = fresh ? p.rttMinUs : std::min(it->second, p.rttMinUs);
         }
     }
@@ -206,10 +248,11 @@ LocateFromPaths(const Observations& obs,
     for (size_t i = 0; i < np; ++i)
     {
         const auto& p = paths[i];
-        if (p.rttSamples >= o.minRttSamples)
+        if (p.rttSamples >= o.minRttSamples && groupSize.at(KeyOf(p)) >= 2)
         {
-            y[i] = p.rttMinUs - base[keyOf(p)];
+            y[i] = p.rttMinUs - base[KeyOf(p)];
             w[i] = 1.0; // every path one observation: the busiest must not drown the rest
+            ++res.comparedPaths;
         }
         if (p.packets > 0)
         {

@@ -11,7 +11,11 @@
  *   y_p = rtt_min_p - base_p   (µs; base_p = the smallest rtt_min of the same QP's paths of
  *                               that length)
  * (the excess over the sender's other paths cancels what all of them share: the two host
- * links, a busy receiver's downlink queue, the NICs)
+ * links, a busy receiver's downlink queue, the NICs). A path whose QP has no other path of its
+ * length (ECMP, and switch-side adaptive routing, where a QP keeps one entropy value) has no
+ * reference: y_p would be 0 by construction, so it is left out of the delay fit, and
+ * `tusk locate --evidence auto` ranks from completion times when most QPs are like that
+ * (PathsComparable).
  * and an additive delay per directed link, y = A x, x >= 0 (A: path x link incidence), fitted
  * by non-negative least squares (NnlsCoordinateDescent, each path weighted by its RTT samples).
  * Links crossed by exactly the same paths are one class (BuildIncidence). A class is named
@@ -92,9 +96,18 @@ struct PathLocateResult
     double delayFloorUs = 0;      //!< the naming floor of a class's delay, µs
     uint32_t slowPaths = 0;
     uint32_t lossyPaths = 0;
+    size_t comparedPaths = 0;     //!< paths in the delay fit: their QP has another of their length
     std::vector<double> delayUs;  //!< per ranking entry: its fitted delay, µs
     std::vector<double> markRate; //!< per ranking entry: ECN-echoing ACKs / RTT samples of its paths
 };
+
+/**
+ * \brief Whether paths.csv can tell a QP's paths apart: true when at least half of its QPs
+ * (src, dst, qpn) have two or more rows (entropy values) of one path length. Under ECMP and
+ * switch-side adaptive routing every QP sends on one entropy value, so no path has a sibling
+ * to be compared with and the per-path delays are all 0; completion times are the evidence.
+ */
+bool PathsComparable(const std::vector<PathObservation>& paths);
 
 /** \brief Rank link classes from path telemetry (see the file comment). `obs` gives the
  *  links, MTU and nominal rate (flows are not used). */
