@@ -11,13 +11,14 @@ all-reduces over the data-parallel groups of one job: 64-rank rings strided over
 at k = 8). Every run writes per-path telemetry (paths.csv) unless `--evidence flows`. Each
 (workload, case) is one `tusk sweep` (docs/sweeps.md) over policy x placement, run under
 `nice`; then `tusk locate --json --evidence E` on every run. Reports per policy and case:
-top-1 (the first class holds a planted cable direction), all in top-3 (every planted cable
-among the first three classes), false (runs that named a class holding no planted cable), each
+top-1 (the first class holds a planted cable direction, named or not), named first (and that
+class is named), all in top-3 (every planted cable among the first three classes), false
+(runs that named a class holding no planted cable), each
 as a count with its 95 % Wilson interval (scipy), and the evidence locate used. Runs are long
 on 2 cores: keep messages small.
 
   python3 bench/locate/locate-bench.py --out results/bench-locate --k 8      # 128 hosts
-  python3 bench/locate/locate-bench.py --smoke                               # k = 8, 1 run
+  python3 bench/locate/locate-bench.py --smoke                               # k = 8, 2 runs
   python3 bench/locate/locate-bench.py --cases quarter,none --workloads permutation \\
       --placements 20 --policies ecmp,host-reps --k 8
 
@@ -135,8 +136,8 @@ def write_if_changed(path, text):
 
 
 def evaluate(tusk, run_dir, planted, evidence="auto"):
-    """(top-1, all in top-3, false, the evidence locate used) of one run; None if locate
-    failed."""
+    """(top-1, all in top-3, false, the evidence locate used, the first class's link
+    directions, named first: top-1 and that class named) of one run; None if locate failed."""
     o = subprocess.run([tusk, "locate", run_dir, "--json", "--top", "3", "--evidence", evidence],
                        capture_output=True, text=True)
     if o.returncode != 0:
@@ -154,7 +155,8 @@ def evaluate(tusk, run_dir, planted, evidence="auto"):
     for cls in ranking[:3]:
         top3 |= cables(cls) & bad
     false = any(cls["named"] and not (cables(cls) & bad) for cls in ranking)
-    return top1, len(top3) == len(bad), false, j.get("evidence", "flows")
+    return (top1, len(top3) == len(bad), false, j.get("evidence", "flows"),
+            len(ranking[0]["links"]) if ranking else 0, top1 and ranking[0]["named"])
 
 
 def wilson(k, n):
@@ -178,8 +180,8 @@ def main():
     ap.add_argument("--policies",
                     default="ecmp,spray,host-spray,host-reps,flowlet-ar,drill,conweave")
     ap.add_argument("--workloads", default="permutation,allreduce")
-    ap.add_argument("--rounds", type=int, default=4)
-    ap.add_argument("--bytes", type=int, default=65536, help="bytes per flow / ring step")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--bytes", type=int, default=524288, help="bytes per flow / ring step")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="the sweep's parallel runs")
     ap.add_argument("--nice", type=int, default=10, help="run the sweeps under nice -n N")
     ap.add_argument("--first-placement", type=int, default=0,
@@ -192,13 +194,14 @@ def main():
                     help="score the runs already in --out again (after a change to tusk locate); "
                          "run nothing; a run not there is left out")
     ap.add_argument("--smoke", action="store_true",
-                    help="k = 8, one placement, the 1/4 case, ECMP, permutation (CI smoke)")
+                    help="k = 8, one placement, the 1/4 case, ECMP and host REPS, permutation "
+                         "(CI smoke)")
     ap.add_argument("--tusk", default=os.path.join(os.path.dirname(__file__), "..", "..",
                                                    "build", "bin", "tusk"))
     a = ap.parse_args()
     if a.smoke:
-        a.k, a.placements, a.cases, a.policies, a.workloads = 8, 1, "quarter", "ecmp", \
-            "permutation"
+        a.k, a.placements, a.cases, a.policies, a.workloads = 8, 1, "quarter", \
+            "ecmp,host-reps", "permutation"
         a.first_placement = 0
     os.makedirs(a.out, exist_ok=True)
     out = os.path.abspath(a.out)
@@ -226,7 +229,7 @@ def main():
                 rows.append((wl, case, None, why))
                 continue
             for pol in policies:
-                hit1 = hit3 = false = n = 0
+                hit1 = hit3 = false = n = named1 = 0
                 used = set()
                 for label, cables in planted.items():
                     run_dir = os.path.join(out, name, "policy=%s,placement=%s" % (pol, label))
@@ -239,29 +242,34 @@ def main():
                     hit1 += res[0]
                     hit3 += res[1]
                     false += res[2]
+                    named1 += res[5]
                     used.add(res[3])
                     outcomes.append({"workload": wl, "hosts": a.k ** 3 // 4, "case": case,
                                      "policy": pol, "placement": label,
                                      "cables": ["%s-%s" % c for c in cables], "top1": res[0],
-                                     "top3": res[1], "false": res[2], "evidence": res[3]})
-                rows.append((wl, case, pol, (hit1, hit3, false, n, "+".join(sorted(used)))))
+                                     "top3": res[1], "false": res[2], "evidence": res[3],
+                                     "top1_class": res[4], "named_first": res[5]})
+                rows.append((wl, case, pol, (hit1, named1, hit3, false, n,
+                                             "+".join(sorted(used)))))
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(outcomes, fh, indent=1)
     hosts = a.k ** 3 // 4
-    print("| workload | hosts | case | policy | evidence | top-1 | all in top-3 | false | runs |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| workload | hosts | case | policy | evidence | top-1 | named first | all in top-3 "
+          "| false | runs |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for wl, case, pol, r in rows:
         if pol is None:
-            print("| %s | %d | %s | – | | not run: %s | | | |" % (wl, hosts, case, r))
+            print("| %s | %d | %s | – | | not run: %s | | | | |" % (wl, hosts, case, r))
             continue
-        h1, h3, f, n, ev = r
+        h1, n1, h3, f, n, ev = r
         if n == 0:
-            print("| %s | %d | %s | %s | | no run | | | 0 |" % (wl, hosts, case, pol))
+            print("| %s | %d | %s | %s | | no run | | | | 0 |" % (wl, hosts, case, pol))
             continue
-        print("| %s | %d | %s | %s | %s | %s | %s | %s | %d |" % (
-            wl, hosts, case, pol, ev, "-" if case == "none" else rate(h1, n),
-            "-" if case == "none" else rate(h3, n), rate(f, n), n))
+        none = case == "none"
+        print("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d |" % (
+            wl, hosts, case, pol, ev, "-" if none else rate(h1, n), "-" if none else rate(n1, n),
+            "-" if none else rate(h3, n), rate(f, n), n))
 
 
 if __name__ == "__main__":
