@@ -153,6 +153,7 @@ CongaLoadBalancer::DoSelectEgress(const LbContext& ctx,
         FlowHash(frame, m_seed, FlowHashFields::FIVE_TUPLE_DST_QP, FlowHashFunction::MURMUR3);
     if (!ctx.fromHost || ctx.dstEdge == LbContext::kNoEdge)
     {
+        SetReason(EgressReason::HASH);
         return h % count; // not the source leaf: hash, as CONGA's fabric below the leaves
     }
     if (m_table.GetSize() != m_tableSize)
@@ -165,8 +166,10 @@ CongaLoadBalancer::DoSelectEgress(const LbContext& ctx,
         m_table.Lookup(h, nowPs, static_cast<uint64_t>(m_gap.GetPicoSeconds()), fresh);
     const int previous = e.valid ? FindCandidate(candidates, count, e.port) : -1;
     int index = fresh ? -1 : previous;
+    SetReason(EgressReason::FLOWLET);
     if (index < 0)
     {
+        SetReason(EgressReason::CONGA_METRIC);
         // New flowlet: the least congested path, max(local, remote); ties prefer the
         // flowlet's previous port, else are broken uniformly at random (reservoir sampling).
         auto metric = [&](uint32_t i) -> uint32_t {

@@ -241,6 +241,7 @@ ConWeaveLoadBalancer::DoSelectEgress(const LbContext& ctx,
         return SourceToR(ctx, frame, candidates, count);
     }
     // ACKs, control frames, tiers above the ToRs: the flow hash, as the artifact's ECMP.
+    SetReason(EgressReason::HASH);
     return FlowHash(frame, m_seed, FlowHashFields::FIVE_TUPLE_DST_QP, FlowHashFunction::MURMUR3) %
            count;
 }
@@ -278,13 +279,18 @@ ConWeaveLoadBalancer::SourceToR(const LbContext& ctx, const FrameMeta& frame,
     const uint8_t framePhase = f.phase; // the TAIL is still phase 0
 
     int current = isNew ? -1 : FindCandidate(candidates, count, f.port);
+    // The first frame on a path a reply timeout moved the flow to reports the reroute.
+    SetReason(f.moved ? EgressReason::CONWEAVE_REROUTE : EgressReason::FLOWLET);
+    f.moved = false;
     if (current < 0)
     {
         // A new flow (or its uplink left the group): a path not marked busy if one is found.
         current = PickGoodPath(ctx.dstEdge, -1, candidates, count, nowPs);
+        SetReason(EgressReason::POLICY);
         if (current < 0)
         {
             current = static_cast<int>(m_rng->GetInteger(0, count - 1));
+            SetReason(EgressReason::RANDOM);
         }
         f.port = candidates[current].port;
     }
@@ -299,6 +305,7 @@ ConWeaveLoadBalancer::SourceToR(const LbContext& ctx, const FrameMeta& frame,
             m_rerouteTrace(frame, f.port, candidates[good].port);
             current = good;
             f.port = candidates[good].port;
+            SetReason(EgressReason::CONWEAVE_REROUTE);
         }
     }
     const int sendOn = current;
@@ -313,6 +320,7 @@ ConWeaveLoadBalancer::SourceToR(const LbContext& ctx, const FrameMeta& frame,
             ++m_reroutes;
             m_rerouteTrace(frame, f.port, candidates[good].port);
             f.port = candidates[good].port;
+            f.moved = true; // this frame is the old path's TAIL; the next one reports it
         }
     }
 

@@ -173,6 +173,7 @@ class ConWeaveLoadBalancer : public LoadBalancer
         uint8_t epoch = 0;
         uint8_t phase = 0;
         bool stable = false; //!< a timely RTT_REPLY or the CLEAR arrived: next frame starts an epoch
+        bool moved = false;  //!< a reply timeout rerouted it; its next frame is the first there
     };
     struct Held
     {

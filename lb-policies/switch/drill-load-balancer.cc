@@ -113,6 +113,7 @@ DrillLoadBalancer::DoSelectEgress(const LbContext&,
             choice = i;
         }
     }
+    SetReason(ties == n ? EgressReason::RANDOM : EgressReason::LEAST_BACKLOG);
     // Remember the m least loaded of the compared set (the choice first).
     if (m_memorySize > 0)
     {

@@ -87,6 +87,7 @@ EcmpLoadBalancer::DoSelectEgress(const LbContext&,
                                  const EgressCandidate*,
                                  uint32_t count)
 {
+    SetReason(EgressReason::HASH);
     return Hash(frame) % count;
 }
 

@@ -124,6 +124,9 @@ LeastLoadedLoadBalancer::LeastLoaded(const EgressCandidate* candidates, uint32_t
             choice = i; // reservoir sampling: each of the k tied candidates with probability 1/k
         }
     }
+    // Steered only when a compared port was busier than the choice; a paused port avoided
+    // counts as steering too.
+    SetReason(ties == count ? EgressReason::RANDOM : EgressReason::LEAST_BACKLOG);
     if (keep >= 0 && !(skipPaused && candidates[keep].paused) && Load(candidates[keep]) == best)
     {
         return static_cast<uint32_t>(keep);
@@ -157,6 +160,7 @@ LeastLoadedLoadBalancer::DoSelectEgress(const LbContext& ctx,
     if (!fresh && previous >= 0)
     {
         index = static_cast<uint32_t>(previous); // within the flowlet: keep its port
+        SetReason(EgressReason::FLOWLET);
     }
     else
     {

@@ -62,10 +62,12 @@ LetFlowLoadBalancer::DoSelectEgress(const LbContext& ctx,
     FlowletTable::Entry& e =
         m_table.Lookup(h, nowPs, static_cast<uint64_t>(m_gap.GetPicoSeconds()), fresh);
     int index = fresh ? -1 : FindCandidate(candidates, count, e.port);
+    SetReason(EgressReason::FLOWLET);
     if (index < 0)
     {
         index = static_cast<int>(m_rng->GetInteger(0, count - 1));
         ++m_flowlets;
+        SetReason(EgressReason::RANDOM);
     }
     FlowletTable::Update(e, candidates[index].port, nowPs);
     return static_cast<uint32_t>(index);

@@ -42,6 +42,7 @@ RandomSprayLoadBalancer::DoSelectEgress(const LbContext&,
                                         const EgressCandidate*,
                                         uint32_t count)
 {
+    SetReason(EgressReason::RANDOM);
     return m_rng->GetInteger(0, count - 1);
 }
 

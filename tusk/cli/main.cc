@@ -20,6 +20,7 @@
 #include "locate/locate-command.h"
 #include "results/rerun.h"
 #include "results/results-dir.h"
+#include "results/what-if.h"
 #include "sweep/sweep-cli.h"
 #include "tusk-version.h"
 
@@ -119,6 +120,7 @@ main(int argc, char** argv)
     tusk::SweepCommands sweeps(app); // sweep, regress (sweep-cli.h)
     locate::CommandOptions locateOpts;
     auto* loc = locate::AddCommand(app, locateOpts);
+    locateOpts.whatIfRunner = tusk::RunWhatIf; // --what-if runs derived scenarios
     tusk::PluginOptions plugins(app); // --plugin on the commands that read scenarios
     SetExitStatusFooters(app);
 

@@ -1,4 +1,5 @@
 #include "locate/locate-command.h"
+#include "locate/ar-signals.h"
 #include "locate/path-report.h"
 
 #include "fabric/model/input-error.h"
@@ -10,6 +11,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 namespace tusk
 {
@@ -37,10 +40,11 @@ AddCommand(CLI::App& app, CommandOptions& o)
         ->check(CLI::IsMember({"bayes", "nnls", "lasso"}))
         ->capture_default_str();
     cmd->add_option("--evidence", o.evidence,
-                    "auto: per-path telemetry (paths.csv, [output] path_telemetry) when the run "
-                    "has it and most QPs used several paths, else flow completion times; "
-                    "paths or flows to choose")
-        ->check(CLI::IsMember({"auto", "paths", "flows"}))
+                    "auto: switch AR telemetry (ar.csv, [output] ar_telemetry) when the run's "
+                    "switches steered, else per-path telemetry (paths.csv, [output] "
+                    "path_telemetry) when the run has it and most QPs used several paths, else "
+                    "flow completion times; ar, paths or flows to choose")
+        ->check(CLI::IsMember({"auto", "ar", "paths", "flows"}))
         ->capture_default_str();
     auto& t = o.tomography;
     cmd->add_option("--min-confidence", t.minConfidence,
@@ -58,6 +62,18 @@ AddCommand(CLI::App& app, CommandOptions& o)
         ->capture_default_str();
     cmd->add_option("--seed", t.seed, "Seed of the Gibbs sampler and the bootstrap")
         ->capture_default_str();
+    cmd->add_flag("--what-if", o.whatIf,
+                  "Cost the first named suspect: the bytes its siblings carried for it, the "
+                  "queueing on the paths that avoid it, and two derived runs from the manifest "
+                  "(no fault; the suspect as found plus one sibling cable down) with their CCT "
+                  "and FCTs (docs/locate.md, \"What a hidden fault costs\")");
+    cmd->add_option("--what-if-link", o.whatIfLink,
+                    "FROM->TO: cost this link direction instead of the first named");
+    cmd->add_option("--what-if-down", o.whatIfDown,
+                    "FROM-TO: the cable the derived run also takes down (default: the suspect's "
+                    "sibling that carried the most)");
+    cmd->add_option("--what-if-out", o.whatIfOut,
+                    "Where the derived runs go (default RESULTS_DIR.what-if, beside the run)");
     return cmd;
 }
 
@@ -209,12 +225,94 @@ ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
     return doc.dump(2) + "\n";
 }
 
-int
-RunCommand(const CommandOptions& o, std::ostream& out)
+namespace
 {
-    CommandOptions opts = o;
-    opts.tomography.method = ParseMethod(o.method);
-    const Observations obs = ReadObservations(o.resultsDir);
+
+/** What one evidence said: the table or JSON, and each ranked link's estimated rate. */
+struct Verdict
+{
+    std::string text;
+    std::string json;
+    int first = -1;               //!< the first named directed link, -1 = none
+    std::map<uint32_t, double> rate; //!< directed link -> estimated rate / nominal
+    std::string evidence;
+};
+
+void
+NoteSuspects(Verdict& v, const std::vector<Suspect>& ranking)
+{
+    for (const auto& s : ranking)
+    {
+        for (uint32_t l : s.links)
+        {
+            v.rate.emplace(l, s.rateFactor);
+        }
+        if (v.first < 0 && s.named)
+        {
+            v.first = static_cast<int>(s.links.front());
+        }
+    }
+}
+
+/** The directed link "FROM->TO" or "FROM-TO" names. */
+uint32_t
+FindLink(const Observations& obs, const std::string& name)
+{
+    const auto& dl = obs.links.Links();
+    for (uint32_t l = 0; l < dl.size(); ++l)
+    {
+        if (name == dl[l].from + "->" + dl[l].to || name == dl[l].from + "-" + dl[l].to)
+        {
+            return l;
+        }
+    }
+    throw ns3::InputError("<command line>", 0, "--what-if-link",
+                          fmt::format("links.csv has no link direction \"{}\" (expected "
+                                      "FROM->TO, vertex names as links.csv writes them)",
+                                      name));
+}
+
+Verdict
+Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& obs)
+{
+    Verdict v;
+    std::ostringstream text;
+    const std::string arFile = (std::filesystem::path(o.resultsDir) / "ar.csv").string();
+    const bool haveAr = std::filesystem::exists(arFile);
+    if (o.evidence == "ar" && !haveAr)
+    {
+        throw ns3::InputError(arFile, 0, "",
+                              "no such file: --evidence ar needs a run with [output] "
+                              "ar_telemetry = true");
+    }
+    if (haveAr && (o.evidence == "ar" || o.evidence == "auto"))
+    {
+        std::ifstream in(arFile);
+        if (!in)
+        {
+            throw ns3::InputError(arFile, 0, "", "cannot open the file");
+        }
+        const auto rows = ReadArObservations(in, arFile, obs.links);
+        // auto: only when the switches steered; a hash or random choice says nothing of a
+        // link's rate.
+        if (o.evidence == "ar" || ArHasAdaptiveDecisions(rows))
+        {
+            const ArLocateResult r = LocateFromAr(obs, rows, ArLocateOptions{});
+            v.evidence = "ar";
+            for (const auto& s : r.ranking)
+            {
+                v.rate.emplace(s.link, s.rateFactor);
+                if (v.first < 0 && s.named)
+                {
+                    v.first = static_cast<int>(s.link);
+                }
+            }
+            v.json = ArJson(obs, r, o.resultsDir, o.top);
+            PrintArTable(obs, r, o.resultsDir, o.top, text);
+            v.text = text.str();
+            return v;
+        }
+    }
     const std::string pathsFile = (std::filesystem::path(o.resultsDir) / "paths.csv").string();
     bool havePaths = std::filesystem::exists(pathsFile);
     if (o.evidence == "paths" && !havePaths)
@@ -224,7 +322,7 @@ RunCommand(const CommandOptions& o, std::ostream& out)
                               "path_telemetry = true");
     }
     std::vector<PathObservation> rows;
-    if (havePaths && o.evidence != "flows")
+    if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
     {
         std::ifstream in(pathsFile);
         if (!in)
@@ -240,20 +338,17 @@ RunCommand(const CommandOptions& o, std::ostream& out)
         // auto: per-path delays need QPs that spread over several paths (PathsComparable).
         havePaths = o.evidence == "paths" || PathsComparable(rows);
     }
-    if (havePaths && o.evidence != "flows")
+    if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
     {
         PathLocateOptions po;
         po.lossFloor = o.tomography.lossFloor;
         const PathLocateResult r = LocateFromPaths(obs, rows, po);
-        if (opts.json)
-        {
-            out << PathJson(obs, r, o.resultsDir, o.top);
-        }
-        else
-        {
-            PrintPathTable(obs, r, o.resultsDir, o.top, out);
-        }
-        return 0;
+        v.evidence = "paths";
+        NoteSuspects(v, r.ranking);
+        v.json = PathJson(obs, r, o.resultsDir, o.top);
+        PrintPathTable(obs, r, o.resultsDir, o.top, text);
+        v.text = text.str();
+        return v;
     }
     if (obs.flows.empty())
     {
@@ -261,13 +356,72 @@ RunCommand(const CommandOptions& o, std::ostream& out)
                               "no flow has a path: nothing to locate (are `path`/`paths` empty?)");
     }
     const LocateResult r = Locate(obs, opts.tomography);
+    v.evidence = "flows";
+    NoteSuspects(v, r.ranking);
+    v.json = ToJson(obs, r, opts);
+    PrintTable(obs, r, opts, text);
+    v.text = text.str();
+    return v;
+}
+
+} // namespace
+
+int
+RunCommand(const CommandOptions& o, std::ostream& out)
+{
+    CommandOptions opts = o;
+    opts.tomography.method = ParseMethod(o.method);
+    const Observations obs = ReadObservations(o.resultsDir);
+    if (o.whatIf && !o.whatIfRunner)
+    {
+        throw ns3::InputError("<command line>", 0, "--what-if",
+                              "this program cannot run the derived scenarios (no runner)");
+    }
+    const int link = o.whatIfLink.empty() ? -1 : static_cast<int>(FindLink(obs, o.whatIfLink));
+    const Verdict v = Decide(o, opts, obs);
+    if (!o.whatIf)
+    {
+        out << (opts.json ? v.json : v.text);
+        return 0;
+    }
+    const int suspect = link >= 0 ? link : v.first;
+    nlohmann::json w; // null: nothing to cost
+    if (suspect >= 0)
+    {
+        WhatIfRequest q;
+        q.resultsDir = o.resultsDir;
+        if (o.whatIfOut.empty())
+        {
+            // Beside the run, as `tusk rerun` writes RESULTS_DIR.rerun.
+            auto dir = std::filesystem::absolute(o.resultsDir).lexically_normal();
+            if (!dir.has_filename())
+            {
+                dir = dir.parent_path();
+            }
+            q.outDir = dir.string() + ".what-if";
+        }
+        else
+        {
+            q.outDir = o.whatIfOut;
+        }
+        q.obs = &obs;
+        q.link = static_cast<uint32_t>(suspect);
+        const auto it = v.rate.find(q.link);
+        q.rateFactor = it != v.rate.end() ? it->second : 1.0;
+        q.evidence = v.evidence;
+        q.down = o.whatIfDown;
+        w = o.whatIfRunner(q);
+    }
     if (opts.json)
     {
-        out << ToJson(obs, r, opts);
+        auto doc = nlohmann::json::parse(v.json);
+        doc["what_if"] = w;
+        out << doc.dump(2) << "\n";
     }
     else
     {
-        PrintTable(obs, r, opts, out);
+        out << v.text;
+        PrintWhatIf(w, out);
     }
     return 0;
 }

@@ -8,7 +8,9 @@
 #include "locate/tomography.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
 
+#include <functional>
 #include <ostream>
 #include <string>
 
@@ -17,16 +19,41 @@ namespace tusk
 namespace locate
 {
 
+/** What `--what-if` asks about: one suspect link of a run (docs/locate.md, "What a hidden
+ *  fault costs"). */
+struct WhatIfRequest
+{
+    std::string resultsDir;
+    std::string outDir;          //!< where the derived runs go
+    const Observations* obs = nullptr;
+    uint32_t link = 0;           //!< the suspect: a directed link (Observations::links index)
+    double rateFactor = 1.0;     //!< its rate / nominal as the evidence estimated it
+    std::string evidence;        //!< "ar", "paths" or "flows": what estimated it
+    std::string down;            //!< the cable to take down as well ("" = the busiest sibling)
+    bool progress = false;       //!< progress lines of the derived runs on stderr
+};
+
+/** Costs a suspect: returns what docs/locate.md's "What a hidden fault costs" lists, as one
+ *  JSON object. Runs simulations, so it lives with the runner (results/what-if.h). */
+using WhatIfRunner = std::function<nlohmann::json(const WhatIfRequest&)>;
+
 struct CommandOptions
 {
     std::string resultsDir;
     uint32_t top = 10;
     bool json = false;
     std::string method = "bayes";
-    /** "auto": per-path telemetry when RESULTS_DIR/paths.csv exists, else completion times;
-     *  "paths" (paths.csv required) or "flows" (completion times only). */
+    /** "auto": switch AR telemetry when RESULTS_DIR/ar.csv exists and its switches steered,
+     *  else per-path telemetry when RESULTS_DIR/paths.csv exists, else completion times;
+     *  "ar" (ar.csv required), "paths" (paths.csv required) or "flows" (completion times). */
     std::string evidence = "auto";
     TomographyOptions tomography;
+    /** --what-if: cost the first named suspect (or --what-if-link) with whatIfRunner. */
+    bool whatIf = false;
+    std::string whatIfLink; //!< "FROM->TO" (or FROM-TO): this direction instead of the first named
+    std::string whatIfDown; //!< "FROM-TO": the cable the derived run also takes down
+    std::string whatIfOut;  //!< where the derived runs go ("" = RESULTS_DIR.what-if)
+    WhatIfRunner whatIfRunner; //!< set by the application (main.cc)
 };
 
 /** Register `locate` on the application; its options fill `o`. */
@@ -42,6 +69,9 @@ int RunCommand(const CommandOptions& o, std::ostream& out);
 void PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions& o,
                 std::ostream& out);
 std::string ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o);
+
+/** The text of a WhatIfRunner's answer (null: "no suspect to cost"). */
+void PrintWhatIf(const nlohmann::json& w, std::ostream& out);
 
 } // namespace locate
 } // namespace tusk

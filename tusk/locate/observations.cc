@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -120,6 +121,35 @@ LinkIndex::LinkIndex(std::vector<DirectedLink> rows)
     {
         m_rowsOfId[m_rows[i].linkId].push_back(i);
     }
+}
+
+std::string
+VertexTier(const std::string& name)
+{
+    size_t end = name.size();
+    while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1])))
+    {
+        --end;
+    }
+    return name.substr(0, end);
+}
+
+int
+LinkIndex::Direction(uint32_t linkId, const std::string& from) const
+{
+    const auto rows = m_rowsOfId.find(linkId);
+    if (rows == m_rowsOfId.end())
+    {
+        return -1;
+    }
+    for (uint32_t i : rows->second)
+    {
+        if (m_rows[i].from == from)
+        {
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
 }
 
 std::vector<uint32_t>

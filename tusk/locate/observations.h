@@ -70,6 +70,10 @@ class LinkIndex
 
     const std::vector<DirectedLink>& Links() const { return m_rows; }
 
+    /** The direction of link `linkId` that leaves vertex `from` (an index into Links()), or
+     *  -1 when links.csv has no such link or it does not touch `from`. */
+    int Direction(uint32_t linkId, const std::string& from) const;
+
     /**
      * \brief Parse one path "3>17>42>9" (link ids, '>' between hops) into directed links
      * (indices into Links()), walking from `srcVertex`: each hop is the direction of that link
@@ -125,6 +129,10 @@ Observations ReadObservations(std::istream& flows,
                               std::istream& links,
                               const std::string& linksFile,
                               std::istream* manifest);
+
+/** A vertex's tier by its name, its trailing digits dropped: "tor12" -> "tor", "agg0" ->
+ *  "agg" ("p1.leaf3" -> "p1.leaf"). */
+std::string VertexTier(const std::string& name);
 
 /**
  * \brief The `paths` encoding of a set of paths: "3>17>42>9:120|3>18>43>9:98", link ids in

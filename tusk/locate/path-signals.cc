@@ -61,16 +61,10 @@ ExponentialTailCut(const std::vector<double>& v)
     return scale * (std::log(static_cast<double>(pos.size())) + std::log(100.0));
 }
 
-/** "tor12" -> "tor": a vertex's tier by its name. */
 std::string
 TierOf(const std::string& name)
 {
-    size_t end = name.size();
-    while (end > 0 && std::isdigit(static_cast<unsigned char>(name[end - 1])))
-    {
-        --end;
-    }
-    return name.substr(0, end);
+    return VertexTier(name);
 }
 
 } // namespace
@@ -87,6 +81,7 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
     const size_t cSamples = csv.Require("rtt_samples", why);
     const size_t cMin = csv.Require("rtt_min_us", why);
     const size_t cMedian = csv.Require("rtt_median_us", why);
+    const auto cP99 = csv.Find("rtt_p99_us");
     const size_t cEcn = csv.Require("ecn_acks", why);
     const size_t cTrims = csv.Require("trims", why);
     const size_t cNacks = csv.Require("nacks", why);
@@ -105,6 +100,7 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
         p.rttSamples = csv.Integer<uint64_t>(f, cSamples, "rtt_samples");
         p.rttMinUs = csv.Real(f, cMin, "rtt_min_us");
         p.rttMedianUs = csv.Real(f, cMedian, "rtt_median_us");
+        p.rttP99Us = cP99 ? csv.Real(f, *cP99, "rtt_p99_us") : std::nan("");
         p.ecnAcks = csv.Integer<uint64_t>(f, cEcn, "ecn_acks");
         // NACKs are read (and checked) but not counted as losses: under spraying most of them
         // flag reordering, not loss (their resends arrive twice).

@@ -54,6 +54,7 @@ struct PathObservation
     uint64_t rttSamples = 0;
     double rttMinUs = 0;
     double rttMedianUs = 0;
+    double rttP99Us = 0;  //!< rtt_p99_us (NaN when the file has no such column)
     uint64_t ecnAcks = 0;
     uint64_t lost = 0; //!< trims + timeouts (not NACKs: under spraying mostly reordering)
     std::vector<FlowPath> paths; //!< directed links (Observations::links) and frames

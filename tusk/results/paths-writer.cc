@@ -41,4 +41,44 @@ WritePathTelemetry(const RunResult& r, const std::string& dir)
     return true;
 }
 
+std::string
+ArCsvHeader()
+{
+    std::string s = "switch,port,link_id,to,candidates,offered,decisions,packets,bytes";
+    for (int k = 0; k < ns3::kEgressReasons; ++k)
+    {
+        s += fmt::format(",pkts_{}", ns3::EgressReasonName(static_cast<ns3::EgressReason>(k)));
+    }
+    return s + "\n";
+}
+
+std::string
+ArCsv(const RunResult& r)
+{
+    std::string s = ArCsvHeader();
+    s.reserve(s.size() + r.arTelemetry.size() * 64);
+    for (const auto& a : r.arTelemetry)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{},{}", a.switchName, a.port, a.link, a.to,
+                         a.candidates, a.offered, a.decisions, a.packets, a.bytes);
+        for (uint64_t n : a.packetsByReason)
+        {
+            s += fmt::format(",{}", n);
+        }
+        s += "\n";
+    }
+    return s;
+}
+
+bool
+WriteArTelemetry(const RunResult& r, const std::string& dir)
+{
+    if (!r.spec.output.arTelemetry)
+    {
+        return false;
+    }
+    WriteFileAtomic(dir + "/ar.csv", ArCsv(r));
+    return true;
+}
+
 } // namespace tusk

@@ -1,6 +1,7 @@
 /*
- * tusk: paths.csv ([output] path_telemetry = true), per sending QP and entropy value
- * (docs/results-format.md, "paths.csv").
+ * tusk: the telemetry tables. paths.csv ([output] path_telemetry = true), per sending QP and
+ * entropy value (docs/results-format.md, "paths.csv"); ar.csv ([output] ar_telemetry = true),
+ * per switch, egress port, candidate count and reason ("ar.csv").
  */
 #ifndef TUSK_RESULTS_PATHS_WRITER_H
 #define TUSK_RESULTS_PATHS_WRITER_H
@@ -20,6 +21,16 @@ std::string PathsCsv(const RunResult& r);
 
 /** Write `dir`/paths.csv when the run collected path telemetry; whether it did. */
 bool WritePathTelemetry(const RunResult& r, const std::string& dir);
+
+/** The header line of ar.csv (with its newline): the counts, then `pkts_<reason>` per
+ *  ns3::EgressReason in its order. */
+std::string ArCsvHeader();
+
+/** ar.csv as text, one row per RunResult::arTelemetry row (deterministic). */
+std::string ArCsv(const RunResult& r);
+
+/** Write `dir`/ar.csv when the run asked for AR telemetry; whether it did. */
+bool WriteArTelemetry(const RunResult& r, const std::string& dir);
 
 } // namespace tusk
 

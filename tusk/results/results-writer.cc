@@ -398,6 +398,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
         WriteFileAtomic(dir + "/cc_trace.csv", CcTraceCsv(r));
     }
     const bool pathTelemetry = WritePathTelemetry(r, dir); // [output] path_telemetry
+    const bool arTelemetry = WriteArTelemetry(r, dir);     // [output] ar_telemetry
     if (!r.chakraNodes.empty())
     {
         WriteFileAtomic(dir + "/chakra_nodes.csv", ChakraNodesCsv(r));
@@ -537,6 +538,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (pathTelemetry)
     {
         m["files"].push_back("paths.csv");
+    }
+    if (arTelemetry)
+    {
+        m["files"].push_back("ar.csv");
     }
     if (!r.chakraNodes.empty())
     {

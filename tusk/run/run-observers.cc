@@ -99,6 +99,12 @@ Observers::Attach(const ScenarioSpec& spec,
         m_pathTelemetry->Attach(nics);
         m_fabric = &built.fabric;
     }
+    // ar.csv: every switch's load balancer counts its choices (off: one pointer test each).
+    if (spec.output.arTelemetry)
+    {
+        EnableArTelemetry(built.fabric);
+        m_arFabric = &built.fabric;
+    }
 
     // Progress: a light periodic event that prints only when a few seconds of wall time passed.
     m_lastPrint = Clock::now();
@@ -176,6 +182,10 @@ Observers::Finish(RunResult& result)
     if (m_pathTelemetry)
     {
         result.pathTelemetry = m_pathTelemetry->Take(*m_fabric);
+    }
+    if (m_arFabric)
+    {
+        result.arTelemetry = CollectArTelemetry(*m_arFabric);
     }
 }
 

@@ -315,6 +315,8 @@ class Observers
     /** [output] path_telemetry: connected only then; m_fabric decodes its paths. */
     std::unique_ptr<PathTelemetryCollector> m_pathTelemetry;
     const ns3::Fabric* m_fabric = nullptr;
+    /** [output] ar_telemetry: the fabric whose switches log their choices. */
+    const ns3::Fabric* m_arFabric = nullptr;
     ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
     std::string m_deadlock;
     bool m_interrupted = false;

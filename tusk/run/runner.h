@@ -5,6 +5,7 @@
 #define TUSK_RUNNER_H
 
 #include "scenario/scenario-spec.h"
+#include "run/ar-telemetry.h"
 #include "run/path-telemetry.h"
 #include "run/time-series.h"
 #include "run/waits.h"
@@ -338,6 +339,8 @@ struct RunResult
     std::vector<CcTraceRow> ccTrace;   //!< [output] cc_trace: CC state changes in time order
     /** [output] path_telemetry: per sending QP and entropy (paths.csv) */
     std::vector<PathTelemetryRow> pathTelemetry;
+    /** [output] ar_telemetry: per switch, egress port, candidate count and reason (ar.csv) */
+    std::vector<ArTelemetryRow> arTelemetry;
     RunSummary summary;
     Conservation conservation;
     uint32_t hosts = 0;

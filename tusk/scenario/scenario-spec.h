@@ -339,6 +339,9 @@ struct OutputSection
     /** write paths.csv: per sending QP and entropy value, its packets, RTTs, marks, losses and
      *  links (path-telemetry.h) */
     bool pathTelemetry = false;
+    /** write ar.csv: per switch and egress port, how often its load balancer chose the port
+     *  among equal-cost candidates and why (ar-telemetry.h) */
+    bool arTelemetry = false;
     /** Other tools' per-flow outputs to write besides tusk's tables: "hpcc" (fct.txt, pfc.txt
      *  as the HPCC simulator writes them), "htsim" (htsim_flows.txt: htsim's flow-finish
      *  lines); tool-outputs.h. */

@@ -56,6 +56,23 @@ Rows()
             [](const S& o) { return o.pathTelemetry ? nlohmann::json(true) : nlohmann::json(); })
             .Default("false"),
         Custom<S>(
+            "ar_telemetry", "boolean", "",
+            "Write `ar.csv`: per switch, egress port, candidate-set size and reason, how often "
+            "the switch's load balancer chose that port among two or more equal-cost ports "
+            "(fresh decisions), the frames and the bytes sent there, and why (the policy's "
+            "reason: `least_backlog`, `flowlet`, `random`, `hash`, `conga_metric`, "
+            "`conweave_reroute`, `policy`; [results-format.md](results-format.md), "
+            "\"ar.csv\"): what a switch with adaptive routing counts of its member choices, "
+            "for `tusk locate --evidence ar` to find a slow link the switches steer around "
+            "([locate.md](locate.md)). Off, the switches log nothing; the simulation itself "
+            "is unchanged either way.",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& o) {
+                o.arTelemetry = r.Bool(&n, key);
+            },
+            // Echoed only when on, so that runs without it keep their manifests.
+            [](const S& o) { return o.arTelemetry ? nlohmann::json(true) : nlohmann::json(); })
+            .Default("false"),
+        Custom<S>(
             "formats", "array of strings", "",
             "Other tools' per-flow outputs, written next to tusk's tables so that a run can be "
             "diffed against the tool a reviewer trusts: `\"hpcc\"` writes `fct.txt` and "

@@ -1,5 +1,7 @@
 #include "load-balancer.h"
 
+#include "egress-decision-log.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -31,11 +33,45 @@ LoadBalancer::SelectEgress(const LbContext& ctx,
         return 0;
     }
     ++m_decisions;
+    m_reason = EgressReason::POLICY;
     const uint32_t index = DoSelectEgress(ctx, frame, candidates, count);
     NS_ABORT_MSG_IF(index >= count,
                     "LoadBalancer " << GetInstanceTypeId().GetName() << " returned index "
                                     << index << " of " << count << " candidates");
+    if (m_log)
+    {
+        m_log->Add(candidates, count, index, m_reason, ctx.frameBytes);
+    }
     return index;
+}
+
+void
+LoadBalancer::EnableDecisionLog(uint32_t ports)
+{
+    m_log = std::make_unique<EgressDecisionLog>(ports);
+}
+
+const char*
+EgressReasonName(EgressReason r)
+{
+    switch (r)
+    {
+    case EgressReason::POLICY:
+        return "policy";
+    case EgressReason::HASH:
+        return "hash";
+    case EgressReason::RANDOM:
+        return "random";
+    case EgressReason::LEAST_BACKLOG:
+        return "least_backlog";
+    case EgressReason::FLOWLET:
+        return "flowlet";
+    case EgressReason::CONGA_METRIC:
+        return "conga_metric";
+    case EgressReason::CONWEAVE_REROUTE:
+        return "conweave_reroute";
+    }
+    return "policy";
 }
 
 int64_t

@@ -12,9 +12,31 @@
 #include "ns3/packet.h"
 
 #include <cstdint>
+#include <memory>
 
 namespace ns3
 {
+
+class EgressDecisionLog; // egress-decision-log.h
+
+/**
+ * Why a policy sent a frame to the egress it chose, as the policy reports it (SetReason) for
+ * the switch adaptive-routing telemetry (ar.csv). A policy that does not say is POLICY.
+ */
+enum class EgressReason : uint8_t
+{
+    POLICY = 0,       //!< "policy": the policy did not say
+    HASH,             //!< "hash": a flow hash (ECMP; CONGA and ConWeave away from the source ToR)
+    RANDOM,           //!< "random": a uniform draw (LetFlow, spraying, every compared port tied)
+    LEAST_BACKLOG,    //!< "least_backlog": the compared port with the least egress backlog
+    FLOWLET,          //!< "flowlet": the flow or flowlet kept its port (not a new decision)
+    CONGA_METRIC,     //!< "conga_metric": CONGA's least congested path, max(local, remote)
+    CONWEAVE_REROUTE, //!< "conweave_reroute": ConWeave moved the flow to a path not marked busy
+};
+/** Number of EgressReason values. */
+constexpr int kEgressReasons = 7;
+/** The lower-case name of a reason, as ar.csv writes it ("least_backlog"). */
+const char* EgressReasonName(EgressReason r);
 
 /** What a policy may know about one equal-cost egress port. */
 struct EgressCandidate
@@ -148,6 +170,16 @@ class LoadBalancer : public Object
     uint64_t GetDecisions() const { return m_decisions; }
 
     /**
+     * \brief Record every decision from now on (count > 1): per egress port and candidate-set
+     * size, how often it was offered and chosen, the frames and bytes sent, the frames by
+     * EgressReason (egress-decision-log.h). Off by default: SelectEgress then pays one pointer
+     * test. \param ports the switch's port count
+     */
+    void EnableDecisionLog(uint32_t ports);
+    /** The log EnableDecisionLog started, or nullptr. */
+    const EgressDecisionLog* GetDecisionLog() const { return m_log.get(); }
+
+    /**
      * Assign a fixed random-variable stream number to the policy's random variables.
      * \return the number of streams used
      */
@@ -172,6 +204,8 @@ class LoadBalancer : public Object
     virtual uint8_t GetCandidateFields() const { return ALL_FIELDS; }
 
   protected:
+    /** Called by DoSelectEgress to say why it chose (POLICY when it does not). */
+    void SetReason(EgressReason r) { m_reason = r; }
     /** Called by a policy's constructor to receive the per-frame hooks. */
     void EnableFrameHooks() { m_frameHooks = true; }
     /** Called by a policy's constructor to receive FrameDeparting for every frame. */
@@ -226,6 +260,8 @@ class LoadBalancer : public Object
     }
 
     uint64_t m_decisions = 0;
+    EgressReason m_reason = EgressReason::POLICY;
+    std::unique_ptr<EgressDecisionLog> m_log; //!< EnableDecisionLog; null when off
     bool m_frameHooks = false;
     bool m_departureHook = false;
     InjectCallback m_inject;
