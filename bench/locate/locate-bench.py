@@ -8,7 +8,8 @@ places per case, under each policy (`--policies`, `tusk policies` names: ECMP, s
 spraying, host OPS and REPS, flowlet AR, DRILL, ConWeave), for a permutation workload
 (`--rounds` rounds of random permutations of `--bytes` per flow) and an all-reduce (ring
 all-reduces over the data-parallel groups of one job: 64-rank rings strided over the ToRs, 32
-at k = 8). Every run writes per-path telemetry (paths.csv) unless `--evidence flows`. Each
+at k = 8). Every run writes per-path and switch AR telemetry (paths.csv, ar.csv) unless
+`--evidence flows`. Each
 (workload, case) is one `tusk sweep` (docs/sweeps.md) over policy x placement, run under
 `nice`; then `tusk locate --json --evidence E` on every run. Reports per policy and case:
 top-1 (the first class holds a planted cable direction, named or not), named first (and that
@@ -22,7 +23,8 @@ on 2 cores: keep messages small.
   python3 bench/locate/locate-bench.py --cases quarter,none --workloads permutation \\
       --placements 20 --policies ecmp,host-reps --k 8
 
-A case whose sweep fails (a build without one of the failure kinds) is reported as not run.
+A case whose sweep fails (a build without one of the failure kinds) is reported as not run; a
+run that failed (unfinished transfers at the stop time: its results are written) is scored.
 `--score-only` scores the runs already in --out again, after a change to `tusk locate`;
 `--first-placement N` draws placements N.. (fresh ones, to check a change to locate on
 placements it was not tuned on). `--json FILE` writes every run's outcome.
@@ -68,8 +70,8 @@ def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False):
          "[topology]", 'kind = "fat-tree"', "k = %d" % k,
          "[pfc]", "enabled = true", "lossless_priorities = [3]",
          "[nic]", 'receiver = "selective-repeat"', "[lb]", 'policy = "ecmp"']
-    if telemetry:  # paths.csv: tusk locate ranks from per-path telemetry (docs/locate.md)
-        s += ["[output]", "path_telemetry = true"]
+    if telemetry:  # paths.csv and ar.csv: tusk locate ranks from them (docs/locate.md)
+        s += ["[output]", "path_telemetry = true", "ar_telemetry = true"]
     s += ["[workload]"]
     if workload == "permutation":
         rng = random.Random(seed)
@@ -187,9 +189,10 @@ def main():
     ap.add_argument("--first-placement", type=int, default=0,
                     help="draw placements N..N+placements-1 (fresh ones: N >= 20)")
     ap.add_argument("--json", help="write every run's outcome to this file")
-    ap.add_argument("--evidence", choices=["auto", "flows", "paths"], default="auto",
-                    help="tusk locate --evidence; auto and paths: runs write paths.csv "
-                         "([output] path_telemetry); flows: completion times, no paths.csv")
+    ap.add_argument("--evidence", choices=["auto", "ar", "flows", "paths"], default="auto",
+                    help="tusk locate --evidence; auto, ar and paths: runs write paths.csv and "
+                         "ar.csv ([output] path_telemetry, ar_telemetry); flows: completion "
+                         "times, neither file")
     ap.add_argument("--score-only", action="store_true",
                     help="score the runs already in --out again (after a change to tusk locate); "
                          "run nothing; a run not there is left out")
@@ -223,7 +226,10 @@ def main():
                  "--out", os.path.join(out, name)], capture_output=True, text=True)
             if not a.score_only:
                 print("%s: %.0f s" % (name, time.monotonic() - t0), file=sys.stderr)
-            if r.returncode != 0:
+            if r.returncode == 1:  # some runs failed (results written: scored) or errored
+                print("%s: some runs failed or errored (tusk sweep --status); scoring those "
+                      "with results" % name, file=sys.stderr)
+            elif r.returncode != 0:
                 why = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
                 print("%s: not run: %s" % (name, why), file=sys.stderr)
                 rows.append((wl, case, None, why))
