@@ -97,3 +97,34 @@ TEST_CASE("locate paths: per-path telemetry is comparable when half the QPs used
     CHECK_FALSE(PathsComparable(mixed));
     CHECK_FALSE(PathsComparable({}));
 }
+
+TEST_CASE("locate paths: a class feeds a slower one when its paths continue into it",
+          "[unit][locate]")
+{
+    // Under PFC a slow link pauses the links feeding it: paths through s0->a are slow because
+    // they continue into a->s1 (FeedsInto 1), and a named a->s1 with the larger delay explains
+    // s0->a. Paths that do not cross s0->a do not count; a link before, not after, does not
+    // feed.
+    const LinkIndex links = TwoPathFabric();
+    const std::vector<PathObservation> rows = {Row(links, 0, 1, 'a', 20),
+                                               Row(links, 1, 1, 'a', 20),
+                                               Row(links, 0, 1, 'b', 10)};
+    auto id = [&](const std::string& name) {
+        for (uint32_t l = 0; l < links.Links().size(); ++l)
+        {
+            if (links.Links()[l].Name() == name)
+            {
+                return l;
+            }
+        }
+        FAIL("no link " << name);
+        return 0u;
+    };
+    const std::vector<uint32_t> up = {id("s0->a")}, down = {id("a->s1")};
+    CHECK(FeedsInto(rows, {0, 1}, up, down) == 1.0);
+    CHECK(FeedsInto(rows, {0, 1, 2}, up, down) == Approx(2.0 / 3.0)); // row 2 does not cross s0->a
+    CHECK(FeedsInto(rows, {0, 1}, down, up) == 0.0);                  // s0->a comes before a->s1
+    CHECK(FeedsInto(rows, {0, 1}, up, {id("s1->host4")}) == 1.0);
+    CHECK(FeedsInto(rows, {0, 1}, up, {id("b->s1")}) == 0.0);
+    CHECK(FeedsInto(rows, {}, up, down) == 0.0);
+}

@@ -21,7 +21,10 @@
  * Links crossed by exactly the same paths are one class (BuildIncidence). A class is named
  * when its delay reaches half a frame's serialisation time at the nominal rate (a link at 2/3
  * of its rate adds that much), is above the robust threshold median + 5 x 1.4826 x MAD of all
- * classes' delays, and at least two of its paths have y_p above that floor. Its estimated rate
+ * classes' delays, and at least two of its paths have y_p above that floor. A class named for
+ * delay alone is *explained* (not named) when at least half of its slow paths continue, after
+ * it, into a named class with a larger delay (FeedsInto): PFC backs that link's queue up into
+ * it (congestion spreading). Its estimated rate
  * / nominal is 1 / (1 + x / serialisation time). Losses: the same fit of -log(1 - lost / sent)
  * on the packet-share incidence (trims + NACKs + timeouts over packets), named above 0.1 %.
  *
@@ -98,6 +101,7 @@ struct PathLocateResult
     uint32_t slowPaths = 0;
     uint32_t lossyPaths = 0;
     size_t comparedPaths = 0;     //!< paths in the delay fit: their QP has another of their length
+    uint32_t explained = 0;       //!< classes above the cuts explained by a named one downstream
     std::vector<double> delayUs;  //!< per ranking entry: its fitted delay, µs
     std::vector<double> markRate; //!< per ranking entry: ECN-echoing ACKs / RTT samples of its paths
 };
@@ -109,6 +113,15 @@ struct PathLocateResult
  * to be compared with and the per-path delays are all 0; completion times are the evidence.
  */
 bool PathsComparable(const std::vector<PathObservation>& paths);
+
+/**
+ * \brief The fraction of `rows` (indices into `paths`) whose every path that crosses a link of
+ * `up` crosses a link of `down` after it (downstream, in the order the frames went); 0 for no
+ * rows. Under PFC a slow link's queue pauses the links feeding it, and theirs the links feeding
+ * them: paths through such an upstream link are slow because they continue into the slow one.
+ */
+double FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+                 const std::vector<uint32_t>& up, const std::vector<uint32_t>& down);
 
 /** \brief Rank link classes from path telemetry (see the file comment). `obs` gives the
  *  links, MTU and nominal rate (flows are not used). */
