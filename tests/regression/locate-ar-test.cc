@@ -13,6 +13,7 @@
 // CPU per run.
 
 #include "cli-helpers.h"
+#include "input-error-helpers.h"
 #include "run-helpers.h"
 
 #include "locate/locate-command.h"
@@ -211,6 +212,24 @@ TEST_CASE("tusk locate --what-if: the traffic a masked slow link moved and the n
 {
     const fs::path dir = Scratch("locate-whatif");
     RunInto({kFault}, dir);
+    const fs::path derived = dir.string() + ".what-if";
+    fs::remove_all(derived);
+
+    // Bad input: named, and nothing run or written.
+    auto errorOf = [&](const std::string& link, const std::string& down) {
+        tusk::locate::CommandOptions o;
+        o.resultsDir = dir.string();
+        o.whatIf = true;
+        o.whatIfRunner = tusk::RunWhatIf;
+        o.whatIfLink = link;
+        o.whatIfDown = down;
+        std::ostringstream out;
+        return std::string(ExpectInputError([&] { tusk::locate::RunCommand(o, out); }).what());
+    };
+    CHECK_THAT(errorOf("agg0->nowhere", ""), Catch::Contains("--what-if-link"));
+    CHECK_THAT(errorOf("", "agg0-core9"), Catch::Contains("--what-if-down"));
+    CHECK(!fs::exists(derived));
+
     const auto doc = LocateJson(dir, "auto", true);
     CAPTURE(doc["what_if"].dump(1).substr(0, 4000));
     const auto& w = doc["what_if"];
@@ -235,7 +254,7 @@ TEST_CASE("tusk locate --what-if: the traffic a masked slow link moved and the n
     REQUIRE(h.is_object());
     CHECK(h["siblings_gained_bytes"].get<double>() ==
           Approx(h["suspect_lost_bytes"].get<double>()).epsilon(0.05));
-    const auto txHealthy = TxBytes(fs::path(dir.string() + ".what-if") / "no-fault");
+    const auto txHealthy = TxBytes(derived / "no-fault");
     CHECK(h["carried_bytes"].get<double>() ==
           Approx(txHealthy.at("agg0->core0")).epsilon(0.05));
 
@@ -269,5 +288,5 @@ TEST_CASE("tusk locate --what-if: the traffic a masked slow link moved and the n
           Approx(100 * w["rate_factor"].get<double>()).epsilon(0.01));
     CHECK(failures[1]["kind"] == "link_down");
     fs::remove_all(dir);
-    fs::remove_all(dir.string() + ".what-if");
+    fs::remove_all(derived);
 }

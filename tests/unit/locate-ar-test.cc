@@ -13,7 +13,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using namespace tusk::locate;
 using namespace tusk_test;
