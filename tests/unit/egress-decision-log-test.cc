@@ -101,7 +101,11 @@ TEST_CASE("each switch policy reports its reason", "[unit][ar]")
         auto lb = CreateObject<EcmpLoadBalancer>();
         lb->EnableDecisionLog(3);
         const uint32_t i = lb->SelectEgress(Frame(0, 100), f, busy.data(), 3);
-        CHECK(ByReason(RowOf(*lb, static_cast<uint16_t>(i), 3), EgressReason::HASH) == 1);
+        const auto r = RowOf(*lb, static_cast<uint16_t>(i), 3);
+        CHECK(ByReason(r, EgressReason::HASH) == 1);
+        CHECK(r.packets == 1);
+        CHECK(r.decisions == 0); // the hash fixed it: not a choice among the candidates
+        CHECK(r.offered == 0);
     }
     SECTION("DRILL: the least backlog of those it compared, random when they tied")
     {

@@ -200,3 +200,35 @@ TEST_CASE("bad ar.csv is named by line and column", "[unit][locate]")
                            }).what()),
                Catch::Contains("link_id"));
 }
+
+TEST_CASE("ar evidence judges no egress on hashed decisions", "[unit][locate]")
+{
+    // agg2 hashes (as CONGA and ConWeave do away from the source ToR): its rows offer no
+    // decision, so even a port it never uses is not named, and the even fabric's ranking
+    // puts the judged egresses first.
+    std::string csv;
+    std::istringstream in(Table({{"agg2->core1", 0.0}}));
+    for (std::string l; std::getline(in, l);)
+    {
+        if (l.rfind("agg2,", 0) == 0)
+        {
+            // switch,port,link_id,to,candidates,offered,decisions,...: no fresh decision.
+            std::vector<std::string> f;
+            std::stringstream ss(l);
+            for (std::string x; std::getline(ss, x, ',');)
+            {
+                f.push_back(x);
+            }
+            f[5] = f[6] = "0";
+            l.clear();
+            for (size_t i = 0; i < f.size(); ++i)
+            {
+                l += (i ? "," : "") + f[i];
+            }
+        }
+        csv += l + "\n";
+    }
+    const auto r = Rank(csv);
+    CHECK(r.named == 0);
+    CHECK(r.ranking.front().expected >= 20); // a judged egress first, not agg2's
+}

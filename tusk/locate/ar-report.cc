@@ -28,11 +28,17 @@ PrintArTable(const Observations& obs, const ArLocateResult& r, const std::string
     if (shown == 0)
     {
         out << "no suspect";
-        if (!r.ranking.empty())
+        if (!r.ranking.empty() && r.ranking.front().expected >= r.minExpected)
         {
             const auto& s = r.ranking.front();
             out << fmt::format(" (lowest share: {} at {:.2f} of an even one)", dl[s.link].Name(),
                                std::exp(-s.deficit));
+        }
+        else
+        {
+            out << fmt::format(" (no egress had the {:.0f} decisions an even choice needs to be "
+                               "judged)",
+                               r.minExpected);
         }
         out << "\n";
         return;

@@ -133,6 +133,7 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
         acc.siblingBytes += (group - static_cast<double>(a.bytes)) / (a.candidates - 1);
     }
     res.egresses = byLink.size();
+    res.minExpected = o.minExpected;
 
     std::vector<ArSuspect> all;
     std::vector<double> deficits;
@@ -182,8 +183,10 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
         s.named = true;
         namedSwitches.insert(dl[s.link].from);
     }
-    std::stable_sort(all.begin(), all.end(), [](const ArSuspect& a, const ArSuspect& b) {
-        return a.named > b.named;
+    // Named first, then those with enough decisions to be judged, each by deficit.
+    std::stable_sort(all.begin(), all.end(), [&o](const ArSuspect& a, const ArSuspect& b) {
+        const bool ja = a.expected >= o.minExpected, jb = b.expected >= o.minExpected;
+        return std::tie(a.named, ja) > std::tie(b.named, jb);
     });
     for (const auto& s : all)
     {

@@ -103,12 +103,15 @@ struct ArSuspect
 
 struct ArLocateResult
 {
-    std::vector<ArSuspect> ranking; //!< every egress with decisions; named first, then deficit
+    /** every egress with a row; named first, then those with minExpected decisions, each
+     *  by deficit */
+    std::vector<ArSuspect> ranking;
     uint32_t named = 0;
     size_t egresses = 0;        //!< directed links with an ar.csv row
     size_t switches = 0;        //!< switches with an ar.csv row
     uint64_t decisions = 0;     //!< fresh decisions over all switches
     double deficitCut = 0;      //!< the naming threshold on the deficit
+    double minExpected = 0;     //!< ArLocateOptions::minExpected, as used
 };
 
 /** \brief Rank egress links by their share deficit (see the file comment). */

@@ -35,7 +35,9 @@ struct ArTelemetryRow
     uint32_t link = 0;       //!< links.csv link_id of the port's link
     std::string to;          //!< the vertex at the other end
     uint32_t candidates = 0; //!< usable equal-cost ports the choice was among (>= 2)
-    uint64_t offered = 0;    //!< fresh decisions among `candidates` ports that had this one
+    /** fresh decisions (reason neither "flowlet" nor "hash") among `candidates` ports that
+     *  had this one */
+    uint64_t offered = 0;
     uint64_t decisions = 0;  //!< of those, the ones that chose it
     uint64_t packets = 0;    //!< frames sent to it (flowlet continuations included)
     uint64_t bytes = 0;      //!< their bytes on the wire

@@ -41,9 +41,11 @@ EgressDecisionLog::Add(const EgressCandidate* candidates, uint32_t count, uint32
     ++chosen.packets;
     chosen.bytes += bytes;
     ++chosen.packetsByReason[static_cast<size_t>(reason)];
-    if (reason == EgressReason::FLOWLET)
+    if (reason == EgressReason::FLOWLET || reason == EgressReason::HASH)
     {
-        return; // the flowlet kept its port: no choice was made among the candidates
+        // The flowlet kept its port, or the flow's hash fixed it: no choice was made among
+        // the candidates as they stood.
+        return;
     }
     ++chosen.decisions;
     for (uint32_t i = 0; i < count; ++i)

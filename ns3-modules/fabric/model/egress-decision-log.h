@@ -28,11 +28,11 @@ class EgressDecisionLog
     {
         uint16_t port = 0;       //!< egress port index on the switch
         uint32_t candidates = 0; //!< usable equal-cost ports the choice was among (>= 2)
-        /** Fresh decisions (reason not FLOWLET) among `candidates` ports that had this port
-         *  among them: an even choice gives it offered / candidates of them. */
+        /** Fresh decisions (reason neither FLOWLET nor HASH) among `candidates` ports that had
+         *  this port among them: an even choice gives it offered / candidates of them. */
         uint64_t offered = 0;
         uint64_t decisions = 0;  //!< fresh decisions that chose it
-        uint64_t packets = 0;    //!< frames sent to it (FLOWLET ones included)
+        uint64_t packets = 0;    //!< frames sent to it (FLOWLET and HASH ones included)
         uint64_t bytes = 0;      //!< their bytes on the wire (LbContext::frameBytes)
         std::array<uint64_t, kEgressReasons> packetsByReason{}; //!< `packets` by EgressReason
     };
