@@ -1,26 +1,33 @@
 #!/usr/bin/env python3
 """bench/locate: how often `tusk locate` finds planted faults in real packet-level runs.
 
-Plants faults in a k-ary fat tree (k = 16: 1,024 hosts at 100 Gb/s) — one switch-to-switch
-cable at 1/2, 1/4 or 1/10 of its rate, two or three at 1/4 at once, a cable losing 1 % of its
-packets, or nothing — at `--placements` seeded random places per case, under each policy
-(ECMP and random spraying over selective repeat), for a permutation workload (`--rounds`
-rounds of random permutations of `--bytes` per flow) and an all-reduce (ring all-reduces over
-the data-parallel groups of one job: 64-rank rings strided over the ToRs). Each (workload,
-case) is one `tusk sweep` (docs/sweeps.md) over policy x placement; then `tusk locate --json`
-on every run. Reports per case: top-1 (the first class holds a planted cable direction), all in
-top-3 (every planted cable among the first three classes), false (runs that named a class
-holding no planted cable). Runs are long on 2 cores: keep messages small.
+Plants faults in a k-ary fat tree (`--k`; 8: 128 hosts, 16: 1,024 hosts, at 100 Gb/s, PFC,
+selective repeat) — one switch-to-switch cable at 1/2, 1/4 or 1/10 of its rate, two or three at
+1/4 at once, a cable losing 1 % of its packets, or nothing — at `--placements` seeded random
+places per case, under each policy (`--policies`, `tusk policies` names: ECMP, switch random
+spraying, host OPS and REPS, flowlet AR, DRILL, ConWeave), for a permutation workload
+(`--rounds` rounds of random permutations of `--bytes` per flow) and an all-reduce (ring
+all-reduces over the data-parallel groups of one job: 64-rank rings strided over the ToRs, 32
+at k = 8). Every run writes per-path and switch AR telemetry (paths.csv, ar.csv) unless
+`--evidence flows`. Each
+(workload, case) is one `tusk sweep` (docs/sweeps.md) over policy x placement, run under
+`nice`; then `tusk locate --json --evidence E` on every run. Reports per policy and case:
+top-1 (the first class holds a planted cable direction, named or not), named first (and that
+class is named), all in top-3 (every planted cable among the first three classes), false
+(runs that named a class holding no planted cable), each
+as a count with its 95 % Wilson interval (scipy), and the evidence locate used. Runs are long
+on 2 cores: keep messages small.
 
-  python3 bench/locate/locate-bench.py --out results/bench-locate            # everything
+  python3 bench/locate/locate-bench.py --out results/bench-locate --k 8      # 128 hosts
   python3 bench/locate/locate-bench.py --smoke                               # k = 8, 2 runs
   python3 bench/locate/locate-bench.py --cases quarter,none --workloads permutation \\
-      --placements 20 --policies ecmp,spray
-  python3 bench/locate/locate-bench.py --evidence paths --policies host-reps,flowlet-ar \\
-      --k 8 --cases quarter,none --workloads permutation --placements 20   # per-path telemetry
+      --placements 20 --policies ecmp,host-reps --k 8
 
-A case whose sweep fails (a build without one of the failure kinds) is reported as not run.
-`--score-only` scores the runs already in --out again, after a change to `tusk locate`.
+A case whose sweep fails (a build without one of the failure kinds) is reported as not run; a
+run that failed (unfinished transfers at the stop time: its results are written) is scored.
+`--score-only` scores the runs already in --out again, after a change to `tusk locate`;
+`--first-placement N` draws placements N.. (fresh ones, to check a change to locate on
+placements it was not tuned on). `--json FILE` writes every run's outcome.
 """
 import argparse
 import json
@@ -28,6 +35,9 @@ import os
 import random
 import subprocess
 import sys
+import time
+
+from scipy.stats import binomtest
 
 CASES = {  # name: (number of cables, failure entry without link)
     "none": (0, None),
@@ -60,8 +70,8 @@ def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False):
          "[topology]", 'kind = "fat-tree"', "k = %d" % k,
          "[pfc]", "enabled = true", "lossless_priorities = [3]",
          "[nic]", 'receiver = "selective-repeat"', "[lb]", 'policy = "ecmp"']
-    if telemetry:  # paths.csv: tusk locate ranks from per-path telemetry (docs/locate.md)
-        s += ["[output]", "path_telemetry = true"]
+    if telemetry:  # paths.csv and ar.csv: tusk locate ranks from them (docs/locate.md)
+        s += ["[output]", "path_telemetry = true", "ar_telemetry = true"]
     s += ["[workload]"]
     if workload == "permutation":
         rng = random.Random(seed)
@@ -89,14 +99,14 @@ def toml_value(v):
     return repr(v)
 
 
-def sweep_file(name, scenario, policies, case, placements, k):
+def sweep_file(name, scenario, policies, case, placements, k, first=0):
     count, entry = CASES[case]
     cables = fabric_cables(k)
     lines = ['name = "%s"' % name, 'scenario = "%s"' % scenario, 'combine = "product"',
              "[[axis]]", 'key = "lb.policy"',
              "values = [%s]" % ", ".join('"%s"' % p for p in policies)]
     values, labels, planted = [], [], {}
-    for i in range(placements):
+    for i in range(first, first + placements):
         rng = random.Random(1000 * (list(CASES).index(case) + 1) + i)
         chosen = rng.sample(cables, count)
         entries = []
@@ -128,9 +138,12 @@ def write_if_changed(path, text):
 
 
 def evaluate(tusk, run_dir, planted, evidence="auto"):
+    """(top-1, all in top-3, false, the evidence locate used, the first class's link
+    directions, named first: top-1 and that class named) of one run; None if locate failed."""
     o = subprocess.run([tusk, "locate", run_dir, "--json", "--top", "3", "--evidence", evidence],
                        capture_output=True, text=True)
     if o.returncode != 0:
+        print("%s: tusk locate failed: %s" % (run_dir, o.stderr.strip()), file=sys.stderr)
         return None
     j = json.loads(o.stdout)
     bad = {frozenset(c) for c in planted}
@@ -144,7 +157,20 @@ def evaluate(tusk, run_dir, planted, evidence="auto"):
     for cls in ranking[:3]:
         top3 |= cables(cls) & bad
     false = any(cls["named"] and not (cables(cls) & bad) for cls in ranking)
-    return top1, len(top3) == len(bad), false
+    return (top1, len(top3) == len(bad), false, j.get("evidence", "flows"),
+            len(ranking[0]["links"]) if ranking else 0, top1 and ranking[0]["named"])
+
+
+def wilson(k, n):
+    """The 95 % Wilson score interval of k successes in n, in percent (scipy)."""
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return 100 * ci.low, 100 * ci.high
+
+
+def rate(k, n):
+    """"k/n (lo–hi %)": a count with its 95 % Wilson interval."""
+    lo, hi = wilson(k, n)
+    return "%d/%d (%.0f–%.0f %%)" % (k, n, lo, hi)
 
 
 def main():
@@ -153,49 +179,64 @@ def main():
     ap.add_argument("--k", type=int, default=16, help="fat-tree k (16: 1,024 hosts)")
     ap.add_argument("--placements", type=int, default=20)
     ap.add_argument("--cases", default=",".join(CASES))
-    ap.add_argument("--policies", default="ecmp,spray")
+    ap.add_argument("--policies",
+                    default="ecmp,spray,host-spray,host-reps,flowlet-ar,drill,conweave")
     ap.add_argument("--workloads", default="permutation,allreduce")
-    ap.add_argument("--rounds", type=int, default=4)
-    ap.add_argument("--bytes", type=int, default=65536, help="bytes per flow / ring step")
-    ap.add_argument("-j", "--jobs", type=int, default=2)
-    ap.add_argument("--evidence", choices=["flows", "paths"], default="flows",
-                    help="paths: runs write paths.csv ([output] path_telemetry) and tusk locate "
-                         "ranks from it (for adaptive policies: --policies host-reps,flowlet-ar); "
-                         "flows: completion times")
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--bytes", type=int, default=524288, help="bytes per flow / ring step")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="the sweep's parallel runs")
+    ap.add_argument("--nice", type=int, default=10, help="run the sweeps under nice -n N")
+    ap.add_argument("--first-placement", type=int, default=0,
+                    help="draw placements N..N+placements-1 (fresh ones: N >= 20)")
+    ap.add_argument("--json", help="write every run's outcome to this file")
+    ap.add_argument("--evidence", choices=["auto", "ar", "flows", "paths"], default="auto",
+                    help="tusk locate --evidence; auto, ar and paths: runs write paths.csv and "
+                         "ar.csv ([output] path_telemetry, ar_telemetry); flows: completion "
+                         "times, neither file")
     ap.add_argument("--score-only", action="store_true",
                     help="score the runs already in --out again (after a change to tusk locate); "
                          "run nothing; a run not there is left out")
     ap.add_argument("--smoke", action="store_true",
-                    help="k = 8, one placement, the 1/4 case, ECMP, permutation (CI smoke)")
+                    help="k = 8, one placement, the 1/4 case, ECMP and host REPS, permutation "
+                         "(CI smoke)")
     ap.add_argument("--tusk", default=os.path.join(os.path.dirname(__file__), "..", "..",
                                                    "build", "bin", "tusk"))
     a = ap.parse_args()
     if a.smoke:
-        a.k, a.placements, a.cases, a.policies, a.workloads = 8, 1, "quarter", "ecmp", \
-            "permutation"
+        a.k, a.placements, a.cases, a.policies, a.workloads = 8, 1, "quarter", \
+            "ecmp,host-reps", "permutation"
+        a.first_placement = 0
     os.makedirs(a.out, exist_ok=True)
     out = os.path.abspath(a.out)
     policies = a.policies.split(",")
-    rows = []
+    rows, outcomes = [], []
     for wl in a.workloads.split(","):
         scen = os.path.join(out, "%s.toml" % wl)
         write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes,
-                                                 telemetry=a.evidence == "paths"))
+                                             telemetry=a.evidence != "flows"))
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
-            text, planted = sweep_file(name, scen, policies, case, a.placements, a.k)
+            text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,
+                                       a.first_placement)
             sw = os.path.join(out, name + ".sweep.toml")
             write_if_changed(sw, text)
+            t0 = time.monotonic()
             r = subprocess.CompletedProcess([], 0) if a.score_only else subprocess.run(
-                [a.tusk, "sweep", sw, "-j", str(a.jobs), "--out", os.path.join(out, name)],
-                capture_output=True, text=True)
-            if r.returncode != 0:
+                ["nice", "-n", str(a.nice), a.tusk, "sweep", sw, "-j", str(a.jobs),
+                 "--out", os.path.join(out, name)], capture_output=True, text=True)
+            if not a.score_only:
+                print("%s: %.0f s" % (name, time.monotonic() - t0), file=sys.stderr)
+            if r.returncode == 1:  # some runs failed (results written: scored) or errored
+                print("%s: some runs failed or errored (tusk sweep --status); scoring those "
+                      "with results" % name, file=sys.stderr)
+            elif r.returncode != 0:
                 why = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
                 print("%s: not run: %s" % (name, why), file=sys.stderr)
                 rows.append((wl, case, None, why))
                 continue
             for pol in policies:
-                hit1 = hit3 = false = n = 0
+                hit1 = hit3 = false = n = named1 = 0
+                used = set()
                 for label, cables in planted.items():
                     run_dir = os.path.join(out, name, "policy=%s,placement=%s" % (pol, label))
                     if not os.path.exists(os.path.join(run_dir, "manifest.json")):
@@ -207,16 +248,34 @@ def main():
                     hit1 += res[0]
                     hit3 += res[1]
                     false += res[2]
-                rows.append((wl, case, pol, (hit1, hit3, false, n)))
-    print("| workload | case | policy | top-1 | all in top-3 | false | runs |")
-    print("|---|---|---|---|---|---|---|")
+                    named1 += res[5]
+                    used.add(res[3])
+                    outcomes.append({"workload": wl, "hosts": a.k ** 3 // 4, "case": case,
+                                     "policy": pol, "placement": label,
+                                     "cables": ["%s-%s" % c for c in cables], "top1": res[0],
+                                     "top3": res[1], "false": res[2], "evidence": res[3],
+                                     "top1_class": res[4], "named_first": res[5]})
+                rows.append((wl, case, pol, (hit1, named1, hit3, false, n,
+                                             "+".join(sorted(used)))))
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(outcomes, fh, indent=1)
+    hosts = a.k ** 3 // 4
+    print("| workload | hosts | case | policy | evidence | top-1 | named first | all in top-3 "
+          "| false | runs |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for wl, case, pol, r in rows:
         if pol is None:
-            print("| %s | %s | – | not run: %s | | | |" % (wl, case, r))
+            print("| %s | %d | %s | – | | not run: %s | | | | |" % (wl, hosts, case, r))
             continue
-        h1, h3, f, n = r
-        print("| %s | %s | %s | %s | %d | %d | %d |" % (
-            wl, case, pol, "-" if case == "none" else h1, h3, f, n))
+        h1, n1, h3, f, n, ev = r
+        if n == 0:
+            print("| %s | %d | %s | %s | | no run | | | | 0 |" % (wl, hosts, case, pol))
+            continue
+        none = case == "none"
+        print("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d |" % (
+            wl, hosts, case, pol, ev, "-" if none else rate(h1, n), "-" if none else rate(n1, n),
+            "-" if none else rate(h3, n), rate(f, n), n))
 
 
 if __name__ == "__main__":

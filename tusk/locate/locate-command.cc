@@ -42,8 +42,8 @@ AddCommand(CLI::App& app, CommandOptions& o)
     cmd->add_option("--evidence", o.evidence,
                     "auto: switch AR telemetry (ar.csv, [output] ar_telemetry) when the run's "
                     "switches steered, else per-path telemetry (paths.csv, [output] "
-                    "path_telemetry) when the run has it, else flow completion times; ar, paths "
-                    "or flows to choose")
+                    "path_telemetry) when the run has it and most QPs used several paths, else "
+                    "flow completion times; ar, paths or flows to choose")
         ->check(CLI::IsMember({"auto", "ar", "paths", "flows"}))
         ->capture_default_str();
     auto& t = o.tomography;
@@ -314,13 +314,14 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         }
     }
     const std::string pathsFile = (std::filesystem::path(o.resultsDir) / "paths.csv").string();
-    const bool havePaths = std::filesystem::exists(pathsFile);
+    bool havePaths = std::filesystem::exists(pathsFile);
     if (o.evidence == "paths" && !havePaths)
     {
         throw ns3::InputError(pathsFile, 0, "",
                               "no such file: --evidence paths needs a run with [output] "
                               "path_telemetry = true");
     }
+    std::vector<PathObservation> rows;
     if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
     {
         std::ifstream in(pathsFile);
@@ -328,12 +329,17 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         {
             throw ns3::InputError(pathsFile, 0, "", "cannot open the file");
         }
-        const auto rows = ReadPathObservations(in, pathsFile, obs.links);
+        rows = ReadPathObservations(in, pathsFile, obs.links);
         if (rows.empty())
         {
             throw ns3::InputError(pathsFile, 0, "paths",
                                   "no row has a path: nothing to locate from per-path telemetry");
         }
+        // auto: per-path delays need QPs that spread over several paths (PathsComparable).
+        havePaths = o.evidence == "paths" || PathsComparable(rows);
+    }
+    if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
+    {
         PathLocateOptions po;
         po.lossFloor = o.tomography.lossFloor;
         const PathLocateResult r = LocateFromPaths(obs, rows, po);

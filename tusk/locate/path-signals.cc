@@ -154,6 +154,81 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
     return out;
 }
 
+namespace
+{
+
+using PathKey = std::tuple<uint32_t, uint32_t, uint32_t, size_t>;
+
+/** A row's comparison group: its QP and its path length (hops of its first path; a row's
+ *  paths have one length in a shortest-path fabric). */
+PathKey
+KeyOf(const PathObservation& p)
+{
+    return PathKey{p.src, p.dst, p.qpn, p.paths.front().hops.size()};
+}
+
+/** Rows per comparison group. */
+std::map<PathKey, size_t>
+GroupSizes(const std::vector<PathObservation>& paths)
+{
+    std::map<PathKey, size_t> n;
+    for (const auto& p : paths)
+    {
+        ++n[KeyOf(p)];
+    }
+    return n;
+}
+
+} // namespace
+
+bool
+PathsComparable(const std::vector<PathObservation>& paths)
+{
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> qps; // QP -> has a sibling pair
+    for (const auto& [key, n] : GroupSizes(paths))
+    {
+        bool& pair = qps[{std::get<0>(key), std::get<1>(key), std::get<2>(key)}];
+        pair = pair || n >= 2;
+    }
+    size_t paired = 0;
+    for (const auto& [qp, pair] : qps)
+    {
+        paired += pair;
+    }
+    return !qps.empty() && 2 * paired >= qps.size();
+}
+
+double
+FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+          const std::vector<uint32_t>& up, const std::vector<uint32_t>& down)
+{
+    if (rows.empty())
+    {
+        return 0.0;
+    }
+    auto in = [](const std::vector<uint32_t>& set, uint32_t l) {
+        return std::find(set.begin(), set.end(), l) != set.end();
+    };
+    size_t feeding = 0;
+    for (size_t i : rows)
+    {
+        bool all = true, any = false;
+        for (const auto& fp : paths[i].paths)
+        {
+            const auto u = std::find_if(fp.hops.begin(), fp.hops.end(),
+                                        [&](uint32_t l) { return in(up, l); });
+            if (u == fp.hops.end())
+            {
+                continue;
+            }
+            any = true;
+            all = all && std::any_of(u + 1, fp.hops.end(), [&](uint32_t l) { return in(down, l); });
+        }
+        feeding += any && all;
+    }
+    return static_cast<double>(feeding) / static_cast<double>(rows.size());
+}
+
 PathLocateResult
 LocateFromPaths(const Observations& obs,
                 const std::vector<PathObservation>& paths,
@@ -183,18 +258,16 @@ LocateFromPaths(const Observations& obs,
     const double mtu = obs.mtuBytes ? obs.mtuBytes : 4096.0;
     res.frameUs = obs.nominalRateBps > 0 ? 8 * mtu / obs.nominalRateBps * 1e6 : 0.0;
 
-    // y_p: the path's smallest RTT over the smallest of its QP's paths of the same length
-    // (hops of its first path; a row's paths have one length in a shortest-path fabric).
-    using Key = std::tuple<uint32_t, uint32_t, uint32_t, size_t>;
-    auto keyOf = [](const PathObservation& p) {
-        return Key{p.src, p.dst, p.qpn, p.paths.front().hops.size()};
-    };
-    std::map<Key, double> base;
+    // y_p: the path's smallest RTT over the smallest of its QP's paths of the same length. A
+    // path alone in its group has no reference (its y would be 0 whatever it crossed): it is
+    // left out of the delay fit.
+    const auto groupSize = GroupSizes(paths);
+    std::map<PathKey, double> base;
     for (const auto& p : paths)
     {
         if (p.rttSamples >= o.minRttSamples)
         {
-            auto [it, fresh] = base.emplace(keyOf(p), p.rttMinUs);
+            auto [it, fresh] = base.emplace(KeyOf(p), p.rttMinUs);
             it->second = fresh ? p.rttMinUs : std::min(it->second, p.rttMinUs);
         }
     }
@@ -202,10 +275,11 @@ LocateFromPaths(const Observations& obs,
     for (size_t i = 0; i < np; ++i)
     {
         const auto& p = paths[i];
-        if (p.rttSamples >= o.minRttSamples)
+        if (p.rttSamples >= o.minRttSamples && groupSize.at(KeyOf(p)) >= 2)
         {
-            y[i] = p.rttMinUs - base[keyOf(p)];
+            y[i] = p.rttMinUs - base[KeyOf(p)];
             w[i] = 1.0; // every path one observation: the busiest must not drown the rest
+            ++res.comparedPaths;
         }
         if (p.packets > 0)
         {
@@ -268,6 +342,8 @@ LocateFromPaths(const Observations& obs,
         Suspect s;
         double delay = 0;
         double marks = 0;
+        bool slowOnly = false;          //!< named for its delay alone
+        std::vector<size_t> slowRows;   //!< its paths above the delay floor
     };
     std::vector<Row> rows;
     for (size_t c = 0; c < nc; ++c)
@@ -281,7 +357,11 @@ LocateFromPaths(const Observations& obs,
         {
             const size_t i = static_cast<size_t>(it.row());
             ++r.s.flows;
-            r.s.slowFlows += w[i] > 0 && y[i] >= res.delayFloorUs;
+            if (w[i] > 0 && y[i] >= res.delayFloorUs)
+            {
+                ++r.s.slowFlows;
+                r.slowRows.push_back(i);
+            }
             r.s.lossyFlows += loss[i] >= tLoss;
             marks += static_cast<double>(paths[i].ecnAcks);
             samples += static_cast<double>(paths[i].rttSamples);
@@ -290,6 +370,7 @@ LocateFromPaths(const Observations& obs,
         const bool slow = xd[c] >= delayCut && r.s.slowFlows >= o.minBadPaths;
         const bool lossy = xl[c] >= lossCut && r.s.lossyFlows >= o.minBadPaths;
         r.s.named = slow || lossy;
+        r.slowOnly = slow && !lossy;
         r.s.score = std::max(xd[c] / res.delayFloorUs, xl[c] / tLoss);
         // Confidence: how far the class stands above the cut, in [0, 1].
         r.s.confidence = std::min(1.0, std::max(xd[c] / delayCut, xl[c] / lossCut) / 2);
@@ -297,6 +378,33 @@ LocateFromPaths(const Observations& obs,
         r.s.rateFactor = r.s.named ? loadShare(r.s.links) : 1.0;
         r.s.lossRate = lossy ? 1.0 - std::exp(-xl[c]) : 0.0;
         rows.push_back(std::move(r));
+    }
+    // Congestion spreading: largest delay first, a class named for delay alone whose slow paths
+    // mostly continue into an already named class with a larger delay is explained by it.
+    std::vector<size_t> order(rows.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return rows[a].delay > rows[b].delay; });
+    std::vector<size_t> kept;
+    for (size_t k : order)
+    {
+        Row& r = rows[k];
+        if (!r.s.named)
+        {
+            continue;
+        }
+        const bool explained = r.slowOnly && std::any_of(kept.begin(), kept.end(), [&](size_t d) {
+            return rows[d].delay > r.delay &&
+                   FeedsInto(paths, r.slowRows, r.s.links, rows[d].s.links) >= 0.5;
+        });
+        if (explained)
+        {
+            r.s.named = false;
+            r.s.rateFactor = 1.0;
+            ++res.explained;
+            continue;
+        }
+        kept.push_back(k);
     }
     std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
         if (a.s.named != b.s.named)

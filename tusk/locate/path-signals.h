@@ -11,13 +11,20 @@
  *   y_p = rtt_min_p - base_p   (µs; base_p = the smallest rtt_min of the same QP's paths of
  *                               that length)
  * (the excess over the sender's other paths cancels what all of them share: the two host
- * links, a busy receiver's downlink queue, the NICs)
+ * links, a busy receiver's downlink queue, the NICs). A path whose QP has no other path of its
+ * length (ECMP, and switch-side adaptive routing, where a QP keeps one entropy value) has no
+ * reference: y_p would be 0 by construction, so it is left out of the delay fit, and
+ * `tusk locate --evidence auto` ranks from completion times when most QPs are like that
+ * (PathsComparable).
  * and an additive delay per directed link, y = A x, x >= 0 (A: path x link incidence), fitted
  * by non-negative least squares (NnlsCoordinateDescent, each path weighted by its RTT samples).
  * Links crossed by exactly the same paths are one class (BuildIncidence). A class is named
  * when its delay reaches half a frame's serialisation time at the nominal rate (a link at 2/3
  * of its rate adds that much), is above the robust threshold median + 5 x 1.4826 x MAD of all
- * classes' delays, and at least two of its paths have y_p above that floor. Its estimated rate
+ * classes' delays, and at least two of its paths have y_p above that floor. A class named for
+ * delay alone is *explained* (not named) when at least half of its slow paths continue, after
+ * it, into a named class with a larger delay (FeedsInto): PFC backs that link's queue up into
+ * it (congestion spreading). Its estimated rate
  * / nominal is 1 / (1 + x / serialisation time). Losses: the same fit of -log(1 - lost / sent)
  * on the packet-share incidence (trims + NACKs + timeouts over packets), named above 0.1 %.
  *
@@ -93,9 +100,28 @@ struct PathLocateResult
     double delayFloorUs = 0;      //!< the naming floor of a class's delay, µs
     uint32_t slowPaths = 0;
     uint32_t lossyPaths = 0;
+    size_t comparedPaths = 0;     //!< paths in the delay fit: their QP has another of their length
+    uint32_t explained = 0;       //!< classes above the cuts explained by a named one downstream
     std::vector<double> delayUs;  //!< per ranking entry: its fitted delay, µs
     std::vector<double> markRate; //!< per ranking entry: ECN-echoing ACKs / RTT samples of its paths
 };
+
+/**
+ * \brief Whether paths.csv can tell a QP's paths apart: true when at least half of its QPs
+ * (src, dst, qpn) have two or more rows (entropy values) of one path length. Under ECMP and
+ * switch-side adaptive routing every QP sends on one entropy value, so no path has a sibling
+ * to be compared with and the per-path delays are all 0; completion times are the evidence.
+ */
+bool PathsComparable(const std::vector<PathObservation>& paths);
+
+/**
+ * \brief The fraction of `rows` (indices into `paths`) whose every path that crosses a link of
+ * `up` crosses a link of `down` after it (downstream, in the order the frames went); 0 for no
+ * rows. Under PFC a slow link's queue pauses the links feeding it, and theirs the links feeding
+ * them: paths through such an upstream link are slow because they continue into the slow one.
+ */
+double FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+                 const std::vector<uint32_t>& up, const std::vector<uint32_t>& down);
 
 /** \brief Rank link classes from path telemetry (see the file comment). `obs` gives the
  *  links, MTU and nominal rate (flows are not used). */
