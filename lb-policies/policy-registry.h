@@ -42,6 +42,9 @@ struct PolicyInfo
     /** Packets of one QP take different paths by design: the runner refuses a go-back-N
      *  receiver (nic.receiver = "selective-repeat" or a UEC RUD transport places them). */
     bool needsReorderingReceiver = false;
+    /** "routes": each QP pinned to a source route, a host's QPs taking the fabric's routes in
+     *  turn (WorkloadExecutor QpEntropy Routes); "" = the scenario's nic.qp_entropy. */
+    std::string qpEntropy = "";
 };
 
 /** A host-side path selector by short name (the value of `lb.path_selector`). */

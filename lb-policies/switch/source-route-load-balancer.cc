@@ -121,6 +121,25 @@ const PolicyRegistration kMrc{
      false},
     "OCP Multipath Reliable Connection (MRC) 1.0, 2026 (EV states GOOD / ASSUMED_BAD, EV "
     "probes, ev_min_active: companion API mrc_ctl.h)"};
+// Ethereal: no spraying. A transfer is split over QPs (subflows, QP scaling Split), each QP
+// keeps one source route for its lifetime (FixedPathSelector), and a host's QPs take the
+// fabric's routes in turn (WorkloadExecutor QpEntropy Routes). Subflows per transfer: one per
+// route unless nic.qps_per_connection says otherwise (SplitOverRoutes). No failover: a
+// subflow whose route breaks waits for its retransmission timer on the same route.
+const PolicyRegistration kEthereal{
+    {"ethereal", "ns3::SourceRouteLoadBalancer",
+     "application-split single-path subflows: a transfer split into k QPs, each pinned to one "
+     "source route, a host's subflows spread evenly over the routes; no spraying, no failover",
+     {},
+     "ns3::FixedPathSelector",
+     0,
+     "split",
+     "",
+     "",
+     false,
+     "routes"},
+    "Addanki, Goyal, Marinos, Schmid, Ethereal: Divide and Conquer Network Load Balancing in "
+    "Large-Scale Distributed Training, arXiv 2407.00550, 2024"};
 } // namespace
 
 } // namespace ns3

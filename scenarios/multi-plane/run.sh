@@ -4,14 +4,16 @@
 # per-plane ECMP (a QP's entropy keeps it on one plane and one path), host spraying (every
 # packet a new entropy: a new plane and a new hashed path), source-routed spraying over the
 # path set (the NIC names plane and spine; switches forward by the route) and the MRC-style
-# policy (the same, steering away from bad paths and failing over). (2) spine-failure.toml:
+# policy (the same, steering away from bad paths and failing over), and Ethereal-style
+# application-split subflows (each transfer split into one QP per route, each QP pinned to its
+# route: no spraying, no failover). (2) spine-failure.toml:
 # the same all-reduce on 4 planes with one plane's leaf-spine link failing mid-step, per
 # policy. Extra arguments go to every run (e.g. --seed 2). About 2 minutes of CPU on the
 # 2-core reference machine.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 TUSK=${TUSK:-./build/bin/tusk}
-POLICIES=${POLICIES:-ecmp,host-spray,source-route,mrc}
+POLICIES=${POLICIES:-ecmp,host-spray,source-route,mrc,ethereal}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 row() { # comparison.csv, label

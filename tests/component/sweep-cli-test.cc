@@ -259,7 +259,7 @@ TEST_CASE("tusk regress: a worsened policy regresses, main passes, JUnit XML say
     // (host-reps on the all-to-all: 13x the other policies' median), and pass.
     CHECK(o.output.find(" outlier ") != std::string::npos);
     CHECK(o.output.find("warning: alltoall host-reps.cct_us: the measured baseline 1174.228 is "
-                        "13.1x the median") != std::string::npos);
+                        "13.2x the median") != std::string::npos);
     // LetFlow with a 1 ns flowlet gap starts a flowlet at every packet: per-packet spraying,
     // so go-back-N receivers see reordering and retransmit; ECMP is untouched.
     o = Tusk("regress " + suite + only + "--out " + (d / "worse").string() +

@@ -371,6 +371,9 @@ TEST_CASE("every policy preset names registered TypeIds and attributes", "[unit]
         }
         CHECK(ResolveSwitchPolicy(p.name) == p.typeId);
         CHECK_FALSE(p.source.empty()); // `tusk policies` cites where it comes from
+        // QPs pinned to source routes need switches that forward by the route.
+        CHECK((p.qpEntropy.empty() ||
+               (p.qpEntropy == "routes" && p.typeId == "ns3::SourceRouteLoadBalancer")));
     }
     CHECK(ResolveSwitchPolicy("ns3::DrillLoadBalancer") == "ns3::DrillLoadBalancer");
     CHECK(ResolveSwitchPolicy("ns3::FixedPathSelector").empty());

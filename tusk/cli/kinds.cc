@@ -101,6 +101,9 @@ PolicyNeeds(const ns3::PolicyInfo& p)
 {
     return Joined({p.pathSelector.empty() ? "" : "host path selector " + p.pathSelector,
                    p.qps > 0 ? fmt::format("{} QPs per connection ({})", p.qps, p.qpScaling) : "",
+                   p.qpEntropy == "routes" ? "a QP per source route (" + p.qpScaling + "), each "
+                                             "pinned to its route"
+                                           : "",
                    p.fabric.empty() ? "" : "fabric.kind = \"" + p.fabric + "\"",
                    p.needsReorderingReceiver ? "an out-of-order receiver" : ""});
 }

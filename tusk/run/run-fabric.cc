@@ -161,6 +161,8 @@ ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, const Topol
             }
             attrs.SetDefault("ns3::MrcPathSelector::Routes", UintegerValue(routes),
                              "the topology's routes under lb.policy source routing");
+            attrs.SetDefault("ns3::WorkloadExecutor::QpRoutes", UintegerValue(routes),
+                             "the topology's routes under lb.policy source routing");
         }
         helper.SetLoadBalancer(policy, lbAttributes);
         for (const auto& [name, value] : lbAttributes)
@@ -330,6 +332,19 @@ HeadroomClasses(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabr
 }
 
 } // namespace
+
+void
+SplitOverRoutes(const ScenarioSpec& spec, const TopologyGraph& graph, RunPlan& plan)
+{
+    if (plan.qpEntropy != "routes" || plan.policyTypeId != "ns3::SourceRouteLoadBalancer" ||
+        spec.LineOf("nic.qps_per_connection") != 0)
+    {
+        return;
+    }
+    uint32_t routes = 1;
+    SourceRouteAttributes(graph, "topology", &routes);
+    plan.qpsPerConnection = std::max<uint32_t>(1, routes);
+}
 
 BuiltFabric
 BuildFabricAndNics(const ScenarioSpec& spec,

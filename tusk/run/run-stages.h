@@ -54,6 +54,7 @@ struct RunPlan
     std::string pathSelectorTypeId;                  //!< host side, after nic.transport
     uint32_t qpsPerConnection = 1;                   //!< the preset's or nic.qps_per_connection
     std::string qpScaling;                           //!< the preset's or nic.qp_scaling
+    std::string qpEntropy;                           //!< the preset's or nic.qp_entropy
 };
 
 /**
@@ -159,6 +160,15 @@ struct BuiltFabric
  * every attribute set through `attrs`; random streams from 100 on, in a fixed order.
  * \throws ns3::InputError naming the scenario key
  */
+/**
+ * \brief Subflows per transfer of a policy that pins QPs to source routes (plan.qpEntropy
+ * "routes", the `ethereal` preset): without nic.qps_per_connection in the scenario, one QP per
+ * route of the fabric (SourceRouteLayout::Routes), so every transfer is split evenly over
+ * every path; otherwise the scenario's count stays.
+ * \throws ns3::InputError (key `topology`) if the fabric has more routes than a frame names
+ */
+void SplitOverRoutes(const ScenarioSpec& spec, const ns3::TopologyGraph& graph, RunPlan& plan);
+
 BuiltFabric BuildFabricAndNics(const ScenarioSpec& spec,
                                const RunPlan& plan,
                                const ns3::TopologyGraph& graph,

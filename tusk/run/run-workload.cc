@@ -571,9 +571,10 @@ SetUpExecutor(const ScenarioSpec& spec,
                                                         : WorkloadExecutor::SPLIT));
     attrs.Set(exec, "QpMessageBytes", UintegerValue(spec.nic.qpMessageBytes));
     attrs.Set(exec, "QpEntropy",
-              EnumValue(spec.nic.qpEntropy == "sequential" ? WorkloadExecutor::SEQUENTIAL_PORTS
-                        : spec.nic.qpEntropy == "shared"   ? WorkloadExecutor::SHARED_PORT
-                                                           : WorkloadExecutor::RANDOM_PORTS));
+              EnumValue(plan.qpEntropy == "sequential" ? WorkloadExecutor::SEQUENTIAL_PORTS
+                        : plan.qpEntropy == "shared"   ? WorkloadExecutor::SHARED_PORT
+                        : plan.qpEntropy == "routes"   ? WorkloadExecutor::ROUTES
+                                                       : WorkloadExecutor::RANDOM_PORTS));
     exec->AssignStreams(built.nextStream++);
     // No byte can arrive sooner than a path's RTT: a watchdog below a few of the longest RTTs
     // (long-haul links of tens of ms) would call an idle-in-flight fabric stalled. The floor is

@@ -67,8 +67,9 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
 
     // Validate, build the graph, make every derived value explicit (the spec the manifest
     // echoes is the one the run uses), build the workload.
-    const RunPlan plan = ValidateRun(given);
+    RunPlan plan = ValidateRun(given);
     const TopologyGraph graph = BuildGraph(given);
+    SplitOverRoutes(given, graph, plan);
     const ScenarioSpec spec = ResolveScenario(given, graph);
     CheckFailures(spec, graph);
     CheckIntRates(spec, graph);

@@ -38,13 +38,15 @@ Rows()
             "`\"drill\"`, `\"ar\"`, `\"flowlet-ar\"`, `\"conweave\"`, `\"spray\"`, "
             "`\"rr-spray\"`, "
             "`\"host-spray\"`, `\"host-random-spray\"`, `\"host-bitmap\"`, `\"host-plb\"`, "
-            "`\"host-reps\"`, `\"source-route\"`, `\"mrc\"`; "
+            "`\"host-reps\"`, `\"source-route\"`, `\"mrc\"`, `\"ethereal\"`; "
             "[lb-policies/README.md](../lb-policies/README.md) explains each) or an ns-3 "
             "LoadBalancer TypeId name (`\"ns3::...\"`). Letters, digits, `-`, `_`, `:`, `.`. "
             "Whether the name exists is checked when the run is built. A short name is a preset "
             "of both seams: the switch LoadBalancer with attribute values, and for some a host "
             "path selector (`host-spray`) or QP scaling (`qp4-*` fix 4 QPs per connection and "
-            "`nic.qp_scaling`). The values used are in the manifest (`policy_type_id`, "
+            "`nic.qp_scaling`; `ethereal` splits a transfer into one QP per source route of the "
+            "fabric, or `nic.qps_per_connection` QPs when the scenario sets it, each QP pinned "
+            "to its route, and overrides `nic.qp_entropy`). The values used are in the manifest (`policy_type_id`, "
             "`path_selector_type_id`, `qps_per_connection`, `qp_scaling`, `resolved`). An "
             "attribute a preset sets is changed in `[lb.attributes]`, not `[ns3]`.",
             [](ScenarioReader& r, const toml::node& n, const std::string& key, S& lb) {

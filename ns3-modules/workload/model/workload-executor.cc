@@ -52,7 +52,8 @@ WorkloadExecutor::GetTypeId()
                           MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("QpEntropy",
                           "UDP source ports of a connection's QPs: Random (each its own), "
-                          "Sequential (consecutive from a random base) or Shared (one port).",
+                          "Sequential (consecutive from a random base), Shared (one port) or "
+                          "Routes (source routes, each host's QPs taking QpRoutes in turn).",
                           EnumValue(RANDOM_PORTS),
                           MakeEnumAccessor(&WorkloadExecutor::m_qpEntropy),
                           MakeEnumChecker(RANDOM_PORTS,
@@ -60,7 +61,15 @@ WorkloadExecutor::GetTypeId()
                                           SEQUENTIAL_PORTS,
                                           "Sequential",
                                           SHARED_PORT,
-                                          "Shared"))
+                                          "Shared",
+                                          ROUTES,
+                                          "Routes"))
+            .AddAttribute("QpRoutes",
+                          "Routes: the source routes the QPs of a host take in turn (count; "
+                          "the fabric's routes, set by the runner under source routing).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&WorkloadExecutor::m_qpRoutes),
+                          MakeUintegerChecker<uint32_t>(1, 16384))
             .AddAttribute("StallTimeout",
                           "Watchdog period: with no progress for this long while transfers "
                           "remain, the run is declared stalled (time; 0 = no watchdog).",
@@ -244,6 +253,13 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
             else if (m_qpEntropy == RANDOM_PORTS && i > 0)
             {
                 entropy = static_cast<uint16_t>(m_entropyRng->GetInteger(49152, 65535));
+            }
+            else if (m_qpEntropy == ROUTES)
+            {
+                // Route r travels as port 49152 + r (fabric/helper/source-routes.h).
+                const uint32_t j = m_routeQps[t.src]++;
+                const uint64_t start = static_cast<uint64_t>(t.src) * m_qpsPerConnection;
+                entropy = static_cast<uint16_t>(49152 + (start + j) % m_qpRoutes);
             }
             Ptr<RdmaQueuePair> qp = m_nics[t.src]->Connect(m_nics[t.dst], entropy, t.priority);
             Ptr<RdmaQueuePair> peer = m_nics[t.dst]->GetQp(qp->GetPeerQpn());

@@ -67,7 +67,12 @@ struct TransferRecord
  * A connection is (src, dst, qpGroup); it owns QpsPerConnection QPs (or the `qps` of its
  * first transfer, when set), created when its first transfer starts, with entropies (UDP
  * source ports) from the dynamic range chosen by QpEntropy: independent random ports,
- * consecutive ports from a random base, or one shared port. QP scaling (QpScaling): Split cuts
+ * consecutive ports from a random base, or one shared port; or (Routes) source routes assigned
+ * deterministically: the j-th QP that source host h creates carries route
+ * (h x QpsPerConnection + j) mod QpRoutes, sent as UDP source port 49152 + route (the
+ * encoding of fabric/helper/source-routes.h), so the QPs of all connections of one host
+ * take the routes in turn and each route carries the same number of them, within one.
+ * QP scaling (QpScaling): Split cuts
  * a transfer as evenly as possible into one message per QP; RoundRobin cuts it into messages
  * of at most QpMessageBytes and posts them on the connection's QPs in turn, continuing across
  * transfers (as Meta's collective library does). A transfer is delivered when all its
@@ -193,6 +198,7 @@ class WorkloadExecutor : public Object
         RANDOM_PORTS = 0,     //!< each QP its own random port
         SEQUENTIAL_PORTS = 1, //!< base, base + 1, ... from a random base
         SHARED_PORT = 2,      //!< every QP the same random port
+        ROUTES = 3,           //!< source routes, balanced per source host (see class doc)
     };
 
   private:
@@ -239,6 +245,8 @@ class WorkloadExecutor : public Object
     QpScaling m_qpScaling = SPLIT;
     uint64_t m_qpMessageBytes = 512 * 1024;
     QpEntropy m_qpEntropy = RANDOM_PORTS;
+    uint32_t m_qpRoutes = 1;                   //!< Routes: the routes QPs take in turn
+    std::map<uint32_t, uint32_t> m_routeQps;   //!< Routes: QPs created so far, per source host
     Ptr<UniformRandomVariable> m_entropyRng;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Connection> m_connections;
     std::vector<const Connection*> m_transferConnection;
