@@ -173,7 +173,7 @@ class WorkloadExecutor : public Object
     void ReleaseRecord(uint32_t t);
     /**
      * \brief After the run, when AllDone(): free every transfer record and the per-transfer
-     * bookkeeping (waiters, PSN owners), keeping the trigger firing times. GetRecords() is then
+     * bookkeeping (waiters, PSN owners), keeping the trigger firing times. GetRecord(t) then reads a default record
      * empty and AllDone() stays true. Does nothing when transfers remain unfinished (their
      * records explain the failure: DescribeBlocked).
      * \return whether the records were freed
