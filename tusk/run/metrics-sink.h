@@ -58,7 +58,13 @@ class MetricsSink
                  ns3::Ptr<ns3::WorkloadExecutor> exec,
                  size_t transfers);
 
-    const std::vector<TransferTimes>& Transfers() const { return m_transfers; }
+    /** Transfer t's times (all kNoTime once released). */
+    const TransferTimes& Times(uint32_t t) const { return m_transfers[t]; }
+    /** Transfers connected (Connect's `transfers`). */
+    size_t TransferCount() const { return m_transfers.size(); }
+    /** \brief Free the times of transfers [first, last) (a job iteration retired: its rows
+     *  are built). */
+    void ReleaseTimes(uint64_t first, uint64_t last) { m_transfers.Release(first, last); }
 
     /**
      * \brief The rows of links.csv at the end of the run: closes every utilisation window open
@@ -106,7 +112,7 @@ class MetricsSink
 
     std::vector<Port> m_ports;
     std::vector<PfcEventRow> m_pfcEvents;
-    std::vector<TransferTimes> m_transfers;
+    ns3::PagedArray<TransferTimes> m_transfers; //!< by transfer id, pages of live ones only
     uint64_t m_trimmed = 0;
     /** Per switch: per port, (rate, delay) of its link and the most headroom it used. */
     std::vector<std::vector<std::pair<std::pair<uint64_t, uint64_t>, uint64_t>>> m_headroom;

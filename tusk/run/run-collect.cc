@@ -3,6 +3,8 @@
  * packet conservation, and why the run failed if it did.
  */
 #include "run/run-stages.h"
+#include "run/collect-rows.h"
+#include "run/lazy-jobs.h"
 #include "run/fabric-kinds.h"
 #include "results/tool-outputs.h"
 
@@ -30,15 +32,6 @@ using namespace ns3;
 
 namespace
 {
-
-/** Per host: payload bytes sent and received through the NIC and through the scale-up port. */
-struct HostBytes
-{
-    uint64_t netSent = 0;
-    uint64_t netRecv = 0;
-    uint64_t suSent = 0;
-    uint64_t suRecv = 0;
-};
 
 /** For a stuck InfiniBand run: the ports whose frames wait for credit now ("" if none). A
  *  cycle of them, each waiting for the next switch's input buffer, is a credit loop: routes
@@ -181,10 +174,10 @@ CollectResults(const ScenarioSpec& spec,
                const BuiltFabric& built,
                const Executor& executor,
                Observers& observers,
-               RunResult& result)
+               RunResult& result,
+               IterationRows* retired)
 {
     MetricsSink& sink = observers.Sink();
-    const auto& times = sink.Transfers();
     const uint64_t endPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     result.events = Simulator::GetEventCount();
     result.finished = executor.exec->AllDone();
@@ -192,301 +185,57 @@ CollectResults(const ScenarioSpec& spec,
     result.switches = graph.NumSwitches();
     result.nodeIds = ImportedNodeIds(spec);
 
-    // ---- flows ------------------------------------------------------------------------
-    Framing framing;
-    framing.mtuBytes = spec.nic.mtuBytes;
-    framing.headerBytes = DataHeaderBytes(spec);
-    framing.phyOverheadBytes = spec.fabric.phyOverheadBytes;
+    // ---- flows, collectives, waits -----------------------------------------------------
+    const RowSources rows{spec,
+                          graph,
+                          built,
+                          executor,
+                          sink,
+                          [&](uint32_t t) -> const TransferSpec& {
+                              return executor.exec->GetTransfer(t);
+                          },
+                          [&](uint32_t c) -> const CollectiveSpec& {
+                              return executor.exec->GetCollective(static_cast<int32_t>(c));
+                          }};
     uint64_t lastCompletion = 0;
-    result.flows.reserve(result.flows.size() + workload.transfers.size());
-    for (uint32_t t = 0; t < workload.transfers.size(); ++t)
+    const JobWindow* window = executor.exec->GetJobWindow();
+    if (window != nullptr && retired != nullptr)
     {
-        const TransferSpec& ts = workload.transfers[t];
-        // When: from the executor's trace sources. QP counters: from its record, counts of
-        // messages still in progress included (an unfinished transfer's retransmissions are
-        // what explains it).
-        const MetricsSink::TransferTimes& when = times[t];
-        const TransferRecord r = executor.exec->RecordWithPending(t);
-        FlowRow row;
-        row.id = ts.externalId;
-        row.src = ts.src;
-        row.dst = ts.dst;
-        row.bytes = ts.bytes;
-        row.started = when.startPs != kNoTime;
-        row.finished = when.deliveredPs != kNoTime;
-        row.startPs = row.started ? when.startPs : 0;
-        row.deliveredBytes = executor.exec->DeliveredBytes(t);
-        row.qps = r.qps;
-        row.entropy = r.entropy;
-        row.retxPackets = r.retxPackets;
-        row.retxBytes = r.retxBytes;
-        row.retxTimeoutPackets = r.retxTimeoutPackets;
-        row.oooPackets = r.oooPackets;
-        row.reorderMax = r.reorderMax;
-        row.reorderMean =
-            r.oooPackets ? static_cast<double>(r.reorderSum) / static_cast<double>(r.oooPackets) : 0;
-        row.naks = r.naks;
-        row.spuriousRetx = r.duplicates;
-        row.pktsSent = r.pktsSent;
-        row.pktsReceived = r.pktsReceived;
-        row.pktsInFlight = static_cast<int64_t>(r.pktsSent) - static_cast<int64_t>(r.pktsReceived);
-        for (int k = 0; k < kDropReasons; ++k)
+        // Jobs built iteration by iteration: the retired iterations' rows are built; those of
+        // iterations still live (a run that stopped early) now, keeping their records
+        // (DescribeBlocked reads them below); then the other transfers' (background flows).
+        for (const auto& range : window->LiveRanges())
         {
-            row.pktsDropped[k] = r.pktsDropped[k];
-            row.pktsInFlight -= static_cast<int64_t>(r.pktsDropped[k]);
+            retired->Add(range);
         }
-        row.collective = ts.collective;
-        row.step = ts.step;
-        row.channel = ts.channel;
-        row.job = ts.collective >= 0 ? workload.collectives[ts.collective].job : -1;
-        row.background = ts.background;
-        row.port = ts.port;
-        row.scaleUp = executor.scaleUp && executor.scaleUp->SameServer(ts.src, ts.dst);
-        for (const auto& [code, frames] : r.paths)
-        {
-            std::vector<uint32_t> links;
-            if (built.fabric.DecodePath(ts.src, code, links) &&
-                (graph.links[links.back()].a == ts.dst || graph.links[links.back()].b == ts.dst))
-            {
-                row.paths.emplace_back(std::move(links), frames);
-            }
-        }
-        // Ideal: the transfer alone on its best path. Posted as one message: the closed form.
-        // Split over several messages (QP scaling): the NIC interleaves their packets
-        // round-robin, so the ideal is that packet sequence through the path's recurrence.
-        // Inside a server: the scale-up domain's latency plus the bytes at its rate.
-        if (row.scaleUp)
-        {
-            row.idealFctPs = executor.scaleUp->IdealFctPs(ts.bytes);
-        }
-        else if (r.messages.size() > 1)
-        {
-            row.idealFctPs = built.fabric.IdealFctPsOfPackets(
-                ts.src, ts.dst, RoundRobinPackets(r.messages, spec.nic.mtuBytes), framing);
-        }
-        else
-        {
-            row.idealFctPs = built.fabric.IdealFctPs(ts.src, ts.dst, ts.bytes, framing);
-        }
-        if (row.finished)
-        {
-            row.finishPs = when.deliveredPs;
-            row.fctPs = when.deliveredPs - when.startPs;
-            row.slowdown = static_cast<double>(row.fctPs) / static_cast<double>(row.idealFctPs);
-            lastCompletion = std::max(lastCompletion, when.deliveredPs);
-        }
-        if (when.acknowledgedPs != kNoTime)
-        {
-            row.acknowledged = true;
-            row.fctSenderPs = when.acknowledgedPs - when.startPs;
-            lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
-        }
-        result.flows.push_back(std::move(row));
-        // Its paths and messages are in the row now: free them before the next row is built,
-        // so the two copies of a transfer's results are not held for every transfer at once.
-        executor.exec->ReleaseRecord(t);
+        retired->MoveInto(result);
+        lastCompletion = retired->LastCompletion();
+        const uint64_t first = window->TransfersEnd();
+        const uint64_t last = executor.exec->TotalTransfers();
+        const size_t at = result.flows.size();
+        AppendFlowRows(rows, first, last, result.flows, lastCompletion);
+        executor.exec->ReleaseRecords();
+        ApplyFairShare(rows, result.flows.data() + at, first, last);
+        AppendCollectiveRows(rows, result.flows.data() + at, first, last,
+                             window->CollectivesEnd(),
+                             window->CollectivesEnd() + workload.collectives.size(),
+                             result.collectives, result.waits);
     }
-    // Every record is in a row: free them all (unless transfers remain unfinished, when
-    // DescribeBlocked reads them below), before the collective, wait and job rows grow.
-    executor.exec->ReleaseRecords();
-    // Collective-aware ideal: the transfers released together share the fabric max-min
-    // fairly: a collective's step (every channel), or, outside collectives, the transfers one
-    // trigger releases at the same delay (none: posted at the same time), e.g. a connection
-    // matrix's all-to-all. Background traffic takes no part.
+    else
     {
-        std::map<std::tuple<int, int64_t, uint64_t>, int64_t> groupIds;
-        const auto groupOf = [&](int kind, int64_t a, uint64_t b) {
-            return groupIds.emplace(std::make_tuple(kind, a, b), groupIds.size()).first->second;
-        };
-        std::vector<FairShareTransfer> fs(result.flows.size());
-        for (uint32_t t = 0; t < result.flows.size(); ++t)
-        {
-            const TransferSpec& ts = workload.transfers[t];
-            const FlowRow& row = result.flows[t];
-            FairShareTransfer& x = fs[t];
-            x.src = ts.src;
-            x.dst = ts.dst;
-            x.idealPs = row.idealFctPs;
-            x.onFabric = !row.scaleUp;
-            if (ts.background)
-            {
-                x.group = -1;
-            }
-            else if (ts.collective >= 0 && ts.step >= 0)
-            {
-                x.group = groupOf(0, ts.collective, static_cast<uint64_t>(ts.step));
-            }
-            else if (ts.collective < 0)
-            {
-                x.group = groupOf(1, ts.trigger, ts.startPs);
-            }
-            const uint64_t n = framing.Packets(ts.bytes);
-            x.wireBytes = (n - 1) * framing.WireBytes(framing.mtuBytes) +
-                          framing.WireBytes(ts.bytes - (n - 1) * framing.mtuBytes);
-        }
-        const std::vector<uint64_t> fair =
-            FairShareIdealPs(graph, *built.fabric.routes, built.fabric.ports, fs);
-        for (uint32_t t = 0; t < result.flows.size(); ++t)
-        {
-            FlowRow& row = result.flows[t];
-            row.fairIdealPs = fair[t];
-            if (row.finished && fair[t] > 0)
-            {
-                row.fairSlowdown = static_cast<double>(row.fctPs) / static_cast<double>(fair[t]);
-            }
-        }
+        const uint64_t n = workload.transfers.size();
+        result.flows.reserve(result.flows.size() + n);
+        const size_t at = result.flows.size();
+        AppendFlowRows(rows, 0, n, result.flows, lastCompletion);
+        // Every record is in a row: free them all (unless transfers remain unfinished, when
+        // DescribeBlocked reads them below), before the collective, wait and job rows grow.
+        executor.exec->ReleaseRecords();
+        ApplyFairShare(rows, result.flows.data() + at, 0, n);
+        AppendCollectiveRows(rows, result.flows.data() + at, 0, n, 0, workload.collectives.size(),
+                             result.collectives, result.waits);
     }
     result.simEndPs = result.finished ? lastCompletion : endPs;
     result.pathClasses = PathClasses(spec, built, graph.NumRankHosts());
-
-    // ---- collectives -------------------------------------------------------------------
-    std::vector<std::vector<uint32_t>> transfersOf(workload.collectives.size());
-    for (uint32_t t = 0; t < workload.transfers.size(); ++t)
-    {
-        const int32_t c = workload.transfers[t].collective;
-        if (c >= 0 && static_cast<size_t>(c) < transfersOf.size())
-        {
-            transfersOf[c].push_back(t);
-        }
-    }
-    for (uint32_t c = 0; c < workload.collectives.size(); ++c)
-    {
-        const CollectiveSpec& cs = workload.collectives[c];
-        CollectiveRow row;
-        row.id = c;
-        row.kind = cs.kind;
-        row.algorithm = cs.algorithm;
-        row.job = cs.job;
-        row.iteration = cs.iteration;
-        row.name = cs.name;
-        row.group = cs.group;
-        row.slices = cs.slices;
-        // n: an in-network all-reduce's aggregation endpoints are not ranks of the group.
-        row.ranks = static_cast<uint32_t>(
-            std::count_if(cs.ranks.begin(), cs.ranks.end(),
-                          [&graph](uint32_t h) { return !graph.IsAggregationEndpoint(h); }));
-        row.bytesPerRank = cs.bytesPerRank;
-        row.channels = cs.channels;
-        row.busbwFactor = cs.busbwFactor;
-        row.stepEndPs.assign(cs.steps, 0);
-        row.stepSlowestRank.assign(cs.steps, -1);
-        row.stepSlowestFlow.assign(cs.steps, -1);
-        row.finished = true;
-        row.startPs = UINT64_MAX;
-        std::map<uint32_t, HostBytes> bytes;
-        for (uint32_t t : transfersOf[c])
-        {
-            const TransferSpec& ts = workload.transfers[t];
-            const MetricsSink::TransferTimes& r = times[t];
-            const bool su = executor.scaleUp && executor.scaleUp->SameServer(ts.src, ts.dst);
-            (su ? bytes[ts.src].suSent : bytes[ts.src].netSent) += ts.bytes;
-            (su ? bytes[ts.dst].suRecv : bytes[ts.dst].netRecv) += ts.bytes;
-            if (r.startPs != kNoTime)
-            {
-                // Dependency-free transfers start with the collective.
-                row.startPs = std::min(row.startPs, r.startPs);
-            }
-            if (r.deliveredPs == kNoTime)
-            {
-                row.finished = false;
-                continue;
-            }
-            row.finishPs = std::max(row.finishPs, r.deliveredPs);
-            if (ts.step >= 0 && static_cast<uint32_t>(ts.step) < cs.steps &&
-                r.deliveredPs > row.stepEndPs[ts.step])
-            {
-                row.stepEndPs[ts.step] = r.deliveredPs;
-                row.stepSlowestFlow[ts.step] = static_cast<int64_t>(ts.externalId);
-                const auto it = std::find(cs.ranks.begin(), cs.ranks.end(), ts.src);
-                row.stepSlowestRank[ts.step] =
-                    it == cs.ranks.end() ? -1 : static_cast<int64_t>(it - cs.ranks.begin());
-            }
-        }
-        if (row.startPs == UINT64_MAX)
-        {
-            row.startPs = 0;
-        }
-        // A step is complete only if every transfer of it was delivered: no end time (and no
-        // slowest rank or flow) for a step still running.
-        std::vector<bool> stepUnfinished(cs.steps, false);
-        for (uint32_t t : transfersOf[c])
-        {
-            const TransferSpec& ts = workload.transfers[t];
-            if (times[t].deliveredPs == kNoTime && ts.step >= 0 &&
-                static_cast<uint32_t>(ts.step) < cs.steps)
-            {
-                stepUnfinished[ts.step] = true;
-            }
-        }
-        for (uint32_t k = 0; k < cs.steps; ++k)
-        {
-            if (stepUnfinished[k] || row.stepSlowestFlow[k] < 0)
-            {
-                row.stepEndPs[k] = kNoTime;
-                row.stepSlowestRank[k] = -1;
-                row.stepSlowestFlow[k] = -1;
-            }
-        }
-        // Byte bound: no rank can move its bytes faster than the port they use.
-        double bound = 0;
-        for (const auto& [h, b] : bytes)
-        {
-            const double nic = static_cast<double>(built.nics[h]->GetRateBps());
-            bound = std::max(bound, static_cast<double>(std::max(b.netSent, b.netRecv)) * 8 / nic);
-            if (executor.scaleUp)
-            {
-                const double su = static_cast<double>(executor.scaleUp->GetRateBps());
-                bound = std::max(bound, static_cast<double>(std::max(b.suSent, b.suRecv)) * 8 / su);
-            }
-        }
-        row.lowerBoundPs = static_cast<uint64_t>(std::llround(bound * 1e12));
-        // Who waited (waits.csv): each rank's data per step against its idle-fabric time.
-        std::vector<WaitTransfer> wt;
-        wt.reserve(transfersOf[c].size());
-        for (uint32_t t : transfersOf[c])
-        {
-            const TransferSpec& ts = workload.transfers[t];
-            WaitTransfer w;
-            w.src = ts.src;
-            w.dst = ts.dst;
-            w.step = ts.step;
-            w.bytes = ts.bytes;
-            w.started = times[t].startPs != kNoTime;
-            w.startPs = w.started ? times[t].startPs : 0;
-            w.delivered = times[t].deliveredPs != kNoTime;
-            w.deliveredPs = w.delivered ? times[t].deliveredPs : 0;
-            w.idealPs = result.flows[t].idealFctPs; // flows.csv's: QP splits included
-            wt.push_back(w);
-        }
-        const auto idealOf = [&](uint32_t src, uint32_t dst, uint64_t b) {
-            if (executor.scaleUp && executor.scaleUp->SameServer(src, dst))
-            {
-                return executor.scaleUp->IdealFctPs(b);
-            }
-            return built.fabric.IdealFctPs(src, dst, b, framing);
-        };
-        CollectiveWaits cw =
-            ComputeWaits(c, cs.ranks, cs.steps, row.startPs, wt, idealOf);
-        row.ranksDelayed = cw.ranksDelayed;
-        // (int64_t: with -1 and a uint32_t the conditional's type is unsigned, and -1 became
-        // 4294967295, a flow index past the end when the collective did not finish)
-        row.criticalFlow = cw.criticalTransfer < 0
-                               ? int64_t{-1}
-                               : static_cast<int64_t>(transfersOf[c][cw.criticalTransfer]);
-        for (WaitRow& w : cw.rows)
-        {
-            w.lastTransfer = w.lastTransfer < 0 ? int64_t{-1}
-                                                : static_cast<int64_t>(transfersOf[c][w.lastTransfer]);
-            result.waits.push_back(w);
-        }
-        if (row.finished && row.finishPs > row.startPs)
-        {
-            row.cctPs = row.finishPs - row.startPs;
-            row.algbwGBps = static_cast<double>(cs.bytesPerRank) / (row.cctPs * 1e-12) / 1e9;
-            row.busbwGBps = row.algbwGBps * cs.busbwFactor;
-        }
-        result.collectives.push_back(row);
-    }
 
     // ---- jobs --------------------------------------------------------------------------
     for (uint32_t j = 0; j < workload.jobs.size(); ++j)
@@ -662,11 +411,9 @@ CollectResults(const ScenarioSpec& spec,
         // The same count as flows.csv (finished = every byte delivered) and the manifest.
         result.failure = fmt::format("{} of {} transfers unfinished at {:.3f} ms (stop_time_ms = "
                                      "{:.3f})",
-                                     std::count_if(times.begin(), times.end(),
-                                                   [](const MetricsSink::TransferTimes& r) {
-                                                       return r.deliveredPs == kNoTime;
-                                                   }),
-                                     times.size(), endPs / 1e9, spec.stopTimePs / 1e9);
+                                     std::count_if(result.flows.begin(), result.flows.end(),
+                                                   [](const FlowRow& f) { return !f.finished; }),
+                                     result.flows.size(), endPs / 1e9, spec.stopTimePs / 1e9);
         for (const auto& line : executor.exec->DescribeBlocked(4))
         {
             result.failure += "; " + line;

@@ -124,16 +124,12 @@ Observers::Attach(const ScenarioSpec& spec,
         if (print && now - m_lastPrint > std::chrono::seconds(3))
         {
             const double wall = std::chrono::duration<double>(now - wallStart).count();
-            size_t done = 0;
-            for (const auto& r : exec->GetRecords())
-            {
-                done += (r.recvDone && r.sendDone) ? 1 : 0;
-            }
+            const size_t done = exec->DoneTransfers();
             std::cerr << fmt::format("[tusk] {}: sim {:.3f} ms, {:.2f} M events/s, {}/{} "
                                      "transfers done\n",
                                      name, Simulator::Now().GetSeconds() * 1e3,
                                      Simulator::GetEventCount() / wall / 1e6, done,
-                                     exec->GetRecords().size());
+                                     exec->TotalTransfers());
             m_lastPrint = now;
         }
         if (!exec->AllDone())
@@ -151,7 +147,7 @@ Observers::Attach(const ScenarioSpec& spec,
     }
 
     // The tables: links, PFC events, trims, headroom, transfer times, from trace sources.
-    m_sink.Connect(graph, built.fabric, executor.exec, executor.exec->GetSpec().transfers.size());
+    m_sink.Connect(graph, built.fabric, executor.exec, executor.exec->TotalTransfers());
 
     // PFC deadlock detection.
     if (spec.pfc.enabled && spec.pfc.deadlockDetectPs > 0)

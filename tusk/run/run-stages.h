@@ -348,10 +348,14 @@ std::vector<ChakraNodeRow> CollectChakraNodes(const ns3::WorkloadExecutor& exec)
 
 // ---- collect and summarise (run-collect.cc, run-summary.cc) -------------------------------
 
+class IterationRows; // lazy-jobs.h
+
 /**
  * \brief Fill `result`'s tables after the run from the metrics sink and the executor's
  * records: flows (with ideal FCTs), collectives, jobs, links, PFC events, packet
- * conservation, the summary, and why the run failed if it did.
+ * conservation, the summary, and why the run failed if it did. With jobs built iteration by
+ * iteration (WorkloadExecutor::SetupLazy), `retired` holds the rows of the iterations retired
+ * during the run; `workload` is then the executor's spec of the other transfers.
  */
 void CollectResults(const ScenarioSpec& spec,
                     const ns3::TopologyGraph& graph,
@@ -359,7 +363,8 @@ void CollectResults(const ScenarioSpec& spec,
                     const BuiltFabric& built,
                     const Executor& executor,
                     Observers& observers,
-                    RunResult& result);
+                    RunResult& result,
+                    IterationRows* retired = nullptr);
 
 // ---- invariants (run-invariants.cc) ------------------------------------------------------
 

@@ -3,6 +3,7 @@
  * importers, [[jobs]], [[background]]), and the executor that runs them on the NICs.
  */
 #include "run/run-stages.h"
+#include "run/lazy-jobs.h"
 #include "scenario/topology-kinds.h"
 
 #include "fabric/helper/in-network-endpoints.h"
@@ -74,9 +75,15 @@ HostRateBps(const TopologyGraph& g, uint32_t h)
     return 0;
 }
 
+} // namespace
+
 /** Lower every [[jobs]] entry into `out` (placement in order: earlier jobs take hosts first). */
 void
-AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b, WorkloadSpec& out)
+AppendJobs(const ScenarioSpec& spec,
+           const TopologyGraph& g,
+           WorkloadBuilder& b,
+           WorkloadSpec& out,
+           const LowerJob& lower)
 {
     const uint32_t numHosts = g.NumRankHosts(); // aggregation endpoints hold no ranks
     std::vector<bool> used(numHosts, false);
@@ -226,7 +233,7 @@ AppendJobs(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuilder& b,
                     js.collectives.push_back(jc);
                 }
             }
-            AppendJob(b, out, js);
+            lower(b, out, js);
         }
         catch (const InputError& e)
         {
@@ -287,6 +294,9 @@ AppendBackground(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuild
         }
     }
 }
+
+namespace
+{
 
 std::vector<uint32_t>
 Participants(const ScenarioSpec& spec, uint32_t numHosts)
@@ -368,6 +378,50 @@ StopSimulator()
 
 } // namespace
 
+void
+CheckWorkload(const ScenarioSpec& spec, const TopologyGraph& graph, const WorkloadSpec& out)
+{
+    const auto& w = spec.workload;
+    const std::string where = w.kind == "htsim" || w.kind == "hpcc" ? w.file : spec.sourceFile;
+    for (auto& t : out.transfers)
+    {
+        // Only a collective's transfers (an in-network all-reduce) reach aggregation endpoints.
+        const uint32_t reachable = t.collective >= 0 ? graph.numHosts : graph.NumRankHosts();
+        if (t.src >= reachable || t.dst >= reachable)
+        {
+            throw InputError(where, spec.LineOf("workload.file"), "workload",
+                             fmt::format("transfer {} goes {}->{}, but the topology has {} hosts",
+                                         t.externalId, t.src, t.dst, graph.NumRankHosts()));
+        }
+        if (t.src == t.dst)
+        {
+            throw InputError(where, 0, "workload",
+                             fmt::format("transfer {} sends from host {} to itself",
+                                         t.externalId, t.src));
+        }
+    }
+    // A transfer waiting for a trigger that can never fire would hang its collective: refuse
+    // the workload and name it (the runtime watchdog covers what only the run can show).
+    const auto dead = TransfersThatCannotStart(out);
+    if (!dead.empty())
+    {
+        const TransferSpec& t = out.transfers[dead.front()];
+        std::string what = fmt::format("transfer {} ({} -> {})", t.externalId, t.src, t.dst);
+        if (t.collective >= 0)
+        {
+            const CollectiveSpec& c = out.collectives[t.collective];
+            what = fmt::format("collective {} ({}{}{}) can never complete: {}", t.collective,
+                               c.kind, c.name.empty() ? "" : ", " + c.name,
+                               c.group.empty() ? "" : ", group " + c.group, what);
+        }
+        throw InputError(where, 0, "workload",
+                         fmt::format("{} of {} transfers can never start; {} waits for trigger "
+                                     "{}, which cannot collect the activations it needs",
+                                     dead.size(), out.transfers.size(), what,
+                                     t.trigger >= 0 ? out.triggers[t.trigger].externalId : 0));
+    }
+}
+
 WorkloadSpec
 BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
 {
@@ -400,7 +454,7 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
     else if (w.kind == "jobs")
     {
         WorkloadBuilder b(out);
-        AppendJobs(spec, graph, b, out);
+        AppendJobs(spec, graph, b, out, AppendJob);
         out.description = fmt::format("{} job(s)", spec.jobs.size());
     }
     else if (w.kind == "hpcc")
@@ -461,44 +515,7 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
         WorkloadBuilder b(out);
         AppendBackground(spec, graph, b);
     }
-    const std::string where = w.kind == "htsim" || w.kind == "hpcc" ? w.file : spec.sourceFile;
-    for (auto& t : out.transfers)
-    {
-        // Only a collective's transfers (an in-network all-reduce) reach aggregation endpoints.
-        const uint32_t reachable = t.collective >= 0 ? graph.numHosts : numHosts;
-        if (t.src >= reachable || t.dst >= reachable)
-        {
-            throw InputError(where, spec.LineOf("workload.file"), "workload",
-                             fmt::format("transfer {} goes {}->{}, but the topology has {} hosts",
-                                         t.externalId, t.src, t.dst, numHosts));
-        }
-        if (t.src == t.dst)
-        {
-            throw InputError(where, 0, "workload",
-                             fmt::format("transfer {} sends from host {} to itself",
-                                         t.externalId, t.src));
-        }
-    }
-    // A transfer waiting for a trigger that can never fire would hang its collective: refuse
-    // the workload and name it (the runtime watchdog covers what only the run can show).
-    const auto dead = TransfersThatCannotStart(out);
-    if (!dead.empty())
-    {
-        const TransferSpec& t = out.transfers[dead.front()];
-        std::string what = fmt::format("transfer {} ({} -> {})", t.externalId, t.src, t.dst);
-        if (t.collective >= 0)
-        {
-            const CollectiveSpec& c = out.collectives[t.collective];
-            what = fmt::format("collective {} ({}{}{}) can never complete: {}", t.collective,
-                               c.kind, c.name.empty() ? "" : ", " + c.name,
-                               c.group.empty() ? "" : ", group " + c.group, what);
-        }
-        throw InputError(where, 0, "workload",
-                         fmt::format("{} of {} transfers can never start; {} waits for trigger "
-                                     "{}, which cannot collect the activations it needs",
-                                     dead.size(), out.transfers.size(), what,
-                                     t.trigger >= 0 ? out.triggers[t.trigger].externalId : 0));
-    }
+    CheckWorkload(spec, graph, out);
     return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "run/run-attributes.h"
 #include "run/run-stages.h"
+#include "run/lazy-jobs.h"
 
 #include "fabric/model/fabric-units.h"
 
@@ -74,7 +75,18 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     CheckFailures(spec, graph);
     CheckIntRates(spec, graph);
     // Held once, shared with the executor (a job of many iterations has many transfers).
+    // A [[jobs]] workload is built iteration by iteration (lazy-jobs.h), unless a caller edits
+    // the built workload.
+    std::optional<LazyJobs> lazy;
+    if (!options.editWorkload)
+    {
+        lazy = BuildLazyJobs(spec, graph);
+    }
     const std::shared_ptr<const WorkloadSpec> workloadShared = [&] {
+        if (lazy)
+        {
+            return lazy->rest;
+        }
         WorkloadSpec w = BuildWorkload(spec, graph);
         if (options.editWorkload)
         {
@@ -83,7 +95,9 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
         return std::make_shared<const WorkloadSpec>(std::move(w));
     }();
     const WorkloadSpec& workload = *workloadShared;
-    CheckQpBudget(spec, plan, graph, workload);
+    // The checks before the run see every connection and host pair (lazily: a sample).
+    const WorkloadSpec& checked = lazy ? lazy->sample : workload;
+    CheckQpBudget(spec, plan, graph, checked);
 
     // Build the fabric, its NICs and the executor; every attribute through `attrs`, which
     // restores the defaults it set when the run ends (also on errors).
@@ -102,7 +116,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     try
     {
         // On the forwarding tables just built: host pairs of the workload without a route.
-        CheckRoutes(spec, workload, built.fabric);
+        CheckRoutes(spec, checked, built.fabric);
     }
     catch (...)
     {
@@ -110,11 +124,35 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
         throw;
     }
     const Executor executor = SetUpExecutor(spec, plan, workloadShared, built, attrs);
+    if (lazy)
+    {
+        executor.exec->SetupLazy(workloadShared, std::make_shared<JobWindow>(lazy->plans),
+                                 built.nics);
+        lazy->sample = WorkloadSpec();
+    }
     // After the executor's stream: a scenario without loss models keeps its numbers.
     built.nextStream += ScheduleFailures(spec, graph, built.fabric, built.nextStream);
 
     Observers observers;
     observers.Attach(spec, graph, built, executor, options, attrs, wallStart);
+    std::unique_ptr<IterationRows> retired;
+    if (lazy)
+    {
+        const WorkloadExecutor& exec = *executor.exec;
+        RowSources sources{spec,
+                           graph,
+                           built,
+                           executor,
+                           observers.Sink(),
+                           [&exec](uint32_t t) -> const TransferSpec& { return exec.GetTransfer(t); },
+                           [&exec](uint32_t c) -> const CollectiveSpec& {
+                               return exec.GetCollective(static_cast<int32_t>(c));
+                           }};
+        retired = std::make_unique<IterationRows>(std::move(sources), observers.Sink(),
+                                                  lazy->plans.size());
+        executor.exec->SetRetireCallback(
+            [r = retired.get()](const JobWindow::Range& range) { r->Add(range); });
+    }
     // An [ns3] default for an attribute the run set on its objects would be lost: refuse it.
     attrs.CheckNs3Defaults(spec);
 
@@ -150,7 +188,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     result.attributes = attrs.Values();
     result.headroom = built.headroom;
     observers.Finish(result);
-    CollectResults(spec, graph, workload, built, executor, observers, result);
+    CollectResults(spec, graph, workload, built, executor, observers, result, retired.get());
     if (options.afterCollect)
     {
         options.afterCollect();

@@ -2,8 +2,8 @@
  * tusk: training jobs. See job-model.h.
  */
 #include "job-model.h"
+#include "job-plan.h"
 #include "collective-registry.h"
-#include "in-network-schedule.h"
 #include "uniform-below.h"
 
 #include "fabric/model/input-error.h"
@@ -24,34 +24,6 @@ namespace
 Fail(const std::string& field, const std::string& message)
 {
     throw InputError("", 0, "job." + field, message);
-}
-
-/** True when `hosts` are whole servers: blocks of G consecutive hosts, each on one server. */
-bool
-ServerBlocked(const std::vector<uint32_t>& hosts, const std::vector<uint32_t>& serverOf, uint32_t G)
-{
-    if (serverOf.empty() || G < 1 || hosts.size() % G != 0)
-    {
-        return false;
-    }
-    for (size_t b = 0; b < hosts.size(); b += G)
-    {
-        for (size_t j = 0; j < G; ++j)
-        {
-            if (hosts[b + j] >= serverOf.size() || serverOf[hosts[b + j]] != serverOf[hosts[b]])
-            {
-                return false;
-            }
-        }
-    }
-    return true;
-}
-
-bool
-UsesRing(const CollectiveSchedule& s)
-{
-    return s.algorithm == "ring" &&
-           (s.kind == "all-reduce" || s.kind == "all-gather" || s.kind == "reduce-scatter");
 }
 
 } // namespace
@@ -352,232 +324,15 @@ SiteGroups(const std::vector<uint32_t>& hosts,
     return groups;
 }
 
-/** What NCCL's tuner knows of one communicator: its ranks, its size, the ranks per server
- *  (n over the distinct servers of its hosts; 1 without a scale-up domain), the NIC rate. */
-static AutoAlgorithmInput
-AutoInput(const JobSpec& job, const std::vector<uint32_t>& hosts, uint64_t bytes)
-{
-    AutoAlgorithmInput in;
-    in.ranks = static_cast<uint32_t>(hosts.size());
-    in.bytes = bytes;
-    in.linkGBps = job.linkGBps;
-    in.innetworkReduction = job.innetworkReduction;
-    if (!job.serverOf.empty())
-    {
-        std::set<uint32_t> servers;
-        for (uint32_t h : hosts)
-        {
-            servers.insert(h < job.serverOf.size() ? job.serverOf[h] : h);
-        }
-        in.ranksPerServer = std::max<uint32_t>(in.ranks / std::max<size_t>(servers.size(), 1), 1);
-    }
-    return in;
-}
-
 void
 AppendJob(WorkloadBuilder& b, WorkloadSpec& spec, const JobSpec& job)
 {
-    const uint32_t n = static_cast<uint32_t>(job.hosts.size());
-    const ProcessGroups groups(n, job.degrees);
-    const int32_t jobIndex = static_cast<int32_t>(spec.jobs.size());
-    uint32_t serverSize = 0;
-    if (!job.serverOf.empty() && !job.hosts.empty() && job.hosts[0] < job.serverOf.size())
+    const JobPlan plan(b, spec, job);
+    for (uint32_t i = 0; i < plan.Iterations(); ++i)
     {
-        serverSize = static_cast<uint32_t>(
-            std::count(job.serverOf.begin(), job.serverOf.end(), job.serverOf[job.hosts[0]]));
+        plan.Append(b, i);
     }
-
-    // Schedules and connections per (collective entry, group), built once and reused by
-    // every iteration: NCCL communicators (and their QPs) persist across iterations.
-    struct Instance
-    {
-        CollectiveSchedule schedule;
-        std::vector<std::vector<uint32_t>> hostsPerChannel;
-        uint32_t qpGroupBase = 0;
-        std::string group;
-    };
-    std::map<std::pair<std::string, size_t>, uint32_t> commBase;
-    std::vector<std::vector<Instance>> instances(job.collectives.size());
-    for (size_t e = 0; e < job.collectives.size(); ++e)
-    {
-        const JobCollective& jc = job.collectives[e];
-        if (jc.bytes == 0)
-        {
-            continue;
-        }
-        const auto members = jc.group == "site" || jc.group == "cross-site"
-                                 ? SiteGroups(job.hosts, job.siteOf, jc.group)
-                                 : groups.Groups(jc.group);
-        for (size_t g = 0; g < members.size(); ++g)
-        {
-            const auto& ranks = members[g];
-            const uint32_t size = static_cast<uint32_t>(ranks.size());
-            std::vector<uint32_t> hosts;
-            for (uint32_t r : ranks)
-            {
-                hosts.push_back(job.hosts[r]);
-            }
-            Instance inst;
-            inst.group = jc.group + std::to_string(g);
-            const std::string kind = CanonicalCollectiveKind(jc.kind);
-            if (size < 2)
-            {
-                continue; // a group of one rank communicates nothing
-            }
-            if (kind == "send-recv" && jc.shift)
-            {
-                // Pipeline shift: every member r sends to r + 1 at once.
-                CollectiveSchedule s;
-                s.kind = "send-recv";
-                s.algorithm = "p2p";
-                s.ranks = size;
-                s.bytes = jc.bytes;
-                s.busbwFactor = 1.0;
-                s.steps = 1;
-                for (uint32_t r = 0; r + 1 < size; ++r)
-                {
-                    CollectiveOp op;
-                    op.src = r;
-                    op.dst = r + 1;
-                    op.bytes = jc.bytes;
-                    s.ops.push_back(op);
-                }
-                inst.schedule = s;
-            }
-            else
-            {
-                CollectiveRequest req;
-                req.kind = kind;
-                req.algorithm = jc.algorithm;
-                if (jc.algorithm == "auto")
-                {
-                    req.algorithm = ChooseCollectiveAlgorithm(kind, "auto", AutoInput(job, hosts, jc.bytes));
-                }
-                req.ranks = size;
-                req.bytes = jc.bytes;
-                req.root = jc.root;
-                req.peer = jc.peer;
-                req.seed = job.seed + e * 7919 + g;
-                uint32_t local = jc.localSize;
-                if (local == 0)
-                {
-                    // The server size when the group is made of whole servers, else no
-                    // hierarchy (a flat ring).
-                    local = ServerBlocked(hosts, job.serverOf, serverSize) ? serverSize : 1;
-                }
-                req.localSize = local;
-                if (req.algorithm == "in-network")
-                {
-                    req.leafOf = InNetworkLeafOf(hosts, job.aggregationEndpointOf);
-                }
-                inst.schedule = MakeCollectiveSchedule(req);
-                if (inst.schedule.algorithm == "in-network")
-                {
-                    // Schedule ranks n .. n+A-1 are the aggregation endpoints.
-                    const auto endpoints = InNetworkEndpointHosts(req.leafOf, job.aggregationRoot);
-                    hosts.insert(hosts.end(), endpoints.begin(), endpoints.end());
-                }
-            }
-            if (inst.schedule.ops.empty())
-            {
-                continue;
-            }
-            if (job.railAlignedRings && UsesRing(inst.schedule))
-            {
-                for (uint32_t c = 0; c < job.exec.channels; ++c)
-                {
-                    inst.hostsPerChannel.push_back(
-                        RailAlignedRingOrder(hosts, job.serverOf, serverSize, c));
-                }
-            }
-            else
-            {
-                inst.hostsPerChannel.push_back(hosts);
-            }
-            auto key = std::make_pair(jc.group, g);
-            auto it = commBase.find(key);
-            if (it == commBase.end())
-            {
-                it = commBase.emplace(key, b.AllocateConnections(job.exec.channels)).first;
-            }
-            inst.qpGroupBase = it->second;
-            instances[e].push_back(std::move(inst));
-        }
-    }
-
-    int32_t trigger = -1;
-    uint64_t offset = job.startPs; // absolute while trigger < 0, else a delay after it
-    for (uint32_t it = 0; it < job.iterations; ++it)
-    {
-        offset += job.iterationComputePs;
-        std::vector<uint32_t> iteration;
-        bool nonBlocking = false;
-        for (size_t e = 0; e < job.collectives.size(); ++e)
-        {
-            const JobCollective& jc = job.collectives[e];
-            offset += jc.computePs;
-            uint32_t every = std::max<uint32_t>(jc.every, 1);
-            if (jc.group == "dp" || jc.group == "dpep" || jc.group == "cross-site")
-            {
-                every = std::max(every, std::max<uint32_t>(job.syncEvery, 1));
-            }
-            if ((it + 1) % every != 0 || instances[e].empty())
-            {
-                continue;
-            }
-            std::vector<uint32_t> phase;
-            for (const Instance& inst : instances[e])
-            {
-                CollectiveSpec info;
-                info.job = jobIndex;
-                info.iteration = static_cast<int32_t>(it);
-                info.name = jc.name.empty() ? CanonicalCollectiveKind(jc.kind) : jc.name;
-                info.group = inst.group;
-                StartCondition start;
-                start.trigger = trigger;
-                start.timePs = offset;
-                phase.push_back(b.AddCollective(inst.schedule, inst.hostsPerChannel, job.exec,
-                                                start, inst.qpGroupBase, info));
-            }
-            iteration.insert(iteration.end(), phase.begin(), phase.end());
-            if (jc.blocking)
-            {
-                const int32_t t = b.AddBarrier(phase);
-                if (t >= 0)
-                {
-                    trigger = t;
-                    offset = 0;
-                }
-            }
-            else
-            {
-                nonBlocking = true;
-            }
-        }
-        if (nonBlocking)
-        {
-            const int32_t t = b.AddBarrier(iteration);
-            if (t >= 0)
-            {
-                trigger = t;
-                offset = 0;
-            }
-        }
-    }
-
-    JobInfo info;
-    info.name = job.name;
-    info.hosts = job.hosts;
-    info.tp = groups.Tp();
-    info.pp = groups.Pp();
-    info.dp = groups.Dp();
-    info.ep = groups.Ep();
-    info.iterations = job.iterations;
-    info.startPs = job.startPs;
-    info.placement = job.placement;
-    info.source = job.source;
-    info.note = job.note;
-    spec.jobs.push_back(info);
+    spec.jobs.push_back(plan.Info());
 }
 
 } // namespace ns3

@@ -101,7 +101,8 @@ WorkloadExecutor::DoDispose()
 {
     g_liveRecords -= m_liveRecords;
     m_liveRecords = 0;
-    std::vector<TransferRecord>().swap(m_records);
+    m_records.assign(0);
+    m_window = nullptr;
     m_connections.clear();
     m_allQps.clear();
     m_allPeers.clear();
@@ -135,6 +136,10 @@ WorkloadExecutor::Setup(std::shared_ptr<const WorkloadSpec> shared,
 {
     NS_ABORT_MSG_IF(!shared, "WorkloadExecutor::Setup: no workload");
     m_spec = std::move(shared);
+    m_window = nullptr;
+    m_restFirst = 0;
+    m_restTriggerFirst = 0;
+    m_restCollectiveFirst = 0;
     const WorkloadSpec& spec = *m_spec;
     m_nics = nics;
     const size_t n = spec.transfers.size();
@@ -176,22 +181,26 @@ WorkloadExecutor::SetScaleUpDomain(Ptr<ScaleUpDomain> domain)
 void
 WorkloadExecutor::Start()
 {
-    if (m_stallTimeout.IsStrictlyPositive() && !m_spec->transfers.empty())
+    if (m_stallTimeout.IsStrictlyPositive() && m_transfers > 0)
     {
         Simulator::Schedule(m_stallTimeout, &WorkloadExecutor::CheckStall, this);
     }
-    for (uint32_t t = 0; t < m_spec->transfers.size(); ++t)
+    if (m_window)
     {
-        if (m_spec->transfers[t].trigger < 0)
+        Register(m_window->ExpandFrom(-1), true); // jobs' first iterations, ids first
+    }
+    for (uint32_t k = 0; k < m_spec->transfers.size(); ++k)
+    {
+        if (m_spec->transfers[k].trigger < 0)
         {
-            ScheduleStart(t);
+            ScheduleStart(static_cast<uint32_t>(m_restFirst + k));
         }
     }
-    for (uint32_t g = 0; g < m_spec->triggers.size(); ++g)
+    for (uint32_t k = 0; k < m_spec->triggers.size(); ++k)
     {
-        if (m_spec->triggers[g].atStart && m_spec->triggers[g].kind != TriggerSpec::MULTISHOT)
+        if (m_spec->triggers[k].atStart && m_spec->triggers[k].kind != TriggerSpec::MULTISHOT)
         {
-            Fire(g);
+            Fire(static_cast<uint32_t>(m_restTriggerFirst + k));
         }
     }
     if (AllDone() && !m_allDone.IsNull())
@@ -203,10 +212,10 @@ WorkloadExecutor::Start()
 void
 WorkloadExecutor::ScheduleStart(uint32_t t)
 {
-    const uint64_t at = m_spec->transfers[t].startPs;
+    const uint64_t at = Tr(t).startPs;
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     // An untriggered transfer starts at its absolute time; a triggered one after its delay.
-    const uint64_t delay = m_spec->transfers[t].trigger < 0 ? (at > now ? at - now : 0) : at;
+    const uint64_t delay = Tr(t).trigger < 0 ? (at > now ? at - now : 0) : at;
     ++m_pendingStarts;
     Simulator::Schedule(PicoSeconds(delay), &WorkloadExecutor::StartTransfer, this, t);
 }
@@ -295,7 +304,7 @@ WorkloadExecutor::StartTransfer(uint32_t t)
         return;
     }
     ++m_progress;
-    const TransferSpec& ts = m_spec->transfers[t];
+    const TransferSpec& ts = Tr(t);
     if (m_scaleUp && m_scaleUp->SameServer(ts.src, ts.dst))
     {
         r.started = true;
@@ -349,7 +358,7 @@ WorkloadExecutor::PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t b
     r.messages.emplace_back(qp, bytes);
     PsnOwners& o = *c.owners[qp];
     o.first.emplace_back(o.end, t);
-    const uint64_t mtu = m_nics[m_spec->transfers[t].src]->GetMtuBytes();
+    const uint64_t mtu = m_nics[Tr(t).src]->GetMtuBytes();
     o.end += (bytes + mtu - 1) / mtu; // as RdmaRequester::PostSend numbers its packets
     c.peers[qp]->PostReceive(t);
     c.qps[qp]->PostSend(bytes, t);
@@ -359,7 +368,7 @@ void
 WorkloadExecutor::OnScaleUpRecvDone(uint32_t t)
 {
     RecvMessageStats stats;
-    stats.bytes = m_spec->transfers[t].bytes;
+    stats.bytes = Tr(t).bytes;
     OnRecvDone(t, stats);
 }
 
@@ -385,7 +394,7 @@ WorkloadExecutor::OnRecvDone(uint64_t cookie, const RecvMessageStats& stats)
         r.recvDone = true;
         r.recvDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
         m_deliveredTrace(static_cast<uint32_t>(cookie));
-        for (uint32_t trig : m_spec->transfers[cookie].onRecvDone)
+        for (uint32_t trig : Tr(cookie).onRecvDone)
         {
             Activate(trig);
         }
@@ -403,6 +412,10 @@ WorkloadExecutor::PsnOwners::RecordOf(uint64_t psn) const
     const auto it = std::upper_bound(
         first.begin(), first.end(), psn,
         [](uint64_t p, const std::pair<uint64_t, uint32_t>& m) { return p < m.first; });
+    if (it == first.begin())
+    {
+        return nullptr; // a retired iteration's frame
+    }
     return &exec->m_records[std::prev(it)->second];
 }
 
@@ -457,7 +470,10 @@ WorkloadExecutor::OnDataDropped(const FrameMeta& meta, DropReason reason)
 void
 WorkloadExecutor::OnLateDuplicate(uint64_t cookie)
 {
-    ++m_records[cookie].duplicates;
+    if (!Retired(static_cast<uint32_t>(cookie)))
+    {
+        ++m_records[cookie].duplicates;
+    }
 }
 
 void
@@ -473,7 +489,7 @@ WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
         r.sendDone = true;
         r.sendDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
         m_acknowledgedTrace(static_cast<uint32_t>(cookie));
-        for (uint32_t trig : m_spec->transfers[cookie].onSendDone)
+        for (uint32_t trig : Tr(cookie).onSendDone)
         {
             Activate(trig);
         }
@@ -488,6 +504,13 @@ WorkloadExecutor::CheckDone(uint32_t t)
     if (r.recvDone && r.sendDone)
     {
         ++m_done;
+        if (m_window && t < m_restFirst)
+        {
+            for (const auto& range : m_window->Finish(t))
+            {
+                Retire(range);
+            }
+        }
         if (AllDone() && !m_allDone.IsNull())
         {
             m_allDone();
@@ -498,7 +521,7 @@ WorkloadExecutor::CheckDone(uint32_t t)
 void
 WorkloadExecutor::Activate(uint32_t trigger)
 {
-    const TriggerSpec& spec = m_spec->triggers[trigger];
+    const TriggerSpec& spec = Tg(trigger);
     ++m_activations[trigger];
     switch (spec.kind)
     {
@@ -523,11 +546,15 @@ WorkloadExecutor::Fire(uint32_t trigger)
 {
     m_fired[trigger] = true;
     m_firedPs[trigger] = Simulator::Now().GetPicoSeconds();
+    if (m_window && trigger < m_restTriggerFirst)
+    {
+        Register(m_window->ExpandFrom(trigger), false); // the iterations it starts
+    }
     for (uint32_t t : m_waiters[trigger])
     {
         ScheduleStart(t);
     }
-    const TriggerSpec& spec = m_spec->triggers[trigger];
+    const TriggerSpec& spec = Tg(trigger);
     for (uint32_t g : spec.onFire)
     {
         ++m_pendingActivations;
@@ -554,9 +581,16 @@ WorkloadExecutor::LiveRecords()
 }
 
 void
+WorkloadExecutor::CountLive(int64_t delta)
+{
+    m_liveRecords += delta;
+    g_liveRecords += delta;
+}
+
+void
 WorkloadExecutor::ReleaseRecord(uint32_t t)
 {
-    TransferRecord& r = m_records.at(t);
+    TransferRecord& r = m_records[t];
     decltype(r.paths)().swap(r.paths);
     decltype(r.messages)().swap(r.messages);
 }
@@ -570,11 +604,11 @@ WorkloadExecutor::ReleaseRecords()
     }
     g_liveRecords -= m_liveRecords;
     m_liveRecords = 0;
-    std::vector<TransferRecord>().swap(m_records);
-    std::vector<const Connection*>().swap(m_transferConnection);
-    std::vector<std::vector<uint32_t>>().swap(m_waiters);
-    std::vector<uint32_t>().swap(m_multishotNext);
-    std::vector<bool>().swap(m_fired);
+    m_records.assign(0);
+    m_transferConnection.assign(0);
+    m_waiters.assign(0);
+    m_multishotNext.assign(0);
+    m_fired.assign(0);
     for (auto& [key, c] : m_connections)
     {
         for (auto& o : c.owners)
@@ -676,14 +710,14 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
     // first never started of each.
     std::map<int32_t, std::pair<int64_t, int64_t>> firsts; // collective -> (in flight, waiting)
     std::map<int32_t, size_t> unfinished;
-    for (uint32_t t = 0; t < m_records.size(); ++t)
+    for (uint32_t t : LiveIds())
     {
         const TransferRecord& r = m_records[t];
         if (r.recvDone && r.sendDone)
         {
             continue;
         }
-        const int32_t c = m_spec->transfers[t].collective;
+        const int32_t c = Tr(t).collective;
         auto& f = firsts.try_emplace(c, -1, -1).first->second;
         ++unfinished[c];
         if (r.started && f.first < 0)
@@ -697,7 +731,7 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
     }
     std::vector<std::string> out;
     auto describe = [&](uint32_t t) {
-        const TransferSpec& ts = m_spec->transfers[t];
+        const TransferSpec& ts = Tr(t);
         std::ostringstream s;
         s << "transfer " << ts.externalId << " (host " << ts.src << " -> " << ts.dst << ", "
           << ts.bytes << " B";
@@ -715,7 +749,7 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
         }
         else if (ts.trigger >= 0)
         {
-            const TriggerSpec& trig = m_spec->triggers[ts.trigger];
+            const TriggerSpec& trig = Tg(ts.trigger);
             const char* kind = trig.kind == TriggerSpec::BARRIER     ? "barrier"
                                : trig.kind == TriggerSpec::MULTISHOT ? "multishot"
                                                                      : "oneshot";
@@ -737,7 +771,7 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
         std::ostringstream line;
         if (c >= 0)
         {
-            const CollectiveSpec& cs = m_spec->collectives[c];
+            const CollectiveSpec& cs = Coll(c);
             line << "collective " << c << " (" << cs.kind;
             if (!cs.algorithm.empty())
             {

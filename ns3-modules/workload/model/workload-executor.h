@@ -4,6 +4,8 @@
 #ifndef TUSK_WORKLOAD_EXECUTOR_H
 #define TUSK_WORKLOAD_EXECUTOR_H
 
+#include "job-window.h"
+#include "paged-array.h"
 #include "scale-up-domain.h"
 #include "workload-spec.h"
 
@@ -15,6 +17,7 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -106,6 +109,31 @@ class WorkloadExecutor : public Object
     /** \brief As above, sharing `spec` instead of copying it (a large workload is held once:
      *  the caller keeps reading it, e.g. for results, and must not change it). */
     void Setup(std::shared_ptr<const WorkloadSpec> spec, const std::vector<Ptr<RdmaNic>>& nics);
+    /**
+     * \brief Run jobs built iteration by iteration: `jobs` holds the jobs' plans and takes the
+     * ids below its TransfersEnd() / TriggersEnd() / CollectivesEnd(); `rest` holds the other
+     * transfers (background flows), transfer k with id TransfersEnd() + k, its trigger
+     * references already global (TriggersEnd() + its index in rest.triggers). An iteration is
+     * expanded when its start trigger fires and retired (its specs, records, trigger state and
+     * PSN owner entries freed, after the retire callback) when it and the job's earlier
+     * iterations have finished. Results by id are those of a whole build of the same jobs.
+     */
+    void SetupLazy(std::shared_ptr<const WorkloadSpec> rest,
+                   std::shared_ptr<JobWindow> jobs,
+                   const std::vector<Ptr<RdmaNic>>& nics);
+    /** Called with a job iteration's id ranges just before it is retired: its transfers,
+     *  collectives and records are still readable (GetTransfer, GetCollective, GetRecord,
+     *  RecordWithPending, DeliveredBytes). */
+    void SetRetireCallback(std::function<void(const JobWindow::Range&)> cb) { m_retireCb = cb; }
+    /** Transfer t (of the spec, or of a live job iteration with SetupLazy). */
+    const TransferSpec& GetTransfer(uint32_t t) const { return Tr(t); }
+    /** Collective c (likewise). */
+    const CollectiveSpec& GetCollective(int32_t c) const { return Coll(c); }
+    /** Whether SetupLazy's jobs are running (ids below its TransfersEnd are built lazily). */
+    const JobWindow* GetJobWindow() const { return m_window.get(); }
+    /** Transfers whose spec and record this executor holds now: every transfer from Setup to
+     *  ReleaseRecords; with SetupLazy, the other transfers and the live iterations' only. */
+    uint64_t LiveTransfers() const { return m_liveRecords; }
     int64_t AssignStreams(int64_t stream);
     /** Schedule the transfers that start by time. Call before Simulator::Run. */
     void Start();
@@ -131,10 +159,14 @@ class WorkloadExecutor : public Object
      *  (TriggerSpec::onFire: a compute node still running). */
     bool AllDone() const { return m_done == m_transfers && m_pendingActivations == 0; }
     /** When trigger g fired, ps; -1 if it has not. */
-    int64_t GetTriggerFiredPs(uint32_t g) const { return m_firedPs.at(g); }
+    int64_t GetTriggerFiredPs(uint32_t g) const { return m_firedPs[g]; }
 
     const WorkloadSpec& GetSpec() const { return *m_spec; }
-    const std::vector<TransferRecord>& GetRecords() const { return m_records; }
+    /** Transfer t's record (a default record once freed). */
+    const TransferRecord& GetRecord(uint32_t t) const { return m_records[t]; }
+    /** Transfers delivered and acknowledged so far, and in all. */
+    size_t DoneTransfers() const { return m_done; }
+    size_t TotalTransfers() const { return m_transfers; }
     /** Transfer t's record with the counts of its messages still in progress added (what a
      *  run that stopped early can say about an unfinished transfer). */
     TransferRecord RecordWithPending(uint32_t t) const;
@@ -146,7 +178,7 @@ class WorkloadExecutor : public Object
     void ReleaseRecord(uint32_t t);
     /**
      * \brief After the run, when AllDone(): free every transfer record and the per-transfer
-     * bookkeeping (waiters, PSN owners), keeping the trigger firing times. GetRecords() is then
+     * bookkeeping (waiters, PSN owners), keeping the trigger firing times. GetRecord(t) then reads a default record
      * empty and AllDone() stays true. Does nothing when transfers remain unfinished (their
      * records explain the failure: DescribeBlocked).
      * \return whether the records were freed
@@ -238,6 +270,21 @@ class WorkloadExecutor : public Object
     void CheckStall();
     void OnScaleUpRecvDone(uint32_t t);
     void OnScaleUpSendDone(uint32_t t);
+    // Jobs built iteration by iteration (workload-executor-window.cc).
+    const TransferSpec& Tr(uint32_t t) const;
+    const TriggerSpec& Tg(uint32_t g) const;
+    const CollectiveSpec& Coll(int32_t c) const;
+    /** Register expanded iterations' transfers: waiters, live counts; schedule the untriggered
+     *  ones if `scheduleUntriggered`. */
+    void Register(const std::vector<JobWindow::Range>& ranges, bool scheduleUntriggered);
+    /** Free a finished iteration (see SetupLazy). */
+    void Retire(const JobWindow::Range& range);
+    /** Whether transfer t belonged to a retired iteration. */
+    bool Retired(uint32_t t) const;
+    /** Add `delta` to the transfers held (LiveTransfers, LiveRecords). */
+    void CountLive(int64_t delta);
+    /** Ids of the transfers held, increasing. */
+    std::vector<uint32_t> LiveIds() const;
 
     std::shared_ptr<const WorkloadSpec> m_spec = std::make_shared<const WorkloadSpec>();
     std::vector<Ptr<RdmaNic>> m_nics;
@@ -249,16 +296,21 @@ class WorkloadExecutor : public Object
     std::map<uint32_t, uint32_t> m_routeQps;   //!< Routes: QPs created so far, per source host
     Ptr<UniformRandomVariable> m_entropyRng;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Connection> m_connections;
-    std::vector<const Connection*> m_transferConnection;
-    std::vector<TransferRecord> m_records;
+    PagedArray<const Connection*> m_transferConnection;
+    PagedArray<TransferRecord> m_records;
     size_t m_transfers = 0;      //!< transfers in the spec (m_records may be released)
     uint64_t m_liveRecords = 0;  //!< m_records.size(), counted in LiveRecords()
-    std::vector<std::vector<uint32_t>> m_waiters; //!< per trigger, transfers waiting, in order
-    std::vector<uint32_t> m_activations;
-    std::vector<bool> m_fired;
-    std::vector<int64_t> m_firedPs; //!< per trigger, when it fired, ps (-1: not yet)
+    PagedArray<std::vector<uint32_t>> m_waiters; //!< per trigger, transfers waiting, in order
+    PagedArray<uint32_t> m_activations;
+    PagedArray<bool> m_fired;
+    PagedArray<int64_t> m_firedPs; //!< per trigger, when it fired, ps (-1: not yet)
     uint64_t m_pendingActivations = 0; //!< onFire activations scheduled and not yet run
-    std::vector<uint32_t> m_multishotNext;
+    PagedArray<uint32_t> m_multishotNext;
+    std::shared_ptr<JobWindow> m_window;  //!< SetupLazy's jobs, or none
+    uint64_t m_restFirst = 0;             //!< id of m_spec->transfers[0]
+    uint64_t m_restTriggerFirst = 0;      //!< id of m_spec->triggers[0]
+    uint64_t m_restCollectiveFirst = 0;   //!< id of m_spec->collectives[0]
+    std::function<void(const JobWindow::Range&)> m_retireCb;
     std::vector<Ptr<RdmaQueuePair>> m_allQps;
     TracedCallback<uint32_t> m_startedTrace;
     TracedCallback<uint32_t> m_deliveredTrace;

@@ -1,0 +1,182 @@
+/*
+ * tusk: WorkloadExecutor, jobs built iteration by iteration (SetupLazy): the executor's
+ * per-transfer and per-trigger state for a job exists from the iteration's expansion to its
+ * retirement. See workload-executor.h and job-window.h.
+ */
+#include "workload-executor.h"
+
+#include "ns3/abort.h"
+
+#include <set>
+
+namespace ns3
+{
+
+void
+WorkloadExecutor::SetupLazy(std::shared_ptr<const WorkloadSpec> rest,
+                            std::shared_ptr<JobWindow> jobs,
+                            const std::vector<Ptr<RdmaNic>>& nics)
+{
+    NS_ABORT_MSG_IF(!rest || !jobs, "WorkloadExecutor::SetupLazy: no workload");
+    Setup(std::move(rest), nics); // the other transfers, at their local indices for now
+    m_window = std::move(jobs);
+    m_restFirst = m_window->TransfersEnd();
+    m_restTriggerFirst = m_window->TriggersEnd();
+    m_restCollectiveFirst = m_window->CollectivesEnd();
+    const WorkloadSpec& spec = *m_spec;
+    const size_t n = m_restFirst + spec.transfers.size();
+    const size_t g = m_restTriggerFirst + spec.triggers.size();
+    CountLive(-static_cast<int64_t>(m_liveRecords));
+    m_records.assign(n, TransferRecord());
+    m_transfers = n;
+    CountLive(static_cast<int64_t>(spec.transfers.size()));
+    m_transferConnection.assign(n, nullptr);
+    m_waiters.assign(g, {});
+    m_activations.assign(g, 0);
+    m_fired.assign(g, false);
+    m_firedPs.assign(g, -1);
+    m_multishotNext.assign(g, 0);
+    for (uint32_t k = 0; k < spec.transfers.size(); ++k)
+    {
+        if (spec.transfers[k].trigger >= 0)
+        {
+            m_waiters[spec.transfers[k].trigger].push_back(static_cast<uint32_t>(m_restFirst + k));
+        }
+    }
+}
+
+const TransferSpec&
+WorkloadExecutor::Tr(uint32_t t) const
+{
+    if (t >= m_restFirst)
+    {
+        return m_spec->transfers[t - m_restFirst];
+    }
+    const TransferSpec* ts = m_window->Transfer(t);
+    NS_ABORT_MSG_IF(ts == nullptr, "WorkloadExecutor: transfer " << t << " is not live");
+    return *ts;
+}
+
+const TriggerSpec&
+WorkloadExecutor::Tg(uint32_t g) const
+{
+    if (g >= m_restTriggerFirst)
+    {
+        return m_spec->triggers[g - m_restTriggerFirst];
+    }
+    static const TriggerSpec kRetired; // of a retired iteration (only DescribeBlocked asks)
+    const TriggerSpec* ts = m_window->Trigger(g);
+    return ts ? *ts : kRetired;
+}
+
+const CollectiveSpec&
+WorkloadExecutor::Coll(int32_t c) const
+{
+    if (static_cast<uint64_t>(c) >= m_restCollectiveFirst)
+    {
+        return m_spec->collectives[c - m_restCollectiveFirst];
+    }
+    static const CollectiveSpec kRetired;
+    const CollectiveSpec* cs = m_window->Collective(c);
+    return cs ? *cs : kRetired;
+}
+
+void
+WorkloadExecutor::Register(const std::vector<JobWindow::Range>& ranges, bool scheduleUntriggered)
+{
+    for (const auto& r : ranges)
+    {
+        CountLive(static_cast<int64_t>(r.end.transfer - r.first.transfer));
+        for (uint64_t t = r.first.transfer; t < r.end.transfer; ++t)
+        {
+            const TransferSpec& ts = Tr(static_cast<uint32_t>(t));
+            NS_ABORT_MSG_IF(ts.src >= m_nics.size() || ts.dst >= m_nics.size(),
+                            "WorkloadExecutor: transfer " << ts.externalId
+                                                          << " names a host beyond "
+                                                          << m_nics.size());
+            if (ts.trigger >= 0)
+            {
+                m_waiters[ts.trigger].push_back(static_cast<uint32_t>(t));
+            }
+            else if (scheduleUntriggered)
+            {
+                ScheduleStart(static_cast<uint32_t>(t));
+            }
+        }
+    }
+}
+
+void
+WorkloadExecutor::Retire(const JobWindow::Range& r)
+{
+    if (m_retireCb)
+    {
+        m_retireCb(r);
+    }
+    // Its messages' PSN owner entries: the oldest of each of its connections' QPs (a
+    // connection's messages are posted in order, and the job's earlier iterations are gone).
+    std::set<const Connection*> connections;
+    for (uint64_t t = r.first.transfer; t < r.end.transfer; ++t)
+    {
+        if (const Connection* c = m_transferConnection[t])
+        {
+            connections.insert(c);
+        }
+    }
+    for (const Connection* c : connections)
+    {
+        for (const auto& o : c->owners)
+        {
+            auto& first = o->first;
+            auto end = first.begin();
+            while (end != first.end() && end->second >= r.first.transfer &&
+                   end->second < r.end.transfer)
+            {
+                ++end;
+            }
+            first.erase(first.begin(), end);
+        }
+    }
+    m_window->Drop(r);
+    m_records.Release(r.first.transfer, r.end.transfer);
+    m_transferConnection.Release(r.first.transfer, r.end.transfer);
+    m_waiters.Release(r.first.trigger, r.end.trigger);
+    m_activations.Release(r.first.trigger, r.end.trigger);
+    m_fired.Release(r.first.trigger, r.end.trigger);
+    m_firedPs.Release(r.first.trigger, r.end.trigger);
+    m_multishotNext.Release(r.first.trigger, r.end.trigger);
+    CountLive(-static_cast<int64_t>(r.end.transfer - r.first.transfer));
+}
+
+bool
+WorkloadExecutor::Retired(uint32_t t) const
+{
+    return m_window && t < m_restFirst && m_window->Transfer(t) == nullptr;
+}
+
+std::vector<uint32_t>
+WorkloadExecutor::LiveIds() const
+{
+    std::vector<uint32_t> ids;
+    if (m_records.size() == 0)
+    {
+        return ids; // released (ReleaseRecords)
+    }
+    if (m_window)
+    {
+        for (const auto& r : m_window->LiveRanges())
+        {
+            for (uint64_t t = r.first.transfer; t < r.end.transfer; ++t)
+            {
+                ids.push_back(static_cast<uint32_t>(t));
+            }
+        }
+    }
+    for (uint64_t t = m_restFirst; t < m_transfers; ++t)
+    {
+        ids.push_back(static_cast<uint32_t>(t));
+    }
+    return ids;
+}
+
+} // namespace ns3

@@ -1,0 +1,71 @@
+/*
+ * tusk: the rows of flows.csv, collectives.csv and waits.csv for a range of transfer ids and
+ * the collectives among them. CollectResults builds them for the whole workload at the end of
+ * the run; a job built iteration by iteration has each iteration's built when it retires
+ * (IterationRows, lazy-jobs.h), from its records before the executor frees them. Either way
+ * the rows are the same: every row depends only on its own transfer, the collective-aware
+ * ideal on its group (a collective's step, within one iteration), and a collective's row on
+ * its own transfers.
+ */
+#ifndef TUSK_RUN_COLLECT_ROWS_H
+#define TUSK_RUN_COLLECT_ROWS_H
+
+#include "run/run-stages.h"
+
+#include "fabric/model/ideal-fct.h"
+
+#include <functional>
+#include <vector>
+
+namespace tusk
+{
+
+/** What the rows are built from. */
+struct RowSources
+{
+    const ScenarioSpec& spec;
+    const ns3::TopologyGraph& graph;
+    const BuiltFabric& built;
+    const Executor& executor;
+    const MetricsSink& sink;
+    /** The transfer and the collective of an id (the workload's, or a live iteration's). */
+    std::function<const ns3::TransferSpec&(uint32_t)> transfer;
+    std::function<const ns3::CollectiveSpec&(uint32_t)> collective;
+
+    /** A data packet's framing on the wire (MTU, headers, PHY overhead). */
+    ns3::Framing DataFraming() const;
+};
+
+/**
+ * \brief flows.csv's rows of transfers [first, last), appended to `rows` in id order, from the
+ * sink's times and the executor's records (each record's path and message lists freed once
+ * its row is built); `lastCompletion` maxed with their delivery and acknowledgement times, ps.
+ * The collective-aware ideal is left to ApplyFairShare.
+ */
+void AppendFlowRows(const RowSources& src,
+                    uint64_t first,
+                    uint64_t last,
+                    std::vector<FlowRow>& rows,
+                    uint64_t& lastCompletion);
+
+/** \brief The collective-aware ideal (fairIdealPs, fairSlowdown) of rows[0 .. last - first),
+ *  the rows of transfers [first, last), which must hold whole groups (collective steps). */
+void ApplyFairShare(const RowSources& src, FlowRow* rows, uint64_t first, uint64_t last);
+
+/**
+ * \brief collectives.csv's rows of collectives [cFirst, cEnd) and their waits.csv rows,
+ * appended in collective order, from the flow rows of transfers [first, last) (rows[k] is
+ * transfer first + k), which must include every transfer of those collectives.
+ */
+void AppendCollectiveRows(const RowSources& src,
+                          const FlowRow* rows,
+                          uint64_t first,
+                          uint64_t last,
+                          uint64_t cFirst,
+                          uint64_t cEnd,
+                          std::vector<CollectiveRow>& collectives,
+                          std::vector<WaitRow>& waits);
+
+} // namespace tusk
+
+#endif
