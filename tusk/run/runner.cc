@@ -121,6 +121,8 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     {
         options.beforeRun(built.fabric, built.nics);
     }
+    FastMode fast; // simulator.mode = "fast" only
+    fast.Attach(spec, plan, built, executor, observers);
     executor.exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
     const auto runStart = std::chrono::steady_clock::now();
@@ -131,6 +133,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     if (observers.Interrupted())
     {
         const std::string at = std::to_string(Simulator::Now().GetMicroSeconds());
+        fast.Dispose();
         executor.exec->Dispose();
         observers.Dispose();
         Simulator::Destroy();
@@ -149,12 +152,14 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     result.attributes = attrs.Values();
     result.headroom = built.headroom;
     observers.Finish(result);
+    fast.BeforeCollect(observers, result);
     CollectResults(spec, graph, workload, built, executor, observers, result);
     if (options.afterCollect)
     {
         options.afterCollect();
     }
 
+    fast.Dispose();
     executor.exec->Dispose();
     observers.Dispose();
     Simulator::Destroy();
