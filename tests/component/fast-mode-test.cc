@@ -58,7 +58,6 @@ TEST_CASE("fast mode, exact rule: a job with compute time between iterations on 
     CHECK(f.fast.replayedExact == n - 2);
     CHECK(f.fast.replayedSteady == 0);
     CHECK(f.fast.simulated == 2);
-    CHECK(f.fast.fallbacks.at("no_memo") == 2);
     CHECK(f.fast.replayedBytes > 0);
     // The transfers, collectives, waits and iterations of packet mode, to the picosecond.
     CHECK(tusk::FlowsCsv(f) == tusk::FlowsCsv(p));

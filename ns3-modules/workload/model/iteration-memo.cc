@@ -88,7 +88,14 @@ IterationMemo::GetTypeId()
                           "steady rule never applies).",
                           DoubleValue(0.01),
                           MakeDoubleAccessor(&IterationMemo::m_steadyTolerance),
-                          MakeDoubleChecker<double>(0, 1));
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("SteadyMaxPeriod",
+                          "Steady rule: iterations may repeat with a period of up to this many "
+                          "(iteration i then compared with and replayed from i - period; "
+                          "count).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&IterationMemo::m_maxPeriod),
+                          MakeUintegerChecker<uint32_t>(1, 64));
     return tid;
 }
 
@@ -331,36 +338,57 @@ IterationMemo::ForeignActivity(uint32_t job, uint64_t fromPs, uint64_t toPs) con
 }
 
 bool
-IterationMemo::Steady(const Job& j, const std::vector<uint32_t>& candidates) const
+IterationMemo::Usable(Job& j, uint32_t m, uint64_t pattern) const
 {
-    if (m_steadyTolerance <= 0 || candidates.size() < m_steadyIterations)
+    Iteration& c = j.iters[m];
+    return c.decided && !c.replayed && c.pattern == pattern && !c.ports.empty() &&
+           j.iters[m + 1].decided && Finished(c);
+}
+
+int64_t
+IterationMemo::SteadyMemo(Job& j, uint32_t i) const
+{
+    if (m_steadyTolerance <= 0)
     {
-        return false;
+        return -1;
     }
     const auto& records = m_exec->GetRecords();
-    const Iteration& ref = j.iters[candidates[0]];
-    const double refLen =
-        static_cast<double>(j.iters[candidates[0] + 1].startPs - ref.startPs);
-    for (uint32_t c = 1; c < m_steadyIterations; ++c)
+    const uint64_t pattern = j.iters[i].pattern;
+    // Period P: iteration i behaves as i - P did (P = 2 when consecutive iterations alternate,
+    // e.g. as the previous iteration's tail overlaps them differently). Its phase's memo is
+    // i - P, or the iteration that one was replayed from.
+    for (uint32_t period = 1; period <= m_maxPeriod && period <= i; ++period)
     {
-        const Iteration& m = j.iters[candidates[c]];
-        const double len = static_cast<double>(j.iters[candidates[c] + 1].startPs - m.startPs);
-        if (!Close(len, refLen, m_steadyTolerance))
+        const Iteration& phase = j.iters[i - period];
+        const uint32_t src = phase.replayed ? phase.source : i - period;
+        if (static_cast<uint64_t>(src) + 1 < static_cast<uint64_t>(m_steadyIterations - 1) * period + 1)
         {
-            return false;
+            continue;
         }
-        for (size_t k = 0; k < m.transfers.size(); ++k)
+        bool agree = Usable(j, src, pattern);
+        const Iteration& ref = j.iters[src];
+        const double refLen = static_cast<double>(j.iters[src + 1].startPs - ref.startPs);
+        for (uint32_t c = 1; agree && c < m_steadyIterations; ++c)
         {
-            const TransferRecord& a = records[ref.transfers[k]];
-            const TransferRecord& b = records[m.transfers[k]];
-            if (!Close(static_cast<double>(a.recvDonePs - a.startPs),
-                       static_cast<double>(b.recvDonePs - b.startPs), m_steadyTolerance))
+            const uint32_t x = src - c * period;
+            agree = Usable(j, x, pattern);
+            const Iteration& m = j.iters[x];
+            agree = agree && Close(static_cast<double>(j.iters[x + 1].startPs - m.startPs), refLen,
+                                   m_steadyTolerance);
+            for (size_t k = 0; agree && k < m.transfers.size(); ++k)
             {
-                return false;
+                const TransferRecord& a = records[ref.transfers[k]];
+                const TransferRecord& b = records[m.transfers[k]];
+                agree = Close(static_cast<double>(a.recvDonePs - a.startPs),
+                              static_cast<double>(b.recvDonePs - b.startPs), m_steadyTolerance);
             }
         }
+        if (agree)
+        {
+            return src;
+        }
     }
-    return true;
+    return -1;
 }
 
 void
@@ -387,9 +415,11 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
     {
         j.simulated.push_back(i);
     }
+    // The steady rule looks back SteadyIterations phases of up to SteadyMaxPeriod.
+    const size_t window = static_cast<size_t>(m_steadyIterations) * m_maxPeriod + 2;
+    const size_t n = j.simulated.size();
     auto needed = [&](uint32_t m) {
-        const size_t n = j.simulated.size();
-        for (size_t k = n > m_steadyIterations + 2 ? n - m_steadyIterations - 2 : 0; k < n; ++k)
+        for (size_t k = n > window ? n - window : 0; k < n; ++k)
         {
             if (j.simulated[k] == m || j.simulated[k] + 1 == m)
             {
@@ -398,9 +428,7 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
         }
         return m == i;
     };
-    for (uint32_t m : {i >= 1 ? i - 1 : i, j.simulated.size() > m_steadyIterations + 2
-                                               ? j.simulated[j.simulated.size() - m_steadyIterations - 3]
-                                               : i})
+    for (uint32_t m : {i >= 1 ? i - 1 : i, n > window ? j.simulated[n - window - 1] : i})
     {
         for (uint32_t x : {m, m + 1})
         {
@@ -443,25 +471,21 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     // Memo candidates, latest first: simulated, finished, the next iteration started, the
     // same traffic, its snapshots kept.
     std::vector<uint32_t> candidates;
-    bool anyEarlier = false;
-    for (uint32_t m = i; m-- > 0 && candidates.size() < m_steadyIterations + 2;)
+    for (size_t k = j.simulated.size(); k-- > 0 && candidates.size() < m_steadyIterations + 2;)
     {
-        Iteration& c = j.iters[m];
-        anyEarlier = anyEarlier || c.decided;
-        if (c.decided && !c.replayed && c.pattern == it.pattern && !c.ports.empty() &&
-            j.iters[m + 1].decided && Finished(c))
+        if (Usable(j, j.simulated[k], it.pattern))
         {
-            candidates.push_back(m);
+            candidates.push_back(j.simulated[k]);
         }
     }
     if (candidates.empty())
     {
         bool sameEarlier = false;
-        for (uint32_t m = 0; m < i; ++m)
+        for (uint32_t m : j.simulated)
         {
             sameEarlier = sameEarlier || j.iters[m].pattern == it.pattern;
         }
-        return simulate(sameEarlier || !anyEarlier ? "no_memo" : "traffic_differs");
+        return simulate(sameEarlier || j.simulated.empty() ? "no_memo" : "traffic_differs");
     }
     // The span checks, on the latest memo: its span and the replay's.
     const uint32_t latest = candidates[0];
@@ -516,14 +540,25 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     if (!exact)
     {
         ++m_stats.exactRefusals[exactWhyNot];
-        if (Steady(j, candidates))
-        {
-            memo = latest;
-        }
+        memo = SteadyMemo(j, i);
     }
     if (memo < 0)
     {
         return simulate("steady_state_not_reached");
+    }
+    if (static_cast<uint32_t>(memo) != latest)
+    {
+        // The span checks again, on the memo chosen.
+        const uint64_t len = j.iters[memo + 1].startPs - j.iters[memo].startPs;
+        std::string why = m_span ? m_span(j.iters[memo].startPs, now + len) : "";
+        why = why.empty() && (j.iters[memo].othersLive || j.iters[memo + 1].othersLive)
+                  ? "other_job_live"
+                  : why;
+        why = why.empty() ? ForeignActivity(job, j.iters[memo].startPs, now + len) : why;
+        if (!why.empty())
+        {
+            return simulate(why);
+        }
     }
     const Iteration& m = j.iters[memo];
     const Iteration& next = j.iters[memo + 1];
@@ -543,6 +578,7 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
         m_stats.replayedBytes += m_exec->GetSpec().transfers[it.transfers[k]].bytes;
     }
     it.replayed = true;
+    it.source = static_cast<uint32_t>(memo);
     AddDelta(m, next);
     m_stats.replayedPs += next.startPs - m.startPs;
     ++(exact ? m_stats.replayedExact : m_stats.replayedSteady);

@@ -14,7 +14,8 @@
  *    cursor) are equal at those three instants, and the policies cannot change a choice
  *    (SetExactAllowed). Replay then is what packet mode computes.
  *  - steady: the last SteadyIterations simulated, finished iterations of the same traffic
- *    agree within SteadyTolerance in iteration time and in every transfer's FCT. For
+ *    and phase (iterations i - P, i - 2P, ... for a period P up to SteadyMaxPeriod) agree
+ *    within SteadyTolerance in iteration time and in every transfer's FCT. For
  *    policies that read random streams and jobs whose fabric is never quiescent at the
  *    iteration barrier (compute time 0).
  *
@@ -98,6 +99,7 @@ class IterationMemo : public Object
         uint64_t startDelayPs = 0;       //!< decision time after its start trigger fires
         bool decided = false;
         bool replayed = false;
+        uint32_t source = 0;             //!< replayed: the simulated iteration it was replayed from
         uint64_t startPs = 0;            //!< decision time, ps
         std::string notQuiescent;
         std::string exactWhyNot;
@@ -121,7 +123,11 @@ class IterationMemo : public Object
     bool Finished(Iteration& m) const;
     /** A transfer outside `job` live or due in [fromPs, toPs]: the reason, else "". */
     std::string ForeignActivity(uint32_t job, uint64_t fromPs, uint64_t toPs) const;
-    bool Steady(const Job& j, const std::vector<uint32_t>& candidates) const;
+    /** m is a memo candidate for traffic `pattern`: simulated, finished, its next iteration
+     *  started, its snapshots kept. */
+    bool Usable(Job& j, uint32_t m, uint64_t pattern) const;
+    /** The steady rule's memo for iteration i, or -1 (see SteadyMaxPeriod). */
+    int64_t SteadyMemo(Job& j, uint32_t i) const;
     void AddDelta(const Iteration& m, const Iteration& next);
 
     Ptr<WorkloadExecutor> m_exec;
@@ -132,6 +138,7 @@ class IterationMemo : public Object
     std::string m_exactWhyNot;
     uint32_t m_steadyIterations = 2;
     double m_steadyTolerance = 0.01;
+    uint32_t m_maxPeriod = 4;
     std::vector<Job> m_jobs;
     std::vector<std::pair<int32_t, int32_t>> m_startOf; //!< per trigger: (job, iteration) it starts
     std::vector<int32_t> m_jobOf;      //!< per transfer: its job, or -1
