@@ -359,13 +359,22 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i) const
     // i - P, or the iteration that one was replayed from.
     for (uint32_t period = 1; period <= m_maxPeriod && period <= i; ++period)
     {
-        const Iteration& phase = j.iters[i - period];
-        const uint32_t src = phase.replayed ? phase.source : i - period;
-        if (static_cast<uint64_t>(src) + 1 < static_cast<uint64_t>(m_steadyIterations - 1) * period + 1)
+        // The latest iteration of i's phase that is usable: i - P is often not finished yet
+        // (its last ACKs are in flight when i starts without compute time): then i - 2P.
+        int64_t found = -1;
+        for (uint32_t back = period; back <= 2 * period && back <= i && found < 0; back += period)
+        {
+            const Iteration& phase = j.iters[i - back];
+            const uint32_t x = phase.replayed ? phase.source : i - back;
+            found = Usable(j, x, pattern) ? static_cast<int64_t>(x) : -1;
+        }
+        const uint64_t reach = static_cast<uint64_t>(m_steadyIterations - 1) * period;
+        if (found < 0 || static_cast<uint64_t>(found) < reach)
         {
             continue;
         }
-        bool agree = Usable(j, src, pattern);
+        const auto src = static_cast<uint32_t>(found);
+        bool agree = true;
         const Iteration& ref = j.iters[src];
         const double refLen = static_cast<double>(j.iters[src + 1].startPs - ref.startPs);
         for (uint32_t c = 1; agree && c < m_steadyIterations; ++c)
