@@ -24,6 +24,7 @@ BEGIN = "<!-- validate-fast table: begin (scripts/validate-fast-all.py) -->"
 END = "<!-- validate-fast table: end -->"
 ROW = re.compile(r"^(\w+)\s+(\S+)\s+([-\d.]+)\s+([-\d.]+)\s+([-+\d.]+)")
 REPLAYED = re.compile(r"iterations replayed (\d+) of (\d+) \((\d+) exact, (\d+) steady\)")
+FALLBACK = re.compile(r"^  simulated because (\w+): (\d+)", re.M)
 WALL = re.compile(r"wall time: packet ([\d.]+) s, fast ([\d.]+) s, speedup ([\d.]+)x")
 
 
@@ -61,18 +62,20 @@ def run(tusk, scenario, seed, timeout):
                                                                        f"exit {out.returncode}")
     if out.returncode == 1 and "run failed" in out.stderr:
         status = "run failed"
-    return status, rows, rep.groups() if rep else None, wall.groups() if wall else None
+    why = ", ".join(f"{r} {n}" for r, n in FALLBACK.findall(out.stdout))
+    return status, rows, (rep.groups() + (why,)) if rep else None, wall.groups() if wall else None
 
 
 def table(results):
     lines = ["| scenario | seed | status | replayed (exact / steady) of iterations | "
-             "packet s | fast s | speedup | largest difference |",
-             "|---|---|---|---|---|---|---|---|"]
+             "simulated because | packet s | fast s | speedup | largest difference |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for scenario, seed, (status, rows, rep, wall) in results:
         worst = max(rows, key=lambda r: abs(r[4])) if rows else None
-        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             scenario, seed, status,
             f"{rep[0]} ({rep[2]} / {rep[3]}) of {rep[1]}" if rep else "-",
+            rep[4] if rep else "-",
             wall[0] if wall else "-", wall[1] if wall else "-",
             f"{wall[2]}x" if wall else "-",
             f"{worst[0]} {worst[1]}: {worst[4]:+.3f} %" if worst else "-"))
