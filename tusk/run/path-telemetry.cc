@@ -5,6 +5,7 @@
 #include "run/path-telemetry.h"
 
 #include "fabric/helper/fabric-helper.h"
+#include "fabric/helper/multi-plane.h"
 
 #include "ns3/callback.h"
 
@@ -231,7 +232,11 @@ PathTelemetryCollector::Take(const Fabric& fabric)
             for (const auto& [code, frames] : e.paths)
             {
                 std::vector<uint32_t> links;
-                if (fabric.DecodePath(r.src, code, links))
+                // A multi-plane host: the frame left by the port of its entropy's plane.
+                const uint32_t hostPorts = static_cast<uint32_t>(fabric.ports[r.src].size());
+                if (ns3::DecodeHostPortPath(fabric.graph, fabric.ports, r.src,
+                                            ns3::PlaneOfEntropy(r.entropy, hostPorts), code,
+                                            links))
                 {
                     r.paths.emplace_back(std::move(links), frames);
                 }

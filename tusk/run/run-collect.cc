@@ -550,8 +550,11 @@ CollectResults(const ScenarioSpec& spec,
     Conservation& cons = result.conservation;
     for (const auto& nic : built.nics)
     {
-        cons.sent += nic->GetCounters().txFrames;
-        cons.received += nic->GetCounters().rxFrames;
+        for (uint32_t k = 0; k < nic->GetNPlanes(); ++k) // every port of a multi-plane NIC
+        {
+            cons.sent += nic->GetPlanePort(k)->GetCounters().txFrames;
+            cons.received += nic->GetPlanePort(k)->GetCounters().rxFrames;
+        }
     }
     for (const auto& row : result.links)
     {

@@ -8,6 +8,7 @@
 
 #include "scenario/scenario-sections.h"
 
+#include "fabric/helper/source-routes.h"
 #include "rdma/model/nic-plane-port.h"
 
 #include "ns3/boolean.h"
@@ -142,14 +143,26 @@ CongestionControlTypeId(const ScenarioSpec& spec)
 
 /** The LoadBalancer of the plan, its attributes and per-switch seeds, into `helper`. */
 void
-ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, FabricHelper& helper,
-                      RunAttributes& attrs)
+ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, const TopologyGraph& graph,
+                      FabricHelper& helper, RunAttributes& attrs)
 {
     const std::string& policy = plan.policyTypeId;
     try
     {
-        helper.SetLoadBalancer(policy, plan.lbAttributes);
-        for (const auto& [name, value] : plan.lbAttributes)
+        std::map<std::string, std::string> lbAttributes = plan.lbAttributes;
+        if (policy == "ns3::SourceRouteLoadBalancer")
+        {
+            // Source routing: the route numbering comes from the topology (source-routes.h).
+            uint32_t routes = 0;
+            for (auto& [name, value] : SourceRouteAttributes(graph, "topology", &routes))
+            {
+                lbAttributes.emplace(name, value); // [lb.attributes] wins
+            }
+            attrs.SetDefault("ns3::MrcPathSelector::Routes", UintegerValue(routes),
+                             "the topology's routes under lb.policy source routing");
+        }
+        helper.SetLoadBalancer(policy, lbAttributes);
+        for (const auto& [name, value] : lbAttributes)
         {
             const bool own = spec.lb.attributes.count(name) > 0;
             attrs.NoteDescribed(policy, name, value,
@@ -336,7 +349,7 @@ BuildFabricAndNics(const ScenarioSpec& spec,
         fabric.configure(spec, helper, attrs); // its ports and switches (fabric-kinds.h)
     }
     ConfigureCongestionControl(spec, graph, attrs);
-    ConfigureLoadBalancer(spec, plan, helper, attrs);
+    ConfigureLoadBalancer(spec, plan, graph, helper, attrs);
 
     BuiltFabric built;
     built.nics.resize(graph.numHosts);

@@ -38,7 +38,7 @@ Rows()
             "`\"drill\"`, `\"ar\"`, `\"flowlet-ar\"`, `\"conweave\"`, `\"spray\"`, "
             "`\"rr-spray\"`, "
             "`\"host-spray\"`, `\"host-random-spray\"`, `\"host-bitmap\"`, `\"host-plb\"`, "
-            "`\"host-reps\"`; "
+            "`\"host-reps\"`, `\"source-route\"`, `\"mrc\"`; "
             "[lb-policies/README.md](../lb-policies/README.md) explains each) or an ns-3 "
             "LoadBalancer TypeId name (`\"ns3::...\"`). Letters, digits, `-`, `_`, `:`, `.`. "
             "Whether the name exists is checked when the run is built. A short name is a preset "
@@ -73,7 +73,13 @@ Rows()
             "`FreezeOnNack`), `\"plb\"` (PLB: one entropy until 12 consecutive rounds with at "
             "least 50 % ECN-marked packets, then a random new one; "
             "`ns3::PlbPathSelector::RoundTime`, `CongestedFraction`, `CongestedRounds`, "
-            "`IdleCongestedRounds`, `RtoSuspend`, `RepathOnTimeout`, `PoolSize`), or a "
+            "`IdleCongestedRounds`, `RtoSuspend`, `RepathOnTimeout`, `PoolSize`), "
+            "`\"path-set-spray\"` (source-routed: routes 0 .. "
+            "`ns3::MrcPathSelector::PathSetSize` - 1 in turn, each naming the plane and every "
+            "hop, for the `source-route` switch policy), `\"mrc\"` (MRC-style: that path set "
+            "with steering away from ECN, trims and RTT excess, failover after "
+            "`FailoverTime` of silence or `RetireLosses` losses in a row, probes after "
+            "`ProbeInterval`; lb-policies/README.md), or a "
             "PathSelector TypeId name. Selector attributes are set in "
             "`[ns3]`. Overrides the policy preset's.",
             [](ScenarioReader& r, const toml::node& n, const std::string& key, S& lb) {

@@ -1,5 +1,6 @@
 #include "fabric-helper.h"
 
+#include "multi-plane.h"
 #include "attribute-text.h"
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
@@ -393,32 +394,11 @@ bool
 Fabric::DecodePath(uint32_t src, uint64_t path, std::vector<uint32_t>& links) const
 {
     links.clear();
-    if (path == kUnknownPath || src >= graph.numHosts || ports[src].size() != 1)
+    if (src >= graph.numHosts || ports[src].size() != 1)
     {
-        return false;
+        return false; // a multi-plane host: DecodeHostPortPath with the frame's plane
     }
-    uint32_t v = src;
-    uint32_t li = ports[src][0]; // the host's one link
-    for (int hop = 0; hop < 64; ++hop)
-    {
-        links.push_back(li);
-        const TopoLink& l = graph.links[li];
-        v = l.a == v ? l.b : l.a;
-        if (graph.vertices[v].kind == TopoVertex::HOST)
-        {
-            return true;
-        }
-        const auto& out = ports[v];
-        const uint8_t bits = PathHopBits(static_cast<uint32_t>(out.size()));
-        const uint64_t port = bits == 0 ? 0 : path & ((uint64_t{1} << bits) - 1);
-        path = bits == 0 ? path : (bits >= 64 ? 0 : path >> bits);
-        if (port >= out.size())
-        {
-            return false;
-        }
-        li = out[port];
-    }
-    return false;
+    return DecodeHostPortPath(graph, ports, src, 0, path, links);
 }
 
 } // namespace ns3

@@ -3,6 +3,7 @@
  */
 #include "fabric/helper/multi-plane.h"
 
+#include "fabric/model/frame-meta.h"
 #include "fabric/model/input-error.h"
 
 #include <algorithm>
@@ -82,6 +83,39 @@ ReplicatePlanes(const TopologyGraph& one, uint32_t planes, uint64_t hostRateBps,
         }
     }
     return g;
+}
+
+bool
+DecodeHostPortPath(const TopologyGraph& g, const std::vector<std::vector<uint32_t>>& ports,
+                   uint32_t src, uint32_t hostPort, uint64_t path, std::vector<uint32_t>& links)
+{
+    links.clear();
+    if (path == kUnknownPath || src >= g.numHosts || hostPort >= ports[src].size())
+    {
+        return false;
+    }
+    uint32_t v = src;
+    uint32_t li = ports[src][hostPort];
+    for (int hop = 0; hop < 64; ++hop)
+    {
+        links.push_back(li);
+        const TopoLink& l = g.links[li];
+        v = l.a == v ? l.b : l.a;
+        if (g.vertices[v].kind == TopoVertex::HOST)
+        {
+            return true;
+        }
+        const auto& out = ports[v];
+        const uint8_t bits = PathHopBits(static_cast<uint32_t>(out.size()));
+        const uint64_t port = bits == 0 ? 0 : path & ((uint64_t{1} << bits) - 1);
+        path = bits == 0 ? path : (bits >= 64 ? 0 : path >> bits);
+        if (port >= out.size())
+        {
+            return false;
+        }
+        li = out[port];
+    }
+    return false;
 }
 
 uint64_t

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -44,6 +45,20 @@ PlaneOfEntropy(uint16_t entropy, uint32_t planes)
 {
     return planes <= 1 ? 0 : entropy % planes;
 }
+
+/**
+ * \brief The links (graph link indices, in the order crossed) of a frame that host `src` sent
+ * on its port `hostPort` (its plane in a multi-plane fabric: PlaneOfEntropy of the frame's
+ * entropy; 0 for a host with one link), from the frame's FrameMeta::path as the receiver saw
+ * it: at each switch the egress port read from the next PathHopBits(ports) bits (port p of
+ * vertex v is ports[v][p]), until a host is reached.
+ * \param ports IncidentLinks(g)
+ * \return false (and `links` partial) if the code leads nowhere: a port index a vertex does not
+ * have, more than 64 hops, or kUnknownPath (a path that did not fit)
+ */
+bool DecodeHostPortPath(const TopologyGraph& g, const std::vector<std::vector<uint32_t>>& ports,
+                        uint32_t src, uint32_t hostPort, uint64_t path,
+                        std::vector<uint32_t>& links);
 
 /** Per-plane host port rate: `planeRateBps` if set, else hostRateBps / planes (rounded down;
  *  at least 1 bit/s). */

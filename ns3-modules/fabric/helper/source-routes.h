@@ -1,0 +1,122 @@
+/*
+ * tusk: source-routed paths. The sending host chooses a frame's whole path (its plane and the
+ * egress at every switch) and writes it into the frame as a route number; switches forward by
+ * the route instead of hashing (the "source-route" switch policy, SourceRouteLoadBalancer).
+ *
+ * The route travels in the low 14 bits of the frame's UDP source port (route r is sent with
+ * entropy 49152 + r, the IANA dynamic port range), so the NIC's plane rule, plane = entropy
+ * mod planes (PlaneOfEntropy), and the switches read the same field. A route number is a
+ * mixed-radix number: r mod planes chooses the plane (for a plane count that divides 49152:
+ * 1, 2, 3, 4, 6, 8, 12, 16; otherwise the plane is (49152 + r) mod planes), the quotient q =
+ * r / planes chooses the equal-cost egress at every switch: the switch at hop h (h = 0 for
+ * the first switch, read from the frame's TTL: 64 - ttl) takes candidate
+ * (q / (radix_0 ... radix_{h-1})) mod count of its `count` equal-cost ports towards the
+ * destination, in port order (EqualCostTable). In a leaf-spine the radices are (spines), in a
+ * fat tree (k/2, k/2): every route is a minimum-hop path, and the routes 0 .. Routes() - 1
+ * between two hosts on different leaves (pods) are all distinct paths.
+ */
+#ifndef TUSK_SOURCE_ROUTES_H
+#define TUSK_SOURCE_ROUTES_H
+
+#include "fabric/model/equal-cost-table.h"
+#include "fabric/model/topology-graph.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/** Bits of the UDP source port that carry a route. */
+constexpr uint32_t kRouteBits = 14;
+/** Most routes a frame can name (2^14). */
+constexpr uint32_t kMaxRoutes = 1u << kRouteBits;
+/** Entropy of route 0: the first port of the dynamic range (RFC 6335). */
+constexpr uint16_t kRouteEntropyBase = 49152;
+
+/** The route a frame carries: the low 14 bits of its UDP source port. */
+inline uint32_t
+RouteOfEntropy(uint16_t entropy)
+{
+    return entropy & (kMaxRoutes - 1);
+}
+
+/** The UDP source port that carries route `route` (< kMaxRoutes). */
+inline uint16_t
+EntropyOfRoute(uint32_t route)
+{
+    return static_cast<uint16_t>(kRouteEntropyBase + (route & (kMaxRoutes - 1)));
+}
+
+/**
+ * \brief How route numbers map to paths in one fabric: its plane count and the number of
+ * equal-cost choices at each switch hop of a longest host-to-host path.
+ */
+struct SourceRouteLayout
+{
+    uint32_t planes = 1;
+    /** radices[h]: equal-cost egress ports at switch hop h of a longest path (trailing 1s
+     *  dropped: a leaf-spine has {spines}, a fat tree {k/2, k/2}). */
+    std::vector<uint32_t> radices;
+
+    /** Distinct routes between two hosts at the longest distance: planes x product of the
+     *  radices (saturates at UINT32_MAX). */
+    uint32_t Routes() const;
+    /** The radices as the switch policy's HopRadices attribute reads them: "16" or "4,4"
+     *  (empty for a fabric without choices). */
+    std::string RadixText() const;
+};
+
+/**
+ * \brief The layout of `g` with forwarding table `table` (ComputeEqualCostPorts(g)): planes =
+ * 1 + the highest TopoVertex::plane; radices from the walk of route 0 from host 0 to each
+ * other host, the longest walk's candidate counts.
+ */
+SourceRouteLayout SourceRouteLayoutOf(const TopologyGraph& g, const EqualCostTable& table);
+
+/**
+ * \brief The candidate index switch hop `hop` takes for `route`, among `count` >= 1 equal-cost
+ * ports: (route / planes / divisors[hop]) mod count, where divisors[h] is the product of the
+ * radices before hop h (RouteDivisors). Hops past the last divisor use the last one.
+ */
+inline uint32_t
+RouteChoice(uint32_t route, uint32_t planes, const std::vector<uint32_t>& divisors, uint32_t hop,
+            uint32_t count)
+{
+    const uint32_t d = divisors.empty() ? 1 : divisors[hop < divisors.size() ? hop
+                                                                             : divisors.size() - 1];
+    return (route / planes / d) % count;
+}
+
+/** divisors[h] = radices[0] x ... x radices[h-1] (divisors[0] = 1), one more entry than
+ *  radices. */
+std::vector<uint32_t> RouteDivisors(const std::vector<uint32_t>& radices);
+
+/**
+ * \brief The links (graph link indices, in the order crossed) of route `route` from host src
+ * to host dst under `layout`: the host's link into the route's plane, then at each switch the
+ * candidate RouteChoice picks among table's ports. Empty if a switch has no route (or src ==
+ * dst). What the source-route switch policy does, walked on the graph: the oracle of the
+ * tests and the path a path set's entry names.
+ * \param ports IncidentLinks(g)
+ */
+std::vector<uint32_t> RouteLinks(const TopologyGraph& g,
+                                 const std::vector<std::vector<uint32_t>>& ports,
+                                 const EqualCostTable& table, const SourceRouteLayout& layout,
+                                 uint32_t src, uint32_t dst, uint32_t route);
+
+/**
+ * \brief The source-route switch policy's attributes for fabric `g` ("Planes", "HopRadices");
+ * `routes`, if given, gets the layout's Routes().
+ * \throws InputError (file "", key `key`) if the fabric has more routes than a frame can name
+ * (Routes() > kMaxRoutes)
+ */
+std::map<std::string, std::string> SourceRouteAttributes(const TopologyGraph& g,
+                                                         const std::string& key,
+                                                         uint32_t* routes = nullptr);
+
+} // namespace ns3
+
+#endif
