@@ -58,7 +58,7 @@ Ack(const Ptr<MrcPathSelector>& ps, const std::vector<uint32_t>& routes, double 
 
 } // namespace
 
-TEST_CASE("MRC: sprays the path set in turn from the QP's offset; the set is min(PathSetSize, "
+TEST_CASE("MRC: sprays the path set in turn from the QP's offset, and the set is min(PathSetSize, "
           "Routes)",
           "[unit][path-selector][mrc]")
 {
@@ -104,7 +104,7 @@ TEST_CASE("MRC: an RTT sample above RttExcessFactor x the smallest skips the pat
     CHECK(Next(ps, 3, 30) == std::vector<uint32_t>{0, 0, 1});
 }
 
-TEST_CASE("MRC: RetireLosses NACKs in a row retire a path; it is probed after ProbeInterval "
+TEST_CASE("MRC: RetireLosses NACKs in a row retire a path, which is probed after ProbeInterval "
           "and reinstated by a good probe",
           "[unit][path-selector][mrc]")
 {
@@ -133,7 +133,7 @@ TEST_CASE("MRC: RetireLosses NACKs in a row retire a path; it is probed after Pr
     CHECK(Next(ps, 4, 109) == std::vector<uint32_t>{0, 1, 2, 3});
 }
 
-TEST_CASE("MRC: a silent path is retired after FailoverTime; a failed probe doubles the wait",
+TEST_CASE("MRC: a silent path is retired after FailoverTime, and a failed probe doubles the wait",
           "[unit][path-selector][mrc]")
 {
     auto ps = Selector(4);

@@ -10,6 +10,7 @@
 // too large); nothing is written for bad input, and the previous results stay intact on 2 and 3.
 
 #include "cli/compare-command.h"
+#include "cli/validate-fast-command.h"
 #include "cli/exit-status.h"
 #include "cli/git-revision.h"
 #include "cli/keys-command.h"
@@ -82,9 +83,13 @@ SetExitStatusFooters(CLI::App& app)
         {"regress",
          "Exit status: 0 every check passed; 1 a check failed or a run did not finish; 2 a bad "
          "suite file (its line and key). docs/sweeps.md."},
+        {"validate-fast",
+         "Exit status: 0 every metric within the tolerance; 1 a metric beyond it, or a run "
+         "failed; 2 bad input (nothing run). docs/fast-mode.md."},
         {"locate",
          "Exit status: 0 success (named or not); 2 bad input (file, line, column; nothing "
-         "written). docs/locate.md."},
+         "written; --what-if writes only its derived runs, in RESULTS_DIR.what-if/). "
+         "docs/locate.md."},
     };
     app.footer(runs);
     for (CLI::App* sub : app.get_subcommands({}))
@@ -112,6 +117,7 @@ main(int argc, char** argv)
     // The order of registration is the order of `tusk --help`.
     RunCommand run(app);
     CompareCommand compare(app);
+    ValidateFastCommand validateFast(app);
     PoliciesCommands listings(app); // policies, kinds
     RerunOptions rerunOpts;
     auto* rerun = AddRerunCommand(app, rerunOpts);
@@ -164,6 +170,10 @@ main(int argc, char** argv)
         if (run.Parsed())
         {
             return run.Run();
+        }
+        if (validateFast.Parsed())
+        {
+            return validateFast.Run(std::cout);
         }
         return compare.Run();
     }

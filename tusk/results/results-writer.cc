@@ -377,6 +377,40 @@ PfcEventsCsv(const RunResult& r)
     return s;
 }
 
+/** The manifest's "fast_mode" (docs/results-format.md): what the iteration memoisation
+ *  replayed, with the shares of simulated time and bytes, and why it simulated the rest. */
+static nlohmann::ordered_json
+FastModeJson(const RunResult& r)
+{
+    const auto& f = r.fast;
+    const double timeShare =
+        r.simEndPs > 0 ? static_cast<double>(f.replayedPs) / static_cast<double>(r.simEndPs) : 0.0;
+    const double byteShare =
+        f.totalBytes > 0 ? static_cast<double>(f.replayedBytes) / static_cast<double>(f.totalBytes)
+                         : 0.0;
+    nlohmann::ordered_json fallbacks = nlohmann::ordered_json::object();
+    for (const auto& [reason, n] : f.fallbacks)
+    {
+        fallbacks[reason] = n;
+    }
+    nlohmann::ordered_json exact = nlohmann::ordered_json::object();
+    for (const auto& [reason, n] : f.exactRefusals)
+    {
+        exact[reason] = n;
+    }
+    return {{"iterations", f.iterations},
+            {"iterations_replayed", f.replayedExact + f.replayedSteady},
+            {"iterations_replayed_exact", f.replayedExact},
+            {"iterations_replayed_steady", f.replayedSteady},
+            {"iterations_simulated", f.simulated},
+            {"replayed_time_share", timeShare},
+            {"replayed_bytes_share", byteShare},
+            {"replayed_time_us", static_cast<double>(f.replayedPs) / 1e6},
+            {"replayed_bytes", f.replayedBytes},
+            {"fallbacks", fallbacks},
+            {"exact_refusals", exact}};
+}
+
 void
 WriteRunFiles(const RunResult& r, const std::string& dir)
 {
@@ -445,6 +479,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                                     "link rate over 10 frames"}},
                        {"violations", r.invariantViolations},
                        {"hold", r.invariantViolations.empty()}};
+    if (r.spec.simulator.mode == "fast")
+    {
+        m["fast_mode"] = FastModeJson(r);
+    }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (const auto& c : r.pathClasses)
     {

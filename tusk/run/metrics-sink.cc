@@ -1,5 +1,7 @@
 #include "run/metrics-sink.h"
 
+#include "workload/model/iteration-memo.h"
+
 #include "fabric/model/fabric-units.h"
 
 #include "ns3/abort.h"
@@ -165,7 +167,12 @@ MetricsSink::LinkRows(uint64_t durationPs, Time now)
     {
         p.dev->FlushUtilisation(now); // the window in progress counts too
         LinkRow row = p.row;
-        const PortCounters& c = p.dev->GetCounters();
+        PortCounters c = p.dev->GetCounters();
+        const size_t k = rows.size();
+        if (k < m_replayed.size())
+        {
+            AddPortDelta(c, m_replayed[k], PortCounters()); // maxima maxed
+        }
         row.txFrames = c.txFrames;
         row.txBytes = c.txBytes;
         row.pfcFramesTx = c.pfcTx;
@@ -185,6 +192,18 @@ MetricsSink::LinkRows(uint64_t durationPs, Time now)
         rows.push_back(row);
     }
     return rows;
+}
+
+std::vector<PortCounters>
+MetricsSink::PortCounterSnapshot() const
+{
+    std::vector<PortCounters> out;
+    out.reserve(m_ports.size());
+    for (const auto& p : m_ports)
+    {
+        out.push_back(p.dev->GetCounters());
+    }
+    return out;
 }
 
 std::string

@@ -72,6 +72,12 @@ class MetricsSink
      */
     std::vector<LinkRow> LinkRows(uint64_t durationPs, ns3::Time now);
 
+    /** Fast mode: every port's counters now, in links.csv order. */
+    std::vector<ns3::PortCounters> PortCounterSnapshot() const;
+    /** Fast mode: the replayed iterations' counters per port (links.csv order), which
+     *  LinkRows adds to what the ports counted (maxima maxed). */
+    void SetReplayedCounters(std::vector<ns3::PortCounters> c) { m_replayed = std::move(c); }
+
     /** Every PFC frame sent or received, in time order (pfc_events.csv). */
     std::vector<PfcEventRow> TakePfcEvents() { return std::move(m_pfcEvents); }
 
@@ -111,6 +117,7 @@ class MetricsSink
     void OnAcknowledged(uint32_t transfer);
 
     std::vector<Port> m_ports;
+    std::vector<ns3::PortCounters> m_replayed; //!< SetReplayedCounters
     std::vector<PfcEventRow> m_pfcEvents;
     ns3::PagedArray<TransferTimes> m_transfers; //!< by transfer id, pages of live ones only
     uint64_t m_trimmed = 0;

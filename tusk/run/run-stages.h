@@ -30,6 +30,7 @@
 #include "rdma/model/loss-recovery/loss-recovery-registry.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
+#include "workload/model/iteration-memo.h"
 #include "workload/model/scale-up-domain.h"
 #include "workload/model/workload-executor.h"
 #include "workload/model/workload-spec.h"
@@ -383,6 +384,33 @@ void CollectResults(const ScenarioSpec& spec,
 std::vector<std::string> InvariantViolations(const RunResult& result,
                                              const ns3::Fabric& fabric,
                                              const std::string& linkRateViolation);
+
+// ---- fast mode (run-fast.cc) --------------------------------------------------------------
+
+/**
+ * \brief simulator.mode = "fast": the run's IterationMemo, its probe of the fabric (quiescence,
+ * every QP's CC state, every port's counters) and its span check ([[failures]]); nothing in
+ * packet mode. Time series, cc_trace, path telemetry and pcap refuse every replay (counted as
+ * "time_series" / "per_packet_output"): they would need every packet.
+ */
+class FastMode
+{
+  public:
+    /** After Observers::Attach, before WorkloadExecutor::Start. */
+    void Attach(const ScenarioSpec& spec,
+                const RunPlan& plan,
+                const BuiltFabric& built,
+                const Executor& executor,
+                Observers& observers);
+    /** After the run, before CollectResults: the replayed counters into the links' rows and
+     *  the conservation counts, the stats into `result`. */
+    void BeforeCollect(Observers& observers, RunResult& result);
+    void Dispose();
+
+  private:
+    ns3::Ptr<ns3::IterationMemo> m_memo;
+    size_t m_sinkPorts = 0; //!< ports of the sink; the probe appends the NICs after them
+};
 
 /** The headline numbers of `result` (RunSummary), computed once from its tables. */
 RunSummary Summarize(const RunResult& result, const std::string& policy,

@@ -76,9 +76,10 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     CheckIntRates(spec, graph);
     // Held once, shared with the executor (a job of many iterations has many transfers).
     // A [[jobs]] workload is built iteration by iteration (lazy-jobs.h), unless a caller edits
-    // the built workload.
+    // the built workload, or fast mode memoises iterations (it replays an earlier iteration's
+    // records, so it keeps them all: fast-mode.md).
     std::optional<LazyJobs> lazy;
-    if (!options.editWorkload)
+    if (!options.editWorkload && spec.simulator.mode != "fast")
     {
         lazy = BuildLazyJobs(spec, graph);
     }
@@ -160,6 +161,8 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     {
         options.beforeRun(built.fabric, built.nics);
     }
+    FastMode fast; // simulator.mode = "fast" only
+    fast.Attach(spec, plan, built, executor, observers);
     executor.exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
     const auto runStart = std::chrono::steady_clock::now();
@@ -170,6 +173,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     if (observers.Interrupted())
     {
         const std::string at = std::to_string(Simulator::Now().GetMicroSeconds());
+        fast.Dispose();
         executor.exec->Dispose();
         observers.Dispose();
         Simulator::Destroy();
@@ -188,12 +192,14 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     result.attributes = attrs.Values();
     result.headroom = built.headroom;
     observers.Finish(result);
+    fast.BeforeCollect(observers, result);
     CollectResults(spec, graph, workload, built, executor, observers, result, retired.get());
     if (options.afterCollect)
     {
         options.afterCollect();
     }
 
+    fast.Dispose();
     executor.exec->Dispose();
     observers.Dispose();
     Simulator::Destroy();

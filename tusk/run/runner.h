@@ -11,6 +11,7 @@
 #include "run/waits.h"
 
 #include "fabric/model/fabric-net-device.h"
+#include "workload/model/iteration-memo-stats.h"
 
 #include "ns3/ptr.h"
 
@@ -368,6 +369,9 @@ struct RunResult
     std::vector<PathClassRow> pathClasses;
     /** Invariants the run broke (InvariantViolations; each also in `failure`). */
     std::vector<std::string> invariantViolations;
+    /** simulator.mode = "fast": what the iteration memoisation replayed and why it did not
+     *  (the manifest's "fast_mode"); untouched in packet mode. */
+    ns3::IterationMemoStats fast;
 };
 
 struct RunOptions

@@ -358,6 +358,9 @@ struct SimulatorSection
     /** ns-3 simulator implementation: "lean" (ns3::LeanSimulatorImpl, tusk's single-threaded
      *  kernel) | "default" (ns3::DefaultSimulatorImpl). Both give the same results. */
     std::string implementation = "lean";
+    /** "packet" (every packet simulated) | "fast" (job iterations replayed from a memo of an
+     *  earlier one where that is exact or steady within tolerance; docs/fast-mode.md). */
+    std::string mode = "packet";
 };
 
 /** ns-3 TypeId of a simulator.scheduler name (one of SchedulerNames()). */

@@ -86,6 +86,13 @@ Rows()
                   "`\"default\"`: ns-3's `ns3::DefaultSimulatorImpl`. Both give the same results "
                   "(same event order, same Cancel and Remove semantics); the lean one takes "
                   "fewer instructions per event ([performance.md](performance.md))."),
+        Choice<S>("mode", &S::mode, {"packet", "fast"},
+                  "`\"packet\"`: every packet simulated. `\"fast\"`: iterations of a job "
+                  "(`[[jobs]]`, `iterations` > 1) are replayed from a memo of an earlier "
+                  "iteration, shifted in time, when the fabric was quiescent and nothing can "
+                  "change a choice (exact) or the last iterations agree within a tolerance "
+                  "(steady); everything else simulated packet by packet, and the manifest's "
+                  "`fast_mode` counts why ([fast-mode.md](fast-mode.md))."),
     };
     return rows;
 }

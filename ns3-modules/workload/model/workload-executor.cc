@@ -109,6 +109,7 @@ WorkloadExecutor::DoDispose()
     m_nics.clear();
     m_allDone = Callback<void>();
     m_stallCb = Callback<void>();
+    m_fireHook = Callback<void, uint32_t>();
     if (m_scaleUp)
     {
         m_scaleUp->Dispose();
@@ -304,6 +305,11 @@ WorkloadExecutor::StartTransfer(uint32_t t)
         return;
     }
     ++m_progress;
+    if (!m_replayOf.empty() && m_replayOf[t] != UINT32_MAX)
+    {
+        ReplayTransfer(t);
+        return;
+    }
     const TransferSpec& ts = Tr(t);
     if (m_scaleUp && m_scaleUp->SameServer(ts.src, ts.dst))
     {
@@ -391,15 +397,36 @@ WorkloadExecutor::OnRecvDone(uint64_t cookie, const RecvMessageStats& stats)
     r.duplicates += stats.duplicatePackets;
     if (--r.pendingRecv == 0)
     {
-        r.recvDone = true;
-        r.recvDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-        m_deliveredTrace(static_cast<uint32_t>(cookie));
-        for (uint32_t trig : Tr(cookie).onRecvDone)
-        {
-            Activate(trig);
-        }
-        CheckDone(static_cast<uint32_t>(cookie));
+        CompleteRecv(static_cast<uint32_t>(cookie));
     }
+}
+
+void
+WorkloadExecutor::CompleteRecv(uint32_t t)
+{
+    TransferRecord& r = m_records[t];
+    r.recvDone = true;
+    r.recvDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    m_deliveredTrace(t);
+    for (uint32_t trig : Tr(t).onRecvDone)
+    {
+        Activate(trig);
+    }
+    CheckDone(t);
+}
+
+void
+WorkloadExecutor::CompleteSend(uint32_t t)
+{
+    TransferRecord& r = m_records[t];
+    r.sendDone = true;
+    r.sendDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    m_acknowledgedTrace(t);
+    for (uint32_t trig : Tr(t).onSendDone)
+    {
+        Activate(trig);
+    }
+    CheckDone(t);
 }
 
 TransferRecord*
@@ -486,14 +513,7 @@ WorkloadExecutor::OnSendDone(uint64_t cookie, const SendMessageStats& stats)
     r.retxTimeoutPackets += stats.timeoutRetxPackets;
     if (--r.pendingSend == 0)
     {
-        r.sendDone = true;
-        r.sendDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-        m_acknowledgedTrace(static_cast<uint32_t>(cookie));
-        for (uint32_t trig : Tr(cookie).onSendDone)
-        {
-            Activate(trig);
-        }
-        CheckDone(static_cast<uint32_t>(cookie));
+        CompleteSend(static_cast<uint32_t>(cookie));
     }
 }
 
@@ -550,6 +570,10 @@ WorkloadExecutor::Fire(uint32_t trigger)
     {
         Register(m_window->ExpandFrom(trigger), false); // the iterations it starts
     }
+    if (!m_fireHook.IsNull())
+    {
+        m_fireHook(trigger);
+    }
     for (uint32_t t : m_waiters[trigger])
     {
         ScheduleStart(t);
@@ -572,6 +596,86 @@ WorkloadExecutor::DelayedActivate(uint32_t trigger)
     {
         m_allDone();
     }
+}
+
+void
+WorkloadExecutor::SetReplay(uint32_t t, uint32_t memoTransfer)
+{
+    NS_ABORT_MSG_IF(t >= m_records.size() || memoTransfer >= m_records.size() ||
+                        !m_records[memoTransfer].recvDone || !m_records[memoTransfer].sendDone,
+                    "WorkloadExecutor::SetReplay: transfer " << memoTransfer
+                                                             << " is not a finished memo");
+    if (m_replayOf.empty())
+    {
+        m_replayOf.assign(m_records.size(), UINT32_MAX);
+    }
+    m_replayOf[t] = memoTransfer;
+}
+
+void
+WorkloadExecutor::ReplayTransfer(uint32_t t)
+{
+    const uint32_t u = m_replayOf[t];
+    const TransferSpec& ts = Tr(t);
+    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    TransferRecord& r = m_records[t];
+    r = m_records[u]; // counters, paths, messages, QPs, entropy
+    r.started = true;
+    r.recvDone = false;
+    r.sendDone = false;
+    r.startPs = now;
+    r.recvDonePs = 0;
+    r.sendDonePs = 0;
+    r.pendingRecv = 1;
+    r.pendingSend = 1;
+    if (!(m_scaleUp && m_scaleUp->SameServer(ts.src, ts.dst)))
+    {
+        Connection& c = GetConnection(ts);
+        m_transferConnection[t] = &c;
+        if (m_qpScaling == ROUND_ROBIN)
+        {
+            // The messages the memo posted moved the cursor as far (PostMessage's order).
+            c.nextQp = static_cast<uint32_t>((c.nextQp + r.messages.size()) % c.qps.size());
+        }
+    }
+    ++m_replayed;
+    m_startedTrace(t);
+    const TransferRecord& m = m_records[u];
+    m_pendingReplays += 2;
+    Simulator::Schedule(PicoSeconds(m.recvDonePs - m.startPs), &WorkloadExecutor::ReplayRecvDone,
+                        this, t);
+    Simulator::Schedule(PicoSeconds(m.sendDonePs - m.startPs), &WorkloadExecutor::ReplaySendDone,
+                        this, t);
+}
+
+void
+WorkloadExecutor::ReplayRecvDone(uint32_t t)
+{
+    --m_pendingReplays;
+    ++m_progress;
+    m_records[t].pendingRecv = 0;
+    CompleteRecv(t);
+}
+
+void
+WorkloadExecutor::ReplaySendDone(uint32_t t)
+{
+    --m_pendingReplays;
+    ++m_progress;
+    m_records[t].pendingSend = 0;
+    CompleteSend(t);
+}
+
+std::vector<uint32_t>
+WorkloadExecutor::GetQpCursors() const
+{
+    std::vector<uint32_t> out;
+    out.reserve(m_connections.size());
+    for (const auto& [key, c] : m_connections)
+    {
+        out.push_back(c.nextQp);
+    }
+    return out;
 }
 
 uint64_t
@@ -687,7 +791,7 @@ WorkloadExecutor::CheckStall()
     {
         delivered += peer->GetCounters().deliveredBytes;
     }
-    const bool busy = m_pendingStarts > 0 || m_pendingActivations > 0 || (m_scaleUp && m_scaleUp->GetActiveTransfers() > 0);
+    const bool busy = m_pendingStarts > 0 || m_pendingActivations > 0 || m_pendingReplays > 0 || (m_scaleUp && m_scaleUp->GetActiveTransfers() > 0);
     if (!busy && delivered == m_lastDelivered && m_progress == m_lastProgress)
     {
         m_stalled = true;

@@ -197,6 +197,25 @@ class WorkloadExecutor : public Object
      */
     void OnDataDropped(const FrameMeta& meta, DropReason reason);
 
+    /**
+     * \brief Fast mode (iteration-memo.h): `hook` is called with a trigger's index when it
+     * fires, before the transfers waiting on it are scheduled (an event the hook schedules
+     * for the time one of them starts runs before that start).
+     */
+    void SetFireHook(Callback<void, uint32_t> hook) { m_fireHook = hook; }
+    /**
+     * \brief Fast mode: when transfer t starts, do not post it on the NICs; copy the record
+     * of `memoTransfer` (counters, paths, messages) and complete t (delivered, acknowledged,
+     * with the triggers that activates) after the delays memoTransfer took from its start.
+     * memoTransfer must be delivered and acknowledged. Call before t starts.
+     */
+    void SetReplay(uint32_t t, uint32_t memoTransfer);
+    /** Transfers replayed so far (SetReplay, started). */
+    uint64_t GetReplayedTransfers() const { return m_replayed; }
+    /** The round-robin QP cursor of every connection, in connection order (QpScaling
+     *  RoundRobin: where the next message goes); fast mode compares them. */
+    std::vector<uint32_t> GetQpCursors() const;
+
     /** Every QP created (requester side), for counters. */
     const std::vector<Ptr<RdmaQueuePair>>& GetQps() const { return m_allQps; }
 
@@ -267,6 +286,13 @@ class WorkloadExecutor : public Object
     void OnSendDone(uint64_t cookie, const SendMessageStats& stats);
     void PostMessage(Connection& c, uint32_t qp, uint32_t t, uint64_t bytes);
     void CheckDone(uint32_t t);
+    /** Every byte of t delivered / acknowledged: record the time, fire the trace, activate
+     *  its triggers. */
+    void CompleteRecv(uint32_t t);
+    void CompleteSend(uint32_t t);
+    void ReplayTransfer(uint32_t t);
+    void ReplayRecvDone(uint32_t t);
+    void ReplaySendDone(uint32_t t);
     void CheckStall();
     void OnScaleUpRecvDone(uint32_t t);
     void OnScaleUpSendDone(uint32_t t);
@@ -329,6 +355,10 @@ class WorkloadExecutor : public Object
     uint64_t m_progress = 0;      //!< starts and completions so far
     uint64_t m_lastProgress = 0;
     uint64_t m_lastDelivered = 0;
+    Callback<void, uint32_t> m_fireHook;  //!< SetFireHook
+    std::vector<uint32_t> m_replayOf;     //!< per transfer, its memo transfer (SetReplay)
+    uint64_t m_pendingReplays = 0;        //!< replayed completions scheduled and not yet run
+    uint64_t m_replayed = 0;
 };
 
 } // namespace ns3

@@ -1,0 +1,33 @@
+/*
+ * tusk: IterationMemoStats, what fast mode's iteration memoisation did (iteration-memo.h), a
+ * plain struct the run's results carry.
+ */
+#ifndef TUSK_ITERATION_MEMO_STATS_H
+#define TUSK_ITERATION_MEMO_STATS_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace ns3
+{
+
+/** What fast mode did, for the manifest (docs/results-format.md, "fast_mode"). */
+struct IterationMemoStats
+{
+    uint64_t iterations = 0;          //!< job iterations (of jobs with more than one)
+    uint64_t replayedExact = 0;       //!< iterations replayed under the exact rule
+    uint64_t replayedSteady = 0;      //!< iterations replayed under the steady rule
+    uint64_t simulated = 0;           //!< iterations simulated packet by packet
+    uint64_t replayedPs = 0;          //!< simulated time covered by replayed iterations, ps
+    uint64_t replayedBytes = 0;       //!< transfer bytes of replayed iterations
+    uint64_t totalBytes = 0;          //!< transfer bytes of the whole workload
+    std::map<std::string, uint64_t> fallbacks; //!< reason -> iterations simulated for it
+    /** Reason the exact rule did not apply -> iterations (replayed by the steady rule or
+     *  simulated); what limits exact replay on this scenario. */
+    std::map<std::string, uint64_t> exactRefusals;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,596 @@
+#include "iteration-memo.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("IterationMemo");
+NS_OBJECT_ENSURE_REGISTERED(IterationMemo);
+
+namespace
+{
+
+/** FNV-1a over 64-bit words: the traffic of an iteration as one number. */
+class Fnv
+{
+  public:
+    void Add(uint64_t v)
+    {
+        for (int b = 0; b < 8; ++b)
+        {
+            m_h ^= (v >> (8 * b)) & 0xff;
+            m_h *= 1099511628211ULL;
+        }
+    }
+    uint64_t Get() const { return m_h; }
+
+  private:
+    uint64_t m_h = 14695981039346656037ULL;
+};
+
+/** |a - b| <= tol * max(|a|, |b|) */
+bool
+Close(double a, double b, double tol)
+{
+    return std::fabs(a - b) <= tol * std::max(std::fabs(a), std::fabs(b));
+}
+
+} // namespace
+
+void
+AddPortDelta(PortCounters& a, const PortCounters& b, const PortCounters& c)
+{
+    a.txFrames += b.txFrames - c.txFrames;
+    a.txBytes += b.txBytes - c.txBytes;
+    a.txWireBytes += b.txWireBytes - c.txWireBytes;
+    a.rxFrames += b.rxFrames - c.rxFrames;
+    a.rxBytes += b.rxBytes - c.rxBytes;
+    for (size_t k = 0; k < static_cast<size_t>(DropReason::COUNT); ++k)
+    {
+        a.drops[k] += b.drops[k] - c.drops[k];
+    }
+    // The largest queue and the busiest window of the later snapshot bound the memo's own.
+    a.maxQueueBytes = std::max(a.maxQueueBytes, b.maxQueueBytes);
+    a.maxWindowUtilisation = std::max(a.maxWindowUtilisation, b.maxWindowUtilisation);
+    a.pfcTx += b.pfcTx - c.pfcTx;
+    a.pfcRx += b.pfcRx - c.pfcRx;
+    a.pfcXoffTx += b.pfcXoffTx - c.pfcXoffTx;
+    a.ecnMarks += b.ecnMarks - c.ecnMarks;
+    a.watchdogTriggers += b.watchdogTriggers - c.watchdogTriggers;
+    a.creditOverruns += b.creditOverruns - c.creditOverruns;
+}
+
+TypeId
+IterationMemo::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::IterationMemo")
+            .SetParent<Object>()
+            .SetGroupName("Workload")
+            .AddConstructor<IterationMemo>()
+            .AddAttribute("SteadyIterations",
+                          "Steady rule: the last this many simulated, finished iterations of "
+                          "the same traffic must agree before one is replayed (count, >= 2).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&IterationMemo::m_steadyIterations),
+                          MakeUintegerChecker<uint32_t>(2))
+            .AddAttribute("SteadyTolerance",
+                          "Steady rule: largest relative difference of iteration time and of "
+                          "every transfer's FCT among those iterations (fraction; 0 = the "
+                          "steady rule never applies).",
+                          DoubleValue(0.01),
+                          MakeDoubleAccessor(&IterationMemo::m_steadyTolerance),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("SteadyMaxPeriod",
+                          "Steady rule: iterations may repeat with a period of up to this many "
+                          "(iteration i then compared with and replayed from i - period; "
+                          "count).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&IterationMemo::m_maxPeriod),
+                          MakeUintegerChecker<uint32_t>(1, 64));
+    return tid;
+}
+
+IterationMemo::IterationMemo() = default;
+
+void
+IterationMemo::DoDispose()
+{
+    if (m_exec)
+    {
+        m_exec->SetFireHook(Callback<void, uint32_t>());
+    }
+    m_exec = nullptr;
+    m_probe = nullptr;
+    m_span = nullptr;
+    m_jobs.clear();
+    Object::DoDispose();
+}
+
+void
+IterationMemo::SetExactAllowed(bool allowed, const std::string& whyNot)
+{
+    m_exactAllowed = allowed;
+    m_exactWhyNot = whyNot;
+}
+
+void
+IterationMemo::Setup(Ptr<WorkloadExecutor> exec, Probe probe, SpanCheck span)
+{
+    m_exec = exec;
+    m_probe = std::move(probe);
+    m_span = std::move(span);
+    const WorkloadSpec& spec = exec->GetSpec();
+    m_jobs.assign(spec.jobs.size(), Job());
+    m_jobLeft.assign(spec.jobs.size(), 0);
+    m_jobOf.assign(spec.transfers.size(), -1);
+    m_startOf.assign(spec.triggers.size(), {-1, -1});
+    for (size_t j = 0; j < spec.jobs.size(); ++j)
+    {
+        m_jobs[j].iters.resize(spec.jobs[j].iterations > 1 ? spec.jobs[j].iterations : 0);
+    }
+    for (uint32_t t = 0; t < spec.transfers.size(); ++t)
+    {
+        const TransferSpec& ts = spec.transfers[t];
+        m_stats.totalBytes += ts.bytes;
+        const int32_t c = ts.collective;
+        const int32_t j = c >= 0 ? spec.collectives[c].job : -1;
+        if (j < 0 || static_cast<size_t>(j) >= m_jobs.size())
+        {
+            m_foreign.push_back(t);
+            continue;
+        }
+        m_jobOf[t] = j;
+        ++m_jobLeft[j];
+        const int32_t it = spec.collectives[c].iteration;
+        if (it >= 0 && static_cast<size_t>(it) < m_jobs[j].iters.size())
+        {
+            m_jobs[j].iters[it].transfers.push_back(t);
+        }
+    }
+    // Each iteration's start trigger (its first transfer's; none for a job's first iteration,
+    // which starts at a time), its decision delay (the earliest of that trigger's waiters of
+    // the iteration) and its traffic's hash, relative to its own triggers.
+    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    {
+        for (uint32_t i = 0; i < m_jobs[j].iters.size(); ++i)
+        {
+            Iteration& it = m_jobs[j].iters[i];
+            if (it.transfers.empty())
+            {
+                continue;
+            }
+            ++m_stats.iterations;
+            const int32_t start = spec.transfers[it.transfers[0]].trigger;
+            uint64_t minStart = UINT64_MAX;
+            uint32_t base = UINT32_MAX;
+            for (uint32_t t : it.transfers)
+            {
+                const TransferSpec& ts = spec.transfers[t];
+                if (ts.trigger == start)
+                {
+                    minStart = std::min(minStart, ts.startPs);
+                }
+                for (uint32_t g : ts.onRecvDone)
+                {
+                    base = std::min(base, g);
+                }
+                for (uint32_t g : ts.onSendDone)
+                {
+                    base = std::min(base, g);
+                }
+            }
+            it.startDelayPs = minStart;
+            if (start >= 0)
+            {
+                m_startOf[start] = {static_cast<int32_t>(j), static_cast<int32_t>(i)};
+            }
+            Fnv h;
+            h.Add(it.transfers.size());
+            uint32_t maxTrigger = base;
+            auto rel = [&](uint32_t g) {
+                maxTrigger = std::max(maxTrigger, g);
+                return static_cast<uint64_t>(static_cast<int64_t>(g) - static_cast<int64_t>(base));
+            };
+            for (uint32_t t : it.transfers)
+            {
+                const TransferSpec& ts = spec.transfers[t];
+                h.Add(ts.src);
+                h.Add(ts.dst);
+                h.Add(ts.bytes);
+                h.Add(ts.qpGroup);
+                h.Add(ts.priority);
+                h.Add(ts.qps);
+                if (ts.trigger == start)
+                {
+                    h.Add(0xfeed); // waits for the iteration's start
+                    h.Add(ts.startPs - minStart);
+                }
+                else
+                {
+                    h.Add(rel(static_cast<uint32_t>(ts.trigger)));
+                    h.Add(ts.startPs);
+                }
+                h.Add(ts.onRecvDone.size());
+                for (uint32_t g : ts.onRecvDone)
+                {
+                    h.Add(rel(g));
+                }
+                h.Add(ts.onSendDone.size());
+                for (uint32_t g : ts.onSendDone)
+                {
+                    h.Add(rel(g));
+                }
+            }
+            for (uint32_t g = base; base != UINT32_MAX && g <= maxTrigger; ++g)
+            {
+                const TriggerSpec& tg = spec.triggers[g];
+                h.Add(tg.kind);
+                h.Add(tg.threshold);
+                h.Add(tg.delayPs);
+                h.Add(tg.onFire.size());
+            }
+            it.pattern = h.Get();
+        }
+    }
+    exec->TraceConnectWithoutContext("TransferDelivered",
+                                     MakeCallback(&IterationMemo::OnCompletion, this));
+    exec->TraceConnectWithoutContext("TransferAcknowledged",
+                                     MakeCallback(&IterationMemo::OnCompletion, this));
+}
+
+void
+IterationMemo::Start()
+{
+    m_exec->SetFireHook(MakeCallback(&IterationMemo::OnFire, this));
+    const WorkloadSpec& spec = m_exec->GetSpec();
+    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    {
+        if (m_jobs[j].iters.empty() || m_jobs[j].iters[0].transfers.empty())
+        {
+            continue;
+        }
+        const Iteration& first = m_jobs[j].iters[0];
+        if (spec.transfers[first.transfers[0]].trigger < 0)
+        {
+            // Scheduled before the executor's starts: runs before them at the same time.
+            Simulator::Schedule(PicoSeconds(first.startDelayPs), &IterationMemo::Decide, this, j,
+                                0u);
+        }
+    }
+}
+
+void
+IterationMemo::OnCompletion(uint32_t t)
+{
+    const TransferRecord& r = m_exec->GetRecord(t);
+    if (m_jobOf[t] >= 0 && r.recvDone && r.sendDone)
+    {
+        --m_jobLeft[m_jobOf[t]];
+    }
+}
+
+void
+IterationMemo::OnFire(uint32_t trigger)
+{
+    const auto [j, i] = m_startOf[trigger];
+    if (j < 0)
+    {
+        return;
+    }
+    // Called before the trigger's waiters are scheduled: this decision runs before they start.
+    Simulator::Schedule(PicoSeconds(m_jobs[j].iters[i].startDelayPs), &IterationMemo::Decide,
+                        this, static_cast<uint32_t>(j), static_cast<uint32_t>(i));
+}
+
+bool
+IterationMemo::Finished(Iteration& m) const
+{
+    const WorkloadExecutor& records = *m_exec;
+    for (; m.unfinished < m.transfers.size(); ++m.unfinished)
+    {
+        const TransferRecord& r = records.GetRecord(m.transfers[m.unfinished]);
+        if (!r.recvDone || !r.sendDone)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string
+IterationMemo::ForeignActivity(uint32_t job, uint64_t fromPs, uint64_t toPs) const
+{
+    const WorkloadExecutor& records = *m_exec;
+    const WorkloadSpec& spec = m_exec->GetSpec();
+    for (uint32_t t : m_foreign)
+    {
+        const TransferRecord& r = records.GetRecord(t);
+        if (r.recvDone && r.sendDone && std::max(r.recvDonePs, r.sendDonePs) < fromPs)
+        {
+            continue; // over before the span
+        }
+        const TransferSpec& ts = spec.transfers[t];
+        const bool live = r.started && r.startPs <= toPs;
+        // Due in the span: an untimed (triggered) transfer that has not started is due any time.
+        const bool due = !r.started && (ts.trigger >= 0 || ts.startPs <= toPs);
+        if (live || due)
+        {
+            return ts.background ? "background_traffic" : "other_job_live";
+        }
+    }
+    for (uint32_t k = 0; k < m_jobLeft.size(); ++k)
+    {
+        if (k != job && m_jobLeft[k] > 0)
+        {
+            return "other_job_live";
+        }
+    }
+    return "";
+}
+
+bool
+IterationMemo::Usable(Job& j, uint32_t m, uint64_t pattern) const
+{
+    Iteration& c = j.iters[m];
+    return c.decided && !c.replayed && c.pattern == pattern && !c.ports.empty() &&
+           j.iters[m + 1].decided && Finished(c);
+}
+
+int64_t
+IterationMemo::SteadyMemo(Job& j, uint32_t i) const
+{
+    if (m_steadyTolerance <= 0)
+    {
+        return -1;
+    }
+    const WorkloadExecutor& records = *m_exec;
+    const uint64_t pattern = j.iters[i].pattern;
+    // Period P: iteration i behaves as i - P did (P = 2 when consecutive iterations alternate,
+    // e.g. as the previous iteration's tail overlaps them differently). Its phase's memo is
+    // i - P, or the iteration that one was replayed from.
+    for (uint32_t period = 1; period <= m_maxPeriod && period <= i; ++period)
+    {
+        // The latest iteration of i's phase that is usable: i - P is often not finished yet
+        // (its last ACKs are in flight when i starts without compute time): then i - 2P.
+        int64_t found = -1;
+        for (uint32_t back = period; back <= 2 * period && back <= i && found < 0; back += period)
+        {
+            const Iteration& phase = j.iters[i - back];
+            const uint32_t x = phase.replayed ? phase.source : i - back;
+            found = Usable(j, x, pattern) ? static_cast<int64_t>(x) : -1;
+        }
+        const uint64_t reach = static_cast<uint64_t>(m_steadyIterations - 1) * period;
+        if (found < 0 || static_cast<uint64_t>(found) < reach)
+        {
+            continue;
+        }
+        const auto src = static_cast<uint32_t>(found);
+        bool agree = true;
+        const Iteration& ref = j.iters[src];
+        const double refLen = static_cast<double>(j.iters[src + 1].startPs - ref.startPs);
+        for (uint32_t c = 1; agree && c < m_steadyIterations; ++c)
+        {
+            const uint32_t x = src - c * period;
+            agree = Usable(j, x, pattern);
+            const Iteration& m = j.iters[x];
+            agree = agree && Close(static_cast<double>(j.iters[x + 1].startPs - m.startPs), refLen,
+                                   m_steadyTolerance);
+            for (size_t k = 0; agree && k < m.transfers.size(); ++k)
+            {
+                const TransferRecord& a = records.GetRecord(ref.transfers[k]);
+                const TransferRecord& b = records.GetRecord(m.transfers[k]);
+                agree = Close(static_cast<double>(a.recvDonePs - a.startPs),
+                              static_cast<double>(b.recvDonePs - b.startPs), m_steadyTolerance);
+            }
+        }
+        if (agree)
+        {
+            return src;
+        }
+    }
+    return -1;
+}
+
+void
+IterationMemo::AddDelta(const Iteration& m, const Iteration& next)
+{
+    if (m_replayedPorts.size() < next.ports.size())
+    {
+        m_replayedPorts.resize(next.ports.size());
+    }
+    for (size_t p = 0; p < next.ports.size() && p < m.ports.size(); ++p)
+    {
+        AddPortDelta(m_replayedPorts[p], next.ports[p], m.ports[p]);
+    }
+}
+
+void
+IterationMemo::Decide(uint32_t job, uint32_t i)
+{
+    DecideReplay(job, i);
+    // Only the latest simulated iterations serve as memos (and their successors' snapshots
+    // end them): free the snapshots of the others.
+    Job& j = m_jobs[job];
+    if (!j.iters[i].replayed)
+    {
+        j.simulated.push_back(i);
+    }
+    // The steady rule looks back SteadyIterations phases of up to SteadyMaxPeriod.
+    const size_t window = static_cast<size_t>(m_steadyIterations) * m_maxPeriod + 2;
+    const size_t n = j.simulated.size();
+    auto needed = [&](uint32_t m) {
+        for (size_t k = n > window ? n - window : 0; k < n; ++k)
+        {
+            if (j.simulated[k] == m || j.simulated[k] + 1 == m)
+            {
+                return true;
+            }
+        }
+        return m == i;
+    };
+    for (uint32_t m : {i >= 1 ? i - 1 : i, n > window ? j.simulated[n - window - 1] : i})
+    {
+        for (uint32_t x : {m, m + 1})
+        {
+            if (x < i && !needed(x))
+            {
+                std::vector<PortCounters>().swap(j.iters[x].ports);
+                std::vector<uint64_t>().swap(j.iters[x].state);
+            }
+        }
+    }
+}
+
+void
+IterationMemo::DecideReplay(uint32_t job, uint32_t i)
+{
+    Job& j = m_jobs[job];
+    Iteration& it = j.iters[i];
+    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    FabricProbeResult probe = m_probe();
+    it.decided = true;
+    it.startPs = now;
+    it.notQuiescent = std::move(probe.notQuiescent);
+    it.exactWhyNot = std::move(probe.exactWhyNot);
+    it.state = std::move(probe.state);
+    it.ports = std::move(probe.ports);
+    it.cursors = m_exec->GetQpCursors();
+    it.othersLive = false;
+    for (uint32_t k = 0; k < m_jobLeft.size(); ++k)
+    {
+        it.othersLive = it.othersLive || (k != job && m_jobLeft[k] > 0);
+    }
+    auto simulate = [&](const std::string& reason) {
+        ++m_stats.simulated;
+        ++m_stats.fallbacks[reason];
+    };
+    if (!m_refusal.empty())
+    {
+        return simulate(m_refusal);
+    }
+    // Memo candidates, latest first: simulated, finished, the next iteration started, the
+    // same traffic, its snapshots kept.
+    std::vector<uint32_t> candidates;
+    for (size_t k = j.simulated.size(); k-- > 0 && candidates.size() < m_steadyIterations + 2;)
+    {
+        if (Usable(j, j.simulated[k], it.pattern))
+        {
+            candidates.push_back(j.simulated[k]);
+        }
+    }
+    if (candidates.empty())
+    {
+        bool sameEarlier = false;
+        for (uint32_t m : j.simulated)
+        {
+            sameEarlier = sameEarlier || j.iters[m].pattern == it.pattern;
+        }
+        return simulate(sameEarlier || j.simulated.empty() ? "no_memo" : "traffic_differs");
+    }
+    // The span checks, on the latest memo: its span and the replay's.
+    const uint32_t latest = candidates[0];
+    const uint64_t spanPs = j.iters[latest + 1].startPs - j.iters[latest].startPs;
+    const std::string failure = m_span ? m_span(j.iters[latest].startPs, now + spanPs) : "";
+    if (!failure.empty())
+    {
+        return simulate(failure);
+    }
+    if (j.iters[latest].othersLive || j.iters[latest + 1].othersLive)
+    {
+        return simulate("other_job_live");
+    }
+    const std::string foreign = ForeignActivity(job, j.iters[latest].startPs, now + spanPs);
+    if (!foreign.empty())
+    {
+        return simulate(foreign);
+    }
+
+    // The exact rule: a memo whose start and end states equal each other and now's.
+    int64_t memo = -1;
+    std::string exactWhyNot = m_exactWhyNot;
+    if (m_exactAllowed)
+    {
+        exactWhyNot = !it.notQuiescent.empty() ? "not_quiescent" : "state_differs";
+        for (uint32_t m : candidates)
+        {
+            const Iteration& c = j.iters[m];
+            const Iteration& n = j.iters[m + 1];
+            if (!n.exactWhyNot.empty())
+            {
+                exactWhyNot = n.exactWhyNot;
+                continue;
+            }
+            if (!c.notQuiescent.empty() || !n.notQuiescent.empty())
+            {
+                if (exactWhyNot == "state_differs")
+                {
+                    exactWhyNot = "not_quiescent";
+                }
+                continue;
+            }
+            if (it.notQuiescent.empty() && c.state == n.state && c.state == it.state &&
+                c.cursors == n.cursors && c.cursors == it.cursors)
+            {
+                memo = m;
+                break;
+            }
+        }
+    }
+    bool exact = memo >= 0;
+    if (!exact)
+    {
+        ++m_stats.exactRefusals[exactWhyNot];
+        memo = SteadyMemo(j, i);
+    }
+    if (memo < 0)
+    {
+        return simulate("steady_state_not_reached");
+    }
+    if (static_cast<uint32_t>(memo) != latest)
+    {
+        // The span checks again, on the memo chosen.
+        const uint64_t len = j.iters[memo + 1].startPs - j.iters[memo].startPs;
+        std::string why = m_span ? m_span(j.iters[memo].startPs, now + len) : "";
+        why = why.empty() && (j.iters[memo].othersLive || j.iters[memo + 1].othersLive)
+                  ? "other_job_live"
+                  : why;
+        why = why.empty() ? ForeignActivity(job, j.iters[memo].startPs, now + len) : why;
+        if (!why.empty())
+        {
+            return simulate(why);
+        }
+    }
+    const Iteration& m = j.iters[memo];
+    const Iteration& next = j.iters[memo + 1];
+    for (size_t p = 0; p < next.ports.size() && p < m.ports.size(); ++p)
+    {
+        if (next.ports[p].pfcTx != m.ports[p].pfcTx)
+        {
+            // pfc_events.csv would miss the memo's pauses, and the paused time its ports.
+            return simulate("pfc_in_memo");
+        }
+    }
+    NS_ABORT_MSG_IF(m.transfers.size() != it.transfers.size(),
+                    "IterationMemo: iterations of one traffic hash differ in size");
+    for (size_t k = 0; k < it.transfers.size(); ++k)
+    {
+        m_exec->SetReplay(it.transfers[k], m.transfers[k]);
+        m_stats.replayedBytes += m_exec->GetSpec().transfers[it.transfers[k]].bytes;
+    }
+    it.replayed = true;
+    it.source = static_cast<uint32_t>(memo);
+    AddDelta(m, next);
+    m_stats.replayedPs += next.startPs - m.startPs;
+    ++(exact ? m_stats.replayedExact : m_stats.replayedSteady);
+}
+
+} // namespace ns3

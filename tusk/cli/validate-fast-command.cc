@@ -1,0 +1,85 @@
+#include "cli/validate-fast-command.h"
+
+#include "cli/exit-status.h"
+#include "results/results-writer.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+
+namespace tusk
+{
+
+ValidateFastCommand::ValidateFastCommand(CLI::App& app)
+    : m_cmd(app.add_subcommand("validate-fast",
+                               "Run a scenario in packet and in fast mode (simulator.mode) and "
+                               "compare CCT, iteration time and FCT per job"))
+{
+    AddCommon(m_cmd, m_options, true);
+    m_cmd->add_option("--tolerance", m_tolerance,
+                      "Largest relative difference accepted per metric (fraction; default 0.05)")
+        ->check(CLI::Range(0.0, 10.0));
+    m_cmd->get_option("--out")->description(
+        "Write both runs' results into DIR/packet and DIR/fast (default: no results written)");
+}
+
+bool
+ValidateFastCommand::Parsed() const
+{
+    return m_cmd->parsed();
+}
+
+int
+ValidateFastCommand::Run(std::ostream& out)
+{
+    RunResult results[2];
+    const char* modes[2] = {"packet", "fast"};
+    for (int k = 0; k < 2; ++k)
+    {
+        const ScenarioSpec spec = Load(m_options, {fmt::format("simulator.mode={}", modes[k])});
+        RunOptions ro;
+        ro.progress = !m_options.quiet;
+        results[k] = m_options.out.empty()
+                         ? RunScenario(spec, ro)
+                         : RunInto(spec, m_options.out + "/" + modes[k], ro);
+    }
+    const RunResult& p = results[0];
+    const RunResult& f = results[1];
+    out << fmt::format("validate-fast {} (seed {}): tolerance {:.1f} %\n", p.spec.name, p.spec.seed,
+                       m_tolerance * 100);
+    out << fmt::format("{:<20} {:<14} {:>14} {:>14} {:>9}\n", "metric", "job", "packet", "fast",
+                       "diff %");
+    bool within = true;
+    for (const auto& m : CompareFastMetrics(p, f))
+    {
+        const double d = m.RelativeDifference();
+        const bool ok = std::fabs(d) <= m_tolerance;
+        within = within && ok;
+        out << fmt::format("{:<20} {:<14} {:>14.3f} {:>14.3f} {:>+9.3f}{}\n", m.metric, m.job,
+                           m.packet, m.fast, d * 100, ok ? "" : "  > tolerance");
+    }
+    const auto& s = f.fast;
+    out << fmt::format("iterations replayed {} of {} ({} exact, {} steady), simulated {}\n",
+                       s.replayedExact + s.replayedSteady, s.iterations, s.replayedExact,
+                       s.replayedSteady, s.simulated);
+    for (const auto& [reason, n] : s.fallbacks)
+    {
+        out << fmt::format("  simulated because {}: {}\n", reason, n);
+    }
+    out << fmt::format("wall time: packet {:.3f} s, fast {:.3f} s, speedup {:.1f}x\n",
+                       p.wallSeconds, f.wallSeconds,
+                       f.wallSeconds > 0 ? p.wallSeconds / f.wallSeconds : 0.0);
+    for (int k = 0; k < 2; ++k)
+    {
+        if (!results[k].failure.empty())
+        {
+            std::cerr << "tusk validate-fast: the " << modes[k]
+                      << " run failed: " << results[k].failure << "\n";
+            return kExitRunFailed;
+        }
+    }
+    return within ? 0 : kExitRunFailed;
+}
+
+} // namespace tusk

@@ -1,0 +1,273 @@
+/*
+ * tusk: fast mode (simulator.mode = "fast"): the run's side of iteration memoisation
+ * (workload/model/iteration-memo.h): what the memo may assume of this scenario, its probe of
+ * the fabric, its failure-span check, and the replayed counters in the results.
+ */
+#include "run/run-stages.h"
+
+#include "fabric/model/shared-buffer-mmu.h"
+#include "fabric/model/switch-node.h"
+#include "fabric/model/switch-port.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+namespace tusk
+{
+
+using namespace ns3;
+
+namespace
+{
+
+/** Switch policies and host path selectors whose choice for a frame depends only on its
+ *  headers and the configuration: no random stream, no state carried between frames. */
+bool
+StatelessPolicy(const RunPlan& plan)
+{
+    static const std::set<std::string> policies = {
+        "ns3::EcmpLoadBalancer", "ns3::IbStaticLoadBalancer", "ns3::PathPinningLoadBalancer"};
+    static const std::set<std::string> selectors = {"", "ns3::PathSelector",
+                                                    "ns3::FixedPathSelector"};
+    return policies.count(plan.policyTypeId) > 0 && selectors.count(plan.pathSelectorTypeId) > 0;
+}
+
+/** The smallest ECN Kmin configured, bytes (0 when ECN thresholds follow the transport's
+ *  recommendation); UINT64_MAX without ECN. */
+uint64_t
+SmallestKmin(const ScenarioSpec& spec)
+{
+    if (!spec.ecn.enabled)
+    {
+        return UINT64_MAX;
+    }
+    if (!spec.ecn.thresholdsGiven)
+    {
+        return 0;
+    }
+    uint64_t k = spec.ecn.fallbackGiven ? spec.ecn.fallback.kminBytes : UINT64_MAX;
+    for (const auto& [rate, th] : spec.ecn.byRate)
+    {
+        k = std::min(k, th.kminBytes);
+    }
+    return k;
+}
+
+/** [[failures]] entries as time windows [from, to] in which the fabric changes, ps. */
+std::vector<std::pair<uint64_t, uint64_t>>
+FailureWindows(const ScenarioSpec& spec)
+{
+    std::vector<std::pair<uint64_t, uint64_t>> w;
+    for (const auto& f : spec.failures)
+    {
+        uint64_t end = f.atPs;
+        if (f.kind == "flap")
+        {
+            end = f.untilPs ? *f.untilPs
+                  : f.count && f.periodPs ? f.atPs + *f.count * *f.periodPs
+                                          : UINT64_MAX;
+        }
+        else if (f.untilPs)
+        {
+            // A timed failure: it starts and is repaired; both change the fabric.
+            w.emplace_back(*f.untilPs, *f.untilPs);
+        }
+        w.emplace_back(f.atPs, end);
+    }
+    return w;
+}
+
+uint64_t
+Bits(double d)
+{
+    uint64_t u = 0;
+    std::memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+} // namespace
+
+void
+FastMode::Attach(const ScenarioSpec& spec,
+                 const RunPlan& plan,
+                 const BuiltFabric& built,
+                 const Executor& executor,
+                 Observers& observers)
+{
+    if (spec.simulator.mode != "fast")
+    {
+        return;
+    }
+    m_memo = CreateObject<IterationMemo>();
+    const Fabric* fabric = &built.fabric;
+    const std::vector<Ptr<RdmaNic>>* nics = &built.nics;
+    const Ptr<WorkloadExecutor> exec = executor.exec;
+    MetricsSink* sink = &observers.Sink();
+    m_sinkPorts = sink->PortCounterSnapshot().size();
+    const uint64_t kmin = SmallestKmin(spec);
+
+    auto probe = [fabric, nics, exec, sink, kmin]() {
+        FabricProbeResult r;
+        auto notQuiescent = [&r](const char* why) {
+            if (r.notQuiescent.empty())
+            {
+                r.notQuiescent = why;
+            }
+        };
+        for (const auto& l : fabric->links)
+        {
+            if (l.channel->GetFramesInFlight() > 0)
+            {
+                notQuiescent("frames in flight");
+            }
+            for (const auto& dev : {l.devA, l.devB})
+            {
+                for (uint8_t prio = 0; prio < 8; ++prio)
+                {
+                    if (dev->IsPaused(prio))
+                    {
+                        notQuiescent("a port paused");
+                    }
+                }
+            }
+        }
+        for (const auto& sw : fabric->switches)
+        {
+            if (sw->GetFramesInPipeline() + sw->GetFramesHeld() > 0)
+            {
+                notQuiescent("frames held in a switch");
+            }
+            const Ptr<SharedBufferMmu> mmu = sw->GetMmu();
+            if (mmu && mmu->GetTotalUsed() > 0)
+            {
+                notQuiescent("switch buffer in use");
+            }
+            for (uint16_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                const Ptr<SwitchPort> port = sw->GetPort(p);
+                if (port->GetQueuedFrames() > 0)
+                {
+                    notQuiescent("frames queued");
+                }
+                // ECN marking between Kmin and Kmax draws from the port's random stream: a
+                // queue that ever reached Kmin may have drawn, and replay would not.
+                if (port->GetCounters().maxQueueBytes > kmin && r.exactWhyNot.empty())
+                {
+                    r.exactWhyNot = "ecn_random_marking";
+                }
+            }
+        }
+        for (const auto& nic : *nics)
+        {
+            if (nic->GetQueuedFrames() > 0)
+            {
+                notQuiescent("NIC control frames queued");
+            }
+        }
+        for (const auto& qp : exec->GetQps())
+        {
+            if (qp->GetUnackedBytes() > 0)
+            {
+                notQuiescent("unacknowledged bytes");
+            }
+            const RdmaCcState s = qp->GetCongestionControl()->GetState();
+            for (double v : {s.rateBps, s.targetRateBps, s.alpha, s.windowBytes})
+            {
+                r.state.push_back(Bits(v));
+            }
+        }
+        r.ports = sink->PortCounterSnapshot();
+        for (const auto& nic : *nics)
+        {
+            r.ports.push_back(nic->GetCounters());
+        }
+        return r;
+    };
+
+    const auto windows = FailureWindows(spec);
+    const bool drawnFailures = !spec.failureRates.empty();
+    auto span = [windows, drawnFailures](uint64_t from, uint64_t to) -> std::string {
+        if (drawnFailures)
+        {
+            return "failure_in_span"; // drawn at random over the whole run
+        }
+        for (const auto& [a, b] : windows)
+        {
+            if (a <= to && b >= from)
+            {
+                return "failure_in_span";
+            }
+        }
+        return "";
+    };
+
+    m_memo->Setup(exec, probe, span);
+    if (spec.output.samplePs > 0)
+    {
+        m_memo->SetRefusal("time_series");
+    }
+    else if (spec.output.ccTrace || spec.output.pathTelemetry || spec.output.pcap)
+    {
+        m_memo->SetRefusal("per_packet_output");
+    }
+    bool randomLoss = false;
+    for (const auto& f : spec.failures)
+    {
+        randomLoss = randomLoss || f.kind == "loss" || f.kind == "gray";
+    }
+    if (!StatelessPolicy(plan))
+    {
+        m_memo->SetExactAllowed(false, "policy_state");
+    }
+    else if (randomLoss)
+    {
+        m_memo->SetExactAllowed(false, "random_loss");
+    }
+    m_memo->Start();
+}
+
+void
+FastMode::BeforeCollect(Observers& observers, RunResult& result)
+{
+    if (!m_memo)
+    {
+        return;
+    }
+    std::vector<PortCounters> ports = m_memo->GetReplayedPorts();
+    // Replayed frames were sent and arrived or were dropped (the links' rows will hold the
+    // drops): CollectResults adds the counted frames to these before it checks conservation.
+    uint64_t sent = 0;
+    for (size_t p = m_sinkPorts; p < ports.size(); ++p)
+    {
+        sent += ports[p].txFrames;
+    }
+    uint64_t dropped = 0;
+    for (size_t p = 0; p < m_sinkPorts && p < ports.size(); ++p)
+    {
+        for (size_t k = 0; k < static_cast<size_t>(DropReason::COUNT); ++k)
+        {
+            if (static_cast<DropReason>(k) != DropReason::NIC_STALE)
+            {
+                dropped += ports[p].drops[k];
+            }
+        }
+    }
+    result.conservation.sent += sent;
+    result.conservation.received += sent >= dropped ? sent - dropped : 0;
+    ports.resize(std::min(ports.size(), m_sinkPorts));
+    observers.Sink().SetReplayedCounters(std::move(ports));
+    result.fast = m_memo->GetStats();
+}
+
+void
+FastMode::Dispose()
+{
+    if (m_memo)
+    {
+        m_memo->Dispose();
+        m_memo = nullptr;
+    }
+}
+
+} // namespace tusk
