@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -93,7 +94,7 @@ Table(const std::map<std::string, double>& share, const std::string& reason = "l
         n[1] -= 3 * d;
         for (int k = 0; k < 2; ++k)
         {
-            const auto dec = static_cast<uint64_t>(n[k]);
+            const auto dec = static_cast<uint64_t>(std::max(0.0, n[k])); // a never-chosen port stays 0
             s += fmt::format("{},{},{},{},2,2000,{},{},{}", sw, k, links[k]->linkId, links[k]->to,
                              dec, dec, dec * 4096);
             for (const char* r : {"policy", "hash", "random", "least_backlog", "flowlet",
