@@ -507,8 +507,12 @@ RunVictim(const char* cc, bool victimMask)
         spec.ecn.fallback.kminBytes = 32'000;
         spec.ecn.fallback.kmaxBytes = 32'000;
         spec.ecn.fallback.pmax = 1.0;
-        // IBA's Victim_Mask bit of every switch port (OpenSM's default mask: none set).
-        spec.ns3Defaults["ns3::SwitchPort::EcnVictimMask"] = victimMask ? "true" : "false";
+        // IBA's Victim_Mask bit: set on every switch port, or the annex's default (set only
+        // on the ports to hosts, which never run out of credits here: the same as none set).
+        if (victimMask)
+        {
+            spec.ns3Defaults["ns3::SwitchPort::EcnVictimMask"] = "Set";
+        }
         // A CCT that can go below the incast senders' fair share (100 G / 32): 100 ns per
         // entry, CCT[127] = 12.7 us, 2.5 % of line rate for 4 KiB packets. At the default
         // 20 ns (11 % at CCT[127]) the senders' credit stalls already hold them lower and
