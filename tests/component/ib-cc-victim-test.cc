@@ -210,6 +210,12 @@ TEST_CASE("IB congestion control: a port that lacked credits within the last cre
                                       << " Gb/s (" << roundTrip.victimBecns << " BECNs), judged "
                                       << "at the instant " << instant.victimGbps << " Gb/s ("
                                       << instant.victimBecns << " BECNs)");
+    INFO("marks at the root " << roundTrip.rootMarks << " / " << instant.rootMarks
+                              << ", at the spines' ports to leaf 1 "
+                              << roundTrip.spineToLeaf1Marks << " / "
+                              << instant.spineToLeaf1Marks << " (suppressed "
+                              << roundTrip.spineToLeaf1Suppressed << " / "
+                              << instant.spineToLeaf1Suppressed << ")");
     CHECK(roundTrip.victimGbps >= 0.95 * credits.victimGbps);
     CHECK(instant.victimGbps < 0.7 * credits.victimGbps);
     CHECK(roundTrip.victimBecns < instant.victimBecns);
