@@ -24,6 +24,26 @@ constexpr uint32_t kIncastReceiver = 33; // the first host of leaf 1
 constexpr uint32_t kVictimSender = 66;   // the first host of leaf 2
 constexpr uint32_t kVictimReceiver = 34; // another host of leaf 1
 
+/**
+ * ib-cc with its own settings at their defaults (CCTI_Increase 1, CCT 20 ns per entry, timer
+ * 10 us). The FECN threshold is IB's single threshold as a step: every frame that finds more
+ * than 32 KB queued (a quarter of a 128 KiB VL buffer). `mask`: the EcnVictimMask attribute of
+ * every switch port ("" = its default).
+ */
+void
+UseIbCc(tusk::ScenarioSpec& spec, const std::string& mask)
+{
+    spec.nic.congestionControl = "ib-cc";
+    spec.ecn.enabled = true;
+    spec.ecn.fallback.kminBytes = 32'000;
+    spec.ecn.fallback.kmaxBytes = 32'000;
+    spec.ecn.fallback.pmax = 1.0;
+    if (!mask.empty())
+    {
+        spec.ns3Defaults["ns3::SwitchPort::EcnVictimMask"] = mask;
+    }
+}
+
 /** What one run of the incast with a victim flow shows. */
 struct IncastRun
 {
@@ -62,18 +82,7 @@ RunIncast(bool ibcc, const std::string& mask, const std::string& holdoff = "",
     AddFlow(spec, kVictimSender, kVictimReceiver, 1'000'000);
     if (ibcc)
     {
-        // ib-cc's own settings at their defaults (CCTI_Increase 1, CCT 20 ns per entry, timer
-        // 10 us). The FECN threshold is IB's single threshold as a step: every frame that
-        // finds more than 32 KB queued (a quarter of a 128 KiB VL buffer).
-        spec.nic.congestionControl = "ib-cc";
-        spec.ecn.enabled = true;
-        spec.ecn.fallback.kminBytes = 32'000;
-        spec.ecn.fallback.kmaxBytes = 32'000;
-        spec.ecn.fallback.pmax = 1.0;
-        if (!mask.empty())
-        {
-            spec.ns3Defaults["ns3::SwitchPort::EcnVictimMask"] = mask;
-        }
+        UseIbCc(spec, mask);
         if (!holdoff.empty())
         {
             spec.ns3Defaults["ns3::SwitchPort::EcnVictimHoldoff"] = holdoff;
@@ -247,15 +256,7 @@ RunLastHop(const std::string& mask)
     {
         AddFlow(spec, h, 8, 1'000'000);
     }
-    spec.nic.congestionControl = "ib-cc";
-    spec.ecn.enabled = true;
-    spec.ecn.fallback.kminBytes = 32'000;
-    spec.ecn.fallback.kmaxBytes = 32'000;
-    spec.ecn.fallback.pmax = 1.0;
-    if (!mask.empty())
-    {
-        spec.ns3Defaults["ns3::SwitchPort::EcnVictimMask"] = mask;
-    }
+    UseIbCc(spec, mask);
     LastHopRun v;
     tusk::RunOptions o;
     o.afterRun = [&v](Fabric& fabric, const std::vector<Ptr<RdmaNic>>& nics) {

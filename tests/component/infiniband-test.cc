@@ -538,7 +538,7 @@ RunVictim(const char* cc, bool victimMask)
             // The spines' ports to leaf 1: each receives at most its 800 G uplink's worth, so
             // none is oversubscribed; their queues grow only for lack of leaf 1's credits.
             // (Leaf 0's uplinks are victims too, but ECMP may hash 9 senders, 900 G, onto one:
-            // that port is then a root and marks.)
+            // judged at the instant that port is a root now and then and marks.)
             v.victimMarks += l.ecnMarks;
         }
     }
@@ -555,7 +555,8 @@ TEST_CASE("IB congestion control: the root of congestion marks FECN, a port that
 {
     // IBA vol. 1 annex A10 (oracle 29): a port marks when it is the root of congestion (its
     // queue grows while it has credits); a port whose queue grows for lack of credits is a
-    // victim and marks only with its Victim_Mask bit set (OpenSM's default mask: none).
+    // victim and marks only with its Victim_Mask bit set (by default only on ports to hosts,
+    // which never run out of credits here).
     const VictimRun credits = RunVictim("none", false);
     const VictimRun annex = RunVictim("ib-cc", false);
     const VictimRun masked = RunVictim("ib-cc", true);
