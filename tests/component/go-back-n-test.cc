@@ -11,7 +11,9 @@
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 
+#include <algorithm>
 #include <functional>
+#include <vector>
 
 using namespace tusk_test;
 using namespace ns3;
@@ -19,12 +21,17 @@ using namespace ns3;
 namespace
 {
 
-/** Drops the n-th frame (1-based) whose size is in [minBytes, maxBytes]. */
+/** Drops the n-th frames (1-based) whose size is in [minBytes, maxBytes]. */
 class NthFrameErrorModel : public ErrorModel
 {
   public:
     NthFrameErrorModel(uint32_t n, uint32_t minBytes, uint32_t maxBytes)
-        : m_n(n), m_min(minBytes), m_max(maxBytes)
+        : NthFrameErrorModel(std::vector<uint32_t>{n}, minBytes, maxBytes)
+    {
+    }
+
+    NthFrameErrorModel(std::vector<uint32_t> ns, uint32_t minBytes, uint32_t maxBytes)
+        : m_ns(std::move(ns)), m_min(minBytes), m_max(maxBytes)
     {
     }
 
@@ -37,7 +44,8 @@ class NthFrameErrorModel : public ErrorModel
         {
             return false;
         }
-        if (++m_seen == m_n)
+        ++m_seen;
+        if (std::find(m_ns.begin(), m_ns.end(), m_seen) != m_ns.end())
         {
             ++dropped;
             return true;
@@ -47,7 +55,7 @@ class NthFrameErrorModel : public ErrorModel
 
     void DoReset() override {}
 
-    uint32_t m_n;
+    std::vector<uint32_t> m_ns;
     uint32_t m_min;
     uint32_t m_max;
     uint32_t m_seen = 0;
@@ -124,6 +132,40 @@ TEST_CASE("go-back-N: a gap just before the last packet is NAKed when the last p
     const double extraUs = (f.fctPs - f.idealFctPs) * 1e-6;
     INFO("FCT above ideal: " << extraUs << " us");
     CHECK(extraUs < 4.5 + 2 * 0.35 + 1.0);
+}
+
+TEST_CASE("go-back-N: a resent last packet that reaches the responder while its NAK for an "
+          "earlier ePSN is out draws no second NAK, and the tail waits for the timer",
+          "[component][gbn]")
+{
+    // 4 packets. Data frames at the responder: 1 = PSN 0, 2 = PSN 1, 3 = PSN 2 (dropped),
+    // 4 = PSN 3: the first arrival beyond ePSN 2, NAK(2). The requester goes back to 2 and
+    // resends 2 (frame 5, dropped) and 3 (frame 6). Frame 6 reaches a responder that has
+    // already NAKed ePSN 2: the IBA responder rule (vol. 1 9.7.5, out-of-sequence request:
+    // one PSN sequence error NAK, then later new requests are ignored until ePSN arrives; the
+    // Linux soft-RoCE responder's `sent_psn_nak`) discards it silently. Nothing else is in
+    // flight, so only the requester's retransmission timer resends 2 and 3. The responder
+    // cannot tell the lost resend of 2 from a late one, so this is also the state of a
+    // sprayed or re-routed resend of 2 that the resent last packet overtakes: once 2 arrives,
+    // ePSN is 3 and nothing more comes. A responder that NAKed every out-of-order arrival
+    // would finish about one round trip after frame 6 instead (about 10 us, not 1 ms).
+    const uint64_t bytes = 4 * 4096;
+    const uint64_t rtoUs = 1000;
+    auto em = Create<NthFrameErrorModel>(std::vector<uint32_t>{3, 5}, 1000, 100000);
+    auto r = RunWithLoss(bytes, em, true, 1, rtoUs);
+    REQUIRE(em->dropped == 2);
+    REQUIRE(r.finished);
+    const auto& f = r.flows[0];
+    CHECK(f.deliveredBytes == bytes);
+    CHECK(f.naks == 1);               // NAK(2) only: the resent PSN 3 drew none
+    CHECK(f.retxTimeoutPackets == 2); // the timer resent 2 and 3
+    CHECK(f.retxPackets == 4);        // 2 and 3 after the NAK, 2 and 3 after the timeout
+    // The timer runs from the last progress (the ACK of PSN 1, a few us in), so the message
+    // ends one RTO and a few round trips after its start.
+    const double fctUs = f.fctPs * 1e-6;
+    INFO("FCT " << fctUs << " us, RTO " << rtoUs << " us");
+    CHECK(fctUs > rtoUs);
+    CHECK(fctUs < rtoUs + 4 * 4.5);
 }
 
 TEST_CASE("go-back-N: one dropped ACK mid-flow is covered by the next cumulative ACK",

@@ -385,8 +385,10 @@ CheckWorkload(const ScenarioSpec& spec, const TopologyGraph& graph, const Worklo
     const std::string where = w.kind == "htsim" || w.kind == "hpcc" ? w.file : spec.sourceFile;
     for (auto& t : out.transfers)
     {
-        // Only a collective's transfers (an in-network all-reduce) reach aggregation endpoints.
-        const uint32_t reachable = t.collective >= 0 ? graph.numHosts : graph.NumRankHosts();
+        // Only a collective's transfers (an in-network all-reduce) reach aggregation endpoints
+        // (a lazily built job's sample iterations carry no collective ids: a job's transfer).
+        const bool collective = t.collective >= 0 || (w.kind == "jobs" && !t.background);
+        const uint32_t reachable = collective ? graph.numHosts : graph.NumRankHosts();
         if (t.src >= reachable || t.dst >= reachable)
         {
             throw InputError(where, spec.LineOf("workload.file"), "workload",
