@@ -507,8 +507,12 @@ RunVictim(const char* cc, bool victimMask)
         spec.ecn.fallback.kminBytes = 32'000;
         spec.ecn.fallback.kmaxBytes = 32'000;
         spec.ecn.fallback.pmax = 1.0;
-        // IBA's Victim_Mask bit of every switch port (OpenSM's default mask: none set).
-        spec.ns3Defaults["ns3::SwitchPort::EcnVictimMask"] = victimMask ? "true" : "false";
+        // IBA's Victim_Mask bit: set on every switch port, or the annex's default (set only
+        // on the ports to hosts, which never run out of credits here: the same as none set).
+        if (victimMask)
+        {
+            spec.ns3Defaults["ns3::SwitchPort::EcnVictimMask"] = "Set";
+        }
         // A CCT that can go below the incast senders' fair share (100 G / 32): 100 ns per
         // entry, CCT[127] = 12.7 us, 2.5 % of line rate for 4 KiB packets. At the default
         // 20 ns (11 % at CCT[127]) the senders' credit stalls already hold them lower and
@@ -534,7 +538,7 @@ RunVictim(const char* cc, bool victimMask)
             // The spines' ports to leaf 1: each receives at most its 800 G uplink's worth, so
             // none is oversubscribed; their queues grow only for lack of leaf 1's credits.
             // (Leaf 0's uplinks are victims too, but ECMP may hash 9 senders, 900 G, onto one:
-            // that port is then a root and marks.)
+            // judged at the instant that port is a root now and then and marks.)
             v.victimMarks += l.ecnMarks;
         }
     }
@@ -551,7 +555,8 @@ TEST_CASE("IB congestion control: the root of congestion marks FECN, a port that
 {
     // IBA vol. 1 annex A10 (oracle 29): a port marks when it is the root of congestion (its
     // queue grows while it has credits); a port whose queue grows for lack of credits is a
-    // victim and marks only with its Victim_Mask bit set (OpenSM's default mask: none).
+    // victim and marks only with its Victim_Mask bit set (by default only on ports to hosts,
+    // which never run out of credits here).
     const VictimRun credits = RunVictim("none", false);
     const VictimRun annex = RunVictim("ib-cc", false);
     const VictimRun masked = RunVictim("ib-cc", true);

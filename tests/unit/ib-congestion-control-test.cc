@@ -48,6 +48,11 @@ TEST_CASE("IB CC: CCTI rises per BECN up to CCTI_Limit, the CCT's IPD sets the r
     }
     CHECK(cc->GetCcti(t) == 10); // capped at CCTI_Limit
     CHECK(cc->GetRateBps() == Approx(100e9 * 320.0 / (320.0 + 320.0)).epsilon(1e-9));
+    // Every echoed mark is a BECN, counted whether or not it moved the index.
+    CHECK(cc->GetBecns() == 11);
+    CHECK(cc->GetMaxCcti() == 10);
+    CHECK(cc->GetCcti(t + MilliSeconds(1)) == 0);
+    CHECK(cc->GetMaxCcti() == 10); // the peak stays
 }
 
 TEST_CASE("IB CC: the CCTI timer lowers the index one entry per period down to CCTI_Min",

@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -67,19 +68,50 @@ SwitchPort::GetTypeId()
                           "queued behind it (the HPCC simulator's switch, ShouldSendCN at "
                           "dequeue), instead of when it joins the queue: the mark then reaches "
                           "the receiver without waiting out the queue. InfiniBand's victim rule "
-                          "(EcnVictimMask) applies only at enqueue (boolean).",
+                          "(EcnVictimMask) applies only at enqueue: a frame leaving has had "
+                          "its credits (boolean).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&SwitchPort::m_ecnAtDequeue),
                           MakeBooleanChecker())
             .AddAttribute("EcnVictimMask",
                           "InfiniBand congestion control (IBA vol. 1, annex A10, the switch's "
-                          "Victim_Mask bit for this port): mark FECN also while the port is "
-                          "only a victim of congestion further on (its VL lacks the credits "
-                          "for its next frame). Unset, only the root of congestion marks. No "
-                          "effect without credit flow control (boolean).",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&SwitchPort::m_ecnVictimMask),
-                          MakeBooleanChecker())
+                          "Victim_Mask bit for this port): whether the port marks FECN also "
+                          "while it is only a victim of congestion further on (its VL lacks "
+                          "the credits for its next frame). EndNodes: set on a port whose link "
+                          "leads to a channel adapter, clear on a port to another switch (the "
+                          "annex's recommendation); Set (or true): set; Clear (or false): "
+                          "clear, only the root of congestion marks (OpenSM's default mask). "
+                          "No effect without credit flow control.",
+                          EnumValue(ib::VICTIM_MASK_END_NODES),
+                          MakeEnumAccessor(&SwitchPort::m_ecnVictimMask),
+                          MakeEnumChecker(ib::VICTIM_MASK_END_NODES,
+                                          "EndNodes",
+                                          ib::VICTIM_MASK_SET,
+                                          "Set",
+                                          ib::VICTIM_MASK_CLEAR,
+                                          "Clear",
+                                          ib::VICTIM_MASK_SET,
+                                          "true",
+                                          ib::VICTIM_MASK_CLEAR,
+                                          "false"))
+            .AddAttribute("EcnVictimHoldoff",
+                          "InfiniBand congestion control: a VL that lacked the credits for "
+                          "its next frame less than this long ago is still a victim of "
+                          "congestion further on, though a credit update has just let it "
+                          "send (Time). 0: one credit round trip of the port's link (twice "
+                          "its delay plus the peer's CreditUpdateLatency), the time until a "
+                          "credit update can tell that the congestion further on has gone; "
+                          "1ps: only a VL without credits at that instant is a victim.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&SwitchPort::SetVictimHoldoff,
+                                           &SwitchPort::GetVictimHoldoff),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("FecnSuppressed",
+                            "A frame a victim port would have marked with FECN, left unmarked "
+                            "because the port's Victim_Mask bit is clear (IBA annex A10): "
+                            "(packet, VL, the VL's queue bytes it found).",
+                            MakeTraceSourceAccessor(&SwitchPort::m_fecnSuppressedTrace),
+                            "ns3::SwitchPort::FecnSuppressedTracedCallback")
             .AddAttribute("FlushOnLinkDown",
                           "When the port's link goes down, drop the frames queued at it and "
                           "every frame admitted to it while the link is down (LINK_DOWN), "
@@ -96,6 +128,7 @@ SwitchPort::GetTypeId()
 SwitchPort::SwitchPort()
     : m_ecnRng(CreateObject<UniformRandomVariable>())
 {
+    m_starvedAtPs.fill(-1);
     SetHoldsReceivedFrames(true); // a frame holds its input-buffer credits until forwarded
 }
 
@@ -178,7 +211,57 @@ SwitchPort::IsCongestionVictim(uint8_t vl, uint32_t arrivingBytes) const
     }
     const auto& q = m_queues[vl];
     const uint32_t next = q.empty() ? arrivingBytes : q.front().packet->GetSize();
-    return GetAvailableCredits(vl) < ib::Blocks(next);
+    if (ib::RoleOf(GetAvailableCredits(vl), ib::Blocks(next)) == ib::CongestionRole::VICTIM)
+    {
+        return true;
+    }
+    const int64_t starved = m_starvedAtPs[vl];
+    return starved >= 0 && Simulator::Now().GetPicoSeconds() - starved < VictimHoldoffPs();
+}
+
+void
+SwitchPort::SetVictimHoldoff(Time holdoff)
+{
+    m_victimHoldoff = holdoff;
+    m_victimHoldoffPs = -1; // resolved again at the next use
+}
+
+Time
+SwitchPort::GetVictimHoldoff() const
+{
+    return m_victimHoldoff;
+}
+
+int64_t
+SwitchPort::VictimHoldoffPs() const
+{
+    if (m_victimHoldoffPs < 0)
+    {
+        m_victimHoldoffPs = m_victimHoldoff.GetPicoSeconds();
+        const Ptr<FabricNetDevice> peer = GetPeerDevice();
+        const Ptr<FabricChannel> channel = DynamicCast<FabricChannel>(GetChannel());
+        if (m_victimHoldoffPs == 0 && peer && channel)
+        {
+            TimeValue latency;
+            peer->GetAttribute("CreditUpdateLatency", latency);
+            m_victimHoldoffPs = (channel->GetDelay() * 2 + latency.Get()).GetPicoSeconds();
+        }
+    }
+    return m_victimHoldoffPs;
+}
+
+void
+SwitchPort::NoteCreditStarved(uint8_t vl)
+{
+    m_starvedAtPs[vl] = Simulator::Now().GetPicoSeconds();
+}
+
+bool
+SwitchPort::HasVictimMaskBit() const
+{
+    const Ptr<FabricNetDevice> peer = GetPeerDevice();
+    const bool facesEndNode = peer && !DynamicCast<SwitchPort>(peer);
+    return ib::VictimMaskBit(m_ecnVictimMask, facesEndNode);
 }
 
 int64_t
@@ -247,9 +330,20 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
     }
     AppendPathHop(meta, m_portIndex, m_pathHopBits);
     if (m_ecnEnabled && !m_ecnAtDequeue && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
-        meta.kind == FrameKind::DATA && (m_ecnVictimMask || !victim))
+        meta.kind == FrameKind::DATA)
     {
-        if (ShouldMarkEcn(m_queueBytesPerPrio[prio]))
+        const uint64_t q = m_queueBytesPerPrio[prio];
+        const auto role = victim ? ib::CongestionRole::VICTIM : ib::CongestionRole::ROOT;
+        if (!ib::MayMarkFecn(role, victim && HasVictimMaskBit()))
+        {
+            // No draw: the other frames' marks stay what they were without the count.
+            if (EcnMarkProbability(q, m_ecnKmin, m_ecnKmax, m_ecnPmax) > 0.0)
+            {
+                ++m_victimMarksSuppressed;
+                m_fecnSuppressedTrace(queued.packet, prio, q);
+            }
+        }
+        else if (ShouldMarkEcn(q))
         {
             meta.ecn = ECN_CE; // the frame's IPv4 ECN field (its bytes are built from the meta)
             NoteEcnMark();
@@ -269,10 +363,20 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
     for (int prio = kPriorities - 1; prio >= 0; --prio)
     {
         auto& q = m_queues[prio];
-        if (q.empty() || IsPaused(static_cast<uint8_t>(prio)) ||
-            !HasCredit(static_cast<uint8_t>(prio), q.front().packet->GetSize()))
+        const auto vl = static_cast<uint8_t>(prio);
+        if (q.empty() || IsPaused(vl))
         {
-            continue; // paused (PFC), or no credit for the head frame (InfiniBand): HOL
+            continue; // paused (PFC)
+        }
+        const bool wasStalled = IsCreditStalled(vl); // false without credits (Ethernet)
+        if (!HasCredit(vl, q.front().packet->GetSize()))
+        {
+            NoteCreditStarved(vl);
+            continue; // no credit for the head frame (InfiniBand): HOL
+        }
+        if (wasStalled)
+        {
+            NoteCreditStarved(vl); // it lacked credits until now
         }
         packet = std::move(q.front().packet);
         meta = q.front().meta;

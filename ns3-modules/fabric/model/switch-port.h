@@ -6,6 +6,7 @@
 
 #include "fabric-channel.h"
 #include "fabric-net-device.h"
+#include "ib-fecn-marking.h"
 
 #include "ns3/random-variable-stream.h"
 
@@ -39,6 +40,11 @@ class SwitchPort : public FabricNetDevice
   public:
     static constexpr int kPriorities = 8;
 
+    /** "FecnSuppressed": a frame a victim port would have marked, left unmarked because the
+     *  port's Victim_Mask bit is clear: (packet, its VL, the VL's queue bytes it found). */
+    typedef void (*FecnSuppressedTracedCallback)(Ptr<const Packet> packet, uint8_t vl,
+                                                 uint64_t queueBytes);
+
     /** A frame in an egress queue. */
     struct QueuedFrame
     {
@@ -66,7 +72,9 @@ class SwitchPort : public FabricNetDevice
      * \brief Queue a frame the switch's MMU has admitted, at the egress queue of its priority;
      * CE-mark it first if ECN marking is on (RED on the instantaneous queue, see
      * EcnMarkProbability); on InfiniBand a port that is only a victim of congestion
-     * (IsCongestionVictim) does not mark unless its EcnVictimMask is set (IBA annex A10). During a PFC-watchdog storm on its priority the frame is dropped
+     * (IsCongestionVictim) does not mark unless its Victim_Mask bit is set (HasVictimMaskBit,
+     * IBA annex A10), and counts the frame in GetVictimMarksSuppressed instead when its queue
+     * is above Kmin. During a PFC-watchdog storm on its priority the frame is dropped
      * instead (PFC_WATCHDOG), and while the link is down with FlushOnLinkDown (LINK_DOWN);
      * then false is returned and the caller releases its buffer.
      * \param ingressPort the port it arrived on (for the MMU's release at dequeue)
@@ -107,9 +115,20 @@ class SwitchPort : public FabricNetDevice
      * arriving now. A victim's queue grows for lack of credits: the credits it holds do not
      * cover the frame that would go next (the head of the VL's queue, or the arriving frame
      * when the queue is empty). A root has the credits and its queue grows because more
-     * arrives than its link sends. Always false without credit flow control (Ethernet).
+     * arrives than its link sends. A VL that lacked credits less than EcnVictimHoldoff ago
+     * (by default one credit round trip of the link) is still a victim: the credit update
+     * that let it send one more frame does not make it the root. Always false without credit
+     * flow control (Ethernet).
      */
     bool IsCongestionVictim(uint8_t vl, uint32_t arrivingBytes) const;
+    /** This port's Victim_Mask bit (IBA annex A10): the EcnVictimMask attribute resolved for
+     *  this port (with EndNodes, set when the link's other end is not a switch port). */
+    bool HasVictimMaskBit() const;
+    /** Frames this port left unmarked because it was a victim without its Victim_Mask bit: an
+     *  ECN-capable data frame that found its VL's queue above Kmin (EcnMarkProbability > 0;
+     *  with Kmin = Kmax, every one a root would have marked). No random draw is made for them,
+     *  so the count does not change the marks of other frames. */
+    uint64_t GetVictimMarksSuppressed() const { return m_victimMarksSuppressed; }
     /** Configure RED-style ECN marking at this egress: the attributes EcnMarking,
      *  EcnKminBytes, EcnKmaxBytes (bytes) and EcnPmax (0..1) at once. */
     void SetEcn(bool enabled, uint64_t kminBytes, uint64_t kmaxBytes, double pmax);
@@ -123,6 +142,12 @@ class SwitchPort : public FabricNetDevice
     void DoLinkDown() override;
 
   private:
+    void SetVictimHoldoff(Time holdoff);
+    Time GetVictimHoldoff() const;
+    /** EcnVictimHoldoff in ps, 0 resolved to the link's credit round trip. */
+    int64_t VictimHoldoffPs() const;
+    /** VL `vl` lacks (or until now lacked) the credits for its head frame. */
+    void NoteCreditStarved(uint8_t vl);
     /** Drop every frame of `priority`'s queue for `reason`, releasing its buffer. */
     void DropQueue(uint8_t priority, DropReason reason);
     void DecayDre(uint64_t nowPs) const;
@@ -143,7 +168,13 @@ class SwitchPort : public FabricNetDevice
     uint64_t m_ecnKmin = 0;    //!< attribute EcnKminBytes
     uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
     double m_ecnPmax = 0;      //!< attribute EcnPmax
-    bool m_ecnVictimMask = false; //!< attribute EcnVictimMask
+    ib::VictimMask m_ecnVictimMask = ib::VICTIM_MASK_END_NODES; //!< attribute EcnVictimMask
+    Time m_victimHoldoff;                 //!< attribute EcnVictimHoldoff (0: automatic)
+    mutable int64_t m_victimHoldoffPs = -1; //!< VictimHoldoffPs resolved; -1: not yet
+    /** Per VL: when it last lacked the credits for its head frame, ps; -1: never. */
+    std::array<int64_t, kPriorities> m_starvedAtPs;
+    uint64_t m_victimMarksSuppressed = 0;
+    TracedCallback<Ptr<const Packet>, uint8_t, uint64_t> m_fecnSuppressedTrace;
     bool m_ecnAtDequeue = false;  //!< attribute EcnMarkAtDequeue
     Ptr<UniformRandomVariable> m_ecnRng;
     Ptr<FramePool> m_framePool;

@@ -71,6 +71,7 @@ IbCongestionControl::Init(const RdmaCcSetup& setup)
     RdmaCongestionControl::Init(setup);
     NS_ABORT_MSG_IF(m_min > m_limit, "IbCongestionControl: CctiMin above CctiLimit");
     m_ccti = m_min;
+    m_maxCcti = m_min;
     m_rateBps = RateAt(m_ccti);
 }
 
@@ -91,6 +92,7 @@ IbCongestionControl::SetCcti(uint32_t ccti)
         return;
     }
     m_ccti = ccti;
+    m_maxCcti = std::max(m_maxCcti, ccti);
     m_rateBps = RateAt(ccti);
     m_cctiTrace(ccti);
     NotifyState();
@@ -133,6 +135,7 @@ IbCongestionControl::OnAckSample(bool ecnEcho, Time, Time now)
     Advance(now);
     if (ecnEcho)
     {
+        ++m_becns;
         if (m_ccti <= m_min)
         {
             m_timerStart = now;

@@ -51,6 +51,10 @@ class IbCongestionControl : public RdmaCongestionControl
     Time Ipd(uint32_t ccti) const { return m_cctStep * static_cast<int64_t>(ccti); }
     /** The injection rate at table entry `ccti`, bit/s. */
     uint64_t RateAt(uint32_t ccti) const;
+    /** BECNs this QP has reacted to (ACKs that echoed a FECN mark). */
+    uint64_t GetBecns() const { return m_becns; }
+    /** The highest table index this QP reached (entries). */
+    uint32_t GetMaxCcti() const { return m_maxCcti; }
 
   private:
     /** Apply the CCTI timer's decrements due by `now`. */
@@ -68,6 +72,8 @@ class IbCongestionControl : public RdmaCongestionControl
     uint32_t m_ccti = 0;
     Time m_timerStart; //!< the timer period in progress started here
     uint64_t m_rateBps = 0;
+    uint64_t m_becns = 0;
+    uint32_t m_maxCcti = 0;
     TracedCallback<uint32_t> m_cctiTrace;
 };
 
