@@ -202,7 +202,7 @@ TEST_CASE("HPCC per ACK: first echo records, the reference window moves once per
     const double u3 = 0.9 * u2 + 0.1 * (12'800 * 8 / 1e-6 / 1e11 + 25'600 * 8 / 1e6);
     CHECK(cc->GetUtilisation() == Approx(u3));
     CHECK(cc->GetReferenceWindow() == Approx(125'000 / (u3 / 0.95) + 80));
-    CHECK(cc->GetWindowBytes() == std::llround(cc->GetReferenceWindow()));
+    CHECK(cc->GetWindowBytes() == static_cast<uint64_t>(std::llround(cc->GetReferenceWindow())));
     // An echo over another number of hops (a new path) only records L.
     const double w = cc->GetWindow();
     const IntStack e4 = Stack({{3000, 0, 0}, {3000, 0, 0}});

@@ -161,6 +161,31 @@ TEST_CASE("locate: a path of link ids is walked from the source host, each hop i
     CHECK(FormatPaths({{{0, 2, 3, 1}, 120}, {{0, 4, 5, 1}, 98}}) == "0>2>3>1:120|0>4>5>1:98");
 }
 
+TEST_CASE("locate: a path to or from an in-network reduction's aggregation endpoint is walked",
+          "[unit][locate]")
+{
+    // host0 - leaf0 - spine0 - leaf1 - host1, and leaf0's aggregation endpoint agg.leaf0
+    // (link 6), which flows.csv numbers host 2 (after the real hosts) and links.csv names by
+    // its switch.
+    LinkIndex idx({{0, "host0", "leaf0"}, {0, "leaf0", "host0"},
+                   {1, "host1", "leaf1"}, {1, "leaf1", "host1"},
+                   {2, "leaf0", "spine0"}, {2, "spine0", "leaf0"},
+                   {3, "leaf1", "spine0"}, {3, "spine0", "leaf1"},
+                   {6, "leaf0", "agg.leaf0"}, {6, "agg.leaf0", "leaf0"}});
+    const auto up = idx.Walk("0>6", "host0", "host2");
+    REQUIRE(up.size() == 2);
+    CHECK(idx.Links()[up[1]].Name() == "leaf0->agg.leaf0");
+    const auto down = idx.Walk("6>2>3>1", "host2", "host1");
+    REQUIRE(down.size() == 4);
+    CHECK(idx.Links()[down[0]].Name() == "agg.leaf0->leaf0");
+    CHECK(idx.Links()[down[3]].Name() == "leaf1->host1");
+    // A host links.csv does name must still be where the path ends; an unnamed one must be an
+    // aggregation endpoint.
+    CHECK_THROWS_WITH(idx.Walk("6>2", "host2", "host1"), Catch::Contains("ends at spine0"));
+    CHECK_THROWS_WITH(idx.Walk("0>2", "host0", "host2"), Catch::Contains("ends at spine0"));
+    CHECK_THROWS_WITH(idx.Walk("2>3", "host2", "host1"), Catch::Contains("does not start at"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Signals
 

@@ -120,8 +120,22 @@ LinkIndex::LinkIndex(std::vector<DirectedLink> rows)
     for (uint32_t i = 0; i < m_rows.size(); ++i)
     {
         m_rowsOfId[m_rows[i].linkId].push_back(i);
+        m_vertices.insert(m_rows[i].from);
+        m_vertices.insert(m_rows[i].to);
     }
 }
+
+namespace
+{
+
+/** An aggregation endpoint's vertex name (fabric/helper/in-network-endpoints.h). */
+bool
+IsAggregationVertex(const std::string& name)
+{
+    return name.rfind("agg.", 0) == 0;
+}
+
+} // namespace
 
 std::string
 VertexTier(const std::string& name)
@@ -182,9 +196,10 @@ LinkIndex::Walk(const std::string& text,
             throw std::invalid_argument(fmt::format("link_id {} is not in links.csv", id));
         }
         bool found = false;
+        const bool fromEndpoint = hops.empty() && !Named(srcVertex);
         for (uint32_t r : rows->second)
         {
-            if (m_rows[r].from == at)
+            if (fromEndpoint ? IsAggregationVertex(m_rows[r].from) : m_rows[r].from == at)
             {
                 hops.push_back(r);
                 at = m_rows[r].to;
@@ -201,7 +216,7 @@ LinkIndex::Walk(const std::string& text,
         }
         pos = end + 1;
     }
-    if (at != dstVertex)
+    if (at != dstVertex && (Named(dstVertex) || !IsAggregationVertex(at)))
     {
         throw std::invalid_argument(
             fmt::format("the path ends at {}, not at the flow's destination {}", at, dstVertex));

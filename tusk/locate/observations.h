@@ -14,6 +14,7 @@
 #include <istream>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace tusk
@@ -78,6 +79,9 @@ class LinkIndex
      * \brief Parse one path "3>17>42>9" (link ids, '>' between hops) into directed links
      * (indices into Links()), walking from `srcVertex`: each hop is the direction of that link
      * whose `from` is the current vertex.
+     * A source or destination that links.csv does not name is an aggregation endpoint of an
+     * in-network reduction (flows.csv numbers it as a host after the real ones, links.csv names
+     * it `agg.<switch>`): the walk then starts (ends) at whichever `agg.` vertex the path does.
      * \throws std::invalid_argument saying what was wrong: not a number, an id links.csv does
      *         not have, a hop that does not touch the current vertex, a path that ends elsewhere
      *         than `dstVertex`.
@@ -87,7 +91,11 @@ class LinkIndex
                                const std::string& dstVertex) const;
 
   private:
+    /** `name` is a vertex of links.csv, or else an aggregation endpoint's host id. */
+    bool Named(const std::string& name) const { return m_vertices.count(name) > 0; }
+
     std::vector<DirectedLink> m_rows;
+    std::unordered_set<std::string> m_vertices; //!< every `from` and `to`
     /** link id -> its rows (directions); a map: ids are any uint32, not necessarily dense. */
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_rowsOfId;
 };
