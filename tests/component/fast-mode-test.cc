@@ -9,6 +9,7 @@
 #include "results/results-writer.h"
 
 #include <cmath>
+#include <set>
 
 using namespace tusk_test;
 
@@ -104,6 +105,36 @@ TEST_CASE("fast mode, steady rule: random spraying with no compute time is repla
         INFO(m.metric << " " << m.job << ": packet " << m.packet << " fast " << m.fast);
         CHECK(std::fabs(m.RelativeDifference()) <= 0.05);
     }
+}
+
+TEST_CASE("validate-fast compares a workload without jobs as a whole, and fast mode changes "
+          "nothing there",
+          "[component][fast-mode]")
+{
+    // A ring all-reduce workload (no [[jobs]]): fast mode has no iteration to replay, so the
+    // two runs are the same simulation and every metric of the whole run must be equal.
+    auto spec = [](const std::string& mode) {
+        tusk::ScenarioSpec s = LeafSpine(2, 2, 4, 100);
+        s.workload.kind = "ring-allreduce";
+        s.workload.bytes = 1 << 20;
+        s.simulator.mode = mode;
+        return s;
+    };
+    const tusk::RunResult p = Run(spec("packet"));
+    const tusk::RunResult f = Run(spec("fast"));
+    REQUIRE(p.finished);
+    REQUIRE(f.finished);
+    CHECK(f.fast.iterations == 0);
+    std::set<std::string> metrics;
+    for (const auto& m : tusk::CompareFastMetrics(p, f))
+    {
+        INFO(m.metric << " " << m.job << ": packet " << m.packet << " fast " << m.fast);
+        CHECK(m.job == "run");
+        CHECK(m.packet > 0);
+        CHECK(m.RelativeDifference() == 0.0);
+        metrics.insert(m.metric);
+    }
+    CHECK(metrics == std::set<std::string>{"cct_mean_us", "fct_mean_us", "fct_p99_us"});
 }
 
 TEST_CASE("fast mode: the iterations a failure falls in are simulated packet by packet, the "

@@ -60,6 +60,11 @@ ValidateFastCommand::Run(std::ostream& out)
                            m.packet, m.fast, d * 100, ok ? "" : "  > tolerance");
     }
     const auto& s = f.fast;
+    if (p.jobs.empty())
+    {
+        out << "no [[jobs]] in this workload: fast mode replays job iterations only, so both "
+               "runs simulated every packet\n";
+    }
     out << fmt::format("iterations replayed {} of {} ({} exact, {} steady), simulated {}\n",
                        s.replayedExact + s.replayedSteady, s.iterations, s.replayedExact,
                        s.replayedSteady, s.simulated);

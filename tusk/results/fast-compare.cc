@@ -20,7 +20,11 @@ FastMetric::RelativeDifference() const
 namespace
 {
 
-/** The values of one run the metrics are computed from, for job `job` (-1: every job). */
+/** Job index meaning every flow and collective of the run, in a job or not. */
+constexpr int32_t kWholeRun = -2;
+
+/** The values of one run the metrics are computed from, for job `job` (-1: every job;
+ *  kWholeRun: the whole run). */
 struct JobValues
 {
     std::vector<double> cct;
@@ -34,7 +38,7 @@ ValuesOf(const RunResult& r, int32_t job)
     JobValues v;
     for (const auto& c : r.collectives)
     {
-        if (c.finished && (job < 0 ? c.job >= 0 : c.job == job))
+        if (c.finished && (job == kWholeRun || (job < 0 ? c.job >= 0 : c.job == job)))
         {
             v.cct.push_back(static_cast<double>(c.cctPs) / 1e6);
         }
@@ -58,7 +62,7 @@ ValuesOf(const RunResult& r, int32_t job)
     }
     for (const auto& f : r.flows)
     {
-        if (f.finished && (job < 0 ? f.job >= 0 : f.job == job))
+        if (f.finished && (job == kWholeRun || (job < 0 ? f.job >= 0 : f.job == job)))
         {
             v.fct.push_back(static_cast<double>(f.fctPs) / 1e6);
         }
@@ -97,7 +101,13 @@ CompareFastMetrics(const RunResult& packet, const RunResult& fast)
     {
         jobs.emplace_back(static_cast<int32_t>(j.id), j.name);
     }
-    if (jobs.size() != 1)
+    if (jobs.empty())
+    {
+        // No [[jobs]]: nothing to replay, fast mode simulates every packet; the whole run's
+        // collectives and flows are compared (they must be equal).
+        jobs.emplace_back(kWholeRun, "run");
+    }
+    else if (jobs.size() != 1)
     {
         jobs.emplace_back(-1, "all");
     }

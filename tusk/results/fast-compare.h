@@ -25,7 +25,8 @@ struct FastMetric
 };
 
 /** The metrics `validate-fast` compares, per job and over all jobs, from two runs of one
- *  scenario (jobs matched by index; a metric without values in either run is left out). */
+ *  scenario (jobs matched by index; a metric without values in either run is left out). A
+ *  workload without jobs is compared as a whole (job "run": every collective and flow). */
 std::vector<FastMetric> CompareFastMetrics(const RunResult& packet, const RunResult& fast);
 
 } // namespace tusk
