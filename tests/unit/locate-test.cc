@@ -3,6 +3,7 @@
 // max-min model of a leaf-spine with planted slow or lossy link directions.
 
 #include "locate-synthetic.h"
+#include "locate/observations.h"
 #include "locate/tomography.h"
 
 #include <catch2/catch.hpp>
@@ -12,6 +13,7 @@
 #include <chrono>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 using namespace tusk::locate;
 using namespace tusk_test;
@@ -184,6 +186,37 @@ TEST_CASE("locate: a path to or from an in-network reduction's aggregation endpo
     CHECK_THROWS_WITH(idx.Walk("6>2", "host2", "host1"), Catch::Contains("ends at spine0"));
     CHECK_THROWS_WITH(idx.Walk("0>2", "host0", "host2"), Catch::Contains("ends at spine0"));
     CHECK_THROWS_WITH(idx.Walk("2>3", "host2", "host1"), Catch::Contains("does not start at"));
+}
+
+TEST_CASE("locate: flows to or from aggregation endpoints are not evidence about links",
+          "[unit][locate]")
+{
+    // An in-network reduction's flows end when the reduction does (it waits for every
+    // contributor), not when their path delivers them: read, counted apart, left out. Host 2
+    // is leaf0's aggregation endpoint (links.csv names it agg.leaf0).
+    const std::string links = "link_id,from,to\n"
+                              "0,host0,leaf0\n0,leaf0,host0\n1,host1,leaf1\n1,leaf1,host1\n"
+                              "2,leaf0,spine0\n2,spine0,leaf0\n3,leaf1,spine0\n3,spine0,leaf1\n"
+                              "6,leaf0,agg.leaf0\n6,agg.leaf0,leaf0\n";
+    const std::string flows = "flow_id,src,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                              "0,0,1,1000,0,10,5,0>2>3>1\n"
+                              "1,0,2,1000,0,90,5,0>6\n"
+                              "2,2,1,1000,0,90,5,6>2>3>1\n";
+    std::istringstream f(flows);
+    std::istringstream l(links);
+    const auto obs = ReadObservations(f, "flows.csv", l, "links.csv", nullptr);
+    CHECK(obs.links.HasAggregationEndpoints());
+    REQUIRE(obs.flows.size() == 1);
+    CHECK(obs.flows[0].flowId == "0");
+    CHECK(obs.skippedReductionFlows == 2);
+    // Without aggregation endpoints an unknown host is still an error, not a skipped flow.
+    std::istringstream f2("flow_id,src,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                          "0,0,7,1000,0,10,5,0>2>3>1\n");
+    std::istringstream l2("link_id,from,to\n0,host0,leaf0\n0,leaf0,host0\n1,host1,leaf1\n"
+                          "1,leaf1,host1\n2,leaf0,spine0\n2,spine0,leaf0\n3,leaf1,spine0\n"
+                          "3,spine0,leaf1\n");
+    CHECK_THROWS_WITH(ReadObservations(f2, "flows.csv", l2, "links.csv", nullptr),
+                      Catch::Contains("not at the flow's destination host7"));
 }
 
 // ---------------------------------------------------------------------------------------------

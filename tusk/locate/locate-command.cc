@@ -111,6 +111,12 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
     {
         out << fmt::format(" ({} without one skipped)", obs.skippedFlows);
     }
+    if (obs.skippedReductionFlows)
+    {
+        out << fmt::format(" ({} to or from aggregation endpoints skipped: an in-network "
+                           "reduction times them)",
+                           obs.skippedReductionFlows);
+    }
     out << fmt::format(", {} link directions in {} classes", obs.links.Links().size(),
                        inc.classes.size());
     if (inc.unusedLinks)
@@ -189,6 +195,7 @@ ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
         {"evidence", "flows"},
         {"flows", obs.flows.size()},
         {"skipped_flows", obs.skippedFlows},
+        {"skipped_reduction_flows", obs.skippedReductionFlows},
         {"link_directions", obs.links.Links().size()},
         {"classes", r.incidence.classes.size()},
         {"unobserved_link_directions", r.incidence.unusedLinks},

@@ -114,17 +114,6 @@ FlowObservation::PathPackets() const
     return n;
 }
 
-LinkIndex::LinkIndex(std::vector<DirectedLink> rows)
-    : m_rows(std::move(rows))
-{
-    for (uint32_t i = 0; i < m_rows.size(); ++i)
-    {
-        m_rowsOfId[m_rows[i].linkId].push_back(i);
-        m_vertices.insert(m_rows[i].from);
-        m_vertices.insert(m_rows[i].to);
-    }
-}
-
 namespace
 {
 
@@ -136,6 +125,19 @@ IsAggregationVertex(const std::string& name)
 }
 
 } // namespace
+
+LinkIndex::LinkIndex(std::vector<DirectedLink> rows)
+    : m_rows(std::move(rows))
+{
+    for (uint32_t i = 0; i < m_rows.size(); ++i)
+    {
+        m_rowsOfId[m_rows[i].linkId].push_back(i);
+        m_vertices.insert(m_rows[i].from);
+        m_vertices.insert(m_rows[i].to);
+        m_aggregationEndpoints =
+            m_aggregationEndpoints || IsAggregationVertex(m_rows[i].from);
+    }
+}
 
 std::string
 VertexTier(const std::string& name)
@@ -344,6 +346,12 @@ ReadObservations(std::istream& flows,
         }
         const std::string src = "host" + std::to_string(o.src);
         const std::string dst = "host" + std::to_string(o.dst);
+        if (obs.links.HasAggregationEndpoints() &&
+            (!obs.links.Named(src) || !obs.links.Named(dst)))
+        {
+            ++obs.skippedReductionFlows; // an in-network reduction's: times the reduction
+            continue;
+        }
         size_t pos = 0;
         while (pos <= text.size())
         {

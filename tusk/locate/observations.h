@@ -90,12 +90,19 @@ class LinkIndex
                                const std::string& srcVertex,
                                const std::string& dstVertex) const;
 
-  private:
-    /** `name` is a vertex of links.csv, or else an aggregation endpoint's host id. */
+    /** Whether `name` is a vertex of links.csv (an aggregation endpoint's host id is not:
+     *  links.csv names it `agg.<switch>`). */
     bool Named(const std::string& name) const { return m_vertices.count(name) > 0; }
+
+    /** Whether links.csv has an aggregation endpoint (`agg.<switch>`): the run reduced in the
+     *  network ([topology] in_network_reduction). */
+    bool HasAggregationEndpoints() const { return m_aggregationEndpoints; }
+
+  private:
 
     std::vector<DirectedLink> m_rows;
     std::unordered_set<std::string> m_vertices; //!< every `from` and `to`
+    bool m_aggregationEndpoints = false;
     /** link id -> its rows (directions); a map: ids are any uint32, not necessarily dense. */
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_rowsOfId;
 };
@@ -107,6 +114,10 @@ struct Observations
     LinkIndex links;                       //!< one per direction (links.csv rows)
     std::vector<FlowObservation> flows;    //!< flows with at least one fabric path
     uint32_t skippedFlows = 0;             //!< rows without a path (scale-up, empty)
+    /** Rows to or from an in-network reduction's aggregation endpoint: their completion is
+     *  the reduction's (it waits for every contributor), not their path's, so they are not
+     *  evidence about links. */
+    uint32_t skippedReductionFlows = 0;
     uint32_t mtuBytes = 0;                 //!< payload per packet (manifest's nic.mtu_bytes), 0 = unknown
     /** The fabric's nominal (configured) link rate, bit/s: the lower of the manifest's
      *  scenario.topology.host_link_gbps and fabric_link_gbps; 0 = unknown. */
@@ -120,7 +131,9 @@ struct Observations
  * the MTU (`scenario.nic.mtu_bytes`) and the configured link rates
  * (`scenario.topology.host_link_gbps`, `fabric_link_gbps`): nothing else of the manifest.
  *
- * Rows whose path is empty (transfers inside a server) are counted in `skippedFlows`.
+ * Rows whose path is empty (transfers inside a server) are counted in `skippedFlows`; rows
+ * to or from an aggregation endpoint (a host links.csv does not name) in
+ * `skippedReductionFlows`.
  * \throws ns3::InputError naming the file, line and column for a missing file, a missing
  *         column (a flows.csv without `path`/`paths`), a malformed number or path, a link id
  *         that links.csv does not have, or a path that does not connect the flow's hosts.
