@@ -11,6 +11,7 @@
 // or after FailoverTime of silence when that is set) and every byte arrives; with the
 // selector's Failover off they stay and the run stalls.
 
+#include "dead-route-watch.h"
 #include "run-helpers.h"
 
 #include "fabric/helper/fabric-helper.h"
@@ -222,11 +223,8 @@ constexpr uint64_t kRtoUs = 200;
 constexpr uint64_t kFlowBytes = 4ULL << 20;
 
 /** What the failover run saw at the senders (hosts 0 and 1). */
-struct FailoverLog
+struct FailoverLog : DeadRouteLog
 {
-    std::set<uint16_t> deadEntropies; //!< routes from hosts 0, 1 to 2, 3 over the failed link
-    uint64_t lastDeadSendPs = 0;      //!< last data frame sent on one of them
-    uint64_t deadFramesAfterFailure = 0;
     std::vector<std::pair<uint64_t, uint16_t>> repins; //!< (time ps, entropy left)
 };
 
@@ -259,40 +257,10 @@ RunFailover(const std::map<std::string, std::string>& ns3, FailoverLog& log)
     AddFlow(s, 1, 3, kFlowBytes);
     tusk::RunOptions o;
     o.beforeRun = [&log](ns3::Fabric& fab, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
-        const auto ports = ns3::IncidentLinks(fab.graph);
-        const auto table = ns3::ComputeEqualCostPorts(fab.graph);
-        const auto layout = ns3::SourceRouteLayoutOf(fab.graph, table);
-        for (uint32_t r = 0; r < layout.Routes(); ++r)
-        {
-            for (uint32_t src : {0u, 1u})
-            {
-                for (uint32_t li : ns3::RouteLinks(fab.graph, ports, table, layout, src, src + 2, r))
-                {
-                    const auto& l = fab.graph.links[li];
-                    const std::string a = fab.graph.vertices[l.a].name;
-                    const std::string b = fab.graph.vertices[l.b].name;
-                    if ((a == "p2.leaf1" && b == "p2.spine1") || (a == "p2.spine1" && b == "p2.leaf1"))
-                    {
-                        log.deadEntropies.insert(ns3::EntropyOfRoute(r));
-                    }
-                }
-            }
-        }
+        WatchDeadRoutes(log, fab, nics, {{0, 2}, {1, 3}}, "p2.leaf1", "p2.spine1",
+                        kFailAtUs * 1'000'000);
         for (uint32_t src : {0u, 1u})
         {
-            for (uint32_t k = 0; k < nics[src]->GetNPlanes(); ++k)
-            {
-                nics[src]->GetPlanePort(k)->TraceConnectWithoutContext(
-                    "Tx", FrameCallback([&log](ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta& m) {
-                        if (m.kind != ns3::FrameKind::DATA || !log.deadEntropies.count(m.srcPort))
-                        {
-                            return;
-                        }
-                        const uint64_t now = ns3::Simulator::Now().GetPicoSeconds();
-                        log.lastDeadSendPs = std::max(log.lastDeadSendPs, now);
-                        log.deadFramesAfterFailure += now >= kFailAtUs * 1'000'000;
-                    }));
-            }
             nics[src]->TraceConnectWithoutContext(
                 "QpCreated",
                 ns3::Callback<void, ns3::Ptr<ns3::RdmaQueuePair>>(
