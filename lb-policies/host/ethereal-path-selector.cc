@@ -84,6 +84,27 @@ EtherealHostPaths::MarkFailed(uint32_t route, uint64_t untilPs)
     until = std::max(until, untilPs);
 }
 
+RdmaNic*
+EtherealHostPaths::NicOf(uint32_t host)
+{
+    if (m_nics.empty())
+    {
+        // Once per host table: every RdmaNic of the simulation by host id.
+        for (auto it = NodeList::Begin(); it != NodeList::End(); ++it)
+        {
+            for (uint32_t d = 0; d < (*it)->GetNDevices(); ++d)
+            {
+                if (Ptr<RdmaNic> nic = DynamicCast<RdmaNic>((*it)->GetDevice(d)))
+                {
+                    m_nics[nic->GetHostId()] = PeekPointer(nic);
+                }
+            }
+        }
+    }
+    const auto it = m_nics.find(host);
+    return it == m_nics.end() ? nullptr : it->second;
+}
+
 bool
 EtherealHostPaths::Failed(uint32_t route, uint64_t nowPs) const
 {
@@ -160,8 +181,8 @@ EtherealPathSelector::GetTypeId()
                           MakeTimeAccessor(&EtherealPathSelector::m_failoverTime),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("RouteHoldDown",
-                          "How long the host avoids a route a subflow left after losses, and "
-                          "moves its other subflows off it (Time).",
+                          "How long the host avoids a route a subflow left after a timeout or "
+                          "FailoverTime of silence, and moves its other subflows off it (Time).",
                           TimeValue(MilliSeconds(1)),
                           MakeTimeAccessor(&EtherealPathSelector::m_holdDown),
                           MakeTimeChecker(Time(0)))
@@ -196,9 +217,10 @@ EtherealPathSelector::Pin()
         m_host = CreateObject<EtherealHostPaths>(m_routes, RouteOfEntropy(m_base) + 1);
     }
     m_route = RouteOfEntropy(m_base);
-    m_entropy = m_base; // as FixedPathSelector until the first move
+    m_entropy = m_base; // the route the workload pinned the subflow to
     m_host->Pin(m_route);
     m_pinned = true;
+    MoveAcks();
 }
 
 void
@@ -230,21 +252,11 @@ EtherealPathSelector::MoveAcks() const
     {
         return; // alone (unit tests): no peer
     }
-    // The peer's NIC: moves are rare, so a walk over the nodes is cheap enough.
-    for (auto it = NodeList::Begin(); it != NodeList::End(); ++it)
+    if (RdmaNic* nic = m_host->NicOf(m_qp->GetPeerHost()))
     {
-        for (uint32_t d = 0; d < (*it)->GetNDevices(); ++d)
+        if (Ptr<RdmaQueuePair> peer = nic->GetQp(m_qp->GetPeerQpn()))
         {
-            Ptr<RdmaNic> nic = DynamicCast<RdmaNic>((*it)->GetDevice(d));
-            if (nic && nic->GetHostId() == m_qp->GetPeerHost())
-            {
-                Ptr<RdmaQueuePair> peer = nic->GetQp(m_qp->GetPeerQpn());
-                if (peer)
-                {
-                    peer->GetPathSelector()->SetBaseEntropy(m_entropy);
-                }
-                return;
-            }
+            peer->GetPathSelector()->SetBaseEntropy(m_entropy);
         }
     }
 }
@@ -299,10 +311,15 @@ EtherealPathSelector::DoFeedback(uint16_t entropy, Feedback fb, Time now)
         return;
     }
     ++m_lossRun;
-    if (fb == TIMEOUT || m_lossRun >= m_repinLosses)
+    if (fb == TIMEOUT)
     {
+        // Nothing came back for a whole RTO: the route is taken for failed, host-wide.
         m_host->MarkFailed(m_route, nowPs + m_holdDown.GetPicoSeconds());
         Repin(nowPs);
+    }
+    else if (m_lossRun >= m_repinLosses)
+    {
+        Repin(nowPs); // trims or losses: this subflow moves, the route stays usable
     }
 }
 

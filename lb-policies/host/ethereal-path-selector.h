@@ -45,7 +45,7 @@ class EtherealHostPaths : public Object
     /** A subflow pins to `route` (+1 load) / leaves it (-1). */
     void Pin(uint32_t route);
     void Unpin(uint32_t route);
-    /** `route` failed at `nowPs`: avoided, and left by the subflows on it, until `untilPs`. */
+    /** `route` failed: avoided, and left by the subflows on it, until `untilPs`. */
     void MarkFailed(uint32_t route, uint64_t untilPs);
     /** Whether `route` is marked failed at `nowPs`. */
     bool Failed(uint32_t route, uint64_t nowPs) const;
@@ -57,12 +57,16 @@ class EtherealHostPaths : public Object
      * (or none set), `from`.
      */
     uint32_t LeastLoaded(uint32_t from, uint64_t nowPs);
+    /** The RdmaNic of `host` in the running simulation (ns-3's NodeList, read once), or
+     *  nullptr. Not owned: the nodes outlive the table's use. */
+    RdmaNic* NicOf(uint32_t host);
 
   private:
     uint32_t m_routes;
     uint32_t m_cursor;
     std::map<uint32_t, uint32_t> m_load;
     std::map<uint32_t, uint64_t> m_failedUntilPs;
+    std::map<uint32_t, RdmaNic*> m_nics;
 };
 
 /**
@@ -76,13 +80,18 @@ class EtherealHostPaths : public Object
  *   FailoverTime is not zero, when packets sent on it have had no feedback for FailoverTime;
  *   GOOD or ECN feedback ends a run of NACKs;
  * - **re-pin**: the subflow moves to the least-loaded of its host's routes (fewest of the
- *   host's subflows pinned to it, EtherealHostPaths::LeastLoaded), and the host marks the old
- *   route failed for RouteHoldDown: no subflow of the host moves onto it meanwhile, and every
- *   other subflow of the host pinned to it moves at its next packet. Resends and new packets
- *   then take the new route; feedback for the old route is ignored; and the receiver's
- *   acknowledgements take the new route too (a source-routed reply reverses the data's
- *   route; until the first move they take the responder QP's own route, drawn at connection
- *   as RoCE does, so a run without moves is FixedPathSelector's).
+ *   host's subflows pinned to it, EtherealHostPaths::LeastLoaded). After a timeout or silence
+ *   (nothing came back: a failure) the host also marks the old route failed for
+ *   RouteHoldDown: no subflow of the host moves onto it meanwhile, and every other subflow of
+ *   the host pinned to it moves at its next packet; a run of NACKs (trims: congestion, or
+ *   losses) moves only this subflow. Resends and new packets then take the new route;
+ *   feedback for the old route is ignored.
+ *
+ * Acknowledgements travel the subflow's route back (a source-routed reply reverses the data's
+ * route): the peer QP's entropy for control frames is set to the subflow's route at its first
+ * packet and after every move, so a failure that kills only the acknowledgements is found
+ * (by the timeout) and left like one that kills the data. With the default selector a
+ * responder answers on a route of its own, drawn at connection.
  *
  * With Failover = false it is FixedPathSelector: the base entropy for the QP's lifetime.
  * The paper's text available here (its abstract and summaries) says that Ethereal keeps
@@ -102,8 +111,9 @@ class EtherealPathSelector : public PathSelector
     /** Share `paths` with the other subflows of the host (before the first packet); sets
      *  its route count from Routes if it has none. */
     void SetHostPaths(Ptr<EtherealHostPaths> paths);
-    /** The QP this selector chooses for (not owned: the QP owns the selector). When set, a
-     *  move also moves the peer QP's acknowledgements onto the new route. */
+    /** The QP this selector chooses for (not owned: the QP owns the selector). When set, the
+     *  peer QP's acknowledgements take the subflow's route, from its first packet on and
+     *  after every move. */
     void SetQp(RdmaQueuePair* qp) { m_qp = qp; }
     Ptr<EtherealHostPaths> GetHostPaths() const { return m_host; }
     /** The route the subflow is pinned to now. */
@@ -123,8 +133,8 @@ class EtherealPathSelector : public PathSelector
     void DoFeedback(uint16_t entropy, Feedback fb, Time now) override;
     void Pin();
     void Repin(uint64_t nowPs);
-    /** The peer QP answers on the subflow's route from now on (its entropy for control
-     *  frames, RdmaNic::ControlMeta). */
+    /** The peer QP answers on the subflow's current route (its entropy for control frames,
+     *  RdmaNic::ControlMeta). */
     void MoveAcks() const;
 
     bool m_failover = true;

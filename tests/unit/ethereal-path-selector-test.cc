@@ -1,8 +1,8 @@
 // EtherealPathSelector alone, no Simulator (time is passed in): a subflow keeps its base
 // entropy (the route the workload pinned it to) until its route loses packets (RepinLosses
 // NACKs in a row, one TIMEOUT, or FailoverTime of silence when set), then moves to the least-
-// loaded route of its host's table (EtherealHostPaths), the old route held down for the host:
-// its other subflows there move at their next packet. With Failover false it is
+// loaded route of its host's table (EtherealHostPaths); after a timeout or silence the old
+// route is held down for the host: its other subflows there move at their next packet. With Failover false it is
 // FixedPathSelector. The numbers follow from the rule in ethereal-path-selector.h.
 
 #include "lb-policies/host/ethereal-path-selector.h"
@@ -90,17 +90,21 @@ TEST_CASE("ethereal selector: RepinLosses NACKs in a row move the subflow, a GOO
     CHECK(Send(ps, 8) == 0);
     CHECK(host->Load(2) == 0);
     CHECK(host->Load(0) == 1);
-    CHECK(host->Failed(2, Us(8).GetPicoSeconds()));
+    // Trims or losses move the subflow but do not mark the route failed for the host
+    // (congestion is not a failure); a timeout does.
+    CHECK_FALSE(host->Failed(2, Us(8).GetPicoSeconds()));
     // Late NACKs for route 2 are news of packets sent before the move: ignored.
     for (int i = 0; i < 5; ++i)
     {
         ps->OnFeedback(EntropyOfRoute(2), FB::NACK, Us(9));
     }
     CHECK(ps->GetRepins() == 1);
-    // One timeout on the new route moves it again, to route 1 (route 2 is held down).
+    // One timeout on the new route moves it again, to route 1 (the scan goes on from the
+    // cursor, just past route 0), and holds route 0 down for the host.
     ps->OnFeedback(EntropyOfRoute(0), FB::TIMEOUT, Us(10));
     CHECK(ps->GetRepins() == 2);
     CHECK(Send(ps, 11) == 1);
+    CHECK(host->Failed(0, Us(11).GetPicoSeconds()));
 }
 
 TEST_CASE("ethereal selector: the subflow moves to the least-loaded route of its host, and the "
