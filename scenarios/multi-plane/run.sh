@@ -20,9 +20,11 @@
 #
 # 512 ranks (--large; ring-allreduce-512.toml, moe-all-to-all-512.toml): the ring all-reduce
 # and the MoE all-to-all on 1, 2, 4 and 8 planes under ecmp, host-spray, mrc and ethereal
-# (one subflow per plane: nic.qps_per_connection = planes); then, on 4 planes, plane 1's
-# spine 3 failing (switch_down) and plane 1's link between leaf 1 and spine 3 failing
-# (link_down), 100 us into the step. 48 runs of about 15-25 s of CPU each.
+# (one subflow per plane: jobs[0].qps_per_connection = planes); then, on 4 planes, plane 1's
+# link between leaf 1 and spine 3 failing (link_down) 100 us into the step, and for the ring
+# also plane 1's spine 3 failing (switch_down). 44 runs of about 10-40 s of CPU each;
+# WORKLOADS="ring" or "moe" runs one of the two, SMALL=0 skips the 16-host runs (so two run.sh
+# can share one --out: WORKLOADS=ring SMALL=0 and WORKLOADS=moe).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.."
@@ -52,16 +54,18 @@ compare() { # scenario, destination, policies, tusk options...
         ${args[@]+"${args[@]}"} >/dev/null || [ $? -eq 1 ]
 }
 
-for n in 1 2 4; do
+for n in $([ "${SMALL:-1}" = 1 ] && echo 1 2 4); do
     compare scenarios/multi-plane/ring-allreduce.toml "$out/small/p$n" \
         ecmp,host-spray,source-route,mrc,ethereal \
         --set topology.planes=$n --set topology.fabric_link_gbps=$((400 / n))
 done
-compare scenarios/multi-plane/spine-failure.toml "$out/small/fail" \
-    ecmp,host-spray,source-route,mrc,ethereal --set output.drop_log=true 2>/dev/null
+if [ "${SMALL:-1}" = 1 ]; then
+    compare scenarios/multi-plane/spine-failure.toml "$out/small/fail" \
+        ecmp,host-spray,source-route,mrc,ethereal --set output.drop_log=true 2>/dev/null
+fi
 
 if [ "$large" = 1 ]; then
-    for wl in ring moe; do
+    for wl in ${WORKLOADS:-ring moe}; do
         case $wl in
             ring) scenario=scenarios/multi-plane/ring-allreduce-512.toml ;;
             moe) scenario=scenarios/multi-plane/moe-all-to-all-512.toml ;;
@@ -70,17 +74,19 @@ if [ "$large" = 1 ]; then
             plane=(--set topology.planes=$n --set topology.fabric_link_gbps=$((400 / n)))
             compare "$scenario" "$out/$wl/p$n" ecmp,host-spray,mrc "${plane[@]}"
             compare "$scenario" "$out/$wl/p$n-ethereal" ethereal "${plane[@]}" \
-                --set nic.qps_per_connection=$n
+                --set "jobs[0].qps_per_connection=$n"
         done
         plane=(--set topology.planes=4 --set topology.fabric_link_gbps=100
                --set output.drop_log=true)
         spine='failures=[{at_us=100, kind="switch_down", switch="p1.spine3"}]'
         link='failures=[{at_us=100, kind="link_down", link="p1.leaf1-p1.spine3"}]'
-        for kind in spine link; do
+        kinds="link"
+        if [ $wl = ring ]; then kinds="spine link"; fi
+        for kind in $kinds; do
             compare "$scenario" "$out/$wl/fail-$kind" ecmp,host-spray,mrc "${plane[@]}" \
                 --set "${!kind}" 2>/dev/null
             compare "$scenario" "$out/$wl/fail-$kind-ethereal" ethereal "${plane[@]}" \
-                --set "${!kind}" --set nic.qps_per_connection=4 2>/dev/null
+                --set "${!kind}" --set "jobs[0].qps_per_connection=4" 2>/dev/null
         done
     done
 fi

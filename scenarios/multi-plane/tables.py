@@ -20,13 +20,14 @@ A table block in README is
     <!-- table:NAME:end -->
 
 **Time to recover** (`recover_us`, docs in README.md): from the failure (the scenario's
-`failures[0].at_us`) to the last data frame of regular traffic lost to it, from drops.csv
-(`[output] drop_log`). Lost to it: dropped with reason `link_down` or `no_route` at or after
-the failure. Regular: its QP (src, dst, dst_qp) lost another frame to the failure within
+`failures[0].at_us`) to the last frame of regular traffic lost to it, from drops.csv
+(`[output] drop_log`). Lost to it: a frame (data or acknowledgement) dropped with reason
+`link_down` or `no_route` at or after the failure. Regular: its QP (src, dst, dst_qp) lost another frame to the failure within
 PROBE_GAP_US before or after it. A QP's isolated single losses are probes of a retired path
 (MRC probes one with one packet, ProbeInterval = 100 us apart, doubling), which an MRC sender
 keeps sending by design; they are counted in `lost`, not in the recovery. 0 when nothing
-regular was lost; `-` when a transfer never finished (the run never recovered).
+regular was lost; `-` when a transfer was never delivered or never acknowledged (the run never
+recovered). `unfin` counts those transfers, and the CCT of a failure run is `-` with any.
 """
 import csv
 import json
@@ -69,6 +70,14 @@ def manifest(run_dir):
     return json.load(open(Path(run_dir) / "manifest.json"))
 
 
+def unfinished(run_dir):
+    """Transfers not delivered, or delivered and never acknowledged (flows.csv: the sender's
+    completion, which a collective library waits for, never came)."""
+    with open(Path(run_dir) / "flows.csv") as f:
+        return sum(1 for r in csv.DictReader(f)
+                   if r["finished"] != "1" or r["fct_sender_us"] == "")
+
+
 def recovery(run_dir):
     """(frames lost to the failure, time to recover in us or None) of one run folder."""
     m = manifest(run_dir)
@@ -76,13 +85,13 @@ def recovery(run_dir):
     if not failures:
         return 0, 0.0
     at = float(failures[0]["at_us"])
-    lost = []  # (time, qp)
+    lost = []  # (time, qp): data frames and the acknowledgements coming back alike
     with open(Path(run_dir) / "drops.csv") as f:
         for r in csv.DictReader(f):
             t = float(r["time_us"])
-            if r["kind"] == "data" and r["reason"] in LOST_REASONS and t >= at:
+            if r["reason"] in LOST_REASONS and t >= at:
                 lost.append((t, (r["src"], r["dst"], r["dst_qp"])))
-    return len(lost), recover_us(lost, at, m["summary"]["unfinished"] > 0)
+    return len(lost), recover_us(lost, at, unfinished(run_dir) > 0)
 
 
 def recover_us(lost, at, unfinished):
@@ -110,11 +119,13 @@ SMALL_HEADER = (f"{'planes':<7} {'policy':<13} {'CCT_us':>9} {'fct_p99_us':>11} 
 FAIL_HEADER = SMALL_HEADER + f" {'resent_MiB':>10} {'recover_us':>10}"
 
 
-def small_row(label, r):
-    return (f"{label:<7} {r['policy']:<13} {fmt_num(num(r['cct_us']), 9)} "
+def small_row(label, r, unfin=None):
+    unfin = int(r["unfinished"]) if unfin is None else unfin
+    cct = num(r["cct_us"]) if unfin == 0 else float("nan")
+    return (f"{label:<7} {r['policy']:<13} {fmt_num(cct, 9)} "
             f"{fmt_num(num(r['fct_p99_us']), 11)} {fmt_num(num(r['uplink_imbalance']), 8, 2)} "
             f"{int(r['ooo_packets']):8d} {int(r['drops']):6d} {int(r['retx_packets']):6d} "
-            f"{int(r['unfinished']):5d}")
+            f"{unfin:5d}")
 
 
 def table_planes(out):
@@ -136,7 +147,7 @@ def table_failure(out):
     for p in SMALL_POLICIES:
         if p in rows:
             _, rec = recovery(folder / p)
-            lines.append(small_row("4", rows[p]) +
+            lines.append(small_row("4", rows[p], unfinished(folder / p)) +
                          f" {num(rows[p]['retx_bytes']) / MIB:10.2f} {fmt_num(rec, 10)}")
     return lines
 
@@ -158,44 +169,48 @@ def policy_rows(folder):
     return out
 
 
-def large_row(label, r, run_dir):
+def large_row(label, r, run_dir, bound):
     s = manifest(run_dir)["summary"]
-    cct, bound = num(r["cct_us"]), s.get("lower_bound_us")
+    cct = num(r["cct_us"])
     ratio = cct / bound if bound else float("nan")
     return (f"{label:<7} {r['policy']:<11} {fmt_num(cct, 8)} {fmt_num(ratio, 7, 2)} "
             f"{fmt_num(num(r['fct_p99_us']), 10)} {fmt_num(num(r['uplink_imbalance']), 6, 2)} "
             f"{int(r['ooo_packets']):8d} {int(s.get('trimmed_frames', 0)):7d} "
-            f"{num(r['retx_bytes']) / MIB:10.2f} {int(r['unfinished']):5d}")
+            f"{num(r['retx_bytes']) / MIB:10.2f} {unfinished(run_dir):5d}")
 
 
 def table_large(out, wl):
     lines = [LARGE_HEADER]
+    bound = None
     for n in (1, 2, 4, 8):
         rows = policy_rows(Path(out) / wl / f"p{n}")
         if not rows:
             return None
-        lines += [large_row(str(n), *rows[p]) for p in LARGE_POLICIES if p in rows]
+        if bound is None:  # the byte bound at the NIC's whole 400 Gb/s (one plane's runs)
+            bound = manifest(next(iter(rows.values()))[1])["summary"]["lower_bound_us"]
+        lines += [large_row(str(n), *rows[p], bound) for p in LARGE_POLICIES if p in rows]
     return lines
 
 
 def table_large_failures(out, wl):
     base = policy_rows(Path(out) / wl / "p4")
+    if not any((Path(out) / wl / f"fail-{kind}").exists() for kind in FAILURES):
+        return None
     lines = [LFAIL_HEADER]
     for kind in FAILURES:
         rows = policy_rows(Path(out) / wl / f"fail-{kind}")
-        if not rows:
-            return None
         for p in LARGE_POLICIES:
             if p not in rows:
                 continue
             r, run_dir = rows[p]
             lost, rec = recovery(run_dir)
-            cct = num(r["cct_us"])
+            unfin = unfinished(run_dir)
+            cct = num(r["cct_us"]) if unfin == 0 else float("nan")
             b = num(base[p][0]["cct_us"]) if p in base else float("nan")
             lines.append(f"{kind:<7} {p:<11} {fmt_num(cct, 8)} "
                          f"{fmt_num(100 * (cct / b - 1), 7)} {fmt_num(num(r['fct_p99_us']), 10)} "
                          f"{lost:6d} {num(r['retx_bytes']) / MIB:10.2f} {fmt_num(rec, 10)} "
-                         f"{int(r['unfinished']):5d}")
+                         f"{unfin:5d}")
     return lines
 
 
