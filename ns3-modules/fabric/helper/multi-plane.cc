@@ -14,6 +14,32 @@ namespace ns3
 namespace
 {
 constexpr uint32_t kNoTor = ~0u; //!< DualHomeHosts: a vertex no host links to
+
+/** Throw InputError (key `key`) unless every host of `one` has exactly one link; `what` says
+ *  what was to be done with the fabric ("copy into planes"). */
+void
+RequireOneLinkPerHost(const TopologyGraph& one, const std::string& key, const char* what)
+{
+    const uint32_t hosts = one.numHosts;
+    std::vector<uint32_t> hostLinks(hosts, 0);
+    for (const auto& l : one.links)
+    {
+        if (l.a < hosts || l.b < hosts) // a host's link (a switch-to-switch link is skipped)
+        {
+            ++hostLinks[l.a < hosts ? l.a : l.b];
+        }
+    }
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        if (hostLinks[h] != 1)
+        {
+            throw InputError("", 0, key,
+                             std::string("expected every host of a fabric to ") + what +
+                                 " to have one link; host " + std::to_string(h) + " has " +
+                                 std::to_string(hostLinks[h]));
+        }
+    }
+}
 } // namespace
 
 TopologyGraph
@@ -35,24 +61,7 @@ ReplicatePlanes(const TopologyGraph& one, uint32_t planes, uint64_t hostRateBps,
         throw InputError("", 0, key, "expected a positive per-plane host port rate; got 0");
     }
     const uint32_t hosts = one.numHosts;
-    std::vector<uint32_t> hostLinks(hosts, 0);
-    for (const auto& l : one.links)
-    {
-        if (l.a < hosts || l.b < hosts) // a host's link (a switch-to-switch link is skipped)
-        {
-            ++hostLinks[l.a < hosts ? l.a : l.b];
-        }
-    }
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        if (hostLinks[h] != 1)
-        {
-            throw InputError("", 0, key,
-                             "expected every host of a fabric to copy into planes to have one "
-                             "link; host " + std::to_string(h) + " has " +
-                                 std::to_string(hostLinks[h]));
-        }
-    }
+    RequireOneLinkPerHost(one, key, "copy into planes");
     const uint32_t switches = one.NumSwitches();
     TopologyGraph g;
     g.numHosts = hosts;
@@ -98,24 +107,13 @@ DualHomeHosts(const TopologyGraph& one, uint64_t hostRateBps, const std::string&
         throw InputError("", 0, key, "expected a positive host port rate; got 0");
     }
     const uint32_t hosts = one.numHosts;
-    std::vector<uint32_t> hostLinks(hosts, 0);
+    RequireOneLinkPerHost(one, key, "make dual-ToR");
     std::vector<uint32_t> torRank(one.vertices.size(), kNoTor);
     for (const auto& l : one.links)
     {
         if (l.a < hosts || l.b < hosts)
         {
-            ++hostLinks[l.a < hosts ? l.a : l.b];
             torRank[l.a < hosts ? l.b : l.a] = 0; // a ToR (numbered below)
-        }
-    }
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        if (hostLinks[h] != 1)
-        {
-            throw InputError("", 0, key,
-                             "expected every host of a fabric to make dual-ToR to have one "
-                             "link; host " + std::to_string(h) + " has " +
-                                 std::to_string(hostLinks[h]));
         }
     }
     std::vector<uint32_t> tors; // ToR vertices in vertex order
