@@ -158,7 +158,8 @@ InNetworkRow()
         "In-network reduction (SHARP / CollNet-style switch aggregation): every leaf (ToR) and "
         "the first switch of the top tier (the root) get an aggregation endpoint, host "
         "`agg.<switch>` after the real hosts, so all-reduce may run `algorithm = \"in-network\"` "
-        "and `\"auto\"` may pick it (workload.md, In-network all-reduce). Needs `planes = 1`.");
+        "and `\"auto\"` may pick it (workload.md, In-network all-reduce). Needs `planes = 1` "
+        "and no `dual_tor`.");
     row.Default("`false`");
     row.write = [](const P& p) {
         return p.inNetworkReduction ? nlohmann::json(true) : nlohmann::json();
