@@ -281,8 +281,8 @@ TEST_CASE("HPCC topology files with dual-ToR hosts run, one port per QP, both To
     CHECK(onSecond > 0);
 }
 
-TEST_CASE("dual-ToR: odd leaves, dual_tor with planes, on another kind, with fat-tree k = 6 "
-          "and on InfiniBand are refused",
+TEST_CASE("dual-ToR: odd leaves, dual_tor with planes, on another kind, with fat-tree k = 6, "
+          "on InfiniBand, and an HPCC dual-ToR file on InfiniBand are refused",
           "[component][dualtor][cli]")
 {
     const auto dir = Scratch("dual-tor-refused");
@@ -290,6 +290,7 @@ TEST_CASE("dual-ToR: odd leaves, dual_tor with planes, on another kind, with fat
         Write(dir / name, text);
         return Tusk("run -q " + (dir / name).string() + " --out " + (dir / "out").string());
     };
+    const std::string hpcc = std::string(TUSK_SOURCE_DIR) + "/tests/data/hpcc-dual-tor/";
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"odd.toml", "name = \"odd\"\n[topology]\nleaves = 3\ndual_tor = true\n"},
         {"planes.toml", "name = \"planes\"\n[topology]\nplanes = 2\ndual_tor = true\n"},
@@ -297,11 +298,15 @@ TEST_CASE("dual-ToR: odd leaves, dual_tor with planes, on another kind, with fat
         {"rail.toml", "name = \"rail\"\n[topology]\nkind = \"rail-optimised\"\ndual_tor = true\n"},
         {"k6.toml", "name = \"k6\"\n[topology]\nkind = \"fat-tree\"\nk = 6\ndual_tor = true\n"},
         {"ib.toml", "name = \"ib\"\n[topology]\ndual_tor = true\n[fabric]\nkind = \"infiniband\"\n"},
+        {"hpcc-ib.toml", "name = \"hpcc-ib\"\n[topology]\nkind = \"hpcc\"\nfile = \"" + hpcc +
+                             "topology.txt\"\n[workload]\nkind = \"hpcc\"\nfile = \"" + hpcc +
+                             "flow.txt\"\n[fabric]\nkind = \"infiniband\"\n"},
     };
     const std::vector<std::string> expected = {
-        "odd.toml:3: topology.leaves:",      "planes.toml:4: topology.dual_tor:",
-        "ring.toml:4: topology.dual_tor:",   "rail.toml:4: topology.dual_tor:",
-        "k6.toml:4: topology.k:",            "ib.toml:3: topology.dual_tor:",
+        "odd.toml:3: topology.leaves:",    "planes.toml:4: topology.dual_tor:",
+        "ring.toml:4: topology.dual_tor:", "rail.toml:4: topology.dual_tor:",
+        "k6.toml:4: topology.k:",          "ib.toml:3: topology.dual_tor:",
+        "hpcc-ib.toml:4: topology.file:",
     };
     for (size_t i = 0; i < cases.size(); ++i)
     {

@@ -541,6 +541,21 @@ const TopologyKindRegistration kHpcc{
         k.hostOfNode = [](const TopologySection& t) {
             return ns3::ReadHpccTopology(t.file).hostOfNode;
         };
+        k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph& g, uint64_t) {
+            // A host with several links (dual-ToR) has a multi-port NIC: Ethernet only.
+            const auto ports = ns3::IncidentLinks(g);
+            for (uint32_t h = 0; h < g.numHosts && FabricKindOf(s).UsesCredits(); ++h)
+            {
+                if (ports[h].size() > 1)
+                {
+                    throw ns3::InputError(
+                        s.sourceFile, s.LineOf("topology.file"), "topology.file",
+                        "expected one link per host with an InfiniBand fabric (multi-port NICs "
+                        "run Ethernet only); " + g.vertices[h].name + " has " +
+                            std::to_string(ports[h].size()));
+                }
+            }
+        };
         return k;
     }(),
     "the HPCC simulator's topology.txt (Li et al., HPCC, SIGCOMM 2019; "
