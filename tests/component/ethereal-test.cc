@@ -253,11 +253,7 @@ RunFailover(const std::map<std::string, std::string>& ns3, FailoverLog& log, boo
         s.ns3Defaults["ns3::EtherealPathSelector::" + k] = v;
     }
     s.stopTimePs = 20'000'000'000ULL;
-    tusk::FailureEntry f;
-    f.kind = "link_down";
-    f.link = "p2.leaf1-p2.spine1";
-    f.atPs = kFailAtUs * 1'000'000;
-    s.failures.push_back(f);
+    AddLinkDown(s, "p2.leaf1-p2.spine1", kFailAtUs * 1'000'000);
     for (const auto& [src, dst] : pairs)
     {
         AddFlow(s, src, dst, kFlowBytes);
