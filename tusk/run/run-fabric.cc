@@ -10,6 +10,7 @@
 
 #include "fabric/helper/in-network-endpoints.h"
 #include "fabric/helper/source-routes.h"
+#include "lb-policies/host/ethereal-path-selector.h"
 #include "rdma/model/nic-plane-port.h"
 
 #include "ns3/boolean.h"
@@ -162,6 +163,8 @@ ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, const Topol
             }
             attrs.SetDefault("ns3::MrcPathSelector::Routes", UintegerValue(routes),
                              "the topology's routes under lb.policy source routing");
+            attrs.SetDefault("ns3::EtherealPathSelector::Routes", UintegerValue(routes),
+                             "the topology's routes under lb.policy source routing");
             attrs.SetDefault("ns3::WorkloadExecutor::QpRoutes", UintegerValue(routes),
                              "the topology's routes under lb.policy source routing");
         }
@@ -229,6 +232,12 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
     if (const FabricKindInfo& fabric = FabricKindOf(spec); fabric.configureNic)
     {
         fabric.configureNic(spec, nic, attrs); // what the fabric kind needs (fabric-kinds.h)
+    }
+    const TypeId selector = TypeId::LookupByName(plan.pathSelectorTypeId);
+    if (selector.IsChildOf(EtherealPathSelector::GetTypeId()) ||
+        selector == EtherealPathSelector::GetTypeId())
+    {
+        EtherealPathSelector::AttachTo(nic); // the host's subflows share one route table
     }
     return nic;
 }
