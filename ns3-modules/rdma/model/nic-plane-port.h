@@ -48,7 +48,8 @@ class NicPlanePort : public FabricNetDevice
     /** Bit k set: port k of `nic` has its link up. */
     static uint32_t UpPorts(const RdmaNic& nic);
     /** The ports of `nic` a frame to host `dst` may use: UpPorts, and in a multi-plane fabric
-     *  (SetHostPortStates) only the planes in which `dst`'s port is up. */
+     *  (SetHostPortStates) only the planes in which `dst`'s port is up (all of UpPorts if that
+     *  leaves none). */
     static uint32_t UsablePorts(const RdmaNic& nic, uint32_t dst);
     /** The fabric's shared port states (multi-plane fabrics only): this port's NIC reads the
      *  destination's ports from it and records its own. */

@@ -113,7 +113,8 @@ RdmaNic::DequeueForPlane(uint32_t plane, Ptr<Packet>& packet, FrameMeta& meta)
         {
             return false;
         }
-        const uint32_t q = PortOfEntropy(m.srcPort, planes, NicPlanePort::UsablePorts(*this, m.dstHost));
+        const uint32_t q =
+            PortOfEntropy(m.srcPort, planes, NicPlanePort::UsablePorts(*this, m.dstHost));
         if (q == plane && !PlanePaused(plane, m.priority))
         {
             packet = std::move(p);
@@ -155,7 +156,11 @@ NicPlanePort::UsablePorts(const RdmaNic& nic, uint32_t dst)
 {
     const uint32_t mine = UpPorts(nic);
     const auto& states = static_cast<const NicPlanePort&>(*nic.m_planePorts.front()).m_states;
-    return states && dst < states->up.size() ? mine & states->up[dst] : mine;
+    const uint32_t both = states && dst < states->up.size() ? mine & states->up[dst] : mine;
+    // No plane reaches dst from a port that is up: any port that is up (the frame is lost in
+    // the fabric and the transport tries again) rather than a dead port's staging queue, which
+    // would hold up the scheduler for every other destination.
+    return both != 0 ? both : mine;
 }
 
 void
@@ -182,7 +187,8 @@ NicPlanePort::LinkChanged(RdmaNic* nic)
         nic->m_staged[d] = {};
         while (!moving.empty())
         {
-            const uint32_t q = PortOfEntropy(moving.front().meta.srcPort, ports, up);
+            const auto& m = moving.front().meta;
+            const uint32_t q = PortOfEntropy(m.srcPort, ports, UsablePorts(*nic, m.dstHost));
             nic->m_staged[q].push_back(std::move(moving.front()));
             moving.pop_front();
         }
