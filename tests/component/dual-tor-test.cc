@@ -95,6 +95,30 @@ TEST_CASE("dual-ToR: every host on both ToRs of its pair, names unchanged, ports
     }
 }
 
+// PortOfEntropy (multi-plane.h): the entropy's own port while it is up, else the
+// (entropy mod u)-th of the u ports that are up, else (none up) the entropy's own port.
+TEST_CASE("PortOfEntropy: a port that is down hands its entropies to the survivors",
+          "[component][dualtor][planes]")
+{
+    for (uint16_t e = 0; e < 64; ++e)
+    {
+        INFO("entropy " << e);
+        CHECK(ns3::PortOfEntropy(e, 4, 0xF) == ns3::PlaneOfEntropy(e, 4)); // all up
+        CHECK(ns3::PortOfEntropy(e, 2, 0x2) == 1u);                        // port 0 down
+        CHECK(ns3::PortOfEntropy(e, 2, 0x0) == ns3::PlaneOfEntropy(e, 2)); // none up
+        const uint32_t q = ns3::PortOfEntropy(e, 4, 0xB); // port 2 down: 0, 1, 3 up
+        CHECK(q != 2u);
+        if (e % 4 == 2)
+        {
+            CHECK(q == std::vector<uint32_t>{0, 1, 3}[e % 3]);
+        }
+        else
+        {
+            CHECK(q == e % 4u);
+        }
+    }
+}
+
 TEST_CASE("dual-ToR: everything is delivered, a host's bytes over its ports are what it sent; "
           "ECMP keeps a QP on one port, spraying uses both",
           "[component][dualtor]")
