@@ -119,7 +119,7 @@ TEST_CASE("PortOfEntropy: a port that is down hands its entropies to the survivo
     }
 }
 
-TEST_CASE("dual-ToR: everything is delivered, a host's bytes over its ports are what it sent; "
+TEST_CASE("dual-ToR: everything is delivered, a host's bytes over its ports are what it sent, "
           "ECMP keeps a QP on one port, spraying uses both",
           "[component][dualtor]")
 {
@@ -226,7 +226,7 @@ Failover(const std::string& policy, bool planes, const std::string& link)
 // The source's own link to one ToR (its port 0) fails: the transfer completes and no DATA frame
 // leaves on port 0 from then on. Without failover the NIC keeps staging the frames of port 0's
 // entropies for a port that never sends again, and the transfer stalls.
-TEST_CASE("dual-ToR and planes: a host link fails mid-transfer; the transfer completes on the "
+TEST_CASE("dual-ToR and planes: a host link fails mid-transfer, the transfer completes on the "
           "surviving port",
           "[component][dualtor][planes]")
 {
@@ -242,7 +242,7 @@ TEST_CASE("dual-ToR and planes: a host link fails mid-transfer; the transfer com
 // In a multi-plane fabric the destination's port failing cuts it off in that plane: the other
 // NICs must leave that plane out for frames to it (HostPortStates), or every frame of an entropy
 // of that plane is dropped for lack of a route. In a dual-ToR fabric routing goes round it.
-TEST_CASE("planes and dual-ToR: the destination's link to one ToR fails; the transfer completes",
+TEST_CASE("planes and dual-ToR: the destination's link to one ToR fails, the transfer completes",
           "[component][dualtor][planes]")
 {
     const std::string policy = GENERATE(std::string("ecmp"), std::string("host-spray"));

@@ -292,7 +292,7 @@ RunFailover(const std::map<std::string, std::string>& ns3, FailoverLog& log, boo
 } // namespace
 
 TEST_CASE("ethereal: when a spine link fails, the subflows on its route move to another route "
-          "within the bound and every transfer completes; without failover the run stalls",
+          "within the bound and every transfer completes, without failover the run stalls",
           "[component][planes][ethereal][failover]")
 {
     SECTION("failover after a retransmission timeout (the default)")

@@ -132,7 +132,7 @@ TEST_CASE("multi-plane: a host's bytes over its ports are what it sent, and no f
 
 // Rail-optimised multi-plane: every GPU NIC split into N ports, each plane its own copy of the
 // rail switches and spines ("p<k>.rail<g>.<i>").
-TEST_CASE("multi-plane rail-optimised: planes of rails and spines; a host's bytes over its "
+TEST_CASE("multi-plane rail-optimised: planes of rails and spines, a host's bytes over its "
           "ports are what it sent, and no frame crosses planes",
           "[component][planes]")
 {
