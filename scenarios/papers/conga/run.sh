@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate the tables of README.md: testbed.sweep.toml (36 runs, about 8 minutes of CPU),
+# Regenerate the tables of README.md: testbed.sweep.toml (54 runs, about 3 minutes of CPU),
 # then one markdown table per workload and load (ECMP, CONGA, LetFlow; ratios to ECMP).
 # Usage: run.sh [RESULTS_ROOT] [tusk sweep options, e.g. -j 1 or --force]
 set -euo pipefail
