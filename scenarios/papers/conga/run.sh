@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerate the tables of README.md: testbed.sweep.toml (54 runs, about 3 minutes of CPU),
-# then one markdown table per workload and load (ECMP, CONGA, LetFlow; ratios to ECMP).
+# Regenerate the tables of README.md: testbed.sweep.toml (72 runs, about 4 minutes of CPU),
+# then one markdown table per workload and load (ECMP, CONGA, CONGA with DreAtEnqueue, LetFlow; ratios to ECMP).
 # Usage: run.sh [RESULTS_ROOT] [tusk sweep options, e.g. -j 1 or --force]
 set -euo pipefail
 # sweeps.sh: beside this folder in a checkout, else the installed tusk's (P/share/tusk/papers).
@@ -13,8 +13,8 @@ for workload in websearch hadoop; do
     for load in 0.3 0.5 0.7; do
         printf '### %s, load %s\n\n' "$workload" "$load"
         /usr/bin/python3 "$papers_lib/sweep_table.py" "$papers_root/papers-conga" \
-            --by policy --where workload=$workload --where load=$load \
-            --metric slowdown_mean --metric slowdown_p99 --base ecmp --order ecmp,conga,letflow
+            --by config --where workload=$workload --where load=$load \
+            --metric slowdown_mean --metric slowdown_p99 --base ecmp --order ecmp,conga,conga-enq,letflow
         echo
     done
 done
