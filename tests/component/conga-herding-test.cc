@@ -27,7 +27,6 @@ struct HerdResult
 {
     double meanSlowdown = 0;
     uint64_t maxUplinkQueue = 0; //!< largest queue of leaf 0's uplinks, bytes
-    uint64_t ecnMarks = 0;
 };
 
 HerdResult
@@ -62,7 +61,6 @@ RunShortFlows(const std::string& policy, bool dreAtEnqueue, uint64_t seed)
             out.maxUplinkQueue = std::max(out.maxUplinkQueue, l.maxQueueBytes);
         }
     }
-    out.ecnMarks = r.summary.ecnMarks;
     return out;
 }
 
@@ -72,6 +70,10 @@ TEST_CASE("CONGA: short line-rate flowlets herd onto one uplink while the DRE co
           "transmitted bytes; counted at enqueue they spread (DreAtEnqueue)",
           "[component][conga]")
 {
+    // Measured (mean slowdown, largest queue of leaf 0's uplinks), seeds 1-3:
+    //   ECMP                      1.57 / 141 KB, 1.65 / 333 KB, 1.48 / 116 KB
+    //   CONGA                     2.34 / 532 KB, 2.86 / 861 KB, 2.44 / 495 KB
+    //   CONGA with DreAtEnqueue   1.69 / 166 KB, 1.75 / 249 KB, 1.57 / 158 KB
     for (uint64_t seed = 1; seed <= 3; ++seed)
     {
         const HerdResult e = RunShortFlows("ecmp", false, seed);
@@ -82,11 +84,12 @@ TEST_CASE("CONGA: short line-rate flowlets herd onto one uplink while the DRE co
                      << tx.meanSlowdown << " / " << tx.maxUplinkQueue
                      << ", CONGA with DreAtEnqueue " << enq.meanSlowdown << " / "
                      << enq.maxUplinkQueue);
-        WARN("seed " << seed << ": mean slowdown / largest uplink queue (B): ECMP "
-                     << e.meanSlowdown << " / " << e.maxUplinkQueue << ", CONGA "
-                     << tx.meanSlowdown << " / " << tx.maxUplinkQueue
-                     << ", CONGA with DreAtEnqueue " << enq.meanSlowdown << " / "
-                     << enq.maxUplinkQueue);
-        CHECK(enq.meanSlowdown < tx.meanSlowdown);
+        // The paper's DRE (transmitted bytes): CONGA herds, well above ECMP.
+        CHECK(tx.meanSlowdown > 1.3 * e.meanSlowdown);
+        CHECK(tx.maxUplinkQueue > 2 * e.maxUplinkQueue);
+        // Counted at enqueue: the herd shows at once, CONGA close to ECMP.
+        CHECK(enq.meanSlowdown < 0.8 * tx.meanSlowdown);
+        CHECK(enq.meanSlowdown < 1.15 * e.meanSlowdown);
+        CHECK(enq.maxUplinkQueue < tx.maxUplinkQueue / 2);
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate the tables of README.md: testbed.sweep.toml (72 runs, about 4 minutes of CPU),
+# Regenerate the tables of README.md: testbed.sweep.toml (72 runs, about 2 minutes of CPU),
 # then one markdown table per workload and load (ECMP, CONGA, CONGA with DreAtEnqueue, LetFlow; ratios to ECMP).
 # Usage: run.sh [RESULTS_ROOT] [tusk sweep options, e.g. -j 1 or --force]
 set -euo pipefail
