@@ -12,9 +12,6 @@
 
 #include "run-helpers.h"
 
-#include "ns3/boolean.h"
-#include "ns3/config.h"
-
 #include <random>
 #include <string>
 
@@ -44,10 +41,11 @@ RunShortFlows(const std::string& policy, bool dreAtEnqueue, uint64_t seed)
         t += gapUs(rng);
         AddFlow(s, host(rng), 8 + host(rng), 32 * 1024, static_cast<uint64_t>(t * 1e6));
     }
-    ns3::Config::SetDefault("ns3::SwitchPort::DreAtEnqueue", ns3::BooleanValue(dreAtEnqueue));
+    if (dreAtEnqueue)
+    {
+        s.ns3Defaults["ns3::SwitchPort::DreAtEnqueue"] = "true"; // as [ns3] sets it
+    }
     const tusk::RunResult r = Run(s);
-    // Attribute defaults outlive a run: back to the default for later tests.
-    ns3::Config::SetDefault("ns3::SwitchPort::DreAtEnqueue", ns3::BooleanValue(false));
     REQUIRE(r.finished);
     HerdResult out;
     for (const auto& f : r.flows)
