@@ -122,16 +122,17 @@ const PolicyRegistration kMrc{
     "OCP Multipath Reliable Connection (MRC) 1.0, 2026 (EV states GOOD / ASSUMED_BAD, EV "
     "probes, ev_min_active: companion API mrc_ctl.h)"};
 // Ethereal: no spraying. A transfer is split over QPs (subflows, QP scaling Split), each QP
-// keeps one source route for its lifetime (FixedPathSelector), and a host's QPs take the
-// fabric's routes in turn (WorkloadExecutor QpEntropy Routes). Subflows per transfer: one per
-// route unless nic.qps_per_connection says otherwise (SplitOverRoutes). No failover: a
-// subflow whose route breaks waits for its retransmission timer on the same route.
+// keeps one source route (EtherealPathSelector), and a host's QPs take the fabric's routes in
+// turn (WorkloadExecutor QpEntropy Routes). Subflows per transfer: one per route unless
+// nic.qps_per_connection says otherwise (SplitOverRoutes). Failover: a subflow whose route
+// loses packets moves to the host's least-loaded route (EtherealPathSelector::Failover).
 const PolicyRegistration kEthereal{
     {"ethereal", "ns3::SourceRouteLoadBalancer",
      "application-split single-path subflows: a transfer split into k QPs, each pinned to one "
-     "source route, a host's subflows spread evenly over the routes; no spraying, no failover",
+     "source route, a host's subflows spread evenly over the routes; no spraying; a subflow "
+     "whose route loses packets moves to the host's least-loaded route",
      {},
-     "ns3::FixedPathSelector",
+     "ns3::EtherealPathSelector",
      0,
      "split",
      "",

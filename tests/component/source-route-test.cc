@@ -8,6 +8,7 @@
 // with trimming on, delivers every byte without a retransmission timeout, where plain
 // source-routed spraying keeps losing frames on them until the end.
 
+#include "dead-route-watch.h"
 #include "run-helpers.h"
 
 #include "fabric/helper/fabric-helper.h"
@@ -199,13 +200,7 @@ TEST_CASE("source-route: the layout of leaf-spine and fat-tree planes, and too m
 namespace
 {
 
-/** What the failover run saw at the senders. */
-struct FailoverLog
-{
-    std::set<uint16_t> deadEntropies; //!< routes from hosts 0, 1 to hosts 2, 3 over the failed link
-    uint64_t lastDeadSendPs = 0;      //!< last data frame sent on one of them
-    uint64_t deadFramesAfterFailure = 0;
-};
+using FailoverLog = DeadRouteLog;
 
 constexpr uint64_t kFailAtUs = 30;
 
@@ -218,57 +213,13 @@ RunFailover(const std::string& policy, FailoverLog& log)
     s.ns3Defaults["ns3::MrcPathSelector::ProbeInterval"] = "1ms"; // no probe in this run
     s.fabric.reconvergencePs = 0; // static routes: no routing protocol moves traffic
     s.stopTimePs = 20'000'000'000ULL;
-    tusk::FailureEntry f;
-    f.kind = "link_down";
-    f.link = "p2.leaf1-p2.spine1";
-    f.atPs = kFailAtUs * 1'000'000;
-    s.failures.push_back(f);
+    AddLinkDown(s, "p2.leaf1-p2.spine1", kFailAtUs * 1'000'000);
     AddFlow(s, 0, 2, 4 << 20); // both cross from leaf 0 to leaf 1
     AddFlow(s, 1, 3, 4 << 20);
     tusk::RunOptions o;
     o.beforeRun = [&log](ns3::Fabric& fab, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
-        const auto ports = ns3::IncidentLinks(fab.graph);
-        const auto table = ns3::ComputeEqualCostPorts(fab.graph);
-        const auto layout = ns3::SourceRouteLayoutOf(fab.graph, table);
-        uint32_t failed = 0;
-        for (uint32_t i = 0; i < fab.graph.links.size(); ++i)
-        {
-            const auto& l = fab.graph.links[i];
-            const std::string a = fab.graph.vertices[l.a].name;
-            const std::string b = fab.graph.vertices[l.b].name;
-            if ((a == "p2.leaf1" && b == "p2.spine1") || (a == "p2.spine1" && b == "p2.leaf1"))
-            {
-                failed = i;
-            }
-        }
-        for (uint32_t r = 0; r < layout.Routes(); ++r)
-        {
-            for (uint32_t src : {0u, 1u})
-            {
-                const auto links =
-                    ns3::RouteLinks(fab.graph, ports, table, layout, src, src + 2, r);
-                if (std::find(links.begin(), links.end(), failed) != links.end())
-                {
-                    log.deadEntropies.insert(ns3::EntropyOfRoute(r));
-                }
-            }
-        }
-        for (uint32_t src : {0u, 1u})
-        {
-            for (uint32_t k = 0; k < nics[src]->GetNPlanes(); ++k)
-            {
-                nics[src]->GetPlanePort(k)->TraceConnectWithoutContext(
-                    "Tx", FrameCallback([&log](ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta& m) {
-                        if (m.kind != ns3::FrameKind::DATA || !log.deadEntropies.count(m.srcPort))
-                        {
-                            return;
-                        }
-                        const uint64_t now = ns3::Simulator::Now().GetPicoSeconds();
-                        log.lastDeadSendPs = std::max(log.lastDeadSendPs, now);
-                        log.deadFramesAfterFailure += now >= kFailAtUs * 1'000'000;
-                    }));
-            }
-        }
+        WatchDeadRoutes(log, fab, nics, {{0, 2}, {1, 3}}, "p2.leaf1", "p2.spine1",
+                        kFailAtUs * 1'000'000);
     };
     return Run(s, o);
 }

@@ -99,12 +99,12 @@ TEST_CASE("path selector registry: every short name builds its selector, lists a
         ps->SetBaseEntropy(50000);
         CHECK(ps->NextEntropy(Time(0)) >= 49152);
     }
-    // The eight selectors of the host seam, each registered from its own file (README.md).
-    CHECK(names == std::set<std::string>{"bitmap", "fixed", "mrc", "oblivious-spray",
+    // The nine selectors of the host seam, each registered from its own file (README.md).
+    CHECK(names == std::set<std::string>{"bitmap", "ethereal", "fixed", "mrc", "oblivious-spray",
                                          "path-set-spray", "plb", "random-spray", "reps"});
     CHECK(PathSelectorNameList() ==
-          "\"bitmap\", \"fixed\", \"mrc\", \"oblivious-spray\", \"path-set-spray\", "
-          "\"plb\", \"random-spray\", \"reps\"");
+          "\"bitmap\", \"ethereal\", \"fixed\", \"mrc\", \"oblivious-spray\", "
+          "\"path-set-spray\", \"plb\", \"random-spray\", \"reps\"");
     for (size_t i = 1; i < selectors.size(); ++i)
     {
         CHECK(selectors[i - 1].name < selectors[i].name);

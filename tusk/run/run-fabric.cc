@@ -10,6 +10,7 @@
 
 #include "fabric/helper/in-network-endpoints.h"
 #include "fabric/helper/source-routes.h"
+#include "lb-policies/host/ethereal-path-selector.h"
 #include "rdma/model/nic-plane-port.h"
 
 #include "ns3/boolean.h"
@@ -23,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace tusk
@@ -161,6 +163,8 @@ ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, const Topol
             }
             attrs.SetDefault("ns3::MrcPathSelector::Routes", UintegerValue(routes),
                              "the topology's routes under lb.policy source routing");
+            attrs.SetDefault("ns3::EtherealPathSelector::Routes", UintegerValue(routes),
+                             "the topology's routes under lb.policy source routing");
             attrs.SetDefault("ns3::WorkloadExecutor::QpRoutes", UintegerValue(routes),
                              "the topology's routes under lb.policy source routing");
         }
@@ -228,6 +232,12 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
     if (const FabricKindInfo& fabric = FabricKindOf(spec); fabric.configureNic)
     {
         fabric.configureNic(spec, nic, attrs); // what the fabric kind needs (fabric-kinds.h)
+    }
+    const TypeId selector = TypeId::LookupByName(plan.pathSelectorTypeId);
+    if (selector.IsChildOf(EtherealPathSelector::GetTypeId()) ||
+        selector == EtherealPathSelector::GetTypeId())
+    {
+        EtherealPathSelector::AttachTo(nic); // the host's subflows share one route table
     }
     return nic;
 }
@@ -388,10 +398,17 @@ BuildFabricAndNics(const ScenarioSpec& spec,
         }
         return built.nics[host];
     };
-    // A host with several links (a multi-plane fabric): port k >= 1 is a NicPlanePort of the
-    // host's NIC, its link into plane k.
+    // A host with several links (a multi-plane fabric, or dual-ToR): port k >= 1 is a
+    // NicPlanePort of the host's NIC, its link into plane k (its k-th link). In a multi-plane
+    // fabric the NICs share their ports' states, so none sends to a host on a plane where
+    // that host's port is down.
+    const bool multiPlane = std::any_of(graph.vertices.begin(), graph.vertices.end(),
+                                        [](const TopoVertex& v) { return v.plane > 0; });
+    const Ptr<HostPortStates> portStates =
+        multiPlane ? Create<HostPortStates>(graph.numHosts) : nullptr;
     helper.SetHostPortFactory([&](uint32_t host, uint32_t) -> Ptr<FabricNetDevice> {
         auto port = CreateObject<NicPlanePort>();
+        port->SetHostPortStates(portStates);
         built.nics[host]->AddPlanePort(port);
         return port;
     });

@@ -81,7 +81,9 @@ Rows()
             "hop, for the `source-route` switch policy), `\"mrc\"` (MRC-style: that path set "
             "with steering away from ECN, trims and RTT excess, failover after "
             "`FailoverTime` of silence or `RetireLosses` losses in a row, probes after "
-            "`ProbeInterval`; lb-policies/README.md), or a "
+            "`ProbeInterval`; lb-policies/README.md), `\"ethereal\"` (one source route per "
+            "QP, moved to the host's least-loaded route after `RepinLosses` NACKs in a row or a "
+            "timeout, for the `ethereal` policy), or a "
             "PathSelector TypeId name. Selector attributes are set in "
             "`[ns3]`. Overrides the policy preset's.",
             [](ScenarioReader& r, const toml::node& n, const std::string& key, S& lb) {
