@@ -65,7 +65,7 @@ RunShortFlows(const std::string& policy, bool dreAtEnqueue, uint64_t seed)
 } // namespace
 
 TEST_CASE("CONGA: short line-rate flowlets herd onto one uplink while the DRE counts only "
-          "transmitted bytes; counted at enqueue they spread (DreAtEnqueue)",
+          "transmitted bytes, counted at enqueue they spread (DreAtEnqueue)",
           "[component][conga]")
 {
     // Measured (mean slowdown, largest queue of leaf 0's uplinks), seeds 1-3:
