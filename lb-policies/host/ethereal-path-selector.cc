@@ -82,6 +82,7 @@ EtherealHostPaths::MarkFailed(uint32_t route, uint64_t untilPs)
 {
     uint64_t& until = m_failedUntilPs[route];
     until = std::max(until, untilPs);
+    ++m_marks;
 }
 
 RdmaNic*
@@ -280,15 +281,24 @@ EtherealPathSelector::DoNextEntropy(Time now)
         m_host->MarkFailed(m_route, nowPs + m_holdDown.GetPicoSeconds());
         Repin(nowPs);
     }
-    else if (m_host->Failed(m_route, nowPs))
+    else if (m_seenMarks != m_host->GetMarks())
     {
-        Repin(nowPs); // another subflow of the host found this route failed
+        // The host marked a route failed since this subflow last looked (one lookup per mark,
+        // not per packet): leave this one if it is among them.
+        m_seenMarks = m_host->GetMarks();
+        if (m_host->Failed(m_route, nowPs))
+        {
+            Repin(nowPs); // another subflow of the host found this route failed
+        }
     }
-    if (m_sentPs.size() >= kMaxOutstanding)
+    if (silencePs > 0)
     {
-        m_sentPs.pop_front();
+        if (m_sentPs.size() >= kMaxOutstanding)
+        {
+            m_sentPs.pop_front();
+        }
+        m_sentPs.push_back(nowPs);
     }
-    m_sentPs.push_back(nowPs);
     return m_entropy;
 }
 

@@ -47,6 +47,8 @@ class EtherealHostPaths : public Object
     void Unpin(uint32_t route);
     /** `route` failed: avoided, and left by the subflows on it, until `untilPs`. */
     void MarkFailed(uint32_t route, uint64_t untilPs);
+    /** MarkFailed calls so far (a subflow looks for its route's mark only when it grew). */
+    uint64_t GetMarks() const { return m_marks; }
     /** Whether `route` is marked failed at `nowPs`. */
     bool Failed(uint32_t route, uint64_t nowPs) const;
     /**
@@ -67,6 +69,7 @@ class EtherealHostPaths : public Object
     std::map<uint32_t, uint32_t> m_load;
     std::map<uint32_t, uint64_t> m_failedUntilPs;
     std::map<uint32_t, RdmaNic*> m_nics;
+    uint64_t m_marks = 0;
 };
 
 /**
@@ -150,7 +153,8 @@ class EtherealPathSelector : public PathSelector
     uint16_t m_entropy = 0; //!< the entropy of the current route
     uint32_t m_lossRun = 0;
     uint64_t m_lastFeedbackPs = 0;
-    std::deque<uint64_t> m_sentPs; //!< send times on the current route without feedback
+    uint64_t m_seenMarks = 0;      //!< the host's GetMarks() when this subflow last looked
+    std::deque<uint64_t> m_sentPs; //!< with FailoverTime: send times without feedback yet
     uint64_t m_repins = 0;
     TracedCallback<uint16_t, uint16_t> m_repinTrace;
 };

@@ -226,17 +226,22 @@ constexpr uint64_t kFlowBytes = 4ULL << 20;
 struct FailoverLog : DeadRouteLog
 {
     std::vector<std::pair<uint64_t, uint16_t>> repins; //!< (time ps, entropy left)
+    std::vector<std::pair<uint64_t, uint16_t>> acks;   //!< receivers' ACK frames: (time ps, entropy)
 };
 
 /**
- * Hosts 0 and 1 (leaf 0) each send 4 MiB to hosts 2 and 3 (leaf 1), split over the 8 routes;
- * plane 2's link leaf 1 - spine 1 fails at 30 us. As scenarios/multi-plane/spine-failure.toml:
- * static routes (no reconvergence), no PFC, trimming behind 64 KiB, a selective-repeat
- * receiver, a 200 us retransmission timer. `ns3` sets EtherealPathSelector attributes.
+ * Hosts 0 and 1 (leaf 0) each send 4 MiB to hosts 2 and 3 (leaf 1), split over the 8 routes
+ * (`reverse`: hosts 2 and 3 to hosts 0 and 1); plane 2's link leaf 1 - spine 1 fails at 30 us.
+ * As scenarios/multi-plane/spine-failure.toml: static routes (no reconvergence), no PFC,
+ * trimming behind 64 KiB, a selective-repeat receiver, a 200 us retransmission timer. `ns3`
+ * sets EtherealPathSelector attributes.
  */
 tusk::RunResult
-RunFailover(const std::map<std::string, std::string>& ns3, FailoverLog& log)
+RunFailover(const std::map<std::string, std::string>& ns3, FailoverLog& log, bool reverse = false)
 {
+    const std::vector<std::pair<uint32_t, uint32_t>> pairs =
+        reverse ? std::vector<std::pair<uint32_t, uint32_t>>{{2, 0}, {3, 1}}
+                : std::vector<std::pair<uint32_t, uint32_t>>{{0, 2}, {1, 3}};
     auto s = FourPlanes();
     s.nic.receiver = "selective-repeat";
     s.nic.rtoPs = kRtoUs * 1'000'000;
@@ -248,19 +253,26 @@ RunFailover(const std::map<std::string, std::string>& ns3, FailoverLog& log)
         s.ns3Defaults["ns3::EtherealPathSelector::" + k] = v;
     }
     s.stopTimePs = 20'000'000'000ULL;
-    tusk::FailureEntry f;
-    f.kind = "link_down";
-    f.link = "p2.leaf1-p2.spine1";
-    f.atPs = kFailAtUs * 1'000'000;
-    s.failures.push_back(f);
-    AddFlow(s, 0, 2, kFlowBytes);
-    AddFlow(s, 1, 3, kFlowBytes);
+    AddLinkDown(s, "p2.leaf1-p2.spine1", kFailAtUs * 1'000'000);
+    for (const auto& [src, dst] : pairs)
+    {
+        AddFlow(s, src, dst, kFlowBytes);
+    }
     tusk::RunOptions o;
-    o.beforeRun = [&log](ns3::Fabric& fab, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
-        WatchDeadRoutes(log, fab, nics, {{0, 2}, {1, 3}}, "p2.leaf1", "p2.spine1",
-                        kFailAtUs * 1'000'000);
-        for (uint32_t src : {0u, 1u})
+    o.beforeRun = [&log, pairs](ns3::Fabric& fab, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
+        WatchDeadRoutes(log, fab, nics, pairs, "p2.leaf1", "p2.spine1", kFailAtUs * 1'000'000);
+        for (const auto& [src, dst] : pairs)
         {
+            for (uint32_t k = 0; k < nics[dst]->GetNPlanes(); ++k)
+            {
+                nics[dst]->GetPlanePort(k)->TraceConnectWithoutContext(
+                    "Tx", FrameCallback([&log](ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta& m) {
+                        if (m.kind == ns3::FrameKind::ACK)
+                        {
+                            log.acks.emplace_back(ns3::Simulator::Now().GetPicoSeconds(), m.srcPort);
+                        }
+                    }));
+            }
             nics[src]->TraceConnectWithoutContext(
                 "QpCreated",
                 ns3::Callback<void, ns3::Ptr<ns3::RdmaQueuePair>>(
@@ -280,7 +292,7 @@ RunFailover(const std::map<std::string, std::string>& ns3, FailoverLog& log)
 } // namespace
 
 TEST_CASE("ethereal: when a spine link fails, the subflows on its route move to another route "
-          "within the bound and every transfer completes; without failover the run stalls",
+          "within the bound and every transfer completes, without failover the run stalls",
           "[component][planes][ethereal][failover]")
 {
     SECTION("failover after a retransmission timeout (the default)")
@@ -346,4 +358,53 @@ TEST_CASE("ethereal: when a spine link fails, the subflows on its route move to 
         // It kept resending on the dead route after the bound failover meets.
         CHECK(log.lastDeadSendPs > (kFailAtUs + 84 + 10 + kRtoUs) * 1'000'000);
     }
+}
+
+TEST_CASE("ethereal: when a failure kills only a subflow's acknowledgements, it moves after a "
+          "timeout and its acknowledgements move with it",
+          "[component][planes][ethereal][failover]")
+{
+    // Hosts 2 and 3 (leaf 1) send to hosts 0 and 1 (leaf 0). Their subflows on route 6
+    // (plane 2, spine 1) still deliver (leaf 1 skips its own dead uplink: local repair), but
+    // the acknowledgements travel route 6 back, spine 1 -> leaf 1, and die: each sender's
+    // retransmission timer fires (200 us after its last acknowledgement), the subflow moves,
+    // and from then on the receiver answers on the new route.
+    FailoverLog log;
+    auto r = RunFailover({}, log, true);
+    REQUIRE(r.finished);
+    for (const auto& fl : r.flows)
+    {
+        CHECK(fl.deliveredBytes == kFlowBytes);
+    }
+    // Route 6's data, repaired onto spine 0 by leaf 1, doubles the load there: trims, and
+    // the subflows of route 2 may move after RepinLosses NACKs (congestion moves, any time).
+    // The moves off route 6 are one per sender, after the timeout.
+    uint32_t offDead = 0;
+    uint64_t lastRepinPs = 0;
+    for (const auto& [t, from] : log.repins)
+    {
+        if (from != ns3::EntropyOfRoute(6))
+        {
+            continue;
+        }
+        ++offDead;
+        CHECK(t > (kFailAtUs + kRtoUs) * 1'000'000);
+        CHECK(t <= (kFailAtUs + 10 + kRtoUs) * 1'000'000);
+        lastRepinPs = std::max(lastRepinPs, t);
+    }
+    CHECK(offDead == 2);
+    // Every acknowledgement names one of the 8 routes (the subflow's; the default selector's
+    // responder answers on a random port of 49152..65535), and none takes route 6 once both
+    // subflows have left it.
+    REQUIRE(!log.acks.empty());
+    uint64_t offRoute = 0;
+    uint64_t onDeadAfterMove = 0;
+    for (const auto& [t, entropy] : log.acks)
+    {
+        offRoute += entropy < ns3::EntropyOfRoute(0) || entropy > ns3::EntropyOfRoute(7);
+        onDeadAfterMove += t > lastRepinPs && entropy == ns3::EntropyOfRoute(6);
+    }
+    INFO(log.acks.size() << " ACKs");
+    CHECK(offRoute == 0);
+    CHECK(onDeadAfterMove == 0);
 }

@@ -7,15 +7,8 @@
 // ports: S / rate; ECMP keeps the QP on one port: S / (rate / N)), and the refused inputs.
 
 #include "cli-helpers.h"
+#include "host-port-log.h"
 #include "run-helpers.h"
-
-#include "fabric/helper/fabric-helper.h"
-#include "fabric/helper/multi-plane.h"
-#include "rdma/model/rdma-nic.h"
-
-#include "ns3/callback.h"
-
-#include <map>
 
 using namespace tusk_test;
 
@@ -33,69 +26,6 @@ Planes(uint32_t planes, const std::string& policy)
     s.topology.leafSpine.planes = planes;
     s.lb.policy = policy;
     return s;
-}
-
-/** What the traces saw. */
-struct PlaneLog
-{
-    uint32_t planes = 1;
-    std::vector<uint64_t> host0TxBytes;     //!< DATA frame bytes host 0 sent, by port
-    std::vector<uint64_t> host0TxFrames;    //!< DATA frames host 0 sent, by port
-    uint64_t switchRx = 0;                  //!< frames switches received
-    uint64_t wrongPlane = 0;                //!< of those, at a switch of another plane
-    uint64_t portMismatch = 0;              //!< host 0 frames sent on a port != entropy mod N
-};
-
-/** Connect the traces of `log` to the built fabric. */
-void
-Watch(PlaneLog& log, ns3::Fabric& f, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics)
-{
-    log.planes = nics[0]->GetNPlanes();
-    log.host0TxBytes.assign(log.planes, 0);
-    log.host0TxFrames.assign(log.planes, 0);
-    for (uint32_t k = 0; k < log.planes; ++k)
-    {
-        nics[0]->GetPlanePort(k)->TraceConnectWithoutContext(
-            "Tx", ns3::Callback<void, ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta&>(
-                      [&log, k](ns3::Ptr<const ns3::Packet> p, const ns3::FrameMeta& m) {
-                          if (m.kind != ns3::FrameKind::DATA)
-                          {
-                              return;
-                          }
-                          log.host0TxBytes[k] += p->GetSize();
-                          ++log.host0TxFrames[k];
-                          log.portMismatch += ns3::PlaneOfEntropy(m.srcPort, log.planes) != k;
-                      }));
-    }
-    for (const auto& l : f.links)
-    {
-        for (uint32_t end : {f.graph.links[l.graphLink].a, f.graph.links[l.graphLink].b})
-        {
-            if (end < f.graph.numHosts)
-            {
-                continue;
-            }
-            const uint32_t plane = f.graph.vertices[end].plane;
-            auto dev = end == f.graph.links[l.graphLink].a ? l.devA : l.devB;
-            dev->TraceConnectWithoutContext(
-                "Rx", ns3::Callback<void, ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta&>(
-                          [&log, plane](ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta& m) {
-                              ++log.switchRx;
-                              log.wrongPlane +=
-                                  ns3::PlaneOfEntropy(m.srcPort, log.planes) != plane;
-                          }));
-        }
-    }
-}
-
-tusk::RunResult
-RunWatched(const tusk::ScenarioSpec& s, PlaneLog& log)
-{
-    tusk::RunOptions o;
-    o.beforeRun = [&log](ns3::Fabric& f, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
-        Watch(log, f, nics);
-    };
-    return Run(s, o);
 }
 
 } // namespace
@@ -166,7 +96,7 @@ TEST_CASE("multi-plane: a host's bytes over its ports are what it sent, and no f
     const uint64_t bytes = 256 * 4096;
     AddFlow(s, 0, 3, bytes);
     AddFlow(s, 0, 1, bytes); // under the same leaf, too
-    PlaneLog log;
+    HostPortLog log;
     auto r = RunWatched(s, log);
     REQUIRE(r.finished);
     uint64_t frames = 0;
@@ -174,9 +104,9 @@ TEST_CASE("multi-plane: a host's bytes over its ports are what it sent, and no f
     uint32_t used = 0;
     for (uint32_t k = 0; k < planes; ++k)
     {
-        frames += log.host0TxFrames[k];
-        sent += log.host0TxBytes[k];
-        used += log.host0TxFrames[k] > 0;
+        frames += log.txFrames[k];
+        sent += log.txBytes[k];
+        used += log.txFrames[k] > 0;
     }
     for (const auto& f : r.flows)
     {
@@ -197,6 +127,69 @@ TEST_CASE("multi-plane: a host's bytes over its ports are what it sent, and no f
     else
     {
         CHECK(used <= 2); // each QP stays on one plane
+    }
+}
+
+// Rail-optimised multi-plane: every GPU NIC split into N ports, each plane its own copy of the
+// rail switches and spines ("p<k>.rail<g>.<i>").
+TEST_CASE("multi-plane rail-optimised: planes of rails and spines, a host's bytes over its "
+          "ports are what it sent, and no frame crosses planes",
+          "[component][planes]")
+{
+    ns3::RailOptimisedParams p;
+    p.servers = 2;
+    p.gpusPerServer = 2;
+    p.spines = 2;
+    p.planes = 2;
+    const auto g = ns3::BuildRailOptimised(p);
+    REQUIRE(g.numHosts == 4);
+    REQUIRE(g.NumSwitches() == 2 * (2 + 2));
+    CHECK(g.vertices[4].name == "p0.rail0.0");
+    CHECK(g.vertices[4 + 4 + 1].name == "p1.rail0.1");
+    CHECK(g.vertices[4 + 4 + 3].name == "p1.spine1");
+    const auto ports = ns3::IncidentLinks(g);
+    for (uint32_t h = 0; h < 4; ++h)
+    {
+        REQUIRE(ports[h].size() == 2);
+        for (uint32_t k = 0; k < 2; ++k)
+        {
+            const auto& l = g.links[ports[h][k]];
+            CHECK(l.rateBps == p.hostRateBps / 2);
+            CHECK(g.vertices[l.a == h ? l.b : l.a].plane == k);
+        }
+    }
+
+    const std::string policy = GENERATE(std::string("host-spray"), std::string("ecmp"));
+    INFO(policy);
+    tusk::ScenarioSpec s;
+    s.name = "rail-planes";
+    s.topology.kind = "rail-optimised";
+    s.topology.rail = p;
+    s.workload.kind = "flows";
+    s.buffer.totalBytes = 32ULL << 20;
+    s.lb.policy = policy;
+    if (policy != "ecmp")
+    {
+        s.nic.receiver = "selective-repeat";
+    }
+    const uint64_t bytes = 256 * 4096;
+    AddFlow(s, 0, 3, bytes); // another rail: rail -> spine -> rail
+    AddFlow(s, 0, 2, bytes); // the same rail (GPU 0 of server 1)
+    HostPortLog log;
+    auto r = RunWatched(s, log);
+    REQUIRE(r.finished);
+    for (const auto& f : r.flows)
+    {
+        CHECK(f.deliveredBytes == bytes);
+    }
+    CHECK(log.txFrames[0] + log.txFrames[1] == 2 * 256);
+    CHECK(log.txBytes[0] + log.txBytes[1] == 2 * 256 * (4096 + 62));
+    CHECK(log.switchRx > 0);
+    CHECK(log.wrongPlane == 0);
+    CHECK(log.portMismatch == 0);
+    if (policy != "ecmp")
+    {
+        CHECK((log.txFrames[0] > 0 && log.txFrames[1] > 0));
     }
 }
 

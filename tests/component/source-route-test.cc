@@ -213,11 +213,7 @@ RunFailover(const std::string& policy, FailoverLog& log)
     s.ns3Defaults["ns3::MrcPathSelector::ProbeInterval"] = "1ms"; // no probe in this run
     s.fabric.reconvergencePs = 0; // static routes: no routing protocol moves traffic
     s.stopTimePs = 20'000'000'000ULL;
-    tusk::FailureEntry f;
-    f.kind = "link_down";
-    f.link = "p2.leaf1-p2.spine1";
-    f.atPs = kFailAtUs * 1'000'000;
-    s.failures.push_back(f);
+    AddLinkDown(s, "p2.leaf1-p2.spine1", kFailAtUs * 1'000'000);
     AddFlow(s, 0, 2, 4 << 20); // both cross from leaf 0 to leaf 1
     AddFlow(s, 1, 3, 4 << 20);
     tusk::RunOptions o;

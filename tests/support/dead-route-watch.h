@@ -7,6 +7,7 @@
 #include "fabric/helper/multi-plane.h"
 #include "fabric/helper/source-routes.h"
 #include "rdma/model/rdma-nic.h"
+#include "scenario/scenario-spec.h"
 
 #include "ns3/callback.h"
 #include "ns3/simulator.h"
@@ -20,6 +21,17 @@
 
 namespace tusk_test
 {
+
+/** `link` ("p2.leaf1-p2.spine1") goes down at `atPs`. */
+inline void
+AddLinkDown(tusk::ScenarioSpec& s, const std::string& link, uint64_t atPs)
+{
+    tusk::FailureEntry f;
+    f.kind = "link_down";
+    f.link = link;
+    f.atPs = atPs;
+    s.failures.push_back(f);
+}
 
 /** What the senders did on the routes that cross the failed link. */
 struct DeadRouteLog

@@ -70,7 +70,7 @@ TEST_CASE("ethereal selector: without failover it is the fixed selector, whateve
 }
 
 TEST_CASE("ethereal selector: RepinLosses NACKs in a row move the subflow, a GOOD in between "
-          "does not; one timeout moves it",
+          "does not, one timeout moves it",
           "[unit][path-selector][ethereal]")
 {
     auto host = CreateObject<EtherealHostPaths>(8, 0);
@@ -144,7 +144,7 @@ TEST_CASE("ethereal selector: the subflow moves to the least-loaded route of its
 }
 
 TEST_CASE("ethereal selector: with FailoverTime set, packets without feedback for that long "
-          "move the subflow; with feedback they do not",
+          "move the subflow, with feedback they do not",
           "[unit][path-selector][ethereal]")
 {
     auto host = CreateObject<EtherealHostPaths>(8, 0);

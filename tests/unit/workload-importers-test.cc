@@ -1,5 +1,6 @@
 // Unit tests of the SimAI / AICB and HPCC importers and of the Poisson background generator,
 // on the real files in data/ (see data/simai/README.md and data/hpcc/README.md). No Simulator.
+#include "fabric/helper/topology-builders.h"
 #include "fabric/model/input-error.h"
 #include "importers/model/input-text-reader.h"
 #include "workload/model/background-traffic.h"
@@ -214,18 +215,36 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
         CHECK(e.Line() == 3u);
     }
     {
-        // A dual-ToR host (Alibaba HPN style): host node 2 links to switches 0 and 1. Refused
-        // With the file's line of the second link, naming both switches.
+        // A dual-ToR host (Alibaba HPN style): host node 2 links to switches 0 and 1. Read as
+        // one host with two links, in file order (its NIC ports 0 and 1).
         TempFile f("4 2 3\n0 1\n0 2 100Gbps 0.001ms 0\n3 1 100Gbps 0.001ms 0\n"
                    "2 1 100Gbps 0.001ms 0\n");
+        const auto d = ReadHpccTopology(f.path);
+        REQUIRE(d.graph.numHosts == 2);
+        const auto ports = IncidentLinks(d.graph);
+        const uint32_t h = static_cast<uint32_t>(d.hostOfNode[2]);
+        REQUIRE(ports[h].size() == 2);
+        const auto& first = d.graph.links[ports[h][0]];
+        const auto& second = d.graph.links[ports[h][1]];
+        CHECK(d.nodeOfVertex[first.a == h ? first.b : first.a] == 0);
+        CHECK(d.nodeOfVertex[second.a == h ? second.b : second.a] == 1);
+    }
+    {
+        // More NIC ports than a NIC may have (kMaxPlanes = 16): refused at the 17th link.
+        std::string text = "18 17 17\n";
+        for (int i = 1; i <= 17; ++i)
+        {
+            text += std::to_string(i) + (i < 17 ? " " : "\n");
+        }
+        for (int i = 1; i <= 17; ++i)
+        {
+            text += "0 " + std::to_string(i) + " 100Gbps 0.001ms 0\n";
+        }
+        TempFile f(text);
         const auto e = Error([&] { ReadHpccTopology(f.path); });
         CHECK(e.Key() == "links");
-        CHECK(e.Line() == 5u);
-        CHECK(e.File() == f.path);
-        CHECK_THAT(std::string(e.what()),
-                   Catch::Contains("host node 2 has a second link (to node 1; its first goes to "
-                                   "node 0)") &&
-                       Catch::Contains("multi-homed (dual-ToR) hosts are not supported"));
+        CHECK(e.Line() == 19u);
+        CHECK_THAT(std::string(e.what()), Catch::Contains("host node 0 has more than 16 links"));
     }
     {
         TempFile f("3 1 3\n0\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n");

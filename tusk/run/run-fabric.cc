@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace tusk
@@ -397,10 +398,17 @@ BuildFabricAndNics(const ScenarioSpec& spec,
         }
         return built.nics[host];
     };
-    // A host with several links (a multi-plane fabric): port k >= 1 is a NicPlanePort of the
-    // host's NIC, its link into plane k.
+    // A host with several links (a multi-plane fabric, or dual-ToR): port k >= 1 is a
+    // NicPlanePort of the host's NIC, its link into plane k (its k-th link). In a multi-plane
+    // fabric the NICs share their ports' states, so none sends to a host on a plane where
+    // that host's port is down.
+    const bool multiPlane = std::any_of(graph.vertices.begin(), graph.vertices.end(),
+                                        [](const TopoVertex& v) { return v.plane > 0; });
+    const Ptr<HostPortStates> portStates =
+        multiPlane ? Create<HostPortStates>(graph.numHosts) : nullptr;
     helper.SetHostPortFactory([&](uint32_t host, uint32_t) -> Ptr<FabricNetDevice> {
         auto port = CreateObject<NicPlanePort>();
+        port->SetHostPortStates(portStates);
         built.nics[host]->AddPlanePort(port);
         return port;
     });

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace tusk
@@ -19,10 +20,20 @@ namespace
 /** Ordered host pairs (from, to) without a route. */
 using Pairs = std::set<std::pair<uint32_t, uint32_t>>;
 
+/** Whether host `h` has a link that is up (any of its ports: a multi-port host). */
+bool
+HasWorkingLink(const Fabric& fabric, const std::vector<bool>& up, uint32_t h)
+{
+    return std::any_of(fabric.ports[h].begin(), fabric.ports[h].end(),
+                       [&](uint32_t l) { return up[l]; });
+}
+
 /**
- * Whether frames from host `src` reach host `dst`: src's link is up and leads to a switch
- * whose table has a port towards dst. The tables hold only ports on minimum-hop paths to dst,
- * so a switch with an entry has the rest of the way too.
+ * Whether frames from host `src` reach host `dst`: one of src's links is up and leads to a
+ * switch whose table has a port towards dst (a multi-port host: any of its ports; in a
+ * multi-plane fabric the tables of plane k lead to dst only while dst's port k is up). The
+ * tables hold only ports on minimum-hop paths to dst, so a switch with an entry has the rest of
+ * the way too.
  */
 bool
 HasRoute(const Fabric& fabric,
@@ -32,14 +43,24 @@ HasRoute(const Fabric& fabric,
          uint32_t dst)
 {
     const TopologyGraph& g = fabric.graph;
-    if (fabric.ports[src].empty() || fabric.ports[dst].empty() || !up[fabric.ports[src][0]] ||
-        !up[fabric.ports[dst][0]])
+    if (!HasWorkingLink(fabric, up, dst))
     {
         return false;
     }
-    const TopoLink& l = g.links[fabric.ports[src][0]];
-    const uint32_t edge = l.a == src ? l.b : l.a;
-    return edge == dst || (edge >= g.numHosts && !routes.Ports(edge - g.numHosts, dst).empty());
+    for (uint32_t li : fabric.ports[src])
+    {
+        if (!up[li])
+        {
+            continue;
+        }
+        const TopoLink& l = g.links[li];
+        const uint32_t edge = l.a == src ? l.b : l.a;
+        if (edge == dst || (edge >= g.numHosts && !routes.Ports(edge - g.numHosts, dst).empty()))
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 /**
@@ -95,7 +116,7 @@ Describe(const Fabric& fabric, const std::vector<bool>& up, const Pairs& missing
         }
         for (uint32_t h : {a, b})
         {
-            if (fabric.ports[h].empty() || !up[fabric.ports[h][0]])
+            if (!HasWorkingLink(fabric, up, h))
             {
                 isolated.insert(h);
             }

@@ -113,8 +113,9 @@ PlaneRows(const char* params)
     };
     rows.push_back(Rate<P>("plane_link_gbps", &P::planeRateBps, kBpsPerGbps, Sign::NON_NEGATIVE,
                            bounds::kLinkRate,
-                           "Rate of each host port when `planes` > 1; 0 = `host_link_gbps / "
-                           "planes` (equal total bandwidth).")
+                           "Rate of each host port when `planes` > 1 (or `dual_tor`); 0 = "
+                           "`host_link_gbps / planes` (`dual_tor`: `host_link_gbps / 2`), equal "
+                           "total bandwidth.")
                        .Default("`0`")
                        .Attr({"ns3::FabricNetDevice::DataRate"}));
     rows.back().d.params.push_back(param("planeRateBps"));
@@ -123,6 +124,26 @@ PlaneRows(const char* params)
                                    : nlohmann::json(InUnit(p.planeRateBps, kBpsPerGbps));
     };
     return rows;
+}
+
+/** `dual_tor` of a kind whose ToRs pair up (DualHomeHosts, fabric/helper/multi-plane.h);
+ *  echoed only when set, so a manifest without it is unchanged. */
+template <class P>
+Knob<P>
+DualTorRow(const char* params)
+{
+    Knob<P> row = Boolean<P>(
+        "dual_tor", &P::dualTor,
+        "Dual-ToR hosts (non-stacked dual-ToR, MC-LAG style): ToRs 2i and 2i+1 form a pair and "
+        "every host NIC has two ports, port 0 to the even ToR and port 1 to the odd one, each at "
+        "`plane_link_gbps` (default `host_link_gbps / 2`); one fabric, names unchanged. The NIC "
+        "sends a frame on port `UDP source port mod 2`, on the surviving port when one's link "
+        "is down. Needs an even number of ToRs (fat tree: `k` a multiple of 4) and `planes = 1` "
+        "(`planes = 2` is the dual-plane layout).");
+    row.Default("`false`");
+    row.d.params.push_back(std::string(params) + ".dualTor");
+    row.write = [](const P& p) { return p.dualTor ? nlohmann::json(true) : nlohmann::json(); };
+    return row;
 }
 
 /** `in_network_reduction` of a kind whose leaves and top switch can aggregate
@@ -137,7 +158,8 @@ InNetworkRow()
         "In-network reduction (SHARP / CollNet-style switch aggregation): every leaf (ToR) and "
         "the first switch of the top tier (the root) get an aggregation endpoint, host "
         "`agg.<switch>` after the real hosts, so all-reduce may run `algorithm = \"in-network\"` "
-        "and `\"auto\"` may pick it (workload.md, In-network all-reduce). Needs `planes = 1`.");
+        "and `\"auto\"` may pick it (workload.md, In-network all-reduce). Needs `planes = 1` "
+        "and no `dual_tor`.");
     row.Default("`false`");
     row.write = [](const P& p) {
         return p.inNetworkReduction ? nlohmann::json(true) : nlohmann::json();
@@ -149,8 +171,9 @@ const std::vector<Knob<ns3::LeafSpineParams>>&
 LeafSpineRows()
 {
     using P = ns3::LeafSpineParams;
-    static const auto rows = Concat<P>(
-        Concat<P>(LeafSpineKeys<P>(), PlaneRows<P>("LeafSpineParams")), {InNetworkRow<P>()});
+    static const auto rows =
+        Concat<P>(Concat<P>(LeafSpineKeys<P>(), PlaneRows<P>("LeafSpineParams")),
+                  {DualTorRow<P>("LeafSpineParams"), InNetworkRow<P>()});
     return rows;
 }
 
@@ -227,7 +250,7 @@ FatTreeRows()
         Concat<P>(Concat<P>(LinkRows<P>("FatTreeParams", "Host–ToR link rate.",
                                         "ToR–aggregation and aggregation–core link rate."),
                             PlaneRows<P>("FatTreeParams")),
-                  {InNetworkRow<P>()}));
+                  {DualTorRow<P>("FatTreeParams"), InNetworkRow<P>()}));
     return rows;
 }
 
@@ -294,7 +317,9 @@ RailRows()
                      "Parallel links between each rail switch and each spine.")
                 .Param({"RailOptimisedParams.linksPerSpine"}),
         },
-        LinkRows<P>("RailOptimisedParams", "GPU NIC – rail switch links.", "Rail – spine links."));
+        Concat<P>(LinkRows<P>("RailOptimisedParams", "GPU NIC – rail switch links.",
+                              "Rail – spine links."),
+                  PlaneRows<P>("RailOptimisedParams")));
     return rows;
 }
 
@@ -371,13 +396,19 @@ Product(std::initializer_list<uint64_t> factors)
 /** What a multi-plane fabric refuses: a fabric kind with credit flow control (a multi-plane
  *  NIC has one scheduler for all its ports, and credits are per port). */
 void
-CheckPlanes(const ScenarioSpec& s, uint32_t planes)
+CheckPlanes(const ScenarioSpec& s, uint32_t planes, bool dualTor = false)
 {
     if (planes > 1 && FabricKindOf(s).UsesCredits())
     {
         throw ns3::InputError(s.sourceFile, s.LineOf("topology.planes"), "topology.planes",
                               "expected 1 with an InfiniBand fabric (multi-plane NICs run "
                               "Ethernet only); got " + std::to_string(planes));
+    }
+    if (dualTor && FabricKindOf(s).UsesCredits())
+    {
+        throw ns3::InputError(s.sourceFile, s.LineOf("topology.dual_tor"), "topology.dual_tor",
+                              "expected false with an InfiniBand fabric (multi-port NICs run "
+                              "Ethernet only); got true");
     }
 }
 
@@ -414,7 +445,7 @@ const TopologyKindRegistration kLeafSpine{
                                             s.topology.leafSpine);
         };
         k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
-            CheckPlanes(s, s.topology.leafSpine.planes);
+            CheckPlanes(s, s.topology.leafSpine.planes, s.topology.leafSpine.dualTor);
         };
         return k;
     }(),
@@ -439,7 +470,7 @@ const TopologyKindRegistration kFatTree{
                                             s.topology.fatTree);
         };
         k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
-            CheckPlanes(s, s.topology.fatTree.planes);
+            CheckPlanes(s, s.topology.fatTree.planes, s.topology.fatTree.dualTor);
         };
         return k;
     }(),
@@ -477,6 +508,9 @@ const TopologyKindRegistration kRail{
             return Product({t.rail.servers, t.rail.gpusPerServer});
         };
         k.build = [](const ScenarioSpec& s) { return ns3::BuildRailOptimised(s.topology.rail); };
+        k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
+            CheckPlanes(s, s.topology.rail.planes);
+        };
         k.pod = TopologyKindInfo::POD_RACK; // a rail group
         k.gpusPerServer = [](const TopologySection& t) { return t.rail.gpusPerServer; };
         return k;
@@ -506,6 +540,21 @@ const TopologyKindRegistration kHpcc{
         };
         k.hostOfNode = [](const TopologySection& t) {
             return ns3::ReadHpccTopology(t.file).hostOfNode;
+        };
+        k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph& g, uint64_t) {
+            // A host with several links (dual-ToR) has a multi-port NIC: Ethernet only.
+            const auto ports = ns3::IncidentLinks(g);
+            for (uint32_t h = 0; h < g.numHosts && FabricKindOf(s).UsesCredits(); ++h)
+            {
+                if (ports[h].size() > 1)
+                {
+                    throw ns3::InputError(
+                        s.sourceFile, s.LineOf("topology.file"), "topology.file",
+                        "expected one link per host with an InfiniBand fabric (multi-port NICs "
+                        "run Ethernet only); " + g.vertices[h].name + " has " +
+                            std::to_string(ports[h].size()));
+                }
+            }
         };
         return k;
     }(),

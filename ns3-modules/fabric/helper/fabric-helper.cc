@@ -344,6 +344,11 @@ Fabric::PathProfiles(uint32_t src, uint32_t dst) const
     const uint64_t planes = srcPorts.size() > 1 && graph.vertices[lastPeer].plane + 1u == srcPorts.size()
                                 ? srcPorts.size()
                                 : 1;
+    // A multi-homed host in one fabric (dual-ToR: its ports lead to several ToRs of one plane):
+    // the ideal sends over all of the source's ports and receives over all of the
+    // destination's, the first and last hops at the sum of the host's port rates.
+    const uint64_t srcMul = planes == 1 ? srcPorts.size() : 1;
+    const uint64_t dstMul = planes == 1 ? ports[dst].size() : 1;
     std::vector<std::vector<PathHop>> out;
     for (const auto& u : unique)
     {
@@ -352,6 +357,8 @@ Fabric::PathProfiles(uint32_t src, uint32_t dst) const
         {
             path.push_back(PathHop{r * planes, d});
         }
+        path.front().rateBps *= srcMul;
+        path.back().rateBps *= dstMul;
         out.push_back(std::move(path));
     }
     m_profileCache.emplace(key, out);

@@ -58,7 +58,8 @@ AddAggregationEndpoints(TopologyGraph& g)
             throw InputError("", 0, kKey,
                              "in-network reduction needs every host on one switch port; host " +
                                  std::to_string(h) + " has " + std::to_string(linksOf[h]) +
-                                 " links (a multi-plane fabric: set planes = 1)");
+                                 " links (a multi-plane or dual-ToR fabric: set planes = 1 and "
+                                 "dual_tor = false)");
         }
     }
     std::vector<uint32_t> at; // switch vertex of every endpoint, in endpoint order

@@ -11,6 +11,37 @@
 namespace ns3
 {
 
+namespace
+{
+constexpr uint32_t kNoTor = ~0u; //!< DualHomeHosts: a vertex no host links to
+
+/** Throw InputError (key `key`) unless every host of `one` has exactly one link; `what` says
+ *  what was to be done with the fabric ("copy into planes"). */
+void
+RequireOneLinkPerHost(const TopologyGraph& one, const std::string& key, const char* what)
+{
+    const uint32_t hosts = one.numHosts;
+    std::vector<uint32_t> hostLinks(hosts, 0);
+    for (const auto& l : one.links)
+    {
+        if (l.a < hosts || l.b < hosts) // a host's link (a switch-to-switch link is skipped)
+        {
+            ++hostLinks[l.a < hosts ? l.a : l.b];
+        }
+    }
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        if (hostLinks[h] != 1)
+        {
+            throw InputError("", 0, key,
+                             std::string("expected every host of a fabric to ") + what +
+                                 " to have one link; host " + std::to_string(h) + " has " +
+                                 std::to_string(hostLinks[h]));
+        }
+    }
+}
+} // namespace
+
 TopologyGraph
 ReplicatePlanes(const TopologyGraph& one, uint32_t planes, uint64_t hostRateBps,
                 const std::string& key)
@@ -30,24 +61,7 @@ ReplicatePlanes(const TopologyGraph& one, uint32_t planes, uint64_t hostRateBps,
         throw InputError("", 0, key, "expected a positive per-plane host port rate; got 0");
     }
     const uint32_t hosts = one.numHosts;
-    std::vector<uint32_t> hostLinks(hosts, 0);
-    for (const auto& l : one.links)
-    {
-        if (l.a < hosts || l.b < hosts) // a host's link (a switch-to-switch link is skipped)
-        {
-            ++hostLinks[l.a < hosts ? l.a : l.b];
-        }
-    }
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        if (hostLinks[h] != 1)
-        {
-            throw InputError("", 0, key,
-                             "expected every host of a fabric to copy into planes to have one "
-                             "link; host " + std::to_string(h) + " has " +
-                                 std::to_string(hostLinks[h]));
-        }
-    }
+    RequireOneLinkPerHost(one, key, "copy into planes");
     const uint32_t switches = one.NumSwitches();
     TopologyGraph g;
     g.numHosts = hosts;
@@ -79,6 +93,73 @@ ReplicatePlanes(const TopologyGraph& one, uint32_t planes, uint64_t hostRateBps,
             {
                 c.rateBps = hostRateBps;
             }
+            g.links.push_back(c);
+        }
+    }
+    return g;
+}
+
+TopologyGraph
+DualHomeHosts(const TopologyGraph& one, uint64_t hostRateBps, const std::string& key)
+{
+    if (hostRateBps == 0)
+    {
+        throw InputError("", 0, key, "expected a positive host port rate; got 0");
+    }
+    const uint32_t hosts = one.numHosts;
+    RequireOneLinkPerHost(one, key, "make dual-ToR");
+    std::vector<uint32_t> torRank(one.vertices.size(), kNoTor);
+    for (const auto& l : one.links)
+    {
+        if (l.a < hosts || l.b < hosts)
+        {
+            torRank[l.a < hosts ? l.b : l.a] = 0; // a ToR (numbered below)
+        }
+    }
+    std::vector<uint32_t> tors; // ToR vertices in vertex order
+    for (uint32_t v = hosts; v < one.vertices.size(); ++v)
+    {
+        if (torRank[v] != kNoTor)
+        {
+            torRank[v] = static_cast<uint32_t>(tors.size());
+            tors.push_back(v);
+        }
+    }
+    if (tors.size() % 2 != 0)
+    {
+        throw InputError("", 0, key,
+                         "expected an even number of ToRs (ToRs 2i and 2i+1 form a pair); got " +
+                             std::to_string(tors.size()));
+    }
+    for (size_t i = 0; i < tors.size(); i += 2)
+    {
+        if (one.vertices[tors[i]].pod != one.vertices[tors[i + 1]].pod)
+        {
+            throw InputError("", 0, key,
+                             "expected both ToRs of a pair in one pod; " +
+                                 one.vertices[tors[i]].name + " and " +
+                                 one.vertices[tors[i + 1]].name + " are not");
+        }
+    }
+    TopologyGraph g = one;
+    g.description = one.description + ", dual-ToR";
+    g.links.clear();
+    g.links.reserve(one.links.size() + hosts);
+    for (const auto& l : one.links)
+    {
+        if (l.a >= hosts && l.b >= hosts)
+        {
+            g.links.push_back(l);
+            continue;
+        }
+        const uint32_t h = l.a < hosts ? l.a : l.b;
+        const uint32_t pair = torRank[l.a < hosts ? l.b : l.a] / 2;
+        for (uint32_t side = 0; side < 2; ++side)
+        {
+            TopoLink c = l;
+            c.a = h;
+            c.b = tors[2 * pair + side];
+            c.rateBps = hostRateBps;
             g.links.push_back(c);
         }
     }

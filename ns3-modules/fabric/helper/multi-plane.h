@@ -47,6 +47,53 @@ PlaneOfEntropy(uint16_t entropy, uint32_t planes)
 }
 
 /**
+ * \brief The port a NIC with `ports` ports (at most kMaxPlanes) sends a frame of UDP source
+ * port `entropy` on, given which of its ports' links are up (bit k of `upMask` set = port k's
+ * link is up): PlaneOfEntropy(entropy, ports) when that port is up, so with every port up it
+ * is exactly PlaneOfEntropy; otherwise the (entropy mod u)-th (counting from port 0) of the u
+ * ports that are up, so a QP that keeps one entropy moves to one surviving port and spraying
+ * sprays the survivors; with no port up, PlaneOfEntropy (the frame waits for its link).
+ */
+inline uint32_t
+PortOfEntropy(uint16_t entropy, uint32_t ports, uint32_t upMask)
+{
+    const uint32_t q = PlaneOfEntropy(entropy, ports);
+    if ((upMask >> q) & 1u)
+    {
+        return q;
+    }
+    const uint32_t up = upMask & ((ports >= 32 ? 0u : (1u << ports)) - 1u);
+    const auto u = static_cast<uint32_t>(__builtin_popcount(up));
+    if (u == 0)
+    {
+        return q;
+    }
+    uint32_t nth = entropy % u;
+    for (uint32_t k = 0; k < ports; ++k)
+    {
+        if (((up >> k) & 1u) && nth-- == 0)
+        {
+            return k;
+        }
+    }
+    return q; // not reached
+}
+
+/**
+ * \brief Dual-ToR (multi-homed) hosts: `one` with every host linked to both ToRs of a pair
+ * instead of to its one ToR. The ToRs are the switches hosts link to, in vertex order; ToRs 2i
+ * and 2i+1 form pair i (the classic non-stacked dual-ToR, MC-LAG layout: both ToRs of a pair
+ * belong to one fabric and keep their uplinks). A host of ToR t links to ToR 2(t/2) (its port
+ * 0) and ToR 2(t/2)+1 (its port 1), both at `hostRateBps`; its host links are listed where its
+ * one link was, every other link keeps its place and rate, vertices and names do not change.
+ * Minimum-hop routing then sees a host behind both ToRs of its pair at equal cost.
+ *
+ * \throws InputError (file "", key `key`) if a host of `one` has other than one link, the
+ * number of ToRs is odd, the two ToRs of a pair lie in different pods, or hostRateBps is 0.
+ */
+TopologyGraph DualHomeHosts(const TopologyGraph& one, uint64_t hostRateBps, const std::string& key);
+
+/**
  * \brief The links (graph link indices, in the order crossed) of a frame that host `src` sent
  * on its port `hostPort` (its plane in a multi-plane fabric: PlaneOfEntropy of the frame's
  * entropy; 0 for a host with one link), from the frame's FrameMeta::path as the receiver saw

@@ -108,11 +108,38 @@ BuildPlanes(const P& p, const std::string& key, TopologyGraph (*build)(const P&)
                            PlanePortRateBps(p.hostRateBps, p.planes, p.planeRateBps), key);
 }
 
+/** The fabric of `p` (its builder `build` with dualTor off) with dual-ToR hosts
+ *  (DualHomeHosts), errors keyed `key`; refused with planes > 1. */
+template <class P>
+TopologyGraph
+BuildDualTor(const P& p, const std::string& key, TopologyGraph (*build)(const P&))
+{
+    if (p.planes != 1)
+    {
+        Fail(key, "planes = 1 with dual-ToR hosts (dual-ToR pairs ToRs in one fabric; "
+                  "planes = 2 is the dual-plane layout)",
+             "planes = " + std::to_string(p.planes));
+    }
+    P one = p;
+    one.dualTor = false;
+    return DualHomeHosts(build(one), PlanePortRateBps(p.hostRateBps, 2, p.planeRateBps), key);
+}
+
 } // namespace
 
 TopologyGraph
 BuildLeafSpine(const LeafSpineParams& p)
 {
+    if (p.dualTor)
+    {
+        if (p.leaves % 2 != 0)
+        {
+            Fail("LeafSpineParams.leaves",
+                 "an even number of leaves with dual-ToR hosts (leaves 2i and 2i+1 form a pair)",
+                 std::to_string(p.leaves));
+        }
+        return BuildDualTor(p, "LeafSpineParams.dualTor", &BuildLeafSpine);
+    }
     if (p.planes != 1)
     {
         return BuildPlanes(p, "LeafSpineParams.planes", &BuildLeafSpine);
@@ -194,6 +221,16 @@ BuildLeafSpine(const LeafSpineParams& p)
 TopologyGraph
 BuildFatTree(const FatTreeParams& p)
 {
+    if (p.dualTor)
+    {
+        if (p.k % 4 != 0)
+        {
+            Fail("FatTreeParams.k",
+                 "a multiple of 4 with dual-ToR hosts (a pod's k/2 ToRs form pairs)",
+                 std::to_string(p.k));
+        }
+        return BuildDualTor(p, "FatTreeParams.dualTor", &BuildFatTree);
+    }
     if (p.planes != 1)
     {
         return BuildPlanes(p, "FatTreeParams.planes", &BuildFatTree);
@@ -301,6 +338,10 @@ BuildFatTree(const FatTreeParams& p)
 TopologyGraph
 BuildRailOptimised(const RailOptimisedParams& p)
 {
+    if (p.planes != 1)
+    {
+        return BuildPlanes(p, "RailOptimisedParams.planes", &BuildRailOptimised);
+    }
     RequirePositive("RailOptimisedParams.servers", p.servers);
     RequirePositive("RailOptimisedParams.gpusPerServer", p.gpusPerServer);
     RequirePositive("RailOptimisedParams.spines", p.spines);

@@ -34,8 +34,13 @@ struct LeafSpineParams
     /** Planes (ReplicatePlanes, multi-plane.h): each host gets one port per plane. 1 = one
      *  fabric, today's names. */
     uint32_t planes = 1;
-    /** Rate of each host port when planes > 1, bit/s; 0 = hostRateBps / planes. */
+    /** Rate of each host port when planes > 1 or dualTor, bit/s; 0 = hostRateBps / planes
+     *  (dualTor: hostRateBps / 2). */
     uint64_t planeRateBps = 0;
+    /** Dual-ToR hosts (DualHomeHosts, multi-plane.h): leaves 2i and 2i+1 form a ToR pair and
+     *  every host links to both ToRs of its pair (port 0 to the even one), one fabric. Needs
+     *  an even number of leaves and planes = 1. */
+    bool dualTor = false;
     /** In-network reduction ([topology] in_network_reduction): the scenario's builder adds an
      *  aggregation endpoint to every leaf and the root (AddAggregationEndpoints,
      *  in-network-endpoints.h); the builder here ignores it. */
@@ -46,10 +51,13 @@ struct LeafSpineParams
  * Vertices: hosts, leaves ("leaf<i>", tier 1), spines ("spine<j>", tier 2); host h on leaf
  * h / hostsPerLeaf. Links: host links in host order, then for each leaf, each spine, the
  * linksPerSpine parallel links. With planes > 1, that fabric copied into planes
- * (ReplicatePlanes: "p<k>.leaf<i>", host port k in plane k).
+ * (ReplicatePlanes: "p<k>.leaf<i>", host port k in plane k). With dualTor, host h links to
+ * leaves 2i and 2i+1, i = h / hostsPerLeaf / 2 (DualHomeHosts: each host link becomes two, at
+ * planeRateBps or hostRateBps / 2).
  *
  * \throws InputError (file "", key "LeafSpineParams.<field>") on zero counts or rates, or
- * more than 2^24 hosts or 65535 ports on a switch.
+ * more than 2^24 hosts or 65535 ports on a switch; with dualTor, key "LeafSpineParams.leaves"
+ * for an odd number of leaves and "LeafSpineParams.dualTor" with planes > 1.
  */
 TopologyGraph BuildLeafSpine(const LeafSpineParams& p);
 
@@ -70,6 +78,9 @@ struct FatTreeParams
     uint32_t planes = 1;       //!< as LeafSpineParams::planes
     uint64_t planeRateBps = 0; //!< as LeafSpineParams::planeRateBps
     bool inNetworkReduction = false; //!< as LeafSpineParams::inNetworkReduction
+    /** As LeafSpineParams::dualTor: ToRs 2i and 2i+1 of a pod form a pair (k a multiple of 4,
+     *  so a pod's k/2 ToRs pair up). */
+    bool dualTor = false;
 };
 
 /**
@@ -77,10 +88,12 @@ struct FatTreeParams
  * "agg<i>" (tier 2), core "core<i>" (tier 3). ToR t connects to every aggregation switch of
  * its pod; aggregation switch j of each pod connects to cores j*(k/2) .. j*(k/2)+k/2-1
  * (Al-Fares et al. 2008, sec. 3.3). With planes > 1, that fabric copied into planes
- * (ReplicatePlanes: "p<k>.tor<i>", host port k in plane k).
+ * (ReplicatePlanes: "p<k>.tor<i>", host port k in plane k). With dualTor, every host links
+ * to ToRs 2i and 2i+1 of its pod (DualHomeHosts).
  *
  * \throws InputError (file "", key "FatTreeParams.<field>") on odd or zero k, zero
- * oversubscription or rates, or more than 2^24 hosts.
+ * oversubscription or rates, or more than 2^24 hosts; with dualTor, key "FatTreeParams.k" if
+ * k is not a multiple of 4 and "FatTreeParams.dualTor" with planes > 1.
  */
 TopologyGraph BuildFatTree(const FatTreeParams& p);
 
@@ -123,13 +136,16 @@ struct RailOptimisedParams
     uint64_t fabricRateBps = 400'000'000'000ULL; //!< rail - spine links, bit/s
     uint64_t linkDelayPs = 1'000'000;            //!< one-way propagation delay per link, ps
     uint64_t switchLatencyPs = 0;                //!< per-switch forwarding latency, ps
+    uint32_t planes = 1;       //!< as LeafSpineParams::planes (each GPU NIC split into planes)
+    uint64_t planeRateBps = 0; //!< as LeafSpineParams::planeRateBps
 };
 
 /**
  * Vertices: hosts numbered server by server (host = server * gpusPerServer + gpu; pod = its
  * group), rail switches "rail<g>.<i>" (tier 1, pod g) group by group, spines "spine<k>"
  * (tier 2). Links: host links in host order, then for each rail switch, each spine, the
- * parallel links.
+ * parallel links. With planes > 1, that fabric copied into planes (ReplicatePlanes:
+ * "p<k>.rail<g>.<i>", "p<k>.spine<j>", GPU NIC port k in plane k).
  *
  * \throws InputError (file "", key "RailOptimisedParams.<field>") on zero counts or rates,
  * servers not a multiple of serversPerGroup, more than 2^24 hosts or 65535 ports on a switch.

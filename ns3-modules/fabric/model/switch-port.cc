@@ -39,6 +39,15 @@ SwitchPort::GetTypeId()
                           DoubleValue(0.1),
                           MakeDoubleAccessor(&SwitchPort::SetDreAlpha, &SwitchPort::GetDreAlpha),
                           MakeDoubleChecker<double>(1e-6, 1.0))
+            .AddAttribute("DreAtEnqueue",
+                          "Count a frame's bytes in the DRE when it joins the egress queue (the "
+                          "load offered to the link, which can exceed its rate while a queue "
+                          "builds; the public ns-3 CONGA implementations do this) instead of "
+                          "when it is transmitted (default: the CONGA paper's bytes sent over "
+                          "the link, at most the line rate) (boolean).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SwitchPort::m_dreAtEnqueue),
+                          MakeBooleanChecker())
             .AddAttribute("EcnMarking",
                           "CE-mark ECN-capable data frames at this egress, RED-style on the "
                           "instantaneous queue of the frame's priority (DCQCN's congestion "
@@ -329,6 +338,11 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
         --meta.ttl; // IPv4: every router on the path decrements the TTL
     }
     AppendPathHop(meta, m_portIndex, m_pathHopBits);
+    if (m_dreEnabled && m_dreAtEnqueue)
+    {
+        DecayDre(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
+        m_dreBytes += bytes + GetPhyOverheadBytes();
+    }
     if (m_ecnEnabled && !m_ecnAtDequeue && (meta.ecn == ECN_ECT0 || meta.ecn == ECN_ECT1) &&
         meta.kind == FrameKind::DATA)
     {
@@ -402,7 +416,7 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
             // The egress state this frame meets: the DRE before its own bytes are counted.
             m_switch->OnDeparture(m_portIndex, DreUtilisation(), meta);
         }
-        if (m_dreEnabled)
+        if (m_dreEnabled && !m_dreAtEnqueue)
         {
             m_dreBytes += bytes + GetPhyOverheadBytes();
         }

@@ -101,7 +101,9 @@ class SwitchPort : public FabricNetDevice
      *  for PFC bookkeeping only, never per forwarded frame). */
     bool HoldsFrameFrom(uint8_t priority, uint16_t ingressPort) const;
 
-    /** DRE utilisation estimate at `now`: X / (C * tau), tau = DrePeriod / DreAlpha. */
+    /** DRE utilisation estimate at `now`: X / (C * tau), tau = DrePeriod / DreAlpha; X counts
+     *  the bytes transmitted, or with DreAtEnqueue those that joined the queue (then above 1
+     *  while the queue grows). */
     double GetUtilisation(Time now) const;
     /** Keep the DRE estimate (on by default); the switch turns it off when its policy does
      *  not read it (LoadBalancer::UsesUtilisation). */
@@ -188,6 +190,7 @@ class SwitchPort : public FabricNetDevice
     uint64_t m_drePeriodPs = 1; //!< m_drePeriod in ps (read per frame)
     double m_dreTauS = 1e-4;    //!< tau = DrePeriod / DreAlpha, s
     bool m_dreEnabled = true;
+    bool m_dreAtEnqueue = false; //!< DreAtEnqueue: count bytes as they join the queue
     mutable double m_dreBytes = 0;
     mutable uint64_t m_dreLastPs = 0;
 };

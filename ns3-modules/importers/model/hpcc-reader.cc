@@ -3,6 +3,7 @@
  */
 #include "hpcc-reader.h"
 
+#include "fabric/helper/multi-plane.h"
 #include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
@@ -152,7 +153,6 @@ ReadHpccTopology(const std::string& path)
         v.name = isSwitch[id] ? "node" + std::to_string(id) : "host" + std::to_string(vertexOf[id]);
     }
     std::vector<uint32_t> degree(nodes, 0);
-    std::vector<uint64_t> firstSwitch(nodes, 0); // a host's switch, for the multi-homing error
     std::vector<std::vector<uint32_t>> adj(nodes);
     for (uint64_t l = 0; l < links; ++l)
     {
@@ -204,21 +204,13 @@ ReadHpccTopology(const std::string& path)
         }
         for (uint64_t x : {a, b})
         {
-            const uint64_t other = x == a ? b : a;
-            if (!isSwitch[x] && ++degree[x] > 1)
+            // A host with several links (dual-ToR, as in Alibaba HPN) is one NIC with one port
+            // per link, port k its k-th link in file order (RdmaNic::AddPlanePort).
+            if (!isSwitch[x] && ++degree[x] > kMaxPlanes)
             {
-                // Multi-homed (dual-ToR) hosts, as in Alibaba HPN: not modelled (workload.md,
-                // "HPCC"): each tusk host has one NIC with one port.
-                in.Fail("links", "host node " + std::to_string(x) + " has a second link (to node " +
-                                     std::to_string(other) + "; its first goes to node " +
-                                     std::to_string(firstSwitch[x]) +
-                                     "): multi-homed (dual-ToR) hosts are not supported, every "
-                                     "host has exactly one NIC with one link; keep one link per "
-                                     "host (see ns3-modules/workload/doc/workload.md, HPCC)");
-            }
-            if (!isSwitch[x])
-            {
-                firstSwitch[x] = other;
+                in.Fail("links", "host node " + std::to_string(x) + " has more than " +
+                                     std::to_string(kMaxPlanes) +
+                                     " links: expected at most that many NIC ports per host");
             }
         }
         adj[a].push_back(static_cast<uint32_t>(b));

@@ -20,6 +20,11 @@ RdmaNic::AddPlanePort(Ptr<NicPlanePort> port)
     NS_ABORT_MSG_IF(GetNQps() > 0, "RdmaNic: host " << m_hostId << " adds a plane port after "
                                                     << "its first QP");
     port->SetNic(this, GetNPlanes());
+    if (m_planePorts.empty())
+    {
+        AddLinkChangeCallback(MakeBoundCallback(&NicPlanePort::LinkChanged, this));
+    }
+    port->AddLinkChangeCallback(MakeBoundCallback(&NicPlanePort::LinkChanged, this));
     m_planePorts.push_back(port);
     m_staged.resize(GetNPlanes());
 }
@@ -108,7 +113,8 @@ RdmaNic::DequeueForPlane(uint32_t plane, Ptr<Packet>& packet, FrameMeta& meta)
         {
             return false;
         }
-        const uint32_t q = PlaneOfEntropy(m.srcPort, planes);
+        const uint32_t q =
+            PortOfEntropy(m.srcPort, planes, NicPlanePort::UsablePorts(*this, m.dstHost));
         if (q == plane && !PlanePaused(plane, m.priority))
         {
             packet = std::move(p);
@@ -132,6 +138,63 @@ NicPlanePort::GetTypeId()
                             .SetGroupName("Rdma")
                             .AddConstructor<NicPlanePort>();
     return tid;
+}
+
+uint32_t
+NicPlanePort::UpPorts(const RdmaNic& nic)
+{
+    uint32_t mask = nic.IsLinkUp() ? 1u : 0u;
+    for (size_t k = 0; k < nic.m_planePorts.size(); ++k)
+    {
+        mask |= nic.m_planePorts[k]->IsLinkUp() ? 2u << k : 0u;
+    }
+    return mask;
+}
+
+uint32_t
+NicPlanePort::UsablePorts(const RdmaNic& nic, uint32_t dst)
+{
+    const uint32_t mine = UpPorts(nic);
+    const auto& states = static_cast<const NicPlanePort&>(*nic.m_planePorts.front()).m_states;
+    const uint32_t both = states && dst < states->up.size() ? mine & states->up[dst] : mine;
+    // No plane reaches dst from a port that is up: any port that is up (the frame is lost in
+    // the fabric and the transport tries again) rather than a dead port's staging queue, which
+    // would hold up the scheduler for every other destination.
+    return both != 0 ? both : mine;
+}
+
+void
+NicPlanePort::LinkChanged(RdmaNic* nic)
+{
+    // The frames staged for a port whose link went down move to the ports that are up (as the
+    // scheduler would place them now), so none waits for the dead link and the scheduler is
+    // not held up by a staging queue that cannot drain. Frames already sent on the dead link
+    // are lost (the transport recovers them).
+    const uint32_t ports = nic->GetNPlanes();
+    const uint32_t up = UpPorts(*nic);
+    const auto& states = static_cast<const NicPlanePort&>(*nic->m_planePorts.front()).m_states;
+    if (states && nic->GetHostId() < states->up.size())
+    {
+        states->up[nic->GetHostId()] = up;
+    }
+    for (uint32_t d = 0; d < ports; ++d)
+    {
+        if (((up >> d) & 1u) || nic->m_staged[d].empty() || up == 0)
+        {
+            continue;
+        }
+        auto moving = std::move(nic->m_staged[d]);
+        nic->m_staged[d] = {};
+        while (!moving.empty())
+        {
+            const auto& m = moving.front().meta;
+            const uint32_t q = PortOfEntropy(m.srcPort, ports, UsablePorts(*nic, m.dstHost));
+            nic->m_staged[q].push_back(std::move(moving.front()));
+            moving.pop_front();
+        }
+    }
+    // Not called here: this runs inside a port's SetLinkUp.
+    Simulator::ScheduleNow(&RdmaNic::TransmitAll, Ptr<RdmaNic>(nic));
 }
 
 void

@@ -27,7 +27,7 @@ cat "$tables"
 /usr/bin/python3 - "$papers_here/README.md" "$tables" <<'PY'
 import sys
 readme, tables = sys.argv[1], open(sys.argv[2]).read()
-begin, end = "<!-- tables: written by run.sh -->", "<!-- end of tables -->"
+begin, end = "<!-- tables: begin (run.sh) -->", "<!-- tables: end -->"
 text = open(readme).read()
 if begin not in text or end not in text:
     sys.exit(f"run.sh: {readme}: no table markers ({begin} ... {end})")
