@@ -29,6 +29,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here/../.."
 TUSK=${TUSK:-./build/bin/tusk}
+VARIANT_POLICIES=ecmp,host-spray,source-route,mrc,ethereal
 large=0 write=0 out=""
 args=()
 while [ $# -gt 0 ]; do
@@ -62,6 +63,13 @@ done
 if [ "${SMALL:-1}" = 1 ]; then
     compare scenarios/multi-plane/spine-failure.toml "$out/small/fail" \
         ecmp,host-spray,source-route,mrc,ethereal --set output.drop_log=true 2>/dev/null
+    # Variants: dual-ToR hosts (dual-tor.toml) and the rail-optimised MoE all-to-all of
+    # scenarios/moe-all-to-all.toml on 1 and 4 planes.
+    compare scenarios/multi-plane/dual-tor.toml "$out/small/dualtor" "$VARIANT_POLICIES"
+    for n in 1 4; do
+        compare scenarios/moe-all-to-all.toml "$out/small/rail$n" "$VARIANT_POLICIES" \
+            --set topology.planes=$n --set topology.fabric_link_gbps=$((400 / n))
+    done
 fi
 
 if [ "$large" = 1 ]; then

@@ -7,7 +7,8 @@ Usage:
   tables.py check README                  check that every table block of README has the
                                           format `render` writes (no simulation)
 
-OUT is run.sh's results folder: small/p{1,2,4} and small/fail (the 16-host tables), and with
+OUT is run.sh's results folder: small/p{1,2,4}, small/fail, small/dualtor and small/rail{1,4}
+(the 16-host and variant tables), and with
 --large ring/ and moe/, each with p{1,2,4,8}, p{1,2,4,8}-ethereal, fail-{spine,link} and
 fail-{spine,link}-ethereal: `tusk compare` folders (comparison.csv, one run folder per policy).
 A table block in README is
@@ -152,6 +153,16 @@ def table_failure(out):
     return lines
 
 
+def table_variants(out):
+    lines = [SMALL_HEADER]
+    for label in ("dualtor", "rail1", "rail4"):
+        rows = compare_rows(Path(out) / "small" / label)
+        if not rows:
+            return None
+        lines += [small_row(label, rows[p]) for p in SMALL_POLICIES if p in rows]
+    return lines
+
+
 # ---- the 512-rank tables (run.sh --large) ---------------------------------------------------
 
 LARGE_HEADER = (f"{'planes':<7} {'policy':<11} {'CCT_us':>8} {'x_bound':>7} {'fct_p99_us':>10} "
@@ -217,6 +228,7 @@ def table_large_failures(out, wl):
 TABLES = {
     "planes": (SMALL_HEADER, table_planes),
     "failure": (FAIL_HEADER, table_failure),
+    "variants": (SMALL_HEADER, table_variants),
     "ring-512": (LARGE_HEADER, lambda out: table_large(out, "ring")),
     "moe-512": (LARGE_HEADER, lambda out: table_large(out, "moe")),
     "ring-512-failures": (LFAIL_HEADER, lambda out: table_large_failures(out, "ring")),
