@@ -21,14 +21,15 @@ A table block in README is
     <!-- table:NAME:end -->
 
 **Time to recover** (`recover_us`, docs in README.md): from the failure (the scenario's
-`failures[0].at_us`) to the last frame of regular traffic lost to it, from drops.csv
-(`[output] drop_log`). Lost to it: a frame (data or acknowledgement) dropped with reason
-`link_down` or `no_route` at or after the failure. Regular: its QP (src, dst, dst_qp) lost another frame to the failure within
-PROBE_GAP_US before or after it. A QP's isolated single losses are probes of a retired path
-(MRC probes one with one packet, ProbeInterval = 100 us apart, doubling), which an MRC sender
-keeps sending by design; they are counted in `lost`, not in the recovery. 0 when nothing
-regular was lost; `-` when a transfer was never delivered or never acknowledged (the run never
-recovered). `unfin` counts those transfers, and the CCT of a failure run is `-` with any.
+`failures[0].at_us`) to the last frame of regular traffic lost to it, from drops.csv (`[output]
+drop_log`). Lost to it: a frame (data or acknowledgement) dropped with reason `link_down` or
+`no_route` at or after the failure. Regular: its QP (src, dst, dst_qp) lost another frame to
+the failure within PROBE_GAP_US before or after it. A QP's isolated single losses are probes of
+a retired path (MRC probes one with one packet, ProbeInterval = 100 us apart, doubling), which
+an MRC sender keeps sending by design; they are counted in `lost`, not in the recovery. 0 when
+nothing regular was lost; `-` when a transfer was never delivered or never acknowledged (the
+run never recovered). `unfin` counts those transfers, and the CCT of a failure run is `-` with
+any.
 """
 import csv
 import json
