@@ -6,12 +6,16 @@
 
 #include "run-helpers.h"
 
+#include "results/results-writer.h"
 #include "scenario/scenario-toml.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "workload/model/workload-executor.h"
 
 #include "ns3/simulator.h"
+
+#include <algorithm>
+#include <map>
 
 using namespace tusk_test;
 
@@ -283,4 +287,79 @@ TEST_CASE("run invariants: MMU bytes not held by any queue break the MMU invaria
                                       "queue holds 0");
     CHECK(r.invariantViolations[1] == "leaf0: the MMU counts 1000 bytes in use, its queues "
                                       "hold 0");
+}
+
+// drops.csv ([output] drop_log): one row per frame a port dropped, with when, where and why.
+// The ports count their drops themselves (links.csv, checked against PortCounters above): the
+// log must hold exactly those drops, per port and reason, in time order, none of a failure
+// before it happened; asking for it must not change the run.
+TEST_CASE("drops.csv lists every drop links.csv counts, per port and reason, in time order",
+          "[component][metrics]")
+{
+    const std::string failure = R"(
+[[failures]]
+at_us = 100
+kind = "link_down"
+link = "host0-leaf0"
+)";
+    tusk::ScenarioSpec spec = tusk::LoadScenarioString(kIncast + failure, "sink.toml");
+    spec.pfc.enabled = false; // lossy drops at the incast port, besides the dead link
+    spec.requireFinish = false;
+    spec.stopTimePs = 300'000'000;
+    const auto plain = Run(spec);
+    CHECK(plain.dropEvents.empty()); // off by default
+    spec.output.dropLog = true;
+    const auto r = Run(spec);
+    REQUIRE(r.links.size() == plain.links.size());
+
+    std::map<std::pair<uint32_t, int>, uint64_t> logged; // (links.csv row, reason) -> drops
+    uint64_t prevPs = 0;
+    for (const auto& d : r.dropEvents)
+    {
+        CAPTURE(d.timePs, d.port, ns3::DropReasonName(d.reason));
+        CHECK(d.timePs >= prevPs);
+        prevPs = d.timePs;
+        REQUIRE(d.port < r.links.size());
+        ++logged[{d.port, static_cast<int>(d.reason)}];
+        if (d.reason == ns3::DropReason::LINK_DOWN)
+        {
+            CHECK(d.timePs >= 100'000'000); // not before the link failed
+            const auto& l = r.links[d.port];
+            CHECK(((l.from == "host0" && l.to == "leaf0") || (l.from == "leaf0" && l.to == "host0")));
+        }
+    }
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < r.links.size(); ++i)
+    {
+        for (int k = 0; k < tusk::kDropReasons; ++k)
+        {
+            CAPTURE(i, r.links[i].from, r.links[i].to, k);
+            CHECK(logged[{i, k}] == r.links[i].drops[k]);
+            CHECK(r.links[i].drops[k] == plain.links[i].drops[k]); // the run is unchanged
+            total += r.links[i].drops[k];
+        }
+    }
+    CHECK(r.dropEvents.size() == total);
+    uint64_t threshold = 0;
+    uint64_t linkDown = 0;
+    for (const auto& l : r.links)
+    {
+        threshold += l.drops[static_cast<int>(ns3::DropReason::EGRESS_THRESHOLD)];
+        linkDown += l.drops[static_cast<int>(ns3::DropReason::LINK_DOWN)];
+    }
+    CHECK(threshold > 0); // both reasons occur, so the log is tested on both
+    CHECK(linkDown > 0);
+    REQUIRE(r.flows.size() == plain.flows.size());
+    for (size_t i = 0; i < r.flows.size(); ++i)
+    {
+        CHECK(r.flows[i].deliveredBytes == plain.flows[i].deliveredBytes);
+        CHECK(r.flows[i].pktsSent == plain.flows[i].pktsSent);
+    }
+
+    // The file: a header and one line per drop, the link named as links.csv names it (host 0's
+    // data frames caught on the dead link count at leaf0's end).
+    const std::string csv = tusk::DropsCsv(r);
+    CHECK(csv.rfind("time_us,link_id,from,to,reason,kind,src,dst,dst_qp,entropy\n", 0) == 0);
+    CHECK(static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n')) == total + 1);
+    CHECK(csv.find(",leaf0,host0,link_down,data,0,8,") != std::string::npos);
 }

@@ -377,6 +377,24 @@ PfcEventsCsv(const RunResult& r)
     return s;
 }
 
+std::string
+DropsCsv(const RunResult& r)
+{
+    static const char* const kKinds[] = {"data", "ack", "nak", "cnp", "pfc", "lb_control"};
+    std::string s = "time_us,link_id,from,to,reason,kind,src,dst,dst_qp,entropy\n";
+    s.reserve(s.size() + r.dropEvents.size() * 64);
+    for (const auto& d : r.dropEvents)
+    {
+        const LinkRow& port = r.links.at(d.port);
+        const auto kind = static_cast<size_t>(d.kind);
+        s += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", Us(d.timePs), port.link, port.from,
+                         port.to, ns3::DropReasonName(d.reason),
+                         kind < std::size(kKinds) ? kKinds[kind] : "other", d.srcHost, d.dstHost,
+                         d.dstQp, d.entropy);
+    }
+    return s;
+}
+
 /** The manifest's "fast_mode" (docs/results-format.md): what the iteration memoisation
  *  replayed, with the shares of simulated time and bytes, and why it simulated the rest. */
 static nlohmann::ordered_json
@@ -415,6 +433,10 @@ void
 WriteRunFiles(const RunResult& r, const std::string& dir)
 {
     WriteFileAtomic(dir + "/pfc_events.csv", PfcEventsCsv(r));
+    if (r.spec.output.dropLog)
+    {
+        WriteFileAtomic(dir + "/drops.csv", DropsCsv(r));
+    }
     WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
     WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(r));
     WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
@@ -568,6 +590,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     {
         m["files"].push_back("timeseries.csv");
         m["files"].push_back("switch_timeseries.csv");
+    }
+    if (r.spec.output.dropLog)
+    {
+        m["files"].push_back("drops.csv");
     }
     if (r.spec.output.ccTrace)
     {

@@ -35,6 +35,9 @@ std::string ChakraRanksCsv(const RunResult& r);
 /** One CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break. */
 std::string CsvField(const std::string& s);
 std::string LinksCsv(const RunResult& r);
+/** drops.csv ([output] drop_log = true): every frame a port dropped, in time order. */
+std::string DropsCsv(const RunResult& r);
+
 /** pfc_events.csv: every PFC frame sent or received, in time order. */
 std::string PfcEventsCsv(const RunResult& r);
 /** timeseries.csv ([output] sample_us > 0): time_us, link_id, from, to, tx_bytes, util,

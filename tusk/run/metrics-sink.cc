@@ -48,7 +48,8 @@ void
 MetricsSink::Connect(const TopologyGraph& graph,
                      const Fabric& fabric,
                      Ptr<WorkloadExecutor> exec,
-                     size_t transfers)
+                     size_t transfers,
+                     bool dropLog)
 {
     m_ports.reserve(2 * fabric.links.size()); // callbacks hold pointers into m_ports
     // One callback for every port's drops (they share its implementation; a bound callback
@@ -64,6 +65,8 @@ MetricsSink::Connect(const TopologyGraph& graph,
             Port& p = m_ports.emplace_back();
             p.dev = dir == 0 ? l.devA : l.devB;
             p.events = &m_pfcEvents;
+            p.index = static_cast<uint32_t>(m_ports.size() - 1);
+            p.drops = &m_dropEvents;
             p.lineRateBps = tl.rateBps;
             LinkRow& row = p.row;
             row.link = l.graphLink;
@@ -83,6 +86,10 @@ MetricsSink::Connect(const TopologyGraph& graph,
             // callbacks on every port, 11 MB on the 1,024-host permutation (docs/performance.md).
             p.dev->CheckLineRateAgainst(tl.rateBps);
             ConnectTrace(p.dev, "Drop", onDrop);
+            if (dropLog)
+            {
+                ConnectTrace(p.dev, "Drop", MakeBoundCallback(&MetricsSink::OnDropLogged, port));
+            }
             ConnectTrace(p.dev, "Pfc", MakeBoundCallback(&MetricsSink::OnPfc, port));
         }
     }
@@ -120,6 +127,24 @@ MetricsSink::OnDrop(WorkloadExecutor* exec,
                     DropReason reason)
 {
     exec->OnDataDropped(meta, reason);
+}
+
+void
+MetricsSink::OnDropLogged(Port* p,
+                          Ptr<const Packet>,
+                          const FrameMeta& meta,
+                          DropReason reason)
+{
+    DropEventRow row;
+    row.timePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    row.port = p->index;
+    row.reason = reason;
+    row.kind = meta.kind;
+    row.entropy = meta.srcPort;
+    row.srcHost = meta.srcHost;
+    row.dstHost = meta.dstHost;
+    row.dstQp = meta.dstQp;
+    p->drops->push_back(row);
 }
 
 void

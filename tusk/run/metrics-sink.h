@@ -3,7 +3,7 @@
  *
  * Connected before the run to the trace sources whose every event it needs: every port's Drop
  * (a dropped data frame is charged to its transfer) and Pfc (each PFC frame is a row of
- * pfc_events.csv) (ns3::FabricNetDevice), every switch (ns3::SwitchNode: Trim) and its MMU
+ * pfc_events.csv; with `[output] drop_log`, each drop is a row of drops.csv) (ns3::FabricNetDevice), every switch (ns3::SwitchNode: Trim) and its MMU
  * (ns3::SharedBufferMmu: HeadroomAdmit), and the workload executor (TransferStarted,
  * TransferDelivered, TransferAcknowledged). What a port counts itself is read once at the end
  * from its PortCounters (frames and bytes, PFC frames received, ECN marks, the deepest queue,
@@ -51,12 +51,14 @@ class MetricsSink
     /**
      * \brief Connect to every trace source the tables need: the ports in links.csv order (graph
      * link order, the A end then the B end), the switches and their MMUs, and `exec` for
-     * `transfers` transfers.
+     * `transfers` transfers. `dropLog`: also record every drop (TakeDropEvents); a bound
+     * callback more per port, so only when asked.
      */
     void Connect(const ns3::TopologyGraph& graph,
                  const ns3::Fabric& fabric,
                  ns3::Ptr<ns3::WorkloadExecutor> exec,
-                 size_t transfers);
+                 size_t transfers,
+                 bool dropLog = false);
 
     /** Transfer t's times (all kNoTime once released). */
     const TransferTimes& Times(uint32_t t) const { return m_transfers[t]; }
@@ -81,6 +83,10 @@ class MetricsSink
     /** Every PFC frame sent or received, in time order (pfc_events.csv). */
     std::vector<PfcEventRow> TakePfcEvents() { return std::move(m_pfcEvents); }
 
+    /** Every frame a port dropped, in time order (drops.csv; empty unless Connect's
+     *  `dropLog`). */
+    std::vector<DropEventRow> TakeDropEvents() { return std::move(m_dropEvents); }
+
     /** Data frames trimmed by all switches. */
     uint64_t TrimmedFrames() const { return m_trimmed; }
 
@@ -103,6 +109,8 @@ class MetricsSink
         uint64_t lineRateBps = 0;              //!< the link's rate in the topology
         ns3::Ptr<ns3::FabricNetDevice> dev;
         std::vector<PfcEventRow>* events = nullptr;
+        uint32_t index = 0;                        //!< its row of links.csv
+        std::vector<DropEventRow>* drops = nullptr; //!< drop_log: where its drops go
     };
 
     /** A dropped data frame counts against its transfer (flows.csv). */
@@ -110,6 +118,11 @@ class MetricsSink
                        ns3::Ptr<const ns3::Packet> packet,
                        const ns3::FrameMeta& meta,
                        ns3::DropReason reason);
+    /** drop_log: a row of drops.csv. */
+    static void OnDropLogged(Port* p,
+                             ns3::Ptr<const ns3::Packet> packet,
+                             const ns3::FrameMeta& meta,
+                             ns3::DropReason reason);
     static void OnPfc(Port* p, const ns3::PfcEvent& e);
     void OnTrim(ns3::Ptr<const ns3::Packet> packet, const ns3::FrameMeta& meta);
     void OnStarted(uint32_t transfer);
@@ -119,6 +132,7 @@ class MetricsSink
     std::vector<Port> m_ports;
     std::vector<ns3::PortCounters> m_replayed; //!< SetReplayedCounters
     std::vector<PfcEventRow> m_pfcEvents;
+    std::vector<DropEventRow> m_dropEvents;
     ns3::PagedArray<TransferTimes> m_transfers; //!< by transfer id, pages of live ones only
     uint64_t m_trimmed = 0;
     /** Per switch: per port, (rate, delay) of its link and the most headroom it used. */

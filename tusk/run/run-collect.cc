@@ -299,6 +299,7 @@ CollectResults(const ScenarioSpec& spec,
     // ---- links, PFC events and conservation --------------------------------------------
     result.links = sink.LinkRows(std::max<uint64_t>(result.simEndPs, 1), Simulator::Now());
     result.pfcEvents = sink.TakePfcEvents();
+    result.dropEvents = sink.TakeDropEvents();
     Conservation& cons = result.conservation;
     for (const auto& nic : built.nics)
     {

@@ -207,7 +207,8 @@ FastMode::Attach(const ScenarioSpec& spec,
     {
         m_memo->SetRefusal("time_series");
     }
-    else if (spec.output.ccTrace || spec.output.pathTelemetry || spec.output.pcap)
+    else if (spec.output.ccTrace || spec.output.pathTelemetry || spec.output.pcap ||
+             spec.output.dropLog)
     {
         m_memo->SetRefusal("per_packet_output");
     }

@@ -147,7 +147,8 @@ Observers::Attach(const ScenarioSpec& spec,
     }
 
     // The tables: links, PFC events, trims, headroom, transfer times, from trace sources.
-    m_sink.Connect(graph, built.fabric, executor.exec, executor.exec->TotalTransfers());
+    m_sink.Connect(graph, built.fabric, executor.exec, executor.exec->TotalTransfers(),
+                   spec.output.dropLog);
 
     // PFC deadlock detection.
     if (spec.pfc.enabled && spec.pfc.deadlockDetectPs > 0)

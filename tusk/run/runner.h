@@ -196,6 +196,19 @@ struct PfcEventRow
     std::string peer; //!< the node at the other end of that link
 };
 
+/** One frame a port dropped (drops.csv, `[output] drop_log = true`). */
+struct DropEventRow
+{
+    uint64_t timePs = 0;
+    uint32_t port = 0; //!< the dropping port: its row of links.csv (RunResult::links)
+    ns3::DropReason reason = ns3::DropReason::BUFFER_OVERFLOW;
+    ns3::FrameKind kind = ns3::FrameKind::DATA;
+    uint16_t entropy = 0; //!< the frame's UDP source port
+    uint32_t srcHost = 0;
+    uint32_t dstHost = 0;
+    uint32_t dstQp = 0; //!< BTH destination QP: with (srcHost, dstHost), the frame's QP
+};
+
 /** Frames: NICs sent = NICs received + dropped + in flight. */
 struct Conservation
 {
@@ -335,6 +348,7 @@ struct RunResult
     std::vector<ChakraNodeRow> chakraNodes; //!< workload.kind = "chakra": every node of every rank
     std::vector<LinkRow> links;
     std::vector<PfcEventRow> pfcEvents;
+    std::vector<DropEventRow> dropEvents; //!< [output] drop_log: every drop, in time order
     TimeSeries timeSeries; //!< [output] sample_us > 0: switch ports sampled over time
     std::vector<SwitchRow> switchRows; //!< one per switch, in vertex order (switches.csv)
     std::vector<CcTraceRow> ccTrace;   //!< [output] cc_trace: CC state changes in time order

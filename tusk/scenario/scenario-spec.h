@@ -342,6 +342,8 @@ struct OutputSection
     /** write ar.csv: per switch and egress port, how often its load balancer chose the port
      *  among equal-cost candidates and why (ar-telemetry.h) */
     bool arTelemetry = false;
+    /** write drops.csv: every frame a port dropped, when, where and why */
+    bool dropLog = false;
     /** Other tools' per-flow outputs to write besides tusk's tables: "hpcc" (fct.txt, pfc.txt
      *  as the HPCC simulator writes them), "htsim" (htsim_flows.txt: htsim's flow-finish
      *  lines); tool-outputs.h. */

@@ -15,6 +15,20 @@ using namespace knob;
 using S = OutputSection;
 const char* const kP = "output";
 
+/** A boolean that asks for one more output file: in the manifest's scenario only when on, so
+ *  that runs without it keep their manifests. */
+Knob<S>
+OptIn(const char* name, bool S::*member, const char* doc)
+{
+    return Custom<S>(
+               name, "boolean", "", doc,
+               [member](ScenarioReader& r, const toml::node& n, const std::string& key, S& o) {
+                   o.*member = r.Bool(&n, key);
+               },
+               [member](const S& o) { return o.*member ? nlohmann::json(true) : nlohmann::json(); })
+        .Default("false");
+}
+
 const std::vector<Knob<S>>&
 Rows()
 {
@@ -40,38 +54,32 @@ Rows()
                    "source, connected only when this is `true`. Rows per QP: DCQCN one per CNP, "
                    "rate-increase event and α update (every 55 µs while α > 0); HPCC, Swift, "
                    "DCTCP, NSCC and TIMELY one per window or rate update (up to one per ACK)."),
-        Custom<S>(
-            "path_telemetry", "boolean", "",
-            "Write `paths.csv`: per sending QP and entropy value (UDP source port: the path a "
-            "packet-spraying NIC chose), the data packets and bytes sent on it, its RTT samples "
-            "(count, min, median, p99), ECN-echoing ACKs, trims, other losses and timeouts, "
-            "and the links its frames took ([results-format.md](results-format.md), "
-            "\"paths.csv\"): what a UEC NIC's path selector keeps, for `tusk locate` to find a "
-            "slow link that spraying hides ([locate.md](locate.md)). Connects trace sources "
-            "only when `true`; the simulation itself is unchanged.",
-            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& o) {
-                o.pathTelemetry = r.Bool(&n, key);
-            },
-            // Echoed only when on, so that runs without it keep their manifests.
-            [](const S& o) { return o.pathTelemetry ? nlohmann::json(true) : nlohmann::json(); })
-            .Default("false"),
-        Custom<S>(
-            "ar_telemetry", "boolean", "",
-            "Write `ar.csv`: per switch, egress port, candidate-set size and reason, how often "
-            "the switch's load balancer chose that port among two or more equal-cost ports "
-            "(fresh decisions), the frames and the bytes sent there, and why (the policy's "
-            "reason: `least_backlog`, `flowlet`, `random`, `hash`, `conga_metric`, "
-            "`conweave_reroute`, `policy`; [results-format.md](results-format.md), "
-            "\"ar.csv\"): what a switch with adaptive routing counts of its member choices, "
-            "for `tusk locate --evidence ar` to find a slow link the switches steer around "
-            "([locate.md](locate.md)). Off, the switches log nothing; the simulation itself "
-            "is unchanged either way.",
-            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& o) {
-                o.arTelemetry = r.Bool(&n, key);
-            },
-            // Echoed only when on, so that runs without it keep their manifests.
-            [](const S& o) { return o.arTelemetry ? nlohmann::json(true) : nlohmann::json(); })
-            .Default("false"),
+        OptIn("path_telemetry", &S::pathTelemetry,
+              "Write `paths.csv`: per sending QP and entropy value (UDP source port: the path a "
+              "packet-spraying NIC chose), the data packets and bytes sent on it, its RTT "
+              "samples (count, min, median, p99), ECN-echoing ACKs, trims, other losses and "
+              "timeouts, and the links its frames took ([results-format.md](results-format.md), "
+              "\"paths.csv\"): what a UEC NIC's path selector keeps, for `tusk locate` to find a "
+              "slow link that spraying hides ([locate.md](locate.md)). Connects trace sources "
+              "only when `true`; the simulation itself is unchanged."),
+        OptIn("ar_telemetry", &S::arTelemetry,
+              "Write `ar.csv`: per switch, egress port, candidate-set size and reason, how often "
+              "the switch's load balancer chose that port among two or more equal-cost ports "
+              "(fresh decisions), the frames and the bytes sent there, and why (the policy's "
+              "reason: `least_backlog`, `flowlet`, `random`, `hash`, `conga_metric`, "
+              "`conweave_reroute`, `policy`; [results-format.md](results-format.md), "
+              "\"ar.csv\"): what a switch with adaptive routing counts of its member choices, "
+              "for `tusk locate --evidence ar` to find a slow link the switches steer around "
+              "([locate.md](locate.md)). Off, the switches log nothing; the simulation itself "
+              "is unchanged either way."),
+        OptIn("drop_log", &S::dropLog,
+              "Write `drops.csv`: one row per frame any port dropped (fabric and NIC, every "
+              "reason, data and control frames), with its time, the link and direction "
+              "(links.csv's `link_id`, `from`, `to`), the reason, the frame kind, its source, "
+              "destination and entropy ([results-format.md](results-format.md), "
+              "\"drops.csv\"): when a failure stopped losing traffic, which routes a dead "
+              "link swallowed. A bound callback per port, connected only when `true`; the "
+              "simulation itself is unchanged."),
         Custom<S>(
             "formats", "array of strings", "",
             "Other tools' per-flow outputs, written next to tusk's tables so that a run can be "
