@@ -83,3 +83,22 @@ TEST_CASE("refused inputs: a PFC headroom below one frame is refused, below a li
                              "headroom a 400 Gb/s, 1000 ns link needs"));
     CHECK(Contains(o.output, "= 118516 bytes per port"));
 }
+
+TEST_CASE("refused inputs: a fractional value of an integer ns-3 attribute is an input error, "
+          "not an abort",
+          "[component][cli][ns3]")
+{
+    // ns-3 aborts on an integer attribute's text it cannot read to the end ("3.5").
+    const auto dir = Scratch("refused-ns3-integer");
+    const Outcome o = RunScenarioText(
+        "frac.toml",
+        "name = \"frac\"\n[topology]\nleaves = 2\nspines = 1\nhosts_per_leaf = 1\n"
+        "[workload]\nkind = \"permutation\"\nbytes = \"10KB\"\n[ns3]\n"
+        "\"ns3::SwitchNode::TrimThresholdBytes\" = 65536.5\n",
+        dir);
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(Contains(o.output, "frac.toml:10: ns3.ns3::SwitchNode::TrimThresholdBytes: expected a "
+                             "whole number; got \"65536.5\""));
+    CHECK_FALSE(std::filesystem::exists(dir / "out"));
+}

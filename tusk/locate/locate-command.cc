@@ -360,7 +360,10 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     if (obs.flows.empty())
     {
         throw ns3::InputError(obs.flowsFile, 0, "path",
-                              "no flow has a path: nothing to locate (are `path`/`paths` empty?)");
+                              "no flow has a path: nothing to locate (`path`/`paths` are empty; "
+                              "flows.csv has none for hosts with several NIC ports, planes or "
+                              "dual-ToR: run with [output] path_telemetry = true and "
+                              "--evidence paths)");
     }
     const LocateResult r = Locate(obs, opts.tomography);
     v.evidence = "flows";

@@ -1,4 +1,6 @@
 #include "results/results-writer.h"
+
+#include "results/planes-table.h"
 #include "run/fabric-kinds.h"
 
 #include "cli/plugins.h"
@@ -442,6 +444,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
     WriteFileAtomic(dir + "/jobs.csv", JobsCsv(r));
     WriteFileAtomic(dir + "/links.csv", LinksCsv(r));
+    if (const std::string planes = PlanesCsv(r.links); !planes.empty())
+    {
+        WriteFileAtomic(dir + "/planes.csv", planes); // a multi-plane fabric's results per plane
+    }
     WriteFileAtomic(dir + "/switches.csv", SwitchesCsv(r));
     if (r.timeSeries.intervalPs > 0)
     {
@@ -594,6 +600,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (r.spec.output.dropLog)
     {
         m["files"].push_back("drops.csv");
+    }
+    if (!PlanesCsv(r.links).empty())
+    {
+        m["files"].push_back("planes.csv");
     }
     if (r.spec.output.ccTrace)
     {

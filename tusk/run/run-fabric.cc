@@ -347,7 +347,7 @@ void
 SplitOverRoutes(const ScenarioSpec& spec, const TopologyGraph& graph, RunPlan& plan)
 {
     if (plan.qpEntropy != "routes" || plan.policyTypeId != "ns3::SourceRouteLoadBalancer" ||
-        spec.LineOf("nic.qps_per_connection") != 0)
+        spec.keyLines.count("nic.qps_per_connection") != 0) // in the file, or --set (line 0)
     {
         return;
     }

@@ -335,6 +335,19 @@ ScenarioWarnings(const ScenarioSpec& spec)
                                       "no effect",
                                       section, spec.nic.congestionControl));
     }
+    // CONGA and ConWeave keep their state at the source and destination ToR of a frame; a host
+    // with two ToRs has no single one, and the fabric gives them none (fabric.md, Dual-ToR).
+    const bool dualTor = (spec.topology.kind == "leaf-spine" && spec.topology.leafSpine.dualTor) ||
+                         (spec.topology.kind == "fat-tree" && spec.topology.fatTree.dualTor);
+    const std::string& policy = spec.lb.policy;
+    if (dualTor && (policy == "conga" || policy == "conweave" ||
+                    policy == "ns3::CongaLoadBalancer" || policy == "ns3::ConWeaveLoadBalancer"))
+    {
+        w.push_back(fmt::format("lb.policy \"{}\" with topology.dual_tor: a host on two ToRs has "
+                                "no edge switch for it, so it makes no congestion-aware choice and "
+                                "picks paths by a flow hash at every switch",
+                                policy));
+    }
     const std::string headroom = HeadroomWarning(spec);
     if (!headroom.empty())
     {

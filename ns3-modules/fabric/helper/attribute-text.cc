@@ -2,6 +2,7 @@
 
 #include "ns3/string.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace ns3
@@ -9,6 +10,15 @@ namespace ns3
 
 namespace
 {
+
+/** Digits, with one leading '-' or '+': what ns-3's integer attributes read whole. */
+bool
+IsInteger(const std::string& s)
+{
+    const size_t first = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    return s.size() > first &&
+           std::all_of(s.begin() + first, s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
 
 bool
 IsNumber(const std::string& s, std::string* unit = nullptr)
@@ -56,6 +66,12 @@ ParseAttributeText(const TypeId::AttributeInformation& info, const std::string& 
         !IsNumber(text))
     {
         why = "expected a number; got \"" + text + "\"";
+        return nullptr;
+    }
+    // ns-3 aborts on an integer attribute's text it cannot read to the end ("3.5", "1e3").
+    if ((type == "ns3::UintegerValue" || type == "ns3::IntegerValue") && !IsInteger(text))
+    {
+        why = "expected a whole number; got \"" + text + "\"";
         return nullptr;
     }
     if (type == "ns3::TimeValue" && !IsTimeString(text))

@@ -7,7 +7,7 @@ them: the FCT slowdown's mean and nearest-rank p99 of each run (the summary's `s
 `slowdown_p99`) averaged over the seeds with their range, each as a ratio to ECMP's of the same
 seed (mean over seeds), and per run (mean over seeds) the packets that arrived out of order, the
 packets resent, those resent by the retransmission timer, ECN marks and the uplink imbalance
-(most loaded uplink's bytes / the mean's). Exits 1 if a run is missing or did not succeed.
+(most loaded uplink's bytes / the mean's). Exits 1 if a run did not succeed or a policy lacks a seed ECMP has (or the reverse).
 """
 import sys
 from pathlib import Path
@@ -35,8 +35,9 @@ def main(argv):
         ecmp = part[part["policy"] == "ecmp"].set_index("seed")
         for policy in POLICIES:
             r = part[part["policy"] == policy].set_index("seed")
-            if r.empty or ecmp.empty:
-                sys.exit(f"baselines_table.py: {path}: no {policy} or ecmp runs on {cdf}")
+            if r.empty or ecmp.empty or sorted(r.index) != sorted(ecmp.index):
+                sys.exit(f"baselines_table.py: {path}: {policy} and ecmp on {cdf} do not have "
+                         f"the same seeds ({sorted(r.index)} against {sorted(ecmp.index)})")
             m, p = r["slowdown_mean"], r["slowdown_p99"]
             rm = (m / ecmp["slowdown_mean"]).mean()
             rp = (p / ecmp["slowdown_p99"]).mean()
