@@ -11,7 +11,10 @@
 #include "host-port-log.h"
 #include "run-helpers.h"
 
+#include "fabric/helper/source-routes.h"
 #include "fabric/helper/topology-builders.h"
+
+#include <map>
 
 using namespace tusk_test;
 
@@ -97,6 +100,77 @@ TEST_CASE("dual-ToR: every host on both ToRs of its pair, names unchanged, ports
 
 // PortOfEntropy (multi-plane.h): the entropy's own port while it is up, else the
 // (entropy mod u)-th of the u ports that are up, else (none up) the entropy's own port.
+// Source routing on dual-ToR hosts (source-routes.h): the route's first digit is the host
+// port (the NIC sends on port entropy mod 2), the switch digits follow, so the path set covers
+// 2 ports x 2 spines x 2 last ToRs = 8 routes. Numbering the spine by route mod spines while
+// the NIC takes the port by route mod 2 ties the spine's parity to the ToR with an even spine
+// count: each ToR would use half its uplinks.
+TEST_CASE("dual-ToR: source-routed paths use every leaf uplink and both ports of every host",
+          "[component][dualtor][source-route][ethereal]")
+{
+    const std::string policy = GENERATE(std::string("source-route"), std::string("ethereal"));
+    INFO(policy);
+    auto s = DualTor(policy); // 2 spines: even
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        AddFlow(s, h, (h + 4) % 8, 64 * 4096); // every host to the other pair
+    }
+    using Trace = ns3::Callback<void, ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta&>;
+    std::map<std::string, uint64_t> uplinkFrames; // "leaf>spine" -> DATA frames
+    std::vector<std::vector<uint64_t>> portFrames(8, std::vector<uint64_t>(2, 0));
+    uint32_t routes = 0;
+    tusk::RunOptions o;
+    o.beforeRun = [&](ns3::Fabric& f, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
+        routes = ns3::SourceRouteLayoutOf(f.graph, ns3::ComputeEqualCostPorts(f.graph)).Routes();
+        const auto& g = f.graph;
+        for (const auto& l : f.links)
+        {
+            const uint32_t a = g.links[l.graphLink].a;
+            const uint32_t b = g.links[l.graphLink].b;
+            if (a < g.numHosts || b < g.numHosts)
+            {
+                continue;
+            }
+            const bool aIsSpine = g.vertices[a].name.rfind("spine", 0) == 0;
+            const std::string key = g.vertices[aIsSpine ? b : a].name + ">" +
+                                    g.vertices[aIsSpine ? a : b].name;
+            uplinkFrames[key] = 0;
+            (aIsSpine ? l.devA : l.devB)
+                ->TraceConnectWithoutContext(
+                    "Rx", Trace([&uplinkFrames, key](ns3::Ptr<const ns3::Packet>,
+                                                     const ns3::FrameMeta& m) {
+                        uplinkFrames[key] += m.kind == ns3::FrameKind::DATA;
+                    }));
+        }
+        for (uint32_t h = 0; h < 8; ++h)
+        {
+            for (uint32_t k = 0; k < nics[h]->GetNPlanes(); ++k)
+            {
+                nics[h]->GetPlanePort(k)->TraceConnectWithoutContext(
+                    "Tx", Trace([&portFrames, h, k](ns3::Ptr<const ns3::Packet>,
+                                                    const ns3::FrameMeta& m) {
+                        portFrames[h][k] += m.kind == ns3::FrameKind::DATA;
+                    }));
+            }
+        }
+    };
+    const auto r = Run(s, o);
+    REQUIRE(r.finished);
+    CHECK(routes == 2 * 2 * 2); // ports x spines x last ToRs: CountShortestPaths(g, 0, 7)
+    REQUIRE(uplinkFrames.size() == 4 * 2);
+    for (const auto& [link, frames] : uplinkFrames)
+    {
+        INFO(link);
+        CHECK(frames > 0);
+    }
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        INFO("host " << h);
+        CHECK(portFrames[h][0] > 0);
+        CHECK(portFrames[h][1] > 0);
+    }
+}
+
 TEST_CASE("PortOfEntropy: a port that is down hands its entropies to the survivors",
           "[component][dualtor][planes]")
 {

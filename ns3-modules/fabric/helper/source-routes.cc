@@ -97,11 +97,18 @@ SourceRouteLayoutOf(const TopologyGraph& g, const EqualCostTable& table)
     {
         layout.planes = std::max<uint32_t>(layout.planes, g.vertices[v].plane + 1u);
     }
+    const auto ports = IncidentLinks(g);
+    // The route's first digit is the host port (the NIC sends on port entropy mod ports): one
+    // per plane in a multi-plane fabric, two on a dual-ToR host, which reach the same spines;
+    // the switch digits follow, so a path set sprays every port and every spine evenly.
+    for (uint32_t h = 0; h < g.numHosts; ++h)
+    {
+        layout.planes = std::max<uint32_t>(layout.planes, static_cast<uint32_t>(ports[h].size()));
+    }
     if (g.numHosts < 2)
     {
         return layout;
     }
-    const auto ports = IncidentLinks(g);
     std::vector<uint32_t> longest;
     for (uint32_t dst = 1; dst < g.numHosts; ++dst)
     {
@@ -139,7 +146,7 @@ SourceRouteAttributes(const TopologyGraph& g, const std::string& key, uint32_t* 
                          "source routing names a path in 14 bits of the UDP source port (" +
                              std::to_string(kMaxRoutes) + " routes); this fabric has " +
                              std::to_string(layout.Routes()) + " (" +
-                             std::to_string(layout.planes) + " planes x radices " +
+                             std::to_string(layout.planes) + " host ports x radices " +
                              layout.RadixText() + ")");
     }
     if (routes)

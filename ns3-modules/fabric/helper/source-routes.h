@@ -5,14 +5,17 @@
  *
  * The route travels in the low 14 bits of the frame's UDP source port (route r is sent with
  * entropy 49152 + r, the IANA dynamic port range), so the NIC's plane rule, plane = entropy
- * mod planes (PlaneOfEntropy), and the switches read the same field. A route number is a
- * mixed-radix number: r mod planes chooses the plane (for a plane count that divides 49152:
- * 1, 2, 3, 4, 6, 8, 12, 16; otherwise the plane is (49152 + r) mod planes), the quotient q =
- * r / planes chooses the equal-cost egress at every switch: the switch at hop h (h = 0 for
+ * mod ports (PlaneOfEntropy, PortOfEntropy), and the switches read the same field. A route
+ * number is a mixed-radix number: r mod ports chooses the host's NIC port (`planes` below: its
+ * plane in a multi-plane fabric, its ToR on a dual-ToR host; for a count that divides 49152:
+ * 1, 2, 3, 4, 6, 8, 12, 16; otherwise the port is (49152 + r) mod ports), the quotient q =
+ * r / ports chooses the equal-cost egress at every switch: the switch at hop h (h = 0 for
  * the first switch, read from the frame's TTL: 64 - ttl) takes candidate
  * (q / (radix_0 ... radix_{h-1})) mod count of its `count` equal-cost ports towards the
  * destination, in port order (EqualCostTable). In a leaf-spine the radices are (spines), in a
- * fat tree (k/2, k/2): every route is a minimum-hop path, and the routes 0 .. Routes() - 1
+ * fat tree (k/2, k/2), on dual-ToR hosts one more for the destination's two ToRs. The port being
+ * its own digit, consecutive routes spray every port and every spine evenly. Every route is a
+ * minimum-hop path, and the routes 0 .. Routes() - 1
  * between two hosts on different leaves (pods) are all distinct paths.
  */
 #ifndef TUSK_SOURCE_ROUTES_H
@@ -51,18 +54,20 @@ EntropyOfRoute(uint32_t route)
 }
 
 /**
- * \brief How route numbers map to paths in one fabric: its plane count and the number of
+ * \brief How route numbers map to paths in one fabric: its host port count and the number of
  * equal-cost choices at each switch hop of a longest host-to-host path.
  */
 struct SourceRouteLayout
 {
+    /** The route's lowest radix: the most NIC ports of a host (the plane count in a
+     *  multi-plane fabric, 2 on dual-ToR hosts). The switch policy's Planes attribute. */
     uint32_t planes = 1;
     /** radices[h]: equal-cost egress ports at switch hop h of a longest path (trailing 1s
      *  dropped: a leaf-spine has {spines}, a fat tree {k/2, k/2}). */
     std::vector<uint32_t> radices;
 
-    /** Distinct routes between two hosts at the longest distance: planes x product of the
-     *  radices (saturates at UINT32_MAX). */
+    /** Distinct routes between two hosts at the longest distance: planes (ports) x product of
+     *  the radices (saturates at UINT32_MAX). */
     uint32_t Routes() const;
     /** The radices as the switch policy's HopRadices attribute reads them: "16" or "4,4"
      *  (empty for a fabric without choices). */
@@ -71,8 +76,8 @@ struct SourceRouteLayout
 
 /**
  * \brief The layout of `g` with forwarding table `table` (ComputeEqualCostPorts(g)): planes =
- * 1 + the highest TopoVertex::plane; radices from the walk of route 0 from host 0 to each
- * other host, the longest walk's candidate counts.
+ * the larger of 1 + the highest TopoVertex::plane and the most links of a host; radices from
+ * the walk of route 0 from host 0 to each other host, the longest walk's candidate counts.
  */
 SourceRouteLayout SourceRouteLayoutOf(const TopologyGraph& g, const EqualCostTable& table);
 
