@@ -40,3 +40,19 @@ papers_sweep() {
     name="$(sed -n 's/^name = "\(.*\)"/\1/p' "$papers_here/$1" | head -n 1)"
     "$TUSK" sweep "$papers_here/$1" --out "$papers_root/$name" -q "${papers_sweep_args[@]}" >&2
 }
+
+# papers_readme_tables BEGIN END FILE: replace what README.md of the folder has between the
+# marker lines BEGIN and END with the text of FILE (a blank line on each side); no markers is
+# an error naming them, exit status 1.
+papers_readme_tables() {
+    /usr/bin/python3 - "$papers_here/README.md" "$1" "$2" "$3" <<'PY'
+import sys
+readme, begin, end, tables = sys.argv[1], sys.argv[2], sys.argv[3], open(sys.argv[4]).read()
+text = open(readme).read()
+if begin not in text or end not in text:
+    sys.exit(f"run.sh: {readme}: no table markers ({begin} ... {end})")
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+open(readme, "w").write(head + begin + "\n\n" + tables.rstrip("\n") + "\n\n" + end + tail)
+PY
+}

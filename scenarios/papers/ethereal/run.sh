@@ -24,14 +24,4 @@ for workload in allreduce alltoall; do
 done >"$tables"
 cat "$tables"
 # The README's tables: everything between the two marker lines is replaced.
-/usr/bin/python3 - "$papers_here/README.md" "$tables" <<'PY'
-import sys
-readme, tables = sys.argv[1], open(sys.argv[2]).read()
-begin, end = "<!-- tables: begin (run.sh) -->", "<!-- tables: end -->"
-text = open(readme).read()
-if begin not in text or end not in text:
-    sys.exit(f"run.sh: {readme}: no table markers ({begin} ... {end})")
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-open(readme, "w").write(head + begin + "\n\n" + tables.rstrip("\n") + "\n\n" + end + tail)
-PY
+papers_readme_tables "<!-- tables: begin (run.sh) -->" "<!-- tables: end -->" "$tables"
