@@ -53,8 +53,8 @@ TEST_CASE("papers/conweave: ConWeave's mean and p99 FCT slowdown are below ECMP'
     CHECK(cwMean > 0.5 * ecmpMean); // not more than the paper's best case, 42.3 % lower
 }
 
-TEST_CASE("papers/conweave: every baseline the paper plots, on its Meta Hadoop workload, in the "
-          "paper's order (ConWeave and CONGA below ECMP, DRILL far above from reordering)",
+TEST_CASE("papers/conweave: every baseline the paper plots, on its Meta Hadoop workload: "
+          "ConWeave and CONGA below ECMP, LetFlow near it, DRILL far above from reordering",
           "[regression][conweave][conga][drill]")
 {
     // The README's baselines table (run-baselines.sh: 1 ms of arrivals, seeds 1-3, both
