@@ -94,4 +94,6 @@ TEST_CASE("planes.csv: a one-plane fabric has none", "[unit][planes]")
 {
     CHECK(PlanesCsv({Row("host0", "leaf0", 10), Row("leaf0", "spine0", 10, true)}).empty());
     CHECK(PlanesCsv({}).empty());
+    CHECK_FALSE(HasPlanes({Row("host0", "leaf0", 10)}));
+    CHECK(HasPlanes({Row("host0", "p1.leaf0", 10)}));
 }

@@ -127,4 +127,12 @@ PlanesCsv(const std::vector<LinkRow>& links)
     return s;
 }
 
+bool
+HasPlanes(const std::vector<LinkRow>& links)
+{
+    return std::any_of(links.begin(), links.end(), [](const LinkRow& l) {
+        return PlaneOfNodeName(l.from) >= 0 || PlaneOfNodeName(l.to) >= 0;
+    });
+}
+
 } // namespace tusk

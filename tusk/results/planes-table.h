@@ -37,6 +37,9 @@ int PlaneOfNodeName(std::string_view name);
  */
 std::string PlanesCsv(const std::vector<LinkRow>& links);
 
+/** Whether some row of `links` names a plane: whether the run writes planes.csv. */
+bool HasPlanes(const std::vector<LinkRow>& links);
+
 } // namespace tusk
 
 #endif

@@ -601,7 +601,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     {
         m["files"].push_back("drops.csv");
     }
-    if (!PlanesCsv(r.links).empty())
+    if (HasPlanes(r.links))
     {
         m["files"].push_back("planes.csv");
     }
