@@ -113,6 +113,14 @@ TEST_CASE("tusk run: bad input exits 2, names file, line and key, writes nothing
     CHECK(o.output.find("nic.qps_per_connection") != std::string::npos);
     CHECK(o.output.find("24 bits") != std::string::npos);
     CHECK(!fs::exists(d / "out"));
+    // A check made once the scenario is read names --set, not the file, for a --set value.
+    o = Tusk("run " + (d / "s.toml").string() + " --out " + (d / "out").string() +
+             " --set topology.planes=2 --set fabric.kind=infiniband -q");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("error: --set: topology.planes: expected 1 with an InfiniBand") !=
+          std::string::npos);
+    CHECK(!fs::exists(d / "out"));
 
     // Unknown policy, unknown subcommand option.
     o = Tusk("compare " + (d / "s.toml").string() + " --policies ecmp,nosuch -q");

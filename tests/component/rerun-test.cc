@@ -67,6 +67,12 @@ TEST_CASE("tusk rerun: compares every file of both folders and says which",
     }
     CHECK(o.output.find("manifest.json            status ok before, ok now\n") != std::string::npos);
     CHECK(o.output.find("reproduced: ") != std::string::npos);
+    // The manifest's own path names the same run (what `tusk run RUN/manifest.json` accepts).
+    o = Tusk("rerun -q " + (a / "manifest.json").string() + " --out " + (d / "m").string());
+    INFO(o.output);
+    CHECK(o.status == 0);
+    CHECK(o.output.find("comparing " + a.string() + "/ with ") != std::string::npos);
+    CHECK(fs::exists(d / "m" / "flows.csv"));
 
     // An emptied `files` list and a changed scenario: the files still differ, and say so.
     EditManifest(a, [](nlohmann::json& m) {

@@ -325,6 +325,17 @@ TEST_CASE("a collective whose group can never complete is named by the watchdog"
           std::string::npos);
     CHECK(r.failure.find("cannot complete") != std::string::npos);
     CHECK(r.simEndPs < 50'000'000'000ULL); // stopped within a few watchdog periods, not at 1 s
+    // The 200 us timer fires well within the watchdog: the message has no timer note.
+    CHECK(r.failure.find("nic.rto_us") == std::string::npos);
+
+    // With a retransmission timeout longer than the watchdog, the message says so and names
+    // the key (a user reading "no progress" would otherwise not know the resend was still due).
+    spec.nic.rtoPs = 10'000'000'000ULL; // 10 ms > the 5 ms watchdog
+    auto slow = Run(Jobs(spec, {j}), o);
+    CHECK_FALSE(slow.finished);
+    INFO(slow.failure);
+    CHECK(slow.failure.find("watchdog: no progress") != std::string::npos);
+    CHECK(slow.failure.find("nic.rto_us = 10000.000 us") != std::string::npos);
 }
 
 TEST_CASE("a hierarchical ring with one slow link completes, slower, above its byte bound",

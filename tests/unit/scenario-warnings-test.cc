@@ -74,3 +74,18 @@ TEST_CASE("scenario warnings: InfiniBand credits over a long haul limit its rate
         CHECK(s.find("credits") == std::string::npos);
     }
 }
+
+TEST_CASE("scenario warnings: plane_link_gbps without planes or dual_tor has no effect",
+          "[unit][scenario][planes]")
+{
+    const std::string head = "name = \"x\"\n[topology]\nkind = \"leaf-spine\"\nleaves = 2\n"
+                             "spines = 2\nhosts_per_leaf = 2\nplane_link_gbps = 50\n";
+    const std::string tail = "[workload]\nkind = \"permutation\"\n";
+    // One plane, one ToR per host: the host links run at host_link_gbps, so the key is named.
+    const auto one = ScenarioWarnings(LoadScenarioString(head + tail, "x.toml"));
+    REQUIRE(one.size() == 1);
+    CHECK(one[0].find("topology.plane_link_gbps = 50 has no effect") != std::string::npos);
+    // Where it sets the host ports' rate, nothing to say.
+    CHECK(ScenarioWarnings(LoadScenarioString(head + "planes = 2\n" + tail, "x.toml")).empty());
+    CHECK(ScenarioWarnings(LoadScenarioString(head + "dual_tor = true\n" + tail, "x.toml")).empty());
+}

@@ -150,7 +150,8 @@ AddRerunCommand(CLI::App& app, RerunOptions& o)
         "Run again from a run's manifest.json alone and compare every result file of the two "
         "folders byte for byte (exit 0: reproduced). `tusk run RESULTS_DIR/manifest.json` runs "
         "it without comparing.");
-    rerun->add_option("results_dir", o.resultsDir, "A run directory (with manifest.json)")->required();
+    rerun->add_option("results_dir", o.resultsDir,
+                      "A run directory (with manifest.json), or its manifest.json")->required();
     rerun->add_option("--out", o.out, "Results directory (default RESULTS_DIR.rerun)");
     rerun->add_flag("-q,--quiet", o.quiet, "No progress line on stderr");
     return rerun;
@@ -163,6 +164,14 @@ RunRerun(const RerunOptions& o, std::ostream& out)
     if (!original.has_filename() && original.has_parent_path())
     {
         original = original.parent_path(); // "run/" is the folder "run"
+    }
+    if (original.filename() == "manifest.json" && fs::is_regular_file(original))
+    {
+        original = original.parent_path(); // "run/manifest.json" names the folder "run"
+        if (original.empty())
+        {
+            original = ".";
+        }
     }
     const fs::path manifestPath = original / "manifest.json";
     if (!fs::is_regular_file(manifestPath))

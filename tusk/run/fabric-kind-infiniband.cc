@@ -37,7 +37,7 @@ ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
     factory.SetTypeId(plan.policyTypeId);
     if (factory.Create<ns3::LoadBalancer>()->HasFrameHooks())
     {
-        throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+        throw InputError(spec.FileOf("lb.policy"), spec.LineOf("lb.policy"), "lb.policy",
                          "\"" + spec.lb.policy + "\" carries state in frames or holds them "
                          "(frame hooks), which InfiniBand credit flow control does not account "
                          "for; with fabric.kind = \"infiniband\" use a policy without (" +
@@ -46,7 +46,7 @@ ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
     const auto trim = spec.ns3Defaults.find("ns3::SwitchNode::TrimThresholdBytes");
     if (trim != spec.ns3Defaults.end() && trim->second != "0")
     {
-        throw InputError(spec.sourceFile, spec.LineOf("fabric.kind"), "fabric.kind",
+        throw InputError(spec.FileOf("fabric.kind"), spec.LineOf("fabric.kind"), "fabric.kind",
                          "trimming (ns3::SwitchNode::TrimThresholdBytes) drops payload at a "
                          "full queue; an InfiniBand fabric has no full queue to trim at (credits) "
                          "and does not run it");
@@ -58,7 +58,7 @@ ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
     if (spec.fabric.vlBufferBytes / ns3::ib::kCreditBlockBytes < frameBlocks)
     {
         const std::string key = "fabric.vl_buffer_bytes";
-        throw InputError(spec.sourceFile, spec.LineOf(key), key,
+        throw InputError(spec.FileOf(key), spec.LineOf(key), key,
                          fmt::format("a VL input buffer of {} bytes cannot hold the largest data "
                                      "frame of nic.mtu_bytes = {} ({} credits of 64 bytes, with "
                                      "every optional header): no sender would ever have credit "

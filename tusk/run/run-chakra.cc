@@ -29,7 +29,7 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
     {
         if (ranks.size() > graph.NumRankHosts())
         {
-            throw InputError(spec.sourceFile, spec.LineOf("workload.trace"), "workload.trace",
+            throw InputError(spec.FileOf("workload.trace"), spec.LineOf("workload.trace"), "workload.trace",
                              fmt::format("the trace has {} ranks but the topology {} hosts",
                                          ranks.size(), graph.NumRankHosts()));
         }
@@ -40,7 +40,7 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
     }
     else if (o.hosts.size() != ranks.size())
     {
-        throw InputError(spec.sourceFile, spec.LineOf("workload.hosts"), "workload.hosts",
+        throw InputError(spec.FileOf("workload.hosts"), spec.LineOf("workload.hosts"), "workload.hosts",
                          fmt::format("the trace has {} ranks (files) but {} hosts are listed",
                                      ranks.size(), o.hosts.size()));
     }
@@ -50,7 +50,7 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
         {
             if (m >= ranks.size())
             {
-                throw InputError(spec.sourceFile, spec.LineOf("workload.comm_groups"),
+                throw InputError(spec.FileOf("workload.comm_groups"), spec.LineOf("workload.comm_groups"),
                                  "workload.comm_groups." + name,
                                  fmt::format("rank {} is beyond the trace's {} ranks", m,
                                              ranks.size()));
@@ -72,7 +72,7 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
     }
     else if (w.algorithm == "in-network")
     {
-        throw InputError(spec.sourceFile, spec.LineOf("workload.algorithm"), "workload.algorithm",
+        throw InputError(spec.FileOf("workload.algorithm"), spec.LineOf("workload.algorithm"), "workload.algorithm",
                          "\"in-network\" needs switches that aggregate: set [topology] "
                          "in_network_reduction = true (leaf-spine or fat-tree)");
     }

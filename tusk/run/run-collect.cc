@@ -406,6 +406,16 @@ CollectResults(const ScenarioSpec& spec,
         {
             result.failure += "; " + line;
         }
+        if (spec.nic.rtoPs > timeout.Get().GetPicoSeconds())
+        {
+            // A lost frame with no NACK to recover it waits for the retransmission timer; when
+            // that timer is longer than the watchdog, the watchdog fires first.
+            result.failure += fmt::format(
+                "; the retransmission timeout (nic.rto_us = {:.3f} us) is longer than the "
+                "watchdog: a frame lost without a NACK is resent only after it; set nic.rto_us "
+                "below the watchdog (workload.watchdog_ms) or raise the watchdog",
+                spec.nic.rtoPs / 1e6);
+        }
     }
     else if (!result.finished && spec.requireFinish)
     {

@@ -184,7 +184,7 @@ ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, const Topol
         const auto sep = e.Key().rfind("::");
         const std::string key =
             sep == std::string::npos ? "lb.policy" : "lb.attributes." + e.Key().substr(sep + 2);
-        throw InputError(spec.sourceFile,
+        throw InputError(spec.FileOf(key),
                          spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("lb.policy"), key,
                          e.Message());
     }
@@ -291,7 +291,7 @@ CheckLongHaulPfc(const ScenarioSpec& spec, const TopologyGraph& graph)
                                 "with transport recovery";
         if (spec.buffer.headroomBytes > 0 && spec.buffer.headroomBytes < needed)
         {
-            throw InputError(spec.sourceFile, spec.LineOf("buffer.headroom_bytes"),
+            throw InputError(spec.FileOf("buffer.headroom_bytes"), spec.LineOf("buffer.headroom_bytes"),
                              "buffer.headroom_bytes",
                              what + "; buffer.headroom_bytes gives " +
                                  std::to_string(spec.buffer.headroomBytes) + fix);
@@ -303,7 +303,7 @@ CheckLongHaulPfc(const ScenarioSpec& spec, const TopologyGraph& graph)
         {
             const std::string key = graph.vertices[v].bufferBytes > 0 ? "topology.dci_buffer"
                                                                       : "buffer.total_bytes";
-            throw InputError(spec.sourceFile, spec.LineOf(key), key,
+            throw InputError(spec.FileOf(key), spec.LineOf(key), key,
                              what + "; the headroom of its " + std::to_string(ports[v].size()) +
                                  " ports (" + std::to_string(headroomPool) + " bytes) and its "
                                  "reserved space leave nothing of its " + std::to_string(buffer) +
@@ -421,12 +421,12 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     {
         if (e.Key() == "ns3::SharedBufferMmu::BufferBytes")
         {
-            throw InputError(spec.sourceFile, spec.LineOf("buffer.total_bytes"),
+            throw InputError(spec.FileOf("buffer.total_bytes"), spec.LineOf("buffer.total_bytes"),
                              "buffer.total_bytes",
                              e.Message() + "; raise buffer.total_bytes or lower "
                                            "buffer.headroom_bytes / buffer.reserved_bytes");
         }
-        throw InputError(spec.sourceFile, spec.LineOf(e.Key()), e.Key(), e.Message());
+        throw InputError(spec.FileOf(e.Key()), spec.LineOf(e.Key()), e.Key(), e.Message());
     }
     // Set per object by the fabric helper from the topology.
     for (const auto& l : graph.links)

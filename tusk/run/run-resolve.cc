@@ -30,7 +30,7 @@ BuildGraphOf(const ScenarioSpec& spec)
     const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
     if (kind == nullptr)
     {
-        throw InputError(spec.sourceFile, spec.LineOf("topology.kind"), "topology.kind",
+        throw InputError(spec.FileOf("topology.kind"), spec.LineOf("topology.kind"), "topology.kind",
                          "unknown topology kind \"" + spec.topology.kind + "\"; expected one of " +
                              OneOf(TopologyKindNames()) + " (`tusk kinds`)");
     }
@@ -116,7 +116,7 @@ CongestionControlOf(const ScenarioSpec& spec)
     if (cc == nullptr)
     {
         const std::string key = "nic.congestion_control";
-        throw InputError(spec.sourceFile, spec.LineOf(key), key,
+        throw InputError(spec.FileOf(key), spec.LineOf(key), key,
                          "unknown congestion control \"" + spec.nic.congestionControl +
                              "\"; expected one of " + ns3::CongestionControlNameList() +
                              " (`tusk kinds`; a plugin's needs --plugin)");
@@ -139,7 +139,7 @@ LossRecoveryOf(const ScenarioSpec& spec)
         {
             list += (list.empty() ? "\"" : ", \"") + n + "\"";
         }
-        throw InputError(spec.sourceFile, spec.LineOf(key), key,
+        throw InputError(spec.FileOf(key), spec.LineOf(key), key,
                          "unknown loss recovery \"" +
                              (roce ? spec.nic.receiver : spec.nic.transport) +
                              "\"; expected one of " + list + " (`tusk kinds`)");

@@ -50,7 +50,7 @@ CheckHeadroomHoldsFrame(const ScenarioSpec& spec)
     {
         return;
     }
-    throw InputError(spec.sourceFile, spec.LineOf("buffer.headroom_bytes"), "buffer.headroom_bytes",
+    throw InputError(spec.FileOf("buffer.headroom_bytes"), spec.LineOf("buffer.headroom_bytes"), "buffer.headroom_bytes",
                      fmt::format("expected 0 (automatic) or at least one full data frame of PFC "
                                  "headroom per port and lossless priority, {} bytes (nic.mtu_bytes "
                                  "{} + {} bytes of headers): with less, the lossless priorities "
@@ -140,6 +140,10 @@ ThrowAsScenarioKey(const ScenarioSpec& spec,
     {
         key.replace(i, 3, "[" + std::to_string(index) + "]");
     }
+    if (spec.FileOf(key) != spec.sourceFile)
+    {
+        throw InputError(spec.FileOf(key), 0, key, e.Message()); // a --set override
+    }
     unsigned line = spec.LineOf(key);
     if (line == 0 && key != fallbackKey)
     {
@@ -156,7 +160,7 @@ ValidateRun(const ScenarioSpec& spec)
     plan.policyTypeId = ns3::ResolveSwitchPolicy(spec.lb.policy);
     if (plan.policyTypeId.empty())
     {
-        throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+        throw InputError(spec.FileOf("lb.policy"), spec.LineOf("lb.policy"), "lb.policy",
                          "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
                              ns3::PolicyNameList() + " or a LoadBalancer TypeId name");
     }
@@ -178,7 +182,7 @@ ValidateRun(const ScenarioSpec& spec)
         const std::string only = fabrics.size() == 1 ? *fabrics.begin() : "";
         if (!only.empty() && only != spec.fabric.kind)
         {
-            throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+            throw InputError(spec.FileOf("lb.policy"), spec.LineOf("lb.policy"), "lb.policy",
                              "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" + only +
                                  "\"; here fabric.kind is \"" + spec.fabric.kind + "\"");
         }
@@ -188,7 +192,7 @@ ValidateRun(const ScenarioSpec& spec)
         plan.lbAttributes = preset->attributes;
         if (!preset->fabric.empty() && preset->fabric != spec.fabric.kind)
         {
-            throw InputError(spec.sourceFile, spec.LineOf("lb.policy"), "lb.policy",
+            throw InputError(spec.FileOf("lb.policy"), spec.LineOf("lb.policy"), "lb.policy",
                              "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" +
                                  preset->fabric + "\"; here fabric.kind is \"" +
                                  spec.fabric.kind + "\"");
@@ -207,7 +211,7 @@ ValidateRun(const ScenarioSpec& spec)
                                           r.key == ns3::LossRecoveryInfo::RECEIVER ? " (RoCE)" : "");
                 }
             }
-            throw InputError(spec.sourceFile,
+            throw InputError(spec.FileOf(key),
                              spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("lb.policy"), key,
                              "\"" + spec.lb.policy + "\" sends a QP's packets over several "
                              "paths and leaves their order to the transport; the in-order "
@@ -227,7 +231,7 @@ ValidateRun(const ScenarioSpec& spec)
         plan.pathSelectorTypeId = ns3::ResolvePathSelector(spec.lb.pathSelector);
         if (plan.pathSelectorTypeId.empty())
         {
-            throw InputError(spec.sourceFile, spec.LineOf("lb.path_selector"), "lb.path_selector",
+            throw InputError(spec.FileOf("lb.path_selector"), spec.LineOf("lb.path_selector"), "lb.path_selector",
                              "unknown path selector \"" + spec.lb.pathSelector +
                                  "\"; expected one of " + ns3::PathSelectorNameList() +
                                  " or a PathSelector TypeId name");
@@ -243,7 +247,7 @@ ValidateRun(const ScenarioSpec& spec)
     }
     if (spec.nic.rtoPs < recovery.minRtoPs)
     {
-        throw InputError(spec.sourceFile, spec.LineOf("nic.rto_us"), "nic.rto_us",
+        throw InputError(spec.FileOf("nic.rto_us"), spec.LineOf("nic.rto_us"), "nic.rto_us",
                          fmt::format("{} = \"{}\" needs a retransmission timeout of at least "
                                      "{} us; got {} us",
                                      recovery.KeyName(), recovery.name,
@@ -261,7 +265,7 @@ ValidateRun(const ScenarioSpec& spec)
     const ns3::CongestionControlInfo& cc = CongestionControlOf(spec);
     if (!cc.fabric.empty() && cc.fabric != spec.fabric.kind)
     {
-        throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
+        throw InputError(spec.FileOf("nic.congestion_control"), spec.LineOf("nic.congestion_control"),
                          "nic.congestion_control",
                          "\"" + cc.name + "\" (" + cc.description + ") needs [fabric] kind = \"" +
                              cc.fabric + "\"; `tusk kinds` lists the congestion controls of \"" +
@@ -269,7 +273,7 @@ ValidateRun(const ScenarioSpec& spec)
     }
     if (cc.Needs(ns3::CongestionControlInfo::NEEDS_ECN) && !spec.ecn.enabled)
     {
-        throw InputError(spec.sourceFile, spec.LineOf("nic.congestion_control"),
+        throw InputError(spec.FileOf("nic.congestion_control"), spec.LineOf("nic.congestion_control"),
                          "nic.congestion_control",
                          "\"" + cc.name + "\" reacts to ECN marks; it needs "
                          "[ecn] enabled = true (without marks it never slows down)");

@@ -267,7 +267,7 @@ AppendBackground(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuild
         {
             if (h >= g.NumRankHosts())
             {
-                throw InputError(spec.sourceFile, spec.LineOf(bp + ".hosts"), bp + ".hosts",
+                throw InputError(spec.FileOf(bp + ".hosts"), spec.LineOf(bp + ".hosts"), bp + ".hosts",
                                  fmt::format("host {} does not exist: the topology has {} hosts",
                                              h, g.NumRankHosts()));
             }
@@ -314,7 +314,7 @@ Participants(const ScenarioSpec& spec, uint32_t numHosts)
     {
         if (h >= numHosts)
         {
-            throw InputError(spec.sourceFile, spec.LineOf("workload.hosts"), "workload.hosts",
+            throw InputError(spec.FileOf("workload.hosts"), spec.LineOf("workload.hosts"), "workload.hosts",
                              fmt::format("host {} does not exist: the topology has {} hosts "
                                          "(0..{})",
                                          h, numHosts, numHosts - 1));
@@ -348,7 +348,7 @@ GeneratePattern(const ScenarioSpec& spec, uint32_t numHosts)
     {
         if (w.incastDst >= numHosts)
         {
-            throw InputError(spec.sourceFile, spec.LineOf("workload.incast_dst"),
+            throw InputError(spec.FileOf("workload.incast_dst"), spec.LineOf("workload.incast_dst"),
                              "workload.incast_dst",
                              fmt::format("host {} does not exist: the topology has {} hosts",
                                          w.incastDst, numHosts));
@@ -502,7 +502,7 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
     }
     else
     {
-        throw InputError(spec.sourceFile, spec.LineOf("workload.kind"), "workload.kind",
+        throw InputError(spec.FileOf("workload.kind"), spec.LineOf("workload.kind"), "workload.kind",
                          "unknown workload kind \"" + w.kind + "\"");
     }
     if (w.kind != "jobs" && w.kind != "hpcc")
@@ -564,7 +564,7 @@ CheckQpBudget(const ScenarioSpec& spec,
             break;
         }
     }
-    throw InputError(spec.sourceFile, spec.LineOf(key), key,
+    throw InputError(spec.FileOf(key), spec.LineOf(key), key,
                      fmt::format("host {} would need {} QPs (each connection's QP count at both "
                                  "ends; QPs are never released), but a NIC can number at most {} "
                                  "(the BTH destination QP field is 24 bits, IBA Vol. 1 9.2, less "

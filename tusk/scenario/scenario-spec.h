@@ -459,6 +459,14 @@ struct ScenarioSpec
         auto it = keyLines.find(key);
         return it == keyLines.end() ? 0 : it->second;
     }
+
+    /** Where `key`'s value came from, for an error found after loading: "--set" when a
+     *  `--set key=value` override gave it (its line is then 0), else sourceFile. */
+    std::string FileOf(const std::string& key) const
+    {
+        auto it = keyLines.find(key);
+        return it != keyLines.end() && it->second == 0 ? std::string("--set") : sourceFile;
+    }
 };
 
 } // namespace tusk

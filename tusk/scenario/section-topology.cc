@@ -115,7 +115,8 @@ PlaneRows(const char* params)
                            bounds::kLinkRate,
                            "Rate of each host port when `planes` > 1 (or `dual_tor`); 0 = "
                            "`host_link_gbps / planes` (`dual_tor`: `host_link_gbps / 2`), equal "
-                           "total bandwidth.")
+                           "total bandwidth. Given with one plane and no `dual_tor`, it has "
+                           "no effect and the run warns.")
                        .Default("`0`")
                        .Attr({"ns3::FabricNetDevice::DataRate"}));
     rows.back().d.params.push_back(param("planeRateBps"));
@@ -400,15 +401,31 @@ CheckPlanes(const ScenarioSpec& s, uint32_t planes, bool dualTor = false)
 {
     if (planes > 1 && FabricKindOf(s).UsesCredits())
     {
-        throw ns3::InputError(s.sourceFile, s.LineOf("topology.planes"), "topology.planes",
+        throw ns3::InputError(s.FileOf("topology.planes"), s.LineOf("topology.planes"), "topology.planes",
                               "expected 1 with an InfiniBand fabric (multi-plane NICs run "
                               "Ethernet only); got " + std::to_string(planes));
     }
     if (dualTor && FabricKindOf(s).UsesCredits())
     {
-        throw ns3::InputError(s.sourceFile, s.LineOf("topology.dual_tor"), "topology.dual_tor",
+        throw ns3::InputError(s.FileOf("topology.dual_tor"), s.LineOf("topology.dual_tor"), "topology.dual_tor",
                               "expected false with an InfiniBand fabric (multi-port NICs run "
                               "Ethernet only); got true");
+    }
+}
+
+/** A warning when `plane_link_gbps` is given to a fabric with one plane and no `dual_tor`:
+ *  the host links then run at `host_link_gbps` and the key has no effect. */
+template <class P>
+void
+WarnUnusedPlaneRate(const char* kind, const P& p, bool dualTor, std::vector<std::string>& w)
+{
+    if (p.planeRateBps != 0 && p.planes <= 1 && !dualTor)
+    {
+        w.push_back(fmt::format(
+            "topology.plane_link_gbps = {:g} has no effect on this {} fabric: it sets the host "
+            "ports of a fabric with planes > 1 or dual_tor = true; with one plane and one ToR "
+            "per host the host links run at host_link_gbps",
+            static_cast<double>(p.planeRateBps) / 1e9, kind));
     }
 }
 
@@ -428,7 +445,7 @@ WithAggregationEndpoints(const ScenarioSpec& s, ns3::TopologyGraph g, const P& p
     }
     catch (const ns3::InputError& e)
     {
-        throw ns3::InputError(s.sourceFile, s.LineOf(e.Key()), e.Key(), e.Message());
+        throw ns3::InputError(s.FileOf(e.Key()), s.LineOf(e.Key()), e.Key(), e.Message());
     }
     return g;
 }
@@ -446,6 +463,10 @@ const TopologyKindRegistration kLeafSpine{
         };
         k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
             CheckPlanes(s, s.topology.leafSpine.planes, s.topology.leafSpine.dualTor);
+        };
+        k.warnings = [](const ScenarioSpec& s, std::vector<std::string>& w) {
+            const auto& p = s.topology.leafSpine;
+            WarnUnusedPlaneRate("leaf-spine", p, p.dualTor, w);
         };
         return k;
     }(),
@@ -471,6 +492,10 @@ const TopologyKindRegistration kFatTree{
         };
         k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
             CheckPlanes(s, s.topology.fatTree.planes, s.topology.fatTree.dualTor);
+        };
+        k.warnings = [](const ScenarioSpec& s, std::vector<std::string>& w) {
+            const auto& p = s.topology.fatTree;
+            WarnUnusedPlaneRate("fat-tree", p, p.dualTor, w);
         };
         return k;
     }(),
@@ -511,6 +536,9 @@ const TopologyKindRegistration kRail{
         k.check = [](const ScenarioSpec& s, const ns3::TopologyGraph&, uint64_t) {
             CheckPlanes(s, s.topology.rail.planes);
         };
+        k.warnings = [](const ScenarioSpec& s, std::vector<std::string>& w) {
+            WarnUnusedPlaneRate("rail-optimised", s.topology.rail, false, w);
+        };
         k.pod = TopologyKindInfo::POD_RACK; // a rail group
         k.gpusPerServer = [](const TopologySection& t) { return t.rail.gpusPerServer; };
         return k;
@@ -549,7 +577,7 @@ const TopologyKindRegistration kHpcc{
                 if (ports[h].size() > 1)
                 {
                     throw ns3::InputError(
-                        s.sourceFile, s.LineOf("topology.file"), "topology.file",
+                        s.FileOf("topology.file"), s.LineOf("topology.file"), "topology.file",
                         "expected one link per host with an InfiniBand fabric (multi-port NICs "
                         "run Ethernet only); " + g.vertices[h].name + " has " +
                             std::to_string(ports[h].size()));
@@ -569,7 +597,7 @@ CheckLongHaulRto(const ScenarioSpec& spec, uint64_t baseRttPs)
     {
         return;
     }
-    throw ns3::InputError(spec.sourceFile,
+    throw ns3::InputError(spec.FileOf("nic.rto_us"),
                           spec.LineOf("nic.rto_us") ? spec.LineOf("nic.rto_us")
                                                     : spec.LineOf("topology.long_haul_delay_ms"),
                           "nic.rto_us",
