@@ -216,9 +216,10 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
     }
     {
         // A dual-ToR host (Alibaba HPN style): host node 2 links to switches 0 and 1. Read as
-        // one host with two links, in file order (its NIC ports 0 and 1).
-        TempFile f("4 2 3\n0 1\n0 2 100Gbps 0.001ms 0\n3 1 100Gbps 0.001ms 0\n"
-                   "2 1 100Gbps 0.001ms 0\n");
+        // one host with two links, in file order (its NIC ports 0 and 1). Host node 3 is on
+        // the same two switches, so both of host 2's ports are on a shortest path to it.
+        TempFile f("4 2 4\n0 1\n0 2 100Gbps 0.001ms 0\n3 1 100Gbps 0.001ms 0\n"
+                   "2 1 100Gbps 0.001ms 0\n3 0 100Gbps 0.001ms 0\n");
         const auto d = ReadHpccTopology(f.path);
         REQUIRE(d.graph.numHosts == 2);
         const auto ports = IncidentLinks(d.graph);
@@ -228,6 +229,20 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
         const auto& second = d.graph.links[ports[h][1]];
         CHECK(d.nodeOfVertex[first.a == h ? first.b : first.a] == 0);
         CHECK(d.nodeOfVertex[second.a == h ? second.b : second.a] == 1);
+    }
+    {
+        // A host port on no shortest path: host node 3 links to switches 0 and 1, host node 4
+        // to switch 1 only, and switch 0 reaches switch 1 through switch 2. Host 3's port to
+        // switch 0 is 3 switch hops from host 4 against 1 by switch 1: tusk would send half of
+        // its frames the long way, which the HPCC simulator never does. Refused at its line.
+        TempFile f("5 3 5\n0 1 2\n3 0 100Gbps 0.001ms 0\n3 1 100Gbps 0.001ms 0\n"
+                   "4 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n2 1 100Gbps 0.001ms 0\n");
+        const auto e = Error([&] { ReadHpccTopology(f.path); });
+        CHECK(e.Key() == "links");
+        CHECK(e.Line() == 3u);
+        CHECK_THAT(std::string(e.what()),
+                   Catch::Contains("host node 3's link to switch 0 is on no shortest path to "
+                                   "host node 4 (4 hops against 2)"));
     }
     {
         // More NIC ports than a NIC may have (kMaxPlanes = 16): refused at the 17th link.

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 namespace ns3
@@ -32,6 +33,100 @@ SplitNumber(const std::string& text, double& v, std::string& unit)
     }
     unit = text.substr(static_cast<size_t>(end - text.c_str())); // embedded NULs included
     return true;
+}
+
+/**
+ * Refuse a host port that is on no shortest path to some other host. tusk's NIC sends on every
+ * port of a multi-port host (entropy mod ports), whereas the HPCC simulator's host routing
+ * table keeps, per destination, only the NICs on a shortest (fewest-hop) path; a port off
+ * those paths would carry frames the fabric cannot forward on a shortest route. Distances are
+ * hop counts by breadth-first search from each switch a multi-port host links to; hosts with
+ * the same set of switches are checked once.
+ *
+ * \throws InputError naming the file, the line of the link and key "links".
+ */
+void
+CheckHostPortsOnShortestPaths(const std::string& path,
+                              const InputTextReader& in,
+                              const std::vector<bool>& isSwitch,
+                              const std::vector<std::vector<uint32_t>>& adj,
+                              const std::vector<std::vector<std::pair<uint32_t, unsigned>>>& ports)
+{
+    constexpr uint32_t kFar = std::numeric_limits<uint32_t>::max();
+    const size_t nodes = adj.size();
+    std::map<uint32_t, std::vector<uint32_t>> distFrom; // switch -> hops to every node
+    const auto dist = [&](uint32_t from) -> const std::vector<uint32_t>& {
+        auto it = distFrom.find(from);
+        if (it != distFrom.end())
+        {
+            return it->second;
+        }
+        std::vector<uint32_t> d(nodes, kFar);
+        std::vector<uint32_t> queue{from};
+        d[from] = 0;
+        for (size_t h = 0; h < queue.size(); ++h)
+        {
+            const uint32_t u = queue[h];
+            if (!isSwitch[u] && u != from)
+            {
+                continue; // hosts do not forward
+            }
+            for (uint32_t w : adj[u])
+            {
+                if (d[w] == kFar)
+                {
+                    d[w] = d[u] + 1;
+                    queue.push_back(w);
+                }
+            }
+        }
+        return distFrom.emplace(from, std::move(d)).first->second;
+    };
+    std::set<std::vector<uint32_t>> checked;
+    for (size_t h = 0; h < nodes; ++h)
+    {
+        if (isSwitch[h] || ports[h].size() < 2)
+        {
+            continue;
+        }
+        std::vector<uint32_t> key;
+        for (const auto& p : ports[h])
+        {
+            key.push_back(p.first);
+        }
+        std::sort(key.begin(), key.end());
+        if (!checked.insert(key).second)
+        {
+            continue;
+        }
+        for (size_t d = 0; d < nodes; ++d)
+        {
+            if (isSwitch[d] || d == h)
+            {
+                continue;
+            }
+            uint32_t best = kFar;
+            for (const auto& p : ports[h])
+            {
+                best = std::min(best, dist(p.first)[d]);
+            }
+            for (const auto& p : ports[h])
+            {
+                if (best != kFar && dist(p.first)[d] > best)
+                {
+                    in.FailAt(p.second, "links",
+                              "host node " + std::to_string(h) + "'s link to switch " +
+                                  std::to_string(p.first) +
+                                  " is on no shortest path to host node " + std::to_string(d) +
+                                  " (" + std::to_string(dist(p.first)[d] + 1) + " hops against " +
+                                  std::to_string(best + 1) +
+                                  "): expected every link of a multi-port host on a shortest "
+                                  "path to every other host (tusk sends on every NIC port; the "
+                                  "HPCC simulator would use only the ports on shortest paths)");
+                }
+            }
+        }
+    }
 }
 
 } // namespace
@@ -154,6 +249,7 @@ ReadHpccTopology(const std::string& path)
     }
     std::vector<uint32_t> degree(nodes, 0);
     std::vector<std::vector<uint32_t>> adj(nodes);
+    std::vector<std::vector<std::pair<uint32_t, unsigned>>> hostPorts(nodes); // (switch, line)
     for (uint64_t l = 0; l < links; ++l)
     {
         const uint64_t a = in.NextUnsigned("links", "a link \"src dst rate delay error_rate\"");
@@ -215,6 +311,8 @@ ReadHpccTopology(const std::string& path)
         }
         adj[a].push_back(static_cast<uint32_t>(b));
         adj[b].push_back(static_cast<uint32_t>(a));
+        hostPorts[isSwitch[a] ? b : a].emplace_back(static_cast<uint32_t>(isSwitch[a] ? a : b),
+                                                    in.Line());
         g.links.push_back(link);
     }
     for (uint64_t id = 0; id < nodes; ++id)
@@ -225,6 +323,7 @@ ReadHpccTopology(const std::string& path)
                              "host node " + std::to_string(id) + " has no link");
         }
     }
+    CheckHostPortsOnShortestPaths(path, in, isSwitch, adj, hostPorts);
     // Tiers by breadth-first search from the hosts.
     std::vector<uint32_t> tier(nodes, std::numeric_limits<uint32_t>::max());
     std::vector<uint64_t> queue;
