@@ -8,12 +8,20 @@
 
 #include "run-helpers.h"
 
+#include "results/results-writer.h"
+
 #include "workload/model/workload-executor.h"
 
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
+#include <string>
+
+#include <unistd.h>
 
 using namespace tusk_test;
 
@@ -210,4 +218,113 @@ TEST_CASE("a job's results are the same built iteration by iteration and whole",
     REQUIRE(lazy.jobs.size() == 1);
     CHECK(lazy.jobs[0].iterationEndPs == ref.jobs[0].iterationEndPs);
     CHECK(lazy.summary.p99Slowdown == ref.summary.p99Slowdown);
+}
+
+namespace
+{
+
+std::string
+ReadFile(const std::filesystem::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/** `s` run by RunInto into a fresh folder with the rows streamed (RunOptions::streamRows);
+ *  the folder is returned in `dir`. */
+tusk::RunResult
+RunStreamed(const tusk::ScenarioSpec& s, std::filesystem::path& dir)
+{
+    static int n = 0;
+    dir = std::filesystem::temp_directory_path() /
+          ("tusk-stream-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    std::filesystem::remove_all(dir);
+    tusk::RunOptions o;
+    o.progress = false;
+    o.streamRows = true;
+    return tusk::RunInto(s, dir.string(), o);
+}
+
+} // namespace
+
+TEST_CASE("a job's rows streamed to the files as its iterations retire are the rows kept in "
+          "memory, byte for byte",
+          "[component][memory][lazy]")
+{
+    // Two jobs that retire interleaved (job b's rows go after all of job a's) and background
+    // flows (ids after both jobs'): the order the files must keep. Summary percentiles and
+    // means, job rows and invariants from the streamed values equal those from the rows.
+    tusk::ScenarioSpec s = RingJob(5, true);
+    s.jobs[0].placement = "explicit";
+    s.jobs[0].hosts = {0, 2};
+    tusk::JobEntry b = RingJob(7).jobs[0];
+    b.name = "b";
+    b.placement = "explicit";
+    b.hosts = {1, 3};
+    s.jobs.push_back(b);
+    tusk::BackgroundEntry bg;
+    bg.cdfFile = std::string(TUSK_SOURCE_DIR) + "/data/hpcc/WebSearch_distribution.txt";
+    bg.load = 0.5;
+    bg.durationPs = 100'000'000; // 100 us
+    s.background.push_back(bg);
+    std::filesystem::path dir;
+    const tusk::RunResult streamed = RunStreamed(s, dir);
+    const tusk::RunResult kept = Run(s);
+    REQUIRE(kept.finished);
+    REQUIRE(streamed.finished);
+    REQUIRE(streamed.streamed.active);
+    CHECK(streamed.flows.empty());
+    CHECK(streamed.collectives.empty());
+    CHECK(streamed.waits.empty());
+    size_t background = 0;
+    for (const auto& f : kept.flows)
+    {
+        background += f.background ? 1 : 0;
+    }
+    CHECK(background > 0);
+    CHECK(streamed.streamed.flows == kept.flows.size());
+    CHECK(ReadFile(dir / "flows.csv") == tusk::FlowsCsv(kept));
+    CHECK(ReadFile(dir / "collectives.csv") == tusk::CollectivesCsv(kept));
+    CHECK(ReadFile(dir / "waits.csv") == tusk::WaitsCsv(kept));
+    CHECK(ReadFile(dir / "jobs.csv") == tusk::JobsCsv(kept));
+    const tusk::RunSummary& a = streamed.summary;
+    const tusk::RunSummary& k = kept.summary;
+    CHECK(a.flows == k.flows);
+    CHECK(a.unfinished == k.unfinished);
+    CHECK(a.meanSlowdown == k.meanSlowdown);
+    CHECK(a.p50Slowdown == k.p50Slowdown);
+    CHECK(a.p99Slowdown == k.p99Slowdown);
+    CHECK(a.p999Slowdown == k.p999Slowdown);
+    CHECK(a.maxSlowdown == k.maxSlowdown);
+    CHECK(a.meanFairSlowdown == k.meanFairSlowdown);
+    CHECK(a.p99FairSlowdown == k.p99FairSlowdown);
+    CHECK(a.p99FctUs == k.p99FctUs);
+    CHECK(a.maxFctUs == k.maxFctUs);
+    CHECK(a.cctUs == k.cctUs);
+    CHECK(a.retxPackets == k.retxPackets);
+    CHECK(a.reorderMean == k.reorderMean);
+    CHECK(streamed.invariantViolations == kept.invariantViolations);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a streamed job holds one iteration's rows at a time, however many it runs",
+          "[component][memory][lazy]")
+{
+    // The property behind a 1,000-iteration job's memory staying that of a 10-iteration one
+    // (docs/performance.md): with the rows streamed, the most flow rows held at once is one
+    // iteration's, at 4 iterations as at 16; kept in memory, every row is held to the end.
+    std::filesystem::path dir4;
+    std::filesystem::path dir16;
+    const tusk::RunResult r4 = RunStreamed(RingJob(4), dir4);
+    const tusk::RunResult r16 = RunStreamed(RingJob(16), dir16);
+    REQUIRE(r4.finished);
+    REQUIRE(r16.finished);
+    REQUIRE(r16.streamed.flows == 4 * r4.streamed.flows);
+    const uint64_t perIteration = r4.streamed.flows / 4;
+    CAPTURE(perIteration, r4.streamed.maxRowsHeld, r16.streamed.maxRowsHeld);
+    CHECK(r4.streamed.maxRowsHeld == perIteration);
+    CHECK(r16.streamed.maxRowsHeld == perIteration);
+    CHECK(r16.streamed.collectives.size() == 16);
+    std::filesystem::remove_all(dir4);
+    std::filesystem::remove_all(dir16);
 }

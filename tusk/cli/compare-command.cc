@@ -171,7 +171,7 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     WriteIndex(staging + "/index.sqlite", runs, dirs);
     staged.Commit();
     std::cout << fmt::format("{}: {} hosts, {} switches, {} transfers, seed {}\n", specs[0].name,
-                             runs[0].hosts, runs[0].switches, runs[0].flows.size(), specs[0].seed);
+                             runs[0].hosts, runs[0].switches, FlowCount(runs[0]), specs[0].seed);
     std::cout << PathClassesLine(runs[0]) << HpccPairRttLine(runs[0]);
     std::cout << SettingsLine(runs[0].spec);
     PrintComparisonTable(runs, std::cout);

@@ -22,6 +22,7 @@ RunInto(const ScenarioSpec& spec, const std::string& out, bool quiet)
 {
     RunOptions ro;
     ro.progress = !quiet;
+    ro.streamRows = true; // only the files and the summary are read below
     return tusk::RunInto(spec, out, ro);
 }
 

@@ -103,7 +103,7 @@ void
 PrintTable(const std::vector<const RunResult*>& runs, std::ostream& os)
 {
     const bool anyCollective = std::any_of(runs.begin(), runs.end(), [](const RunResult* r) {
-        return !r->collectives.empty();
+        return CollectiveCount(*r) > 0;
     });
     size_t width = 11; // wider only for long policy names (host-random-spray)
     for (const RunResult* r : runs)

@@ -206,6 +206,7 @@ RunRerun(const RerunOptions& o, std::ostream& out)
     }
     RunOptions ro;
     ro.progress = !o.quiet;
+    ro.streamRows = true; // the files are compared, not the rows
     const RunResult r = RunInto(before.spec, rerunDir.string(), ro);
 
     // Compare what the two folders hold (not what the manifest says they hold).

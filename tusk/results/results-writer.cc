@@ -109,7 +109,7 @@ PathsField(const FlowRow& f)
 }
 
 std::string
-FlowsCsv(const RunResult& r)
+FlowsCsvHeader(bool nodes)
 {
     std::string s = "flow_id,src,dst,bytes,start_us,finish_us,fct_us,fct_sender_us,ideal_fct_us,slowdown,"
                     "finished,delivered_bytes,qps,entropy,retx_packets,ooo_packets,retx_bytes,retx_timeout_packets,"
@@ -121,93 +121,135 @@ FlowsCsv(const RunResult& r)
     }
     s += ",pkts_in_flight,path,paths,fair_ideal_fct_us,fair_slowdown";
     // An imported topology that numbers nodes its own way (HPCC): the file's ids as well.
-    const bool nodes = !r.nodeIds.empty();
     s += nodes ? ",src_node,dst_node\n" : "\n";
+    return s;
+}
+
+void
+AppendFlowCsvRow(std::string& s,
+                 const FlowRow& f,
+                 const std::string& policy,
+                 const std::vector<uint32_t>& nodeIds)
+{
+    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
+                     "{},{},{},{}",
+                     f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
+                     f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
+                     f.acknowledged ? Us(f.fctSenderPs) : "",
+                     Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
+                     f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
+                     f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
+                     f.spuriousRetx, f.collective, f.step, f.channel, policy, f.job,
+                     f.background ? 1 : 0, f.scaleUp ? 1 : 0);
+    s += fmt::format(",{},{}", f.pktsSent, f.pktsReceived);
+    for (int k = 0; k < kDropReasons; ++k)
+    {
+        s += fmt::format(",{}", f.pktsDropped[k]);
+    }
+    s += fmt::format(",{},{},{}", f.pktsInFlight, PathField(f), PathsField(f));
+    s += fmt::format(",{},{}", f.fairIdealPs ? Us(f.fairIdealPs) : "",
+                     f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
+    s += !nodeIds.empty() ? fmt::format(",{},{}\n", nodeIds.at(f.src), nodeIds.at(f.dst)) : "\n";
+}
+
+std::string
+FlowsCsv(const RunResult& r)
+{
+    std::string s = FlowsCsvHeader(!r.nodeIds.empty());
     for (const auto& f : r.flows)
     {
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-                         "{},{},{},{}",
-                         f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
-                         f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
-                         f.acknowledged ? Us(f.fctSenderPs) : "",
-                         Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
-                         f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
-                         f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
-                         f.spuriousRetx, f.collective, f.step, f.channel, r.summary.policy, f.job,
-                         f.background ? 1 : 0, f.scaleUp ? 1 : 0);
-        s += fmt::format(",{},{}", f.pktsSent, f.pktsReceived);
-        for (int k = 0; k < kDropReasons; ++k)
-        {
-            s += fmt::format(",{}", f.pktsDropped[k]);
-        }
-        s += fmt::format(",{},{},{}", f.pktsInFlight, PathField(f), PathsField(f));
-        s += fmt::format(",{},{}", f.fairIdealPs ? Us(f.fairIdealPs) : "",
-                         f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
-        s += nodes ? fmt::format(",{},{}\n", r.nodeIds.at(f.src), r.nodeIds.at(f.dst)) : "\n";
+        AppendFlowCsvRow(s, f, r.summary.policy, r.nodeIds);
     }
     return s;
+}
+
+std::string
+CollectivesCsvHeader()
+{
+    return "collective_id,kind,ranks,bytes_per_rank,channels,start_us,finish_us,cct_us,"
+           "lower_bound_us,algbw_GBps,busbw_GBps,busbw_factor,finished,step_end_us,"
+           "policy,algorithm,job,iteration,name,group,slices,step_us,step_slowest_rank,"
+           "step_slowest_flow,ranks_delayed_1pct,ranks_delayed_10pct,ranks_delayed_50pct,"
+           "critical_flow,critical_slowdown,critical_paths\n";
+}
+
+void
+AppendCollectiveCsvRow(std::string& s,
+                       const CollectiveRow& c,
+                       const FlowRow* crit,
+                       const std::string& policy)
+{
+    std::string steps;
+    std::string stepUs;
+    std::string slowRank;
+    std::string slowFlow;
+    uint64_t prev = c.startPs;
+    for (size_t i = 0; i < c.stepEndPs.size(); ++i)
+    {
+        const char* sep = i ? ";" : "";
+        const bool done = c.stepSlowestFlow[i] >= 0;
+        steps += sep + (done ? Us(c.stepEndPs[i]) : std::string());
+        // How far this step's completion moved the collective's front (0 when it ended
+        // before an earlier step did; pipelined steps overlap).
+        stepUs += sep + (done ? Us(c.stepEndPs[i] > prev ? c.stepEndPs[i] - prev : 0) : "");
+        if (done)
+        {
+            prev = std::max(prev, c.stepEndPs[i]);
+        }
+        slowRank += sep + (done ? std::to_string(c.stepSlowestRank[i]) : "");
+        slowFlow += sep + (done ? std::to_string(c.stepSlowestFlow[i]) : "");
+    }
+    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                     c.id, c.kind, c.ranks, c.bytesPerRank, c.channels, Us(c.startPs),
+                     c.finished ? Us(c.finishPs) : "", c.finished ? Us(c.cctPs) : "",
+                     Us(c.lowerBoundPs), c.finished ? Num(c.algbwGBps) : "",
+                     c.finished ? Num(c.busbwGBps) : "", Num(c.busbwFactor), c.finished ? 1 : 0,
+                     steps, policy, c.algorithm, c.job, c.iteration, c.name, c.group,
+                     c.slices, stepUs, slowRank, slowFlow);
+    // The row goes on: who waited (waits.csv).
+    s += fmt::format(",{},{},{},{},{},{}\n", c.ranksDelayed[0], c.ranksDelayed[1],
+                     c.ranksDelayed[2], crit ? std::to_string(crit->id) : "",
+                     crit ? Num(crit->slowdown, 9) : "", crit ? PathsField(*crit) : "");
 }
 
 std::string
 CollectivesCsv(const RunResult& r)
 {
-    std::string s = "collective_id,kind,ranks,bytes_per_rank,channels,start_us,finish_us,cct_us,"
-                    "lower_bound_us,algbw_GBps,busbw_GBps,busbw_factor,finished,step_end_us,"
-                    "policy,algorithm,job,iteration,name,group,slices,step_us,step_slowest_rank,"
-                    "step_slowest_flow,ranks_delayed_1pct,ranks_delayed_10pct,ranks_delayed_50pct,"
-                    "critical_flow,critical_slowdown,critical_paths\n";
+    std::string s = CollectivesCsvHeader();
     for (const auto& c : r.collectives)
     {
-        std::string steps;
-        std::string stepUs;
-        std::string slowRank;
-        std::string slowFlow;
-        uint64_t prev = c.startPs;
-        for (size_t i = 0; i < c.stepEndPs.size(); ++i)
-        {
-            const char* sep = i ? ";" : "";
-            const bool done = c.stepSlowestFlow[i] >= 0;
-            steps += sep + (done ? Us(c.stepEndPs[i]) : std::string());
-            // How far this step's completion moved the collective's front (0 when it ended
-            // before an earlier step did; pipelined steps overlap).
-            stepUs += sep + (done ? Us(c.stepEndPs[i] > prev ? c.stepEndPs[i] - prev : 0) : "");
-            if (done)
-            {
-                prev = std::max(prev, c.stepEndPs[i]);
-            }
-            slowRank += sep + (done ? std::to_string(c.stepSlowestRank[i]) : "");
-            slowFlow += sep + (done ? std::to_string(c.stepSlowestFlow[i]) : "");
-        }
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-                         c.id, c.kind, c.ranks, c.bytesPerRank, c.channels, Us(c.startPs),
-                         c.finished ? Us(c.finishPs) : "", c.finished ? Us(c.cctPs) : "",
-                         Us(c.lowerBoundPs), c.finished ? Num(c.algbwGBps) : "",
-                         c.finished ? Num(c.busbwGBps) : "", Num(c.busbwFactor), c.finished ? 1 : 0,
-                         steps, r.summary.policy, c.algorithm, c.job, c.iteration, c.name, c.group,
-                         c.slices, stepUs, slowRank, slowFlow);
-        s.pop_back(); // the row goes on: who waited (waits.csv)
-        const FlowRow* crit = c.criticalFlow >= 0 ? &r.flows[c.criticalFlow] : nullptr;
-        s += fmt::format(",{},{},{},{},{},{}\n", c.ranksDelayed[0], c.ranksDelayed[1],
-                         c.ranksDelayed[2], crit ? std::to_string(crit->id) : "",
-                         crit ? Num(crit->slowdown, 9) : "", crit ? PathsField(*crit) : "");
+        AppendCollectiveCsvRow(s, c, c.criticalFlow >= 0 ? &r.flows[c.criticalFlow] : nullptr,
+                               r.summary.policy);
     }
     return s;
 }
 
 std::string
+WaitsCsvHeader()
+{
+    return "collective,step,rank,host,ready_us,sent_us,arrival_us,ideal_us,step_ideal_us,"
+           "wait_us,network_wait_us,delay,from_rank,last_flow\n";
+}
+
+void
+AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last)
+{
+    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.collective, w.step,
+                     w.rank, w.host, Us(w.readyPs), w.sent ? Us(w.sentPs) : "",
+                     w.arrived ? Us(w.arrivalPs) : "", Us(w.idealPs), Us(w.stepIdealPs),
+                     w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",
+                     w.arrived ? Num(w.delay, 6) : "",
+                     w.arrived ? std::to_string(w.fromRank) : "",
+                     w.arrived ? std::to_string(last->id) : "");
+}
+
+std::string
 WaitsCsv(const RunResult& r)
 {
-    std::string s = "collective,step,rank,host,ready_us,sent_us,arrival_us,ideal_us,step_ideal_us,"
-                    "wait_us,network_wait_us,delay,from_rank,last_flow\n";
+    std::string s = WaitsCsvHeader();
     for (const auto& w : r.waits)
     {
-        s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.collective, w.step,
-                         w.rank, w.host, Us(w.readyPs), w.sent ? Us(w.sentPs) : "",
-                         w.arrived ? Us(w.arrivalPs) : "", Us(w.idealPs), Us(w.stepIdealPs),
-                         w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",
-                         w.arrived ? Num(w.delay, 6) : "",
-                         w.arrived ? std::to_string(w.fromRank) : "",
-                         w.arrived ? std::to_string(r.flows[w.lastTransfer].id) : "");
+        AppendWaitCsvRow(s, w, w.arrived ? &r.flows[w.lastTransfer] : nullptr);
     }
     return s;
 }
@@ -439,9 +481,12 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     {
         WriteFileAtomic(dir + "/drops.csv", DropsCsv(r));
     }
-    WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
-    WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(r));
-    WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
+    if (!r.streamed.active) // else written while the run ran (RunOptions::streamRows)
+    {
+        WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
+        WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(r));
+        WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
+    }
     WriteFileAtomic(dir + "/jobs.csv", JobsCsv(r));
     WriteFileAtomic(dir + "/links.csv", LinksCsv(r));
     if (const std::string planes = PlanesCsv(r.links); !planes.empty())
@@ -490,7 +535,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     m["finished"] = r.finished;
     m["hosts"] = r.hosts;
     m["switches"] = r.switches;
-    m["transfers"] = r.flows.size();
+    m["transfers"] = FlowCount(r);
     m["unfinished_transfers"] = r.summary.unfinished;
     m["sim_end_us"] = static_cast<double>(r.simEndPs) / 1e6;
     m["wall_time_s"] = r.wallSeconds;
@@ -631,6 +676,10 @@ RunInto(const ScenarioSpec& spec, const std::string& out, RunOptions options)
     (void)CodeIdentity(); // now: a rebuild during the run must not relabel its results
     StagedResults staged(out, "run");
     options.pcapDir = staged.Path();
+    if (options.streamRows)
+    {
+        options.streamDir = staged.Path();
+    }
     const RunResult r = RunScenario(spec, options);
     WriteRunFiles(r, staged.Path());
     staged.Commit();

@@ -17,6 +17,27 @@ void WriteRunFiles(const RunResult& r, const std::string& dir);
 
 /** flows.csv as text (deterministic: the same run gives the same bytes). */
 std::string FlowsCsv(const RunResult& r);
+/** flows.csv's header line; `nodes`: with the imported topology's node ids (RunResult::nodeIds). */
+std::string FlowsCsvHeader(bool nodes);
+/** Append `f`'s line of flows.csv to `s` (FlowsCsv is the header and one per row; a run that
+ *  streams its rows, RunOptions::streamRows, writes the same lines as its iterations retire). */
+void AppendFlowCsvRow(std::string& s,
+                      const FlowRow& f,
+                      const std::string& policy,
+                      const std::vector<uint32_t>& nodeIds);
+/** collectives.csv's header line. */
+std::string CollectivesCsvHeader();
+/** Append `c`'s line of collectives.csv to `s`; `crit` is the flow row of c.criticalFlow
+ *  (nullptr if -1). */
+void AppendCollectiveCsvRow(std::string& s,
+                            const CollectiveRow& c,
+                            const FlowRow* crit,
+                            const std::string& policy);
+/** waits.csv's header line. */
+std::string WaitsCsvHeader();
+/** Append `w`'s line of waits.csv to `s`; `last` is the flow row of w.lastTransfer (read only
+ *  when w.arrived). */
+void AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last);
 /** One line for the printed header: base RTT and BDP per path class (manifest "path_classes"),
  *  "" without classes. */
 std::string PathClassesLine(const RunResult& r);

@@ -232,6 +232,7 @@ Derive(ScenarioSpec spec, std::vector<FailureEntry> failures, const std::string&
     spec.output.dir = dir;
     RunOptions ro;
     ro.progress = progress;
+    ro.streamRows = true; // the files are read back, not the rows
     fs::create_directories(fs::path(dir).parent_path());
     RunInto(spec, dir, ro);
 }

@@ -129,9 +129,10 @@ BuildLazyJobs(const ScenarioSpec& spec, const TopologyGraph& graph)
     return lazy;
 }
 
-IterationRows::IterationRows(RowSources sources, MetricsSink& sink, size_t jobs)
+IterationRows::IterationRows(RowSources sources, MetricsSink& sink, size_t jobs, RowStream* stream)
     : m_sources(std::move(sources)),
       m_sink(sink),
+      m_stream(stream),
       m_jobs(jobs)
 {
 }
@@ -139,7 +140,8 @@ IterationRows::IterationRows(RowSources sources, MetricsSink& sink, size_t jobs)
 void
 IterationRows::Add(const JobWindow::Range& r)
 {
-    Rows& job = m_jobs.at(r.job);
+    Rows streamed; // streaming: this iteration's rows only, written and dropped below
+    Rows& job = m_stream != nullptr ? streamed : m_jobs.at(r.job);
     const size_t at = job.flows.size();
     AppendFlowRows(m_sources, r.first.transfer, r.end.transfer, job.flows, m_lastCompletion);
     ApplyFairShare(m_sources, job.flows.data() + at, r.first.transfer, r.end.transfer);
@@ -147,6 +149,10 @@ IterationRows::Add(const JobWindow::Range& r)
                          r.first.collective, r.end.collective, job.collectives, job.waits);
     // The rows hold what the sink knew of them.
     m_sink.ReleaseTimes(r.first.transfer, r.end.transfer);
+    if (m_stream != nullptr)
+    {
+        m_stream->Add(r.job, r.first.transfer, job.flows, job.collectives, job.waits);
+    }
 }
 
 void

@@ -10,6 +10,7 @@
 #define TUSK_RUN_LAZY_JOBS_H
 
 #include "run/collect-rows.h"
+#include "run/row-stream.h"
 
 #include "workload/model/job-plan.h"
 #include "workload/model/job-window.h"
@@ -74,14 +75,19 @@ void AppendBackground(const ScenarioSpec& spec,
 class IterationRows
 {
   public:
-    /** \param sink the sink `sources` reads, whose times of a retired iteration are freed */
-    IterationRows(RowSources sources, MetricsSink& sink, size_t jobs);
+    /** \param sink the sink `sources` reads, whose times of a retired iteration are freed
+     *  \param stream where the rows go as iterations retire (RunOptions::streamRows; part j
+     *  is job j), or nullptr to keep them until MoveInto */
+    IterationRows(RowSources sources, MetricsSink& sink, size_t jobs, RowStream* stream = nullptr);
 
     /** \brief An iteration retires (or is still live at the end): its flow, collective and wait
      *  rows; its sink times are freed. */
     void Add(const ns3::JobWindow::Range& range);
-    /** \brief Append every job's rows to `result`'s flows, collectives and waits, job by job. */
+    /** \brief Append every job's rows to `result`'s flows, collectives and waits, job by job
+     *  (nothing when streaming). */
     void MoveInto(RunResult& result);
+    /** The stream the rows go to, or nullptr. */
+    RowStream* Stream() const { return m_stream; }
     /** Latest delivery or acknowledgement among the rows, ps. */
     uint64_t LastCompletion() const { return m_lastCompletion; }
 
@@ -94,6 +100,7 @@ class IterationRows
     };
     RowSources m_sources;
     MetricsSink& m_sink;
+    RowStream* m_stream;
     std::vector<Rows> m_jobs;
     uint64_t m_lastCompletion = 0;
 };

@@ -212,14 +212,27 @@ CollectResults(const ScenarioSpec& spec,
         lastCompletion = retired->LastCompletion();
         const uint64_t first = window->TransfersEnd();
         const uint64_t last = executor.exec->TotalTransfers();
-        const size_t at = result.flows.size();
-        AppendFlowRows(rows, first, last, result.flows, lastCompletion);
+        RowStream* stream = retired->Stream();
+        // Streaming: the other transfers' rows are the stream's last part, then the files are
+        // complete and the tables stay empty (RunResult::streamed).
+        std::vector<FlowRow> tailFlows;
+        std::vector<CollectiveRow> tailCollectives;
+        std::vector<WaitRow> tailWaits;
+        auto& flows = stream != nullptr ? tailFlows : result.flows;
+        auto& collectives = stream != nullptr ? tailCollectives : result.collectives;
+        auto& waits = stream != nullptr ? tailWaits : result.waits;
+        const size_t at = flows.size();
+        AppendFlowRows(rows, first, last, flows, lastCompletion);
         executor.exec->ReleaseRecords();
-        ApplyFairShare(rows, result.flows.data() + at, first, last);
-        AppendCollectiveRows(rows, result.flows.data() + at, first, last,
-                             window->CollectivesEnd(),
-                             window->CollectivesEnd() + workload.collectives.size(),
-                             result.collectives, result.waits);
+        ApplyFairShare(rows, flows.data() + at, first, last);
+        AppendCollectiveRows(rows, flows.data() + at, first, last, window->CollectivesEnd(),
+                             window->CollectivesEnd() + workload.collectives.size(), collectives,
+                             waits);
+        if (stream != nullptr)
+        {
+            stream->Add(workload.jobs.size(), first, tailFlows, tailCollectives, tailWaits);
+            stream->Finish(result.streamed);
+        }
     }
     else
     {
@@ -257,11 +270,10 @@ CollectResults(const ScenarioSpec& spec,
         row.iterationEndPs.assign(ji.iterations, 0);
         row.finished = true;
         std::vector<bool> iterationDone(ji.iterations, true);
-        for (const auto& c : result.collectives)
-        {
+        ForEachCollective(result, [&](const CollectiveBrief& c) {
             if (c.job != static_cast<int32_t>(j))
             {
-                continue;
+                return;
             }
             ++row.collectives;
             const bool inRange = c.iteration >= 0 && static_cast<uint32_t>(c.iteration) < ji.iterations;
@@ -272,7 +284,7 @@ CollectResults(const ScenarioSpec& spec,
                 {
                     iterationDone[c.iteration] = false;
                 }
-                continue;
+                return;
             }
             row.finishPs = std::max(row.finishPs, c.finishPs);
             if (inRange)
@@ -280,7 +292,7 @@ CollectResults(const ScenarioSpec& spec,
                 row.iterationEndPs[c.iteration] =
                     std::max(row.iterationEndPs[c.iteration], c.finishPs);
             }
-        }
+        });
         for (uint32_t i = 0; i < ji.iterations; ++i)
         {
             if (!iterationDone[i])
@@ -422,9 +434,11 @@ CollectResults(const ScenarioSpec& spec,
         // The same count as flows.csv (finished = every byte delivered) and the manifest.
         result.failure = fmt::format("{} of {} transfers unfinished at {:.3f} ms (stop_time_ms = "
                                      "{:.3f})",
-                                     std::count_if(result.flows.begin(), result.flows.end(),
-                                                   [](const FlowRow& f) { return !f.finished; }),
-                                     result.flows.size(), endPs / 1e9, spec.stopTimePs / 1e9);
+                                     result.streamed.active
+                                         ? result.streamed.flowSummary.unfinished
+                                         : std::count_if(result.flows.begin(), result.flows.end(),
+                                                         [](const FlowRow& f) { return !f.finished; }),
+                                     FlowCount(result), endPs / 1e9, spec.stopTimePs / 1e9);
         for (const auto& line : executor.exec->DescribeBlocked(4))
         {
             result.failure += "; " + line;

@@ -12,20 +12,31 @@ namespace tusk
 
 using namespace ns3;
 
+std::string
+FlowConservationViolation(const FlowRow& f)
+{
+    return fmt::format("flow {} ({} -> {}): {} data frames received and dropped, but only {} sent",
+                       f.id, f.src, f.dst, static_cast<int64_t>(f.pktsSent) - f.pktsInFlight,
+                       f.pktsSent);
+}
+
 std::vector<std::string>
 InvariantViolations(const RunResult& result, const Fabric& fabric, const std::string& linkRateViolation)
 {
     std::vector<std::string> out;
 
-    // Per-flow conservation.
+    // Per-flow conservation (of the streamed rows: what the stream kept of them).
     int64_t inFlight = 0;
+    if (result.streamed.active)
+    {
+        out = result.streamed.flowViolations;
+        inFlight = result.streamed.flowsInFlight;
+    }
     for (const auto& f : result.flows)
     {
         if (f.pktsInFlight < 0)
         {
-            out.push_back(fmt::format("flow {} ({} -> {}): {} data frames received and dropped, "
-                                      "but only {} sent",
-                                      f.id, f.src, f.dst, static_cast<int64_t>(f.pktsSent) - f.pktsInFlight, f.pktsSent));
+            out.push_back(FlowConservationViolation(f));
         }
         inFlight += f.pktsInFlight;
     }

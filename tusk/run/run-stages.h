@@ -381,6 +381,9 @@ void CollectResults(const ScenarioSpec& spec,
  *  - no link sent faster than its line rate over any window of
  *    FabricNetDevice::kRateCheckFrames frames (`linkRateViolation`, from the sink).
  */
+/** The violation line of a flow with pkts_in_flight < 0 (InvariantViolations). */
+std::string FlowConservationViolation(const FlowRow& f);
+
 std::vector<std::string> InvariantViolations(const RunResult& result,
                                              const ns3::Fabric& fabric,
                                              const std::string& linkRateViolation);

@@ -32,53 +32,61 @@ RunSummary
 Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFrames)
 {
     RunSummary s;
-    s.policy = policy;
-    s.flows = result.flows.size();
-    std::vector<double> slowdowns;
-    std::vector<double> fcts;
-    std::vector<double> fairSlowdowns;
-    for (const auto& f : result.flows)
-    {
-        if (f.finished)
-        {
-            slowdowns.push_back(f.slowdown);
-            if (f.fairIdealPs > 0)
-            {
-                fairSlowdowns.push_back(f.fairSlowdown);
-            }
-            fcts.push_back(PsToUs(f.fctPs));
-        }
-        else
-        {
-            ++s.unfinished;
-        }
-        s.retxPackets += f.retxPackets;
-        s.oooPackets += f.oooPackets;
-        s.retxBytes += f.retxBytes;
-        s.retxTimeoutPackets += f.retxTimeoutPackets;
-        s.naks += f.naks;
-        s.spuriousRetx += f.spuriousRetx;
-        s.reorderMax = std::max(s.reorderMax, f.reorderMax);
-        s.reorderMean += f.reorderMean * static_cast<double>(f.oooPackets);
-    }
-    s.reorderMean = s.oooPackets ? s.reorderMean / static_cast<double>(s.oooPackets) : 0;
-    s.meanSlowdown = Mean(slowdowns);
     const QuantileMethod method = QuantileMethod::NearestRank; // as the analysis' default
+    if (result.streamed.active)
+    {
+        // The rows went to flows.csv as the run ran (RunOptions::streamRows): the stream
+        // computed these values from them, in the same order (row-stream.h).
+        s = result.streamed.flowSummary;
+    }
+    else
+    {
+        s.flows = result.flows.size();
+        std::vector<double> slowdowns;
+        std::vector<double> fcts;
+        std::vector<double> fairSlowdowns;
+        for (const auto& f : result.flows)
+        {
+            if (f.finished)
+            {
+                slowdowns.push_back(f.slowdown);
+                if (f.fairIdealPs > 0)
+                {
+                    fairSlowdowns.push_back(f.fairSlowdown);
+                }
+                fcts.push_back(PsToUs(f.fctPs));
+            }
+            else
+            {
+                ++s.unfinished;
+            }
+            s.retxPackets += f.retxPackets;
+            s.oooPackets += f.oooPackets;
+            s.retxBytes += f.retxBytes;
+            s.retxTimeoutPackets += f.retxTimeoutPackets;
+            s.naks += f.naks;
+            s.spuriousRetx += f.spuriousRetx;
+            s.reorderMax = std::max(s.reorderMax, f.reorderMax);
+            s.reorderMean += f.reorderMean * static_cast<double>(f.oooPackets);
+        }
+        s.reorderMean = s.oooPackets ? s.reorderMean / static_cast<double>(s.oooPackets) : 0;
+        s.meanSlowdown = Mean(slowdowns);
+        s.p50Slowdown = Quantile(slowdowns, 0.5, method);
+        s.p99Slowdown = Quantile(slowdowns, 0.99, method);
+        s.p999Slowdown = Quantile(slowdowns, 0.999, method);
+        s.maxSlowdown = Max(slowdowns);
+        s.meanFairSlowdown = Mean(fairSlowdowns);
+        s.p99FairSlowdown = Quantile(fairSlowdowns, 0.99, method);
+        s.maxFctUs = Max(fcts);
+        s.p99FctUs = Quantile(fcts, 0.99, method);
+    }
+    s.policy = policy;
     s.quantileMethod = QuantileMethodName(method);
-    s.p50Slowdown = Quantile(slowdowns, 0.5, method);
-    s.p99Slowdown = Quantile(slowdowns, 0.99, method);
-    s.p999Slowdown = Quantile(slowdowns, 0.999, method);
-    s.maxSlowdown = Max(slowdowns);
-    s.meanFairSlowdown = Mean(fairSlowdowns);
-    s.p99FairSlowdown = Quantile(fairSlowdowns, 0.99, method);
-    s.maxFctUs = Max(fcts);
-    s.p99FctUs = Quantile(fcts, 0.99, method);
     s.cctUs = std::numeric_limits<double>::quiet_NaN();
     s.algbwGBps = std::numeric_limits<double>::quiet_NaN(); // no finished collective: no value
     s.busbwGBps = std::numeric_limits<double>::quiet_NaN();
     s.lowerBoundUs = std::numeric_limits<double>::quiet_NaN();
-    for (const auto& c : result.collectives)
-    {
+    ForEachCollective(result, [&s](const CollectiveBrief& c) {
         if (c.finished && (std::isnan(s.cctUs) || PsToUs(c.cctPs) > s.cctUs))
         {
             s.cctUs = PsToUs(c.cctPs);
@@ -86,7 +94,7 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
             s.busbwGBps = c.busbwGBps;
             s.lowerBoundUs = PsToUs(c.lowerBoundPs);
         }
-    }
+    });
     std::vector<double> upUtil;
     for (const auto& l : result.links)
     {

@@ -6,6 +6,8 @@
 #include "run/run-attributes.h"
 #include "run/run-stages.h"
 #include "run/lazy-jobs.h"
+#include "run/row-stream.h"
+#include "results/tool-outputs.h"
 
 #include "fabric/model/fabric-units.h"
 
@@ -137,8 +139,16 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     Observers observers;
     observers.Attach(spec, graph, built, executor, options, attrs, wallStart);
     std::unique_ptr<IterationRows> retired;
+    std::unique_ptr<RowStream> stream;
     if (lazy)
     {
+        // Rows to the staged files as iterations retire (RunOptions::streamRows), unless
+        // [output] formats' files read them afterwards (tool-outputs.h).
+        if (!options.streamDir.empty() && spec.output.formats.empty())
+        {
+            stream = std::make_unique<RowStream>(options.streamDir, lazy->plans.size() + 1,
+                                                 spec.lb.policy, ImportedNodeIds(spec));
+        }
         const WorkloadExecutor& exec = *executor.exec;
         RowSources sources{spec,
                            graph,
@@ -150,7 +160,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
                                return exec.GetCollective(static_cast<int32_t>(c));
                            }};
         retired = std::make_unique<IterationRows>(std::move(sources), observers.Sink(),
-                                                  lazy->plans.size());
+                                                  lazy->plans.size(), stream.get());
         executor.exec->SetRetireCallback(
             [r = retired.get()](const JobWindow::Range& range) { r->Add(range); });
     }

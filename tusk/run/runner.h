@@ -334,6 +334,57 @@ struct PathClassRow
     uint64_t hpccPairRttPs = 0;
 };
 
+/** What the job-row and summary stages read of a collectives.csv row. */
+struct CollectiveBrief
+{
+    int32_t job = -1;
+    int32_t iteration = -1;
+    bool finished = false;
+    uint64_t finishPs = 0;
+    uint64_t cctPs = 0;
+    uint64_t lowerBoundPs = 0;
+    double algbwGBps = 0;
+    double busbwGBps = 0;
+
+    CollectiveBrief() = default;
+    explicit CollectiveBrief(const CollectiveRow& c)
+        : job(c.job),
+          iteration(c.iteration),
+          finished(c.finished),
+          finishPs(c.finishPs),
+          cctPs(c.cctPs),
+          lowerBoundPs(c.lowerBoundPs),
+          algbwGBps(c.algbwGBps),
+          busbwGBps(c.busbwGBps)
+    {
+    }
+};
+
+/**
+ * A run whose flows.csv, collectives.csv and waits.csv were written while it ran
+ * (RunOptions::streamRows: each job iteration's rows appended to the staged files when it
+ * retires, run/row-stream.h): what the run keeps of those rows instead of RunResult::flows,
+ * collectives and waits, which stay empty. Nothing in it grows per flow.
+ */
+struct StreamedRows
+{
+    bool active = false; //!< the rows are in the files, not in RunResult's tables
+    uint64_t flows = 0;  //!< rows of flows.csv
+    uint64_t waits = 0;  //!< rows of waits.csv
+    /** collectives.csv's rows as the job rows and the summary read them, in id order. */
+    std::vector<CollectiveBrief> collectives;
+    /** The summary's flow part (Summarize copies it): counts, sums, exact means, nearest-rank
+     *  percentiles and maxima of the flows, as Summarize computes them from RunResult::flows. */
+    RunSummary flowSummary;
+    /** Per-flow packet conservation (InvariantViolations): the sum of pkts_in_flight and the
+     *  flows with pkts_in_flight < 0, in id order. */
+    int64_t flowsInFlight = 0;
+    std::vector<std::string> flowViolations;
+    /** The most flow rows held in memory at once while streaming (one retiring iteration's, or
+     *  the background flows'): does not grow with a job's iterations. */
+    uint64_t maxRowsHeld = 0;
+};
+
 struct RunResult
 {
     ScenarioSpec spec; //!< the scenario as run: resolved (ResolveScenario)
@@ -386,7 +437,43 @@ struct RunResult
     /** simulator.mode = "fast": what the iteration memoisation replayed and why it did not
      *  (the manifest's "fast_mode"); untouched in packet mode. */
     ns3::IterationMemoStats fast;
+    /** RunOptions::streamRows: the flow, collective and wait rows went to their files while
+     *  the run ran (streamed.active), and `flows`, `collectives`, `waits` are empty. */
+    StreamedRows streamed;
 };
+
+/** Rows of flows.csv: RunResult::flows, or the streamed count. */
+inline uint64_t
+FlowCount(const RunResult& r)
+{
+    return r.streamed.active ? r.streamed.flows : r.flows.size();
+}
+
+/** Rows of collectives.csv: RunResult::collectives, or the streamed count. */
+inline uint64_t
+CollectiveCount(const RunResult& r)
+{
+    return r.streamed.active ? r.streamed.collectives.size() : r.collectives.size();
+}
+
+/** Calls fn(CollectiveBrief) for each row of collectives.csv, in order. */
+template <class Fn>
+void
+ForEachCollective(const RunResult& r, Fn&& fn)
+{
+    if (r.streamed.active)
+    {
+        for (const CollectiveBrief& c : r.streamed.collectives)
+        {
+            fn(c);
+        }
+        return;
+    }
+    for (const CollectiveRow& c : r.collectives)
+    {
+        fn(CollectiveBrief(c));
+    }
+}
 
 struct RunOptions
 {
@@ -409,6 +496,20 @@ struct RunOptions
      *  so results do not change); returning false stops the run and RunScenario throws
      *  RunInterrupted (a Ctrl-C in the Python module). */
     std::function<bool()> poll;
+    /**
+     * RunInto only: write flows.csv, collectives.csv and waits.csv into the staged results as
+     * the run goes, each job iteration's rows when it retires, instead of keeping every row
+     * to the end (a job of many iterations then holds the rows of its live iterations only).
+     * The returned RunResult has empty `flows`, `collectives` and `waits` and fills
+     * `streamed`; the files are byte-identical. Applies to a [[jobs]] workload built
+     * iteration by iteration (packet mode, no editWorkload) without [output] formats (their
+     * files read the flow rows); otherwise the rows are kept as without it. `tusk run` and
+     * `tusk rerun` set it; the library and the Python module keep the rows (false).
+     */
+    bool streamRows = false;
+    /** Where RunScenario streams the rows (RunInto sets it to the staging folder when
+     *  streamRows is set; "" = keep them). */
+    std::string streamDir;
 };
 
 /** RunScenario stopped because RunOptions::poll asked it to: nothing collected or written. */

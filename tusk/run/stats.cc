@@ -14,6 +14,16 @@ QuantileMethodName(QuantileMethod method)
     return method == QuantileMethod::Linear ? "linear" : "nearest-rank";
 }
 
+size_t
+NearestRank(size_t n, double q)
+{
+    // k = ceil(q n) in 1..n; q n is rounded to 1e-9 first so that 0.99 * 100 is rank 99,
+    // not 100 because 0.99 is stored as 0.98999999999999999.
+    const double qn = q * static_cast<double>(n);
+    const double k = std::ceil(qn - 1e-9 * std::max(1.0, qn));
+    return static_cast<size_t>(std::clamp(k, 1.0, static_cast<double>(n)));
+}
+
 double
 Quantile(std::vector<double> v, double q, QuantileMethod method)
 {
@@ -24,12 +34,7 @@ Quantile(std::vector<double> v, double q, QuantileMethod method)
     std::sort(v.begin(), v.end());
     if (method == QuantileMethod::NearestRank)
     {
-        // k = ceil(q n) in 1..n; q n is rounded to 1e-9 first so that 0.99 * 100 is rank 99,
-        // not 100 because 0.99 is stored as 0.98999999999999999.
-        const double qn = q * static_cast<double>(v.size());
-        const double k = std::ceil(qn - 1e-9 * std::max(1.0, qn));
-        const auto rank = static_cast<size_t>(std::clamp(k, 1.0, static_cast<double>(v.size())));
-        return v[rank - 1];
+        return v[NearestRank(v.size(), q) - 1];
     }
     const double pos = q * static_cast<double>(v.size() - 1);
     const auto lo = static_cast<size_t>(std::floor(pos));

@@ -5,6 +5,7 @@
 #ifndef TUSK_STATS_H
 #define TUSK_STATS_H
 
+#include <cstddef>
 #include <vector>
 
 namespace tusk
@@ -37,6 +38,9 @@ const char* QuantileMethodName(QuantileMethod method);
  */
 double Quantile(std::vector<double> values, double q,
                 QuantileMethod method = QuantileMethod::NearestRank);
+/** The 1-based rank k = ceil(q n) (q n rounded to 1e-9 first), clamped to 1..n, that
+ *  QuantileMethod::NearestRank takes of n sorted values; n > 0. */
+size_t NearestRank(size_t n, double q);
 double Mean(const std::vector<double>& values);
 double Max(const std::vector<double>& values);
 /** Jain's fairness index (sum x)^2 / (n sum x^2), in (0, 1]; 1 for an empty or all-zero set. */

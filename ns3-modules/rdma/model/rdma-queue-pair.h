@@ -89,6 +89,11 @@ class RdmaQueuePair : public Object
     {
         m_responder.SetLateDuplicateCallback(cb);
     }
+    /** See RdmaResponder::ForgetDelivered. */
+    void ForgetDelivered(uint64_t firstCookie, uint64_t endCookie)
+    {
+        m_responder.ForgetDelivered(firstCookie, endCookie);
+    }
 
     uint32_t GetQpn() const { return m_qpn; }
     uint32_t GetPeerQpn() const { return m_peerQpn; }

@@ -117,6 +117,18 @@ RdmaResponder::Respond(RxAnswer& answer, RdmaAck::Kind kind, uint64_t psn)
 }
 
 void
+RdmaResponder::ForgetDelivered(uint64_t firstCookie, uint64_t endCookie)
+{
+    auto end = m_delivered.begin();
+    while (end != m_delivered.end() && end->second >= firstCookie && end->second < endCookie)
+    {
+        m_forgottenPsn = end->first; // the PSN after the forgotten message's last packet
+        ++end;
+    }
+    m_delivered.erase(m_delivered.begin(), end);
+}
+
+void
 RdmaResponder::DeliverInOrder(uint32_t payload, bool lastOfMessage)
 {
     (*m_traces.delivered)(m_ePsn, payload);
@@ -185,7 +197,7 @@ RdmaResponder::ReceiveData(uint32_t psn24,
         {
             ++m_curRx.duplicatePackets;
         }
-        else
+        else if (psn >= m_forgottenPsn)
         {
             const auto it = std::upper_bound(
                 m_delivered.begin(), m_delivered.end(), psn,

@@ -65,6 +65,13 @@ class RdmaResponder
     /** Called for each duplicate that arrives after its message was delivered (its counts
      *  were reported already); duplicates of the message in progress go into its counts. */
     void SetLateDuplicateCallback(LateDuplicateCallback cb) { m_lateDupCb = cb; }
+    /**
+     * \brief Forget the oldest delivered messages while their cookie is in [firstCookie,
+     * endCookie) (the caller has retired them: WorkloadExecutor's iteration window), so that
+     * the history kept for late duplicates does not grow with every message a long run
+     * delivers. A late duplicate of a forgotten message is not reported.
+     */
+    void ForgetDelivered(uint64_t firstCookie, uint64_t endCookie);
     size_t GetPendingReceives() const { return m_recvQueue.size(); }
     /** Cookie of the receive request the next message will complete; false if none. */
     bool PeekReceive(uint64_t& cookie) const;
@@ -135,6 +142,8 @@ class RdmaResponder
      *  attribution of late duplicates (16 bytes a message; a std::deque allocated 576 bytes
      *  per QP before its first message). */
     std::vector<std::pair<uint64_t, uint64_t>> m_delivered;
+    /** PSNs below this belong to forgotten messages (ForgetDelivered). */
+    uint64_t m_forgottenPsn = 0;
     bool m_ceSinceAnswer = false;     //!< a CE-marked packet arrived since the last answer
     bool m_cnpSent = false;           //!< a CNP was ever sent for this QP
     uint64_t m_creditDemand = 0;      //!< RCCC: the sender's cumulative demand, bytes

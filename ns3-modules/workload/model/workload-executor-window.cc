@@ -125,6 +125,12 @@ WorkloadExecutor::Retire(const JobWindow::Range& r)
     }
     for (const Connection* c : connections)
     {
+        // ... and their delivered-message history at the responders (late duplicates of a
+        // retired transfer are not counted: OnLateDuplicate).
+        for (const auto& peer : c->peers)
+        {
+            peer->ForgetDelivered(r.first.transfer, r.end.transfer);
+        }
         for (const auto& o : c->owners)
         {
             auto& first = o->first;

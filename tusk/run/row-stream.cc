@@ -1,0 +1,514 @@
+/*
+ * tusk: a run's flow, collective and wait rows written as it runs. See row-stream.h.
+ */
+#include "run/row-stream.h"
+
+#include "run/run-stages.h"
+#include "run/stats.h"
+#include "results/results-dir.h"
+#include "results/results-writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+
+#include <unistd.h>
+
+namespace tusk
+{
+
+constexpr size_t kSpillChunk = 8192; //!< values read back at a time
+
+template <class Fn>
+void
+DoubleSpill::ForEach(Fn&& fn) const
+{
+    if (m_file != nullptr)
+    {
+        std::vector<double> chunk(kSpillChunk);
+        if (std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0)
+        {
+            throw WriteError("a temporary file (tmpfile)", errno);
+        }
+        for (uint64_t left = m_onFile; left > 0;)
+        {
+            const size_t want = static_cast<size_t>(std::min<uint64_t>(left, chunk.size()));
+            if (std::fread(chunk.data(), sizeof(double), want, m_file) != want)
+            {
+                throw WriteError("a temporary file (tmpfile): short read", EIO);
+            }
+            for (size_t k = 0; k < want; ++k)
+            {
+                fn(chunk[k]);
+            }
+            left -= want;
+        }
+    }
+    for (double v : m_buffer)
+    {
+        fn(v);
+    }
+}
+
+namespace
+{
+
+constexpr size_t kTextChunk = 1 << 20; //!< bytes of CSV text built before each write
+
+/** A double's bits as an unsigned key in the order of the values (negative values reversed). */
+uint64_t
+OrderedKey(double v)
+{
+    uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof b);
+    return (b >> 63) != 0 ? ~b : (b | (uint64_t{1} << 63));
+}
+
+double
+FromOrderedKey(uint64_t k)
+{
+    const uint64_t b = (k >> 63) != 0 ? (k & ~(uint64_t{1} << 63)) : ~k;
+    double v = 0;
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+template <class Fn>
+void
+ForEachOf(const std::vector<const DoubleSpill*>& parts, Fn&& fn)
+{
+    for (const DoubleSpill* p : parts)
+    {
+        p->ForEach(fn);
+    }
+}
+
+uint64_t
+SizeOf(const std::vector<const DoubleSpill*>& parts)
+{
+    uint64_t n = 0;
+    for (const DoubleSpill* p : parts)
+    {
+        n += p->Size();
+    }
+    return n;
+}
+
+/** As Mean (stats.h): the values summed in order from 0, divided by their count. */
+double
+MeanOf(const std::vector<const DoubleSpill*>& parts)
+{
+    const uint64_t n = SizeOf(parts);
+    if (n == 0)
+    {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    double sum = 0.0;
+    ForEachOf(parts, [&sum](double v) { sum += v; });
+    return sum / static_cast<double>(n);
+}
+
+/** As Max (stats.h, std::max_element): the first largest value. */
+double
+MaxOf(const std::vector<const DoubleSpill*>& parts)
+{
+    bool any = false;
+    double m = 0;
+    ForEachOf(parts, [&](double v) {
+        if (!any || m < v)
+        {
+            m = v;
+        }
+        any = true;
+    });
+    return any ? m : std::numeric_limits<double>::quiet_NaN();
+}
+
+/** As Quantile (stats.h) by nearest rank. */
+double
+NearestRankOf(const std::vector<const DoubleSpill*>& parts, double q)
+{
+    const uint64_t n = SizeOf(parts);
+    return n == 0 ? std::numeric_limits<double>::quiet_NaN()
+                  : OrderStatistic(parts, NearestRank(n, q));
+}
+
+} // namespace
+
+// ---- DoubleSpill ------------------------------------------------------------------------
+
+DoubleSpill::~DoubleSpill()
+{
+    if (m_file != nullptr)
+    {
+        std::fclose(m_file);
+    }
+}
+
+void
+DoubleSpill::Push(double v)
+{
+    m_buffer.push_back(v);
+    ++m_size;
+    if (m_buffer.size() >= kBuffer)
+    {
+        Flush();
+    }
+}
+
+void
+DoubleSpill::Flush()
+{
+    if (m_buffer.empty())
+    {
+        return;
+    }
+    if (m_file == nullptr && (m_file = std::tmpfile()) == nullptr)
+    {
+        throw WriteError("a temporary file (tmpfile)", errno);
+    }
+    if (std::fseek(m_file, 0, SEEK_END) != 0 ||
+        std::fwrite(m_buffer.data(), sizeof(double), m_buffer.size(), m_file) != m_buffer.size())
+    {
+        throw WriteError("a temporary file (tmpfile)", errno);
+    }
+    m_onFile += m_buffer.size();
+    m_buffer.clear();
+}
+
+double
+OrderStatistic(const std::vector<const DoubleSpill*>& parts, uint64_t rank)
+{
+    uint64_t candidates = SizeOf(parts);
+    if (rank < 1 || rank > candidates)
+    {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    constexpr unsigned kDigit = 16;
+    constexpr uint64_t kFit = uint64_t{1} << kDigit; // candidates held in memory at the end
+    uint64_t prefix = 0; // the top `bits` bits every candidate's key has
+    unsigned bits = 0;
+    const auto candidate = [&](uint64_t key) { return bits == 0 || (key >> (64 - bits)) == prefix; };
+    while (bits < 64)
+    {
+        if (candidates <= kFit)
+        {
+            std::vector<uint64_t> keys;
+            keys.reserve(candidates);
+            ForEachOf(parts, [&](double v) {
+                const uint64_t k = OrderedKey(v);
+                if (candidate(k))
+                {
+                    keys.push_back(k);
+                }
+            });
+            std::nth_element(keys.begin(), keys.begin() + (rank - 1), keys.end());
+            return FromOrderedKey(keys[rank - 1]);
+        }
+        // Too many: count the candidates by their next 16 bits and keep the bucket of `rank`.
+        std::vector<uint64_t> histogram(kFit, 0);
+        const unsigned shift = 64 - kDigit - bits;
+        ForEachOf(parts, [&](double v) {
+            const uint64_t k = OrderedKey(v);
+            if (candidate(k))
+            {
+                ++histogram[(k >> shift) & (kFit - 1)];
+            }
+        });
+        uint64_t bucket = 0;
+        while (rank > histogram[bucket])
+        {
+            rank -= histogram[bucket++];
+        }
+        candidates = histogram[bucket];
+        prefix = (prefix << kDigit) | bucket;
+        bits += kDigit;
+    }
+    return FromOrderedKey(prefix); // every candidate has the same value
+}
+
+// ---- RowStream --------------------------------------------------------------------------
+
+/** A staged file written through a temporary name (renamed by Commit), or an anonymous
+ *  temporary file (a part joined into a staged file at the end). */
+class RowStream::TextFile
+{
+  public:
+    /** `path` empty: an anonymous temporary file. */
+    explicit TextFile(std::string path)
+        : m_path(std::move(path))
+    {
+        if (m_path.empty())
+        {
+            m_file = std::tmpfile();
+            m_name = "a temporary file (tmpfile)";
+        }
+        else
+        {
+            m_tmp = m_path + fmt::format(".tmp-{}", ::getpid());
+            m_file = std::fopen(m_tmp.c_str(), "wb");
+            m_name = m_path;
+        }
+        if (m_file == nullptr)
+        {
+            throw WriteError(m_name, errno);
+        }
+    }
+    ~TextFile()
+    {
+        if (m_file != nullptr)
+        {
+            std::fclose(m_file);
+            if (!m_tmp.empty())
+            {
+                ::unlink(m_tmp.c_str());
+            }
+        }
+    }
+    TextFile(const TextFile&) = delete;
+    TextFile& operator=(const TextFile&) = delete;
+
+    void Write(const std::string& text)
+    {
+        if (!text.empty() && std::fwrite(text.data(), 1, text.size(), m_file) != text.size())
+        {
+            throw WriteError(m_name, errno);
+        }
+    }
+    /** Appends what `part` holds, and closes it. */
+    void Append(TextFile& part)
+    {
+        if (std::fflush(part.m_file) != 0 || std::fseek(part.m_file, 0, SEEK_SET) != 0)
+        {
+            throw WriteError(part.m_name, errno);
+        }
+        std::vector<char> chunk(kTextChunk);
+        size_t n = 0;
+        while ((n = std::fread(chunk.data(), 1, chunk.size(), part.m_file)) > 0)
+        {
+            if (std::fwrite(chunk.data(), 1, n, m_file) != n)
+            {
+                throw WriteError(m_name, errno);
+            }
+        }
+        if (std::ferror(part.m_file))
+        {
+            throw WriteError(part.m_name, EIO);
+        }
+        std::fclose(part.m_file);
+        part.m_file = nullptr;
+    }
+    /** As WriteFileAtomic: synced, then renamed to its path. */
+    void Commit()
+    {
+        const bool ok = std::fflush(m_file) == 0 && ::fsync(::fileno(m_file)) == 0;
+        const int err = errno;
+        const bool closed = std::fclose(m_file) == 0;
+        m_file = nullptr;
+        if (!ok || !closed || ::rename(m_tmp.c_str(), m_path.c_str()) != 0)
+        {
+            const int e = ok && closed ? errno : err;
+            ::unlink(m_tmp.c_str());
+            throw WriteError(m_path, e);
+        }
+    }
+
+  private:
+    std::string m_path;
+    std::string m_tmp;
+    std::string m_name;
+    std::FILE* m_file = nullptr;
+};
+
+/** What a part (a job, or the other transfers) keeps until the files are joined: its text
+ *  (part 0 writes into the staged files), its values in id order, its collective briefs and
+ *  its per-flow invariant violations. */
+struct RowStream::Part
+{
+    std::unique_ptr<TextFile> files[3];
+    DoubleSpill slowdowns;     //!< finished flows
+    DoubleSpill fairSlowdowns; //!< finished flows with a collective-aware ideal
+    DoubleSpill fctsUs;        //!< finished flows
+    DoubleSpill reorderTerms;  //!< reorder_mean x ooo_packets, where not 0
+    std::vector<CollectiveBrief> collectives;
+    std::vector<std::string> violations;
+};
+
+RowStream::RowStream(const std::string& dir,
+                     size_t parts,
+                     std::string policy,
+                     std::vector<uint32_t> nodeIds)
+    : m_policy(std::move(policy)),
+      m_nodeIds(std::move(nodeIds))
+{
+    const char* names[3] = {"flows.csv", "collectives.csv", "waits.csv"};
+    const std::string headers[3] = {FlowsCsvHeader(!m_nodeIds.empty()), CollectivesCsvHeader(),
+                                    WaitsCsvHeader()};
+    for (int i = 0; i < 3; ++i)
+    {
+        m_files[i] = std::make_unique<TextFile>(dir + "/" + names[i]);
+        m_files[i]->Write(headers[i]);
+    }
+    for (size_t p = 0; p < parts; ++p)
+    {
+        m_parts.push_back(std::make_unique<Part>());
+    }
+}
+
+RowStream::~RowStream() = default;
+
+void
+RowStream::Add(size_t part,
+               uint64_t first,
+               const std::vector<FlowRow>& flows,
+               const std::vector<CollectiveRow>& collectives,
+               const std::vector<WaitRow>& waits)
+{
+    Part& p = *m_parts.at(part);
+    const auto fileOf = [&](int i) -> TextFile& {
+        if (part == 0)
+        {
+            return *m_files[i];
+        }
+        if (!p.files[i])
+        {
+            p.files[i] = std::make_unique<TextFile>("");
+        }
+        return *p.files[i];
+    };
+    const auto rowOf = [&](int64_t t) -> const FlowRow& {
+        return flows.at(static_cast<size_t>(static_cast<uint64_t>(t) - first));
+    };
+    m_maxRowsHeld = std::max<uint64_t>(m_maxRowsHeld, flows.size());
+    m_totals.flows += flows.size();
+    m_totals.waits += waits.size();
+
+    // flows.csv, and what the summary and the invariants read of each flow (Summarize and
+    // InvariantViolations on RunResult::flows, in the same order).
+    RunSummary& s = m_totals.flowSummary;
+    TextFile& flowFile = fileOf(0);
+    m_text.clear();
+    for (const FlowRow& f : flows)
+    {
+        AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds);
+        if (m_text.size() >= kTextChunk)
+        {
+            flowFile.Write(m_text);
+            m_text.clear();
+        }
+        if (f.finished)
+        {
+            p.slowdowns.Push(f.slowdown);
+            if (f.fairIdealPs > 0)
+            {
+                p.fairSlowdowns.Push(f.fairSlowdown);
+            }
+            p.fctsUs.Push(static_cast<double>(f.fctPs) / 1e6);
+        }
+        else
+        {
+            ++s.unfinished;
+        }
+        s.retxPackets += f.retxPackets;
+        s.oooPackets += f.oooPackets;
+        s.retxBytes += f.retxBytes;
+        s.retxTimeoutPackets += f.retxTimeoutPackets;
+        s.naks += f.naks;
+        s.spuriousRetx += f.spuriousRetx;
+        s.reorderMax = std::max(s.reorderMax, f.reorderMax);
+        // Adding 0 leaves the sum as it is: only the other terms are kept.
+        const double term = f.reorderMean * static_cast<double>(f.oooPackets);
+        if (term != 0)
+        {
+            p.reorderTerms.Push(term);
+        }
+        if (f.pktsInFlight < 0)
+        {
+            p.violations.push_back(FlowConservationViolation(f));
+        }
+        m_totals.flowsInFlight += f.pktsInFlight;
+    }
+    flowFile.Write(m_text);
+
+    m_text.clear();
+    for (const CollectiveRow& c : collectives)
+    {
+        AppendCollectiveCsvRow(m_text, c, c.criticalFlow >= 0 ? &rowOf(c.criticalFlow) : nullptr,
+                               m_policy);
+        p.collectives.emplace_back(c);
+    }
+    fileOf(1).Write(m_text);
+
+    m_text.clear();
+    TextFile& waitFile = fileOf(2);
+    for (const WaitRow& w : waits)
+    {
+        AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr);
+        if (m_text.size() >= kTextChunk)
+        {
+            waitFile.Write(m_text);
+            m_text.clear();
+        }
+    }
+    waitFile.Write(m_text);
+    m_text.clear();
+    m_text.shrink_to_fit();
+}
+
+void
+RowStream::Finish(StreamedRows& out)
+{
+    for (size_t k = 1; k < m_parts.size(); ++k)
+    {
+        for (int i = 0; i < 3; ++i)
+        {
+            if (m_parts[k]->files[i])
+            {
+                m_files[i]->Append(*m_parts[k]->files[i]);
+                m_parts[k]->files[i].reset();
+            }
+        }
+    }
+    for (auto& file : m_files)
+    {
+        file->Commit();
+    }
+    out = std::move(m_totals);
+    out.active = true;
+    out.maxRowsHeld = m_maxRowsHeld;
+    std::vector<const DoubleSpill*> slowdowns;
+    std::vector<const DoubleSpill*> fair;
+    std::vector<const DoubleSpill*> fcts;
+    std::vector<const DoubleSpill*> reorder;
+    for (const auto& p : m_parts)
+    {
+        out.collectives.insert(out.collectives.end(), p->collectives.begin(),
+                               p->collectives.end());
+        out.flowViolations.insert(out.flowViolations.end(), p->violations.begin(),
+                                  p->violations.end());
+        slowdowns.push_back(&p->slowdowns);
+        fair.push_back(&p->fairSlowdowns);
+        fcts.push_back(&p->fctsUs);
+        reorder.push_back(&p->reorderTerms);
+    }
+    RunSummary& s = out.flowSummary;
+    s.flows = out.flows;
+    double reorderSum = 0.0;
+    ForEachOf(reorder, [&reorderSum](double v) { reorderSum += v; });
+    s.reorderMean = s.oooPackets ? reorderSum / static_cast<double>(s.oooPackets) : 0;
+    s.meanSlowdown = MeanOf(slowdowns);
+    s.p50Slowdown = NearestRankOf(slowdowns, 0.5);
+    s.p99Slowdown = NearestRankOf(slowdowns, 0.99);
+    s.p999Slowdown = NearestRankOf(slowdowns, 0.999);
+    s.maxSlowdown = MaxOf(slowdowns);
+    s.meanFairSlowdown = MeanOf(fair);
+    s.p99FairSlowdown = NearestRankOf(fair, 0.99);
+    s.maxFctUs = MaxOf(fcts);
+    s.p99FctUs = NearestRankOf(fcts, 0.99);
+    m_parts.clear();
+}
+
+} // namespace tusk

@@ -1,0 +1,117 @@
+/*
+ * tusk: flows.csv, collectives.csv and waits.csv written while a run runs (RunOptions::
+ * streamRows). A [[jobs]] workload built iteration by iteration (lazy-jobs.h) hands each
+ * retiring iteration's rows here; they are appended to the staged files and dropped, so the
+ * rows a run holds do not grow with its iterations. The files are byte-identical to what
+ * WriteRunFiles writes from RunResult's tables, and the summary's flow part and the per-flow
+ * invariants are the same values Summarize and InvariantViolations compute from the rows.
+ *
+ * Order. The files list rows in id order: job 0's transfers, job 1's, ..., then the other
+ * transfers (background flows). A job's iterations retire in order, but jobs retire
+ * interleaved, so each part (a job, or the rest) has its own file: job 0 writes into the
+ * staged file itself, the others into temporary files appended to it at the end.
+ *
+ * Exact statistics without the rows. Means are sums in id order: the values are spilled per
+ * part to temporary binary files and summed in part order at the end, as std::accumulate over
+ * RunResult::flows sums them. A nearest-rank percentile is an order statistic, found by a
+ * radix selection over the spilled values (16 bits of the value's ordered bit pattern per
+ * pass, until the candidates fit in memory), so it is the value std::sort would put at that
+ * rank.
+ */
+#ifndef TUSK_RUN_ROW_STREAM_H
+#define TUSK_RUN_ROW_STREAM_H
+
+#include "run/runner.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tusk
+{
+
+/** A sequence of doubles appended in order and read back in order; spilled to an anonymous
+ *  temporary file beyond a small buffer. */
+class DoubleSpill
+{
+  public:
+    DoubleSpill() = default;
+    ~DoubleSpill();
+    DoubleSpill(const DoubleSpill&) = delete;
+    DoubleSpill& operator=(const DoubleSpill&) = delete;
+
+    /** \throws WriteError when the temporary file cannot be written */
+    void Push(double v);
+    uint64_t Size() const { return m_size; }
+    /** Calls fn(v) for every value, in the order pushed. */
+    template <class Fn>
+    void ForEach(Fn&& fn) const;
+
+  private:
+    void Flush();
+    static constexpr size_t kBuffer = 8192;
+    std::FILE* m_file = nullptr;
+    uint64_t m_onFile = 0;
+    std::vector<double> m_buffer;
+    uint64_t m_size = 0;
+};
+
+/**
+ * \brief The `rank`-th smallest (1-based) of the values of `parts` together, as
+ * std::sort would order them (nearest rank); NaN for none. Memory: at most 2^16 values and a
+ * 2^16-bucket histogram, whatever the count.
+ */
+double OrderStatistic(const std::vector<const DoubleSpill*>& parts, uint64_t rank);
+
+/** The rows of a run written to the staged files as the run goes. */
+class RowStream
+{
+  public:
+    /**
+     * \param dir the staging folder (flows.csv, collectives.csv, waits.csv are written there,
+     *        each through a temporary name renamed by Finish)
+     * \param parts jobs + 1: a part per job, the last for the other transfers
+     * \param policy flows.csv's and collectives.csv's `policy` column
+     * \param nodeIds RunResult::nodeIds (flows.csv's src_node, dst_node)
+     * \throws WriteError when a file cannot be created
+     */
+    RowStream(const std::string& dir,
+              size_t parts,
+              std::string policy,
+              std::vector<uint32_t> nodeIds);
+    ~RowStream();
+    RowStream(const RowStream&) = delete;
+    RowStream& operator=(const RowStream&) = delete;
+
+    /**
+     * \brief Rows of part `part`, in id order after the part's earlier rows: flows[k] is
+     * transfer first + k (every transfer the collectives and waits refer to).
+     * \throws WriteError
+     */
+    void Add(size_t part,
+             uint64_t first,
+             const std::vector<FlowRow>& flows,
+             const std::vector<CollectiveRow>& collectives,
+             const std::vector<WaitRow>& waits);
+    /** \brief The files completed (parts joined in order, synced, renamed) and what the run
+     *  keeps of the rows (StreamedRows). \throws WriteError */
+    void Finish(StreamedRows& out);
+    uint64_t MaxRowsHeld() const { return m_maxRowsHeld; }
+
+  private:
+    class TextFile;
+    struct Part;
+    std::string m_policy;
+    std::vector<uint32_t> m_nodeIds;
+    std::unique_ptr<TextFile> m_files[3]; //!< flows, collectives, waits (staged)
+    std::vector<std::unique_ptr<Part>> m_parts;
+    StreamedRows m_totals; //!< the order-free part of the result (counts, integer sums)
+    uint64_t m_maxRowsHeld = 0;
+    std::string m_text; //!< scratch
+};
+
+} // namespace tusk
+
+#endif
