@@ -128,3 +128,49 @@ TEST_CASE("locate paths: a class feeds a slower one when its paths continue into
     CHECK(FeedsInto(rows, {0, 1}, up, {id("b->s1")}) == 0.0);
     CHECK(FeedsInto(rows, {}, up, down) == 0.0);
 }
+
+TEST_CASE("locate paths: lost copies name the class every lossy path crosses, and only it",
+          "[unit][locate]")
+{
+    Observations obs;
+    obs.links = TwoPathFabric();
+    // Four QPs spray 100 packets over a and b each; via a, three of them lost a copy (1 % of
+    // the 300 packets a's paths carried). Host uplinks 0..2 each carry one lossy path too, but
+    // so do their paths via b, which lost nothing.
+    std::vector<PathObservation> rows;
+    for (uint32_t src = 0; src < 4; ++src)
+    {
+        for (char via : {'a', 'b'})
+        {
+            PathObservation p = Row(obs.links, src, 1, via, 10);
+            p.packets = 100;
+            p.paths[0].packets = 100;
+            p.lost = (via == 'a' && src < 3) ? 1 : 0;
+            rows.push_back(p);
+        }
+    }
+    PathLocateResult r = LocateFromPaths(obs, rows, PathLocateOptions());
+    REQUIRE(r.named == 1);
+    const auto& top = r.ranking[0];
+    REQUIRE(top.links.size() == 2);
+    CHECK(obs.links.Links()[top.links[0]].Name() == "s0->a");
+    CHECK(top.lossRate == Approx(3.0 / 400)); // 3 lost copies of the 400 packets via a
+    CHECK(top.rateFactor == 1.0);             // losses alone say nothing of its rate
+    CHECK(top.lossyFlows == 3);
+
+    // One lossy path is not enough to blame a link (it could be that path's own trouble).
+    for (size_t i = 0; i < rows.size(); ++i)
+    {
+        rows[i].lost = i == 0 ? 1 : 0; // host0 via a
+    }
+    r = LocateFromPaths(obs, rows, PathLocateOptions());
+    CHECK(r.named == 0);
+
+    // No loss at all: nothing named, however many paths there are.
+    for (auto& p : rows)
+    {
+        p.lost = 0;
+    }
+    r = LocateFromPaths(obs, rows, PathLocateOptions());
+    CHECK(r.named == 0);
+}

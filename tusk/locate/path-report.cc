@@ -58,22 +58,24 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
     {
         width = std::max(width, ClassLabel(obs, r.ranking[i]).size());
     }
-    out << fmt::format("{:>4}  {:<{}} {:>7}  {:<10} {:>8} {:>6} {:>9} {:>7} {:>10} {:>11}\n",
-                       "rank", "link", width, "link_id", "kind", "delay_us", "rate", "lost_cap",
-                       "marks", "slow/paths", "lossy/paths");
+    out << fmt::format("{:>4}  {:<{}} {:>7}  {:<10} {:>8} {:>6} {:>7} {:>9} {:>7} {:>10} {:>11}\n",
+                       "rank", "link", width, "link_id", "kind", "delay_us", "rate", "loss",
+                       "lost_cap", "marks", "slow/paths", "lossy/paths");
     for (uint32_t i = 0; i < shown; ++i)
     {
         const Suspect& s = r.ranking[i];
         out << fmt::format(
-            "{:>4}  {:<{}} {:>7}  {:<10} {:>8.3f} {:>6.2f} {:>8.0f}% {:>6.1f}% {:>10} {:>11}\n",
+            "{:>4}  {:<{}} {:>7}  {:<10} {:>8.3f} {:>6.2f} {:>6.2f}% {:>8.0f}% {:>6.1f}% {:>10} "
+            "{:>11}\n",
             i + 1, ClassLabel(obs, s), width, obs.links.Links()[s.links.front()].linkId, s.Kind(),
-            r.delayUs[i], s.rateFactor, 100 * (1 - s.rateFactor * (1 - s.lossRate)),
+            r.delayUs[i], s.rateFactor, 100 * s.lossRate, 100 * (1 - s.rateFactor * (1 - s.lossRate)),
             100 * r.markRate[i], fmt::format("{}/{}", s.slowFlows, s.flows),
             fmt::format("{}/{}", s.lossyFlows, s.flows));
     }
     out << "delay_us = added one-way delay fitted to the link (smallest RTTs); rate = estimated "
-           "rate / nominal; lost_cap = capacity lost (1 - rate x (1 - loss)); marks = ECN-echoing "
-           "ACKs of its paths\n";
+           "rate / nominal (1 when it is named for losses alone); loss = estimated fraction of its "
+           "frames lost (paths.csv trims + losses); lost_cap = capacity lost (1 - rate x (1 - "
+           "loss)); marks = ECN-echoing ACKs of its paths\n";
 }
 
 std::string

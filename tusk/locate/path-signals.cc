@@ -2,6 +2,8 @@
 
 #include "locate/csv-reader.h"
 
+#include <boost/math/distributions/poisson.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <iterator>
@@ -29,21 +31,6 @@ Positive(const std::vector<double>& v)
     return pos;
 }
 
-/** median + k * 1.4826 * MAD of the positive values of v (all of them when fewer than ten
- *  are positive): the fit leaves most links at exactly 0, which would make the MAD 0 and every
- *  link with some queueing an outlier; the outlier is a link that adds far more delay than
- *  the other links that add some. */
-double
-RobustUpper(std::vector<double> v, double k)
-{
-    std::vector<double> pos = Positive(v);
-    if (pos.size() >= 10)
-    {
-        v = std::move(pos);
-    }
-    return RobustThreshold(v, -std::numeric_limits<double>::infinity(), k);
-}
-
 /**
  * The delay above which a class is an outlier: the positive delays of a healthy fabric (its
  * queueing) fall off like an exponential of scale s = median / ln 2, whose largest of n values
@@ -67,7 +54,107 @@ TierOf(const std::string& name)
     return VertexTier(name);
 }
 
+/** P(X >= k) for X ~ Poisson(lambda); 0 when lambda = 0 and k > 0. */
+double
+PoissonTail(double k, double lambda)
+{
+    if (k <= 0)
+    {
+        return 1.0;
+    }
+    if (lambda <= 0)
+    {
+        return 0.0;
+    }
+    const boost::math::poisson_distribution<double> d(lambda);
+    return boost::math::cdf(boost::math::complement(d, std::floor(k + 0.5) - 1));
+}
+
 } // namespace
+
+std::vector<LossClass>
+FitLossClasses(const Eigen::SparseMatrix<double>& share, const std::vector<double>& lost,
+               const std::vector<double>& packets, double lossFloor, uint32_t minLossyPaths,
+               double alpha)
+{
+    using It = Eigen::SparseMatrix<double>::InnerIterator;
+    const auto nc = static_cast<size_t>(share.cols());
+    std::vector<LossClass> out(nc);
+    std::vector<double> residual = lost;
+    double packetsAll = 0;
+    for (double n : packets)
+    {
+        packetsAll += n;
+    }
+    const double cut = alpha / static_cast<double>(std::max<size_t>(nc, 1));
+    std::vector<bool> taken(nc, false);
+    for (uint32_t round = 0;; ++round)
+    {
+        double lostAll = 0;
+        for (double r : residual)
+        {
+            lostAll += r;
+        }
+        int best = -1;
+        for (size_t c = 0; c < nc; ++c)
+        {
+            if (taken[c])
+            {
+                continue;
+            }
+            double l = 0, n = 0;
+            uint32_t lossy = 0;
+            for (It it(share, static_cast<Eigen::Index>(c)); it; ++it)
+            {
+                const auto i = static_cast<size_t>(it.row());
+                l += residual[i] * it.value();
+                n += packets[i] * it.value();
+                lossy += residual[i] * it.value() >= 0.5;
+            }
+            LossClass& lc = out[c];
+            if (round == 0)
+            {
+                lc.packets = n;
+                lc.lost = l;
+                lc.rate = n > 0 ? l / n : 0.0;
+            }
+            // The rate of the paths' packets elsewhere: what this class would lose if healthy.
+            const double outside = packetsAll > n ? std::max(0.0, lostAll - l) / (packetsAll - n)
+                                                  : 0.0;
+            const double p = PoissonTail(l, n * outside);
+            const bool candidate =
+                lossy >= minLossyPaths && n > 0 && l / n >= lossFloor && p <= cut;
+            if (candidate &&
+                (best < 0 || p < out[best].pValue ||
+                 (p == out[best].pValue && l / n > out[best].rate)))
+            {
+                lc.pValue = p;
+                lc.rate = l / n;
+                lc.lost = l;
+                lc.packets = n;
+                lc.lossyPaths = lossy;
+                best = static_cast<int>(c);
+            }
+            else if (round == 0)
+            {
+                lc.pValue = p;
+                lc.lossyPaths = lossy;
+            }
+        }
+        if (best < 0)
+        {
+            break;
+        }
+        // Named: its losses explain those of the paths that cross it.
+        taken[static_cast<size_t>(best)] = true;
+        out[static_cast<size_t>(best)].named = true;
+        for (It it(share, best); it; ++it)
+        {
+            residual[static_cast<size_t>(it.row())] *= 1.0 - it.value();
+        }
+    }
+    return out;
+}
 
 std::vector<PathObservation>
 ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex& links)
@@ -86,6 +173,7 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
     const size_t cTrims = csv.Require("trims", why);
     const size_t cNacks = csv.Require("nacks", why);
     const size_t cTimeouts = csv.Require("timeouts", why);
+    const auto cLosses = csv.Find("losses"); // written since 2026-12-04
     const size_t cPaths = csv.Require("paths", why);
     std::vector<PathObservation> out;
     std::vector<std::string> f;
@@ -103,10 +191,13 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
         p.rttP99Us = cP99 ? csv.Real(f, *cP99, "rtt_p99_us") : std::nan("");
         p.ecnAcks = csv.Integer<uint64_t>(f, cEcn, "ecn_acks");
         // NACKs are read (and checked) but not counted as losses: under spraying most of them
-        // flag reordering, not loss (their resends arrive twice).
+        // flag reordering, not loss (their resends arrive twice). `losses` counts the copies
+        // that never arrived while a later one did: with it, timeouts are not counted (a
+        // timeout after a loss is that loss; one without is delay).
         (void)csv.Integer<uint64_t>(f, cNacks, "nacks");
+        const uint64_t timeouts = csv.Integer<uint64_t>(f, cTimeouts, "timeouts");
         p.lost = csv.Integer<uint64_t>(f, cTrims, "trims") +
-                 csv.Integer<uint64_t>(f, cTimeouts, "timeouts");
+                 (cLosses ? csv.Integer<uint64_t>(f, *cLosses, "losses") : timeouts);
         const std::string& text = f[cPaths];
         const std::string src = "host" + std::to_string(p.src);
         const std::string dst = "host" + std::to_string(p.dst);
@@ -271,7 +362,7 @@ LocateFromPaths(const Observations& obs,
             it->second = fresh ? p.rttMinUs : std::min(it->second, p.rttMinUs);
         }
     }
-    std::vector<double> y(np, 0.0), w(np, 0.0), loss(np, 0.0), wl(np, 0.0);
+    std::vector<double> y(np, 0.0), w(np, 0.0), loss(np, 0.0);
     for (size_t i = 0; i < np; ++i)
     {
         const auto& p = paths[i];
@@ -284,18 +375,23 @@ LocateFromPaths(const Observations& obs,
         if (p.packets > 0)
         {
             loss[i] = -std::log1p(-std::min(0.999999, double(p.lost) / double(p.packets)));
-            wl[i] = 1.0;
         }
     }
     // With no nominal rate the floor comes from the data: the median delay of the paths.
     res.delayFloorUs = res.frameUs > 0 ? o.delayFloorFrames * res.frameUs
                                        : std::max(1e-3, Median(y));
-    std::vector<double> xd, xl;
+    std::vector<double> xd;
     NnlsCoordinateDescent(inc.crosses, y, w, {}, xd);
-    NnlsCoordinateDescent(inc.share, loss, wl, {}, xl);
     const double tLoss = -std::log1p(-o.lossFloor);
     const double delayCut = std::max(res.delayFloorUs, ExponentialTailCut(xd));
-    const double lossCut = std::max(tLoss, RobustUpper(xl, o.madK));
+    std::vector<double> lostCopies(np, 0.0), sent(np, 0.0);
+    for (size_t i = 0; i < np; ++i)
+    {
+        lostCopies[i] = static_cast<double>(paths[i].lost);
+        sent[i] = static_cast<double>(paths[i].packets);
+    }
+    const std::vector<LossClass> lc =
+        FitLossClasses(inc.share, lostCopies, sent, o.lossFloor, o.minBadPaths, o.lossAlpha);
     for (size_t i = 0; i < np; ++i)
     {
         res.slowPaths += w[i] > 0 && y[i] >= res.delayFloorUs;
@@ -368,15 +464,25 @@ LocateFromPaths(const Observations& obs,
         }
         r.marks = samples > 0 ? marks / samples : 0.0;
         const bool slow = xd[c] >= delayCut && r.s.slowFlows >= o.minBadPaths;
-        const bool lossy = xl[c] >= lossCut && r.s.lossyFlows >= o.minBadPaths;
+        const bool lossy = lc[c].named;
         r.s.named = slow || lossy;
         r.slowOnly = slow && !lossy;
-        r.s.score = std::max(xd[c] / res.delayFloorUs, xl[c] / tLoss);
-        // Confidence: how far the class stands above the cut, in [0, 1].
-        r.s.confidence = std::min(1.0, std::max(xd[c] / delayCut, xl[c] / lossCut) / 2);
-        // Rate: its load over the median load of its peers (same tiers).
-        r.s.rateFactor = r.s.named ? loadShare(r.s.links) : 1.0;
-        r.s.lossRate = lossy ? 1.0 - std::exp(-xl[c]) : 0.0;
+        r.s.score = std::max(xd[c] / res.delayFloorUs, lc[c].rate / o.lossFloor);
+        // Confidence: how far the class stands above the delay cut, in [0, 1]; for losses, 1 -
+        // the Bonferroni-adjusted p-value of its losses.
+        r.s.confidence = std::min(1.0, xd[c] / delayCut / 2);
+        if (lc[c].lost > 0)
+        {
+            r.s.confidence = std::max(
+                r.s.confidence,
+                std::max(0.0, 1.0 - lc[c].pValue * static_cast<double>(std::max<size_t>(nc, 1))));
+        }
+        // Rate: its load over the median load of its peers (same tiers), when its delay says
+        // it is slow; a class named for its losses alone has no evidence of a lower rate (a
+        // load balancer that avoids lossy paths moves load off a link that is not slow), and
+        // its capacity lost is its loss rate.
+        r.s.rateFactor = slow ? loadShare(r.s.links) : 1.0;
+        r.s.lossRate = lossy ? lc[c].rate : 0.0;
         rows.push_back(std::move(r));
     }
     // Congestion spreading: largest delay first, a class named for delay alone whose slow paths

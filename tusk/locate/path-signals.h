@@ -25,8 +25,13 @@
  * delay alone is *explained* (not named) when at least half of its slow paths continue, after
  * it, into a named class with a larger delay (FeedsInto): PFC backs that link's queue up into
  * it (congestion spreading). Its estimated rate
- * / nominal is 1 / (1 + x / serialisation time). Losses: the same fit of -log(1 - lost / sent)
- * on the packet-share incidence (trims + NACKs + timeouts over packets), named above 0.1 %.
+ * / nominal is 1 / (1 + x / serialisation time). Losses (FitLossClasses): each path's lost
+ * copies (paths.csv trims + losses, the copies that never reached the receiver while a later
+ * one did; trims + timeouts for a paths.csv without `losses`; never NACKs, which under
+ * spraying mostly flag reordering) are summed per class and tested against the loss rate of
+ * the other packets (Poisson), the most significant class named and its paths' losses
+ * explained, in turn; named at a rate of 0.1 % or more with two lossy paths. A class named
+ * for losses alone reports its loss rate and rate 1 (no evidence that it is slow).
  *
  * Reads only paths.csv (its telemetry columns and `paths`), the names of links.csv and, of the
  * manifest, the MTU and configured link rates (Observations).
@@ -59,7 +64,9 @@ struct PathObservation
     double rttMedianUs = 0;
     double rttP99Us = 0;  //!< rtt_p99_us (NaN when the file has no such column)
     uint64_t ecnAcks = 0;
-    uint64_t lost = 0; //!< trims + timeouts (not NACKs: under spraying mostly reordering)
+    /** trims + losses (copies the fabric lost: paths.csv `losses`); trims + timeouts for a
+     *  paths.csv without `losses`. Never NACKs: under spraying they mostly flag reordering. */
+    uint64_t lost = 0;
     std::vector<FlowPath> paths; //!< directed links (Observations::links) and frames
 };
 
@@ -77,15 +84,46 @@ struct PathLocateOptions
 {
     /** A class's delay must reach this fraction of one frame's serialisation time. */
     double delayFloorFrames = 0.5;
-    /** Robust threshold over classes: median + madK x 1.4826 x MAD. */
-    double madK = 5.0;
     /** Loss rate floor of a path and of a named class. */
     double lossFloor = 1e-3;
     /** Paths above the floor a named class needs. */
     uint32_t minBadPaths = 2;
     /** Paths with fewer RTT samples are left out of the delay fit. */
     uint32_t minRttSamples = 1;
+    /** A class is named for its losses when the chance that a healthy one loses as many is
+     *  at most this over the number of classes (Bonferroni). */
+    double lossAlpha = 0.01;
 };
+
+/** What the loss fit (FitLossClasses) says of one class. */
+struct LossClass
+{
+    double lost = 0;        //!< lost copies on it (each path's, times its share)
+    double packets = 0;     //!< packets on it (each path's, times its share)
+    double rate = 0;        //!< lost / packets: the estimated loss rate
+    double pValue = 1;      //!< P(a healthy class loses as many), at the rate of the others
+    uint32_t lossyPaths = 0;
+    bool named = false;
+};
+
+/**
+ * \brief Which classes lose frames, from each path's lost copies (paths.csv trims + losses)
+ * and packets. Greedy explaining away: in each round, every class not yet named gets its lost
+ * copies l and packets n (sums over the paths that cross it, times their share) of the losses
+ * not yet explained, and a Poisson p-value P(X >= l) with X ~ Poisson(n q), q the loss rate of
+ * the other packets (what it would lose if it were as healthy as the rest; 0 on a lossless
+ * fabric, where any loss stands out). Of those with at least `minLossyPaths` paths that lost
+ * a copy, a rate l / n of at least `lossFloor` and a p-value of at most `alpha` / classes,
+ * the one with the smallest p-value (then the highest rate) is named, its paths' losses are
+ * explained (times its share) and the next round starts; it stops when none is left. A
+ * link's loss multiplies along a path (1 - prod(1 - p)), which for 1 % and a few hops is their
+ * sum: the paths' losses are counted, not fitted. \param share paths x classes (Incidence)
+ * \return per class; rate, lost and packets of a named class are those it was named with
+ */
+std::vector<LossClass> FitLossClasses(const Eigen::SparseMatrix<double>& share,
+                                      const std::vector<double>& lost,
+                                      const std::vector<double>& packets, double lossFloor,
+                                      uint32_t minLossyPaths, double alpha);
 
 /** The ranking from paths; Suspect's `flows` count paths, `slowFlows` / `lossyFlows` paths
  *  above the floors; `score` the delay over the floor (or the loss over its floor). */

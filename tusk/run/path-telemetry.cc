@@ -111,6 +111,33 @@ PathTelemetryCollector::Note(QpState* q, uint64_t psn, uint32_t payload, uint16_
     e.bytes += payload;
     e.retx += resent ? 1 : 0;
     q->outstanding[psn] = uint32_t{entropy} | (resent ? 1u << 16 : 0u);
+    Copies& c = q->copies[psn];
+    if (!resent)
+    {
+        c = Copies();
+    }
+    c.sent.emplace_back(entropy, false);
+}
+
+void
+PathTelemetryCollector::ChargeLosses(QpState* q, const Copies& c)
+{
+    size_t last = c.sent.size();
+    for (size_t i = c.sent.size(); i-- > 0;)
+    {
+        if (c.sent[i].second)
+        {
+            last = i;
+            break;
+        }
+    }
+    for (size_t i = 0; i < last && last < c.sent.size(); ++i)
+    {
+        if (!c.sent[i].second)
+        {
+            ++q->entropies[c.sent[i].first].losses;
+        }
+    }
 }
 
 void
@@ -140,6 +167,16 @@ PathTelemetryCollector::OnAcked(QpState* q, uint64_t psn, uint16_t entropy, bool
     if (it != q->outstanding.end())
     {
         q->outstanding.erase(it);
+    }
+    const auto c = q->copies.find(psn);
+    if (c != q->copies.end())
+    {
+        c->second.acked = true;
+        if (std::all_of(c->second.sent.begin(), c->second.sent.end(),
+                        [](const auto& s) { return s.second; }))
+        {
+            q->copies.erase(c);
+        }
     }
 }
 
@@ -171,7 +208,8 @@ PathTelemetryCollector::OnFeedback(QpState* q, uint16_t entropy, PathSelector::F
 }
 
 void
-PathTelemetryCollector::OnReceived(QpState* q, uint64_t psn, bool, uint64_t path)
+PathTelemetryCollector::OnReceived(QpState* q, uint64_t psn, bool, uint64_t path,
+                                   uint16_t entropy, bool resent)
 {
     if (q->peer == nullptr)
     {
@@ -181,6 +219,41 @@ PathTelemetryCollector::OnReceived(QpState* q, uint64_t psn, bool, uint64_t path
             return;
         }
         q->peer = it->second;
+    }
+    // Which copy arrived: the original, or the first resend with this entropy still on its
+    // way (any still on its way if none matches).
+    const auto c = q->peer->copies.find(psn);
+    if (c != q->peer->copies.end())
+    {
+        auto& sent = c->second.sent;
+        size_t k = sent.size();
+        if (!resent)
+        {
+            k = sent[0].second ? sent.size() : 0;
+        }
+        else
+        {
+            for (size_t i = 1; i < sent.size(); ++i)
+            {
+                if (!sent[i].second && (sent[i].first == entropy || k == sent.size()))
+                {
+                    k = i;
+                    if (sent[i].first == entropy)
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        if (k < sent.size())
+        {
+            sent[k].second = true;
+            if (c->second.acked && std::all_of(sent.begin(), sent.end(),
+                                               [](const auto& s) { return s.second; }))
+            {
+                q->peer->copies.erase(c);
+            }
+        }
     }
     // The entropy the sender gave this PSN's latest copy; a frame arriving after its PSN was
     // acknowledged (a spurious resend) is not attributed.
@@ -205,6 +278,13 @@ std::vector<PathTelemetryRow>
 PathTelemetryCollector::Take(const Fabric& fabric)
 {
     std::vector<PathTelemetryRow> rows;
+    for (auto& q : m_qps)
+    {
+        for (const auto& [psn, c] : q.copies)
+        {
+            ChargeLosses(&q, c);
+        }
+    }
     for (const auto& [key, q] : m_byQpn)
     {
         for (const auto& [entropy, e] : q->entropies)
@@ -229,6 +309,7 @@ PathTelemetryCollector::Take(const Fabric& fabric)
             r.trims = e.trims;
             r.nacks = e.lossFeedback - std::min(e.lossFeedback, e.trims);
             r.timeouts = e.timeouts;
+            r.losses = e.losses;
             for (const auto& [code, frames] : e.paths)
             {
                 std::vector<uint32_t> links;

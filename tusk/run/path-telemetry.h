@@ -2,8 +2,19 @@
  * tusk: per-path telemetry ([output] path_telemetry = true, paths.csv): what a NIC's path
  * selector knows about each entropy value (path) of each sending QP, as UEC NICs keep it for
  * their multipath spraying: packets and bytes sent on it, RTT samples (min, median, p99), ACKs
- * that echoed an ECN mark, trims, other losses (NACKs) and timeouts, plus the links its frames
- * took (recorded by the fabric, as flows.csv's `paths`).
+ * that echoed an ECN mark, trims, other losses (NACKs) and timeouts, the transmissions the
+ * fabric lost (`losses`, below), plus the links its frames took (recorded by the fabric, as
+ * flows.csv's `paths`).
+ *
+ * `losses`: a transmission (copy) of a PSN is lost when it never reached the receiving NIC,
+ * whole or trimmed, while a later copy of the same PSN did. Both NICs see what this needs: the
+ * sender the order and entropy of its copies, the receiver each arriving copy's PSN, entropy
+ * (UDP source port) and whether it is a resend (kBthRetx, UEC's pds.flags.retx), which it can
+ * report back (UEC ACKs echo the flag; SACK receivers report duplicates). A copy that arrives
+ * after a later one (a late original: reordering) is not lost, nor is a frame the receiver
+ * discarded (go-back-N drops out-of-order PSNs after they arrived); a copy after the last one
+ * to arrive (a needless resend still on its way, or lost, when the run ended) is not judged.
+ * Charged to the lost copy's entropy. A trimmed copy arrived (its header did): `trims`.
  *
  * Everything comes from trace sources that are connected only when the option is on
  * (RdmaNic "QpCreated", then the QP's PacketSent, PacketRetransmitted, PacketAcked,
@@ -16,6 +27,8 @@
 #include "rdma/model/path-selector.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
+
+#include <boost/container/small_vector.hpp>
 
 #include <cstdint>
 #include <deque>
@@ -83,6 +96,7 @@ struct PathTelemetryRow
     uint64_t trims = 0;       //!< trim NACKs for its packets
     uint64_t nacks = 0;       //!< its packets declared lost other than by a trim NACK
     uint64_t timeouts = 0;    //!< retransmission timeouts charged to it (oldest outstanding)
+    uint64_t losses = 0;      //!< its transmissions that never arrived while a later copy did
     /** The links its frames arrived by (links.csv link_ids in order) and the frames on each,
      *  in order of first arrival; frames dropped on the way are not counted. */
     std::vector<std::pair<std::vector<uint32_t>, uint64_t>> paths;
@@ -116,8 +130,15 @@ class PathTelemetryCollector
         uint64_t trims = 0;
         uint64_t lossFeedback = 0; //!< PathSelector NACK feedback (trims included)
         uint64_t timeouts = 0;
+        uint64_t losses = 0; //!< counted when the collector is emptied (Take)
         RelativeErrorSketch rtt;
         std::vector<std::pair<uint64_t, uint64_t>> paths; //!< (FrameMeta::path, frames)
+    };
+    /** The transmissions of one PSN, in the order sent. */
+    struct Copies
+    {
+        boost::container::small_vector<std::pair<uint16_t, bool>, 2> sent; //!< entropy, arrived
+        bool acked = false;
     };
     /** One QP's state, as sender (entropies) and as receiver (its peer, found lazily). */
     struct QpState
@@ -129,6 +150,10 @@ class PathTelemetryCollector
         /** Outstanding PSN -> its entropy (low 16 bits) and whether it was resent (bit 16);
          *  erased when acknowledged, so bounded by the QP's window. */
         std::unordered_map<uint64_t, uint32_t> outstanding;
+        /** PSN -> its copies in the order sent: (entropy, arrived). Erased once acknowledged
+         *  with every copy arrived, so it holds the window, the lost copies and the resends
+         *  still on their way. */
+        std::unordered_map<uint64_t, Copies> copies;
         QpState* peer = nullptr; //!< the sending QP whose packets this one receives
     };
 
@@ -139,7 +164,10 @@ class PathTelemetryCollector
     static void OnAcked(QpState* q, uint64_t psn, uint16_t entropy, bool ecn, ns3::Time rtt);
     static void OnNak(QpState* q, uint64_t psn, bool trim);
     static void OnFeedback(QpState* q, uint16_t entropy, ns3::PathSelector::Feedback fb);
-    static void OnReceived(QpState* q, uint64_t psn, bool trimmed, uint64_t path);
+    static void OnReceived(QpState* q, uint64_t psn, bool trimmed, uint64_t path,
+                           uint16_t entropy, bool resent);
+    /** Count the copies of `c` lost before its last arrived one into `q`'s entropies. */
+    static void ChargeLosses(QpState* q, const Copies& c);
     void Note(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy, bool resent);
 
     std::vector<ns3::Ptr<ns3::RdmaNic>> m_nics;

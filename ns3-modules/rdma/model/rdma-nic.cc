@@ -569,7 +569,8 @@ RdmaNic::DequeueNext(Ptr<Packet>& packet, FrameMeta& meta)
         meta.ecn = ECN_ECT0;
         meta.kind = FrameKind::DATA;
         meta.opcode = d.opcode;
-        meta.bthFlags = d.ackRequest ? kBthAckRequest : 0;
+        meta.bthFlags = static_cast<uint8_t>((d.ackRequest ? kBthAckRequest : 0) |
+                                             (d.resend ? kBthRetx : 0));
         meta.psn = d.psn; // the whole PSN: the BTH carries its low 24 bits
         if (m_receiverCredit)
         {
@@ -654,7 +655,8 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     {
         // The payload was cut at a switch: answer with a trim NACK for this PSN.
         const RxAnswer answer =
-            qp->ReceiveTrimmed(static_cast<uint32_t>(meta.psn & 0xFFFFFF), ReceivedPath(meta));
+            qp->ReceiveTrimmed(static_cast<uint32_t>(meta.psn & 0xFFFFFF), ReceivedPath(meta),
+                               meta.srcPort, (meta.bthFlags & kBthRetx) != 0);
         if (answer.send)
         {
             SendControl(*qp, answer.ack, nullptr);
@@ -669,7 +671,8 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     const RxAnswer answer = qp->ReceiveData(static_cast<uint32_t>(meta.psn & 0xFFFFFF), meta.opcode,
                                             (meta.bthFlags & kBthAckRequest) != 0,
-                                            RocePayloadBytes(meta), ce, ReceivedPath(meta));
+                                            RocePayloadBytes(meta), ce, ReceivedPath(meta),
+                                            meta.srcPort, (meta.bthFlags & kBthRetx) != 0);
     if (answer.send)
     {
         SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr);

@@ -52,7 +52,8 @@ RdmaQueuePair::GetTypeId()
             .AddTraceSource("PacketReceived",
                             "A data frame reached the responder (first copy, duplicate, out of "
                             "order or trimmed, before any decision): PSN (64-bit), trimmed, "
-                            "path (FrameMeta::path, the switches' egress ports).",
+                            "path (FrameMeta::path, the switches' egress ports), entropy (UDP "
+                            "source port), resent (the sender marked it a resend).",
                             MakeTraceSourceAccessor(&RdmaQueuePair::m_receivedTrace),
                             "ns3::RdmaQueuePair::ReceivedTracedCallback");
     return tid;

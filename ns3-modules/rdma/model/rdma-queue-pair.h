@@ -66,8 +66,10 @@ class RdmaQueuePair : public Object
     typedef void (*NakTracedCallback)(uint64_t psn, bool trimmed);
     /** "PacketReceived": data frame `psn` reached the responder, `trimmed` if a switch cut its
      *  payload, along `path` (FrameMeta::path: the switches' egress ports; kUnknownPath if it
-     *  did not fit or is not known). */
-    typedef void (*ReceivedTracedCallback)(uint64_t psn, bool trimmed, uint64_t path);
+     *  did not fit or is not known), with UDP source port `entropy`, `resent` if the sender
+     *  marked it a resend (kBthRetx, UEC's pds.flags.retx). */
+    typedef void (*ReceivedTracedCallback)(uint64_t psn, bool trimmed, uint64_t path,
+                                           uint16_t entropy, bool resent);
     /** "Timeout": the retransmission timer fired, `psn` being the oldest outstanding. */
     typedef void (*TimeoutTracedCallback)(uint64_t psn);
     /** "PacketDelivered": data packet `psn` with `bytes` of payload delivered in order. */
@@ -154,14 +156,20 @@ class RdmaQueuePair : public Object
                          bool ackRequest,
                          uint32_t payload,
                          bool ce,
-                         uint64_t path = kUnknownPath)
+                         uint64_t path = kUnknownPath,
+                         uint16_t entropy = 0,
+                         bool resent = false)
     {
-        return m_responder.ReceiveData(psn24, opcode, ackRequest, payload, ce, path);
+        return m_responder.ReceiveData(psn24, opcode, ackRequest, payload, ce, path, entropy,
+                                       resent);
     }
     /** A trimmed data packet arrived: what to answer. */
-    RxAnswer ReceiveTrimmed(uint32_t psn24, uint64_t path = kUnknownPath)
+    RxAnswer ReceiveTrimmed(uint32_t psn24,
+                            uint64_t path = kUnknownPath,
+                            uint16_t entropy = 0,
+                            bool resent = false)
     {
-        return m_responder.ReceiveTrimmed(psn24, path);
+        return m_responder.ReceiveTrimmed(psn24, path, entropy, resent);
     }
     /** RCCC, sender: the cumulative demand to announce with the packet just described. */
     uint64_t CreditDemandBytes() { return m_requester.CreditDemandBytes(); }
@@ -211,7 +219,8 @@ class RdmaQueuePair : public Object
     TracedCallback<uint64_t> m_timeoutTrace;
     TracedCallback<uint64_t, uint32_t> m_deliveredTrace;
     TracedCallback<uint64_t, bool> m_nakSentTrace;
-    TracedCallback<uint64_t, bool, uint64_t> m_receivedTrace; //!< "PacketReceived": PSN, trimmed, path
+    //! "PacketReceived": PSN, trimmed, path, entropy, resent
+    TracedCallback<uint64_t, bool, uint64_t, uint16_t, bool> m_receivedTrace;
 };
 
 } // namespace ns3

@@ -256,6 +256,7 @@ RdmaRequester::NextDataPacket(Time now)
     }
     d.ackRequest = (index + 1 == wqe.packets);
     d.entropy = m_ps->NextEntropy(now);
+    d.resend = resend;
     if (resend)
     {
         ++wqe.stats.retxPackets;

@@ -154,14 +154,14 @@ RdmaResponder::DeliverInOrder(uint32_t payload, bool lastOfMessage)
 }
 
 RxAnswer
-RdmaResponder::ReceiveTrimmed(uint32_t psn24, uint64_t path)
+RdmaResponder::ReceiveTrimmed(uint32_t psn24, uint64_t path, uint16_t entropy, bool resent)
 {
     ++m_counters->trimmedReceived;
     RxAnswer answer;
     const uint64_t psn = ExtendPsn(psn24, m_ePsn);
     if (m_traces.received)
     {
-        (*m_traces.received)(psn, true, path);
+        (*m_traces.received)(psn, true, path, entropy, resent);
     }
     if (psn < m_ePsn || m_recovery->IsHeld(*this, psn))
     {
@@ -177,7 +177,9 @@ RdmaResponder::ReceiveData(uint32_t psn24,
                            bool ackRequest,
                            uint32_t payload,
                            bool ce,
-                           uint64_t path)
+                           uint64_t path,
+                           uint16_t entropy,
+                           bool resent)
 {
     ++m_counters->dataPacketsReceived;
     RxAnswer answer;
@@ -185,7 +187,7 @@ RdmaResponder::ReceiveData(uint32_t psn24,
     const uint64_t psn = ExtendPsn(psn24, m_ePsn);
     if (m_traces.received)
     {
-        (*m_traces.received)(psn, false, path);
+        (*m_traces.received)(psn, false, path, entropy, resent);
     }
     const bool lastOfMessage = (opcode == ROCE_RC_SEND_LAST || opcode == ROCE_RC_SEND_ONLY);
     if (psn < m_ePsn || m_recovery->IsHeld(*this, psn))

@@ -43,7 +43,8 @@ class RdmaResponder
     {
         TracedCallback<uint64_t, uint32_t>* delivered = nullptr;
         TracedCallback<uint64_t, bool>* nakSent = nullptr;
-        TracedCallback<uint64_t, bool, uint64_t>* received = nullptr; //!< every data arrival: PSN, trimmed, path
+        //! every data arrival: PSN, trimmed, path, entropy, resent
+        TracedCallback<uint64_t, bool, uint64_t, uint16_t, bool>* received = nullptr;
     };
 
     RdmaResponder();
@@ -85,10 +86,15 @@ class RdmaResponder
                          bool ackRequest,
                          uint32_t payload,
                          bool ce,
-                         uint64_t path = kUnknownPath);
+                         uint64_t path = kUnknownPath,
+                         uint16_t entropy = 0,
+                         bool resent = false);
     /** A trimmed data packet arrived: what to answer (a trim NACK, unless it is a copy of
-     *  something already here). */
-    RxAnswer ReceiveTrimmed(uint32_t psn24, uint64_t path = kUnknownPath);
+     *  something already here). `path`, `entropy` and `resent` only go to the trace. */
+    RxAnswer ReceiveTrimmed(uint32_t psn24,
+                            uint64_t path = kUnknownPath,
+                            uint16_t entropy = 0,
+                            bool resent = false);
     /**
      * \brief DCQCN notification point: a CNP may be sent now if none was sent for this QP in
      * the last `interval`; if so it is counted as sent now. \param outOfOrder the CNP is for an

@@ -456,7 +456,8 @@ WorkloadExecutor::PsnOwners::OnSent(PsnOwners* o, uint64_t psn, uint32_t, uint16
 }
 
 void
-WorkloadExecutor::PsnOwners::OnReceived(PsnOwners* o, uint64_t psn, bool, uint64_t path)
+WorkloadExecutor::PsnOwners::OnReceived(PsnOwners* o, uint64_t psn, bool, uint64_t path,
+                                        uint16_t, bool)
 {
     if (TransferRecord* r = o->RecordOf(psn))
     {

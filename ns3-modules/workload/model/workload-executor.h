@@ -262,7 +262,8 @@ class WorkloadExecutor : public Object
         /** The transfer PSN `psn` belongs to, or nullptr beyond what was posted. */
         TransferRecord* RecordOf(uint64_t psn) const;
         static void OnSent(PsnOwners* o, uint64_t psn, uint32_t bytes, uint16_t entropy);
-        static void OnReceived(PsnOwners* o, uint64_t psn, bool trimmed, uint64_t path);
+        static void OnReceived(PsnOwners* o, uint64_t psn, bool trimmed, uint64_t path,
+                               uint16_t entropy, bool resent);
     };
 
     struct Connection

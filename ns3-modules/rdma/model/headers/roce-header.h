@@ -28,6 +28,13 @@ enum RoceOpcode : uint8_t
     ROCE_CNP = 0x81,    //!< congestion notification packet
 };
 
+/** FrameMeta::bthFlags, not IBA (next to kBthAckRequest and kBthBecn): the data frame is a
+ *  resend of its PSN (go-back-N, selective repeat or a timeout), as UEC's PDS header marks
+ *  one (`pds.flags.retx`, UEC 1.0 section 3.5; NSCC's RTT rule, section 3.6.13.1, reads its
+ *  echo in the ACK). The BTH has no such bit, so it is not serialised (roce-wire-format.h); only
+ *  the receiver's PacketReceived trace reads it. */
+constexpr uint8_t kBthRetx = 4;
+
 /** Bytes of a RoCEv2 data frame that are not payload: Eth 14 + IPv4 20 + UDP 8 + BTH 12 +
  *  ICRC 4 + FCS 4. */
 constexpr uint32_t kRoceDataOverheadBytes = 62;
