@@ -326,8 +326,10 @@ TEST_CASE("source-route: with nic.ack_route reverse every ACK and NAK retraces t
           "[component][planes][source-route][dualtor]")
 {
     // Selective-repeat receivers answer every data packet once (an ACK in order, a NAK with a
-    // SACK out of order), so per path the answers must equal the data that took it the other
-    // way. Under "fixed" a QP answers on one route whatever the data took: the counts differ.
+    // SACK out of order), so per path the answers that arrive are the data packets that took
+    // it the other way, less the few still in flight when the last transfer completed (the
+    // run stops there). Under "fixed" a QP answers on one route whatever the data took: some
+    // path carries more answers than data came the other way.
     const std::string fabric = GENERATE(std::string("planes"), std::string("dual-tor"));
     const std::string ackRoute = GENERATE(std::string("reverse"), std::string("fixed"));
     INFO(fabric << ", nic.ack_route " << ackRoute);
@@ -367,15 +369,25 @@ TEST_CASE("source-route: with nic.ack_route reverse every ACK and NAK retraces t
     {
         replies += n;
     }
-    CHECK(data == (fabric == "planes" ? 128u : 192u));
-    CHECK(replies == data);
+    const uint64_t flows = s.workload.flows.size();
+    CHECK(data == flows * 64);
+    CHECK(replies <= data);
+    CHECK(replies + flows >= data);
     CHECK(log.dataBack.size() >= 8); // the data took every route of a pair
+    uint64_t overfull = 0;           // paths with more answers than data the other way
+    for (const auto& [path, n] : log.replies)
+    {
+        const auto it = log.dataBack.find(path);
+        overfull += it == log.dataBack.end() || n > it->second;
+    }
     if (ackRoute == "reverse")
     {
-        CHECK(log.replies == log.dataBack);
+        CHECK(overfull == 0);
+        CHECK(log.replies.size() + flows >= log.dataBack.size());
     }
     else
     {
+        CHECK(overfull > 0);
         CHECK(log.replies.size() < log.dataBack.size()); // one route per responder QP
     }
 }
@@ -416,7 +428,7 @@ RunAckFailover(const std::string& ackRoute)
     s.pfc.enabled = false;
     s.nic.rtoPs = 100'000'000; // 100 us
     s.nic.ackRoute = ackRoute;
-    s.nic.qpsPerConnection = 8; // 16 responder QPs on leaf 0, 16 on leaf 1
+    s.nic.qpsPerConnection = 32; // 64 responder QPs on each leaf
     s.output.dropLog = true;
     s.stopTimePs = 2'000'000'000ULL;
     AddLinkDown(s, "p2.leaf1-p2.spine1", kFailAtUs * 1'000'000);
