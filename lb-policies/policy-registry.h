@@ -45,6 +45,9 @@ struct PolicyInfo
     /** "routes": each QP pinned to a source route, a host's QPs taking the fabric's routes in
      *  turn (WorkloadExecutor QpEntropy Routes); "" = the scenario's nic.qp_entropy. */
     std::string qpEntropy = "";
+    /** "reverse": the responders' ACKs, NAKs and CNPs retrace each answered data packet's
+     *  route (RdmaNic AckRoute Reverse); "" = the scenario's nic.ack_route (default fixed). */
+    std::string ackRoute = "";
 };
 
 /** A host-side path selector by short name (the value of `lb.path_selector`). */

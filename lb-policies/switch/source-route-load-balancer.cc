@@ -106,7 +106,9 @@ const PolicyRegistration kSourceRoute{
      "",
      "",
      "",
-     false},
+     false,
+     "",
+     "reverse"},
     "OCP Multipath Reliable Connection (MRC) 1.0, 2026: SRv6 static source routing"};
 const PolicyRegistration kMrc{
     {"mrc", "ns3::SourceRouteLoadBalancer",
@@ -118,7 +120,9 @@ const PolicyRegistration kMrc{
      "",
      "",
      "",
-     false},
+     false,
+     "",
+     "reverse"},
     "OCP Multipath Reliable Connection (MRC) 1.0, 2026 (EV states GOOD / ASSUMED_BAD, EV "
     "probes, ev_min_active: companion API mrc_ctl.h)"};
 // Ethereal: no spraying. A transfer is split over QPs (subflows, QP scaling Split), each QP

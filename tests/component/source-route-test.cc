@@ -20,6 +20,7 @@
 
 #include "ns3/callback.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -253,4 +254,222 @@ TEST_CASE("source-route: MRC-style failover leaves a failed spine link's paths w
     auto p = RunFailover("source-route", plain);
     INFO("source-route: last frame on a failed path " << plain.lastDeadSendPs / 1e6 << " us");
     CHECK(plain.lastDeadSendPs > boundPs + 50'000'000);
+}
+
+namespace
+{
+
+/** The links of frame `m` that host `src` sent, decoded from the path its receiver saw, on the
+ *  host port the NIC's rule gives its entropy; empty if it does not decode. */
+std::vector<uint32_t>
+FrameLinks(const ns3::TopologyGraph& g, const std::vector<std::vector<uint32_t>>& ports,
+           uint32_t src, const ns3::FrameMeta& m)
+{
+    std::vector<uint32_t> links;
+    const auto hostPorts = static_cast<uint32_t>(ports[src].size());
+    return ns3::DecodeHostPortPath(g, ports, src, ns3::PlaneOfEntropy(m.srcPort, hostPorts),
+                                   ns3::ReceivedPath(m), links)
+               ? links
+               : std::vector<uint32_t>{};
+}
+
+/** Per path, the data frames that took it backwards and the ACKs and NAKs that took it. */
+struct ReplyPaths
+{
+    std::map<std::vector<uint32_t>, uint64_t> dataBack;
+    std::map<std::vector<uint32_t>, uint64_t> replies;
+    uint64_t undecoded = 0;
+};
+
+/** Trace every host's ports: each arriving data frame's links reversed, each ACK's or NAK's. */
+void
+WatchReplyPaths(ReplyPaths& log, ns3::Fabric& f, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics)
+{
+    const ns3::TopologyGraph* g = &f.graph;
+    const std::vector<std::vector<uint32_t>>* ports = &f.ports;
+    for (const auto& nic : nics)
+    {
+        for (uint32_t k = 0; k < nic->GetNPlanes(); ++k)
+        {
+            nic->GetPlanePort(k)->TraceConnectWithoutContext(
+                "Rx", FrameCallback([&log, g, ports](ns3::Ptr<const ns3::Packet>,
+                                                     const ns3::FrameMeta& m) {
+                    if (m.kind != ns3::FrameKind::DATA && m.kind != ns3::FrameKind::ACK &&
+                        m.kind != ns3::FrameKind::NAK)
+                    {
+                        return;
+                    }
+                    auto links = FrameLinks(*g, *ports, m.srcHost, m);
+                    if (links.empty())
+                    {
+                        ++log.undecoded;
+                        return;
+                    }
+                    if (m.kind == ns3::FrameKind::DATA)
+                    {
+                        std::reverse(links.begin(), links.end());
+                        ++log.dataBack[links];
+                    }
+                    else
+                    {
+                        ++log.replies[links];
+                    }
+                }));
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("source-route: with nic.ack_route reverse every ACK and NAK retraces the links of the "
+          "data packet it answers, across planes and dual-ToR ports",
+          "[component][planes][source-route][dualtor]")
+{
+    // Selective-repeat receivers answer every data packet once (an ACK in order, a NAK with a
+    // SACK out of order), so per path the answers that arrive are the data packets that took
+    // it the other way, less the few still in flight when the last transfer completed (the
+    // run stops there). Under "fixed" a QP answers on one route whatever the data took: some
+    // path carries more answers than data came the other way.
+    const std::string fabric = GENERATE(std::string("planes"), std::string("dual-tor"));
+    const std::string ackRoute = GENERATE(std::string("reverse"), std::string("fixed"));
+    INFO(fabric << ", nic.ack_route " << ackRoute);
+    tusk::ScenarioSpec s;
+    if (fabric == "planes")
+    {
+        s = FourPlanes("mrc"); // 8 routes: 4 planes x 2 spines
+        AddFlow(s, 0, 3, 64 * 4096);
+        AddFlow(s, 2, 1, 64 * 4096);
+    }
+    else
+    {
+        s = LeafSpine(4, 2, 2, 400); // pairs {leaf0, leaf1}, {leaf2, leaf3}, 4 hosts each
+        s.topology.leafSpine.dualTor = true;
+        s.lb.policy = "mrc"; // 8 routes: 2 ports x 2 spines x 2 last ToRs
+        s.nic.receiver = "selective-repeat";
+        AddFlow(s, 0, 4, 64 * 4096); // across pairs
+        AddFlow(s, 5, 1, 64 * 4096);
+        AddFlow(s, 2, 3, 64 * 4096); // inside a pair
+    }
+    s.nic.ackRoute = ackRoute;
+    ReplyPaths log;
+    tusk::RunOptions o;
+    o.beforeRun = [&log](ns3::Fabric& f, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
+        WatchReplyPaths(log, f, nics);
+    };
+    auto r = Run(s, o);
+    REQUIRE(r.finished);
+    CHECK(log.undecoded == 0);
+    uint64_t data = 0;
+    uint64_t replies = 0;
+    for (const auto& [path, n] : log.dataBack)
+    {
+        data += n;
+    }
+    for (const auto& [path, n] : log.replies)
+    {
+        replies += n;
+    }
+    const uint64_t flows = s.workload.flows.size();
+    CHECK(data == flows * 64);
+    CHECK(replies <= data);
+    CHECK(replies + flows >= data);
+    CHECK(log.dataBack.size() >= 8); // the data took every route of a pair
+    uint64_t overfull = 0;           // paths with more answers than data the other way
+    for (const auto& [path, n] : log.replies)
+    {
+        const auto it = log.dataBack.find(path);
+        overfull += it == log.dataBack.end() || n > it->second;
+    }
+    if (ackRoute == "reverse")
+    {
+        CHECK(overfull == 0);
+        CHECK(log.replies.size() + flows >= log.dataBack.size());
+    }
+    else
+    {
+        CHECK(overfull > 0);
+        CHECK(log.replies.size() < log.dataBack.size()); // one route per responder QP
+    }
+}
+
+namespace
+{
+
+/** ACKs and NAKs lost, and the last of them, from the run's drops.csv rows. */
+struct ReplyLosses
+{
+    uint64_t lost = 0;
+    uint64_t lastPs = 0;
+};
+
+ReplyLosses
+LostReplies(const tusk::RunResult& r)
+{
+    ReplyLosses l;
+    for (const auto& d : r.dropEvents)
+    {
+        if (d.kind == ns3::FrameKind::ACK || d.kind == ns3::FrameKind::NAK)
+        {
+            ++l.lost;
+            l.lastPs = std::max(l.lastPs, d.timePs);
+        }
+    }
+    return l;
+}
+
+tusk::RunResult
+RunAckFailover(const std::string& ackRoute)
+{
+    auto s = FourPlanes("mrc");
+    s.ns3Defaults["ns3::SwitchNode::TrimThresholdBytes"] = "65536";
+    s.ns3Defaults["ns3::MrcPathSelector::FailoverTime"] = "20us";
+    s.ns3Defaults["ns3::MrcPathSelector::ProbeInterval"] = "1ms"; // no probe in this run
+    s.fabric.reconvergencePs = 0; // static routes
+    s.pfc.enabled = false;
+    s.nic.rtoPs = 100'000'000; // 100 us
+    s.nic.ackRoute = ackRoute;
+    s.nic.qpsPerConnection = 32; // 64 responder QPs on each leaf
+    s.output.dropLog = true;
+    s.stopTimePs = 2'000'000'000ULL;
+    AddLinkDown(s, "p2.leaf1-p2.spine1", kFailAtUs * 1'000'000);
+    // Data both ways across the failed link's leaf: acknowledgements to hosts 2 and 3 must
+    // come down from a spine into leaf 1.
+    AddFlow(s, 2, 0, 4 << 20);
+    AddFlow(s, 3, 1, 4 << 20);
+    AddFlow(s, 0, 2, 4 << 20);
+    AddFlow(s, 1, 3, 4 << 20);
+    return Run(s);
+}
+
+} // namespace
+
+TEST_CASE("source-route: MRC's acknowledgements leave a failed leaf-spine link with the data, "
+          "so every transfer is acknowledged, where fixed acknowledgement routes lose them "
+          "for good",
+          "[component][planes][source-route][mrc]")
+{
+    // Reverse (the mrc preset): a data packet that reached its receiver came over live links,
+    // and its ACK goes back over the same ones. The only replies lost answer data that was
+    // already past the link when it failed (in flight for at most one round trip, 10 us
+    // here: see the bound of the test above), so none is lost later than that.
+    auto r = RunAckFailover("reverse");
+    const ReplyLosses rev = LostReplies(r);
+    INFO("reverse: " << rev.lost << " ACKs / NAKs lost, the last at " << rev.lastPs / 1e6
+                     << " us");
+    REQUIRE(r.finished);
+    CHECK(rev.lastPs <= (kFailAtUs + 10) * 1'000'000);
+    for (const auto& f : r.flows)
+    {
+        CHECK(f.deliveredBytes == 4u << 20);
+    }
+    // Fixed (the old behaviour): each responder QP answers on one route drawn at connection;
+    // those whose route comes down the dead link lose every acknowledgement, the sender times
+    // out and resends, and the transfer is never acknowledged.
+    auto f = RunAckFailover("fixed");
+    const ReplyLosses fixed = LostReplies(f);
+    INFO("fixed: " << fixed.lost << " ACKs / NAKs lost, the last at " << fixed.lastPs / 1e6
+                   << " us");
+    CHECK_FALSE(f.finished);
+    CHECK(fixed.lastPs > (kFailAtUs + 500) * 1'000'000);
+    CHECK(fixed.lost > 10 * rev.lost);
 }

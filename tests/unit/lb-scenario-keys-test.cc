@@ -157,3 +157,22 @@ TEST_CASE("the comparison scenarios load and name existing policies", "[unit][sc
         CHECK(ns3::FindPolicy(p) != nullptr);
     }
 }
+
+TEST_CASE("nic.ack_route: unset by default (the policy decides), fixed or reverse, anything else "
+          "refused naming the key",
+          "[unit][scenario][lb]")
+{
+    CHECK_FALSE(LoadScenarioString("", "lb.toml").nic.ackRoute.has_value());
+    const auto s = LoadScenarioString("[nic]\nack_route = \"reverse\"\n", "lb.toml");
+    REQUIRE(s.nic.ackRoute.has_value());
+    CHECK(*s.nic.ackRoute == "reverse");
+    const auto bad = LoadError("[nic]\nack_route = \"sideways\"\n");
+    CHECK(bad.Key() == "nic.ack_route");
+    CHECK(bad.Line() == 2);
+    // The presets that answer on the reverse route: the source-routed sprayers only.
+    for (const auto& p : ns3::SwitchPolicies())
+    {
+        INFO(p.name);
+        CHECK(p.ackRoute == ((p.name == "mrc" || p.name == "source-route") ? "reverse" : ""));
+    }
+}

@@ -105,7 +105,10 @@ PolicyNeeds(const ns3::PolicyInfo& p)
                                              "pinned to its route"
                                            : "",
                    p.fabric.empty() ? "" : "fabric.kind = \"" + p.fabric + "\"",
-                   p.needsReorderingReceiver ? "an out-of-order receiver" : ""});
+                   p.needsReorderingReceiver ? "an out-of-order receiver" : "",
+                   p.ackRoute == "reverse" ? "acknowledgements back along each data packet's "
+                                             "links (nic.ack_route = \"reverse\")"
+                                           : ""});
 }
 
 /** One kind: its first line, then `needs` (after `verb`) and `source` indented. */

@@ -229,6 +229,16 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
                         : spec.nic.senderWindow == "variable" ? RdmaNic::WINDOW_VARIABLE
                                                               : RdmaNic::WINDOW_NONE));
     attrs.Set(nic, "ReceiverCredit", BooleanValue(spec.nic.receiverCredit));
+    if (spec.nic.ackRoute || plan.ackRoute != "fixed")
+    {
+        // Only when asked for (the key, or a preset that says so): runs that leave it at Fixed
+        // keep their manifest.
+        attrs.Set(nic, "AckRoute",
+                  EnumValue(plan.ackRoute == "reverse" ? RdmaNic::ACK_REVERSE : RdmaNic::ACK_FIXED),
+                  spec.nic.ackRoute ? "nic.ack_route"
+                                    : "the policy preset \"" + spec.lb.policy +
+                                          "\" (change it with nic.ack_route)");
+    }
     if (const FabricKindInfo& fabric = FabricKindOf(spec); fabric.configureNic)
     {
         fabric.configureNic(spec, nic, attrs); // what the fabric kind needs (fabric-kinds.h)
@@ -438,6 +448,19 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     }
     attrs.Note("ns3::SwitchNode", "ForwardingLatency",
                TimeValue(PicoSeconds(graph.switchLatencyPs)), "the topology's switch latency");
+    if (plan.ackRoute == "reverse" && plan.policyTypeId == "ns3::SourceRouteLoadBalancer")
+    {
+        // Replies retrace the links of the data packet they answer (source-routes.h).
+        auto replies =
+            std::make_shared<const SourceRouteReplies>(built.fabric.graph, built.fabric.routes);
+        for (auto& nic : built.nics)
+        {
+            const uint32_t self = nic->GetHostId();
+            nic->SetReplyEntropy([replies, self](uint32_t src, uint16_t entropy, uint64_t path) {
+                return replies->ReplyEntropy(src, self, entropy, path);
+            });
+        }
+    }
     built.headroom = HeadroomClasses(spec, graph, built.fabric);
     built.nextStream = 100 + streams;
     for (auto& nic : built.nics)

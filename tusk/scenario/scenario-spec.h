@@ -208,6 +208,10 @@ struct NicSection
     uint8_t dataPriority = 3;      //!< traffic class of data packets
     //! traffic class of ACK / NAK / CNP
     uint8_t controlPriority = static_cast<uint8_t>(AttributeDefaultUint("ns3::RdmaNic::ControlPriority"));
+    /** Route of the responder's ACK / NAK / CNP: "fixed" (the QP's own entropy) or "reverse"
+     *  (the answered data packet's, reversed under source routing); unset = the policy
+     *  preset's (PolicyInfo::ackRoute), else "fixed". */
+    std::optional<std::string> ackRoute;
 };
 
 /** [lb]: the switch-side load-balancing policy. */

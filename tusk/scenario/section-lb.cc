@@ -46,7 +46,8 @@ Rows()
             "path selector (`host-spray`) or QP scaling (`qp4-*` fix 4 QPs per connection and "
             "`nic.qp_scaling`; `ethereal` splits a transfer into one QP per source route of the "
             "fabric, or `nic.qps_per_connection` QPs when the scenario sets it, each QP pinned "
-            "to its route, and overrides `nic.qp_entropy`). The values used are in the manifest (`policy_type_id`, "
+            "to its route, and overrides `nic.qp_entropy`; `source-route` and `mrc` default "
+            "`nic.ack_route` to `\"reverse\"`). The values used are in the manifest (`policy_type_id`, "
             "`path_selector_type_id`, `qps_per_connection`, `qp_scaling`, `resolved`). An "
             "attribute a preset sets is changed in `[lb.attributes]`, not `[ns3]`.",
             [](ScenarioReader& r, const toml::node& n, const std::string& key, S& lb) {

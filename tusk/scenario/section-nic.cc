@@ -160,6 +160,23 @@ Rows()
         Integer<S>("control_priority", &S::controlPriority, 0, 7,
                    "Traffic class of ACK / NAK / CNP.")
             .Attr({"ns3::RdmaNic::ControlPriority"}),
+        Choice<S>("ack_route", &S::ackRoute, {"fixed", "reverse"},
+                  "Which route the responder's ACKs, NAKs, trim NACKs and CNPs take. "
+                  "`\"fixed\"`: the responder QP's own UDP source port, drawn at connection, "
+                  "so one route per QP whatever the data took (RoCE). `\"reverse\"`: each "
+                  "answers one data packet (a coalesced ACK, the packet that triggered it) and "
+                  "carries that packet's UDP source port, its EV echoed: with ECMP switches "
+                  "the reply is hashed on it (on a multi-plane fabric it takes the data's "
+                  "plane); under source routing (`source-route`, `mrc`, `ethereal`) it takes "
+                  "the route that retraces the links the packet took, across planes and "
+                  "dual-ToR ports. A path whose data gets through is then the path its "
+                  "acknowledgements come back on, so a sender that retires dead paths also "
+                  "retires the dead paths of its acknowledgements. Credit grants "
+                  "(`receiver_credit`) keep the QP's own port. "
+                  "[rdma.md](../ns3-modules/rdma/doc/rdma.md#acknowledgement-routes)")
+            .Default("the policy's: `\"reverse\"` for `source-route` and `mrc`, else "
+                     "`\"fixed\"`")
+            .Attr({"ns3::RdmaNic::AckRoute"}),
     };
     return rows;
 }

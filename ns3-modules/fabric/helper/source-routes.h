@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,56 @@ std::vector<uint32_t> RouteLinks(const TopologyGraph& g,
                                  const std::vector<std::vector<uint32_t>>& ports,
                                  const EqualCostTable& table, const SourceRouteLayout& layout,
                                  uint32_t src, uint32_t dst, uint32_t route);
+
+/**
+ * \brief The route that retraces a path backwards: `links` is a path from host `src` to host
+ * `dst` (graph link indices in the order crossed, as RouteLinks gives them or a frame's
+ * FrameMeta::path decodes to), and `route` gets a route r such that
+ * RouteLinks(g, ports, table, layout, dst, src, r) is `links` reversed: the route a reply from
+ * dst to src carries to take the data frame's links back. The route `route` holds on entry
+ * (the data frame's own) is kept if it does; in a symmetric Clos (leaf-spine, fat tree, their
+ * planes) it always does. Otherwise solved digit by digit: the port digit from dst's link the
+ * path ends on, then for every switch of the reverse walk, from the last to the first, the
+ * digit whose RouteChoice picks the path's link among the switch's candidates towards src;
+ * the result is walked to check it. On dual-ToR hosts the port digit and the last ToR's digit
+ * trade places (the reply leaves by the ToR the data arrived through and ends at the ToR the
+ * data left by).
+ * \param ports IncidentLinks(g)
+ * \return false (`route` unchanged) if no route of `layout` names the reversed path (a path
+ * that is not a minimum-hop path of the table, or one that does not end at dst)
+ */
+bool ReverseRoute(const TopologyGraph& g, const std::vector<std::vector<uint32_t>>& ports,
+                  const EqualCostTable& table, const SourceRouteLayout& layout, uint32_t src,
+                  uint32_t dst, const std::vector<uint32_t>& links, uint32_t& route);
+
+/**
+ * \brief The entropy of a reply (an ACK, NACK or CNP) that answers a data frame on the reverse of
+ * the links the frame took, under source routing: what RdmaNic's AckRoute = Reverse asks of the
+ * fabric. Holds the fabric's graph, forwarding table and route layout.
+ */
+class SourceRouteReplies
+{
+  public:
+    SourceRouteReplies(TopologyGraph g, std::shared_ptr<const EqualCostTable> table);
+
+    /**
+     * \brief The UDP source port of a reply from host `dst` to host `src` answering a data frame
+     * src sent with UDP source port `entropy` that arrived with FrameMeta::path `path`
+     * (ReceivedPath): the route that retraces the links the frame took (decoded from `path`,
+     * through the host port the NIC's rule gives `entropy`; when the path cannot be decoded,
+     * the links `entropy`'s route names), as 49152 + route. `entropy` itself if no route names
+     * that path back (ReverseRoute).
+     */
+    uint16_t ReplyEntropy(uint32_t src, uint32_t dst, uint16_t entropy, uint64_t path) const;
+    const SourceRouteLayout& GetLayout() const { return m_layout; }
+
+  private:
+    TopologyGraph m_graph;
+    std::shared_ptr<const EqualCostTable> m_table;
+    std::vector<std::vector<uint32_t>> m_ports;
+    SourceRouteLayout m_layout;
+    mutable std::vector<uint32_t> m_links; //!< scratch
+};
 
 /**
  * \brief The source-route switch policy's attributes for fabric `g` ("Planes", "HopRadices");

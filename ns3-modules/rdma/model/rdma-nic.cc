@@ -153,6 +153,17 @@ RdmaNic::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RdmaNic::m_cnpOnOoo),
                           MakeBooleanChecker())
+            .AddAttribute("AckRoute",
+                          "The route of the control frames a responder sends in answer to a "
+                          "data packet (ACK, NAK, trim NACK, CNP; an ACK that coalesces several "
+                          "packets answers the one that triggered it): Fixed, the responder "
+                          "QP's own UDP source port, drawn at connection (one route per QP); "
+                          "Reverse, the answered packet's UDP source port, i.e. its EV echoed, "
+                          "and under source routing the route that retraces the links that "
+                          "packet took (SetReplyEntropy). Credit grants keep the QP's own.",
+                          EnumValue(ACK_FIXED),
+                          MakeEnumAccessor(&RdmaNic::m_ackRoute),
+                          MakeEnumChecker(ACK_FIXED, "Fixed", ACK_REVERSE, "Reverse"))
             .AddAttribute("QpRateCap",
                           "The line rate every QP of this NIC is paced at and its congestion "
                           "control starts from, when below the NIC's: an in-network aggregation "
@@ -349,7 +360,7 @@ RdmaNic::SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes)
 {
     // An ACK frame whose AETH carries the reserved credit syndrome and, in its MSN field, the
     // cumulative grant (kCreditUnitBytes units, modulo 2^24).
-    FrameMeta meta = ControlMeta(qp, FrameKind::ACK);
+    FrameMeta meta = ControlMeta(qp, FrameKind::ACK, qp.GetPathSelector()->GetBaseEntropy());
     meta.syndrome = RoceAethHeader::kSyndromeCredit;
     meta.aethMsn = static_cast<uint32_t>((cumulativeBytes / kCreditUnitBytes) & 0xFFFFFF);
     QueueControl(meta, 0);
@@ -431,20 +442,33 @@ RdmaNic::WireFrame(Ptr<Packet> frame, const FrameMeta& meta, bool transmitted) c
                               transmitted ? other : self);
 }
 
+uint16_t
+RdmaNic::ReplyEntropy(const RdmaQueuePair& qp, const FrameMeta& data) const
+{
+    if (m_ackRoute == ACK_FIXED)
+    {
+        return qp.GetPathSelector()->GetBaseEntropy();
+    }
+    return m_replyEntropy ? m_replyEntropy(data.srcHost, data.srcPort, ReceivedPath(data))
+                          : data.srcPort;
+}
+
 void
-RdmaNic::SendCnp(const RdmaQueuePair& qp)
+RdmaNic::SendCnp(const RdmaQueuePair& qp, uint16_t entropy)
 {
     // RoCEv2 CNP (Annex A17.9.3): BTH with opcode 0x81 and the destination QP, 16 reserved
     // bytes, ICRC.
-    FrameMeta meta = ControlMeta(qp, FrameKind::CNP);
+    FrameMeta meta = ControlMeta(qp, FrameKind::CNP, entropy);
     meta.bthFlags = kBthBecn;
     QueueControl(meta, 16);
 }
 
 void
-RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStackRef* intEcho)
+RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStackRef* intEcho,
+                     uint16_t entropy)
 {
-    FrameMeta meta = ControlMeta(qp, ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK);
+    FrameMeta meta =
+        ControlMeta(qp, ack.kind == RdmaAck::ACK ? FrameKind::ACK : FrameKind::NAK, entropy);
     meta.psn = ack.psn24;
     // The congestion echo of CE-marked data (per-entropy ECN feedback) rides in BECN.
     meta.bthFlags = ack.ecnEcho ? kBthBecn : 0;
@@ -466,13 +490,13 @@ RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStack
 }
 
 FrameMeta
-RdmaNic::ControlMeta(const RdmaQueuePair& qp, FrameKind kind) const
+RdmaNic::ControlMeta(const RdmaQueuePair& qp, FrameKind kind, uint16_t entropy) const
 {
     FrameMeta meta;
     meta.srcHost = m_hostId;
     meta.dstHost = qp.GetPeerHost();
     meta.dstQp = qp.GetPeerQpn();
-    meta.srcPort = qp.GetPathSelector()->GetBaseEntropy();
+    meta.srcPort = entropy;
     meta.dstPort = kRoceV2UdpPort;
     meta.priority = m_controlPriority;
     meta.ecn = ECN_NOT_ECT;
@@ -648,7 +672,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         qp->NoteCeMarked();
         if (qp->TakeCnp(now, m_cnpInterval, false))
         {
-            SendCnp(*qp);
+            SendCnp(*qp, ReplyEntropy(*qp, meta)); // Reverse: back along the marked packet
         }
     }
     if (meta.trimmed)
@@ -659,7 +683,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
                                meta.srcPort, (meta.bthFlags & kBthRetx) != 0);
         if (answer.send)
         {
-            SendControl(*qp, answer.ack, nullptr);
+            SendControl(*qp, answer.ack, nullptr, ReplyEntropy(*qp, meta));
         }
         return;
     }
@@ -675,7 +699,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
                                             meta.srcPort, (meta.bthFlags & kBthRetx) != 0);
     if (answer.send)
     {
-        SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr);
+        SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr, ReplyEntropy(*qp, meta));
     }
     if (m_receiverCredit)
     {
@@ -688,7 +712,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     if (answer.outOfOrder && m_cnpOnOoo && qp->TakeCnp(now, m_cnpInterval, true))
     {
-        SendCnp(*qp);
+        SendCnp(*qp, ReplyEntropy(*qp, meta));
     }
 }
 

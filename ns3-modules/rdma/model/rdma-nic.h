@@ -14,6 +14,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <functional>
 #include <vector>
 
 namespace ns3
@@ -87,6 +88,25 @@ class RdmaNic : public FabricNetDevice
         WINDOW_FIXED = 1,    //!< HAS_WIN 1, VAR_WIN 0: line rate x BaseRtt
         WINDOW_VARIABLE = 2, //!< HAS_WIN 1, VAR_WIN 1: that x rate / line rate
     };
+    /** Attribute AckRoute: the UDP source port (entropy, route) of the control frames a
+     *  responder sends in answer to a data packet (ACK, NAK, trim NACK, CNP). */
+    enum AckRouteMode
+    {
+        ACK_FIXED = 0,   //!< the responder QP's own entropy, drawn at connection: one route
+        ACK_REVERSE = 1, //!< the answered data packet's, reversed under source routing
+    };
+    AckRouteMode GetAckRoute() const { return m_ackRoute; }
+    /**
+     * \brief Under AckRoute Reverse: the entropy of a reply from this host to host `src`
+     * answering a data frame that src sent with entropy `entropy` and that arrived with
+     * FrameMeta::path `path` (ReceivedPath). Without one, the reply carries the data frame's
+     * own entropy (its EV echoed). The runner sets it under source routing
+     * (SourceRouteReplies::ReplyEntropy, fabric/helper/source-routes.h): the route that
+     * retraces the frame's links.
+     */
+    using ReplyEntropyFn = std::function<uint16_t(uint32_t src, uint16_t entropy, uint64_t path)>;
+    void SetReplyEntropy(ReplyEntropyFn fn) { m_replyEntropy = std::move(fn); }
+
     /** The sender window every QP of this NIC gets (bdpBytes 0 = none). */
     RdmaRequester::SenderWindow GetSenderWindow() const;
     /** Attribute ReceiverCredit: UEC-style receiver credits (RCCC) on every QP. */
@@ -149,14 +169,18 @@ class RdmaNic : public FabricNetDevice
     /** Frames staged for port `plane`. */
     uint64_t StagedFrames(uint32_t plane) const;
     Ptr<RdmaQueuePair> CreateQp(uint32_t peerHost, uint8_t priority, uint16_t entropy);
-    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStackRef* intEcho);
-    void SendCnp(const RdmaQueuePair& qp);
+    /** The entropy of control frames of `qp` answering data frame `data` (AckRoute). */
+    uint16_t ReplyEntropy(const RdmaQueuePair& qp, const FrameMeta& data) const;
+    void SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStackRef* intEcho,
+                     uint16_t entropy);
+    void SendCnp(const RdmaQueuePair& qp, uint16_t entropy);
     /** A frame with `meta` as its headers carrying `payloadBytes`: sets meta.ipBytes, returns
      *  a Packet of the frame's size (no header bytes; SerializeRoceFrame builds them). Frames
      *  of one size share one Packet (see m_framesBySize). */
     Ptr<Packet> NewFrame(FrameMeta& meta, uint32_t payloadBytes);
-    /** FrameMeta of a control frame (ACK, NAK, CNP, credit) of `qp` to its peer. */
-    FrameMeta ControlMeta(const RdmaQueuePair& qp, FrameKind kind) const;
+    /** FrameMeta of a control frame (ACK, NAK, CNP, credit) of `qp` to its peer, with UDP
+     *  source port `entropy`. */
+    FrameMeta ControlMeta(const RdmaQueuePair& qp, FrameKind kind, uint16_t entropy) const;
     /** A frame (NewFrame) with `meta` as its headers and `payloadBytes` after them, queued
      *  ahead of data. */
     void QueueControl(FrameMeta& meta, uint32_t payloadBytes);
@@ -175,6 +199,8 @@ class RdmaNic : public FabricNetDevice
     uint8_t m_controlPriority = 7;
     Time m_cnpInterval;
     bool m_cnpOnOoo = false;
+    AckRouteMode m_ackRoute = ACK_FIXED;
+    ReplyEntropyFn m_replyEntropy;
     Time m_rto;
     uint64_t m_maxOutstanding = 0;
     uint64_t m_qpRateCapBps = 0; //!< QpRateCap: each QP's line rate, bit/s; 0 = the NIC's
