@@ -328,3 +328,43 @@ TEST_CASE("a streamed job holds one iteration's rows at a time, however many it 
     std::filesystem::remove_all(dir4);
     std::filesystem::remove_all(dir16);
 }
+
+TEST_CASE("a two-job run stopped before its later iterations start writes collectives.csv and "
+          "waits.csv from rows whose ids have gaps",
+          "[component][memory]")
+{
+    // Job 0 is built iteration by iteration and its ids run 0..; job 1's ids start after all
+    // of job 0's iterations. Stopped early, job 0's unstarted iterations have no rows, so a
+    // transfer id is not a position in RunResult::flows: the critical flow and the last
+    // transfer of a wait must be looked up by id (this read past the end before).
+    tusk::ScenarioSpec s = RingJob(30);
+    s.jobs[0].ranks = 2; // two hosts each: jobs take free hosts in order
+    tusk::JobEntry second = s.jobs[0];
+    second.name = "second";
+    s.jobs.push_back(second);
+    s.stopTimePs = 15'000'000; // 15 us: a few iterations of each job
+    s.requireFinish = false;
+    const tusk::RunResult r = Run(s);
+    REQUIRE_FALSE(r.finished);
+    REQUIRE(!r.flows.empty());
+    // A gap: the rows are in id order and the last id is past the row count.
+    CHECK(r.flows.back().id >= r.flows.size());
+    const std::string collectives = tusk::CollectivesCsv(r);
+    const std::string waits = tusk::WaitsCsv(r);
+    uint32_t withCritical = 0;
+    for (const auto& c : r.collectives)
+    {
+        if (c.criticalFlow < 0)
+        {
+            continue;
+        }
+        ++withCritical;
+        const auto it = std::find_if(r.flows.begin(), r.flows.end(), [&](const tusk::FlowRow& f) {
+            return f.id == static_cast<uint64_t>(c.criticalFlow);
+        });
+        REQUIRE(it != r.flows.end()); // the critical transfer has a row
+    }
+    CHECK(withCritical > 0);
+    CHECK(std::count(collectives.begin(), collectives.end(), '\n') == r.collectives.size() + 1);
+    CHECK(std::count(waits.begin(), waits.end(), '\n') == r.waits.size() + 1);
+}

@@ -168,10 +168,13 @@ RunRerun(const RerunOptions& o, std::ostream& out)
     if (original.filename() == "manifest.json" && fs::is_regular_file(original))
     {
         original = original.parent_path(); // "run/manifest.json" names the folder "run"
-        if (original.empty())
-        {
-            original = ".";
-        }
+    }
+    if (original.empty() || original == ".")
+    {
+        // Run from inside the results folder: name it by its absolute path, so that the rerun
+        // goes beside it (../RUN.rerun), not into it.
+        std::error_code cwdError;
+        original = fs::current_path(cwdError);
     }
     const fs::path manifestPath = original / "manifest.json";
     if (!fs::is_regular_file(manifestPath))
@@ -200,9 +203,13 @@ RunRerun(const RerunOptions& o, std::ostream& out)
     };
     if (within(b, a) || within(a, b))
     {
-        throw InputError("<command line>", 0, "--out",
-                         "is the results folder being rerun, or a folder that holds it or lies "
-                         "inside it; give a folder beside it");
+        throw InputError("<command line>", 0, o.out.empty() ? "results_dir" : "--out",
+                         o.out.empty()
+                             ? "its rerun would go to " + rerunDir.string() +
+                                   ", inside or around the folder being rerun; give --out, a "
+                                   "folder beside it"
+                             : "is the results folder being rerun, or a folder that holds it "
+                               "or lies inside it; give a folder beside it");
     }
     RunOptions ro;
     ro.progress = !o.quiet;

@@ -17,6 +17,7 @@
 
 #include "fabric/model/fabric-net-device.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -212,13 +213,27 @@ AppendCollectiveCsvRow(std::string& s,
                      crit ? Num(crit->slowdown, 9) : "", crit ? PathsField(*crit) : "");
 }
 
+/** The flow row of transfer `id` (rows are in id order; a run stopped early has gaps where
+ *  a job's iterations never started, so an id is not a position); nullptr when absent. */
+static const FlowRow*
+FlowById(const RunResult& r, int64_t id)
+{
+    if (id < 0)
+    {
+        return nullptr;
+    }
+    const auto it = std::lower_bound(r.flows.begin(), r.flows.end(), static_cast<uint64_t>(id),
+                                     [](const FlowRow& f, uint64_t v) { return f.id < v; });
+    return it != r.flows.end() && it->id == static_cast<uint64_t>(id) ? &*it : nullptr;
+}
+
 std::string
 CollectivesCsv(const RunResult& r)
 {
     std::string s = CollectivesCsvHeader();
     for (const auto& c : r.collectives)
     {
-        AppendCollectiveCsvRow(s, c, c.criticalFlow >= 0 ? &r.flows[c.criticalFlow] : nullptr,
+        AppendCollectiveCsvRow(s, c, FlowById(r, c.criticalFlow),
                                r.summary.policy);
     }
     return s;
@@ -240,7 +255,7 @@ AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last)
                      w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",
                      w.arrived ? Num(w.delay, 6) : "",
                      w.arrived ? std::to_string(w.fromRank) : "",
-                     w.arrived ? std::to_string(last->id) : "");
+                     w.arrived && last != nullptr ? std::to_string(last->id) : "");
 }
 
 std::string
@@ -249,7 +264,7 @@ WaitsCsv(const RunResult& r)
     std::string s = WaitsCsvHeader();
     for (const auto& w : r.waits)
     {
-        AppendWaitCsvRow(s, w, w.arrived ? &r.flows[w.lastTransfer] : nullptr);
+        AppendWaitCsvRow(s, w, w.arrived ? FlowById(r, w.lastTransfer) : nullptr);
     }
     return s;
 }
