@@ -194,6 +194,7 @@ TEST_CASE("locate names a cable losing 1 percent under REPS from paths.csv losse
     CHECK(top["loss_rate"].get<double>() < 0.02);
     // Evidence of loss is not evidence of a slow link: its capacity lost is its loss.
     CHECK(top["rate_factor"].get<double>() == 1.0);
+    CHECK(top["kind"] == "lossy"); // named for its losses, not its delay
     // Nothing else is named: the other links' paths lost nothing the cable does not explain.
     for (size_t i = 1; i < doc["ranking"].size(); ++i)
     {

@@ -467,6 +467,9 @@ LocateFromPaths(const Observations& obs,
         const bool lossy = lc[c].named;
         r.s.named = slow || lossy;
         r.slowOnly = slow && !lossy;
+        // Named for its fitted delay, its losses or both: say which, not the share of its
+        // paths above the delay floor (under spraying most paths are, healthy or not).
+        r.s.reason = slow && lossy ? "slow+lossy" : slow ? "slow" : lossy ? "lossy" : "";
         r.s.score = std::max(xd[c] / res.delayFloorUs, lc[c].rate / o.lossFloor);
         // Confidence: how far the class stands above the delay cut, in [0, 1]; for losses, 1 -
         // the Bonferroni-adjusted p-value of its losses.
@@ -506,6 +509,7 @@ LocateFromPaths(const Observations& obs,
         if (explained)
         {
             r.s.named = false;
+            r.s.reason.clear();
             r.s.rateFactor = 1.0;
             ++res.explained;
             continue;

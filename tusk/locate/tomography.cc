@@ -131,6 +131,10 @@ ParseMethod(const std::string& name)
 std::string
 Suspect::Kind() const
 {
+    if (!reason.empty())
+    {
+        return reason;
+    }
     const bool s = 2 * slowFlows >= flows && slowFlows > 0;
     const bool l = 2 * lossyFlows >= flows && lossyFlows > 0;
     if (s && l)

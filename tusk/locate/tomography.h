@@ -124,7 +124,11 @@ struct Suspect
     double rateFactor = 1.0;       //!< estimated rate / nominal from its slow flows (1 = healthy)
     double lossRate = 0.0;         //!< estimated fraction of its packets lost
     bool named = false;            //!< above the confidence threshold (and the method's)
-    std::string Kind() const;      //!< "slow", "lossy", "slow+lossy", or "-"
+    /** Why it was named, when the evidence says ("slow", "lossy", "slow+lossy": per-path
+     *  telemetry names a class for its fitted delay, its losses or both); "" = from the
+     *  counts of slow and lossy flows. */
+    std::string reason;
+    std::string Kind() const;      //!< reason, else "slow", "lossy", "slow+lossy", or "-"
 };
 
 struct LocateResult
