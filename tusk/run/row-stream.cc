@@ -412,13 +412,7 @@ RowStream::Add(size_t part,
         {
             ++s.unfinished;
         }
-        s.retxPackets += f.retxPackets;
-        s.oooPackets += f.oooPackets;
-        s.retxBytes += f.retxBytes;
-        s.retxTimeoutPackets += f.retxTimeoutPackets;
-        s.naks += f.naks;
-        s.spuriousRetx += f.spuriousRetx;
-        s.reorderMax = std::max(s.reorderMax, f.reorderMax);
+        AddFlowCounters(s, f);
         // Adding 0 leaves the sum as it is: only the other terms are kept.
         const double term = f.reorderMean * static_cast<double>(f.oooPackets);
         if (term != 0)

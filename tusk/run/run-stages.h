@@ -416,6 +416,11 @@ class FastMode
     size_t m_sinkPorts = 0; //!< ports of the sink; the probe appends the NICs after them
 };
 
+/** Add flow f's transport counters to s (retransmissions, reordering, NAKs, spurious
+ *  resends; reorderMax as a maximum). The mean reordering is not touched: the caller weights
+ *  f.reorderMean by f.oooPackets in its own order of summation. */
+void AddFlowCounters(RunSummary& s, const FlowRow& f);
+
 /** The headline numbers of `result` (RunSummary), computed once from its tables. */
 RunSummary Summarize(const RunResult& result, const std::string& policy,
                      uint64_t trimmedFrames);

@@ -28,6 +28,18 @@ PsToUs(uint64_t ps)
 
 } // namespace
 
+void
+AddFlowCounters(RunSummary& s, const FlowRow& f)
+{
+    s.retxPackets += f.retxPackets;
+    s.oooPackets += f.oooPackets;
+    s.retxBytes += f.retxBytes;
+    s.retxTimeoutPackets += f.retxTimeoutPackets;
+    s.naks += f.naks;
+    s.spuriousRetx += f.spuriousRetx;
+    s.reorderMax = std::max(s.reorderMax, f.reorderMax);
+}
+
 RunSummary
 Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFrames)
 {
@@ -60,13 +72,7 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
             {
                 ++s.unfinished;
             }
-            s.retxPackets += f.retxPackets;
-            s.oooPackets += f.oooPackets;
-            s.retxBytes += f.retxBytes;
-            s.retxTimeoutPackets += f.retxTimeoutPackets;
-            s.naks += f.naks;
-            s.spuriousRetx += f.spuriousRetx;
-            s.reorderMax = std::max(s.reorderMax, f.reorderMax);
+            AddFlowCounters(s, f);
             s.reorderMean += f.reorderMean * static_cast<double>(f.oooPackets);
         }
         s.reorderMean = s.oooPackets ? s.reorderMean / static_cast<double>(s.oooPackets) : 0;
