@@ -22,12 +22,15 @@
 #include "results/results-writer.h"
 #include "scenario/scenario-toml.h"
 
+#include "fabric/model/input-error.h"
+
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -203,6 +206,52 @@ TEST_CASE("locate names a cable losing 1 percent under REPS from paths.csv losse
             const auto& l = doc["ranking"][i]["links"][0];
             const std::string x = l["from"], y = l["to"];
             CHECK(((x == "agg0" && y == "core0") || (x == "core0" && y == "agg0")));
+        }
+    }
+
+    // A paths.csv row with more lost copies than packets sent is bad input naming the column.
+    {
+        std::ifstream in(o.dir / "paths.csv");
+        std::string header, row, rest, line;
+        std::getline(in, header);
+        std::getline(in, row);
+        while (std::getline(in, line))
+        {
+            rest += line + "\n";
+        }
+        std::vector<std::string> names, cells;
+        for (std::stringstream h(header); std::getline(h, line, ',');)
+        {
+            names.push_back(line);
+        }
+        for (std::stringstream r(row); std::getline(r, line, ',');)
+        {
+            cells.push_back(line);
+        }
+        const auto col = [&](const std::string& n) {
+            return static_cast<size_t>(std::find(names.begin(), names.end(), n) - names.begin());
+        };
+        REQUIRE(col("losses") < cells.size());
+        cells[col("losses")] = std::to_string(std::stoull(cells[col("packets")]) + 1);
+        std::string edited;
+        for (size_t i = 0; i < cells.size(); ++i)
+        {
+            edited += (i ? "," : "") + cells[i];
+        }
+        std::ofstream(o.dir / "paths.csv") << header << "\n" << edited << "\n" << rest;
+        tusk::locate::CommandOptions lo;
+        lo.resultsDir = o.dir.string();
+        lo.evidence = "paths";
+        std::ostringstream out;
+        try
+        {
+            tusk::locate::RunCommand(lo, out);
+            FAIL("an impossible losses count was accepted");
+        }
+        catch (const ns3::InputError& e)
+        {
+            CHECK(e.Key() == "losses");
+            CHECK(e.Line() == 2u);
         }
     }
     fs::remove_all(o.dir);

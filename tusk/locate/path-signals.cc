@@ -196,8 +196,16 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
         // timeout after a loss is that loss; one without is delay).
         (void)csv.Integer<uint64_t>(f, cNacks, "nacks");
         const uint64_t timeouts = csv.Integer<uint64_t>(f, cTimeouts, "timeouts");
-        p.lost = csv.Integer<uint64_t>(f, cTrims, "trims") +
-                 (cLosses ? csv.Integer<uint64_t>(f, *cLosses, "losses") : timeouts);
+        const uint64_t trims = csv.Integer<uint64_t>(f, cTrims, "trims");
+        const uint64_t losses = cLosses ? csv.Integer<uint64_t>(f, *cLosses, "losses") : 0;
+        if (cLosses && losses > p.packets)
+        {
+            // Each lost copy is one of the packets sent with this entropy (resends included).
+            throw ns3::InputError(file, p.line, "losses",
+                                  fmt::format("expected at most `packets` ({}) lost copies; got {}",
+                                              p.packets, losses));
+        }
+        p.lost = trims + (cLosses ? losses : timeouts);
         const std::string& text = f[cPaths];
         const std::string src = "host" + std::to_string(p.src);
         const std::string dst = "host" + std::to_string(p.dst);
