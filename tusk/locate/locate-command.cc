@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -36,7 +37,8 @@ AddCommand(CLI::App& app, CommandOptions& o)
     cmd->add_flag("--json", o.json, "One JSON document on stdout instead of the table");
     cmd->add_option("--method", o.method,
                     "bayes (binary tomography, Gibbs sampling), nnls (non-negative least squares "
-                    "+ bootstrap) or lasso (reweighted L1 + bootstrap)")
+                    "+ bootstrap) or lasso (reweighted L1 + bootstrap); for completion-time "
+                    "evidence (per-path and AR evidence have their own fits)")
         ->check(CLI::IsMember({"bayes", "nnls", "lasso"}))
         ->capture_default_str();
     cmd->add_option("--evidence", o.evidence,
@@ -389,6 +391,13 @@ RunCommand(const CommandOptions& o, std::ostream& out)
     }
     const int link = o.whatIfLink.empty() ? -1 : static_cast<int>(FindLink(obs, o.whatIfLink));
     const Verdict v = Decide(o, opts, obs);
+    if (v.evidence != "flows" && o.method != "bayes")
+    {
+        // Said on stderr: stdout may be one JSON document (--json).
+        std::cerr << "tusk locate: --method " << o.method
+                  << " applies to completion-time evidence (--evidence flows); the "
+                  << v.evidence << " evidence has its own fit (docs/locate.md)\n";
+    }
     if (!o.whatIf)
     {
         out << (opts.json ? v.json : v.text);
