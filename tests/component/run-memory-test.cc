@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <sstream>
 #include <string>
 
 #include <unistd.h>
@@ -366,5 +367,30 @@ TEST_CASE("a two-job run stopped before its later iterations start writes collec
     }
     CHECK(withCritical > 0);
     CHECK(std::count(collectives.begin(), collectives.end(), '\n') == r.collectives.size() + 1);
+    // collectives.csv's critical_flow names the critical transfer's own id, row by row.
+    std::istringstream lines(collectives);
+    std::string line;
+    std::getline(lines, line);
+    size_t column = 0;
+    {
+        std::istringstream header(line);
+        std::string name;
+        for (size_t k = 0; std::getline(header, name, ','); ++k)
+        {
+            column = name == "critical_flow" ? k : column;
+        }
+    }
+    REQUIRE(column > 0);
+    for (const auto& c : r.collectives)
+    {
+        REQUIRE(std::getline(lines, line));
+        std::istringstream cells(line);
+        std::string cell;
+        for (size_t k = 0; k <= column; ++k)
+        {
+            std::getline(cells, cell, ',');
+        }
+        CHECK(cell == (c.criticalFlow < 0 ? "" : std::to_string(c.criticalFlow)));
+    }
     CHECK(std::count(waits.begin(), waits.end(), '\n') == r.waits.size() + 1);
 }

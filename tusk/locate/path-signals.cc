@@ -96,6 +96,7 @@ FitLossClasses(const Eigen::SparseMatrix<double>& share, const std::vector<doubl
             lostAll += r;
         }
         int best = -1;
+        LossClass bestValues; // this round's values of the best candidate so far
         for (size_t c = 0; c < nc; ++c)
         {
             if (taken[c])
@@ -124,26 +125,36 @@ FitLossClasses(const Eigen::SparseMatrix<double>& share, const std::vector<doubl
             const double p = PoissonTail(l, n * outside);
             const bool candidate =
                 lossy >= minLossyPaths && n > 0 && l / n >= lossFloor && p <= cut;
-            if (candidate &&
-                (best < 0 || p < out[best].pValue ||
-                 (p == out[best].pValue && l / n > out[best].rate)))
+            if (round == 0)
             {
                 lc.pValue = p;
-                lc.rate = l / n;
-                lc.lost = l;
-                lc.packets = n;
                 lc.lossyPaths = lossy;
-                best = static_cast<int>(c);
             }
-            else if (round == 0)
+            // A class keeps its round-0 values unless it is named (then: the round's values);
+            // a candidate beaten later in the round must not keep this round's p-value.
+            if (candidate &&
+                (best < 0 || p < bestValues.pValue ||
+                 (p == bestValues.pValue && l / n > bestValues.rate)))
             {
-                lc.pValue = p;
-                lc.lossyPaths = lossy;
+                bestValues.pValue = p;
+                bestValues.rate = l / n;
+                bestValues.lost = l;
+                bestValues.packets = n;
+                bestValues.lossyPaths = lossy;
+                best = static_cast<int>(c);
             }
         }
         if (best < 0)
         {
             break;
+        }
+        {
+            LossClass& b = out[static_cast<size_t>(best)];
+            b.pValue = bestValues.pValue;
+            b.rate = bestValues.rate;
+            b.lost = bestValues.lost;
+            b.packets = bestValues.packets;
+            b.lossyPaths = bestValues.lossyPaths;
         }
         // Named: its losses explain those of the paths that cross it.
         taken[static_cast<size_t>(best)] = true;

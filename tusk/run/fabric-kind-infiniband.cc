@@ -37,19 +37,19 @@ ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
     factory.SetTypeId(plan.policyTypeId);
     if (factory.Create<ns3::LoadBalancer>()->HasFrameHooks())
     {
-        throw InputError(spec.FileOf("lb.policy"), spec.LineOf("lb.policy"), "lb.policy",
-                         "\"" + spec.lb.policy + "\" carries state in frames or holds them "
-                         "(frame hooks), which InfiniBand credit flow control does not account "
-                         "for; with fabric.kind = \"infiniband\" use a policy without (" +
-                             std::string("ecmp, ib-static, drill, letflow, ...") + ")");
+        throw spec.KeyError("lb.policy",
+                            "\"" + spec.lb.policy + "\" carries state in frames or holds them "
+                            "(frame hooks), which InfiniBand credit flow control does not account "
+                            "for; with fabric.kind = \"infiniband\" use a policy without (" +
+                                std::string("ecmp, ib-static, drill, letflow, ...") + ")");
     }
     const auto trim = spec.ns3Defaults.find("ns3::SwitchNode::TrimThresholdBytes");
     if (trim != spec.ns3Defaults.end() && trim->second != "0")
     {
-        throw InputError(spec.FileOf("fabric.kind"), spec.LineOf("fabric.kind"), "fabric.kind",
-                         "trimming (ns3::SwitchNode::TrimThresholdBytes) drops payload at a "
-                         "full queue; an InfiniBand fabric has no full queue to trim at (credits) "
-                         "and does not run it");
+        throw spec.KeyError("fabric.kind",
+                            "trimming (ns3::SwitchNode::TrimThresholdBytes) drops payload at a "
+                            "full queue; an InfiniBand fabric has no full queue to trim at (credits) "
+                            "and does not run it");
     }
     // A VL buffer that cannot hold the largest data frame never grants it credit: every
     // sender would wait for ever (IBA 7.9.4: credits are whole 64-byte blocks).
@@ -58,13 +58,13 @@ ValidateInfiniband(const ScenarioSpec& spec, const RunPlan& plan)
     if (spec.fabric.vlBufferBytes / ns3::ib::kCreditBlockBytes < frameBlocks)
     {
         const std::string key = "fabric.vl_buffer_bytes";
-        throw InputError(spec.FileOf(key), spec.LineOf(key), key,
-                         fmt::format("a VL input buffer of {} bytes cannot hold the largest data "
-                                     "frame of nic.mtu_bytes = {} ({} credits of 64 bytes, with "
-                                     "every optional header): no sender would ever have credit "
-                                     "for it; expected at least {} bytes",
-                                     spec.fabric.vlBufferBytes, spec.nic.mtuBytes, frameBlocks,
-                                     frameBlocks * ns3::ib::kCreditBlockBytes));
+        throw spec.KeyError(key,
+                            fmt::format("a VL input buffer of {} bytes cannot hold the largest data "
+                                        "frame of nic.mtu_bytes = {} ({} credits of 64 bytes, with "
+                                        "every optional header): no sender would ever have credit "
+                                        "for it; expected at least {} bytes",
+                                        spec.fabric.vlBufferBytes, spec.nic.mtuBytes, frameBlocks,
+                                        frameBlocks * ns3::ib::kCreditBlockBytes));
     }
 }
 

@@ -310,7 +310,8 @@ class RowStream::TextFile
         m_file = nullptr;
         if (!ok || !closed || ::rename(m_tmp.c_str(), m_path.c_str()) != 0)
         {
-            const int e = ok && closed ? errno : err;
+            // The first failure's errno: the flush or sync's, else fclose's or rename's.
+            const int e = !ok ? err : errno;
             ::unlink(m_tmp.c_str());
             throw WriteError(m_path, e);
         }

@@ -98,7 +98,6 @@ class RowStream
     /** \brief The files completed (parts joined in order, synced, renamed) and what the run
      *  keeps of the rows (StreamedRows). \throws WriteError */
     void Finish(StreamedRows& out);
-    uint64_t MaxRowsHeld() const { return m_maxRowsHeld; }
 
   private:
     class TextFile;

@@ -68,7 +68,7 @@ RunAttributes::ApplyNs3Defaults(const ScenarioSpec& spec)
     {
         const std::string key = "ns3." + path;
         auto fail = [&](const std::string& why) {
-            throw InputError(spec.FileOf(key), spec.LineOf(key), key, why);
+            throw spec.KeyError(key, why);
         };
         const auto sep = path.rfind("::");
         TypeId tid;
@@ -171,11 +171,11 @@ RunAttributes::CheckNs3Defaults(const ScenarioSpec& spec) const
             continue;
         }
         const std::string key = "ns3." + path;
-        throw InputError(spec.FileOf(key), spec.LineOf(key), key,
-                         "this attribute is set by " +
-                             (it->second.by.empty() ? std::string("the runner") : it->second.by) +
-                             " on the objects of the run, so this default would be lost; use "
-                             "that instead");
+        throw spec.KeyError(key,
+                            "this attribute is set by " +
+                                (it->second.by.empty() ? std::string("the runner") : it->second.by) +
+                                " on the objects of the run, so this default would be lost; use "
+                                "that instead");
     }
 }
 

@@ -29,9 +29,9 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
     {
         if (ranks.size() > graph.NumRankHosts())
         {
-            throw InputError(spec.FileOf("workload.trace"), spec.LineOf("workload.trace"), "workload.trace",
-                             fmt::format("the trace has {} ranks but the topology {} hosts",
-                                         ranks.size(), graph.NumRankHosts()));
+            throw spec.KeyError("workload.trace",
+                                fmt::format("the trace has {} ranks but the topology {} hosts",
+                                            ranks.size(), graph.NumRankHosts()));
         }
         for (uint32_t r = 0; r < ranks.size(); ++r)
         {
@@ -40,9 +40,9 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
     }
     else if (o.hosts.size() != ranks.size())
     {
-        throw InputError(spec.FileOf("workload.hosts"), spec.LineOf("workload.hosts"), "workload.hosts",
-                         fmt::format("the trace has {} ranks (files) but {} hosts are listed",
-                                     ranks.size(), o.hosts.size()));
+        throw spec.KeyError("workload.hosts",
+                            fmt::format("the trace has {} ranks (files) but {} hosts are listed",
+                                        ranks.size(), o.hosts.size()));
     }
     for (const auto& [name, members] : w.commGroups)
     {
@@ -72,9 +72,9 @@ AppendChakra(const ScenarioSpec& spec, const TopologyGraph& graph, WorkloadSpec&
     }
     else if (w.algorithm == "in-network")
     {
-        throw InputError(spec.FileOf("workload.algorithm"), spec.LineOf("workload.algorithm"), "workload.algorithm",
-                         "\"in-network\" needs switches that aggregate: set [topology] "
-                         "in_network_reduction = true (leaf-spine or fat-tree)");
+        throw spec.KeyError("workload.algorithm",
+                            "\"in-network\" needs switches that aggregate: set [topology] "
+                            "in_network_reduction = true (leaf-spine or fat-tree)");
     }
     WorkloadBuilder b(out);
     AppendChakraWorkload(b, out, ranks, o);

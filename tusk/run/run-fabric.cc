@@ -313,11 +313,11 @@ CheckLongHaulPfc(const ScenarioSpec& spec, const TopologyGraph& graph)
         {
             const std::string key = graph.vertices[v].bufferBytes > 0 ? "topology.dci_buffer"
                                                                       : "buffer.total_bytes";
-            throw InputError(spec.FileOf(key), spec.LineOf(key), key,
-                             what + "; the headroom of its " + std::to_string(ports[v].size()) +
-                                 " ports (" + std::to_string(headroomPool) + " bytes) and its "
-                                 "reserved space leave nothing of its " + std::to_string(buffer) +
-                                 " bytes" + fix + ", or give it a larger buffer");
+            throw spec.KeyError(key,
+                                what + "; the headroom of its " + std::to_string(ports[v].size()) +
+                                    " ports (" + std::to_string(headroomPool) + " bytes) and its "
+                                    "reserved space leave nothing of its " + std::to_string(buffer) +
+                                    " bytes" + fix + ", or give it a larger buffer");
         }
     }
 }
@@ -436,7 +436,7 @@ BuildFabricAndNics(const ScenarioSpec& spec,
                              e.Message() + "; raise buffer.total_bytes or lower "
                                            "buffer.headroom_bytes / buffer.reserved_bytes");
         }
-        throw InputError(spec.FileOf(e.Key()), spec.LineOf(e.Key()), e.Key(), e.Message());
+        throw spec.KeyError(e.Key(), e.Message());
     }
     // Set per object by the fabric helper from the topology.
     for (const auto& l : graph.links)

@@ -30,9 +30,9 @@ BuildGraphOf(const ScenarioSpec& spec)
     const TopologyKindInfo* kind = FindTopologyKind(spec.topology.kind);
     if (kind == nullptr)
     {
-        throw InputError(spec.FileOf("topology.kind"), spec.LineOf("topology.kind"), "topology.kind",
-                         "unknown topology kind \"" + spec.topology.kind + "\"; expected one of " +
-                             OneOf(TopologyKindNames()) + " (`tusk kinds`)");
+        throw spec.KeyError("topology.kind",
+                            "unknown topology kind \"" + spec.topology.kind + "\"; expected one of " +
+                                OneOf(TopologyKindNames()) + " (`tusk kinds`)");
     }
     return kind->build(spec);
 }
@@ -116,10 +116,10 @@ CongestionControlOf(const ScenarioSpec& spec)
     if (cc == nullptr)
     {
         const std::string key = "nic.congestion_control";
-        throw InputError(spec.FileOf(key), spec.LineOf(key), key,
-                         "unknown congestion control \"" + spec.nic.congestionControl +
-                             "\"; expected one of " + ns3::CongestionControlNameList() +
-                             " (`tusk kinds`; a plugin's needs --plugin)");
+        throw spec.KeyError(key,
+                            "unknown congestion control \"" + spec.nic.congestionControl +
+                                "\"; expected one of " + ns3::CongestionControlNameList() +
+                                " (`tusk kinds`; a plugin's needs --plugin)");
     }
     return *cc;
 }
@@ -139,10 +139,10 @@ LossRecoveryOf(const ScenarioSpec& spec)
         {
             list += (list.empty() ? "\"" : ", \"") + n + "\"";
         }
-        throw InputError(spec.FileOf(key), spec.LineOf(key), key,
-                         "unknown loss recovery \"" +
-                             (roce ? spec.nic.receiver : spec.nic.transport) +
-                             "\"; expected one of " + list + " (`tusk kinds`)");
+        throw spec.KeyError(key,
+                            "unknown loss recovery \"" +
+                                (roce ? spec.nic.receiver : spec.nic.transport) +
+                                "\"; expected one of " + list + " (`tusk kinds`)");
     }
     return *r;
 }

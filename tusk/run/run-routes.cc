@@ -151,8 +151,8 @@ CheckRoutes(const ScenarioSpec& spec, const WorkloadSpec& workload, const Fabric
     if (!missing.empty())
     {
         const std::string key = spec.topology.file.empty() ? "topology.kind" : "topology.file";
-        throw InputError(spec.FileOf(key), spec.LineOf(key), key,
-                         "the topology is not connected: " + Describe(fabric, up, missing));
+        throw spec.KeyError(key,
+                            "the topology is not connected: " + Describe(fabric, up, missing));
     }
     std::vector<size_t> entries;
     up = LinksUpFromStart(spec, g, entries);

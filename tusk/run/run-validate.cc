@@ -50,12 +50,12 @@ CheckHeadroomHoldsFrame(const ScenarioSpec& spec)
     {
         return;
     }
-    throw InputError(spec.FileOf("buffer.headroom_bytes"), spec.LineOf("buffer.headroom_bytes"), "buffer.headroom_bytes",
-                     fmt::format("expected 0 (automatic) or at least one full data frame of PFC "
-                                 "headroom per port and lossless priority, {} bytes (nic.mtu_bytes "
-                                 "{} + {} bytes of headers): with less, the lossless priorities "
-                                 "drop a frame at every pause; got {}",
-                                 frame, spec.nic.mtuBytes, frame - spec.nic.mtuBytes, headroom));
+    throw spec.KeyError("buffer.headroom_bytes",
+                        fmt::format("expected 0 (automatic) or at least one full data frame of PFC "
+                                    "headroom per port and lossless priority, {} bytes (nic.mtu_bytes "
+                                    "{} + {} bytes of headers): with less, the lossless priorities "
+                                    "drop a frame at every pause; got {}",
+                                    frame, spec.nic.mtuBytes, frame - spec.nic.mtuBytes, headroom));
 }
 
 /**
@@ -160,9 +160,9 @@ ValidateRun(const ScenarioSpec& spec)
     plan.policyTypeId = ns3::ResolveSwitchPolicy(spec.lb.policy);
     if (plan.policyTypeId.empty())
     {
-        throw InputError(spec.FileOf("lb.policy"), spec.LineOf("lb.policy"), "lb.policy",
-                         "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
-                             ns3::PolicyNameList() + " or a LoadBalancer TypeId name");
+        throw spec.KeyError("lb.policy",
+                            "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
+                                ns3::PolicyNameList() + " or a LoadBalancer TypeId name");
     }
     // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
     // the scenario's own [lb.attributes] and lb.path_selector take precedence.
@@ -182,9 +182,9 @@ ValidateRun(const ScenarioSpec& spec)
         const std::string only = fabrics.size() == 1 ? *fabrics.begin() : "";
         if (!only.empty() && only != spec.fabric.kind)
         {
-            throw InputError(spec.FileOf("lb.policy"), spec.LineOf("lb.policy"), "lb.policy",
-                             "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" + only +
-                                 "\"; here fabric.kind is \"" + spec.fabric.kind + "\"");
+            throw spec.KeyError("lb.policy",
+                                "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" + only +
+                                    "\"; here fabric.kind is \"" + spec.fabric.kind + "\"");
         }
     }
     if (preset)
@@ -192,10 +192,10 @@ ValidateRun(const ScenarioSpec& spec)
         plan.lbAttributes = preset->attributes;
         if (!preset->fabric.empty() && preset->fabric != spec.fabric.kind)
         {
-            throw InputError(spec.FileOf("lb.policy"), spec.LineOf("lb.policy"), "lb.policy",
-                             "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" +
-                                 preset->fabric + "\"; here fabric.kind is \"" +
-                                 spec.fabric.kind + "\"");
+            throw spec.KeyError("lb.policy",
+                                "\"" + spec.lb.policy + "\" runs only on fabric.kind = \"" +
+                                    preset->fabric + "\"; here fabric.kind is \"" +
+                                    spec.fabric.kind + "\"");
         }
         const ns3::LossRecoveryInfo& recovery = LossRecoveryOf(spec);
         if (preset->needsReorderingReceiver && recovery.Needs(ns3::LossRecoveryInfo::IN_ORDER))
@@ -231,10 +231,10 @@ ValidateRun(const ScenarioSpec& spec)
         plan.pathSelectorTypeId = ns3::ResolvePathSelector(spec.lb.pathSelector);
         if (plan.pathSelectorTypeId.empty())
         {
-            throw InputError(spec.FileOf("lb.path_selector"), spec.LineOf("lb.path_selector"), "lb.path_selector",
-                             "unknown path selector \"" + spec.lb.pathSelector +
-                                 "\"; expected one of " + ns3::PathSelectorNameList() +
-                                 " or a PathSelector TypeId name");
+            throw spec.KeyError("lb.path_selector",
+                                "unknown path selector \"" + spec.lb.pathSelector +
+                                    "\"; expected one of " + ns3::PathSelectorNameList() +
+                                    " or a PathSelector TypeId name");
         }
     }
     // A loss recovery that pins one entropy per connection (ONE_PATH: UEC ROD) does so
@@ -247,11 +247,11 @@ ValidateRun(const ScenarioSpec& spec)
     }
     if (spec.nic.rtoPs < recovery.minRtoPs)
     {
-        throw InputError(spec.FileOf("nic.rto_us"), spec.LineOf("nic.rto_us"), "nic.rto_us",
-                         fmt::format("{} = \"{}\" needs a retransmission timeout of at least "
-                                     "{} us; got {} us",
-                                     recovery.KeyName(), recovery.name,
-                                     recovery.minRtoPs / 1e6, spec.nic.rtoPs / 1e6));
+        throw spec.KeyError("nic.rto_us",
+                            fmt::format("{} = \"{}\" needs a retransmission timeout of at least "
+                                        "{} us; got {} us",
+                                        recovery.KeyName(), recovery.name,
+                                        recovery.minRtoPs / 1e6, spec.nic.rtoPs / 1e6));
     }
     plan.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
     plan.qpScaling = preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;

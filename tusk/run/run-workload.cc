@@ -267,9 +267,9 @@ AppendBackground(const ScenarioSpec& spec, const TopologyGraph& g, WorkloadBuild
         {
             if (h >= g.NumRankHosts())
             {
-                throw InputError(spec.FileOf(bp + ".hosts"), spec.LineOf(bp + ".hosts"), bp + ".hosts",
-                                 fmt::format("host {} does not exist: the topology has {} hosts",
-                                             h, g.NumRankHosts()));
+                throw spec.KeyError(bp + ".hosts",
+                                    fmt::format("host {} does not exist: the topology has {} hosts",
+                                                h, g.NumRankHosts()));
             }
         }
         r.load = be.load;
@@ -314,10 +314,10 @@ Participants(const ScenarioSpec& spec, uint32_t numHosts)
     {
         if (h >= numHosts)
         {
-            throw InputError(spec.FileOf("workload.hosts"), spec.LineOf("workload.hosts"), "workload.hosts",
-                             fmt::format("host {} does not exist: the topology has {} hosts "
-                                         "(0..{})",
-                                         h, numHosts, numHosts - 1));
+            throw spec.KeyError("workload.hosts",
+                                fmt::format("host {} does not exist: the topology has {} hosts "
+                                            "(0..{})",
+                                            h, numHosts, numHosts - 1));
         }
     }
     return hosts;
@@ -502,8 +502,8 @@ BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
     }
     else
     {
-        throw InputError(spec.FileOf("workload.kind"), spec.LineOf("workload.kind"), "workload.kind",
-                         "unknown workload kind \"" + w.kind + "\"");
+        throw spec.KeyError("workload.kind",
+                            "unknown workload kind \"" + w.kind + "\"");
     }
     if (w.kind != "jobs" && w.kind != "hpcc")
     {
@@ -564,13 +564,13 @@ CheckQpBudget(const ScenarioSpec& spec,
             break;
         }
     }
-    throw InputError(spec.FileOf(key), spec.LineOf(key), key,
-                     fmt::format("host {} would need {} QPs (each connection's QP count at both "
-                                 "ends; QPs are never released), but a NIC can number at most {} "
-                                 "(the BTH destination QP field is 24 bits, IBA Vol. 1 9.2, less "
-                                 "QP0 and QP1); lower the QP count or the number of connections "
-                                 "per host",
-                                 host, *worst, RdmaNic::kMaxQps));
+    throw spec.KeyError(key,
+                        fmt::format("host {} would need {} QPs (each connection's QP count at both "
+                                    "ends; QPs are never released), but a NIC can number at most {} "
+                                    "(the BTH destination QP field is 24 bits, IBA Vol. 1 9.2, less "
+                                    "QP0 and QP1); lower the QP count or the number of connections "
+                                    "per host",
+                                    host, *worst, RdmaNic::kMaxQps));
 }
 
 Executor

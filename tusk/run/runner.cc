@@ -144,7 +144,12 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     {
         // Rows to the staged files as iterations retire (RunOptions::streamRows), unless
         // [output] formats' files read them afterwards (tool-outputs.h).
-        if (!options.streamDir.empty() && spec.output.formats.empty())
+        // Each job after the first keeps up to seven temporary files open until the end
+        // (row-stream.h): with very many jobs, keep the rows in memory instead of running out
+        // of file descriptors.
+        constexpr size_t kMaxStreamedJobs = 64;
+        if (!options.streamDir.empty() && spec.output.formats.empty() &&
+            lazy->plans.size() <= kMaxStreamedJobs)
         {
             stream = std::make_unique<RowStream>(options.streamDir, lazy->plans.size() + 1,
                                                  spec.lb.policy, ImportedNodeIds(spec));

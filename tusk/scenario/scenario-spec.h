@@ -12,6 +12,7 @@
 
 #include "fabric/helper/multi-site.h"
 #include "fabric/helper/topology-builders.h"
+#include "fabric/model/input-error.h"
 
 #include <cstdint>
 #include <any>
@@ -470,6 +471,13 @@ struct ScenarioSpec
     {
         auto it = keyLines.find(key);
         return it != keyLines.end() && it->second == 0 ? std::string("--set") : sourceFile;
+    }
+
+    /** An error in `key`'s value found after loading, where the value came from: the file
+     *  and line, or --set. */
+    ns3::InputError KeyError(const std::string& key, const std::string& message) const
+    {
+        return ns3::InputError(FileOf(key), LineOf(key), key, message);
     }
 };
 

@@ -446,11 +446,11 @@ CheckCcSettings(const ScenarioSpec& spec)
     {
         const std::string key =
             spec.ccSettings.count("ib-cc.ccti_min") ? "ib-cc.ccti_min" : "ib-cc.ccti_limit";
-        throw ns3::InputError(spec.FileOf(key), spec.LineOf(key), key,
-                              fmt::format("ccti_min ({}) must not exceed ccti_limit ({}): the "
-                                          "index starts at ccti_min and never rises above "
-                                          "ccti_limit",
-                                          lo, hi));
+        throw spec.KeyError(key,
+                            fmt::format("ccti_min ({}) must not exceed ccti_limit ({}): the "
+                                        "index starts at ccti_min and never rises above "
+                                        "ccti_limit",
+                                        lo, hi));
     }
 }
 

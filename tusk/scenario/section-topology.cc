@@ -401,15 +401,15 @@ CheckPlanes(const ScenarioSpec& s, uint32_t planes, bool dualTor = false)
 {
     if (planes > 1 && FabricKindOf(s).UsesCredits())
     {
-        throw ns3::InputError(s.FileOf("topology.planes"), s.LineOf("topology.planes"), "topology.planes",
-                              "expected 1 with an InfiniBand fabric (multi-plane NICs run "
-                              "Ethernet only); got " + std::to_string(planes));
+        throw s.KeyError("topology.planes",
+                         "expected 1 with an InfiniBand fabric (multi-plane NICs run "
+                         "Ethernet only); got " + std::to_string(planes));
     }
     if (dualTor && FabricKindOf(s).UsesCredits())
     {
-        throw ns3::InputError(s.FileOf("topology.dual_tor"), s.LineOf("topology.dual_tor"), "topology.dual_tor",
-                              "expected false with an InfiniBand fabric (multi-port NICs run "
-                              "Ethernet only); got true");
+        throw s.KeyError("topology.dual_tor",
+                         "expected false with an InfiniBand fabric (multi-port NICs run "
+                         "Ethernet only); got true");
     }
 }
 
@@ -445,7 +445,7 @@ WithAggregationEndpoints(const ScenarioSpec& s, ns3::TopologyGraph g, const P& p
     }
     catch (const ns3::InputError& e)
     {
-        throw ns3::InputError(s.FileOf(e.Key()), s.LineOf(e.Key()), e.Key(), e.Message());
+        throw s.KeyError(e.Key(), e.Message());
     }
     return g;
 }

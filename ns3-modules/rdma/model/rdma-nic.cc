@@ -667,12 +667,14 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         return;
     }
     const bool ce = meta.ecn == ECN_CE;
+    // Every reply to this packet (CNP, ACK/NAK) takes one route: solved once (AckRoute).
+    const uint16_t reply = ReplyEntropy(*qp, meta);
     if (ce)
     {
         qp->NoteCeMarked();
         if (qp->TakeCnp(now, m_cnpInterval, false))
         {
-            SendCnp(*qp, ReplyEntropy(*qp, meta)); // Reverse: back along the marked packet
+            SendCnp(*qp, reply); // Reverse: back along the marked packet
         }
     }
     if (meta.trimmed)
@@ -683,7 +685,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
                                meta.srcPort, (meta.bthFlags & kBthRetx) != 0);
         if (answer.send)
         {
-            SendControl(*qp, answer.ack, nullptr, ReplyEntropy(*qp, meta));
+            SendControl(*qp, answer.ack, nullptr, reply);
         }
         return;
     }
@@ -699,7 +701,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
                                             meta.srcPort, (meta.bthFlags & kBthRetx) != 0);
     if (answer.send)
     {
-        SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr, ReplyEntropy(*qp, meta));
+        SendControl(*qp, answer.ack, intOn ? &meta.intStack : nullptr, reply);
     }
     if (m_receiverCredit)
     {
@@ -712,7 +714,7 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     if (answer.outOfOrder && m_cnpOnOoo && qp->TakeCnp(now, m_cnpInterval, true))
     {
-        SendCnp(*qp, ReplyEntropy(*qp, meta));
+        SendCnp(*qp, reply);
     }
 }
 

@@ -84,7 +84,7 @@ class RdmaRequester
         uint8_t opcode;
         bool ackRequest;
         uint16_t entropy;
-        bool resend; //!< a resend of psn (the frame carries kBthRetx)
+        bool resend = false; //!< a resend of psn (the frame carries kBthRetx)
     };
 
     RdmaRequester();

@@ -30,8 +30,8 @@ enum RoceOpcode : uint8_t
 
 /** FrameMeta::bthFlags, not IBA (next to kBthAckRequest and kBthBecn): the data frame is a
  *  resend of its PSN (go-back-N, selective repeat or a timeout), as UEC's PDS header marks
- *  one (`pds.flags.retx`, UEC 1.0 section 3.5; NSCC's RTT rule, section 3.6.13.1, reads its
- *  echo in the ACK). The BTH has no such bit, so it is not serialised (roce-wire-format.h); only
+ *  one (`pds.flags.retx`, as public decoders of the UET header name it; the UEC text itself was
+ *  not available, rdma.md "Acknowledgement routes"). The BTH has no such bit, so it is not serialised (roce-wire-format.h); only
  *  the receiver's PacketReceived trace reads it. */
 constexpr uint8_t kBthRetx = 4;
 
