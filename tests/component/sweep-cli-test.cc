@@ -220,7 +220,21 @@ TEST_CASE("tusk sweep: killed halfway, it resumes without redoing finished runs"
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     ::kill(pid, SIGKILL);
-    std::this_thread::sleep_for(std::chrono::seconds(1)); // the children's SIGTERM handling
+    // The children's SIGTERM handling removes their staging folders; on a loaded machine that
+    // can take a while, so wait for it (a folder left for good fails the check below).
+    const auto staging = [&root] {
+        int n = 0;
+        for (const auto& e : fs::directory_iterator(root))
+        {
+            n += e.path().filename().string().find(".staging-") != std::string::npos;
+        }
+        return n;
+    };
+    const auto t1 = std::chrono::steady_clock::now();
+    do
+    {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    } while (staging() > 0 && std::chrono::steady_clock::now() - t1 < std::chrono::seconds(30));
     const auto done = Finished(root);
     INFO(done.size() << " finished before the kill");
     REQUIRE(!done.empty());

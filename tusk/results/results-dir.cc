@@ -17,6 +17,8 @@
 #include <set>
 #include <sstream>
 
+#include <csignal>
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -35,6 +37,34 @@ namespace
 /** The StagedResults alive in this process (for AbandonActiveStaging). */
 std::string g_activeStaging;
 std::string g_activeLock;
+
+/**
+ * SIGINT and SIGTERM held back for this object's life: the interrupt handler
+ * (AbandonActiveStaging) must never run between the creation of a staging folder and its
+ * registration in g_activeStaging, or while that string is being written, or it would leave the
+ * folder behind (a sweep killed while starting a run did exactly that).
+ */
+class InterruptsHeld
+{
+  public:
+    InterruptsHeld()
+    {
+        sigset_t s;
+        sigemptyset(&s);
+        sigaddset(&s, SIGINT);
+        sigaddset(&s, SIGTERM);
+        ::pthread_sigmask(SIG_BLOCK, &s, &m_old);
+    }
+    ~InterruptsHeld()
+    {
+        ::pthread_sigmask(SIG_SETMASK, &m_old, nullptr); // a held signal is delivered here
+    }
+    InterruptsHeld(const InterruptsHeld&) = delete;
+    InterruptsHeld& operator=(const InterruptsHeld&) = delete;
+
+  private:
+    sigset_t m_old;
+};
 
 /** A staging folder without its owner record is removed once this old (its maker died at once). */
 constexpr auto kEmptyStagingAge = std::chrono::seconds(60);
@@ -609,6 +639,7 @@ StagedResults::StagedResults(const std::string& destination, const std::string& 
     {
         throw ns3::InputError(finalDir, 0, "--out", refusal);
     }
+    const InterruptsHeld held; // until the folder is registered for the interrupt handler
     std::string tmpl = finalDir + ".staging-XXXXXX";
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
@@ -641,6 +672,7 @@ StagedResults::StagedResults(const std::string& destination, const std::string& 
 
 StagedResults::~StagedResults()
 {
+    const InterruptsHeld held; // the handler never sees a half-cleared path
     if (!m_committed)
     {
         std::error_code ec;
