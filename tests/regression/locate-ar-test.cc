@@ -290,3 +290,74 @@ TEST_CASE("tusk locate --what-if: the traffic a masked slow link moved and the n
     fs::remove_all(dir);
     fs::remove_all(derived);
 }
+
+TEST_CASE("tusk locate --what-if: a suspect named for its losses is costed losing them",
+          "[regression][locate]")
+{
+    // A k = 4 fat tree under host REPS with per-path telemetry, agg0-core0 losing 2 % of its
+    // frames in both directions (a "loss" failure). paths.csv names a direction of that cable
+    // for losses alone (rate 1): the derived "as found" run must lose the estimated fraction on
+    // it, not carry it as a healthy cable (before, it did: only a rate below 1 was applied).
+    const fs::path dir = Scratch("locate-whatif-loss");
+    const auto spec = tusk::LoadScenarioString(R"(name = "whatif-loss"
+seed = 1
+stop_time_ms = 200
+[topology]
+kind = "fat-tree"
+k = 4
+host_link_gbps = 100
+fabric_link_gbps = 100
+[nic]
+receiver = "selective-repeat"
+mtu_bytes = 4096
+rto_us = 500
+[lb]
+policy = "host-reps"
+[output]
+path_telemetry = true
+[workload]
+kind = "permutation"
+bytes = 4000000
+[[failures]]
+at_us = 0
+kind = "loss"
+link = "agg0-core0"
+loss_rate = 0.02
+)",
+                                               "whatif-loss.toml", {});
+    const auto r = Run(spec);
+    REQUIRE(r.finished);
+    tusk::WriteRunFiles(r, dir.string());
+    const fs::path derived = dir.string() + ".what-if";
+    fs::remove_all(derived);
+
+    const auto doc = LocateJson(dir, "auto", true);
+    CAPTURE(doc["what_if"].dump(1).substr(0, 3000));
+    REQUIRE(doc["evidence"] == "paths");
+    const auto& w = doc["what_if"];
+    REQUIRE(w.is_object());
+    const std::string cable = w["link"]["from"].get<std::string>() + "-" +
+                              w["link"]["to"].get<std::string>();
+    CHECK((cable == "agg0-core0" || cable == "core0-agg0"));
+    CHECK(w["rate_factor"].get<double>() == 1.0); // named for losses alone
+    // The estimate: within a factor 2 of the planted 2 % (tens of lost frames).
+    CHECK(w["loss_rate"].get<double>() > 0.01);
+    CHECK(w["loss_rate"].get<double>() < 0.04);
+
+    const auto& runs = w["runs"];
+    REQUIRE(runs.size() == 3);
+    const std::string plus = runs[2]["dir"].get<std::string>();
+    const auto m = nlohmann::json::parse(Slurp(plus + "/manifest.json"));
+    const auto& failures = m["scenario"]["failures"];
+    REQUIRE(failures.size() == 2);
+    CHECK(failures[0]["kind"] == "loss");
+    CHECK(failures[0]["link"] == cable);
+    CHECK(failures[0]["loss_rate"].get<double>() == Approx(w["loss_rate"].get<double>()));
+    CHECK(failures[1]["kind"] == "link_down");
+    // The derived run did lose frames at the FCS check on that cable; the no-fault run did not.
+    CHECK(m["summary"]["drops_by_reason"]["fcs"].get<uint64_t>() > 0);
+    const auto healthy = nlohmann::json::parse(Slurp(runs[1]["dir"].get<std::string>() + "/manifest.json"));
+    CHECK(healthy["summary"]["drops_by_reason"]["fcs"].get<uint64_t>() == 0);
+    fs::remove_all(dir);
+    fs::remove_all(derived);
+}

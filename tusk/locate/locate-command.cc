@@ -244,6 +244,7 @@ struct Verdict
     std::string json;
     int first = -1;               //!< the first named directed link, -1 = none
     std::map<uint32_t, double> rate; //!< directed link -> estimated rate / nominal
+    std::map<uint32_t, double> loss; //!< directed link -> estimated fraction of frames lost
     std::string evidence;
 };
 
@@ -255,6 +256,7 @@ NoteSuspects(Verdict& v, const std::vector<Suspect>& ranking)
         for (uint32_t l : s.links)
         {
             v.rate.emplace(l, s.rateFactor);
+            v.loss.emplace(l, s.lossRate);
         }
         if (v.first < 0 && s.named)
         {
@@ -427,6 +429,8 @@ RunCommand(const CommandOptions& o, std::ostream& out)
         q.link = static_cast<uint32_t>(suspect);
         const auto it = v.rate.find(q.link);
         q.rateFactor = it != v.rate.end() ? it->second : 1.0;
+        const auto lost = v.loss.find(q.link);
+        q.lossRate = lost != v.loss.end() ? lost->second : 0.0;
         q.evidence = v.evidence;
         q.down = o.whatIfDown;
         w = o.whatIfRunner(q);

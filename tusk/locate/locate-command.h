@@ -28,6 +28,9 @@ struct WhatIfRequest
     const Observations* obs = nullptr;
     uint32_t link = 0;           //!< the suspect: a directed link (Observations::links index)
     double rateFactor = 1.0;     //!< its rate / nominal as the evidence estimated it
+    /** Its fraction of frames lost as the evidence estimated it (0..1; 0 = none, and for switch
+     *  AR evidence, which sees no losses): the derived run loses them too. */
+    double lossRate = 0.0;
     std::string evidence;        //!< "ar", "paths" or "flows": what estimated it
     std::string down;            //!< the cable to take down as well ("" = the busiest sibling)
     bool progress = false;       //!< progress lines of the derived runs on stderr

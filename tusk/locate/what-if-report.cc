@@ -52,10 +52,11 @@ PrintWhatIf(const nlohmann::json& w, std::ostream& out)
         out << "what-if: no suspect to cost (nothing named; --what-if-link names one)\n";
         return;
     }
-    out << fmt::format("\nwhat-if for {} (link {}), rate {:.2f} of nominal as found from {} "
-                       "evidence\n",
+    out << fmt::format("\nwhat-if for {} (link {}), rate {:.2f} of nominal, {:.2g} % of frames "
+                       "lost, as found from {} evidence\n",
                        LinkName(w["link"]), w["link"]["link_id"].get<uint32_t>(),
-                       w["rate_factor"].get<double>(), w["evidence"].get<std::string>());
+                       w["rate_factor"].get<double>(), 100 * w.value("loss_rate", 0.0),
+                       w["evidence"].get<std::string>());
     const auto& b = w["bytes"];
     out << fmt::format("traffic moved ({}): an even split over it and its {} sibling(s) gives "
                        "it {} of {}; it carried {}: {} ({:.0f} % of its share) went elsewhere; "

@@ -249,6 +249,7 @@ RunWhatIf(const locate::WhatIfRequest& q)
     w["link"] = LinkJson(d);
     w["evidence"] = q.evidence;
     w["rate_factor"] = q.rateFactor;
+    w["loss_rate"] = q.lossRate;
     w["out_dir"] = q.outDir;
 
     // Traffic moved, against an even split over the link and its siblings.
@@ -318,6 +319,18 @@ RunWhatIf(const locate::WhatIfRequest& q)
         f.rateBps = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(q.rateFactor * rate)));
         asFound.push_back(f);
         asFoundText = fmt::format("{} at {:.2f} of its rate, ", cable, q.rateFactor);
+    }
+    if (q.lossRate > 0.0)
+    {
+        // A suspect named for its losses: the derived run loses the same fraction on the cable
+        // (a "loss" failure, both directions, as "degrade" slows both), else it would be costed
+        // as a healthy cable.
+        FailureEntry f;
+        f.kind = "loss";
+        f.link = cable;
+        f.lossRate = std::min(1.0, q.lossRate);
+        asFound.push_back(f);
+        asFoundText += fmt::format("{} losing {:.2g} % of its frames, ", cable, 100 * *f.lossRate);
     }
     FailureEntry off;
     off.kind = "link_down";
