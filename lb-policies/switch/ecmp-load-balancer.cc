@@ -91,4 +91,15 @@ EcmpLoadBalancer::DoSelectEgress(const LbContext&,
     return Hash(frame) % count;
 }
 
+bool
+EcmpLoadBalancer::DoProbeEgress(const LbContext&,
+                                const FrameMeta& frame,
+                                const EgressCandidate*,
+                                uint32_t count,
+                                uint32_t& index) const
+{
+    index = Hash(frame) % count;
+    return true;
+}
+
 } // namespace ns3

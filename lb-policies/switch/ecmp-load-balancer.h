@@ -52,6 +52,12 @@ class EcmpLoadBalancer : public LoadBalancer
                             const FrameMeta& frame,
                             const EgressCandidate* candidates,
                             uint32_t count) override;
+    /** A pure function of the headers: a probe takes the frame's egress. */
+    bool DoProbeEgress(const LbContext& ctx,
+                       const FrameMeta& frame,
+                       const EgressCandidate* candidates,
+                       uint32_t count,
+                       uint32_t& index) const override;
 
     uint32_t m_seed = 0;
     HashFields m_fields = FIVE_TUPLE;

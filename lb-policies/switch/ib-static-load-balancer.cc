@@ -51,4 +51,16 @@ IbStaticLoadBalancer::DoSelectEgress(const LbContext&,
     return DModK(frame.dstHost, hops, count);
 }
 
+bool
+IbStaticLoadBalancer::DoProbeEgress(const LbContext&,
+                                    const FrameMeta& frame,
+                                    const EgressCandidate*,
+                                    uint32_t count,
+                                    uint32_t& index) const
+{
+    const uint32_t hops = frame.ttl <= kHostTtl ? kHostTtl - frame.ttl : 0;
+    index = DModK(frame.dstHost, hops, count);
+    return true;
+}
+
 } // namespace ns3

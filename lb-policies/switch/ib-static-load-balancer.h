@@ -44,6 +44,12 @@ class IbStaticLoadBalancer : public LoadBalancer
                             const FrameMeta& frame,
                             const EgressCandidate* candidates,
                             uint32_t count) override;
+    /** A pure function of the headers: a probe takes the frame's egress. */
+    bool DoProbeEgress(const LbContext& ctx,
+                       const FrameMeta& frame,
+                       const EgressCandidate* candidates,
+                       uint32_t count,
+                       uint32_t& index) const override;
 };
 
 } // namespace ns3

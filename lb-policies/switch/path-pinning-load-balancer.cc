@@ -44,4 +44,15 @@ PathPinningLoadBalancer::DoSelectEgress(const LbContext&,
     return (frame.dstHost / m_stride) % count;
 }
 
+bool
+PathPinningLoadBalancer::DoProbeEgress(const LbContext&,
+                                       const FrameMeta& frame,
+                                       const EgressCandidate*,
+                                       uint32_t count,
+                                       uint32_t& index) const
+{
+    index = (frame.dstHost / m_stride) % count;
+    return true;
+}
+
 } // namespace ns3

@@ -94,6 +94,17 @@ SourceRouteLoadBalancer::DoSelectEgress(const LbContext&, const FrameMeta& frame
     return Choice(frame, count);
 }
 
+bool
+SourceRouteLoadBalancer::DoProbeEgress(const LbContext&,
+                                       const FrameMeta& frame,
+                                       const EgressCandidate*,
+                                       uint32_t count,
+                                       uint32_t& index) const
+{
+    index = Choice(frame, count);
+    return true;
+}
+
 namespace
 {
 const PolicyRegistration kSourceRoute{

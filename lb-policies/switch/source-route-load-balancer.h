@@ -41,6 +41,12 @@ class SourceRouteLoadBalancer : public LoadBalancer
   private:
     uint32_t DoSelectEgress(const LbContext& ctx, const FrameMeta& frame,
                             const EgressCandidate* candidates, uint32_t count) override;
+    /** A pure function of the headers: a probe takes the frame's egress. */
+    bool DoProbeEgress(const LbContext& ctx,
+                       const FrameMeta& frame,
+                       const EgressCandidate* candidates,
+                       uint32_t count,
+                       uint32_t& index) const override;
     void SetRadices(const std::string& text);
     std::string GetRadices() const;
 

@@ -14,6 +14,11 @@
 // makes the senders resend a hundred thousand packets that all arrived (a NAK per gap, the
 // window behind it discarded; a 1 ms RTO, as scenarios/uec-permutation.toml, because this
 // combination also stalls until the 67 ms default fires). Under 1 s per run.
+//
+// Under oblivious spraying (a fresh entropy per packet) the lost copies' entropies deliver no
+// frame; the sender's traceroute of them (paths.csv `traced_path`) places them: checked
+// against the drop log, then locate names the cable from them and, with the column blanked,
+// does not. Under DRILL switches nothing is traced (a probe's path is not the copy's).
 
 #include "cli-helpers.h"
 #include "run-helpers.h"
@@ -228,6 +233,7 @@ TEST_CASE("locate names a cable losing 1 percent under REPS from paths.csv losse
         {
             cells.push_back(line);
         }
+        cells.resize(names.size()); // getline drops an empty last cell (`traced_path`)
         const auto col = [&](const std::string& n) {
             return static_cast<size_t>(std::find(names.begin(), names.end(), n) - names.begin());
         };
@@ -283,4 +289,229 @@ TEST_CASE("paths.csv losses stay 0 and locate names nothing without a fault unde
         CHECK(doc["named"].get<int>() == 0);
         fs::remove_all(o.dir);
     }
+}
+
+namespace
+{
+
+/** paths.csv as (header names, rows of cells). */
+std::pair<std::vector<std::string>, std::vector<std::vector<std::string>>>
+ReadCsv(const fs::path& file)
+{
+    std::ifstream in(file);
+    std::string line;
+    std::vector<std::string> names;
+    std::getline(in, line);
+    for (std::stringstream h(line); std::getline(h, line, ',');)
+    {
+        names.push_back(line);
+    }
+    std::vector<std::vector<std::string>> rows;
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> cells;
+        size_t pos = 0;
+        while (pos <= line.size())
+        {
+            const size_t end = std::min(line.find(',', pos), line.size());
+            cells.push_back(line.substr(pos, end - pos));
+            pos = end + 1;
+        }
+        rows.push_back(std::move(cells));
+    }
+    return {names, rows};
+}
+
+/** The directed link id -> "from>to" names of links.csv (link_id, from, to). */
+std::map<std::string, std::vector<std::pair<std::string, std::string>>>
+LinkEnds(const fs::path& dir)
+{
+    const auto [names, rows] = ReadCsv(dir / "links.csv");
+    const auto col = [&, &names = names](const std::string& n) {
+        return static_cast<size_t>(std::find(names.begin(), names.end(), n) - names.begin());
+    };
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> out;
+    for (const auto& r : rows)
+    {
+        out[r[col("link_id")]].emplace_back(r[col("from")], r[col("to")]);
+    }
+    return out;
+}
+
+} // namespace
+
+// Oblivious spraying draws a fresh entropy per packet, so a lost copy's entropy almost never
+// delivers a frame and paths.csv's `paths` cannot place it. The sender traceroutes the entropy
+// of a copy it resends (Fabric::TracePath: the switches' ECMP hash for those headers);
+// `traced_path` places it. Oracles: drops.csv (which locate never reads) says where each data
+// frame was dropped: every traced path of a row with losses must cross that cable; then
+// locate, with counters, time series, drops and failures removed, names the cable first;
+// and with `traced_path` blanked (what paths.csv held before) it does not.
+TEST_CASE("locate names a cable losing 1 percent under oblivious spraying from traced paths",
+          "[component][locate]")
+{
+    const auto spec =
+        tusk::LoadScenarioString(Scenario("host-spray", true), "locate-path-loss.toml");
+    auto r = Run(spec);
+    REQUIRE(r.finished);
+    const fs::path dir = Scratch("locate-path-loss-traced");
+    tusk::WriteRunFiles(r, dir.string());
+    const auto drops = DataDrops(dir);
+    const auto ends = LinkEnds(dir);
+    // Where the drops were, from the log: (src, dst, entropy) -> the link_id (an fcs drop is
+    // logged by the receiving port: `from` is the node that dropped it).
+    std::map<Key, std::string> dropAt;
+    {
+        std::ifstream in(dir / "drops.csv");
+        std::string line;
+        std::getline(in, line);
+        while (std::getline(in, line))
+        {
+            std::vector<std::string> f;
+            for (std::stringstream ss(line); std::getline(ss, line, ',');)
+            {
+                f.push_back(line);
+            }
+            if (f[5] == "data")
+            {
+                dropAt[{std::stoul(f[6]), std::stoul(f[7]), std::stoul(f[9])}] = f[1];
+            }
+        }
+    }
+    CHECK(Total(drops) >= 10);
+
+    auto [names, rows] = ReadCsv(dir / "paths.csv");
+    const auto col = [&, &names = names](const std::string& n) {
+        const auto i = static_cast<size_t>(std::find(names.begin(), names.end(), n) - names.begin());
+        REQUIRE(i < names.size());
+        return i;
+    };
+    const size_t cLoss = col("losses"), cPaths = col("paths"), cTraced = col("traced_path");
+    uint64_t lost = 0, unplaced = 0, traced = 0;
+    for (const auto& c : rows)
+    {
+        REQUIRE(c.size() == names.size());
+        const uint64_t l = std::stoull(c[cLoss]);
+        lost += l;
+        if (l == 0 || !c[cPaths].empty())
+        {
+            CHECK(c[cTraced].empty()); // only rows whose every copy was lost
+            continue;
+        }
+        unplaced += l;
+        if (c[cTraced].empty())
+        {
+            continue;
+        }
+        traced += l;
+        // The trace walks from the source host to the destination and crosses the link the
+        // copy was dropped on.
+        const Key k{std::stoul(c[col("src")]), std::stoul(c[col("dst")]),
+                    std::stoul(c[col("entropy")])};
+        const auto at = dropAt.find(k);
+        REQUIRE(at != dropAt.end());
+        std::string here = "host" + c[col("src")];
+        bool crossed = false;
+        std::string id;
+        for (std::stringstream ss(c[cTraced]); std::getline(ss, id, '>');)
+        {
+            const auto& e = ends.at(id);
+            const auto dirn = std::find_if(e.begin(), e.end(),
+                                           [&](const auto& x) { return x.first == here; });
+            REQUIRE(dirn != e.end());
+            crossed = crossed || id == at->second;
+            here = dirn->second;
+        }
+        CHECK(here == "host" + c[col("dst")]);
+        CAPTURE(c[cTraced], at->second);
+        CHECK(crossed);
+    }
+    // Most lost copies had no delivered frame on their entropy: the case the trace is for.
+    CAPTURE(lost, unplaced, traced);
+    CHECK(lost >= Total(drops) * 9 / 10);
+    CHECK(unplaced * 2 >= lost);
+    CHECK(traced == unplaced); // ECMP switches: every such entropy was traced
+
+    // locate, from paths.csv and link names only.
+    KeepLinkNames(dir);
+    for (const char* f : {"drops.csv", "pfc_events.csv", "timeseries.csv", "switch_timeseries.csv"})
+    {
+        fs::remove(dir / f);
+    }
+    {
+        nlohmann::json m = nlohmann::json::parse(Slurp(dir / "manifest.json"));
+        nlohmann::json kept;
+        kept["scenario"]["nic"]["mtu_bytes"] = m["scenario"]["nic"]["mtu_bytes"];
+        std::ofstream(dir / "manifest.json") << kept.dump();
+    }
+    const auto isCable = [](const nlohmann::json& cls) {
+        if (cls["links"].size() != 1)
+        {
+            return false;
+        }
+        const std::string a = cls["links"][0]["from"], b = cls["links"][0]["to"];
+        return (a == "agg0" && b == "core0") || (a == "core0" && b == "agg0");
+    };
+    {
+        const auto doc = LocateJson(dir);
+        CAPTURE(doc.dump(1).substr(0, 3000));
+        CHECK(doc["evidence"] == "paths");
+        REQUIRE(doc["named"].get<int>() >= 1);
+        const auto& top = doc["ranking"][0];
+        CHECK(top["named"].get<bool>());
+        CHECK(isCable(top));
+        CHECK(top["kind"] == "lossy");
+        for (const auto& cls : doc["ranking"])
+        {
+            if (cls["named"].get<bool>())
+            {
+                CHECK(isCable(cls));
+            }
+        }
+    }
+    // Without the traces (the column blanked): the lost copies have no path, nothing is named.
+    {
+        auto [n2, rows2] = ReadCsv(dir / "paths.csv");
+        std::string out;
+        for (size_t i = 0; i < n2.size(); ++i)
+        {
+            out += (i ? "," : "") + n2[i];
+        }
+        out += "\n";
+        for (auto& c : rows2)
+        {
+            c[cTraced].clear();
+            for (size_t i = 0; i < c.size(); ++i)
+            {
+                out += (i ? "," : "") + c[i];
+            }
+            out += "\n";
+        }
+        std::ofstream(dir / "paths.csv") << out;
+        const auto doc = LocateJson(dir);
+        CAPTURE(doc.dump(1).substr(0, 2000));
+        CHECK_FALSE((doc["named"].get<int>() >= 1 && isCable(doc["ranking"][0])));
+    }
+    fs::remove_all(dir);
+}
+
+// Under a switch policy whose choice is not a function of the headers (DRILL: the least
+// loaded of two sampled ports) a probe's path says nothing about the lost copy's: no trace,
+// also for the rows (oblivious spraying at the hosts) whose copies were all lost.
+TEST_CASE("paths.csv traces nothing under adaptive switch routing", "[component][locate]")
+{
+    std::string text = Scenario("drill", true);
+    const std::string policy = "policy = \"drill\"\n";
+    text.replace(text.find(policy), policy.size(),
+                 policy + "path_selector = \"oblivious-spray\"\n");
+    const auto spec = tusk::LoadScenarioString(text, "locate-path-loss.toml");
+    auto r = Run(spec);
+    REQUIRE(r.finished);
+    uint64_t unplaced = 0;
+    for (const auto& p : r.pathTelemetry)
+    {
+        unplaced += p.paths.empty() ? p.losses : 0;
+        CHECK(p.tracedPath.empty());
+    }
+    CHECK(unplaced > 0);
 }

@@ -163,6 +163,32 @@ TEST_CASE("ECMP with the same seed everywhere polarises a second tier", "[unit][
     }
 }
 
+TEST_CASE("probing an egress: ECMP answers its hash and counts nothing, DRILL cannot say",
+          "[unit][ecmp][drill]")
+{
+    // A traceroute with a frame's headers learns the frame's egress where the choice is a
+    // function of the headers (ECMP), and nothing where it depends on queues and random
+    // draws (DRILL): Fabric::TracePath relies on both answers.
+    auto c = Candidates(4, {40, 10, 30, 20});
+    auto ecmp = CreateObject<EcmpLoadBalancer>();
+    ecmp->SetAttribute("Seed", UintegerValue(77));
+    for (uint16_t sport = 49152; sport < 49152 + 256; ++sport)
+    {
+        const FrameMeta f = Flow(3, 9, sport);
+        uint32_t probed = 99;
+        REQUIRE(ecmp->ProbeEgress(At(0), f, c.data(), 4, probed));
+        CHECK(probed == Pick(ecmp, At(1), f, c));
+    }
+    CHECK(ecmp->GetDecisions() == 256); // the probes were not decisions
+    uint32_t one = 99;
+    CHECK(ecmp->ProbeEgress(At(0), Flow(3, 9, 1), c.data(), 1, one));
+    CHECK(one == 0);
+    auto drill = CreateObject<DrillLoadBalancer>();
+    uint32_t index = 0;
+    CHECK_FALSE(drill->ProbeEgress(At(0), Flow(3, 9, 5), c.data(), 4, index));
+    CHECK(drill->GetDecisions() == 0);
+}
+
 TEST_CASE("path pinning: one uplink per destination, whoever sends, collides on partial racks",
           "[unit][pinning]")
 {

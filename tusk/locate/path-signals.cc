@@ -186,6 +186,7 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
     const size_t cTimeouts = csv.Require("timeouts", why);
     const auto cLosses = csv.Find("losses"); // written since 2026-12-04
     const size_t cPaths = csv.Require("paths", why);
+    const auto cTraced = csv.Find("traced_path"); // written since 2026-12-04 (evening)
     std::vector<PathObservation> out;
     std::vector<std::string> f;
     while (csv.Next(f))
@@ -256,6 +257,29 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
             }
             pos = end + 1;
         }
+        if (p.paths.empty() && cTraced && !f[*cTraced].empty())
+        {
+            // Every copy lost: the path a probe with its headers takes (the sender's
+            // traceroute) carries them all.
+            if (p.lost == 0)
+            {
+                throw ns3::InputError(file, p.line, "traced_path",
+                                      "a traced path on a row that lost no copy");
+            }
+            FlowPath fp;
+            fp.packets = static_cast<double>(p.packets);
+            try
+            {
+                fp.hops = links.Walk(f[*cTraced], src, dst);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw ns3::InputError(file, p.line, "traced_path",
+                                      fmt::format("{} to {}: {}", src, dst, e.what()));
+            }
+            p.paths.push_back(std::move(fp));
+            p.traced = true;
+        }
         if (!p.paths.empty())
         {
             out.push_back(std::move(p));
@@ -277,14 +301,17 @@ KeyOf(const PathObservation& p)
     return PathKey{p.src, p.dst, p.qpn, p.paths.front().hops.size()};
 }
 
-/** Rows per comparison group. */
+/** Rows per comparison group (traced rows, whose frames all got lost, are not compared). */
 std::map<PathKey, size_t>
 GroupSizes(const std::vector<PathObservation>& paths)
 {
     std::map<PathKey, size_t> n;
     for (const auto& p : paths)
     {
-        ++n[KeyOf(p)];
+        if (!p.traced)
+        {
+            ++n[KeyOf(p)];
+        }
     }
     return n;
 }
@@ -375,7 +402,7 @@ LocateFromPaths(const Observations& obs,
     std::map<PathKey, double> base;
     for (const auto& p : paths)
     {
-        if (p.rttSamples >= o.minRttSamples)
+        if (p.rttSamples >= o.minRttSamples && !p.traced)
         {
             auto [it, fresh] = base.emplace(KeyOf(p), p.rttMinUs);
             it->second = fresh ? p.rttMinUs : std::min(it->second, p.rttMinUs);
@@ -385,7 +412,7 @@ LocateFromPaths(const Observations& obs,
     for (size_t i = 0; i < np; ++i)
     {
         const auto& p = paths[i];
-        if (p.rttSamples >= o.minRttSamples && groupSize.at(KeyOf(p)) >= 2)
+        if (p.rttSamples >= o.minRttSamples && !p.traced && groupSize.at(KeyOf(p)) >= 2)
         {
             y[i] = p.rttMinUs - base[KeyOf(p)];
             w[i] = 1.0; // every path one observation: the busiest must not drown the rest
@@ -424,6 +451,10 @@ LocateFromPaths(const Observations& obs,
     std::vector<double> frames(dl.size(), 0.0);
     for (const auto& p : paths)
     {
+        if (p.traced)
+        {
+            continue; // its frames were lost on the way: not the link's load
+        }
         for (const auto& fp : p.paths)
         {
             for (uint32_t l : fp.hops)

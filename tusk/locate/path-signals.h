@@ -31,9 +31,11 @@
  * spraying mostly flag reordering) are summed per class and tested against the loss rate of
  * the other packets (Poisson), the most significant class named and its paths' losses
  * explained, in turn; named at a rate of 0.1 % or more with two lossy paths. A class named
- * for losses alone reports its loss rate and rate 1 (no evidence that it is slow).
+ * for losses alone reports its loss rate and rate 1 (no evidence that it is slow). A row whose
+ * every copy was lost (no `paths`) is placed on its `traced_path`, the route a probe with its
+ * headers takes (the sender's traceroute), in the loss fit only.
  *
- * Reads only paths.csv (its telemetry columns and `paths`), the names of links.csv and, of the
+ * Reads only paths.csv (its telemetry columns, `paths` and `traced_path`), the names of links.csv and, of the
  * manifest, the MTU and configured link rates (Observations).
  */
 #ifndef TUSK_LOCATE_PATH_SIGNALS_H
@@ -68,10 +70,15 @@ struct PathObservation
      *  paths.csv without `losses`. Never NACKs: under spraying they mostly flag reordering. */
     uint64_t lost = 0;
     std::vector<FlowPath> paths; //!< directed links (Observations::links) and frames
+    /** No frame of it arrived: `paths` is its one traced path (paths.csv `traced_path`, the
+     *  route a probe with its headers takes), carrying its `packets`, all lost. Placed for
+     *  the loss fit only: not compared for delay, not counted in a link's load. */
+    bool traced = false;
 };
 
 /**
- * \brief Read paths.csv (`file` names it in messages) against `links`.
+ * \brief Read paths.csv (`file` names it in messages) against `links`: the rows with a path
+ * (`paths`), and those whose copies were all lost with their `traced_path` (`traced`).
  * \throws ns3::InputError naming the file, line and column: a missing column, a malformed
  *         number or path, a link id links.csv does not have, a path not from host<src> to
  *         host<dst>

@@ -13,7 +13,7 @@ namespace tusk
 
 const char* const kPathsCsvHeader =
     "src,dst,qpn,entropy,packets,bytes,retx_packets,rtt_samples,rtt_min_us,rtt_median_us,"
-    "rtt_p99_us,ecn_acks,trims,nacks,timeouts,losses,paths\n";
+    "rtt_p99_us,ecn_acks,trims,nacks,timeouts,losses,paths,traced_path\n";
 
 std::string
 PathsCsv(const RunResult& r)
@@ -22,10 +22,15 @@ PathsCsv(const RunResult& r)
     s.reserve(s.size() + r.pathTelemetry.size() * 96);
     for (const auto& p : r.pathTelemetry)
     {
-        s += fmt::format("{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{},{},{},{}\n", p.src,
+        s += fmt::format("{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{},{},{},{},", p.src,
                          p.dst, p.qpn, p.entropy, p.packets, p.bytes, p.retxPackets, p.rttSamples,
                          p.rttMinUs, p.rttMedianUs, p.rttP99Us, p.ecnAcks, p.trims, p.nacks,
                          p.timeouts, p.losses, locate::FormatPaths(p.paths));
+        for (size_t i = 0; i < p.tracedPath.size(); ++i)
+        {
+            s += (i ? ">" : "") + std::to_string(p.tracedPath[i]);
+        }
+        s += '\n';
     }
     return s;
 }

@@ -60,6 +60,10 @@ ReadLinkBytes(const std::string& dir, const Observations& obs)
         std::ifstream in(paths);
         for (const auto& p : locate::ReadPathObservations(in, paths.string(), obs.links))
         {
+            if (p.traced)
+            {
+                continue; // every frame of it lost: no load
+            }
             for (const auto& fp : p.paths)
             {
                 for (uint32_t l : fp.hops)
@@ -156,7 +160,7 @@ QueueingAvoiding(const std::string& dir, const Observations& obs, const locate::
     std::vector<double> median, p99;
     for (const auto& p : rows)
     {
-        if (p.rttSamples == 0)
+        if (p.rttSamples == 0 || p.traced)
         {
             continue;
         }

@@ -6,6 +6,7 @@
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/helper/multi-plane.h"
+#include "rdma/model/headers/roce-header.h"
 
 #include "ns3/callback.h"
 
@@ -73,9 +74,10 @@ RelativeErrorSketch::Quantile(double q) const
 }
 
 void
-PathTelemetryCollector::Attach(const std::vector<Ptr<RdmaNic>>& nics)
+PathTelemetryCollector::Attach(const std::vector<Ptr<RdmaNic>>& nics, const Fabric* fabric)
 {
     m_nics = nics;
+    m_fabric = fabric;
     for (uint32_t h = 0; h < nics.size(); ++h)
     {
         nics[h]->TraceConnectWithoutContext(
@@ -147,8 +149,62 @@ PathTelemetryCollector::OnSent(QpState* q, uint64_t psn, uint32_t payload, uint1
 }
 
 void
+PathTelemetryCollector::Trace(QpState* q, uint16_t entropy)
+{
+    EntropyStats& e = q->entropies[entropy];
+    if (e.traced)
+    {
+        return;
+    }
+    e.traced = true;
+    // The probe: the lost copy's headers, as RdmaNic puts them on a data frame.
+    FrameMeta probe;
+    probe.srcHost = q->host;
+    probe.dstHost = q->qp->GetPeerHost();
+    probe.dstQp = q->qp->GetPeerQpn();
+    probe.srcPort = entropy;
+    probe.dstPort = kRoceV2UdpPort;
+    probe.priority = q->qp->GetPriority();
+    probe.kind = FrameKind::DATA;
+    // The NIC port (plane) the copy left by: its entropy's, among the ports whose link is up.
+    const auto& hostLinks = m_fabric->ports[q->host];
+    uint32_t upMask = 0;
+    for (uint32_t k = 0; k < hostLinks.size() && k < 32; ++k)
+    {
+        const FabricLink& l = m_fabric->links[hostLinks[k]];
+        const Ptr<FabricNetDevice>& dev = m_fabric->graph.links[hostLinks[k]].a == q->host
+                                              ? l.devA
+                                              : l.devB;
+        upMask |= dev->IsLinkUp() ? 1u << k : 0u;
+    }
+    const uint32_t port =
+        PortOfEntropy(entropy, static_cast<uint32_t>(hostLinks.size()), upMask);
+    std::vector<uint32_t> links;
+    if (m_fabric->TracePath(probe, port, links))
+    {
+        e.traceLinks = std::move(links);
+    }
+}
+
+void
 PathTelemetryCollector::OnResent(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy)
 {
+    // The sender judged a copy of this PSN lost: traceroute the entropies of its earlier
+    // copies not seen to arrive (the receiver's reports say which arrived, as `losses`).
+    if (q->self->m_fabric)
+    {
+        const auto c = q->copies.find(psn);
+        if (c != q->copies.end())
+        {
+            for (const auto& [sentEntropy, arrived] : c->second.sent)
+            {
+                if (!arrived)
+                {
+                    q->self->Trace(q, sentEntropy);
+                }
+            }
+        }
+    }
     q->self->Note(q, psn, payload, entropy, true);
 }
 
@@ -322,12 +378,17 @@ PathTelemetryCollector::Take(const Fabric& fabric)
                     r.paths.emplace_back(std::move(links), frames);
                 }
             }
+            if (r.losses > 0 && r.paths.empty())
+            {
+                r.tracedPath = e.traceLinks;
+            }
             rows.push_back(std::move(r));
         }
     }
     m_qps.clear();
     m_byQpn.clear();
     m_nics.clear();
+    m_fabric = nullptr;
     return rows;
 }
 

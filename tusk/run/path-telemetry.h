@@ -16,6 +16,15 @@
  * to arrive (a needless resend still on its way, or lost, when the run ended) is not judged.
  * Charged to the lost copy's entropy. A trimmed copy arrived (its header did): `trims`.
  *
+ * `tracedPath`: what the sender learns by tracerouting a copy it resends (007, Arzani et al.,
+ * NSDI 2018): when a QP resends a PSN (it judged a copy lost: NAK, SACK gap, trim NACK or
+ * timeout, whatever its transport uses), the entropy of every earlier copy of that PSN not
+ * seen to arrive is traced once (its first resend), Fabric::TracePath with the copy's headers
+ * (src, dst, UDP ports, QP, priority, plane): the switches' forwarding decision for those
+ * headers at that moment, no counter, queue or failure read. Under a policy whose choice is
+ * not a function of the headers (adaptive routing, DRILL, ConWeave, switch spraying) there is
+ * none. Kept for rows whose copies were lost and none arrived (no `paths`).
+ *
  * Everything comes from trace sources that are connected only when the option is on
  * (RdmaNic "QpCreated", then the QP's PacketSent, PacketRetransmitted, PacketAcked,
  * NakReceived and PacketReceived and its PathSelector's Feedback): a run without it connects
@@ -100,6 +109,9 @@ struct PathTelemetryRow
     /** The links its frames arrived by (links.csv link_ids in order) and the frames on each,
      *  in order of first arrival; frames dropped on the way are not counted. */
     std::vector<std::pair<std::vector<uint32_t>, uint64_t>> paths;
+    /** The traced path of this entropy (links.csv link_ids in order, the host's link first),
+     *  when `losses` > 0, `paths` is empty and the trace reached `dst`; else empty. */
+    std::vector<uint32_t> tracedPath;
 };
 
 /**
@@ -114,8 +126,10 @@ class PathTelemetryCollector
     PathTelemetryCollector(const PathTelemetryCollector&) = delete;
     PathTelemetryCollector& operator=(const PathTelemetryCollector&) = delete;
 
-    /** Follow every QP `nics` create from now on (nics indexed by host id). */
-    void Attach(const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics);
+    /** Follow every QP `nics` create from now on (nics indexed by host id); `fabric`, when
+     *  given, is traced from on every resend (tracedPath). */
+    void Attach(const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics,
+                const ns3::Fabric* fabric = nullptr);
     /** The rows, sorted by (src, qpn, entropy), paths decoded by `fabric`; QPs that sent
      *  nothing have none. Drops the collected state. */
     std::vector<PathTelemetryRow> Take(const ns3::Fabric& fabric);
@@ -133,6 +147,8 @@ class PathTelemetryCollector
         uint64_t losses = 0; //!< counted when the collector is emptied (Take)
         RelativeErrorSketch rtt;
         std::vector<std::pair<uint64_t, uint64_t>> paths; //!< (FrameMeta::path, frames)
+        bool traced = false;          //!< a trace was tried (at most one per entropy)
+        std::vector<uint32_t> traceLinks; //!< its result when it reached the receiver
     };
     /** The transmissions of one PSN, in the order sent. */
     struct Copies
@@ -169,8 +185,11 @@ class PathTelemetryCollector
     /** Count the copies of `c` lost before its last arrived one into `q`'s entropies. */
     static void ChargeLosses(QpState* q, const Copies& c);
     void Note(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy, bool resent);
+    /** Traceroute `entropy` of `q`'s packets through m_fabric (once per entropy). */
+    void Trace(QpState* q, uint16_t entropy);
 
     std::vector<ns3::Ptr<ns3::RdmaNic>> m_nics;
+    const ns3::Fabric* m_fabric = nullptr; //!< traced from on resends; null: no traces
     std::deque<QpState> m_qps; //!< stable addresses: the callbacks are bound to them
     /** (host, qpn) -> its state, to find a receiving QP's sender. */
     std::map<std::pair<uint32_t, uint32_t>, QpState*> m_byQpn;

@@ -96,7 +96,7 @@ Observers::Attach(const ScenarioSpec& spec,
     if (spec.output.pathTelemetry)
     {
         m_pathTelemetry = std::make_unique<PathTelemetryCollector>();
-        m_pathTelemetry->Attach(nics);
+        m_pathTelemetry->Attach(nics, &built.fabric); // traceroutes on resends
         m_fabric = &built.fabric;
     }
     // ar.csv: every switch's load balancer counts its choices (off: one pointer test each).

@@ -58,7 +58,9 @@ Rows()
               "Write `paths.csv`: per sending QP and entropy value (UDP source port: the path a "
               "packet-spraying NIC chose), the data packets and bytes sent on it, its RTT "
               "samples (count, min, median, p99), ECN-echoing ACKs, trims, other losses and "
-              "timeouts, and the links its frames took ([results-format.md](results-format.md), "
+              "timeouts, the links its frames took and, for an entropy whose copies were all "
+              "lost, the path a probe with its headers takes (a traceroute on resend) "
+              "([results-format.md](results-format.md), "
               "\"paths.csv\"): what a UEC NIC's path selector keeps, for `tusk locate` to find a "
               "slow link that spraying hides ([locate.md](locate.md)). Connects trace sources "
               "only when `true`; the simulation itself is unchanged."),

@@ -408,4 +408,44 @@ Fabric::DecodePath(uint32_t src, uint64_t path, std::vector<uint32_t>& links) co
     return DecodeHostPortPath(graph, ports, src, 0, path, links);
 }
 
+bool
+Fabric::TracePath(const FrameMeta& probe, uint32_t hostPort, std::vector<uint32_t>& links) const
+{
+    links.clear();
+    const uint32_t src = probe.srcHost;
+    if (src >= graph.numHosts || hostPort >= ports[src].size())
+    {
+        return false;
+    }
+    FrameMeta p = probe;
+    uint32_t v = src;
+    uint32_t li = ports[src][hostPort];
+    for (int hop = 0; hop < 64; ++hop)
+    {
+        links.push_back(li);
+        const TopoLink& l = graph.links[li];
+        v = l.a == v ? l.b : l.a;
+        if (graph.vertices[v].kind == TopoVertex::HOST)
+        {
+            return v == probe.dstHost;
+        }
+        const auto& out = ports[v];
+        const auto in = std::find(out.begin(), out.end(), li);
+        uint16_t egress = 0;
+        if (in == out.end() ||
+            !switches[v - graph.numHosts]->ProbeEgress(static_cast<uint16_t>(in - out.begin()), p,
+                                                       egress) ||
+            egress >= out.size())
+        {
+            return false;
+        }
+        if (p.ttl > 0)
+        {
+            --p.ttl; // as SwitchPort::Enqueue: every switch decrements it
+        }
+        li = out[egress];
+    }
+    return false;
+}
+
 } // namespace ns3

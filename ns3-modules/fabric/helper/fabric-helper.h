@@ -64,6 +64,19 @@ struct Fabric
      * false for a host with several links (a multi-plane fabric: the code does not say which)
      */
     bool DecodePath(uint32_t src, uint64_t path, std::vector<uint32_t>& links) const;
+    /**
+     * \brief Traceroute: the links (graph link indices, in the order crossed) a probe with
+     * `probe`'s headers (srcHost, dstHost, UDP ports, dstQp, priority; ttl as the host sends
+     * it) leaving host probe.srcHost by its port `hostPort` would take now, from each switch's
+     * forwarding: its table's equal-cost ports whose link is up and its load balancer's choice
+     * for those headers (SwitchNode::ProbeEgress), the TTL decremented per switch as the
+     * ports do. Reads no counter, queue or failure: only the forwarding function, as a
+     * traceroute with the same headers learns it (007, Arzani et al., NSDI 2018).
+     * \return false (and `links` partial) when a switch cannot say (an adaptive or random
+     * policy: the probe's path is not determined), has no usable route, or the walk exceeds
+     * 64 hops; true when it reached host probe.dstHost
+     */
+    bool TracePath(const FrameMeta& probe, uint32_t hostPort, std::vector<uint32_t>& links) const;
 
   private:
     mutable std::map<std::pair<uint32_t, uint32_t>, std::vector<std::vector<PathHop>>> m_profileCache;

@@ -45,6 +45,32 @@ LoadBalancer::SelectEgress(const LbContext& ctx,
     return index;
 }
 
+bool
+LoadBalancer::ProbeEgress(const LbContext& ctx,
+                          const FrameMeta& frame,
+                          const EgressCandidate* candidates,
+                          uint32_t count,
+                          uint32_t& index) const
+{
+    if (count == 0 || m_frameHooks)
+    {
+        return false;
+    }
+    if (count == 1)
+    {
+        index = 0;
+        return true;
+    }
+    if (!DoProbeEgress(ctx, frame, candidates, count, index))
+    {
+        return false;
+    }
+    NS_ABORT_MSG_IF(index >= count,
+                    "LoadBalancer " << GetInstanceTypeId().GetName() << " probed index "
+                                    << index << " of " << count << " candidates");
+    return true;
+}
+
 void
 LoadBalancer::EnableDecisionLog(uint32_t ports)
 {

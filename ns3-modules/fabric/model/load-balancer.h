@@ -92,6 +92,22 @@ class LoadBalancer : public Object
                           uint32_t count);
 
     /**
+     * \brief The egress a probe with `frame`'s headers would take, as a traceroute learns it
+     * (007, Arzani et al., NSDI 2018): the policy's choice when it is a function of the
+     * headers, the candidate set and the switch's configuration alone (ECMP's hash, a source
+     * route, a static table). Changes nothing: no decision is counted or logged, no state is
+     * kept. \param index set to the chosen index in [0, count) when the answer is true
+     * \return false when the policy cannot say: its choice depends on queues, time, random
+     * draws or state a probe would change (adaptive routing, DRILL, ConWeave, flowlets,
+     * spraying), or it rewrites frames (frame hooks). count == 1 is answered without asking.
+     */
+    bool ProbeEgress(const LbContext& ctx,
+                     const FrameMeta& frame,
+                     const EgressCandidate* candidates,
+                     uint32_t count,
+                     uint32_t& index) const;
+
+    /**
      * \brief Per-frame hooks for policies that read or write fabric-internal header fields
      * (CONGA's overlay tags and feedback). The switch calls FrameArrived for every frame it
      * forwards, before the route lookup, and FrameLeaving once the egress port is chosen
@@ -242,6 +258,16 @@ class LoadBalancer : public Object
                                     const FrameMeta& frame,
                                     const EgressCandidate* candidates,
                                     uint32_t count) = 0;
+    /** ProbeEgress's answer, count >= 2: true and `index` when the choice is a pure
+     *  function of the arguments and the policy's configuration; the default, false. */
+    virtual bool DoProbeEgress(const LbContext& ctx,
+                               const FrameMeta& frame,
+                               const EgressCandidate* candidates,
+                               uint32_t count,
+                               uint32_t& index) const
+    {
+        return false;
+    }
     virtual void DoFrameArrived(const LbContext& ctx, FrameMeta& frame) {}
     virtual void DoFrameLeaving(const LbContext& ctx,
                                 FrameMeta& frame,

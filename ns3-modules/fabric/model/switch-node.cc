@@ -262,6 +262,48 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
     }
 }
 
+bool
+SwitchNode::ProbeEgress(uint16_t inPort, const FrameMeta& probe, uint16_t& outPort) const
+{
+    const PortSpan routeSpan = GetRoute(probe.dstHost);
+    if (!m_lb || routeSpan.size() == 0)
+    {
+        return false;
+    }
+    // As ReceiveFromPort: the context the policy would see, the ports whose link is up. The
+    // policies that answer read none of the candidates' queue state.
+    LbContext ctx;
+    ctx.now = Simulator::Now();
+    ctx.switchId = m_switchId;
+    ctx.ingressPort = inPort;
+    if (m_hostEdge)
+    {
+        ctx.fromHost = inPort < m_portFacesHost.size() && m_portFacesHost[inPort];
+        const auto& edge = *m_hostEdge;
+        ctx.srcEdge = probe.srcHost < edge.size() ? edge[probe.srcHost] : LbContext::kNoEdge;
+        ctx.dstEdge = probe.dstHost < edge.size() ? edge[probe.dstHost] : LbContext::kNoEdge;
+    }
+    std::vector<EgressCandidate> usable;
+    usable.reserve(routeSpan.size());
+    for (uint32_t i = 0; i < routeSpan.size(); ++i)
+    {
+        if (m_ports[routeSpan.data()[i]]->IsLinkUp())
+        {
+            EgressCandidate c;
+            c.port = routeSpan.data()[i];
+            usable.push_back(c);
+        }
+    }
+    uint32_t index = 0;
+    if (usable.empty() ||
+        !m_lb->ProbeEgress(ctx, probe, usable.data(), static_cast<uint32_t>(usable.size()), index))
+    {
+        return false;
+    }
+    outPort = usable[index].port;
+    return true;
+}
+
 void
 SwitchNode::FinishPorts()
 {

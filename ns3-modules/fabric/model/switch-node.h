@@ -90,6 +90,14 @@ class SwitchNode : public Node
     void SetEdgeInfo(std::shared_ptr<const std::vector<uint32_t>> hostEdge,
                      std::vector<uint8_t> portFacesHost);
 
+    /**
+     * \brief Where a probe with `probe`'s headers arriving on `inPort` now would leave: the
+     * forwarding table's equal-cost ports whose link is up, and the load balancer's choice
+     * among them when it is a function of the headers (LoadBalancer::ProbeEgress). Changes
+     * nothing. \return false with no route, no usable port, or a policy that cannot say
+     */
+    bool ProbeEgress(uint16_t inPort, const FrameMeta& probe, uint16_t& outPort) const;
+
     /** Called by a port when a frame has arrived. */
     void ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta);
     /** Called by a port when a frame left its egress queue: release its buffer, maybe XON. */
