@@ -174,3 +174,21 @@ TEST_CASE("locate paths: lost copies name the class every lossy path crosses, an
     r = LocateFromPaths(obs, rows, PathLocateOptions());
     CHECK(r.named == 0);
 }
+
+TEST_CASE("locate paths: a class with fewer than half a lost copy has p-value 1, not an error",
+          "[unit][locate]")
+{
+    // Lost copies are shared among the classes a path crosses, and a named class's share is
+    // explained away, so a class may hold 0.4 of a copy. P(X >= 0) = 1: before, the Poisson
+    // tail was asked for P(X <= -1) and boost threw (`tusk locate` exited "internal error" on a
+    // REPS run with a 60 % lossy link).
+    Eigen::SparseMatrix<double> share(1, 2);
+    share.insert(0, 0) = 0.9; // class 0 carries 90 % of the path's packets
+    share.insert(0, 1) = 0.1; // class 1 the rest
+    std::vector<LossClass> c;
+    REQUIRE_NOTHROW(c = FitLossClasses(share, {4.0}, {100.0}, 0.001, 1, 0.01));
+    REQUIRE(c.size() == 2);
+    CHECK(c[1].lost == Approx(0.4));
+    CHECK(c[1].pValue == 1.0);
+    CHECK_FALSE(c[1].named);
+}

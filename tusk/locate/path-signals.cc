@@ -54,20 +54,22 @@ TierOf(const std::string& name)
     return VertexTier(name);
 }
 
-/** P(X >= k) for X ~ Poisson(lambda); 0 when lambda = 0 and k > 0. */
+/** P(X >= k) for X ~ Poisson(lambda), k rounded to the nearest count (the residual losses of
+ *  later rounds are fractional); 0 when lambda = 0 and k > 0. */
 double
 PoissonTail(double k, double lambda)
 {
-    if (k <= 0)
+    const double count = std::floor(k + 0.5);
+    if (count <= 0)
     {
-        return 1.0;
+        return 1.0; // P(X >= 0); boost refuses a cdf at -1 (k in (0, 0.5) was an internal error)
     }
     if (lambda <= 0)
     {
         return 0.0;
     }
     const boost::math::poisson_distribution<double> d(lambda);
-    return boost::math::cdf(boost::math::complement(d, std::floor(k + 0.5) - 1));
+    return boost::math::cdf(boost::math::complement(d, count - 1));
 }
 
 } // namespace

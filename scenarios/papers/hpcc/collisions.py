@@ -22,9 +22,26 @@ import sys
 import pandas as pd
 
 
+def read(run, name, columns):
+    """RUN/NAME as a DataFrame; a ValueError naming the file when a column is missing."""
+    frame = pd.read_csv(f"{run}/{name}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} has no column {', '.join(missing)}")
+    return frame
+
+
 def directed_paths(run):
-    flows = pd.read_csv(f"{run}/flows.csv")
-    links = pd.read_csv(f"{run}/links.csv")
+    flows = read(run, "flows.csv", ["flow_id", "src", "path"])
+    links = read(run, "links.csv", ["link_id", "from", "to"])
+    if flows.src.duplicated().any():
+        raise ValueError(f"flows.csv: host {flows.src[flows.src.duplicated()].iloc[0]} sends "
+                         "more than one flow (collisions.py reads permutations: one flow a host)")
+    unrouted = flows.path.isna() | (flows.path.astype(str).str.strip() == "")
+    if unrouted.any():
+        raise ValueError(f"flows.csv: flow {flows.flow_id[unrouted].iloc[0]} has no single "
+                         "`path` (a spraying policy or several QPs a flow; collisions.py reads "
+                         "per-flow ECMP runs)")
     ends = collections.defaultdict(dict)
     for lid, a, b in zip(links.link_id, links["from"], links["to"]):
         ends[int(lid)][a] = b
@@ -42,7 +59,7 @@ def directed_paths(run):
 def table(run):
     paths = directed_paths(run)
     load = collections.Counter(h for hops in paths.values() for h in hops)
-    trace = pd.read_csv(f"{run}/cc_trace.csv")
+    trace = read(run, "cc_trace.csv", ["src", "rate_gbps"])
     lowest = trace.groupby("src").rate_gbps.min()
     rows = collections.defaultdict(lambda: [0, 0])
     for src, hops in paths.items():
@@ -97,7 +114,9 @@ def main():
         try:
             rows = table(run)
         except (OSError, KeyError, ValueError) as e:
-            sys.exit(f"{run}: {e} (a results folder of a run with [output] cc_trace = true?)")
+            print(f"collisions.py: {run}: {e} (a results folder of a permutation run with "
+                  "[output] cc_trace = true?)", file=sys.stderr)
+            sys.exit(2)
         cells = ", ".join(f"{s}: {n[1]}/{n[0]}" for s, n in sorted(rows.items()))
         total = sum(n[1] for n in rows.values())
         print(f"{run}: below 2 Gb/s by flows on the busiest fabric link: {cells}; "
