@@ -44,8 +44,8 @@ namespace
 extern "C" void
 OnInterrupt(int sig)
 {
-    // Not strictly async-signal-safe, but the process is about to end either way and leaving
-    // half a result behind is what atomic results promise not to do.
+    // Async-signal-safe (system calls only): leaving half a result behind is what atomic results
+    // promise not to do.
     AbandonActiveStaging();
     // write(2) is async-signal-safe; a researcher whose job a scheduler ended sees why.
     const char* msg = sig == SIGINT

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -17,8 +19,7 @@
 #include <set>
 #include <sstream>
 
-#include <csignal>
-
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -34,9 +35,74 @@ const char* const kResultsMarker = ".tusk-results";
 namespace
 {
 
-/** The StagedResults alive in this process (for AbandonActiveStaging). */
-std::string g_activeStaging;
-std::string g_activeLock;
+/**
+ * The StagedResults alive in this process, for AbandonActiveStaging, which runs in a signal
+ * handler: plain character arrays, read there without allocating ("" = none).
+ */
+char g_activeStaging[PATH_MAX];
+char g_activeLock[PATH_MAX];
+
+/** Copy `from` into a registration array ("" when it does not fit: then nothing is removed). */
+void
+Register(char (&to)[PATH_MAX], const std::string& from)
+{
+    const size_t n = from.size() < PATH_MAX ? from.size() : 0;
+    std::memcpy(to, from.data(), n);
+    to[n] = '\0';
+}
+
+/**
+ * Remove `name` (a file or a folder and all it holds) under the folder `parentFd`, with system
+ * calls only (openat, getdents64, unlinkat, close): async-signal-safe, unlike
+ * std::filesystem::remove_all, which allocates (an interrupt that arrived inside malloc then
+ * aborted in malloc and left the folder behind). Entries are removed while their folder is
+ * read, so it is read again until a pass finds nothing; at most 16 levels deep.
+ */
+void
+RemoveTreeAt(int parentFd, const char* name, int depth)
+{
+    if (::unlinkat(parentFd, name, 0) == 0 || depth > 16)
+    {
+        return;
+    }
+    const int fd = ::openat(parentFd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+    {
+        return;
+    }
+    alignas(8) char buf[4096];
+    for (int pass = 0; pass < 1000; ++pass)
+    {
+        bool found = false;
+        ::lseek(fd, 0, SEEK_SET);
+        for (;;)
+        {
+            const ssize_t n = ::getdents64(fd, buf, sizeof buf);
+            if (n <= 0)
+            {
+                break;
+            }
+            for (ssize_t off = 0; off < n;)
+            {
+                const auto* d = reinterpret_cast<const struct dirent64*>(buf + off);
+                off += d->d_reclen;
+                const char* e = d->d_name;
+                if (e[0] == '.' && (e[1] == '\0' || (e[1] == '.' && e[2] == '\0')))
+                {
+                    continue;
+                }
+                found = true;
+                RemoveTreeAt(fd, e, depth + 1);
+            }
+        }
+        if (!found)
+        {
+            break;
+        }
+    }
+    ::close(fd);
+    ::unlinkat(parentFd, name, AT_REMOVEDIR);
+}
 
 /**
  * SIGINT and SIGTERM held back for this object's life: the interrupt handler
@@ -666,8 +732,8 @@ StagedResults::StagedResults(const std::string& destination, const std::string& 
         fs::remove_all(m_staging, ec); // the destructor does not run for a throwing constructor
         throw;
     }
-    g_activeStaging = m_staging;
-    g_activeLock = m_final + ".lock";
+    Register(g_activeStaging, m_staging);
+    Register(g_activeLock, m_final + ".lock");
 }
 
 StagedResults::~StagedResults()
@@ -678,8 +744,8 @@ StagedResults::~StagedResults()
         std::error_code ec;
         fs::remove_all(m_staging, ec);
     }
-    g_activeStaging.clear();
-    g_activeLock.clear();
+    g_activeStaging[0] = '\0';
+    g_activeLock[0] = '\0';
 }
 
 void
@@ -740,11 +806,13 @@ StagedResults::Commit()
 void
 AbandonActiveStaging()
 {
-    if (!g_activeStaging.empty())
+    if (g_activeStaging[0] != '\0')
     {
-        std::error_code ec;
-        fs::remove_all(g_activeStaging, ec);
-        ::unlink(g_activeLock.c_str());
+        RemoveTreeAt(AT_FDCWD, g_activeStaging, 0);
+        if (g_activeLock[0] != '\0')
+        {
+            ::unlink(g_activeLock);
+        }
     }
 }
 

@@ -138,7 +138,8 @@ class StagedResults
 
 /**
  * \brief Remove the staging folder of the StagedResults alive in this process, and its lock
- * file, for a handler of SIGINT/SIGTERM that is about to end the process.
+ * file, for a handler of SIGINT/SIGTERM that is about to end the process. Async-signal-safe:
+ * system calls only, no allocation.
  */
 void AbandonActiveStaging();
 
