@@ -64,18 +64,21 @@ AddCommand(CLI::App& app, CommandOptions& o)
         ->capture_default_str();
     cmd->add_option("--seed", t.seed, "Seed of the Gibbs sampler and the bootstrap")
         ->capture_default_str();
-    cmd->add_flag("--what-if", o.whatIf,
+    CLI::Option* whatIf = cmd->add_flag("--what-if", o.whatIf,
                   "Cost the first named suspect: the bytes its siblings carried for it, the "
                   "queueing on the paths that avoid it, and two derived runs from the manifest "
                   "(no fault; the suspect as found plus one sibling cable down) with their CCT "
                   "and FCTs (docs/locate.md, \"What a hidden fault costs\")");
     cmd->add_option("--what-if-link", o.whatIfLink,
-                    "FROM->TO: cost this link direction instead of the first named");
+                    "FROM->TO: cost this link direction instead of the first named")
+        ->needs(whatIf);
     cmd->add_option("--what-if-down", o.whatIfDown,
                     "FROM-TO: the cable the derived run also takes down (default: the suspect's "
-                    "sibling that carried the most)");
+                    "sibling that carried the most)")
+        ->needs(whatIf);
     cmd->add_option("--what-if-out", o.whatIfOut,
-                    "Where the derived runs go (default RESULTS_DIR.what-if, beside the run)");
+                    "Where the derived runs go (default RESULTS_DIR.what-if, beside the run)")
+        ->needs(whatIf);
     return cmd;
 }
 
@@ -429,8 +432,11 @@ RunCommand(const CommandOptions& o, std::ostream& out)
         q.link = static_cast<uint32_t>(suspect);
         const auto it = v.rate.find(q.link);
         q.rateFactor = it != v.rate.end() ? it->second : 1.0;
+        // Only per-path telemetry counts lost frames. Completion-time evidence counts resends
+        // (a go-back-N window per loss: 74 % "lost" for a 1 % link) and its rate already carries
+        // what the losses cost the flows.
         const auto lost = v.loss.find(q.link);
-        q.lossRate = lost != v.loss.end() ? lost->second : 0.0;
+        q.lossRate = v.evidence == "paths" && lost != v.loss.end() ? lost->second : 0.0;
         q.evidence = v.evidence;
         q.down = o.whatIfDown;
         w = o.whatIfRunner(q);

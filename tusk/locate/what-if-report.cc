@@ -52,7 +52,7 @@ PrintWhatIf(const nlohmann::json& w, std::ostream& out)
         out << "what-if: no suspect to cost (nothing named; --what-if-link names one)\n";
         return;
     }
-    out << fmt::format("\nwhat-if for {} (link {}), rate {:.2f} of nominal, {:.2g} % of frames "
+    out << fmt::format("\nwhat-if for {} (link {}), rate {:.2f} of nominal, {:.2f} % of frames "
                        "lost, as found from {} evidence\n",
                        LinkName(w["link"]), w["link"]["link_id"].get<uint32_t>(),
                        w["rate_factor"].get<double>(), 100 * w.value("loss_rate", 0.0),

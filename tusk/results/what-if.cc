@@ -312,6 +312,19 @@ RunWhatIf(const locate::WhatIfRequest& q)
                                           down));
     }
     const std::string cable = d.from + "-" + d.to;
+    if (down == cable || down == d.to + "-" + d.from)
+    {
+        throw ns3::InputError("<command line>", 0, "--what-if-down",
+                              fmt::format("\"{}\" is the suspect's own cable; name a sibling "
+                                          "(FROM-TO) to take down beside it",
+                                          down));
+    }
+    std::error_code ec;
+    if (fs::exists(q.outDir, ec) && !fs::is_directory(q.outDir, ec))
+    {
+        throw ns3::InputError("<command line>", 0, "--what-if-out",
+                              fmt::format("{} exists and is not a folder", q.outDir));
+    }
     std::vector<FailureEntry> asFound;
     std::string asFoundText;
     if (q.rateFactor < 1.0)
