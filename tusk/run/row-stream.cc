@@ -15,12 +15,59 @@
 #include <cstring>
 #include <limits>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace tusk
 {
 
 constexpr size_t kSpillChunk = 8192; //!< values read back at a time
+
+namespace
+{
+
+/**
+ * An unnamed scratch file, open for reading and writing, in folder `dir`: made as
+ * `dir/.rows-XXXXXX` and unlinked at once (row-stream.h, "Scratch files"); for "" a
+ * std::tmpfile. `name` is set to what errors call it. \throws WriteError
+ */
+std::FILE*
+OpenScratchFile(const std::string& dir, std::string& name)
+{
+    if (dir.empty())
+    {
+        name = "a temporary file (tmpfile)";
+        std::FILE* f = std::tmpfile();
+        if (f == nullptr)
+        {
+            throw WriteError(name, errno);
+        }
+        return f;
+    }
+    std::string path = dir + "/.rows-XXXXXX";
+    std::vector<char> buf(path.begin(), path.end());
+    buf.push_back('\0');
+    const int fd = ::mkostemp(buf.data(), O_CLOEXEC);
+    if (fd < 0)
+    {
+        throw WriteError(path + " (a scratch file of the streamed rows)", errno);
+    }
+    path = buf.data();
+    name = path + " (a scratch file of the streamed rows, unlinked)";
+    // Unlinked at once: the open file is its only reference, so it never shows in the folder
+    // (the marker's file list, the manifest) and goes with this process, however it ends.
+    ::unlink(path.c_str());
+    std::FILE* f = ::fdopen(fd, "w+b");
+    if (f == nullptr)
+    {
+        const int err = errno;
+        ::close(fd);
+        throw WriteError(name, err);
+    }
+    return f;
+}
+
+} // namespace
 
 template <class Fn>
 void
@@ -31,14 +78,14 @@ DoubleSpill::ForEach(Fn&& fn) const
         std::vector<double> chunk(kSpillChunk);
         if (std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0)
         {
-            throw WriteError("a temporary file (tmpfile)", errno);
+            throw WriteError(m_name, errno);
         }
         for (uint64_t left = m_onFile; left > 0;)
         {
             const size_t want = static_cast<size_t>(std::min<uint64_t>(left, chunk.size()));
             if (std::fread(chunk.data(), sizeof(double), want, m_file) != want)
             {
-                throw WriteError("a temporary file (tmpfile): short read", EIO);
+                throw WriteError(m_name + ": short read", EIO);
             }
             for (size_t k = 0; k < want; ++k)
             {
@@ -166,14 +213,14 @@ DoubleSpill::Flush()
     {
         return;
     }
-    if (m_file == nullptr && (m_file = std::tmpfile()) == nullptr)
+    if (m_file == nullptr)
     {
-        throw WriteError("a temporary file (tmpfile)", errno);
+        m_file = OpenScratchFile(m_dir, m_name);
     }
     if (std::fseek(m_file, 0, SEEK_END) != 0 ||
         std::fwrite(m_buffer.data(), sizeof(double), m_buffer.size(), m_file) != m_buffer.size())
     {
-        throw WriteError("a temporary file (tmpfile)", errno);
+        throw WriteError(m_name, errno);
     }
     m_onFile += m_buffer.size();
     m_buffer.clear();
@@ -232,30 +279,30 @@ OrderStatistic(const std::vector<const DoubleSpill*>& parts, uint64_t rank)
 
 // ---- RowStream --------------------------------------------------------------------------
 
-/** A staged file written through a temporary name (renamed by Commit), or an anonymous
- *  temporary file (a part joined into a staged file at the end). */
+/** A staged file written through a temporary name (renamed by Commit), or an unnamed
+ *  scratch file in the staging folder (a part joined into a staged file at the end). */
 class RowStream::TextFile
 {
   public:
-    /** `path` empty: an anonymous temporary file. */
-    explicit TextFile(std::string path)
-        : m_path(std::move(path))
+    /** The staged file `path`. */
+    static std::unique_ptr<TextFile> Staged(const std::string& path)
     {
-        if (m_path.empty())
+        auto f = std::unique_ptr<TextFile>(new TextFile());
+        f->m_path = path;
+        f->m_tmp = path + fmt::format(".tmp-{}", ::getpid());
+        f->m_name = path;
+        if ((f->m_file = std::fopen(f->m_tmp.c_str(), "wb")) == nullptr)
         {
-            m_file = std::tmpfile();
-            m_name = "a temporary file (tmpfile)";
+            throw WriteError(f->m_name, errno);
         }
-        else
-        {
-            m_tmp = m_path + fmt::format(".tmp-{}", ::getpid());
-            m_file = std::fopen(m_tmp.c_str(), "wb");
-            m_name = m_path;
-        }
-        if (m_file == nullptr)
-        {
-            throw WriteError(m_name, errno);
-        }
+        return f;
+    }
+    /** A scratch file in folder `dir` (OpenScratchFile). */
+    static std::unique_ptr<TextFile> Scratch(const std::string& dir)
+    {
+        auto f = std::unique_ptr<TextFile>(new TextFile());
+        f->m_file = OpenScratchFile(dir, f->m_name);
+        return f;
     }
     ~TextFile()
     {
@@ -318,6 +365,7 @@ class RowStream::TextFile
     }
 
   private:
+    TextFile() = default;
     std::string m_path;
     std::string m_tmp;
     std::string m_name;
@@ -329,6 +377,13 @@ class RowStream::TextFile
  *  its per-flow invariant violations. */
 struct RowStream::Part
 {
+    explicit Part(const std::string& dir)
+        : slowdowns(dir),
+          fairSlowdowns(dir),
+          fctsUs(dir),
+          reorderTerms(dir)
+    {
+    }
     std::unique_ptr<TextFile> files[3];
     DoubleSpill slowdowns;     //!< finished flows
     DoubleSpill fairSlowdowns; //!< finished flows with a collective-aware ideal
@@ -342,7 +397,8 @@ RowStream::RowStream(const std::string& dir,
                      size_t parts,
                      std::string policy,
                      std::vector<uint32_t> nodeIds)
-    : m_policy(std::move(policy)),
+    : m_dir(dir),
+      m_policy(std::move(policy)),
       m_nodeIds(std::move(nodeIds))
 {
     const char* names[3] = {"flows.csv", "collectives.csv", "waits.csv"};
@@ -350,12 +406,12 @@ RowStream::RowStream(const std::string& dir,
                                     WaitsCsvHeader()};
     for (int i = 0; i < 3; ++i)
     {
-        m_files[i] = std::make_unique<TextFile>(dir + "/" + names[i]);
+        m_files[i] = TextFile::Staged(dir + "/" + names[i]);
         m_files[i]->Write(headers[i]);
     }
     for (size_t p = 0; p < parts; ++p)
     {
-        m_parts.push_back(std::make_unique<Part>());
+        m_parts.push_back(std::make_unique<Part>(dir));
     }
 }
 
@@ -376,7 +432,7 @@ RowStream::Add(size_t part,
         }
         if (!p.files[i])
         {
-            p.files[i] = std::make_unique<TextFile>("");
+            p.files[i] = TextFile::Scratch(m_dir);
         }
         return *p.files[i];
     };
