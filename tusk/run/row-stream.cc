@@ -8,8 +8,6 @@
 #include "results/results-dir.h"
 #include "results/results-writer.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -279,44 +277,18 @@ OrderStatistic(const std::vector<const DoubleSpill*>& parts, uint64_t rank)
 
 // ---- RowStream --------------------------------------------------------------------------
 
-/** A staged file written through a temporary name (renamed by Commit), or an unnamed
- *  scratch file in the staging folder (a part joined into a staged file at the end). */
-class RowStream::TextFile
+/** A part's text in an unnamed scratch file (OpenScratchFile), joined into its staged file at
+ *  the end. */
+class RowStream::ScratchText
 {
   public:
-    /** The staged file `path`. */
-    static std::unique_ptr<TextFile> Staged(const std::string& path)
+    explicit ScratchText(const std::string& dir)
+        : m_file(OpenScratchFile(dir, m_name))
     {
-        auto f = std::unique_ptr<TextFile>(new TextFile());
-        f->m_path = path;
-        f->m_tmp = path + fmt::format(".tmp-{}", ::getpid());
-        f->m_name = path;
-        if ((f->m_file = std::fopen(f->m_tmp.c_str(), "wb")) == nullptr)
-        {
-            throw WriteError(f->m_name, errno);
-        }
-        return f;
     }
-    /** A scratch file in folder `dir` (OpenScratchFile). */
-    static std::unique_ptr<TextFile> Scratch(const std::string& dir)
-    {
-        auto f = std::unique_ptr<TextFile>(new TextFile());
-        f->m_file = OpenScratchFile(dir, f->m_name);
-        return f;
-    }
-    ~TextFile()
-    {
-        if (m_file != nullptr)
-        {
-            std::fclose(m_file);
-            if (!m_tmp.empty())
-            {
-                ::unlink(m_tmp.c_str());
-            }
-        }
-    }
-    TextFile(const TextFile&) = delete;
-    TextFile& operator=(const TextFile&) = delete;
+    ~ScratchText() { std::fclose(m_file); }
+    ScratchText(const ScratchText&) = delete;
+    ScratchText& operator=(const ScratchText&) = delete;
 
     void Write(const std::string& text)
     {
@@ -325,51 +297,28 @@ class RowStream::TextFile
             throw WriteError(m_name, errno);
         }
     }
-    /** Appends what `part` holds, and closes it. */
-    void Append(TextFile& part)
+    /** Appends what it holds to `to`. */
+    void AppendTo(AtomicFile& to)
     {
-        if (std::fflush(part.m_file) != 0 || std::fseek(part.m_file, 0, SEEK_SET) != 0)
+        if (std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0)
         {
-            throw WriteError(part.m_name, errno);
+            throw WriteError(m_name, errno);
         }
         std::vector<char> chunk(kTextChunk);
         size_t n = 0;
-        while ((n = std::fread(chunk.data(), 1, chunk.size(), part.m_file)) > 0)
+        while ((n = std::fread(chunk.data(), 1, chunk.size(), m_file)) > 0)
         {
-            if (std::fwrite(chunk.data(), 1, n, m_file) != n)
-            {
-                throw WriteError(m_name, errno);
-            }
+            to.Write(chunk.data(), n);
         }
-        if (std::ferror(part.m_file))
+        if (std::ferror(m_file))
         {
-            throw WriteError(part.m_name, EIO);
-        }
-        std::fclose(part.m_file);
-        part.m_file = nullptr;
-    }
-    /** As WriteFileAtomic: synced, then renamed to its path. */
-    void Commit()
-    {
-        const bool ok = std::fflush(m_file) == 0 && ::fsync(::fileno(m_file)) == 0;
-        const int err = errno;
-        const bool closed = std::fclose(m_file) == 0;
-        m_file = nullptr;
-        if (!ok || !closed || ::rename(m_tmp.c_str(), m_path.c_str()) != 0)
-        {
-            // The first failure's errno: the flush or sync's, else fclose's or rename's.
-            const int e = !ok ? err : errno;
-            ::unlink(m_tmp.c_str());
-            throw WriteError(m_path, e);
+            throw WriteError(m_name, EIO);
         }
     }
 
   private:
-    TextFile() = default;
-    std::string m_path;
-    std::string m_tmp;
-    std::string m_name;
-    std::FILE* m_file = nullptr;
+    std::string m_name; //!< for errors; before m_file (set by OpenScratchFile)
+    std::FILE* m_file;
 };
 
 /** What a part (a job, or the other transfers) keeps until the files are joined: its text
@@ -384,7 +333,7 @@ struct RowStream::Part
           reorderTerms(dir)
     {
     }
-    std::unique_ptr<TextFile> files[3];
+    std::unique_ptr<ScratchText> files[3]; //!< parts after the first (made when first written)
     DoubleSpill slowdowns;     //!< finished flows
     DoubleSpill fairSlowdowns; //!< finished flows with a collective-aware ideal
     DoubleSpill fctsUs;        //!< finished flows
@@ -406,7 +355,7 @@ RowStream::RowStream(const std::string& dir,
                                     WaitsCsvHeader()};
     for (int i = 0; i < 3; ++i)
     {
-        m_files[i] = TextFile::Staged(dir + "/" + names[i]);
+        m_files[i] = std::make_unique<AtomicFile>(dir + "/" + names[i]);
         m_files[i]->Write(headers[i]);
     }
     for (size_t p = 0; p < parts; ++p)
@@ -425,16 +374,18 @@ RowStream::Add(size_t part,
                const std::vector<WaitRow>& waits)
 {
     Part& p = *m_parts.at(part);
-    const auto fileOf = [&](int i) -> TextFile& {
+    // Part 0 into the staged file itself, the others into their scratch files.
+    const auto write = [&](int i, const std::string& text) {
         if (part == 0)
         {
-            return *m_files[i];
+            m_files[i]->Write(text);
+            return;
         }
         if (!p.files[i])
         {
-            p.files[i] = TextFile::Scratch(m_dir);
+            p.files[i] = std::make_unique<ScratchText>(m_dir);
         }
-        return *p.files[i];
+        p.files[i]->Write(text);
     };
     const auto rowOf = [&](int64_t t) -> const FlowRow& {
         return flows.at(static_cast<size_t>(static_cast<uint64_t>(t) - first));
@@ -446,14 +397,13 @@ RowStream::Add(size_t part,
     // flows.csv, and what the summary and the invariants read of each flow (Summarize and
     // InvariantViolations on RunResult::flows, in the same order).
     RunSummary& s = m_totals.flowSummary;
-    TextFile& flowFile = fileOf(0);
     m_text.clear();
     for (const FlowRow& f : flows)
     {
         AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds);
         if (m_text.size() >= kTextChunk)
         {
-            flowFile.Write(m_text);
+            write(0, m_text);
             m_text.clear();
         }
         if (f.finished)
@@ -482,7 +432,7 @@ RowStream::Add(size_t part,
         }
         m_totals.flowsInFlight += f.pktsInFlight;
     }
-    flowFile.Write(m_text);
+    write(0, m_text);
 
     m_text.clear();
     for (const CollectiveRow& c : collectives)
@@ -491,20 +441,19 @@ RowStream::Add(size_t part,
                                m_policy);
         p.collectives.emplace_back(c);
     }
-    fileOf(1).Write(m_text);
+    write(1, m_text);
 
     m_text.clear();
-    TextFile& waitFile = fileOf(2);
     for (const WaitRow& w : waits)
     {
         AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr);
         if (m_text.size() >= kTextChunk)
         {
-            waitFile.Write(m_text);
+            write(2, m_text);
             m_text.clear();
         }
     }
-    waitFile.Write(m_text);
+    write(2, m_text);
     m_text.clear();
     m_text.shrink_to_fit();
 }
@@ -518,7 +467,7 @@ RowStream::Finish(StreamedRows& out)
         {
             if (m_parts[k]->files[i])
             {
-                m_files[i]->Append(*m_parts[k]->files[i]);
+                m_parts[k]->files[i]->AppendTo(*m_files[i]);
                 m_parts[k]->files[i].reset();
             }
         }

@@ -39,6 +39,8 @@
 namespace tusk
 {
 
+class AtomicFile;
+
 /** A sequence of doubles appended in order and read back in order; spilled to an unnamed
  *  scratch file beyond a small buffer. */
 class DoubleSpill
@@ -115,12 +117,12 @@ class RowStream
     void Finish(StreamedRows& out);
 
   private:
-    class TextFile;
+    class ScratchText;
     struct Part;
     std::string m_dir; //!< the staging folder (the staged files and the scratch files)
     std::string m_policy;
     std::vector<uint32_t> m_nodeIds;
-    std::unique_ptr<TextFile> m_files[3]; //!< flows, collectives, waits (staged)
+    std::unique_ptr<AtomicFile> m_files[3]; //!< flows, collectives, waits (staged)
     std::vector<std::unique_ptr<Part>> m_parts;
     StreamedRows m_totals; //!< the order-free part of the result (counts, integer sums)
     uint64_t m_maxRowsHeld = 0;
