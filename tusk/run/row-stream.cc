@@ -3,6 +3,7 @@
  */
 #include "run/row-stream.h"
 
+#include "run/flow-summary.h"
 #include "run/run-stages.h"
 #include "run/stats.h"
 #include "results/results-dir.h"
@@ -327,17 +328,11 @@ class RowStream::ScratchText
 struct RowStream::Part
 {
     explicit Part(const std::string& dir)
-        : slowdowns(dir),
-          fairSlowdowns(dir),
-          fctsUs(dir),
-          reorderTerms(dir)
+        : values{DoubleSpill(dir), DoubleSpill(dir), DoubleSpill(dir), DoubleSpill(dir)}
     {
     }
     std::unique_ptr<ScratchText> files[3]; //!< parts after the first (made when first written)
-    DoubleSpill slowdowns;     //!< finished flows
-    DoubleSpill fairSlowdowns; //!< finished flows with a collective-aware ideal
-    DoubleSpill fctsUs;        //!< finished flows
-    DoubleSpill reorderTerms;  //!< reorder_mean x ooo_packets, where not 0
+    DoubleSpill values[kFlowStats];        //!< by FlowStat (SummarizeFlow), in id order
     std::vector<CollectiveBrief> collectives;
     std::vector<std::string> violations;
 };
@@ -394,8 +389,8 @@ RowStream::Add(size_t part,
     m_totals.flows += flows.size();
     m_totals.waits += waits.size();
 
-    // flows.csv, and what the summary and the invariants read of each flow (Summarize and
-    // InvariantViolations on RunResult::flows, in the same order).
+    // flows.csv, and what the summary and the invariants read of each flow (as Summarize and
+    // InvariantViolations on RunResult::flows, in the same order: SummarizeFlow).
     RunSummary& s = m_totals.flowSummary;
     m_text.clear();
     for (const FlowRow& f : flows)
@@ -406,26 +401,8 @@ RowStream::Add(size_t part,
             write(0, m_text);
             m_text.clear();
         }
-        if (f.finished)
-        {
-            p.slowdowns.Push(f.slowdown);
-            if (f.fairIdealPs > 0)
-            {
-                p.fairSlowdowns.Push(f.fairSlowdown);
-            }
-            p.fctsUs.Push(static_cast<double>(f.fctPs) / 1e6);
-        }
-        else
-        {
-            ++s.unfinished;
-        }
-        AddFlowCounters(s, f);
-        // Adding 0 leaves the sum as it is: only the other terms are kept.
-        const double term = f.reorderMean * static_cast<double>(f.oooPackets);
-        if (term != 0)
-        {
-            p.reorderTerms.Push(term);
-        }
+        SummarizeFlow(s, f,
+                      [&p](FlowStat k, double v) { p.values[static_cast<size_t>(k)].Push(v); });
         if (f.pktsInFlight < 0)
         {
             p.violations.push_back(FlowConservationViolation(f));
@@ -479,35 +456,36 @@ RowStream::Finish(StreamedRows& out)
     out = std::move(m_totals);
     out.active = true;
     out.maxRowsHeld = m_maxRowsHeld;
-    std::vector<const DoubleSpill*> slowdowns;
-    std::vector<const DoubleSpill*> fair;
-    std::vector<const DoubleSpill*> fcts;
-    std::vector<const DoubleSpill*> reorder;
+    // The values of every part, in part order (id order), by FlowStat.
+    struct Spilled
+    {
+        std::vector<const DoubleSpill*> of[kFlowStats];
+        const std::vector<const DoubleSpill*>& At(FlowStat k) const
+        {
+            return of[static_cast<size_t>(k)];
+        }
+        double Sum(FlowStat k) const
+        {
+            double sum = 0.0;
+            ForEachOf(At(k), [&sum](double v) { sum += v; });
+            return sum;
+        }
+        double Mean(FlowStat k) const { return MeanOf(At(k)); }
+        double Max(FlowStat k) const { return MaxOf(At(k)); }
+        double NearestRank(FlowStat k, double q) const { return NearestRankOf(At(k), q); }
+    } spilled;
     for (const auto& p : m_parts)
     {
         out.collectives.insert(out.collectives.end(), p->collectives.begin(),
                                p->collectives.end());
         out.flowViolations.insert(out.flowViolations.end(), p->violations.begin(),
                                   p->violations.end());
-        slowdowns.push_back(&p->slowdowns);
-        fair.push_back(&p->fairSlowdowns);
-        fcts.push_back(&p->fctsUs);
-        reorder.push_back(&p->reorderTerms);
+        for (size_t k = 0; k < kFlowStats; ++k)
+        {
+            spilled.of[k].push_back(&p->values[k]);
+        }
     }
-    RunSummary& s = out.flowSummary;
-    s.flows = out.flows;
-    double reorderSum = 0.0;
-    ForEachOf(reorder, [&reorderSum](double v) { reorderSum += v; });
-    s.reorderMean = s.oooPackets ? reorderSum / static_cast<double>(s.oooPackets) : 0;
-    s.meanSlowdown = MeanOf(slowdowns);
-    s.p50Slowdown = NearestRankOf(slowdowns, 0.5);
-    s.p99Slowdown = NearestRankOf(slowdowns, 0.99);
-    s.p999Slowdown = NearestRankOf(slowdowns, 0.999);
-    s.maxSlowdown = MaxOf(slowdowns);
-    s.meanFairSlowdown = MeanOf(fair);
-    s.p99FairSlowdown = NearestRankOf(fair, 0.99);
-    s.maxFctUs = MaxOf(fcts);
-    s.p99FctUs = NearestRankOf(fcts, 0.99);
+    FinishFlowSummary(out.flowSummary, out.flows, spilled);
     m_parts.clear();
 }
 
