@@ -14,6 +14,8 @@
 
 #include "ns3/simulator.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -231,30 +233,79 @@ ReadFile(const std::filesystem::path& p)
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-/** `s` run by RunInto into a fresh folder with the rows streamed (RunOptions::streamRows);
- *  the folder is returned in `dir`. */
-tusk::RunResult
-RunStreamed(const tusk::ScenarioSpec& s, std::filesystem::path& dir)
+/** A fresh folder name for a run's results (not made). */
+std::filesystem::path
+FreshDir()
 {
     static int n = 0;
-    dir = std::filesystem::temp_directory_path() /
-          ("tusk-stream-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    std::filesystem::path dir =
+        std::filesystem::temp_directory_path() /
+        ("tusk-stream-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
     std::filesystem::remove_all(dir);
-    tusk::RunOptions o;
+    return dir;
+}
+
+/** `s` run by RunInto into a fresh folder with the rows streamed (RunOptions::streamRows, or
+ *  kept in memory with `stream` false); the folder is returned in `dir`. */
+tusk::RunResult
+RunStreamed(const tusk::ScenarioSpec& s,
+            std::filesystem::path& dir,
+            tusk::RunOptions o = tusk::RunOptions(),
+            bool stream = true)
+{
+    dir = FreshDir();
     o.progress = false;
-    o.streamRows = true;
+    o.streamRows = stream;
     return tusk::RunInto(s, dir.string(), o);
 }
 
-} // namespace
-
-TEST_CASE("a job's rows streamed to the files as its iterations retire are the rows kept in "
-          "memory, byte for byte",
-          "[component][memory][lazy]")
+/** What this process's open files that are unlinked ("PATH (deleted)") are, by fd target. */
+std::vector<std::string>
+DeletedOpenFiles()
 {
-    // Two jobs that retire interleaved (job b's rows go after all of job a's) and background
-    // flows (ids after both jobs'): the order the files must keep. Summary percentiles and
-    // means, job rows and invariants from the streamed values equal those from the rows.
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
+    {
+        std::error_code ec;
+        const std::string target = std::filesystem::read_symlink(e.path(), ec).string();
+        const std::string deleted = " (deleted)";
+        if (!ec && target.size() > deleted.size() &&
+            target.compare(target.size() - deleted.size(), deleted.size(), deleted) == 0)
+        {
+            out.push_back(target);
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/** The scratch files of a streamed run (row-stream.h: `.rows-XXXXXX`, unlinked) among `files`. */
+size_t
+ScratchFiles(const std::vector<std::string>& files)
+{
+    return std::count_if(files.begin(), files.end(), [](const std::string& f) {
+        return f.find("/.rows-") != std::string::npos;
+    });
+}
+
+/** Paths of the files below `dir`, relative to it, sorted. */
+std::vector<std::string>
+FilesBelow(const std::filesystem::path& dir)
+{
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    {
+        out.push_back(e.path().lexically_relative(dir).string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/** Two jobs that retire interleaved (job b's rows go after all of job a's) and background
+ *  flows (ids after both jobs'). */
+tusk::ScenarioSpec
+TwoJobsAndBackground()
+{
     tusk::ScenarioSpec s = RingJob(5, true);
     s.jobs[0].placement = "explicit";
     s.jobs[0].hosts = {0, 2};
@@ -268,6 +319,19 @@ TEST_CASE("a job's rows streamed to the files as its iterations retire are the r
     bg.load = 0.5;
     bg.durationPs = 100'000'000; // 100 us
     s.background.push_back(bg);
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("a job's rows streamed to the files as its iterations retire are the rows kept in "
+          "memory, byte for byte",
+          "[component][memory][lazy]")
+{
+    // Two jobs that retire interleaved (job b's rows go after all of job a's) and background
+    // flows (ids after both jobs'): the order the files must keep. Summary percentiles and
+    // means, job rows and invariants from the streamed values equal those from the rows.
+    const tusk::ScenarioSpec s = TwoJobsAndBackground();
     std::filesystem::path dir;
     const tusk::RunResult streamed = RunStreamed(s, dir);
     const tusk::RunResult kept = Run(s);
@@ -393,4 +457,159 @@ TEST_CASE("a two-job run stopped before its later iterations start writes collec
         CHECK(cell == (c.criticalFlow < 0 ? "" : std::to_string(c.criticalFlow)));
     }
     CHECK(std::count(waits.begin(), waits.end(), '\n') == r.waits.size() + 1);
+}
+
+TEST_CASE("a streamed run's scratch files are unnamed files in its staging folder, gone when it "
+          "commits or is interrupted",
+          "[component][memory][lazy]")
+{
+    // row-stream.h, "Scratch files": the parts' text (job b, the background flows) and spilled
+    // values go to the results' filesystem, not the system's temporary folder (a tmpfs there is
+    // memory the peak RSS does not count), and never have a name in the results: not in the
+    // committed folder, not in the marker's file list. Before, they were std::tmpfile()s in
+    // /tmp ("/tmp/#123 (deleted)").
+    const tusk::ScenarioSpec s = TwoJobsAndBackground();
+    const std::vector<std::string> before = DeletedOpenFiles();
+    const auto opened = [&before]() {
+        std::vector<std::string> out;
+        for (const auto& f : DeletedOpenFiles())
+        {
+            if (!std::binary_search(before.begin(), before.end(), f))
+            {
+                out.push_back(f);
+            }
+        }
+        return out;
+    };
+    std::filesystem::path dir;
+    const auto stagingFolders = [&dir]() {
+        std::vector<std::filesystem::path> out;
+        for (const auto& e : std::filesystem::directory_iterator(dir.parent_path()))
+        {
+            if (e.path().filename().string().rfind(dir.filename().string() + ".staging-", 0) == 0)
+            {
+                out.push_back(e.path());
+            }
+        }
+        return out;
+    };
+    std::vector<std::string> during;
+    std::vector<std::string> namedDuring;
+    tusk::RunOptions o;
+    o.afterRun = [&](ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&) {
+        during = opened();
+        for (const auto& staging : stagingFolders())
+        {
+            for (const auto& f : FilesBelow(staging))
+            {
+                namedDuring.push_back(f);
+            }
+        }
+    };
+    const tusk::RunResult r = RunStreamed(s, dir, o);
+    REQUIRE(r.streamed.active);
+    CAPTURE(during, namedDuring);
+    CHECK(ScratchFiles(during) >= 2); // job b's text files, the background flows'
+    for (const auto& f : during)
+    {
+        CHECK(f.rfind(dir.string() + ".staging-", 0) == 0); // in the staging folder only
+    }
+    CHECK(std::none_of(namedDuring.begin(), namedDuring.end(),
+                       [](const std::string& f) { return f.rfind(".rows-", 0) == 0; }));
+    const std::vector<std::string> files = FilesBelow(dir);
+    CAPTURE(files);
+    CHECK(std::none_of(files.begin(), files.end(),
+                       [](const std::string& f) { return f.find(".rows-") != std::string::npos; }));
+    const auto marker = nlohmann::json::parse(ReadFile(dir / ".tusk-results"));
+    std::vector<std::string> listed = marker.at("files").get<std::vector<std::string>>();
+    listed.push_back(".tusk-results");
+    std::sort(listed.begin(), listed.end());
+    CHECK(listed == files);
+    CHECK(opened().empty()); // closed: their space is free
+    std::filesystem::remove_all(dir);
+
+    // Interrupted (RunOptions::poll, as a Ctrl-C in the Python module): the staging folder goes,
+    // and the scratch files with the process's last reference to them.
+    size_t scratchAtStop = 0;
+    int polls = 0;
+    tusk::RunOptions stop;
+    stop.poll = [&]() {
+        if (++polls < 3)
+        {
+            return true;
+        }
+        scratchAtStop = ScratchFiles(opened());
+        return false;
+    };
+    CHECK_THROWS_AS(RunStreamed(s, dir, stop), tusk::RunInterrupted);
+    CHECK(scratchAtStop >= 1);
+    CHECK(opened().empty());
+    CHECK(stagingFolders().empty());
+    CHECK_FALSE(std::filesystem::exists(dir));
+}
+
+TEST_CASE("a stopped [[jobs]] run streamed writes the files of the same run kept in memory, byte "
+          "for byte",
+          "[component][memory][lazy]")
+{
+    // stop_time before the jobs end: the rows of the iterations still live are added at the
+    // end (run-collect.cc), iterations not started have none (ids with gaps), flows are
+    // unfinished. Every file, the manifest but its times, and the marker's file list of the
+    // streamed run are those of the same run written from the rows kept in memory.
+    tusk::ScenarioSpec s = TwoJobsAndBackground();
+    s.jobs[0].iterations = 30;
+    s.jobs[1].iterations = 30;
+    s.stopTimePs = 40'000'000; // 40 us: both jobs and the background flows under way
+    s.requireFinish = false;
+    std::filesystem::path streamedDir;
+    std::filesystem::path keptDir;
+    const tusk::RunResult streamed = RunStreamed(s, streamedDir);
+    const tusk::RunResult kept = RunStreamed(s, keptDir, tusk::RunOptions(), false);
+    REQUIRE_FALSE(streamed.finished);
+    REQUIRE(streamed.streamed.active);
+    REQUIRE_FALSE(kept.streamed.active);
+    REQUIRE(!kept.flows.empty());
+    // What the stop leaves: unfinished flows, job iterations not started (a gap in the ids
+    // before the background flows'), and jobs with retired iterations and live ones.
+    CHECK(kept.summary.unfinished > 0);
+    CHECK(kept.flows.back().id >= kept.flows.size());
+    REQUIRE(kept.jobs.size() == 2);
+    for (const auto& j : kept.jobs)
+    {
+        CAPTURE(j.name);
+        CHECK_FALSE(j.finished);
+        CHECK(j.iterationEndPs.at(0) > 0); // its first iteration finished
+    }
+    const std::vector<std::string> files = FilesBelow(streamedDir);
+    CHECK(files == FilesBelow(keptDir));
+    for (const auto& f : files)
+    {
+        CAPTURE(f);
+        const std::string a = ReadFile(streamedDir / f);
+        const std::string b = ReadFile(keptDir / f);
+        if (f == "manifest.json")
+        {
+            auto ma = nlohmann::json::parse(a);
+            auto mb = nlohmann::json::parse(b);
+            for (const char* key : {"wall_time_s", "setup_time_s", "run_time_s"})
+            {
+                ma.erase(key);
+                mb.erase(key);
+            }
+            CHECK(ma.dump(1) == mb.dump(1));
+        }
+        else if (f == ".tusk-results")
+        {
+            CHECK(nlohmann::json::parse(a).at("files") == nlohmann::json::parse(b).at("files"));
+        }
+        else
+        {
+            CHECK(a == b);
+        }
+    }
+    CHECK(streamed.summary.unfinished == kept.summary.unfinished);
+    CHECK(streamed.invariantViolations == kept.invariantViolations);
+    CHECK(streamed.failure == kept.failure);
+    std::filesystem::remove_all(streamedDir);
+    std::filesystem::remove_all(keptDir);
 }

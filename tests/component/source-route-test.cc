@@ -350,7 +350,7 @@ TEST_CASE("source-route: with nic.ack_route reverse every ACK and NAK retraces t
         AddFlow(s, 5, 1, 64 * 4096);
         AddFlow(s, 2, 3, 64 * 4096); // inside a pair
     }
-    s.nic.ackRoute = ackRoute;
+    s.nic.ackRoute = ackRoute == "reverse" ? ns3::RdmaNic::ACK_REVERSE : ns3::RdmaNic::ACK_FIXED;
     ReplyPaths log;
     tusk::RunOptions o;
     o.beforeRun = [&log](ns3::Fabric& f, const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics) {
@@ -427,7 +427,7 @@ RunAckFailover(const std::string& ackRoute)
     s.fabric.reconvergencePs = 0; // static routes
     s.pfc.enabled = false;
     s.nic.rtoPs = 100'000'000; // 100 us
-    s.nic.ackRoute = ackRoute;
+    s.nic.ackRoute = ackRoute == "reverse" ? ns3::RdmaNic::ACK_REVERSE : ns3::RdmaNic::ACK_FIXED;
     s.nic.qpsPerConnection = 32; // 64 responder QPs on each leaf
     s.output.dropLog = true;
     s.stopTimePs = 2'000'000'000ULL;

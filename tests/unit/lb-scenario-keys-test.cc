@@ -165,10 +165,15 @@ TEST_CASE("nic.ack_route: unset by default (the policy decides), fixed or revers
     CHECK_FALSE(LoadScenarioString("", "lb.toml").nic.ackRoute.has_value());
     const auto s = LoadScenarioString("[nic]\nack_route = \"reverse\"\n", "lb.toml");
     REQUIRE(s.nic.ackRoute.has_value());
-    CHECK(*s.nic.ackRoute == "reverse");
+    CHECK(*s.nic.ackRoute == ns3::RdmaNic::ACK_REVERSE); // converted where it is read
+    CHECK(*LoadScenarioString("[nic]\nack_route = \"fixed\"\n", "lb.toml").nic.ackRoute ==
+          ns3::RdmaNic::ACK_FIXED);
     const auto bad = LoadError("[nic]\nack_route = \"sideways\"\n");
     CHECK(bad.Key() == "nic.ack_route");
     CHECK(bad.Line() == 2);
+    CHECK(bad.File() == "lb.toml");
+    CHECK(std::string(bad.what()).find("expected \"fixed\" or \"reverse\"; got \"sideways\"") !=
+          std::string::npos);
     // The presets that answer on the reverse route: the source-routed sprayers only.
     for (const auto& p : ns3::SwitchPolicies())
     {

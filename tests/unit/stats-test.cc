@@ -7,9 +7,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace tusk;
 
@@ -121,4 +124,40 @@ TEST_CASE("the order statistic of spilled values is the sorted sample's, at ever
     }
     CHECK(std::isnan(tusk::OrderStatistic(parts, 0)));
     CHECK(std::isnan(tusk::OrderStatistic(parts, 200'001)));
+}
+
+TEST_CASE("values spilled into a folder are in an unnamed file there, read back in order",
+          "[unit][stats]")
+{
+    // row-stream.h, "Scratch files": a streamed run's spills go to its staging folder, made as
+    // .rows-XXXXXX and unlinked at once: nothing in the folder to commit or list, the open
+    // file its only reference.
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("tusk-spill-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    {
+        tusk::DoubleSpill s(dir.string());
+        for (int i = 0; i < 20'000; ++i) // more than the buffer: spilled
+        {
+            s.Push(20'000.0 - i);
+        }
+        CHECK(s.Size() == 20'000);
+        CHECK(fs::is_empty(dir));
+        size_t unlinkedThere = 0;
+        for (const auto& e : fs::directory_iterator("/proc/self/fd"))
+        {
+            std::error_code ec;
+            const std::string target = fs::read_symlink(e.path(), ec).string();
+            unlinkedThere += !ec && target.rfind((dir / ".rows-").string(), 0) == 0 &&
+                             target.find(" (deleted)") != std::string::npos;
+        }
+        CHECK(unlinkedThere == 1);
+        const std::vector<const tusk::DoubleSpill*> parts = {&s};
+        CHECK(tusk::OrderStatistic(parts, 1) == 1.0);
+        CHECK(tusk::OrderStatistic(parts, 12'345) == 12'345.0);
+        CHECK(tusk::OrderStatistic(parts, 20'000) == 20'000.0);
+    }
+    CHECK(fs::is_empty(dir));
+    fs::remove_all(dir);
 }

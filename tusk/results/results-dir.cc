@@ -378,12 +378,12 @@ LockPathOf(const std::string& finalDir)
     return finalDir + ".lock";
 }
 
-/** Write all of `text` to `fd`; false with errno set on an error. */
+/** Write all `n` bytes at `data` to `fd`; false with errno set on an error. */
 bool
-WriteAll(int fd, const std::string& text)
+WriteAll(int fd, const char* data, size_t n)
 {
-    const char* p = text.data();
-    size_t left = text.size();
+    const char* p = data;
+    size_t left = n;
     while (left > 0)
     {
         const ssize_t n = ::write(fd, p, left);
@@ -421,28 +421,61 @@ WriteError::WriteError(const std::string& message)
 {
 }
 
+AtomicFile::AtomicFile(std::string path)
+    : m_path(std::move(path)),
+      m_tmp(m_path + fmt::format(".tmp-{}", ::getpid()))
+{
+    m_fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (m_fd < 0)
+    {
+        throw WriteError(m_path, errno);
+    }
+}
+
+AtomicFile::~AtomicFile()
+{
+    if (m_fd >= 0)
+    {
+        ::close(m_fd);
+    }
+    if (!m_tmp.empty())
+    {
+        ::unlink(m_tmp.c_str());
+    }
+}
+
+void
+AtomicFile::Write(const char* data, size_t n)
+{
+    if (!WriteAll(m_fd, data, n))
+    {
+        throw WriteError(m_path, errno);
+    }
+}
+
+void
+AtomicFile::Commit()
+{
+    const bool synced = ::fsync(m_fd) == 0;
+    const int err = errno;
+    const bool closed = ::close(m_fd) == 0;
+    m_fd = -1;
+    if (!synced || !closed || ::rename(m_tmp.c_str(), m_path.c_str()) != 0)
+    {
+        const int e = !synced ? err : errno;
+        ::unlink(m_tmp.c_str());
+        m_tmp.clear();
+        throw WriteError(m_path, e);
+    }
+    m_tmp.clear();
+}
+
 void
 WriteFileAtomic(const std::string& path, const std::string& text)
 {
-    const std::string tmp = path + fmt::format(".tmp-{}", ::getpid());
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-    {
-        throw WriteError(path, errno);
-    }
-    if (!WriteAll(fd, text) || ::fsync(fd) != 0)
-    {
-        const int err = errno;
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        throw WriteError(path, err);
-    }
-    if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0)
-    {
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        throw WriteError(path, err);
-    }
+    AtomicFile f(path);
+    f.Write(text);
+    f.Commit();
 }
 
 PathLock::PathLock(const std::string& path, const std::string& holder, const std::string& subject,
@@ -505,7 +538,7 @@ PathLock::PathLock(const std::string& path, const std::string& holder, const std
         throw ns3::InputError(subject, 0, "", "cannot lock " + path + ": it keeps being replaced");
     }
     const std::string pid = fmt::format("{}\n", ::getpid());
-    if (::ftruncate(m_fd, 0) != 0 || !WriteAll(m_fd, pid))
+    if (::ftruncate(m_fd, 0) != 0 || !WriteAll(m_fd, pid.data(), pid.size()))
     {
         // The pid is only for the message of a refused second writer; the lock holds anyway.
     }

@@ -20,6 +20,7 @@
 #ifndef TUSK_RESULTS_DIR_H
 #define TUSK_RESULTS_DIR_H
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -147,8 +148,40 @@ void AbandonActiveStaging();
 std::string HostName();
 
 /**
- * \brief Write `text` to `path` atomically (a temporary file in the same directory, then
- * rename).
+ * \brief A file written atomically, in as many pieces as the writer likes: into `PATH.tmp-PID`
+ * beside it (the same directory, so the same filesystem), then synced and renamed to PATH by
+ * Commit(). Until then PATH is as it was; the temporary file of one not committed (an
+ * exception) is removed on destruction. WriteFileAtomic is one Write and a Commit; the
+ * streamed rows (row-stream.h) write flows.csv, collectives.csv and waits.csv through it.
+ */
+class AtomicFile
+{
+  public:
+    /** \throws WriteError naming `path` if the temporary file cannot be created */
+    explicit AtomicFile(std::string path);
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    /** Append `n` bytes at `data`. \throws WriteError naming the path */
+    void Write(const char* data, size_t n);
+    void Write(const std::string& text) { Write(text.data(), text.size()); }
+    /**
+     * \brief Sync, close and rename it to its path.
+     * \throws WriteError naming the path with the first failure's errno (the sync's, else the
+     *         close's or the rename's); the temporary file is removed, the path unchanged
+     */
+    void Commit();
+
+  private:
+    std::string m_path;
+    std::string m_tmp; //!< "" once committed or removed
+    int m_fd = -1;
+};
+
+/**
+ * \brief Write `text` to `path` atomically (AtomicFile: a temporary file in the same directory,
+ * then rename).
  * \throws WriteError on an OS error (the temporary file is removed, `path` is unchanged)
  */
 void WriteFileAtomic(const std::string& path, const std::string& text);

@@ -3,24 +3,70 @@
  */
 #include "run/row-stream.h"
 
+#include "run/flow-summary.h"
 #include "run/run-stages.h"
 #include "run/stats.h"
 #include "results/results-dir.h"
 #include "results/results-writer.h"
-
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace tusk
 {
 
 constexpr size_t kSpillChunk = 8192; //!< values read back at a time
+
+namespace
+{
+
+/**
+ * An unnamed scratch file, open for reading and writing, in folder `dir`: made as
+ * `dir/.rows-XXXXXX` and unlinked at once (row-stream.h, "Scratch files"); for "" a
+ * std::tmpfile. `name` is set to what errors call it. \throws WriteError
+ */
+std::FILE*
+OpenScratchFile(const std::string& dir, std::string& name)
+{
+    if (dir.empty())
+    {
+        name = "a temporary file (tmpfile)";
+        std::FILE* f = std::tmpfile();
+        if (f == nullptr)
+        {
+            throw WriteError(name, errno);
+        }
+        return f;
+    }
+    std::string path = dir + "/.rows-XXXXXX";
+    std::vector<char> buf(path.begin(), path.end());
+    buf.push_back('\0');
+    const int fd = ::mkostemp(buf.data(), O_CLOEXEC);
+    if (fd < 0)
+    {
+        throw WriteError(path + " (a scratch file of the streamed rows)", errno);
+    }
+    path = buf.data();
+    name = path + " (a scratch file of the streamed rows, unlinked)";
+    // Unlinked at once: the open file is its only reference, so it never shows in the folder
+    // (the marker's file list, the manifest) and goes with this process, however it ends.
+    ::unlink(path.c_str());
+    std::FILE* f = ::fdopen(fd, "w+b");
+    if (f == nullptr)
+    {
+        const int err = errno;
+        ::close(fd);
+        throw WriteError(name, err);
+    }
+    return f;
+}
+
+} // namespace
 
 template <class Fn>
 void
@@ -31,14 +77,14 @@ DoubleSpill::ForEach(Fn&& fn) const
         std::vector<double> chunk(kSpillChunk);
         if (std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0)
         {
-            throw WriteError("a temporary file (tmpfile)", errno);
+            throw WriteError(m_name, errno);
         }
         for (uint64_t left = m_onFile; left > 0;)
         {
             const size_t want = static_cast<size_t>(std::min<uint64_t>(left, chunk.size()));
             if (std::fread(chunk.data(), sizeof(double), want, m_file) != want)
             {
-                throw WriteError("a temporary file (tmpfile): short read", EIO);
+                throw WriteError(m_name + ": short read", EIO);
             }
             for (size_t k = 0; k < want; ++k)
             {
@@ -166,14 +212,14 @@ DoubleSpill::Flush()
     {
         return;
     }
-    if (m_file == nullptr && (m_file = std::tmpfile()) == nullptr)
+    if (m_file == nullptr)
     {
-        throw WriteError("a temporary file (tmpfile)", errno);
+        m_file = OpenScratchFile(m_dir, m_name);
     }
     if (std::fseek(m_file, 0, SEEK_END) != 0 ||
         std::fwrite(m_buffer.data(), sizeof(double), m_buffer.size(), m_file) != m_buffer.size())
     {
-        throw WriteError("a temporary file (tmpfile)", errno);
+        throw WriteError(m_name, errno);
     }
     m_onFile += m_buffer.size();
     m_buffer.clear();
@@ -232,44 +278,18 @@ OrderStatistic(const std::vector<const DoubleSpill*>& parts, uint64_t rank)
 
 // ---- RowStream --------------------------------------------------------------------------
 
-/** A staged file written through a temporary name (renamed by Commit), or an anonymous
- *  temporary file (a part joined into a staged file at the end). */
-class RowStream::TextFile
+/** A part's text in an unnamed scratch file (OpenScratchFile), joined into its staged file at
+ *  the end. */
+class RowStream::ScratchText
 {
   public:
-    /** `path` empty: an anonymous temporary file. */
-    explicit TextFile(std::string path)
-        : m_path(std::move(path))
+    explicit ScratchText(const std::string& dir)
+        : m_file(OpenScratchFile(dir, m_name))
     {
-        if (m_path.empty())
-        {
-            m_file = std::tmpfile();
-            m_name = "a temporary file (tmpfile)";
-        }
-        else
-        {
-            m_tmp = m_path + fmt::format(".tmp-{}", ::getpid());
-            m_file = std::fopen(m_tmp.c_str(), "wb");
-            m_name = m_path;
-        }
-        if (m_file == nullptr)
-        {
-            throw WriteError(m_name, errno);
-        }
     }
-    ~TextFile()
-    {
-        if (m_file != nullptr)
-        {
-            std::fclose(m_file);
-            if (!m_tmp.empty())
-            {
-                ::unlink(m_tmp.c_str());
-            }
-        }
-    }
-    TextFile(const TextFile&) = delete;
-    TextFile& operator=(const TextFile&) = delete;
+    ~ScratchText() { std::fclose(m_file); }
+    ScratchText(const ScratchText&) = delete;
+    ScratchText& operator=(const ScratchText&) = delete;
 
     void Write(const std::string& text)
     {
@@ -278,50 +298,28 @@ class RowStream::TextFile
             throw WriteError(m_name, errno);
         }
     }
-    /** Appends what `part` holds, and closes it. */
-    void Append(TextFile& part)
+    /** Appends what it holds to `to`. */
+    void AppendTo(AtomicFile& to)
     {
-        if (std::fflush(part.m_file) != 0 || std::fseek(part.m_file, 0, SEEK_SET) != 0)
+        if (std::fflush(m_file) != 0 || std::fseek(m_file, 0, SEEK_SET) != 0)
         {
-            throw WriteError(part.m_name, errno);
+            throw WriteError(m_name, errno);
         }
         std::vector<char> chunk(kTextChunk);
         size_t n = 0;
-        while ((n = std::fread(chunk.data(), 1, chunk.size(), part.m_file)) > 0)
+        while ((n = std::fread(chunk.data(), 1, chunk.size(), m_file)) > 0)
         {
-            if (std::fwrite(chunk.data(), 1, n, m_file) != n)
-            {
-                throw WriteError(m_name, errno);
-            }
+            to.Write(chunk.data(), n);
         }
-        if (std::ferror(part.m_file))
+        if (std::ferror(m_file))
         {
-            throw WriteError(part.m_name, EIO);
-        }
-        std::fclose(part.m_file);
-        part.m_file = nullptr;
-    }
-    /** As WriteFileAtomic: synced, then renamed to its path. */
-    void Commit()
-    {
-        const bool ok = std::fflush(m_file) == 0 && ::fsync(::fileno(m_file)) == 0;
-        const int err = errno;
-        const bool closed = std::fclose(m_file) == 0;
-        m_file = nullptr;
-        if (!ok || !closed || ::rename(m_tmp.c_str(), m_path.c_str()) != 0)
-        {
-            // The first failure's errno: the flush or sync's, else fclose's or rename's.
-            const int e = !ok ? err : errno;
-            ::unlink(m_tmp.c_str());
-            throw WriteError(m_path, e);
+            throw WriteError(m_name, EIO);
         }
     }
 
   private:
-    std::string m_path;
-    std::string m_tmp;
-    std::string m_name;
-    std::FILE* m_file = nullptr;
+    std::string m_name; //!< for errors; before m_file (set by OpenScratchFile)
+    std::FILE* m_file;
 };
 
 /** What a part (a job, or the other transfers) keeps until the files are joined: its text
@@ -329,11 +327,12 @@ class RowStream::TextFile
  *  its per-flow invariant violations. */
 struct RowStream::Part
 {
-    std::unique_ptr<TextFile> files[3];
-    DoubleSpill slowdowns;     //!< finished flows
-    DoubleSpill fairSlowdowns; //!< finished flows with a collective-aware ideal
-    DoubleSpill fctsUs;        //!< finished flows
-    DoubleSpill reorderTerms;  //!< reorder_mean x ooo_packets, where not 0
+    explicit Part(const std::string& dir)
+        : values{DoubleSpill(dir), DoubleSpill(dir), DoubleSpill(dir), DoubleSpill(dir)}
+    {
+    }
+    std::unique_ptr<ScratchText> files[3]; //!< parts after the first (made when first written)
+    DoubleSpill values[kFlowStats];        //!< by FlowStat (SummarizeFlow), in id order
     std::vector<CollectiveBrief> collectives;
     std::vector<std::string> violations;
 };
@@ -342,7 +341,8 @@ RowStream::RowStream(const std::string& dir,
                      size_t parts,
                      std::string policy,
                      std::vector<uint32_t> nodeIds)
-    : m_policy(std::move(policy)),
+    : m_dir(dir),
+      m_policy(std::move(policy)),
       m_nodeIds(std::move(nodeIds))
 {
     const char* names[3] = {"flows.csv", "collectives.csv", "waits.csv"};
@@ -350,12 +350,12 @@ RowStream::RowStream(const std::string& dir,
                                     WaitsCsvHeader()};
     for (int i = 0; i < 3; ++i)
     {
-        m_files[i] = std::make_unique<TextFile>(dir + "/" + names[i]);
+        m_files[i] = std::make_unique<AtomicFile>(dir + "/" + names[i]);
         m_files[i]->Write(headers[i]);
     }
     for (size_t p = 0; p < parts; ++p)
     {
-        m_parts.push_back(std::make_unique<Part>());
+        m_parts.push_back(std::make_unique<Part>(dir));
     }
 }
 
@@ -369,16 +369,18 @@ RowStream::Add(size_t part,
                const std::vector<WaitRow>& waits)
 {
     Part& p = *m_parts.at(part);
-    const auto fileOf = [&](int i) -> TextFile& {
+    // Part 0 into the staged file itself, the others into their scratch files.
+    const auto write = [&](int i, const std::string& text) {
         if (part == 0)
         {
-            return *m_files[i];
+            m_files[i]->Write(text);
+            return;
         }
         if (!p.files[i])
         {
-            p.files[i] = std::make_unique<TextFile>("");
+            p.files[i] = std::make_unique<ScratchText>(m_dir);
         }
-        return *p.files[i];
+        p.files[i]->Write(text);
     };
     const auto rowOf = [&](int64_t t) -> const FlowRow& {
         return flows.at(static_cast<size_t>(static_cast<uint64_t>(t) - first));
@@ -387,46 +389,27 @@ RowStream::Add(size_t part,
     m_totals.flows += flows.size();
     m_totals.waits += waits.size();
 
-    // flows.csv, and what the summary and the invariants read of each flow (Summarize and
-    // InvariantViolations on RunResult::flows, in the same order).
+    // flows.csv, and what the summary and the invariants read of each flow (as Summarize and
+    // InvariantViolations on RunResult::flows, in the same order: SummarizeFlow).
     RunSummary& s = m_totals.flowSummary;
-    TextFile& flowFile = fileOf(0);
     m_text.clear();
     for (const FlowRow& f : flows)
     {
         AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds);
         if (m_text.size() >= kTextChunk)
         {
-            flowFile.Write(m_text);
+            write(0, m_text);
             m_text.clear();
         }
-        if (f.finished)
-        {
-            p.slowdowns.Push(f.slowdown);
-            if (f.fairIdealPs > 0)
-            {
-                p.fairSlowdowns.Push(f.fairSlowdown);
-            }
-            p.fctsUs.Push(static_cast<double>(f.fctPs) / 1e6);
-        }
-        else
-        {
-            ++s.unfinished;
-        }
-        AddFlowCounters(s, f);
-        // Adding 0 leaves the sum as it is: only the other terms are kept.
-        const double term = f.reorderMean * static_cast<double>(f.oooPackets);
-        if (term != 0)
-        {
-            p.reorderTerms.Push(term);
-        }
+        SummarizeFlow(s, f,
+                      [&p](FlowStat k, double v) { p.values[static_cast<size_t>(k)].Push(v); });
         if (f.pktsInFlight < 0)
         {
             p.violations.push_back(FlowConservationViolation(f));
         }
         m_totals.flowsInFlight += f.pktsInFlight;
     }
-    flowFile.Write(m_text);
+    write(0, m_text);
 
     m_text.clear();
     for (const CollectiveRow& c : collectives)
@@ -435,20 +418,19 @@ RowStream::Add(size_t part,
                                m_policy);
         p.collectives.emplace_back(c);
     }
-    fileOf(1).Write(m_text);
+    write(1, m_text);
 
     m_text.clear();
-    TextFile& waitFile = fileOf(2);
     for (const WaitRow& w : waits)
     {
         AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr);
         if (m_text.size() >= kTextChunk)
         {
-            waitFile.Write(m_text);
+            write(2, m_text);
             m_text.clear();
         }
     }
-    waitFile.Write(m_text);
+    write(2, m_text);
     m_text.clear();
     m_text.shrink_to_fit();
 }
@@ -462,7 +444,7 @@ RowStream::Finish(StreamedRows& out)
         {
             if (m_parts[k]->files[i])
             {
-                m_files[i]->Append(*m_parts[k]->files[i]);
+                m_parts[k]->files[i]->AppendTo(*m_files[i]);
                 m_parts[k]->files[i].reset();
             }
         }
@@ -474,35 +456,36 @@ RowStream::Finish(StreamedRows& out)
     out = std::move(m_totals);
     out.active = true;
     out.maxRowsHeld = m_maxRowsHeld;
-    std::vector<const DoubleSpill*> slowdowns;
-    std::vector<const DoubleSpill*> fair;
-    std::vector<const DoubleSpill*> fcts;
-    std::vector<const DoubleSpill*> reorder;
+    // The values of every part, in part order (id order), by FlowStat.
+    struct Spilled
+    {
+        std::vector<const DoubleSpill*> of[kFlowStats];
+        const std::vector<const DoubleSpill*>& At(FlowStat k) const
+        {
+            return of[static_cast<size_t>(k)];
+        }
+        double Sum(FlowStat k) const
+        {
+            double sum = 0.0;
+            ForEachOf(At(k), [&sum](double v) { sum += v; });
+            return sum;
+        }
+        double Mean(FlowStat k) const { return MeanOf(At(k)); }
+        double Max(FlowStat k) const { return MaxOf(At(k)); }
+        double NearestRank(FlowStat k, double q) const { return NearestRankOf(At(k), q); }
+    } spilled;
     for (const auto& p : m_parts)
     {
         out.collectives.insert(out.collectives.end(), p->collectives.begin(),
                                p->collectives.end());
         out.flowViolations.insert(out.flowViolations.end(), p->violations.begin(),
                                   p->violations.end());
-        slowdowns.push_back(&p->slowdowns);
-        fair.push_back(&p->fairSlowdowns);
-        fcts.push_back(&p->fctsUs);
-        reorder.push_back(&p->reorderTerms);
+        for (size_t k = 0; k < kFlowStats; ++k)
+        {
+            spilled.of[k].push_back(&p->values[k]);
+        }
     }
-    RunSummary& s = out.flowSummary;
-    s.flows = out.flows;
-    double reorderSum = 0.0;
-    ForEachOf(reorder, [&reorderSum](double v) { reorderSum += v; });
-    s.reorderMean = s.oooPackets ? reorderSum / static_cast<double>(s.oooPackets) : 0;
-    s.meanSlowdown = MeanOf(slowdowns);
-    s.p50Slowdown = NearestRankOf(slowdowns, 0.5);
-    s.p99Slowdown = NearestRankOf(slowdowns, 0.99);
-    s.p999Slowdown = NearestRankOf(slowdowns, 0.999);
-    s.maxSlowdown = MaxOf(slowdowns);
-    s.meanFairSlowdown = MeanOf(fair);
-    s.p99FairSlowdown = NearestRankOf(fair, 0.99);
-    s.maxFctUs = MaxOf(fcts);
-    s.p99FctUs = NearestRankOf(fcts, 0.99);
+    FinishFlowSummary(out.flowSummary, out.flows, spilled);
     m_parts.clear();
 }
 

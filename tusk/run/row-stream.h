@@ -9,7 +9,14 @@
  * Order. The files list rows in id order: job 0's transfers, job 1's, ..., then the other
  * transfers (background flows). A job's iterations retire in order, but jobs retire
  * interleaved, so each part (a job, or the rest) has its own file: job 0 writes into the
- * staged file itself, the others into temporary files appended to it at the end.
+ * staged file itself, the others into scratch files appended to it at the end.
+ *
+ * Scratch files. The parts' text and spilled values go to unnamed files in the staging folder
+ * (made as `.rows-XXXXXX` and unlinked at once): on the results' filesystem, not $TMPDIR,
+ * whose tmpfs pages would be memory the run's peak RSS does not show. They never appear in
+ * the folder, so never in the committed results or the marker's file list, and they vanish
+ * with the process however it ends (an exception, Ctrl-C, SIGKILL); should it die between
+ * making and unlinking one, the name is inside the staging folder, which goes with it.
  *
  * Exact statistics without the rows. Means are sums in id order: the values are spilled per
  * part to temporary binary files and summed in part order at the end, as std::accumulate over
@@ -32,12 +39,20 @@
 namespace tusk
 {
 
-/** A sequence of doubles appended in order and read back in order; spilled to an anonymous
- *  temporary file beyond a small buffer. */
+class AtomicFile;
+
+/** A sequence of doubles appended in order and read back in order; spilled to an unnamed
+ *  scratch file beyond a small buffer. */
 class DoubleSpill
 {
   public:
-    DoubleSpill() = default;
+    /** \param dir the folder of the scratch file (RowStream: the staging folder; the name is
+     *        removed as soon as it is made, see row-stream.h); "" = the system's temporary
+     *        folder (std::tmpfile) */
+    explicit DoubleSpill(std::string dir = "")
+        : m_dir(std::move(dir))
+    {
+    }
     ~DoubleSpill();
     DoubleSpill(const DoubleSpill&) = delete;
     DoubleSpill& operator=(const DoubleSpill&) = delete;
@@ -52,6 +67,8 @@ class DoubleSpill
   private:
     void Flush();
     static constexpr size_t kBuffer = 8192;
+    std::string m_dir;
+    std::string m_name; //!< the scratch file, for errors
     std::FILE* m_file = nullptr;
     uint64_t m_onFile = 0;
     std::vector<double> m_buffer;
@@ -71,7 +88,7 @@ class RowStream
   public:
     /**
      * \param dir the staging folder (flows.csv, collectives.csv, waits.csv are written there,
-     *        each through a temporary name renamed by Finish)
+     *        each through a temporary name renamed by Finish; the scratch files too)
      * \param parts jobs + 1: a part per job, the last for the other transfers
      * \param policy flows.csv's and collectives.csv's `policy` column
      * \param nodeIds RunResult::nodeIds (flows.csv's src_node, dst_node)
@@ -100,11 +117,12 @@ class RowStream
     void Finish(StreamedRows& out);
 
   private:
-    class TextFile;
+    class ScratchText;
     struct Part;
+    std::string m_dir; //!< the staging folder (the staged files and the scratch files)
     std::string m_policy;
     std::vector<uint32_t> m_nodeIds;
-    std::unique_ptr<TextFile> m_files[3]; //!< flows, collectives, waits (staged)
+    std::unique_ptr<AtomicFile> m_files[3]; //!< flows, collectives, waits (staged)
     std::vector<std::unique_ptr<Part>> m_parts;
     StreamedRows m_totals; //!< the order-free part of the result (counts, integer sums)
     uint64_t m_maxRowsHeld = 0;

@@ -229,12 +229,12 @@ MakeNic(const ScenarioSpec& spec, const RunPlan& plan, uint32_t host, uint64_t b
                         : spec.nic.senderWindow == "variable" ? RdmaNic::WINDOW_VARIABLE
                                                               : RdmaNic::WINDOW_NONE));
     attrs.Set(nic, "ReceiverCredit", BooleanValue(spec.nic.receiverCredit));
-    if (spec.nic.ackRoute || plan.ackRoute != "fixed")
+    if (spec.nic.ackRoute || plan.ackRoute != RdmaNic::ACK_FIXED)
     {
         // Only when asked for (the key, or a preset that says so): runs that leave it at Fixed
         // keep their manifest.
         attrs.Set(nic, "AckRoute",
-                  EnumValue(plan.ackRoute == "reverse" ? RdmaNic::ACK_REVERSE : RdmaNic::ACK_FIXED),
+                  EnumValue(plan.ackRoute),
                   spec.nic.ackRoute ? "nic.ack_route"
                                     : "the policy preset \"" + spec.lb.policy +
                                           "\" (change it with nic.ack_route)");
@@ -448,7 +448,7 @@ BuildFabricAndNics(const ScenarioSpec& spec,
     }
     attrs.Note("ns3::SwitchNode", "ForwardingLatency",
                TimeValue(PicoSeconds(graph.switchLatencyPs)), "the topology's switch latency");
-    if (plan.ackRoute == "reverse" && plan.policyTypeId == "ns3::SourceRouteLoadBalancer")
+    if (plan.ackRoute == RdmaNic::ACK_REVERSE && plan.policyTypeId == "ns3::SourceRouteLoadBalancer")
     {
         // Replies retrace the links of the data packet they answer (source-routes.h).
         auto replies =

@@ -56,7 +56,8 @@ struct RunPlan
     uint32_t qpsPerConnection = 1;                   //!< the preset's or nic.qps_per_connection
     std::string qpScaling;                           //!< the preset's or nic.qp_scaling
     std::string qpEntropy;                           //!< the preset's or nic.qp_entropy
-    std::string ackRoute = "fixed";                  //!< nic.ack_route, or the preset's
+    //! nic.ack_route, or the preset's
+    ns3::RdmaNic::AckRouteMode ackRoute = ns3::RdmaNic::ACK_FIXED;
 };
 
 /**

@@ -5,12 +5,14 @@
  */
 #include "run/run-stages.h"
 
+#include "run/flow-summary.h"
 #include "run/stats.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
 
 namespace tusk
 {
@@ -53,38 +55,26 @@ Summarize(const RunResult& result, const std::string& policy, uint64_t trimmedFr
     }
     else
     {
-        s.flows = result.flows.size();
-        std::vector<double> slowdowns;
-        std::vector<double> fcts;
-        std::vector<double> fairSlowdowns;
+        // The values in vectors, in id order (the stream holds them in scratch files instead).
+        struct InMemory
+        {
+            std::vector<double> of[kFlowStats];
+            const std::vector<double>& At(FlowStat k) const { return of[static_cast<size_t>(k)]; }
+            double Sum(FlowStat k) const { return std::accumulate(At(k).begin(), At(k).end(), 0.0); }
+            double Mean(FlowStat k) const { return tusk::Mean(At(k)); }
+            double Max(FlowStat k) const { return tusk::Max(At(k)); }
+            double NearestRank(FlowStat k, double q) const
+            {
+                return Quantile(At(k), q, QuantileMethod::NearestRank);
+            }
+        } values;
         for (const auto& f : result.flows)
         {
-            if (f.finished)
-            {
-                slowdowns.push_back(f.slowdown);
-                if (f.fairIdealPs > 0)
-                {
-                    fairSlowdowns.push_back(f.fairSlowdown);
-                }
-                fcts.push_back(PsToUs(f.fctPs));
-            }
-            else
-            {
-                ++s.unfinished;
-            }
-            AddFlowCounters(s, f);
-            s.reorderMean += f.reorderMean * static_cast<double>(f.oooPackets);
+            SummarizeFlow(s, f, [&values](FlowStat k, double v) {
+                values.of[static_cast<size_t>(k)].push_back(v);
+            });
         }
-        s.reorderMean = s.oooPackets ? s.reorderMean / static_cast<double>(s.oooPackets) : 0;
-        s.meanSlowdown = Mean(slowdowns);
-        s.p50Slowdown = Quantile(slowdowns, 0.5, method);
-        s.p99Slowdown = Quantile(slowdowns, 0.99, method);
-        s.p999Slowdown = Quantile(slowdowns, 0.999, method);
-        s.maxSlowdown = Max(slowdowns);
-        s.meanFairSlowdown = Mean(fairSlowdowns);
-        s.p99FairSlowdown = Quantile(fairSlowdowns, 0.99, method);
-        s.maxFctUs = Max(fcts);
-        s.p99FctUs = Quantile(fcts, 0.99, method);
+        FinishFlowSummary(s, result.flows.size(), values);
     }
     s.policy = policy;
     s.quantileMethod = QuantileMethodName(method);

@@ -256,8 +256,10 @@ ValidateRun(const ScenarioSpec& spec)
     plan.qpsPerConnection = preset && preset->qps > 0 ? preset->qps : spec.nic.qpsPerConnection;
     plan.qpScaling = preset && !preset->qpScaling.empty() ? preset->qpScaling : spec.nic.qpScaling;
     plan.qpEntropy = preset && !preset->qpEntropy.empty() ? preset->qpEntropy : spec.nic.qpEntropy;
-    plan.ackRoute = spec.nic.ackRoute.value_or(
-        preset && !preset->ackRoute.empty() ? preset->ackRoute : std::string("fixed"));
+    // The preset says "reverse" or nothing (PolicyInfo::ackRoute).
+    plan.ackRoute = spec.nic.ackRoute.value_or(preset && preset->ackRoute == "reverse"
+                                                   ? ns3::RdmaNic::ACK_REVERSE
+                                                   : ns3::RdmaNic::ACK_FIXED);
     // What the fabric kind refuses, from its registration (fabric-kinds.h).
     if (const FabricKindInfo& fabric = FabricKindOf(spec); fabric.check)
     {

@@ -31,6 +31,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tusk
@@ -480,6 +481,39 @@ Choice(const char* name, M Base::*field, std::vector<std::string> choices, std::
             return r.Choice(&n, key, choices);
         },
         [](const std::string& v) { return nlohmann::json(v); });
+}
+
+/**
+ * \brief One of the names of `choices`, kept as the value paired with it (an enum: a model's
+ * attribute value), so that the name is converted once, where the key is read. A bad name is
+ * refused as Choice refuses it; the echo writes the name.
+ */
+template <class Owner, class M, class Base>
+Knob<Owner>
+NamedChoice(const char* name,
+            M Base::*field,
+            std::vector<std::pair<std::string, typename FieldTraits<M>::Value>> choices,
+            std::string doc)
+{
+    using T = typename FieldTraits<M>::Value;
+    std::vector<std::string> names;
+    for (const auto& c : choices)
+    {
+        names.push_back(c.first);
+    }
+    return Field<Owner>(
+        name, field, "string", "", std::move(doc),
+        [choices, names](ScenarioReader& r, const toml::node& n, const std::string& key) {
+            const std::string v = r.Choice(&n, key, names); // refuses any other name
+            const auto it = std::find_if(choices.begin(), choices.end(),
+                                         [&v](const auto& c) { return c.first == v; });
+            return it->second;
+        },
+        [choices](const T& v) {
+            const auto it = std::find_if(choices.begin(), choices.end(),
+                                         [&v](const auto& c) { return c.second == v; });
+            return it != choices.end() ? nlohmann::json(it->first) : nlohmann::json();
+        });
 }
 
 /** A free string. */

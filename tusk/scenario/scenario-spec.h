@@ -13,6 +13,7 @@
 #include "fabric/helper/multi-site.h"
 #include "fabric/helper/topology-builders.h"
 #include "fabric/model/input-error.h"
+#include "rdma/model/rdma-nic.h"
 
 #include <cstdint>
 #include <any>
@@ -209,10 +210,11 @@ struct NicSection
     uint8_t dataPriority = 3;      //!< traffic class of data packets
     //! traffic class of ACK / NAK / CNP
     uint8_t controlPriority = static_cast<uint8_t>(AttributeDefaultUint("ns3::RdmaNic::ControlPriority"));
-    /** Route of the responder's ACK / NAK / CNP: "fixed" (the QP's own entropy) or "reverse"
-     *  (the answered data packet's, reversed under source routing); unset = the policy
-     *  preset's (PolicyInfo::ackRoute), else "fixed". */
-    std::optional<std::string> ackRoute;
+    /** Route of the responder's ACK / NAK / CNP (RdmaNic AckRoute): "fixed" (the QP's own
+     *  entropy) or "reverse" (the answered data packet's, reversed under source routing),
+     *  converted where the key is read; unset = the policy preset's (PolicyInfo::ackRoute),
+     *  else fixed. */
+    std::optional<ns3::RdmaNic::AckRouteMode> ackRoute;
 };
 
 /** [lb]: the switch-side load-balancing policy. */

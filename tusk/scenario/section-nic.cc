@@ -160,7 +160,8 @@ Rows()
         Integer<S>("control_priority", &S::controlPriority, 0, 7,
                    "Traffic class of ACK / NAK / CNP.")
             .Attr({"ns3::RdmaNic::ControlPriority"}),
-        Choice<S>("ack_route", &S::ackRoute, {"fixed", "reverse"},
+        NamedChoice<S>("ack_route", &S::ackRoute,
+                       {{"fixed", ns3::RdmaNic::ACK_FIXED}, {"reverse", ns3::RdmaNic::ACK_REVERSE}},
                   "Which route the responder's ACKs, NAKs, trim NACKs and CNPs take. "
                   "`\"fixed\"`: the responder QP's own UDP source port, drawn at connection, "
                   "so one route per QP whatever the data took (RoCE). `\"reverse\"`: each "

@@ -1,0 +1,75 @@
+// AtomicFile (results-dir.h): a file written in pieces is invisible under its name until
+// Commit, and one never committed leaves nothing behind. WriteFileAtomic and the streamed
+// rows (row-stream.h) write through it.
+
+#include "results/results-dir.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include <unistd.h>
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+std::string
+Slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/** A fresh empty folder for one test. */
+fs::path
+Folder(const std::string& name)
+{
+    const fs::path d = fs::temp_directory_path() /
+                       ("tusk-atomic-file-test-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("an AtomicFile written in pieces replaces its path only when committed",
+          "[unit][results]")
+{
+    const fs::path d = Folder("commit");
+    tusk::WriteFileAtomic((d / "a.csv").string(), "old\n");
+    {
+        tusk::AtomicFile f((d / "a.csv").string());
+        f.Write("x,y\n");
+        f.Write(std::string("1,2\n"));
+        f.Write("3,4\nrest", 4);
+        CHECK(Slurp(d / "a.csv") == "old\n"); // the previous file until Commit
+        f.Commit();
+    }
+    CHECK(Slurp(d / "a.csv") == "x,y\n1,2\n3,4\n");
+    CHECK(std::distance(fs::directory_iterator(d), fs::directory_iterator()) == 1); // no .tmp-
+    fs::remove_all(d);
+}
+
+TEST_CASE("an AtomicFile not committed leaves the path as it was and no temporary file",
+          "[unit][results]")
+{
+    const fs::path d = Folder("abandon");
+    tusk::WriteFileAtomic((d / "a.csv").string(), "old\n");
+    {
+        tusk::AtomicFile f((d / "a.csv").string());
+        f.Write("new\n");
+        CHECK(fs::exists(d / ("a.csv.tmp-" + std::to_string(::getpid()))));
+    } // an exception on the way: destroyed uncommitted
+    CHECK(Slurp(d / "a.csv") == "old\n");
+    CHECK(std::distance(fs::directory_iterator(d), fs::directory_iterator()) == 1);
+    // A folder that cannot hold it: WriteError naming the path (exit 3 in tusk).
+    const std::string missing = (d / "no-such-folder" / "b.csv").string();
+    CHECK_THROWS_WITH(tusk::AtomicFile(missing), missing + ": No such file or directory");
+    fs::remove_all(d);
+}
