@@ -468,6 +468,78 @@ TEST_CASE("RCCC: receiver credits keep an 8:1 incast's queue to the speculative 
     CHECK(lastCredit <= lastNone * 1.03);      // and the bottleneck stays busy
 }
 
+TEST_CASE("RCCC: a ring all-reduce with receiver credits finishes: a step posted after the "
+          "credit is spent is announced by a credit request",
+          "[component][rccc][uec]")
+{
+    // 4 ranks on one switch, 1 MB (256 KB per step, 6 steps, ring neighbours on one QP each),
+    // speculative credit one BDP (54 KB at 100 Gb/s). A step's data uses up its QP's credit
+    // (the receiver grants exactly the demand beyond the speculative credit), so when the next
+    // step is posted the sender has no credit and sends no data packet that could announce
+    // the new demand: without a credit request the receiver never grants, and the ring stalls
+    // at step 1 (the watchdog ends the run). With it the ring finishes, at most a round trip
+    // per step later than without credits, and no sender has more new data out than its
+    // credit plus one packet. Measured: 164.5 us against 138.8 us, 8 requests, 368 grants.
+    auto run = [](bool credit) {
+        auto spec = LeafSpine(1, 1, 4, 100, 1000);
+        spec.workload.kind = "ring-allreduce";
+        spec.workload.bytes = 1'000'000;
+        spec.workload.channels = 1;
+        spec.workload.watchdogPs = 2'000'000'000ULL; // 2 ms: a stall ends the run soon
+        uint64_t requests = 0, requestsReceived = 0, grants = 0, grantsReceived = 0;
+        int64_t minBalance = INT64_MAX;
+        tusk::RunOptions o;
+        o.beforeRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
+            for (const auto& nic : nics)
+            {
+                nic->SetAttribute("BaseRtt", TimeValue(NanoSeconds(4334)));
+                nic->SetAttribute("ReceiverCredit", BooleanValue(credit));
+            }
+        };
+        o.afterRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
+            for (const auto& nic : nics)
+            {
+                for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+                {
+                    Ptr<RdmaQueuePair> qp = nic->GetQp(RdmaNic::kFirstQpn + q);
+                    const QpCounters& c = qp->GetCounters();
+                    requests += c.creditRequestsSent;
+                    requestsReceived += c.creditRequestsReceived;
+                    grants += c.creditsSent;
+                    grantsReceived += c.creditsReceived;
+                    if (c.dataPacketsSent > 0)
+                    {
+                        minBalance = std::min(minBalance, qp->GetCreditBalance());
+                    }
+                }
+            }
+        };
+        const auto r = Run(spec, o);
+        REQUIRE(r.finished);
+        REQUIRE(r.collectives.size() == 1);
+        CHECK(r.collectives[0].stepEndPs.size() == 6);
+        return std::make_tuple(r.collectives[0].cctPs, requests, requestsReceived, grants,
+                               grantsReceived, minBalance);
+    };
+    const auto [cctNone, reqNone, reqRxNone, gNone, gRxNone, balNone] = run(false);
+    const auto [cct, req, reqRx, g, gRx, bal] = run(true);
+    INFO("CCT none " << cctNone / 1e6 << " us, credit " << cct / 1e6 << " us; credit requests "
+                     << req << " (received " << reqRx << "), grants " << g << " (received "
+                     << gRx << "), lowest final credit balance " << bal << " B");
+    CHECK(reqNone == 0);
+    CHECK(gNone == 0);
+    CHECK(req > 0);            // steps were posted out of credit ...
+    CHECK(req <= 4 * 5);       // ... at most once per QP and later step
+    CHECK(reqRx == req);       // a lossless fabric delivers every request
+    CHECK(g > 0);
+    CHECK(gRx == g);
+    CHECK(bal > -4096);        // never more than one packet beyond the credit
+    // A step posted out of credit waits one round trip (request out, grant back) before its
+    // first packet: at most 6 steps x (base RTT 4.33 us + a grant's pacing).
+    CHECK(cct > cctNone);
+    CHECK(cct <= cctNone + 6 * 5'000'000ULL);
+}
+
 TEST_CASE("A late joiner: 200 us after flow A took the link, flow B gets its fair share "
           "(HPCC, DCTCP, Swift, NSCC)",
           "[component][hpcc][dctcp][swift][nscc]")

@@ -219,4 +219,16 @@ TEST_CASE("Wire format: a credit-demand data frame and a credit grant round-trip
     CHECK(b[kBthEnd] == 0x40);
     CHECK(b[kBthEnd + 1] == 0xFE);
     CHECK(b[kBthEnd + 3] == 0xBA);
+
+    // The credit request (sender to receiver): an ACK with syndrome 0x41, the cumulative demand
+    // in the MSN; an ACK, not a NAK, to the wire format and to the fabric.
+    FrameMeta request = grant;
+    request.syndrome = RoceAethHeader::kSyndromeCreditRequest;
+    request.aethMsn = 0x123456;
+    const FrameMeta gotRequest = RoundTrip(request, 0, 66, FrameMeta(), &b);
+    CHECK(gotRequest.kind == FrameKind::ACK);
+    CHECK(gotRequest.syndrome == RoceAethHeader::kSyndromeCreditRequest);
+    CHECK(gotRequest.aethMsn == 0x123456);
+    CHECK(b[kBthEnd] == 0x41);
+    CHECK(b[kBthEnd + 3] == 0x56);
 }

@@ -366,6 +366,18 @@ RdmaNic::SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes)
     QueueControl(meta, 0);
 }
 
+void
+RdmaNic::SendCreditRequest(const RdmaQueuePair& qp, uint64_t demandBytes)
+{
+    // UET's CREDIT_REQUEST: a sender out of credit cannot announce new demand on a data
+    // packet; this frame does, on the QP's own port as a grant does.
+    FrameMeta meta = ControlMeta(qp, FrameKind::ACK, qp.GetPathSelector()->GetBaseEntropy());
+    meta.syndrome = RoceAethHeader::kSyndromeCreditRequest;
+    meta.aethMsn = static_cast<uint32_t>(((demandBytes + kCreditUnitBytes - 1) / kCreditUnitBytes) &
+                                         0xFFFFFF);
+    QueueControl(meta, 0);
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::Connect(Ptr<RdmaNic> remote, uint16_t entropy, uint8_t priority)
 {
@@ -630,6 +642,21 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
         if (meta.syndrome == RoceAethHeader::kSyndromeCredit)
         {
             qp->ReceiveCredit(meta.aethMsn); // RCCC grant
+            return;
+        }
+        if (meta.syndrome == RoceAethHeader::kSyndromeCreditRequest)
+        {
+            // RCCC request: the sender's new demand (24 bits), which it could not announce on
+            // a data packet for lack of credit; grant it as if a data packet had announced it.
+            if (m_receiverCredit)
+            {
+                qp->NoteCreditRequest(meta.aethMsn);
+                UpdateCreditOutstanding(*qp);
+                if (qp->GetCreditOwed() > 0)
+                {
+                    ListForCredit(PeekPointer(qp));
+                }
+            }
             return;
         }
         RdmaAck ack;

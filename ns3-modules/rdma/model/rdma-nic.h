@@ -120,6 +120,11 @@ class RdmaNic : public FabricNetDevice
 
     /** A QP has data to send (called by the QP). */
     void Activate(Ptr<RdmaQueuePair> qp);
+    /** RCCC, called by the QP's requester: a credit request to its responder announcing the
+     *  cumulative demand `demandBytes` (an ACK frame with AETH syndrome
+     *  RoceAethHeader::kSyndromeCreditRequest, the demand in kCreditUnitBytes units, rounded
+     *  up, modulo 2^24, in its MSN field), queued ahead of data like a grant. */
+    void SendCreditRequest(const RdmaQueuePair& qp, uint64_t demandBytes);
 
     uint64_t GetQueuedFrames() const override { return m_control.size(); }
 

@@ -38,6 +38,8 @@ struct QpCounters
     uint64_t trimNacksReceived = 0; //!< trim NACKs that reached this QP (sender)
     uint64_t creditsSent = 0;       //!< RCCC credit grants sent (receiver)
     uint64_t creditsReceived = 0;   //!< RCCC credit grants that reached this QP (sender)
+    uint64_t creditRequestsSent = 0; //!< RCCC credit requests sent (sender, out of credit)
+    uint64_t creditRequestsReceived = 0; //!< RCCC credit requests that reached this QP (receiver)
 };
 
 /** Receiver-side counts of one message, reported with its receive completion. */

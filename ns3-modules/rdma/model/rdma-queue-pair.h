@@ -177,6 +177,12 @@ class RdmaQueuePair : public Object
     void ReceiveCredit(uint32_t credit24) { m_requester.ReceiveCredit(credit24); }
     /** RCCC, receiver: the demand a data packet announced. */
     void NoteCreditDemand(uint32_t units) { m_responder.NoteCreditDemand(units); }
+    /** RCCC, receiver: a credit request announced the demand (24-bit units, counted). */
+    void NoteCreditRequest(uint32_t units24)
+    {
+        ++m_counters.creditRequestsReceived;
+        m_responder.NoteCreditDemand(units24, 24);
+    }
     /** RCCC, receiver: credit owed to the sender, bytes. */
     uint64_t GetCreditOwed() const { return m_responder.GetCreditOwed(); }
     /** RCCC, receiver: credit granted (or speculative) whose data has not arrived, bytes. */

@@ -94,6 +94,15 @@ RdmaRequester::PostSend(uint64_t bytes, uint64_t cookie)
     m_sendQueue.push_back(SendWqe{cookie, bytes, m_psnEnd, packets, SendMessageStats()});
     m_postedBytes += bytes;
     m_psnEnd += packets;
+    if (m_creditOn && GetCreditBalance() <= 0)
+    {
+        // RCCC: out of credit, so no new data packet goes out to announce this demand, and
+        // the responder, which grants only what it knows is demanded, would never grant it
+        // (a ring's next step posted after the speculative credit was spent): ask for it.
+        // A balance above 0 lets a new data packet go, which carries the demand.
+        ++m_counters->creditRequestsSent;
+        m_nic->SendCreditRequest(*m_qp, m_postedBytes);
+    }
     Activate();
 }
 

@@ -113,7 +113,9 @@ class RdmaRequester
      * \brief Run under UEC-style receiver credits (RCCC): new data goes out only while the
      * credit balance (`initialBytes` of speculative credit + what the receiver granted - new
      * payload sent) is positive; resends need no credit. Every data packet announces the
-     * demand, the payload posted so far.
+     * demand, the payload posted so far; a message posted while the balance is not positive
+     * (no data packet would carry its demand) is announced by a credit request
+     * (RdmaNic::SendCreditRequest).
      */
     void EnableReceiverCredit(uint64_t initialBytes);
     bool ReceiverCreditEnabled() const { return m_creditOn; }

@@ -60,20 +60,21 @@ RdmaResponder::TakeCnp(Time now, Time interval, bool outOfOrder)
 }
 
 void
-RdmaResponder::NoteCreditDemand(uint32_t demandUnits)
+RdmaResponder::NoteCreditDemand(uint32_t demandUnits, unsigned bits)
 {
-    // Extend the 32-bit unit count to the value nearest to what is known (a late, older
+    // Extend the `bits`-bit unit count to the value nearest to what is known (a late, older
     // announcement from another path is smaller and changes nothing).
-    constexpr uint64_t kWrap = uint64_t{1} << 32;
+    const uint64_t wrap = uint64_t{1} << bits;
+    demandUnits = static_cast<uint32_t>(demandUnits & (wrap - 1));
     const uint64_t known = m_creditDemand / kCreditUnitBytes;
-    uint64_t units = (known & ~(kWrap - 1)) | demandUnits;
-    if (units + kWrap / 2 < known)
+    uint64_t units = (known & ~(wrap - 1)) | demandUnits;
+    if (units + wrap / 2 < known)
     {
-        units += kWrap;
+        units += wrap;
     }
-    else if (units > known + kWrap / 2 && units >= kWrap)
+    else if (units > known + wrap / 2 && units >= wrap)
     {
-        units -= kWrap;
+        units -= wrap;
     }
     m_creditDemand = std::max(m_creditDemand, units * kCreditUnitBytes);
 }

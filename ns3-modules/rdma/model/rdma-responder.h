@@ -106,8 +106,9 @@ class RdmaResponder
 
     // ---- receiver credits (RCCC) ------------------------------------------------------------
     /** A data packet announced the sender's cumulative demand (RoceCreditRequestHeader:
-     *  kCreditUnitBytes units, modulo 2^32). */
-    void NoteCreditDemand(uint32_t demandUnits);
+     *  kCreditUnitBytes units, modulo 2^`bits`: 32 on a data packet, 24 in the AETH MSN of a
+     *  credit request). */
+    void NoteCreditDemand(uint32_t demandUnits, unsigned bits = 32);
     /** RCCC: the speculative credit every sender starts with (the NIC's, both ends). */
     void EnableReceiverCredit(uint64_t initialBytes) { m_creditInitial = initialBytes; }
     /** Credit the sender needs beyond its speculative credit and what was granted, bytes. */

@@ -77,6 +77,10 @@ class RoceAethHeader : public Header
     /** Not IBA: the reserved syndrome class 010 that tusk uses for the UEC-style RCCC credit
      *  grant; its MSN field holds the cumulative credit in kCreditUnitBytes units (mod 2^24). */
     static constexpr uint8_t kSyndromeCredit = 0x40;
+    /** Not IBA: the next value of that reserved class, the RCCC credit request (UET's
+     *  CREDIT_REQUEST control packet): sent by the requester to its responder, its MSN field
+     *  holds the sender's cumulative demand in kCreditUnitBytes units (mod 2^24). */
+    static constexpr uint8_t kSyndromeCreditRequest = 0x41;
 
     static TypeId GetTypeId();
     TypeId GetInstanceTypeId() const override;
