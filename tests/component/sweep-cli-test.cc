@@ -18,7 +18,9 @@
 #include <sstream>
 #include <thread>
 #include <csignal>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -254,6 +256,52 @@ TEST_CASE("tusk sweep: killed halfway, it resumes without redoing finished runs"
     for (const auto& [id, inode] : done)
     {
         CHECK(after.at(id) == inode); // not rewritten
+    }
+}
+
+TEST_CASE("tusk sweep: stopped by SIGINT or SIGTERM after a run finished, it exits 128 + the "
+          "signal and keeps that run",
+          "[component][sweep]")
+{
+    auto d = Scratch("sweep-signal");
+    std::string base = kBase;
+    base.replace(base.find("200KB"), 5, "8MB"); // runs of about a second
+    Write(d / "base.toml", base);
+    Write(d / "s.toml", "name = \"k\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                        "values = [1, 2, 3, 4, 5, 6]\n");
+    for (const int sig : {SIGINT, SIGTERM})
+    {
+        const fs::path root = d / ("out-" + std::to_string(sig));
+        const std::string tusk = std::string(TUSK_BINARY_DIR) + "/bin/tusk";
+        const std::string sweep = (d / "s.toml").string();
+        const pid_t pid = ::fork();
+        REQUIRE(pid >= 0);
+        if (pid == 0)
+        {
+            const int null = ::open("/dev/null", O_WRONLY);
+            ::dup2(null, 1);
+            ::dup2(null, 2);
+            ::execl(tusk.c_str(), tusk.c_str(), "sweep", sweep.c_str(), "-j", "1", "-q", "--out",
+                    root.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        // Signal once a run has finished: the sweep's own handler is in place by then (before
+        // it, tusk's process-wide handler exits 128 + the signal as well).
+        const auto t0 = std::chrono::steady_clock::now();
+        while (Finished(root).empty() &&
+               std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
+        {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        ::kill(pid, sig);
+        int raw = 0;
+        REQUIRE(::waitpid(pid, &raw, 0) == pid);
+        INFO("signal " << sig);
+        REQUIRE(WIFEXITED(raw));
+        CHECK(WEXITSTATUS(raw) == 128 + sig);
+        const auto done = Finished(root);
+        CHECK(!done.empty());
+        CHECK(done.size() < 6);
     }
 }
 

@@ -78,7 +78,8 @@ SetExitStatusFooters(CLI::App& app)
         {"sweep",
          "Exit status: 0 every run ok; 1 a run failed or errored (the sweep went on; see "
          "sweep.csv); 2 a bad sweep file, scenario or --out (nothing run); 3 the disk refused "
-         "every failing run's results or the index; 130 interrupted (finished runs kept). "
+         "every failing run's results or the index; 130 / 143 interrupted by SIGINT / SIGTERM "
+         "(finished runs kept). "
          "docs/sweeps.md."},
         {"regress",
          "Exit status: 0 every check passed; 1 a check failed or a run did not finish; 2 a bad "

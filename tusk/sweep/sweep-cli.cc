@@ -127,7 +127,7 @@ RunOnSlurm(const SweepPlan& plan, bool force, bool wait, bool quiet)
     {
         std::cerr << "tusk: stopped waiting; the jobs keep running (scancel " << sub.arrayJob
                   << " " << sub.indexJob << " to cancel them)\n";
-        return 130;
+        return 128 + StopSignalScope::Signal();
     }
     const IndexCounts c = WriteSweepIndex(plan);
     return c.failed + c.error + c.pending ? kExitFailed : 0;
@@ -374,9 +374,9 @@ SweepCommands::Dispatch()
     if (o.backend == "slurm")
     {
         const int rc = RunOnSlurm(plan, force, true, o.quiet);
-        if (rc == 130)
+        if (rc > 128)
         {
-            return rc;
+            return rc; // interrupted: 128 + the signal
         }
     }
     else
@@ -390,7 +390,7 @@ SweepCommands::Dispatch()
         if (t.interrupted)
         {
             std::cerr << "tusk regress: interrupted\n";
-            return 130;
+            return 128 + t.stopSignal;
         }
     }
     const auto runs = ReadIndex(plan);
@@ -572,7 +572,7 @@ SweepCommands::RunSweep()
     {
         std::cerr << "tusk sweep: interrupted; finished runs are kept, run the same command to "
                      "resume\n";
-        return 130;
+        return 128 + t.stopSignal;
     }
     if (t.writeFailed > 0 && t.writeFailed == t.failed + t.errors)
     {

@@ -567,6 +567,7 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
         if (g_stop && !tally.interrupted)
         {
             tally.interrupted = true;
+            tally.stopSignal = g_stop;
             for (const auto& [pid, what] : running)
             {
                 ::kill(pid, SIGTERM); // `tusk run` removes its staging directory and exits

@@ -39,7 +39,8 @@ class StopSignalScope
     StopSignalScope(const StopSignalScope&) = delete;
     StopSignalScope& operator=(const StopSignalScope&) = delete;
 
-    /** The signal received since the scope began, 0 if none. */
+    /** The signal received since the scope began, 0 if none; it stays readable after the scope
+     *  ends, until the next scope begins (for the exit status 128 + signal). */
     static int Signal();
 
   private:
@@ -137,6 +138,7 @@ struct SweepTally
     size_t errors = 0;  //!< ran, no results
     size_t writeFailed = 0; //!< of the errors: the run could not write its results (exit 3)
     bool interrupted = false;
+    int stopSignal = 0; //!< the signal that interrupted it (SIGINT or SIGTERM), 0 if none
     double wallSeconds = 0;
 };
 
