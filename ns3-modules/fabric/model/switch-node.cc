@@ -166,6 +166,23 @@ SwitchNode::SetEdgeInfo(std::shared_ptr<const std::vector<uint32_t>> hostEdge,
     m_portFacesHost = std::move(portFacesHost);
 }
 
+LbContext
+SwitchNode::MakeLbContext(uint16_t inPort, const FrameMeta& frame, Time now) const
+{
+    LbContext ctx;
+    ctx.now = now;
+    ctx.switchId = m_switchId;
+    ctx.ingressPort = inPort;
+    if (m_hostEdge)
+    {
+        ctx.fromHost = inPort < m_portFacesHost.size() && m_portFacesHost[inPort];
+        const auto& edge = *m_hostEdge;
+        ctx.srcEdge = frame.srcHost < edge.size() ? edge[frame.srcHost] : LbContext::kNoEdge;
+        ctx.dstEdge = frame.dstHost < edge.size() ? edge[frame.dstHost] : LbContext::kNoEdge;
+    }
+    return ctx;
+}
+
 void
 SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& arrived)
 {
@@ -178,18 +195,8 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         return;
     }
     const Time now = Simulator::Now();
-    LbContext ctx;
-    ctx.now = now;
-    ctx.switchId = m_switchId;
-    ctx.ingressPort = inPort;
+    LbContext ctx = MakeLbContext(inPort, arrived, now);
     ctx.frameBytes = packet->GetSize();
-    if (m_hostEdge)
-    {
-        ctx.fromHost = inPort < m_portFacesHost.size() && m_portFacesHost[inPort];
-        const auto& edge = *m_hostEdge;
-        ctx.srcEdge = arrived.srcHost < edge.size() ? edge[arrived.srcHost] : LbContext::kNoEdge;
-        ctx.dstEdge = arrived.dstHost < edge.size() ? edge[arrived.dstHost] : LbContext::kNoEdge;
-    }
     // Policies with frame hooks may rewrite fabric-internal fields: they get a copy; the
     // others read the frame as it arrived (a copy is ~30 instructions per hop).
     std::optional<FrameMeta> hooked;
@@ -272,17 +279,7 @@ SwitchNode::ProbeEgress(uint16_t inPort, const FrameMeta& probe, uint16_t& outPo
     }
     // As ReceiveFromPort: the context the policy would see, the ports whose link is up. The
     // policies that answer read none of the candidates' queue state.
-    LbContext ctx;
-    ctx.now = Simulator::Now();
-    ctx.switchId = m_switchId;
-    ctx.ingressPort = inPort;
-    if (m_hostEdge)
-    {
-        ctx.fromHost = inPort < m_portFacesHost.size() && m_portFacesHost[inPort];
-        const auto& edge = *m_hostEdge;
-        ctx.srcEdge = probe.srcHost < edge.size() ? edge[probe.srcHost] : LbContext::kNoEdge;
-        ctx.dstEdge = probe.dstHost < edge.size() ? edge[probe.dstHost] : LbContext::kNoEdge;
-    }
+    const LbContext ctx = MakeLbContext(inPort, probe, Simulator::Now());
     std::vector<EgressCandidate> usable;
     usable.reserve(routeSpan.size());
     for (uint32_t i = 0; i < routeSpan.size(); ++i)

@@ -157,6 +157,9 @@ class SwitchNode : public Node
     void DoDispose() override;
 
   private:
+    /** The context the load balancer sees for `frame` arriving on `inPort` at `now`
+     *  (frameBytes left 0): one place for the forwarding path and ProbeEgress. */
+    LbContext MakeLbContext(uint16_t inPort, const FrameMeta& frame, Time now) const;
     void Admit(uint16_t inPort, uint16_t outPort, Ptr<Packet> packet, const FrameMeta& meta);
     /** Admit's MMU check and enqueue of a frame as it will be queued (trimmed or not). */
     void AdmitToQueue(uint16_t inPort,
