@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -132,7 +133,10 @@ AppendFlowCsvRow(std::string& s,
                  const std::string& policy,
                  const std::vector<uint32_t>& nodeIds)
 {
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
+    // Formatted into `s` directly (no temporary string per call): a fast-mode run writes
+    // a million rows.
+    const auto out = std::back_inserter(s);
+    fmt::format_to(out, "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
                      "{},{},{},{}",
                      f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
                      f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
@@ -142,15 +146,22 @@ AppendFlowCsvRow(std::string& s,
                      f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
                      f.spuriousRetx, f.collective, f.step, f.channel, policy, f.job,
                      f.background ? 1 : 0, f.scaleUp ? 1 : 0);
-    s += fmt::format(",{},{}", f.pktsSent, f.pktsReceived);
+    fmt::format_to(out, ",{},{}", f.pktsSent, f.pktsReceived);
     for (int k = 0; k < kDropReasons; ++k)
     {
-        s += fmt::format(",{}", f.pktsDropped[k]);
+        fmt::format_to(out, ",{}", f.pktsDropped[k]);
     }
-    s += fmt::format(",{},{},{}", f.pktsInFlight, PathField(f), PathsField(f));
-    s += fmt::format(",{},{}", f.fairIdealPs ? Us(f.fairIdealPs) : "",
+    fmt::format_to(out, ",{},{},{}", f.pktsInFlight, PathField(f), PathsField(f));
+    fmt::format_to(out, ",{},{}", f.fairIdealPs ? Us(f.fairIdealPs) : "",
                      f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
-    s += !nodeIds.empty() ? fmt::format(",{},{}\n", nodeIds.at(f.src), nodeIds.at(f.dst)) : "\n";
+    if (!nodeIds.empty())
+    {
+        fmt::format_to(out, ",{},{}\n", nodeIds.at(f.src), nodeIds.at(f.dst));
+    }
+    else
+    {
+        s += '\n';
+    }
 }
 
 std::string
