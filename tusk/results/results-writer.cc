@@ -23,6 +23,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -60,7 +61,17 @@ namespace
 std::string
 Us(uint64_t ps)
 {
-    return fmt::format(FMT_COMPILE("{}.{:06d}"), ps / 1000000, ps % 1000000);
+    // "{}.{:06d}" of (ps / 10^6, ps % 10^6), by hand.
+    char buf[32];
+    char* end = std::to_chars(buf, buf + 20, ps / 1000000).ptr;
+    *end++ = '.';
+    uint64_t frac = ps % 1000000;
+    for (int k = 5; k >= 0; --k)
+    {
+        end[k] = static_cast<char>('0' + frac % 10);
+        frac /= 10;
+    }
+    return std::string(buf, end + 6);
 }
 
 std::string
@@ -272,7 +283,7 @@ WaitsCsvHeader()
 void
 AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last)
 {
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.collective, w.step,
+    fmt::format_to(std::back_inserter(s), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), w.collective, w.step,
                      w.rank, w.host, Us(w.readyPs), w.sent ? Us(w.sentPs) : "",
                      w.arrived ? Us(w.arrivalPs) : "", Us(w.idealPs), Us(w.stepIdealPs),
                      w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",
