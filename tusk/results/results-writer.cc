@@ -112,10 +112,22 @@ PathClassesLine(const RunResult& r)
 namespace
 {
 
+/** The links joined by '>' (the text of fmt::join(links, ">"), by hand: a row per flow). */
 std::string
 JoinLinks(const std::vector<uint32_t>& links)
 {
-    return fmt::format("{}", fmt::join(links, ">"));
+    std::string s;
+    s.reserve(links.size() * 4);
+    char buf[16];
+    for (size_t k = 0; k < links.size(); ++k)
+    {
+        if (k > 0)
+        {
+            s += '>';
+        }
+        s.append(buf, std::to_chars(buf, buf + sizeof buf, links[k]).ptr);
+    }
+    return s;
 }
 
 } // namespace
