@@ -478,9 +478,10 @@ IterationMemo::OnCompletion(uint32_t t)
         return;
     }
     Iteration& it = m_jobs[j].iters[i];
-    if (!it.replayed)
+    // A possible memo (simulated, its snapshots kept: Usable): its record as it finished
+    // (OnRetire / Refresh update it later).
+    if (!it.replayed && !it.ports.empty())
     {
-        // A possible memo: its record as it finished (OnRetire / Refresh update it later).
         if (!it.records)
         {
             it.records = std::make_shared<Records>(it.count);
