@@ -8,8 +8,21 @@
 #include "results/fast-compare.h"
 #include "results/results-writer.h"
 
+#include "workload/model/iteration-memo.h"
+#include "workload/model/workload-executor.h"
+
+#include "ns3/simulator.h"
+
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <set>
+#include <string>
+
+#include <unistd.h>
 
 using namespace tusk_test;
 
@@ -180,4 +193,123 @@ TEST_CASE("fast mode is deterministic: two runs of one seed give the same bytes"
     CHECK(tusk::FlowsCsv(a) == tusk::FlowsCsv(b));
     CHECK(tusk::LinksCsv(a) == tusk::LinksCsv(b));
     CHECK(tusk::JobsCsv(a) == tusk::JobsCsv(b));
+}
+
+namespace
+{
+
+std::string
+ReadWhole(const std::filesystem::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/** The most transfer records held at once by the executor (`live`) and by the memo
+ *  (`memo`), sampled every 100 ns of simulated time. */
+struct HeldMax
+{
+    uint64_t live = 0;
+    uint64_t memo = 0;
+};
+
+tusk::RunResult
+RunSampled(const tusk::ScenarioSpec& s, HeldMax& most, tusk::RunOptions o = tusk::RunOptions())
+{
+    const uint64_t liveBefore = ns3::WorkloadExecutor::LiveRecords();
+    const uint64_t memoBefore = ns3::IterationMemo::HeldRecords();
+    std::function<void()> sample = [&]() {
+        most.live = std::max(most.live, ns3::WorkloadExecutor::LiveRecords() - liveBefore);
+        most.memo = std::max(most.memo, ns3::IterationMemo::HeldRecords() - memoBefore);
+        ns3::Simulator::Schedule(ns3::NanoSeconds(100), sample);
+    };
+    o.beforeRun = [&](ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&) { sample(); };
+    tusk::RunResult r = Run(s, o);
+    CHECK(ns3::IterationMemo::HeldRecords() == memoBefore); // freed with the run
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("fast mode builds a job iteration by iteration: the records held stay within a few "
+          "iterations however many it runs, and its rows, streamed or kept, are those of fast "
+          "mode built whole",
+          "[component][fast-mode][lazy]")
+{
+    // Exact rule (compute time, ECMP) and steady rule (spraying, no compute time).
+    for (const bool steady : {false, true})
+    {
+        auto spec = [&](uint32_t n) {
+            tusk::ScenarioSpec s = RingJob(n, steady ? 0 : 20, "fast");
+            if (steady)
+            {
+                s.lb.policy = "spray";
+                s.nic.receiver = "selective-repeat";
+            }
+            return s;
+        };
+        CAPTURE(steady);
+        HeldMax held10;
+        HeldMax held40;
+        const tusk::RunResult f10 = RunSampled(spec(10), held10);
+        const tusk::RunResult f40 = RunSampled(spec(40), held40);
+        REQUIRE(f10.finished);
+        REQUIRE(f40.finished);
+        CHECK(Replayed(f40) >= 40 - 4);
+        const uint64_t perIteration = f10.flows.size() / 10;
+        REQUIRE(f40.flows.size() == 40 * perIteration);
+        CAPTURE(perIteration, held10.live, held40.live, held10.memo, held40.memo);
+        // The executor holds at most two iterations (the window); the memo the records of the
+        // few simulated iterations it may still replay: neither grows with the iterations.
+        CHECK(held40.live <= 2 * perIteration);
+        CHECK(held40.live == held10.live);
+        CHECK(held40.memo > 0);
+        CHECK(held40.memo == held10.memo);
+        CHECK(held40.memo <= 10 * perIteration);
+
+        // Built whole (an edited workload), fast mode holds every record: same results.
+        tusk::RunOptions whole;
+        whole.editWorkload = [](ns3::WorkloadSpec&) {};
+        const tusk::RunResult w40 = Run(spec(40), whole);
+        REQUIRE(w40.finished);
+        CHECK(w40.fast.replayedExact == f40.fast.replayedExact);
+        CHECK(w40.fast.replayedSteady == f40.fast.replayedSteady);
+        CHECK(w40.fast.simulated == f40.fast.simulated);
+        CHECK(w40.fast.fallbacks == f40.fast.fallbacks);
+        CHECK(w40.fast.exactRefusals == f40.fast.exactRefusals);
+        CHECK(w40.fast.replayedBytes == f40.fast.replayedBytes);
+        CHECK(w40.fast.totalBytes == f40.fast.totalBytes);
+        CHECK(w40.fast.replayedPs == f40.fast.replayedPs);
+        CHECK(tusk::FlowsCsv(f40) == tusk::FlowsCsv(w40));
+        CHECK(tusk::CollectivesCsv(f40) == tusk::CollectivesCsv(w40));
+        CHECK(tusk::WaitsCsv(f40) == tusk::WaitsCsv(w40));
+        CHECK(tusk::JobsCsv(f40) == tusk::JobsCsv(w40));
+        REQUIRE(f40.links.size() == w40.links.size());
+        for (size_t k = 0; k < w40.links.size(); ++k)
+        {
+            CHECK(f40.links[k].txFrames == w40.links[k].txFrames);
+            CHECK(f40.links[k].txBytes == w40.links[k].txBytes);
+        }
+
+        // Streamed to the files as iterations retire (what `tusk run` does): the same bytes.
+        const std::filesystem::path dir =
+            std::filesystem::temp_directory_path() /
+            ("tusk-fast-stream-test-" + std::to_string(::getpid()) + (steady ? "-s" : "-e"));
+        std::filesystem::remove_all(dir);
+        tusk::RunOptions o;
+        o.progress = false;
+        o.streamRows = true;
+        const tusk::RunResult streamed = tusk::RunInto(spec(40), dir.string(), o);
+        REQUIRE(streamed.finished);
+        REQUIRE(streamed.streamed.active);
+        CHECK(streamed.flows.empty());
+        CHECK(streamed.streamed.maxRowsHeld == perIteration);
+        CHECK(ReadWhole(dir / "flows.csv") == tusk::FlowsCsv(w40));
+        CHECK(ReadWhole(dir / "collectives.csv") == tusk::CollectivesCsv(w40));
+        CHECK(ReadWhole(dir / "waits.csv") == tusk::WaitsCsv(w40));
+        CHECK(ReadWhole(dir / "jobs.csv") == tusk::JobsCsv(w40));
+        CHECK(streamed.summary.p99FctUs == w40.summary.p99FctUs);
+        CHECK(streamed.summary.cctUs == w40.summary.cctUs);
+        std::filesystem::remove_all(dir);
+    }
 }

@@ -18,11 +18,14 @@
 #include "fabric/model/fabric-net-device.h"
 
 #include <algorithm>
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -52,11 +55,23 @@ CsvField(const std::string& s)
 namespace
 {
 
-/** ps as µs with 6 decimals: exact to the picosecond. */
+/** ps as µs with 6 decimals: exact to the picosecond. (Compiled format strings here and in
+ *  Num: the same text, without parsing the format per call; flows.csv has a row per
+ *  transfer.) */
 std::string
 Us(uint64_t ps)
 {
-    return fmt::format("{}.{:06d}", ps / 1000000, ps % 1000000);
+    // "{}.{:06d}" of (ps / 10^6, ps % 10^6), by hand.
+    char buf[32];
+    char* end = std::to_chars(buf, buf + 20, ps / 1000000).ptr;
+    *end++ = '.';
+    uint64_t frac = ps % 1000000;
+    for (int k = 5; k >= 0; --k)
+    {
+        end[k] = static_cast<char>('0' + frac % 10);
+        frac /= 10;
+    }
+    return std::string(buf, end + 6);
 }
 
 std::string
@@ -66,7 +81,17 @@ Num(double v, int decimals = 6)
     {
         return "";
     }
-    return fmt::format("{:.{}f}", v, decimals);
+    switch (decimals)
+    {
+    case 3:
+        return fmt::format(FMT_COMPILE("{:.3f}"), v);
+    case 6:
+        return fmt::format(FMT_COMPILE("{:.6f}"), v);
+    case 9:
+        return fmt::format(FMT_COMPILE("{:.9f}"), v);
+    default:
+        return fmt::format("{:.{}f}", v, decimals);
+    }
 }
 
 } // namespace
@@ -87,10 +112,22 @@ PathClassesLine(const RunResult& r)
 namespace
 {
 
+/** The links joined by '>' (the text of fmt::join(links, ">"), by hand: a row per flow). */
 std::string
 JoinLinks(const std::vector<uint32_t>& links)
 {
-    return fmt::format("{}", fmt::join(links, ">"));
+    std::string s;
+    s.reserve(links.size() * 4);
+    char buf[16];
+    for (size_t k = 0; k < links.size(); ++k)
+    {
+        if (k > 0)
+        {
+            s += '>';
+        }
+        s.append(buf, std::to_chars(buf, buf + sizeof buf, links[k]).ptr);
+    }
+    return s;
 }
 
 } // namespace
@@ -132,8 +169,12 @@ AppendFlowCsvRow(std::string& s,
                  const std::string& policy,
                  const std::vector<uint32_t>& nodeIds)
 {
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-                     "{},{},{},{}",
+    // Formatted into a stack buffer with compiled format strings, then appended (no temporary
+    // string per call, no format string parsed per row): a fast-mode run writes a million rows.
+    fmt::memory_buffer buf;
+    const auto out = std::back_inserter(buf);
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
+                     "{},{},{},{}"),
                      f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
                      f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
                      f.acknowledged ? Us(f.fctSenderPs) : "",
@@ -142,15 +183,20 @@ AppendFlowCsvRow(std::string& s,
                      f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
                      f.spuriousRetx, f.collective, f.step, f.channel, policy, f.job,
                      f.background ? 1 : 0, f.scaleUp ? 1 : 0);
-    s += fmt::format(",{},{}", f.pktsSent, f.pktsReceived);
+    fmt::format_to(out, FMT_COMPILE(",{},{}"), f.pktsSent, f.pktsReceived);
     for (int k = 0; k < kDropReasons; ++k)
     {
-        s += fmt::format(",{}", f.pktsDropped[k]);
+        fmt::format_to(out, FMT_COMPILE(",{}"), f.pktsDropped[k]);
     }
-    s += fmt::format(",{},{},{}", f.pktsInFlight, PathField(f), PathsField(f));
-    s += fmt::format(",{},{}", f.fairIdealPs ? Us(f.fairIdealPs) : "",
+    fmt::format_to(out, FMT_COMPILE(",{},{},{}"), f.pktsInFlight, PathField(f), PathsField(f));
+    fmt::format_to(out, FMT_COMPILE(",{},{}"), f.fairIdealPs ? Us(f.fairIdealPs) : "",
                      f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
-    s += !nodeIds.empty() ? fmt::format(",{},{}\n", nodeIds.at(f.src), nodeIds.at(f.dst)) : "\n";
+    if (!nodeIds.empty())
+    {
+        fmt::format_to(out, FMT_COMPILE(",{},{}"), nodeIds.at(f.src), nodeIds.at(f.dst));
+    }
+    buf.push_back('\n');
+    s.append(buf.data(), buf.size());
 }
 
 std::string
@@ -249,7 +295,7 @@ WaitsCsvHeader()
 void
 AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last)
 {
-    s += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", w.collective, w.step,
+    fmt::format_to(std::back_inserter(s), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), w.collective, w.step,
                      w.rank, w.host, Us(w.readyPs), w.sent ? Us(w.sentPs) : "",
                      w.arrived ? Us(w.arrivalPs) : "", Us(w.idealPs), Us(w.stepIdealPs),
                      w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",

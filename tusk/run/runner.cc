@@ -78,10 +78,9 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     CheckIntRates(spec, graph);
     // Held once, shared with the executor (a job of many iterations has many transfers).
     // A [[jobs]] workload is built iteration by iteration (lazy-jobs.h), unless a caller edits
-    // the built workload, or fast mode memoises iterations (it replays an earlier iteration's
-    // records, so it keeps them all: fast-mode.md).
+    // the built workload. Fast mode too: its memo keeps the records it replays (fast-mode.md).
     std::optional<LazyJobs> lazy;
-    if (!options.editWorkload && spec.simulator.mode != "fast")
+    if (!options.editWorkload)
     {
         lazy = BuildLazyJobs(spec, graph);
     }

@@ -7,6 +7,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace ns3
@@ -18,23 +19,25 @@ NS_OBJECT_ENSURE_REGISTERED(IterationMemo);
 namespace
 {
 
-/** FNV-1a over 64-bit words: the traffic of an iteration as one number. */
-class Fnv
+/** The traffic of an iteration as one number: each 64-bit word mixed in whole (a multiply
+ *  and a shift per word; FNV-1a per byte was eight, about 1,000 instructions per transfer of
+ *  every iteration). Only equality within a run matters. */
+class TrafficHash
 {
   public:
     void Add(uint64_t v)
     {
-        for (int b = 0; b < 8; ++b)
-        {
-            m_h ^= (v >> (8 * b)) & 0xff;
-            m_h *= 1099511628211ULL;
-        }
+        m_h = (m_h ^ v) * 0x9e3779b97f4a7c15ULL;
+        m_h ^= m_h >> 29;
     }
     uint64_t Get() const { return m_h; }
 
   private:
     uint64_t m_h = 14695981039346656037ULL;
 };
+
+/** Process-wide sum of the records every memo holds (IterationMemo::HeldRecords). */
+std::atomic<uint64_t> g_heldRecords{0};
 
 /** |a - b| <= tol * max(|a|, |b|) */
 bool
@@ -101,17 +104,43 @@ IterationMemo::GetTypeId()
 
 IterationMemo::IterationMemo() = default;
 
+uint64_t
+IterationMemo::HeldRecords()
+{
+    return g_heldRecords;
+}
+
+void
+IterationMemo::FreeRecords(Iteration& m)
+{
+    if (m.records)
+    {
+        g_heldRecords -= m.records->size();
+        m.records.reset();
+    }
+}
+
 void
 IterationMemo::DoDispose()
 {
     if (m_exec)
     {
         m_exec->SetFireHook(Callback<void, uint32_t>());
+        m_exec->SetExpandHook(nullptr);
+        m_exec->SetRetireHook(nullptr);
     }
     m_exec = nullptr;
     m_probe = nullptr;
     m_span = nullptr;
+    for (Job& j : m_jobs)
+    {
+        for (Iteration& it : j.iters)
+        {
+            FreeRecords(it);
+        }
+    }
     m_jobs.clear();
+    m_open.clear();
     Object::DoDispose();
 }
 
@@ -129,116 +158,110 @@ IterationMemo::Setup(Ptr<WorkloadExecutor> exec, Probe probe, SpanCheck span)
     m_probe = std::move(probe);
     m_span = std::move(span);
     const WorkloadSpec& spec = exec->GetSpec();
+    const JobWindow* window = exec->GetJobWindow();
+    m_lazy = window != nullptr;
     m_jobs.assign(spec.jobs.size(), Job());
     m_jobLeft.assign(spec.jobs.size(), 0);
-    m_jobOf.assign(spec.transfers.size(), -1);
-    m_startOf.assign(spec.triggers.size(), {-1, -1});
     for (size_t j = 0; j < spec.jobs.size(); ++j)
     {
         m_jobs[j].iters.resize(spec.jobs[j].iterations > 1 ? spec.jobs[j].iterations : 0);
     }
-    for (uint32_t t = 0; t < spec.transfers.size(); ++t)
+    if (m_lazy)
     {
-        const TransferSpec& ts = spec.transfers[t];
-        m_stats.totalBytes += ts.bytes;
-        const int32_t c = ts.collective;
-        const int32_t j = c >= 0 ? spec.collectives[c].job : -1;
-        if (j < 0 || static_cast<size_t>(j) >= m_jobs.size())
+        // Jobs built iteration by iteration: the plans say where each iteration's transfers
+        // are; their traffic is read when the iteration is expanded (OnExpand).
+        const auto& plans = window->Plans();
+        NS_ABORT_MSG_IF(plans.size() != m_jobs.size(), "IterationMemo: jobs and plans differ");
+        m_jobRange.resize(plans.size());
+        for (uint32_t j = 0; j < plans.size(); ++j)
         {
-            m_foreign.push_back(t);
-            continue;
+            const JobPlan& plan = *plans[j];
+            const uint64_t first = plan.BasesOf(0).transfer;
+            const uint64_t end = plan.BasesOf(plan.Iterations()).transfer;
+            m_jobRange[j] = {first, end};
+            m_jobLeft[j] = end - first;
+            // Iterations that run the same entries carry the same bytes: one lowering each.
+            const std::vector<uint32_t> kind = plan.RepresentativeOfEach();
+            std::map<uint32_t, uint64_t> kindBytes;
+            for (uint32_t i = 0; i < plan.Iterations(); ++i)
+            {
+                if (plan.TransfersIn(i) == 0)
+                {
+                    continue;
+                }
+                auto kb = kindBytes.find(kind[i]);
+                if (kb == kindBytes.end())
+                {
+                    uint64_t bytes = 0;
+                    for (const TransferSpec& ts : plan.Expand(kind[i]).transfers)
+                    {
+                        bytes += ts.bytes;
+                    }
+                    kb = kindBytes.emplace(kind[i], bytes).first;
+                }
+                m_stats.totalBytes += kb->second;
+                if (i < m_jobs[j].iters.size())
+                {
+                    Iteration& it = m_jobs[j].iters[i];
+                    it.first = plan.BasesOf(i).transfer;
+                    it.count = static_cast<uint32_t>(plan.TransfersIn(i));
+                    ++m_stats.iterations;
+                }
+            }
         }
-        m_jobOf[t] = j;
-        ++m_jobLeft[j];
-        const int32_t it = spec.collectives[c].iteration;
-        if (it >= 0 && static_cast<size_t>(it) < m_jobs[j].iters.size())
+        for (uint32_t k = 0; k < spec.transfers.size(); ++k)
         {
-            m_jobs[j].iters[it].transfers.push_back(t);
+            m_stats.totalBytes += spec.transfers[k].bytes;
+            m_foreign.push_back(static_cast<uint32_t>(window->TransfersEnd() + k));
         }
     }
-    // Each iteration's start trigger (its first transfer's; none for a job's first iteration,
-    // which starts at a time), its decision delay (the earliest of that trigger's waiters of
-    // the iteration) and its traffic's hash, relative to its own triggers.
-    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    else
     {
-        for (uint32_t i = 0; i < m_jobs[j].iters.size(); ++i)
+        m_jobOf.assign(spec.transfers.size(), -1);
+        m_startOf.assign(spec.triggers.size(), {-1, -1});
+        for (uint32_t t = 0; t < spec.transfers.size(); ++t)
         {
-            Iteration& it = m_jobs[j].iters[i];
-            if (it.transfers.empty())
+            const TransferSpec& ts = spec.transfers[t];
+            m_stats.totalBytes += ts.bytes;
+            const int32_t c = ts.collective;
+            const int32_t j = c >= 0 ? spec.collectives[c].job : -1;
+            if (j < 0 || static_cast<size_t>(j) >= m_jobs.size())
             {
+                m_foreign.push_back(t);
                 continue;
             }
-            ++m_stats.iterations;
-            const int32_t start = spec.transfers[it.transfers[0]].trigger;
-            uint64_t minStart = UINT64_MAX;
-            uint32_t base = UINT32_MAX;
-            for (uint32_t t : it.transfers)
+            m_jobOf[t] = j;
+            ++m_jobLeft[j];
+            const int32_t i = spec.collectives[c].iteration;
+            if (i >= 0 && static_cast<size_t>(i) < m_jobs[j].iters.size())
             {
-                const TransferSpec& ts = spec.transfers[t];
-                if (ts.trigger == start)
+                Iteration& it = m_jobs[j].iters[i];
+                if (it.count == 0)
                 {
-                    minStart = std::min(minStart, ts.startPs);
+                    it.first = t;
                 }
-                for (uint32_t g : ts.onRecvDone)
+                // A job's builder appends an iteration's transfers together (JobPlan).
+                NS_ABORT_MSG_IF(it.first + it.count != t,
+                                "IterationMemo: iteration " << i << " of job " << j
+                                                            << " is not contiguous");
+                ++it.count;
+            }
+        }
+        for (uint32_t j = 0; j < m_jobs.size(); ++j)
+        {
+            for (uint32_t i = 0; i < m_jobs[j].iters.size(); ++i)
+            {
+                if (m_jobs[j].iters[i].count == 0)
                 {
-                    base = std::min(base, g);
+                    continue;
                 }
-                for (uint32_t g : ts.onSendDone)
+                ++m_stats.iterations;
+                const int32_t start = Describe(j, i);
+                if (start >= 0)
                 {
-                    base = std::min(base, g);
+                    m_startOf[start] = {static_cast<int32_t>(j), static_cast<int32_t>(i)};
                 }
             }
-            it.startDelayPs = minStart;
-            if (start >= 0)
-            {
-                m_startOf[start] = {static_cast<int32_t>(j), static_cast<int32_t>(i)};
-            }
-            Fnv h;
-            h.Add(it.transfers.size());
-            uint32_t maxTrigger = base;
-            auto rel = [&](uint32_t g) {
-                maxTrigger = std::max(maxTrigger, g);
-                return static_cast<uint64_t>(static_cast<int64_t>(g) - static_cast<int64_t>(base));
-            };
-            for (uint32_t t : it.transfers)
-            {
-                const TransferSpec& ts = spec.transfers[t];
-                h.Add(ts.src);
-                h.Add(ts.dst);
-                h.Add(ts.bytes);
-                h.Add(ts.qpGroup);
-                h.Add(ts.priority);
-                h.Add(ts.qps);
-                if (ts.trigger == start)
-                {
-                    h.Add(0xfeed); // waits for the iteration's start
-                    h.Add(ts.startPs - minStart);
-                }
-                else
-                {
-                    h.Add(rel(static_cast<uint32_t>(ts.trigger)));
-                    h.Add(ts.startPs);
-                }
-                h.Add(ts.onRecvDone.size());
-                for (uint32_t g : ts.onRecvDone)
-                {
-                    h.Add(rel(g));
-                }
-                h.Add(ts.onSendDone.size());
-                for (uint32_t g : ts.onSendDone)
-                {
-                    h.Add(rel(g));
-                }
-            }
-            for (uint32_t g = base; base != UINT32_MAX && g <= maxTrigger; ++g)
-            {
-                const TriggerSpec& tg = spec.triggers[g];
-                h.Add(tg.kind);
-                h.Add(tg.threshold);
-                h.Add(tg.delayPs);
-                h.Add(tg.onFire.size());
-            }
-            it.pattern = h.Get();
         }
     }
     exec->TraceConnectWithoutContext("TransferDelivered",
@@ -247,19 +270,108 @@ IterationMemo::Setup(Ptr<WorkloadExecutor> exec, Probe probe, SpanCheck span)
                                      MakeCallback(&IterationMemo::OnCompletion, this));
 }
 
+int32_t
+IterationMemo::Describe(uint32_t j, uint32_t i)
+{
+    // Its start trigger (its first transfer's; none for a job's first iteration, which starts
+    // at a time), its decision delay (the earliest of that trigger's waiters of the
+    // iteration) and its traffic's hash, relative to its own triggers.
+    const WorkloadExecutor& exec = *m_exec;
+    Iteration& it = m_jobs[j].iters[i];
+    const uint64_t end = it.first + it.count;
+    const int32_t start = exec.GetTransfer(static_cast<uint32_t>(it.first)).trigger;
+    uint64_t minStart = UINT64_MAX;
+    uint32_t base = UINT32_MAX;
+    it.bytes = 0;
+    for (uint64_t t = it.first; t < end; ++t)
+    {
+        const TransferSpec& ts = exec.GetTransfer(static_cast<uint32_t>(t));
+        it.bytes += ts.bytes;
+        if (ts.trigger == start)
+        {
+            minStart = std::min(minStart, ts.startPs);
+        }
+        for (uint32_t g : ts.onRecvDone)
+        {
+            base = std::min(base, g);
+        }
+        for (uint32_t g : ts.onSendDone)
+        {
+            base = std::min(base, g);
+        }
+    }
+    it.startDelayPs = minStart;
+    TrafficHash h;
+    h.Add(it.count);
+    uint32_t maxTrigger = base;
+    auto rel = [&](uint32_t g) {
+        maxTrigger = std::max(maxTrigger, g);
+        return static_cast<uint64_t>(static_cast<int64_t>(g) - static_cast<int64_t>(base));
+    };
+    for (uint64_t t = it.first; t < end; ++t)
+    {
+        const TransferSpec& ts = exec.GetTransfer(static_cast<uint32_t>(t));
+        h.Add(ts.src);
+        h.Add(ts.dst);
+        h.Add(ts.bytes);
+        h.Add(ts.qpGroup);
+        h.Add(ts.priority);
+        h.Add(ts.qps);
+        if (ts.trigger == start)
+        {
+            h.Add(0xfeed); // waits for the iteration's start
+            h.Add(ts.startPs - minStart);
+        }
+        else
+        {
+            h.Add(rel(static_cast<uint32_t>(ts.trigger)));
+            h.Add(ts.startPs);
+        }
+        h.Add(ts.onRecvDone.size());
+        for (uint32_t g : ts.onRecvDone)
+        {
+            h.Add(rel(g));
+        }
+        h.Add(ts.onSendDone.size());
+        for (uint32_t g : ts.onSendDone)
+        {
+            h.Add(rel(g));
+        }
+    }
+    for (uint32_t g = base; base != UINT32_MAX && g <= maxTrigger; ++g)
+    {
+        const TriggerSpec& tg = exec.GetTrigger(g);
+        h.Add(tg.kind);
+        h.Add(tg.threshold);
+        h.Add(tg.delayPs);
+        h.Add(tg.onFire.size());
+    }
+    it.pattern = h.Get();
+    it.known = true;
+    m_open[it.first] = {j, i};
+    return start;
+}
+
 void
 IterationMemo::Start()
 {
+    if (m_lazy)
+    {
+        // Decisions scheduled as iterations are expanded: at the start for the first ones,
+        // in their start trigger's Fire otherwise, before their transfers' starts.
+        m_exec->SetExpandHook([this](const JobWindow::Range& r) { OnExpand(r); });
+        m_exec->SetRetireHook([this](const JobWindow::Range& r) { OnRetire(r); });
+        return;
+    }
     m_exec->SetFireHook(MakeCallback(&IterationMemo::OnFire, this));
-    const WorkloadSpec& spec = m_exec->GetSpec();
     for (uint32_t j = 0; j < m_jobs.size(); ++j)
     {
-        if (m_jobs[j].iters.empty() || m_jobs[j].iters[0].transfers.empty())
+        if (m_jobs[j].iters.empty() || m_jobs[j].iters[0].count == 0)
         {
             continue;
         }
         const Iteration& first = m_jobs[j].iters[0];
-        if (spec.transfers[first.transfers[0]].trigger < 0)
+        if (m_exec->GetTransfer(static_cast<uint32_t>(first.first)).trigger < 0)
         {
             // Scheduled before the executor's starts: runs before them at the same time.
             Simulator::Schedule(PicoSeconds(first.startDelayPs), &IterationMemo::Decide, this, j,
@@ -269,12 +381,117 @@ IterationMemo::Start()
 }
 
 void
+IterationMemo::OnExpand(const JobWindow::Range& r)
+{
+    if (r.job >= m_jobs.size() || r.iteration >= m_jobs[r.job].iters.size())
+    {
+        return; // a job of one iteration: nothing to replay
+    }
+    Iteration& it = m_jobs[r.job].iters[r.iteration];
+    NS_ABORT_MSG_IF(it.first != r.first.transfer || it.count != r.end.transfer - r.first.transfer,
+                    "IterationMemo: iteration " << r.iteration << " of job " << r.job
+                                                << " expanded with other transfers");
+    Describe(r.job, r.iteration);
+    // Called before the iteration's transfers are scheduled: this decision runs before they
+    // start (as OnFire's).
+    Simulator::Schedule(PicoSeconds(it.startDelayPs), &IterationMemo::Decide, this, r.job,
+                        r.iteration);
+}
+
+void
+IterationMemo::OnRetire(const JobWindow::Range& r)
+{
+    if (r.job >= m_jobs.size() || r.iteration >= m_jobs[r.job].iters.size())
+    {
+        return;
+    }
+    Iteration& it = m_jobs[r.job].iters[r.iteration];
+    // A frame counted after the transfer finished (a late duplicate, a resend's drop) is in
+    // its record until now, as in its row.
+    Refresh(it);
+    it.retired = true;
+}
+
+void
+IterationMemo::Refresh(Iteration& m)
+{
+    if (!m.records || m.retired)
+    {
+        return;
+    }
+    for (uint32_t k = 0; k < m.count; ++k)
+    {
+        const TransferRecord& r = m_exec->GetRecord(static_cast<uint32_t>(m.first + k));
+        if (r.recvDone && r.sendDone)
+        {
+            (*m.records)[k] = r;
+        }
+    }
+}
+
+std::pair<int32_t, int32_t>
+IterationMemo::IterationOf(uint64_t t) const
+{
+    auto it = m_open.upper_bound(t);
+    if (it == m_open.begin())
+    {
+        return {-1, -1};
+    }
+    --it;
+    const auto [j, i] = it->second;
+    const Iteration& x = m_jobs[j].iters[i];
+    if (t >= x.first + x.count)
+    {
+        return {-1, -1};
+    }
+    return {static_cast<int32_t>(j), static_cast<int32_t>(i)};
+}
+
+void
 IterationMemo::OnCompletion(uint32_t t)
 {
     const TransferRecord& r = m_exec->GetRecord(t);
-    if (m_jobOf[t] >= 0 && r.recvDone && r.sendDone)
+    if (!r.recvDone || !r.sendDone)
     {
-        --m_jobLeft[m_jobOf[t]];
+        return;
+    }
+    int32_t job = -1;
+    if (m_lazy)
+    {
+        for (uint32_t j = 0; j < m_jobRange.size() && job < 0; ++j)
+        {
+            job = m_jobRange[j].first <= t && t < m_jobRange[j].second ? j : -1;
+        }
+    }
+    else
+    {
+        job = m_jobOf[t];
+    }
+    if (job < 0)
+    {
+        return;
+    }
+    --m_jobLeft[job];
+    const auto [j, i] = IterationOf(t);
+    if (j < 0)
+    {
+        return;
+    }
+    Iteration& it = m_jobs[j].iters[i];
+    // A possible memo (simulated, its snapshots kept: Usable): its record as it finished
+    // (OnRetire / Refresh update it later).
+    if (!it.replayed && !it.ports.empty())
+    {
+        if (!it.records)
+        {
+            it.records = std::make_shared<Records>(it.count);
+            g_heldRecords += it.count;
+        }
+        (*it.records)[t - it.first] = r;
+    }
+    if (++it.finished == it.count)
+    {
+        m_open.erase(it.first);
     }
 }
 
@@ -291,26 +508,10 @@ IterationMemo::OnFire(uint32_t trigger)
                         this, static_cast<uint32_t>(j), static_cast<uint32_t>(i));
 }
 
-bool
-IterationMemo::Finished(Iteration& m) const
-{
-    const WorkloadExecutor& records = *m_exec;
-    for (; m.unfinished < m.transfers.size(); ++m.unfinished)
-    {
-        const TransferRecord& r = records.GetRecord(m.transfers[m.unfinished]);
-        if (!r.recvDone || !r.sendDone)
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
 std::string
 IterationMemo::ForeignActivity(uint32_t job, uint64_t fromPs, uint64_t toPs) const
 {
     const WorkloadExecutor& records = *m_exec;
-    const WorkloadSpec& spec = m_exec->GetSpec();
     for (uint32_t t : m_foreign)
     {
         const TransferRecord& r = records.GetRecord(t);
@@ -318,7 +519,7 @@ IterationMemo::ForeignActivity(uint32_t job, uint64_t fromPs, uint64_t toPs) con
         {
             continue; // over before the span
         }
-        const TransferSpec& ts = spec.transfers[t];
+        const TransferSpec& ts = records.GetTransfer(t);
         const bool live = r.started && r.startPs <= toPs;
         // Due in the span: an untimed (triggered) transfer that has not started is due any time.
         const bool due = !r.started && (ts.trigger >= 0 || ts.startPs <= toPs);
@@ -341,7 +542,7 @@ bool
 IterationMemo::Usable(Job& j, uint32_t m, uint64_t pattern) const
 {
     Iteration& c = j.iters[m];
-    return c.decided && !c.replayed && c.pattern == pattern && !c.ports.empty() &&
+    return c.decided && !c.replayed && c.pattern == pattern && !c.ports.empty() && c.records &&
            j.iters[m + 1].decided && Finished(c);
 }
 
@@ -352,7 +553,6 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i) const
     {
         return -1;
     }
-    const WorkloadExecutor& records = *m_exec;
     const uint64_t pattern = j.iters[i].pattern;
     // Period P: iteration i behaves as i - P did (P = 2 when consecutive iterations alternate,
     // e.g. as the previous iteration's tail overlaps them differently). Its phase's memo is
@@ -384,10 +584,10 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i) const
             const Iteration& m = j.iters[x];
             agree = agree && Close(static_cast<double>(j.iters[x + 1].startPs - m.startPs), refLen,
                                    m_steadyTolerance);
-            for (size_t k = 0; agree && k < m.transfers.size(); ++k)
+            for (size_t k = 0; agree && k < m.count; ++k)
             {
-                const TransferRecord& a = records.GetRecord(ref.transfers[k]);
-                const TransferRecord& b = records.GetRecord(m.transfers[k]);
+                const TransferRecord& a = (*ref.records)[k];
+                const TransferRecord& b = (*m.records)[k];
                 agree = Close(static_cast<double>(a.recvDonePs - a.startPs),
                               static_cast<double>(b.recvDonePs - b.startPs), m_steadyTolerance);
             }
@@ -445,6 +645,7 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
             {
                 std::vector<PortCounters>().swap(j.iters[x].ports);
                 std::vector<uint64_t>().swap(j.iters[x].state);
+                FreeRecords(j.iters[x]);
             }
         }
     }
@@ -569,7 +770,7 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
             return simulate(why);
         }
     }
-    const Iteration& m = j.iters[memo];
+    Iteration& m = j.iters[memo];
     const Iteration& next = j.iters[memo + 1];
     for (size_t p = 0; p < next.ports.size() && p < m.ports.size(); ++p)
     {
@@ -579,13 +780,11 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
             return simulate("pfc_in_memo");
         }
     }
-    NS_ABORT_MSG_IF(m.transfers.size() != it.transfers.size(),
+    NS_ABORT_MSG_IF(m.count != it.count,
                     "IterationMemo: iterations of one traffic hash differ in size");
-    for (size_t k = 0; k < it.transfers.size(); ++k)
-    {
-        m_exec->SetReplay(it.transfers[k], m.transfers[k]);
-        m_stats.replayedBytes += m_exec->GetSpec().transfers[it.transfers[k]].bytes;
-    }
+    Refresh(m); // as the executor has m's records now (a whole build keeps them)
+    m_exec->SetReplay(it.first, m.records);
+    m_stats.replayedBytes += it.bytes;
     it.replayed = true;
     it.source = static_cast<uint32_t>(memo);
     AddDelta(m, next);

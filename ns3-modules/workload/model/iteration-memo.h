@@ -22,6 +22,12 @@
  * Both need the replay span clear: no failure event (the run's SpanCheck), no background
  * flow live or due, no other job's transfer unfinished, in the memo's span or the replay's.
  * Whatever cannot be replayed is simulated packet by packet, the reason counted.
+ *
+ * The memo keeps its own copy of a simulated iteration's transfer records (taken as each
+ * transfer finishes, refreshed when the iteration retires), and only for the few latest
+ * simulated iterations the rules can still use, so it works with jobs built iteration by
+ * iteration (WorkloadExecutor::SetupLazy), whose records the executor frees at retirement:
+ * what fast mode holds does not grow with the iterations.
  */
 #ifndef TUSK_ITERATION_MEMO_H
 #define TUSK_ITERATION_MEMO_H
@@ -35,6 +41,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -87,14 +94,23 @@ class IterationMemo : public Object
     const IterationMemoStats& GetStats() const { return m_stats; }
     /** Per port, the replayed iterations' counter deltas summed (maxima maxed). */
     const std::vector<PortCounters>& GetReplayedPorts() const { return m_replayedPorts; }
+    /** Transfer records the memos of every IterationMemo of this process hold (count): a few
+     *  iterations' worth, however many iterations a job runs. */
+    static uint64_t HeldRecords();
 
   protected:
     void DoDispose() override;
 
   private:
+    /** A memo iteration's transfer records, in id order (shared with the executor while it
+     *  replays them: WorkloadExecutor::SetReplay). */
+    using Records = std::vector<TransferRecord>;
     struct Iteration
     {
-        std::vector<uint32_t> transfers; //!< in spec order
+        uint64_t first = 0;              //!< its transfers are [first, first + count)
+        uint32_t count = 0;
+        bool known = false;              //!< its transfers are known (built or expanded)
+        uint64_t bytes = 0;              //!< its transfers' bytes
         uint64_t pattern = 0;            //!< hash of its traffic (same hash: same traffic)
         uint64_t startDelayPs = 0;       //!< decision time after its start trigger fires
         bool decided = false;
@@ -107,7 +123,11 @@ class IterationMemo : public Object
         std::vector<uint32_t> cursors;
         std::vector<PortCounters> ports;
         bool othersLive = false;         //!< another job unfinished at its start
-        size_t unfinished = 0;           //!< transfers before this one are finished (Finished)
+        uint32_t finished = 0;           //!< transfers delivered and acknowledged
+        bool retired = false;            //!< SetupLazy: the executor freed its records
+        /** Not replayed: its transfers' records, each copied when it finished (freed when
+         *  the iteration can no longer be a memo). */
+        std::shared_ptr<Records> records;
     };
     struct Job
     {
@@ -116,11 +136,24 @@ class IterationMemo : public Object
     };
 
     void OnFire(uint32_t trigger);
+    /** Jobs built iteration by iteration: iteration r is expanded (its transfers are known). */
+    void OnExpand(const JobWindow::Range& r);
+    /** ... and retires: its records as the executor has them last. */
+    void OnRetire(const JobWindow::Range& r);
+    /** Iteration `it` of `job` is known: its pattern, bytes and decision delay. \return its
+     *  start trigger, or -1 */
+    int32_t Describe(uint32_t job, uint32_t it);
     void OnCompletion(uint32_t transfer);
+    /** (job, iteration) of job transfer t, or (-1, -1). */
+    std::pair<int32_t, int32_t> IterationOf(uint64_t t) const;
+    /** Copy the executor's records of m's transfers still held (SetupLazy frees a retired
+     *  iteration's) into m.records. */
+    void Refresh(Iteration& m);
+    void FreeRecords(Iteration& m);
     void Decide(uint32_t job, uint32_t it);
     void DecideReplay(uint32_t job, uint32_t it);
-    /** Every transfer of m delivered and acknowledged (remembers how far it checked). */
-    bool Finished(Iteration& m) const;
+    /** Every transfer of m delivered and acknowledged. */
+    static bool Finished(const Iteration& m) { return m.known && m.finished == m.count; }
     /** A transfer outside `job` live or due in [fromPs, toPs]: the reason, else "". */
     std::string ForeignActivity(uint32_t job, uint64_t fromPs, uint64_t toPs) const;
     /** m is a memo candidate for traffic `pattern`: simulated, finished, its next iteration
@@ -140,8 +173,14 @@ class IterationMemo : public Object
     double m_steadyTolerance = 0.01;
     uint32_t m_maxPeriod = 4;
     std::vector<Job> m_jobs;
-    std::vector<std::pair<int32_t, int32_t>> m_startOf; //!< per trigger: (job, iteration) it starts
-    std::vector<int32_t> m_jobOf;      //!< per transfer: its job, or -1
+    bool m_lazy = false;               //!< the executor builds jobs iteration by iteration
+    /** Whole build: per trigger, the (job, iteration) it starts. */
+    std::vector<std::pair<int32_t, int32_t>> m_startOf;
+    std::vector<int32_t> m_jobOf;      //!< whole build: per transfer, its job, or -1
+    /** Known, unfinished iterations by first transfer id: (job, iteration). */
+    std::map<uint64_t, std::pair<uint32_t, uint32_t>> m_open;
+    /** SetupLazy: per job, its transfers' ids [first, end). */
+    std::vector<std::pair<uint64_t, uint64_t>> m_jobRange;
     std::vector<uint64_t> m_jobLeft;   //!< per job: transfers not yet delivered and acknowledged
     std::vector<uint32_t> m_foreign;   //!< transfers outside every job (background, imported)
     std::vector<PortCounters> m_replayedPorts;

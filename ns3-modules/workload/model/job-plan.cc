@@ -325,6 +325,23 @@ JobPlan::RepresentativeIterations() const
     return out;
 }
 
+std::vector<uint32_t>
+JobPlan::RepresentativeOfEach() const
+{
+    std::map<std::vector<bool>, uint32_t> first;
+    std::vector<uint32_t> out(m_job.iterations);
+    for (uint32_t i = 0; i < m_job.iterations; ++i)
+    {
+        std::vector<bool> pattern(m_instances.size());
+        for (size_t e = 0; e < m_instances.size(); ++e)
+        {
+            pattern[e] = Runs(e, i);
+        }
+        out[i] = first.emplace(std::move(pattern), i).first->second;
+    }
+    return out;
+}
+
 bool
 JobPlan::Runs(size_t e, uint32_t i) const
 {

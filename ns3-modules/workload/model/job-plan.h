@@ -74,6 +74,9 @@ class JobPlan
     /** The first iteration of each distinct set of collective entries that run in it, in
      *  increasing order: every connection and host pair of the job is used by one of them. */
     std::vector<uint32_t> RepresentativeIterations() const;
+    /** Per iteration, the first iteration that runs the same collective entries (one of
+     *  RepresentativeIterations): iterations of one kind carry the same transfers but ids. */
+    std::vector<uint32_t> RepresentativeOfEach() const;
 
     /** \brief Append iteration i to the spec of `builder` (which must be the one the plan was
      *  made with, holding iterations 0 .. i - 1 of this job just before). */

@@ -40,6 +40,8 @@ class JobWindow
     explicit JobWindow(std::vector<std::shared_ptr<const JobPlan>> plans);
 
     uint64_t TransfersEnd() const { return m_end.transfer; }
+    /** The jobs' plans, in order. */
+    const std::vector<std::shared_ptr<const JobPlan>>& Plans() const { return m_plans; }
     uint64_t TriggersEnd() const { return m_end.trigger; }
     uint64_t CollectivesEnd() const { return m_end.collective; }
 

@@ -84,6 +84,14 @@ WorkloadExecutor::Coll(int32_t c) const
 void
 WorkloadExecutor::Register(const std::vector<JobWindow::Range>& ranges, bool scheduleUntriggered)
 {
+    if (m_expandHook)
+    {
+        // Before any of their starts is scheduled (fast mode's decisions run first).
+        for (const auto& r : ranges)
+        {
+            m_expandHook(r);
+        }
+    }
     for (const auto& r : ranges)
     {
         CountLive(static_cast<int64_t>(r.end.transfer - r.first.transfer));
@@ -109,9 +117,18 @@ WorkloadExecutor::Register(const std::vector<JobWindow::Range>& ranges, bool sch
 void
 WorkloadExecutor::Retire(const JobWindow::Range& r)
 {
+    if (m_retireHook)
+    {
+        m_retireHook(r);
+    }
     if (m_retireCb)
     {
         m_retireCb(r);
+    }
+    if (!m_replays.empty())
+    {
+        m_replays.erase(m_replays.lower_bound(r.first.transfer),
+                        m_replays.lower_bound(r.end.transfer));
     }
     // Its messages' PSN owner entries: the oldest of each of its connections' QPs (a
     // connection's messages are posted in order, and the job's earlier iterations are gone).

@@ -110,6 +110,9 @@ WorkloadExecutor::DoDispose()
     m_allDone = Callback<void>();
     m_stallCb = Callback<void>();
     m_fireHook = Callback<void, uint32_t>();
+    m_expandHook = nullptr;
+    m_retireHook = nullptr;
+    m_replays.clear();
     if (m_scaleUp)
     {
         m_scaleUp->Dispose();
@@ -305,9 +308,9 @@ WorkloadExecutor::StartTransfer(uint32_t t)
         return;
     }
     ++m_progress;
-    if (!m_replayOf.empty() && m_replayOf[t] != UINT32_MAX)
+    if (const TransferRecord* memo = ReplayRecord(t))
     {
-        ReplayTransfer(t);
+        ReplayTransfer(t, *memo);
         return;
     }
     const TransferSpec& ts = Tr(t);
@@ -600,27 +603,42 @@ WorkloadExecutor::DelayedActivate(uint32_t trigger)
 }
 
 void
-WorkloadExecutor::SetReplay(uint32_t t, uint32_t memoTransfer)
+WorkloadExecutor::SetReplay(uint64_t first, std::shared_ptr<const std::vector<TransferRecord>> records)
 {
-    NS_ABORT_MSG_IF(t >= m_records.size() || memoTransfer >= m_records.size() ||
-                        !m_records[memoTransfer].recvDone || !m_records[memoTransfer].sendDone,
-                    "WorkloadExecutor::SetReplay: transfer " << memoTransfer
-                                                             << " is not a finished memo");
-    if (m_replayOf.empty())
+    NS_ABORT_MSG_IF(!records || records->empty() || first + records->size() > m_transfers,
+                    "WorkloadExecutor::SetReplay: no records, or transfers beyond the workload");
+    for (const TransferRecord& m : *records)
     {
-        m_replayOf.assign(m_records.size(), UINT32_MAX);
+        NS_ABORT_MSG_IF(!m.recvDone || !m.sendDone,
+                        "WorkloadExecutor::SetReplay: a memo transfer is not finished");
     }
-    m_replayOf[t] = memoTransfer;
+    m_replays[first] = std::move(records);
+}
+
+const TransferRecord*
+WorkloadExecutor::ReplayRecord(uint32_t t) const
+{
+    if (m_replays.empty())
+    {
+        return nullptr;
+    }
+    auto it = m_replays.upper_bound(t);
+    if (it == m_replays.begin())
+    {
+        return nullptr;
+    }
+    --it;
+    const uint64_t k = t - it->first;
+    return k < it->second->size() ? &(*it->second)[k] : nullptr;
 }
 
 void
-WorkloadExecutor::ReplayTransfer(uint32_t t)
+WorkloadExecutor::ReplayTransfer(uint32_t t, const TransferRecord& m)
 {
-    const uint32_t u = m_replayOf[t];
     const TransferSpec& ts = Tr(t);
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     TransferRecord& r = m_records[t];
-    r = m_records[u]; // counters, paths, messages, QPs, entropy
+    r = m; // counters, paths, messages, QPs, entropy
     r.started = true;
     r.recvDone = false;
     r.sendDone = false;
@@ -641,7 +659,6 @@ WorkloadExecutor::ReplayTransfer(uint32_t t)
     }
     ++m_replayed;
     m_startedTrace(t);
-    const TransferRecord& m = m_records[u];
     m_pendingReplays += 2;
     Simulator::Schedule(PicoSeconds(m.recvDonePs - m.startPs), &WorkloadExecutor::ReplayRecvDone,
                         this, t);

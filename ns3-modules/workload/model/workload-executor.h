@@ -204,12 +204,24 @@ class WorkloadExecutor : public Object
      */
     void SetFireHook(Callback<void, uint32_t> hook) { m_fireHook = hook; }
     /**
-     * \brief Fast mode: when transfer t starts, do not post it on the NICs; copy the record
-     * of `memoTransfer` (counters, paths, messages) and complete t (delivered, acknowledged,
-     * with the triggers that activates) after the delays memoTransfer took from its start.
-     * memoTransfer must be delivered and acknowledged. Call before t starts.
+     * \brief Fast mode: when transfer first + k starts (k < records->size()), do not post it
+     * on the NICs; copy records[k] (a finished transfer's record: counters, paths, messages,
+     * QPs, entropy) and complete the transfer (delivered, acknowledged, with the triggers that
+     * activates) after the delays records[k] took from its start. `records` is shared, not
+     * copied (the memo's iteration); it is held until the range is retired (SetupLazy) or the
+     * executor disposed. Call before the transfers start.
      */
-    void SetReplay(uint32_t t, uint32_t memoTransfer);
+    void SetReplay(uint64_t first, std::shared_ptr<const std::vector<TransferRecord>> records);
+    /** Fast mode: called with a job iteration's id ranges when it is expanded (SetupLazy),
+     *  before any of its transfers is scheduled (an event it schedules for the time one of
+     *  them starts runs before that start). */
+    void SetExpandHook(std::function<void(const JobWindow::Range&)> hook) { m_expandHook = hook; }
+    /** Fast mode: called with a job iteration's id ranges just before it is retired, before
+     *  the retire callback (its records are still readable). */
+    void SetRetireHook(std::function<void(const JobWindow::Range&)> hook) { m_retireHook = hook; }
+    /** Trigger g (of the spec, or of a live job iteration with SetupLazy; a default trigger
+     *  otherwise). */
+    const TriggerSpec& GetTrigger(uint32_t g) const { return Tg(g); }
     /** Transfers replayed so far (SetReplay, started). */
     uint64_t GetReplayedTransfers() const { return m_replayed; }
     /** The round-robin QP cursor of every connection, in connection order (QpScaling
@@ -291,7 +303,9 @@ class WorkloadExecutor : public Object
      *  its triggers. */
     void CompleteRecv(uint32_t t);
     void CompleteSend(uint32_t t);
-    void ReplayTransfer(uint32_t t);
+    void ReplayTransfer(uint32_t t, const TransferRecord& memo);
+    /** SetReplay's record for transfer t, or nullptr. */
+    const TransferRecord* ReplayRecord(uint32_t t) const;
     void ReplayRecvDone(uint32_t t);
     void ReplaySendDone(uint32_t t);
     void CheckStall();
@@ -357,7 +371,10 @@ class WorkloadExecutor : public Object
     uint64_t m_lastProgress = 0;
     uint64_t m_lastDelivered = 0;
     Callback<void, uint32_t> m_fireHook;  //!< SetFireHook
-    std::vector<uint32_t> m_replayOf;     //!< per transfer, its memo transfer (SetReplay)
+    /** SetReplay: first transfer of a replayed range -> the records it replays. */
+    std::map<uint64_t, std::shared_ptr<const std::vector<TransferRecord>>> m_replays;
+    std::function<void(const JobWindow::Range&)> m_expandHook; //!< SetExpandHook
+    std::function<void(const JobWindow::Range&)> m_retireHook; //!< SetRetireHook
     uint64_t m_pendingReplays = 0;        //!< replayed completions scheduled and not yet run
     uint64_t m_replayed = 0;
 };
