@@ -27,7 +27,10 @@ A case whose sweep fails (a build without one of the failure kinds) is reported 
 run that failed (unfinished transfers at the stop time: its results are written) is scored.
 `--score-only` scores the runs already in --out again, after a change to `tusk locate`;
 `--first-placement N` draws placements N.. (fresh ones, to check a change to locate on
-placements it was not tuned on). `--json FILE` writes every run's outcome.
+placements it was not tuned on). `--json FILE` writes every run's outcome. `--pool K` runs
+every placement with seeds 1..K (the same fabric, fault and traffic over K steps) and scores
+`tusk locate` on the first N runs of each placement located together (their evidence pooled,
+`tusk locate DIR DIR ...`) for each N of `--pool-sizes` (default 1 and K): one row per N.
 """
 import argparse
 import json
