@@ -27,7 +27,10 @@ A case whose sweep fails (a build without one of the failure kinds) is reported 
 run that failed (unfinished transfers at the stop time: its results are written) is scored.
 `--score-only` scores the runs already in --out again, after a change to `tusk locate`;
 `--first-placement N` draws placements N.. (fresh ones, to check a change to locate on
-placements it was not tuned on). `--json FILE` writes every run's outcome.
+placements it was not tuned on). `--json FILE` writes every run's outcome. `--pool K` runs
+every placement with seeds 1..K (the same fabric, fault and traffic over K steps) and scores
+`tusk locate` on the first N runs of each placement located together (their evidence pooled,
+`tusk locate DIR DIR ...`) for each N of `--pool-sizes` (default 1 and K): one row per N.
 """
 import argparse
 import json
@@ -99,7 +102,7 @@ def toml_value(v):
     return repr(v)
 
 
-def sweep_file(name, scenario, policies, case, placements, k, first=0):
+def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1):
     count, entry = CASES[case]
     cables = fabric_cables(k)
     lines = ['name = "%s"' % name, 'scenario = "%s"' % scenario, 'combine = "product"',
@@ -120,6 +123,9 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0):
     lines += ["[[axis]]", 'name = "placement"', 'key = "failures"',
               "values = [%s]" % ", ".join(values),
               "labels = [%s]" % ", ".join('"%s"' % l for l in labels)]
+    if seeds > 1:  # --pool: the same fabric, fault and traffic over `seeds` steps
+        lines += ["[[axis]]", 'key = "seed"',
+                  "values = [%s]" % ", ".join(str(s) for s in range(1, seeds + 1))]
     return "\n".join(lines) + "\n", planted
 
 
@@ -139,11 +145,14 @@ def write_if_changed(path, text):
 
 def evaluate(tusk, run_dir, planted, evidence="auto"):
     """(top-1, all in top-3, false, the evidence locate used, the first class's link
-    directions, named first: top-1 and that class named) of one run; None if locate failed."""
-    o = subprocess.run([tusk, "locate", run_dir, "--json", "--top", "3", "--evidence", evidence],
+    directions, named first: top-1 and that class named) of one run, or of several runs
+    located together (a list: `tusk locate DIR DIR ...` pools their evidence); None if locate
+    failed."""
+    dirs = run_dir if isinstance(run_dir, list) else [run_dir]
+    o = subprocess.run([tusk, "locate"] + dirs + ["--json", "--top", "3", "--evidence", evidence],
                        capture_output=True, text=True)
     if o.returncode != 0:
-        print("%s: tusk locate failed: %s" % (run_dir, o.stderr.strip()), file=sys.stderr)
+        print("%s: tusk locate failed: %s" % (dirs[0], o.stderr.strip()), file=sys.stderr)
         return None
     j = json.loads(o.stdout)
     bad = {frozenset(c) for c in planted}
@@ -173,6 +182,35 @@ def rate(k, n):
     return "%d/%d (%.0f–%.0f %%)" % (k, n, lo, hi)
 
 
+def score(a, out, name, wl, case, pol, planted, pool, size, outcomes):
+    """One table row: policy `pol` over the placements, each located from its first `size`
+    runs pooled (of `pool` seeds; 1: the run alone)."""
+    hit1 = hit3 = false = n = named1 = 0
+    used = set()
+    for label, cables in planted.items():
+        run_id = "policy=%s,placement=%s" % (pol, label)
+        dirs = [os.path.join(out, name, run_id + ("" if pool == 1 else ",seed=%d" % s))
+                for s in range(1, size + 1)]
+        if not all(os.path.exists(os.path.join(d, "manifest.json")) for d in dirs):
+            continue
+        res = evaluate(a.tusk, dirs if size > 1 else dirs[0], cables, a.evidence)
+        if res is None:
+            continue
+        n += 1
+        hit1 += res[0]
+        hit3 += res[1]
+        false += res[2]
+        named1 += res[5]
+        used.add(res[3])
+        outcomes.append({"workload": wl, "hosts": a.k ** 3 // 4, "case": case,
+                         "policy": pol, "placement": label, "runs_pooled": size,
+                         "cables": ["%s-%s" % c for c in cables], "top1": res[0],
+                         "top3": res[1], "false": res[2], "evidence": res[3],
+                         "top1_class": res[4], "named_first": res[5]})
+    label = pol if pool == 1 else "%s, %d run%s pooled" % (pol, size, "s" if size > 1 else "")
+    return (wl, case, label, (hit1, named1, hit3, false, n, "+".join(sorted(used))))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="results/bench-locate")
@@ -193,6 +231,12 @@ def main():
                     help="tusk locate --evidence; auto, ar and paths: runs write paths.csv and "
                          "ar.csv ([output] path_telemetry, ar_telemetry); flows: completion "
                          "times, neither file")
+    ap.add_argument("--pool", type=int, default=1, metavar="K",
+                    help="run every placement K times (seeds 1..K: the same fabric, fault and "
+                         "traffic over K steps) and score `tusk locate` on the first N of them "
+                         "pooled, for each N of --pool-sizes")
+    ap.add_argument("--pool-sizes", default="",
+                    help="comma-separated run counts to pool with --pool (default: 1 and K)")
     ap.add_argument("--score-only", action="store_true",
                     help="score the runs already in --out again (after a change to tusk locate); "
                          "run nothing; a run not there is left out")
@@ -209,6 +253,11 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     out = os.path.abspath(a.out)
     policies = a.policies.split(",")
+    pool = max(1, a.pool)
+    sizes = sorted({int(x) for x in a.pool_sizes.split(",") if x} or {1, pool}) \
+        if pool > 1 else [1]
+    if any(n < 1 or n > pool for n in sizes):
+        ap.error("--pool-sizes: each between 1 and --pool")
     rows, outcomes = [], []
     for wl in a.workloads.split(","):
         scen = os.path.join(out, "%s.toml" % wl)
@@ -217,7 +266,7 @@ def main():
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,
-                                       a.first_placement)
+                                       a.first_placement, pool)
             sw = os.path.join(out, name + ".sweep.toml")
             write_if_changed(sw, text)
             t0 = time.monotonic()
@@ -235,28 +284,9 @@ def main():
                 rows.append((wl, case, None, why))
                 continue
             for pol in policies:
-                hit1 = hit3 = false = n = named1 = 0
-                used = set()
-                for label, cables in planted.items():
-                    run_dir = os.path.join(out, name, "policy=%s,placement=%s" % (pol, label))
-                    if not os.path.exists(os.path.join(run_dir, "manifest.json")):
-                        continue
-                    res = evaluate(a.tusk, run_dir, cables, a.evidence)
-                    if res is None:
-                        continue
-                    n += 1
-                    hit1 += res[0]
-                    hit3 += res[1]
-                    false += res[2]
-                    named1 += res[5]
-                    used.add(res[3])
-                    outcomes.append({"workload": wl, "hosts": a.k ** 3 // 4, "case": case,
-                                     "policy": pol, "placement": label,
-                                     "cables": ["%s-%s" % c for c in cables], "top1": res[0],
-                                     "top3": res[1], "false": res[2], "evidence": res[3],
-                                     "top1_class": res[4], "named_first": res[5]})
-                rows.append((wl, case, pol, (hit1, named1, hit3, false, n,
-                                             "+".join(sorted(used)))))
+                for size in sizes:
+                    rows.append(score(a, out, name, wl, case, pol, planted, pool, size,
+                                      outcomes))
     if a.json:
         with open(a.json, "w") as fh:
             json.dump(outcomes, fh, indent=1)

@@ -263,3 +263,68 @@ TEST_CASE("tusk locate refuses bad input naming file, line and column, exit stat
           std::string::npos);
     fs::remove_all(dir);
 }
+
+TEST_CASE("tusk locate DIR DIR pools runs of one fabric and refuses another fabric, exit status 2",
+          "[component][locate]")
+{
+    const fs::path dir = Scratch("locate-pool");
+    // Two runs of one 32-host leaf-spine (other traffic: seeds 1 and 2) with the same slow
+    // direction (seed 1's).
+    auto a = Synthetic(1, 1);
+    auto b = Synthetic(2, 1);
+    b.config.faults = a.config.faults;
+    b = synth::Generate(b.graph, b.config);
+    synth::WriteRun(a, (dir / "a").string());
+    synth::WriteRun(b, (dir / "b").string());
+    const std::string runA = (dir / "a").string(), runB = (dir / "b").string();
+
+    const LocateOutcome one = Locate(runA);
+    REQUIRE(one.status == 0);
+    CHECK(one.out.rfind(runA + ": ", 0) == 0); // one run: as before, no word of pooling
+
+    const LocateOutcome both = Locate(runA + " " + runB);
+    CAPTURE(both.out, both.err);
+    REQUIRE(both.status == 0);
+    CHECK(both.out.rfind(runA + " and 1 more run of its fabric (2 runs pooled): ", 0) == 0);
+    const LocateOutcome js = Locate(runA + " " + runB + " --json");
+    REQUIRE(js.status == 0);
+    const auto doc = nlohmann::json::parse(js.out);
+    CHECK(doc["runs"] == 2);
+    CHECK(doc["results_dir"] == runA);
+    CHECK(doc["results_dirs"] == nlohmann::json({runA, runB}));
+    // Both runs' flows, each run's own (the flows of a run are one permutation per round).
+    const auto docA = nlohmann::json::parse(Locate(runA + " --json").out);
+    const auto docB = nlohmann::json::parse(Locate(runB + " --json").out);
+    CHECK(doc["flows"].get<int>() == docA["flows"].get<int>() + docB["flows"].get<int>());
+    REQUIRE(doc["named"].get<int>() >= 1);
+    const auto& top = doc["ranking"][0];
+    CHECK(top["links"][0]["from"].get<std::string>() + "->" +
+              top["links"][0]["to"].get<std::string>() ==
+          FaultName(a));
+
+    // Another fabric (8 leaves x 2 spines): refused, naming the run and what differs.
+    const auto g = synth::LeafSpine(8, 2, 4);
+    synth::Config c;
+    c.seed = 3;
+    synth::WriteRun(synth::Generate(g, c), (dir / "other").string());
+    const LocateOutcome other = Locate(runA + " " + (dir / "other").string());
+    CHECK(other.status == 2);
+    CHECK(other.out.empty());
+    CHECK(other.err.find((dir / "other" / "links.csv").string() + ": a different fabric") !=
+          std::string::npos);
+
+    // A run without the evidence the others have: refused, naming it.
+    std::ofstream(dir / "a" / "paths.csv") << "src\n";
+    const LocateOutcome missing = Locate(runA + " " + runB);
+    CHECK(missing.status == 2);
+    CHECK(missing.err.find((dir / "b" / "paths.csv").string() + ": no such file, where " + runA +
+                           " has one") != std::string::npos);
+    fs::remove(dir / "a" / "paths.csv");
+
+    // --what-if re-runs one run's scenario: refused with several.
+    const LocateOutcome whatIf = Locate(runA + " " + runB + " --what-if");
+    CHECK(whatIf.status == 2);
+    CHECK(whatIf.err.find("--what-if") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "a.what-if"));
+    fs::remove_all(dir);
+}

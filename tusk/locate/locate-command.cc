@@ -1,6 +1,7 @@
 #include "locate/locate-command.h"
 #include "locate/ar-signals.h"
 #include "locate/path-report.h"
+#include "locate/pool.h"
 
 #include "fabric/model/input-error.h"
 
@@ -28,8 +29,11 @@ AddCommand(CLI::App& app, CommandOptions& o)
         "Rank the links most likely to be faulty (slow or lossy) from end-to-end observations "
         "only: each flow's completion time against its ideal, its retransmissions and its "
         "path(s) in flows.csv, and the link names of links.csv (docs/locate.md)");
-    cmd->add_option("results_dir", o.resultsDir,
-                    "A run directory (flows.csv with `path` or `paths`, links.csv)")
+    cmd->add_option("results_dir", o.resultsDirs,
+                    "A run directory (flows.csv with `path` or `paths`, links.csv); several "
+                    "runs of one fabric (the same links.csv) are located together, their "
+                    "evidence pooled: paths.csv and flows.csv rows concatenated, ar.csv summed "
+                    "(docs/locate.md, \"Several runs of one fabric\")")
         ->required();
     cmd->add_option("--top", o.top, "Show at most K suspects")
         ->check(CLI::Range(1u, 1000000u))
@@ -68,7 +72,7 @@ AddCommand(CLI::App& app, CommandOptions& o)
                   "Cost the first named suspect: the bytes its siblings carried for it, the "
                   "queueing on the paths that avoid it, and two derived runs from the manifest "
                   "(no fault; the suspect as found plus one sibling cable down) with their CCT "
-                  "and FCTs (docs/locate.md, \"What a hidden fault costs\")");
+                  "and FCTs (docs/locate.md, \"What a hidden fault costs\"); one run only");
     cmd->add_option("--what-if-link", o.whatIfLink,
                     "FROM->TO: cost this link direction instead of the first named")
         ->needs(whatIf);
@@ -286,27 +290,71 @@ FindLink(const Observations& obs, const std::string& name)
                                       name));
 }
 
+/** The first of `dirs` without `name` (-1: every one has it) and the first with it (-1: none). */
+std::pair<int, int>
+Presence(const std::vector<std::string>& dirs, const char* name)
+{
+    int missing = -1, present = -1;
+    for (size_t k = 0; k < dirs.size(); ++k)
+    {
+        const bool has = std::filesystem::exists(std::filesystem::path(dirs[k]) / name);
+        int& slot = has ? present : missing;
+        slot = slot < 0 ? static_cast<int>(k) : slot;
+    }
+    return {missing, present};
+}
+
+/** `name` in `dir`. */
+std::string
+FileOf(const std::string& dir, const char* name)
+{
+    return (std::filesystem::path(dir) / name).string();
+}
+
+/** Several runs located together must all have the evidence used: the first without it. */
+[[noreturn]] void
+MissingInPool(const std::vector<std::string>& dirs, int missing, int present, const char* name,
+              const char* other)
+{
+    throw ns3::InputError(FileOf(dirs[static_cast<size_t>(missing)], name), 0, "",
+                          fmt::format("no such file, where {} has one: runs located together "
+                                      "must all have the evidence used ({})",
+                                      dirs[static_cast<size_t>(present)], other));
+}
+
 Verdict
-Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& obs)
+Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& obs,
+       const std::vector<std::string>& dirs)
 {
     Verdict v;
     std::ostringstream text;
-    const std::string arFile = (std::filesystem::path(o.resultsDir) / "ar.csv").string();
-    const bool haveAr = std::filesystem::exists(arFile);
-    if (o.evidence == "ar" && !haveAr)
+    const auto [arMissing, arPresent] = Presence(dirs, "ar.csv");
+    if (o.evidence == "ar" && arMissing >= 0)
     {
-        throw ns3::InputError(arFile, 0, "",
+        throw ns3::InputError(FileOf(dirs[static_cast<size_t>(arMissing)], "ar.csv"), 0, "",
                               "no such file: --evidence ar needs a run with [output] "
                               "ar_telemetry = true");
     }
+    if (o.evidence == "auto" && arMissing >= 0 && arPresent >= 0)
+    {
+        MissingInPool(dirs, arMissing, arPresent, "ar.csv",
+                      "or choose --evidence paths or flows");
+    }
+    const bool haveAr = arMissing < 0;
     if (haveAr && (o.evidence == "ar" || o.evidence == "auto"))
     {
-        std::ifstream in(arFile);
-        if (!in)
+        std::vector<std::vector<ArObservation>> runs;
+        for (const auto& dir : dirs)
         {
-            throw ns3::InputError(arFile, 0, "", "cannot open the file");
+            const std::string arFile = FileOf(dir, "ar.csv");
+            std::ifstream in(arFile);
+            if (!in)
+            {
+                throw ns3::InputError(arFile, 0, "", "cannot open the file");
+            }
+            runs.push_back(ReadArObservations(in, arFile, obs.links));
         }
-        const auto rows = ReadArObservations(in, arFile, obs.links);
+        const auto rows = PoolArRows(std::move(runs));
         // auto: only when the switches steered; a hash or random choice says nothing of a
         // link's rate.
         if (o.evidence == "ar" || ArHasAdaptiveDecisions(rows))
@@ -327,28 +375,41 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
             return v;
         }
     }
-    const std::string pathsFile = (std::filesystem::path(o.resultsDir) / "paths.csv").string();
-    bool havePaths = std::filesystem::exists(pathsFile);
-    if (o.evidence == "paths" && !havePaths)
+    const auto [pathsMissing, pathsPresent] = Presence(dirs, "paths.csv");
+    if (o.evidence == "paths" && pathsMissing >= 0)
     {
-        throw ns3::InputError(pathsFile, 0, "",
+        throw ns3::InputError(FileOf(dirs[static_cast<size_t>(pathsMissing)], "paths.csv"), 0,
+                              "",
                               "no such file: --evidence paths needs a run with [output] "
                               "path_telemetry = true");
     }
+    if (o.evidence == "auto" && pathsMissing >= 0 && pathsPresent >= 0)
+    {
+        MissingInPool(dirs, pathsMissing, pathsPresent, "paths.csv",
+                      "or choose --evidence flows");
+    }
+    bool havePaths = pathsMissing < 0;
     std::vector<PathObservation> rows;
     if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
     {
-        std::ifstream in(pathsFile);
-        if (!in)
+        std::vector<std::vector<PathObservation>> runs;
+        for (const auto& dir : dirs)
         {
-            throw ns3::InputError(pathsFile, 0, "", "cannot open the file");
+            const std::string pathsFile = FileOf(dir, "paths.csv");
+            std::ifstream in(pathsFile);
+            if (!in)
+            {
+                throw ns3::InputError(pathsFile, 0, "", "cannot open the file");
+            }
+            runs.push_back(ReadPathObservations(in, pathsFile, obs.links));
+            if (runs.back().empty())
+            {
+                throw ns3::InputError(pathsFile, 0, "paths",
+                                      "no row has a path: nothing to locate from per-path "
+                                      "telemetry");
+            }
         }
-        rows = ReadPathObservations(in, pathsFile, obs.links);
-        if (rows.empty())
-        {
-            throw ns3::InputError(pathsFile, 0, "paths",
-                                  "no row has a path: nothing to locate from per-path telemetry");
-        }
+        rows = PoolPathRows(std::move(runs));
         // auto: per-path delays need QPs that spread over several paths (PathsComparable).
         havePaths = o.evidence == "paths" || PathsComparable(rows);
     }
@@ -372,6 +433,24 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
                               "dual-ToR: run with [output] path_telemetry = true and "
                               "--evidence paths)");
     }
+    if (dirs.size() > 1)
+    {
+        // Every run pooled must have evidence: one without a flow with a path is refused.
+        std::vector<bool> seen(dirs.size(), false);
+        for (const auto& f : obs.flows)
+        {
+            seen[f.run] = true;
+        }
+        for (size_t k = 0; k < dirs.size(); ++k)
+        {
+            if (!seen[k])
+            {
+                throw ns3::InputError(FileOf(dirs[k], "flows.csv"), 0, "path",
+                                      "no flow has a path: nothing to locate in this run, "
+                                      "located with others");
+            }
+        }
+    }
     const LocateResult r = Locate(obs, opts.tomography);
     v.evidence = "flows";
     NoteSuspects(v, r.ranking);
@@ -384,18 +463,55 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
 } // namespace
 
 int
-RunCommand(const CommandOptions& o, std::ostream& out)
+RunCommand(const CommandOptions& options, std::ostream& out)
 {
+    const std::vector<std::string> dirs =
+        options.resultsDirs.empty() ? std::vector<std::string>{options.resultsDir}
+                                    : options.resultsDirs;
+    const bool pooled = dirs.size() > 1;
+    if (pooled && options.whatIf)
+    {
+        throw ns3::InputError("<command line>", 0, "--what-if",
+                              fmt::format("costs a suspect of one run (it re-runs that run's "
+                                          "scenario); {} runs were given: give one",
+                                          dirs.size()));
+    }
+    CommandOptions o = options;
+    o.resultsDir = dirs.front();
+    std::vector<Observations> runs;
+    for (const auto& dir : dirs)
+    {
+        runs.push_back(ReadObservations(dir));
+        if (runs.size() > 1)
+        {
+            CheckSameFabric(runs.front(), dirs.front(), runs.back(), dir);
+        }
+    }
+    const Observations obs = PoolObservations(std::move(runs));
+    if (pooled)
+    {
+        // The tables' first line: what was located.
+        o.resultsDir = fmt::format("{} and {} more run{} of its fabric ({} runs pooled)",
+                                   dirs.front(), dirs.size() - 1, dirs.size() > 2 ? "s" : "",
+                                   dirs.size());
+    }
     CommandOptions opts = o;
     opts.tomography.method = ParseMethod(o.method);
-    const Observations obs = ReadObservations(o.resultsDir);
     if (o.whatIf && !o.whatIfRunner)
     {
         throw ns3::InputError("<command line>", 0, "--what-if",
                               "this program cannot run the derived scenarios (no runner)");
     }
     const int link = o.whatIfLink.empty() ? -1 : static_cast<int>(FindLink(obs, o.whatIfLink));
-    const Verdict v = Decide(o, opts, obs);
+    Verdict v = Decide(o, opts, obs, dirs);
+    if (pooled)
+    {
+        auto doc = nlohmann::json::parse(v.json);
+        doc["results_dir"] = dirs.front();
+        doc["results_dirs"] = dirs;
+        doc["runs"] = dirs.size();
+        v.json = doc.dump(2) + "\n";
+    }
     if (v.evidence != "flows" && o.method != "bayes")
     {
         // Said on stderr: stdout may be one JSON document (--json).

@@ -13,6 +13,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace tusk
 {
@@ -43,6 +44,9 @@ using WhatIfRunner = std::function<nlohmann::json(const WhatIfRequest&)>;
 struct CommandOptions
 {
     std::string resultsDir;
+    /** Several runs of one fabric located together (`tusk locate DIR DIR ...`; their evidence
+     *  pooled: locate/pool.h); empty = resultsDir alone. The command line fills this. */
+    std::vector<std::string> resultsDirs;
     uint32_t top = 10;
     bool json = false;
     std::string method = "bayes";

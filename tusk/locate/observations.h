@@ -57,6 +57,8 @@ struct FlowObservation
     uint64_t spuriousRetx = 0;  //!< retransmissions the receiver already had
     std::vector<FlowPath> paths;
     bool pathCounts = false; //!< paths carry packet counts (`paths`), not just the route (`path`)
+    /** Its run when several are located together (PoolObservations; 0-based), else 0. */
+    uint32_t run = 0;
 
     /** Packets summed over paths (1 per path when only `path` gave the route). */
     double PathPackets() const;
@@ -123,6 +125,9 @@ struct Observations
      *  scenario.topology.host_link_gbps and fabric_link_gbps; 0 = unknown. */
     double nominalRateBps = 0.0;
     double horizonUs = 0.0;                //!< latest finish or start seen: unfinished flows end here
+    /** Several runs pooled (PoolObservations): each run's horizon on the pooled time line
+     *  (its unfinished flows end there, not at the last run's); empty for one run. */
+    std::vector<double> runHorizonUs;
 };
 
 /**

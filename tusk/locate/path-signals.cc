@@ -293,14 +293,14 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
 namespace
 {
 
-using PathKey = std::tuple<uint32_t, uint32_t, uint32_t, size_t>;
+using PathKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, size_t>;
 
-/** A row's comparison group: its QP and its path length (hops of its first path; a row's
- *  paths have one length in a shortest-path fabric). */
+/** A row's comparison group: its run, its QP and its path length (hops of its first path; a
+ *  row's paths have one length in a shortest-path fabric). */
 PathKey
 KeyOf(const PathObservation& p)
 {
-    return PathKey{p.src, p.dst, p.qpn, p.paths.front().hops.size()};
+    return PathKey{p.run, p.src, p.dst, p.qpn, p.paths.front().hops.size()};
 }
 
 /** Rows per comparison group (traced rows, whose frames all got lost, are not compared). */
@@ -323,10 +323,12 @@ GroupSizes(const std::vector<PathObservation>& paths)
 bool
 PathsComparable(const std::vector<PathObservation>& paths)
 {
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, bool> qps; // QP -> has a sibling pair
+    // (run, src, dst, qpn) -> has a sibling pair
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, bool> qps;
     for (const auto& [key, n] : GroupSizes(paths))
     {
-        bool& pair = qps[{std::get<0>(key), std::get<1>(key), std::get<2>(key)}];
+        bool& pair =
+            qps[{std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)}];
         pair = pair || n >= 2;
     }
     size_t paired = 0;

@@ -74,6 +74,9 @@ struct PathObservation
      *  route a probe with its headers takes), carrying its `packets`, all lost. Placed for
      *  the loss fit only: not compared for delay, not counted in a link's load. */
     bool traced = false;
+    /** Its run when several are located together (PoolPathRows; 0-based), else 0: a QP is
+     *  (run, src, dst, qpn), compared with its own siblings only. */
+    uint32_t run = 0;
 };
 
 /**

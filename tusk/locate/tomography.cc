@@ -174,7 +174,9 @@ ComputeSignals(const Observations& obs, const TomographyOptions& o)
     {
         const FlowObservation& f = obs.flows[i];
         begin[i] = f.startUs;
-        end[i] = f.finished ? f.finishUs : std::max(obs.horizonUs, f.startUs);
+        const double horizon =
+            f.run < obs.runHorizonUs.size() ? obs.runHorizonUs[f.run] : obs.horizonUs;
+        end[i] = f.finished ? f.finishUs : std::max(horizon, f.startUs);
         s.slowdown[i] = std::max(end[i] - begin[i], 0.0) / f.idealUs;
         shares[i] = LinkShares(f);
         if (end[i] > begin[i])
