@@ -75,6 +75,28 @@ Finished(const fs::path& root)
     return out;
 }
 
+/** A sweep `s.toml` in `d` of six runs of about a second each (seeds 1 to 6 of `base.toml`). */
+void
+WriteSixSeedSweep(const fs::path& d)
+{
+    std::string base = kBase;
+    base.replace(base.find("200KB"), 5, "8MB"); // runs of about a second
+    Write(d / "base.toml", base);
+    Write(d / "s.toml", "name = \"k\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                        "values = [1, 2, 3, 4, 5, 6]\n");
+}
+
+/** Wait (at most 2 minutes) until a run of the sweep writing into `root` has finished. */
+void
+WaitForFirstRun(const fs::path& root)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    while (Finished(root).empty() && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
+    {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
 int
 SqliteCount(const fs::path& db, const std::string& sql)
 {
@@ -205,22 +227,14 @@ TEST_CASE("tusk sweep: killed halfway, it resumes without redoing finished runs"
           "[component][sweep]")
 {
     auto d = Scratch("sweep-kill");
-    std::string base = kBase;
-    base.replace(base.find("200KB"), 5, "8MB"); // runs of about a second
-    Write(d / "base.toml", base);
-    Write(d / "s.toml", "name = \"k\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
-                        "values = [1, 2, 3, 4, 5, 6]\n");
+    WriteSixSeedSweep(d);
     const fs::path root = d / "out";
     // Start the sweep, wait until a run has finished, then kill it with SIGKILL: no handler
     // runs; its `tusk run` children die with it (PR_SET_PDEATHSIG) and leave no results.
     auto o = Shell(std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " + (d / "s.toml").string() +
                    " -j 2 -q --out " + root.string() + " > /dev/null 2>&1 & echo $!");
     const pid_t pid = std::stoi(o.output);
-    const auto t0 = std::chrono::steady_clock::now();
-    while (Finished(root).empty() && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
-    {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    WaitForFirstRun(root);
     ::kill(pid, SIGKILL);
     // The children's SIGTERM handling removes their staging folders; on a loaded machine that
     // can take a while, so wait for it (a folder left for good fails the check below).
@@ -264,11 +278,7 @@ TEST_CASE("tusk sweep: stopped by SIGINT or SIGTERM after a run finished, it exi
           "[component][sweep]")
 {
     auto d = Scratch("sweep-signal");
-    std::string base = kBase;
-    base.replace(base.find("200KB"), 5, "8MB"); // runs of about a second
-    Write(d / "base.toml", base);
-    Write(d / "s.toml", "name = \"k\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
-                        "values = [1, 2, 3, 4, 5, 6]\n");
+    WriteSixSeedSweep(d);
     for (const int sig : {SIGINT, SIGTERM})
     {
         const fs::path root = d / ("out-" + std::to_string(sig));
@@ -287,12 +297,7 @@ TEST_CASE("tusk sweep: stopped by SIGINT or SIGTERM after a run finished, it exi
         }
         // Signal once a run has finished: the sweep's own handler is in place by then (before
         // it, tusk's process-wide handler exits 128 + the signal as well).
-        const auto t0 = std::chrono::steady_clock::now();
-        while (Finished(root).empty() &&
-               std::chrono::steady_clock::now() - t0 < std::chrono::minutes(2))
-        {
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
+        WaitForFirstRun(root);
         ::kill(pid, sig);
         int raw = 0;
         REQUIRE(::waitpid(pid, &raw, 0) == pid);

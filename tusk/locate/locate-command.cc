@@ -15,6 +15,7 @@
 #include <iostream>
 #include <map>
 #include <sstream>
+#include <utility>
 
 namespace tusk
 {
@@ -311,6 +312,26 @@ FileOf(const std::string& dir, const char* name)
     return (std::filesystem::path(dir) / name).string();
 }
 
+/** `read(stream, file)` of the file `name` of each run, in order; a file that cannot be opened
+ *  is bad input naming it. */
+template <typename Read>
+auto
+ReadEachRun(const std::vector<std::string>& dirs, const char* name, Read read)
+{
+    std::vector<decltype(read(std::declval<std::istream&>(), std::string()))> runs;
+    for (const auto& dir : dirs)
+    {
+        const std::string file = FileOf(dir, name);
+        std::ifstream in(file);
+        if (!in)
+        {
+            throw ns3::InputError(file, 0, "", "cannot open the file");
+        }
+        runs.push_back(read(in, file));
+    }
+    return runs;
+}
+
 /** Several runs located together must all have the evidence used: the first without it. */
 [[noreturn]] void
 MissingInPool(const std::vector<std::string>& dirs, int missing, int present, const char* name,
@@ -343,18 +364,10 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     const bool haveAr = arMissing < 0;
     if (haveAr && (o.evidence == "ar" || o.evidence == "auto"))
     {
-        std::vector<std::vector<ArObservation>> runs;
-        for (const auto& dir : dirs)
-        {
-            const std::string arFile = FileOf(dir, "ar.csv");
-            std::ifstream in(arFile);
-            if (!in)
-            {
-                throw ns3::InputError(arFile, 0, "", "cannot open the file");
-            }
-            runs.push_back(ReadArObservations(in, arFile, obs.links));
-        }
-        const auto rows = PoolArRows(std::move(runs));
+        const auto rows =
+            PoolArRows(ReadEachRun(dirs, "ar.csv", [&obs](std::istream& in, const std::string& f) {
+                return ReadArObservations(in, f, obs.links);
+            }));
         // auto: only when the switches steered; a hash or random choice says nothing of a
         // link's rate.
         if (o.evidence == "ar" || ArHasAdaptiveDecisions(rows))
@@ -392,23 +405,16 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     std::vector<PathObservation> rows;
     if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
     {
-        std::vector<std::vector<PathObservation>> runs;
-        for (const auto& dir : dirs)
-        {
-            const std::string pathsFile = FileOf(dir, "paths.csv");
-            std::ifstream in(pathsFile);
-            if (!in)
+        auto runs = ReadEachRun(dirs, "paths.csv", [&obs](std::istream& in, const std::string& f) {
+            auto run = ReadPathObservations(in, f, obs.links);
+            if (run.empty())
             {
-                throw ns3::InputError(pathsFile, 0, "", "cannot open the file");
-            }
-            runs.push_back(ReadPathObservations(in, pathsFile, obs.links));
-            if (runs.back().empty())
-            {
-                throw ns3::InputError(pathsFile, 0, "paths",
+                throw ns3::InputError(f, 0, "paths",
                                       "no row has a path: nothing to locate from per-path "
                                       "telemetry");
             }
-        }
+            return run;
+        });
         rows = PoolPathRows(std::move(runs));
         // auto: per-path delays need QPs that spread over several paths (PathsComparable).
         havePaths = o.evidence == "paths" || PathsComparable(rows);
