@@ -133,7 +133,8 @@ IterationRows::IterationRows(RowSources sources, MetricsSink& sink, size_t jobs,
     : m_sources(std::move(sources)),
       m_sink(sink),
       m_stream(stream),
-      m_jobs(jobs)
+      m_jobs(jobs),
+      m_fairShare(jobs)
 {
 }
 
@@ -144,7 +145,8 @@ IterationRows::Add(const JobWindow::Range& r)
     Rows& job = m_stream != nullptr ? streamed : m_jobs.at(r.job);
     const size_t at = job.flows.size();
     AppendFlowRows(m_sources, r.first.transfer, r.end.transfer, job.flows, m_lastCompletion);
-    ApplyFairShare(m_sources, job.flows.data() + at, r.first.transfer, r.end.transfer);
+    ApplyFairShare(m_sources, job.flows.data() + at, r.first.transfer, r.end.transfer,
+                   &m_fairShare.at(r.job));
     AppendCollectiveRows(m_sources, job.flows.data() + at, r.first.transfer, r.end.transfer,
                          r.first.collective, r.end.collective, job.collectives, job.waits);
     // The rows hold what the sink knew of them.
