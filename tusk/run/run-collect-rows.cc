@@ -102,6 +102,7 @@ AppendFlowRows(const RowSources& src,
         for (const auto& [code, frames] : r.paths)
         {
             std::vector<uint32_t> links;
+            links.reserve(8); // one allocation for a path of up to 8 links, not 1, 2, 4, 8
             if (built.fabric.DecodePath(ts.src, code, links) &&
                 (graph.links[links.back()].a == ts.dst || graph.links[links.back()].b == ts.dst))
             {
