@@ -81,6 +81,11 @@ Num(double v, int decimals = 6)
     {
         return "";
     }
+    if (v == 0 && !std::signbit(v) && decimals > 0 && decimals <= 9)
+    {
+        // +0 (most rows' reorder_mean): the text fmt's "{:.Nf}" gives, without formatting.
+        return std::string("0.000000000", static_cast<size_t>(decimals) + 2);
+    }
     switch (decimals)
     {
     case 3:
@@ -128,6 +133,21 @@ JoinLinks(const std::vector<uint32_t>& links)
         s.append(buf, std::to_chars(buf, buf + sizeof buf, links[k]).ptr);
     }
     return s;
+}
+
+/** Append the links joined by '>' (JoinLinks's text) to `buf`. */
+void
+AppendJoinedLinks(fmt::memory_buffer& buf, const std::vector<uint32_t>& links)
+{
+    char num[16];
+    for (size_t k = 0; k < links.size(); ++k)
+    {
+        if (k > 0)
+        {
+            buf.push_back('>');
+        }
+        buf.append(num, std::to_chars(num, num + sizeof num, links[k]).ptr);
+    }
 }
 
 } // namespace
@@ -188,7 +208,24 @@ AppendFlowCsvRow(std::string& s,
     {
         fmt::format_to(out, FMT_COMPILE(",{}"), f.pktsDropped[k]);
     }
-    fmt::format_to(out, FMT_COMPILE(",{},{},{}"), f.pktsInFlight, PathField(f), PathsField(f));
+    // path and paths (PathField, PathsField: locate::FormatPaths's text), written in place.
+    fmt::format_to(out, FMT_COMPILE(",{},"), f.pktsInFlight);
+    if (f.paths.size() == 1)
+    {
+        AppendJoinedLinks(buf, f.paths.front().first);
+    }
+    buf.push_back(',');
+    char num[24];
+    for (size_t k = 0; k < f.paths.size(); ++k)
+    {
+        if (k > 0)
+        {
+            buf.push_back('|');
+        }
+        AppendJoinedLinks(buf, f.paths[k].first);
+        buf.push_back(':');
+        buf.append(num, std::to_chars(num, num + sizeof num, f.paths[k].second).ptr);
+    }
     fmt::format_to(out, FMT_COMPILE(",{},{}"), f.fairIdealPs ? Us(f.fairIdealPs) : "",
                      f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
     if (!nodeIds.empty())

@@ -14,6 +14,9 @@
 
 #include "fabric/model/ideal-fct.h"
 
+#include "fabric/helper/fair-share-ideal.h"
+
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -48,9 +51,30 @@ void AppendFlowRows(const RowSources& src,
                     std::vector<FlowRow>& rows,
                     uint64_t& lastCompletion);
 
+/**
+ * The collective-aware ideals of the last few calls of ApplyFairShare, keyed by their whole
+ * input (FairShareIdealPs is a function of its transfers alone: the graph, routes and ports do
+ * not change during a run). Consecutive iterations of a job have the same traffic (and a
+ * replayed iteration always has its memo iteration's), so the fair shares are computed once.
+ */
+struct FairShareCache
+{
+    /** The inputs and outputs of the calls kept, most recent first. */
+    std::deque<std::pair<std::vector<ns3::FairShareTransfer>, std::vector<uint64_t>>> entries;
+    /** How many calls are kept (a job's iterations can alternate over a few patterns). */
+    size_t capacity = 4;
+    uint64_t hits = 0;   //!< calls answered from the cache
+    uint64_t misses = 0; //!< calls computed
+};
+
 /** \brief The collective-aware ideal (fairIdealPs, fairSlowdown) of rows[0 .. last - first),
- *  the rows of transfers [first, last), which must hold whole groups (collective steps). */
-void ApplyFairShare(const RowSources& src, FlowRow* rows, uint64_t first, uint64_t last);
+ *  the rows of transfers [first, last), which must hold whole groups (collective steps).
+ *  With a cache: FairShareIdealPs only for an input not among the cache's. */
+void ApplyFairShare(const RowSources& src,
+                    FlowRow* rows,
+                    uint64_t first,
+                    uint64_t last,
+                    FairShareCache* cache = nullptr);
 
 /**
  * \brief collectives.csv's rows of collectives [cFirst, cEnd) and their waits.csv rows,

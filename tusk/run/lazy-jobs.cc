@@ -133,7 +133,8 @@ IterationRows::IterationRows(RowSources sources, MetricsSink& sink, size_t jobs,
     : m_sources(std::move(sources)),
       m_sink(sink),
       m_stream(stream),
-      m_jobs(jobs)
+      m_jobs(jobs),
+      m_fairShare(jobs)
 {
 }
 
@@ -143,8 +144,14 @@ IterationRows::Add(const JobWindow::Range& r)
     Rows streamed; // streaming: this iteration's rows only, written and dropped below
     Rows& job = m_stream != nullptr ? streamed : m_jobs.at(r.job);
     const size_t at = job.flows.size();
+    if (m_stream != nullptr)
+    {
+        // One allocation for this iteration's rows (kept rows grow by doubling as before).
+        job.flows.reserve(r.end.transfer - r.first.transfer);
+    }
     AppendFlowRows(m_sources, r.first.transfer, r.end.transfer, job.flows, m_lastCompletion);
-    ApplyFairShare(m_sources, job.flows.data() + at, r.first.transfer, r.end.transfer);
+    ApplyFairShare(m_sources, job.flows.data() + at, r.first.transfer, r.end.transfer,
+                   &m_fairShare.at(r.job));
     AppendCollectiveRows(m_sources, job.flows.data() + at, r.first.transfer, r.end.transfer,
                          r.first.collective, r.end.collective, job.collectives, job.waits);
     // The rows hold what the sink knew of them.

@@ -103,6 +103,8 @@ class IterationRows
     RowStream* m_stream;
     std::vector<Rows> m_jobs;
     uint64_t m_lastCompletion = 0;
+    /** Per job: the fair shares of its last few iterations (the same traffic, the same ideals). */
+    std::vector<FairShareCache> m_fairShare;
 };
 
 } // namespace tusk

@@ -102,6 +102,7 @@ AppendFlowRows(const RowSources& src,
         for (const auto& [code, frames] : r.paths)
         {
             std::vector<uint32_t> links;
+            links.reserve(8); // one allocation for a path of up to 8 links, not 1, 2, 4, 8
             if (built.fabric.DecodePath(ts.src, code, links) &&
                 (graph.links[links.back()].a == ts.dst || graph.links[links.back()].b == ts.dst))
             {
@@ -145,8 +146,28 @@ AppendFlowRows(const RowSources& src,
     }
 }
 
+namespace
+{
+
+bool
+SameFairShareInputs(const std::vector<FairShareTransfer>& a, const std::vector<FairShareTransfer>& b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const FairShareTransfer& x, const FairShareTransfer& y) {
+                          return x.src == y.src && x.dst == y.dst && x.group == y.group &&
+                                 x.wireBytes == y.wireBytes && x.idealPs == y.idealPs &&
+                                 x.onFabric == y.onFabric;
+                      });
+}
+
+} // namespace
+
 void
-ApplyFairShare(const RowSources& src, FlowRow* rows, uint64_t first, uint64_t last)
+ApplyFairShare(const RowSources& src,
+               FlowRow* rows,
+               uint64_t first,
+               uint64_t last,
+               FairShareCache* cache)
 {
     // Collective-aware ideal: the transfers released together share the fabric max-min
     // fairly: a collective's step (every channel), or, outside collectives, the transfers one
@@ -184,8 +205,25 @@ ApplyFairShare(const RowSources& src, FlowRow* rows, uint64_t first, uint64_t la
         x.wireBytes = (n - 1) * framing.WireBytes(framing.mtuBytes) +
                       framing.WireBytes(ts.bytes - (n - 1) * framing.mtuBytes);
     }
-    const std::vector<uint64_t> fair = FairShareIdealPs(
-        src.graph, *src.built.fabric.routes, src.built.fabric.ports, fs);
+    const std::vector<uint64_t>* cached = nullptr;
+    if (cache != nullptr)
+    {
+        for (const auto& [in, out] : cache->entries)
+        {
+            if (SameFairShareInputs(in, fs))
+            {
+                cached = &out;
+                break;
+            }
+        }
+        (cached != nullptr ? cache->hits : cache->misses) += 1;
+    }
+    std::vector<uint64_t> computed;
+    if (cached == nullptr)
+    {
+        computed = FairShareIdealPs(src.graph, *src.built.fabric.routes, src.built.fabric.ports, fs);
+    }
+    const std::vector<uint64_t>& fair = cached != nullptr ? *cached : computed;
     for (uint64_t k = 0; k < fs.size(); ++k)
     {
         FlowRow& row = rows[k];
@@ -193,6 +231,14 @@ ApplyFairShare(const RowSources& src, FlowRow* rows, uint64_t first, uint64_t la
         if (row.finished && fair[k] > 0)
         {
             row.fairSlowdown = static_cast<double>(row.fctPs) / static_cast<double>(fair[k]);
+        }
+    }
+    if (cache != nullptr && cached == nullptr && cache->capacity > 0)
+    {
+        cache->entries.emplace_front(std::move(fs), std::move(computed));
+        if (cache->entries.size() > cache->capacity)
+        {
+            cache->entries.pop_back();
         }
     }
 }

@@ -365,11 +365,32 @@ Fabric::PathProfiles(uint32_t src, uint32_t dst) const
     return out;
 }
 
+namespace
+{
+
+/** PathProfiles(src, dst) in place in the fabric's cache (filled on first use), without the
+ *  copy PathProfiles returns: a flow row's ideal and its waits.csv rows' each ask for it. */
+template <typename Cache, typename Fill>
+const std::vector<std::vector<PathHop>>&
+CachedProfiles(Cache& cache, uint32_t src, uint32_t dst, Fill fill)
+{
+    const auto key = std::make_pair(src, dst);
+    auto it = cache.find(key);
+    if (it == cache.end())
+    {
+        fill(); // PathProfiles adds it
+        it = cache.find(key);
+    }
+    return it->second;
+}
+
+} // namespace
+
 uint64_t
 Fabric::IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes, const Framing& framing) const
 {
     uint64_t best = UINT64_MAX;
-    for (const auto& path : PathProfiles(src, dst))
+    for (const auto& path : CachedProfiles(m_profileCache, src, dst, [&] { PathProfiles(src, dst); }))
     {
         best = std::min(best, ns3::IdealFctPs(bytes, path, framing, graph.switchLatencyPs));
     }
@@ -383,7 +404,7 @@ Fabric::IdealFctPsOfPackets(uint32_t src,
                             const Framing& framing) const
 {
     uint64_t best = UINT64_MAX;
-    for (const auto& path : PathProfiles(src, dst))
+    for (const auto& path : CachedProfiles(m_profileCache, src, dst, [&] { PathProfiles(src, dst); }))
     {
         best = std::min(best, ns3::IdealFctPsOfPackets(payloads, path, framing, graph.switchLatencyPs));
     }
