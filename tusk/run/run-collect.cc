@@ -418,7 +418,7 @@ CollectResults(const ScenarioSpec& spec,
         {
             result.failure += "; " + line;
         }
-        if (spec.nic.rtoPs > timeout.Get().GetPicoSeconds())
+        if (spec.nic.rtoPs > static_cast<uint64_t>(timeout.Get().GetPicoSeconds()))
         {
             // A lost frame with no NACK to recover it waits for the retransmission timer; when
             // that timer is longer than the watchdog, the watchdog fires first.
