@@ -321,6 +321,17 @@ TEST_CASE("tusk locate DIR DIR pools runs of one fabric and refuses another fabr
                            " has one") != std::string::npos);
     fs::remove(dir / "a" / "paths.csv");
 
+    // One run twice, as the same folder or as a copy (same scenario and seed): refused, its
+    // evidence would count twice.
+    const LocateOutcome twice = Locate(runA + " " + runA + "/");
+    CHECK(twice.status == 2);
+    CHECK(twice.err.find("the same results folder as " + runA) != std::string::npos);
+    fs::copy(dir / "a", dir / "a-copy");
+    const LocateOutcome copy = Locate(runA + " " + (dir / "a-copy").string());
+    CHECK(copy.status == 2);
+    CHECK(copy.err.find((dir / "a-copy" / "manifest.json").string() +
+                        ": seed: the same scenario and seed as " + runA) != std::string::npos);
+
     // --what-if re-runs one run's scenario: refused with several.
     const LocateOutcome whatIf = Locate(runA + " " + runB + " --what-if");
     CHECK(whatIf.status == 2);

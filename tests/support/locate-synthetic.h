@@ -655,6 +655,7 @@ WriteRun(const Result& r, const std::string& dir)
     }
     nlohmann::json manifest = {
         {"scenario_name", "synthetic"},
+        {"seed", r.config.seed},
         {"status", "ok"},
         {"scenario", {{"nic", {{"mtu_bytes", r.config.mtuBytes}}}, {"failures", failures}}}};
     std::ofstream(fs::path(dir) / "manifest.json") << manifest.dump(2) << "\n";

@@ -332,6 +332,46 @@ ReadEachRun(const std::vector<std::string>& dirs, const char* name, Read read)
     return runs;
 }
 
+/**
+ * Several runs pooled must be several observations: a folder given twice, or two runs of the
+ * same scenario and seed (the same frames and draws: a copy, or a re-run), would count one
+ * run's evidence twice and overstate its significance. \throws ns3::InputError naming both
+ */
+void
+RefuseRepeatedRuns(const std::vector<std::string>& dirs)
+{
+    namespace fs = std::filesystem;
+    std::map<std::string, std::string> byPath;
+    std::map<std::string, std::string> byRun;
+    for (const auto& dir : dirs)
+    {
+        std::error_code ec;
+        const std::string path = fs::weakly_canonical(dir, ec).string();
+        if (!ec && !byPath.emplace(path, dir).second)
+        {
+            throw ns3::InputError("<command line>", 0, dir,
+                                  fmt::format("the same results folder as {}: a run's evidence "
+                                              "is pooled once",
+                                              byPath.at(path)));
+        }
+        std::ifstream in(FileOf(dir, "manifest.json"));
+        const auto m = nlohmann::json::parse(in, nullptr, false);
+        if (m.is_discarded() || !m.is_object() || !m.contains("scenario") || !m.contains("seed"))
+        {
+            continue; // ReadObservations says what is wrong with it
+        }
+        const std::string run = m.at("seed").dump() + " " + m.at("scenario").dump();
+        if (!byRun.emplace(run, dir).second)
+        {
+            throw ns3::InputError(FileOf(dir, "manifest.json"), 0, "seed",
+                                  fmt::format("the same scenario and seed as {}: the same run, "
+                                              "whose evidence would count twice (pool runs of "
+                                              "other seeds or times)",
+                                              byRun.at(run)));
+        }
+    }
+}
+
 /** Several runs located together must all have the evidence used: the first without it. */
 [[noreturn]] void
 MissingInPool(const std::vector<std::string>& dirs, int missing, int present, const char* name,
@@ -484,6 +524,10 @@ RunCommand(const CommandOptions& options, std::ostream& out)
     }
     CommandOptions o = options;
     o.resultsDir = dirs.front();
+    if (pooled)
+    {
+        RefuseRepeatedRuns(dirs);
+    }
     std::vector<Observations> runs;
     for (const auto& dir : dirs)
     {
