@@ -258,8 +258,8 @@ MrcPathSelector::DoFeedback(uint16_t entropy, Feedback fb, Time now)
     p.lastFeedbackPs = nowPs;
     switch (fb)
     {
-    case GOOD:
-    case ECN:
+    case PathSelector::GOOD: // Feedback, not this class's State::GOOD
+    case PathSelector::ECN:
         p.lossRun = 0;
         if (rttPs > 0)
         {
@@ -282,8 +282,8 @@ MrcPathSelector::DoFeedback(uint16_t entropy, Feedback fb, Time now)
             ++m_reinstatements;
         }
         break;
-    case NACK:
-    case TIMEOUT:
+    case PathSelector::NACK:
+    case PathSelector::TIMEOUT:
     default:
         if (p.state == ASSUMED_BAD)
         {

@@ -430,7 +430,8 @@ TEST_CASE("a two-job run stopped before its later iterations start writes collec
         REQUIRE(it != r.flows.end()); // the critical transfer has a row
     }
     CHECK(withCritical > 0);
-    CHECK(std::count(collectives.begin(), collectives.end(), '\n') == r.collectives.size() + 1);
+    CHECK(static_cast<size_t>(std::count(collectives.begin(), collectives.end(), '\n')) ==
+          r.collectives.size() + 1);
     // collectives.csv's critical_flow names the critical transfer's own id, row by row.
     std::istringstream lines(collectives);
     std::string line;
@@ -456,7 +457,8 @@ TEST_CASE("a two-job run stopped before its later iterations start writes collec
         }
         CHECK(cell == (c.criticalFlow < 0 ? "" : std::to_string(c.criticalFlow)));
     }
-    CHECK(std::count(waits.begin(), waits.end(), '\n') == r.waits.size() + 1);
+    CHECK(static_cast<size_t>(std::count(waits.begin(), waits.end(), '\n')) ==
+          r.waits.size() + 1);
 }
 
 TEST_CASE("a streamed run's scratch files are unnamed files in its staging folder, gone when it "

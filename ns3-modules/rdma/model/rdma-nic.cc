@@ -30,11 +30,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RdmaNic");
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
-namespace
-{
-constexpr uint16_t kEtherTypeIpv4 = 0x0800;
-} // namespace
-
 TypeId
 RdmaNic::GetTypeId()
 {

@@ -142,7 +142,6 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     Time m_firstCnp;             //!< origin of the timer-driven clocks
     bool m_cnpSinceAlphaTick = false;
     bool m_cnpSinceDecreaseCheck = false;
-    bool m_decreased = false;    //!< a cut happened (the first CNP may only have been flagged)
     uint64_t m_cnps = 0;
     EventId m_alphaEvent;
     EventId m_rateEvent;
