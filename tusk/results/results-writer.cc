@@ -117,25 +117,8 @@ PathClassesLine(const RunResult& r)
 namespace
 {
 
-/** The links joined by '>' (the text of fmt::join(links, ">"), by hand: a row per flow). */
-std::string
-JoinLinks(const std::vector<uint32_t>& links)
-{
-    std::string s;
-    s.reserve(links.size() * 4);
-    char buf[16];
-    for (size_t k = 0; k < links.size(); ++k)
-    {
-        if (k > 0)
-        {
-            s += '>';
-        }
-        s.append(buf, std::to_chars(buf, buf + sizeof buf, links[k]).ptr);
-    }
-    return s;
-}
-
-/** Append the links joined by '>' (JoinLinks's text) to `buf`. */
+/** Append the links joined by '>' (the text of fmt::join(links, ">"), by hand: a row per
+ *  flow) to `buf`. */
 void
 AppendJoinedLinks(fmt::memory_buffer& buf, const std::vector<uint32_t>& links)
 {
@@ -148,6 +131,33 @@ AppendJoinedLinks(fmt::memory_buffer& buf, const std::vector<uint32_t>& links)
         }
         buf.append(num, std::to_chars(num, num + sizeof num, links[k]).ptr);
     }
+}
+
+/** Append flows.csv's `paths` field, locate::FormatPaths's text ("links:packets" joined by
+ *  '|'; tests/unit/flow-row-text-test.cc checks they are equal), to `buf`. */
+template <typename Paths>
+void
+AppendPathsField(fmt::memory_buffer& buf, const Paths& paths)
+{
+    char num[24];
+    for (size_t k = 0; k < paths.size(); ++k)
+    {
+        if (k > 0)
+        {
+            buf.push_back('|');
+        }
+        AppendJoinedLinks(buf, paths[k].first);
+        buf.push_back(':');
+        buf.append(num, std::to_chars(num, num + sizeof num, paths[k].second).ptr);
+    }
+}
+
+std::string
+JoinLinks(const std::vector<uint32_t>& links)
+{
+    fmt::memory_buffer buf;
+    AppendJoinedLinks(buf, links);
+    return fmt::to_string(buf);
 }
 
 } // namespace
@@ -215,17 +225,7 @@ AppendFlowCsvRow(std::string& s,
         AppendJoinedLinks(buf, f.paths.front().first);
     }
     buf.push_back(',');
-    char num[24];
-    for (size_t k = 0; k < f.paths.size(); ++k)
-    {
-        if (k > 0)
-        {
-            buf.push_back('|');
-        }
-        AppendJoinedLinks(buf, f.paths[k].first);
-        buf.push_back(':');
-        buf.append(num, std::to_chars(num, num + sizeof num, f.paths[k].second).ptr);
-    }
+    AppendPathsField(buf, f.paths);
     fmt::format_to(out, FMT_COMPILE(",{},{}"), f.fairIdealPs ? Us(f.fairIdealPs) : "",
                      f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
     if (!nodeIds.empty())
