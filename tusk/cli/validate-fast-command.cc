@@ -65,16 +65,21 @@ ValidateFastCommand::Run(std::ostream& out)
         out << "no [[jobs]] in this workload: fast mode replays job iterations only, so both "
                "runs simulated every packet\n";
     }
-    out << fmt::format("iterations replayed {} of {} ({} exact, {} steady), simulated {}\n",
-                       s.replayedExact + s.replayedSteady, s.iterations, s.replayedExact,
-                       s.replayedSteady, s.simulated);
+    out << fmt::format(
+        "iterations replayed {} of {} ({} exact, {} steady, {} sampled), simulated {}\n",
+        s.replayedExact + s.replayedSteady + s.replayedSampled, s.iterations, s.replayedExact,
+        s.replayedSteady, s.replayedSampled, s.simulated);
     for (const auto& [reason, n] : s.fallbacks)
     {
         out << fmt::format("  simulated because {}: {}\n", reason, n);
     }
-    out << fmt::format("wall time: packet {:.3f} s, fast {:.3f} s, speedup {:.1f}x\n",
+    out << fmt::format("wall time: packet {:.3f} s, fast {:.3f} s, speedup {:.1f}x{}\n",
                        p.wallSeconds, f.wallSeconds,
-                       f.wallSeconds > 0 ? p.wallSeconds / f.wallSeconds : 0.0);
+                       f.wallSeconds > 0 ? p.wallSeconds / f.wallSeconds : 0.0,
+                       s.replayedExact + s.replayedSteady + s.replayedSampled == 0
+                           ? " (nothing replayed: the same simulation twice, so any "
+                             "difference is the machine's)"
+                           : "");
     for (int k = 0; k < 2; ++k)
     {
         if (!results[k].failure.empty())

@@ -559,9 +559,10 @@ FastModeJson(const RunResult& r)
         exact[reason] = n;
     }
     return {{"iterations", f.iterations},
-            {"iterations_replayed", f.replayedExact + f.replayedSteady},
+            {"iterations_replayed", f.replayedExact + f.replayedSteady + f.replayedSampled},
             {"iterations_replayed_exact", f.replayedExact},
             {"iterations_replayed_steady", f.replayedSteady},
+            {"iterations_replayed_sampled", f.replayedSampled},
             {"iterations_simulated", f.simulated},
             {"replayed_time_share", timeShare},
             {"replayed_bytes_share", byteShare},

@@ -90,8 +90,10 @@ Rows()
                   "`\"packet\"`: every packet simulated. `\"fast\"`: iterations of a job "
                   "(`[[jobs]]`, `iterations` > 1) are replayed from a memo of an earlier "
                   "iteration, shifted in time, when the fabric was quiescent and nothing can "
-                  "change a choice (exact) or the last iterations agree within a tolerance "
-                  "(steady); everything else simulated packet by packet, and the manifest's "
+                  "change a choice (exact), the last iterations agree within a tolerance "
+                  "(steady), or per-packet random choices leave iterations as samples of a "
+                  "stable distribution, replayed in turn (sampled); everything else simulated "
+                  "packet by packet, and the manifest's "
                   "`fast_mode` counts why ([fast-mode.md](fast-mode.md))."),
     };
     return rows;

@@ -18,6 +18,7 @@ struct IterationMemoStats
     uint64_t iterations = 0;          //!< job iterations (of jobs with more than one)
     uint64_t replayedExact = 0;       //!< iterations replayed under the exact rule
     uint64_t replayedSteady = 0;      //!< iterations replayed under the steady rule
+    uint64_t replayedSampled = 0;     //!< iterations replayed under the sampled rule
     uint64_t simulated = 0;           //!< iterations simulated packet by packet
     uint64_t replayedPs = 0;          //!< simulated time covered by replayed iterations, ps
     uint64_t replayedBytes = 0;       //!< transfer bytes of replayed iterations

@@ -98,7 +98,21 @@ IterationMemo::GetTypeId()
                           "count).",
                           UintegerValue(4),
                           MakeUintegerAccessor(&IterationMemo::m_maxPeriod),
-                          MakeUintegerChecker<uint32_t>(1, 64));
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("SampleIterations",
+                          "Sampled rule: W; the latest 2W simulated, finished iterations of the "
+                          "same traffic, as two windows of W, must agree within SampleTolerance "
+                          "in mean iteration time and mean FCT; replays then cycle through "
+                          "those 2W (count; 0 = the sampled rule never applies).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&IterationMemo::m_sampleIterations),
+                          MakeUintegerChecker<uint32_t>(0, 64))
+            .AddAttribute("SampleTolerance",
+                          "Sampled rule: largest relative difference between the two windows' "
+                          "mean iteration times, and between their mean FCTs (fraction).",
+                          DoubleValue(0.02),
+                          MakeDoubleAccessor(&IterationMemo::m_sampleTolerance),
+                          MakeDoubleChecker<double>(0, 1));
     return tid;
 }
 
@@ -600,6 +614,66 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i) const
     return -1;
 }
 
+int64_t
+IterationMemo::SampledMemo(Job& j, uint32_t i)
+{
+    const uint32_t w = m_sampleIterations;
+    if (w == 0)
+    {
+        return -1;
+    }
+    const uint64_t pattern = j.iters[i].pattern;
+    // The pool: the latest 2W simulated iterations of this traffic that can be memos, oldest
+    // first. An iteration simulated in between (other traffic, a failure) is skipped; one of
+    // this traffic that is not usable (not finished yet, its snapshots freed) ends the pool.
+    std::vector<uint32_t> pool;
+    for (size_t k = j.simulated.size(); k-- > 0 && pool.size() < 2 * w;)
+    {
+        const uint32_t m = j.simulated[k];
+        if (m == i || j.iters[m].pattern != pattern)
+        {
+            continue;
+        }
+        if (!Usable(j, m, pattern))
+        {
+            if (pool.empty())
+            {
+                continue; // the latest ones may still be finishing
+            }
+            break;
+        }
+        pool.push_back(m);
+    }
+    if (pool.size() < 2 * w)
+    {
+        return -1;
+    }
+    std::reverse(pool.begin(), pool.end());
+    // Two windows of W: mean iteration time and mean FCT over their transfers.
+    double len[2] = {0, 0};
+    double fct[2] = {0, 0};
+    uint64_t n[2] = {0, 0};
+    for (uint32_t k = 0; k < 2 * w; ++k)
+    {
+        const int half = k < w ? 0 : 1;
+        const Iteration& m = j.iters[pool[k]];
+        len[half] += static_cast<double>(j.iters[pool[k] + 1].startPs - m.startPs);
+        for (const TransferRecord& r : *m.records)
+        {
+            fct[half] += static_cast<double>(r.recvDonePs - r.startPs);
+            ++n[half];
+        }
+    }
+    if (n[0] == 0 || n[1] == 0 || !Close(len[0], len[1], m_sampleTolerance) ||
+        !Close(fct[0] / static_cast<double>(n[0]), fct[1] / static_cast<double>(n[1]),
+               m_sampleTolerance))
+    {
+        return -1;
+    }
+    // Cycle through the pool in order: the replays take each sample as often as the others.
+    return pool[j.sampledReplays % pool.size()];
+}
+
 void
 IterationMemo::AddDelta(const Iteration& m, const Iteration& next)
 {
@@ -624,8 +698,11 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
     {
         j.simulated.push_back(i);
     }
-    // The steady rule looks back SteadyIterations phases of up to SteadyMaxPeriod.
-    const size_t window = static_cast<size_t>(m_steadyIterations) * m_maxPeriod + 2;
+    // The steady rule looks back SteadyIterations phases of up to SteadyMaxPeriod, the sampled
+    // rule 2 x SampleIterations iterations.
+    const size_t window = std::max(static_cast<size_t>(m_steadyIterations) * m_maxPeriod,
+                                   2 * static_cast<size_t>(m_sampleIterations)) +
+                          2;
     const size_t n = j.simulated.size();
     auto needed = [&](uint32_t m) {
         for (size_t k = n > window ? n - window : 0; k < n; ++k)
@@ -747,10 +824,16 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
         }
     }
     bool exact = memo >= 0;
+    bool sampled = false;
     if (!exact)
     {
         ++m_stats.exactRefusals[exactWhyNot];
         memo = SteadyMemo(j, i);
+    }
+    if (!exact && memo < 0)
+    {
+        memo = SampledMemo(j, i);
+        sampled = memo >= 0;
     }
     if (memo < 0)
     {
@@ -789,7 +872,15 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     it.source = static_cast<uint32_t>(memo);
     AddDelta(m, next);
     m_stats.replayedPs += next.startPs - m.startPs;
-    ++(exact ? m_stats.replayedExact : m_stats.replayedSteady);
+    if (sampled)
+    {
+        ++j.sampledReplays;
+        ++m_stats.replayedSampled;
+    }
+    else
+    {
+        ++(exact ? m_stats.replayedExact : m_stats.replayedSteady);
+    }
 }
 
 } // namespace ns3

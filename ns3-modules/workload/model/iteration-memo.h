@@ -18,6 +18,12 @@
  *    within SteadyTolerance in iteration time and in every transfer's FCT. For
  *    policies that read random streams and jobs whose fabric is never quiescent at the
  *    iteration barrier (compute time 0).
+ *  - sampled: for policies whose iterations never repeat within SteadyTolerance (per-packet
+ *    random choices: spraying, DRILL, REPS), iterations are taken as samples of one
+ *    distribution once it is stable: the latest 2 x SampleIterations simulated, finished
+ *    iterations of the same traffic, as two windows, agree within SampleTolerance in mean
+ *    iteration time and mean FCT. Replays then cycle through those iterations in order, so
+ *    the replayed iterations keep the samples' spread (not one sample repeated).
  *
  * Both need the replay span clear: no failure event (the run's SpanCheck), no background
  * flow live or due, no other job's transfer unfinished, in the memo's span or the replay's.
@@ -133,6 +139,7 @@ class IterationMemo : public Object
     {
         std::vector<Iteration> iters;
         std::vector<uint32_t> simulated; //!< iterations simulated, in order
+        uint32_t sampledReplays = 0;     //!< iterations replayed under the sampled rule
     };
 
     void OnFire(uint32_t trigger);
@@ -161,6 +168,8 @@ class IterationMemo : public Object
     bool Usable(Job& j, uint32_t m, uint64_t pattern) const;
     /** The steady rule's memo for iteration i, or -1 (see SteadyMaxPeriod). */
     int64_t SteadyMemo(Job& j, uint32_t i) const;
+    /** The sampled rule's memo for iteration i, or -1 (see SampleIterations). */
+    int64_t SampledMemo(Job& j, uint32_t i);
     void AddDelta(const Iteration& m, const Iteration& next);
 
     Ptr<WorkloadExecutor> m_exec;
@@ -172,6 +181,8 @@ class IterationMemo : public Object
     uint32_t m_steadyIterations = 2;
     double m_steadyTolerance = 0.01;
     uint32_t m_maxPeriod = 4;
+    uint32_t m_sampleIterations = 4;
+    double m_sampleTolerance = 0.02;
     std::vector<Job> m_jobs;
     bool m_lazy = false;               //!< the executor builds jobs iteration by iteration
     /** Whole build: per trigger, the (job, iteration) it starts. */
