@@ -217,6 +217,15 @@ def main():
     tusk = os.environ.get("TUSK", str(ROOT / "build/bin/tusk"))
     seeds = [int(x) for x in a.seeds.split(",")]
     ok = True
+
+    def emit(which, results):
+        """Print a table of (scenario, seed, run) results, write it unless --no-doc; all ok?"""
+        text = table(results)
+        print(text)
+        if not a.no_doc:
+            write_block(which, text)
+        return all(r[2][0] == "ok" for r in results)
+
     if "shipped" in tables:
         scenarios = [Path(s).resolve() for s in a.scenarios] or candidates()
         results = []
@@ -225,11 +234,7 @@ def main():
                 rel = os.path.relpath(s, ROOT)
                 print(f"validate-fast {rel} seed {seed} ...", file=sys.stderr, flush=True)
                 results.append((rel, seed, run(tusk, s, seed, a.timeout)))
-        text = table(results)
-        print(text)
-        ok &= all(r[2][0] == "ok" for r in results)
-        if not a.no_doc:
-            write_block("shipped", text)
+        ok &= emit("shipped", results)
     if "long" in tables:
         results = []
         for scenario, what, sets in LONG:
@@ -238,11 +243,7 @@ def main():
                       flush=True)
                 results.append((f"{scenario}: {what} (`{' '.join(sets)}`)", seed,
                                 run(tusk, ROOT / scenario, seed, a.timeout, sets)))
-        text = table(results)
-        print(text)
-        ok &= all(r[2][0] == "ok" for r in results)
-        if not a.no_doc:
-            write_block("long", text)
+        ok &= emit("long", results)
     if "ranking" in tables:
         res = []
         for seed in seeds:
