@@ -7,6 +7,10 @@
 #include "locate/observations.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
 
 #include <sstream>
 
@@ -90,4 +94,107 @@ TEST_CASE("flows.csv's reorder_mean: +0 is 0.000 as fmt prints it, -0 and other 
     f.fairIdealPs = 2;
     f.fairSlowdown = 1.5;
     CHECK(Column(f, "fair_slowdown") == "1.500000000");
+}
+
+TEST_CASE("FixedTextCache gives fmt's fixed-decimal text for every value, hit or miss, across decimal carries and evictions")
+{
+    tusk::FixedTextCache cache;
+    // Values at a decimal carry (0.9999995 and its neighbours round up or down at 6 decimals
+    // as their binary value says), signed zeros, NaN, huge values (longer than an entry).
+    std::vector<double> values = {0.9999995,    std::nextafter(0.9999995, 0.0),
+                                  std::nextafter(0.9999995, 2.0), 0.99999999995,
+                                  9.9999999995, 0.0005,        0.0015,  1.0 / 3.0,
+                                  0.0,          -0.0,          1e300,   -2.5e-10,
+                                  123456.7890123456};
+    // And enough pseudo-random values to collide in and evict every entry several times.
+    uint64_t x = 88172645463325252ULL;
+    for (int k = 0; k < 100000; ++k)
+    {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        values.push_back(static_cast<double>(x % 10000000) / 997.0);
+    }
+    for (int round = 0; round < 2; ++round) // the first round mostly misses, the second hits
+    {
+        for (int decimals : {3, 6, 9})
+        {
+            for (double v : values)
+            {
+                INFO("value " << fmt::format("{:.17g}", v) << " decimals " << decimals);
+                const std::string expected = fmt::format("{:.{}f}", v, decimals);
+                REQUIRE(std::string(cache.Get(v, decimals)) == expected);
+                REQUIRE(std::string(cache.Get(v, decimals)) == expected); // a hit now
+            }
+        }
+    }
+    CHECK(cache.Get(std::nan(""), 9).empty());
+    CHECK(cache.Hits() > cache.Misses());
+}
+
+TEST_CASE("a replayed flows.csv and waits.csv row, times shifted across a decimal carry, is the row formatted without the cache")
+{
+    // A memo iteration's row, then the same row shifted as a replayed iteration's is: start
+    // 0.999999 µs + 1 ps -> 1.000000, finish across a carry too; slowdowns and delay equal
+    // (cache hits). Formatted with the cache, the shifted row's bytes must be those of the
+    // row formatted from scratch, and its times the shifted values'.
+    tusk::FlowRow f;
+    f.id = 7;
+    f.src = 1;
+    f.dst = 2;
+    f.bytes = 4096;
+    f.started = f.finished = f.acknowledged = true;
+    f.startPs = 999999;
+    f.fctPs = 9000001;
+    f.finishPs = f.startPs + f.fctPs;
+    f.fctSenderPs = 9999999;
+    f.idealFctPs = 3000000;
+    f.slowdown = static_cast<double>(f.fctPs) / static_cast<double>(f.idealFctPs);
+    f.fairIdealPs = 4500000;
+    f.fairSlowdown = static_cast<double>(f.fctPs) / static_cast<double>(f.fairIdealPs);
+    f.reorderMean = 0.9999995;
+    f.paths = {{{0, 5, 9, 2}, 3}};
+    tusk::WaitRow w;
+    w.collective = 3;
+    w.readyPs = 999999;
+    w.sent = w.arrived = true;
+    w.sentPs = 999999;
+    w.arrivalPs = 1999999999;
+    w.idealPs = 1;
+    w.stepIdealPs = 999999999999;
+    w.waitPs = 1000000;
+    w.networkWaitPs = 999999;
+    w.delay = 0.9999995;
+    w.fromRank = 4;
+    w.lastTransfer = 7;
+    tusk::FixedTextCache cache;
+    for (uint64_t shift : {uint64_t{0}, uint64_t{1}, uint64_t{1000000}, uint64_t{123456789012345}})
+    {
+        tusk::FlowRow g = f;
+        g.id = f.id + shift;
+        g.startPs = f.startPs + shift;
+        g.finishPs = f.finishPs + shift;
+        tusk::WaitRow v = w;
+        v.readyPs += shift;
+        v.sentPs += shift;
+        v.arrivalPs += shift;
+        std::string cached, fresh;
+        tusk::AppendFlowCsvRow(cached, g, "ecmp", {}, &cache);
+        tusk::AppendFlowCsvRow(fresh, g, "ecmp", {});
+        CHECK(cached == fresh);
+        std::string cachedWait, freshWait;
+        tusk::AppendWaitCsvRow(cachedWait, v, &g, &cache);
+        tusk::AppendWaitCsvRow(freshWait, v, &g);
+        CHECK(cachedWait == freshWait);
+        if (shift == 1)
+        {
+            CHECK(Column(g, "start_us") == "1.000000");
+            CHECK(Column(g, "finish_us") == "10.000001");
+            CHECK(cachedWait == "3,0,0,0,1.000000,1.000000,2000.000000,0.000001,999999.999999,"
+                                "1.000000,0.999999,1.000000,4,8\n");
+        }
+    }
+    CHECK(cache.Hits() > 0);
+    CHECK(Column(f, "slowdown") == "3.000000333");
+    CHECK(Column(f, "reorder_mean") == "1.000");
 }

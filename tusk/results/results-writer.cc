@@ -25,6 +25,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <tuple>
@@ -58,21 +59,55 @@ namespace
 /** ps as µs with 6 decimals: exact to the picosecond. (Compiled format strings here and in
  *  Num: the same text, without parsing the format per call; flows.csv has a row per
  *  transfer.) */
+/** Us's text in a stack buffer (no std::string): a flows.csv or waits.csv row prints up to
+ *  seven times. The empty text for a default-constructed one (a field left blank). */
+struct UsText
+{
+    UsText() = default;
+    explicit UsText(uint64_t ps)
+    {
+        // "{}.{:06d}" of (ps / 10^6, ps % 10^6), by hand.
+        char* end = std::to_chars(buf, buf + 20, ps / 1000000).ptr;
+        *end++ = '.';
+        uint64_t frac = ps % 1000000;
+        for (int k = 5; k >= 0; --k)
+        {
+            end[k] = static_cast<char>('0' + frac % 10);
+            frac /= 10;
+        }
+        size = static_cast<size_t>(end + 6 - buf);
+    }
+    fmt::string_view View() const { return {buf, size}; }
+
+    char buf[32];
+    size_t size = 0;
+};
+
+/** UsText(ps) when `when`, else the empty text. */
+UsText
+UsIf(bool when, uint64_t ps)
+{
+    return when ? UsText(ps) : UsText();
+}
+
 std::string
 Us(uint64_t ps)
 {
-    // "{}.{:06d}" of (ps / 10^6, ps % 10^6), by hand.
-    char buf[32];
-    char* end = std::to_chars(buf, buf + 20, ps / 1000000).ptr;
-    *end++ = '.';
-    uint64_t frac = ps % 1000000;
-    for (int k = 5; k >= 0; --k)
-    {
-        end[k] = static_cast<char>('0' + frac % 10);
-        frac /= 10;
-    }
-    return std::string(buf, end + 6);
+    const UsText t(ps);
+    return std::string(t.buf, t.size);
 }
+
+/** An integer's decimal text in a stack buffer, or the empty text (a field left blank). */
+struct IntText
+{
+    IntText() = default;
+    explicit IntText(int64_t v) { size = static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf); }
+    explicit IntText(uint64_t v) { size = static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf); }
+    fmt::string_view View() const { return {buf, size}; }
+
+    char buf[24];
+    size_t size = 0;
+};
 
 std::string
 Num(double v, int decimals = 6)
@@ -98,6 +133,84 @@ Num(double v, int decimals = 6)
         return fmt::format("{:.{}f}", v, decimals);
     }
 }
+
+/** A number's text (Num's) in a stack buffer, or in a string when longer. */
+struct NumText
+{
+    NumText() = default;
+    explicit NumText(std::string_view t)
+    {
+        if (t.size() <= sizeof buf)
+        {
+            std::memcpy(buf, t.data(), t.size());
+            size = t.size();
+        }
+        else
+        {
+            spill.assign(t);
+            spilled = true;
+        }
+    }
+    fmt::string_view View() const
+    {
+        return spilled ? fmt::string_view(spill.data(), spill.size()) : fmt::string_view(buf, size);
+    }
+
+    char buf[40];
+    size_t size = 0;
+    bool spilled = false;
+    std::string spill;
+};
+
+/** Num(v, decimals)'s text, from `cache` when given. */
+NumText
+NumOf(double v, int decimals, FixedTextCache* cache)
+{
+    if (cache != nullptr)
+    {
+        return NumText(cache->Get(v, decimals));
+    }
+    return NumText(Num(v, decimals));
+}
+
+} // namespace
+
+FixedTextCache::FixedTextCache()
+    : m_entries(kEntries)
+{
+}
+
+std::string_view
+FixedTextCache::Get(double v, int decimals)
+{
+    if (std::isnan(v))
+    {
+        return {};
+    }
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    // Fibonacci hashing of the bits and the decimals: the top kBits bits pick the entry.
+    const uint64_t h = (bits ^ (static_cast<uint64_t>(decimals) << 56)) * 0x9E3779B97F4A7C15ULL;
+    Entry& e = m_entries[h >> (64 - kBits)];
+    if (e.decimals == decimals && e.bits == bits)
+    {
+        ++m_hits;
+        return {e.text, e.size};
+    }
+    ++m_misses;
+    m_formatted = Num(v, decimals);
+    if (m_formatted.size() <= sizeof e.text && decimals >= 0 && decimals <= 127)
+    {
+        e.bits = bits;
+        e.decimals = static_cast<int8_t>(decimals);
+        e.size = static_cast<uint8_t>(m_formatted.size());
+        std::memcpy(e.text, m_formatted.data(), m_formatted.size());
+    }
+    return m_formatted;
+}
+
+namespace
+{
 
 } // namespace
 
@@ -197,20 +310,24 @@ void
 AppendFlowCsvRow(std::string& s,
                  const FlowRow& f,
                  const std::string& policy,
-                 const std::vector<uint32_t>& nodeIds)
+                 const std::vector<uint32_t>& nodeIds,
+                 FixedTextCache* numbers)
 {
     // Formatted into a stack buffer with compiled format strings, then appended (no temporary
-    // string per call, no format string parsed per row): a fast-mode run writes a million rows.
+    // string per call, no format string parsed per row, the times' text on the stack): a
+    // fast-mode run writes a million rows.
     fmt::memory_buffer buf;
     const auto out = std::back_inserter(buf);
     fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
                      "{},{},{},{}"),
-                     f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
-                     f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
-                     f.acknowledged ? Us(f.fctSenderPs) : "",
-                     Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
+                     f.id, f.src, f.dst, f.bytes, UsIf(f.started, f.startPs).View(),
+                     UsIf(f.finished, f.finishPs).View(), UsIf(f.finished, f.fctPs).View(),
+                     UsIf(f.acknowledged, f.fctSenderPs).View(),
+                     UsText(f.idealFctPs).View(),
+                     (f.finished ? NumOf(f.slowdown, 9, numbers) : NumText()).View(),
                      f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
-                     f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
+                     f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax,
+                     NumOf(f.reorderMean, 3, numbers).View(), f.naks,
                      f.spuriousRetx, f.collective, f.step, f.channel, policy, f.job,
                      f.background ? 1 : 0, f.scaleUp ? 1 : 0);
     fmt::format_to(out, FMT_COMPILE(",{},{}"), f.pktsSent, f.pktsReceived);
@@ -226,8 +343,9 @@ AppendFlowCsvRow(std::string& s,
     }
     buf.push_back(',');
     AppendPathsField(buf, f.paths);
-    fmt::format_to(out, FMT_COMPILE(",{},{}"), f.fairIdealPs ? Us(f.fairIdealPs) : "",
-                     f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
+    fmt::format_to(out, FMT_COMPILE(",{},{}"), UsIf(f.fairIdealPs != 0, f.fairIdealPs).View(),
+                   (f.finished && f.fairIdealPs ? NumOf(f.fairSlowdown, 9, numbers) : NumText())
+                       .View());
     if (!nodeIds.empty())
     {
         fmt::format_to(out, FMT_COMPILE(",{},{}"), nodeIds.at(f.src), nodeIds.at(f.dst));
@@ -330,15 +448,19 @@ WaitsCsvHeader()
 }
 
 void
-AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last)
+AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last, FixedTextCache* numbers)
 {
-    fmt::format_to(std::back_inserter(s), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), w.collective, w.step,
-                     w.rank, w.host, Us(w.readyPs), w.sent ? Us(w.sentPs) : "",
-                     w.arrived ? Us(w.arrivalPs) : "", Us(w.idealPs), Us(w.stepIdealPs),
-                     w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",
-                     w.arrived ? Num(w.delay, 6) : "",
-                     w.arrived ? std::to_string(w.fromRank) : "",
-                     w.arrived && last != nullptr ? std::to_string(last->id) : "");
+    // Into a stack buffer, then appended (a std::string's back_inserter resizes it per piece).
+    fmt::memory_buffer buf;
+    fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), w.collective, w.step,
+                     w.rank, w.host, UsText(w.readyPs).View(), UsIf(w.sent, w.sentPs).View(),
+                     UsIf(w.arrived, w.arrivalPs).View(), UsText(w.idealPs).View(),
+                     UsText(w.stepIdealPs).View(), UsIf(w.arrived, w.waitPs).View(),
+                     UsIf(w.arrived, w.networkWaitPs).View(),
+                     (w.arrived ? NumOf(w.delay, 6, numbers) : NumText()).View(),
+                     (w.arrived ? IntText(w.fromRank) : IntText()).View(),
+                     (w.arrived && last != nullptr ? IntText(last->id) : IntText()).View());
+    s.append(buf.data(), buf.size());
 }
 
 std::string
