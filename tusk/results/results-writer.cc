@@ -333,6 +333,11 @@ AppendFlowCsvRow(std::string& s,
     fmt::format_to(out, FMT_COMPILE(",{},{}"), f.pktsSent, f.pktsReceived);
     for (int k = 0; k < kDropReasons; ++k)
     {
+        if (f.pktsDropped[k] == 0)
+        {
+            buf.append(std::string_view(",0")); // most rows drop nothing: fmt's text of 0
+            continue;
+        }
         fmt::format_to(out, FMT_COMPILE(",{}"), f.pktsDropped[k]);
     }
     // path and paths (PathField, PathsField: locate::FormatPaths's text), written in place.
