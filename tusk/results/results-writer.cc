@@ -306,31 +306,90 @@ FlowsCsvHeader(bool nodes)
     return s;
 }
 
-void
-AppendFlowCsvRow(std::string& s,
-                 const FlowRow& f,
-                 const std::string& policy,
-                 const std::vector<uint32_t>& nodeIds,
-                 FixedTextCache* numbers)
+namespace
 {
-    // Formatted into a stack buffer with compiled format strings, then appended (no temporary
-    // string per call, no format string parsed per row, the times' text on the stack): a
-    // fast-mode run writes a million rows.
-    fmt::memory_buffer buf;
+
+using FlowPaths = std::vector<std::pair<std::vector<uint32_t>, uint64_t>>;
+
+/** What a segment of a flows.csv row prints, as words (integers, a double's bit pattern). */
+struct SegmentKey
+{
+    static constexpr size_t kMaxWords = 16;
+    uint64_t words[kMaxWords];
+    size_t n = 0;
+
+    void Add(uint64_t w) { words[n++] = w; }
+    static uint64_t Mix(uint64_t h, uint64_t w)
+    {
+        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+        return h ^ (h >> 29);
+    }
+    uint64_t Hash(const FlowPaths* paths) const
+    {
+        uint64_t h = n;
+        for (size_t k = 0; k < n; ++k)
+        {
+            h = Mix(h, words[k]);
+        }
+        if (paths != nullptr)
+        {
+            for (const auto& [links, frames] : *paths)
+            {
+                for (uint32_t l : links)
+                {
+                    h = Mix(h, l);
+                }
+                h = Mix(h, frames ^ 0xA5A5A5A5A5A5A5A5ULL);
+            }
+        }
+        return h * 0x9E3779B97F4A7C15ULL;
+    }
+};
+
+uint64_t
+Bits(double v)
+{
+    uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/** flows.csv from `finished` to `spurious_retx`. */
+void
+FormatFlowHead(fmt::memory_buffer& buf, const FlowRow& f, FixedTextCache* numbers)
+{
+    fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{}"),
+                   f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
+                   f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax,
+                   NumOf(f.reorderMean, 3, numbers).View(), f.naks, f.spuriousRetx);
+}
+
+SegmentKey
+FlowHeadKey(const FlowRow& f)
+{
+    SegmentKey k;
+    k.Add(f.finished ? 1 : 0);
+    k.Add(f.deliveredBytes);
+    k.Add(f.qps);
+    k.Add(f.entropy);
+    k.Add(f.retxPackets);
+    k.Add(f.oooPackets);
+    k.Add(f.retxBytes);
+    k.Add(f.retxTimeoutPackets);
+    k.Add(f.reorderMax);
+    k.Add(Bits(f.reorderMean));
+    k.Add(f.naks);
+    k.Add(f.spuriousRetx);
+    return k;
+}
+
+/** flows.csv from `step` to `paths`. */
+void
+FormatFlowTail(fmt::memory_buffer& buf, const FlowRow& f, const std::string& policy)
+{
     const auto out = std::back_inserter(buf);
-    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-                     "{},{},{},{}"),
-                     f.id, f.src, f.dst, f.bytes, UsIf(f.started, f.startPs).View(),
-                     UsIf(f.finished, f.finishPs).View(), UsIf(f.finished, f.fctPs).View(),
-                     UsIf(f.acknowledged, f.fctSenderPs).View(),
-                     UsText(f.idealFctPs).View(),
-                     (f.finished ? NumOf(f.slowdown, 9, numbers) : NumText()).View(),
-                     f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
-                     f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax,
-                     NumOf(f.reorderMean, 3, numbers).View(), f.naks,
-                     f.spuriousRetx, f.collective, f.step, f.channel, policy, f.job,
-                     f.background ? 1 : 0, f.scaleUp ? 1 : 0);
-    fmt::format_to(out, FMT_COMPILE(",{},{}"), f.pktsSent, f.pktsReceived);
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{}"), f.step, f.channel, policy, f.job,
+                   f.background ? 1 : 0, f.scaleUp ? 1 : 0, f.pktsSent, f.pktsReceived);
     for (int k = 0; k < kDropReasons; ++k)
     {
         if (f.pktsDropped[k] == 0)
@@ -348,6 +407,127 @@ AppendFlowCsvRow(std::string& s,
     }
     buf.push_back(',');
     AppendPathsField(buf, f.paths);
+}
+
+SegmentKey
+FlowTailKey(const FlowRow& f)
+{
+    SegmentKey k;
+    k.Add(static_cast<uint32_t>(f.step));
+    k.Add(static_cast<uint32_t>(f.channel));
+    k.Add(static_cast<uint32_t>(f.job));
+    k.Add((f.background ? 1 : 0) | (f.scaleUp ? 2 : 0));
+    k.Add(f.pktsSent);
+    k.Add(f.pktsReceived);
+    for (int d = 0; d < kDropReasons; ++d)
+    {
+        k.Add(f.pktsDropped[d]);
+    }
+    k.Add(static_cast<uint64_t>(f.pktsInFlight));
+    return k;
+}
+
+} // namespace
+
+/** A segment's entry: its inputs and its text. */
+struct FlowTextCache::Tables
+{
+    struct Entry
+    {
+        bool used = false;
+        size_t n = 0;
+        uint64_t words[SegmentKey::kMaxWords];
+        FlowPaths paths;
+        std::string policy;
+        std::string text;
+    };
+    std::vector<Entry> head;
+    std::vector<Entry> tail;
+};
+
+FlowTextCache::FlowTextCache()
+    : m_tables(std::make_unique<Tables>())
+{
+    m_tables->head.resize(size_t{1} << kBits);
+    m_tables->tail.resize(size_t{1} << kBits);
+}
+
+FlowTextCache::~FlowTextCache() = default;
+
+namespace
+{
+
+/** Append a segment's text: copied from `table` when an entry has exactly these inputs
+ *  (words, and paths and policy when given), else formatted by `format` and kept. */
+template <class Format>
+void
+AppendSegment(fmt::memory_buffer& buf,
+              FlowTextCache* cache,
+              std::vector<FlowTextCache::Tables::Entry>* table,
+              const SegmentKey& key,
+              const FlowPaths* paths,
+              const std::string* policy,
+              Format&& format)
+{
+    if (cache == nullptr)
+    {
+        format(buf);
+        return;
+    }
+    auto& e = (*table)[key.Hash(paths) >> (64 - FlowTextCache::kBits)];
+    if (e.used && e.n == key.n && std::equal(key.words, key.words + key.n, e.words) &&
+        (paths == nullptr || e.paths == *paths) && (policy == nullptr || e.policy == *policy))
+    {
+        ++cache->hits;
+        buf.append(e.text.data(), e.text.data() + e.text.size());
+        return;
+    }
+    ++cache->misses;
+    const size_t at = buf.size();
+    format(buf);
+    e.used = true;
+    e.n = key.n;
+    std::copy(key.words, key.words + key.n, e.words);
+    if (paths != nullptr)
+    {
+        e.paths = *paths;
+    }
+    if (policy != nullptr)
+    {
+        e.policy = *policy;
+    }
+    e.text.assign(buf.data() + at, buf.size() - at);
+}
+
+} // namespace
+
+void
+AppendFlowCsvRow(std::string& s,
+                 const FlowRow& f,
+                 const std::string& policy,
+                 const std::vector<uint32_t>& nodeIds,
+                 FlowTextCache* cache)
+{
+    // Formatted into a stack buffer with compiled format strings, then appended (no temporary
+    // string per call, no format string parsed per row, the times' text on the stack): a
+    // fast-mode run writes a million rows. With a cache, the head and tail segments are
+    // copied when printed before with the same inputs (FlowTextCache).
+    FixedTextCache* numbers = cache != nullptr ? &cache->numbers : nullptr;
+    fmt::memory_buffer buf;
+    const auto out = std::back_inserter(buf);
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},"), f.id, f.src, f.dst, f.bytes,
+                   UsIf(f.started, f.startPs).View(), UsIf(f.finished, f.finishPs).View(),
+                   UsIf(f.finished, f.fctPs).View(), UsIf(f.acknowledged, f.fctSenderPs).View(),
+                   UsText(f.idealFctPs).View(),
+                   (f.finished ? NumOf(f.slowdown, 9, numbers) : NumText()).View());
+    FlowTextCache::Tables* tables = cache != nullptr ? &cache->Segments() : nullptr;
+    AppendSegment(buf, cache, tables != nullptr ? &tables->head : nullptr,
+                  cache != nullptr ? FlowHeadKey(f) : SegmentKey(), nullptr, nullptr,
+                  [&](fmt::memory_buffer& b) { FormatFlowHead(b, f, numbers); });
+    fmt::format_to(out, FMT_COMPILE(",{},"), f.collective);
+    AppendSegment(buf, cache, tables != nullptr ? &tables->tail : nullptr,
+                  cache != nullptr ? FlowTailKey(f) : SegmentKey(), &f.paths, &policy,
+                  [&](fmt::memory_buffer& b) { FormatFlowTail(b, f, policy); });
     fmt::format_to(out, FMT_COMPILE(",{},{}"), UsIf(f.fairIdealPs != 0, f.fairIdealPs).View(),
                    (f.finished && f.fairIdealPs ? NumOf(f.fairSlowdown, 9, numbers) : NumText())
                        .View());

@@ -8,6 +8,7 @@
 #include "run/runner.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,36 @@ class FixedTextCache
     uint64_t m_misses = 0;
 };
 
+/**
+ * \brief What flows.csv's rows print, kept: their numbers (FixedTextCache) and two segments
+ * of a row by everything the segment prints. The head is `finished` to `spurious_retx`
+ * (12 columns), the tail `step` to `paths` (step, channel, policy, job, background, scale_up,
+ * the packet counts, path, paths). A replayed iteration's row differs from its memo row only
+ * in id, times and collective, so both segments are copied from the memo row's text. A
+ * segment is reused only when every input it prints is equal (compared, not hashed: the hash
+ * only picks the entry), so its bytes are those of formatting it. Direct-mapped, kEntries
+ * entries per segment.
+ */
+class FlowTextCache
+{
+  public:
+    FlowTextCache();
+    ~FlowTextCache();
+    FlowTextCache(const FlowTextCache&) = delete;
+    FlowTextCache& operator=(const FlowTextCache&) = delete;
+
+    FixedTextCache numbers; //!< slowdown, fair_slowdown, reorder_mean (and waits.csv's delay)
+    uint64_t hits = 0;      //!< segments copied
+    uint64_t misses = 0;    //!< segments formatted
+
+    static constexpr unsigned kBits = 12;
+    struct Tables; //!< the segments' entries (results-writer.cc)
+    Tables& Segments() { return *m_tables; }
+
+  private:
+    std::unique_ptr<Tables> m_tables;
+};
+
 /** Write flows.csv, collectives.csv, links.csv and manifest.json of `r` into `dir`. */
 void WriteRunFiles(const RunResult& r, const std::string& dir);
 
@@ -59,12 +90,12 @@ std::string FlowsCsv(const RunResult& r);
 std::string FlowsCsvHeader(bool nodes);
 /** Append `f`'s line of flows.csv to `s` (FlowsCsv is the header and one per row; a run that
  *  streams its rows, RunOptions::streamRows, writes the same lines as its iterations retire).
- *  With `numbers`, its slowdowns' and reorder_mean's text from there (the same bytes). */
+ *  With `cache`, its numbers and segments from there when printed before (the same bytes). */
 void AppendFlowCsvRow(std::string& s,
                       const FlowRow& f,
                       const std::string& policy,
                       const std::vector<uint32_t>& nodeIds,
-                      FixedTextCache* numbers = nullptr);
+                      FlowTextCache* cache = nullptr);
 /** collectives.csv's header line. */
 std::string CollectivesCsvHeader();
 /** Append `c`'s line of collectives.csv to `s`; `crit` is the flow row of c.criticalFlow

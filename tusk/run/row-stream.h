@@ -128,9 +128,9 @@ class RowStream
     StreamedRows m_totals; //!< the order-free part of the result (counts, integer sums)
     uint64_t m_maxRowsHeld = 0;
     std::string m_text; //!< scratch
-    /** The text of the rows' slowdowns and delays already printed: a replayed iteration
-     *  repeats its memo iteration's values (same bytes as formatting them, FixedTextCache). */
-    FixedTextCache m_numbers;
+    /** The text of the rows' numbers and flow-row segments already printed: a replayed
+     *  iteration repeats its memo iteration's (same bytes as formatting them, FlowTextCache). */
+    FlowTextCache m_cache;
 };
 
 } // namespace tusk
