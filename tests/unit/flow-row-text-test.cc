@@ -259,3 +259,18 @@ TEST_CASE("flows.csv rows formatted with the segment cache equal rows formatted 
     CHECK(Column(dropped, "pkts_dropped_no_route") == "12");
     CHECK(Column(dropped, "pkts_dropped_buffer_overflow") == "0");
 }
+
+TEST_CASE("flows.csv's times are ps printed as µs with 6 decimals, exact, across carries and at the extremes")
+{
+    tusk::FlowRow f;
+    f.started = true;
+    for (uint64_t ps : {uint64_t{0}, uint64_t{1}, uint64_t{999999}, uint64_t{1000000},
+                        uint64_t{1000001}, uint64_t{9999999}, uint64_t{10000000},
+                        uint64_t{123456789012}, uint64_t{18446744073709551615ULL}})
+    {
+        f.startPs = ps;
+        CHECK(Column(f, "start_us") == fmt::format("{}.{:06d}", ps / 1000000, ps % 1000000));
+    }
+    f.startPs = 18446744073709551615ULL;
+    CHECK(Column(f, "start_us") == "18446744073709.551615");
+}

@@ -68,14 +68,11 @@ struct UsText
     {
         // "{}.{:06d}" of (ps / 10^6, ps % 10^6), by hand.
         char* end = std::to_chars(buf, buf + 20, ps / 1000000).ptr;
-        *end++ = '.';
-        uint64_t frac = ps % 1000000;
-        for (int k = 5; k >= 0; --k)
-        {
-            end[k] = static_cast<char>('0' + frac % 10);
-            frac /= 10;
-        }
-        size = static_cast<size_t>(end + 6 - buf);
+        // The 6 decimals: 10^6 + (ps mod 10^6) has exactly 7 digits, "1" and the zero-padded
+        // fraction; its "1" is then overwritten by the point.
+        end = std::to_chars(end, end + 7, 1000000 + ps % 1000000).ptr - 7;
+        *end = '.';
+        size = static_cast<size_t>(end + 7 - buf);
     }
     fmt::string_view View() const { return {buf, size}; }
 
