@@ -311,7 +311,7 @@ using FlowPaths = std::vector<std::pair<std::vector<uint32_t>, uint64_t>>;
 /** What a segment of a flows.csv row prints, as words (integers, a double's bit pattern). */
 struct SegmentKey
 {
-    static constexpr size_t kMaxWords = 16;
+    static constexpr size_t kMaxWords = 20;
     uint64_t words[kMaxWords];
     size_t n = 0;
 
@@ -351,11 +351,15 @@ Bits(double v)
     return b;
 }
 
-/** flows.csv from `finished` to `spurious_retx`. */
+/** flows.csv from `fct_us` to `spurious_retx`. */
 void
 FormatFlowHead(fmt::memory_buffer& buf, const FlowRow& f, FixedTextCache* numbers)
 {
-    fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{}"),
+    fmt::format_to(std::back_inserter(buf),
+                   FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"),
+                   UsIf(f.finished, f.fctPs).View(), UsIf(f.acknowledged, f.fctSenderPs).View(),
+                   UsText(f.idealFctPs).View(),
+                   (f.finished ? NumOf(f.slowdown, 9, numbers) : NumText()).View(),
                    f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
                    f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax,
                    NumOf(f.reorderMean, 3, numbers).View(), f.naks, f.spuriousRetx);
@@ -365,7 +369,11 @@ SegmentKey
 FlowHeadKey(const FlowRow& f)
 {
     SegmentKey k;
-    k.Add(f.finished ? 1 : 0);
+    k.Add((f.finished ? 1 : 0) | (f.acknowledged ? 2 : 0));
+    k.Add(f.fctPs);
+    k.Add(f.fctSenderPs);
+    k.Add(f.idealFctPs);
+    k.Add(Bits(f.slowdown));
     k.Add(f.deliveredBytes);
     k.Add(f.qps);
     k.Add(f.entropy);
@@ -380,9 +388,9 @@ FlowHeadKey(const FlowRow& f)
     return k;
 }
 
-/** flows.csv from `step` to `paths`. */
+/** flows.csv from `step` to `fair_slowdown`. */
 void
-FormatFlowTail(fmt::memory_buffer& buf, const FlowRow& f, const std::string& policy)
+FormatFlowTail(fmt::memory_buffer& buf, const FlowRow& f, const std::string& policy, FixedTextCache* numbers)
 {
     const auto out = std::back_inserter(buf);
     fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{}"), f.step, f.channel, policy, f.job,
@@ -404,6 +412,9 @@ FormatFlowTail(fmt::memory_buffer& buf, const FlowRow& f, const std::string& pol
     }
     buf.push_back(',');
     AppendPathsField(buf, f.paths);
+    fmt::format_to(out, FMT_COMPILE(",{},{}"), UsIf(f.fairIdealPs != 0, f.fairIdealPs).View(),
+                   (f.finished && f.fairIdealPs ? NumOf(f.fairSlowdown, 9, numbers) : NumText())
+                       .View());
 }
 
 SegmentKey
@@ -413,7 +424,7 @@ FlowTailKey(const FlowRow& f)
     k.Add(static_cast<uint32_t>(f.step));
     k.Add(static_cast<uint32_t>(f.channel));
     k.Add(static_cast<uint32_t>(f.job));
-    k.Add((f.background ? 1 : 0) | (f.scaleUp ? 2 : 0));
+    k.Add((f.background ? 1 : 0) | (f.scaleUp ? 2 : 0) | (f.finished ? 4 : 0));
     k.Add(f.pktsSent);
     k.Add(f.pktsReceived);
     for (int d = 0; d < kDropReasons; ++d)
@@ -421,13 +432,15 @@ FlowTailKey(const FlowRow& f)
         k.Add(f.pktsDropped[d]);
     }
     k.Add(static_cast<uint64_t>(f.pktsInFlight));
+    k.Add(f.fairIdealPs);
+    k.Add(Bits(f.fairSlowdown));
     return k;
 }
 
 } // namespace
 
 /** A segment's entry: its inputs and its text. */
-struct FlowTextCache::Tables
+struct RowTextCache::Tables
 {
     struct Entry
     {
@@ -440,16 +453,18 @@ struct FlowTextCache::Tables
     };
     std::vector<Entry> head;
     std::vector<Entry> tail;
+    std::vector<Entry> wait; //!< waits.csv from `ideal_us` to `from_rank`
 };
 
-FlowTextCache::FlowTextCache()
+RowTextCache::RowTextCache()
     : m_tables(std::make_unique<Tables>())
 {
     m_tables->head.resize(size_t{1} << kBits);
     m_tables->tail.resize(size_t{1} << kBits);
+    m_tables->wait.resize(size_t{1} << kBits);
 }
 
-FlowTextCache::~FlowTextCache() = default;
+RowTextCache::~RowTextCache() = default;
 
 namespace
 {
@@ -459,8 +474,8 @@ namespace
 template <class Format>
 void
 AppendSegment(fmt::memory_buffer& buf,
-              FlowTextCache* cache,
-              std::vector<FlowTextCache::Tables::Entry>* table,
+              RowTextCache* cache,
+              std::vector<RowTextCache::Tables::Entry>* table,
               const SegmentKey& key,
               const FlowPaths* paths,
               const std::string* policy,
@@ -471,7 +486,7 @@ AppendSegment(fmt::memory_buffer& buf,
         format(buf);
         return;
     }
-    auto& e = (*table)[key.Hash(paths) >> (64 - FlowTextCache::kBits)];
+    auto& e = (*table)[key.Hash(paths) >> (64 - RowTextCache::kBits)];
     if (e.used && e.n == key.n && std::equal(key.words, key.words + key.n, e.words) &&
         (paths == nullptr || e.paths == *paths) && (policy == nullptr || e.policy == *policy))
     {
@@ -503,31 +518,25 @@ AppendFlowCsvRow(std::string& s,
                  const FlowRow& f,
                  const std::string& policy,
                  const std::vector<uint32_t>& nodeIds,
-                 FlowTextCache* cache)
+                 RowTextCache* cache)
 {
     // Formatted into a stack buffer with compiled format strings, then appended (no temporary
     // string per call, no format string parsed per row, the times' text on the stack): a
     // fast-mode run writes a million rows. With a cache, the head and tail segments are
-    // copied when printed before with the same inputs (FlowTextCache).
+    // copied when printed before with the same inputs (RowTextCache).
     FixedTextCache* numbers = cache != nullptr ? &cache->numbers : nullptr;
     fmt::memory_buffer buf;
     const auto out = std::back_inserter(buf);
-    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},"), f.id, f.src, f.dst, f.bytes,
-                   UsIf(f.started, f.startPs).View(), UsIf(f.finished, f.finishPs).View(),
-                   UsIf(f.finished, f.fctPs).View(), UsIf(f.acknowledged, f.fctSenderPs).View(),
-                   UsText(f.idealFctPs).View(),
-                   (f.finished ? NumOf(f.slowdown, 9, numbers) : NumText()).View());
-    FlowTextCache::Tables* tables = cache != nullptr ? &cache->Segments() : nullptr;
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},"), f.id, f.src, f.dst, f.bytes,
+                   UsIf(f.started, f.startPs).View(), UsIf(f.finished, f.finishPs).View());
+    RowTextCache::Tables* tables = cache != nullptr ? &cache->Segments() : nullptr;
     AppendSegment(buf, cache, tables != nullptr ? &tables->head : nullptr,
                   cache != nullptr ? FlowHeadKey(f) : SegmentKey(), nullptr, nullptr,
                   [&](fmt::memory_buffer& b) { FormatFlowHead(b, f, numbers); });
     fmt::format_to(out, FMT_COMPILE(",{},"), f.collective);
     AppendSegment(buf, cache, tables != nullptr ? &tables->tail : nullptr,
                   cache != nullptr ? FlowTailKey(f) : SegmentKey(), &f.paths, &policy,
-                  [&](fmt::memory_buffer& b) { FormatFlowTail(b, f, policy); });
-    fmt::format_to(out, FMT_COMPILE(",{},{}"), UsIf(f.fairIdealPs != 0, f.fairIdealPs).View(),
-                   (f.finished && f.fairIdealPs ? NumOf(f.fairSlowdown, 9, numbers) : NumText())
-                       .View());
+                  [&](fmt::memory_buffer& b) { FormatFlowTail(b, f, policy, numbers); });
     if (!nodeIds.empty())
     {
         fmt::format_to(out, FMT_COMPILE(",{},{}"), nodeIds.at(f.src), nodeIds.at(f.dst));
@@ -630,18 +639,38 @@ WaitsCsvHeader()
 }
 
 void
-AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last, FixedTextCache* numbers)
+AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last, RowTextCache* cache)
 {
     // Into a stack buffer, then appended (a std::string's back_inserter resizes it per piece).
+    // With a cache, `ideal_us` to `from_rank` copied when printed before with the same inputs.
     fmt::memory_buffer buf;
-    fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), w.collective, w.step,
-                     w.rank, w.host, UsText(w.readyPs).View(), UsIf(w.sent, w.sentPs).View(),
-                     UsIf(w.arrived, w.arrivalPs).View(), UsText(w.idealPs).View(),
-                     UsText(w.stepIdealPs).View(), UsIf(w.arrived, w.waitPs).View(),
-                     UsIf(w.arrived, w.networkWaitPs).View(),
-                     (w.arrived ? NumOf(w.delay, 6, numbers) : NumText()).View(),
-                     (w.arrived ? IntText(w.fromRank) : IntText()).View(),
-                     (w.arrived && last != nullptr ? IntText(last->id) : IntText()).View());
+    const auto out = std::back_inserter(buf);
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},"), w.collective, w.step, w.rank, w.host,
+                   UsText(w.readyPs).View(), UsIf(w.sent, w.sentPs).View(),
+                   UsIf(w.arrived, w.arrivalPs).View());
+    FixedTextCache* numbers = cache != nullptr ? &cache->numbers : nullptr;
+    SegmentKey key;
+    if (cache != nullptr)
+    {
+        key.Add(w.arrived ? 1 : 0);
+        key.Add(w.idealPs);
+        key.Add(w.stepIdealPs);
+        key.Add(w.waitPs);
+        key.Add(w.networkWaitPs);
+        key.Add(Bits(w.delay));
+        key.Add(static_cast<uint64_t>(w.fromRank));
+    }
+    AppendSegment(buf, cache, cache != nullptr ? &cache->Segments().wait : nullptr, key, nullptr,
+                  nullptr, [&](fmt::memory_buffer& b) {
+                      fmt::format_to(std::back_inserter(b), FMT_COMPILE("{},{},{},{},{},{}"),
+                                     UsText(w.idealPs).View(), UsText(w.stepIdealPs).View(),
+                                     UsIf(w.arrived, w.waitPs).View(),
+                                     UsIf(w.arrived, w.networkWaitPs).View(),
+                                     (w.arrived ? NumOf(w.delay, 6, numbers) : NumText()).View(),
+                                     (w.arrived ? IntText(w.fromRank) : IntText()).View());
+                  });
+    fmt::format_to(out, FMT_COMPILE(",{}\n"),
+                   (w.arrived && last != nullptr ? IntText(last->id) : IntText()).View());
     s.append(buf.data(), buf.size());
 }
 

@@ -52,24 +52,26 @@ class FixedTextCache
 };
 
 /**
- * \brief What flows.csv's rows print, kept: their numbers (FixedTextCache) and two segments
- * of a row by everything the segment prints. The head is `finished` to `spurious_retx`
- * (12 columns), the tail `step` to `paths` (step, channel, policy, job, background, scale_up,
- * the packet counts, path, paths). A replayed iteration's row differs from its memo row only
- * in id, times and collective, so both segments are copied from the memo row's text. A
+ * \brief What flows.csv's and waits.csv's rows print, kept: their numbers (FixedTextCache)
+ * and segments of a row by everything the segment prints. flows.csv's head is `fct_us` to
+ * `spurious_retx` (16 columns), its tail `step` to `fair_slowdown` (step, channel, policy,
+ * job, background, scale_up, the packet counts, path, paths, the fair ideal and slowdown);
+ * waits.csv's segment `ideal_us` to `from_rank`. A replayed iteration's row differs from its
+ * memo row only in ids, the times it started, ended or was ready and the collective, so the
+ * segments are copied from the memo row's text. A
  * segment is reused only when every input it prints is equal (compared, not hashed: the hash
  * only picks the entry), so its bytes are those of formatting it. Direct-mapped, kEntries
  * entries per segment.
  */
-class FlowTextCache
+class RowTextCache
 {
   public:
-    FlowTextCache();
-    ~FlowTextCache();
-    FlowTextCache(const FlowTextCache&) = delete;
-    FlowTextCache& operator=(const FlowTextCache&) = delete;
+    RowTextCache();
+    ~RowTextCache();
+    RowTextCache(const RowTextCache&) = delete;
+    RowTextCache& operator=(const RowTextCache&) = delete;
 
-    FixedTextCache numbers; //!< slowdown, fair_slowdown, reorder_mean (and waits.csv's delay)
+    FixedTextCache numbers; //!< slowdown, fair_slowdown, reorder_mean, waits.csv's delay
     uint64_t hits = 0;      //!< segments copied
     uint64_t misses = 0;    //!< segments formatted
 
@@ -95,7 +97,7 @@ void AppendFlowCsvRow(std::string& s,
                       const FlowRow& f,
                       const std::string& policy,
                       const std::vector<uint32_t>& nodeIds,
-                      FlowTextCache* cache = nullptr);
+                      RowTextCache* cache = nullptr);
 /** collectives.csv's header line. */
 std::string CollectivesCsvHeader();
 /** Append `c`'s line of collectives.csv to `s`; `crit` is the flow row of c.criticalFlow
@@ -107,11 +109,12 @@ void AppendCollectiveCsvRow(std::string& s,
 /** waits.csv's header line. */
 std::string WaitsCsvHeader();
 /** Append `w`'s line of waits.csv to `s`; `last` is the flow row of w.lastTransfer (read only
- *  when w.arrived). With `numbers`, its delay's text from there (the same bytes). */
+ *  when w.arrived). With `cache`, its numbers and the segment from ideal_us to from_rank
+ *  from there when printed before (the same bytes). */
 void AppendWaitCsvRow(std::string& s,
                       const WaitRow& w,
                       const FlowRow* last,
-                      FixedTextCache* numbers = nullptr);
+                      RowTextCache* cache = nullptr);
 /** One line for the printed header: base RTT and BDP per path class (manifest "path_classes"),
  *  "" without classes. */
 std::string PathClassesLine(const RunResult& r);

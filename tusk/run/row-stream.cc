@@ -423,7 +423,7 @@ RowStream::Add(size_t part,
     m_text.clear();
     for (const WaitRow& w : waits)
     {
-        AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr, &m_cache.numbers);
+        AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr, &m_cache);
         if (m_text.size() >= kTextChunk)
         {
             write(2, m_text);

@@ -129,8 +129,8 @@ class RowStream
     uint64_t m_maxRowsHeld = 0;
     std::string m_text; //!< scratch
     /** The text of the rows' numbers and flow-row segments already printed: a replayed
-     *  iteration repeats its memo iteration's (same bytes as formatting them, FlowTextCache). */
-    FlowTextCache m_cache;
+     *  iteration repeats its memo iteration's (same bytes as formatting them, RowTextCache). */
+    RowTextCache m_cache;
 };
 
 } // namespace tusk
