@@ -29,6 +29,7 @@
 #include <iterator>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace tusk
 {
@@ -451,17 +452,14 @@ struct RowTextCache::Tables
         std::string policy;
         std::string text;
     };
-    std::vector<Entry> head;
-    std::vector<Entry> tail;
-    std::vector<Entry> wait; //!< waits.csv from `ideal_us` to `from_rank`
+    std::unordered_map<uint64_t, Entry> head;
+    std::unordered_map<uint64_t, Entry> tail;
+    std::unordered_map<uint64_t, Entry> wait; //!< waits.csv from `ideal_us` to `from_rank`
 };
 
 RowTextCache::RowTextCache()
     : m_tables(std::make_unique<Tables>())
 {
-    m_tables->head.resize(size_t{1} << kBits);
-    m_tables->tail.resize(size_t{1} << kBits);
-    m_tables->wait.resize(size_t{1} << kBits);
 }
 
 RowTextCache::~RowTextCache() = default;
@@ -475,7 +473,7 @@ template <class Format>
 void
 AppendSegment(fmt::memory_buffer& buf,
               RowTextCache* cache,
-              std::vector<RowTextCache::Tables::Entry>* table,
+              std::unordered_map<uint64_t, RowTextCache::Tables::Entry>* table,
               const SegmentKey& key,
               const FlowPaths* paths,
               const std::string* policy,
@@ -486,29 +484,29 @@ AppendSegment(fmt::memory_buffer& buf,
         format(buf);
         return;
     }
-    // Two-way set associative, least recently used first: a job that alternates between two
-    // timings (the steady rule's period 2) keeps about twice an iteration's rows' segments,
-    // and a direct-mapped table would let a third of them evict each other.
-    const size_t set = (key.Hash(paths) >> (64 - RowTextCache::kBits)) & ~size_t{1};
-    auto& first = (*table)[set];
-    auto& second = (*table)[set + 1];
-    const auto same = [&](const RowTextCache::Tables::Entry& e) {
-        return e.used && e.n == key.n && std::equal(key.words, key.words + key.n, e.words) &&
-               (paths == nullptr || e.paths == *paths) && (policy == nullptr || e.policy == *policy);
-    };
-    if (same(first) || same(second))
+    // Keyed by the inputs' 64-bit hash; an entry whose inputs differ (a hash collision) is
+    // replaced. Bounded: past kMaxEntries the table starts again empty.
+    const uint64_t h = key.Hash(paths);
+    auto it = table->find(h);
+    if (it != table->end() && it->second.n == key.n &&
+        std::equal(key.words, key.words + key.n, it->second.words) &&
+        (paths == nullptr || it->second.paths == *paths) &&
+        (policy == nullptr || it->second.policy == *policy))
     {
-        if (!same(first))
-        {
-            std::swap(first, second); // most recently used first
-        }
         ++cache->hits;
-        buf.append(first.text.data(), first.text.data() + first.text.size());
+        buf.append(it->second.text.data(), it->second.text.data() + it->second.text.size());
         return;
     }
     ++cache->misses;
-    std::swap(first, second); // the least recently used (now first) is replaced
-    auto& e = first;
+    if (it == table->end())
+    {
+        if (table->size() >= RowTextCache::kMaxEntries)
+        {
+            table->clear();
+        }
+        it = table->emplace(h, RowTextCache::Tables::Entry()).first;
+    }
+    auto& e = it->second;
     const size_t at = buf.size();
     format(buf);
     e.used = true;

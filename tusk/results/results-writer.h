@@ -60,9 +60,9 @@ class FixedTextCache
  * memo row only in ids, the times it started, ended or was ready and the collective, so the
  * segments are copied from the memo row's text. A
  * segment is reused only when every input it prints is equal (compared, not hashed: the hash
- * only picks the set), so its bytes are those of formatting it. 2^kBits entries per
- * segment, two-way set associative (the least recently used of a set replaced): a job whose
- * iterations alternate between two timings keeps about twice an iteration's segments.
+ * only finds the entry), so its bytes are those of formatting it. Per segment a hash table
+ * of at most kMaxEntries entries (emptied when full): a job whose iterations alternate
+ * between two timings keeps about twice an iteration's segments, each a few hundred bytes.
  */
 class RowTextCache
 {
@@ -76,7 +76,7 @@ class RowTextCache
     uint64_t hits = 0;      //!< segments copied
     uint64_t misses = 0;    //!< segments formatted
 
-    static constexpr unsigned kBits = 12;
+    static constexpr size_t kMaxEntries = 16384;
     struct Tables; //!< the segments' entries (results-writer.cc)
     Tables& Segments() { return *m_tables; }
 
