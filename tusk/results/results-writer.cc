@@ -25,9 +25,11 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace tusk
 {
@@ -58,21 +60,52 @@ namespace
 /** ps as µs with 6 decimals: exact to the picosecond. (Compiled format strings here and in
  *  Num: the same text, without parsing the format per call; flows.csv has a row per
  *  transfer.) */
+/** Us's text in a stack buffer (no std::string): a flows.csv or waits.csv row prints up to
+ *  seven times. The empty text for a default-constructed one (a field left blank). */
+struct UsText
+{
+    UsText() = default;
+    explicit UsText(uint64_t ps)
+    {
+        // "{}.{:06d}" of (ps / 10^6, ps % 10^6), by hand.
+        char* end = std::to_chars(buf, buf + 20, ps / 1000000).ptr;
+        // The 6 decimals: 10^6 + (ps mod 10^6) has exactly 7 digits, "1" and the zero-padded
+        // fraction; its "1" is then overwritten by the point.
+        end = std::to_chars(end, end + 7, 1000000 + ps % 1000000).ptr - 7;
+        *end = '.';
+        size = static_cast<size_t>(end + 7 - buf);
+    }
+    fmt::string_view View() const { return {buf, size}; }
+
+    char buf[32];
+    size_t size = 0;
+};
+
+/** UsText(ps) when `when`, else the empty text. */
+UsText
+UsIf(bool when, uint64_t ps)
+{
+    return when ? UsText(ps) : UsText();
+}
+
 std::string
 Us(uint64_t ps)
 {
-    // "{}.{:06d}" of (ps / 10^6, ps % 10^6), by hand.
-    char buf[32];
-    char* end = std::to_chars(buf, buf + 20, ps / 1000000).ptr;
-    *end++ = '.';
-    uint64_t frac = ps % 1000000;
-    for (int k = 5; k >= 0; --k)
-    {
-        end[k] = static_cast<char>('0' + frac % 10);
-        frac /= 10;
-    }
-    return std::string(buf, end + 6);
+    const UsText t(ps);
+    return std::string(t.buf, t.size);
 }
+
+/** An integer's decimal text in a stack buffer, or the empty text (a field left blank). */
+struct IntText
+{
+    IntText() = default;
+    explicit IntText(int64_t v) { size = static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf); }
+    explicit IntText(uint64_t v) { size = static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, v).ptr - buf); }
+    fmt::string_view View() const { return {buf, size}; }
+
+    char buf[24];
+    size_t size = 0;
+};
 
 std::string
 Num(double v, int decimals = 6)
@@ -98,6 +131,84 @@ Num(double v, int decimals = 6)
         return fmt::format("{:.{}f}", v, decimals);
     }
 }
+
+/** A number's text (Num's) in a stack buffer, or in a string when longer. */
+struct NumText
+{
+    NumText() = default;
+    explicit NumText(std::string_view t)
+    {
+        if (t.size() <= sizeof buf)
+        {
+            std::memcpy(buf, t.data(), t.size());
+            size = t.size();
+        }
+        else
+        {
+            spill.assign(t);
+            spilled = true;
+        }
+    }
+    fmt::string_view View() const
+    {
+        return spilled ? fmt::string_view(spill.data(), spill.size()) : fmt::string_view(buf, size);
+    }
+
+    char buf[40];
+    size_t size = 0;
+    bool spilled = false;
+    std::string spill;
+};
+
+/** Num(v, decimals)'s text, from `cache` when given. */
+NumText
+NumOf(double v, int decimals, FixedTextCache* cache)
+{
+    if (cache != nullptr)
+    {
+        return NumText(cache->Get(v, decimals));
+    }
+    return NumText(Num(v, decimals));
+}
+
+} // namespace
+
+FixedTextCache::FixedTextCache()
+    : m_entries(kEntries)
+{
+}
+
+std::string_view
+FixedTextCache::Get(double v, int decimals)
+{
+    if (std::isnan(v))
+    {
+        return {};
+    }
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    // Fibonacci hashing of the bits and the decimals: the top kBits bits pick the entry.
+    const uint64_t h = (bits ^ (static_cast<uint64_t>(decimals) << 56)) * 0x9E3779B97F4A7C15ULL;
+    Entry& e = m_entries[h >> (64 - kBits)];
+    if (e.decimals == decimals && e.bits == bits)
+    {
+        ++m_hits;
+        return {e.text, e.size};
+    }
+    ++m_misses;
+    m_formatted = Num(v, decimals);
+    if (m_formatted.size() <= sizeof e.text && decimals >= 0 && decimals <= 127)
+    {
+        e.bits = bits;
+        e.decimals = static_cast<int8_t>(decimals);
+        e.size = static_cast<uint8_t>(m_formatted.size());
+        std::memcpy(e.text, m_formatted.data(), m_formatted.size());
+    }
+    return m_formatted;
+}
+
+namespace
+{
 
 } // namespace
 
@@ -193,29 +304,105 @@ FlowsCsvHeader(bool nodes)
     return s;
 }
 
-void
-AppendFlowCsvRow(std::string& s,
-                 const FlowRow& f,
-                 const std::string& policy,
-                 const std::vector<uint32_t>& nodeIds)
+namespace
 {
-    // Formatted into a stack buffer with compiled format strings, then appended (no temporary
-    // string per call, no format string parsed per row): a fast-mode run writes a million rows.
-    fmt::memory_buffer buf;
+
+using FlowPaths = std::vector<std::pair<std::vector<uint32_t>, uint64_t>>;
+
+/** What a segment of a flows.csv row prints, as words (integers, a double's bit pattern). */
+struct SegmentKey
+{
+    static constexpr size_t kMaxWords = 20;
+    uint64_t words[kMaxWords];
+    size_t n = 0;
+
+    void Add(uint64_t w) { words[n++] = w; }
+    static uint64_t Mix(uint64_t h, uint64_t w)
+    {
+        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+        return h ^ (h >> 29);
+    }
+    uint64_t Hash(const FlowPaths* paths) const
+    {
+        uint64_t h = n;
+        for (size_t k = 0; k < n; ++k)
+        {
+            h = Mix(h, words[k]);
+        }
+        if (paths != nullptr)
+        {
+            for (const auto& [links, frames] : *paths)
+            {
+                for (uint32_t l : links)
+                {
+                    h = Mix(h, l);
+                }
+                h = Mix(h, frames ^ 0xA5A5A5A5A5A5A5A5ULL);
+            }
+        }
+        return h * 0x9E3779B97F4A7C15ULL;
+    }
+};
+
+uint64_t
+Bits(double v)
+{
+    uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/** flows.csv from `fct_us` to `spurious_retx`. */
+void
+FormatFlowHead(fmt::memory_buffer& buf, const FlowRow& f, FixedTextCache* numbers)
+{
+    fmt::format_to(std::back_inserter(buf),
+                   FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"),
+                   UsIf(f.finished, f.fctPs).View(), UsIf(f.acknowledged, f.fctSenderPs).View(),
+                   UsText(f.idealFctPs).View(),
+                   (f.finished ? NumOf(f.slowdown, 9, numbers) : NumText()).View(),
+                   f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
+                   f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax,
+                   NumOf(f.reorderMean, 3, numbers).View(), f.naks, f.spuriousRetx);
+}
+
+SegmentKey
+FlowHeadKey(const FlowRow& f)
+{
+    SegmentKey k;
+    k.Add((f.finished ? 1 : 0) | (f.acknowledged ? 2 : 0));
+    k.Add(f.fctPs);
+    k.Add(f.fctSenderPs);
+    k.Add(f.idealFctPs);
+    k.Add(Bits(f.slowdown));
+    k.Add(f.deliveredBytes);
+    k.Add(f.qps);
+    k.Add(f.entropy);
+    k.Add(f.retxPackets);
+    k.Add(f.oooPackets);
+    k.Add(f.retxBytes);
+    k.Add(f.retxTimeoutPackets);
+    k.Add(f.reorderMax);
+    k.Add(Bits(f.reorderMean));
+    k.Add(f.naks);
+    k.Add(f.spuriousRetx);
+    return k;
+}
+
+/** flows.csv from `step` to `fair_slowdown`. */
+void
+FormatFlowTail(fmt::memory_buffer& buf, const FlowRow& f, const std::string& policy, FixedTextCache* numbers)
+{
     const auto out = std::back_inserter(buf);
-    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},"
-                     "{},{},{},{}"),
-                     f.id, f.src, f.dst, f.bytes, f.started ? Us(f.startPs) : "",
-                     f.finished ? Us(f.finishPs) : "", f.finished ? Us(f.fctPs) : "",
-                     f.acknowledged ? Us(f.fctSenderPs) : "",
-                     Us(f.idealFctPs), f.finished ? Num(f.slowdown, 9) : "",
-                     f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
-                     f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax, Num(f.reorderMean, 3), f.naks,
-                     f.spuriousRetx, f.collective, f.step, f.channel, policy, f.job,
-                     f.background ? 1 : 0, f.scaleUp ? 1 : 0);
-    fmt::format_to(out, FMT_COMPILE(",{},{}"), f.pktsSent, f.pktsReceived);
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{}"), f.step, f.channel, policy, f.job,
+                   f.background ? 1 : 0, f.scaleUp ? 1 : 0, f.pktsSent, f.pktsReceived);
     for (int k = 0; k < kDropReasons; ++k)
     {
+        if (f.pktsDropped[k] == 0)
+        {
+            buf.append(std::string_view(",0")); // most rows drop nothing: fmt's text of 0
+            continue;
+        }
         fmt::format_to(out, FMT_COMPILE(",{}"), f.pktsDropped[k]);
     }
     // path and paths (PathField, PathsField: locate::FormatPaths's text), written in place.
@@ -226,8 +413,142 @@ AppendFlowCsvRow(std::string& s,
     }
     buf.push_back(',');
     AppendPathsField(buf, f.paths);
-    fmt::format_to(out, FMT_COMPILE(",{},{}"), f.fairIdealPs ? Us(f.fairIdealPs) : "",
-                     f.finished && f.fairIdealPs ? Num(f.fairSlowdown, 9) : "");
+    fmt::format_to(out, FMT_COMPILE(",{},{}"), UsIf(f.fairIdealPs != 0, f.fairIdealPs).View(),
+                   (f.finished && f.fairIdealPs ? NumOf(f.fairSlowdown, 9, numbers) : NumText())
+                       .View());
+}
+
+SegmentKey
+FlowTailKey(const FlowRow& f)
+{
+    SegmentKey k;
+    k.Add(static_cast<uint32_t>(f.step));
+    k.Add(static_cast<uint32_t>(f.channel));
+    k.Add(static_cast<uint32_t>(f.job));
+    k.Add((f.background ? 1 : 0) | (f.scaleUp ? 2 : 0) | (f.finished ? 4 : 0));
+    k.Add(f.pktsSent);
+    k.Add(f.pktsReceived);
+    for (int d = 0; d < kDropReasons; ++d)
+    {
+        k.Add(f.pktsDropped[d]);
+    }
+    k.Add(static_cast<uint64_t>(f.pktsInFlight));
+    k.Add(f.fairIdealPs);
+    k.Add(Bits(f.fairSlowdown));
+    return k;
+}
+
+} // namespace
+
+/** A segment's entry: its inputs and its text. */
+struct RowTextCache::Tables
+{
+    struct Entry
+    {
+        bool used = false;
+        size_t n = 0;
+        uint64_t words[SegmentKey::kMaxWords];
+        FlowPaths paths;
+        std::string policy;
+        std::string text;
+    };
+    std::unordered_map<uint64_t, Entry> head;
+    std::unordered_map<uint64_t, Entry> tail;
+    std::unordered_map<uint64_t, Entry> wait; //!< waits.csv from `ideal_us` to `from_rank`
+};
+
+RowTextCache::RowTextCache()
+    : m_tables(std::make_unique<Tables>())
+{
+}
+
+RowTextCache::~RowTextCache() = default;
+
+namespace
+{
+
+/** Append a segment's text: copied from `table` when an entry has exactly these inputs
+ *  (words, and paths and policy when given), else formatted by `format` and kept. */
+template <class Format>
+void
+AppendSegment(fmt::memory_buffer& buf,
+              RowTextCache* cache,
+              std::unordered_map<uint64_t, RowTextCache::Tables::Entry>* table,
+              const SegmentKey& key,
+              const FlowPaths* paths,
+              const std::string* policy,
+              Format&& format)
+{
+    if (cache == nullptr)
+    {
+        format(buf);
+        return;
+    }
+    // Keyed by the inputs' 64-bit hash; an entry whose inputs differ (a hash collision) is
+    // replaced. Bounded: past kMaxEntries the table starts again empty.
+    const uint64_t h = key.Hash(paths);
+    auto it = table->find(h);
+    if (it != table->end() && it->second.n == key.n &&
+        std::equal(key.words, key.words + key.n, it->second.words) &&
+        (paths == nullptr || it->second.paths == *paths) &&
+        (policy == nullptr || it->second.policy == *policy))
+    {
+        ++cache->hits;
+        buf.append(it->second.text.data(), it->second.text.data() + it->second.text.size());
+        return;
+    }
+    ++cache->misses;
+    if (it == table->end())
+    {
+        if (table->size() >= RowTextCache::kMaxEntries)
+        {
+            table->clear();
+        }
+        it = table->emplace(h, RowTextCache::Tables::Entry()).first;
+    }
+    auto& e = it->second;
+    const size_t at = buf.size();
+    format(buf);
+    e.used = true;
+    e.n = key.n;
+    std::copy(key.words, key.words + key.n, e.words);
+    if (paths != nullptr)
+    {
+        e.paths = *paths;
+    }
+    if (policy != nullptr)
+    {
+        e.policy = *policy;
+    }
+    e.text.assign(buf.data() + at, buf.size() - at);
+}
+
+} // namespace
+
+void
+AppendFlowCsvRow(std::string& s,
+                 const FlowRow& f,
+                 const std::string& policy,
+                 const std::vector<uint32_t>& nodeIds,
+                 RowTextCache* cache)
+{
+    // Formatted into a stack buffer with compiled format strings, then appended (no temporary
+    // string per call, no format string parsed per row, the times' text on the stack): a
+    // fast-mode run writes a million rows. With a cache, the head and tail segments are
+    // copied when printed before with the same inputs (RowTextCache).
+    FixedTextCache* numbers = cache != nullptr ? &cache->numbers : nullptr;
+    fmt::memory_buffer buf;
+    const auto out = std::back_inserter(buf);
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},"), f.id, f.src, f.dst, f.bytes,
+                   UsIf(f.started, f.startPs).View(), UsIf(f.finished, f.finishPs).View());
+    RowTextCache::Tables* tables = cache != nullptr ? &cache->Segments() : nullptr;
+    AppendSegment(buf, cache, tables != nullptr ? &tables->head : nullptr,
+                  cache != nullptr ? FlowHeadKey(f) : SegmentKey(), nullptr, nullptr,
+                  [&](fmt::memory_buffer& b) { FormatFlowHead(b, f, numbers); });
+    fmt::format_to(out, FMT_COMPILE(",{},"), f.collective);
+    AppendSegment(buf, cache, tables != nullptr ? &tables->tail : nullptr,
+                  cache != nullptr ? FlowTailKey(f) : SegmentKey(), &f.paths, &policy,
+                  [&](fmt::memory_buffer& b) { FormatFlowTail(b, f, policy, numbers); });
     if (!nodeIds.empty())
     {
         fmt::format_to(out, FMT_COMPILE(",{},{}"), nodeIds.at(f.src), nodeIds.at(f.dst));
@@ -330,15 +651,39 @@ WaitsCsvHeader()
 }
 
 void
-AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last)
+AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last, RowTextCache* cache)
 {
-    fmt::format_to(std::back_inserter(s), FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n"), w.collective, w.step,
-                     w.rank, w.host, Us(w.readyPs), w.sent ? Us(w.sentPs) : "",
-                     w.arrived ? Us(w.arrivalPs) : "", Us(w.idealPs), Us(w.stepIdealPs),
-                     w.arrived ? Us(w.waitPs) : "", w.arrived ? Us(w.networkWaitPs) : "",
-                     w.arrived ? Num(w.delay, 6) : "",
-                     w.arrived ? std::to_string(w.fromRank) : "",
-                     w.arrived && last != nullptr ? std::to_string(last->id) : "");
+    // Into a stack buffer, then appended (a std::string's back_inserter resizes it per piece).
+    // With a cache, `ideal_us` to `from_rank` copied when printed before with the same inputs.
+    fmt::memory_buffer buf;
+    const auto out = std::back_inserter(buf);
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},"), w.collective, w.step, w.rank, w.host,
+                   UsText(w.readyPs).View(), UsIf(w.sent, w.sentPs).View(),
+                   UsIf(w.arrived, w.arrivalPs).View());
+    FixedTextCache* numbers = cache != nullptr ? &cache->numbers : nullptr;
+    SegmentKey key;
+    if (cache != nullptr)
+    {
+        key.Add(w.arrived ? 1 : 0);
+        key.Add(w.idealPs);
+        key.Add(w.stepIdealPs);
+        key.Add(w.waitPs);
+        key.Add(w.networkWaitPs);
+        key.Add(Bits(w.delay));
+        key.Add(static_cast<uint64_t>(w.fromRank));
+    }
+    AppendSegment(buf, cache, cache != nullptr ? &cache->Segments().wait : nullptr, key, nullptr,
+                  nullptr, [&](fmt::memory_buffer& b) {
+                      fmt::format_to(std::back_inserter(b), FMT_COMPILE("{},{},{},{},{},{}"),
+                                     UsText(w.idealPs).View(), UsText(w.stepIdealPs).View(),
+                                     UsIf(w.arrived, w.waitPs).View(),
+                                     UsIf(w.arrived, w.networkWaitPs).View(),
+                                     (w.arrived ? NumOf(w.delay, 6, numbers) : NumText()).View(),
+                                     (w.arrived ? IntText(w.fromRank) : IntText()).View());
+                  });
+    fmt::format_to(out, FMT_COMPILE(",{}\n"),
+                   (w.arrived && last != nullptr ? IntText(last->id) : IntText()).View());
+    s.append(buf.data(), buf.size());
 }
 
 std::string

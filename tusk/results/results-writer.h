@@ -7,10 +7,82 @@
 #include "results/results-dir.h"
 #include "run/runner.h"
 
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace tusk
 {
+
+/**
+ * \brief The text of the rows' fixed-decimal numbers (fmt's "{:.Nf}" with N decimals, "" for
+ * NaN: what flows.csv and waits.csv print), kept by the value's bit pattern and N, so that a
+ * value printed before is copied instead of formatted again. A replayed iteration (fast mode)
+ * repeats its memo iteration's slowdowns and delays exactly, and printing a double to 9
+ * decimals costs about 1,000 instructions (a hit: a few tens). The text is a function of
+ * (bits, N) alone, so a hit gives the bytes formatting gives. Direct-mapped, kEntries entries
+ * of 48 bytes (384 KiB); a text longer than 38 characters is formatted each time.
+ */
+class FixedTextCache
+{
+  public:
+    FixedTextCache();
+    /** \brief The text of `v` with `decimals` decimals; valid until the next call. */
+    std::string_view Get(double v, int decimals);
+    uint64_t Hits() const { return m_hits; }
+    uint64_t Misses() const { return m_misses; }
+
+    static constexpr unsigned kBits = 13;
+    static constexpr size_t kEntries = size_t{1} << kBits;
+
+  private:
+    struct Entry
+    {
+        uint64_t bits = 0;
+        int8_t decimals = -1; //!< -1: empty
+        uint8_t size = 0;
+        char text[38];
+    };
+    std::vector<Entry> m_entries;
+    std::string m_formatted; //!< the last text formatted (a miss)
+    uint64_t m_hits = 0;
+    uint64_t m_misses = 0;
+};
+
+/**
+ * \brief What flows.csv's and waits.csv's rows print, kept: their numbers (FixedTextCache)
+ * and segments of a row by everything the segment prints. flows.csv's head is `fct_us` to
+ * `spurious_retx` (16 columns), its tail `step` to `fair_slowdown` (step, channel, policy,
+ * job, background, scale_up, the packet counts, path, paths, the fair ideal and slowdown);
+ * waits.csv's segment `ideal_us` to `from_rank`. A replayed iteration's row differs from its
+ * memo row only in ids, the times it started, ended or was ready and the collective, so the
+ * segments are copied from the memo row's text. A
+ * segment is reused only when every input it prints is equal (compared, not hashed: the hash
+ * only finds the entry), so its bytes are those of formatting it. Per segment a hash table
+ * of at most kMaxEntries entries (emptied when full): a job whose iterations alternate
+ * between two timings keeps about twice an iteration's segments, each a few hundred bytes.
+ */
+class RowTextCache
+{
+  public:
+    RowTextCache();
+    ~RowTextCache();
+    RowTextCache(const RowTextCache&) = delete;
+    RowTextCache& operator=(const RowTextCache&) = delete;
+
+    FixedTextCache numbers; //!< slowdown, fair_slowdown, reorder_mean, waits.csv's delay
+    uint64_t hits = 0;      //!< segments copied
+    uint64_t misses = 0;    //!< segments formatted
+
+    static constexpr size_t kMaxEntries = 16384;
+    struct Tables; //!< the segments' entries (results-writer.cc)
+    Tables& Segments() { return *m_tables; }
+
+  private:
+    std::unique_ptr<Tables> m_tables;
+};
 
 /** Write flows.csv, collectives.csv, links.csv and manifest.json of `r` into `dir`. */
 void WriteRunFiles(const RunResult& r, const std::string& dir);
@@ -20,11 +92,13 @@ std::string FlowsCsv(const RunResult& r);
 /** flows.csv's header line; `nodes`: with the imported topology's node ids (RunResult::nodeIds). */
 std::string FlowsCsvHeader(bool nodes);
 /** Append `f`'s line of flows.csv to `s` (FlowsCsv is the header and one per row; a run that
- *  streams its rows, RunOptions::streamRows, writes the same lines as its iterations retire). */
+ *  streams its rows, RunOptions::streamRows, writes the same lines as its iterations retire).
+ *  With `cache`, its numbers and segments from there when printed before (the same bytes). */
 void AppendFlowCsvRow(std::string& s,
                       const FlowRow& f,
                       const std::string& policy,
-                      const std::vector<uint32_t>& nodeIds);
+                      const std::vector<uint32_t>& nodeIds,
+                      RowTextCache* cache = nullptr);
 /** collectives.csv's header line. */
 std::string CollectivesCsvHeader();
 /** Append `c`'s line of collectives.csv to `s`; `crit` is the flow row of c.criticalFlow
@@ -36,8 +110,12 @@ void AppendCollectiveCsvRow(std::string& s,
 /** waits.csv's header line. */
 std::string WaitsCsvHeader();
 /** Append `w`'s line of waits.csv to `s`; `last` is the flow row of w.lastTransfer (read only
- *  when w.arrived). */
-void AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last);
+ *  when w.arrived). With `cache`, its numbers and the segment from ideal_us to from_rank
+ *  from there when printed before (the same bytes). */
+void AppendWaitCsvRow(std::string& s,
+                      const WaitRow& w,
+                      const FlowRow* last,
+                      RowTextCache* cache = nullptr);
 /** One line for the printed header: base RTT and BDP per path class (manifest "path_classes"),
  *  "" without classes. */
 std::string PathClassesLine(const RunResult& r);

@@ -18,6 +18,9 @@
 
 #include <deque>
 #include <functional>
+#include <memory>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace tusk
@@ -37,6 +40,25 @@ struct RowSources
 
     /** A data packet's framing on the wire (MTU, headers, PHY overhead). */
     ns3::Framing DataFraming() const;
+
+    /** Fabric::IdealFctPs(src, dst, bytes, DataFraming()), each distinct (src, dst, bytes)
+     *  computed once: a function of those alone during a run (the graph, the routes, the
+     *  ports' rates and the cached path profiles do not change), asked for every flow row and
+     *  every rank of waits.csv, and a job's iterations (a replayed one and its memo) ask for
+     *  the same ones. */
+    uint64_t IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes) const;
+
+    /** The answers of IdealFctPs so far, by (src << 32 | dst, bytes); shared by copies. */
+    struct IdealKeyHash
+    {
+        size_t operator()(const std::pair<uint64_t, uint64_t>& k) const
+        {
+            return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ULL ^ k.second);
+        }
+    };
+    using IdealCache =
+        std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t, IdealKeyHash>;
+    std::shared_ptr<IdealCache> ideals = std::make_shared<IdealCache>();
 };
 
 /**

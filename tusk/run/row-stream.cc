@@ -395,7 +395,7 @@ RowStream::Add(size_t part,
     m_text.clear();
     for (const FlowRow& f : flows)
     {
-        AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds);
+        AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds, &m_cache);
         if (m_text.size() >= kTextChunk)
         {
             write(0, m_text);
@@ -423,7 +423,7 @@ RowStream::Add(size_t part,
     m_text.clear();
     for (const WaitRow& w : waits)
     {
-        AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr);
+        AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr, &m_cache);
         if (m_text.size() >= kTextChunk)
         {
             write(2, m_text);

@@ -29,6 +29,7 @@
 #define TUSK_RUN_ROW_STREAM_H
 
 #include "run/runner.h"
+#include "results/results-writer.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -127,6 +128,9 @@ class RowStream
     StreamedRows m_totals; //!< the order-free part of the result (counts, integer sums)
     uint64_t m_maxRowsHeld = 0;
     std::string m_text; //!< scratch
+    /** The text of the rows' numbers and flow-row segments already printed: a replayed
+     *  iteration repeats its memo iteration's (same bytes as formatting them, RowTextCache). */
+    RowTextCache m_cache;
 };
 
 } // namespace tusk

@@ -43,6 +43,18 @@ RowSources::DataFraming() const
     return framing;
 }
 
+uint64_t
+RowSources::IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes) const
+{
+    const auto key = std::make_pair(static_cast<uint64_t>(src) << 32 | dst, bytes);
+    auto it = ideals->find(key);
+    if (it == ideals->end())
+    {
+        it = ideals->emplace(key, built.fabric.IdealFctPs(src, dst, bytes, DataFraming())).first;
+    }
+    return it->second;
+}
+
 void
 AppendFlowRows(const RowSources& src,
                uint64_t first,
@@ -63,7 +75,15 @@ AppendFlowRows(const RowSources& src,
         // messages still in progress included (an unfinished transfer's retransmissions are
         // what explains it).
         const MetricsSink::TransferTimes& when = src.sink.Times(t);
-        const TransferRecord r = executor.exec->RecordWithPending(t);
+        // A finished transfer's record as it is (no copy of its path and message lists); an
+        // unfinished one's with the counts of its messages in progress.
+        const TransferRecord& held = executor.exec->GetRecord(t);
+        TransferRecord pending;
+        if (!(held.recvDone && held.sendDone))
+        {
+            pending = executor.exec->RecordWithPending(t);
+        }
+        const TransferRecord& r = held.recvDone && held.sendDone ? held : pending;
         FlowRow row;
         row.id = ts.externalId;
         row.src = ts.src;
@@ -124,7 +144,7 @@ AppendFlowRows(const RowSources& src,
         }
         else
         {
-            row.idealFctPs = built.fabric.IdealFctPs(ts.src, ts.dst, ts.bytes, framing);
+            row.idealFctPs = src.IdealFctPs(ts.src, ts.dst, ts.bytes);
         }
         if (row.finished)
         {
@@ -255,7 +275,6 @@ AppendCollectiveRows(const RowSources& src,
 {
     const BuiltFabric& built = src.built;
     const Executor& executor = src.executor;
-    const Framing framing = src.DataFraming();
     const auto rowOf = [&](uint32_t t) -> const FlowRow& { return rows[t - first]; };
     std::vector<std::vector<uint32_t>> transfersOf(cEnd - cFirst);
     for (uint64_t t = first; t < last; ++t)
@@ -373,12 +392,12 @@ AppendCollectiveRows(const RowSources& src,
             w.idealPs = f.idealFctPs; // flows.csv's: QP splits included
             wt.push_back(w);
         }
-        const auto idealOf = [&](uint32_t src, uint32_t dst, uint64_t b) {
-            if (executor.scaleUp && executor.scaleUp->SameServer(src, dst))
+        const auto idealOf = [&](uint32_t srcHost, uint32_t dst, uint64_t b) {
+            if (executor.scaleUp && executor.scaleUp->SameServer(srcHost, dst))
             {
                 return executor.scaleUp->IdealFctPs(b);
             }
-            return built.fabric.IdealFctPs(src, dst, b, framing);
+            return src.IdealFctPs(srcHost, dst, b);
         };
         CollectiveWaits cw =
             ComputeWaits(c, cs.ranks, cs.steps, row.startPs, wt, idealOf);

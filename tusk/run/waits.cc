@@ -1,7 +1,6 @@
 #include "run/waits.h"
 
 #include <algorithm>
-#include <map>
 #include <unordered_map>
 
 namespace tusk
@@ -34,9 +33,15 @@ ComputeWaits(uint32_t collective,
     {
         rankOf.emplace(ranks[i], i); // a host twice in a group: its first rank
     }
-    // Per step and rank: the transfers it sends and receives.
-    std::vector<std::vector<std::vector<uint32_t>>> sends(steps, std::vector<std::vector<uint32_t>>(n));
-    std::vector<std::vector<std::vector<uint32_t>>> recvs(steps, std::vector<std::vector<uint32_t>>(n));
+    // Per step and rank: the transfers it sends and receives, in transfer order. Two flat
+    // lists indexed by (step x n + rank), counted then filled (not a vector per step and
+    // rank: a collective of a million-row fast-mode run would allocate one per cell).
+    constexpr int32_t kNoRank = -1;
+    std::vector<int32_t> srcRank(transfers.size(), kNoRank);
+    std::vector<int32_t> dstRank(transfers.size(), kNoRank);
+    const size_t cells = static_cast<size_t>(steps) * n;
+    std::vector<uint32_t> sendStart(cells + 1, 0);
+    std::vector<uint32_t> recvStart(cells + 1, 0);
     uint64_t lastDelivery = 0;
     bool allDelivered = !transfers.empty();
     for (uint32_t t = 0; t < transfers.size(); ++t)
@@ -55,21 +60,66 @@ ComputeWaits(uint32_t collective,
         {
             continue;
         }
+        const size_t row = static_cast<size_t>(w.step) * n;
         if (auto it = rankOf.find(w.src); it != rankOf.end())
         {
-            sends[w.step][it->second].push_back(t);
+            srcRank[t] = static_cast<int32_t>(it->second);
+            ++sendStart[row + it->second + 1];
         }
         if (auto it = rankOf.find(w.dst); it != rankOf.end())
         {
-            recvs[w.step][it->second].push_back(t);
+            dstRank[t] = static_cast<int32_t>(it->second);
+            ++recvStart[row + it->second + 1];
         }
     }
+    for (size_t i = 0; i < cells; ++i)
+    {
+        sendStart[i + 1] += sendStart[i];
+        recvStart[i + 1] += recvStart[i];
+    }
+    std::vector<uint32_t> sendList(sendStart.back());
+    std::vector<uint32_t> recvList(recvStart.back());
+    {
+        std::vector<uint32_t> sendAt(sendStart.begin(), sendStart.end() - 1);
+        std::vector<uint32_t> recvAt(recvStart.begin(), recvStart.end() - 1);
+        for (uint32_t t = 0; t < transfers.size(); ++t)
+        {
+            const size_t row = static_cast<size_t>(transfers[t].step) * n;
+            if (srcRank[t] != kNoRank)
+            {
+                sendList[sendAt[row + srcRank[t]]++] = t;
+            }
+            if (dstRank[t] != kNoRank)
+            {
+                recvList[recvAt[row + dstRank[t]]++] = t;
+            }
+        }
+    }
+    /** The transfers of a cell, [begin, end) of a list. */
+    struct Cell
+    {
+        const uint32_t* b;
+        const uint32_t* e;
+        const uint32_t* begin() const { return b; }
+        const uint32_t* end() const { return e; }
+        bool empty() const { return b == e; }
+    };
+    const auto sends = [&](uint32_t k, uint32_t r) {
+        const size_t i = static_cast<size_t>(k) * n + r;
+        return Cell{sendList.data() + sendStart[i], sendList.data() + sendStart[i + 1]};
+    };
+    const auto recvs = [&](uint32_t k, uint32_t r) {
+        const size_t i = static_cast<size_t>(k) * n + r;
+        return Cell{recvList.data() + recvStart[i], recvList.data() + recvStart[i + 1]};
+    };
     if (!allDelivered)
     {
         out.criticalTransfer = -1;
     }
 
     std::vector<bool> delayed(n * kDelayThresholds.size(), false);
+    std::vector<uint32_t> sources; // a row's sources: sorted and made unique (a set's order)
+    out.rows.reserve(cells);
     std::vector<uint64_t> lastArrival(n, startPs); // latest arrival of each rank so far
     for (uint32_t k = 0; k < steps; ++k)
     {
@@ -77,7 +127,7 @@ ComputeWaits(uint32_t collective,
         uint64_t stepIdeal = 0;
         for (uint32_t r = 0; r < n; ++r)
         {
-            const auto& in = recvs[k][r];
+            const Cell in = recvs(k, r);
             if (in.empty())
             {
                 continue; // nothing to wait for in this step
@@ -92,7 +142,7 @@ ComputeWaits(uint32_t collective,
             // (the collective's start for its first step).
             bool sendStarted = false;
             uint64_t ready = UINT64_MAX;
-            for (uint32_t t : sends[k][r])
+            for (uint32_t t : sends(k, r))
             {
                 if (transfers[t].started)
                 {
@@ -105,13 +155,13 @@ ComputeWaits(uint32_t collective,
             row.arrived = true;
             uint64_t bytes = 0;
             uint64_t ownIdeal = 0; // the slowest of its transfers alone (QP splits included)
-            std::map<uint32_t, bool> sources;
+            sources.clear();
             for (uint32_t t : in)
             {
                 const WaitTransfer& w = transfers[t];
                 bytes += w.bytes;
                 ownIdeal = std::max(ownIdeal, IdealOf(w, ideal));
-                sources[w.src] = true;
+                sources.push_back(w.src);
                 row.sent = row.sent && w.started;
                 row.sentPs = std::max(row.sentPs, w.started ? w.startPs : 0);
                 if (!w.delivered)
@@ -140,7 +190,9 @@ ComputeWaits(uint32_t collective,
             // the idle fabric (the incast of an all-to-all step shares the last link).
             // One transfer split over QPs needs its own (longer) packet sequence's time.
             row.idealPs = ownIdeal;
-            for (const auto& [src, unused] : sources)
+            std::sort(sources.begin(), sources.end());
+            sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+            for (const uint32_t src : sources)
             {
                 row.idealPs = std::max(row.idealPs, ideal(src, row.host, bytes));
             }

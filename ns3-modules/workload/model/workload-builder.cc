@@ -207,6 +207,12 @@ WorkloadBuilder::AddCollective(const CollectiveSchedule& s,
                         // Observable at op.src: its input arrived, or its own send completed.
                         if (s.ops[d].dst == op.src)
                         {
+                            if (dep.onRecvDone.empty())
+                            {
+                                // Room for the iteration barrier's trigger too (AddBarrier):
+                                // one allocation, not two.
+                                dep.onRecvDone.reserve(2);
+                            }
                             dep.onRecvDone.push_back(trig);
                         }
                         else
