@@ -120,6 +120,20 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1):
         values.append("[%s]" % ", ".join(entries))
         labels.append("p%02d" % i)
         planted["p%02d" % i] = chosen
+    if case == "none":
+        # Without a fault the failure list is empty in every placement, so each placement
+        # would be the same run: give each its own run seeds (placement i: seeds i K + 1 ..
+        # i K + K for --pool K; placement 0 keeps seeds 1..K), so that the runs without a
+        # fault are as many independent samples as the placements say.
+        zipped, zlabels = [], []
+        for i, label in zip(range(first, first + placements), labels):
+            for s in range(1, seeds + 1):
+                zipped.append("[[], %d]" % (i * seeds + s))
+                zlabels.append(none_label(label, s, seeds))
+        lines += ["[[axis]]", 'name = "placement"', 'keys = ["failures", "seed"]',
+                  "values = [%s]" % ", ".join(zipped),
+                  "labels = [%s]" % ", ".join('"%s"' % l for l in zlabels)]
+        return "\n".join(lines) + "\n", planted
     lines += ["[[axis]]", 'name = "placement"', 'key = "failures"',
               "values = [%s]" % ", ".join(values),
               "labels = [%s]" % ", ".join('"%s"' % l for l in labels)]
@@ -127,6 +141,18 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1):
         lines += ["[[axis]]", 'key = "seed"',
                   "values = [%s]" % ", ".join(str(s) for s in range(1, seeds + 1))]
     return "\n".join(lines) + "\n", planted
+
+
+def none_label(label, step, seeds):
+    """The placement label of a run without a fault: its own seed per placement and step."""
+    return label if seeds == 1 else "%s-s%d" % (label, step)
+
+
+def run_id(pol, label, case, step, pool):
+    """The sweep's run id of policy `pol`, placement `label` and pooled step `step` (1..pool)."""
+    if case == "none":
+        return "policy=%s,placement=%s" % (pol, none_label(label, step, pool))
+    return "policy=%s,placement=%s" % (pol, label) + ("" if pool == 1 else ",seed=%d" % step)
 
 
 def write_if_changed(path, text):
@@ -188,8 +214,7 @@ def score(a, out, name, wl, case, pol, planted, pool, size, outcomes):
     hit1 = hit3 = false = n = named1 = 0
     used = set()
     for label, cables in planted.items():
-        run_id = "policy=%s,placement=%s" % (pol, label)
-        dirs = [os.path.join(out, name, run_id + ("" if pool == 1 else ",seed=%d" % s))
+        dirs = [os.path.join(out, name, run_id(pol, label, case, s, pool))
                 for s in range(1, size + 1)]
         if not all(os.path.exists(os.path.join(d, "manifest.json")) for d in dirs):
             continue
