@@ -286,14 +286,17 @@ def main():
     rows, outcomes = [], []
     for wl in a.workloads.split(","):
         scen = os.path.join(out, "%s.toml" % wl)
-        write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes,
-                                             telemetry=a.evidence != "flows"))
+        if not a.score_only:  # a sweep still running from --out reads it: --score-only must
+            # not rewrite it (--evidence flows would drop the telemetry of its next runs)
+            write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes,
+                                                 telemetry=a.evidence != "flows"))
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,
                                        a.first_placement, pool)
             sw = os.path.join(out, name + ".sweep.toml")
-            write_if_changed(sw, text)
+            if not a.score_only:
+                write_if_changed(sw, text)
             t0 = time.monotonic()
             r = subprocess.CompletedProcess([], 0) if a.score_only else subprocess.run(
                 ["nice", "-n", str(a.nice), a.tusk, "sweep", sw, "-j", str(a.jobs),
