@@ -31,6 +31,8 @@ placements it was not tuned on). `--json FILE` writes every run's outcome. `--po
 every placement with seeds 1..K (the same fabric, fault and traffic over K steps) and scores
 `tusk locate` on the first N runs of each placement located together (their evidence pooled,
 `tusk locate DIR DIR ...`) for each N of `--pool-sizes` (default 1 and K): one row per N.
+Without a fault every placement runs its own seeds (placement i: i K + 1 .. i K + K), else
+the no-fault placements would all be one run.
 """
 import argparse
 import json
