@@ -31,6 +31,8 @@ placements it was not tuned on). `--json FILE` writes every run's outcome. `--po
 every placement with seeds 1..K (the same fabric, fault and traffic over K steps) and scores
 `tusk locate` on the first N runs of each placement located together (their evidence pooled,
 `tusk locate DIR DIR ...`) for each N of `--pool-sizes` (default 1 and K): one row per N.
+Without a fault every placement runs its own seeds (placement i: i K + 1 .. i K + K), else
+the no-fault placements would all be one run.
 """
 import argparse
 import json
@@ -120,6 +122,20 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1):
         values.append("[%s]" % ", ".join(entries))
         labels.append("p%02d" % i)
         planted["p%02d" % i] = chosen
+    if case == "none":
+        # Without a fault the failure list is empty in every placement, so each placement
+        # would be the same run: give each its own run seeds (placement i: seeds i K + 1 ..
+        # i K + K for --pool K; placement 0 keeps seeds 1..K), so that the runs without a
+        # fault are as many independent samples as the placements say.
+        zipped, zlabels = [], []
+        for i, label in zip(range(first, first + placements), labels):
+            for s in range(1, seeds + 1):
+                zipped.append("[[], %d]" % (i * seeds + s))
+                zlabels.append(none_label(label, s, seeds))
+        lines += ["[[axis]]", 'name = "placement"', 'keys = ["failures", "seed"]',
+                  "values = [%s]" % ", ".join(zipped),
+                  "labels = [%s]" % ", ".join('"%s"' % l for l in zlabels)]
+        return "\n".join(lines) + "\n", planted
     lines += ["[[axis]]", 'name = "placement"', 'key = "failures"',
               "values = [%s]" % ", ".join(values),
               "labels = [%s]" % ", ".join('"%s"' % l for l in labels)]
@@ -127,6 +143,18 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1):
         lines += ["[[axis]]", 'key = "seed"',
                   "values = [%s]" % ", ".join(str(s) for s in range(1, seeds + 1))]
     return "\n".join(lines) + "\n", planted
+
+
+def none_label(label, step, seeds):
+    """The placement label of a run without a fault: its own seed per placement and step."""
+    return label if seeds == 1 else "%s-s%d" % (label, step)
+
+
+def run_id(pol, label, case, step, pool):
+    """The sweep's run id of policy `pol`, placement `label` and pooled step `step` (1..pool)."""
+    if case == "none":
+        return "policy=%s,placement=%s" % (pol, none_label(label, step, pool))
+    return "policy=%s,placement=%s" % (pol, label) + ("" if pool == 1 else ",seed=%d" % step)
 
 
 def write_if_changed(path, text):
@@ -188,8 +216,7 @@ def score(a, out, name, wl, case, pol, planted, pool, size, outcomes):
     hit1 = hit3 = false = n = named1 = 0
     used = set()
     for label, cables in planted.items():
-        run_id = "policy=%s,placement=%s" % (pol, label)
-        dirs = [os.path.join(out, name, run_id + ("" if pool == 1 else ",seed=%d" % s))
+        dirs = [os.path.join(out, name, run_id(pol, label, case, s, pool))
                 for s in range(1, size + 1)]
         if not all(os.path.exists(os.path.join(d, "manifest.json")) for d in dirs):
             continue
@@ -261,14 +288,17 @@ def main():
     rows, outcomes = [], []
     for wl in a.workloads.split(","):
         scen = os.path.join(out, "%s.toml" % wl)
-        write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes,
-                                             telemetry=a.evidence != "flows"))
+        if not a.score_only:  # a sweep still running from --out reads it: --score-only must
+            # not rewrite it (--evidence flows would drop the telemetry of its next runs)
+            write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes,
+                                                 telemetry=a.evidence != "flows"))
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,
                                        a.first_placement, pool)
             sw = os.path.join(out, name + ".sweep.toml")
-            write_if_changed(sw, text)
+            if not a.score_only:
+                write_if_changed(sw, text)
             t0 = time.monotonic()
             r = subprocess.CompletedProcess([], 0) if a.score_only else subprocess.run(
                 ["nice", "-n", str(a.nice), a.tusk, "sweep", sw, "-j", str(a.jobs),

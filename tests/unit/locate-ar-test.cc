@@ -233,3 +233,60 @@ TEST_CASE("ar evidence judges no egress on hashed decisions", "[unit][locate]")
     CHECK(r.named == 0);
     CHECK(r.ranking.front().expected >= 20); // a judged egress first, not agg2's
 }
+
+TEST_CASE("ar evidence a policy deciding once per flow cannot judge is not enough for auto",
+          "[unit][locate]")
+{
+    // DRILL-like: every egress offered 2,000 fresh decisions (an even choice: 1,000 each).
+    Observations obs;
+    obs.links = Tree();
+    std::istringstream perPacket(Table({}));
+    CHECK(ArJudgedShare(ReadArObservations(perPacket, "ar.csv", obs.links), ArLocateOptions{}) ==
+          1.0);
+    // ConWeave- or flowlet-like: the same frames, steered (`flowlet` continuations), but one
+    // fresh decision per flow, 6 per switch: an even choice gives each egress 3, below the
+    // 20 a named link needs, so not even a port its switch never chose can be named, and
+    // `--evidence auto` must not rank from it (ArJudgedShare 0 < 1/2).
+    std::string thin = kHeader;
+    for (const auto& d : Tree().Links())
+    {
+        if ((d.from.rfind("tor", 0) == 0 && d.to.rfind("agg", 0) == 0) ||
+            (d.from.rfind("agg", 0) == 0 && d.to.rfind("core", 0) == 0))
+        {
+            const bool avoided = d.Name() == "agg2->core1";
+            const int dec = avoided ? 0 : (d.to == "core0" && d.from == "agg2" ? 6 : 3);
+            thin += fmt::format("{},0,{},{},2,6,{},{},{},0,0,0,0,{},0,{}\n", d.from, d.linkId,
+                                d.to, dec, dec * 500, dec * 500 * 4096, dec * 500 - dec, dec);
+        }
+    }
+    std::istringstream thinIn(thin);
+    const auto rows = ReadArObservations(thinIn, "ar.csv", obs.links);
+    CHECK(ArHasAdaptiveDecisions(rows)); // it steered...
+    CHECK(ArJudgedShare(rows, ArLocateOptions{}) == 0.0); // ...but no egress can be judged
+    CHECK(LocateFromAr(obs, rows, ArLocateOptions{}).named == 0);
+    // Half the egresses judged (the ToRs' uplinks per packet, the aggregation switches'
+    // once per flow) is enough; fewer is not.
+    std::string half = kHeader;
+    std::istringstream full(Table({}));
+    std::string line;
+    std::getline(full, line); // header
+    while (std::getline(full, line))
+    {
+        if (line.rfind("tor", 0) == 0)
+        {
+            half += line + "\n";
+        }
+    }
+    std::istringstream thinAgain(thin);
+    for (std::string l; std::getline(thinAgain, l);)
+    {
+        if (l.rfind("agg", 0) == 0)
+        {
+            half += l + "\n";
+        }
+    }
+    std::istringstream halfIn(half);
+    CHECK(ArJudgedShare(ReadArObservations(halfIn, "ar.csv", obs.links), ArLocateOptions{}) ==
+          Approx(0.5));
+    CHECK(ArJudgedShare({}, ArLocateOptions{}) == 0.0);
+}

@@ -92,6 +92,24 @@ ArHasAdaptiveDecisions(const std::vector<ArObservation>& rows)
                        [](const ArObservation& a) { return a.steeredPackets > 0; });
 }
 
+double
+ArJudgedShare(const std::vector<ArObservation>& rows, const ArLocateOptions& o)
+{
+    std::map<uint32_t, double> expected; // per directed link, as LocateFromAr sums it
+    for (const auto& a : rows)
+    {
+        expected[a.link] += static_cast<double>(a.offered) / a.candidates;
+    }
+    if (expected.empty())
+    {
+        return 0.0;
+    }
+    const auto judged = std::count_if(expected.begin(), expected.end(), [&o](const auto& e) {
+        return e.second >= o.minExpected;
+    });
+    return static_cast<double>(judged) / static_cast<double>(expected.size());
+}
+
 ArLocateResult
 LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
              const ArLocateOptions& o)

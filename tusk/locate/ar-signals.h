@@ -83,6 +83,18 @@ struct ArLocateOptions
     double minExpected = 20.0;
 };
 
+/**
+ * \brief The share of the egress link directions with an ar.csv row that the ranking can
+ * judge: those an even choice among the candidates offered would have given at least
+ * `o.minExpected` decisions (expected = sum over its rows of offered / candidates, as
+ * LocateFromAr computes it). A policy that decides once per flow or flowlet (ConWeave at the
+ * source ToR, flowlet-ar on flows without gaps) counts a few decisions per egress however
+ * much it steered: no egress there can be named, faulty or not, and `tusk locate --evidence
+ * auto` ranks from paths.csv or flows.csv instead when fewer than half can be judged.
+ * 0 without rows.
+ */
+double ArJudgedShare(const std::vector<ArObservation>& rows, const ArLocateOptions& o);
+
 /** One egress link's evidence. */
 struct ArSuspect
 {

@@ -408,9 +408,12 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
             PoolArRows(ReadEachRun(dirs, "ar.csv", [&obs](std::istream& in, const std::string& f) {
                 return ReadArObservations(in, f, obs.links);
             }));
-        // auto: only when the switches steered; a hash or random choice says nothing of a
-        // link's rate.
-        if (o.evidence == "ar" || ArHasAdaptiveDecisions(rows))
+        // auto: only when the switches steered (a hash or random choice says nothing of a
+        // link's rate) and made enough decisions per egress for at least half of the egresses
+        // to be judged (a policy that decides once per flow counts a handful per egress: no
+        // link could be named, so completion times or per-path telemetry say more).
+        if (o.evidence == "ar" ||
+            (ArHasAdaptiveDecisions(rows) && ArJudgedShare(rows, ArLocateOptions{}) >= 0.5))
         {
             const ArLocateResult r = LocateFromAr(obs, rows, ArLocateOptions{});
             v.evidence = "ar";
