@@ -248,7 +248,8 @@ TEST_CASE("ar evidence a policy deciding once per flow cannot judge is not enoug
     // 20 a named link needs, so not even a port its switch never chose can be named, and
     // `--evidence auto` must not rank from it (ArJudgedShare 0 < 1/2).
     std::string thin = kHeader;
-    for (const auto& d : Tree().Links())
+    const auto tree = Tree(); // held: a range-for over a temporary's member would dangle
+    for (const auto& d : tree.Links())
     {
         if ((d.from.rfind("tor", 0) == 0 && d.to.rfind("agg", 0) == 0) ||
             (d.from.rfind("agg", 0) == 0 && d.to.rfind("core", 0) == 0))
