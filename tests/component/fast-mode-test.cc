@@ -52,7 +52,7 @@ RingJob(uint32_t iterations, uint64_t computeUs, const std::string& mode)
 uint64_t
 Replayed(const tusk::RunResult& r)
 {
-    return r.fast.replayedExact + r.fast.replayedSteady + r.fast.replayedSampled;
+    return r.fast.Replayed();
 }
 
 } // namespace

@@ -67,7 +67,7 @@ ValidateFastCommand::Run(std::ostream& out)
     }
     out << fmt::format(
         "iterations replayed {} of {} ({} exact, {} steady, {} sampled), simulated {}\n",
-        s.replayedExact + s.replayedSteady + s.replayedSampled, s.iterations, s.replayedExact,
+        s.Replayed(), s.iterations, s.replayedExact,
         s.replayedSteady, s.replayedSampled, s.simulated);
     for (const auto& [reason, n] : s.fallbacks)
     {
@@ -76,7 +76,7 @@ ValidateFastCommand::Run(std::ostream& out)
     out << fmt::format("wall time: packet {:.3f} s, fast {:.3f} s, speedup {:.1f}x{}\n",
                        p.wallSeconds, f.wallSeconds,
                        f.wallSeconds > 0 ? p.wallSeconds / f.wallSeconds : 0.0,
-                       s.replayedExact + s.replayedSteady + s.replayedSampled == 0
+                       s.Replayed() == 0
                            ? " (nothing replayed: the same simulation twice, so any "
                              "difference is the machine's)"
                            : "");

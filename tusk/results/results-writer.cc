@@ -57,11 +57,9 @@ CsvField(const std::string& s)
 namespace
 {
 
-/** ps as µs with 6 decimals: exact to the picosecond. (Compiled format strings here and in
- *  Num: the same text, without parsing the format per call; flows.csv has a row per
- *  transfer.) */
-/** Us's text in a stack buffer (no std::string): a flows.csv or waits.csv row prints up to
- *  seven times. The empty text for a default-constructed one (a field left blank). */
+/** ps as µs with 6 decimals, exact to the picosecond, in a stack buffer (no std::string: a
+ *  flows.csv or waits.csv row prints up to seven times, and flows.csv has a row per
+ *  transfer). The empty text for a default-constructed one (a field left blank). */
 struct UsText
 {
     UsText() = default;
@@ -145,19 +143,19 @@ struct NumText
         }
         else
         {
-            spill.assign(t);
-            spilled = true;
+            spill.assign(t); // longer than buf: never empty
         }
     }
     fmt::string_view View() const
     {
-        return spilled ? fmt::string_view(spill.data(), spill.size()) : fmt::string_view(buf, size);
+        return !spill.empty() ? fmt::string_view(spill.data(), spill.size())
+                              : fmt::string_view(buf, size);
     }
 
     char buf[40];
     size_t size = 0;
-    bool spilled = false;
-    std::string spill;
+    std::string spill; //!< the text when longer than buf
+
 };
 
 /** Num(v, decimals)'s text, from `cache` when given. */
@@ -206,11 +204,6 @@ FixedTextCache::Get(double v, int decimals)
     }
     return m_formatted;
 }
-
-namespace
-{
-
-} // namespace
 
 std::string
 PathClassesLine(const RunResult& r)
@@ -445,7 +438,6 @@ struct RowTextCache::Tables
 {
     struct Entry
     {
-        bool used = false;
         size_t n = 0;
         uint64_t words[SegmentKey::kMaxWords];
         FlowPaths paths;
@@ -509,7 +501,6 @@ AppendSegment(fmt::memory_buffer& buf,
     auto& e = it->second;
     const size_t at = buf.size();
     format(buf);
-    e.used = true;
     e.n = key.n;
     std::copy(key.words, key.words + key.n, e.words);
     if (paths != nullptr)
@@ -904,7 +895,7 @@ FastModeJson(const RunResult& r)
         exact[reason] = n;
     }
     return {{"iterations", f.iterations},
-            {"iterations_replayed", f.replayedExact + f.replayedSteady + f.replayedSampled},
+            {"iterations_replayed", f.Replayed()},
             {"iterations_replayed_exact", f.replayedExact},
             {"iterations_replayed_steady", f.replayedSteady},
             {"iterations_replayed_sampled", f.replayedSampled},

@@ -19,6 +19,8 @@ struct IterationMemoStats
     uint64_t replayedExact = 0;       //!< iterations replayed under the exact rule
     uint64_t replayedSteady = 0;      //!< iterations replayed under the steady rule
     uint64_t replayedSampled = 0;     //!< iterations replayed under the sampled rule
+    /** Iterations replayed, by any rule. */
+    uint64_t Replayed() const { return replayedExact + replayedSteady + replayedSampled; }
     uint64_t simulated = 0;           //!< iterations simulated packet by packet
     uint64_t replayedPs = 0;          //!< simulated time covered by replayed iterations, ps
     uint64_t replayedBytes = 0;       //!< transfer bytes of replayed iterations
