@@ -302,22 +302,132 @@ namespace
 
 using FlowPaths = std::vector<std::pair<std::vector<uint32_t>, uint64_t>>;
 
-/** What a segment of a flows.csv row prints, as words (integers, a double's bit pattern). */
+// A cached segment of a row (RowTextCache) is defined by one list of its printed fields, in
+// order: VisitFlowHead, VisitFlowTail, VisitWaitSegment. The same list is walked by
+// SegmentText, which prints it, and by SegmentKey, which records every input the text depends
+// on, so a field added to a segment cannot be printed without being keyed (a cache hit would
+// then copy wrong text). A field is one of:
+//   Us(shown, ps)             µs text of ps, or blank when !shown
+//   Num(shown, v, decimals)   Num's text of v, or blank when !shown
+//   Int(v) / IntIf(shown, v)  an integer's text (or blank)
+//   Text(s)                   a string as it is
+//   Paths(paths)              two fields: `path` (the single path, or blank) and `paths`
+
+/** flows.csv from `fct_us` to `spurious_retx`. */
+template <class V>
+void
+VisitFlowHead(V& v, const FlowRow& f)
+{
+    v.Us(f.finished, f.fctPs);
+    v.Us(f.acknowledged, f.fctSenderPs);
+    v.Us(true, f.idealFctPs);
+    v.Num(f.finished, f.slowdown, 9);
+    v.Int(f.finished ? 1 : 0);
+    v.Int(f.deliveredBytes);
+    v.Int(f.qps);
+    v.Int(f.entropy);
+    v.Int(f.retxPackets);
+    v.Int(f.oooPackets);
+    v.Int(f.retxBytes);
+    v.Int(f.retxTimeoutPackets);
+    v.Int(f.reorderMax);
+    v.Num(true, f.reorderMean, 3);
+    v.Int(f.naks);
+    v.Int(f.spuriousRetx);
+}
+
+/** flows.csv from `step` to `fair_slowdown`. */
+template <class V>
+void
+VisitFlowTail(V& v, const FlowRow& f, const std::string& policy)
+{
+    v.Int(f.step);
+    v.Int(f.channel);
+    v.Text(policy);
+    v.Int(f.job);
+    v.Int(f.background ? 1 : 0);
+    v.Int(f.scaleUp ? 1 : 0);
+    v.Int(f.pktsSent);
+    v.Int(f.pktsReceived);
+    for (int d = 0; d < kDropReasons; ++d)
+    {
+        v.Int(f.pktsDropped[d]);
+    }
+    v.Int(f.pktsInFlight);
+    v.Paths(f.paths); // path and paths (PathField, PathsField: locate::FormatPaths's text)
+    v.Us(f.fairIdealPs != 0, f.fairIdealPs);
+    v.Num(f.finished && f.fairIdealPs != 0, f.fairSlowdown, 9);
+}
+
+/** waits.csv from `ideal_us` to `from_rank`. */
+template <class V>
+void
+VisitWaitSegment(V& v, const WaitRow& w)
+{
+    v.Us(true, w.idealPs);
+    v.Us(true, w.stepIdealPs);
+    v.Us(w.arrived, w.waitPs);
+    v.Us(w.arrived, w.networkWaitPs);
+    v.Num(w.arrived, w.delay, 6);
+    v.IntIf(w.arrived, w.fromRank);
+}
+
+uint64_t
+Bits(double v)
+{
+    uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/** What a segment prints, as words (integers, times, doubles' bit patterns, one bit per field
+ *  that may be blank) and the paths and text it prints as they are. */
 struct SegmentKey
 {
-    static constexpr size_t kMaxWords = 20;
+    static constexpr size_t kMaxWords = 24;
     uint64_t words[kMaxWords];
     size_t n = 0;
+    uint64_t shown = 0;   //!< bit k: the k-th field that may be blank is shown
+    unsigned blanks = 0;  //!< fields that may be blank, so far
+    const FlowPaths* paths = nullptr;
+    const std::string* text = nullptr;
 
     void Add(uint64_t w) { words[n++] = w; }
+    void Shown(bool s) { shown |= static_cast<uint64_t>(s) << blanks++; }
+
+    // The field visitor (see VisitFlowHead).
+    void Us(bool s, uint64_t ps)
+    {
+        Shown(s);
+        Add(ps);
+    }
+    void Num(bool s, double v, int /* decimals: fixed per field */)
+    {
+        Shown(s);
+        Add(Bits(v));
+    }
+    template <class T>
+    void Int(T v)
+    {
+        Add(static_cast<uint64_t>(v));
+    }
+    template <class T>
+    void IntIf(bool s, T v)
+    {
+        Shown(s);
+        Add(static_cast<uint64_t>(v));
+    }
+    void Text(const std::string& s) { text = &s; }
+    void Paths(const FlowPaths& p) { paths = &p; }
+
     static uint64_t Mix(uint64_t h, uint64_t w)
     {
         h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
         return h ^ (h >> 29);
     }
-    uint64_t Hash(const FlowPaths* paths) const
+    uint64_t Hash() const
     {
-        uint64_t h = n;
+        uint64_t h = Mix(n, shown);
         for (size_t k = 0; k < n; ++k)
         {
             h = Mix(h, words[k]);
@@ -337,99 +447,73 @@ struct SegmentKey
     }
 };
 
-uint64_t
-Bits(double v)
+/** The field visitor that prints a segment, fields separated by commas. */
+class SegmentText
 {
-    uint64_t b = 0;
-    std::memcpy(&b, &v, sizeof b);
-    return b;
-}
-
-/** flows.csv from `fct_us` to `spurious_retx`. */
-void
-FormatFlowHead(fmt::memory_buffer& buf, const FlowRow& f, FixedTextCache* numbers)
-{
-    fmt::format_to(std::back_inserter(buf),
-                   FMT_COMPILE("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}"),
-                   UsIf(f.finished, f.fctPs).View(), UsIf(f.acknowledged, f.fctSenderPs).View(),
-                   UsText(f.idealFctPs).View(),
-                   (f.finished ? NumOf(f.slowdown, 9, numbers) : NumText()).View(),
-                   f.finished ? 1 : 0, f.deliveredBytes, f.qps, f.entropy, f.retxPackets,
-                   f.oooPackets, f.retxBytes, f.retxTimeoutPackets, f.reorderMax,
-                   NumOf(f.reorderMean, 3, numbers).View(), f.naks, f.spuriousRetx);
-}
-
-SegmentKey
-FlowHeadKey(const FlowRow& f)
-{
-    SegmentKey k;
-    k.Add((f.finished ? 1 : 0) | (f.acknowledged ? 2 : 0));
-    k.Add(f.fctPs);
-    k.Add(f.fctSenderPs);
-    k.Add(f.idealFctPs);
-    k.Add(Bits(f.slowdown));
-    k.Add(f.deliveredBytes);
-    k.Add(f.qps);
-    k.Add(f.entropy);
-    k.Add(f.retxPackets);
-    k.Add(f.oooPackets);
-    k.Add(f.retxBytes);
-    k.Add(f.retxTimeoutPackets);
-    k.Add(f.reorderMax);
-    k.Add(Bits(f.reorderMean));
-    k.Add(f.naks);
-    k.Add(f.spuriousRetx);
-    return k;
-}
-
-/** flows.csv from `step` to `fair_slowdown`. */
-void
-FormatFlowTail(fmt::memory_buffer& buf, const FlowRow& f, const std::string& policy, FixedTextCache* numbers)
-{
-    const auto out = std::back_inserter(buf);
-    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},{}"), f.step, f.channel, policy, f.job,
-                   f.background ? 1 : 0, f.scaleUp ? 1 : 0, f.pktsSent, f.pktsReceived);
-    for (int k = 0; k < kDropReasons; ++k)
+  public:
+    SegmentText(fmt::memory_buffer& buf, FixedTextCache* numbers)
+        : m_buf(buf),
+          m_numbers(numbers)
     {
-        if (f.pktsDropped[k] == 0)
+    }
+    void Us(bool s, uint64_t ps) { Put(UsIf(s, ps).View()); }
+    void Num(bool s, double v, int decimals)
+    {
+        Put((s ? NumOf(v, decimals, m_numbers) : NumText()).View());
+    }
+    template <class T>
+    void Int(T v)
+    {
+        Sep();
+        if (v == 0)
         {
-            buf.append(std::string_view(",0")); // most rows drop nothing: fmt's text of 0
-            continue;
+            m_buf.push_back('0'); // most counters of most rows
+            return;
         }
-        fmt::format_to(out, FMT_COMPILE(",{}"), f.pktsDropped[k]);
+        char num[24];
+        m_buf.append(num, std::to_chars(num, num + sizeof num, v).ptr);
     }
-    // path and paths (PathField, PathsField: locate::FormatPaths's text), written in place.
-    fmt::format_to(out, FMT_COMPILE(",{},"), f.pktsInFlight);
-    if (f.paths.size() == 1)
+    template <class T>
+    void IntIf(bool s, T v)
     {
-        AppendJoinedLinks(buf, f.paths.front().first);
+        if (s)
+        {
+            Int(v);
+            return;
+        }
+        Sep();
     }
-    buf.push_back(',');
-    AppendPathsField(buf, f.paths);
-    fmt::format_to(out, FMT_COMPILE(",{},{}"), UsIf(f.fairIdealPs != 0, f.fairIdealPs).View(),
-                   (f.finished && f.fairIdealPs ? NumOf(f.fairSlowdown, 9, numbers) : NumText())
-                       .View());
-}
+    void Text(const std::string& s) { Put(s); }
+    void Paths(const FlowPaths& p)
+    {
+        Sep();
+        if (p.size() == 1)
+        {
+            AppendJoinedLinks(m_buf, p.front().first);
+        }
+        m_buf.push_back(',');
+        AppendPathsField(m_buf, p);
+    }
 
-SegmentKey
-FlowTailKey(const FlowRow& f)
-{
-    SegmentKey k;
-    k.Add(static_cast<uint32_t>(f.step));
-    k.Add(static_cast<uint32_t>(f.channel));
-    k.Add(static_cast<uint32_t>(f.job));
-    k.Add((f.background ? 1 : 0) | (f.scaleUp ? 2 : 0) | (f.finished ? 4 : 0));
-    k.Add(f.pktsSent);
-    k.Add(f.pktsReceived);
-    for (int d = 0; d < kDropReasons; ++d)
+  private:
+    void Sep()
     {
-        k.Add(f.pktsDropped[d]);
+        if (!m_first)
+        {
+            m_buf.push_back(',');
+        }
+        m_first = false;
     }
-    k.Add(static_cast<uint64_t>(f.pktsInFlight));
-    k.Add(f.fairIdealPs);
-    k.Add(Bits(f.fairSlowdown));
-    return k;
-}
+    void Put(fmt::string_view t)
+    {
+        Sep();
+        m_buf.append(t.data(), t.data() + t.size());
+    }
+
+    fmt::memory_buffer& m_buf;
+    FixedTextCache* m_numbers;
+    bool m_first = true;
+};
 
 } // namespace
 
@@ -439,9 +523,10 @@ struct RowTextCache::Tables
     struct Entry
     {
         size_t n = 0;
+        uint64_t shown = 0;
         uint64_t words[SegmentKey::kMaxWords];
         FlowPaths paths;
-        std::string policy;
+        std::string text0; //!< the key's Text field
         std::string text;
     };
     std::unordered_map<uint64_t, Entry> head;
@@ -459,57 +544,61 @@ RowTextCache::~RowTextCache() = default;
 namespace
 {
 
-/** Append a segment's text: copied from `table` when an entry has exactly these inputs
- *  (words, and paths and policy when given), else formatted by `format` and kept. */
-template <class Format>
+/** Append the segment that `visit` lists (called with a SegmentKey or a SegmentText): copied
+ *  from `table` when an entry has exactly the same inputs, else printed and kept. Without a
+ *  cache, printed. */
+template <class Visit>
 void
 AppendSegment(fmt::memory_buffer& buf,
               RowTextCache* cache,
-              std::unordered_map<uint64_t, RowTextCache::Tables::Entry>* table,
-              const SegmentKey& key,
-              const FlowPaths* paths,
-              const std::string* policy,
-              Format&& format)
+              std::unordered_map<uint64_t, RowTextCache::Tables::Entry> RowTextCache::Tables::*table,
+              Visit&& visit)
 {
+    FixedTextCache* numbers = cache != nullptr ? &cache->numbers : nullptr;
+    SegmentText print(buf, numbers);
     if (cache == nullptr)
     {
-        format(buf);
+        visit(print);
         return;
     }
+    SegmentKey key;
+    visit(key);
+    auto& entries = cache->Segments().*table;
     // Keyed by the inputs' 64-bit hash; an entry whose inputs differ (a hash collision) is
     // replaced. Bounded: past kMaxEntries the table starts again empty.
-    const uint64_t h = key.Hash(paths);
-    auto it = table->find(h);
-    if (it != table->end() && it->second.n == key.n &&
+    const uint64_t h = key.Hash();
+    auto it = entries.find(h);
+    if (it != entries.end() && it->second.n == key.n && it->second.shown == key.shown &&
         std::equal(key.words, key.words + key.n, it->second.words) &&
-        (paths == nullptr || it->second.paths == *paths) &&
-        (policy == nullptr || it->second.policy == *policy))
+        (key.paths == nullptr || it->second.paths == *key.paths) &&
+        (key.text == nullptr || it->second.text0 == *key.text))
     {
         ++cache->hits;
         buf.append(it->second.text.data(), it->second.text.data() + it->second.text.size());
         return;
     }
     ++cache->misses;
-    if (it == table->end())
+    if (it == entries.end())
     {
-        if (table->size() >= RowTextCache::kMaxEntries)
+        if (entries.size() >= RowTextCache::kMaxEntries)
         {
-            table->clear();
+            entries.clear();
         }
-        it = table->emplace(h, RowTextCache::Tables::Entry()).first;
+        it = entries.emplace(h, RowTextCache::Tables::Entry()).first;
     }
     auto& e = it->second;
     const size_t at = buf.size();
-    format(buf);
+    visit(print);
     e.n = key.n;
+    e.shown = key.shown;
     std::copy(key.words, key.words + key.n, e.words);
-    if (paths != nullptr)
+    if (key.paths != nullptr)
     {
-        e.paths = *paths;
+        e.paths = *key.paths;
     }
-    if (policy != nullptr)
+    if (key.text != nullptr)
     {
-        e.policy = *policy;
+        e.text0 = *key.text;
     }
     e.text.assign(buf.data() + at, buf.size() - at);
 }
@@ -527,19 +616,15 @@ AppendFlowCsvRow(std::string& s,
     // string per call, no format string parsed per row, the times' text on the stack): a
     // fast-mode run writes a million rows. With a cache, the head and tail segments are
     // copied when printed before with the same inputs (RowTextCache).
-    FixedTextCache* numbers = cache != nullptr ? &cache->numbers : nullptr;
     fmt::memory_buffer buf;
     const auto out = std::back_inserter(buf);
     fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},"), f.id, f.src, f.dst, f.bytes,
                    UsIf(f.started, f.startPs).View(), UsIf(f.finished, f.finishPs).View());
-    RowTextCache::Tables* tables = cache != nullptr ? &cache->Segments() : nullptr;
-    AppendSegment(buf, cache, tables != nullptr ? &tables->head : nullptr,
-                  cache != nullptr ? FlowHeadKey(f) : SegmentKey(), nullptr, nullptr,
-                  [&](fmt::memory_buffer& b) { FormatFlowHead(b, f, numbers); });
+    AppendSegment(buf, cache, &RowTextCache::Tables::head,
+                  [&](auto& v) { VisitFlowHead(v, f); });
     fmt::format_to(out, FMT_COMPILE(",{},"), f.collective);
-    AppendSegment(buf, cache, tables != nullptr ? &tables->tail : nullptr,
-                  cache != nullptr ? FlowTailKey(f) : SegmentKey(), &f.paths, &policy,
-                  [&](fmt::memory_buffer& b) { FormatFlowTail(b, f, policy, numbers); });
+    AppendSegment(buf, cache, &RowTextCache::Tables::tail,
+                  [&](auto& v) { VisitFlowTail(v, f, policy); });
     if (!nodeIds.empty())
     {
         fmt::format_to(out, FMT_COMPILE(",{},{}"), nodeIds.at(f.src), nodeIds.at(f.dst));
@@ -651,28 +736,10 @@ AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last, RowTextC
     fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},"), w.collective, w.step, w.rank, w.host,
                    UsText(w.readyPs).View(), UsIf(w.sent, w.sentPs).View(),
                    UsIf(w.arrived, w.arrivalPs).View());
-    FixedTextCache* numbers = cache != nullptr ? &cache->numbers : nullptr;
-    SegmentKey key;
-    if (cache != nullptr)
-    {
-        key.Add(w.arrived ? 1 : 0);
-        key.Add(w.idealPs);
-        key.Add(w.stepIdealPs);
-        key.Add(w.waitPs);
-        key.Add(w.networkWaitPs);
-        key.Add(Bits(w.delay));
-        key.Add(static_cast<uint64_t>(w.fromRank));
-    }
-    AppendSegment(buf, cache, cache != nullptr ? &cache->Segments().wait : nullptr, key, nullptr,
-                  nullptr, [&](fmt::memory_buffer& b) {
-                      fmt::format_to(std::back_inserter(b), FMT_COMPILE("{},{},{},{},{},{}"),
-                                     UsText(w.idealPs).View(), UsText(w.stepIdealPs).View(),
-                                     UsIf(w.arrived, w.waitPs).View(),
-                                     UsIf(w.arrived, w.networkWaitPs).View(),
-                                     (w.arrived ? NumOf(w.delay, 6, numbers) : NumText()).View(),
-                                     (w.arrived ? IntText(w.fromRank) : IntText()).View());
-                  });
-    fmt::format_to(out, FMT_COMPILE(",{}\n"),
+    AppendSegment(buf, cache, &RowTextCache::Tables::wait,
+                  [&](auto& v) { VisitWaitSegment(v, w); });
+    buf.push_back(',');
+    fmt::format_to(out, FMT_COMPILE("{}\n"),
                    (w.arrived && last != nullptr ? IntText(last->id) : IntText()).View());
     s.append(buf.data(), buf.size());
 }
