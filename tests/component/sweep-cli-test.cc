@@ -223,6 +223,37 @@ labels = ["good", "short", "badcm"]
     CHECK(o.output.find("error case=badcm (exit 2)") != std::string::npos);
 }
 
+TEST_CASE("tusk sweep: a scenario file edited while the sweep runs gives errors that say so",
+          "[component][sweep]")
+{
+    // The plan hashes each run's resolved scenario when the sweep starts; a run that starts
+    // after base.toml was edited finishes (exit 0) with results of another scenario. It is not
+    // counted ok, and its message says why, not "exit status 0 and no results".
+    auto d = Scratch("sweep-edited");
+    WriteSixSeedSweep(d);
+    const fs::path root = d / "out";
+    auto o = Shell(std::string(TUSK_BINARY_DIR) + "/bin/tusk sweep " + (d / "s.toml").string() +
+                   " -j 1 -q --out " + root.string() + " > /dev/null 2>&1 & echo $!");
+    const pid_t pid = std::stoi(o.output);
+    WaitForFirstRun(root);
+    std::string base = Slurp(d / "base.toml");
+    base.replace(base.find("8MB"), 3, "7MB");
+    Write(d / "base.toml", base);
+    const auto t0 = std::chrono::steady_clock::now(); // not our child: wait until it is gone
+    while (::kill(pid, 0) == 0 && std::chrono::steady_clock::now() - t0 < std::chrono::minutes(5))
+    {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    REQUIRE(::kill(pid, 0) != 0);
+    const auto csv = Slurp(root / "sweep.csv");
+    INFO(csv);
+    CHECK(csv.find(",ok,0,") != std::string::npos); // the run that finished before the edit
+    CHECK(csv.find(",error,0,\"the run wrote results of another scenario than the sweep planned") !=
+          std::string::npos);
+    CHECK(csv.find("exit status 0 and no results") == std::string::npos);
+    CHECK(csv.find("events in") == std::string::npos); // not the run's last log line
+}
+
 TEST_CASE("tusk sweep: killed halfway, it resumes without redoing finished runs",
           "[component][sweep]")
 {

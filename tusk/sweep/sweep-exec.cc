@@ -169,9 +169,22 @@ Finish(const std::string& root, const SweepRun& run, int raw, double wall, const
     else
     {
         r.status = "error";
-        r.message = WIFSIGNALED(raw) ? fmt::format("killed by signal {} ({})", WTERMSIG(raw),
-                                                   strsignal(WTERMSIG(raw)))
-                                     : FailureMessage(LogPath(root, run.id));
+        if (WIFSIGNALED(raw))
+        {
+            r.message = fmt::format("killed by signal {} ({})", WTERMSIG(raw), strsignal(WTERMSIG(raw)));
+        }
+        else if (r.exitStatus == 0 && std::ifstream(dir + "/manifest.json"))
+        {
+            // The run finished and wrote results, but of another scenario than the one planned:
+            // its resolved scenario does not hash to the plan's.
+            r.message = "the run wrote results of another scenario than the sweep planned (the "
+                        "scenario file, or a file it reads, changed after the sweep began); run "
+                        "the sweep again";
+        }
+        else
+        {
+            r.message = FailureMessage(LogPath(root, run.id));
+        }
         if (r.message.empty())
         {
             r.message = fmt::format("exit status {} and no results", r.exitStatus);
