@@ -411,7 +411,16 @@ AppendCollectiveRows(const RowSources& src,
         {
             w.lastTransfer = w.lastTransfer < 0 ? int64_t{-1}
                                                 : static_cast<int64_t>(transfersOf[c - cFirst][w.lastTransfer]);
-            waits.push_back(w);
+        }
+        // Moved, not copied row by row: one collective of a large ring has millions of rows,
+        // and a copy that grows by doubling held them about three times at its peak.
+        if (waits.empty())
+        {
+            waits = std::move(cw.rows);
+        }
+        else
+        {
+            waits.insert(waits.end(), cw.rows.begin(), cw.rows.end());
         }
         if (row.finished && row.finishPs > row.startPs)
         {

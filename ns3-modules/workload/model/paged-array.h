@@ -50,6 +50,13 @@ class PagedArray
         return p[i % kPage];
     }
 
+    /** Entry i when its page is allocated, else nullptr (nothing allocated). */
+    T* Find(size_t i)
+    {
+        auto& p = m_pages[i / kPage];
+        return p ? &p[i % kPage] : nullptr;
+    }
+
     /** Entry i, or the fill value when its page is not allocated (never written or freed). */
     const T& operator[](size_t i) const
     {

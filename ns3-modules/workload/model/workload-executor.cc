@@ -712,9 +712,15 @@ WorkloadExecutor::CountLive(int64_t delta)
 void
 WorkloadExecutor::ReleaseRecord(uint32_t t)
 {
-    TransferRecord& r = m_records[t];
-    decltype(r.paths)().swap(r.paths);
-    decltype(r.messages)().swap(r.messages);
+    // A transfer that never started (a run stopped early) has nothing to free, and looking
+    // its entry up for writing would allocate its page.
+    TransferRecord* r = m_records.Find(t);
+    if (r == nullptr)
+    {
+        return;
+    }
+    decltype(r->paths)().swap(r->paths);
+    decltype(r->messages)().swap(r->messages);
 }
 
 bool
