@@ -313,6 +313,7 @@ CollectResults(const ScenarioSpec& spec,
     result.pfcEvents = sink.TakePfcEvents();
     result.dropEvents = sink.TakeDropEvents();
     Conservation& cons = result.conservation;
+    cons.settledAfterRows = executor.exec->RetiredFramesSettled();
     for (const auto& nic : built.nics)
     {
         for (uint32_t k = 0; k < nic->GetNPlanes(); ++k) // every port of a multi-plane NIC

@@ -216,6 +216,10 @@ struct Conservation
     uint64_t received = 0;
     uint64_t dropped = 0;
     uint64_t inFlight = 0;
+    /** Data frames of transfers whose rows were built before the frame arrived or was dropped
+     *  (a retired iteration's late duplicates: WorkloadExecutor::RetiredFramesSettled): the
+     *  rows count them in flight. */
+    uint64_t settledAfterRows = 0;
     bool Holds() const { return sent == received + dropped + inFlight; }
 };
 

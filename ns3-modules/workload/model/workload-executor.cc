@@ -478,6 +478,10 @@ WorkloadExecutor::PsnOwners::OnReceived(PsnOwners* o, uint64_t psn, bool, uint64
         }
         paths.emplace_back(path, 1);
     }
+    else if (psn < o->end)
+    {
+        ++o->exec->m_retiredSettled; // a retired transfer's late frame
+    }
 }
 
 void
@@ -495,6 +499,10 @@ WorkloadExecutor::OnDataDropped(const FrameMeta& meta, DropReason reason)
     if (TransferRecord* r = it->second->RecordOf(meta.psn))
     {
         ++r->pktsDropped[static_cast<size_t>(reason)];
+    }
+    else if (meta.psn < it->second->end)
+    {
+        ++m_retiredSettled; // a retired transfer's frame
     }
 }
 

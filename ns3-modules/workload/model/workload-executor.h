@@ -131,6 +131,11 @@ class WorkloadExecutor : public Object
     const CollectiveSpec& GetCollective(int32_t c) const { return Coll(c); }
     /** Whether SetupLazy's jobs are running (ids below its TransfersEnd are built lazily). */
     const JobWindow* GetJobWindow() const { return m_window.get(); }
+    /** Data frames of retired transfers (SetupLazy: their rows are built) that reached the
+     *  receiving QP or were dropped after retirement: late duplicates of a transfer delivered
+     *  and acknowledged, e.g. spurious retransmissions under spraying. Their rows counted them
+     *  in flight; packet conservation subtracts these. */
+    uint64_t RetiredFramesSettled() const { return m_retiredSettled; }
     /** Transfers whose spec and record this executor holds now: every transfer from Setup to
      *  ReleaseRecords; with SetupLazy, the other transfers and the live iterations' only. */
     uint64_t LiveTransfers() const { return m_liveRecords; }
@@ -341,6 +346,7 @@ class WorkloadExecutor : public Object
     PagedArray<TransferRecord> m_records;
     size_t m_transfers = 0;      //!< transfers in the spec (m_records may be released)
     uint64_t m_liveRecords = 0;  //!< m_records.size(), counted in LiveRecords()
+    uint64_t m_retiredSettled = 0; //!< see RetiredFramesSettled
     PagedArray<std::vector<uint32_t>> m_waiters; //!< per trigger, transfers waiting, in order
     PagedArray<uint32_t> m_activations;
     PagedArray<bool> m_fired;
