@@ -371,6 +371,50 @@ FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& 
     return static_cast<double>(feeding) / static_cast<double>(rows.size());
 }
 
+double
+PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+         const std::vector<uint32_t>& up, const std::vector<uint32_t>& down,
+         const LinkIndex& links)
+{
+    if (rows.empty())
+    {
+        return 0.0;
+    }
+    const auto& dl = links.Links();
+    auto in = [](const std::vector<uint32_t>& set, uint32_t l) {
+        return std::find(set.begin(), set.end(), l) != set.end();
+    };
+    // The switches a link of `down` leaves.
+    std::vector<std::string> heads;
+    for (uint32_t l : down)
+    {
+        heads.push_back(dl[l].from);
+    }
+    auto isHead = [&](const std::string& v) {
+        return std::find(heads.begin(), heads.end(), v) != heads.end();
+    };
+    size_t paused = 0;
+    for (size_t i : rows)
+    {
+        bool all = true, any = false;
+        for (const auto& fp : paths[i].paths)
+        {
+            const auto u = std::find_if(fp.hops.begin(), fp.hops.end(),
+                                        [&](uint32_t l) { return in(up, l); });
+            if (u == fp.hops.end())
+            {
+                continue;
+            }
+            any = true;
+            all = all && std::any_of(u, fp.hops.end(), [&](uint32_t l) {
+                      return isHead(dl[l].to) || (l != *u && in(down, l));
+                  });
+        }
+        paused += any && all;
+    }
+    return static_cast<double>(paused) / static_cast<double>(rows.size());
+}
+
 PathLocateResult
 LocateFromPaths(const Observations& obs,
                 const std::vector<PathObservation>& paths,
@@ -632,9 +676,19 @@ LocateFromPaths(const Observations& obs,
         {
             continue;
         }
+        // Congestion spreading: explained by a named class with a larger delay whose link its
+        // slow paths mostly continue into (FeedsInto), or whose switch they mostly reach
+        // (PausedBy: PFC pauses a slow egress's ingress links, since 2026-12-05), unless that
+        // class holds the other direction of one of its cables (a degraded cable slows both).
+        auto sameCable = [&](const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+            return std::any_of(a.begin(), a.end(), [&](uint32_t x) {
+                return std::any_of(b.begin(), b.end(),
+                                   [&](uint32_t y) { return dl[x].linkId == dl[y].linkId; });
+            });
+        };
         const bool explained = r.slowOnly && std::any_of(kept.begin(), kept.end(), [&](size_t d) {
-            return rows[d].delay > r.delay &&
-                   FeedsInto(paths, r.slowRows, r.s.links, rows[d].s.links) >= 0.5;
+            return rows[d].delay > r.delay && !sameCable(r.s.links, rows[d].s.links) &&
+                   PausedBy(paths, r.slowRows, r.s.links, rows[d].s.links, obs.links) >= 0.5;
         });
         if (explained)
         {

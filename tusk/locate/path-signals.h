@@ -33,8 +33,9 @@
  * (sigma / sqrt(its within-QP variation), sigma = 1.4826 x the median absolute residual), and
  * at least two of its paths are above their QP's fitted intercept by that floor. A class named for
  * delay alone is *explained* (not named) when at least half of its slow paths continue, after
- * it, into a named class with a larger delay (FeedsInto): PFC backs that link's queue up into
- * it (congestion spreading). Its estimated rate
+ * it, into a named class with a larger delay, or reach the switch one of its links leaves
+ * (PausedBy): PFC backs that link's queue up into it (congestion spreading); a class holding the
+ * reverse direction of one of its links (the same cable) is not explained by it. Its estimated rate
  * / nominal is 1 / (1 + x / serialisation time). Losses (FitLossClasses): each path's lost
  * copies (paths.csv trims + losses, the copies that never reached the receiver while a later
  * one did; trims + timeouts for a paths.csv without `losses`; never NACKs, which under
@@ -190,6 +191,18 @@ bool PathsComparable(const std::vector<PathObservation>& paths);
  */
 double FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
                  const std::vector<uint32_t>& up, const std::vector<uint32_t>& down);
+
+/**
+ * \brief As FeedsInto, but a path also feeds `down` when, after crossing `up`, it reaches the
+ * switch a link of `down` leaves (vertex names from `links`), whether or not it takes that
+ * link: under PFC a switch whose egress is slow fills its buffer and pauses its ingress links,
+ * so every path through them waits, whichever egress it then takes (head-of-line blocking
+ * one hop upstream of the slow link; the victim's paths need not cross it). Vertices are
+ * those the path visits after `up` (its `to` and beyond). Since 2026-12-05.
+ */
+double PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+                const std::vector<uint32_t>& up, const std::vector<uint32_t>& down,
+                const LinkIndex& links);
 
 /** \brief Rank link classes from path telemetry (see the file comment). `obs` gives the
  *  links, MTU and nominal rate (flows are not used). */
