@@ -377,3 +377,31 @@ TEST_CASE("locate paths: the fit with group intercepts recovers within-group con
     CHECK_THROWS_AS(NnlsGroupIntercepts(a, y, {}, std::vector<uint32_t>(8, 2), 2),
                     std::invalid_argument);
 }
+
+TEST_CASE("locate paths: a path reaching the switch a slow link leaves is paused by it",
+          "[unit][locate]")
+{
+    // Under PFC the switch whose egress is slow pauses its ingress links: paths through s0->a
+    // reach a, which a->s1 leaves, so they wait whether or not they take a->s1. Paths through
+    // host0->s0 reach s0, which s0->b leaves; a path that never reaches the switch is not.
+    const LinkIndex links = TwoPathFabric();
+    const std::vector<PathObservation> rows = {Row(links, 0, 1, 'a', 20),
+                                               Row(links, 1, 1, 'b', 20)};
+    auto id = [&](const std::string& name) {
+        for (uint32_t l = 0; l < links.Links().size(); ++l)
+        {
+            if (links.Links()[l].Name() == name)
+            {
+                return l;
+            }
+        }
+        FAIL("no link " << name);
+        return 0u;
+    };
+    CHECK(PausedBy(rows, {0}, {id("s0->a")}, {id("a->s1")}, links) == 1.0);
+    CHECK(FeedsInto(rows, {0}, {id("host0->s0")}, {id("s0->b")}) == 0.0); // not its link
+    CHECK(PausedBy(rows, {0}, {id("host0->s0")}, {id("s0->b")}, links) == 1.0); // its switch
+    CHECK(PausedBy(rows, {1}, {id("s0->b")}, {id("a->s1")}, links) == 0.0);     // never at a
+    CHECK(PausedBy(rows, {0, 1}, {id("s1->host4")}, {id("s0->a")}, links) == 0.0); // s0 before
+    CHECK(PausedBy(rows, {}, {id("s0->a")}, {id("a->s1")}, links) == 0.0);
+}
