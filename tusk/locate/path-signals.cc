@@ -523,7 +523,7 @@ LocateFromPaths(const Observations& obs,
     // identifiable classes' positive delays (the others are 0 by construction, not evidence of
     // health), and a significance floor: x_c / (sigma / sqrt(contrast_c)), x_c in standard
     // errors of its conditional least-squares estimate, at least the one-sided normal
-    // quantile of lossAlpha / classes (Bonferroni).
+    // quantile of delayAlpha / identifiable classes (Bonferroni).
     std::vector<double> judged;
     for (size_t c = 0; c < nc; ++c)
     {
