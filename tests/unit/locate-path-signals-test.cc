@@ -8,6 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <random>
+
 using namespace tusk::locate;
 
 namespace
@@ -191,4 +194,214 @@ TEST_CASE("locate paths: a class with fewer than half a lost copy has p-value 1,
     CHECK(c[1].lost == Approx(0.4));
     CHECK(c[1].pValue == 1.0);
     CHECK_FALSE(c[1].named);
+}
+
+namespace
+{
+
+constexpr uint32_t kLeaves = 16;
+constexpr uint32_t kSpines = 4;
+constexpr uint32_t kHostsPerLeaf = 2;
+constexpr uint32_t kRowsPerSpine = 128; //!< entropy values per spine, QP and run
+
+/** A leaf-spine fabric, 16 leaves x 4 spines (as a k = 8 fat tree's ToR has 4 uplinks), 2
+ *  hosts a leaf: host h on leaf h / 2; link ids: 0..31 host uplinks, 32..63 leaf -> host
+ *  downlinks, then leaf l -> spine s (64 + 4 l + s) and spine s -> leaf l (128 + 4 l + s). */
+LinkIndex
+LeafSpine()
+{
+    std::vector<DirectedLink> l;
+    const uint32_t hosts = kLeaves * kHostsPerLeaf;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        l.push_back({h, "host" + std::to_string(h), "leaf" + std::to_string(h / kHostsPerLeaf)});
+    }
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        l.push_back({hosts + h, "leaf" + std::to_string(h / kHostsPerLeaf),
+                     "host" + std::to_string(h)});
+    }
+    for (uint32_t f = 0; f < kLeaves; ++f)
+    {
+        for (uint32_t s = 0; s < kSpines; ++s)
+        {
+            l.push_back({2 * hosts + kSpines * f + s, "leaf" + std::to_string(f),
+                         "spine" + std::to_string(s)});
+        }
+    }
+    for (uint32_t f = 0; f < kLeaves; ++f)
+    {
+        for (uint32_t s = 0; s < kSpines; ++s)
+        {
+            l.push_back({2 * hosts + kLeaves * kSpines + kSpines * f + s,
+                         "spine" + std::to_string(s), "leaf" + std::to_string(f)});
+        }
+    }
+    return LinkIndex(l);
+}
+
+/**
+ * Four runs of oblivious spraying over LeafSpine(): host h's one QP sends to a host one leaf
+ * on (even h) or two (odd h), 128 entropy values over each spine per run (a fresh entropy per packet). Each
+ * row's smallest RTT: 10 µs, plus a common offset of the QP (0..3 µs: its host links, its
+ * receiver's queue), plus exponential queueing of mean 0.8 µs drawn per row, plus `faultUs`
+ * on rows via leaf0 -> spine3. Measured from the QP's fastest of its 512 rows of a run, a
+ * typical path is about 0.8 µs slow: what the fit without intercepts put on the host links.
+ */
+std::vector<PathObservation>
+SprayedRuns(const LinkIndex& links, double faultUs, uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> queueing(0.0, 0.3);
+    std::uniform_real_distribution<double> offset(0.0, 3.0);
+    const uint32_t hosts = kLeaves * kHostsPerLeaf;
+    std::vector<PathObservation> rows;
+    for (uint32_t run = 0; run < 4; ++run)
+    {
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            const uint32_t d = (h + kHostsPerLeaf * (1 + h % kHostsPerLeaf)) % hosts;
+            const uint32_t fs = h / kHostsPerLeaf, fd = d / kHostsPerLeaf;
+            const double common = offset(rng);
+            for (uint32_t s = 0; s < kSpines; ++s)
+            {
+                const uint32_t up = 2 * hosts + kSpines * fs + s;
+                const uint32_t down = 2 * hosts + kLeaves * kSpines + kSpines * fd + s;
+                for (uint32_t e = 0; e < kRowsPerSpine; ++e)
+                {
+                    PathObservation p;
+                    p.run = run;
+                    p.src = h;
+                    p.dst = d;
+                    p.qpn = 1;
+                    p.packets = 1;
+                    p.rttSamples = 1;
+                    p.rttMinUs = 10 + common + queueing(rng) + (fs == 0 && s == 3 ? faultUs : 0);
+                    p.rttMedianUs = p.rttMinUs;
+                    FlowPath fp;
+                    fp.hops = links.Walk(std::to_string(h) + ">" + std::to_string(up) + ">" +
+                                             std::to_string(down) + ">" +
+                                             std::to_string(hosts + d),
+                                         "host" + std::to_string(h), "host" + std::to_string(d));
+                    fp.packets = 1;
+                    p.paths.push_back(fp);
+                    rows.push_back(p);
+                }
+            }
+        }
+    }
+    return rows;
+}
+
+} // namespace
+
+TEST_CASE("locate paths: under spraying a QP's common offset is not put on its host links",
+          "[unit][locate]")
+{
+    // Every path of a sprayed QP crosses its two host links, so per-path delays, differences
+    // between a QP's paths, say nothing about them: they are confounded with the QP's common
+    // offset (intercept). The fit without intercepts handed them the ~1 µs by which a QP's
+    // typical path is slower than its fastest, and the pooled runs named them (OPS all-reduce,
+    // 4 runs: healthy host links in 20/20 placements).
+    Observations obs;
+    obs.links = LeafSpine();
+    obs.mtuBytes = 4096;
+    obs.nominalRateBps = 100e9; // a frame: 0.33 µs; the delay floor 0.16 µs
+    auto name = [&](const Suspect& s) { return obs.links.Links()[s.links.front()].Name(); };
+
+    const PathLocateResult r = LocateFromPaths(obs, SprayedRuns(obs.links, 1.0, 7), {});
+    REQUIRE(r.named >= 1);
+    CHECK(name(r.ranking[0]) == "leaf0->spine3");
+    CHECK(r.ranking[0].links.size() == 1);
+    CHECK(r.delayUs[0] == Approx(1.0).margin(0.15));
+    CHECK(r.named == 1);
+    // The host links: one class per QP (host h -> leaf and leaf -> host h + 4), none named,
+    // their delay not estimated (NaN), and counted as not identifiable.
+    CHECK(r.unidentifiable == kLeaves * kHostsPerLeaf);
+    for (size_t i = 0; i < r.ranking.size(); ++i)
+    {
+        CAPTURE(name(r.ranking[i]));
+        const bool hostLink = name(r.ranking[i]).rfind("host", 0) == 0 ||
+                              name(r.ranking[i]).find("->host") != std::string::npos;
+        CHECK(std::isnan(r.delayUs[i]) == hostLink);
+        CHECK_FALSE((hostLink && r.ranking[i].named));
+    }
+
+    // Healthy: nothing named.
+    const PathLocateResult h = LocateFromPaths(obs, SprayedRuns(obs.links, 0.0, 8), {});
+    CHECK(h.named == 0);
+    CHECK(h.unidentifiable == kLeaves * kHostsPerLeaf);
+}
+
+TEST_CASE("locate paths: the fit with group intercepts recovers within-group contrasts and "
+          "flags columns constant within their groups",
+          "[unit][locate]")
+{
+    // Rows 0..3 in group 0, rows 4..7 in group 1. Column 0 is crossed by every row of group 0
+    // (confounded with its intercept); column 1 by rows 0, 1 and 4; column 2 by rows 2, 3 and
+    // 5. y = intercept (5 and -2) + 3 x [column 1] + 0 x [column 2] + 7 x [column 0].
+    Eigen::SparseMatrix<double> a(8, 3);
+    std::vector<Eigen::Triplet<double>> t;
+    for (int f = 0; f < 4; ++f)
+    {
+        t.emplace_back(f, 0, 1.0);
+    }
+    for (int f : {0, 1, 4})
+    {
+        t.emplace_back(f, 1, 1.0);
+    }
+    for (int f : {2, 3, 5})
+    {
+        t.emplace_back(f, 2, 1.0);
+    }
+    a.setFromTriplets(t.begin(), t.end());
+    const std::vector<uint32_t> group = {0, 0, 0, 0, 1, 1, 1, 1};
+    std::vector<double> y(8);
+    for (int f = 0; f < 8; ++f)
+    {
+        y[f] = (f < 4 ? 5.0 + 7.0 : -2.0) + ((f == 0 || f == 1 || f == 4) ? 3.0 : 0.0);
+    }
+    const GroupNnlsFit fit = NnlsGroupIntercepts(a, y, {}, group, 2, {}, 1e-12);
+    CHECK_FALSE(fit.identifiable[0]);
+    CHECK(fit.x[0] == 0.0);
+    CHECK(fit.identifiable[1]);
+    CHECK(fit.identifiable[2]);
+    CHECK(fit.x[1] == Approx(3.0).margin(1e-9));
+    CHECK(fit.x[2] == Approx(0.0).margin(1e-9));
+    // Group 0's intercept absorbs column 0's 7 (5 + 7).
+    CHECK(fit.intercept[0] == Approx(12.0).margin(1e-9));
+    CHECK(fit.intercept[1] == Approx(-2.0).margin(1e-9));
+    // Within-group variation of column 1: group 0 (1, 1, 0, 0) -> 4 x 0.25, group 1 (1, 0, 0,
+    // 0) -> 0.75.
+    CHECK(fit.contrast[1] == Approx(1.75));
+    CHECK_THROWS_AS(NnlsGroupIntercepts(a, y, {}, std::vector<uint32_t>(8, 2), 2),
+                    std::invalid_argument);
+}
+
+TEST_CASE("locate paths: a path reaching the switch a slow link leaves is paused by it",
+          "[unit][locate]")
+{
+    // Under PFC the switch whose egress is slow pauses its ingress links: paths through s0->a
+    // reach a, which a->s1 leaves, so they wait whether or not they take a->s1. Paths through
+    // host0->s0 reach s0, which s0->b leaves; a path that never reaches the switch is not.
+    const LinkIndex links = TwoPathFabric();
+    const std::vector<PathObservation> rows = {Row(links, 0, 1, 'a', 20),
+                                               Row(links, 1, 1, 'b', 20)};
+    auto id = [&](const std::string& name) {
+        for (uint32_t l = 0; l < links.Links().size(); ++l)
+        {
+            if (links.Links()[l].Name() == name)
+            {
+                return l;
+            }
+        }
+        FAIL("no link " << name);
+        return 0u;
+    };
+    CHECK(PausedBy(rows, {0}, {id("s0->a")}, {id("a->s1")}, links) == 1.0);
+    CHECK(FeedsInto(rows, {0}, {id("host0->s0")}, {id("s0->b")}) == 0.0); // not its link
+    CHECK(PausedBy(rows, {0}, {id("host0->s0")}, {id("s0->b")}, links) == 1.0); // its switch
+    CHECK(PausedBy(rows, {1}, {id("s0->b")}, {id("a->s1")}, links) == 0.0);     // never at a
+    CHECK(PausedBy(rows, {0, 1}, {id("s1->host4")}, {id("s0->a")}, links) == 0.0); // s0 before
+    CHECK(PausedBy(rows, {}, {id("s0->a")}, {id("a->s1")}, links) == 0.0);
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace tusk
 {
@@ -24,6 +25,13 @@ ClassLabel(const Observations& obs, const Suspect& s)
     return name;
 }
 
+/** A fitted delay, µs, or "n/a" for a class its QPs' intercepts absorb (NaN). */
+std::string
+DelayText(double us)
+{
+    return std::isnan(us) ? std::string("n/a") : fmt::format("{:.3f}", us);
+}
+
 } // namespace
 
 void
@@ -38,17 +46,21 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
         out << fmt::format(" ({} carried no path: not observable)", r.unusedLinks);
     }
     out << "\n";
-    out << fmt::format("slow paths: {} (smallest RTT > {:.3f} µs above the fastest of their "
-                       "length); lossy paths: {}\n",
+    out << fmt::format("slow paths: {} (smallest RTT > {:.3f} µs above their QP's common "
+                       "level); lossy paths: {}\n",
                        r.slowPaths, r.delayFloorUs, r.lossyPaths);
+    out << fmt::format("delay cut: {:.3f} µs and {:.1f} standard errors (residual sigma {:.3f} "
+                       "µs); {} classes every path of their QPs crosses: not identifiable from "
+                       "per-path delays\n",
+                       r.delayCutUs, r.zCut, r.residualSigmaUs, r.unidentifiable);
     const uint32_t shown = std::min<uint32_t>(r.named, top);
     if (shown == 0)
     {
         out << "no suspect";
         if (!r.ranking.empty())
         {
-            out << fmt::format(" (highest: {}, {:.3f} µs added)", ClassLabel(obs, r.ranking.front()),
-                               r.delayUs.front());
+            out << fmt::format(" (highest: {}, {} µs added)", ClassLabel(obs, r.ranking.front()),
+                               DelayText(r.delayUs.front()));
         }
         out << "\n";
         return;
@@ -65,14 +77,15 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
     {
         const Suspect& s = r.ranking[i];
         out << fmt::format(
-            "{:>4}  {:<{}} {:>7}  {:<10} {:>8.3f} {:>6.2f} {:>6.2f}% {:>8.0f}% {:>6.1f}% {:>10} "
+            "{:>4}  {:<{}} {:>7}  {:<10} {:>8} {:>6.2f} {:>6.2f}% {:>8.0f}% {:>6.1f}% {:>10} "
             "{:>11}\n",
             i + 1, ClassLabel(obs, s), width, obs.links.Links()[s.links.front()].linkId, s.Kind(),
-            r.delayUs[i], s.rateFactor, 100 * s.lossRate, 100 * (1 - s.rateFactor * (1 - s.lossRate)),
+            DelayText(r.delayUs[i]), s.rateFactor, 100 * s.lossRate, 100 * (1 - s.rateFactor * (1 - s.lossRate)),
             100 * r.markRate[i], fmt::format("{}/{}", s.slowFlows, s.flows),
             fmt::format("{}/{}", s.lossyFlows, s.flows));
     }
-    out << "delay_us = added one-way delay fitted to the link (smallest RTTs); rate = estimated "
+    out << "delay_us = added one-way delay fitted to the link (smallest RTTs; n/a: every path "
+           "of its QPs crosses it); rate = estimated "
            "rate / nominal (1 when it is named for losses alone); loss = estimated fraction of its "
            "frames lost (paths.csv trims + losses); lost_cap = capacity lost (1 - rate x (1 - "
            "loss)); marks = ECN-echoing ACKs of its paths\n";
@@ -93,6 +106,10 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                 {"lossy_paths", r.lossyPaths},
                 {"frame_us", r.frameUs},
                 {"delay_floor_us", r.delayFloorUs},
+                {"delay_cut_us", r.delayCutUs},
+                {"delay_z_cut", r.zCut},
+                {"residual_sigma_us", r.residualSigmaUs},
+                {"unidentifiable_classes", r.unidentifiable},
                 {"named", r.named}};
     json ranking = json::array();
     for (uint32_t i = 0; i < std::min<size_t>(top, r.ranking.size()); ++i)
@@ -108,7 +125,10 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                            {"named", s.named},
                            {"links", links},
                            {"kind", s.Kind()},
-                           {"delay_us", r.delayUs[i]},
+                           {"delay_us", std::isnan(r.delayUs[i]) ? json(nullptr)
+                                                                 : json(r.delayUs[i])},
+                           {"delay_identifiable", !std::isnan(r.delayUs[i])},
+                           {"delay_z", r.delayZ[i]},
                            {"rate_factor", s.rateFactor},
                            {"loss_rate", s.lossRate},
                            {"capacity_lost", 1 - s.rateFactor * (1 - s.lossRate)},

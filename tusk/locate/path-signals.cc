@@ -2,6 +2,7 @@
 
 #include "locate/csv-reader.h"
 
+#include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/poisson.hpp>
 
 #include <algorithm>
@@ -370,6 +371,50 @@ FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& 
     return static_cast<double>(feeding) / static_cast<double>(rows.size());
 }
 
+double
+PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+         const std::vector<uint32_t>& up, const std::vector<uint32_t>& down,
+         const LinkIndex& links)
+{
+    if (rows.empty())
+    {
+        return 0.0;
+    }
+    const auto& dl = links.Links();
+    auto in = [](const std::vector<uint32_t>& set, uint32_t l) {
+        return std::find(set.begin(), set.end(), l) != set.end();
+    };
+    // The switches a link of `down` leaves.
+    std::vector<std::string> heads;
+    for (uint32_t l : down)
+    {
+        heads.push_back(dl[l].from);
+    }
+    auto isHead = [&](const std::string& v) {
+        return std::find(heads.begin(), heads.end(), v) != heads.end();
+    };
+    size_t paused = 0;
+    for (size_t i : rows)
+    {
+        bool all = true, any = false;
+        for (const auto& fp : paths[i].paths)
+        {
+            const auto u = std::find_if(fp.hops.begin(), fp.hops.end(),
+                                        [&](uint32_t l) { return in(up, l); });
+            if (u == fp.hops.end())
+            {
+                continue;
+            }
+            any = true;
+            all = all && std::any_of(u, fp.hops.end(), [&](uint32_t l) {
+                      return isHead(dl[l].to) || (l != *u && in(down, l));
+                  });
+        }
+        paused += any && all;
+    }
+    return static_cast<double>(paused) / static_cast<double>(rows.size());
+}
+
 PathLocateResult
 LocateFromPaths(const Observations& obs,
                 const std::vector<PathObservation>& paths,
@@ -430,10 +475,80 @@ LocateFromPaths(const Observations& obs,
     // With no nominal rate the floor comes from the data: the median delay of the paths.
     res.delayFloorUs = res.frameUs > 0 ? o.delayFloorFrames * res.frameUs
                                        : std::max(1e-3, Median(y));
-    std::vector<double> xd;
-    NnlsCoordinateDescent(inc.crosses, y, w, {}, xd);
+    // The delay fit: y_p = a_q + sum of its links' delays + noise, with a free intercept a_q
+    // per comparison group (QP and path length; what all of the QP's paths share: its host
+    // links, the receiver's downlink queue, the NICs, and the queueing its paths have in
+    // common, which y_p, measured from the QP's fastest path, leaves positive). Only a path's
+    // difference from its siblings is evidence, so a class that every path of each of its QPs
+    // crosses (a QP's host links under spraying) is confounded with the intercepts: not
+    // identifiable, its delay not estimated (and not named), rather than handed the QPs'
+    // common offset (before 2026-12-05 it was: pooled OPS runs named healthy host links).
+    std::vector<uint32_t> groupOf(np, 0);
+    std::map<PathKey, uint32_t> groupIds;
+    for (size_t i = 0; i < np; ++i)
+    {
+        if (w[i] > 0)
+        {
+            groupOf[i] = groupIds.emplace(KeyOf(paths[i]), uint32_t(groupIds.size())).first->second;
+        }
+    }
+    const GroupNnlsFit fit = NnlsGroupIntercepts(inc.crosses, y, w, groupOf,
+                                                 std::max<uint32_t>(1, uint32_t(groupIds.size())),
+                                                 {}, 1e-6);
+    const std::vector<double>& xd = fit.x;
+    // Each compared path's deviation from its QP's common level (its intercept), and the
+    // residual scale: 1.4826 x the median absolute residual of the fit (robust to the slow
+    // paths themselves).
+    std::vector<double> above(np, 0.0), resid;
+    {
+        std::vector<double> ax(np, 0.0);
+        for (size_t c = 0; c < nc; ++c)
+        {
+            for (It it(inc.crosses, static_cast<Eigen::Index>(c)); it; ++it)
+            {
+                ax[static_cast<size_t>(it.row())] += it.value() * xd[c];
+            }
+        }
+        for (size_t i = 0; i < np; ++i)
+        {
+            if (w[i] > 0)
+            {
+                above[i] = y[i] - fit.intercept[groupOf[i]];
+                resid.push_back(std::abs(above[i] - ax[i]));
+            }
+        }
+    }
+    res.residualSigmaUs = 1.4826 * Median(resid);
+    // Which classes the fit can judge, and the cut on their delays: the exponential tail of the
+    // identifiable classes' positive delays (the others are 0 by construction, not evidence of
+    // health), and a significance floor: x_c / (sigma / sqrt(contrast_c)), x_c in standard
+    // errors of its conditional least-squares estimate, at least the one-sided normal
+    // quantile of delayAlpha / identifiable classes (Bonferroni).
+    std::vector<double> judged;
+    for (size_t c = 0; c < nc; ++c)
+    {
+        if (fit.identifiable[c])
+        {
+            judged.push_back(xd[c]);
+        }
+        else
+        {
+            ++res.unidentifiable;
+        }
+    }
+    const double delayCut = std::max(res.delayFloorUs, ExponentialTailCut(judged));
+    res.delayCutUs = delayCut;
+    res.zCut = judged.empty()
+                   ? 0.0
+                   : boost::math::quantile(boost::math::complement(
+                         boost::math::normal_distribution<double>(),
+                         o.delayAlpha / static_cast<double>(judged.size())));
+    auto zOf = [&](size_t c) {
+        return res.residualSigmaUs > 0
+                   ? xd[c] * std::sqrt(fit.contrast[c]) / res.residualSigmaUs
+                   : std::numeric_limits<double>::infinity();
+    };
     const double tLoss = -std::log1p(-o.lossFloor);
-    const double delayCut = std::max(res.delayFloorUs, ExponentialTailCut(xd));
     std::vector<double> lostCopies(np, 0.0), sent(np, 0.0);
     for (size_t i = 0; i < np; ++i)
     {
@@ -444,7 +559,7 @@ LocateFromPaths(const Observations& obs,
         FitLossClasses(inc.share, lostCopies, sent, o.lossFloor, o.minBadPaths, o.lossAlpha);
     for (size_t i = 0; i < np; ++i)
     {
-        res.slowPaths += w[i] > 0 && y[i] >= res.delayFloorUs;
+        res.slowPaths += w[i] > 0 && above[i] >= res.delayFloorUs;
         res.lossyPaths += loss[i] >= tLoss;
     }
 
@@ -493,6 +608,8 @@ LocateFromPaths(const Observations& obs,
         double delay = 0;
         double marks = 0;
         bool slowOnly = false;          //!< named for its delay alone
+        bool identifiable = true;       //!< its delay can be told from its QPs' intercepts
+        double z = 0;                   //!< its delay in standard errors
         std::vector<size_t> slowRows;   //!< its paths above the delay floor
     };
     std::vector<Row> rows;
@@ -507,7 +624,7 @@ LocateFromPaths(const Observations& obs,
         {
             const size_t i = static_cast<size_t>(it.row());
             ++r.s.flows;
-            if (w[i] > 0 && y[i] >= res.delayFloorUs)
+            if (w[i] > 0 && above[i] >= res.delayFloorUs)
             {
                 ++r.s.slowFlows;
                 r.slowRows.push_back(i);
@@ -517,7 +634,10 @@ LocateFromPaths(const Observations& obs,
             samples += static_cast<double>(paths[i].rttSamples);
         }
         r.marks = samples > 0 ? marks / samples : 0.0;
-        const bool slow = xd[c] >= delayCut && r.s.slowFlows >= o.minBadPaths;
+        r.identifiable = fit.identifiable[c];
+        r.z = r.identifiable ? zOf(c) : 0.0;
+        const bool slow = r.identifiable && xd[c] >= delayCut && r.z >= res.zCut &&
+                          r.s.slowFlows >= o.minBadPaths;
         const bool lossy = lc[c].named;
         r.s.named = slow || lossy;
         r.slowOnly = slow && !lossy;
@@ -556,9 +676,19 @@ LocateFromPaths(const Observations& obs,
         {
             continue;
         }
+        // Congestion spreading: explained by a named class with a larger delay whose link its
+        // slow paths mostly continue into (FeedsInto), or whose switch they mostly reach
+        // (PausedBy: PFC pauses a slow egress's ingress links, since 2026-12-05), unless that
+        // class holds the other direction of one of its cables (a degraded cable slows both).
+        auto sameCable = [&](const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+            return std::any_of(a.begin(), a.end(), [&](uint32_t x) {
+                return std::any_of(b.begin(), b.end(),
+                                   [&](uint32_t y) { return dl[x].linkId == dl[y].linkId; });
+            });
+        };
         const bool explained = r.slowOnly && std::any_of(kept.begin(), kept.end(), [&](size_t d) {
-            return rows[d].delay > r.delay &&
-                   FeedsInto(paths, r.slowRows, r.s.links, rows[d].s.links) >= 0.5;
+            return rows[d].delay > r.delay && !sameCable(r.s.links, rows[d].s.links) &&
+                   PausedBy(paths, r.slowRows, r.s.links, rows[d].s.links, obs.links) >= 0.5;
         });
         if (explained)
         {
@@ -580,7 +710,9 @@ LocateFromPaths(const Observations& obs,
     for (auto& r : rows)
     {
         res.named += r.s.named;
-        res.delayUs.push_back(r.delay);
+        res.delayUs.push_back(r.identifiable ? r.delay
+                                             : std::numeric_limits<double>::quiet_NaN());
+        res.delayZ.push_back(r.z);
         res.markRate.push_back(r.marks);
         res.ranking.push_back(std::move(r.s));
     }

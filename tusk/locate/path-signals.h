@@ -16,15 +16,26 @@
  * reference: y_p would be 0 by construction, so it is left out of the delay fit, and
  * `tusk locate --evidence auto` ranks from completion times when most QPs are like that
  * (PathsComparable).
- * and an additive delay per directed link, y = A x, x >= 0 (A: path x link incidence), fitted
- * by non-negative least squares (NnlsCoordinateDescent, each path weighted by its RTT samples).
- * Links crossed by exactly the same paths are one class (BuildIncidence). A class is named
- * when its delay reaches half a frame's serialisation time at the nominal rate (a link at 2/3
- * of its rate adds that much), is above the robust threshold median + 5 x 1.4826 x MAD of all
- * classes' delays, and at least two of its paths have y_p above that floor. A class named for
+ * The model is y_p = a_q + sum of the delays x_l of its links + noise, x >= 0, with a free
+ * intercept a_q per comparison group q (QP and path length): what the QP's paths share,
+ * including the queueing common to them, which y_p (measured from the QP's *fastest* path)
+ * leaves positive on average. Fitted by non-negative least squares with the intercepts
+ * profiled out (NnlsGroupIntercepts, each compared path one observation): only differences
+ * between a QP's paths are evidence. Links crossed by exactly the same paths are one class
+ * (BuildIncidence). A class every path of each of its QPs crosses (a QP's host links under
+ * spraying) is confounded with the intercepts: not identifiable, its delay is not estimated
+ * (NaN) and it is never named for delay (before 2026-12-05 the fit had no intercepts and
+ * gave such classes the QPs' common offset, ~0.8 µs, which pooled OPS runs named). A class
+ * is named when its delay reaches half a frame's serialisation time at the nominal rate (a
+ * link at 2/3 of its rate adds that much), is above the exponential tail cut of the
+ * identifiable classes' positive delays (ExponentialTailCut: a 1 % event among them), is at
+ * least the normal quantile of delayAlpha / identifiable classes standard errors above 0
+ * (sigma / sqrt(its within-QP variation), sigma = 1.4826 x the median absolute residual), and
+ * at least two of its paths are above their QP's fitted intercept by that floor. A class named for
  * delay alone is *explained* (not named) when at least half of its slow paths continue, after
- * it, into a named class with a larger delay (FeedsInto): PFC backs that link's queue up into
- * it (congestion spreading). Its estimated rate
+ * it, into a named class with a larger delay, or reach the switch one of its links leaves
+ * (PausedBy): PFC backs that link's queue up into it (congestion spreading); a class holding the
+ * reverse direction of one of its links (the same cable) is not explained by it. Its estimated rate
  * / nominal is 1 / (1 + x / serialisation time). Losses (FitLossClasses): each path's lost
  * copies (paths.csv trims + losses, the copies that never reached the receiver while a later
  * one did; trims + timeouts for a paths.csv without `losses`; never NACKs, which under
@@ -103,6 +114,9 @@ struct PathLocateOptions
     /** A class is named for its losses when the chance that a healthy one loses as many is
      *  at most this over the number of classes (Bonferroni). */
     double lossAlpha = 0.01;
+    /** A class is named for its delay only when it is at least the one-sided normal quantile
+     *  of delayAlpha / identifiable classes standard errors above 0 (Bonferroni). */
+    double delayAlpha = 0.01;
 };
 
 /** What the loss fit (FitLossClasses) says of one class. */
@@ -150,7 +164,14 @@ struct PathLocateResult
     uint32_t lossyPaths = 0;
     size_t comparedPaths = 0;     //!< paths in the delay fit: their QP has another of their length
     uint32_t explained = 0;       //!< classes above the cuts explained by a named one downstream
-    std::vector<double> delayUs;  //!< per ranking entry: its fitted delay, µs
+    uint32_t unidentifiable = 0;  //!< classes every path of each of their QPs crosses
+    double delayCutUs = 0;        //!< the cut a named class's delay passed (floor, tail), µs
+    double residualSigmaUs = 0;   //!< robust scale of the delay fit's residuals, µs
+    double zCut = 0;              //!< the standard errors a named class's delay needs
+    /** Per ranking entry: its fitted delay, µs; NaN when not identifiable (every path of each
+     *  of its QPs crosses it: its delay cancels from every comparison). */
+    std::vector<double> delayUs;
+    std::vector<double> delayZ;   //!< per ranking entry: its delay in standard errors (0: n/a)
     std::vector<double> markRate; //!< per ranking entry: ECN-echoing ACKs / RTT samples of its paths
 };
 
@@ -170,6 +191,18 @@ bool PathsComparable(const std::vector<PathObservation>& paths);
  */
 double FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
                  const std::vector<uint32_t>& up, const std::vector<uint32_t>& down);
+
+/**
+ * \brief As FeedsInto, but a path also feeds `down` when, after crossing `up`, it reaches the
+ * switch a link of `down` leaves (vertex names from `links`), whether or not it takes that
+ * link: under PFC a switch whose egress is slow fills its buffer and pauses its ingress links,
+ * so every path through them waits, whichever egress it then takes (head-of-line blocking
+ * one hop upstream of the slow link; the victim's paths need not cross it). Vertices are
+ * those the path visits after `up` (its `to` and beyond). Since 2026-12-05.
+ */
+double PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+                const std::vector<uint32_t>& up, const std::vector<uint32_t>& down,
+                const LinkIndex& links);
 
 /** \brief Rank link classes from path telemetry (see the file comment). `obs` gives the
  *  links, MTU and nominal rate (flows are not used). */

@@ -399,6 +399,122 @@ NnlsCoordinateDescent(const Eigen::SparseMatrix<double>& a,
     }
 }
 
+GroupNnlsFit
+NnlsGroupIntercepts(const Eigen::SparseMatrix<double>& a,
+                    const std::vector<double>& y,
+                    const std::vector<double>& m,
+                    const std::vector<uint32_t>& group,
+                    uint32_t groups,
+                    const std::vector<double>& lambda,
+                    double tol,
+                    uint32_t maxSweeps)
+{
+    using It = Eigen::SparseMatrix<double>::InnerIterator;
+    const size_t nr = static_cast<size_t>(a.rows());
+    const size_t nc = static_cast<size_t>(a.cols());
+    if (y.size() != nr || group.size() != nr || (!m.empty() && m.size() != nr))
+    {
+        throw std::invalid_argument("NnlsGroupIntercepts: y, m and group need one entry per row");
+    }
+    auto mult = [&](size_t f) { return m.empty() ? 1.0 : m[f]; };
+    GroupNnlsFit fit;
+    fit.x.assign(nc, 0.0);
+    fit.contrast.assign(nc, 0.0);
+    fit.identifiable.assign(nc, false);
+    // Group weights, and per column the groups it touches with the column's weighted mean in
+    // each (abar_gc), so that the within-group (centred) column is A_fc - abar_{g(f)c}.
+    std::vector<double> wg(groups, 0.0);
+    for (size_t f = 0; f < nr; ++f)
+    {
+        if (group[f] >= groups)
+        {
+            throw std::invalid_argument("NnlsGroupIntercepts: a row's group is out of range");
+        }
+        wg[group[f]] += mult(f);
+    }
+    std::vector<std::vector<std::pair<uint32_t, double>>> touches(nc);
+    std::map<uint32_t, double> sums;
+    for (size_t c = 0; c < nc; ++c)
+    {
+        sums.clear();
+        double norm = 0.0;
+        for (It it(a, static_cast<Eigen::Index>(c)); it; ++it)
+        {
+            const size_t f = static_cast<size_t>(it.row());
+            const double mf = mult(f);
+            if (mf <= 0)
+            {
+                continue;
+            }
+            sums[group[f]] += mf * it.value();
+            norm += mf * it.value() * it.value();
+        }
+        double within = norm;
+        for (const auto& [g, s] : sums)
+        {
+            const double abar = s / wg[g];
+            touches[c].emplace_back(g, abar);
+            within -= wg[g] * abar * abar;
+        }
+        fit.contrast[c] = std::max(0.0, within);
+        fit.identifiable[c] = norm > 0 && within > 1e-9 * norm;
+    }
+    // Residual r = y - A x (x = 0) and its weighted mean per group, R_g: the within-group
+    // residual of row f is r_f - R_{g(f)}.
+    std::vector<double> r(y);
+    std::vector<double> rg(groups, 0.0);
+    for (size_t f = 0; f < nr; ++f)
+    {
+        if (mult(f) > 0)
+        {
+            rg[group[f]] += mult(f) * r[f] / wg[group[f]];
+        }
+    }
+    for (uint32_t sweep = 0; sweep < maxSweeps; ++sweep)
+    {
+        double moved = 0.0;
+        for (size_t c = 0; c < nc; ++c)
+        {
+            if (!fit.identifiable[c])
+            {
+                continue;
+            }
+            // d/dx_c of the profiled objective: -sum_f m_f A_fc (r_f - R_g(f)) (the centring
+            // term vanishes: the within-group residuals sum to 0 over each group).
+            double g = 0.0;
+            for (It it(a, static_cast<Eigen::Index>(c)); it; ++it)
+            {
+                const size_t f = static_cast<size_t>(it.row());
+                g += mult(f) * it.value() * (r[f] - rg[group[f]]);
+            }
+            const double pen = lambda.empty() ? 0.0 : lambda[c];
+            const double h = fit.contrast[c];
+            const double next = std::isinf(pen) ? 0.0 : std::max(0.0, fit.x[c] + (g - pen) / h);
+            const double d = next - fit.x[c];
+            if (d == 0.0)
+            {
+                continue;
+            }
+            for (It it(a, static_cast<Eigen::Index>(c)); it; ++it)
+            {
+                r[static_cast<size_t>(it.row())] -= it.value() * d;
+            }
+            for (const auto& [gi, abar] : touches[c])
+            {
+                rg[gi] -= abar * d;
+            }
+            fit.x[c] = next;
+            moved = std::max(moved, std::abs(d) * std::sqrt(h));
+        }
+        if (moved <= tol)
+        {
+            break;
+        }
+    }
+    fit.intercept = rg;
+    return fit;
+}
+
 namespace
 {
 

@@ -169,6 +169,43 @@ void NnlsCoordinateDescent(const Eigen::SparseMatrix<double>& a,
                            double tol = 1e-9,
                            uint32_t maxSweeps = 2000);
 
+/** What NnlsGroupIntercepts fits. */
+struct GroupNnlsFit
+{
+    std::vector<double> x;         //!< per column, >= 0; 0 where not identifiable
+    std::vector<double> intercept; //!< per group: the weighted mean of y - A x over its rows
+    /** Per column: sum_f m_f (A_fc - mean of A_.c over f's group)^2, the column's variation
+     *  within its groups (the curvature of the profiled objective in x_c); x_c's conditional
+     *  standard error is sigma / sqrt(contrast). */
+    std::vector<double> contrast;
+    /** Per column: false when the column is constant within every group it touches (contrast
+     *  below 1e-9 of its squared norm): x_c is confounded with those groups' intercepts. */
+    std::vector<bool> identifiable;
+};
+
+/**
+ * \brief Non-negative least squares with a free (unconstrained) intercept per group of rows,
+ * min over x >= 0 and a of 1/2 sum_f m_f (y_f - a_{g(f)} - (A x)_f)^2 + sum_c lambda_c x_c:
+ * the fixed-effects (within) estimator with a sign constraint. For any x the best a_g is the
+ * weighted mean of y - A x over group g, so the intercepts are profiled out and x is fitted to
+ * the within-group deviations by cyclic coordinate descent from x = 0 (as NnlsCoordinateDescent;
+ * each step O(column nonzeros + groups it touches), the centred matrix is never formed). Only
+ * differences within a group are evidence: a column constant within every group it touches
+ * (every row of those groups crosses it) cannot be told from the intercepts and is reported
+ * not identifiable (x = 0). A set of columns that every row of each group crosses equally often
+ * is identified only up to a common shift; starting from 0 the descent leaves such a set's
+ * smallest member at 0 unless the data raise all of them.
+ * \param group per row its group, < groups; rows with m_f = 0 take no part
+ */
+GroupNnlsFit NnlsGroupIntercepts(const Eigen::SparseMatrix<double>& a,
+                                 const std::vector<double>& y,
+                                 const std::vector<double>& m,
+                                 const std::vector<uint32_t>& group,
+                                 uint32_t groups,
+                                 const std::vector<double>& lambda = {},
+                                 double tol = 1e-9,
+                                 uint32_t maxSweeps = 5000);
+
 } // namespace locate
 } // namespace tusk
 
