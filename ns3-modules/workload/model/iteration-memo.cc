@@ -698,34 +698,57 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
     {
         j.simulated.push_back(i);
     }
+    j.held.push_back(i);
     // The steady rule looks back SteadyIterations phases of up to SteadyMaxPeriod, the sampled
-    // rule 2 x SampleIterations iterations.
+    // rule at 2 x SampleIterations iterations of one traffic. Kept: per traffic pattern, its
+    // latest `window` simulated iterations (and each one's successor, whose start snapshot
+    // ends it), for the latest SteadyMaxPeriod patterns simulated; a job whose iterations
+    // alternate traffic (a collective every second iteration) keeps each pattern's own pool.
+    // Bounded: at most window x SteadyMaxPeriod memos, however many iterations the job runs.
     const size_t window = std::max(static_cast<size_t>(m_steadyIterations) * m_maxPeriod,
                                    2 * static_cast<size_t>(m_sampleIterations)) +
                           2;
-    const size_t n = j.simulated.size();
-    auto needed = [&](uint32_t m) {
-        for (size_t k = n > window ? n - window : 0; k < n; ++k)
-        {
-            if (j.simulated[k] == m || j.simulated[k] + 1 == m)
-            {
-                return true;
-            }
-        }
-        return m == i;
-    };
-    for (uint32_t m : {i >= 1 ? i - 1 : i, n > window ? j.simulated[n - window - 1] : i})
+    std::vector<std::pair<uint64_t, size_t>> patterns; // (pattern, memos kept), latest first
+    std::vector<uint32_t> keep{i};
+    for (size_t k = j.simulated.size(); k-- > 0;)
     {
-        for (uint32_t x : {m, m + 1})
+        const uint32_t m = j.simulated[k];
+        const uint64_t p = j.iters[m].pattern;
+        auto at = std::find_if(patterns.begin(), patterns.end(),
+                               [p](const auto& e) { return e.first == p; });
+        if (at == patterns.end())
         {
-            if (x < i && !needed(x))
+            if (patterns.size() >= std::max<size_t>(m_maxPeriod, 1))
             {
-                std::vector<PortCounters>().swap(j.iters[x].ports);
-                std::vector<uint64_t>().swap(j.iters[x].state);
-                FreeRecords(j.iters[x]);
+                continue; // an older pattern: none of its iterations is kept
             }
+            patterns.emplace_back(p, 0);
+            at = patterns.end() - 1;
+        }
+        if (at->second < window)
+        {
+            ++at->second;
+            keep.push_back(m);
+            keep.push_back(m + 1);
+        }
+        if (j.simulated.size() - k > window * std::max<size_t>(m_maxPeriod, 1) * 4)
+        {
+            break; // far enough back: what is older is freed already or never needed
         }
     }
+    std::vector<uint32_t> still;
+    for (uint32_t x : j.held)
+    {
+        if (x < i && std::find(keep.begin(), keep.end(), x) == keep.end())
+        {
+            std::vector<PortCounters>().swap(j.iters[x].ports);
+            std::vector<uint64_t>().swap(j.iters[x].state);
+            FreeRecords(j.iters[x]);
+            continue;
+        }
+        still.push_back(x);
+    }
+    j.held.swap(still);
 }
 
 void

@@ -139,6 +139,8 @@ class IterationMemo : public Object
     {
         std::vector<Iteration> iters;
         std::vector<uint32_t> simulated; //!< iterations simulated, in order
+        /** Decided iterations whose snapshots or records are not freed yet, in order. */
+        std::vector<uint32_t> held;
         uint32_t sampledReplays = 0;     //!< iterations replayed under the sampled rule
     };
 
