@@ -3,6 +3,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 namespace ns3
@@ -24,8 +25,10 @@ bool
 IsNumber(const std::string& s, std::string* unit = nullptr)
 {
     char* end = nullptr;
-    std::strtod(s.c_str(), &end);
-    if (s.empty() || end == s.c_str())
+    const double v = std::strtod(s.c_str(), &end);
+    // Not NaN or infinite: ns-3's Double checker aborts on NaN, and no tusk attribute means
+    // anything by an infinite value.
+    if (s.empty() || end == s.c_str() || !std::isfinite(v))
     {
         return false;
     }
@@ -65,7 +68,7 @@ ParseAttributeText(const TypeId::AttributeInformation& info, const std::string& 
     if ((type == "ns3::DoubleValue" || type == "ns3::UintegerValue" || type == "ns3::IntegerValue") &&
         !IsNumber(text))
     {
-        why = "expected a number; got \"" + text + "\"";
+        why = "expected a finite number; got \"" + text + "\"";
         return nullptr;
     }
     // ns-3 aborts on an integer attribute's text it cannot read to the end ("3.5", "1e3").
@@ -93,7 +96,11 @@ ParseAttributeText(const TypeId::AttributeInformation& info, const std::string& 
     Ptr<AttributeValue> v = info.checker->CreateValidValue(StringValue(text));
     if (!v)
     {
-        why = "\"" + text + "\" is not a valid " + type + " here (" + info.help + ")";
+        // The checker's range, as ns-3 states it ("uint32_t 0:64"), when it has one.
+        const std::string range = info.checker->GetUnderlyingTypeInformation();
+        why = "\"" + text + "\" is not a valid " + type + " here" +
+              (range.find(':') != std::string::npos ? " (range: " + range + ")" : "") + " (" +
+              info.help + ")";
     }
     return v;
 }
