@@ -55,7 +55,9 @@ Run(uint32_t seed, bool batched, uint64_t* batchesOut = nullptr)
     uint32_t next = 0;
     uint64_t now = 0;
     constexpr uint32_t kBatch = 1u << 31;
-    auto schedule = [&](uint64_t at, uint32_t what) { queue.emplace(std::make_pair(at, scheduled++), what); };
+    auto schedule = [&](uint64_t at, uint32_t what) {
+        queue.emplace(std::make_pair(at, scheduled++), what);
+    };
     auto add = [&](uint64_t delay, const Item& it) {
         if (!batched || !it.action)
         {

@@ -677,7 +677,8 @@ WorkloadExecutor::AddReplayAction(uint64_t delayPs, uint32_t t, ReplayAgenda::Ki
 {
     if (!m_kernelKnown)
     {
-        m_kernel = dynamic_cast<const LeanSimulatorImpl*>(PeekPointer(Simulator::GetImplementation()));
+        m_kernel =
+            dynamic_cast<const LeanSimulatorImpl*>(PeekPointer(Simulator::GetImplementation()));
         m_kernelKnown = true;
     }
     // Events others scheduled so far: the kernel's count without the agenda's own.
