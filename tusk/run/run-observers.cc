@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace tusk
@@ -108,36 +109,14 @@ Observers::Attach(const ScenarioSpec& spec,
 
     // Progress: a light periodic event that prints only when a few seconds of wall time passed.
     m_lastPrint = Clock::now();
-    const Time tick = MicroSeconds(20);
-    Ptr<WorkloadExecutor> exec = executor.exec;
-    const bool print = options.progress;
-    const std::string name = spec.name;
-    const std::function<bool()> poll = options.poll;
-    m_progress = [this, exec, print, name, wallStart, tick, poll]() {
-        if (poll && !poll())
-        {
-            m_interrupted = true;
-            Simulator::Stop();
-            return;
-        }
-        const auto now = Clock::now();
-        if (print && now - m_lastPrint > std::chrono::seconds(3))
-        {
-            const double wall = std::chrono::duration<double>(now - wallStart).count();
-            const size_t done = exec->DoneTransfers();
-            std::cerr << fmt::format("[tusk] {}: sim {:.3f} ms, {:.2f} M events/s, {}/{} "
-                                     "transfers done\n",
-                                     name, Simulator::Now().GetSeconds() * 1e3,
-                                     Simulator::GetEventCount() / wall / 1e6, done,
-                                     exec->TotalTransfers());
-            m_lastPrint = now;
-        }
-        if (!exec->AllDone())
-        {
-            Simulator::Schedule(tick, m_progress);
-        }
-    };
-    Simulator::Schedule(tick, m_progress);
+    m_wallStart = wallStart;
+    m_exec = executor.exec;
+    m_print = options.progress;
+    m_name = spec.name;
+    m_poll = options.poll;
+    m_stretchTick = spec.simulator.mode == "fast";
+    m_tickUs = kProgressTickUs;
+    Simulator::Schedule(MicroSeconds(m_tickUs), &Observers::Progress, this);
 
     if (spec.output.samplePs > 0) // timeseries.csv: a periodic event, off the forwarding path
     {
@@ -166,6 +145,48 @@ Observers::Attach(const ScenarioSpec& spec,
             Simulator::Stop();
         }));
         m_detector->Start();
+    }
+}
+
+void
+Observers::Progress()
+{
+    using Clock = std::chrono::steady_clock;
+    if (m_poll && !m_poll())
+    {
+        m_interrupted = true;
+        Simulator::Stop();
+        return;
+    }
+    if (m_print)
+    {
+        const auto now = Clock::now();
+        if (now - m_lastPrint > std::chrono::seconds(3))
+        {
+            const double wall = std::chrono::duration<double>(now - m_wallStart).count();
+            std::cerr << fmt::format("[tusk] {}: sim {:.3f} ms, {:.2f} M events/s, {}/{} "
+                                     "transfers done\n",
+                                     m_name, Simulator::Now().GetSeconds() * 1e3,
+                                     Simulator::GetEventCount() / wall / 1e6,
+                                     m_exec->DoneTransfers(), m_exec->TotalTransfers());
+            m_lastPrint = now;
+        }
+    }
+    if (m_stretchTick)
+    {
+        // Fast mode: a replayed iteration is milliseconds of simulated time with a few
+        // hundred events, where a tick every 20 µs was most of the events. Over a quiet
+        // stretch the period doubles, up to kProgressTickMaxUs; a busy one (packets)
+        // restores it.
+        const uint64_t events = Simulator::GetEventCount();
+        const bool quiet = events - m_tickEvents <= kQuietTickEvents;
+        m_tickUs = quiet ? std::min(2 * m_tickUs, kProgressTickMaxUs) : kProgressTickUs;
+        m_tickEvents = events;
+    }
+    if (!m_exec->AllDone())
+    {
+        // A member function, not a std::function copied per tick (a heap allocation each).
+        Simulator::Schedule(MicroSeconds(m_tickUs), &Observers::Progress, this);
     }
 }
 

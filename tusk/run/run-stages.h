@@ -320,6 +320,18 @@ class Observers
     };
     static void OnQpCreated(Observers* self, uint32_t host, ns3::Ptr<ns3::RdmaQueuePair> qp);
     static void OnCcState(CcTraced* qp, const ns3::RdmaCcState& state);
+    /** The progress tick: RunOptions::poll, and the progress line every few seconds of
+     *  wall time; reschedules itself every kProgressTickUs of simulated time until the
+     *  workload is done. */
+    void Progress();
+    /** The progress tick's period, µs of simulated time (an event every run has: changing it
+     *  changes the manifest's event count, nothing else). */
+    static constexpr uint64_t kProgressTickUs = 20;
+    /** Fast mode: the longest period, µs, reached by doubling while at most kQuietTickEvents
+     *  events run between two ticks (so a poll waits at most about 16 times as long as in
+     *  packet mode when packets start after a quiet stretch). */
+    static constexpr uint64_t kProgressTickMaxUs = 16 * kProgressTickUs;
+    static constexpr uint64_t kQuietTickEvents = 100;
 
     MetricsSink m_sink;
     TimeSeriesSampler m_sampler;
@@ -333,7 +345,14 @@ class Observers
     ns3::Ptr<ns3::PfcDeadlockDetector> m_detector;
     std::string m_deadlock;
     bool m_interrupted = false;
-    std::function<void()> m_progress;
+    ns3::Ptr<ns3::WorkloadExecutor> m_exec;       //!< progress: its done transfers
+    bool m_print = false;                          //!< progress: print the line
+    std::string m_name;                            //!< progress: the scenario's name
+    std::function<bool()> m_poll;                  //!< RunOptions::poll
+    bool m_stretchTick = false;                    //!< fast mode: the period stretches
+    uint64_t m_tickUs = kProgressTickUs;           //!< the period now
+    uint64_t m_tickEvents = 0;                     //!< events run by the last tick
+    std::chrono::steady_clock::time_point m_wallStart;
     std::chrono::steady_clock::time_point m_lastPrint;
 };
 

@@ -74,21 +74,20 @@ PfcDeadlockDetector::Check()
 {
     using Queue = std::tuple<uint32_t, uint16_t, uint8_t>; // switch index, egress port, priority
     const Time now = Simulator::Now();
-    std::map<uint32_t, uint32_t> index; // node id -> switch index
-    for (uint32_t s = 0; s < m_switches.size(); ++s)
-    {
-        index[m_switches[s]->GetId()] = s;
-    }
     std::map<Queue, Time> stuck; // stuck queue -> paused since
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
         const Ptr<SwitchNode>& sw = m_switches[s];
         for (uint16_t e = 0; e < sw->GetNPorts(); ++e)
         {
-            Ptr<SwitchPort> port = sw->GetPort(e);
+            const SwitchPort* port = PeekPointer(sw->GetPort(e));
+            if (port->GetQueueBytes() == 0)
+            {
+                continue; // the sum of its priorities' bytes: none is stuck
+            }
             for (uint8_t p = 0; p < SwitchPort::kPriorities; ++p)
             {
-                if (port->IsPaused(p) && port->GetQueueBytes(p) > 0 &&
+                if (port->GetQueueBytes(p) > 0 && port->IsPaused(p) &&
                     port->GetStuckSince(p) + m_threshold <= now)
                 {
                     stuck.emplace(Queue{s, e, p}, port->GetStuckSince(p));
@@ -98,7 +97,12 @@ PfcDeadlockDetector::Check()
     }
     if (stuck.empty())
     {
-        return "";
+        return ""; // every period of a run without a pause ends here: nothing allocated
+    }
+    std::map<uint32_t, uint32_t> index; // node id -> switch index
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        index[m_switches[s]->GetId()] = s;
     }
     // Edges: a stuck queue -> the queues of the peer switch its head frame is routed to, when
     // all of them are stuck.

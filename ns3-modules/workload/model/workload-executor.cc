@@ -1,5 +1,7 @@
 #include "workload-executor.h"
 
+#include "fabric/model/kernel/lean-simulator-impl.h"
+
 #include "ns3/abort.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -113,6 +115,7 @@ WorkloadExecutor::DoDispose()
     m_expandHook = nullptr;
     m_retireHook = nullptr;
     m_replays.clear();
+    m_agenda.Clear();
     if (m_scaleUp)
     {
         m_scaleUp->Dispose();
@@ -221,6 +224,11 @@ WorkloadExecutor::ScheduleStart(uint32_t t)
     // An untriggered transfer starts at its absolute time; a triggered one after its delay.
     const uint64_t delay = Tr(t).trigger < 0 ? (at > now ? at - now : 0) : at;
     ++m_pendingStarts;
+    if (!m_replays.empty() && ReplayRecord(t) != nullptr)
+    {
+        AddReplayAction(delay, t, ReplayAgenda::START);
+        return;
+    }
     Simulator::Schedule(PicoSeconds(delay), &WorkloadExecutor::StartTransfer, this, t);
 }
 
@@ -668,10 +676,51 @@ WorkloadExecutor::ReplayTransfer(uint32_t t, const TransferRecord& m)
     ++m_replayed;
     m_startedTrace(t);
     m_pendingReplays += 2;
-    Simulator::Schedule(PicoSeconds(m.recvDonePs - m.startPs), &WorkloadExecutor::ReplayRecvDone,
-                        this, t);
-    Simulator::Schedule(PicoSeconds(m.sendDonePs - m.startPs), &WorkloadExecutor::ReplaySendDone,
-                        this, t);
+    AddReplayAction(m.recvDonePs - m.startPs, t, ReplayAgenda::DELIVERED);
+    AddReplayAction(m.sendDonePs - m.startPs, t, ReplayAgenda::ACKNOWLEDGED);
+}
+
+void
+WorkloadExecutor::AddReplayAction(uint64_t delayPs, uint32_t t, ReplayAgenda::Kind kind)
+{
+    if (!m_kernelKnown)
+    {
+        m_kernel =
+            dynamic_cast<const LeanSimulatorImpl*>(PeekPointer(Simulator::GetImplementation()));
+        m_kernelKnown = true;
+    }
+    // Events others scheduled so far: the kernel's count without the agenda's own.
+    const uint64_t foreign = m_kernel ? m_kernel->GetScheduledCount() - m_agendaEvents
+                                      : ReplayAgenda::kNeverJoin;
+    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const auto [batch, opened] = m_agenda.Add(now + delayPs, {t, kind}, foreign);
+    if (opened)
+    {
+        ++m_agendaEvents;
+        Simulator::Schedule(PicoSeconds(delayPs), &WorkloadExecutor::RunReplayBatch, this, batch);
+    }
+}
+
+void
+WorkloadExecutor::RunReplayBatch(uint32_t batch)
+{
+    std::vector<ReplayAgenda::Action> actions = m_agenda.Take(batch);
+    for (const ReplayAgenda::Action& a : actions)
+    {
+        switch (a.kind)
+        {
+        case ReplayAgenda::START:
+            StartTransfer(a.transfer);
+            break;
+        case ReplayAgenda::DELIVERED:
+            ReplayRecvDone(a.transfer);
+            break;
+        case ReplayAgenda::ACKNOWLEDGED:
+            ReplaySendDone(a.transfer);
+            break;
+        }
+    }
+    m_agenda.Recycle(std::move(actions));
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "job-window.h"
 #include "paged-array.h"
+#include "replay-agenda.h"
 #include "scale-up-domain.h"
 #include "workload-spec.h"
 
@@ -26,6 +27,8 @@
 
 namespace ns3
 {
+
+class LeanSimulatorImpl;
 
 /** What happened to one transfer. Times in ps; valid when the matching flag is set. */
 struct TransferRecord
@@ -215,6 +218,12 @@ class WorkloadExecutor : public Object
      * activates) after the delays records[k] took from its start. `records` is shared, not
      * copied (the memo's iteration); it is held until the range is retired (SetupLazy) or the
      * executor disposed. Call before the transfers start.
+     *
+     * A replayed transfer's start (once it is known to be replayed), delivery and
+     * acknowledgement are actions of a ReplayAgenda: actions of one time that follow each
+     * other with nothing else scheduled in between share one event, run in the order their
+     * own events would have run (replay-agenda.h). Under a kernel other than
+     * LeanSimulatorImpl, every action is its own event.
      */
     void SetReplay(uint64_t first, std::shared_ptr<const std::vector<TransferRecord>> records);
     /** Fast mode: called with a job iteration's id ranges when it is expanded (SetupLazy),
@@ -313,6 +322,11 @@ class WorkloadExecutor : public Object
     const TransferRecord* ReplayRecord(uint32_t t) const;
     void ReplayRecvDone(uint32_t t);
     void ReplaySendDone(uint32_t t);
+    /** Put a replay action `delayPs` from now on the agenda (scheduling its batch's event if
+     *  it opens one). */
+    void AddReplayAction(uint64_t delayPs, uint32_t t, ReplayAgenda::Kind kind);
+    /** The event of an agenda batch: run its actions in order. */
+    void RunReplayBatch(uint32_t batch);
     void CheckStall();
     void OnScaleUpRecvDone(uint32_t t);
     void OnScaleUpSendDone(uint32_t t);
@@ -382,6 +396,11 @@ class WorkloadExecutor : public Object
     std::function<void(const JobWindow::Range&)> m_expandHook; //!< SetExpandHook
     std::function<void(const JobWindow::Range&)> m_retireHook; //!< SetRetireHook
     uint64_t m_pendingReplays = 0;        //!< replayed completions scheduled and not yet run
+    ReplayAgenda m_agenda;                //!< replay actions, in batches (AddReplayAction)
+    /** The kernel, when it is LeanSimulatorImpl (it counts the events scheduled), else null. */
+    const LeanSimulatorImpl* m_kernel = nullptr;
+    bool m_kernelKnown = false;           //!< m_kernel looked up
+    uint64_t m_agendaEvents = 0;          //!< events the agenda's batches scheduled
     uint64_t m_replayed = 0;
 };
 

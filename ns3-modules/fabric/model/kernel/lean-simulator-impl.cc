@@ -84,6 +84,7 @@ LeanSimulatorImpl::Insert(uint64_t ts, uint32_t context, EventImpl* event)
     ev.key.m_context = context;
     ev.key.m_uid = m_uid++;
     ++m_pending;
+    ++m_scheduled;
     if (m_wheel)
     {
         m_wheel->TimingWheelScheduler::Insert(ev);

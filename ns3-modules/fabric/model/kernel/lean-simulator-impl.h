@@ -60,6 +60,11 @@ class LeanSimulatorImpl : public SimulatorImpl
     uint32_t GetSystemId() const override;
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
+    /** Events scheduled so far (Schedule, ScheduleWithContext, ScheduleNow; not
+     *  ScheduleDestroy). Two equal readings mean nothing was scheduled in between: fast
+     *  mode's replay agenda (workload/model/replay-agenda.h) relies on it to keep the order
+     *  of events at one time. */
+    uint64_t GetScheduledCount() const { return m_scheduled; }
 
   private:
     void DoDispose() override;
@@ -79,6 +84,7 @@ class LeanSimulatorImpl : public SimulatorImpl
     uint32_t m_currentContext = 0xffffffff;    //!< Simulator::NO_CONTEXT
     uint64_t m_eventCount = 0;                 //!< events executed
     uint64_t m_pending = 0;                    //!< events in m_events
+    uint64_t m_scheduled = 0;                  //!< events inserted so far (GetScheduledCount)
 };
 
 } // namespace ns3
