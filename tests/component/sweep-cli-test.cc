@@ -223,6 +223,35 @@ labels = ["good", "short", "badcm"]
     CHECK(o.output.find("error case=badcm (exit 2)") != std::string::npos);
 }
 
+TEST_CASE("tusk sweep: a zipped axis that sets the seed gives one seed column, and the index "
+          "is written",
+          "[component][sweep]")
+{
+    // The axis's value column "seed" is the run's seed: the resolved seed's own column would
+    // repeat it under the same name (sweep.csv had two, and SQLite refused the runs table:
+    // "duplicate column name: seed", exit 1 with every run ok).
+    auto d = Scratch("sweep-seed-column");
+    Write(d / "base.toml", kBase);
+    Write(d / "s.toml", R"(scenario = "base.toml"
+[[axis]]
+name = "placement"
+keys = ["stop_time_ms", "seed"]
+values = [[100, 3], [100, 4]]
+labels = ["a", "b"]
+)");
+    auto o = Tusk("sweep " + (d / "s.toml").string() + " -j 2 --out " + (d / "out").string());
+    INFO(o.output);
+    CHECK(o.status == 0);
+    const auto lines = Lines(Slurp(d / "out" / "sweep.csv"));
+    REQUIRE(lines.size() == 3);
+    const std::string& header = lines[0];
+    INFO(header);
+    CHECK(header.find(",seed,") != std::string::npos);
+    CHECK(header.find(",seed,") == header.rfind(",seed,"));
+    CHECK(lines[1].find("placement=a,a,100,3,") == 0);
+    CHECK(SqliteCount(d / "out" / "index.sqlite", "SELECT COUNT(*) FROM runs WHERE seed = 4") == 1);
+}
+
 TEST_CASE("tusk sweep: a scenario file edited while the sweep runs gives errors that say so",
           "[component][sweep]")
 {

@@ -67,7 +67,7 @@ struct Layout
     std::vector<std::string> axes;    //!< axis columns (labels)
     std::vector<std::string> values;  //!< value columns (scenario keys)
     bool policyColumn = true;         //!< no axis is named "policy"
-    bool seedColumn = true;           //!< no axis is named "seed"
+    bool seedColumn = true;           //!< no axis is named "seed", no value column is "seed"
     std::vector<std::string> metrics; //!< summary keys (not clashing with the columns above)
 };
 
@@ -78,7 +78,10 @@ MakeLayout(const SweepPlan& plan, const std::vector<IndexedRun>& runs)
     l.axes = plan.axisNames;
     l.values = plan.valueColumns;
     l.policyColumn = std::find(l.axes.begin(), l.axes.end(), "policy") == l.axes.end();
-    l.seedColumn = std::find(l.axes.begin(), l.axes.end(), "seed") == l.axes.end();
+    // A labelled or zipped axis over the seed key has a value column "seed" (the seed it sets,
+    // the run's seed): the resolved seed's column would repeat it under the same name.
+    l.seedColumn = std::find(l.axes.begin(), l.axes.end(), "seed") == l.axes.end() &&
+                   std::find(l.values.begin(), l.values.end(), "seed") == l.values.end();
     for (const auto& m : MetricColumns(runs))
     {
         if (std::find(l.axes.begin(), l.axes.end(), m) == l.axes.end())

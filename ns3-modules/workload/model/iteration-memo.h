@@ -74,7 +74,8 @@ struct FabricProbeResult
  * Use: Setup, the optional setters, then Start before WorkloadExecutor::Start. Reasons counted
  * (IterationMemoStats::fallbacks): "no_memo" (no earlier finished iteration of the same
  * traffic), "traffic_differs" (earlier iterations, none of the same traffic), "refused"-style
- * reasons given by SetRefusal (e.g. "time_series"), "failure_in_span", "background_traffic",
+ * reasons given by SetRefusal (e.g. "time_series"), "failure_in_span" and "stop_time_in_span"
+ * (from the SpanCheck), "background_traffic",
  * "other_job_live", "pfc_in_memo", "steady_state_not_reached".
  */
 class IterationMemo : public Object
