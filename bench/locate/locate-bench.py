@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """bench/locate: how often `tusk locate` finds planted faults in real packet-level runs.
 
 Plants faults in a k-ary fat tree (`--k`; 8: 128 hosts, 16: 1,024 hosts, at 100 Gb/s, PFC,
@@ -42,7 +42,16 @@ import subprocess
 import sys
 import time
 
-from scipy.stats import binomtest
+# Debian's python3 has scipy (helper rules: no pip); another python3 first on PATH (pyenv) may
+# not: run under /usr/bin/python3 whatever `python3` was.
+_DEBIAN_PYTHON = "/usr/bin/python3"
+if (os.path.exists(_DEBIAN_PYTHON) and sys.executable
+        and os.path.realpath(sys.executable) != os.path.realpath(_DEBIAN_PYTHON)
+        and not os.environ.get("TUSK_LOCATE_BENCH_REEXEC")):
+    os.environ["TUSK_LOCATE_BENCH_REEXEC"] = "1"
+    os.execv(_DEBIAN_PYTHON, [_DEBIAN_PYTHON] + sys.argv)
+
+from scipy.stats import binomtest  # noqa: E402
 
 CASES = {  # name: (number of cables, failure entry without link)
     "none": (0, None),
@@ -277,6 +286,12 @@ def main():
         a.k, a.placements, a.cases, a.policies, a.workloads = 8, 1, "quarter", \
             "ecmp,host-reps", "permutation"
         a.first_placement = 0
+    if a.score_only and (not os.path.isdir(a.out) or not os.listdir(a.out)):
+        # Nothing to score: an error, not a table of "no run" rows (and no folder made).
+        print("locate-bench.py: --score-only: %s: %s (give the --out of an earlier bench)"
+              % (a.out, "no such directory" if not os.path.isdir(a.out) else "empty"),
+              file=sys.stderr)
+        sys.exit(2)
     os.makedirs(a.out, exist_ok=True)
     out = os.path.abspath(a.out)
     policies = a.policies.split(",")

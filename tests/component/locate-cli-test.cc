@@ -339,3 +339,154 @@ TEST_CASE("tusk locate DIR DIR pools runs of one fabric and refuses another fabr
     CHECK_FALSE(fs::exists(dir / "a.what-if"));
     fs::remove_all(dir);
 }
+
+namespace
+{
+
+/** Merge `patch` into DIR/manifest.json (nlohmann merge_patch: null removes a key). */
+void
+PatchManifest(const fs::path& dir, const nlohmann::json& patch)
+{
+    nlohmann::json m;
+    {
+        std::ifstream in(dir / "manifest.json");
+        m = nlohmann::json::parse(in);
+    }
+    m.merge_patch(patch);
+    std::ofstream(dir / "manifest.json") << m.dump(2) << "\n";
+}
+
+} // namespace
+
+TEST_CASE("tusk locate DIR DIR refuses runs of another link rate, policy or the same flows, "
+          "exit status 2",
+          "[component][locate]")
+{
+    const fs::path dir = Scratch("locate-pool-fabric");
+    auto a = Synthetic(1, 1);
+    auto b = Synthetic(2, 1);
+    b.config.faults = a.config.faults;
+    b = synth::Generate(b.graph, b.config);
+    synth::WriteRun(a, (dir / "a").string());
+    synth::WriteRun(b, (dir / "b").string());
+    const std::string runA = (dir / "a").string(), runB = (dir / "b").string();
+    const nlohmann::json same = {
+        {"policy", "ecmp"},
+        {"scenario", {{"topology", {{"host_link_gbps", 100}, {"fabric_link_gbps", 100}}}}}};
+    PatchManifest(dir / "a", same);
+    PatchManifest(dir / "b", same);
+    REQUIRE(Locate(runA + " " + runB).status == 0);
+
+    // Fabric links at 200 Gb/s, host links alike: the lower rate is the same, the fabric is
+    // not. Refused, naming both runs and the first link that differs (a leaf-spine link).
+    PatchManifest(dir / "b", {{"scenario", {{"topology", {{"fabric_link_gbps", 200}}}}}});
+    LocateOutcome fast = Locate(runA + " " + runB);
+    CAPTURE(fast.err);
+    CHECK(fast.status == 2);
+    CHECK(fast.out.empty());
+    CHECK(fast.err.find((dir / "b" / "manifest.json").string() +
+                        ": scenario.topology.fabric_link_gbps: a different fabric: link_id ") !=
+          std::string::npos);
+    CHECK(fast.err.find("leaf") != std::string::npos);
+    CHECK(fast.err.find("100 Gb/s in " + runA + " and 200 Gb/s in " + runB) !=
+          std::string::npos);
+    // Host links at 200 Gb/s, fabric links alike: the first host link is named.
+    PatchManifest(dir / "b", {{"scenario",
+                               {{"topology", {{"fabric_link_gbps", 100}, {"host_link_gbps", 200}}}}}});
+    fast = Locate(runA + " " + runB);
+    CHECK(fast.status == 2);
+    CHECK(fast.err.find(": scenario.topology.host_link_gbps: a different fabric: link_id 0 "
+                        "host0->leaf0 is configured at 100 Gb/s in " +
+                        runA + " and 200 Gb/s in " + runB) != std::string::npos);
+    // Another topology key (a link delay): refused, naming the key.
+    PatchManifest(dir / "b", {{"scenario",
+                               {{"topology", {{"host_link_gbps", 100}, {"link_delay_ns", 5000}}}}}});
+    fast = Locate(runA + " " + runB);
+    CHECK(fast.status == 2);
+    CHECK(fast.err.find(": scenario.topology.link_delay_ns: a different fabric: (not given) in " +
+                        runA + " and 5000 in " + runB) != std::string::npos);
+    PatchManifest(dir / "b", {{"scenario", {{"topology", {{"link_delay_ns", nullptr}}}}}});
+    REQUIRE(Locate(runA + " " + runB).status == 0);
+
+    // Another policy: a fault shows differently under it; refused.
+    PatchManifest(dir / "b", {{"policy", "drill"}});
+    const LocateOutcome policy = Locate(runA + " " + runB);
+    CHECK(policy.status == 2);
+    CHECK(policy.err.find((dir / "b" / "manifest.json").string() +
+                          ": policy: load-balancing policy \"ecmp\" in " + runA +
+                          " and \"drill\" in " + runB) != std::string::npos);
+    PatchManifest(dir / "b", {{"policy", "ecmp"}});
+
+    // The same flows.csv under another seed or name in the manifest (a copy whose manifest
+    // was edited, one seed in packet and fast mode): refused by content.
+    fs::copy(dir / "a", dir / "a-renamed");
+    PatchManifest(dir / "a-renamed", {{"seed", 99}, {"scenario_name", "other"}});
+    const LocateOutcome dup = Locate(runA + " " + (dir / "a-renamed").string());
+    CAPTURE(dup.err);
+    CHECK(dup.status == 2);
+    CHECK(dup.err.find((dir / "a-renamed" / "flows.csv").string() + ": byte-identical to " +
+                       runA + "'s (SHA-256 ") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("tusk locate refuses NaN thresholds and a negative seed, exit status 2",
+          "[component][locate]")
+{
+    const fs::path dir = Scratch("locate-nan");
+    synth::WriteRun(Synthetic(1, 1), (dir / "a").string());
+    const std::string run = (dir / "a").string();
+    REQUIRE(Locate(run).status == 0);
+    for (const char* bad : {"--min-confidence nan", "--slow-factor nan", "--loss-floor nan",
+                            "--min-confidence inf", "--slow-factor -nan", "--seed -1"})
+    {
+        CAPTURE(bad);
+        const LocateOutcome o = Locate(run + " " + bad);
+        CHECK(o.status == 2);
+        CHECK(o.out.empty());
+        const std::string option = std::string(bad).substr(0, std::string(bad).find(' '));
+        CHECK(o.err.find(option) != std::string::npos);
+    }
+    CHECK(Locate(run + " --seed 7").status == 0);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("tusk locate --min-confidence 0 names no link of a healthy run and says why",
+          "[component][locate]")
+{
+    const fs::path dir = Scratch("locate-zero");
+    synth::WriteRun(Synthetic(5, 0), (dir / "none").string());
+    const LocateOutcome o = Locate((dir / "none").string() + " --min-confidence 0");
+    CHECK(o.status == 0);
+    CHECK(o.out.find("no suspect: no link reaches confidence 0.00 with at least 2 slow or "
+                     "lossy flows across it") != std::string::npos);
+    const LocateOutcome help = Locate("--help");
+    CHECK(help.out.find("names every link") == std::string::npos);
+    CHECK(help.out.find("0 does not name a link without such evidence") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("tusk locate says up front that a run failed, and still locates",
+          "[component][locate]")
+{
+    const fs::path dir = Scratch("locate-failed");
+    const auto r = Synthetic(1, 1);
+    synth::WriteRun(r, (dir / "a").string());
+    const std::string run = (dir / "a").string();
+    const LocateOutcome ok = Locate(run);
+    REQUIRE(ok.status == 0);
+    CHECK(ok.out.find("the run failed") == std::string::npos);
+    PatchManifest(dir / "a", {{"status", "failed"}, {"failure", "3 of 64 transfers unfinished"}});
+    const LocateOutcome failed = Locate(run);
+    CHECK(failed.status == 0);
+    CHECK(failed.out.rfind("note: " + run + ": the run failed (manifest status \"failed\": 3 of "
+                           "64 transfers unfinished); located from what it recorded until it "
+                           "stopped\n",
+                           0) == 0);
+    // The same ranking after the note.
+    CHECK(failed.out.substr(failed.out.find('\n') + 1) == ok.out);
+    const auto doc = nlohmann::json::parse(Locate(run + " --json").out);
+    REQUIRE(doc.contains("failed_runs"));
+    CHECK(doc["failed_runs"][0]["status"] == "failed");
+    CHECK(doc["failed_runs"][0]["results_dir"] == run);
+    fs::remove_all(dir);
+}

@@ -3,12 +3,14 @@
 // max-min model of a leaf-spine with planted slow or lossy link directions.
 
 #include "locate-synthetic.h"
+#include "locate/locate-command.h"
 #include "locate/observations.h"
 #include "locate/tomography.h"
 
 #include <catch2/catch.hpp>
 
 #include <Eigen/Dense>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <iostream>
@@ -559,4 +561,80 @@ TEST_CASE("locate at scale on synthetic data", "[.locate-scale]")
                                  t.seconds / t.runs, total / t.runs);
         std::cout.flush();
     }
+}
+
+TEST_CASE("locate: resends whose original was still in flight at the end are not losses",
+          "[unit][locate]")
+{
+    // Two flows of 100 packets (paths with counts), each 10 resends. Flow 0's originals
+    // arrived after their resends (spurious 10); flow 1's were overtaken on a slow path and
+    // still on their way when the run ended (pkts_in_flight 10): neither lost a packet.
+    // A third flow resent 10 that were lost (nothing spurious, nothing in flight): 10 %.
+    const std::string flows =
+        "flow_id,src,dst,bytes,start_us,fct_us,ideal_fct_us,retx_packets,spurious_retx,"
+        "pkts_in_flight,paths\n"
+        "f0,0,1,409600,0,10,5,10,10,0,0>1:100\n"
+        "f1,0,1,409600,0,10,5,10,0,10,0>1:100\n"
+        "f2,0,1,409600,0,10,5,10,0,0,0>1:100\n";
+    const std::string links = "link_id,from,to\n0,host0,s\n1,s,host1\n";
+    std::istringstream f(flows), l(links);
+    const Observations obs = ReadObservations(f, "flows.csv", l, "links.csv", nullptr);
+    REQUIRE(obs.flows.size() == 3);
+    CHECK(obs.flows[1].inFlightPackets == 10);
+    const FlowSignals s = ComputeSignals(obs, TomographyOptions());
+    CHECK(s.loss[0] == 0.0);
+    CHECK(s.loss[1] == 0.0);
+    CHECK(s.loss[2] == Approx(0.1));
+}
+
+TEST_CASE("locate --what-if text: a derived run that did not finish says why, traffic moved in "
+          "plain words",
+          "[unit][locate]")
+{
+    nlohmann::json run = {{"name", "as-found-plus-down"}, {"finished", false},
+                          {"status", "failed"},
+                          {"failure", "PFC watchdog stopped the run at 12.000 ms"},
+                          {"cct_us", nullptr}, {"fct_p99_us", 1.0}, {"fct_max_us", 2.0},
+                          {"slowdown_mean", 3.0}};
+    nlohmann::json ok = run;
+    ok["name"] = "no-fault";
+    ok["finished"] = true;
+    ok["status"] = "ok";
+    ok["failure"] = "";
+    nlohmann::json w = {
+        {"link", {{"from", "agg0"}, {"to", "core0"}, {"link_id", 3}}},
+        {"rate_factor", 1.0},
+        {"loss_rate", 0.0},
+        {"evidence", "flows"},
+        {"bytes",
+         {{"source", "flows.csv"},
+          {"siblings", nlohmann::json::array({1})},
+          {"even_share_bytes", 1.1e6},
+          {"group_bytes", 2.2e6},
+          {"carried_bytes", 1.624e6},
+          {"avoided_bytes", -0.524e6},
+          {"siblings_extra_bytes", -0.524e6}}},
+        {"queueing", {{"note", "no paths.csv"}}},
+        {"runs", nlohmann::json::array({ok, run})},
+        {"out_dir", "x.what-if"}};
+    std::ostringstream out;
+    PrintWhatIf(w, out);
+    const std::string t = out.str();
+    CAPTURE(t);
+    CHECK(t.find("-0.524") == std::string::npos); // no negative "went elsewhere"
+    CHECK(t.find("it carried 1.624 MB: 0.524 MB (48 % of its share) more than its share, none "
+                 "of it moved elsewhere; its siblings carried 0.524 MB below their even shares") !=
+          std::string::npos);
+    CHECK(t.find("  as-found-plus-down did not finish (status failed): PFC watchdog stopped the "
+                 "run at 12.000 ms\n") != std::string::npos);
+    CHECK(t.find("no-fault did not finish") == std::string::npos);
+
+    w["bytes"]["avoided_bytes"] = 0.395e6;
+    w["bytes"]["even_share_bytes"] = 1.064e6;
+    w["bytes"]["siblings_extra_bytes"] = 0.395e6;
+    std::ostringstream out2;
+    PrintWhatIf(w, out2);
+    CHECK(out2.str().find("0.395 MB (37 % of its share) less, which its siblings carried "
+                          "instead; its siblings carried 0.395 MB above their even shares") !=
+          std::string::npos);
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -21,6 +22,16 @@ ValidateFastCommand::ValidateFastCommand(CLI::App& app)
     AddCommon(m_cmd, m_options, true);
     m_cmd->add_option("--tolerance", m_tolerance,
                       "Largest relative difference accepted per metric (fraction; default 0.05)")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                // NaN passes CLI::Range (every comparison with it is false): refused first.
+                char* end = nullptr;
+                const double x = std::strtod(text.c_str(), &end);
+                return end == text.c_str() || *end != '\0' || !std::isfinite(x)
+                           ? "expected a finite number, got " + text
+                           : std::string();
+            },
+            "FINITE"))
         ->check(CLI::Range(0.0, 10.0));
     m_cmd->get_option("--out")->description(
         "Write both runs' results into DIR/packet and DIR/fast (default: no results written)");

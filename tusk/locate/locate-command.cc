@@ -7,13 +7,16 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <openssl/evp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <utility>
 
@@ -21,6 +24,35 @@ namespace tusk
 {
 namespace locate
 {
+
+namespace
+{
+
+/** Refuses NaN and infinities, which pass CLI::Range (every comparison with NaN is false). */
+const CLI::Validator kFinite(
+    [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !std::isfinite(x))
+        {
+            return "expected a finite number, got " + text;
+        }
+        return "";
+    },
+    "FINITE");
+
+/** Refuses a leading minus for an unsigned option (CLI11 wraps -1 to 2^64 - 1). */
+const CLI::Validator kUnsigned(
+    [](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+        {
+            return "expected an unsigned integer, got " + text;
+        }
+        return "";
+    },
+    "UINT");
+
+} // namespace
 
 CLI::App*
 AddCommand(CLI::App& app, CommandOptions& o)
@@ -55,19 +87,27 @@ AddCommand(CLI::App& app, CommandOptions& o)
         ->capture_default_str();
     auto& t = o.tomography;
     cmd->add_option("--min-confidence", t.minConfidence,
-                    "Name no link below this confidence (0..1); 0 names every link")
+                    "Name no link below this confidence (0..1; completion-time evidence). A link "
+                    "is named only when at least 2 of the flows crossing it were also slow or "
+                    "lossy, so 0 does not name a link without such evidence (a healthy run "
+                    "still has no suspect); --json ranks every link class with its confidence, "
+                    "named or not")
+        ->check(kFinite)
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
     cmd->add_option("--slow-factor", t.slowFactor,
                     "A flow is slow when its slowdown exceeds what sharing explains by this "
                     "factor (>= 1)")
+        ->check(kFinite)
         ->check(CLI::Range(1.0, 1e6))
         ->capture_default_str();
     cmd->add_option("--loss-floor", t.lossFloor,
                     "A flow is lossy when at least this fraction of its packets was resent")
+        ->check(kFinite)
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
     cmd->add_option("--seed", t.seed, "Seed of the Gibbs sampler and the bootstrap")
+        ->check(kUnsigned)
         ->capture_default_str();
     CLI::Option* whatIf = cmd->add_flag("--what-if", o.whatIf,
                   "Cost the first named suspect: the bytes its siblings carried for it, the "
@@ -142,7 +182,9 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
     const uint32_t shown = std::min<uint32_t>(r.named, o.top);
     if (shown == 0)
     {
-        out << fmt::format("no suspect: no link reaches confidence {:.2f}", o.tomography.minConfidence);
+        out << fmt::format("no suspect: no link reaches confidence {:.2f} with at least {} slow "
+                           "or lossy flows across it",
+                           o.tomography.minConfidence, o.tomography.minBadFlows);
         if (!r.ranking.empty())
         {
             out << fmt::format(" (highest: {} at {:.2f})", ClassName(obs, r.ranking.front()),
@@ -332,10 +374,42 @@ ReadEachRun(const std::vector<std::string>& dirs, const char* name, Read read)
     return runs;
 }
 
+/** SHA-256 of a file's bytes (OpenSSL EVP), 64 hex digits; empty when it cannot be read. */
+std::string
+Sha256OfFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        return "";
+    }
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(),
+                                                                &EVP_MD_CTX_free);
+    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+    {
+        throw std::runtime_error("SHA-256 failed (OpenSSL EVP_DigestInit_ex)");
+    }
+    std::vector<char> block(1 << 16);
+    while (in.read(block.data(), static_cast<std::streamsize>(block.size())) || in.gcount() > 0)
+    {
+        EVP_DigestUpdate(ctx.get(), block.data(), static_cast<size_t>(in.gcount()));
+    }
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned len = 0;
+    EVP_DigestFinal_ex(ctx.get(), md, &len);
+    std::string hex;
+    for (unsigned i = 0; i < len; ++i)
+    {
+        hex += fmt::format("{:02x}", md[i]);
+    }
+    return hex;
+}
+
 /**
- * Several runs pooled must be several observations: a folder given twice, or two runs of the
- * same scenario and seed (the same frames and draws: a copy, or a re-run), would count one
- * run's evidence twice and overstate its significance. \throws ns3::InputError naming both
+ * Several runs pooled must be several observations: a folder given twice, two runs of the
+ * same scenario and seed (the same frames and draws: a copy, or a re-run), or two runs whose
+ * flows.csv or paths.csv are byte-identical (SHA-256: one seed in another simulator mode, an
+ * edited manifest) would count one run's evidence twice and overstate its significance. \throws ns3::InputError naming both
  */
 void
 RefuseRepeatedRuns(const std::vector<std::string>& dirs)
@@ -343,6 +417,7 @@ RefuseRepeatedRuns(const std::vector<std::string>& dirs)
     namespace fs = std::filesystem;
     std::map<std::string, std::string> byPath;
     std::map<std::string, std::string> byRun;
+    std::map<std::string, std::string> byContent;
     for (const auto& dir : dirs)
     {
         std::error_code ec;
@@ -356,18 +431,37 @@ RefuseRepeatedRuns(const std::vector<std::string>& dirs)
         }
         std::ifstream in(FileOf(dir, "manifest.json"));
         const auto m = nlohmann::json::parse(in, nullptr, false);
-        if (m.is_discarded() || !m.is_object() || !m.contains("scenario") || !m.contains("seed"))
+        // (A manifest without them: ReadObservations says what is wrong with it.)
+        if (!m.is_discarded() && m.is_object() && m.contains("scenario") && m.contains("seed"))
         {
-            continue; // ReadObservations says what is wrong with it
+            const std::string run = m.at("seed").dump() + " " + m.at("scenario").dump();
+            if (!byRun.emplace(run, dir).second)
+            {
+                throw ns3::InputError(FileOf(dir, "manifest.json"), 0, "seed",
+                                      fmt::format("the same scenario and seed as {}: the same "
+                                                  "run, whose evidence would count twice (pool "
+                                                  "runs of other seeds or times)",
+                                                  byRun.at(run)));
+            }
         }
-        const std::string run = m.at("seed").dump() + " " + m.at("scenario").dump();
-        if (!byRun.emplace(run, dir).second)
+        // By content: the same flows.csv (or paths.csv) is the same evidence, whatever the
+        // manifest says (another simulator mode of one seed, a renamed or edited manifest).
+        for (const char* name : {"flows.csv", "paths.csv"})
         {
-            throw ns3::InputError(FileOf(dir, "manifest.json"), 0, "seed",
-                                  fmt::format("the same scenario and seed as {}: the same run, "
-                                              "whose evidence would count twice (pool runs of "
-                                              "other seeds or times)",
-                                              byRun.at(run)));
+            const std::string hash = Sha256OfFile(FileOf(dir, name));
+            if (hash.empty())
+            {
+                continue;
+            }
+            const auto [it, fresh] = byContent.emplace(std::string(name) + " " + hash, dir);
+            if (!fresh)
+            {
+                throw ns3::InputError(FileOf(dir, name), 0, "",
+                                      fmt::format("byte-identical to {}'s (SHA-256 {}): the "
+                                                  "same evidence, which would count twice "
+                                                  "(pool runs of other seeds or times)",
+                                                  it->second, hash.substr(0, 12)));
+            }
         }
     }
 }
@@ -540,6 +634,23 @@ RunCommand(const CommandOptions& options, std::ostream& out)
             CheckSameFabric(runs.front(), dirs.front(), runs.back(), dir);
         }
     }
+    // A run that did not end well (stopped, failed): located all the same from what it
+    // recorded, but said first, as its manifest says it (status and failure).
+    std::string notRunOk;
+    nlohmann::json failedRuns = nlohmann::json::array();
+    for (size_t k = 0; k < runs.size(); ++k)
+    {
+        if (!runs[k].status.empty() && runs[k].status != "ok")
+        {
+            notRunOk += fmt::format("note: {}: the run failed (manifest status \"{}\"{}{}); "
+                                    "located from what it recorded until it stopped\n",
+                                    dirs[k], runs[k].status,
+                                    runs[k].failure.empty() ? "" : ": ", runs[k].failure);
+            failedRuns.push_back({{"results_dir", dirs[k]},
+                                  {"status", runs[k].status},
+                                  {"failure", runs[k].failure}});
+        }
+    }
     const Observations obs = PoolObservations(std::move(runs));
     if (pooled)
     {
@@ -564,6 +675,13 @@ RunCommand(const CommandOptions& options, std::ostream& out)
         doc["results_dirs"] = dirs;
         doc["runs"] = dirs.size();
         v.json = doc.dump(2) + "\n";
+    }
+    if (!failedRuns.empty())
+    {
+        auto doc = nlohmann::json::parse(v.json);
+        doc["failed_runs"] = failedRuns;
+        v.json = doc.dump(2) + "\n";
+        v.text = notRunOk + v.text;
     }
     if (v.evidence != "flows" && o.method != "bayes")
     {

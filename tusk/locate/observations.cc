@@ -72,10 +72,32 @@ ReadManifest(std::istream& in, Observations& obs)
     }
     // Only the NIC's MTU and the links' configured rates: not the scenario's failures, not
     // the summary, not the rates links.csv says the links ended with.
-    const auto scenario = m.find("scenario");
+    if (m.is_object())
+    {
+        // What the run itself says of how it ended, to say up front that it failed.
+        if (m.contains("status") && m["status"].is_string())
+        {
+            obs.status = m["status"].get<std::string>();
+        }
+        if (m.contains("failure") && m["failure"].is_string())
+        {
+            obs.failure = m["failure"].get<std::string>();
+        }
+        if (m.contains("policy") && m["policy"].is_string())
+        {
+            obs.policy = m["policy"].get<std::string>();
+        }
+    }
+    const auto scenario = m.is_object() ? m.find("scenario") : m.end();
     if (scenario == m.end() || !scenario->is_object())
     {
         return;
+    }
+    const auto lb = scenario->find("lb");
+    if (obs.policy.empty() && lb != scenario->end() && lb->is_object() && lb->contains("policy") &&
+        (*lb)["policy"].is_string())
+    {
+        obs.policy = (*lb)["policy"].get<std::string>();
     }
     const auto nic = scenario->find("nic");
     // An MTU outside what a scenario accepts (a hand-edited manifest) is ignored like a
@@ -89,11 +111,17 @@ ReadManifest(std::istream& in, Observations& obs)
     const auto topo = scenario->find("topology");
     if (topo != scenario->end() && topo->is_object())
     {
+        for (auto it = topo->begin(); it != topo->end(); ++it)
+        {
+            obs.topology[it.key()] = it.value().dump();
+        }
         for (const char* key : {"host_link_gbps", "fabric_link_gbps"})
         {
             if (topo->contains(key) && (*topo)[key].is_number() && (*topo)[key].get<double>() > 0)
             {
-                const double bps = (*topo)[key].get<double>() * 1e9;
+                const double gbps = (*topo)[key].get<double>();
+                (key[0] == 'h' ? obs.hostLinkGbps : obs.fabricLinkGbps) = gbps;
+                const double bps = gbps * 1e9;
                 obs.nominalRateBps =
                     obs.nominalRateBps > 0 ? std::min(obs.nominalRateBps, bps) : bps;
             }
@@ -137,6 +165,22 @@ LinkIndex::LinkIndex(std::vector<DirectedLink> rows)
         m_aggregationEndpoints =
             m_aggregationEndpoints || IsAggregationVertex(m_rows[i].from);
     }
+}
+
+bool
+IsHostLink(const DirectedLink& link)
+{
+    auto isHost = [](const std::string& name) {
+        const size_t dot = name.rfind('.');
+        return name.compare(dot == std::string::npos ? 0 : dot + 1, 4, "host") == 0;
+    };
+    return isHost(link.from) || isHost(link.to);
+}
+
+double
+ConfiguredLinkGbps(const Observations& obs, const DirectedLink& link)
+{
+    return IsHostLink(link) ? obs.hostLinkGbps : obs.fabricLinkGbps;
 }
 
 std::string
@@ -315,6 +359,7 @@ ReadObservations(std::istream& flows,
     const auto cDelivered = csv.Find("delivered_bytes");
     const auto cRetx = csv.Find("retx_packets");
     const auto cSpurious = csv.Find("spurious_retx");
+    const auto cInFlight = csv.Find("pkts_in_flight");
 
     std::vector<std::string> f;
     while (csv.Next(f))
@@ -334,6 +379,12 @@ ReadObservations(std::istream& flows,
             cDelivered ? csv.Integer<uint64_t>(f, *cDelivered, "delivered_bytes") : o.bytes;
         o.retxPackets = cRetx ? csv.Integer<uint64_t>(f, *cRetx, "retx_packets") : 0;
         o.spuriousRetx = cSpurious ? csv.Integer<uint64_t>(f, *cSpurious, "spurious_retx") : 0;
+        if (cInFlight && !f[*cInFlight].empty())
+        {
+            // Signed: sent - received - dropped, which a late duplicate can make negative.
+            const auto n = csv.Integer<int64_t>(f, *cInFlight, "pkts_in_flight");
+            o.inFlightPackets = n > 0 ? static_cast<uint64_t>(n) : 0;
+        }
         obs.horizonUs = std::max(obs.horizonUs, o.finished ? o.finishUs : o.startUs);
 
         const bool counted = cPaths && !f[*cPaths].empty();

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -55,6 +56,10 @@ struct FlowObservation
     uint64_t deliveredBytes = 0;
     uint64_t retxPackets = 0;   //!< data packets retransmitted
     uint64_t spuriousRetx = 0;  //!< retransmissions the receiver already had
+    /** Its frames still on their way when the run ended (flows.csv `pkts_in_flight`; 0 when
+     *  absent or negative): originals overtaken by their resend on a slow path, whose
+     *  duplicate would have been counted spurious had the run gone on. */
+    uint64_t inFlightPackets = 0;
     std::vector<FlowPath> paths;
     bool pathCounts = false; //!< paths carry packet counts (`paths`), not just the route (`path`)
     /** Its run when several are located together (PoolObservations; 0-based), else 0. */
@@ -124,6 +129,17 @@ struct Observations
     /** The fabric's nominal (configured) link rate, bit/s: the lower of the manifest's
      *  scenario.topology.host_link_gbps and fabric_link_gbps; 0 = unknown. */
     double nominalRateBps = 0.0;
+    /** The manifest's scenario.topology: each key's JSON text (sorted by key); empty: not
+     *  given. What makes two runs one fabric beyond links.csv's names (CheckSameFabric). */
+    std::map<std::string, std::string> topology;
+    /** scenario.topology.host_link_gbps and fabric_link_gbps as configured, Gb/s; 0 = not given. */
+    double hostLinkGbps = 0.0;
+    double fabricLinkGbps = 0.0;
+    /** The manifest's load-balancing policy (`policy`, else scenario.lb.policy); empty = unknown. */
+    std::string policy;
+    /** The manifest's `status` ("ok", "failed", ...; empty = unknown) and `failure` (why). */
+    std::string status;
+    std::string failure;
     double horizonUs = 0.0;                //!< latest finish or start seen: unfinished flows end here
     /** Several runs pooled (PoolObservations): each run's horizon on the pooled time line
      *  (its unfinished flows end there, not at the last run's); empty for one run. */
@@ -155,6 +171,17 @@ Observations ReadObservations(std::istream& flows,
                               std::istream& links,
                               const std::string& linksFile,
                               std::istream* manifest);
+
+/** Whether a host is at one end of `link` (`host<N>`, `p2.host<N>`). */
+bool IsHostLink(const DirectedLink& link);
+
+/**
+ * \brief A directed link's configured rate, Gb/s, from the manifest: host_link_gbps for a link
+ * with a host at one end (a vertex named `host<N>`, with or without a plane or site prefix),
+ * fabric_link_gbps for the others; 0 when the manifest did not give it. Other topology keys
+ * (planes, long-haul rates) are compared as keys (Observations::topology).
+ */
+double ConfiguredLinkGbps(const Observations& obs, const DirectedLink& link);
 
 /** A vertex's tier by its name, its trailing digits dropped: "tor12" -> "tor", "agg0" ->
  *  "agg" ("p1.leaf3" -> "p1.leaf"). */

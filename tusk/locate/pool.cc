@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <utility>
 
 namespace tusk
@@ -49,13 +50,58 @@ CheckSameFabric(const Observations& first, const std::string& firstDir, const Ob
                                           "only; 0: not given)",
                                           run.mtuBytes, firstDir, first.mtuBytes));
     }
-    if (first.nominalRateBps != run.nominalRateBps)
+    // Every link direction's configured rate (not only the lower of the two: a run whose
+    // fabric links were 200 Gb/s is another fabric), named by the first link that differs.
+    for (size_t i = 0; i < a.size(); ++i)
     {
-        throw ns3::InputError(manifest, 0, "scenario.topology",
-                              fmt::format("nominal link rate {} Gb/s where {} has {} Gb/s (locate "
-                                          "pools runs of one fabric only; 0: not given)",
-                                          run.nominalRateBps / 1e9, firstDir,
-                                          first.nominalRateBps / 1e9));
+        const double ra = ConfiguredLinkGbps(first, a[i]);
+        const double rb = ConfiguredLinkGbps(run, b[i]);
+        if (ra != rb)
+        {
+            const bool host = IsHostLink(b[i]);
+            throw ns3::InputError(
+                manifest, 0,
+                fmt::format("scenario.topology.{}", host ? "host_link_gbps" : "fabric_link_gbps"),
+                fmt::format("a different fabric: link_id {} {} is configured at {} Gb/s in {} "
+                            "and {} Gb/s in {} (locate pools runs of one fabric only; 0: not "
+                            "given)",
+                            b[i].linkId, b[i].Name(), ra, firstDir, rb, dir));
+        }
+    }
+    // The rest of the topology (planes, delays, long-haul rates, ...): key by key.
+    std::set<std::string> keys;
+    for (const auto* t : {&first.topology, &run.topology})
+    {
+        for (const auto& [key, value] : *t)
+        {
+            keys.insert(key);
+        }
+    }
+    for (const auto& key : keys)
+    {
+        const auto ia = first.topology.find(key);
+        const auto ib = run.topology.find(key);
+        const std::string va = ia == first.topology.end() ? "(not given)" : ia->second;
+        const std::string vb = ib == run.topology.end() ? "(not given)" : ib->second;
+        if (va != vb)
+        {
+            throw ns3::InputError(manifest, 0, "scenario.topology." + key,
+                                  fmt::format("a different fabric: {} in {} and {} in {} (locate "
+                                              "pools runs of one fabric only)",
+                                              va, firstDir, vb, dir));
+        }
+    }
+    // One policy: a fault's signature depends on it (a slow cable costs an ECMP flow pinned to
+    // it its whole rate, a DRILL or sprayed flow only what its other paths do not absorb), and
+    // the fits assume every flow of the pool was routed alike.
+    if (first.policy != run.policy)
+    {
+        throw ns3::InputError(
+            manifest, 0, "policy",
+            fmt::format("load-balancing policy \"{}\" in {} and \"{}\" in {}: locate pools runs "
+                        "of one policy only (a fault shows differently under each; locate each "
+                        "policy's runs apart)",
+                        first.policy, firstDir, run.policy, dir));
     }
 }
 

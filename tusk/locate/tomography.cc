@@ -255,9 +255,12 @@ ComputeSignals(const Observations& obs, const TomographyOptions& o)
     {
         const FlowObservation& f = obs.flows[i];
         s.excess[i] = std::max(0.0, std::log(std::max(s.slowdown[i], 1e-12) / s.baseline[i]));
+        // Resends that were not needed are not losses: those whose duplicate arrived
+        // (spurious) and those whose original was still on its way when the run ended (a
+        // late original overtaken on a slow path: in flight, not lost).
+        const uint64_t needless = f.spuriousRetx + f.inFlightPackets;
         const double lost =
-            f.retxPackets > f.spuriousRetx ? static_cast<double>(f.retxPackets - f.spuriousRetx)
-                                           : 0.0;
+            f.retxPackets > needless ? static_cast<double>(f.retxPackets - needless) : 0.0;
         s.packets[i] = f.pathCounts ? f.PathPackets()
                                     : std::ceil(static_cast<double>(f.bytes) / mtu) +
                                           static_cast<double>(f.retxPackets);

@@ -58,14 +58,24 @@ PrintWhatIf(const nlohmann::json& w, std::ostream& out)
                        w["rate_factor"].get<double>(), 100 * w.value("loss_rate", 0.0),
                        w["evidence"].get<std::string>());
     const auto& b = w["bytes"];
+    // Plain words either way: a positive "avoided" went to the siblings; a negative one means
+    // the suspect carried more than its even share (nothing went elsewhere).
+    const double avoided = Num(b, "avoided_bytes");
+    const double share = 100 * std::fabs(avoided) / std::max(1.0, Num(b, "even_share_bytes"));
+    const double extra = Num(b, "siblings_extra_bytes");
     out << fmt::format("traffic moved ({}): an even split over it and its {} sibling(s) gives "
-                       "it {} of {}; it carried {}: {} ({:.0f} % of its share) went elsewhere; "
-                       "its siblings carried {} above their even shares\n",
+                       "it {} of {}; it carried {}: {}; its siblings carried {} {} their even "
+                       "shares\n",
                        b["source"].get<std::string>(), b["siblings"].size(),
                        Mb(Num(b, "even_share_bytes")), Mb(Num(b, "group_bytes")),
-                       Mb(Num(b, "carried_bytes")), Mb(Num(b, "avoided_bytes")),
-                       100 * Num(b, "avoided_bytes") / std::max(1.0, Num(b, "even_share_bytes")),
-                       Mb(Num(b, "siblings_extra_bytes")));
+                       Mb(Num(b, "carried_bytes")),
+                       avoided >= 0 ? fmt::format("{} ({:.0f} % of its share) less, which its "
+                                                  "siblings carried instead",
+                                                  Mb(avoided), share)
+                                    : fmt::format("{} ({:.0f} % of its share) more than its "
+                                                  "share, none of it moved elsewhere",
+                                                  Mb(-avoided), share),
+                       Mb(std::fabs(extra)), extra >= 0 ? "above" : "below");
     if (b.contains("healthy") && !b["healthy"].is_null())
     {
         const auto& h = b["healthy"];
@@ -101,6 +111,19 @@ PrintWhatIf(const nlohmann::json& w, std::ostream& out)
                            r["name"].get<std::string>(), r["finished"].get<bool>() ? "yes" : "no",
                            Cell(Num(r, "cct_us"), 1), Cell(Num(r, "fct_p99_us"), 1),
                            Cell(Num(r, "fct_max_us"), 1), Cell(Num(r, "slowdown_mean"), 3));
+    }
+    for (const auto& r : w["runs"])
+    {
+        // Why a run did not finish (the watchdog stopped it, the stop time came first): its
+        // CCT and FCTs above are then of what it completed.
+        if (!r["finished"].get<bool>())
+        {
+            const std::string failure = r.value("failure", std::string());
+            out << fmt::format("  {} did not finish (status {}){}{}\n",
+                               r["name"].get<std::string>(),
+                               r.value("status", std::string("unknown")),
+                               failure.empty() ? "" : ": ", failure);
+        }
     }
     out << fmt::format("derived runs in {}\n", w["out_dir"].get<std::string>());
 }

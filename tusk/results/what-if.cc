@@ -199,6 +199,10 @@ Outcome(const std::string& name, const std::string& dir, const std::string& fail
             {"dir", dir},
             {"failures", failures},
             {"finished", m.value("status", std::string()) == "ok"},
+            // Why not, when it did not (the watchdog, the stop time): the manifest's words.
+            {"status", m.value("status", std::string())},
+            {"failure", m.contains("failure") && m["failure"].is_string() ? m["failure"]
+                                                                         : json("")},
             {"cct_us", num("cct_us")},
             {"fct_p99_us", num("fct_p99_us")},
             {"fct_max_us", num("fct_max_us")},

@@ -83,6 +83,71 @@ PathTelemetryCollector::Attach(const std::vector<Ptr<RdmaNic>>& nics, const Fabr
         nics[h]->TraceConnectWithoutContext(
             "QpCreated", MakeBoundCallback(&PathTelemetryCollector::OnQpCreated, this, h));
     }
+    if (fabric)
+    {
+        // Which copies the fabric dropped: a copy that never arrived is lost only then, not
+        // when it was still on its way as the run ended (a late original overtaken by its
+        // resend on a slow path).
+        for (const FabricLink& l : fabric->links)
+        {
+            for (const auto& dev : {l.devA, l.devB})
+            {
+                if (dev)
+                {
+                    dev->TraceConnectWithoutContext(
+                        "Drop", MakeBoundCallback(&PathTelemetryCollector::OnDropped, this));
+                }
+            }
+        }
+    }
+}
+
+void
+PathTelemetryCollector::OnDropped(PathTelemetryCollector* self, Ptr<const Packet>,
+                                  const FrameMeta& meta, DropReason)
+{
+    if (meta.kind != FrameKind::DATA)
+    {
+        return;
+    }
+    const auto r = self->m_byQpn.find({meta.dstHost, meta.dstQp});
+    if (r == self->m_byQpn.end())
+    {
+        return;
+    }
+    QpState* receiver = r->second;
+    if (receiver->peer == nullptr)
+    {
+        const auto it = self->m_byQpn.find(
+            {receiver->qp->GetPeerHost(), receiver->qp->GetPeerQpn()});
+        if (it == self->m_byQpn.end())
+        {
+            return;
+        }
+        receiver->peer = it->second;
+    }
+    const auto c = receiver->peer->copies.find(meta.psn);
+    if (c == receiver->peer->copies.end())
+    {
+        return;
+    }
+    // The copy: the original, or the first resend with this entropy neither arrived nor
+    // dropped yet.
+    const bool resent = (meta.bthFlags & kBthRetx) != 0;
+    auto& sent = c->second.sent;
+    for (size_t i = resent ? 1 : 0; i < sent.size() && i < 32; ++i)
+    {
+        const uint32_t bit = 1u << i;
+        if (!sent[i].second && !(c->second.dropped & bit) && sent[i].first == meta.srcPort)
+        {
+            c->second.dropped |= bit;
+            return;
+        }
+        if (!resent)
+        {
+            return; // only copy 0 is the original
+        }
+    }
 }
 
 void
@@ -135,7 +200,9 @@ PathTelemetryCollector::ChargeLosses(QpState* q, const Copies& c)
     }
     for (size_t i = 0; i < last && last < c.sent.size(); ++i)
     {
-        if (!c.sent[i].second)
+        // Not arrived and dropped (copies past the 32nd have no bit: judged as before). Not
+        // arrived and not dropped: on its way when the run ended, not judged.
+        if (!c.sent[i].second && (i >= 32 || (c.dropped >> i) & 1u))
         {
             ++q->entropies[c.sent[i].first].losses;
         }

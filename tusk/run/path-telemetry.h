@@ -33,6 +33,7 @@
 #ifndef TUSK_RUN_PATH_TELEMETRY_H
 #define TUSK_RUN_PATH_TELEMETRY_H
 
+#include "fabric/model/fabric-net-device.h"
 #include "rdma/model/path-selector.h"
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
@@ -155,6 +156,10 @@ class PathTelemetryCollector
     {
         boost::container::small_vector<std::pair<uint16_t, bool>, 2> sent; //!< entropy, arrived
         bool acked = false;
+        /** Bit i: copy i was dropped in the fabric (a "Drop" trace). A copy neither arrived
+         *  nor dropped when the run ends was still on its way: not judged lost. Copies past
+         *  the 32nd are judged as dropped (they have no bit). */
+        uint32_t dropped = 0;
     };
     /** One QP's state, as sender (entropies) and as receiver (its peer, found lazily). */
     struct QpState
@@ -180,6 +185,9 @@ class PathTelemetryCollector
     static void OnAcked(QpState* q, uint64_t psn, uint16_t entropy, bool ecn, ns3::Time rtt);
     static void OnNak(QpState* q, uint64_t psn, bool trim);
     static void OnFeedback(QpState* q, uint16_t entropy, ns3::PathSelector::Feedback fb);
+    /** "Drop" of any fabric device: a data frame of a traced QP marks its copy dropped. */
+    static void OnDropped(PathTelemetryCollector* self, ns3::Ptr<const ns3::Packet> packet,
+                          const ns3::FrameMeta& meta, ns3::DropReason reason);
     static void OnReceived(QpState* q, uint64_t psn, bool trimmed, uint64_t path,
                            uint16_t entropy, bool resent);
     /** Count the copies of `c` lost before its last arrived one into `q`'s entropies. */
