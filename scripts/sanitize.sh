@@ -31,4 +31,4 @@ cd build-asan
 ctest --output-on-failure -j "$(nproc)" --timeout 900 -L component \
   -E 'analysis|in chromium|ECMP collides, spraying does not|issued 10 times on an idle fabric|scenarios/multi-plane: run.sh'
 cd ..
-bash scripts/fuzz.sh "${TUSK_FUZZ_SECONDS:-20}"
+bash scripts/fuzz.sh "${TUSK_FUZZ_SECONDS:-10}"

@@ -340,35 +340,56 @@ PathsComparable(const std::vector<PathObservation>& paths)
     return !qps.empty() && 2 * paired >= qps.size();
 }
 
+namespace
+{
+
+/** The share of `rows` some of whose frame paths cross a link of `up`, and every such path
+ *  `after(hops, u)` (u: its first hop in `up`); 0 without rows. */
+template <class After>
 double
-FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
-          const std::vector<uint32_t>& up, const std::vector<uint32_t>& down)
+ShareCrossingUp(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+                const std::vector<uint32_t>& up, After&& after)
 {
     if (rows.empty())
     {
         return 0.0;
     }
-    auto in = [](const std::vector<uint32_t>& set, uint32_t l) {
-        return std::find(set.begin(), set.end(), l) != set.end();
-    };
-    size_t feeding = 0;
+    size_t count = 0;
     for (size_t i : rows)
     {
         bool all = true, any = false;
         for (const auto& fp : paths[i].paths)
         {
-            const auto u = std::find_if(fp.hops.begin(), fp.hops.end(),
-                                        [&](uint32_t l) { return in(up, l); });
+            const auto u = std::find_if(fp.hops.begin(), fp.hops.end(), [&](uint32_t l) {
+                return std::find(up.begin(), up.end(), l) != up.end();
+            });
             if (u == fp.hops.end())
             {
                 continue;
             }
             any = true;
-            all = all && std::any_of(u + 1, fp.hops.end(), [&](uint32_t l) { return in(down, l); });
+            all = all && after(fp.hops, u);
         }
-        feeding += any && all;
+        count += any && all;
     }
-    return static_cast<double>(feeding) / static_cast<double>(rows.size());
+    return static_cast<double>(count) / static_cast<double>(rows.size());
+}
+
+bool
+Contains(const std::vector<uint32_t>& set, uint32_t l)
+{
+    return std::find(set.begin(), set.end(), l) != set.end();
+}
+
+} // namespace
+
+double
+FeedsInto(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
+          const std::vector<uint32_t>& up, const std::vector<uint32_t>& down)
+{
+    return ShareCrossingUp(paths, rows, up, [&](const auto& hops, auto u) {
+        return std::any_of(u + 1, hops.end(), [&](uint32_t l) { return Contains(down, l); });
+    });
 }
 
 double
@@ -376,14 +397,7 @@ PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& r
          const std::vector<uint32_t>& up, const std::vector<uint32_t>& down,
          const LinkIndex& links)
 {
-    if (rows.empty())
-    {
-        return 0.0;
-    }
     const auto& dl = links.Links();
-    auto in = [](const std::vector<uint32_t>& set, uint32_t l) {
-        return std::find(set.begin(), set.end(), l) != set.end();
-    };
     // The switches a link of `down` leaves.
     std::vector<std::string> heads;
     for (uint32_t l : down)
@@ -393,26 +407,11 @@ PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& r
     auto isHead = [&](const std::string& v) {
         return std::find(heads.begin(), heads.end(), v) != heads.end();
     };
-    size_t paused = 0;
-    for (size_t i : rows)
-    {
-        bool all = true, any = false;
-        for (const auto& fp : paths[i].paths)
-        {
-            const auto u = std::find_if(fp.hops.begin(), fp.hops.end(),
-                                        [&](uint32_t l) { return in(up, l); });
-            if (u == fp.hops.end())
-            {
-                continue;
-            }
-            any = true;
-            all = all && std::any_of(u, fp.hops.end(), [&](uint32_t l) {
-                      return isHead(dl[l].to) || (l != *u && in(down, l));
-                  });
-        }
-        paused += any && all;
-    }
-    return static_cast<double>(paused) / static_cast<double>(rows.size());
+    return ShareCrossingUp(paths, rows, up, [&](const auto& hops, auto u) {
+        return std::any_of(u, hops.end(), [&](uint32_t l) {
+            return isHead(dl[l].to) || (l != *u && Contains(down, l));
+        });
+    });
 }
 
 PathLocateResult
