@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -34,7 +36,10 @@ struct LocateOutcome
 LocateOutcome
 Locate(const std::string& args)
 {
-    const fs::path err = fs::temp_directory_path() / "tusk-locate-test-stderr";
+    // Per process: CTest runs these test cases as parallel processes (one shared file let
+    // one test read another's stderr).
+    const fs::path err =
+        fs::temp_directory_path() / ("tusk-locate-test-stderr-" + std::to_string(::getpid()));
     const auto o = Shell("(" + std::string(TUSK_BINARY_DIR) + "/bin/tusk locate " + args + " 2> " +
                          err.string() + ")");
     return {o.status, o.output, Slurp(err)};
