@@ -49,6 +49,21 @@ RingJob(uint32_t iterations, uint64_t computeUs, const std::string& mode)
     return s;
 }
 
+/** RingJob on 8 hosts of a 4 x 4 leaf-spine under random spraying with selective repeat, the
+ *  steady rule off (tolerance 0): per-packet draws change FCTs from iteration to iteration,
+ *  as for a policy whose iterations never repeat within the steady tolerance. */
+tusk::ScenarioSpec
+SprayedRingJob(uint32_t iterations, const std::string& mode)
+{
+    tusk::ScenarioSpec s = RingJob(iterations, 0, mode);
+    // 8 hosts on 4 leaves and 4 spines: enough paths that spraying's draws change FCTs.
+    s.topology = LeafSpine(4, 4, 2, 100).topology;
+    s.lb.policy = "spray";
+    s.nic.receiver = "selective-repeat";
+    s.ns3Defaults["ns3::IterationMemo::SteadyTolerance"] = "0"; // never steady
+    return s;
+}
+
 uint64_t
 Replayed(const tusk::RunResult& r)
 {
@@ -131,13 +146,7 @@ TEST_CASE("fast mode, sampled rule: per-packet random spraying whose iterations 
     // REPS or spraying: iteration times spread 1 % around their mean, 4 % end to end).
     const uint32_t n = 30;
     auto spec = [&](const std::string& mode, const std::string& sample) {
-        tusk::ScenarioSpec s = RingJob(n, 0, mode);
-        // 8 hosts on 4 leaves and 4 spines: enough paths that spraying's draws change FCTs.
-        const tusk::ScenarioSpec wide = LeafSpine(4, 4, 2, 100);
-        s.topology = wide.topology;
-        s.lb.policy = "spray";
-        s.nic.receiver = "selective-repeat";
-        s.ns3Defaults["ns3::IterationMemo::SteadyTolerance"] = "0"; // never steady
+        tusk::ScenarioSpec s = SprayedRingJob(n, mode);
         s.ns3Defaults["ns3::IterationMemo::SampleIterations"] = sample;
         return s;
     };
@@ -188,7 +197,7 @@ TEST_CASE("fast mode, sampled rule: per-packet random spraying whose iterations 
 }
 
 TEST_CASE("fast mode, sampled rule: a job whose iterations alternate traffic keeps a pool per "
-          "traffic and replays both kinds",
+          "traffic and replays from it",
           "[component][fast-mode]")
 {
     // As above, with a second, smaller all-reduce every 3rd iteration: two traffic patterns
@@ -196,12 +205,7 @@ TEST_CASE("fast mode, sampled rule: a job whose iterations alternate traffic kee
     // iterations, the 2 x 4 samples of one pattern never accumulated and nothing was replayed.
     const uint32_t n = 60;
     auto spec = [&](const std::string& mode) {
-        tusk::ScenarioSpec s = RingJob(n, 0, mode);
-        const tusk::ScenarioSpec wide = LeafSpine(4, 4, 2, 100);
-        s.topology = wide.topology;
-        s.lb.policy = "spray";
-        s.nic.receiver = "selective-repeat";
-        s.ns3Defaults["ns3::IterationMemo::SteadyTolerance"] = "0"; // never steady
+        tusk::ScenarioSpec s = SprayedRingJob(n, mode);
         tusk::JobCollectiveEntry extra;
         extra.kind = "all-reduce";
         extra.bytes = 16 * 1024;
