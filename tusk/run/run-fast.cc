@@ -9,8 +9,6 @@
 #include "fabric/model/switch-node.h"
 #include "fabric/model/switch-port.h"
 
-#include "ns3/uinteger.h"
-
 #include <algorithm>
 #include <cstring>
 #include <set>
@@ -240,7 +238,7 @@ FastMode::Attach(const ScenarioSpec& spec,
         // makes iteration times heavy-tailed, and a pool of 2 x SampleIterations samples
         // stands for such a tail by chance (1 % loss under spraying: iteration_max off by up
         // to 15 % and fct_p99 by 13 % in 4 of 6 seeds). Such iterations are simulated.
-        m_memo->SetAttribute("SampleIterations", UintegerValue(0));
+        m_memo->SetSampledWhyNot("sampled_random_loss");
     }
     m_memo->Start();
 }

@@ -853,14 +853,15 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
         ++m_stats.exactRefusals[exactWhyNot];
         memo = SteadyMemo(j, i);
     }
-    if (!exact && memo < 0)
+    if (!exact && memo < 0 && m_sampledWhyNot.empty())
     {
         memo = SampledMemo(j, i);
         sampled = memo >= 0;
     }
     if (memo < 0)
     {
-        return simulate("steady_state_not_reached");
+        // Neither rule held; when the sampled rule is refused for the run, that is the reason.
+        return simulate(m_sampledWhyNot.empty() ? "steady_state_not_reached" : m_sampledWhyNot);
     }
     if (static_cast<uint32_t>(memo) != latest)
     {

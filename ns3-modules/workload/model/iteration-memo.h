@@ -94,6 +94,9 @@ class IterationMemo : public Object
     void SetRefusal(const std::string& reason) { m_refusal = reason; }
     /** Whether the exact rule may apply (stateless, RNG-free policies), and why not. */
     void SetExactAllowed(bool allowed, const std::string& whyNot);
+    /** Refuse the sampled rule for the run, `whyNot` the fallback reason counted when neither
+     *  the steady rule holds (e.g. "sampled_random_loss"); "" allows it. */
+    void SetSampledWhyNot(const std::string& whyNot) { m_sampledWhyNot = whyNot; }
     /** Hook into the executor and schedule the first iterations' decisions. Call before
      *  WorkloadExecutor::Start. */
     void Start();
@@ -181,6 +184,7 @@ class IterationMemo : public Object
     std::string m_refusal;
     bool m_exactAllowed = true;
     std::string m_exactWhyNot;
+    std::string m_sampledWhyNot; //!< "": the sampled rule may apply
     uint32_t m_steadyIterations = 2;
     double m_steadyTolerance = 0.01;
     uint32_t m_maxPeriod = 4;
