@@ -42,7 +42,9 @@ Locate(const std::string& args)
         fs::temp_directory_path() / ("tusk-locate-test-stderr-" + std::to_string(::getpid()));
     const auto o = Shell("(" + std::string(TUSK_BINARY_DIR) + "/bin/tusk locate " + args + " 2> " +
                          err.string() + ")");
-    return {o.status, o.output, Slurp(err)};
+    LocateOutcome outcome{o.status, o.output, Slurp(err)};
+    fs::remove(err); // not left behind in the temporary directory, one per test process
+    return outcome;
 }
 
 /** A 32-host leaf-spine (8 leaves x 4 spines x 4 hosts), 8 permutation rounds. */
