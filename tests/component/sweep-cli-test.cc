@@ -170,6 +170,42 @@ TEST_CASE("tusk sweep: runs as tusk run writes them, an index, and a rerun skips
     CHECK(o.output.find("4 ran (4 ok") != std::string::npos);
 }
 
+TEST_CASE("tusk sweep: editing an input file the scenario reads reruns the runs that read it",
+          "[component][sweep]")
+{
+    // The scenario names an htsim connection matrix: its text is not in the scenario, so a
+    // hash of the scenario alone kept the old results after the matrix changed.
+    auto d = Scratch("sweep-inputs");
+    std::string base = kBase;
+    base.replace(base.find("kind = \"permutation\""), 20, "kind = \"htsim\"\nfile = \"m.cm\"");
+    base.replace(base.find("bytes = \"200KB\""), 15, "");
+    Write(d / "base.toml", base);
+    Write(d / "m.cm", "Nodes 4\nConnections 2\n0->3 id 1 start 0 size 200000\n1->2 id 2 start 0 size 200000\n");
+    Write(d / "s.toml", "scenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\nvalues = [1, 2]\n");
+    const std::string sweep = "sweep " + (d / "s.toml").string() + " -j 2 --out " + (d / "out").string();
+    auto o = Tusk(sweep);
+    INFO(o.output);
+    REQUIRE(o.status == 0);
+    CHECK(o.output.find("2 ran (2 ok") != std::string::npos);
+
+    // The manifest names the file with the SHA-256 of its bytes.
+    const auto m = nlohmann::json::parse(Slurp(d / "out" / "seed=1" / "manifest.json"));
+    REQUIRE(m["inputs"].size() == 1);
+    CHECK(m["inputs"][0]["key"] == "workload.file");
+    CHECK(m["inputs"][0]["path"] == fs::canonical(d / "m.cm").string());
+    CHECK(m["inputs"][0]["sha256"].get<std::string>().size() == 64);
+
+    o = Tusk(sweep); // unchanged: kept
+    INFO(o.output);
+    CHECK(o.output.find("2 skipped") != std::string::npos);
+
+    Write(d / "m.cm", "Nodes 4\nConnections 2\n0->3 id 1 start 0 size 50000\n1->2 id 2 start 0 size 50000\n");
+    o = Tusk(sweep); // the matrix changed: both run again, with the new sizes
+    INFO(o.output);
+    CHECK(o.output.find("2 ran (2 ok") != std::string::npos);
+    CHECK(Slurp(d / "out" / "seed=2" / "flows.csv").find(",50000,") != std::string::npos);
+}
+
 TEST_CASE("tusk sweep: a bad sweep file exits 2, names file, line and key, writes nothing",
           "[component][sweep]")
 {

@@ -421,6 +421,10 @@ TEST_CASE("htsim .cm: every malformed input is an InputError naming file, line a
         RequireError(hdr + "0->1 start 0 size 12ab\n", 3, "size", "'12ab'");
         RequireError(hdr + "0->1 start 0 size -5\n", 3, "size", "negative");
         RequireError(hdr + "0->1 start 0 size 0\n", 3, "size", "size 0");
+        // Near 2^64 a transfer's byte counters overflow and it never sends (the run ended in
+        // the watchdog): sizes stop at 1024 TiB, as workload.bytes does.
+        RequireError(hdr + "0->1 start 0 size 18446744073709551615\n", 3, "size", "2^50");
+        RequireError(hdr + "0->1 start 0 size 1125899906842625\n", 3, "size", "2^50");
         RequireError(hdr + "0->1 start 0 size 99999999999999999999\n", 3, "size", "too large");
         RequireError(hdr + "0->1 start 0\n", 3, "size", "missing field");
         RequireError(hdr + "0->1 start -1 size 1\n", 3, "start", "negative");

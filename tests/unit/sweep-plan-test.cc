@@ -9,6 +9,7 @@
 #include "sweep/regress.h"
 #include "run/runner.h"
 #include "scenario/scenario-toml.h"
+#include "scenario/scenario-inputs.h"
 #include "sweep/sweep-plan.h"
 
 #include <catch2/catch.hpp>
@@ -180,7 +181,18 @@ TEST_CASE("sweep: the hash is that of the resolved scenario, however it is given
     const auto a = d.Write("a.toml", "scenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\nvalues = [1, 2]\n");
     const auto plan = tusk::ExpandSweep(tusk::ReadSweepFile(a), "out");
     const auto base = tusk::LoadScenarioFile((d.path / "base.toml").string());
-    CHECK(plan.runs[0].hash == tusk::Sha256Hex(tusk::ScenarioToJson(tusk::ResolveScenario(base)).dump()));
+    const auto resolved = tusk::ResolveScenario(base);
+    const auto inputs = nlohmann::json::parse(tusk::InputsJson(resolved).dump());
+    CHECK(plan.runs[0].hash == tusk::RunHash(tusk::ScenarioToJson(resolved), inputs));
+    // The base reads a flow-size CDF (twice): the hash covers its bytes too. Without files it
+    // is the scenario's alone, so results written before manifests had `inputs` still match.
+    REQUIRE(inputs.size() == 2);
+    CHECK(inputs[0]["key"] == "background[0].cdf_file");
+    CHECK(inputs[1]["key"] == "background[1].cdf_file");
+    CHECK(inputs[1]["sha256"] == tusk::Sha256Hex("1000 0\n10000 100\n"));
+    CHECK(plan.runs[0].hash != tusk::Sha256Hex(tusk::ScenarioToJson(resolved).dump()));
+    CHECK(tusk::RunHash(tusk::ScenarioToJson(resolved), nlohmann::json::array()) ==
+          tusk::Sha256Hex(tusk::ScenarioToJson(resolved).dump()));
     CHECK(plan.runs[1].hash != plan.runs[0].hash);
     // A [set] that restates a default changes nothing: same hash, reported as a duplicate.
     const auto b = d.Write("b.toml", "scenario = \"base.toml\"\n[[axis]]\nkey = \"nic.mtu_bytes\"\n"

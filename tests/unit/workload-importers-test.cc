@@ -273,6 +273,50 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
     }
 }
 
+TEST_CASE("HPCC files hold one record per line: a missing or extra field is an error at its line",
+          "[unit][hpcc]")
+{
+    const auto t = ReadHpccTopology(Data("hpcc/topology.txt"));
+    {
+        // The first flow's start time is missing. HPCC's `>>` would read the next line's "3" as
+        // it (3 s) and the rest of the file shifted by one field: tusk ran a different workload.
+        TempFile f("2\n2 1 3 100 200000000\n3 1 3 100 200000000 2\n");
+        const auto e = Error([&] { ReadHpccFlows(f.path, t.hostOfNode); });
+        CHECK(e.Key() == "src");
+        CHECK(e.Line() == 2u);
+        CHECK_THAT(std::string(e.what()), Catch::Contains("6 fields on the line; got 5"));
+    }
+    {
+        TempFile f("1\n2 1 3 100 200000000 2 extra\n");
+        const auto e = Error([&] { ReadHpccFlows(f.path, t.hostOfNode); });
+        CHECK(e.Line() == 2u);
+        CHECK_THAT(std::string(e.what()), Catch::Contains("got 7"));
+    }
+    {
+        TempFile f("2 1\n"); // the header lacks the link count
+        CHECK(Error([&] { ReadHpccTopology(f.path); }).Line() == 1u);
+    }
+    {
+        // A link line missing its error rate is reported at its own line, not the next.
+        TempFile f("3 1 2\n0\n0 1 100Gbps 0.001ms\n0 2 100Gbps 0.001ms 0\n");
+        const auto e = Error([&] { ReadHpccTopology(f.path); });
+        CHECK(e.Key() == "links");
+        CHECK(e.Line() == 3u);
+    }
+    {
+        TempFile f("3 2 2\n0\n1\n0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n");
+        const auto e = Error([&] { ReadHpccTopology(f.path); }); // switch ids on two lines
+        CHECK(e.Key() == "switches");
+        CHECK(e.Line() == 2u);
+    }
+    {
+        // Blank lines between records and the text HPCC's sample keeps after the announced
+        // records are still accepted (the shipped files above).
+        TempFile f("1\n\n2 1 3 100 1000 0.5\n\nnotes after the flows\n");
+        CHECK(ReadHpccFlows(f.path, t.hostOfNode).size() == 1);
+    }
+}
+
 TEST_CASE("flow-size CDFs: mean as traffic_gen computes it, sampling matches it",
           "[unit][background]")
 {

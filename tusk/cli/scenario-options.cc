@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -55,8 +56,22 @@ AddCommon(CLI::App* cmd, CommonOptions& o, bool scenarioRequired)
                     "Override a scenario key: --set lb.policy=spray --set workload.bytes=1GiB "
                     "(repeatable)")
         ->allow_extra_args(false);
+    // Checked on the text: CLI11's conversion saturates an out-of-range integer at the type's
+    // maximum, so every seed from 2^63 up would silently have been one run.
     cmd->add_option("--seed", o.seed, "Run seed (overrides the scenario's `seed`)")
-        ->check(CLI::Range(0LL, std::numeric_limits<long long>::max()));
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+                long long v = 0;
+                const char* end = text.data() + text.size();
+                const auto [p, ec] = std::from_chars(text.data(), end, v);
+                if (ec != std::errc() || p != end || v < 0)
+                {
+                    return fmt::format("expected an integer 0..{}; got {}",
+                                       std::numeric_limits<long long>::max(), text);
+                }
+                return std::string();
+            },
+            "INT in [0 - 2^63-1]"));
     cmd->add_option("--out", o.out,
                     "Results directory (default results/<scenario name>/<policy>-s<seed>, or "
                     "results/<scenario name>/compare-s<seed> for compare)");

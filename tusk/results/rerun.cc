@@ -1,5 +1,7 @@
 #include "results/rerun.h"
 
+#include "scenario/scenario-inputs.h"
+
 #include "cli/plugins.h"
 
 #include "results/results-dir.h"
@@ -139,6 +141,10 @@ ReadRerunManifest(const std::string& manifestPath)
                          "expected a tusk manifest.json with a \"scenario\" object");
     }
     r.spec = LoadScenarioJson(m.at("scenario"), manifestPath);
+    if (m.contains("inputs") && m.at("inputs").is_array())
+    {
+        r.inputs = m.at("inputs");
+    }
     return r;
 }
 
@@ -274,6 +280,24 @@ RunRerun(const RerunOptions& o, std::ostream& out)
     differ += before.status == statusNow ? 0 : 1;
     out << (differ == 0 ? "reproduced: " : "NOT reproduced: ") << original.string() << " -> "
         << rerunDir.string() << "/\n";
+    // A file the scenario reads that changed since explains a difference: say which.
+    const nlohmann::json inputsNow = nlohmann::json::parse(InputsJson(before.spec).dump());
+    for (const auto& was : before.inputs)
+    {
+        bool same = false;
+        for (const auto& now : inputsNow)
+        {
+            same = same || (now.value("key", "") == was.value("key", "") &&
+                            now.value("path", "") == was.value("path", "") &&
+                            now.value("sha256", "") == was.value("sha256", ""));
+        }
+        if (!same)
+        {
+            out << fmt::format("note: {} ({}) changed since the run: its SHA-256 differs from the "
+                               "manifest's inputs\n",
+                               was.value("key", "?"), was.value("path", "?"));
+        }
+    }
     if (!r.failure.empty())
     {
         std::cerr << "tusk: the run failed (as " << (before.status == "failed" ? "before" : "not before")

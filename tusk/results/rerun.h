@@ -10,6 +10,8 @@
 #include <CLI/CLI.hpp>
 
 #include <ostream>
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ struct RerunManifest
     ScenarioSpec spec;              //!< its "scenario": the resolved spec of the run
     std::string status;             //!< "ok" or "failed"
     std::vector<std::string> files; //!< its "files": names of files in the results folder
+    /** Its "inputs" (the files the scenario read, with their SHA-256; empty array when the
+     *  manifest has none: an older tusk, or no file read). */
+    nlohmann::json inputs = nlohmann::json::array();
 };
 
 /**

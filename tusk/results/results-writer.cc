@@ -4,6 +4,7 @@
 #include "run/fabric-kinds.h"
 
 #include "cli/plugins.h"
+#include "scenario/scenario-inputs.h"
 #include "scenario/scenario-text.h"
 #include "scenario/scenario-toml.h"
 #include "run/stats.h"
@@ -1102,6 +1103,9 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     }
     m["summary"]["drops_by_reason"] = byReason;
     m["scenario"] = ScenarioToJson(r.spec);
+    // The files the scenario read besides itself, with the SHA-256 of their bytes: a sweep
+    // keeps these results only while they are unchanged (RunHash).
+    m["inputs"] = InputsJson(r.spec);
     // What the scenario keys and the models made of the scenario: every attribute the run set
     // (by declaring TypeId) and the PFC headroom each class of switch port got.
     nlohmann::ordered_json headroom = nlohmann::ordered_json::array();

@@ -370,8 +370,8 @@ constexpr Bounds kSampleInterval{100 * kPsPerNs, kPsPerDay};
 /** Buffers, thresholds and windows: up to 1 TiB (switch buffers are megabytes; deep-buffer
  *  routers, gigabytes). */
 constexpr uint64_t kMaxBufferBytes = 1ULL << 40;
-/** Transfer and message sizes: up to 1024 TiB (a day at 10 Tb/s). */
-constexpr uint64_t kMaxTransferBytes = 1ULL << 50;
+/** Transfer and message sizes: up to 1024 TiB (a day at 10 Tb/s; fabric-units.h). */
+constexpr uint64_t kMaxTransferBytes = ns3::kMaxTransferBytes;
 } // namespace bounds
 
 /** The reference's type text of a number kept in [b.lo, b.hi] (`scale` per unit). */

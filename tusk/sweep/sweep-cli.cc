@@ -32,7 +32,8 @@ constexpr int kExitFailed = 1;
 constexpr int kExitBadInput = 2;
 
 void
-AddBatchOptions(CLI::App* cmd, BatchOptions& o, const std::string& fileHelp)
+AddBatchOptions(CLI::App* cmd, BatchOptions& o, const std::string& fileHelp,
+                const std::string& defaultRoot)
 {
     cmd->add_option("file", o.file, fileHelp)->required();
     cmd->add_option("--backend", o.backend,
@@ -43,7 +44,7 @@ AddBatchOptions(CLI::App* cmd, BatchOptions& o, const std::string& fileHelp)
     cmd->add_option("-j,--jobs", o.jobs,
                     "Local worker processes (default: the number of cores)")
         ->check(CLI::Range(1u, 4096u));
-    cmd->add_option("--out", o.out, "Results root (default results/<name>)");
+    cmd->add_option("--out", o.out, "Results root (default " + defaultRoot + ")");
     cmd->add_option("--set", o.sets,
                     "Override a scenario key in every run, after the file's own: --set "
                     "nic.receiver=selective-repeat (repeatable)")
@@ -265,7 +266,7 @@ SweepCommands::SweepCommands(CLI::App& app)
         "Run a sweep: a base scenario and axes of scenario keys (docs/sweeps.md). Results in "
         "results/<sweep>/<run-id>/ as `tusk run` writes them, plus sweep.csv and index.sqlite. "
         "Runs with complete results are skipped, so an interrupted sweep resumes.");
-    AddBatchOptions(m_sweep, m_sweepOpts, "Sweep file (TOML, docs/sweeps.md)");
+    AddBatchOptions(m_sweep, m_sweepOpts, "Sweep file (TOML, docs/sweeps.md)", "results/<name>");
     m_sweep->add_flag("--dry-run", m_dryRun, "List the runs and their overrides; run nothing");
     m_sweep->add_flag("--force", m_force, "Rerun runs that already have complete results");
     m_sweep->add_flag("--status", m_status,
@@ -278,7 +279,8 @@ SweepCommands::SweepCommands(CLI::App& app)
         "regress",
         "Run a regression suite (scenarios x policies x seeds) and compare metrics with their "
         "baselines: exit 1 if any regressed, 0 if none, 2 on bad input (docs/sweeps.md)");
-    AddBatchOptions(m_regress, m_regressOpts, "Suite file (TOML, docs/sweeps.md)");
+    AddBatchOptions(m_regress, m_regressOpts, "Suite file (TOML, docs/sweeps.md)",
+                    "results/regress/<name>");
     m_regress->add_option("--junit", m_junit, "JUnit XML report (default <results root>/junit.xml)");
     m_regress->add_flag("--update-baselines", m_updateBaselines,
                         "Rewrite the measured baselines with the values of this run (theory and "

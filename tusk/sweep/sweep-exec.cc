@@ -397,7 +397,8 @@ ResultsIn(const std::string& runDir, const std::string& hash, const std::string&
         return ResultsState::None;
     }
     const auto m = nlohmann::json::parse(in, nullptr, false);
-    if (!m.is_object() || !m.contains("scenario") || Sha256Hex(m["scenario"].dump()) != hash)
+    if (!m.is_object() || !m.contains("scenario") ||
+        RunHash(m["scenario"], m.contains("inputs") ? m["inputs"] : nlohmann::json()) != hash)
     {
         return ResultsState::None;
     }

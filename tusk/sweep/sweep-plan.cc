@@ -3,6 +3,7 @@
 #include "results/metric-catalogue.h"
 #include "run/runner.h"
 #include "scenario/key-path.h"
+#include "scenario/scenario-inputs.h"
 #include "scenario/scenario-text.h"
 #include "scenario/scenario-toml.h"
 #include "scenario/toml-file-reader.h"
@@ -653,6 +654,16 @@ IsSafeName(const std::string& s)
 }
 
 std::string
+RunHash(const nlohmann::json& scenario, const nlohmann::json& inputs)
+{
+    if (!inputs.is_array() || inputs.empty())
+    {
+        return Sha256Hex(scenario.dump());
+    }
+    return Sha256Hex(scenario.dump() + "\ninputs " + inputs.dump());
+}
+
+std::string
 Sha256Hex(const std::string& text)
 {
     unsigned char md[EVP_MAX_MD_SIZE];
@@ -702,8 +713,10 @@ ResolveRun(SweepRun& run)
                              ns3::PolicyNameList());
     }
     // The hash is of the scenario as the run will echo it into its manifest (derived values
-    // explicit, ResolveScenario), which is what resuming compares (HasCompleteResults).
-    run.hash = Sha256Hex(ScenarioToJson(ResolveScenario(spec)).dump());
+    // explicit, ResolveScenario) and of the files it reads (their bytes' SHA-256), which is
+    // what resuming compares (HasCompleteResults).
+    const ScenarioSpec resolved = ResolveScenario(spec);
+    run.hash = RunHash(ScenarioToJson(resolved), nlohmann::json::parse(InputsJson(resolved).dump()));
     run.policy = spec.lb.policy;
     run.seed = spec.seed;
 }

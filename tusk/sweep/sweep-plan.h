@@ -183,6 +183,15 @@ void BuildRun(SweepRun& run, const toml::table& base, const std::vector<RunEdit>
  */
 void ResolveRun(SweepRun& run);
 
+/**
+ * \brief The hash that identifies a run's results: the SHA-256 of its resolved scenario
+ * (`scenario`, ScenarioToJson) and, when it reads other files, of their `inputs` (InputsJson:
+ * paths, sizes and SHA-256 of their bytes), so that results of an edited input file are not
+ * kept. A run that reads no other file hashes as its scenario alone (results written before
+ * manifests had `inputs` still match). Both are compared as nlohmann::json (keys sorted).
+ */
+std::string RunHash(const nlohmann::json& scenario, const nlohmann::json& inputs);
+
 /** SHA-256 of `text`, as 64 lower-case hex digits (OpenSSL). */
 std::string Sha256Hex(const std::string& text);
 

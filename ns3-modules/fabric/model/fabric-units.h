@@ -21,6 +21,10 @@ constexpr uint64_t kMaxLinkRateBps = 100'000'000'000'000ULL;
 /** The longest one-way link delay or latency, ps: 1 s (200,000 km of fibre, five times
  *  around the earth). */
 constexpr uint64_t kMaxLinkDelayPs = 1'000'000'000'000ULL;
+/** The largest transfer or message, bytes: 1024 TiB (a day at 10 Tb/s). The scenario keys and
+ *  the workload importers refuse larger sizes: near 2^64 a transfer's byte counters overflow
+ *  and it never sends. */
+constexpr uint64_t kMaxTransferBytes = 1ULL << 50;
 
 /**
  * \brief Switch ns-3 to picosecond time resolution (idempotent; call before building).

@@ -188,7 +188,10 @@ ParseHpccDelay(const std::string& text, uint64_t& ps)
 HpccTopology
 ReadHpccTopology(const std::string& path)
 {
+    // One record per line, as HPCC's own generators write them: a line missing a field is an
+    // error here, where HPCC's `>>` would take it from the next line and shift every record.
     InputTextReader in(path, "file");
+    in.NextRecord("nodes", 3, "a header \"N_nodes N_switches N_links\"");
     const uint64_t nodes = in.NextUnsigned("nodes", "the node count");
     const uint64_t switches = in.NextUnsigned("switches", "the switch count");
     const uint64_t links = in.NextUnsigned("links", "the link count");
@@ -200,6 +203,10 @@ ReadHpccTopology(const std::string& path)
                              " switches");
     }
     std::vector<bool> isSwitch(nodes, false);
+    if (switches > 0)
+    {
+        in.NextRecord("switches", switches, "the switch ids, all on one line");
+    }
     for (uint64_t i = 0; i < switches; ++i)
     {
         const uint64_t id = in.NextUnsigned("switches", "a switch node id");
@@ -252,6 +259,7 @@ ReadHpccTopology(const std::string& path)
     std::vector<std::vector<std::pair<uint32_t, unsigned>>> hostPorts(nodes); // (switch, line)
     for (uint64_t l = 0; l < links; ++l)
     {
+        in.NextRecord("links", 5, "a link \"src dst rate delay error_rate\"");
         const uint64_t a = in.NextUnsigned("links", "a link \"src dst rate delay error_rate\"");
         const uint64_t b = in.NextUnsigned("links", "the link's second node id");
         const std::string rate = in.NextToken("links", "the link's rate");
@@ -367,7 +375,8 @@ ReadHpccTopology(const std::string& path)
 std::vector<TransferSpec>
 ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
 {
-    InputTextReader in(path, "file");
+    InputTextReader in(path, "file"); // one record per line, as ReadHpccTopology
+    in.NextRecord("flows", 1, "the flow count");
     const uint64_t count = in.NextUnsigned("flows", "the flow count");
     in.EndLine();
     std::vector<TransferSpec> out;
@@ -393,6 +402,7 @@ ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
         TransferSpec t;
         t.externalId = i;
         t.qpGroup = static_cast<uint32_t>(i);
+        in.NextRecord("src", 6, "a flow \"src dst priority dport size_bytes start_s\"");
         t.src = host(in.NextUnsigned("src", "a flow \"src dst priority dport size_bytes start_s\""), "src");
         t.dst = host(in.NextUnsigned("dst", "the flow's destination"), "dst");
         const uint64_t pg = in.NextUnsigned("priority", "the flow's priority group");
@@ -414,9 +424,10 @@ ReadHpccFlows(const std::string& path, const std::vector<int64_t>& hostOfNode)
             in.Fail("dport", "expected a port 0..65535; got " + std::to_string(dport));
         }
         t.port = static_cast<uint16_t>(dport);
-        if (t.bytes == 0)
+        if (t.bytes == 0 || t.bytes > kMaxTransferBytes)
         {
-            in.Fail("size_bytes", "expected at least 1 byte");
+            in.Fail("size_bytes", "expected 1 .. 2^50 bytes (1024 TiB); got " +
+                                      std::to_string(t.bytes));
         }
         char* end = nullptr;
         const double s = std::strtod(start.c_str(), &end);

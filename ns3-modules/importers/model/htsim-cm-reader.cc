@@ -5,6 +5,7 @@
 #include "htsim-cm-reader.h"
 
 #include "fabric/helper/closest-name.h"
+#include "fabric/model/fabric-units.h"
 #include "fabric/model/input-error.h"
 #include "fabric/model/input-excerpt.h"
 #include "importers/model/input-text-reader.h"
@@ -460,8 +461,8 @@ CmReader::ParseConnection(const std::vector<std::string>& tok, unsigned line)
         else if (key == "size")
         {
             once(hasSize);
-            t.bytes = NeedUnsigned(tok, i, line, std::numeric_limits<uint64_t>::max(),
-                                   "a positive number of bytes");
+            t.bytes = NeedUnsigned(tok, i, line, kMaxTransferBytes,
+                                   "a positive number of bytes, at most 2^50 (1024 TiB)");
             if (t.bytes == 0)
             {
                 Fail(line, key, "size 0: expected at least 1 byte");

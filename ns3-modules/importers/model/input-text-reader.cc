@@ -123,6 +123,26 @@ InputTextReader::NextToken(const std::string& key, const std::string& what)
     return m_tokens[m_pos++];
 }
 
+void
+InputTextReader::NextRecord(const std::string& key, size_t fields, const std::string& what)
+{
+    if (!NextLine())
+    {
+        Fail(key, "the file ends; expected " + what);
+    }
+    if (m_tokens.size() != fields)
+    {
+        std::string line;
+        for (const std::string& t : m_tokens)
+        {
+            line += (line.empty() ? "" : " ") + t;
+        }
+        Fail(key, "expected " + what + ": " + std::to_string(fields) + " field" +
+                      (fields == 1 ? "" : "s") + " on the line; got " +
+                      std::to_string(m_tokens.size()) + ": " + QuoteExcerpt(line));
+    }
+}
+
 uint64_t
 InputTextReader::NextUnsigned(const std::string& key, const std::string& what)
 {

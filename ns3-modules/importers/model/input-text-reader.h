@@ -68,6 +68,15 @@ class InputTextReader
      *  \throws InputError "expected `what`; got <the token>" */
     uint64_t NextUnsigned(const std::string& key, const std::string& what);
 
+    /**
+     * \brief Read the next line with a token (as NextLine) and require exactly `fields`
+     *  tokens on it, for formats of one record per line: NextToken then reads that line's.
+     * \throws InputError key `key`: "the file ends; expected `what`" at the end of the file,
+     *  or "expected `what`: N fields; got M" naming the line (a record missing a field is not
+     *  completed from the next line, nor an extra field ignored).
+     */
+    void NextRecord(const std::string& key, size_t fields, const std::string& what);
+
     /** \brief Ignore the rest of the current line: NextToken continues on the next one. */
     void EndLine() { m_pos = m_tokens.size(); }
 
