@@ -218,6 +218,12 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
         const auto e = Error([&] { ReadHpccTopology(f.path); });
         CHECK(e.Key() == "error_rate");
         CHECK(e.Line() == 3u);
+        // The way a scenario gives per-link loss, not an ns-3 call a scenario user cannot make.
+        const std::string what = e.what();
+        CHECK(what.find("[[failures]] entry with kind = \"loss\", loss_rate = 0.01 and at_us = 0 "
+                        "on the link of nodes 0 and 1") != std::string::npos);
+        CHECK(what.find("[[failure_rates]]") != std::string::npos);
+        CHECK(what.find("ReceiveErrorModel") == std::string::npos);
     }
     {
         // A dual-ToR host (Alibaba HPN style): host node 2 links to switches 0 and 1. Read as
