@@ -199,7 +199,7 @@ TEST_CASE("tusk sweep: --set or [set] on a key an axis sets is refused, naming t
                   (d / "out").string());
     INFO(o.output);
     CHECK(o.status == 2);
-    CHECK(o.output.find("--set: lb.policy: the sweep's axis \"lb.policy\" (line 3) sets "
+    CHECK(o.output.find("--set: lb.policy: the sweep's axis \"policy\" (line 3) sets "
                         "lb.policy in every run") != std::string::npos);
     CHECK(!fs::exists(d / "out"));
     o = Tusk("sweep " + (d / "s.toml").string() + " --set lb={policy=\"spray\"} --dry-run");
@@ -208,7 +208,7 @@ TEST_CASE("tusk sweep: --set or [set] on a key an axis sets is refused, naming t
     Write(d / "t.toml", std::string(kSweep) + "[set]\nseed = 7\n");
     o = Tusk("sweep " + (d / "t.toml").string() + " --dry-run");
     CHECK(o.status == 2);
-    CHECK(o.output.find("t.toml:11: seed: the sweep's axis \"seed\" (line 6)") !=
+    CHECK(o.output.find("t.toml:10: seed: the sweep's axis \"seed\" (line 6)") !=
           std::string::npos);
     // A key no axis sets is taken.
     o = Tusk("sweep " + (d / "s.toml").string() + " --set nic.receiver=selective-repeat --dry-run");
