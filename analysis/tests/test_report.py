@@ -197,7 +197,8 @@ class ErrorsTest(unittest.TestCase):
             ("manifest.json", "[1, 2]", "manifest.json: expected a JSON object"),
             ("manifest.json", '{"seed": 1}', "manifest.json: key 'policy'"),
             ("flows.csv", "a,b\n1,2\n", "flows.csv: no column flow_id"),
-            ("flows.csv", header + "x,y,z\n", "flows.csv: line 2, column bytes: empty"),
+            ("flows.csv", header + "0,1,2" + "," * (header.count(",") - 2) + "\n",
+             "flows.csv: line 2, column bytes: empty"),
             ("flows.csv", "flow_id,src,dst,bytes,start_us,finish_us,fct_us,finished\n"
                           "0,0,1,lots,0,1,1,1\n", "line 2, column bytes: 'lots' is not a number"),
             ("links.csv", "link_id,from\n", "links.csv: no column to, tx_bytes"),
@@ -210,6 +211,53 @@ class ErrorsTest(unittest.TestCase):
                 self.assertIn(expected, p.stdout)
                 self.assertNotIn("Traceback", p.stdout)
                 self.assertFalse(os.path.exists(run + "-report"))
+
+    def test_cut_or_damaged_tables_exit_2_naming_file_and_line(self):
+        # Each once drew plots from partial data with exit 0: pandas fills a short row with
+        # empty cells, and a file cut at a line break, or with rows deleted, still parses.
+        def original(name):
+            with open(os.path.join(CMP, "ecmp", name), encoding="utf-8") as fh:
+                return fh.read()
+
+        flows = original("flows.csv").splitlines(keepends=True)
+        self.assertGreater(len(flows), 8)
+        short_row = flows[2].rstrip("\n").rsplit(",", 1)[0] + "\n"
+        finished = flows[0].rstrip("\n").split(",").index("finished")
+        row = flows[3].rstrip("\n").split(",")
+        self.assertEqual(row[finished], "1")
+        row[finished] = "0"
+        unfinished_row = ",".join(row) + "\n"
+        waits = original("waits.csv")
+        cases = [
+            ("flows.csv", "".join(flows[:2] + [short_row] + flows[3:]),
+             "flows.csv: line 3 has %d fields, the header has %d"
+             % (flows[0].count(","), flows[0].count(",") + 1)),
+            ("flows.csv", "".join(flows[:4] + [flows[4].rstrip("\n") + ",7\n"] + flows[5:]),
+             "flows.csv: line 5 has %d fields" % (flows[0].count(",") + 2)),
+            ("flows.csv", "".join(flows)[:len(flows[0]) + 40],
+             "flows.csv: line 2 has"),
+            ("flows.csv", "".join(flows)[:-3],
+             "flows.csv: line %d is cut short" % len(flows)),
+            ("flows.csv", "".join(flows[:4] + flows[9:]),
+             "flows.csv has %d rows, the manifest says %d transfers"
+             % (len(flows) - 6, len(flows) - 1)),
+            ("flows.csv", "".join(flows[:3] + [unfinished_row] + flows[4:]),
+             "flows.csv has %d finished transfers, the manifest says %d"
+             % (len(flows) - 2, len(flows) - 1)),
+            ("waits.csv", waits[:len(waits) - 3], "waits.csv: line %d is cut short"
+             % waits.count("\n")),
+        ]
+        for name, text, expected in cases:
+            with self.subTest(name=name, expected=expected):
+                run = self._damaged_copy(name, text)
+                p = support.run_tusk("report", run, "--out", run + "-report", check=False)
+                self.assertEqual(p.returncode, 2, p.stdout)
+                self.assertIn(expected, p.stdout)
+                self.assertNotIn("Traceback", p.stdout)
+                self.assertFalse(os.path.exists(run + "-report"))
+        # A field that quotes a line break (CsvField) is one record, not a damaged one.
+        df = load._read_csv(io.StringIO('a,b\n1,"x\ny"\n2,z\n'))
+        self.assertEqual(list(df["b"]), ["x\ny", "z"])
 
     def test_manifest_is_valid_json(self):
         with open(os.path.join(CMP, "ecmp", "manifest.json")) as fh:

@@ -5,6 +5,8 @@ Every table is one line of pandas, e.g. ``pd.read_csv("results/x/ecmp-s1/flows.c
 this module adds the discovery of runs and their manifests.
 """
 
+import csv
+import io
 import json
 import os
 import sqlite3
@@ -105,13 +107,69 @@ class Results:
         return sorted({r.seed for r in self.runs})
 
 
+def _field_count(line):
+    """Fields of one CSV record (tusk quotes a field only when it holds a comma, a quote or a
+    line break: results-writer.cc, CsvField)."""
+    if '"' not in line:
+        return line.count(",") + 1
+    return len(next(csv.reader([line]), []))
+
+
+def _check_fields(fh, where):
+    """Every row of the CSV text in `fh` has as many fields as its header, and the text ends
+    with a line break (tusk writes whole lines): a row cut short, or run together with the
+    next one, is a ResultsError naming the file and line, rather than the empty cells pandas
+    would quietly fill in. Returns the number of data rows."""
+    first = fh.readline()
+    if not first.strip():
+        return 0  # no header: pandas' EmptyDataError says so
+    width = _field_count(first)
+    rows, lineno, tail = 0, 1, first
+    for line in iter(fh.readline, ""):
+        lineno += 1
+        start = lineno
+        # A quoted field may hold a line break (CsvField): a record with an odd number of
+        # quotes goes on to the next line.
+        while line.count('"') % 2:
+            more = fh.readline()
+            if not more:
+                break
+            line += more
+            lineno += 1
+        tail = line
+        rows += 1
+        n = _field_count(line)
+        if n != width:
+            raise ResultsError("%s: line %d has %d fields, the header has %d (a damaged or "
+                               "truncated file)" % (where, start, n, width))
+    if not tail.endswith("\n"):
+        raise ResultsError("%s: line %d is cut short (the file does not end with a line "
+                           "break; a truncated file)" % (where, lineno))
+    return rows
+
+
 def _read_csv(path):
+    """A CSV file (a path, or a file-like object holding CSV text) as a DataFrame, after
+    _check_fields: ResultsError when it is missing, empty, or a row has the wrong number of
+    fields."""
+    where = path if isinstance(path, str) else "<CSV text>"
     try:
+        if isinstance(path, str):
+            with open(path, newline="", encoding="utf-8") as fh:
+                _check_fields(fh, where)
+        else:
+            text = path.read()
+            _check_fields(io.StringIO(text, newline=""), where)
+            path = io.StringIO(text)
         return pd.read_csv(path)
     except FileNotFoundError:
-        raise ResultsError("%s: missing" % path) from None
+        raise ResultsError("%s: missing" % where) from None
+    except UnicodeDecodeError as e:
+        raise ResultsError("%s: not UTF-8 text (%s)" % (where, e)) from None
     except pd.errors.EmptyDataError:
-        raise ResultsError("%s: empty (not even a header)" % path) from None
+        raise ResultsError("%s: empty (not even a header)" % where) from None
+    except pd.errors.ParserError as e:
+        raise ResultsError("%s: not a CSV table (%s)" % (where, e)) from None
 
 
 # The columns every reader of a table relies on, and those of them that hold numbers. A table
@@ -166,6 +224,27 @@ def read_table(source, table):
     return df
 
 
+def _check_against_manifest(flows, manifest, where):
+    """flows.csv has one row per transfer: as many rows as the manifest's `transfers`, and
+    `transfers - unfinished_transfers` of them finished (results-writer.cc writes both from
+    the same rows). A file cut at a line break, or with rows deleted, passes _check_fields
+    but not this. Manifests without the keys (older runs) are not checked."""
+    transfers = manifest.get("transfers")
+    if not isinstance(transfers, int) or isinstance(transfers, bool):
+        return
+    if len(flows) != transfers:
+        raise ResultsError("%s has %d rows, the manifest says %d transfers (a damaged or "
+                           "truncated file)" % (where, len(flows), transfers))
+    unfinished = manifest.get("unfinished_transfers")
+    if not isinstance(unfinished, int) or isinstance(unfinished, bool):
+        return
+    finished = int((pd.to_numeric(flows["finished"], errors="coerce") == 1).sum())
+    if finished != transfers - unfinished:
+        raise ResultsError("%s has %d finished transfers, the manifest says %d (%d of %d "
+                           "unfinished)" % (where, finished, transfers - unfinished, unfinished,
+                                            transfers))
+
+
 def load_run(path):
     """Load one run directory (it has manifest.json)."""
     mpath = os.path.join(path, "manifest.json")
@@ -184,6 +263,7 @@ def load_run(path):
             raise ResultsError("%s: key %r: expected a %s, found %r; not a tusk manifest"
                                % (mpath, key, kind.__name__, manifest.get(key)))
     flows = read_table(os.path.join(path, "flows.csv"), "flows")
+    _check_against_manifest(flows, manifest, os.path.join(path, "flows.csv"))
     collectives = read_table(os.path.join(path, "collectives.csv"), "collectives")
     links = read_table(os.path.join(path, "links.csv"), "links")
     def optional(name):

@@ -122,12 +122,31 @@ TEST_CASE("tusk run: bad input exits 2, names file, line and key, writes nothing
           std::string::npos);
     CHECK(!fs::exists(d / "out"));
 
+    // A --set value found wrong once the fabric is built names --set alone, not --set with
+    // the line of the file's lb.policy.
+    Write(d / "lb.toml", std::string(kSmall) + "\n[lb]\npolicy = \"ecmp\"\n");
+    o = Tusk("run " + (d / "lb.toml").string() + " --out " + (d / "out").string() +
+             " --set lb.attributes.FlowletGap=50us -q");
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("tusk: error: --set: lb.attributes.FlowletGap: policy "
+                        "ns3::EcmpLoadBalancer has no attribute 'FlowletGap'") != std::string::npos);
+    CHECK(!fs::exists(d / "out"));
+
     // Unknown policy, unknown subcommand option.
     o = Tusk("compare " + (d / "s.toml").string() + " --policies ecmp,nosuch -q");
     CHECK(o.status == 2);
     CHECK(o.output.find("nosuch") != std::string::npos);
     o = Tusk("run --no-such-flag");
     CHECK(o.status == 2);
+    // Command-line errors CLI11 finds carry the prefix every other error has.
+    o = Tusk("run --no-such-flag");
+    CHECK(o.output.rfind("tusk: error: The following argument was not expected: --no-such-flag",
+                         0) == 0);
+    o = Tusk("run " + (d / "s.toml").string() + " --seed 1.5 -q");
+    CHECK(o.status == 2);
+    CHECK(o.output.rfind("tusk: error: --seed: Value 1.5 not in range", 0) == 0);
+    CHECK(o.output.find("Run with --help for more information.") != std::string::npos);
 }
 
 TEST_CASE("tusk run: flows unfinished at the stop time exit 1 and are reported, not invented",

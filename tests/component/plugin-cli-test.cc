@@ -107,6 +107,27 @@ TEST_CASE("a library that cannot be loaded is bad input, with dlerror's text",
     CHECK_THAT(o.output, Catch::Contains("TUSK_PLUGIN_PATH"));
 }
 
+TEST_CASE("a library that registers nothing is refused as a plugin, naming it",
+          "[component][cli][plugin]")
+{
+    const fs::path d = Scratch("plugin-nothing");
+    Write(d / "s.toml", tusk_test::kSmallScenario);
+    const std::string lib =
+        (fs::path(TUSK_BINARY_DIR) / "lib" / "libtusk-no-registration.so").string();
+    REQUIRE(fs::exists(lib));
+    auto o = Tusk("run " + (d / "s.toml").string() + " -q --plugin " + lib + " --out " +
+                  (d / "r").string());
+    CHECK(o.status == 2);
+    CHECK_THAT(o.output, Catch::Contains("libtusk-no-registration.so: no tusk registration found"));
+    CHECK_FALSE(fs::exists(d / "r"));
+    o = Tusk("kinds --plugin " + lib);
+    CHECK(o.status == 2);
+    CHECK_THAT(o.output, Catch::Contains("no tusk registration found"));
+    // The real plugin is still taken.
+    o = Tusk("kinds --plugin " + Plugin());
+    CHECK(o.status == 0);
+}
+
 TEST_CASE("a plugin registering a name that is taken is bad input, not an abort",
           "[component][cli][plugin]")
 {

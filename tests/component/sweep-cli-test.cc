@@ -223,6 +223,34 @@ TEST_CASE("tusk sweep: a bad sweep file exits 2, names file, line and key, write
     CHECK(o.status == 2);
 }
 
+TEST_CASE("tusk sweep: --set or [set] on a key an axis sets is refused, naming the key and "
+          "the axis",
+          "[component][sweep]")
+{
+    // The axis' value was applied after the override, which was lost in every run.
+    auto d = Scratch("sweep-set-axis");
+    Write(d / "base.toml", kBase);
+    Write(d / "s.toml", kSweep);
+    auto o = Tusk("sweep " + (d / "s.toml").string() + " --set lb.policy=spray -q --out " +
+                  (d / "out").string());
+    INFO(o.output);
+    CHECK(o.status == 2);
+    CHECK(o.output.find("--set: lb.policy: the sweep's axis \"policy\" (line 3) sets "
+                        "lb.policy in every run") != std::string::npos);
+    CHECK(!fs::exists(d / "out"));
+    o = Tusk("sweep " + (d / "s.toml").string() + " --set lb={policy=\"spray\"} --dry-run");
+    CHECK(o.status == 2);
+    CHECK(o.output.find("--set: lb: the sweep's axis") != std::string::npos);
+    Write(d / "t.toml", std::string(kSweep) + "[set]\nseed = 7\n");
+    o = Tusk("sweep " + (d / "t.toml").string() + " --dry-run");
+    CHECK(o.status == 2);
+    CHECK(o.output.find("t.toml:10: seed: the sweep's axis \"seed\" (line 6)") !=
+          std::string::npos);
+    // A key no axis sets is taken.
+    o = Tusk("sweep " + (d / "s.toml").string() + " --set nic.receiver=selective-repeat --dry-run");
+    CHECK(o.status == 0);
+}
+
 TEST_CASE("tusk sweep: failed runs are recorded with exit status and message, the sweep goes on",
           "[component][sweep]")
 {

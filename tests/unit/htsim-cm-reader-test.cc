@@ -528,6 +528,14 @@ TEST_CASE("htsim .cm: every malformed input is an InputError naming file, line a
                      4,
                      "failure");
         RequireError("Nodes 4\nConnections 0\nFailures 1\n", 3, "Failures");
+        // Nothing within a typo's distance: no suggestion ("foo" is 3 edits from "id"), the
+        // valid tokens only.
+        auto e = RequireError(hdr + "0->1 id 1 start 0 size 1 foo 3\n", 3, "foo",
+                              "unknown token 'foo' in a connection (valid: id, start");
+        CHECK(e.Message().find("did you mean") == std::string::npos);
+        e = RequireError("Nodes 4\nConnections 0\nTriggers 1\ntrigger id 1 xyzzy\n", 4, "xyzzy",
+                         "unknown token 'xyzzy' in a trigger (valid:");
+        CHECK(e.Message().find("did you mean") == std::string::npos);
     }
     SECTION("trailing garbage and missing values")
     {

@@ -405,6 +405,19 @@ TEST_CASE("htsim topo: unknown key names the closest valid key", "[unit][topolog
         CHECK(e.Key() == "Downlink_Latency");
         CHECK(e.Message().find("did you mean 'Downlink_Latency_ns'") != std::string::npos);
     }
+    // No key within a typo's distance: no suggestion, the valid keys only.
+    const std::string far = Temp().Write("unknown3.topo", With(base, 9, "Foo 1000"));
+    try
+    {
+        ReadHtsimTopo(far);
+        FAIL("expected an InputError");
+    }
+    catch (const InputError& e)
+    {
+        CHECK(e.Key() == "Foo");
+        CHECK(e.Message().find("did you mean") == std::string::npos);
+        CHECK(e.Message().find("valid keys: ") != std::string::npos);
+    }
 }
 
 TEST_CASE("htsim topo: missing keys and blocks", "[unit][topology]")

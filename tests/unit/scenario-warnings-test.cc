@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 using namespace tusk;
 
 TEST_CASE("scenario warnings: lossy data under PFC, duplicate priorities, slow refresh",
@@ -88,4 +91,34 @@ TEST_CASE("scenario warnings: plane_link_gbps without planes or dual_tor has no 
     // Where it sets the host ports' rate, nothing to say.
     CHECK(ScenarioWarnings(LoadScenarioString(head + "planes = 2\n" + tail, "x.toml")).empty());
     CHECK(ScenarioWarnings(LoadScenarioString(head + "dual_tor = true\n" + tail, "x.toml")).empty());
+}
+
+TEST_CASE("scenario warnings: a SimAI workload's vpp and ga, which the import does not model, "
+          "are named with file, line and key",
+          "[unit][scenario][simai]")
+{
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "tusk-warnings-simai-ga.txt").string();
+    auto write = [&](const std::string& header) {
+        std::ofstream(path) << "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 ep: 1 "
+                            << header
+                            << " all_gpus: 4 checkpoints: 0 checkpoint_initiates: 0\n1\n"
+                               "l -1 1 ALLREDUCE 1024 1 NONE 0 1 NONE 0 1\n";
+    };
+    ScenarioSpec spec;
+    spec.jobs.emplace_back();
+    spec.jobs[0].file = path;
+    write("pp: 2 vpp: 1 ga: 1");
+    CHECK(ScenarioWarnings(spec).empty());
+    write("pp: 2 vpp: 1 ga: 24");
+    auto w = ScenarioWarnings(spec);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].rfind(path + ":1: ga: 24: gradient accumulation is not modelled", 0) == 0);
+    write("pp: 1 vpp: 4 ga: 1"); // without a pipeline, virtual stages change nothing
+    CHECK(ScenarioWarnings(spec).empty());
+    write("pp: 2 vpp: 4 ga: 1");
+    w = ScenarioWarnings(spec);
+    REQUIRE(w.size() == 1);
+    CHECK(w[0].rfind(path + ":1: vpp: 4: virtual pipeline stages are not modelled", 0) == 0);
+    std::filesystem::remove(path);
 }

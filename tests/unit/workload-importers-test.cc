@@ -113,6 +113,11 @@ TEST_CASE("workload_analytical.txt: header, 1789 layers, group mapping, DP scali
     CHECK(w.allGpus == 9216);
     CHECK(w.ppCommBytes == 50331648);
     CHECK(w.layers.size() == 1789);
+    // vpp: 8 and ga: 24 are not modelled: each a warning naming the file, line 1 and the key.
+    REQUIRE(w.warnings.size() == 2);
+    const std::string at = Data("simai/workload_analytical.txt") + ":1: ";
+    CHECK(w.warnings[0].rfind(at + "vpp: 8: virtual pipeline stages are not modelled", 0) == 0);
+    CHECK(w.warnings[1].rfind(at + "ga: 24: gradient accumulation is not modelled", 0) == 0);
     // tusk's DP = 9216 / (2 * 12 * 16) = 24 (SimAI's DP_EP group); SimAI's DP (384) is dpep.
     CHECK(w.Dp() == 24);
     CHECK(MapSimAiComm("ALLREDUCE", "fwd").group == "tp");
@@ -213,6 +218,12 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
         const auto e = Error([&] { ReadHpccTopology(f.path); });
         CHECK(e.Key() == "error_rate");
         CHECK(e.Line() == 3u);
+        // The way a scenario gives per-link loss, not an ns-3 call a scenario user cannot make.
+        const std::string what = e.what();
+        CHECK(what.find("[[failures]] entry with kind = \"loss\", loss_rate = 0.01 and at_us = 0 "
+                        "on the link of nodes 0 and 1") != std::string::npos);
+        CHECK(what.find("[[failure_rates]]") != std::string::npos);
+        CHECK(what.find("ReceiveErrorModel") == std::string::npos);
     }
     {
         // A dual-ToR host (Alibaba HPN style): host node 2 links to switches 0 and 1. Read as

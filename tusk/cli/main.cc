@@ -130,6 +130,11 @@ main(int argc, char** argv)
     locateOpts.whatIfRunner = tusk::RunWhatIf; // --what-if runs derived scenarios
     tusk::PluginOptions plugins(app); // --plugin on the commands that read scenarios
     SetExitStatusFooters(app);
+    // Errors CLI11 finds (an unknown option, a value out of range) carry the prefix of every
+    // other error; CLI11's own "simple" message, otherwise.
+    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+        return "tusk: error: " + std::string(e.what()) + "\nRun with --help for more information.\n";
+    });
 
     try
     {

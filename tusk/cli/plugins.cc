@@ -1,4 +1,5 @@
 #include "cli/plugins.h"
+#include "cli/kinds.h"
 #include <fmt/format.h>
 
 #include "fabric/model/registry.h"
@@ -6,6 +7,8 @@
 #include "sweep/sweep-plan.h" // Sha256Hex
 
 #include "fabric/model/input-error.h"
+
+#include "ns3/type-id.h"
 
 #include <CLI/CLI.hpp>
 
@@ -68,6 +71,10 @@ LoadPlugin(const std::string& path, const std::string& where)
     // A name the plugin registers that is taken already (a built-in kind, or the same library
     // under another path) is reported here, not an abort inside dlopen.
     std::vector<std::string> clashes;
+    // What is registered before: a library that adds no kind (every registry `tusk kinds`
+    // lists) and no ns-3 TypeId is not a tusk plugin, or is one loaded already.
+    const std::string kindsBefore = KindsText();
+    const uint16_t typeIdsBefore = ns3::TypeId::GetRegisteredN();
     ns3::SetPluginRegistrationErrors(&clashes);
     void* handle = ::dlopen(abs.c_str(), RTLD_NOW | RTLD_GLOBAL);
     ns3::SetPluginRegistrationErrors(nullptr);
@@ -84,6 +91,15 @@ LoadPlugin(const std::string& path, const std::string& where)
                              (clashes.size() > 1
                                   ? fmt::format(" (and {} more)", clashes.size() - 1)
                                   : std::string()));
+    }
+    if (ns3::TypeId::GetRegisteredN() == typeIdsBefore && KindsText() == kindsBefore)
+    {
+        throw InputError(where, 0, "",
+                         "plugin " + abs +
+                             ": no tusk registration found (it registers no policy, path "
+                             "selector, congestion control, loss recovery, topology, failure, "
+                             "fabric or collective kind and no ns-3 TypeId): not a tusk plugin, "
+                             "or one loaded already (docs/extending.md, \"A plugin\")");
     }
     Loaded().push_back({abs, FileSha256(abs)});
     return Loaded().back();

@@ -219,9 +219,11 @@ HtsimFlowLines(const RunResult& r)
     for (const FlowRow* f : Completed(r))
     {
         const std::string t = StreamDouble(static_cast<double>(f->startPs + f->fctSenderPs) / 1e6);
+        // Both sources count whole packets: UecSrc its packets times the MSS, RoceSrc its last
+        // cumulative ACK, the last byte of the last MSS-sized packet (roce.cpp, processAck).
+        const uint64_t packets = (f->bytes + mss - 1) / mss;
         if (uec)
         {
-            const uint64_t packets = (f->bytes + mss - 1) / mss;
             s += fmt::format("Flow Uec_{}_{} flowId {} uecSrc {} finished at {} total messages 1 "
                              "total packets {} RTS 0 total bytes {}\n",
                              f->src, f->dst, f->id, index.at(f), t, packets, packets * mss);
@@ -229,7 +231,7 @@ HtsimFlowLines(const RunResult& r)
         else
         {
             s += fmt::format("Flow Roce_{}_{} {} finished at {} total bytes {}\n", f->src, f->dst,
-                             f->id, t, f->bytes);
+                             f->id, t, packets * mss);
         }
     }
     return s;

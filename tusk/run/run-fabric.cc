@@ -184,9 +184,11 @@ ConfigureLoadBalancer(const ScenarioSpec& spec, const RunPlan& plan, const Topol
         const auto sep = e.Key().rfind("::");
         const std::string key =
             sep == std::string::npos ? "lb.policy" : "lb.attributes." + e.Key().substr(sep + 2);
-        throw InputError(spec.FileOf(key),
-                         spec.LineOf(key) ? spec.LineOf(key) : spec.LineOf("lb.policy"), key,
-                         e.Message());
+        // The key's own origin (its line, or --set alone); a value the policy preset gave has
+        // none and is reported at lb.policy's (file and line together, never --set with a
+        // line of the file).
+        const std::string origin = spec.keyLines.count(key) ? key : "lb.policy";
+        throw InputError(spec.FileOf(origin), spec.LineOf(origin), key, e.Message());
     }
     helper.SetSeed(spec.seed, spec.lb.sameSeedEverywhere);
     if (!RunAttributes::DeclaringPath(policy, "Seed").empty())

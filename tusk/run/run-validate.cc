@@ -11,6 +11,7 @@
 #include "lb-policies/policy-registry.h"
 
 #include "fabric/model/ib-credits.h"
+#include "importers/model/simai-workload.h"
 #include "fabric/model/load-balancer.h"
 #include "rdma/model/rdma-nic.h"
 
@@ -360,6 +361,23 @@ ScenarioWarnings(const ScenarioSpec& spec)
     if (!headroom.empty())
     {
         w.push_back(headroom);
+    }
+    // A SimAI workload's header values the import does not model (vpp, ga), as --hpcc-config
+    // warns of the keys it ignores. A file that cannot be read is the workload's error, later.
+    for (const auto& job : spec.jobs)
+    {
+        if (job.file.empty())
+        {
+            continue;
+        }
+        try
+        {
+            const ns3::SimAiWorkload simai = ns3::ReadSimAiWorkload(job.file);
+            w.insert(w.end(), simai.warnings.begin(), simai.warnings.end());
+        }
+        catch (const ns3::InputError&)
+        {
+        }
     }
     return w;
 }

@@ -449,8 +449,9 @@ ApplyHpccConfig(std::istream& stream, const std::string& path, ScenarioSpec& spe
             if (any)
             {
                 warnings.push_back(where(e) + ": not modelled by --hpcc-config; give link errors "
-                                              "and failures in the scenario ([[failures]], "
-                                              "ReceiveErrorModel)");
+                                              "and failures in the scenario ([[failures]] or "
+                                              "[[failure_rates]] with kind = \"loss\" and a "
+                                              "loss_rate)");
             }
         }
         else if (key == "PINT_LOG_BASE" || key == "PINT_PROB")

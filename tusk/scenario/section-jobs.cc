@@ -173,8 +173,12 @@ JobRows()
                  "A SimAI / AICB workload file (`HYBRID_TRANSFORMER_FWD_IN_BCKWD` format, "
                  "[data/simai/](../data/simai/README.md)): TP, PP, EP from its header, DP = "
                  "`ranks` / (TP × PP × EP) — a large workload is mapped onto fewer ranks by "
-                 "scaling DP only, and the manifest's `jobs[].note` says so. Inconsistent headers "
-                 "and malformed lines are errors naming the file's line.",
+                 "scaling DP only, and the manifest's `jobs[].note` says so. Not modelled: `ga` "
+                 "(gradient accumulation: an iteration is one forward and backward pass) and "
+                 "`vpp` (virtual pipeline stages); `ga` > 1, or `vpp` > 1 with `pp` > 1, is a "
+                 "warning naming the file, line and key (printed, and in the manifest's "
+                 "`warnings`). Inconsistent headers and malformed lines are errors naming the "
+                 "file's line.",
                  [](const J& j) { return j.file.empty() ? nlohmann::json() : nlohmann::json(j.file); })
             .Default("none"),
         Later<J>("collectives", "array of tables", "",

@@ -846,6 +846,32 @@ BuildRun(SweepRun& run, const toml::table& base, const std::vector<RunEdit>& edi
 SweepPlan
 ExpandSweep(const SweepSpec& spec, const std::string& root)
 {
+    // An override of a key an axis sets (or of a table holding it, or a key inside it) would
+    // be replaced by the axis' value in every run: refused rather than silently lost.
+    auto overlaps = [](const std::string& a, const std::string& b) {
+        const std::string& shorter = a.size() <= b.size() ? a : b;
+        const std::string& longer = a.size() <= b.size() ? b : a;
+        return longer.compare(0, shorter.size(), shorter) == 0 &&
+               (longer.size() == shorter.size() || longer[shorter.size()] == '.' ||
+                longer[shorter.size()] == '[');
+    };
+    for (const RunEdit& e : spec.sets)
+    {
+        for (const auto& a : spec.axes)
+        {
+            for (const auto& k : a.keys)
+            {
+                if (overlaps(e.key, k))
+                {
+                    throw InputError(e.file.empty() ? spec.file : e.file, e.line, e.key,
+                                     "the sweep's axis \"" + a.name + "\" (line " +
+                                         std::to_string(a.line) + ") sets " + k +
+                                         " in every run, which would override this; remove "
+                                         "one or the other");
+                }
+            }
+        }
+    }
     SweepPlan plan;
     plan.name = spec.name;
     plan.sourceFile = spec.file;

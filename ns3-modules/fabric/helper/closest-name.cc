@@ -58,4 +58,14 @@ ClosestName(const std::string& word,
     return best;
 }
 
+std::string
+CloseName(const std::string& word,
+          const std::vector<std::string>& candidates,
+          LetterCase letterCase)
+{
+    const std::string best = ClosestName(word, candidates, letterCase);
+    const size_t limit = word.size() <= 2 ? 1 : word.size() <= 5 ? 2 : word.size() / 3;
+    return !best.empty() && EditDistance(word, best, letterCase) <= limit ? best : "";
+}
+
 } // namespace ns3

@@ -35,6 +35,16 @@ std::string ClosestName(const std::string& word,
                         const std::vector<std::string>& candidates,
                         LetterCase letterCase = LetterCase::SENSITIVE);
 
+/**
+ * \brief As ClosestName, but only a candidate close enough to be a plausible typo: at most 1
+ * edit from a word of up to 2 characters, 2 from one of up to 5, |word| / 3 from a longer one.
+ * \return "" when no candidate is that close (a suggestion would mislead: "foo" is not a
+ *         misspelt "id")
+ */
+std::string CloseName(const std::string& word,
+                      const std::vector<std::string>& candidates,
+                      LetterCase letterCase = LetterCase::SENSITIVE);
+
 } // namespace ns3
 
 #endif

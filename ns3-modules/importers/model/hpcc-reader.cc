@@ -298,8 +298,13 @@ ReadHpccTopology(const std::string& path)
         }
         if (e != 0)
         {
-            in.Fail("error_rate", "per-link loss is not read from topology files: expected 0; "
-                                  "got " + err + " (install a ReceiveErrorModel instead)");
+            in.Fail("error_rate",
+                    "per-link loss is not read from topology files: expected 0; got " + err +
+                        ". Give it in the scenario: a [[failures]] entry with kind = \"loss\", "
+                        "loss_rate = " + err + " and at_us = 0 on the link of nodes " +
+                        std::to_string(a) + " and " + std::to_string(b) +
+                        ", or [[failure_rates]] with kind = \"loss\" for lossy links drawn at "
+                        "random (docs/scenario-format.md)");
         }
         if (!isSwitch[a] && !isSwitch[b])
         {

@@ -35,12 +35,16 @@ const char* const kTriggerFields[] = {"id", "oneshot", "multishot", "barrier", "
 const char* const kLineStarts[] =
     {"Nodes", "Connections", "Triggers", "Failures", "SRC->DST", "trigger", "failure"};
 
+/** "; did you mean 'x'?" for the valid word within a typo's distance of `word` (CloseName);
+ *  "" when none is that close. */
 template <size_t N>
 std::string
-Closest(const std::string& word, const char* const (&valid)[N])
+DidYouMean(const std::string& word, const char* const (&valid)[N])
 {
-    return ClosestName(word, std::vector<std::string>(std::begin(valid), std::end(valid)),
-                       LetterCase::INSENSITIVE);
+    const std::string near =
+        CloseName(word, std::vector<std::string>(std::begin(valid), std::end(valid)),
+                  LetterCase::INSENSITIVE);
+    return near.empty() ? "" : "; did you mean '" + near + "'?";
 }
 
 template <size_t N>
@@ -207,7 +211,7 @@ CmReader::Read()
             }
             else
             {
-                msg += "; did you mean '" + Closest(first, kLineStarts) + "'?";
+                msg += DidYouMean(first, kLineStarts);
             }
             msg += " (expected one of " + JoinList(kLineStarts) + ")";
             Fail(line, first, msg);
@@ -528,8 +532,8 @@ CmReader::ParseConnection(const std::vector<std::string>& tok, unsigned line)
         {
             Fail(line,
                  key,
-                 "unknown token " + Quote(key) + " in a connection; did you mean '" +
-                     Closest(key, kConnectionFields) + "'? (valid: " +
+                 "unknown token " + Quote(key) + " in a connection" +
+                     DidYouMean(key, kConnectionFields) + " (valid: " +
                      JoinList(kConnectionFields) + ")");
         }
         lastKey = key;
@@ -622,8 +626,8 @@ CmReader::ParseTrigger(const std::vector<std::string>& tok, unsigned line)
         {
             Fail(line,
                  key,
-                 "unknown token " + Quote(key) + " in a trigger; did you mean '" +
-                     Closest(key, kTriggerFields) + "'? (valid: " + JoinList(kTriggerFields) +
+                 "unknown token " + Quote(key) + " in a trigger" +
+                     DidYouMean(key, kTriggerFields) + " (valid: " + JoinList(kTriggerFields) +
                      ")");
         }
         lastKey = key;

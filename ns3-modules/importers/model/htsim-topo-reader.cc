@@ -343,11 +343,12 @@ HtsimTopoReader::ParseLine(unsigned lineNo, const std::vector<std::string>& tok)
             all += (all.empty() ? "" : ", ") + std::string(k.name);
         }
         // The token is the key, when it looks like one (a file that is not a .topo: quoted).
+        const std::string near = CloseName(tok[0], names, LetterCase::INSENSITIVE);
         Fail(lineNo,
              PlainKey(tok[0]),
              std::string("expected a known key") +
-                 (PlainKey(tok[0]).empty() ? "; got " + QuoteExcerpt(tok[0]) : "") + " (did you mean '" +
-                 ClosestName(tok[0], names, LetterCase::INSENSITIVE) + "'?); valid keys: " + all);
+                 (PlainKey(tok[0]).empty() ? "; got " + QuoteExcerpt(tok[0]) : "") +
+                 (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; valid keys: " + all);
     }
     const uint64_t value = ParseValue(lineNo, *key, tok);
 

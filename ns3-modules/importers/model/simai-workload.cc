@@ -186,6 +186,19 @@ ReadSimAiWorkload(const std::string& path)
     {
         w.ppCommBytes = values["pp_comm"];
     }
+    const std::string at = path + ":" + std::to_string(headLine) + ": ";
+    if (w.vpp > 1 && w.pp > 1) // without a pipeline (pp 1) virtual stages change nothing
+    {
+        w.warnings.push_back(at + "vpp: " + std::to_string(w.vpp) +
+                             ": virtual pipeline stages are not modelled; the iteration is "
+                             "imported as with vpp: 1");
+    }
+    if (w.ga > 1)
+    {
+        w.warnings.push_back(at + "ga: " + std::to_string(w.ga) +
+                             ": gradient accumulation is not modelled; an iteration is one "
+                             "forward and backward pass, as with ga: 1");
+    }
     const uint64_t model = uint64_t(w.tp) * w.pp;
     if (w.allGpus % model != 0 || (w.allGpus / model) % w.ep != 0)
     {

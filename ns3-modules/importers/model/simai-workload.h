@@ -25,8 +25,9 @@
  * collective (non-blocking: it overlaps the rest of the backward pass); the iteration ends
  * when every collective is done. With pp > 1 and pp_comm > 0, a pipeline send of pp_comm
  * bytes between adjacent stages follows the forward pass and the backward pass.
- * Not modelled: vpp, ga (one pass per iteration), checkpoint recomputation, wg_update time
- * (added to the weight-gradient compute), the dependency column.
+ * Not modelled: vpp, ga (one pass per iteration; vpp > 1 with pp > 1, or ga > 1, is a
+ * warning, SimAiWorkload::warnings), checkpoint recomputation, wg_update time (added to the
+ * weight-gradient compute), the dependency column.
  */
 #ifndef TUSK_SIMAI_WORKLOAD_H
 #define TUSK_SIMAI_WORKLOAD_H
@@ -71,6 +72,10 @@ struct SimAiWorkload
     uint32_t allGpus = 0;
     uint64_t ppCommBytes = 0;
     std::vector<SimAiLayer> layers;
+    /** Header values the import does not model and that change SimAI's iteration (vpp > 1
+     *  with pp > 1, ga > 1), one sentence each naming file, line and key ("FILE:1: ga: ..."): the caller
+     *  adds them to the run's warnings. */
+    std::vector<std::string> warnings;
 
     /** tusk's DP degree at all_gpus ranks: all_gpus / (tp * pp * ep). */
     uint32_t Dp() const { return allGpus / (tp * pp * ep); }
