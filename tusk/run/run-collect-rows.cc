@@ -293,13 +293,13 @@ namespace
 template <class Row>
 void
 AppendCollectiveRowsOf(const RowSources& src,
-                     const Row* rows,
-                     uint64_t first,
-                     uint64_t last,
-                     uint64_t cFirst,
-                     uint64_t cEnd,
-                     std::vector<CollectiveRow>& collectives,
-                     std::vector<WaitRow>& waits)
+                       const Row* rows,
+                       uint64_t first,
+                       uint64_t last,
+                       uint64_t cFirst,
+                       uint64_t cEnd,
+                       std::vector<CollectiveRow>& collectives,
+                       std::vector<WaitRow>& waits)
 {
     const BuiltFabric& built = src.built;
     const Executor& executor = src.executor;

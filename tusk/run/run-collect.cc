@@ -282,8 +282,9 @@ CollectResults(const ScenarioSpec& spec,
         {
             // At least kStreamChunk transfers, ending where a (collective, step) ends.
             uint64_t b = std::min<uint64_t>(a + kStreamChunk, n);
-            while (b < n && workload.transfers[b].collective == workload.transfers[b - 1].collective &&
-                   workload.transfers[b].step == workload.transfers[b - 1].step)
+            const auto& ts = workload.transfers;
+            while (b < n && ts[b].collective == ts[b - 1].collective &&
+                   ts[b].step == ts[b - 1].step)
             {
                 ++b;
             }
