@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -661,4 +662,75 @@ TEST_CASE("late duplicates of a retired iteration do not break packet conservati
     // What the rows still count in flight, less what arrived since, is what the fabric holds.
     CHECK(rowsInFlight - static_cast<int64_t>(r.conservation.settledAfterRows) <=
           static_cast<int64_t>(r.conservation.inFlight));
+}
+
+namespace
+{
+
+/** A standalone ring all-reduce (workload.kind = "ring-allreduce") over the 48 hosts of a
+ *  4x2x12 leaf-spine: 2 x 47 x 48 = 4,512 transfers, more than the 4,096 flow rows a streamed
+ *  whole build writes at a time (run-collect.cc), so its rows go out in two chunks. */
+tusk::ScenarioSpec
+StandaloneRing()
+{
+    tusk::ScenarioSpec s = LeafSpine(4, 2, 12, 100);
+    s.workload.kind = "ring-allreduce";
+    s.workload.bytes = 48 * 1024;
+    s.lb.policy = "spray"; // several paths per flow: the critical flow's paths column
+    return s;
+}
+
+} // namespace
+
+TEST_CASE("a standalone collective's rows streamed a few steps at a time are the rows kept in "
+          "memory, byte for byte",
+          "[component][memory]")
+{
+    // A whole build (not a job) whose transfers come a collective step after another:
+    // flows.csv is written a chunk of whole steps at a time, collectives.csv and waits.csv at
+    // the end from what they read of the flows (CollectiveFlow), the critical flow's row built
+    // again. Finished, and stopped with steps under way (unfinished steps, no critical flow).
+    for (const bool stopped : {false, true})
+    {
+        CAPTURE(stopped);
+        tusk::ScenarioSpec s = StandaloneRing();
+        if (stopped)
+        {
+            s.stopTimePs = 30'000'000; // 30 us: some steps done, most not started
+            s.requireFinish = false;
+        }
+        std::filesystem::path dir;
+        const tusk::RunResult streamed = RunStreamed(s, dir);
+        const tusk::RunResult kept = Run(s);
+        REQUIRE(kept.finished == !stopped);
+        REQUIRE(kept.flows.size() == 2 * 47 * 48);
+        REQUIRE(streamed.streamed.active);
+        CHECK(streamed.flows.empty());
+        CHECK(streamed.collectives.empty());
+        CHECK(streamed.waits.empty());
+        CHECK(streamed.streamed.flows == kept.flows.size());
+        CHECK(streamed.streamed.waits == kept.waits.size());
+        CHECK(ReadFile(dir / "flows.csv") == tusk::FlowsCsv(kept));
+        CHECK(ReadFile(dir / "collectives.csv") == tusk::CollectivesCsv(kept));
+        CHECK(ReadFile(dir / "waits.csv") == tusk::WaitsCsv(kept));
+        REQUIRE(kept.collectives.size() == 1);
+        CHECK((kept.collectives[0].criticalFlow >= 0) == !stopped);
+        // Chunks of whole steps: at least 4,096 rows, at most 4,096 plus one step's 48.
+        CAPTURE(streamed.streamed.maxRowsHeld);
+        CHECK(streamed.streamed.maxRowsHeld >= 4096);
+        CHECK(streamed.streamed.maxRowsHeld < 4096 + 48);
+        const tusk::RunSummary& a = streamed.summary;
+        const tusk::RunSummary& k = kept.summary;
+        CHECK(a.flows == k.flows);
+        CHECK(a.unfinished == k.unfinished);
+        CHECK(a.meanSlowdown == k.meanSlowdown);
+        CHECK(a.p99Slowdown == k.p99Slowdown);
+        CHECK(a.maxSlowdown == k.maxSlowdown);
+        CHECK(a.p99FairSlowdown == k.p99FairSlowdown);
+        // (no CCT, NaN, when the collective did not finish)
+        CHECK((a.cctUs == k.cctUs || (std::isnan(a.cctUs) && std::isnan(k.cctUs))));
+        CHECK(std::isnan(k.cctUs) == stopped);
+        CHECK(streamed.invariantViolations == kept.invariantViolations);
+        std::filesystem::remove_all(dir);
+    }
 }

@@ -64,14 +64,16 @@ struct RowSources
 /**
  * \brief flows.csv's rows of transfers [first, last), appended to `rows` in id order, from the
  * sink's times and the executor's records (each record's path and message lists freed once
- * its row is built); `lastCompletion` maxed with their delivery and acknowledgement times, ps.
+ * its row is built, unless `keepRecords`: the row can then be built again, the same);
+ * `lastCompletion` maxed with their delivery and acknowledgement times, ps.
  * The collective-aware ideal is left to ApplyFairShare.
  */
 void AppendFlowRows(const RowSources& src,
                     uint64_t first,
                     uint64_t last,
                     std::vector<FlowRow>& rows,
-                    uint64_t& lastCompletion);
+                    uint64_t& lastCompletion,
+                    bool keepRecords = false);
 
 /**
  * The collective-aware ideals of the last few calls of ApplyFairShare, keyed by their whole
@@ -99,12 +101,47 @@ void ApplyFairShare(const RowSources& src,
                     FairShareCache* cache = nullptr);
 
 /**
+ * What collectives.csv's and waits.csv's rows read of a flow row (the fields of FlowRow of the
+ * same names): 64 bytes against a FlowRow's 328 and its paths, kept for every transfer of a
+ * collective whose flow rows are streamed before the collective's own rows are built
+ * (CollectResults on a whole build, RunOptions::streamRows).
+ */
+struct CollectiveFlow
+{
+    uint64_t id = 0;
+    uint64_t bytes = 0;
+    uint64_t startPs = 0;
+    uint64_t finishPs = 0;
+    uint64_t idealFctPs = 0;
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    int32_t collective = -1;
+    int32_t step = -1;
+    bool started = false;
+    bool finished = false;
+    bool scaleUp = false;
+};
+
+/** The fields of `f` collectives.csv's and waits.csv's rows read. */
+CollectiveFlow CollectiveFlowOf(const FlowRow& f);
+
+/**
  * \brief collectives.csv's rows of collectives [cFirst, cEnd) and their waits.csv rows,
  * appended in collective order, from the flow rows of transfers [first, last) (rows[k] is
  * transfer first + k), which must include every transfer of those collectives.
  */
 void AppendCollectiveRows(const RowSources& src,
                           const FlowRow* rows,
+                          uint64_t first,
+                          uint64_t last,
+                          uint64_t cFirst,
+                          uint64_t cEnd,
+                          std::vector<CollectiveRow>& collectives,
+                          std::vector<WaitRow>& waits);
+/** \brief As above, from the slim rows of transfers [first, last) (rows[k] is transfer
+ *  first + k): the same rows. */
+void AppendCollectiveRows(const RowSources& src,
+                          const CollectiveFlow* rows,
                           uint64_t first,
                           uint64_t last,
                           uint64_t cFirst,

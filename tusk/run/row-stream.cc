@@ -362,6 +362,23 @@ RowStream::RowStream(const std::string& dir,
 RowStream::~RowStream() = default;
 
 void
+RowStream::Write(size_t part, int i, const std::string& text)
+{
+    // Part 0 into the staged file itself, the others into their scratch files.
+    if (part == 0)
+    {
+        m_files[i]->Write(text);
+        return;
+    }
+    Part& p = *m_parts.at(part);
+    if (!p.files[i])
+    {
+        p.files[i] = std::make_unique<ScratchText>(m_dir);
+    }
+    p.files[i]->Write(text);
+}
+
+void
 RowStream::Add(size_t part,
                uint64_t first,
                const std::vector<FlowRow>& flows,
@@ -369,25 +386,12 @@ RowStream::Add(size_t part,
                const std::vector<WaitRow>& waits)
 {
     Part& p = *m_parts.at(part);
-    // Part 0 into the staged file itself, the others into their scratch files.
-    const auto write = [&](int i, const std::string& text) {
-        if (part == 0)
-        {
-            m_files[i]->Write(text);
-            return;
-        }
-        if (!p.files[i])
-        {
-            p.files[i] = std::make_unique<ScratchText>(m_dir);
-        }
-        p.files[i]->Write(text);
-    };
+    const auto write = [&](int i, const std::string& text) { Write(part, i, text); };
     const auto rowOf = [&](int64_t t) -> const FlowRow& {
         return flows.at(static_cast<size_t>(static_cast<uint64_t>(t) - first));
     };
     m_maxRowsHeld = std::max<uint64_t>(m_maxRowsHeld, flows.size());
     m_totals.flows += flows.size();
-    m_totals.waits += waits.size();
 
     // flows.csv, and what the summary and the invariants read of each flow (as Summarize and
     // InvariantViolations on RunResult::flows, in the same order: SummarizeFlow).
@@ -410,7 +414,18 @@ RowStream::Add(size_t part,
         m_totals.flowsInFlight += f.pktsInFlight;
     }
     write(0, m_text);
+    AddCollectives(part, collectives, waits, rowOf);
+}
 
+void
+RowStream::AddCollectives(size_t part,
+                          const std::vector<CollectiveRow>& collectives,
+                          const std::vector<WaitRow>& waits,
+                          const std::function<const FlowRow&(int64_t)>& rowOf)
+{
+    Part& p = *m_parts.at(part);
+    const auto write = [&](int i, const std::string& text) { Write(part, i, text); };
+    m_totals.waits += waits.size();
     m_text.clear();
     for (const CollectiveRow& c : collectives)
     {

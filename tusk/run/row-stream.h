@@ -2,7 +2,10 @@
  * tusk: flows.csv, collectives.csv and waits.csv written while a run runs (RunOptions::
  * streamRows). A [[jobs]] workload built iteration by iteration (lazy-jobs.h) hands each
  * retiring iteration's rows here; they are appended to the staged files and dropped, so the
- * rows a run holds do not grow with its iterations. The files are byte-identical to what
+ * rows a run holds do not grow with its iterations; a whole build whose transfers come a
+ * collective step after another (a standalone collective) hands its flow rows a few steps at a
+ * time and its collective and wait rows at the end (AddCollectives, CollectResults). The
+ * files are byte-identical to what
  * WriteRunFiles writes from RunResult's tables, and the summary's flow part and the per-flow
  * invariants are the same values Summarize and InvariantViolations compute from the rows.
  *
@@ -33,6 +36,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -113,6 +117,17 @@ class RowStream
              const std::vector<FlowRow>& flows,
              const std::vector<CollectiveRow>& collectives,
              const std::vector<WaitRow>& waits);
+    /**
+     * \brief Collective and wait rows of part `part` whose flow rows were added before (a
+     * whole build streamed a few collective steps at a time, CollectResults): `flowOf(t)` is
+     * the flow row of transfer t that a collective's critical flow or a wait's last transfer
+     * names (its id, slowdown and paths are read).
+     * \throws WriteError
+     */
+    void AddCollectives(size_t part,
+                        const std::vector<CollectiveRow>& collectives,
+                        const std::vector<WaitRow>& waits,
+                        const std::function<const FlowRow&(int64_t)>& flowOf);
     /** \brief The files completed (parts joined in order, synced, renamed) and what the run
      *  keeps of the rows (StreamedRows). \throws WriteError */
     void Finish(StreamedRows& out);
@@ -120,6 +135,8 @@ class RowStream
   private:
     class ScratchText;
     struct Part;
+    /** Append `text` to file i (flows, collectives, waits) of part `part`. */
+    void Write(size_t part, int i, const std::string& text);
     std::string m_dir; //!< the staging folder (the staged files and the scratch files)
     std::string m_policy;
     std::vector<uint32_t> m_nodeIds;

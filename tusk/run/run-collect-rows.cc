@@ -60,7 +60,8 @@ AppendFlowRows(const RowSources& src,
                uint64_t first,
                uint64_t last,
                std::vector<FlowRow>& rows,
-               uint64_t& lastCompletion)
+               uint64_t& lastCompletion,
+               bool keepRecords)
 {
     const ScenarioSpec& spec = src.spec;
     const TopologyGraph& graph = src.graph;
@@ -162,7 +163,10 @@ AppendFlowRows(const RowSources& src,
         rows.push_back(std::move(row));
         // Its paths and messages are in the row now: free them before the next row is built,
         // so the two copies of a transfer's results are not held for every transfer at once.
-        executor.exec->ReleaseRecord(t);
+        if (!keepRecords)
+        {
+            executor.exec->ReleaseRecord(t);
+        }
     }
 }
 
@@ -263,19 +267,43 @@ ApplyFairShare(const RowSources& src,
     }
 }
 
+CollectiveFlow
+CollectiveFlowOf(const FlowRow& f)
+{
+    CollectiveFlow c;
+    c.id = f.id;
+    c.bytes = f.bytes;
+    c.startPs = f.startPs;
+    c.finishPs = f.finishPs;
+    c.idealFctPs = f.idealFctPs;
+    c.src = f.src;
+    c.dst = f.dst;
+    c.collective = f.collective;
+    c.step = f.step;
+    c.started = f.started;
+    c.finished = f.finished;
+    c.scaleUp = f.scaleUp;
+    return c;
+}
+
+namespace
+{
+
+/** AppendCollectiveRows over FlowRow or CollectiveFlow (the fields both have). */
+template <class Row>
 void
-AppendCollectiveRows(const RowSources& src,
-                     const FlowRow* rows,
-                     uint64_t first,
-                     uint64_t last,
-                     uint64_t cFirst,
-                     uint64_t cEnd,
-                     std::vector<CollectiveRow>& collectives,
-                     std::vector<WaitRow>& waits)
+AppendCollectiveRowsOf(const RowSources& src,
+                       const Row* rows,
+                       uint64_t first,
+                       uint64_t last,
+                       uint64_t cFirst,
+                       uint64_t cEnd,
+                       std::vector<CollectiveRow>& collectives,
+                       std::vector<WaitRow>& waits)
 {
     const BuiltFabric& built = src.built;
     const Executor& executor = src.executor;
-    const auto rowOf = [&](uint32_t t) -> const FlowRow& { return rows[t - first]; };
+    const auto rowOf = [&](uint32_t t) -> const Row& { return rows[t - first]; };
     std::vector<std::vector<uint32_t>> transfersOf(cEnd - cFirst);
     for (uint64_t t = first; t < last; ++t)
     {
@@ -312,7 +340,7 @@ AppendCollectiveRows(const RowSources& src,
         std::map<uint32_t, HostBytes> bytes;
         for (uint32_t t : transfersOf[c - cFirst])
         {
-            const FlowRow& f = rowOf(t);
+            const Row& f = rowOf(t);
             const bool su = f.scaleUp;
             (su ? bytes[f.src].suSent : bytes[f.src].netSent) += f.bytes;
             (su ? bytes[f.dst].suRecv : bytes[f.dst].netRecv) += f.bytes;
@@ -346,7 +374,7 @@ AppendCollectiveRows(const RowSources& src,
         std::vector<bool> stepUnfinished(cs.steps, false);
         for (uint32_t t : transfersOf[c - cFirst])
         {
-            const FlowRow& f = rowOf(t);
+            const Row& f = rowOf(t);
             if (!f.finished && f.step >= 0 && static_cast<uint32_t>(f.step) < cs.steps)
             {
                 stepUnfinished[f.step] = true;
@@ -379,7 +407,7 @@ AppendCollectiveRows(const RowSources& src,
         wt.reserve(transfersOf[c - cFirst].size());
         for (uint32_t t : transfersOf[c - cFirst])
         {
-            const FlowRow& f = rowOf(t);
+            const Row& f = rowOf(t);
             WaitTransfer w;
             w.src = f.src;
             w.dst = f.dst;
@@ -430,6 +458,34 @@ AppendCollectiveRows(const RowSources& src,
         }
         collectives.push_back(row);
     }
+}
+
+} // namespace
+
+void
+AppendCollectiveRows(const RowSources& src,
+                     const FlowRow* rows,
+                     uint64_t first,
+                     uint64_t last,
+                     uint64_t cFirst,
+                     uint64_t cEnd,
+                     std::vector<CollectiveRow>& collectives,
+                     std::vector<WaitRow>& waits)
+{
+    AppendCollectiveRowsOf(src, rows, first, last, cFirst, cEnd, collectives, waits);
+}
+
+void
+AppendCollectiveRows(const RowSources& src,
+                     const CollectiveFlow* rows,
+                     uint64_t first,
+                     uint64_t last,
+                     uint64_t cFirst,
+                     uint64_t cEnd,
+                     std::vector<CollectiveRow>& collectives,
+                     std::vector<WaitRow>& waits)
+{
+    AppendCollectiveRowsOf(src, rows, first, last, cFirst, cEnd, collectives, waits);
 }
 
 } // namespace tusk

@@ -5,6 +5,7 @@
 #include "run/run-stages.h"
 #include "run/collect-rows.h"
 #include "run/lazy-jobs.h"
+#include "run/row-stream.h"
 #include "run/fabric-kinds.h"
 #include "results/tool-outputs.h"
 
@@ -167,6 +168,37 @@ PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHost
 }
 
 
+namespace
+{
+
+/** Flow rows a streamed whole build holds at a time (at least; whole collective steps). */
+constexpr uint64_t kStreamChunk = 4096;
+
+} // namespace
+
+bool
+StreamableWhole(const WorkloadSpec& workload)
+{
+    for (size_t t = 0; t < workload.transfers.size(); ++t)
+    {
+        const TransferSpec& ts = workload.transfers[t];
+        if (ts.collective < 0 || ts.step < 0 || ts.background ||
+            static_cast<size_t>(ts.collective) >= workload.collectives.size())
+        {
+            return false;
+        }
+        if (t > 0)
+        {
+            const TransferSpec& prev = workload.transfers[t - 1];
+            if (std::make_pair(ts.collective, ts.step) < std::make_pair(prev.collective, prev.step))
+            {
+                return false;
+            }
+        }
+    }
+    return !workload.transfers.empty();
+}
+
 void
 CollectResults(const ScenarioSpec& spec,
                const TopologyGraph& graph,
@@ -175,7 +207,8 @@ CollectResults(const ScenarioSpec& spec,
                const Executor& executor,
                Observers& observers,
                RunResult& result,
-               IterationRows* retired)
+               IterationRows* retired,
+               RowStream* whole)
 {
     MetricsSink& sink = observers.Sink();
     const uint64_t endPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
@@ -233,6 +266,71 @@ CollectResults(const ScenarioSpec& spec,
             stream->Add(workload.jobs.size(), first, tailFlows, tailCollectives, tailWaits);
             stream->Finish(result.streamed);
         }
+    }
+    else if (whole != nullptr)
+    {
+        // A whole build streamed (StreamableWhole): flows.csv's rows a few whole collective
+        // steps at a time, written and dropped; what collectives.csv and waits.csv read of
+        // them kept (CollectiveFlow); those rows at the end. The records keep their paths
+        // until then: a collective's critical flow is known only at the end, and its row is
+        // built again from them (the same row, AppendFlowRows).
+        const uint64_t n = workload.transfers.size();
+        std::vector<CollectiveFlow> slim;
+        slim.reserve(n);
+        std::vector<FlowRow> chunk;
+        for (uint64_t a = 0; a < n;)
+        {
+            // At least kStreamChunk transfers, ending where a (collective, step) ends.
+            uint64_t b = std::min<uint64_t>(a + kStreamChunk, n);
+            const auto& ts = workload.transfers;
+            while (b < n && ts[b].collective == ts[b - 1].collective &&
+                   ts[b].step == ts[b - 1].step)
+            {
+                ++b;
+            }
+            chunk.clear();
+            AppendFlowRows(rows, a, b, chunk, lastCompletion, true);
+            ApplyFairShare(rows, chunk.data(), a, b);
+            for (const FlowRow& f : chunk)
+            {
+                slim.push_back(CollectiveFlowOf(f));
+            }
+            whole->Add(0, a, chunk, {}, {});
+            a = b;
+        }
+        std::vector<FlowRow>().swap(chunk);
+        std::vector<CollectiveRow> collectives;
+        std::vector<WaitRow> waits;
+        AppendCollectiveRows(rows, slim.data(), 0, n, 0, workload.collectives.size(), collectives,
+                             waits);
+        std::map<int64_t, FlowRow> critical; // by transfer index
+        for (const CollectiveRow& c : collectives)
+        {
+            if (c.criticalFlow >= 0 && critical.count(c.criticalFlow) == 0)
+            {
+                std::vector<FlowRow> one;
+                uint64_t ignored = 0;
+                AppendFlowRows(rows, static_cast<uint64_t>(c.criticalFlow),
+                               static_cast<uint64_t>(c.criticalFlow) + 1, one, ignored);
+                critical.emplace(c.criticalFlow, std::move(one.front()));
+            }
+        }
+        FlowRow last; // a wait row prints its last transfer's id alone
+        whole->AddCollectives(0, collectives, waits, [&](int64_t t) -> const FlowRow& {
+            const auto it = critical.find(t);
+            if (it != critical.end())
+            {
+                return it->second;
+            }
+            last.id = slim.at(static_cast<size_t>(t)).id;
+            return last;
+        });
+        for (uint64_t t = 0; t < n; ++t)
+        {
+            executor.exec->ReleaseRecord(static_cast<uint32_t>(t));
+        }
+        executor.exec->ReleaseRecords();
+        whole->Finish(result.streamed);
     }
     else
     {

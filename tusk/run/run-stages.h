@@ -371,6 +371,7 @@ std::vector<ChakraNodeRow> CollectChakraNodes(const ns3::WorkloadExecutor& exec)
 // ---- collect and summarise (run-collect.cc, run-summary.cc) -------------------------------
 
 class IterationRows; // lazy-jobs.h
+class RowStream;     // row-stream.h
 
 /**
  * \brief Fill `result`'s tables after the run from the metrics sink and the executor's
@@ -386,7 +387,17 @@ void CollectResults(const ScenarioSpec& spec,
                     const Executor& executor,
                     Observers& observers,
                     RunResult& result,
-                    IterationRows* retired = nullptr);
+                    IterationRows* retired = nullptr,
+                    RowStream* whole = nullptr);
+
+/**
+ * \brief Whether CollectResults can stream a whole build's rows a few collective steps at a
+ * time (`whole`): every transfer belongs to a collective step and the transfers of each
+ * (collective, step) are contiguous and in (collective, step) order, as a standalone
+ * collective (workload.kind = "ring-allreduce") has them; the collective-aware ideal groups
+ * transfers by collective step, so each chunk holds whole groups.
+ */
+bool StreamableWhole(const ns3::WorkloadSpec& workload);
 
 // ---- invariants (run-invariants.cc) ------------------------------------------------------
 

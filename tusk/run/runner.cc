@@ -207,7 +207,17 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     result.headroom = built.headroom;
     observers.Finish(result);
     fast.BeforeCollect(observers, result);
-    CollectResults(spec, graph, workload, built, executor, observers, result, retired.get());
+    // A whole build's rows streamed too when they come a collective step after another (a
+    // standalone collective: StreamableWhole), under the same conditions as a job's.
+    std::unique_ptr<RowStream> wholeStream;
+    if (!lazy && !options.streamDir.empty() && spec.output.formats.empty() &&
+        StreamableWhole(workload))
+    {
+        wholeStream = std::make_unique<RowStream>(options.streamDir, 1, spec.lb.policy,
+                                                  ImportedNodeIds(spec));
+    }
+    CollectResults(spec, graph, workload, built, executor, observers, result, retired.get(),
+                   wholeStream.get());
     if (options.afterCollect)
     {
         options.afterCollect();

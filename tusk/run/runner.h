@@ -507,8 +507,11 @@ struct RunOptions
      * to the end (a job of many iterations then holds the rows of its live iterations only).
      * The returned RunResult has empty `flows`, `collectives` and `waits` and fills
      * `streamed`; the files are byte-identical. Applies to a [[jobs]] workload built
-     * iteration by iteration (packet mode, no editWorkload) without [output] formats (their
-     * files read the flow rows); otherwise the rows are kept as without it. `tusk run` and
+     * iteration by iteration (packet mode, no editWorkload), and to a whole build whose
+     * transfers come a collective step after another (a standalone collective, StreamableWhole:
+     * its flow rows are written a few steps at a time, its collective and wait rows at the
+     * end), without [output] formats (their files read the flow rows); otherwise the rows are
+     * kept as without it. `tusk run` and
      * `tusk rerun` set it; the library and the Python module keep the rows (false).
      */
     bool streamRows = false;
