@@ -145,8 +145,13 @@ TEST_CASE("tusk run: bad input exits 2, names file, line and key, writes nothing
                          0) == 0);
     o = Tusk("run " + (d / "s.toml").string() + " --seed 1.5 -q");
     CHECK(o.status == 2);
-    CHECK(o.output.rfind("tusk: error: --seed: Value 1.5 not in range", 0) == 0);
+    CHECK(o.output.rfind("tusk: error: --seed: expected an integer 0..9223372036854775807; got 1.5",
+                         0) == 0);
     CHECK(o.output.find("Run with --help for more information.") != std::string::npos);
+    // Above 2^63 - 1 CLI11's conversion saturated: every such seed was one run, exit 0.
+    o = Tusk("run " + (d / "s.toml").string() + " --seed 9223372036854775808 -q");
+    CHECK(o.status == 2);
+    CHECK(o.output.find("got 9223372036854775808") != std::string::npos);
 }
 
 TEST_CASE("tusk run: flows unfinished at the stop time exit 1 and are reported, not invented",
