@@ -97,6 +97,16 @@ WaitForFirstRun(const fs::path& root)
     }
 }
 
+/** The small base scenario with an htsim connection matrix `cm` (beside it) as its workload. */
+std::string
+HtsimBase(const std::string& cm)
+{
+    std::string base = kBase;
+    base.replace(base.find("kind = \"permutation\""), 20, "kind = \"htsim\"\nfile = \"" + cm + "\"");
+    base.replace(base.find("bytes = \"200KB\""), 15, "");
+    return base;
+}
+
 int
 SqliteCount(const fs::path& db, const std::string& sql)
 {
@@ -176,10 +186,7 @@ TEST_CASE("tusk sweep: editing an input file the scenario reads reruns the runs 
     // The scenario names an htsim connection matrix: its text is not in the scenario, so a
     // hash of the scenario alone kept the old results after the matrix changed.
     auto d = Scratch("sweep-inputs");
-    std::string base = kBase;
-    base.replace(base.find("kind = \"permutation\""), 20, "kind = \"htsim\"\nfile = \"m.cm\"");
-    base.replace(base.find("bytes = \"200KB\""), 15, "");
-    Write(d / "base.toml", base);
+    Write(d / "base.toml", HtsimBase("m.cm"));
     Write(d / "m.cm", "Nodes 4\nConnections 2\n0->3 id 1 start 0 size 200000\n1->2 id 2 start 0 size 200000\n");
     Write(d / "s.toml", "scenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\nvalues = [1, 2]\n");
     const std::string sweep = "sweep " + (d / "s.toml").string() + " -j 2 --out " + (d / "out").string();
@@ -255,10 +262,7 @@ TEST_CASE("tusk sweep: failed runs are recorded with exit status and message, th
           "[component][sweep]")
 {
     auto d = Scratch("sweep-fail");
-    std::string base = kBase;
-    base.replace(base.find("kind = \"permutation\""), 20, "kind = \"htsim\"\nfile = \"good.cm\"");
-    base.replace(base.find("bytes = \"200KB\""), 15, "");
-    Write(d / "base.toml", base);
+    Write(d / "base.toml", HtsimBase("good.cm"));
     // Run "short" stops before its transfers finish (exit 1, results written); run "badcm"
     // names an htsim matrix whose host is out of range (exit 2 at run time, no results).
     Write(d / "good.cm", "Nodes 4\nConnections 2\n0->3 id 1 start 0 size 200000\n1->2 id 2 start 0 size 200000\n");

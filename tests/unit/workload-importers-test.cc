@@ -213,6 +213,17 @@ TEST_CASE("HPCC topology.txt and flow.txt import as HPCC reads them", "[unit][hp
     CHECK(ParseHpccDelay("1us", v));
     CHECK(v == 1'000'000ULL);
     CHECK_FALSE(ParseHpccRate("25GB", v));
+    // ns-3's DataRate spellings, which HPCC's own reader accepts.
+    CHECK(ParseHpccRate("100Gb/s", v));
+    CHECK(v == 100'000'000'000ULL);
+    CHECK(ParseHpccRate("12.5GBps", v));
+    CHECK(v == 100'000'000'000ULL);
+    CHECK(ParseHpccRate("1Gib/s", v));
+    CHECK(v == 1073741824ULL);
+    CHECK(ParseHpccRate("400kb/s", v));
+    CHECK(v == 400'000ULL);
+    CHECK_FALSE(ParseHpccRate("100Gbit/s", v));
+    CHECK_FALSE(ParseHpccRate("-1Gbps", v));
     {
         TempFile f("3 1 2\n0\n0 1 100Gbps 0.001ms 0.01\n0 2 100Gbps 0.001ms 0\n");
         const auto e = Error([&] { ReadHpccTopology(f.path); });

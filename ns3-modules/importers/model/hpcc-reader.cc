@@ -140,8 +140,24 @@ ParseHpccRate(const std::string& text, uint64_t& bps)
     {
         return false;
     }
-    static const std::vector<std::pair<std::string, double>> kUnits = {
-        {"bps", 1}, {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}, {"Tbps", 1e12}};
+    // The spellings ns-3's DataRate reads (HPCC builds its links with DataRate(rate)): a
+    // prefix (k or K, M, G, and T beyond ns-3; Ki, Mi, Gi binary), then bits ("bps", "b/s") or
+    // bytes ("Bps", "B/s").
+    static const std::vector<std::pair<std::string, double>> kPrefixes = {
+        {"", 1},   {"k", 1e3}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12},
+        {"Ki", 1024.0}, {"Mi", 1024.0 * 1024}, {"Gi", 1024.0 * 1024 * 1024}};
+    static const std::vector<std::pair<std::string, double>> kUnits = [] {
+        std::vector<std::pair<std::string, double>> units;
+        for (const auto& [prefix, scale] : kPrefixes)
+        {
+            for (const auto& [suffix, bits] : std::vector<std::pair<std::string, double>>{
+                     {"bps", 1}, {"b/s", 1}, {"Bps", 8}, {"B/s", 8}})
+            {
+                units.emplace_back(prefix + suffix, scale * bits);
+            }
+        }
+        return units;
+    }();
     for (const auto& [u, scale] : kUnits)
     {
         if (unit == u)

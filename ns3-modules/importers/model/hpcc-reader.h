@@ -58,7 +58,9 @@ HpccTopology ReadHpccTopology(const std::string& path);
 std::vector<TransferSpec> ReadHpccFlows(const std::string& path,
                                         const std::vector<int64_t>& hostOfNode);
 
-/** \brief "100Gbps" -> 1e11. \return false if malformed */
+/** \brief A link rate as ns-3's DataRate spells it, which HPCC reads it with: "100Gbps",
+ *  "100Gb/s" -> 1e11; "12.5GBps" (bytes) -> 1e11; "1Gib/s" -> 2^30; prefixes k/K, M, G,
+ *  Ki, Mi, Gi, and T beyond ns-3. \return false if malformed */
 bool ParseHpccRate(const std::string& text, uint64_t& bps);
 /** \brief "0.001ms" -> 1e6 ps. \return false if malformed */
 bool ParseHpccDelay(const std::string& text, uint64_t& ps);
