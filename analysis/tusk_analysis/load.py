@@ -107,44 +107,26 @@ class Results:
         return sorted({r.seed for r in self.runs})
 
 
-def _field_count(line):
-    """Fields of one CSV record (tusk quotes a field only when it holds a comma, a quote or a
-    line break: results-writer.cc, CsvField)."""
-    if '"' not in line:
-        return line.count(",") + 1
-    return len(next(csv.reader([line]), []))
-
-
-def _check_fields(fh, where):
-    """Every row of the CSV text in `fh` has as many fields as its header, and the text ends
-    with a line break (tusk writes whole lines): a row cut short, or run together with the
-    next one, is a ResultsError naming the file and line, rather than the empty cells pandas
-    would quietly fill in. Returns the number of data rows."""
-    first = fh.readline()
-    if not first.strip():
+def _check_fields(fh, where, ends_with_newline):
+    """Every record of the CSV text in `fh` (read by the csv module: a quoted field may hold a
+    comma or a line break, results-writer.cc, CsvField) has as many fields as its header, and
+    the text ends with a line break (`ends_with_newline`; tusk writes whole lines): a row cut
+    short, or run together with the next one, is a ResultsError naming the file and line,
+    rather than the empty cells pandas would quietly fill in. Returns the number of data
+    rows."""
+    reader = csv.reader(fh)
+    header = next(reader, None)
+    if not header:
         return 0  # no header: pandas' EmptyDataError says so
-    width = _field_count(first)
-    rows, lineno, tail = 0, 1, first
-    for line in iter(fh.readline, ""):
-        lineno += 1
-        start = lineno
-        # A quoted field may hold a line break (CsvField): a record with an odd number of
-        # quotes goes on to the next line.
-        while line.count('"') % 2:
-            more = fh.readline()
-            if not more:
-                break
-            line += more
-            lineno += 1
-        tail = line
-        rows += 1
-        n = _field_count(line)
-        if n != width:
+    rows, start = 0, reader.line_num + 1
+    for record in reader:
+        if len(record) != len(header):
             raise ResultsError("%s: line %d has %d fields, the header has %d (a damaged or "
-                               "truncated file)" % (where, start, n, width))
-    if not tail.endswith("\n"):
+                               "truncated file)" % (where, start, len(record), len(header)))
+        rows, start = rows + 1, reader.line_num + 1
+    if not ends_with_newline:
         raise ResultsError("%s: line %d is cut short (the file does not end with a line "
-                           "break; a truncated file)" % (where, lineno))
+                           "break; a truncated file)" % (where, reader.line_num))
     return rows
 
 
@@ -155,11 +137,15 @@ def _read_csv(path):
     where = path if isinstance(path, str) else "<CSV text>"
     try:
         if isinstance(path, str):
+            with open(path, "rb") as raw:
+                size = raw.seek(0, os.SEEK_END)
+                raw.seek(max(size - 1, 0))
+                ends = size == 0 or raw.read(1) == b"\n"
             with open(path, newline="", encoding="utf-8") as fh:
-                _check_fields(fh, where)
+                _check_fields(fh, where, ends)
         else:
             text = path.read()
-            _check_fields(io.StringIO(text, newline=""), where)
+            _check_fields(io.StringIO(text, newline=""), where, not text or text.endswith("\n"))
             path = io.StringIO(text)
         return pd.read_csv(path)
     except FileNotFoundError:

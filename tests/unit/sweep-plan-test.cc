@@ -182,7 +182,7 @@ TEST_CASE("sweep: the hash is that of the resolved scenario, however it is given
     const auto plan = tusk::ExpandSweep(tusk::ReadSweepFile(a), "out");
     const auto base = tusk::LoadScenarioFile((d.path / "base.toml").string());
     const auto resolved = tusk::ResolveScenario(base);
-    const auto inputs = nlohmann::json::parse(tusk::InputsJson(resolved).dump());
+    const auto inputs = tusk::InputsJson(resolved);
     CHECK(plan.runs[0].hash == tusk::RunHash(tusk::ScenarioToJson(resolved), inputs));
     // The base reads a flow-size CDF (twice): the hash covers its bytes too. Without files it
     // is the scenario's alone, so results written before manifests had `inputs` still match.

@@ -281,7 +281,7 @@ RunRerun(const RerunOptions& o, std::ostream& out)
     out << (differ == 0 ? "reproduced: " : "NOT reproduced: ") << original.string() << " -> "
         << rerunDir.string() << "/\n";
     // A file the scenario reads that changed since explains a difference: say which.
-    const nlohmann::json inputsNow = nlohmann::json::parse(InputsJson(before.spec).dump());
+    const nlohmann::json inputsNow = InputsJson(before.spec);
     for (const auto& was : before.inputs)
     {
         bool same = false;

@@ -47,10 +47,10 @@ ScenarioInputs(const ScenarioSpec& spec)
     return out;
 }
 
-nlohmann::ordered_json
+nlohmann::json
 InputsJson(const ScenarioSpec& spec)
 {
-    nlohmann::ordered_json inputs = nlohmann::ordered_json::array();
+    nlohmann::json inputs = nlohmann::json::array();
     for (const ScenarioInput& in : ScenarioInputs(spec))
     {
         std::error_code ec;

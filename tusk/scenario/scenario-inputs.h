@@ -34,11 +34,13 @@ struct ScenarioInput
 std::vector<ScenarioInput> ScenarioInputs(const ScenarioSpec& spec);
 
 /**
- * \brief The manifest's `inputs`: an array of {"key", "path", "bytes", "sha256"}, one per
- * ScenarioInputs entry (empty array when the scenario reads no other file).
+ * \brief The manifest's `inputs`: an array of {"bytes", "key", "path", "sha256"}, one per
+ * ScenarioInputs entry (empty array when the scenario reads no other file). A plain
+ * nlohmann::json (keys sorted), as a manifest reads back, so that RunHash compares the same
+ * text either way.
  * \throws std::runtime_error if a file cannot be read
  */
-nlohmann::ordered_json InputsJson(const ScenarioSpec& spec);
+nlohmann::json InputsJson(const ScenarioSpec& spec);
 
 } // namespace tusk
 

@@ -716,7 +716,7 @@ ResolveRun(SweepRun& run)
     // explicit, ResolveScenario) and of the files it reads (their bytes' SHA-256), which is
     // what resuming compares (HasCompleteResults).
     const ScenarioSpec resolved = ResolveScenario(spec);
-    run.hash = RunHash(ScenarioToJson(resolved), nlohmann::json::parse(InputsJson(resolved).dump()));
+    run.hash = RunHash(ScenarioToJson(resolved), InputsJson(resolved));
     run.policy = spec.lb.policy;
     run.seed = spec.seed;
 }
