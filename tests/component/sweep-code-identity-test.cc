@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 namespace fs = std::filesystem;
@@ -126,4 +127,112 @@ TEST_CASE("CodeIdentity: one SHA-256 per process, the one written into manifests
     CHECK(CodeHash(d / "r" / "manifest.json") != a);
     CHECK(tusk::Sha256FileHex((d / "base.toml").string()) ==
           Shell("sha256sum " + (d / "base.toml").string()).output.substr(0, 64));
+}
+
+namespace
+{
+
+/** ctime (ns since the epoch) of a file: what the hash cache checks and cannot be set back. */
+int64_t
+CtimeNs(const fs::path& p)
+{
+    struct stat st
+    {
+    };
+    REQUIRE(::stat(p.c_str(), &st) == 0);
+    return static_cast<int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
+}
+
+std::string
+Sha256Sum(const fs::path& p)
+{
+    return Shell("sha256sum " + p.string()).output.substr(0, 64);
+}
+
+size_t
+Entries(const fs::path& dir)
+{
+    if (!fs::exists(dir))
+    {
+        return 0;
+    }
+    return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+} // namespace
+
+TEST_CASE("Sha256FileHexCached: a cached hash serves only the same file unchanged, a changed "
+          "file is hashed again, a file not yet settled is not cached",
+          "[component][sweep]")
+{
+    auto d = Scratch("hash-cache");
+    const fs::path f = d / "lib.so";
+    const fs::path cache = d / "cache";
+    Write(f, std::string(4096, 'a'));
+    const std::string a = Sha256Sum(f);
+    const int64_t settled = CtimeNs(f) + tusk::kHashCacheSettleNs + 1'000'000;
+
+    // Not settled (hashed within the settling time of its last change): correct, not cached.
+    CHECK(tusk::Sha256FileHexCached(f.string(), cache.string(), CtimeNs(f)) == a);
+    CHECK(Entries(cache) == 0);
+    // Settled: cached, one entry.
+    CHECK(tusk::Sha256FileHexCached(f.string(), cache.string(), settled) == a);
+    REQUIRE(Entries(cache) == 1);
+    const fs::path entry = fs::directory_iterator(cache)->path();
+
+    // The entry is what is read: a forged hash in it is returned while the file is the same
+    // (this is how the cases below show that a changed file does not read it).
+    const std::string text = Slurp(entry);
+    const std::string forged = std::string(64, '0');
+    Write(entry, text.substr(0, text.size() - 65) + forged + "\n");
+    CHECK(tusk::Sha256FileHexCached(f.string(), cache.string(), settled) == forged);
+
+    // Rewritten in place, same size, the modification time set back to the cached one: its
+    // ctime moved, so it is hashed again.
+    struct stat st
+    {
+    };
+    REQUIRE(::stat(f.c_str(), &st) == 0);
+    Write(f, std::string(4096, 'b'));
+    const timespec times[2] = {st.st_atim, st.st_mtim};
+    REQUIRE(::utimensat(AT_FDCWD, f.c_str(), times, 0) == 0);
+    const std::string b = Sha256Sum(f);
+    REQUIRE(b != a);
+    CHECK(tusk::Sha256FileHexCached(f.string(), cache.string(), settled) == b);
+    // Not yet settled after that change, so the forged entry is still there but unused.
+    CHECK(tusk::Sha256FileHexCached(f.string(), cache.string(), CtimeNs(f)) == b);
+
+    // Replaced by another file (rename: another inode, or a reused one with a new ctime).
+    Write(d / "new.so", std::string(4096, 'c'));
+    fs::rename(d / "new.so", f);
+    const std::string c = Sha256Sum(f);
+    CHECK(tusk::Sha256FileHexCached(f.string(), cache.string(), CtimeNs(f) + 2 * tusk::kHashCacheSettleNs) == c);
+    CHECK(tusk::Sha256FileHexCached(f.string(), cache.string(), CtimeNs(f) + 2 * tusk::kHashCacheSettleNs) == c);
+
+    // A malformed entry, or no cache at all: hashed.
+    for (const auto& e : fs::directory_iterator(cache))
+    {
+        Write(e.path(), "tusk file-sha256 1\ngarbage\n");
+    }
+    CHECK(tusk::Sha256FileHexCached(f.string(), cache.string(), 0) == c);
+    CHECK(tusk::Sha256FileHexCached(f.string(), "", 0) == c);
+}
+
+TEST_CASE("CodeIdentity: the same code_hash with the hash cache, without it and from it",
+          "[component][sweep]")
+{
+    auto d = Scratch("code-identity-cache");
+    Write(d / "base.toml", tusk_test::kSmallScenario);
+    const fs::path cache = d / "cache";
+    const std::string run = fs::path(TUSK_BINARY_DIR).string() + "/bin/tusk run " +
+                            (d / "base.toml").string() + " -q --out ";
+    REQUIRE(Shell("TUSK_HASH_CACHE= " + run + (d / "none").string()).status == 0);
+    REQUIRE(Shell("TUSK_HASH_CACHE=" + cache.string() + " " + run + (d / "first").string())
+                .status == 0);
+    REQUIRE(Shell("TUSK_HASH_CACHE=" + cache.string() + " " + run + (d / "second").string())
+                .status == 0);
+    const std::string none = CodeHash(d / "none" / "manifest.json");
+    CHECK(none.size() == 64);
+    CHECK(CodeHash(d / "first" / "manifest.json") == none);
+    CHECK(CodeHash(d / "second" / "manifest.json") == none);
 }

@@ -201,7 +201,9 @@ ApplyFairShare(const RowSources& src,
     const Framing framing = src.DataFraming();
     std::map<std::tuple<int, int64_t, uint64_t>, int64_t> groupIds;
     const auto groupOf = [&](int kind, int64_t a, uint64_t b) {
-        return groupIds.emplace(std::make_tuple(kind, a, b), groupIds.size()).first->second;
+        // try_emplace: no node built (and freed) for a group already seen.
+        const auto id = static_cast<int64_t>(groupIds.size());
+        return groupIds.try_emplace(std::make_tuple(kind, a, b), id).first->second;
     };
     std::vector<FairShareTransfer> fs(last - first);
     for (uint64_t id = first; id < last; ++id)

@@ -22,7 +22,7 @@ ReplayAgenda::Add(uint64_t atPs, Action action, uint64_t foreign)
                 return {it->second, false};
             }
             b.open = false; // something came between: later actions of this time go after it
-            m_openAt.erase(it);
+            m_openNodes.push_back(m_openAt.extract(it));
         }
     }
     uint32_t id;
@@ -48,7 +48,19 @@ ReplayAgenda::Add(uint64_t atPs, Action action, uint64_t foreign)
     b.open = foreign != kNeverJoin;
     if (b.open)
     {
-        m_openAt[atPs] = id;
+        // atPs has no open batch here (found and closed above, or never open).
+        if (m_openNodes.empty())
+        {
+            m_openAt.emplace(atPs, id);
+        }
+        else
+        {
+            OpenMap::node_type node = std::move(m_openNodes.back());
+            m_openNodes.pop_back();
+            node.key() = atPs;
+            node.mapped() = id;
+            m_openAt.insert(std::move(node));
+        }
     }
     ++m_opened;
     return {id, true};
@@ -60,7 +72,11 @@ ReplayAgenda::Take(uint32_t batch)
     Batch& b = m_batches[batch];
     if (b.open)
     {
-        m_openAt.erase(b.atPs);
+        OpenMap::node_type node = m_openAt.extract(b.atPs);
+        if (!node.empty())
+        {
+            m_openNodes.push_back(std::move(node));
+        }
         b.open = false;
     }
     std::vector<Action> out = std::move(b.actions);
@@ -83,6 +99,7 @@ ReplayAgenda::Clear()
     m_batches.clear();
     m_free.clear();
     m_openAt.clear();
+    m_openNodes.clear();
     m_spare.clear();
     m_pending = 0;
 }

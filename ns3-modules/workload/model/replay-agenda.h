@@ -82,7 +82,11 @@ class ReplayAgenda
     };
     std::vector<Batch> m_batches;
     std::vector<uint32_t> m_free;                     //!< batch slots not in use
-    std::unordered_map<uint64_t, uint32_t> m_openAt;  //!< time -> its open batch
+    using OpenMap = std::unordered_map<uint64_t, uint32_t>;
+    OpenMap m_openAt;                                 //!< time -> its open batch
+    /** Entries taken out of m_openAt (C++17 node handles), reused by the next insertion so
+     *  that opening and closing a batch allocates nothing. */
+    std::vector<OpenMap::node_type> m_openNodes;
     std::vector<std::vector<Action>> m_spare;         //!< recycled action vectors
     uint64_t m_pending = 0;
     uint64_t m_opened = 0;
