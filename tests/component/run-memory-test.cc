@@ -734,3 +734,163 @@ TEST_CASE("a standalone collective's rows streamed a few steps at a time are the
         std::filesystem::remove_all(dir);
     }
 }
+
+namespace
+{
+
+/** A standalone ring all-reduce over the 32 hosts of a 4x2x8 leaf-spine: 62 steps of 32
+ *  transfers (1,984), 2 KiB pieces. */
+tusk::ScenarioSpec
+SmallRing()
+{
+    tusk::ScenarioSpec s = LeafSpine(4, 2, 8, 100);
+    s.workload.kind = "ring-allreduce";
+    s.workload.bytes = 64 * 1024;
+    s.lb.policy = "spray"; // several paths per flow: the critical flow's paths column
+    return s;
+}
+
+/** Every file of two results folders equal, the manifest but its times. */
+void
+CheckSameFiles(const std::filesystem::path& a, const std::filesystem::path& b)
+{
+    const std::vector<std::string> files = FilesBelow(a);
+    CHECK(files == FilesBelow(b));
+    for (const auto& f : files)
+    {
+        CAPTURE(f);
+        const std::string x = ReadFile(a / f);
+        const std::string y = ReadFile(b / f);
+        if (f == "manifest.json")
+        {
+            auto mx = nlohmann::json::parse(x);
+            auto my = nlohmann::json::parse(y);
+            for (const char* key : {"wall_time_s", "setup_time_s", "run_time_s"})
+            {
+                mx.erase(key);
+                my.erase(key);
+            }
+            CHECK(mx.dump(1) == my.dump(1));
+        }
+        else if (f == ".tusk-results")
+        {
+            CHECK(nlohmann::json::parse(x).at("files") == nlohmann::json::parse(y).at("files"));
+        }
+        else
+        {
+            CHECK(x == y);
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("a standalone ring built a window of steps at a time writes the whole build's files, "
+          "byte for byte",
+          "[component][memory][ring-window]")
+{
+    // RingStepUnits, W = 2 steps a unit (31 units): the specs of a unit exist from when the
+    // unit before it posts its first transfer to when it and the earlier ones are delivered and
+    // acknowledged; the records stay, and the rows are built at the end, each unit's specs
+    // built again. Finished, and stopped with steps under way (units never expanded, live
+    // ones, retired ones), streamed (tusk run) and kept in memory (the library).
+    for (const bool stopped : {false, true})
+    {
+        CAPTURE(stopped);
+        tusk::ScenarioSpec s = SmallRing();
+        if (stopped)
+        {
+            s.stopTimePs = 20'000'000; // 20 us: some steps done, most not started
+            s.requireFinish = true;     // the failure names what is blocked (DescribeBlocked)
+        }
+        tusk::RunOptions windowed;
+        windowed.ringWindowSteps = 2;
+        tusk::RunOptions whole;
+        whole.editWorkload = [](ns3::WorkloadSpec&) {}; // an edited workload is built whole
+        std::filesystem::path wDir;
+        std::filesystem::path rDir;
+        const tusk::RunResult w = RunStreamed(s, wDir, windowed);
+        const tusk::RunResult r = RunStreamed(s, rDir, whole);
+        REQUIRE(w.streamed.active);
+        REQUIRE(r.streamed.active);
+        CHECK(w.finished == !stopped);
+        CHECK(r.finished == !stopped);
+        CHECK(w.streamed.flows == 62 * 32);
+        CheckSameFiles(wDir, rDir);
+        CHECK(w.failure == r.failure);
+        if (stopped)
+        {
+            CHECK_THAT(w.failure, Catch::Contains("waits for oneshot trigger"));
+        }
+        std::filesystem::remove_all(wDir);
+        std::filesystem::remove_all(rDir);
+        // Kept in memory (no stream): the same tables.
+        const tusk::RunResult wk = Run(s, windowed);
+        const tusk::RunResult rk = Run(s, whole);
+        CHECK(tusk::FlowsCsv(wk) == tusk::FlowsCsv(rk));
+        CHECK(tusk::CollectivesCsv(wk) == tusk::CollectivesCsv(rk));
+        CHECK(tusk::WaitsCsv(wk) == tusk::WaitsCsv(rk));
+        CHECK(wk.failure == rk.failure);
+    }
+}
+
+TEST_CASE("a standalone ring built a window of steps at a time holds the specs of the steps "
+          "its ranks are apart, a window more on each side",
+          "[component][memory][ring-window]")
+{
+    // Sampled every 100 ns: the transfers whose specs the executor holds (LiveRecords: a
+    // unit's from its expansion to its retirement). With s_min(τ) the lowest step with a
+    // transfer not yet delivered and acknowledged and s_max(τ) the highest step with a
+    // transfer started, the units live are those from s_min's to the one after s_max's (unit
+    // u + 1 is expanded when unit u posts its first transfer): at most
+    // (⌊s_max / W⌋ − ⌊s_min / W⌋ + 2) units of W n C transfers. A whole build holds all.
+    const tusk::ScenarioSpec s = SmallRing();
+    constexpr uint32_t W = 2;
+    constexpr uint64_t n = 32;
+    constexpr uint32_t steps = 2 * (n - 1);
+    std::vector<std::pair<uint64_t, uint64_t>> samples; // (time ps, transfers held)
+    const uint64_t before = ns3::WorkloadExecutor::LiveRecords();
+    std::function<void()> sample = [&]() {
+        samples.emplace_back(ns3::Simulator::Now().GetPicoSeconds(),
+                             ns3::WorkloadExecutor::LiveRecords() - before);
+        ns3::Simulator::Schedule(ns3::NanoSeconds(100), sample);
+    };
+    tusk::RunOptions o;
+    o.ringWindowSteps = W;
+    o.beforeRun = [&](ns3::Fabric&, const std::vector<ns3::Ptr<ns3::RdmaNic>>&) { sample(); };
+    const tusk::RunResult r = Run(s, o);
+    REQUIRE(r.finished);
+    REQUIRE(r.flows.size() == steps * n);
+    REQUIRE(samples.size() > 10);
+    uint64_t most = 0;
+    for (const auto& [at, held] : samples)
+    {
+        uint32_t sMin = steps; // lowest step not done by `at` (done strictly before it)
+        uint32_t sMax = 0;     // highest step started by `at`
+        for (const tusk::FlowRow& f : r.flows)
+        {
+            const uint64_t done = std::max(f.finishPs, f.startPs + f.fctSenderPs);
+            if (done >= at)
+            {
+                sMin = std::min<uint32_t>(sMin, static_cast<uint32_t>(f.step));
+            }
+            if (f.startPs <= at)
+            {
+                sMax = std::max<uint32_t>(sMax, static_cast<uint32_t>(f.step));
+            }
+        }
+        if (sMin == steps)
+        {
+            continue; // all done: nothing to bound
+        }
+        const uint64_t units = sMax / W - std::min(sMin, sMax) / W + 2;
+        CAPTURE(at, held, sMin, sMax);
+        CHECK(held <= units * W * n);
+        most = std::max(most, held);
+    }
+    // The spray fabric keeps the ranks within a few steps: far fewer than the 1,984 a whole
+    // build holds, and more than one unit (the next one is built ahead).
+    CAPTURE(most);
+    CHECK(most > W * n);
+    CHECK(most < r.flows.size() / 4);
+}

@@ -1,6 +1,7 @@
 // Unit tests of the pure traffic generators (permutation, incast, ring all-reduce) and of the
 // nccl-tests bandwidth definitions. No Simulator.
 #include "fabric/model/input-error.h"
+#include "workload/model/ring-steps.h"
 #include "workload/model/traffic-generators.h"
 
 #include <catch2/catch.hpp>
@@ -422,4 +423,68 @@ TEST_CASE("ring all-reduce lower bound reproduces oracle 1 and 3", "[unit][workl
     RequireInputError([] { RingAllReduceLowerBoundSeconds(0, 1, 1e9); }, "collective.ranks");
     RequireInputError([] { RingAllReduceLowerBoundSeconds(8, 1, 0.0); }, "bitsPerSecond");
     RequireInputError([] { RingAllReduceLowerBoundSeconds(8, 1, -1.0); }, "bitsPerSecond");
+}
+
+TEST_CASE("RingStepUnits expands each window of steps exactly as MakeRingAllReduce has it",
+          "[unit][workload]")
+{
+    // Every field of every transfer and trigger of unit u against the whole build's slice,
+    // for windows that divide the steps and one that does not, two channels, unordered hosts.
+    const std::vector<uint32_t> ranks{4, 0, 6, 2, 1};
+    const uint32_t C = 2;
+    const uint64_t S = 1000003;
+    const uint64_t startPs = 123456;
+    const WorkloadSpec whole = MakeRingAllReduce(ranks, S, C, startPs);
+    const uint32_t steps = 2 * (5 - 1);
+    for (const uint32_t W : {1u, 2u, 3u, 8u, 20u})
+    {
+        CAPTURE(W);
+        const RingStepUnits units(ranks, S, C, startPs, 3, W);
+        CHECK(units.Count() == (steps + W - 1) / W);
+        CHECK(units.BasesOf(units.Count()).transfer == whole.transfers.size());
+        CHECK(units.BasesOf(units.Count()).trigger == whole.triggers.size());
+        const WorkloadSpec rest = units.Rest();
+        CHECK(rest.description == whole.description);
+        REQUIRE(rest.collectives.size() == 1);
+        CHECK(rest.collectives[0].ranks == whole.collectives[0].ranks);
+        CHECK(rest.collectives[0].steps == whole.collectives[0].steps);
+        CHECK(rest.collectives[0].busbwFactor == whole.collectives[0].busbwFactor);
+        for (uint32_t u = 0; u < units.Count(); ++u)
+        {
+            CAPTURE(u);
+            const auto first = units.BasesOf(u);
+            const auto end = units.BasesOf(u + 1);
+            const WorkloadSpec f = units.Expand(u);
+            REQUIRE(f.transfers.size() == end.transfer - first.transfer);
+            REQUIRE(f.triggers.size() == end.trigger - first.trigger);
+            for (size_t k = 0; k < f.transfers.size(); ++k)
+            {
+                const TransferSpec& a = f.transfers[k];
+                const TransferSpec& b = whole.transfers[first.transfer + k];
+                CHECK(std::tie(a.externalId, a.src, a.dst, a.bytes, a.startPs, a.trigger,
+                               a.onSendDone, a.onRecvDone, a.qpGroup, a.collective, a.step,
+                               a.channel) == std::tie(b.externalId, b.src, b.dst, b.bytes,
+                                                      b.startPs, b.trigger, b.onSendDone,
+                                                      b.onRecvDone, b.qpGroup, b.collective,
+                                                      b.step, b.channel));
+                CHECK(a.priority == 3);
+            }
+            for (size_t k = 0; k < f.triggers.size(); ++k)
+            {
+                const TriggerSpec& a = f.triggers[k];
+                const TriggerSpec& b = whole.triggers[first.trigger + k];
+                CHECK(std::tie(a.kind, a.threshold, a.externalId, a.atStart, a.onFire) ==
+                      std::tie(b.kind, b.threshold, b.externalId, b.atStart, b.onFire));
+            }
+            // Units 0 and 1 start with the run; unit u >= 2 on any trigger of unit u - 1.
+            CHECK(units.StartsOn(u, -1) == (u <= 1));
+            if (u >= 2)
+            {
+                const auto prev = units.BasesOf(u - 1);
+                CHECK(units.StartsOn(u, static_cast<int64_t>(prev.trigger)));
+                CHECK(units.StartsOn(u, static_cast<int64_t>(first.trigger) - 1));
+                CHECK_FALSE(units.StartsOn(u, static_cast<int64_t>(first.trigger)));
+            }
+        }
+    }
 }

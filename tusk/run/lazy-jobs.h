@@ -14,6 +14,7 @@
 
 #include "workload/model/job-plan.h"
 #include "workload/model/job-window.h"
+#include "workload/model/ring-steps.h"
 
 #include <functional>
 #include <memory>
@@ -44,6 +45,26 @@ struct LazyJobs
  * \throws ns3::InputError as BuildWorkload
  */
 std::optional<LazyJobs> BuildLazyJobs(const ScenarioSpec& spec, const ns3::TopologyGraph& graph);
+
+/** A standalone ring all-reduce built a window of steps at a time (ns3::RingStepUnits). */
+struct LazyRing
+{
+    std::shared_ptr<const ns3::RingStepUnits> units;
+    /** The collective and description, no transfers: the executor's spec. */
+    std::shared_ptr<const ns3::WorkloadSpec> rest;
+    /** Step 0 (every connection and host pair), for the checks before the run. */
+    ns3::WorkloadSpec sample;
+};
+
+/**
+ * \brief workload.kind = "ring-allreduce" as RingStepUnits of `windowSteps` steps (0: the
+ * fewest of at least 4,096 transfers), checked as BuildWorkload checks it; nothing for another
+ * kind, fast mode, [[background]] flows, a ring of one rank, or arguments the whole build
+ * refuses (it then does, with its message).
+ */
+std::optional<LazyRing> BuildLazyRing(const ScenarioSpec& spec,
+                                      const ns3::TopologyGraph& graph,
+                                      uint32_t windowSteps);
 
 /** How AppendJobs lowers one job into the builder's spec (AppendJob, or a JobPlan). */
 using LowerJob =

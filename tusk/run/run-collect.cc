@@ -274,17 +274,21 @@ CollectResults(const ScenarioSpec& spec,
         // them kept (CollectiveFlow); those rows at the end. The records keep their paths
         // until then: a collective's critical flow is known only at the end, and its row is
         // built again from them (the same row, AppendFlowRows).
-        const uint64_t n = workload.transfers.size();
+        // (A ring built a window of steps at a time, RingStepUnits: its transfers are built
+        // again here, a window at a time, GetTransfer.)
+        const uint64_t n = executor.exec->TotalTransfers();
         std::vector<CollectiveFlow> slim;
         slim.reserve(n);
         std::vector<FlowRow> chunk;
+        const auto stepOf = [&](uint64_t t) {
+            const TransferSpec& ts = rows.transfer(static_cast<uint32_t>(t));
+            return std::make_pair(ts.collective, ts.step);
+        };
         for (uint64_t a = 0; a < n;)
         {
             // At least kStreamChunk transfers, ending where a (collective, step) ends.
             uint64_t b = std::min<uint64_t>(a + kStreamChunk, n);
-            const auto& ts = workload.transfers;
-            while (b < n && ts[b].collective == ts[b - 1].collective &&
-                   ts[b].step == ts[b - 1].step)
+            while (b < n && stepOf(b) == stepOf(b - 1))
             {
                 ++b;
             }
@@ -334,7 +338,7 @@ CollectResults(const ScenarioSpec& spec,
     }
     else
     {
-        const uint64_t n = workload.transfers.size();
+        const uint64_t n = executor.exec->TotalTransfers();
         result.flows.reserve(result.flows.size() + n);
         const size_t at = result.flows.size();
         AppendFlowRows(rows, 0, n, result.flows, lastCompletion);

@@ -424,6 +424,42 @@ CheckWorkload(const ScenarioSpec& spec, const TopologyGraph& graph, const Worklo
     }
 }
 
+std::optional<LazyRing>
+BuildLazyRing(const ScenarioSpec& spec, const TopologyGraph& graph, uint32_t windowSteps)
+{
+    const auto& w = spec.workload;
+    if (w.kind != "ring-allreduce" || spec.simulator.mode == "fast" || !spec.background.empty())
+    {
+        return std::nullopt;
+    }
+    LazyRing ring;
+    try
+    {
+        const std::vector<uint32_t> ranks = Participants(spec, graph.NumRankHosts());
+        CheckRingRanks(ranks, w.bytes, w.channels);
+        if (ranks.size() < 2)
+        {
+            return std::nullopt;
+        }
+        const uint64_t perStep = uint64_t(ranks.size()) * w.channels;
+        constexpr uint64_t kWindowTransfers = 4096;
+        const uint32_t steps = windowSteps > 0
+                                   ? windowSteps
+                                   : static_cast<uint32_t>(
+                                         std::max<uint64_t>(1, (kWindowTransfers + perStep - 1) / perStep));
+        ring.units = std::make_shared<const RingStepUnits>(ranks, w.bytes, w.channels, w.startPs,
+                                                           spec.nic.dataPriority, steps);
+    }
+    catch (const InputError&)
+    {
+        return std::nullopt; // the whole build refuses it, with its message
+    }
+    ring.sample = ring.units->Sample();
+    CheckWorkload(spec, graph, ring.sample);
+    ring.rest = std::make_shared<const WorkloadSpec>(ring.units->Rest());
+    return ring;
+}
+
 WorkloadSpec
 BuildWorkload(const ScenarioSpec& spec, const TopologyGraph& graph)
 {

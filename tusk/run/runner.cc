@@ -79,15 +79,25 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     // Held once, shared with the executor (a job of many iterations has many transfers).
     // A [[jobs]] workload is built iteration by iteration (lazy-jobs.h), unless a caller edits
     // the built workload. Fast mode too: its memo keeps the records it replays (fast-mode.md).
+    // A standalone ring all-reduce likewise a window of steps at a time (fast-mode.md).
     std::optional<LazyJobs> lazy;
+    std::optional<LazyRing> ring;
     if (!options.editWorkload)
     {
         lazy = BuildLazyJobs(spec, graph);
+        if (!lazy)
+        {
+            ring = BuildLazyRing(spec, graph, options.ringWindowSteps);
+        }
     }
     const std::shared_ptr<const WorkloadSpec> workloadShared = [&] {
         if (lazy)
         {
             return lazy->rest;
+        }
+        if (ring)
+        {
+            return ring->rest;
         }
         WorkloadSpec w = BuildWorkload(spec, graph);
         if (options.editWorkload)
@@ -98,7 +108,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     }();
     const WorkloadSpec& workload = *workloadShared;
     // The checks before the run see every connection and host pair (lazily: a sample).
-    const WorkloadSpec& checked = lazy ? lazy->sample : workload;
+    const WorkloadSpec& checked = lazy ? lazy->sample : ring ? ring->sample : workload;
     CheckQpBudget(spec, plan, graph, checked);
 
     // Build the fabric, its NICs and the executor; every attribute through `attrs`, which
@@ -131,6 +141,12 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
         executor.exec->SetupLazy(workloadShared, std::make_shared<JobWindow>(lazy->plans),
                                  built.nics);
         lazy->sample = WorkloadSpec();
+    }
+    if (ring)
+    {
+        executor.exec->SetupLazy(workloadShared, std::make_shared<JobWindow>(ring->units),
+                                 built.nics);
+        ring->sample = WorkloadSpec();
     }
     // After the executor's stream: a scenario without loss models keeps its numbers.
     built.nextStream += ScheduleFailures(spec, graph, built.fabric, built.nextStream);
@@ -211,7 +227,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     // standalone collective: StreamableWhole), under the same conditions as a job's.
     std::unique_ptr<RowStream> wholeStream;
     if (!lazy && !options.streamDir.empty() && spec.output.formats.empty() &&
-        StreamableWhole(workload))
+        (ring || StreamableWhole(workload)))
     {
         wholeStream = std::make_unique<RowStream>(options.streamDir, 1, spec.lb.policy,
                                                   ImportedNodeIds(spec));

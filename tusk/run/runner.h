@@ -518,6 +518,11 @@ struct RunOptions
     /** Where RunScenario streams the rows (RunInto sets it to the staging folder when
      *  streamRows is set; "" = keep them). */
     std::string streamDir;
+    /** A standalone ring all-reduce (workload.kind = "ring-allreduce", packet mode, no
+     *  [[background]], no editWorkload) is built W steps at a time (ns3::RingStepUnits):
+     *  W = this, or 0 for the fewest steps of at least 4,096 transfers. Results do not depend
+     *  on it (tests set a small W). */
+    uint32_t ringWindowSteps = 0;
 };
 
 /** RunScenario stopped because RunOptions::poll asked it to: nothing collected or written. */

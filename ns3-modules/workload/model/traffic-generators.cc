@@ -2,6 +2,8 @@
  * tusk: pure traffic generators. See traffic-generators.h.
  */
 #include "traffic-generators.h"
+
+#include "ring-steps.h"
 #include "uniform-below.h"
 
 #include "fabric/model/input-error.h"
@@ -181,11 +183,8 @@ RingPieceBytes(uint64_t bytesPerRank,
     return chunkBytes / channels + (channel < chunkBytes % channels ? 1 : 0);
 }
 
-WorkloadSpec
-MakeRingAllReduce(std::vector<uint32_t> ranks,
-                  uint64_t bytesPerRank,
-                  uint32_t channels,
-                  uint64_t startPs)
+void
+CheckRingRanks(const std::vector<uint32_t>& ranks, uint64_t bytesPerRank, uint32_t channels)
 {
     if (ranks.empty())
     {
@@ -221,9 +220,12 @@ MakeRingAllReduce(std::vector<uint32_t> ranks,
                              std::to_string(channels) + " channels has 2(n-1)nC = " +
                              std::to_string(transferCount) + " transfers; at most 1e9 supported");
     }
+}
 
-    const uint32_t steps = 2 * (n - 1);
-
+WorkloadSpec
+RingAllReduceRest(const std::vector<uint32_t>& ranks, uint64_t bytesPerRank, uint32_t channels)
+{
+    const uint32_t n = static_cast<uint32_t>(ranks.size());
     WorkloadSpec w;
     w.description = "ring all-reduce, " + std::to_string(n) + " ranks, " +
                     std::to_string(channels) + " channels, S = " + std::to_string(bytesPerRank) +
@@ -234,14 +236,24 @@ MakeRingAllReduce(std::vector<uint32_t> ranks,
     coll.bytesPerRank = bytesPerRank;
     coll.busbwFactor = BusBwFactor("ring-allreduce", n);
     coll.channels = channels;
-    coll.steps = steps;
+    coll.steps = 2 * (n - 1);
     w.collectives.push_back(coll);
+    return w;
+}
 
+WorkloadSpec
+MakeRingAllReduce(std::vector<uint32_t> ranks,
+                  uint64_t bytesPerRank,
+                  uint32_t channels,
+                  uint64_t startPs)
+{
+    CheckRingRanks(ranks, bytesPerRank, channels);
+    const uint32_t n = static_cast<uint32_t>(ranks.size());
+    WorkloadSpec w = RingAllReduceRest(ranks, bytesPerRank, channels);
     if (n == 1)
     {
         return w;
     }
-
     // Piece sizes z_{j,c}, computed once.
     std::vector<uint64_t> piece(static_cast<size_t>(n) * channels);
     for (uint32_t j = 0; j < n; ++j)
@@ -251,54 +263,7 @@ MakeRingAllReduce(std::vector<uint32_t> ranks,
             piece[size_t(j) * channels + c] = RingPieceBytes(bytesPerRank, n, channels, j, c);
         }
     }
-
-    const size_t count = size_t(steps) * n * channels;
-    w.transfers.reserve(count);
-    w.triggers.reserve(count - size_t(n) * channels);
-    auto index = [n, channels](uint32_t k, uint32_t i, uint32_t c) {
-        return (size_t(k) * n + i) * channels + c;
-    };
-
-    for (uint32_t k = 0; k < steps; ++k)
-    {
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            // chunk (i - k) mod n, computed without unsigned wrap-around
-            const uint32_t chunk =
-                static_cast<uint32_t>((uint64_t(i) + uint64_t(n) * 2 - k % n) % n);
-            for (uint32_t c = 0; c < channels; ++c)
-            {
-                TransferSpec t;
-                t.externalId = index(k, i, c);
-                t.src = ranks[i];
-                t.dst = ranks[(i + 1) % n];
-                t.bytes = piece[size_t(chunk) * channels + c];
-                t.qpGroup = c;
-                t.collective = 0;
-                t.step = static_cast<int32_t>(k);
-                t.channel = static_cast<int32_t>(c);
-                if (k == 0)
-                {
-                    t.startPs = startPs;
-                }
-                else
-                {
-                    // Wait for step k-1 of (rank i-1 -> i, channel c) to be delivered here.
-                    const uint32_t trig = static_cast<uint32_t>(w.triggers.size());
-                    TriggerSpec ts;
-                    ts.kind = TriggerSpec::ONESHOT;
-                    ts.threshold = 1;
-                    ts.externalId = trig;
-                    w.triggers.push_back(ts);
-                    t.startPs = 0;
-                    t.trigger = static_cast<int32_t>(trig);
-                    const uint32_t prev = (i + n - 1) % n;
-                    w.transfers[index(k - 1, prev, c)].onRecvDone.push_back(trig);
-                }
-                w.transfers.push_back(t);
-            }
-        }
-    }
+    AppendRingSteps(w, ranks, piece, channels, startPs, 0, 2 * (n - 1));
     return w;
 }
 

@@ -123,6 +123,15 @@ WorkloadSpec MakeRingAllReduce(std::vector<uint32_t> ranks,
                                uint32_t channels,
                                uint64_t startPs);
 
+/** \brief MakeRingAllReduce's checks of its arguments. \throws InputError as it does */
+void CheckRingRanks(const std::vector<uint32_t>& ranks, uint64_t bytesPerRank, uint32_t channels);
+
+/** MakeRingAllReduce's spec without its transfers and triggers: the description and the
+ *  collective (RingStepUnits builds the transfers a window of steps at a time). */
+WorkloadSpec RingAllReduceRest(const std::vector<uint32_t>& ranks,
+                               uint64_t bytesPerRank,
+                               uint32_t channels);
+
 /**
  * \brief busbw = algbw × factor, as nccl-tests doc/PERFORMANCE.md defines it.
  *

@@ -53,6 +53,10 @@ WorkloadExecutor::Tr(uint32_t t) const
         return m_spec->transfers[t - m_restFirst];
     }
     const TransferSpec* ts = m_window->Transfer(t);
+    if (ts == nullptr && m_window->KeepsRecords())
+    {
+        return m_window->Rebuilt(t); // after the run (rows, DescribeBlocked)
+    }
     NS_ABORT_MSG_IF(ts == nullptr, "WorkloadExecutor: transfer " << t << " is not live");
     return *ts;
 }
@@ -65,6 +69,10 @@ WorkloadExecutor::Tg(uint32_t g) const
         return m_spec->triggers[g - m_restTriggerFirst];
     }
     static const TriggerSpec kRetired; // of a retired iteration (only DescribeBlocked asks)
+    if (m_window->KeepsRecords())
+    {
+        return m_window->RebuiltTrigger(g);
+    }
     const TriggerSpec* ts = m_window->Trigger(g);
     return ts ? *ts : kRetired;
 }
@@ -130,6 +138,19 @@ WorkloadExecutor::Retire(const JobWindow::Range& r)
         m_replays.erase(m_replays.lower_bound(r.first.transfer),
                         m_replays.lower_bound(r.end.transfer));
     }
+    if (m_window->KeepsRecords())
+    {
+        // Its rows are built at the end from the records (and the PSN owners and responders'
+        // history stay as a whole build has them): free its specs and trigger state only.
+        m_window->Drop(r);
+        m_waiters.Release(r.first.trigger, r.end.trigger);
+        m_activations.Release(r.first.trigger, r.end.trigger);
+        m_fired.Release(r.first.trigger, r.end.trigger);
+        m_firedPs.Release(r.first.trigger, r.end.trigger);
+        m_multishotNext.Release(r.first.trigger, r.end.trigger);
+        CountLive(-static_cast<int64_t>(r.end.transfer - r.first.transfer));
+        return;
+    }
     // Its messages' PSN owner entries: the oldest of each of its connections' QPs (a
     // connection's messages are posted in order, and the job's earlier iterations are gone).
     std::set<const Connection*> connections;
@@ -174,7 +195,8 @@ WorkloadExecutor::Retire(const JobWindow::Range& r)
 bool
 WorkloadExecutor::Retired(uint32_t t) const
 {
-    return m_window && t < m_restFirst && m_window->Transfer(t) == nullptr;
+    return m_window && !m_window->KeepsRecords() && t < m_restFirst &&
+           m_window->Transfer(t) == nullptr;
 }
 
 std::vector<uint32_t>
@@ -185,7 +207,14 @@ WorkloadExecutor::LiveIds() const
     {
         return ids; // released (ReleaseRecords)
     }
-    if (m_window)
+    if (m_window && m_window->KeepsRecords())
+    {
+        for (uint64_t t = 0; t < m_restFirst; ++t) // every record is kept
+        {
+            ids.push_back(static_cast<uint32_t>(t));
+        }
+    }
+    else if (m_window)
     {
         for (const auto& r : m_window->LiveRanges())
         {

@@ -120,6 +120,10 @@ class WorkloadExecutor : public Object
      * expanded when its start trigger fires and retired (its specs, records, trigger state and
      * PSN owner entries freed, after the retire callback) when it and the job's earlier
      * iterations have finished. Results by id are those of a whole build of the same jobs.
+     * A window of other units (JobWindow::Units, e.g. a standalone ring's steps, ring-steps.h)
+     * runs the same way; when its units keep their records (KeepsRecords), retiring frees
+     * their specs and trigger state only, and GetTransfer / GetTrigger build a retired or
+     * unexpanded unit's specs again (JobWindow::Rebuilt) for the rows built after the run.
      */
     void SetupLazy(std::shared_ptr<const WorkloadSpec> rest,
                    std::shared_ptr<JobWindow> jobs,
