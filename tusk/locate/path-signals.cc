@@ -2,6 +2,7 @@
 
 #include "locate/csv-reader.h"
 
+#include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/poisson.hpp>
 
@@ -498,7 +499,7 @@ LocateFromPaths(const Observations& obs,
     // Each compared path's deviation from its QP's common level (its intercept), and the
     // residual scale: 1.4826 x the median absolute residual of the fit (robust to the slow
     // paths themselves).
-    std::vector<double> above(np, 0.0), resid;
+    std::vector<double> above(np, 0.0), resid, signedResid(np, 0.0);
     {
         std::vector<double> ax(np, 0.0);
         for (size_t c = 0; c < nc; ++c)
@@ -513,7 +514,8 @@ LocateFromPaths(const Observations& obs,
             if (w[i] > 0)
             {
                 above[i] = y[i] - fit.intercept[groupOf[i]];
-                resid.push_back(std::abs(above[i] - ax[i]));
+                signedResid[i] = above[i] - ax[i];
+                resid.push_back(std::abs(signedResid[i]));
             }
         }
     }
@@ -542,6 +544,72 @@ LocateFromPaths(const Observations& obs,
                    : boost::math::quantile(boost::math::complement(
                          boost::math::normal_distribution<double>(),
                          o.delayAlpha / static_cast<double>(judged.size())));
+    // The slow-path count test (since 2026-12-05, evening). A path's smallest RTT is the
+    // smallest of its n RTT samples, each the path's fixed delays plus that packet's queueing,
+    // so how far its residual strays depends on n: a path REPS tried once carries one packet's
+    // queueing, a busy one almost none, and that queueing is heavy-tailed (most one-packet
+    // paths do not queue, a few queue for a microsecond). A normal-theory z with one sigma
+    // (or one per n: tried, z fell only from ~30 to ~10) named healthy classes whose 2-3 slow
+    // paths were such one-packet entropies. So the rate at which a path is slow beyond what
+    // its links explain (its residual at least the delay floor, and itself at least the floor
+    // above its QP's fastest path) is measured per sample-count
+    // bin (floor(log2 n)), from all compared paths (Laplace's rule, (slow + 1) / (paths + 2)),
+    // and a class's slow paths are counted relative to its other links: path p is slow for
+    // class c when its residual plus c's own fitted share, e_p = r_p + A_pc x_c, reaches the
+    // floor (what c adds, not what its other links already explain), and the path itself is
+    // slower than its QP's fastest by the floor (y_p: the residual is measured from the
+    // fitted intercept, which the fit can pull below the fastest path, and a set of classes
+    // each path of a QP crosses once is fitted only up to a common shift; y_p is neither, and
+    // a QP's fastest path is no evidence that its links are slow). If c is healthy its
+    // paths are slow independently at their bins' rates: the count S is Poisson-binomial
+    // with mean lambda = sum of the rates, and for S >= lambda + 1 its upper tail is at most
+    // that of Binomial(paths, lambda / paths) (W. Hoeffding, "On the distribution of the
+    // number of successes in independent trials", Ann. Math. Statist. 27(3), 1956), which is
+    // the p-value (Boost.Math). Named only at a p-value of at most delayAlpha / identifiable
+    // classes (Bonferroni, as the z-guard). Nothing here assumes normal residuals.
+    auto binOf = [&](size_t i) {
+        return static_cast<size_t>(
+            std::floor(std::log2(static_cast<double>(std::max<uint64_t>(1, paths[i].rttSamples)))));
+    };
+    std::vector<double> binPaths, binSlow;
+    for (size_t i = 0; i < np; ++i)
+    {
+        if (w[i] > 0)
+        {
+            const size_t b = binOf(i);
+            if (b >= binPaths.size())
+            {
+                binPaths.resize(b + 1, 0.0);
+                binSlow.resize(b + 1, 0.0);
+            }
+            binPaths[b] += 1;
+            binSlow[b] += y[i] >= res.delayFloorUs && signedResid[i] >= res.delayFloorUs;
+        }
+    }
+    res.slowCountAlpha =
+        judged.empty() ? 0.0 : o.delayAlpha / static_cast<double>(judged.size());
+    auto slowCountP = [&](size_t c) {
+        double n = 0, slow = 0, lambda = 0;
+        for (It it(inc.crosses, static_cast<Eigen::Index>(c)); it; ++it)
+        {
+            const size_t i = static_cast<size_t>(it.row());
+            if (w[i] <= 0 || it.value() <= 0)
+            {
+                continue;
+            }
+            const size_t b = binOf(i);
+            n += 1;
+            slow += y[i] >= res.delayFloorUs &&
+                    signedResid[i] + it.value() * xd[c] >= res.delayFloorUs;
+            lambda += (binSlow[b] + 1) / (binPaths[b] + 2);
+        }
+        if (n <= 0 || slow <= 0)
+        {
+            return 1.0;
+        }
+        const boost::math::binomial_distribution<double> d(n, std::min(1.0, lambda / n));
+        return boost::math::cdf(boost::math::complement(d, slow - 1));
+    };
     auto zOf = [&](size_t c) {
         return res.residualSigmaUs > 0
                    ? xd[c] * std::sqrt(fit.contrast[c]) / res.residualSigmaUs
@@ -609,6 +677,7 @@ LocateFromPaths(const Observations& obs,
         bool slowOnly = false;          //!< named for its delay alone
         bool identifiable = true;       //!< its delay can be told from its QPs' intercepts
         double z = 0;                   //!< its delay in standard errors
+        double slowP = 1;               //!< its slow-path count's p-value (slowCountP)
         std::vector<size_t> slowRows;   //!< its paths above the delay floor
     };
     std::vector<Row> rows;
@@ -635,8 +704,9 @@ LocateFromPaths(const Observations& obs,
         r.marks = samples > 0 ? marks / samples : 0.0;
         r.identifiable = fit.identifiable[c];
         r.z = r.identifiable ? zOf(c) : 0.0;
+        r.slowP = r.identifiable && xd[c] > 0 ? slowCountP(c) : 1.0;
         const bool slow = r.identifiable && xd[c] >= delayCut && r.z >= res.zCut &&
-                          r.s.slowFlows >= o.minBadPaths;
+                          r.s.slowFlows >= o.minBadPaths && r.slowP <= res.slowCountAlpha;
         const bool lossy = lc[c].named;
         r.s.named = slow || lossy;
         r.slowOnly = slow && !lossy;
@@ -712,6 +782,7 @@ LocateFromPaths(const Observations& obs,
         res.delayUs.push_back(r.identifiable ? r.delay
                                              : std::numeric_limits<double>::quiet_NaN());
         res.delayZ.push_back(r.z);
+        res.slowCountP.push_back(r.slowP);
         res.markRate.push_back(r.marks);
         res.ranking.push_back(std::move(r.s));
     }
