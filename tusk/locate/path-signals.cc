@@ -550,45 +550,53 @@ LocateFromPaths(const Observations& obs,
     // queueing, a busy one almost none, and that queueing is heavy-tailed (most one-packet
     // paths do not queue, a few queue for a microsecond). A normal-theory z with one sigma
     // (or one per n: tried, z fell only from ~30 to ~10) named healthy classes whose 2-3 slow
-    // paths were such one-packet entropies. So the rate at which a path is slow beyond what
-    // its links explain (its residual at least the delay floor, and itself at least the floor
-    // above its QP's fastest path) is measured per sample-count
-    // bin (floor(log2 n)), from all compared paths (Laplace's rule, (slow + 1) / (paths + 2)),
-    // and a class's slow paths are counted relative to its other links: path p is slow for
-    // class c when its residual plus c's own fitted share, e_p = r_p + A_pc x_c, reaches the
-    // floor (what c adds, not what its other links already explain), and the path itself is
-    // slower than its QP's fastest by the floor (y_p: the residual is measured from the
-    // fitted intercept, which the fit can pull below the fastest path, and a set of classes
-    // each path of a QP crosses once is fitted only up to a common shift; y_p is neither, and
-    // a QP's fastest path is no evidence that its links are slow). If c is healthy its
-    // paths are slow independently at their bins' rates: the count S is Poisson-binomial
-    // with mean lambda = sum of the rates, and for S >= lambda + 1 its upper tail is at most
-    // that of Binomial(paths, lambda / paths) (W. Hoeffding, "On the distribution of the
-    // number of successes in independent trials", Ann. Math. Statist. 27(3), 1956), which is
-    // the p-value (Boost.Math). Named only at a p-value of at most delayAlpha / identifiable
-    // classes (Bonferroni, as the z-guard). Nothing here assumes normal residuals.
+    // paths were such one-packet entropies. So the test is of counts, against the residuals'
+    // own distribution per sample-count bin (floor(log2 n)). Class c with fitted delay x_c is
+    // tested at the threshold t = max(floor, x_c / 2), halfway to what it claims: path p
+    // counts as slow for c when it is at least t above its QP's fastest path (y_p; the fit
+    // can pull an intercept below the fastest path, and a set of classes each path of a QP
+    // crosses once is fitted only up to a common shift, y_p is neither) and its residual plus
+    // c's own share, r_p + A_pc x_c (what c adds beyond what the path's other links explain),
+    // is at least t too. If c is healthy its paths are slow as often as the other paths of
+    // their bin are: min(y, r) >= t at rate rho_b(t) = (those + 1) / (paths + 2) (Laplace),
+    // independently, so the count S is Poisson-binomial with mean lambda = sum of the rates;
+    // for S >= lambda + 1 its upper tail is at most that of Binomial(paths, lambda / paths)
+    // (W. Hoeffding, "On the distribution of the number of successes in independent trials",
+    // Ann. Math. Statist. 27(3), 1956), which is the p-value (Boost.Math). Named only at a
+    // p-value of at most delayAlpha / identifiable classes (Bonferroni, as the z-guard).
+    // Nothing here assumes normal residuals or one scale for them: in a congested fabric,
+    // where most paths are microseconds above their QP's fastest, t grows with the claim.
     auto binOf = [&](size_t i) {
         return static_cast<size_t>(
             std::floor(std::log2(static_cast<double>(std::max<uint64_t>(1, paths[i].rttSamples)))));
     };
-    std::vector<double> binPaths, binSlow;
+    std::vector<std::vector<double>> binSlack; // per bin, sorted min(y_p, r_p) of its paths
     for (size_t i = 0; i < np; ++i)
     {
         if (w[i] > 0)
         {
             const size_t b = binOf(i);
-            if (b >= binPaths.size())
+            if (b >= binSlack.size())
             {
-                binPaths.resize(b + 1, 0.0);
-                binSlow.resize(b + 1, 0.0);
+                binSlack.resize(b + 1);
             }
-            binPaths[b] += 1;
-            binSlow[b] += y[i] >= res.delayFloorUs && signedResid[i] >= res.delayFloorUs;
+            binSlack[b].push_back(std::min(y[i], signedResid[i]));
         }
     }
+    for (auto& v : binSlack)
+    {
+        std::sort(v.begin(), v.end());
+    }
+    auto slowRate = [&](size_t b, double t) {
+        const auto& v = binSlack[b];
+        const auto at = std::lower_bound(v.begin(), v.end(), t);
+        return (static_cast<double>(std::distance(at, v.end())) + 1) /
+               (static_cast<double>(v.size()) + 2);
+    };
     res.slowCountAlpha =
         judged.empty() ? 0.0 : o.delayAlpha / static_cast<double>(judged.size());
     auto slowCountP = [&](size_t c) {
+        const double t = std::max(res.delayFloorUs, xd[c] / 2);
         double n = 0, slow = 0, lambda = 0;
         for (It it(inc.crosses, static_cast<Eigen::Index>(c)); it; ++it)
         {
@@ -597,11 +605,9 @@ LocateFromPaths(const Observations& obs,
             {
                 continue;
             }
-            const size_t b = binOf(i);
             n += 1;
-            slow += y[i] >= res.delayFloorUs &&
-                    signedResid[i] + it.value() * xd[c] >= res.delayFloorUs;
-            lambda += (binSlow[b] + 1) / (binPaths[b] + 2);
+            slow += std::min(y[i], signedResid[i] + it.value() * xd[c]) >= t;
+            lambda += slowRate(binOf(i), t);
         }
         if (n <= 0 || slow <= 0)
         {
