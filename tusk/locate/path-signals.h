@@ -33,10 +33,10 @@
  * (sigma / sqrt(its within-QP variation), sigma = 1.4826 x the median absolute residual),
  * at least two of its paths are above their QP's fitted intercept by that floor, and (since
  * 2026-12-05, evening) its paths are slow more often than paths of the same RTT-sample count
- * are: path p is slow for class c when its residual plus c's fitted share reaches the floor,
- * and the count is tested against the per-bin (floor(log2 samples)) rate at which residuals
- * reach it, by the binomial bound on a Poisson-binomial tail at delayAlpha / identifiable
- * classes (Bonferroni). A path REPS tried once has one RTT sample, whose minimum carries that
+ * are: path p is slow for class c when it is t = max(floor, x_c / 2) above its QP's fastest
+ * path and its residual plus c's fitted share reaches t, and the count is tested against the
+ * per-bin (floor(log2 samples)) rate at which paths are that slow with no share added, by the
+ * binomial bound on a Poisson-binomial tail at delayAlpha / identifiable classes (Bonferroni). A path REPS tried once has one RTT sample, whose minimum carries that
  * packet's heavy-tailed queueing; the busy paths that set sigma fit almost exactly, so the
  * z-guard alone named sparse healthy classes of such paths. A class named for
  * delay alone is *explained* (not named) when at least half of its slow paths continue, after
