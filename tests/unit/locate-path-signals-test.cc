@@ -465,8 +465,9 @@ TEST_CASE("locate paths: entropies tried once do not name a sparse healthy class
     // once or twice keeps that packet's queueing, which is heavy-tailed: most one-packet paths
     // do not queue, about one in five queues for 0.4 to 2 µs. A class crossed only by a few
     // such entropies, 3 of 5 of them queued, fits ~0.5 µs at z >> the Bonferroni normal
-    // quantile: the z-guard names it. Its slow-path count (3 of 5) is what one-packet paths
-    // show anywhere (~1 in 5), so the count test (slowCountP) does not. A link at 1/4 of its
+    // quantile: the z-guard names it. Its slow-path count (3 of 5 at least halfway to its
+    // fitted delay) is what one- and two-packet paths show anywhere (~1 in 5 queue that
+    // much), so the count test (slowCountP) does not. A link at 1/4 of its
     // rate adds 3 frames (~1 µs) to every packet that crosses it: 12 senders that each tried
     // it once or twice are all slow, which one-packet paths are not (p ~ 0.2^12).
     Observations obs;
