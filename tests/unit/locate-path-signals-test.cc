@@ -405,3 +405,156 @@ TEST_CASE("locate paths: a path reaching the switch a slow link leaves is paused
     CHECK(PausedBy(rows, {0, 1}, {id("s1->host4")}, {id("s0->a")}, links) == 0.0); // s0 before
     CHECK(PausedBy(rows, {}, {id("s0->a")}, {id("a->s1")}, links) == 0.0);
 }
+
+namespace
+{
+
+constexpr uint32_t kSenders = 64;   //!< host0..host63, one QP each, all to host64
+constexpr uint32_t kMiddles = 16;   //!< s0 -> m<k> -> s1: one class per middle switch
+constexpr uint32_t kBusyMiddles = 12;
+
+/** host<i> -> s0 (link i), s0 -> m<k> (100 + k), m<k> -> s1 (200 + k), s1 -> host64 (300). */
+LinkIndex
+MiddleFabric()
+{
+    std::vector<DirectedLink> l;
+    for (uint32_t i = 0; i < kSenders; ++i)
+    {
+        l.push_back({i, "host" + std::to_string(i), "s0"});
+    }
+    for (uint32_t k = 0; k < kMiddles; ++k)
+    {
+        l.push_back({100 + k, "s0", "m" + std::to_string(k)});
+        l.push_back({200 + k, "m" + std::to_string(k), "s1"});
+    }
+    l.push_back({300, "s1", "host" + std::to_string(kSenders)});
+    return LinkIndex(l);
+}
+
+/** One entropy of sender `src`'s QP via middle `k`: `samples` RTT samples, smallest `rttMinUs`. */
+PathObservation
+MiddleRow(const LinkIndex& links, uint32_t src, uint32_t k, uint64_t samples, double rttMinUs)
+{
+    PathObservation p;
+    p.src = src;
+    p.dst = kSenders;
+    p.qpn = 1;
+    p.packets = samples;
+    p.rttSamples = samples;
+    p.rttMinUs = rttMinUs;
+    p.rttMedianUs = rttMinUs;
+    FlowPath fp;
+    fp.hops = links.Walk(std::to_string(src) + ">" + std::to_string(100 + k) + ">" +
+                             std::to_string(200 + k) + ">300",
+                         "host" + std::to_string(src), "host" + std::to_string(kSenders));
+    fp.packets = samples;
+    p.paths.push_back(fp);
+    return p;
+}
+
+} // namespace
+
+TEST_CASE("locate paths: entropies tried once do not name a sparse healthy class, a slow class "
+          "seen once per sender does",
+          "[unit][locate]")
+{
+    // The failure of REPS in the 1,024-host all-reduce (docs/locate.md, 2026-12-05): a path's
+    // smallest RTT is the smallest of its samples, each its fixed delays plus that packet's
+    // queueing. A busy entropy (32 samples) reaches the floor: it fits exactly, and those
+    // paths set sigma = 1.4826 x the median absolute residual near 0. An entropy REPS tried
+    // once or twice keeps that packet's queueing, which is heavy-tailed: most one-packet paths
+    // do not queue, about one in five queues for 0.4 to 2 µs. A class crossed only by a few
+    // such entropies, 3 of 5 of them queued, fits ~0.5 µs at z >> the Bonferroni normal
+    // quantile: the z-guard names it. Its slow-path count (3 of 5 at least halfway to its
+    // fitted delay) is what one- and two-packet paths show anywhere (~1 in 5 queue that
+    // much), so the count test (slowCountP) does not. A link at 1/4 of its
+    // rate adds 3 frames (~1 µs) to every packet that crosses it: 12 senders that each tried
+    // it once or twice are all slow, which one-packet paths are not (p ~ 0.2^12).
+    Observations obs;
+    obs.links = MiddleFabric();
+    obs.mtuBytes = 4096;
+    obs.nominalRateBps = 100e9; // a frame: 0.328 µs; the delay floor 0.164 µs
+    const double frame = 8 * 4096 / 100e9 * 1e6;
+    auto name = [&](const Suspect& s) { return obs.links.Links()[s.links.front()].Name(); };
+    auto build = [&](bool fault) {
+        std::mt19937 gen(2026); // raw 32-bit draws: the same numbers under every library
+        auto uniform = [&]() { return (static_cast<double>(gen()) + 0.5) / 4294967296.0; };
+        // One packet's queueing: 0 with probability 0.8, else 0.4 µs plus an exponential of
+        // mean 0.5 µs (by inversion).
+        auto queueing = [&]() {
+            const double u = uniform();
+            const double v = uniform();
+            return u < 0.8 ? 0.0 : 0.4 - 0.5 * std::log(v);
+        };
+        std::vector<PathObservation> rows;
+        for (uint32_t i = 0; i < kSenders; ++i)
+        {
+            for (uint32_t k = 0; k < kBusyMiddles; ++k)
+            {
+                rows.push_back(MiddleRow(obs.links, i, k, 32, 10.0)); // at the floor
+            }
+            for (uint32_t j = 0; j < 3; ++j) // entropies tried once or twice, anywhere busy
+            {
+                const uint64_t n = 1 + (gen() % 2);
+                rows.push_back(
+                    MiddleRow(obs.links, i, gen() % kBusyMiddles, n, 10.0 + queueing()));
+            }
+        }
+        // The sparse healthy class m12: five senders tried it once or twice, three of those
+        // packets queued (0.6-1.2 µs; a z-guard with the busy paths' sigma passes them).
+        const double sparse[5] = {0.9, 0.0, 0.6, 1.2, 0.0};
+        for (uint32_t i = 0; i < 5; ++i)
+        {
+            rows.push_back(MiddleRow(obs.links, 40 + i, 12, 1 + i % 2, 10.0 + sparse[i]));
+        }
+        // m13: twelve senders tried it once or twice; at 1/4 of its rate each packet is 3
+        // frames later, plus its own queueing.
+        for (uint32_t i = 0; i < 12; ++i)
+        {
+            rows.push_back(MiddleRow(obs.links, 2 * i, 13, 1 + i % 2,
+                                     10.0 + (fault ? 3 * frame : 0.0) + queueing()));
+        }
+        return rows;
+    };
+
+    for (bool fault : {true, false})
+    {
+        CAPTURE(fault);
+        const PathLocateResult r = LocateFromPaths(obs, build(fault), PathLocateOptions());
+        bool sparseSeen = false;
+        for (size_t i = 0; i < r.ranking.size(); ++i)
+        {
+            const std::string n = name(r.ranking[i]);
+            CAPTURE(n, r.delayUs[i], r.delayZ[i], r.slowCountP[i]);
+            if (n == "s0->m12")
+            {
+                sparseSeen = true;
+                // The shape of the failure: every cut before the count test passes.
+                CHECK(r.delayUs[i] >= r.delayCutUs);
+                CHECK(r.delayZ[i] >= r.zCut);
+                CHECK(r.ranking[i].slowFlows >= 2);
+                // ... and the count test does not: 3 slow of 5 one- or two-packet paths.
+                CHECK(r.slowCountP[i] > 0.01);
+                CHECK_FALSE(r.ranking[i].named);
+            }
+            else if (n == "s0->m13")
+            {
+                CHECK(r.ranking[i].named == fault);
+                if (fault)
+                {
+                    CHECK(i == 0);
+                    CHECK(r.slowCountP[i] < 1e-6);
+                }
+            }
+            else
+            {
+                CHECK_FALSE(r.ranking[i].named);
+            }
+        }
+        CHECK(sparseSeen);
+        CHECK(r.named == (fault ? 1u : 0u));
+        // Bonferroni over the identifiable classes: m0..m13 (m14, m15 carried nothing; the
+        // host links are every path's of their QP).
+        CHECK(r.slowCountAlpha == Approx(0.01 / 14));
+    }
+}

@@ -50,9 +50,10 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
                        "level); lossy paths: {}\n",
                        r.slowPaths, r.delayFloorUs, r.lossyPaths);
     out << fmt::format("delay cut: {:.3f} µs and {:.1f} standard errors (residual sigma {:.3f} "
-                       "µs); {} classes every path of their QPs crosses: not identifiable from "
-                       "per-path delays\n",
-                       r.delayCutUs, r.zCut, r.residualSigmaUs, r.unidentifiable);
+                       "µs), slow-path count p <= {:.2g}; {} classes every path of their QPs "
+                       "crosses: not identifiable from per-path delays\n",
+                       r.delayCutUs, r.zCut, r.residualSigmaUs, r.slowCountAlpha,
+                       r.unidentifiable);
     const uint32_t shown = std::min<uint32_t>(r.named, top);
     if (shown == 0)
     {
@@ -109,6 +110,7 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                 {"delay_cut_us", r.delayCutUs},
                 {"delay_z_cut", r.zCut},
                 {"residual_sigma_us", r.residualSigmaUs},
+                {"slow_count_p_cut", r.slowCountAlpha},
                 {"unidentifiable_classes", r.unidentifiable},
                 {"named", r.named}};
     json ranking = json::array();
@@ -129,6 +131,7 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                                                                  : json(r.delayUs[i])},
                            {"delay_identifiable", !std::isnan(r.delayUs[i])},
                            {"delay_z", r.delayZ[i]},
+                           {"slow_count_p", r.slowCountP[i]},
                            {"rate_factor", s.rateFactor},
                            {"loss_rate", s.lossRate},
                            {"capacity_lost", 1 - s.rateFactor * (1 - s.lossRate)},

@@ -2,6 +2,7 @@
 
 #include "locate/csv-reader.h"
 
+#include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/poisson.hpp>
 
@@ -498,7 +499,7 @@ LocateFromPaths(const Observations& obs,
     // Each compared path's deviation from its QP's common level (its intercept), and the
     // residual scale: 1.4826 x the median absolute residual of the fit (robust to the slow
     // paths themselves).
-    std::vector<double> above(np, 0.0), resid;
+    std::vector<double> above(np, 0.0), resid, signedResid(np, 0.0);
     {
         std::vector<double> ax(np, 0.0);
         for (size_t c = 0; c < nc; ++c)
@@ -513,7 +514,8 @@ LocateFromPaths(const Observations& obs,
             if (w[i] > 0)
             {
                 above[i] = y[i] - fit.intercept[groupOf[i]];
-                resid.push_back(std::abs(above[i] - ax[i]));
+                signedResid[i] = above[i] - ax[i];
+                resid.push_back(std::abs(signedResid[i]));
             }
         }
     }
@@ -542,6 +544,78 @@ LocateFromPaths(const Observations& obs,
                    : boost::math::quantile(boost::math::complement(
                          boost::math::normal_distribution<double>(),
                          o.delayAlpha / static_cast<double>(judged.size())));
+    // The slow-path count test (since 2026-12-05, evening). A path's smallest RTT is the
+    // smallest of its n RTT samples, each the path's fixed delays plus that packet's queueing,
+    // so how far its residual strays depends on n: a path REPS tried once carries one packet's
+    // queueing, a busy one almost none, and that queueing is heavy-tailed (most one-packet
+    // paths do not queue, a few queue for a microsecond). A normal-theory z with one sigma
+    // (or one per n: tried, z fell only from ~30 to ~10) named healthy classes whose 2-3 slow
+    // paths were such one-packet entropies. So the test is of counts, against the residuals'
+    // own distribution per sample-count bin (floor(log2 n)). Class c with fitted delay x_c is
+    // tested at the threshold t = max(floor, x_c / 2), halfway to what it claims: path p
+    // counts as slow for c when it is at least t above its QP's fastest path (y_p; the fit
+    // can pull an intercept below the fastest path, and a set of classes each path of a QP
+    // crosses once is fitted only up to a common shift, y_p is neither) and its residual plus
+    // c's own share, r_p + A_pc x_c (what c adds beyond what the path's other links explain),
+    // is at least t too. If c is healthy its paths are slow as often as the other paths of
+    // their bin are: min(y, r) >= t at rate rho_b(t) = (those + 1) / (paths + 2) (Laplace),
+    // independently, so the count S is Poisson-binomial with mean lambda = sum of the rates;
+    // for S >= lambda + 1 its upper tail is at most that of Binomial(paths, lambda / paths)
+    // (W. Hoeffding, "On the distribution of the number of successes in independent trials",
+    // Ann. Math. Statist. 27(3), 1956), which is the p-value (Boost.Math). Named only at a
+    // p-value of at most delayAlpha / identifiable classes (Bonferroni, as the z-guard).
+    // Nothing here assumes normal residuals or one scale for them: in a congested fabric,
+    // where most paths are microseconds above their QP's fastest, t grows with the claim.
+    auto binOf = [&](size_t i) {
+        return static_cast<size_t>(
+            std::floor(std::log2(static_cast<double>(std::max<uint64_t>(1, paths[i].rttSamples)))));
+    };
+    std::vector<std::vector<double>> binSlack; // per bin, sorted min(y_p, r_p) of its paths
+    for (size_t i = 0; i < np; ++i)
+    {
+        if (w[i] > 0)
+        {
+            const size_t b = binOf(i);
+            if (b >= binSlack.size())
+            {
+                binSlack.resize(b + 1);
+            }
+            binSlack[b].push_back(std::min(y[i], signedResid[i]));
+        }
+    }
+    for (auto& v : binSlack)
+    {
+        std::sort(v.begin(), v.end());
+    }
+    auto slowRate = [&](size_t b, double t) {
+        const auto& v = binSlack[b];
+        const auto at = std::lower_bound(v.begin(), v.end(), t);
+        return (static_cast<double>(std::distance(at, v.end())) + 1) /
+               (static_cast<double>(v.size()) + 2);
+    };
+    res.slowCountAlpha =
+        judged.empty() ? 0.0 : o.delayAlpha / static_cast<double>(judged.size());
+    auto slowCountP = [&](size_t c) {
+        const double t = std::max(res.delayFloorUs, xd[c] / 2);
+        double n = 0, slow = 0, lambda = 0;
+        for (It it(inc.crosses, static_cast<Eigen::Index>(c)); it; ++it)
+        {
+            const size_t i = static_cast<size_t>(it.row());
+            if (w[i] <= 0 || it.value() <= 0)
+            {
+                continue;
+            }
+            n += 1;
+            slow += std::min(y[i], signedResid[i] + it.value() * xd[c]) >= t;
+            lambda += slowRate(binOf(i), t);
+        }
+        if (n <= 0 || slow <= 0)
+        {
+            return 1.0;
+        }
+        const boost::math::binomial_distribution<double> d(n, std::min(1.0, lambda / n));
+        return boost::math::cdf(boost::math::complement(d, slow - 1));
+    };
     auto zOf = [&](size_t c) {
         return res.residualSigmaUs > 0
                    ? xd[c] * std::sqrt(fit.contrast[c]) / res.residualSigmaUs
@@ -609,6 +683,7 @@ LocateFromPaths(const Observations& obs,
         bool slowOnly = false;          //!< named for its delay alone
         bool identifiable = true;       //!< its delay can be told from its QPs' intercepts
         double z = 0;                   //!< its delay in standard errors
+        double slowP = 1;               //!< its slow-path count's p-value (slowCountP)
         std::vector<size_t> slowRows;   //!< its paths above the delay floor
     };
     std::vector<Row> rows;
@@ -635,8 +710,9 @@ LocateFromPaths(const Observations& obs,
         r.marks = samples > 0 ? marks / samples : 0.0;
         r.identifiable = fit.identifiable[c];
         r.z = r.identifiable ? zOf(c) : 0.0;
+        r.slowP = r.identifiable && xd[c] > 0 ? slowCountP(c) : 1.0;
         const bool slow = r.identifiable && xd[c] >= delayCut && r.z >= res.zCut &&
-                          r.s.slowFlows >= o.minBadPaths;
+                          r.s.slowFlows >= o.minBadPaths && r.slowP <= res.slowCountAlpha;
         const bool lossy = lc[c].named;
         r.s.named = slow || lossy;
         r.slowOnly = slow && !lossy;
@@ -712,6 +788,7 @@ LocateFromPaths(const Observations& obs,
         res.delayUs.push_back(r.identifiable ? r.delay
                                              : std::numeric_limits<double>::quiet_NaN());
         res.delayZ.push_back(r.z);
+        res.slowCountP.push_back(r.slowP);
         res.markRate.push_back(r.marks);
         res.ranking.push_back(std::move(r.s));
     }

@@ -30,8 +30,15 @@
  * link at 2/3 of its rate adds that much), is above the exponential tail cut of the
  * identifiable classes' positive delays (ExponentialTailCut: a 1 % event among them), is at
  * least the normal quantile of delayAlpha / identifiable classes standard errors above 0
- * (sigma / sqrt(its within-QP variation), sigma = 1.4826 x the median absolute residual), and
- * at least two of its paths are above their QP's fitted intercept by that floor. A class named for
+ * (sigma / sqrt(its within-QP variation), sigma = 1.4826 x the median absolute residual),
+ * at least two of its paths are above their QP's fitted intercept by that floor, and (since
+ * 2026-12-05, evening) its paths are slow more often than paths of the same RTT-sample count
+ * are: path p is slow for class c when it is t = max(floor, x_c / 2) above its QP's fastest
+ * path and its residual plus c's fitted share reaches t, and the count is tested against the
+ * per-bin (floor(log2 samples)) rate at which paths are that slow with no share added, by the
+ * binomial bound on a Poisson-binomial tail at delayAlpha / identifiable classes (Bonferroni). A path REPS tried once has one RTT sample, whose minimum carries that
+ * packet's heavy-tailed queueing; the busy paths that set sigma fit almost exactly, so the
+ * z-guard alone named sparse healthy classes of such paths. A class named for
  * delay alone is *explained* (not named) when at least half of its slow paths continue, after
  * it, into a named class with a larger delay, or reach the switch one of its links leaves
  * (PausedBy): PFC backs that link's queue up into it (congestion spreading); a class holding the
@@ -172,6 +179,10 @@ struct PathLocateResult
      *  of its QPs crosses it: its delay cancels from every comparison). */
     std::vector<double> delayUs;
     std::vector<double> delayZ;   //!< per ranking entry: its delay in standard errors (0: n/a)
+    /** Per ranking entry: the p-value of its slow-path count against the rate at which paths
+     *  of the same RTT-sample count are slow (1: not tested, delay 0 or not identifiable). */
+    std::vector<double> slowCountP;
+    double slowCountAlpha = 0;    //!< the p-value a named class's slow-path count needs
     std::vector<double> markRate; //!< per ranking entry: ECN-echoing ACKs / RTT samples of its paths
 };
 
