@@ -367,9 +367,9 @@ VisitWaitSegment(V& v, const WaitRow& w)
 {
     v.Us(true, w.idealPs);
     v.Us(true, w.stepIdealPs);
-    v.Us(w.arrived, w.waitPs);
-    v.Us(w.arrived, w.networkWaitPs);
-    v.Num(w.arrived, w.delay, 6);
+    v.Us(w.arrived && w.ready, w.waitPs);
+    v.Us(w.arrived && w.ready, w.networkWaitPs);
+    v.Num(w.arrived && w.ready, w.delay, 6);
     v.IntIf(w.arrived, w.fromRank);
 }
 
@@ -735,7 +735,7 @@ AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last, RowTextC
     fmt::memory_buffer buf;
     const auto out = std::back_inserter(buf);
     fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},{},"), w.collective, w.step, w.rank, w.host,
-                   UsText(w.readyPs).View(), UsIf(w.sent, w.sentPs).View(),
+                   UsIf(w.ready, w.readyPs).View(), UsIf(w.sent, w.sentPs).View(),
                    UsIf(w.arrived, w.arrivalPs).View());
     AppendSegment(buf, cache, &RowTextCache::Tables::wait,
                   [&](auto& v) { VisitWaitSegment(v, w); });

@@ -121,6 +121,7 @@ ComputeWaits(uint32_t collective,
     std::vector<uint32_t> sources; // a row's sources: sorted and made unique (a set's order)
     out.rows.reserve(cells);
     std::vector<uint64_t> lastArrival(n, startPs); // latest arrival of each rank so far
+    std::vector<bool> allArrived(n, true);         // and whether all its data so far arrived
     for (uint32_t k = 0; k < steps; ++k)
     {
         const size_t first = out.rows.size();
@@ -140,9 +141,12 @@ ComputeWaits(uint32_t collective,
             // Ready: when the rank began the step, i.e. posted its first send of it; a rank that
             // sends nothing in the step is ready when its earlier steps' data had all arrived
             // (the collective's start for its first step).
+            // A rank that never began the step is not ready (a run stopped early): a send of
+            // it never started, or, sending nothing, some earlier data of it never arrived.
+            const Cell mine = sends(k, r);
             bool sendStarted = false;
             uint64_t ready = UINT64_MAX;
-            for (uint32_t t : sends(k, r))
+            for (uint32_t t : mine)
             {
                 if (transfers[t].started)
                 {
@@ -150,7 +154,8 @@ ComputeWaits(uint32_t collective,
                     ready = std::min(ready, transfers[t].startPs);
                 }
             }
-            row.readyPs = sendStarted ? ready : lastArrival[r];
+            row.ready = mine.empty() ? allArrived[r] : sendStarted;
+            row.readyPs = !row.ready ? 0 : sendStarted ? ready : lastArrival[r];
             row.sent = true;
             row.arrived = true;
             uint64_t bytes = 0;
@@ -179,6 +184,7 @@ ComputeWaits(uint32_t collective,
             {
                 row.arrivalPs = 0;
                 row.lastTransfer = -1;
+                allArrived[r] = false;
             }
             else
             {
@@ -203,9 +209,9 @@ ComputeWaits(uint32_t collective,
         {
             WaitRow& row = out.rows[i];
             row.stepIdealPs = stepIdeal;
-            if (!row.arrived)
+            if (!row.arrived || !row.ready)
             {
-                continue;
+                continue; // no wait: its data did not arrive, or it never began the step
             }
             const uint64_t need = row.readyPs + row.idealPs;
             row.waitPs = row.arrivalPs > need ? row.arrivalPs - need : 0;

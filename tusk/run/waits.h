@@ -38,6 +38,7 @@ struct WaitRow
     uint32_t step = 0;
     uint32_t rank = 0; //!< index into the collective's ranks
     uint32_t host = 0;
+    bool ready = true;       //!< the rank began the step (false only in a run stopped early)
     uint64_t readyPs = 0;    //!< when the rank began the step (see Ready in the .cc)
     bool sent = false;       //!< every transfer into it was posted
     uint64_t sentPs = 0;     //!< the last of them posted
