@@ -147,7 +147,9 @@ def _read_csv(path):
             text = path.read()
             _check_fields(io.StringIO(text, newline=""), where, not text or text.endswith("\n"))
             path = io.StringIO(text)
-        return pd.read_csv(path)
+        # One pass over the whole file: text columns (path, paths) empty in some rows are not
+        # typed chunk by chunk (pandas's DtypeWarning on a long run's flows.csv).
+        return pd.read_csv(path, low_memory=False)
     except FileNotFoundError:
         raise ResultsError("%s: missing" % where) from None
     except UnicodeDecodeError as e:
