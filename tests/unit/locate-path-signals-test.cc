@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <random>
+#include <sstream>
 
 using namespace tusk::locate;
 
@@ -557,4 +558,30 @@ TEST_CASE("locate paths: entropies tried once do not name a sparse healthy class
         // host links are every path's of their QP).
         CHECK(r.slowCountAlpha == Approx(0.01 / 14));
     }
+}
+
+TEST_CASE("locate paths: paths.csv with a zero minimum RTT or a path's row twice is refused, "
+          "naming file, line and column",
+          "[unit][locate]")
+{
+    const LinkIndex links = TwoPathFabric();
+    const std::string header = "src,dst,qpn,entropy,packets,bytes,retx_packets,rtt_samples,"
+                               "rtt_min_us,rtt_median_us,rtt_p99_us,ecn_acks,trims,nacks,"
+                               "timeouts,losses,paths,traced_path\n";
+    const std::string viaA = "0,4,1,49152,10,40960,0,10,4.5,4.7,5.0,0,0,0,0,0,0>4>6>8:10,\n";
+    const std::string viaB = "0,4,1,49153,10,40960,0,10,4.6,4.8,5.1,0,0,0,0,0,0>5>7>8:10,\n";
+    auto read = [&](const std::string& text) {
+        std::istringstream in(text);
+        return ReadPathObservations(in, "paths.csv", links);
+    };
+    REQUIRE(read(header + viaA + viaB).size() == 2);
+    // A zero minimum with samples: every other path of the QP would look that much slower.
+    const std::string zero = "0,4,1,49153,10,40960,0,10,0,4.8,5.1,0,0,0,0,0,0>5>7>8:10,\n";
+    CHECK_THROWS_WITH(read(header + viaA + zero),
+                      "paths.csv:3: rtt_min_us: expected a positive RTT (µs) on a row with 10 "
+                      "RTT sample(s); got 0");
+    // The same sender's path twice: its evidence would count twice.
+    CHECK_THROWS_WITH(read(header + viaA + viaB + viaA),
+                      "paths.csv:4: entropy: a second row for src 0, dst 4, qpn 1, entropy 49152 "
+                      "(the first is line 2): expected one row per sender's path");
 }

@@ -191,6 +191,9 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
     const auto cLosses = csv.Find("losses"); // written since 2026-12-04
     const size_t cPaths = csv.Require("paths", why);
     const auto cTraced = csv.Find("traced_path"); // written since 2026-12-04 (evening)
+    const auto cEntropy = csv.Find("entropy");
+    // One row per (src, dst, qpn, entropy): a second would count that path's evidence twice.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t>, unsigned> rowOf;
     std::vector<PathObservation> out;
     std::vector<std::string> f;
     while (csv.Next(f))
@@ -203,6 +206,29 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
         p.packets = csv.Integer<uint64_t>(f, cPackets, "packets");
         p.rttSamples = csv.Integer<uint64_t>(f, cSamples, "rtt_samples");
         p.rttMinUs = csv.Real(f, cMin, "rtt_min_us");
+        if (p.rttSamples > 0 && !(p.rttMinUs > 0))
+        {
+            // Every RTT holds the path's propagation and serialisation: a zero (or negative)
+            // minimum would set the delays of every other path of its QP.
+            throw ns3::InputError(file, p.line, "rtt_min_us",
+                                  fmt::format("expected a positive RTT (µs) on a row with {} RTT "
+                                              "sample(s); got {}",
+                                              p.rttSamples, f[cMin]));
+        }
+        if (cEntropy)
+        {
+            const uint64_t entropy = csv.Integer<uint64_t>(f, *cEntropy, "entropy");
+            const auto [it, fresh] =
+                rowOf.emplace(std::make_tuple(p.src, p.dst, p.qpn, entropy), p.line);
+            if (!fresh)
+            {
+                throw ns3::InputError(file, p.line, "entropy",
+                                      fmt::format("a second row for src {}, dst {}, qpn {}, "
+                                                  "entropy {} (the first is line {}): expected one "
+                                                  "row per sender's path",
+                                                  p.src, p.dst, p.qpn, entropy, it->second));
+            }
+        }
         p.rttMedianUs = csv.Real(f, cMedian, "rtt_median_us");
         p.rttP99Us = cP99 ? csv.Real(f, *cP99, "rtt_p99_us") : std::nan("");
         p.ecnAcks = csv.Integer<uint64_t>(f, cEcn, "ecn_acks");

@@ -142,13 +142,7 @@ WorkloadExecutor::Retire(const JobWindow::Range& r)
     {
         // Its rows are built at the end from the records (and the PSN owners and responders'
         // history stay as a whole build has them): free its specs and trigger state only.
-        m_window->Drop(r);
-        m_waiters.Release(r.first.trigger, r.end.trigger);
-        m_activations.Release(r.first.trigger, r.end.trigger);
-        m_fired.Release(r.first.trigger, r.end.trigger);
-        m_firedPs.Release(r.first.trigger, r.end.trigger);
-        m_multishotNext.Release(r.first.trigger, r.end.trigger);
-        CountLive(-static_cast<int64_t>(r.end.transfer - r.first.transfer));
+        ReleaseSpecsAndTriggers(r);
         return;
     }
     // Its messages' PSN owner entries: the oldest of each of its connections' QPs (a
@@ -181,9 +175,15 @@ WorkloadExecutor::Retire(const JobWindow::Range& r)
             first.erase(first.begin(), end);
         }
     }
-    m_window->Drop(r);
     m_records.Release(r.first.transfer, r.end.transfer);
     m_transferConnection.Release(r.first.transfer, r.end.transfer);
+    ReleaseSpecsAndTriggers(r);
+}
+
+void
+WorkloadExecutor::ReleaseSpecsAndTriggers(const JobWindow::Range& r)
+{
+    m_window->Drop(r);
     m_waiters.Release(r.first.trigger, r.end.trigger);
     m_activations.Release(r.first.trigger, r.end.trigger);
     m_fired.Release(r.first.trigger, r.end.trigger);

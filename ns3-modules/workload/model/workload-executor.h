@@ -343,6 +343,8 @@ class WorkloadExecutor : public Object
     void Register(const std::vector<JobWindow::Range>& ranges, bool scheduleUntriggered);
     /** Free a finished iteration (see SetupLazy). */
     void Retire(const JobWindow::Range& range);
+    /** Free a retired unit's specs (the window's fragment) and its triggers' state. */
+    void ReleaseSpecsAndTriggers(const JobWindow::Range& range);
     /** Whether transfer t belonged to a retired iteration. */
     bool Retired(uint32_t t) const;
     /** Add `delta` to the transfers held (LiveTransfers, LiveRecords). */
