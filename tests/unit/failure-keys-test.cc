@@ -195,6 +195,32 @@ TEST_CASE("failure keys: names the topology does not have are input errors",
     }
 }
 
+TEST_CASE("failure keys: an unknown link's error gives a link of the topology as its example",
+          "[unit][scenario][failures]")
+{
+    // On a fat tree a leaf-spine name would be no help: the example is one of its own links,
+    // between two switches.
+    const auto spec = LoadScenarioString("stop_time_ms = 10\n[topology]\nkind = \"fat-tree\"\n"
+                                         "k = 4\n[[failures]]\nat_us = 1\nkind = \"link_down\"\n"
+                                         "link = \"leaf0-spine1\"\n",
+                                         "f.toml");
+    const auto graph = tusk::BuildGraph(spec);
+    const auto e = ExpectInputError([&] { tusk::CheckFailures(spec, graph); });
+    CHECK(e.Key() == "failures[0].link");
+    const std::string m = e.Message();
+    const size_t at = m.find("(e.g. \"");
+    REQUIRE(at != std::string::npos);
+    const std::string example = m.substr(at + 7, m.find('"', at + 7) - at - 7);
+    CHECK(example.find("leaf") == std::string::npos);
+    bool found = false;
+    for (const auto& l : graph.links)
+    {
+        found = found || (graph.vertices[l.a].name + "-" + graph.vertices[l.b].name == example &&
+                          l.a >= graph.numHosts && l.b >= graph.numHosts);
+    }
+    CHECK(found);
+}
+
 TEST_CASE("failure rates: drawn reproducibly, at the rate asked, listed in the echo",
           "[unit][scenario][failures]")
 {

@@ -332,9 +332,23 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
         }
         if (kind.target == FailureKindInfo::LINK && links.empty())
         {
+            // The example is a link of this topology: a switch-to-switch one when there is one.
+            std::string example;
+            for (const TopoLink& l : graph.links)
+            {
+                if (example.empty() || (l.a >= graph.numHosts && l.b >= graph.numHosts))
+                {
+                    example = graph.vertices[l.a].name + "-" + graph.vertices[l.b].name;
+                    if (l.a >= graph.numHosts && l.b >= graph.numHosts)
+                    {
+                        break;
+                    }
+                }
+            }
             fail("link", "no link \"" + f.link +
                              "\" in the topology; expected \"<from>-<to>\" with vertex names as "
-                             "in links.csv (e.g. \"leaf0-spine1\")");
+                             "in links.csv" +
+                             (example.empty() ? "" : " (e.g. \"" + example + "\")"));
         }
         if (kind.check && !links.empty())
         {
