@@ -268,6 +268,9 @@ TEST_CASE("a NIC down stops its rank: its flows stay unfinished and the run fail
     const auto r = Run(s);
     CHECK_FALSE(r.finished);
     CHECK_FALSE(r.failure.empty());
+    // The failure says why, whatever stopped the run (watchdog or stop time).
+    CHECK_THAT(r.failure, Catch::Contains("host 3's NIC is down since 5.000 us (failures[0], "
+                                          "nic_down): its flows and those to it cannot finish"));
     for (const auto& fl : r.flows)
     {
         INFO(fl.src << " -> " << fl.dst);

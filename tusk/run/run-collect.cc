@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
@@ -122,6 +123,44 @@ CreditWaitNote(const Fabric& fabric)
     }
     return note + fmt::format("; {} port VL(s) wait for credit ({}{})", count,
                               fmt::join(waiting, ", "), count > waiting.size() ? ", ..." : "");
+}
+
+/** "; host H's NIC is down since T us (failures[i], nic_down): ..." for every host whose NIC a
+ *  failure took down before `atPs` and nothing brought back by then; "" if none. A stalled or
+ *  unfinished run with such a host is that failure's doing, whatever else it says. */
+std::string
+HostsDownNote(const ScenarioSpec& spec, uint64_t atPs)
+{
+    std::map<uint32_t, std::pair<uint64_t, size_t>> down; // host -> (since, failure index)
+    std::vector<size_t> order(spec.failures.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return spec.failures[a].atPs < spec.failures[b].atPs;
+    });
+    for (const size_t i : order)
+    {
+        const FailureEntry& f = spec.failures[i];
+        if (!f.host || f.atPs > atPs)
+        {
+            continue;
+        }
+        if (f.kind == "nic_down" && (!f.untilPs || *f.untilPs > atPs))
+        {
+            down.emplace(*f.host, std::make_pair(f.atPs, i));
+        }
+        else if (f.kind == "nic_up")
+        {
+            down.erase(*f.host);
+        }
+    }
+    std::string note;
+    for (const auto& [host, since] : down)
+    {
+        note += fmt::format("; host {}'s NIC is down since {:.3f} us (failures[{}], nic_down): its "
+                            "flows and those to it cannot finish",
+                            host, since.first / 1e6, since.second);
+    }
+    return note;
 }
 
 } // namespace
@@ -517,6 +556,7 @@ CollectResults(const ScenarioSpec& spec,
         result.failure = fmt::format("watchdog: no progress for {:.3f} ms at {:.3f} ms",
                                      timeout.Get().GetPicoSeconds() / 1e9,
                                      executor.exec->GetStallPs() / 1e9);
+        result.failure += HostsDownNote(spec, executor.exec->GetStallPs());
         for (const auto& line : executor.exec->DescribeBlocked())
         {
             result.failure += "; " + line;
@@ -542,6 +582,7 @@ CollectResults(const ScenarioSpec& spec,
                                          : std::count_if(result.flows.begin(), result.flows.end(),
                                                          [](const FlowRow& f) { return !f.finished; }),
                                      FlowCount(result), endPs / 1e9, spec.stopTimePs / 1e9);
+        result.failure += HostsDownNote(spec, endPs);
         for (const auto& line : executor.exec->DescribeBlocked(4))
         {
             result.failure += "; " + line;
