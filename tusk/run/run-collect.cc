@@ -7,6 +7,7 @@
 #include "run/lazy-jobs.h"
 #include "run/row-stream.h"
 #include "run/fabric-kinds.h"
+#include "run/failure-kinds.h"
 #include "results/tool-outputs.h"
 
 #include "fabric/model/fabric-units.h"
@@ -125,8 +126,9 @@ CreditWaitNote(const Fabric& fabric)
                               fmt::join(waiting, ", "), count > waiting.size() ? ", ..." : "");
 }
 
-/** "; host H's NIC is down since T us (failures[i], nic_down): ..." for every host whose NIC a
- *  failure took down before `atPs` and nothing brought back by then; "" if none. A stalled or
+/** "; host H's NIC is down since T us (failures[i], KIND): ..." for every host whose NIC a
+ *  failure took down before `atPs` (a NIC kind that TAKES_DOWN, failure-kinds.h) and nothing
+ *  brought back by then; "" if none. A stalled or
  *  unfinished run with such a host is that failure's doing, whatever else it says. */
 std::string
 HostsDownNote(const ScenarioSpec& spec, uint64_t atPs)
@@ -140,15 +142,16 @@ HostsDownNote(const ScenarioSpec& spec, uint64_t atPs)
     for (const size_t i : order)
     {
         const FailureEntry& f = spec.failures[i];
-        if (!f.host || f.atPs > atPs)
+        const FailureKindInfo* kind = FindFailureKind(f.kind);
+        if (!f.host || f.atPs > atPs || kind == nullptr || kind->target != FailureKindInfo::NIC)
         {
             continue;
         }
-        if (f.kind == "nic_down" && (!f.untilPs || *f.untilPs > atPs))
+        if (kind->effect == FailureKindInfo::TAKES_DOWN && (!f.untilPs || *f.untilPs > atPs))
         {
             down.emplace(*f.host, std::make_pair(f.atPs, i));
         }
-        else if (f.kind == "nic_up")
+        else if (kind->effect == FailureKindInfo::BRINGS_UP)
         {
             down.erase(*f.host);
         }
@@ -156,9 +159,10 @@ HostsDownNote(const ScenarioSpec& spec, uint64_t atPs)
     std::string note;
     for (const auto& [host, since] : down)
     {
-        note += fmt::format("; host {}'s NIC is down since {:.3f} us (failures[{}], nic_down): its "
+        note += fmt::format("; host {}'s NIC is down since {:.3f} us (failures[{}], {}): its "
                             "flows and those to it cannot finish",
-                            host, since.first / 1e6, since.second);
+                            host, since.first / 1e6, since.second,
+                            spec.failures[since.second].kind);
     }
     return note;
 }

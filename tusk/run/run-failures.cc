@@ -333,18 +333,13 @@ CheckFailures(const ScenarioSpec& spec, const TopologyGraph& graph)
         if (kind.target == FailureKindInfo::LINK && links.empty())
         {
             // The example is a link of this topology: a switch-to-switch one when there is one.
-            std::string example;
-            for (const TopoLink& l : graph.links)
-            {
-                if (example.empty() || (l.a >= graph.numHosts && l.b >= graph.numHosts))
-                {
-                    example = graph.vertices[l.a].name + "-" + graph.vertices[l.b].name;
-                    if (l.a >= graph.numHosts && l.b >= graph.numHosts)
-                    {
-                        break;
-                    }
-                }
-            }
+            auto it = std::find_if(graph.links.begin(), graph.links.end(), [&](const TopoLink& l) {
+                return l.a >= graph.numHosts && l.b >= graph.numHosts;
+            });
+            it = it == graph.links.end() ? graph.links.begin() : it;
+            const std::string example =
+                it == graph.links.end() ? ""
+                                        : graph.vertices[it->a].name + "-" + graph.vertices[it->b].name;
             fail("link", "no link \"" + f.link +
                              "\" in the topology; expected \"<from>-<to>\" with vertex names as "
                              "in links.csv" +
