@@ -23,8 +23,8 @@ namespace tusk
  * Computed once per process, on first call. Each file's SHA-256 comes from
  * Sha256FileHexCached() with the default cache (HashCacheDir()): hashed once per build, not
  * once per run (about 50 ms and 63 MB read for a RelWithDebInfo build; docs/performance.md,
- * 2026-12-05 evening). A plugin loader adds the plugins it loads by extending this function: a shared object loaded before the first
- * call is in it already.
+ * 2026-12-05 evening). A plugin loader adds the plugins it loads by extending this function:
+ * a shared object loaded before the first call is in it already.
  * \throws std::runtime_error if a file cannot be read
  */
 const std::string& CodeIdentity();
