@@ -850,6 +850,22 @@ file = "sub/../inputs/traffic.cm"
     CHECK(e.File() == (dir.path / "nope.toml").string());
 }
 
+TEST_CASE("a scenario file with no keys is refused rather than run with every default",
+          "[unit][scenario]")
+{
+    // Most likely truncated or not yet written; one key is enough to run.
+    TempDir dir;
+    for (const char* text : {"", "\n\n", "# a comment only\n"})
+    {
+        const fs::path empty = dir.Write("empty.toml", text);
+        const ns3::InputError e = ExpectInputError([&] { LoadScenarioFile(empty.string()); });
+        CHECK(e.File() == empty.string());
+        CHECK(Contains(e.Message(), "no keys"));
+        const fs::path one = dir.Write("one.toml", std::string(text) + "name = \"one-key\"\n");
+        CHECK(LoadScenarioFile(one.string()).name == "one-key");
+    }
+}
+
 TEST_CASE("ScenarioToJson writes resolved values in TOML units and round-trips",
           "[unit][scenario]")
 {

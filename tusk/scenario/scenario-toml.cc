@@ -219,7 +219,17 @@ LoadScenarioFile(const std::string& path, const std::vector<std::string>& overri
     {
         throw InputError(path, 0, "", "cannot read the scenario file");
     }
-    return LoadScenarioString(text.str(), path, overrides);
+    toml::table root = ParseTomlText(text.str(), path);
+    if (root.empty())
+    {
+        // Most likely a file truncated or not yet written; running every default in its name
+        // would hide that (`tusk run` without a file refuses too).
+        throw InputError(path, 0, "",
+                         "the scenario file has no keys (empty, or comments only): give at "
+                         "least `name` and a [workload] or [[jobs]] (docs/scenario-format.md); "
+                         "`tusk compare` without a file runs the built-in default");
+    }
+    return Read(root, path, BaseDirOf(path), overrides);
 }
 
 nlohmann::json

@@ -156,7 +156,9 @@ JobRows()
                  "H = 0)."),
         Integer<J>("channels", &J::channels, 1, 64,
                    "NCCL-like channels per collective, each with its own connection (QPs, "
-                   "entropy)."),
+                   "entropy). A collective whose smallest send is under `channels` bytes uses "
+                   "that many channels (collectives.csv `channels`); the standalone "
+                   "`workload.kind = \"ring-allreduce\"` refuses it instead."),
         Size<J>("chunk_bytes", &J::chunkBytes, 0, kMax,
                 "Pipelining: each op's share on a channel is cut into chunks of at most this "
                 "size; a step forwards a chunk as soon as it has arrived. `0` = one chunk."),
