@@ -462,9 +462,8 @@ TEST_CASE("fast mode builds a job iteration by iteration: the records held stay 
     }
 }
 
-TEST_CASE("fast mode writes a replayed iteration's rows from its memo iteration's, shifted: the "
-          "files equal those built row by row, byte for byte, under the exact, steady and "
-          "sampled rules",
+TEST_CASE("fast mode writes a replayed iteration's rows from its memo's, shifted: the files "
+          "equal those built row by row under the exact, steady and sampled rules",
           "[component][fast-mode][lazy][shifted-rows]")
 {
     // RunOptions::shiftedRows (IterationRows' templates): a replayed iteration whose every row
@@ -507,13 +506,14 @@ TEST_CASE("fast mode writes a replayed iteration's rows from its memo iteration'
         const tusk::RunResult& off = runs[0];
         const tusk::RunResult& on = runs[1];
         CHECK(off.streamed.shiftedIterations == 0);
-        // The shortcut served most replayed iterations (not the first of each phase: its
-        // memo's rows are kept as they are built).
+        // The shortcut served most replayed iterations (and may serve a simulated one that
+        // repeated a kept one exactly: its inputs are compared, not its origin); never the
+        // first iteration, which no kept one precedes.
         CAPTURE(on.fast.Replayed(), on.streamed.shiftedIterations);
         CHECK(on.fast.Replayed() >= 20);
         CHECK(on.streamed.shiftedIterations + 2 * tusk::IterationRows::kTemplates >=
               on.fast.Replayed());
-        CHECK(on.streamed.shiftedIterations <= on.fast.Replayed());
+        CHECK(on.streamed.shiftedIterations < c.spec.jobs[0].iterations);
         for (const char* f : {"flows.csv", "collectives.csv", "waits.csv", "jobs.csv", "links.csv"})
         {
             CAPTURE(f);
