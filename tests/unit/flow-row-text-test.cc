@@ -319,3 +319,102 @@ TEST_CASE("waits.csv rows formatted with the segment cache equal rows formatted 
     tusk::AppendWaitCsvRow(line, variants[5], &last, &cache);
     CHECK(line == "1,2,3,4,0.000010,0.000020,3.000000,1.000000,1.500000,1.999990,1.999980,1.000000,2,99\n");
 }
+
+TEST_CASE("a flows.csv row from its shape, id, times and collective shifted, is the row formatted from scratch")
+{
+    // Fast mode writes a replayed iteration's flows.csv rows from its memo iteration's shapes
+    // (FlowCsvRowShapeOf): the line without id, start_us, finish_us and collective_id, those
+    // four formatted from the shifted values (AppendShapedFlowCsvRow). Every shift, across
+    // decimal carries and digit counts, with and without node ids, two paths and a hundred (a
+    // line longer than the function's stack buffer), a collective of -1: the bytes of
+    // AppendFlowCsvRow on the shifted row.
+    tusk::FlowRow f;
+    f.id = 9;
+    f.src = 3;
+    f.dst = 12;
+    f.bytes = 1048576;
+    f.started = f.finished = f.acknowledged = true;
+    f.startPs = 999999;
+    f.fctPs = 123456789;
+    f.finishPs = f.startPs + f.fctPs;
+    f.fctSenderPs = 130000000;
+    f.idealFctPs = 100000000;
+    f.slowdown = 1.23456789;
+    f.fairIdealPs = 110000000;
+    f.fairSlowdown = 1.1223344;
+    f.qps = 2;
+    f.entropy = 50000;
+    f.collective = 99;
+    f.step = 4;
+    f.channel = 1;
+    f.job = 0;
+    f.pktsSent = f.pktsReceived = 257;
+    f.paths = {{{0, 5, 9, 2}, 200}, {{1, 6, 9, 2}, 57}};
+    tusk::FlowRow sprayed = f;
+    sprayed.paths.clear();
+    for (uint32_t k = 0; k < 100; ++k)
+    {
+        sprayed.paths.push_back({{k, 1000 + k, 2000 + k, 3000 + k}, 1 + k});
+    }
+    std::string longLine;
+    tusk::AppendFlowCsvRow(longLine, sprayed, "ecmp", {});
+    REQUIRE(longLine.size() > 2048);
+    const std::vector<uint32_t> nodeIds = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22};
+    const std::vector<uint64_t> shifts = {0, 1, 91, 1000000, 123456789012345};
+    for (const tusk::FlowRow& row : {f, sprayed})
+    {
+        for (const std::vector<uint32_t>& nodes : {std::vector<uint32_t>{}, nodeIds})
+        {
+            for (int32_t collective : {99, -1})
+            {
+                tusk::FlowRow g0 = row;
+                g0.collective = collective;
+                tusk::RowTextCache cache;
+                const tusk::FlowCsvRowShape shape =
+                    tusk::FlowCsvRowShapeOf(g0, "ecmp", nodes, &cache);
+                for (uint64_t shift : shifts)
+                {
+                    tusk::FlowRow g = g0;
+                    g.id += shift;
+                    g.startPs += shift;
+                    g.finishPs += shift;
+                    if (g.collective >= 0)
+                    {
+                        g.collective += static_cast<int32_t>(shift % 1000);
+                    }
+                    std::string shaped = "x"; // appended to what is there
+                    std::string fresh = "x";
+                    tusk::AppendShapedFlowCsvRow(shaped, shape, g.id, g.startPs, g.finishPs,
+                                                 g.collective);
+                    tusk::AppendFlowCsvRow(fresh, g, "ecmp", nodes);
+                    CHECK(shaped == fresh);
+                }
+            }
+        }
+    }
+    // Not for a row that did not finish (its times are blank, not shifted).
+    tusk::FlowRow unfinished = f;
+    unfinished.finished = false;
+    CHECK_THROWS(tusk::FlowCsvRowShapeOf(unfinished, "ecmp", {}));
+}
+
+TEST_CASE("a waits.csv row with its last flow's id is the row with its last flow's row")
+{
+    tusk::WaitRow w;
+    w.collective = 3;
+    w.readyPs = 5;
+    w.sent = w.arrived = true;
+    w.sentPs = 6;
+    w.arrivalPs = 70;
+    w.idealPs = 8;
+    w.lastTransfer = 2;
+    w.fromRank = 1;
+    tusk::FlowRow last;
+    last.id = 123456;
+    const uint64_t id = last.id;
+    std::string byRow, byId;
+    tusk::AppendWaitCsvRow(byRow, w, &last);
+    tusk::AppendWaitCsvRow(byId, w, &id);
+    CHECK(byRow == byId);
+    CHECK(byId.substr(byId.size() - 8) == ",123456\n");
+}

@@ -29,6 +29,7 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
@@ -606,24 +607,46 @@ AppendSegment(fmt::memory_buffer& buf,
 
 } // namespace
 
+namespace
+{
+
+/** AppendFlowCsvRow's line into `buf`; with `at`, where start_us ([0]), fct_us ([1]), the comma
+ *  before collective_id ([2]) and step ([3]) begin. */
 void
-AppendFlowCsvRow(std::string& s,
-                 const FlowRow& f,
-                 const std::string& policy,
-                 const std::vector<uint32_t>& nodeIds,
-                 RowTextCache* cache)
+FlowCsvRowInto(fmt::memory_buffer& buf,
+               const FlowRow& f,
+               const std::string& policy,
+               const std::vector<uint32_t>& nodeIds,
+               RowTextCache* cache,
+               size_t* at)
 {
     // Formatted into a stack buffer with compiled format strings, then appended (no temporary
     // string per call, no format string parsed per row, the times' text on the stack): a
     // fast-mode run writes a million rows. With a cache, the head and tail segments are
     // copied when printed before with the same inputs (RowTextCache).
-    fmt::memory_buffer buf;
     const auto out = std::back_inserter(buf);
-    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},"), f.id, f.src, f.dst, f.bytes,
-                   UsIf(f.started, f.startPs).View(), UsIf(f.finished, f.finishPs).View());
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},"), f.id, f.src, f.dst, f.bytes);
+    if (at != nullptr)
+    {
+        at[0] = buf.size();
+    }
+    fmt::format_to(out, FMT_COMPILE("{},{},"), UsIf(f.started, f.startPs).View(),
+                   UsIf(f.finished, f.finishPs).View());
+    if (at != nullptr)
+    {
+        at[1] = buf.size();
+    }
     AppendSegment(buf, cache, &RowTextCache::Tables::head,
                   [&](auto& v) { VisitFlowHead(v, f); });
+    if (at != nullptr)
+    {
+        at[2] = buf.size();
+    }
     fmt::format_to(out, FMT_COMPILE(",{},"), f.collective);
+    if (at != nullptr)
+    {
+        at[3] = buf.size();
+    }
     AppendSegment(buf, cache, &RowTextCache::Tables::tail,
                   [&](auto& v) { VisitFlowTail(v, f, policy); });
     if (!nodeIds.empty())
@@ -631,7 +654,86 @@ AppendFlowCsvRow(std::string& s,
         fmt::format_to(out, FMT_COMPILE(",{},{}"), nodeIds.at(f.src), nodeIds.at(f.dst));
     }
     buf.push_back('\n');
+}
+
+} // namespace
+
+void
+AppendFlowCsvRow(std::string& s,
+                 const FlowRow& f,
+                 const std::string& policy,
+                 const std::vector<uint32_t>& nodeIds,
+                 RowTextCache* cache)
+{
+    fmt::memory_buffer buf;
+    FlowCsvRowInto(buf, f, policy, nodeIds, cache, nullptr);
     s.append(buf.data(), buf.size());
+}
+
+FlowCsvRowShape
+FlowCsvRowShapeOf(const FlowRow& f,
+                  const std::string& policy,
+                  const std::vector<uint32_t>& nodeIds,
+                  RowTextCache* cache)
+{
+    if (!f.started || !f.finished)
+    {
+        throw std::logic_error("FlowCsvRowShapeOf: the flow row is not started and finished");
+    }
+    fmt::memory_buffer buf;
+    size_t at[4] = {};
+    FlowCsvRowInto(buf, f, policy, nodeIds, cache, at);
+    const size_t idEnd = IntText(f.id).size;
+    FlowCsvRowShape shape;
+    // ",src,dst,bytes," | "," head "," | "," tail ... "\n" (the commas around start_us,
+    // finish_us and collective_id belong to the pieces).
+    shape.text.assign(buf.data() + idEnd, at[0] - idEnd);
+    shape.headBegin = static_cast<uint32_t>(shape.text.size());
+    shape.text.append(buf.data() + at[1] - 1, at[2] + 1 - (at[1] - 1));
+    shape.tailBegin = static_cast<uint32_t>(shape.text.size());
+    shape.text.append(buf.data() + at[3] - 1, buf.size() - (at[3] - 1));
+    return shape;
+}
+
+void
+AppendShapedFlowCsvRow(std::string& s,
+                       const FlowCsvRowShape& shape,
+                       uint64_t id,
+                       uint64_t startPs,
+                       uint64_t finishPs,
+                       int32_t collective)
+{
+    const IntText idText(id);
+    const UsText start(startPs);
+    const UsText finish(finishPs);
+    const IntText collectiveText(static_cast<int64_t>(collective));
+    const char* t = shape.text.data();
+    // Into a stack buffer, then one append (each append checks and may grow s); a line
+    // longer than the buffer (many paths) into a heap one.
+    const size_t size = idText.size + start.size + 1 + finish.size + collectiveText.size +
+                        shape.text.size();
+    char stack[1024];
+    std::vector<char> heap;
+    char* line = stack;
+    if (size > sizeof stack)
+    {
+        heap.resize(size);
+        line = heap.data();
+    }
+    char* p = line;
+    const auto put = [&p](const char* from, size_t n) {
+        std::memcpy(p, from, n);
+        p += n;
+    };
+    put(idText.buf, idText.size);
+    put(t, shape.headBegin);
+    put(start.buf, start.size);
+    *p++ = ',';
+    put(finish.buf, finish.size);
+    put(t + shape.headBegin, shape.tailBegin - shape.headBegin);
+    put(collectiveText.buf, collectiveText.size);
+    put(t + shape.tailBegin, shape.text.size() - shape.tailBegin);
+    s.append(line, size);
 }
 
 std::string
@@ -730,6 +832,13 @@ WaitsCsvHeader()
 void
 AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last, RowTextCache* cache)
 {
+    const uint64_t id = last != nullptr ? last->id : 0;
+    AppendWaitCsvRow(s, w, last != nullptr ? &id : nullptr, cache);
+}
+
+void
+AppendWaitCsvRow(std::string& s, const WaitRow& w, const uint64_t* lastId, RowTextCache* cache)
+{
     // Into a stack buffer, then appended (a std::string's back_inserter resizes it per piece).
     // With a cache, `ideal_us` to `from_rank` copied when printed before with the same inputs.
     fmt::memory_buffer buf;
@@ -741,7 +850,7 @@ AppendWaitCsvRow(std::string& s, const WaitRow& w, const FlowRow* last, RowTextC
                   [&](auto& v) { VisitWaitSegment(v, w); });
     buf.push_back(',');
     fmt::format_to(out, FMT_COMPILE("{}\n"),
-                   (w.arrived && last != nullptr ? IntText(last->id) : IntText()).View());
+                   (w.arrived && lastId != nullptr ? IntText(*lastId) : IntText()).View());
     s.append(buf.data(), buf.size());
 }
 

@@ -99,6 +99,34 @@ void AppendFlowCsvRow(std::string& s,
                       const std::string& policy,
                       const std::vector<uint32_t>& nodeIds,
                       RowTextCache* cache = nullptr);
+/**
+ * \brief flows.csv's line of a finished flow row without its id, start_us, finish_us and
+ * collective_id: the rest of its text, in three pieces (fast mode writes a replayed
+ * iteration's rows from its memo iteration's: only those four fields differ, fast-mode.md).
+ * text = ",src,dst,bytes," + ("," + fct_us .. spurious_retx + ",") + ("," + step .. the end
+ * of the line, newline included); headEnd and tailBegin are where the second and third begin.
+ */
+struct FlowCsvRowShape
+{
+    std::string text;
+    uint32_t headBegin = 0;
+    uint32_t tailBegin = 0;
+};
+/** \brief The shape of `f`'s line (AppendFlowCsvRow's bytes with the four fields cut out);
+ *  `f` must be started and finished. */
+FlowCsvRowShape FlowCsvRowShapeOf(const FlowRow& f,
+                                  const std::string& policy,
+                                  const std::vector<uint32_t>& nodeIds,
+                                  RowTextCache* cache = nullptr);
+/** \brief Append the line of shape `shape` with id `id`, start_us and finish_us of `startPs`
+ *  and `finishPs` and collective_id `collective`: AppendFlowCsvRow's bytes for the row of
+ *  that shape with those four fields (unit test: "a flows.csv row from its shape ..."). */
+void AppendShapedFlowCsvRow(std::string& s,
+                            const FlowCsvRowShape& shape,
+                            uint64_t id,
+                            uint64_t startPs,
+                            uint64_t finishPs,
+                            int32_t collective);
 /** collectives.csv's header line. */
 std::string CollectivesCsvHeader();
 /** Append `c`'s line of collectives.csv to `s`; `crit` is the flow row of c.criticalFlow
@@ -115,6 +143,12 @@ std::string WaitsCsvHeader();
 void AppendWaitCsvRow(std::string& s,
                       const WaitRow& w,
                       const FlowRow* last,
+                      RowTextCache* cache = nullptr);
+/** As above, with the id of w.lastTransfer's flow row (`lastId`, read only when w.arrived;
+ *  nullptr: none). */
+void AppendWaitCsvRow(std::string& s,
+                      const WaitRow& w,
+                      const uint64_t* lastId,
                       RowTextCache* cache = nullptr);
 /** One line for the printed header: base RTT and BDP per path class (manifest "path_classes"),
  *  "" without classes. */

@@ -16,6 +16,7 @@
 #include "workload/model/job-window.h"
 #include "workload/model/ring-steps.h"
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -98,8 +99,16 @@ class IterationRows
   public:
     /** \param sink the sink `sources` reads, whose times of a retired iteration are freed
      *  \param stream where the rows go as iterations retire (RunOptions::streamRows; part j
-     *  is job j), or nullptr to keep them until MoveInto */
-    IterationRows(RowSources sources, MetricsSink& sink, size_t jobs, RowStream* stream = nullptr);
+     *  is job j), or nullptr to keep them until MoveInto
+     *  \param shifted with a stream: write an iteration's rows from an earlier iteration's
+     *  shifted, where every input of them is that iteration's shifted (fast mode's replayed
+     *  iterations; see Template) */
+    IterationRows(RowSources sources,
+                  MetricsSink& sink,
+                  size_t jobs,
+                  RowStream* stream = nullptr,
+                  bool shifted = false);
+    ~IterationRows();
 
     /** \brief An iteration retires (or is still live at the end): its flow, collective and wait
      *  rows; its sink times are freed. */
@@ -111,6 +120,15 @@ class IterationRows
     RowStream* Stream() const { return m_stream; }
     /** Latest delivery or acknowledgement among the rows, ps. */
     uint64_t LastCompletion() const { return m_lastCompletion; }
+    /** Iterations whose rows were written shifted from an earlier iteration's. */
+    uint64_t ShiftedIterations() const { return m_shiftedIterations; }
+
+    /** Transfers of an iteration beyond which no template is kept (its inputs and rows are
+     *  held, per job, for kTemplates iterations). */
+    static constexpr uint64_t kMaxTemplateTransfers = 16384;
+    /** Templates kept per job: a job's replays take their memo from its latest few simulated
+     *  iterations (a period up to 4, a sampled pool of 8). */
+    static constexpr size_t kTemplates = 8;
 
   private:
     struct Rows
@@ -119,9 +137,31 @@ class IterationRows
         std::vector<CollectiveRow> collectives;
         std::vector<WaitRow> waits;
     };
+    /**
+     * An iteration whose rows were built in full, with every input they were built from: per
+     * transfer its spec's fields the rows read, its record's counters, paths and messages,
+     * its start, delivery and acknowledgement times; its collectives' specs. Another
+     * iteration whose inputs are these with the transfer ids, external ids and collective ids
+     * shifted by constants and every time shifted by one constant D has these rows with the
+     * same shifts (every row value is a function of those inputs that commutes with the
+     * shifts: differences of times, minima and maxima, ids; AddShiftedFrom), so its rows are
+     * written from these, shifted, instead of built.
+     */
+    struct Template;
+    /** The inputs of iteration `r`, before its rows are built (its records' lists are freed
+     *  as its rows are), or nullptr when no template can be kept of it. */
+    std::unique_ptr<Template> InputsOf(const ns3::JobWindow::Range& r) const;
+    /** Write iteration `r`'s rows from `t` shifted, if every input matches. */
+    bool AddShiftedFrom(const ns3::JobWindow::Range& r, const Template& t);
+
     RowSources m_sources;
     MetricsSink& m_sink;
     RowStream* m_stream;
+    bool m_shifted = false;
+    uint64_t m_shiftedIterations = 0;
+    /** Per job, its templates, latest first. */
+    std::vector<std::deque<std::unique_ptr<Template>>> m_templates;
+    FlowRow m_critical; //!< scratch: a critical flow's row, shifted
     std::vector<Rows> m_jobs;
     uint64_t m_lastCompletion = 0;
     /** Per job: the fair shares of its last few iterations (the same traffic, the same ideals). */

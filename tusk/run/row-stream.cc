@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -418,10 +419,76 @@ RowStream::Add(size_t part,
 }
 
 void
+RowStream::AddShifted(size_t part,
+                      const std::vector<FlowRow>& flows,
+                      const std::vector<FlowCsvRowShape>& shapes,
+                      uint64_t idShift,
+                      uint64_t timeShift,
+                      int64_t collectiveShift,
+                      const std::vector<CollectiveRow>& collectives,
+                      const std::vector<WaitRow>& waits,
+                      const std::function<const FlowRow&(int64_t)>& flowOf,
+                      const std::function<uint64_t(int64_t)>& idOf)
+{
+    Part& p = *m_parts.at(part);
+    m_maxRowsHeld = std::max<uint64_t>(m_maxRowsHeld, flows.size());
+    m_totals.flows += flows.size();
+    ++m_totals.shiftedIterations;
+    RunSummary& s = m_totals.flowSummary;
+    m_text.clear();
+    for (size_t k = 0; k < flows.size(); ++k)
+    {
+        const FlowRow& f = flows[k];
+        AppendShapedFlowCsvRow(m_text, shapes[k], f.id + idShift, f.startPs + timeShift,
+                               f.finishPs + timeShift,
+                               f.collective < 0 ? f.collective
+                                                : static_cast<int32_t>(f.collective + collectiveShift));
+        if (m_text.size() >= kTextChunk)
+        {
+            Write(part, 0, m_text);
+            m_text.clear();
+        }
+        // The values and counters are the repeated row's; its id is not read (a row in
+        // violation is never repeated: IterationRows).
+        SummarizeFlow(s, f,
+                      [&p](FlowStat k, double v) { p.values[static_cast<size_t>(k)].Push(v); });
+        if (f.pktsInFlight < 0)
+        {
+            throw std::logic_error("RowStream::AddShifted: a row in violation of conservation");
+        }
+        m_totals.flowsInFlight += f.pktsInFlight;
+    }
+    Write(part, 0, m_text);
+    AddCollectivesWith(part, collectives, waits, flowOf, &idOf);
+}
+
+std::vector<FlowCsvRowShape>
+RowStream::Shapes(const std::vector<FlowRow>& flows)
+{
+    std::vector<FlowCsvRowShape> shapes;
+    shapes.reserve(flows.size());
+    for (const FlowRow& f : flows)
+    {
+        shapes.push_back(FlowCsvRowShapeOf(f, m_policy, m_nodeIds, &m_cache));
+    }
+    return shapes;
+}
+
+void
 RowStream::AddCollectives(size_t part,
                           const std::vector<CollectiveRow>& collectives,
                           const std::vector<WaitRow>& waits,
                           const std::function<const FlowRow&(int64_t)>& rowOf)
+{
+    AddCollectivesWith(part, collectives, waits, rowOf, nullptr);
+}
+
+void
+RowStream::AddCollectivesWith(size_t part,
+                              const std::vector<CollectiveRow>& collectives,
+                              const std::vector<WaitRow>& waits,
+                              const std::function<const FlowRow&(int64_t)>& rowOf,
+                              const std::function<uint64_t(int64_t)>* idOf)
 {
     Part& p = *m_parts.at(part);
     const auto write = [&](int i, const std::string& text) { Write(part, i, text); };
@@ -438,7 +505,15 @@ RowStream::AddCollectives(size_t part,
     m_text.clear();
     for (const WaitRow& w : waits)
     {
-        AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr, &m_cache);
+        if (idOf != nullptr)
+        {
+            const uint64_t id = w.arrived ? (*idOf)(w.lastTransfer) : 0;
+            AppendWaitCsvRow(m_text, w, w.arrived ? &id : nullptr, &m_cache);
+        }
+        else
+        {
+            AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr, &m_cache);
+        }
         if (m_text.size() >= kTextChunk)
         {
             write(2, m_text);

@@ -128,6 +128,29 @@ class RowStream
                         const std::vector<CollectiveRow>& collectives,
                         const std::vector<WaitRow>& waits,
                         const std::function<const FlowRow&(int64_t)>& flowOf);
+    /**
+     * \brief Rows of part `part` that repeat earlier rows with their ids and times shifted
+     * (fast mode: a replayed iteration's, IterationRows): flows.csv's row k is the line of
+     * `shapes[k]` (Shapes) with id flows[k].id + idShift, start_us and finish_us of
+     * flows[k]'s times + timeShift and collective_id flows[k].collective + collectiveShift;
+     * the summary and invariants read flows[k] (its values and counters are the repeated
+     * row's). Then the collective and wait rows as AddCollectives, `idOf(t)` the flow id a
+     * wait's last transfer t has.
+     * \throws WriteError
+     */
+    void AddShifted(size_t part,
+                    const std::vector<FlowRow>& flows,
+                    const std::vector<FlowCsvRowShape>& shapes,
+                    uint64_t idShift,
+                    uint64_t timeShift,
+                    int64_t collectiveShift,
+                    const std::vector<CollectiveRow>& collectives,
+                    const std::vector<WaitRow>& waits,
+                    const std::function<const FlowRow&(int64_t)>& flowOf,
+                    const std::function<uint64_t(int64_t)>& idOf);
+    /** The shapes of `flows`' lines of flows.csv (FlowCsvRowShapeOf with this stream's
+     *  policy and node ids), each started and finished. */
+    std::vector<FlowCsvRowShape> Shapes(const std::vector<FlowRow>& flows);
     /** \brief The files completed (parts joined in order, synced, renamed) and what the run
      *  keeps of the rows (StreamedRows). \throws WriteError */
     void Finish(StreamedRows& out);
@@ -135,6 +158,12 @@ class RowStream
   private:
     class ScratchText;
     struct Part;
+    /** AddCollectives; waits' last flow ids from `idOf` when given, else from `flowOf`. */
+    void AddCollectivesWith(size_t part,
+                            const std::vector<CollectiveRow>& collectives,
+                            const std::vector<WaitRow>& waits,
+                            const std::function<const FlowRow&(int64_t)>& flowOf,
+                            const std::function<uint64_t(int64_t)>* idOf);
     /** Append `text` to file i (flows, collectives, waits) of part `part`. */
     void Write(size_t part, int i, const std::string& text);
     std::string m_dir; //!< the staging folder (the staged files and the scratch files)

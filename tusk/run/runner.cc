@@ -179,8 +179,12 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
                            [&exec](uint32_t c) -> const CollectiveSpec& {
                                return exec.GetCollective(static_cast<int32_t>(c));
                            }};
+        // Fast mode: a replayed iteration's rows from its memo iteration's, shifted, where its
+        // inputs are (not with failures: they change rates that ideal times read).
+        const bool shifted = options.shiftedRows && spec.simulator.mode == "fast" &&
+                             spec.failures.empty() && spec.failureRates.empty();
         retired = std::make_unique<IterationRows>(std::move(sources), observers.Sink(),
-                                                  lazy->plans.size(), stream.get());
+                                                  lazy->plans.size(), stream.get(), shifted);
         executor.exec->SetRetireCallback(
             [r = retired.get()](const JobWindow::Range& range) { r->Add(range); });
     }

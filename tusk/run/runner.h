@@ -387,6 +387,9 @@ struct StreamedRows
     /** The most flow rows held in memory at once while streaming (one retiring iteration's, or
      *  the background flows'): does not grow with a job's iterations. */
     uint64_t maxRowsHeld = 0;
+    /** Iterations whose rows were written from an earlier iteration's shifted (fast mode,
+     *  RunOptions::shiftedRows): not in the results, for tests. */
+    uint64_t shiftedIterations = 0;
 };
 
 struct RunResult
@@ -518,6 +521,11 @@ struct RunOptions
     /** Where RunScenario streams the rows (RunInto sets it to the staging folder when
      *  streamRows is set; "" = keep them). */
     std::string streamDir;
+    /** Fast mode with streamed rows: an iteration whose every row input is an earlier
+     *  iteration's with ids and times shifted (a replayed one) has its rows written from that
+     *  iteration's, shifted, instead of built (IterationRows; the same bytes). Tests turn it
+     *  off to compare. */
+    bool shiftedRows = true;
     /** A standalone ring all-reduce (workload.kind = "ring-allreduce", packet mode, no
      *  [[background]], no editWorkload) is built W steps at a time (ns3::RingStepUnits):
      *  W = this, or 0 for the fewest steps of at least 4,096 transfers. Results do not depend
