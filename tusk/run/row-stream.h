@@ -128,6 +128,16 @@ class RowStream
                         const std::vector<CollectiveRow>& collectives,
                         const std::vector<WaitRow>& waits,
                         const std::function<const FlowRow&(int64_t)>& flowOf);
+    /**
+     * \brief Wait rows of part `part`, after its earlier ones (a whole build's collectives
+     * built a step at a time, CollectiveRowStreamer): `idOf(t)` is the id flows.csv's row of
+     * transfer t prints (a row's lastTransfer). Its collective rows follow with
+     * AddCollectives (and no waits).
+     * \throws WriteError
+     */
+    void AddWaits(size_t part,
+                  const std::vector<WaitRow>& waits,
+                  const std::function<uint64_t(int64_t)>& idOf);
     /** \brief The files completed (parts joined in order, synced, renamed) and what the run
      *  keeps of the rows (StreamedRows). \throws WriteError */
     void Finish(StreamedRows& out);
