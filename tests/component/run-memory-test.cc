@@ -922,7 +922,9 @@ TEST_CASE("a whole build's collectives.csv and waits.csv built a step at a time 
         w.collectives.push_back(gather);
         const auto add = [&](uint32_t step, uint32_t src, uint32_t dst, uint64_t atPs) {
             ns3::TransferSpec t;
-            t.externalId = 100000 + w.transfers.size();
+            // (its index, as the generated ids are: the tables kept in memory find a wait's
+            // and a collective's flow row by id, RunResult's writers, FlowById)
+            t.externalId = w.transfers.size();
             t.src = hosts[src];
             t.dst = hosts[dst];
             t.bytes = 8 * 1024;

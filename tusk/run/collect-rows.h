@@ -103,9 +103,9 @@ void ApplyFairShare(const RowSources& src,
 
 /**
  * What collectives.csv's and waits.csv's rows read of a flow row (the fields of FlowRow of the
- * same names): 64 bytes against a FlowRow's 328 and its paths, kept for every transfer of a
- * collective whose flow rows are streamed before the collective's own rows are built
- * (CollectResults on a whole build, RunOptions::streamRows).
+ * same names): 64 bytes against a FlowRow's 328 and its paths, made for each chunk of a whole
+ * build whose flow rows are streamed (CollectResults, RunOptions::streamRows) and read by
+ * CollectiveRowStreamer.
  */
 struct CollectiveFlow
 {

@@ -4,8 +4,8 @@
  * retiring iteration's rows here; they are appended to the staged files and dropped, so the
  * rows a run holds do not grow with its iterations; a whole build whose transfers come a
  * collective step after another (a standalone collective) hands its flow rows a few steps at a
- * time and its collective and wait rows at the end (AddCollectives, CollectResults). The
- * files are byte-identical to what
+ * time, its wait rows a step at a time (AddWaits) and its collective rows at the end
+ * (AddCollectives; CollectResults, CollectiveRowStreamer). The files are byte-identical to what
  * WriteRunFiles writes from RunResult's tables, and the summary's flow part and the per-flow
  * invariants are the same values Summarize and InvariantViolations compute from the rows.
  *
