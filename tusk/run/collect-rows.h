@@ -200,8 +200,6 @@ class CollectiveRowStreamer
     void Add(uint64_t first, const CollectiveFlow* rows, size_t n);
     /** \brief After the last Add: every collective's row, in order. */
     std::vector<CollectiveRow> Finish();
-    /** How many times startOfRest was asked (a test reads it). */
-    uint64_t StartLookups() const;
 
   private:
     struct State;

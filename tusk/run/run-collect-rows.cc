@@ -550,7 +550,6 @@ struct CollectiveRowStreamer::State
     uint64_t collectives;
     StartOfRest startOfRest;
     WaitSink waits;
-    uint64_t lookups = 0;
     std::vector<CollectiveRow> out;
     uint32_t next = 0; //!< the next collective to open
     // The collective being built (open).
@@ -701,7 +700,6 @@ struct CollectiveRowStreamer::State
     {
         if (!startKnown)
         {
-            ++lookups;
             start = std::min(row.startPs, startOfRest(c, end));
             start = start == UINT64_MAX ? 0 : start;
             startKnown = true;
@@ -965,12 +963,6 @@ CollectiveRowStreamer::Finish()
         m->Close();
     }
     return std::move(m->out);
-}
-
-uint64_t
-CollectiveRowStreamer::StartLookups() const
-{
-    return m->lookups;
 }
 
 } // namespace tusk
