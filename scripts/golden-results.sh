@@ -6,7 +6,7 @@
 #                                             any file differs; lists the files that do)
 #
 # Each case runs `tusk run -q` at full size (every shipped scenario takes < 15 s on the
-# 2-core reference machine; about 3 minutes in all) and keeps flows.csv, collectives.csv,
+# 2-core reference machine; about 3 minutes in all) and keeps flows.csv, collectives.csv, waits.csv,
 # jobs.csv, links.csv, pfc_events.csv, timeseries.csv (when written) and manifest.json without
 # the keys that change from run to run or commit to commit (wall_time_s, setup_time_s,
 # run_time_s, git_revision, code_hash). The variants exercise knobs the shipped files leave at their
@@ -62,7 +62,7 @@ record() {
         "$TUSK" run -q "$scenario" $args --out "$tmp/$name" >/dev/null 2>"$tmp/$name.stderr" || rc=$?
         mkdir -p "$out/$name"
         echo "$rc" > "$out/$name/exit_status"
-        for f in flows.csv collectives.csv jobs.csv links.csv pfc_events.csv timeseries.csv; do
+        for f in flows.csv collectives.csv waits.csv jobs.csv links.csv pfc_events.csv timeseries.csv; do
             if [[ -f "$tmp/$name/$f" ]]; then cp "$tmp/$name/$f" "$out/$name/"; fi
         done
         if [[ -f "$tmp/$name/manifest.json" ]]; then

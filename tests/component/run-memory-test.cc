@@ -894,3 +894,92 @@ TEST_CASE("a standalone ring built a window of steps at a time holds the specs o
     CHECK(most > W * n);
     CHECK(most < r.flows.size() / 4);
 }
+
+TEST_CASE("a whole build's collectives.csv and waits.csv built a step at a time as its flow rows "
+          "are streamed are the rows built from every transfer, byte for byte",
+          "[component][memory][ring-window]")
+{
+    // CollectiveRowStreamer (collect-rows.h): waits.csv's rows written as each step is in,
+    // collectives.csv's (its critical flow: the straggler of the path back from the transfer
+    // delivered last, carried a step at a time) at the end, against AppendCollectiveRows over
+    // every row kept in memory. The ring (every rank sends in every step) is followed by a
+    // collective without transfers and by a gather-like one whose rank 0 only receives in
+    // step 0 (it is ready at the collective's start, known only from its step 1, which starts
+    // earlier) and whose step 1 sends two transfers into one rank. Finished and stopped
+    // (unfinished steps: no critical flow, ranks not ready).
+    const auto edit = [](ns3::WorkloadSpec& w) {
+        REQUIRE(w.collectives.size() == 1);
+        const std::vector<uint32_t> hosts(w.collectives[0].ranks.begin(),
+                                          w.collectives[0].ranks.begin() + 8);
+        ns3::CollectiveSpec empty = w.collectives[0];
+        empty.kind = "all-gather";
+        empty.ranks = hosts;
+        empty.steps = 1;
+        w.collectives.push_back(empty);
+        ns3::CollectiveSpec gather = empty;
+        gather.kind = "gather";
+        gather.steps = 2;
+        w.collectives.push_back(gather);
+        const auto add = [&](uint32_t step, uint32_t src, uint32_t dst, uint64_t atPs) {
+            ns3::TransferSpec t;
+            // (its index, as the generated ids are: the tables kept in memory find a wait's
+            // and a collective's flow row by id, RunResult's writers, FlowById)
+            t.externalId = w.transfers.size();
+            t.src = hosts[src];
+            t.dst = hosts[dst];
+            t.bytes = 8 * 1024;
+            t.startPs = atPs;
+            t.collective = 2;
+            t.step = static_cast<int32_t>(step);
+            t.channel = 0;
+            w.transfers.push_back(t);
+        };
+        for (uint32_t r = 1; r < 8; ++r)
+        {
+            add(0, r, 0, 40'000'000 + r * 1'000'000); // 40 to 47 us: rank 0 sends nothing
+        }
+        add(1, 0, 1, 30'000'000); // step 1 starts first (30 us): the collective's start
+        add(1, 0, 2, 30'000'000);
+        add(1, 3, 2, 31'000'000); // rank 2 receives two
+    };
+    for (const bool stopped : {false, true})
+    {
+        CAPTURE(stopped);
+        tusk::ScenarioSpec s = SmallRing();
+        if (stopped)
+        {
+            s.stopTimePs = 43'000'000; // 43 us: the ring and the gather's step 0 under way
+            s.requireFinish = false;
+        }
+        tusk::RunOptions o;
+        o.editWorkload = edit;
+        std::filesystem::path streamedDir;
+        std::filesystem::path keptDir;
+        const tusk::RunResult streamed = RunStreamed(s, streamedDir, o, true);
+        const tusk::RunResult kept = RunStreamed(s, keptDir, o, false);
+        REQUIRE(streamed.streamed.active);
+        REQUIRE_FALSE(kept.streamed.active);
+        CHECK(streamed.finished == !stopped);
+        REQUIRE(kept.collectives.size() == 3);
+        CHECK(kept.waits.size() > 62 * 32);
+        CHECK(streamed.streamed.waits == kept.waits.size());
+        // The case this test is about: rank 0 of the gather ready at its start (30 us), read
+        // before its step 1 was.
+        const auto ready0 = std::find_if(kept.waits.begin(), kept.waits.end(),
+                                         [](const tusk::WaitRow& w) {
+                                             return w.collective == 2 && w.step == 0 && w.rank == 0;
+                                         });
+        REQUIRE(ready0 != kept.waits.end());
+        CHECK(ready0->ready);
+        CHECK(ready0->readyPs == 30'000'000);
+        CHECK((kept.collectives[0].criticalFlow >= 0) == !stopped);
+        CHECK((kept.collectives[2].criticalFlow >= 0) == !stopped);
+        for (const char* f : {"flows.csv", "collectives.csv", "waits.csv"})
+        {
+            CAPTURE(f);
+            CHECK(ReadFile(streamedDir / f) == ReadFile(keptDir / f));
+        }
+        std::filesystem::remove_all(streamedDir);
+        std::filesystem::remove_all(keptDir);
+    }
+}

@@ -11,6 +11,7 @@
 #define TUSK_RUN_COLLECT_ROWS_H
 
 #include "run/run-stages.h"
+#include "run/waits.h"
 
 #include "fabric/model/ideal-fct.h"
 
@@ -102,9 +103,9 @@ void ApplyFairShare(const RowSources& src,
 
 /**
  * What collectives.csv's and waits.csv's rows read of a flow row (the fields of FlowRow of the
- * same names): 64 bytes against a FlowRow's 328 and its paths, kept for every transfer of a
- * collective whose flow rows are streamed before the collective's own rows are built
- * (CollectResults on a whole build, RunOptions::streamRows).
+ * same names): 64 bytes against a FlowRow's 328 and its paths, made for each chunk of a whole
+ * build whose flow rows are streamed (CollectResults, RunOptions::streamRows) and read by
+ * CollectiveRowStreamer.
  */
 struct CollectiveFlow
 {
@@ -148,6 +149,62 @@ void AppendCollectiveRows(const RowSources& src,
                           uint64_t cEnd,
                           std::vector<CollectiveRow>& collectives,
                           std::vector<WaitRow>& waits);
+
+/**
+ * \brief collectives.csv's and waits.csv's rows of a whole build whose transfers come a
+ * collective step after another (StreamableWhole), built as the steps come instead of from
+ * every transfer's CollectiveFlow at the end: the same rows as AppendCollectiveRows over all
+ * of them. What it holds grows with a collective's ranks and steps, not its transfers:
+ * per rank, its latest arrival, whether all its data arrived and its delay flags (waits.csv's
+ * ComputeWaits, whose rows of a step are handed on as soon as the step is in) and, for the
+ * critical path, the previous step's cells (arrival and the straggler of the path back from
+ * the transfer delivered last into it); per step, collectives.csv's step columns.
+ *
+ * The critical path (waits.h, CollectiveWaits::criticalTransfer) runs back from the transfer
+ * delivered last, one step at a time, and its straggler is the first transfer on it (from
+ * that end) with the largest excess over its ideal. The path back from a transfer of step k
+ * continues into a cell of step k - 1 and never depends on later steps, so the straggler of
+ * the path from each cell's last transfer is known when step k is in: that transfer itself if
+ * its excess is at least the straggler's of the cell it continues into, else that straggler.
+ * The collective's is the straggler of the path from its transfer delivered last (first in
+ * transfer order among equal times), found when that transfer is read.
+ *
+ * One input is known only at the collective's end: its start (the earliest start of its
+ * transfers), which a rank that sends nothing in a step reads (it is ready when its earlier
+ * data arrived, or at the start). The first such row asks `startOfRest` for the earliest
+ * start among the transfers not yet added (a ring never asks: every rank sends in every
+ * step).
+ */
+class CollectiveRowStreamer
+{
+  public:
+    /** A step's wait rows (their lastTransfer a transfer id) and the id flows.csv's row of
+     *  such a transfer prints (FlowRow::id). */
+    using WaitSink = std::function<void(const std::vector<WaitRow>& rows,
+                                        const std::function<uint64_t(int64_t)>& idOf)>;
+    /** The earliest start, ps, of the started transfers of collective `c` from transfer id
+     *  `from` on (UINT64_MAX if none). */
+    using StartOfRest = std::function<uint64_t(uint32_t c, uint64_t from)>;
+
+    /** \param collectives the workload's collectives (every one gets a row, in order) */
+    CollectiveRowStreamer(const RowSources& src,
+                          uint64_t collectives,
+                          StartOfRest startOfRest,
+                          WaitSink waits);
+    ~CollectiveRowStreamer();
+    CollectiveRowStreamer(const CollectiveRowStreamer&) = delete;
+    CollectiveRowStreamer& operator=(const CollectiveRowStreamer&) = delete;
+
+    /** \brief The slim rows of transfers [first, first + n) (rows[k] is transfer first + k):
+     *  whole (collective, step) groups, after those added before in (collective, step) order. */
+    void Add(uint64_t first, const CollectiveFlow* rows, size_t n);
+    /** \brief After the last Add: every collective's row, in order. */
+    std::vector<CollectiveRow> Finish();
+
+  private:
+    struct State;
+    std::unique_ptr<State> m;
+};
 
 } // namespace tusk
 

@@ -526,6 +526,31 @@ RowStream::AddCollectivesWith(size_t part,
 }
 
 void
+RowStream::AddWaits(size_t part,
+                    const std::vector<WaitRow>& waits,
+                    const std::function<uint64_t(int64_t)>& idOf)
+{
+    m_totals.waits += waits.size();
+    m_text.clear();
+    FlowRow last; // a wait row prints its last transfer's id alone
+    for (const WaitRow& w : waits)
+    {
+        if (w.arrived)
+        {
+            last.id = idOf(w.lastTransfer);
+        }
+        AppendWaitCsvRow(m_text, w, w.arrived ? &last : nullptr, &m_cache);
+        if (m_text.size() >= kTextChunk)
+        {
+            Write(part, 2, m_text);
+            m_text.clear();
+        }
+    }
+    Write(part, 2, m_text);
+    m_text.clear();
+}
+
+void
 RowStream::Finish(StreamedRows& out)
 {
     for (size_t k = 1; k < m_parts.size(); ++k)

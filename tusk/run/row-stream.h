@@ -4,8 +4,8 @@
  * retiring iteration's rows here; they are appended to the staged files and dropped, so the
  * rows a run holds do not grow with its iterations; a whole build whose transfers come a
  * collective step after another (a standalone collective) hands its flow rows a few steps at a
- * time and its collective and wait rows at the end (AddCollectives, CollectResults). The
- * files are byte-identical to what
+ * time, its wait rows a step at a time (AddWaits) and its collective rows at the end
+ * (AddCollectives; CollectResults, CollectiveRowStreamer). The files are byte-identical to what
  * WriteRunFiles writes from RunResult's tables, and the summary's flow part and the per-flow
  * invariants are the same values Summarize and InvariantViolations compute from the rows.
  *
@@ -151,6 +151,16 @@ class RowStream
     /** The shapes of `flows`' lines of flows.csv (FlowCsvRowShapeOf with this stream's
      *  policy and node ids), each started and finished. */
     std::vector<FlowCsvRowShape> Shapes(const std::vector<FlowRow>& flows);
+    /**
+     * \brief Wait rows of part `part`, after its earlier ones (a whole build's collectives
+     * built a step at a time, CollectiveRowStreamer): `idOf(t)` is the id flows.csv's row of
+     * transfer t prints (a row's lastTransfer). Its collective rows follow with
+     * AddCollectives (and no waits).
+     * \throws WriteError
+     */
+    void AddWaits(size_t part,
+                  const std::vector<WaitRow>& waits,
+                  const std::function<uint64_t(int64_t)>& idOf);
     /** \brief The files completed (parts joined in order, synced, renamed) and what the run
      *  keeps of the rows (StreamedRows). \throws WriteError */
     void Finish(StreamedRows& out);

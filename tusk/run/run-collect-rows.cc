@@ -291,6 +291,65 @@ CollectiveFlowOf(const FlowRow& f)
 namespace
 {
 
+/** A collective's row before its transfers are read: what its spec says, no start yet
+ *  (UINT64_MAX), finished until a transfer says otherwise, every step's end 0. */
+CollectiveRow
+CollectiveRowHead(const RowSources& src, uint32_t c, const CollectiveSpec& cs)
+{
+    CollectiveRow row;
+    row.id = c;
+    row.kind = cs.kind;
+    row.algorithm = cs.algorithm;
+    row.job = cs.job;
+    row.iteration = cs.iteration;
+    row.name = cs.name;
+    row.group = cs.group;
+    row.slices = cs.slices;
+    // n: an in-network all-reduce's aggregation endpoints are not ranks of the group.
+    row.ranks = static_cast<uint32_t>(
+        std::count_if(cs.ranks.begin(), cs.ranks.end(),
+                      [&src](uint32_t h) { return !src.graph.IsAggregationEndpoint(h); }));
+    row.bytesPerRank = cs.bytesPerRank;
+    row.channels = cs.channels;
+    row.busbwFactor = cs.busbwFactor;
+    row.stepEndPs.assign(cs.steps, 0);
+    row.stepSlowestRank.assign(cs.steps, -1);
+    row.stepSlowestFlow.assign(cs.steps, -1);
+    row.finished = true;
+    row.startPs = UINT64_MAX;
+    return row;
+}
+
+/** Byte bound: no rank can move its bytes faster than the port they use, ps. */
+uint64_t
+ByteBoundPs(const RowSources& src, const std::map<uint32_t, HostBytes>& bytes)
+{
+    double bound = 0;
+    for (const auto& [h, b] : bytes)
+    {
+        const double nic = static_cast<double>(src.built.nics[h]->GetRateBps());
+        bound = std::max(bound, static_cast<double>(std::max(b.netSent, b.netRecv)) * 8 / nic);
+        if (src.executor.scaleUp)
+        {
+            const double su = static_cast<double>(src.executor.scaleUp->GetRateBps());
+            bound = std::max(bound, static_cast<double>(std::max(b.suSent, b.suRecv)) * 8 / su);
+        }
+    }
+    return static_cast<uint64_t>(std::llround(bound * 1e12));
+}
+
+/** A finished collective's completion time and bandwidths. */
+void
+SetCct(CollectiveRow& row, const CollectiveSpec& cs)
+{
+    if (row.finished && row.finishPs > row.startPs)
+    {
+        row.cctPs = row.finishPs - row.startPs;
+        row.algbwGBps = static_cast<double>(cs.bytesPerRank) / (row.cctPs * 1e-12) / 1e9;
+        row.busbwGBps = row.algbwGBps * cs.busbwFactor;
+    }
+}
+
 /** AppendCollectiveRows over FlowRow or CollectiveFlow (the fields both have). */
 template <class Row>
 void
@@ -303,7 +362,6 @@ AppendCollectiveRowsOf(const RowSources& src,
                        std::vector<CollectiveRow>& collectives,
                        std::vector<WaitRow>& waits)
 {
-    const BuiltFabric& built = src.built;
     const Executor& executor = src.executor;
     const auto rowOf = [&](uint32_t t) -> const Row& { return rows[t - first]; };
     std::vector<std::vector<uint32_t>> transfersOf(cEnd - cFirst);
@@ -318,27 +376,7 @@ AppendCollectiveRowsOf(const RowSources& src,
     for (auto c = static_cast<uint32_t>(cFirst); c < cEnd; ++c)
     {
         const CollectiveSpec& cs = src.collective(c);
-        CollectiveRow row;
-        row.id = c;
-        row.kind = cs.kind;
-        row.algorithm = cs.algorithm;
-        row.job = cs.job;
-        row.iteration = cs.iteration;
-        row.name = cs.name;
-        row.group = cs.group;
-        row.slices = cs.slices;
-        // n: an in-network all-reduce's aggregation endpoints are not ranks of the group.
-        row.ranks = static_cast<uint32_t>(
-            std::count_if(cs.ranks.begin(), cs.ranks.end(),
-                          [&src](uint32_t h) { return !src.graph.IsAggregationEndpoint(h); }));
-        row.bytesPerRank = cs.bytesPerRank;
-        row.channels = cs.channels;
-        row.busbwFactor = cs.busbwFactor;
-        row.stepEndPs.assign(cs.steps, 0);
-        row.stepSlowestRank.assign(cs.steps, -1);
-        row.stepSlowestFlow.assign(cs.steps, -1);
-        row.finished = true;
-        row.startPs = UINT64_MAX;
+        CollectiveRow row = CollectiveRowHead(src, c, cs);
         std::map<uint32_t, HostBytes> bytes;
         for (uint32_t t : transfersOf[c - cFirst])
         {
@@ -391,19 +429,7 @@ AppendCollectiveRowsOf(const RowSources& src,
                 row.stepSlowestFlow[k] = -1;
             }
         }
-        // Byte bound: no rank can move its bytes faster than the port they use.
-        double bound = 0;
-        for (const auto& [h, b] : bytes)
-        {
-            const double nic = static_cast<double>(built.nics[h]->GetRateBps());
-            bound = std::max(bound, static_cast<double>(std::max(b.netSent, b.netRecv)) * 8 / nic);
-            if (executor.scaleUp)
-            {
-                const double su = static_cast<double>(executor.scaleUp->GetRateBps());
-                bound = std::max(bound, static_cast<double>(std::max(b.suSent, b.suRecv)) * 8 / su);
-            }
-        }
-        row.lowerBoundPs = static_cast<uint64_t>(std::llround(bound * 1e12));
+        row.lowerBoundPs = ByteBoundPs(src, bytes);
         // Who waited (waits.csv): each rank's data per step against its idle-fabric time.
         std::vector<WaitTransfer> wt;
         wt.reserve(transfersOf[c - cFirst].size());
@@ -452,12 +478,7 @@ AppendCollectiveRowsOf(const RowSources& src,
         {
             waits.insert(waits.end(), cw.rows.begin(), cw.rows.end());
         }
-        if (row.finished && row.finishPs > row.startPs)
-        {
-            row.cctPs = row.finishPs - row.startPs;
-            row.algbwGBps = static_cast<double>(cs.bytesPerRank) / (row.cctPs * 1e-12) / 1e9;
-            row.busbwGBps = row.algbwGBps * cs.busbwFactor;
-        }
+        SetCct(row, cs);
         collectives.push_back(row);
     }
 }
@@ -488,6 +509,460 @@ AppendCollectiveRows(const RowSources& src,
                      std::vector<WaitRow>& waits)
 {
     AppendCollectiveRowsOf(src, rows, first, last, cFirst, cEnd, collectives, waits);
+}
+
+} // namespace tusk
+
+namespace tusk
+{
+
+namespace
+{
+
+/** The straggler of a path back: its transfer id (-1 none) and excess over its ideal, ps. */
+struct Straggler
+{
+    int64_t t = -1;
+    uint64_t excess = 0;
+};
+
+/** A rank's cell of a step (its row of waits.csv), as the critical path reads it. */
+struct StepCell
+{
+    bool row = false;     //!< the rank has a row in the step (it received something)
+    bool arrived = false; //!< all of it arrived
+    uint64_t arrivalPs = 0;
+    Straggler straggler; //!< of the path back from its last transfer
+};
+
+} // namespace
+
+struct CollectiveRowStreamer::State
+{
+    State(const RowSources& s, uint64_t count, StartOfRest start, WaitSink w)
+        : src(s),
+          collectives(count),
+          startOfRest(std::move(start)),
+          waits(std::move(w))
+    {
+    }
+    const RowSources& src;
+    uint64_t collectives;
+    StartOfRest startOfRest;
+    WaitSink waits;
+    std::vector<CollectiveRow> out;
+    uint32_t next = 0; //!< the next collective to open
+    // The collective being built (open).
+    bool open = false;
+    uint32_t c = 0;
+    CollectiveSpec cs;
+    CollectiveRow row;
+    std::map<uint32_t, HostBytes> bytes;
+    std::vector<bool> stepUnfinished;
+    std::unordered_map<uint32_t, uint32_t> rankOf;
+    uint32_t n = 0;
+    // ComputeWaits' state, per rank.
+    bool any = false;          //!< it has transfers
+    bool allDelivered = true;  //!< every one of them delivered
+    bool haveLast = false;     //!< a transfer delivered so far
+    uint64_t lastDelivery = 0; //!< the latest delivery so far
+    Straggler critical;        //!< the straggler of the path from that transfer
+    bool startKnown = false;   //!< `start` resolved (startOfRest)
+    uint64_t start = 0;
+    std::vector<uint64_t> arrivalMax; //!< latest arrival of each rank so far (0: none)
+    std::vector<bool> allArrived;
+    std::vector<bool> delayed;
+    int64_t prevStep = -1; //!< the step `prev` holds (-1: none)
+    std::vector<StepCell> prev;
+    std::vector<StepCell> cur;
+    // Scratch, per step.
+    std::vector<uint32_t> sendStart, recvStart, sendList, recvList, at;
+    std::vector<uint32_t> sources;
+    std::vector<WaitRow> stepRows;
+
+    uint64_t Ideal(uint32_t s, uint32_t d, uint64_t b) const
+    {
+        if (src.executor.scaleUp && src.executor.scaleUp->SameServer(s, d))
+        {
+            return src.executor.scaleUp->IdealFctPs(b);
+        }
+        return src.IdealFctPs(s, d, b);
+    }
+    uint64_t IdealOf(const CollectiveFlow& f) const
+    {
+        return f.idealFctPs > 0 ? f.idealFctPs : Ideal(f.src, f.dst, f.bytes);
+    }
+    /** The straggler of the path back from transfer `t` (ComputeWaits' walk, one step). */
+    Straggler PathFrom(int64_t t, const CollectiveFlow& f) const
+    {
+        const uint64_t delivered = f.finished ? f.finishPs : 0;
+        const uint64_t took = delivered - f.startPs;
+        const uint64_t need = IdealOf(f);
+        Straggler here{t, took > need ? took - need : 0};
+        if (f.step <= 0 || static_cast<uint32_t>(f.step) > cs.steps ||
+            prevStep != f.step - 1)
+        {
+            return here;
+        }
+        const auto it = rankOf.find(f.src);
+        if (it == rankOf.end())
+        {
+            return here;
+        }
+        const StepCell& p = prev[it->second];
+        if (!p.row || !p.arrived || p.arrivalPs > f.startPs)
+        {
+            return here;
+        }
+        return here.excess >= p.straggler.excess ? here : p.straggler;
+    }
+    void Open(uint32_t id)
+    {
+        c = id;
+        open = true;
+        cs = src.collective(id);
+        row = CollectiveRowHead(src, id, cs);
+        bytes.clear();
+        stepUnfinished.assign(cs.steps, false);
+        rankOf.clear();
+        n = static_cast<uint32_t>(cs.ranks.size());
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            rankOf.emplace(cs.ranks[i], i); // a host twice in a group: its first rank
+        }
+        any = false;
+        allDelivered = true;
+        haveLast = false;
+        lastDelivery = 0;
+        critical = Straggler();
+        startKnown = false;
+        start = 0;
+        arrivalMax.assign(n, 0);
+        allArrived.assign(n, true);
+        delayed.assign(n * kDelayThresholds.size(), false);
+        prevStep = -1;
+        prev.assign(n, StepCell());
+        cur.assign(n, StepCell());
+    }
+    void Close()
+    {
+        if (row.startPs == UINT64_MAX)
+        {
+            row.startPs = 0;
+        }
+        // A step is complete only if every transfer of it was delivered.
+        for (uint32_t k = 0; k < cs.steps; ++k)
+        {
+            if (stepUnfinished[k] || row.stepSlowestFlow[k] < 0)
+            {
+                row.stepEndPs[k] = kNoTime;
+                row.stepSlowestRank[k] = -1;
+                row.stepSlowestFlow[k] = -1;
+            }
+        }
+        row.lowerBoundPs = ByteBoundPs(src, bytes);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            for (size_t j = 0; j < kDelayThresholds.size(); ++j)
+            {
+                row.ranksDelayed[j] += delayed[r * kDelayThresholds.size() + j] ? 1 : 0;
+            }
+        }
+        row.criticalFlow = any && allDelivered ? critical.t : int64_t{-1};
+        SetCct(row, cs);
+        out.push_back(std::move(row));
+        row = CollectiveRow();
+        open = false;
+        next = c + 1;
+    }
+    /** Open collective `id`, closing the open one and giving every collective between them
+     *  (without transfers) its row. */
+    void MoveTo(uint32_t id)
+    {
+        if (open && c == id)
+        {
+            return;
+        }
+        if (open)
+        {
+            Close();
+        }
+        while (next < id)
+        {
+            Open(next);
+            Close();
+        }
+        Open(id);
+    }
+    /** The collective's start (its earliest transfer start), once `end` (a transfer id) is
+     *  the first not added. */
+    uint64_t Start(uint64_t end)
+    {
+        if (!startKnown)
+        {
+            start = std::min(row.startPs, startOfRest(c, end));
+            start = start == UINT64_MAX ? 0 : start;
+            startKnown = true;
+        }
+        return start;
+    }
+    void Group(uint64_t first, const CollectiveFlow* rows, size_t b, size_t e);
+    void Waits(uint64_t first, const CollectiveFlow* rows, size_t b, size_t e);
+};
+
+void
+CollectiveRowStreamer::State::Group(uint64_t first, const CollectiveFlow* rows, size_t b, size_t e)
+{
+    MoveTo(static_cast<uint32_t>(rows[b].collective));
+    // collectives.csv (AppendCollectiveRowsOf's loops), in transfer order.
+    for (size_t k = b; k < e; ++k)
+    {
+        const CollectiveFlow& f = rows[k];
+        const bool su = f.scaleUp;
+        (su ? bytes[f.src].suSent : bytes[f.src].netSent) += f.bytes;
+        (su ? bytes[f.dst].suRecv : bytes[f.dst].netRecv) += f.bytes;
+        if (f.started)
+        {
+            row.startPs = std::min(row.startPs, f.startPs);
+        }
+        if (!f.finished)
+        {
+            row.finished = false;
+            if (f.step >= 0 && static_cast<uint32_t>(f.step) < cs.steps)
+            {
+                stepUnfinished[f.step] = true;
+            }
+            continue;
+        }
+        row.finishPs = std::max(row.finishPs, f.finishPs);
+        if (f.step >= 0 && static_cast<uint32_t>(f.step) < cs.steps &&
+            f.finishPs > row.stepEndPs[f.step])
+        {
+            row.stepEndPs[f.step] = f.finishPs;
+            row.stepSlowestFlow[f.step] = static_cast<int64_t>(f.id);
+            const auto it = rankOf.find(f.src);
+            row.stepSlowestRank[f.step] = it == rankOf.end() ? -1 : static_cast<int64_t>(it->second);
+        }
+    }
+    // The transfer delivered last so far and the straggler of the path from it (before the
+    // step's own cells replace the previous step's).
+    for (size_t k = b; k < e; ++k)
+    {
+        const CollectiveFlow& f = rows[k];
+        any = true;
+        if (!f.finished)
+        {
+            allDelivered = false;
+        }
+        else if (!haveLast || f.finishPs > lastDelivery)
+        {
+            haveLast = true;
+            lastDelivery = f.finishPs;
+            critical = PathFrom(static_cast<int64_t>(first + k), f);
+        }
+    }
+    if (rows[b].step >= 0 && static_cast<uint32_t>(rows[b].step) < cs.steps)
+    {
+        Waits(first, rows, b, e);
+    }
+}
+
+void
+CollectiveRowStreamer::State::Waits(uint64_t first, const CollectiveFlow* rows, size_t b, size_t e)
+{
+    // ComputeWaits for step k alone (waits.cc; the same row, field by field).
+    const auto k = static_cast<uint32_t>(rows[b].step);
+    constexpr uint32_t kNoRank = UINT32_MAX;
+    sendStart.assign(n + 1, 0);
+    recvStart.assign(n + 1, 0);
+    std::vector<std::pair<uint32_t, uint32_t>> ranksOf(e - b, {kNoRank, kNoRank});
+    for (size_t i = b; i < e; ++i)
+    {
+        if (auto it = rankOf.find(rows[i].src); it != rankOf.end())
+        {
+            ranksOf[i - b].first = it->second;
+            ++sendStart[it->second + 1];
+        }
+        if (auto it = rankOf.find(rows[i].dst); it != rankOf.end())
+        {
+            ranksOf[i - b].second = it->second;
+            ++recvStart[it->second + 1];
+        }
+    }
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        sendStart[r + 1] += sendStart[r];
+        recvStart[r + 1] += recvStart[r];
+    }
+    sendList.resize(sendStart.back());
+    recvList.resize(recvStart.back());
+    at.assign(sendStart.begin(), sendStart.end() - 1);
+    for (size_t i = b; i < e; ++i)
+    {
+        if (ranksOf[i - b].first != kNoRank)
+        {
+            sendList[at[ranksOf[i - b].first]++] = static_cast<uint32_t>(i);
+        }
+    }
+    at.assign(recvStart.begin(), recvStart.end() - 1);
+    for (size_t i = b; i < e; ++i)
+    {
+        if (ranksOf[i - b].second != kNoRank)
+        {
+            recvList[at[ranksOf[i - b].second]++] = static_cast<uint32_t>(i);
+        }
+    }
+    stepRows.clear();
+    uint64_t stepIdeal = 0;
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        StepCell& cell = cur[r];
+        cell = StepCell();
+        if (recvStart[r] == recvStart[r + 1])
+        {
+            continue; // nothing to wait for in this step
+        }
+        WaitRow w;
+        w.collective = c;
+        w.step = k;
+        w.rank = r;
+        w.host = cs.ranks[r];
+        const bool noSends = sendStart[r] == sendStart[r + 1];
+        bool sendStarted = false;
+        uint64_t ready = UINT64_MAX;
+        for (uint32_t i = sendStart[r]; i < sendStart[r + 1]; ++i)
+        {
+            const CollectiveFlow& f = rows[sendList[i]];
+            if (f.started)
+            {
+                sendStarted = true;
+                ready = std::min(ready, f.startPs);
+            }
+        }
+        w.ready = noSends ? static_cast<bool>(allArrived[r]) : sendStarted;
+        w.readyPs = !w.ready      ? 0
+                    : sendStarted ? ready
+                                  : std::max(Start(first + e), arrivalMax[r]);
+        w.sent = true;
+        w.arrived = true;
+        uint64_t stepBytes = 0;
+        uint64_t ownIdeal = 0;
+        int64_t last = -1; // index into rows
+        sources.clear();
+        for (uint32_t i = recvStart[r]; i < recvStart[r + 1]; ++i)
+        {
+            const uint32_t x = recvList[i];
+            const CollectiveFlow& f = rows[x];
+            stepBytes += f.bytes;
+            ownIdeal = std::max(ownIdeal, IdealOf(f));
+            sources.push_back(f.src);
+            w.sent = w.sent && f.started;
+            w.sentPs = std::max(w.sentPs, f.started ? f.startPs : 0);
+            if (!f.finished)
+            {
+                w.arrived = false;
+                continue;
+            }
+            if (last < 0 || f.finishPs > w.arrivalPs)
+            {
+                w.arrivalPs = f.finishPs;
+                last = x;
+            }
+        }
+        if (!w.arrived)
+        {
+            w.arrivalPs = 0;
+            last = -1;
+            allArrived[r] = false;
+        }
+        else
+        {
+            const CollectiveFlow& f = rows[last];
+            const auto it = rankOf.find(f.src);
+            w.fromRank = it == rankOf.end() ? -1 : it->second;
+            arrivalMax[r] = std::max(arrivalMax[r], w.arrivalPs);
+            w.lastTransfer = static_cast<int64_t>(first + last);
+            cell.straggler = PathFrom(w.lastTransfer, f);
+        }
+        cell.row = true;
+        cell.arrived = w.arrived;
+        cell.arrivalPs = w.arrivalPs;
+        w.idealPs = ownIdeal;
+        std::sort(sources.begin(), sources.end());
+        sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+        for (const uint32_t s : sources)
+        {
+            w.idealPs = std::max(w.idealPs, Ideal(s, w.host, stepBytes));
+        }
+        stepIdeal = std::max(stepIdeal, w.idealPs);
+        stepRows.push_back(w);
+    }
+    for (WaitRow& w : stepRows)
+    {
+        w.stepIdealPs = stepIdeal;
+        if (!w.arrived || !w.ready)
+        {
+            continue;
+        }
+        const uint64_t need = w.readyPs + w.idealPs;
+        w.waitPs = w.arrivalPs > need ? w.arrivalPs - need : 0;
+        const uint64_t from = std::max(w.readyPs, w.sent ? w.sentPs : 0) + w.idealPs;
+        w.networkWaitPs = w.arrivalPs > from ? w.arrivalPs - from : 0;
+        w.delay = stepIdeal > 0 ? static_cast<double>(w.waitPs) / stepIdeal : 0;
+        for (size_t j = 0; j < kDelayThresholds.size(); ++j)
+        {
+            if (w.delay > kDelayThresholds[j])
+            {
+                delayed[w.rank * kDelayThresholds.size() + j] = true;
+            }
+        }
+    }
+    prev.swap(cur);
+    prevStep = k;
+    if (!stepRows.empty())
+    {
+        waits(stepRows, [&](int64_t t) { return rows[t - first].id; });
+    }
+}
+
+CollectiveRowStreamer::CollectiveRowStreamer(const RowSources& src,
+                                             uint64_t collectives,
+                                             StartOfRest startOfRest,
+                                             WaitSink waits)
+    : m(std::make_unique<State>(src, collectives, std::move(startOfRest), std::move(waits)))
+{
+}
+
+CollectiveRowStreamer::~CollectiveRowStreamer() = default;
+
+void
+CollectiveRowStreamer::Add(uint64_t first, const CollectiveFlow* rows, size_t n)
+{
+    for (size_t b = 0; b < n;)
+    {
+        size_t e = b + 1;
+        while (e < n && rows[e].collective == rows[b].collective && rows[e].step == rows[b].step)
+        {
+            ++e;
+        }
+        m->Group(first, rows, b, e);
+        b = e;
+    }
+}
+
+std::vector<CollectiveRow>
+CollectiveRowStreamer::Finish()
+{
+    if (m->open)
+    {
+        m->Close();
+    }
+    while (m->next < m->collectives)
+    {
+        m->Open(m->next);
+        m->Close();
+    }
+    return std::move(m->out);
 }
 
 } // namespace tusk

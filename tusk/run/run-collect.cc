@@ -313,20 +313,44 @@ CollectResults(const ScenarioSpec& spec,
     else if (whole != nullptr)
     {
         // A whole build streamed (StreamableWhole): flows.csv's rows a few whole collective
-        // steps at a time, written and dropped; what collectives.csv and waits.csv read of
-        // them kept (CollectiveFlow); those rows at the end. The records keep their paths
-        // until then: a collective's critical flow is known only at the end, and its row is
-        // built again from them (the same row, AppendFlowRows).
+        // steps at a time, written and dropped; collectives.csv's and waits.csv's built from
+        // what they read of them (CollectiveFlow) a step at a time (CollectiveRowStreamer),
+        // the wait rows written as each step is in, the collective rows at the end. The
+        // records keep their paths until then: a collective's critical flow is known only at
+        // the end, and its row is built again from them (the same row, AppendFlowRows).
         // (A ring built a window of steps at a time, RingStepUnits: its transfers are built
         // again here, a window at a time, GetTransfer.)
         const uint64_t n = executor.exec->TotalTransfers();
         std::vector<CollectiveFlow> slim;
-        slim.reserve(n);
         std::vector<FlowRow> chunk;
         const auto stepOf = [&](uint64_t t) {
             const TransferSpec& ts = rows.transfer(static_cast<uint32_t>(t));
             return std::make_pair(ts.collective, ts.step);
         };
+        // A collective's earliest start among its transfers from `from` on (asked only when
+        // a rank that sends nothing in a step reads the collective's start before its end).
+        const auto startOfRest = [&](uint32_t c, uint64_t from) {
+            uint64_t start = UINT64_MAX;
+            for (uint64_t t = from; t < n; ++t)
+            {
+                const TransferSpec& ts = rows.transfer(static_cast<uint32_t>(t));
+                if (ts.collective != static_cast<int32_t>(c))
+                {
+                    break;
+                }
+                const uint64_t at = sink.Times(static_cast<uint32_t>(t)).startPs;
+                if (at != kNoTime)
+                {
+                    start = std::min(start, at);
+                }
+            }
+            return start;
+        };
+        CollectiveRowStreamer collectiveRows(
+            rows, workload.collectives.size(), startOfRest,
+            [&](const std::vector<WaitRow>& waits, const std::function<uint64_t(int64_t)>& idOf) {
+                whole->AddWaits(0, waits, idOf);
+            });
         for (uint64_t a = 0; a < n;)
         {
             // At least kStreamChunk transfers, ending where a (collective, step) ends.
@@ -338,18 +362,18 @@ CollectResults(const ScenarioSpec& spec,
             chunk.clear();
             AppendFlowRows(rows, a, b, chunk, lastCompletion, true);
             ApplyFairShare(rows, chunk.data(), a, b);
+            slim.clear();
             for (const FlowRow& f : chunk)
             {
                 slim.push_back(CollectiveFlowOf(f));
             }
             whole->Add(0, a, chunk, {}, {});
+            collectiveRows.Add(a, slim.data(), slim.size());
             a = b;
         }
         std::vector<FlowRow>().swap(chunk);
-        std::vector<CollectiveRow> collectives;
-        std::vector<WaitRow> waits;
-        AppendCollectiveRows(rows, slim.data(), 0, n, 0, workload.collectives.size(), collectives,
-                             waits);
+        std::vector<CollectiveFlow>().swap(slim);
+        const std::vector<CollectiveRow> collectives = collectiveRows.Finish();
         std::map<int64_t, FlowRow> critical; // by transfer index
         for (const CollectiveRow& c : collectives)
         {
@@ -362,15 +386,8 @@ CollectResults(const ScenarioSpec& spec,
                 critical.emplace(c.criticalFlow, std::move(one.front()));
             }
         }
-        FlowRow last; // a wait row prints its last transfer's id alone
-        whole->AddCollectives(0, collectives, waits, [&](int64_t t) -> const FlowRow& {
-            const auto it = critical.find(t);
-            if (it != critical.end())
-            {
-                return it->second;
-            }
-            last.id = slim.at(static_cast<size_t>(t)).id;
-            return last;
+        whole->AddCollectives(0, collectives, {}, [&](int64_t t) -> const FlowRow& {
+            return critical.at(t);
         });
         for (uint64_t t = 0; t < n; ++t)
         {

@@ -199,19 +199,18 @@ WorkloadExecutor::Retired(uint32_t t) const
            m_window->Transfer(t) == nullptr;
 }
 
-std::vector<uint32_t>
-WorkloadExecutor::LiveIds() const
+void
+WorkloadExecutor::ForEachLiveId(const std::function<void(uint32_t)>& fn) const
 {
-    std::vector<uint32_t> ids;
     if (m_records.size() == 0)
     {
-        return ids; // released (ReleaseRecords)
+        return; // released (ReleaseRecords)
     }
     if (m_window && m_window->KeepsRecords())
     {
         for (uint64_t t = 0; t < m_restFirst; ++t) // every record is kept
         {
-            ids.push_back(static_cast<uint32_t>(t));
+            fn(static_cast<uint32_t>(t));
         }
     }
     else if (m_window)
@@ -220,15 +219,14 @@ WorkloadExecutor::LiveIds() const
         {
             for (uint64_t t = r.first.transfer; t < r.end.transfer; ++t)
             {
-                ids.push_back(static_cast<uint32_t>(t));
+                fn(static_cast<uint32_t>(t));
             }
         }
     }
     for (uint64_t t = m_restFirst; t < m_transfers; ++t)
     {
-        ids.push_back(static_cast<uint32_t>(t));
+        fn(static_cast<uint32_t>(t));
     }
-    return ids;
 }
 
 } // namespace ns3

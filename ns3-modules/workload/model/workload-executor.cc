@@ -895,12 +895,11 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
     // first never started of each.
     std::map<int32_t, std::pair<int64_t, int64_t>> firsts; // collective -> (in flight, waiting)
     std::map<int32_t, size_t> unfinished;
-    for (uint32_t t : LiveIds())
-    {
+    ForEachLiveId([&](uint32_t t) {
         const TransferRecord& r = m_records[t];
         if (r.recvDone && r.sendDone)
         {
-            continue;
+            return;
         }
         const int32_t c = Tr(t).collective;
         auto& f = firsts.try_emplace(c, -1, -1).first->second;
@@ -913,7 +912,7 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
         {
             f.second = t;
         }
-    }
+    });
     std::vector<std::string> out;
     auto describe = [&](uint32_t t) {
         const TransferSpec& ts = Tr(t);

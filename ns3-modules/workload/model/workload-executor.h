@@ -349,8 +349,9 @@ class WorkloadExecutor : public Object
     bool Retired(uint32_t t) const;
     /** Add `delta` to the transfers held (LiveTransfers, LiveRecords). */
     void CountLive(int64_t delta);
-    /** Ids of the transfers held, increasing. */
-    std::vector<uint32_t> LiveIds() const;
+    /** Calls fn with the id of every transfer held, increasing (not a list of them: a ring
+     *  keeps every record, 134 M ids at 8,192 ranks). */
+    void ForEachLiveId(const std::function<void(uint32_t)>& fn) const;
 
     std::shared_ptr<const WorkloadSpec> m_spec = std::make_shared<const WorkloadSpec>();
     std::vector<Ptr<RdmaNic>> m_nics;
