@@ -53,6 +53,14 @@
  * every copy was lost (no `paths`) is placed on its `traced_path`, the route a probe with its
  * headers takes (the sender's traceroute), in the loss fit only.
  *
+ * Per route (paths.csv with a `route` column, `[output] path_telemetry = "route"`, since
+ * 2026-12-05): each row is one route a QP's frames took (the ACK echoes it), so under
+ * switch-side adaptive routing, where a QP keeps one entropy value, the routes the switches
+ * spread it over are its siblings and the same fit applies; a QP the switches kept on one
+ * route still has no sibling. A row without a route holds the copies no route is given: its
+ * losses are spread over its entropy's routes by their frames (or placed on its traced path),
+ * in the loss fit only.
+ *
  * Reads only paths.csv (its telemetry columns, `paths` and `traced_path`), the names of links.csv and, of the
  * manifest, the MTU and configured link rates (Observations).
  */
@@ -89,8 +97,11 @@ struct PathObservation
     uint64_t lost = 0;
     std::vector<FlowPath> paths; //!< directed links (Observations::links) and frames
     /** No frame of it arrived: `paths` is its one traced path (paths.csv `traced_path`, the
-     *  route a probe with its headers takes), carrying its `packets`, all lost. Placed for
-     *  the loss fit only: not compared for delay, not counted in a link's load. */
+     *  route a probe with its headers takes), carrying its `packets`, all lost; or, in a
+     *  per-route paths.csv (a `route` column), the lost copies of an entropy's row without a
+     *  route, spread over the routes its entropy's frames arrived by (their frames as
+     *  weights). Placed for the loss fit only: not compared for delay, not counted in a
+     *  link's load. */
     bool traced = false;
     /** Its run when several are located together (PoolPathRows; 0-based), else 0: a QP is
      *  (run, src, dst, qpn), compared with its own siblings only. */
