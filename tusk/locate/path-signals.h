@@ -103,6 +103,8 @@ struct PathObservation
      *  weights). Placed for the loss fit only: not compared for delay, not counted in a
      *  link's load. */
     bool traced = false;
+    /** A per-route row (paths.csv `route` not empty): one route of one entropy value. */
+    bool routed = false;
     /** Its run when several are located together (PoolPathRows; 0-based), else 0: a QP is
      *  (run, src, dst, qpn), compared with its own siblings only. */
     uint32_t run = 0;
@@ -199,7 +201,9 @@ struct PathLocateResult
 
 /**
  * \brief Whether paths.csv can tell a QP's paths apart: true when at least half of its QPs
- * (src, dst, qpn) have two or more rows (entropy values) of one path length. Under ECMP and
+ * (src, dst, qpn) have two or more rows (entropy values) of one path length; with per-route
+ * rows (PathObservation::routed), at least 9 in 10 (routes the switch used one after the
+ * other are not comparable: see the definition). Under ECMP and
  * switch-side adaptive routing every QP sends on one entropy value, so no path has a sibling
  * to be compared with and the per-path delays are all 0; completion times are the evidence.
  */
