@@ -647,3 +647,33 @@ TEST_CASE("locate paths: per-route paths.csv rows are a QP's siblings, its lost 
     // A QP the switches kept on one route has no sibling: not comparable.
     CHECK(!PathsComparable(read(header + viaA)));
 }
+
+TEST_CASE("locate paths: per-route rows are siblings only when their arrivals overlap",
+          "[unit][locate]")
+{
+    // Routes a switch used side by side (per packet: DRILL) are compared; routes it used one
+    // after the other (a ConWeave reroute) are not: the fabric's queueing changed in between.
+    const LinkIndex links = TwoPathFabric();
+    const std::string header = "src,dst,qpn,entropy,packets,bytes,retx_packets,rtt_samples,"
+                               "rtt_min_us,rtt_median_us,rtt_p99_us,ecn_acks,trims,nacks,"
+                               "timeouts,losses,paths,traced_path,route,first_us,last_us\n";
+    auto row = [](const char* via, const char* span) {
+        const std::string p = via[0] == 'a' ? "0>4>6>8" : "0>5>7>8";
+        return "0,4,1,49152,10,40960,0,10,4.5,4.8,5.1,0,0,0,0,0," + p + ":10,," + p + "," +
+               span + "\n";
+    };
+    auto read = [&](const std::string& text) {
+        std::istringstream in(text);
+        return ReadPathObservations(in, "paths.csv", links);
+    };
+    // Side by side: [0, 100] and [10, 90] µs.
+    CHECK(PathsComparable(read(header + row("a", "0,100") + row("b", "10,90"))));
+    // One after the other: [0, 50] then [50, 100]; or overlapping by less than half of the
+    // shorter span: [0, 50] and [40, 100] (10 of 50).
+    CHECK(!PathsComparable(read(header + row("a", "0,50") + row("b", "50,100"))));
+    CHECK(!PathsComparable(read(header + row("a", "0,50") + row("b", "40,100"))));
+    // Half of the shorter span: [0, 50] and [25, 100].
+    CHECK(PathsComparable(read(header + row("a", "0,50") + row("b", "25,100"))));
+    CHECK_THROWS_WITH(read(header + row("a", "50,0")),
+                      "paths.csv:2: last_us: expected at least first_us (50); got 0");
+}

@@ -71,6 +71,7 @@
 #include "locate/tomography.h"
 
 #include <istream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,10 @@ struct PathObservation
     bool traced = false;
     /** A per-route row (paths.csv `route` not empty): one route of one entropy value. */
     bool routed = false;
+    /** A per-route row's first and last frame arrival (paths.csv `first_us`, `last_us`), µs;
+     *  NaN when the file has no such columns. */
+    double firstUs = std::numeric_limits<double>::quiet_NaN();
+    double lastUs = std::numeric_limits<double>::quiet_NaN();
     /** Its run when several are located together (PoolPathRows; 0-based), else 0: a QP is
      *  (run, src, dst, qpn), compared with its own siblings only. */
     uint32_t run = 0;
@@ -202,8 +207,10 @@ struct PathLocateResult
 /**
  * \brief Whether paths.csv can tell a QP's paths apart: true when at least half of its QPs
  * (src, dst, qpn) have two or more rows (entropy values) of one path length; with per-route
- * rows (PathObservation::routed), at least 9 in 10 (routes the switch used one after the
- * other are not comparable: see the definition). Under ECMP and
+ * rows (PathObservation::routed) with arrival times, two routes count only when they were used
+ * side by side: their spans of arrivals (first_us..last_us) overlap by at least half of the
+ * shorter one (a switch spreading per packet, DRILL), not one after the other (a reroute,
+ * ConWeave; see the definition). Under ECMP and
  * switch-side adaptive routing every QP sends on one entropy value, so no path has a sibling
  * to be compared with and the per-path delays are all 0; completion times are the evidence.
  */

@@ -25,7 +25,7 @@ PathsCsv(const RunResult& r)
     if (routes)
     {
         s.back() = ',';
-        s += "route\n";
+        s += "route,first_us,last_us\n";
     }
     s.reserve(s.size() + r.pathTelemetry.size() * 96);
     for (const auto& p : r.pathTelemetry)
@@ -45,6 +45,9 @@ PathsCsv(const RunResult& r)
             {
                 s += (i ? ">" : "") + std::to_string(p.route[i]);
             }
+            s += p.route.empty() ? std::string(",,")
+                                 : fmt::format(",{:.3f},{:.3f}", p.firstArrivalUs,
+                                               p.lastArrivalUs);
         }
         s += '\n';
     }

@@ -9,6 +9,7 @@
 #include "rdma/model/headers/roce-header.h"
 
 #include "ns3/callback.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -421,6 +422,9 @@ PathTelemetryCollector::OnReceived(QpState* q, uint64_t psn, bool, uint64_t path
         // By the entropy this frame carried (a late original may carry another than the
         // PSN's latest copy), so that each entropy's undelivered copies hold its losses.
         RouteStats& rs = RouteOf(q->peer->entropies[entropy], path);
+        const double nowUs = static_cast<double>(Simulator::Now().GetPicoSeconds()) * 1e-6;
+        rs.firstUs = rs.packets == 0 ? nowUs : rs.firstUs;
+        rs.lastUs = nowUs;
         ++rs.packets;
         rs.bytes += it->second.payload;
         rs.retx += resent ? 1 : 0;
@@ -485,6 +489,8 @@ PathTelemetryCollector::TakeRoutes(const Fabric& fabric, const QpState& q, uint3
         r.ecnAcks = rs.ecn;
         r.trims = rs.trims;
         r.route = links;
+        r.firstArrivalUs = rs.firstUs;
+        r.lastArrivalUs = rs.lastUs;
         r.paths.emplace_back(std::move(links), rs.packets);
         packets += rs.packets;
         bytes += rs.bytes;

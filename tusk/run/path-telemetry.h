@@ -131,6 +131,11 @@ struct PathTelemetryRow
      *  host's link first; `paths` holds it alone with its frames); empty on the entropy's row
      *  of what no route can be given (copies that never arrived, NACKs, timeouts). */
     std::vector<uint32_t> route;
+    /** Per-route rows only: when its first and its last frame arrived (simulated time, µs):
+     *  whether a QP's routes were used side by side (per-packet spreading) or one after the
+     *  other (a reroute). */
+    double firstArrivalUs = 0;
+    double lastArrivalUs = 0;
 };
 
 /**
@@ -166,6 +171,8 @@ class PathTelemetryCollector
         uint64_t ecn = 0;
         uint64_t trims = 0;
         RelativeErrorSketch rtt;
+        double firstUs = 0; //!< simulated time its first frame arrived, µs
+        double lastUs = 0;  //!< simulated time its last frame arrived, µs
     };
     struct EntropyStats
     {
