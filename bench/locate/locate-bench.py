@@ -9,7 +9,8 @@ spraying, host OPS and REPS, flowlet AR, DRILL, ConWeave), for a permutation wor
 (`--rounds` rounds of random permutations of `--bytes` per flow) and an all-reduce (ring
 all-reduces over the data-parallel groups of one job: 64-rank rings strided over the ToRs, 32
 at k = 8). Every run writes per-path and switch AR telemetry (paths.csv, ar.csv) unless
-`--evidence flows`. Each
+`--evidence flows`; `--path-telemetry route` writes paths.csv per route (`path_telemetry =
+"route"`: one row per QP, entropy and route its frames took). Each
 (workload, case) is one `tusk sweep` (docs/sweeps.md) over policy x placement, run under
 `nice`; then `tusk locate --json --evidence E` on every run. Reports per policy and case:
 top-1 (the first class holds a planted cable direction, named or not), named first (and that
@@ -78,14 +79,14 @@ def fabric_cables(k):
     return out
 
 
-def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False):
+def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False, path_telemetry="true"):
     hosts = k ** 3 // 4
     s = ['name = "bench-locate-%s"' % workload, "seed = 1", "stop_time_ms = 200",
          "[topology]", 'kind = "fat-tree"', "k = %d" % k,
          "[pfc]", "enabled = true", "lossless_priorities = [3]",
          "[nic]", 'receiver = "selective-repeat"', "[lb]", 'policy = "ecmp"']
     if telemetry:  # paths.csv and ar.csv: tusk locate ranks from them (docs/locate.md)
-        s += ["[output]", "path_telemetry = true", "ar_telemetry = true"]
+        s += ["[output]", "path_telemetry = %s" % path_telemetry, "ar_telemetry = true"]
     s += ["[workload]"]
     if workload == "permutation":
         rng = random.Random(seed)
@@ -267,6 +268,9 @@ def main():
                     help="tusk locate --evidence; auto, ar and paths: runs write paths.csv and "
                          "ar.csv ([output] path_telemetry, ar_telemetry); flows: completion "
                          "times, neither file")
+    ap.add_argument("--path-telemetry", choices=["true", "route"], default="true",
+                    help="[output] path_telemetry: true (per QP and entropy) or route (per QP, "
+                         "entropy and the route the switches gave its frames; docs/locate.md)")
     ap.add_argument("--pool", type=int, default=1, metavar="K",
                     help="run every placement K times (seeds 1..K: the same fabric, fault and "
                          "traffic over K steps) and score `tusk locate` on the first N of them "
@@ -306,7 +310,10 @@ def main():
         if not a.score_only:  # a sweep still running from --out reads it: --score-only must
             # not rewrite it (--evidence flows would drop the telemetry of its next runs)
             write_if_changed(scen, base_scenario(a.k, wl, a.rounds, a.bytes,
-                                                 telemetry=a.evidence != "flows"))
+                                                 telemetry=a.evidence != "flows",
+                                                 path_telemetry=(
+                                                     '"route"' if a.path_telemetry == "route"
+                                                     else "true")))
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,

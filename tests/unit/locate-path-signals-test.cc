@@ -585,3 +585,95 @@ TEST_CASE("locate paths: paths.csv with a zero minimum RTT or a path's row twice
                       "paths.csv:4: entropy: a second row for src 0, dst 4, qpn 1, entropy 49152 "
                       "(the first is line 2): expected one row per sender's path");
 }
+
+TEST_CASE("locate paths: per-route paths.csv rows are a QP's siblings, its lost copies spread "
+          "over its routes by frames",
+          "[unit][locate]")
+{
+    // path_telemetry = "route": QP 1 of host0 keeps entropy 49152 while the switch spreads it
+    // over a (30 frames) and b (10 frames); 4 copies never arrived (the row with no route).
+    const LinkIndex links = TwoPathFabric();
+    const std::string header = "src,dst,qpn,entropy,packets,bytes,retx_packets,rtt_samples,"
+                               "rtt_min_us,rtt_median_us,rtt_p99_us,ecn_acks,trims,nacks,"
+                               "timeouts,losses,paths,traced_path,route\n";
+    const std::string viaA =
+        "0,4,1,49152,30,122880,0,30,5.5,5.7,6.0,0,0,0,0,0,0>4>6>8:30,,0>4>6>8\n";
+    const std::string viaB =
+        "0,4,1,49152,10,40960,0,10,4.5,4.8,5.1,0,0,0,0,0,0>5>7>8:10,,0>5>7>8\n";
+    const std::string lost = "0,4,1,49152,4,16384,0,0,0,0,0,0,0,0,0,4,,,\n";
+    auto read = [&](const std::string& text) {
+        std::istringstream in(text);
+        return ReadPathObservations(in, "paths.csv", links);
+    };
+    const auto rows = read(header + viaA + viaB + lost);
+    REQUIRE(rows.size() == 3);
+    // The two routes: one path each, compared with each other (one entropy, two siblings).
+    CHECK(!rows[0].traced);
+    CHECK(!rows[1].traced);
+    REQUIRE(rows[0].paths.size() == 1);
+    CHECK(rows[0].paths[0].packets == 30);
+    CHECK(PathsComparable(rows));
+    // The lost copies: on both routes, weighted 30 : 10 by their frames, for the loss fit only.
+    const auto& l = rows[2];
+    CHECK(l.traced);
+    CHECK(l.lost == 4);
+    CHECK(l.packets == 4);
+    REQUIRE(l.paths.size() == 2);
+    CHECK(l.paths[0].packets == 30);
+    CHECK(l.paths[1].packets == 10);
+    Observations obs;
+    obs.links = links;
+    const PathLocateResult r = LocateFromPaths(obs, rows, PathLocateOptions());
+    CHECK(r.comparedPaths == 2);
+    REQUIRE(!r.ranking.empty());
+    // Via a 1 µs slower than via b: the class {s0->a, a->s1} carries it.
+    for (size_t i = 0; i < r.ranking.size(); ++i)
+    {
+        if (obs.links.Links()[r.ranking[i].links[0]].Name() == "s0->a")
+        {
+            CHECK(r.delayUs[i] == Approx(1.0).epsilon(1e-3));
+        }
+    }
+    // One route per row: a row whose `paths` is not its route, or a route twice, is refused.
+    const std::string wrong =
+        "0,4,1,49152,10,40960,0,10,4.5,4.8,5.1,0,0,0,0,0,0>4>6>8:10,,0>5>7>8\n";
+    CHECK_THROWS_WITH(read(header + viaA + wrong),
+                      "paths.csv:3: paths: expected the row's route alone (LINK>...:FRAMES with "
+                      "the links of `route`)");
+    CHECK_THROWS_WITH(read(header + viaA + viaB + viaA),
+                      "paths.csv:4: route: a second row for src 0, dst 4, qpn 1, entropy 49152, "
+                      "route \"0>4>6>8\" (the first is line 2): expected one row per sender's "
+                      "path and route");
+    // A QP the switches kept on one route has no sibling: not comparable.
+    CHECK(!PathsComparable(read(header + viaA)));
+}
+
+TEST_CASE("locate paths: per-route rows are siblings only when their arrivals overlap",
+          "[unit][locate]")
+{
+    // Routes a switch used side by side (per packet: DRILL) are compared; routes it used one
+    // after the other (a ConWeave reroute) are not: the fabric's queueing changed in between.
+    const LinkIndex links = TwoPathFabric();
+    const std::string header = "src,dst,qpn,entropy,packets,bytes,retx_packets,rtt_samples,"
+                               "rtt_min_us,rtt_median_us,rtt_p99_us,ecn_acks,trims,nacks,"
+                               "timeouts,losses,paths,traced_path,route,first_us,last_us\n";
+    auto row = [](const char* via, const char* span) {
+        const std::string p = via[0] == 'a' ? "0>4>6>8" : "0>5>7>8";
+        return "0,4,1,49152,10,40960,0,10,4.5,4.8,5.1,0,0,0,0,0," + p + ":10,," + p + "," +
+               span + "\n";
+    };
+    auto read = [&](const std::string& text) {
+        std::istringstream in(text);
+        return ReadPathObservations(in, "paths.csv", links);
+    };
+    // Side by side: [0, 100] and [10, 90] µs.
+    CHECK(PathsComparable(read(header + row("a", "0,100") + row("b", "10,90"))));
+    // One after the other: [0, 50] then [50, 100]; or overlapping by less than half of the
+    // shorter span: [0, 50] and [40, 100] (10 of 50).
+    CHECK(!PathsComparable(read(header + row("a", "0,50") + row("b", "50,100"))));
+    CHECK(!PathsComparable(read(header + row("a", "0,50") + row("b", "40,100"))));
+    // Half of the shorter span: [0, 50] and [25, 100].
+    CHECK(PathsComparable(read(header + row("a", "0,50") + row("b", "25,100"))));
+    CHECK_THROWS_WITH(read(header + row("a", "50,0")),
+                      "paths.csv:2: last_us: expected at least first_us (50); got 0");
+}

@@ -192,8 +192,19 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
     const size_t cPaths = csv.Require("paths", why);
     const auto cTraced = csv.Find("traced_path"); // written since 2026-12-04 (evening)
     const auto cEntropy = csv.Find("entropy");
-    // One row per (src, dst, qpn, entropy): a second would count that path's evidence twice.
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t>, unsigned> rowOf;
+    // path_telemetry = "route" (since 2026-12-05): a row per QP, entropy and delivered route;
+    // the entropy's row with an empty route holds what no route is given (lost copies).
+    const auto cRoute = csv.Find("route");
+    const auto cFirst = csv.Find("first_us"); // per route: its arrival span
+    const auto cLast = csv.Find("last_us");
+    // One row per (src, dst, qpn, entropy[, route]): a second would count that path's
+    // evidence twice.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t, std::string>, unsigned> rowOf;
+    // Per route: each (src, dst, qpn, entropy)'s routes and their frames, and its rows
+    // without a route that lost copies, to spread over them once every row is read.
+    using EntropyKey = std::tuple<uint32_t, uint32_t, uint32_t, uint64_t>;
+    std::map<EntropyKey, std::vector<FlowPath>> routesOf;
+    std::vector<std::pair<EntropyKey, PathObservation>> unrouted;
     std::vector<PathObservation> out;
     std::vector<std::string> f;
     while (csv.Next(f))
@@ -215,18 +226,22 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
                                               "sample(s); got {}",
                                               p.rttSamples, f[cMin]));
         }
+        uint64_t entropy = 0;
+        const std::string route = cRoute ? f[*cRoute] : std::string();
         if (cEntropy)
         {
-            const uint64_t entropy = csv.Integer<uint64_t>(f, *cEntropy, "entropy");
+            entropy = csv.Integer<uint64_t>(f, *cEntropy, "entropy");
             const auto [it, fresh] =
-                rowOf.emplace(std::make_tuple(p.src, p.dst, p.qpn, entropy), p.line);
+                rowOf.emplace(std::make_tuple(p.src, p.dst, p.qpn, entropy, route), p.line);
             if (!fresh)
             {
-                throw ns3::InputError(file, p.line, "entropy",
-                                      fmt::format("a second row for src {}, dst {}, qpn {}, "
-                                                  "entropy {} (the first is line {}): expected one "
-                                                  "row per sender's path",
-                                                  p.src, p.dst, p.qpn, entropy, it->second));
+                throw ns3::InputError(
+                    file, p.line, cRoute ? "route" : "entropy",
+                    fmt::format("a second row for src {}, dst {}, qpn {}, entropy {}{} (the "
+                                "first is line {}): expected one row per sender's path{}",
+                                p.src, p.dst, p.qpn, entropy,
+                                cRoute ? fmt::format(", route \"{}\"", route) : "", it->second,
+                                cRoute ? " and route" : ""));
             }
         }
         p.rttMedianUs = csv.Real(f, cMedian, "rtt_median_us");
@@ -287,6 +302,42 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
             }
             pos = end + 1;
         }
+        if (!route.empty())
+        {
+            // A route row: its `paths` is its route alone, with the frames that took it.
+            std::vector<uint32_t> hops;
+            try
+            {
+                hops = links.Walk(route, src, dst);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw ns3::InputError(file, p.line, "route",
+                                      fmt::format("{} to {}: {}", src, dst, e.what()));
+            }
+            if (p.paths.size() > 1 || (p.paths.size() == 1 && p.paths[0].hops != hops))
+            {
+                throw ns3::InputError(file, p.line, "paths",
+                                      "expected the row's route alone (LINK>...:FRAMES with "
+                                      "the links of `route`)");
+            }
+            if (!p.paths.empty())
+            {
+                routesOf[{p.src, p.dst, p.qpn, entropy}].push_back(p.paths[0]);
+            }
+            p.routed = true;
+            if (cFirst && cLast)
+            {
+                p.firstUs = csv.Real(f, *cFirst, "first_us");
+                p.lastUs = csv.Real(f, *cLast, "last_us");
+                if (!(p.lastUs >= p.firstUs))
+                {
+                    throw ns3::InputError(file, p.line, "last_us",
+                                          fmt::format("expected at least first_us ({}); got {}",
+                                                      f[*cFirst], f[*cLast]));
+                }
+            }
+        }
         if (p.paths.empty() && cTraced && !f[*cTraced].empty())
         {
             // Every copy lost: the path a probe with its headers takes (the sender's
@@ -314,6 +365,24 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
         {
             out.push_back(std::move(p));
         }
+        else if (cRoute && route.empty() && p.lost > 0)
+        {
+            unrouted.emplace_back(EntropyKey{p.src, p.dst, p.qpn, entropy}, std::move(p));
+        }
+    }
+    // A per-route file's lost copies with neither a route nor a traced path: the sender knows
+    // the routes its entropy's frames arrived by, not the one a lost copy took; spread over
+    // them by their frames, as a per-entropy row's `paths` spreads them, in the loss fit only.
+    for (auto& [key, p] : unrouted)
+    {
+        const auto r = routesOf.find(key);
+        if (r == routesOf.end())
+        {
+            continue; // no frame of this entropy arrived and none was traced: nowhere to put
+        }
+        p.paths = r->second;
+        p.traced = true;
+        out.push_back(std::move(p));
     }
     return out;
 }
@@ -351,13 +420,51 @@ GroupSizes(const std::vector<PathObservation>& paths)
 bool
 PathsComparable(const std::vector<PathObservation>& paths)
 {
+    // Per-route rows with arrival times (since 2026-12-05): two routes of a QP are siblings
+    // only when the switch used them side by side, their arrival spans overlapping by at least
+    // half of the shorter span. A switch that moved the QP (ConWeave reroutes, flowlet-ar
+    // between flowlets) used its routes one after the other, and the queueing of the fabric
+    // changes in between, so their smallest RTTs differ by when, not by which links (bench:
+    // ConWeave, top-1 0-2/10 from such rows against 8/10 and 20/20 from completion times on
+    // the same runs); DRILL's per-packet choice uses them all the time.
+    std::map<PathKey, std::vector<std::pair<double, double>>> spans;
+    for (const auto& p : paths)
+    {
+        if (p.routed && !p.traced && !std::isnan(p.firstUs) && !std::isnan(p.lastUs))
+        {
+            spans[KeyOf(p)].emplace_back(p.firstUs, p.lastUs);
+        }
+    }
+    auto sideBySide = [&](const PathKey& key) {
+        const auto it = spans.find(key);
+        if (it == spans.end())
+        {
+            return true; // no arrival times: compared as before
+        }
+        const auto& s = it->second;
+        for (size_t i = 0; i < s.size(); ++i)
+        {
+            for (size_t j = i + 1; j < s.size(); ++j)
+            {
+                const double overlap = std::min(s[i].second, s[j].second) -
+                                       std::max(s[i].first, s[j].first);
+                const double shorter =
+                    std::min(s[i].second - s[i].first, s[j].second - s[j].first);
+                if (overlap >= 0.5 * shorter && overlap >= 0)
+                {
+                    return true;
+                }
+            }
+        }
+        return false;
+    };
     // (run, src, dst, qpn) -> has a sibling pair
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, bool> qps;
     for (const auto& [key, n] : GroupSizes(paths))
     {
         bool& pair =
             qps[{std::get<0>(key), std::get<1>(key), std::get<2>(key), std::get<3>(key)}];
-        pair = pair || n >= 2;
+        pair = pair || (n >= 2 && sideBySide(key));
     }
     size_t paired = 0;
     for (const auto& [qp, pair] : qps)

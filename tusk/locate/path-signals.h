@@ -53,6 +53,14 @@
  * every copy was lost (no `paths`) is placed on its `traced_path`, the route a probe with its
  * headers takes (the sender's traceroute), in the loss fit only.
  *
+ * Per route (paths.csv with a `route` column, `[output] path_telemetry = "route"`, since
+ * 2026-12-05): each row is one route a QP's frames took (the ACK echoes it), so under
+ * switch-side adaptive routing, where a QP keeps one entropy value, the routes the switches
+ * spread it over are its siblings and the same fit applies; a QP the switches kept on one
+ * route still has no sibling. A row without a route holds the copies no route is given: its
+ * losses are spread over its entropy's routes by their frames (or placed on its traced path),
+ * in the loss fit only.
+ *
  * Reads only paths.csv (its telemetry columns, `paths` and `traced_path`), the names of links.csv and, of the
  * manifest, the MTU and configured link rates (Observations).
  */
@@ -63,6 +71,7 @@
 #include "locate/tomography.h"
 
 #include <istream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -89,9 +98,18 @@ struct PathObservation
     uint64_t lost = 0;
     std::vector<FlowPath> paths; //!< directed links (Observations::links) and frames
     /** No frame of it arrived: `paths` is its one traced path (paths.csv `traced_path`, the
-     *  route a probe with its headers takes), carrying its `packets`, all lost. Placed for
-     *  the loss fit only: not compared for delay, not counted in a link's load. */
+     *  route a probe with its headers takes), carrying its `packets`, all lost; or, in a
+     *  per-route paths.csv (a `route` column), the lost copies of an entropy's row without a
+     *  route, spread over the routes its entropy's frames arrived by (their frames as
+     *  weights). Placed for the loss fit only: not compared for delay, not counted in a
+     *  link's load. */
     bool traced = false;
+    /** A per-route row (paths.csv `route` not empty): one route of one entropy value. */
+    bool routed = false;
+    /** A per-route row's first and last frame arrival (paths.csv `first_us`, `last_us`), µs;
+     *  NaN when the file has no such columns. */
+    double firstUs = std::numeric_limits<double>::quiet_NaN();
+    double lastUs = std::numeric_limits<double>::quiet_NaN();
     /** Its run when several are located together (PoolPathRows; 0-based), else 0: a QP is
      *  (run, src, dst, qpn), compared with its own siblings only. */
     uint32_t run = 0;
@@ -188,7 +206,11 @@ struct PathLocateResult
 
 /**
  * \brief Whether paths.csv can tell a QP's paths apart: true when at least half of its QPs
- * (src, dst, qpn) have two or more rows (entropy values) of one path length. Under ECMP and
+ * (src, dst, qpn) have two or more rows (entropy values) of one path length; with per-route
+ * rows (PathObservation::routed) with arrival times, two routes count only when they were used
+ * side by side: their spans of arrivals (first_us..last_us) overlap by at least half of the
+ * shorter one (a switch spreading per packet, DRILL), not one after the other (a reroute,
+ * ConWeave; see the definition). Under ECMP and
  * switch-side adaptive routing every QP sends on one entropy value, so no path has a sibling
  * to be compared with and the per-path delays are all 0; completion times are the evidence.
  */

@@ -18,7 +18,15 @@ const char* const kPathsCsvHeader =
 std::string
 PathsCsv(const RunResult& r)
 {
+    // path_telemetry = "route": one more column, the row's route (empty: what no route is
+    // given); `true` writes the file as before it existed.
+    const bool routes = r.spec.output.pathTelemetryRoutes;
     std::string s = kPathsCsvHeader;
+    if (routes)
+    {
+        s.back() = ',';
+        s += "route,first_us,last_us\n";
+    }
     s.reserve(s.size() + r.pathTelemetry.size() * 96);
     for (const auto& p : r.pathTelemetry)
     {
@@ -29,6 +37,17 @@ PathsCsv(const RunResult& r)
         for (size_t i = 0; i < p.tracedPath.size(); ++i)
         {
             s += (i ? ">" : "") + std::to_string(p.tracedPath[i]);
+        }
+        if (routes)
+        {
+            s += ',';
+            for (size_t i = 0; i < p.route.size(); ++i)
+            {
+                s += (i ? ">" : "") + std::to_string(p.route[i]);
+            }
+            s += p.route.empty() ? std::string(",,")
+                                 : fmt::format(",{:.3f},{:.3f}", p.firstArrivalUs,
+                                               p.lastArrivalUs);
         }
         s += '\n';
     }

@@ -9,6 +9,7 @@
 #include "rdma/model/headers/roce-header.h"
 
 #include "ns3/callback.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -74,10 +75,12 @@ RelativeErrorSketch::Quantile(double q) const
 }
 
 void
-PathTelemetryCollector::Attach(const std::vector<Ptr<RdmaNic>>& nics, const Fabric* fabric)
+PathTelemetryCollector::Attach(const std::vector<Ptr<RdmaNic>>& nics, const Fabric* fabric,
+                               bool routes)
 {
     m_nics = nics;
     m_fabric = fabric;
+    m_routes = routes;
     for (uint32_t h = 0; h < nics.size(); ++h)
     {
         nics[h]->TraceConnectWithoutContext(
@@ -177,7 +180,7 @@ PathTelemetryCollector::Note(QpState* q, uint64_t psn, uint32_t payload, uint16_
     ++e.packets;
     e.bytes += payload;
     e.retx += resent ? 1 : 0;
-    q->outstanding[psn] = uint32_t{entropy} | (resent ? 1u << 16 : 0u);
+    q->outstanding[psn] = Outstanding{entropy, resent, payload};
     Copies& c = q->copies[psn];
     if (!resent)
     {
@@ -282,7 +285,7 @@ PathTelemetryCollector::OnAcked(QpState* q, uint64_t psn, uint16_t entropy, bool
     e.ecn += ecn ? 1 : 0;
     const auto it = q->outstanding.find(psn);
     // Karn's rule, as the requester applies it: a resent packet's ACK gives no RTT sample.
-    const bool resent = it != q->outstanding.end() && (it->second >> 16) != 0;
+    const bool resent = it != q->outstanding.end() && it->second.resent;
     if (!resent)
     {
         e.rtt.Add(rtt.GetPicoSeconds() * 1e-6);
@@ -290,6 +293,25 @@ PathTelemetryCollector::OnAcked(QpState* q, uint64_t psn, uint16_t entropy, bool
     if (it != q->outstanding.end())
     {
         q->outstanding.erase(it);
+    }
+    if (q->self->m_routes)
+    {
+        // The ACK echoes the route its data frame took (the latest copy to arrive).
+        const auto r = q->arrivedRoute.find(psn);
+        if (r != q->arrivedRoute.end())
+        {
+            RouteStats& rs = RouteOf(q->entropies[r->second.first], r->second.second);
+            rs.ecn += ecn ? 1 : 0;
+            if (!resent)
+            {
+                rs.rtt.Add(rtt.GetPicoSeconds() * 1e-6);
+            }
+            q->arrivedRoute.erase(r);
+        }
+        else if (!resent)
+        {
+            e.unroutedRtt.Add(rtt.GetPicoSeconds() * 1e-6);
+        }
     }
     const auto c = q->copies.find(psn);
     if (c != q->copies.end())
@@ -313,7 +335,17 @@ PathTelemetryCollector::OnNak(QpState* q, uint64_t psn, bool trim)
     const auto it = q->outstanding.find(psn);
     if (it != q->outstanding.end())
     {
-        ++q->entropies[static_cast<uint16_t>(it->second & 0xFFFF)].trims;
+        EntropyStats& e = q->entropies[it->second.entropy];
+        ++e.trims;
+        if (q->self->m_routes)
+        {
+            // The trimmed header arrived by a route, which the trim NACK echoes.
+            const auto r = q->arrivedRoute.find(psn);
+            if (r != q->arrivedRoute.end())
+            {
+                ++RouteOf(q->entropies[r->second.first], r->second.second).trims;
+            }
+        }
     }
 }
 
@@ -385,7 +417,20 @@ PathTelemetryCollector::OnReceived(QpState* q, uint64_t psn, bool, uint64_t path
     {
         return;
     }
-    auto& paths = q->peer->entropies[static_cast<uint16_t>(it->second & 0xFFFF)].paths;
+    if (q->self->m_routes)
+    {
+        // By the entropy this frame carried (a late original may carry another than the
+        // PSN's latest copy), so that each entropy's undelivered copies hold its losses.
+        RouteStats& rs = RouteOf(q->peer->entropies[entropy], path);
+        const double nowUs = static_cast<double>(Simulator::Now().GetPicoSeconds()) * 1e-6;
+        rs.firstUs = rs.packets == 0 ? nowUs : rs.firstUs;
+        rs.lastUs = nowUs;
+        ++rs.packets;
+        rs.bytes += it->second.payload;
+        rs.retx += resent ? 1 : 0;
+        q->peer->arrivedRoute[psn] = {entropy, path};
+    }
+    auto& paths = q->peer->entropies[it->second.entropy].paths;
     for (auto p = paths.rbegin(); p != paths.rend(); ++p)
     {
         if (p->first == path)
@@ -395,6 +440,91 @@ PathTelemetryCollector::OnReceived(QpState* q, uint64_t psn, bool, uint64_t path
         }
     }
     paths.emplace_back(path, 1);
+}
+
+PathTelemetryCollector::RouteStats&
+PathTelemetryCollector::RouteOf(EntropyStats& e, uint64_t route)
+{
+    for (auto r = e.routes.rbegin(); r != e.routes.rend(); ++r)
+    {
+        if (r->first == route)
+        {
+            return r->second;
+        }
+    }
+    e.routes.emplace_back(route, RouteStats());
+    return e.routes.back().second;
+}
+
+void
+PathTelemetryCollector::TakeRoutes(const Fabric& fabric, const QpState& q, uint32_t qpn,
+                                   uint16_t entropy, const EntropyStats& e,
+                                   std::vector<PathTelemetryRow>& rows)
+{
+    const uint32_t src = q.host;
+    const uint32_t hostPorts = static_cast<uint32_t>(fabric.ports[src].size());
+    // What the route rows count; the rest goes to the entropy's row without a route.
+    uint64_t packets = 0, bytes = 0, retx = 0, ecn = 0, trims = 0;
+    for (const auto& [code, rs] : e.routes)
+    {
+        std::vector<uint32_t> links;
+        // A multi-plane host: the frame left by the port of its entropy's plane.
+        if (!ns3::DecodeHostPortPath(fabric.graph, fabric.ports, src,
+                                     ns3::PlaneOfEntropy(entropy, hostPorts), code, links))
+        {
+            continue; // not decoded: counted on the row without a route (its RTTs are not)
+        }
+        PathTelemetryRow r;
+        r.src = src;
+        r.dst = q.qp->GetPeerHost();
+        r.qpn = qpn;
+        r.entropy = entropy;
+        r.packets = rs.packets;
+        r.bytes = rs.bytes;
+        r.retxPackets = rs.retx;
+        r.rttSamples = rs.rtt.Count();
+        r.rttMinUs = rs.rtt.Min();
+        r.rttMedianUs = rs.rtt.Quantile(0.5);
+        r.rttP99Us = rs.rtt.Quantile(0.99);
+        r.ecnAcks = rs.ecn;
+        r.trims = rs.trims;
+        r.route = links;
+        r.firstArrivalUs = rs.firstUs;
+        r.lastArrivalUs = rs.lastUs;
+        r.paths.emplace_back(std::move(links), rs.packets);
+        packets += rs.packets;
+        bytes += rs.bytes;
+        retx += rs.retx;
+        ecn += rs.ecn;
+        trims += rs.trims;
+        rows.push_back(std::move(r));
+    }
+    PathTelemetryRow r;
+    r.src = src;
+    r.dst = q.qp->GetPeerHost();
+    r.qpn = qpn;
+    r.entropy = entropy;
+    r.packets = e.packets - std::min(e.packets, packets);
+    r.bytes = e.bytes - std::min(e.bytes, bytes);
+    r.retxPackets = e.retx - std::min(e.retx, retx);
+    r.rttSamples = e.unroutedRtt.Count();
+    r.rttMinUs = e.unroutedRtt.Min();
+    r.rttMedianUs = e.unroutedRtt.Quantile(0.5);
+    r.rttP99Us = e.unroutedRtt.Quantile(0.99);
+    r.ecnAcks = e.ecn - std::min(e.ecn, ecn);
+    r.trims = e.trims - std::min(e.trims, trims);
+    r.nacks = e.lossFeedback - std::min(e.lossFeedback, e.trims);
+    r.timeouts = e.timeouts;
+    r.losses = e.losses;
+    if (r.losses > 0)
+    {
+        r.tracedPath = e.traceLinks; // the route a probe with its headers takes, if any
+    }
+    if (r.packets > 0 || r.rttSamples > 0 || r.ecnAcks > 0 || r.trims > 0 || r.nacks > 0 ||
+        r.timeouts > 0 || r.losses > 0)
+    {
+        rows.push_back(std::move(r));
+    }
 }
 
 std::vector<PathTelemetryRow>
@@ -414,6 +544,11 @@ PathTelemetryCollector::Take(const Fabric& fabric)
         {
             if (e.packets == 0)
             {
+                continue;
+            }
+            if (m_routes)
+            {
+                TakeRoutes(fabric, *q, key.second, entropy, e, rows);
                 continue;
             }
             PathTelemetryRow r;

@@ -25,6 +25,19 @@
  * not a function of the headers (adaptive routing, DRILL, ConWeave, switch spraying) there is
  * none. Kept for rows whose copies were lost and none arrived (no `paths`).
  *
+ * Per route (`[output] path_telemetry = "route"`, since 2026-12-05): what a NIC learns when
+ * the ACK echoes the path its data frame took (in-band network telemetry / path tracing: the
+ * frame records its switches' egress ports hop by hop, FrameMeta::path, and the receiver
+ * echoes them, as HPCC's INT echoes each hop's counters). The sender keys its statistics per
+ * (QP, entropy, delivered route): under switch-side adaptive routing (flowlet-ar, DRILL,
+ * ConWeave) a QP keeps one entropy value while the switches spread its frames over several
+ * paths, and each of those gets a row of its own (RouteRow), with the packets, bytes and
+ * resends that arrived by it, the RTT samples and ECN echoes of the ACKs of its frames and
+ * the trims of its frames. What no route can be given (the copies that never arrived, their
+ * losses, the path selector's NACKs and timeouts, which it counts per entropy) stays on one
+ * row per entropy with no route. A PSN's route is the route of its latest copy to arrive
+ * before its ACK (Karn: a resent PSN gives no RTT sample anyway).
+ *
  * Everything comes from trace sources that are connected only when the option is on
  * (RdmaNic "QpCreated", then the QP's PacketSent, PacketRetransmitted, PacketAcked,
  * NakReceived and PacketReceived and its PathSelector's Feedback): a run without it connects
@@ -88,7 +101,8 @@ class RelativeErrorSketch
     std::vector<std::pair<int32_t, uint64_t>> m_buckets;
 };
 
-/** One row of paths.csv: one entropy value of one sending QP. */
+/** One row of paths.csv: one entropy value of one sending QP; per route (Attach's `routes`):
+ *  one route of one entropy value, or the entropy's copies that no route can be given. */
 struct PathTelemetryRow
 {
     uint32_t src = 0;      //!< sending host
@@ -113,6 +127,15 @@ struct PathTelemetryRow
     /** The traced path of this entropy (links.csv link_ids in order, the host's link first),
      *  when `losses` > 0, `paths` is empty and the trace reached `dst`; else empty. */
     std::vector<uint32_t> tracedPath;
+    /** Per-route rows only: the route its frames arrived by (links.csv link_ids in order, the
+     *  host's link first; `paths` holds it alone with its frames); empty on the entropy's row
+     *  of what no route can be given (copies that never arrived, NACKs, timeouts). */
+    std::vector<uint32_t> route;
+    /** Per-route rows only: when its first and its last frame arrived (simulated time, µs):
+     *  whether a QP's routes were used side by side (per-packet spreading) or one after the
+     *  other (a reroute). */
+    double firstArrivalUs = 0;
+    double lastArrivalUs = 0;
 };
 
 /**
@@ -128,14 +151,29 @@ class PathTelemetryCollector
     PathTelemetryCollector& operator=(const PathTelemetryCollector&) = delete;
 
     /** Follow every QP `nics` create from now on (nics indexed by host id); `fabric`, when
-     *  given, is traced from on every resend (tracedPath). */
+     *  given, is traced from on every resend (tracedPath). `routes`: key the statistics per
+     *  (QP, entropy, delivered route) as well (`path_telemetry = "route"`; file comment). */
     void Attach(const std::vector<ns3::Ptr<ns3::RdmaNic>>& nics,
-                const ns3::Fabric* fabric = nullptr);
+                const ns3::Fabric* fabric = nullptr, bool routes = false);
     /** The rows, sorted by (src, qpn, entropy), paths decoded by `fabric`; QPs that sent
-     *  nothing have none. Drops the collected state. */
+     *  nothing have none. Per route: each entropy's routes in the order their first frame
+     *  arrived, then its row without a route when it has anything to count. Drops the
+     *  collected state. */
     std::vector<PathTelemetryRow> Take(const ns3::Fabric& fabric);
 
   private:
+    /** What arrived by one route of one entropy value (per-route rows). */
+    struct RouteStats
+    {
+        uint64_t packets = 0; //!< copies that arrived by it (trimmed ones included)
+        uint64_t bytes = 0;
+        uint64_t retx = 0;
+        uint64_t ecn = 0;
+        uint64_t trims = 0;
+        RelativeErrorSketch rtt;
+        double firstUs = 0; //!< simulated time its first frame arrived, µs
+        double lastUs = 0;  //!< simulated time its last frame arrived, µs
+    };
     struct EntropyStats
     {
         uint64_t packets = 0;
@@ -150,6 +188,18 @@ class PathTelemetryCollector
         std::vector<std::pair<uint64_t, uint64_t>> paths; //!< (FrameMeta::path, frames)
         bool traced = false;          //!< a trace was tried (at most one per entropy)
         std::vector<uint32_t> traceLinks; //!< its result when it reached the receiver
+        /** Per route, in order of first arrival: (FrameMeta::path, what arrived by it). */
+        std::vector<std::pair<uint64_t, RouteStats>> routes;
+        /** RTT samples of ACKs whose PSN had no arrival recorded (no route to give them). */
+        RelativeErrorSketch unroutedRtt;
+    };
+    /** A PSN in flight: the entropy and payload of its latest copy, and whether that copy is
+     *  a resend. */
+    struct Outstanding
+    {
+        uint16_t entropy = 0;
+        bool resent = false;
+        uint32_t payload = 0;
     };
     /** The transmissions of one PSN, in the order sent. */
     struct Copies
@@ -168,9 +218,12 @@ class PathTelemetryCollector
         uint32_t host = 0;
         ns3::Ptr<ns3::RdmaQueuePair> qp;
         std::map<uint16_t, EntropyStats> entropies;
-        /** Outstanding PSN -> its entropy (low 16 bits) and whether it was resent (bit 16);
-         *  erased when acknowledged, so bounded by the QP's window. */
-        std::unordered_map<uint64_t, uint32_t> outstanding;
+        /** Outstanding PSN -> its latest copy; erased when acknowledged, so bounded by the
+         *  QP's window. */
+        std::unordered_map<uint64_t, Outstanding> outstanding;
+        /** Per route: outstanding PSN -> the entropy and route (FrameMeta::path) of its latest
+         *  copy to arrive, what the receiver echoes in its ACK; erased when acknowledged. */
+        std::unordered_map<uint64_t, std::pair<uint16_t, uint64_t>> arrivedRoute;
         /** PSN -> its copies in the order sent: (entropy, arrived). Erased once acknowledged
          *  with every copy arrived, so it holds the window, the lost copies and the resends
          *  still on their way. */
@@ -195,9 +248,17 @@ class PathTelemetryCollector
     void Note(QpState* q, uint64_t psn, uint32_t payload, uint16_t entropy, bool resent);
     /** Traceroute `entropy` of `q`'s packets through m_fabric (once per entropy). */
     void Trace(QpState* q, uint16_t entropy);
+    /** The statistics of `route` of `e`, added in order of first arrival. */
+    static RouteStats& RouteOf(EntropyStats& e, uint64_t route);
+    /** Append the per-route rows of entropy `entropy` of `q` (QP number `qpn`) to `rows`:
+     *  one per route whose path `fabric` decodes, then the row of what no route is given. */
+    static void TakeRoutes(const ns3::Fabric& fabric, const QpState& q, uint32_t qpn,
+                           uint16_t entropy, const EntropyStats& e,
+                           std::vector<PathTelemetryRow>& rows);
 
     std::vector<ns3::Ptr<ns3::RdmaNic>> m_nics;
     const ns3::Fabric* m_fabric = nullptr; //!< traced from on resends; null: no traces
+    bool m_routes = false; //!< statistics per delivered route as well (Attach)
     std::deque<QpState> m_qps; //!< stable addresses: the callbacks are bound to them
     /** (host, qpn) -> its state, to find a receiving QP's sender. */
     std::map<std::pair<uint32_t, uint32_t>, QpState*> m_byQpn;

@@ -97,7 +97,8 @@ Observers::Attach(const ScenarioSpec& spec,
     if (spec.output.pathTelemetry)
     {
         m_pathTelemetry = std::make_unique<PathTelemetryCollector>();
-        m_pathTelemetry->Attach(nics, &built.fabric); // traceroutes on resends
+        m_pathTelemetry->Attach(nics, &built.fabric, // traceroutes on resends
+                                spec.output.pathTelemetryRoutes);
         m_fabric = &built.fabric;
     }
     // ar.csv: every switch's load balancer counts its choices (off: one pointer test each).

@@ -346,6 +346,9 @@ struct OutputSection
     /** write paths.csv: per sending QP and entropy value, its packets, RTTs, marks, losses and
      *  links (path-telemetry.h) */
     bool pathTelemetry = false;
+    /** path_telemetry = "route": paths.csv per (QP, entropy, delivered route) as well
+     *  (path-telemetry.h); implies pathTelemetry */
+    bool pathTelemetryRoutes = false;
     /** write ar.csv: per switch and egress port, how often its load balancer chose the port
      *  among equal-cost candidates and why (ar-telemetry.h) */
     bool arTelemetry = false;

@@ -54,16 +54,49 @@ Rows()
                    "source, connected only when this is `true`. Rows per QP: DCQCN one per CNP, "
                    "rate-increase event and α update (every 55 µs while α > 0); HPCC, Swift, "
                    "DCTCP, NSCC and TIMELY one per window or rate update (up to one per ACK)."),
-        OptIn("path_telemetry", &S::pathTelemetry,
-              "Write `paths.csv`: per sending QP and entropy value (UDP source port: the path a "
-              "packet-spraying NIC chose), the data packets and bytes sent on it, its RTT "
-              "samples (count, min, median, p99), ECN-echoing ACKs, trims, other losses and "
-              "timeouts, the links its frames took and, for an entropy whose copies were all "
-              "lost, the path a probe with its headers takes (a traceroute on resend) "
-              "([results-format.md](results-format.md), "
-              "\"paths.csv\"): what a UEC NIC's path selector keeps, for `tusk locate` to find a "
-              "slow link that spraying hides ([locate.md](locate.md)). Connects trace sources "
-              "only when `true`; the simulation itself is unchanged."),
+        Custom<S>(
+            "path_telemetry", "boolean or `\"route\"`", "",
+            "Write `paths.csv`: per sending QP and entropy value (UDP source port: the path a "
+            "packet-spraying NIC chose), the data packets and bytes sent on it, its RTT "
+            "samples (count, min, median, p99), ECN-echoing ACKs, trims, other losses and "
+            "timeouts, the links its frames took and, for an entropy whose copies were all "
+            "lost, the path a probe with its headers takes (a traceroute on resend) "
+            "([results-format.md](results-format.md), "
+            "\"paths.csv\"): what a UEC NIC's path selector keeps, for `tusk locate` to find a "
+            "slow link that spraying hides ([locate.md](locate.md)). `\"route\"`: one row per "
+            "QP, entropy and *route* its frames arrived by (the ACK echoes the path its data "
+            "frame took, as INT / path tracing gives it), with that route's own packets, RTTs "
+            "and ECN echoes, plus a `route` column; the copies no route can be given (lost "
+            "ones, NACKs, timeouts) stay on a row per entropy with an empty `route`: under "
+            "switch-side adaptive routing (flowlet-ar, DRILL, ConWeave), where a QP keeps one "
+            "entropy value, the routes the switches spread it over become siblings that "
+            "`tusk locate` can compare. Connects trace sources only when `true` or "
+            "`\"route\"`; the simulation itself is unchanged.",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& o) {
+                if (n.is_string())
+                {
+                    if (r.String(&n, key) != "route")
+                    {
+                        r.Fail(&n, key, "expected true, false or \"route\"; got \"" +
+                                            r.String(&n, key) + "\"");
+                    }
+                    o.pathTelemetry = true;
+                    o.pathTelemetryRoutes = true;
+                    return;
+                }
+                if (!n.is_boolean())
+                {
+                    r.Fail(&n, key, "expected true, false or \"route\"");
+                }
+                o.pathTelemetry = r.Bool(&n, key);
+                o.pathTelemetryRoutes = false;
+            },
+            [](const S& o) {
+                return o.pathTelemetryRoutes ? nlohmann::json("route")
+                       : o.pathTelemetry     ? nlohmann::json(true)
+                                             : nlohmann::json();
+            })
+            .Default("false"),
         OptIn("ar_telemetry", &S::arTelemetry,
               "Write `ar.csv`: per switch, egress port, candidate-set size and reason, how often "
               "the switch's load balancer chose that port among two or more equal-cost ports "
