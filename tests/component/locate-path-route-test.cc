@@ -225,6 +225,7 @@ TEST_CASE("tusk locate names a 1/4-rate cable DRILL hides from per-route paths.c
     const auto doc = LocateJson(dir);
     CAPTURE(doc.dump(1).substr(0, 3000));
     CHECK(doc["evidence"] == "paths");
+    CHECK(doc["path_rows"] == "route");
     REQUIRE(doc["named"].get<int>() >= 1);
     const auto& top = doc["ranking"][0];
     REQUIRE(top["named"].get<bool>());
@@ -247,8 +248,31 @@ TEST_CASE("tusk locate names a 1/4-rate cable DRILL hides from per-route paths.c
     // Per entropy (path_telemetry = true) the same run has one row per QP: no sibling, so
     // `auto` ranks from completion times.
     const auto entropies = RunText(Permutation("true", true));
-    const auto doc2 = LocateJson(WriteAndStrip(entropies, "locate-route-entropy"));
+    const fs::path dir2 = WriteAndStrip(entropies, "locate-route-entropy");
+    const auto doc2 = LocateJson(dir2);
     CHECK(doc2["evidence"] == "flows");
+
+    // The two modes are not pooled: a route row is one of an entropy's, so their siblings
+    // differ (an input error naming the second run's paths.csv, exit 2 at the command line).
+    // (Another seed: the same seed's flows.csv would be refused first, as a repeated run.)
+    std::string seed2 = Permutation("true", true);
+    seed2.replace(seed2.find("seed = 1"), 8, "seed = 2");
+    const fs::path dir3 = WriteAndStrip(RunText(seed2), "locate-route-entropy-seed2");
+    tusk::locate::CommandOptions pool;
+    pool.resultsDirs = {dir3.string(), dir.string()};
+    std::ostringstream ignored;
+    try
+    {
+        tusk::locate::RunCommand(pool, ignored);
+        FAIL("a per-entropy and a per-route run were pooled");
+    }
+    catch (const ns3::InputError& e)
+    {
+        CAPTURE(e.Message());
+        CHECK(e.File() == (dir / "paths.csv").string());
+        CHECK(e.Key() == "route");
+        CHECK(std::string(e.Message()).find("one telemetry mode") != std::string::npos);
+    }
 }
 
 TEST_CASE("tusk locate from per-route paths.csv names nothing on a healthy fabric",

@@ -542,13 +542,36 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     std::vector<PathObservation> rows;
     if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
     {
-        auto runs = ReadEachRun(dirs, "paths.csv", [&obs](std::istream& in, const std::string& f) {
+        std::string firstFile;
+        bool firstPerRoute = false;
+        auto runs = ReadEachRun(dirs, "paths.csv", [&](std::istream& in, const std::string& f) {
             auto run = ReadPathObservations(in, f, obs.links);
             if (run.empty())
             {
                 throw ns3::InputError(f, 0, "paths",
                                       "no row has a path: nothing to locate from per-path "
                                       "telemetry");
+            }
+            // Rows per route and rows per entropy count a path's evidence differently (a
+            // route row is one of an entropy's): pooled, they would mix two kinds of sibling.
+            const bool perRoute = std::any_of(run.begin(), run.end(),
+                                              [](const PathObservation& p) { return p.routed; });
+            if (firstFile.empty())
+            {
+                firstFile = f;
+                firstPerRoute = perRoute;
+            }
+            else if (perRoute != firstPerRoute)
+            {
+                const auto mode = [](bool route) {
+                    return route ? "per route (path_telemetry = \"route\")"
+                                 : "per entropy (path_telemetry = true)";
+                };
+                throw ns3::InputError(
+                    f, 0, "route",
+                    fmt::format("rows {} where {} has rows {}: locate pools runs of one "
+                                "telemetry mode only (locate them apart, or run them alike)",
+                                mode(perRoute), firstFile, mode(firstPerRoute)));
             }
             return run;
         });

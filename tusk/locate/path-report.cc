@@ -38,9 +38,10 @@ void
 PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::string& resultsDir,
                uint32_t top, std::ostream& out)
 {
-    out << fmt::format("{}: evidence: per-path telemetry (paths.csv), {} paths, {} link "
+    out << fmt::format("{}: evidence: per-path telemetry (paths.csv{}), {} paths, {} link "
                        "directions in {} classes",
-                       resultsDir, r.paths, obs.links.Links().size(), r.classes);
+                       resultsDir, r.perRoute ? ", per route" : "", r.paths,
+                       obs.links.Links().size(), r.classes);
     if (r.unusedLinks)
     {
         out << fmt::format(" ({} carried no path: not observable)", r.unusedLinks);
@@ -99,6 +100,7 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
     using nlohmann::json;
     json doc = {{"results_dir", resultsDir},
                 {"evidence", "paths"},
+                {"path_rows", r.perRoute ? "route" : "entropy"},
                 {"paths", r.paths},
                 {"link_directions", obs.links.Links().size()},
                 {"classes", r.classes},

@@ -556,6 +556,8 @@ LocateFromPaths(const Observations& obs,
     using It = Eigen::SparseMatrix<double>::InnerIterator;
     PathLocateResult res;
     res.paths = paths.size();
+    res.perRoute = std::any_of(paths.begin(), paths.end(),
+                               [](const PathObservation& p) { return p.routed; });
     // The incidence of paths on link classes, each path one pseudo-flow.
     Observations po;
     po.links = obs.links;

@@ -181,6 +181,7 @@ struct PathLocateResult
     std::vector<Suspect> ranking; //!< every class with a path, best first; named ones first
     uint32_t named = 0;
     size_t paths = 0;             //!< rows of paths.csv with a path
+    bool perRoute = false;        //!< the rows are per route (paths.csv `route`), not per entropy
     size_t classes = 0;
     uint32_t unusedLinks = 0;     //!< directions no path crossed
     double frameUs = 0;           //!< one frame's serialisation time at the nominal rate, µs

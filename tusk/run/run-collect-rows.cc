@@ -899,23 +899,7 @@ CollectiveRowStreamer::State::Waits(uint64_t first, const CollectiveFlow* rows, 
     }
     for (WaitRow& w : stepRows)
     {
-        w.stepIdealPs = stepIdeal;
-        if (!w.arrived || !w.ready)
-        {
-            continue;
-        }
-        const uint64_t need = w.readyPs + w.idealPs;
-        w.waitPs = w.arrivalPs > need ? w.arrivalPs - need : 0;
-        const uint64_t from = std::max(w.readyPs, w.sent ? w.sentPs : 0) + w.idealPs;
-        w.networkWaitPs = w.arrivalPs > from ? w.arrivalPs - from : 0;
-        w.delay = stepIdeal > 0 ? static_cast<double>(w.waitPs) / stepIdeal : 0;
-        for (size_t j = 0; j < kDelayThresholds.size(); ++j)
-        {
-            if (w.delay > kDelayThresholds[j])
-            {
-                delayed[w.rank * kDelayThresholds.size() + j] = true;
-            }
-        }
+        CompleteWaitRow(w, stepIdeal, delayed);
     }
     prev.swap(cur);
     prevStep = k;

@@ -18,6 +18,28 @@ IdealOf(const WaitTransfer& w, const IdealFn& ideal)
 
 } // namespace
 
+void
+CompleteWaitRow(WaitRow& row, uint64_t stepIdealPs, std::vector<bool>& delayed)
+{
+    row.stepIdealPs = stepIdealPs;
+    if (!row.arrived || !row.ready)
+    {
+        return; // no wait: its data did not arrive, or it never began the step
+    }
+    const uint64_t need = row.readyPs + row.idealPs;
+    row.waitPs = row.arrivalPs > need ? row.arrivalPs - need : 0;
+    const uint64_t from = std::max(row.readyPs, row.sent ? row.sentPs : 0) + row.idealPs;
+    row.networkWaitPs = row.arrivalPs > from ? row.arrivalPs - from : 0;
+    row.delay = stepIdealPs > 0 ? static_cast<double>(row.waitPs) / stepIdealPs : 0;
+    for (size_t j = 0; j < kDelayThresholds.size(); ++j)
+    {
+        if (row.delay > kDelayThresholds[j])
+        {
+            delayed[row.rank * kDelayThresholds.size() + j] = true;
+        }
+    }
+}
+
 CollectiveWaits
 ComputeWaits(uint32_t collective,
              const std::vector<uint32_t>& ranks,
@@ -207,24 +229,7 @@ ComputeWaits(uint32_t collective,
         }
         for (size_t i = first; i < out.rows.size(); ++i)
         {
-            WaitRow& row = out.rows[i];
-            row.stepIdealPs = stepIdeal;
-            if (!row.arrived || !row.ready)
-            {
-                continue; // no wait: its data did not arrive, or it never began the step
-            }
-            const uint64_t need = row.readyPs + row.idealPs;
-            row.waitPs = row.arrivalPs > need ? row.arrivalPs - need : 0;
-            const uint64_t from = std::max(row.readyPs, row.sent ? row.sentPs : 0) + row.idealPs;
-            row.networkWaitPs = row.arrivalPs > from ? row.arrivalPs - from : 0;
-            row.delay = stepIdeal > 0 ? static_cast<double>(row.waitPs) / stepIdeal : 0;
-            for (size_t j = 0; j < kDelayThresholds.size(); ++j)
-            {
-                if (row.delay > kDelayThresholds[j])
-                {
-                    delayed[row.rank * kDelayThresholds.size() + j] = true;
-                }
-            }
+            CompleteWaitRow(out.rows[i], stepIdeal, delayed);
         }
     }
     // The critical path: from the transfer that ended the collective, back through the

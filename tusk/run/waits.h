@@ -72,6 +72,15 @@ struct CollectiveWaits
     int64_t criticalTransfer = -1;
 };
 
+/**
+ * \brief A step's wait row completed once the step's ideal (the largest of its ranks'
+ * idealPs) is known: wait, network wait and delay (results-format.md, waits.csv), and the
+ * rank's flags in `delayed` (kDelayThresholds.size() per rank, set when its delay exceeds a
+ * threshold). A row whose data did not arrive or whose rank never began the step gets no wait.
+ * The one definition ComputeWaits and the step-at-a-time rows (CollectiveRowStreamer) share.
+ */
+void CompleteWaitRow(WaitRow& row, uint64_t stepIdealPs, std::vector<bool>& delayed);
+
 /** Ideal time of `bytes` from host src to host dst alone on the idle fabric, ps. */
 using IdealFn = std::function<uint64_t(uint32_t src, uint32_t dst, uint64_t bytes)>;
 
