@@ -350,6 +350,27 @@ SetCct(CollectiveRow& row, const CollectiveSpec& cs)
     }
 }
 
+/** A collective's row once its transfers are read: no transfer started, start 0; a step is
+ *  complete only if every transfer of it was delivered (no end time, slowest rank or flow for
+ *  a step still running). */
+void
+CloseSteps(CollectiveRow& row, const std::vector<bool>& stepUnfinished)
+{
+    if (row.startPs == UINT64_MAX)
+    {
+        row.startPs = 0;
+    }
+    for (size_t k = 0; k < stepUnfinished.size(); ++k)
+    {
+        if (stepUnfinished[k] || row.stepSlowestFlow[k] < 0)
+        {
+            row.stepEndPs[k] = kNoTime;
+            row.stepSlowestRank[k] = -1;
+            row.stepSlowestFlow[k] = -1;
+        }
+    }
+}
+
 /** AppendCollectiveRows over FlowRow or CollectiveFlow (the fields both have). */
 template <class Row>
 void
@@ -405,12 +426,6 @@ AppendCollectiveRowsOf(const RowSources& src,
                     it == cs.ranks.end() ? -1 : static_cast<int64_t>(it - cs.ranks.begin());
             }
         }
-        if (row.startPs == UINT64_MAX)
-        {
-            row.startPs = 0;
-        }
-        // A step is complete only if every transfer of it was delivered: no end time (and no
-        // slowest rank or flow) for a step still running.
         std::vector<bool> stepUnfinished(cs.steps, false);
         for (uint32_t t : transfersOf[c - cFirst])
         {
@@ -420,15 +435,7 @@ AppendCollectiveRowsOf(const RowSources& src,
                 stepUnfinished[f.step] = true;
             }
         }
-        for (uint32_t k = 0; k < cs.steps; ++k)
-        {
-            if (stepUnfinished[k] || row.stepSlowestFlow[k] < 0)
-            {
-                row.stepEndPs[k] = kNoTime;
-                row.stepSlowestRank[k] = -1;
-                row.stepSlowestFlow[k] = -1;
-            }
-        }
+        CloseSteps(row, stepUnfinished);
         row.lowerBoundPs = ByteBoundPs(src, bytes);
         // Who waited (waits.csv): each rank's data per step against its idle-fabric time.
         std::vector<WaitTransfer> wt;
@@ -646,20 +653,7 @@ struct CollectiveRowStreamer::State
     }
     void Close()
     {
-        if (row.startPs == UINT64_MAX)
-        {
-            row.startPs = 0;
-        }
-        // A step is complete only if every transfer of it was delivered.
-        for (uint32_t k = 0; k < cs.steps; ++k)
-        {
-            if (stepUnfinished[k] || row.stepSlowestFlow[k] < 0)
-            {
-                row.stepEndPs[k] = kNoTime;
-                row.stepSlowestRank[k] = -1;
-                row.stepSlowestFlow[k] = -1;
-            }
-        }
+        CloseSteps(row, stepUnfinished);
         row.lowerBoundPs = ByteBoundPs(src, bytes);
         for (uint32_t r = 0; r < n; ++r)
         {
