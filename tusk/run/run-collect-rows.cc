@@ -371,6 +371,45 @@ CloseSteps(CollectiveRow& row, const std::vector<bool>& stepUnfinished)
     }
 }
 
+/** One transfer's share of its collective's row (FlowRow or CollectiveFlow): its bytes per
+ *  host, the start, the finish and each step's end and slowest flow and rank (`rankOf(host)`,
+ *  -1 for none), or, unfinished, its step marked in `stepUnfinished` (CloseSteps). */
+template <class Row, class RankOf>
+void
+AddToCollectiveRow(CollectiveRow& row,
+                   std::map<uint32_t, HostBytes>& bytes,
+                   std::vector<bool>& stepUnfinished,
+                   const CollectiveSpec& cs,
+                   const Row& f,
+                   const RankOf& rankOf)
+{
+    const bool su = f.scaleUp;
+    (su ? bytes[f.src].suSent : bytes[f.src].netSent) += f.bytes;
+    (su ? bytes[f.dst].suRecv : bytes[f.dst].netRecv) += f.bytes;
+    if (f.started)
+    {
+        // Dependency-free transfers start with the collective.
+        row.startPs = std::min(row.startPs, f.startPs);
+    }
+    const bool inStep = f.step >= 0 && static_cast<uint32_t>(f.step) < cs.steps;
+    if (!f.finished)
+    {
+        row.finished = false;
+        if (inStep)
+        {
+            stepUnfinished[f.step] = true;
+        }
+        return;
+    }
+    row.finishPs = std::max(row.finishPs, f.finishPs);
+    if (inStep && f.finishPs > row.stepEndPs[f.step])
+    {
+        row.stepEndPs[f.step] = f.finishPs;
+        row.stepSlowestFlow[f.step] = static_cast<int64_t>(f.id);
+        row.stepSlowestRank[f.step] = rankOf(f.src);
+    }
+}
+
 /** AppendCollectiveRows over FlowRow or CollectiveFlow (the fields both have). */
 template <class Row>
 void
@@ -399,41 +438,14 @@ AppendCollectiveRowsOf(const RowSources& src,
         const CollectiveSpec& cs = src.collective(c);
         CollectiveRow row = CollectiveRowHead(src, c, cs);
         std::map<uint32_t, HostBytes> bytes;
-        for (uint32_t t : transfersOf[c - cFirst])
-        {
-            const Row& f = rowOf(t);
-            const bool su = f.scaleUp;
-            (su ? bytes[f.src].suSent : bytes[f.src].netSent) += f.bytes;
-            (su ? bytes[f.dst].suRecv : bytes[f.dst].netRecv) += f.bytes;
-            if (f.started)
-            {
-                // Dependency-free transfers start with the collective.
-                row.startPs = std::min(row.startPs, f.startPs);
-            }
-            if (!f.finished)
-            {
-                row.finished = false;
-                continue;
-            }
-            row.finishPs = std::max(row.finishPs, f.finishPs);
-            if (f.step >= 0 && static_cast<uint32_t>(f.step) < cs.steps &&
-                f.finishPs > row.stepEndPs[f.step])
-            {
-                row.stepEndPs[f.step] = f.finishPs;
-                row.stepSlowestFlow[f.step] = static_cast<int64_t>(f.id);
-                const auto it = std::find(cs.ranks.begin(), cs.ranks.end(), f.src);
-                row.stepSlowestRank[f.step] =
-                    it == cs.ranks.end() ? -1 : static_cast<int64_t>(it - cs.ranks.begin());
-            }
-        }
         std::vector<bool> stepUnfinished(cs.steps, false);
+        const auto rankOfHost = [&cs](uint32_t h) -> int64_t {
+            const auto it = std::find(cs.ranks.begin(), cs.ranks.end(), h);
+            return it == cs.ranks.end() ? -1 : static_cast<int64_t>(it - cs.ranks.begin());
+        };
         for (uint32_t t : transfersOf[c - cFirst])
         {
-            const Row& f = rowOf(t);
-            if (!f.finished && f.step >= 0 && static_cast<uint32_t>(f.step) < cs.steps)
-            {
-                stepUnfinished[f.step] = true;
-            }
+            AddToCollectiveRow(row, bytes, stepUnfinished, cs, rowOf(t), rankOfHost);
         }
         CloseSteps(row, stepUnfinished);
         row.lowerBoundPs = ByteBoundPs(src, bytes);
@@ -709,34 +721,13 @@ CollectiveRowStreamer::State::Group(uint64_t first, const CollectiveFlow* rows, 
 {
     MoveTo(static_cast<uint32_t>(rows[b].collective));
     // collectives.csv (AppendCollectiveRowsOf's loops), in transfer order.
+    const auto rankOfHost = [this](uint32_t h) -> int64_t {
+        const auto it = rankOf.find(h);
+        return it == rankOf.end() ? -1 : static_cast<int64_t>(it->second);
+    };
     for (size_t k = b; k < e; ++k)
     {
-        const CollectiveFlow& f = rows[k];
-        const bool su = f.scaleUp;
-        (su ? bytes[f.src].suSent : bytes[f.src].netSent) += f.bytes;
-        (su ? bytes[f.dst].suRecv : bytes[f.dst].netRecv) += f.bytes;
-        if (f.started)
-        {
-            row.startPs = std::min(row.startPs, f.startPs);
-        }
-        if (!f.finished)
-        {
-            row.finished = false;
-            if (f.step >= 0 && static_cast<uint32_t>(f.step) < cs.steps)
-            {
-                stepUnfinished[f.step] = true;
-            }
-            continue;
-        }
-        row.finishPs = std::max(row.finishPs, f.finishPs);
-        if (f.step >= 0 && static_cast<uint32_t>(f.step) < cs.steps &&
-            f.finishPs > row.stepEndPs[f.step])
-        {
-            row.stepEndPs[f.step] = f.finishPs;
-            row.stepSlowestFlow[f.step] = static_cast<int64_t>(f.id);
-            const auto it = rankOf.find(f.src);
-            row.stepSlowestRank[f.step] = it == rankOf.end() ? -1 : static_cast<int64_t>(it->second);
-        }
+        AddToCollectiveRow(row, bytes, stepUnfinished, cs, rows[k], rankOfHost);
     }
     // The transfer delivered last so far and the straggler of the path from it (before the
     // step's own cells replace the previous step's).
