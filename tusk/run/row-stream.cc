@@ -492,7 +492,6 @@ RowStream::AddCollectivesWith(size_t part,
 {
     Part& p = *m_parts.at(part);
     const auto write = [&](int i, const std::string& text) { Write(part, i, text); };
-    m_totals.waits += waits.size();
     m_text.clear();
     for (const CollectiveRow& c : collectives)
     {
@@ -502,26 +501,26 @@ RowStream::AddCollectivesWith(size_t part,
     }
     write(1, m_text);
 
-    m_text.clear();
-    for (const WaitRow& w : waits)
+    if (idOf != nullptr)
     {
-        if (idOf != nullptr)
-        {
-            const uint64_t id = w.arrived ? (*idOf)(w.lastTransfer) : 0;
-            AppendWaitCsvRow(m_text, w, w.arrived ? &id : nullptr, &m_cache);
-        }
-        else
+        AddWaits(part, waits, *idOf);
+    }
+    else
+    {
+        m_totals.waits += waits.size();
+        m_text.clear();
+        for (const WaitRow& w : waits)
         {
             AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr, &m_cache);
+            if (m_text.size() >= kTextChunk)
+            {
+                write(2, m_text);
+                m_text.clear();
+            }
         }
-        if (m_text.size() >= kTextChunk)
-        {
-            write(2, m_text);
-            m_text.clear();
-        }
+        write(2, m_text);
+        m_text.clear();
     }
-    write(2, m_text);
-    m_text.clear();
     m_text.shrink_to_fit();
 }
 
@@ -532,14 +531,10 @@ RowStream::AddWaits(size_t part,
 {
     m_totals.waits += waits.size();
     m_text.clear();
-    FlowRow last; // a wait row prints its last transfer's id alone
     for (const WaitRow& w : waits)
     {
-        if (w.arrived)
-        {
-            last.id = idOf(w.lastTransfer);
-        }
-        AppendWaitCsvRow(m_text, w, w.arrived ? &last : nullptr, &m_cache);
+        const uint64_t id = w.arrived ? idOf(w.lastTransfer) : 0; // its row prints the id alone
+        AppendWaitCsvRow(m_text, w, w.arrived ? &id : nullptr, &m_cache);
         if (m_text.size() >= kTextChunk)
         {
             Write(part, 2, m_text);
