@@ -891,10 +891,13 @@ WorkloadExecutor::CheckStall()
 std::vector<std::string>
 WorkloadExecutor::DescribeBlocked(size_t max) const
 {
-    // Group unfinished transfers by collective (-1 = none), keep the first in flight and the
-    // first never started of each.
+    // Group the transfers not done (delivered and acknowledged) by collective (-1 = none), keep
+    // the first in flight and the first never started of each. "Unfinished" counts what the
+    // run's headline and flows.csv count (not every byte delivered); a transfer delivered but
+    // not yet acknowledged is counted apart.
     std::map<int32_t, std::pair<int64_t, int64_t>> firsts; // collective -> (in flight, waiting)
     std::map<int32_t, size_t> unfinished;
+    std::map<int32_t, size_t> unacknowledged;
     ForEachLiveId([&](uint32_t t) {
         const TransferRecord& r = m_records[t];
         if (r.recvDone && r.sendDone)
@@ -903,7 +906,7 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
         }
         const int32_t c = Tr(t).collective;
         auto& f = firsts.try_emplace(c, -1, -1).first->second;
-        ++unfinished[c];
+        ++(r.recvDone ? unacknowledged : unfinished)[c];
         if (r.started && f.first < 0)
         {
             f.first = t;
@@ -980,6 +983,10 @@ WorkloadExecutor::DescribeBlocked(size_t max) const
         else
         {
             line << unfinished[c] << " transfers outside collectives unfinished";
+        }
+        if (unacknowledged[c] > 0)
+        {
+            line << " and " << unacknowledged[c] << " delivered, not acknowledged";
         }
         if (f.first >= 0)
         {
