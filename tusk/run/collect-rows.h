@@ -19,6 +19,7 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -200,10 +201,72 @@ class CollectiveRowStreamer
     void Add(uint64_t first, const CollectiveFlow* rows, size_t n);
     /** \brief After the last Add: every collective's row, in order. */
     std::vector<CollectiveRow> Finish();
+    /** \brief Calls fn with every transfer id added so far that is, or may still become, a
+     *  collective's critical flow (CollectiveRow::criticalFlow), with repeats: the closed
+     *  collectives' critical flows and, of the open one, the straggler of the path from the
+     *  transfer delivered last and those of the paths from the last step's cells (a later
+     *  step's paths continue into these only). At most one per rank of the open collective
+     *  plus one, and one per closed collective. */
+    void ForEachCandidate(const std::function<void(int64_t)>& fn) const;
 
   private:
     struct State;
     std::unique_ptr<State> m;
+};
+
+class RowStream; // row-stream.h
+
+/**
+ * \brief A whole build's rows streamed (StreamableWhole: its transfers come a collective step
+ * after another): flows.csv's rows a range of whole steps at a time, written and dropped;
+ * collectives.csv's and waits.csv's built from them as they come (CollectiveRowStreamer),
+ * the wait rows written as each step is in, the collective rows at the end. The rows of the
+ * transfers that are or may become a collective's critical flow are kept (at most one per
+ * rank plus one; CollectiveRowStreamer::ForEachCandidate) for collectives.csv's critical flow
+ * columns, so no record is read again.
+ *
+ * A standalone ring built a window of steps at a time hands it each unit whose rows are final
+ * when it retires (WorkloadExecutor::SetFinalUnitCallback: Add, then the executor frees its
+ * records, and Add frees the sink's times); Finish builds the rest from the records at the
+ * end (CollectResults).
+ */
+class WholeRows
+{
+  public:
+    /** \param sink the sink of `src` (its times are freed); \param transfers the workload's
+     *  transfers; \param collectives its collectives; `sink` and `stream` must outlive this */
+    WholeRows(RowSources src,
+              MetricsSink& sink,
+              uint64_t transfers,
+              uint64_t collectives,
+              RowStream& stream);
+    ~WholeRows();
+    WholeRows(const WholeRows&) = delete;
+    WholeRows& operator=(const WholeRows&) = delete;
+
+    /** \brief The rows of transfers [Next(), last), whole (collective, step) groups, built
+     *  from their records (whose path and message lists are freed) and the sink's times
+     *  (freed too when `releaseTimes`), written to the stream. */
+    void Add(uint64_t last, bool releaseTimes);
+    /** The first transfer whose rows are not built. */
+    uint64_t Next() const { return m_next; }
+    /** The latest delivery or acknowledgement among the rows built, ps. */
+    uint64_t LastCompletion() const { return m_lastCompletion; }
+    /** \brief After the run: the rest of the rows, a few thousand at a time (whole steps),
+     *  then collectives.csv's; the stream finished into `out`. */
+    void Finish(StreamedRows& out);
+
+  private:
+    RowSources m_src;
+    MetricsSink& m_sink;
+    uint64_t m_transfers;
+    RowStream& m_stream;
+    CollectiveRowStreamer m_collectives;
+    uint64_t m_next = 0;
+    uint64_t m_lastCompletion = 0;
+    std::map<int64_t, FlowRow> m_candidates; //!< rows that may be a critical flow, by id
+    std::vector<FlowRow> m_chunk;            //!< scratch
+    std::vector<CollectiveFlow> m_slim;      //!< scratch
 };
 
 } // namespace tusk

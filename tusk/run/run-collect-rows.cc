@@ -934,4 +934,31 @@ CollectiveRowStreamer::Finish()
     return std::move(m->out);
 }
 
+void
+CollectiveRowStreamer::ForEachCandidate(const std::function<void(int64_t)>& fn) const
+{
+    for (const CollectiveRow& c : m->out)
+    {
+        if (c.criticalFlow >= 0)
+        {
+            fn(c.criticalFlow);
+        }
+    }
+    if (!m->open)
+    {
+        return;
+    }
+    if (m->critical.t >= 0)
+    {
+        fn(m->critical.t);
+    }
+    for (const StepCell& cell : m->prev)
+    {
+        if (cell.straggler.t >= 0)
+        {
+            fn(cell.straggler.t);
+        }
+    }
+}
+
 } // namespace tusk

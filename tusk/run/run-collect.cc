@@ -242,6 +242,108 @@ StreamableWhole(const WorkloadSpec& workload)
     return !workload.transfers.empty();
 }
 
+WholeRows::WholeRows(RowSources src,
+                     MetricsSink& sink,
+                     uint64_t transfers,
+                     uint64_t collectives,
+                     RowStream& stream)
+    : m_src(std::move(src)),
+      m_sink(sink),
+      m_transfers(transfers),
+      m_stream(stream),
+      m_collectives(
+          m_src,
+          collectives,
+          // A collective's earliest start among its transfers from `from` on (asked only
+          // when a rank that sends nothing in a step reads the collective's start before its
+          // end; the sink's times of those are still held).
+          [this](uint32_t c, uint64_t from) {
+              uint64_t start = UINT64_MAX;
+              for (uint64_t t = from; t < m_transfers; ++t)
+              {
+                  const TransferSpec& ts = m_src.transfer(static_cast<uint32_t>(t));
+                  if (ts.collective != static_cast<int32_t>(c))
+                  {
+                      break;
+                  }
+                  const uint64_t at = m_src.sink.Times(static_cast<uint32_t>(t)).startPs;
+                  if (at != kNoTime)
+                  {
+                      start = std::min(start, at);
+                  }
+              }
+              return start;
+          },
+          [this](const std::vector<WaitRow>& waits, const std::function<uint64_t(int64_t)>& idOf) {
+              m_stream.AddWaits(0, waits, idOf);
+          })
+{
+}
+
+WholeRows::~WholeRows() = default;
+
+void
+WholeRows::Add(uint64_t last, bool releaseTimes)
+{
+    const uint64_t first = m_next;
+    m_chunk.clear();
+    AppendFlowRows(m_src, first, last, m_chunk, m_lastCompletion);
+    ApplyFairShare(m_src, m_chunk.data(), first, last);
+    m_slim.clear();
+    for (const FlowRow& f : m_chunk)
+    {
+        m_slim.push_back(CollectiveFlowOf(f));
+    }
+    m_stream.Add(0, first, m_chunk, {}, {});
+    m_collectives.Add(first, m_slim.data(), m_slim.size());
+    // The rows that may still be a collective's critical flow: those of this range among the
+    // candidates now, and the earlier ones still among them.
+    std::set<int64_t> candidates;
+    m_collectives.ForEachCandidate([&](int64_t t) { candidates.insert(t); });
+    for (auto it = m_candidates.begin(); it != m_candidates.end();)
+    {
+        it = candidates.count(it->first) ? std::next(it) : m_candidates.erase(it);
+    }
+    for (auto it = candidates.lower_bound(static_cast<int64_t>(first));
+         it != candidates.end() && *it < static_cast<int64_t>(last); ++it)
+    {
+        m_candidates.emplace(*it, m_chunk[*it - first]);
+    }
+    if (releaseTimes)
+    {
+        m_sink.ReleaseTimes(first, last); // in the rows now
+    }
+    m_next = last;
+}
+
+void
+WholeRows::Finish(StreamedRows& out)
+{
+    const auto stepOf = [&](uint64_t t) {
+        const TransferSpec& ts = m_src.transfer(static_cast<uint32_t>(t));
+        return std::make_pair(ts.collective, ts.step);
+    };
+    while (m_next < m_transfers)
+    {
+        // At least kStreamChunk transfers, ending where a (collective, step) ends.
+        uint64_t b = std::min<uint64_t>(m_next + kStreamChunk, m_transfers);
+        while (b < m_transfers && stepOf(b) == stepOf(b - 1))
+        {
+            ++b;
+        }
+        Add(b, false);
+    }
+    std::vector<FlowRow>().swap(m_chunk);
+    std::vector<CollectiveFlow>().swap(m_slim);
+    const std::vector<CollectiveRow> collectives = m_collectives.Finish();
+    m_stream.AddCollectives(0, collectives, {}, [&](int64_t t) -> const FlowRow& {
+        return m_candidates.at(t);
+    });
+    m_candidates.clear();
+    m_src.executor.exec->ReleaseRecords();
+    m_stream.Finish(out);
+}
+
 void
 CollectResults(const ScenarioSpec& spec,
                const TopologyGraph& graph,
@@ -251,7 +353,7 @@ CollectResults(const ScenarioSpec& spec,
                Observers& observers,
                RunResult& result,
                IterationRows* retired,
-               RowStream* whole)
+               WholeRows* whole)
 {
     MetricsSink& sink = observers.Sink();
     const uint64_t endPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
@@ -312,89 +414,12 @@ CollectResults(const ScenarioSpec& spec,
     }
     else if (whole != nullptr)
     {
-        // A whole build streamed (StreamableWhole): flows.csv's rows a few whole collective
-        // steps at a time, written and dropped; collectives.csv's and waits.csv's built from
-        // what they read of them (CollectiveFlow) a step at a time (CollectiveRowStreamer),
-        // the wait rows written as each step is in, the collective rows at the end. The
-        // records keep their paths until then: a collective's critical flow is known only at
-        // the end, and its row is built again from them (the same row, AppendFlowRows).
-        // (A ring built a window of steps at a time, RingStepUnits: its transfers are built
-        // again here, a window at a time, GetTransfer.)
-        const uint64_t n = executor.exec->TotalTransfers();
-        std::vector<CollectiveFlow> slim;
-        std::vector<FlowRow> chunk;
-        const auto stepOf = [&](uint64_t t) {
-            const TransferSpec& ts = rows.transfer(static_cast<uint32_t>(t));
-            return std::make_pair(ts.collective, ts.step);
-        };
-        // A collective's earliest start among its transfers from `from` on (asked only when
-        // a rank that sends nothing in a step reads the collective's start before its end).
-        const auto startOfRest = [&](uint32_t c, uint64_t from) {
-            uint64_t start = UINT64_MAX;
-            for (uint64_t t = from; t < n; ++t)
-            {
-                const TransferSpec& ts = rows.transfer(static_cast<uint32_t>(t));
-                if (ts.collective != static_cast<int32_t>(c))
-                {
-                    break;
-                }
-                const uint64_t at = sink.Times(static_cast<uint32_t>(t)).startPs;
-                if (at != kNoTime)
-                {
-                    start = std::min(start, at);
-                }
-            }
-            return start;
-        };
-        CollectiveRowStreamer collectiveRows(
-            rows, workload.collectives.size(), startOfRest,
-            [&](const std::vector<WaitRow>& waits, const std::function<uint64_t(int64_t)>& idOf) {
-                whole->AddWaits(0, waits, idOf);
-            });
-        for (uint64_t a = 0; a < n;)
-        {
-            // At least kStreamChunk transfers, ending where a (collective, step) ends.
-            uint64_t b = std::min<uint64_t>(a + kStreamChunk, n);
-            while (b < n && stepOf(b) == stepOf(b - 1))
-            {
-                ++b;
-            }
-            chunk.clear();
-            AppendFlowRows(rows, a, b, chunk, lastCompletion, true);
-            ApplyFairShare(rows, chunk.data(), a, b);
-            slim.clear();
-            for (const FlowRow& f : chunk)
-            {
-                slim.push_back(CollectiveFlowOf(f));
-            }
-            whole->Add(0, a, chunk, {}, {});
-            collectiveRows.Add(a, slim.data(), slim.size());
-            a = b;
-        }
-        std::vector<FlowRow>().swap(chunk);
-        std::vector<CollectiveFlow>().swap(slim);
-        const std::vector<CollectiveRow> collectives = collectiveRows.Finish();
-        std::map<int64_t, FlowRow> critical; // by transfer index
-        for (const CollectiveRow& c : collectives)
-        {
-            if (c.criticalFlow >= 0 && critical.count(c.criticalFlow) == 0)
-            {
-                std::vector<FlowRow> one;
-                uint64_t ignored = 0;
-                AppendFlowRows(rows, static_cast<uint64_t>(c.criticalFlow),
-                               static_cast<uint64_t>(c.criticalFlow) + 1, one, ignored);
-                critical.emplace(c.criticalFlow, std::move(one.front()));
-            }
-        }
-        whole->AddCollectives(0, collectives, {}, [&](int64_t t) -> const FlowRow& {
-            return critical.at(t);
-        });
-        for (uint64_t t = 0; t < n; ++t)
-        {
-            executor.exec->ReleaseRecord(static_cast<uint32_t>(t));
-        }
-        executor.exec->ReleaseRecords();
+        // A whole build streamed (StreamableWhole, WholeRows): the rows not built yet (a
+        // ring's units whose rows were final were built as they retired), then
+        // collectives.csv's. (A ring built a window of steps at a time, RingStepUnits: its
+        // transfers are built again here, a window at a time, GetTransfer.)
         whole->Finish(result.streamed);
+        lastCompletion = whole->LastCompletion();
     }
     else
     {

@@ -372,13 +372,15 @@ std::vector<ChakraNodeRow> CollectChakraNodes(const ns3::WorkloadExecutor& exec)
 
 class IterationRows; // lazy-jobs.h
 class RowStream;     // row-stream.h
+class WholeRows;     // collect-rows.h
 
 /**
  * \brief Fill `result`'s tables after the run from the metrics sink and the executor's
  * records: flows (with ideal FCTs), collectives, jobs, links, PFC events, packet
  * conservation, the summary, and why the run failed if it did. With jobs built iteration by
  * iteration (WorkloadExecutor::SetupLazy), `retired` holds the rows of the iterations retired
- * during the run; `workload` is then the executor's spec of the other transfers.
+ * during the run; `workload` is then the executor's spec of the other transfers. `whole`
+ * streams a whole build's rows (StreamableWhole), a ring's final units' built as they retired.
  */
 void CollectResults(const ScenarioSpec& spec,
                     const ns3::TopologyGraph& graph,
@@ -388,7 +390,7 @@ void CollectResults(const ScenarioSpec& spec,
                     Observers& observers,
                     RunResult& result,
                     IterationRows* retired = nullptr,
-                    RowStream* whole = nullptr);
+                    WholeRows* whole = nullptr);
 
 /**
  * \brief Whether CollectResults can stream a whole build's rows a few collective steps at a

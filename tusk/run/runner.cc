@@ -5,6 +5,7 @@
 
 #include "run/run-attributes.h"
 #include "run/run-stages.h"
+#include "run/collect-rows.h"
 #include "run/lazy-jobs.h"
 #include "run/row-stream.h"
 #include "results/tool-outputs.h"
@@ -188,6 +189,39 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
         executor.exec->SetRetireCallback(
             [r = retired.get()](const JobWindow::Range& range) { r->Add(range); });
     }
+    // A whole build's rows streamed when they come a collective step after another (a
+    // standalone collective: StreamableWhole), under the same conditions as a job's. A ring
+    // built a window of steps at a time has them from the start: each unit's rows are built
+    // when it retires, if they are final then, and its records freed
+    // (WorkloadExecutor::SetFinalUnitCallback).
+    const bool streamWhole = !lazy && !options.streamDir.empty() && spec.output.formats.empty();
+    std::unique_ptr<RowStream> wholeStream;
+    std::unique_ptr<WholeRows> wholeRows;
+    const auto streamWholeRows = [&]() {
+        wholeStream = std::make_unique<RowStream>(options.streamDir, 1, spec.lb.policy,
+                                                  ImportedNodeIds(spec));
+        const WorkloadExecutor& exec = *executor.exec;
+        RowSources sources{spec,
+                           graph,
+                           built,
+                           executor,
+                           observers.Sink(),
+                           [&exec](uint32_t t) -> const TransferSpec& { return exec.GetTransfer(t); },
+                           [&exec](uint32_t c) -> const CollectiveSpec& {
+                               return exec.GetCollective(static_cast<int32_t>(c));
+                           }};
+        wholeRows = std::make_unique<WholeRows>(std::move(sources), observers.Sink(),
+                                                exec.TotalTransfers(), workload.collectives.size(),
+                                                *wholeStream);
+    };
+    if (ring && streamWhole)
+    {
+        streamWholeRows();
+        executor.exec->SetFinalUnitCallback(
+            [w = wholeRows.get()](const JobWindow::Range& range) {
+                w->Add(range.end.transfer, true);
+            });
+    }
     // An [ns3] default for an attribute the run set on its objects would be lost: refuse it.
     attrs.CheckNs3Defaults(spec);
 
@@ -227,17 +261,12 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     result.headroom = built.headroom;
     observers.Finish(result);
     fast.BeforeCollect(observers, result);
-    // A whole build's rows streamed too when they come a collective step after another (a
-    // standalone collective: StreamableWhole), under the same conditions as a job's.
-    std::unique_ptr<RowStream> wholeStream;
-    if (!lazy && !options.streamDir.empty() && spec.output.formats.empty() &&
-        (ring || StreamableWhole(workload)))
+    if (!wholeRows && streamWhole && StreamableWhole(workload))
     {
-        wholeStream = std::make_unique<RowStream>(options.streamDir, 1, spec.lb.policy,
-                                                  ImportedNodeIds(spec));
+        streamWholeRows();
     }
     CollectResults(spec, graph, workload, built, executor, observers, result, retired.get(),
-                   wholeStream.get());
+                   wholeRows.get());
     if (options.afterCollect)
     {
         options.afterCollect();

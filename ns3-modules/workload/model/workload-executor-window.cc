@@ -141,12 +141,48 @@ WorkloadExecutor::Retire(const JobWindow::Range& r)
     if (m_window->KeepsRecords())
     {
         // Its rows are built at the end from the records (and the PSN owners and responders'
-        // history stay as a whole build has them): free its specs and trigger state only.
+        // history stay as a whole build has them), unless they are final now
+        // (SetFinalUnitCallback): then they are built here and its records freed.
+        if (m_finalUnitCb && m_recordsFreedEnd == r.first.transfer && Final(r))
+        {
+            m_finalUnitCb(r);
+            FreeRecords(r);
+            m_recordsFreedEnd = r.end.transfer;
+        }
         ReleaseSpecsAndTriggers(r);
         return;
     }
+    FreeRecords(r);
+    ReleaseSpecsAndTriggers(r);
+}
+
+bool
+WorkloadExecutor::Final(const JobWindow::Range& r) const
+{
+    for (uint64_t t = r.first.transfer; t < r.end.transfer; ++t)
+    {
+        const TransferRecord& rec = m_records[t];
+        uint64_t dropped = 0;
+        for (const uint64_t d : rec.pktsDropped)
+        {
+            dropped += d;
+        }
+        // A frame resent, dropped or received twice may have a copy still on the wire; one
+        // sent once and received has none.
+        if (rec.retxPackets > 0 || rec.pktsSent != rec.pktsReceived || dropped > 0 ||
+            rec.duplicates > 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+WorkloadExecutor::FreeRecords(const JobWindow::Range& r)
+{
     // Its messages' PSN owner entries: the oldest of each of its connections' QPs (a
-    // connection's messages are posted in order, and the job's earlier iterations are gone).
+    // connection's messages are posted in order, and the earlier units' are gone).
     std::set<const Connection*> connections;
     for (uint64_t t = r.first.transfer; t < r.end.transfer; ++t)
     {
@@ -175,9 +211,15 @@ WorkloadExecutor::Retire(const JobWindow::Range& r)
             first.erase(first.begin(), end);
         }
     }
+    // Its lists now (a page shared with the next unit is freed only with it), then its pages.
+    for (uint64_t t = r.first.transfer; t < r.end.transfer; ++t)
+    {
+        ReleaseRecord(static_cast<uint32_t>(t));
+    }
+    // Every transfer of a retired unit started (it finished).
+    CountStartedHeld(-static_cast<int64_t>(r.end.transfer - r.first.transfer));
     m_records.Release(r.first.transfer, r.end.transfer);
     m_transferConnection.Release(r.first.transfer, r.end.transfer);
-    ReleaseSpecsAndTriggers(r);
 }
 
 void
@@ -195,8 +237,11 @@ WorkloadExecutor::ReleaseSpecsAndTriggers(const JobWindow::Range& r)
 bool
 WorkloadExecutor::Retired(uint32_t t) const
 {
-    return m_window && !m_window->KeepsRecords() && t < m_restFirst &&
-           m_window->Transfer(t) == nullptr;
+    if (!m_window || t >= m_restFirst)
+    {
+        return false;
+    }
+    return m_window->KeepsRecords() ? t < m_recordsFreedEnd : m_window->Transfer(t) == nullptr;
 }
 
 void
@@ -208,7 +253,8 @@ WorkloadExecutor::ForEachLiveId(const std::function<void(uint32_t)>& fn) const
     }
     if (m_window && m_window->KeepsRecords())
     {
-        for (uint64_t t = 0; t < m_restFirst; ++t) // every record is kept
+        // every record is kept, but those freed (SetFinalUnitCallback)
+        for (uint64_t t = m_recordsFreedEnd; t < m_restFirst; ++t)
         {
             fn(static_cast<uint32_t>(t));
         }

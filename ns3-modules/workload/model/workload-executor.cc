@@ -25,6 +25,7 @@ namespace
 {
 /** Process-wide sum of every executor's m_liveRecords (runs of a sweep share the process). */
 std::atomic<uint64_t> g_liveRecords{0};
+std::atomic<uint64_t> g_startedHeld{0}; // StartedRecordsHeld
 } // namespace
 
 TypeId
@@ -103,8 +104,11 @@ WorkloadExecutor::DoDispose()
 {
     g_liveRecords -= m_liveRecords;
     m_liveRecords = 0;
+    g_startedHeld -= m_startedHeld;
+    m_startedHeld = 0;
     m_records.assign(0);
     m_window = nullptr;
+    m_finalUnitCb = nullptr;
     m_connections.clear();
     m_allQps.clear();
     m_allPeers.clear();
@@ -151,6 +155,9 @@ WorkloadExecutor::Setup(std::shared_ptr<const WorkloadSpec> shared,
     m_nics = nics;
     const size_t n = spec.transfers.size();
     g_liveRecords -= m_liveRecords;
+    g_startedHeld -= m_startedHeld;
+    m_startedHeld = 0;
+    m_recordsFreedEnd = 0;
     m_records.assign(n, TransferRecord());
     m_transfers = n;
     m_liveRecords = n;
@@ -316,6 +323,7 @@ WorkloadExecutor::StartTransfer(uint32_t t)
         return;
     }
     ++m_progress;
+    CountStartedHeld(1);
     if (const TransferRecord* memo = ReplayRecord(t))
     {
         ReplayTransfer(t, *memo);
@@ -759,6 +767,19 @@ WorkloadExecutor::LiveRecords()
     return g_liveRecords;
 }
 
+uint64_t
+WorkloadExecutor::StartedRecordsHeld()
+{
+    return g_startedHeld;
+}
+
+void
+WorkloadExecutor::CountStartedHeld(int64_t delta)
+{
+    m_startedHeld += delta;
+    g_startedHeld += delta;
+}
+
 void
 WorkloadExecutor::CountLive(int64_t delta)
 {
@@ -789,6 +810,8 @@ WorkloadExecutor::ReleaseRecords()
     }
     g_liveRecords -= m_liveRecords;
     m_liveRecords = 0;
+    g_startedHeld -= m_startedHeld;
+    m_startedHeld = 0;
     m_records.assign(0);
     m_transferConnection.assign(0);
     m_waiters.assign(0);

@@ -132,6 +132,24 @@ class WorkloadExecutor : public Object
      *  collectives and records are still readable (GetTransfer, GetCollective, GetRecord,
      *  RecordWithPending, DeliveredBytes). */
     void SetRetireCallback(std::function<void(const JobWindow::Range&)> cb) { m_retireCb = cb; }
+    /**
+     * \brief A window whose units keep their records (KeepsRecords: a standalone ring's
+     * steps): free a retired unit's records when its rows are final, calling `cb` with its id
+     * ranges first (its records, and its specs through GetTransfer, still readable: build its
+     * rows then). Final: every transfer of it was sent without a retransmission, every data
+     * frame it sent received and none dropped (TransferRecord::retxPackets 0, pktsSent =
+     * pktsReceived), so once it is delivered and acknowledged no late duplicate or drop of it
+     * can come; and every earlier unit's records were freed (rows come in id order). From the
+     * first unit that is not final on, every record stays to the end, as without this call.
+     * Freed with the records: the connection pointers, the PSN owner entries and the
+     * responders' delivered history of its transfers (as a retired job iteration's).
+     */
+    void SetFinalUnitCallback(std::function<void(const JobWindow::Range&)> cb)
+    {
+        m_finalUnitCb = std::move(cb);
+    }
+    /** Transfers below this id had their records freed (SetFinalUnitCallback; 0: none). */
+    uint64_t RecordsFreedBelow() const { return m_recordsFreedEnd; }
     /** Transfer t (of the spec, or of a live job iteration with SetupLazy). */
     const TransferSpec& GetTransfer(uint32_t t) const { return Tr(t); }
     /** Collective c (likewise). */
@@ -200,6 +218,10 @@ class WorkloadExecutor : public Object
      *  Setup until ReleaseRecords or Dispose): what a run keeps per transfer until its results
      *  are collected. Regression tests check it drops to 0 once results are collected. */
     static uint64_t LiveRecords();
+    /** Records of started transfers held by every executor of this process: one from a
+     *  transfer's start until its record is freed (a retired job iteration's or final ring
+     *  unit's, ReleaseRecords, Dispose). Unlike LiveRecords, what a ring's records cost. */
+    static uint64_t StartedRecordsHeld();
     /** Bytes delivered for transfer t, including the part in progress on its QPs. */
     uint64_t DeliveredBytes(uint32_t t) const;
     /**
@@ -343,10 +365,17 @@ class WorkloadExecutor : public Object
     void Register(const std::vector<JobWindow::Range>& ranges, bool scheduleUntriggered);
     /** Free a finished iteration (see SetupLazy). */
     void Retire(const JobWindow::Range& range);
+    /** Free the records of retired unit `range` and their PSN owner entries, responders'
+     *  history and connection pointers. */
+    void FreeRecords(const JobWindow::Range& range);
+    /** Whether retired unit `range`'s rows are final (SetFinalUnitCallback). */
+    bool Final(const JobWindow::Range& range) const;
     /** Free a retired unit's specs (the window's fragment) and its triggers' state. */
     void ReleaseSpecsAndTriggers(const JobWindow::Range& range);
     /** Whether transfer t belonged to a retired iteration. */
     bool Retired(uint32_t t) const;
+    /** Add `delta` to the started transfers' records held (StartedRecordsHeld). */
+    void CountStartedHeld(int64_t delta);
     /** Add `delta` to the transfers held (LiveTransfers, LiveRecords). */
     void CountLive(int64_t delta);
     /** Calls fn with the id of every transfer held, increasing (not a list of them: a ring
@@ -368,6 +397,9 @@ class WorkloadExecutor : public Object
     size_t m_transfers = 0;      //!< transfers in the spec (m_records may be released)
     uint64_t m_liveRecords = 0;  //!< m_records.size(), counted in LiveRecords()
     uint64_t m_retiredSettled = 0; //!< see RetiredFramesSettled
+    uint64_t m_startedHeld = 0;    //!< records of started transfers held (StartedRecordsHeld)
+    uint64_t m_recordsFreedEnd = 0; //!< see RecordsFreedBelow
+    std::function<void(const JobWindow::Range&)> m_finalUnitCb; //!< SetFinalUnitCallback
     PagedArray<std::vector<uint32_t>> m_waiters; //!< per trigger, transfers waiting, in order
     PagedArray<uint32_t> m_activations;
     PagedArray<bool> m_fired;
