@@ -297,7 +297,7 @@ WholeRows::Add(uint64_t last, bool releaseTimes)
     m_stream.Add(0, first, m_chunk, {}, {});
     m_collectives.Add(first, m_slim.data(), m_slim.size());
     // The rows that may still be a collective's critical flow: those of this range among the
-    // candidates now, and the earlier ones still among them.
+    // candidates now (moved: the chunk is written), and the earlier ones still among them.
     std::set<int64_t> candidates;
     m_collectives.ForEachCandidate([&](int64_t t) { candidates.insert(t); });
     for (auto it = m_candidates.begin(); it != m_candidates.end();)
@@ -307,7 +307,7 @@ WholeRows::Add(uint64_t last, bool releaseTimes)
     for (auto it = candidates.lower_bound(static_cast<int64_t>(first));
          it != candidates.end() && *it < static_cast<int64_t>(last); ++it)
     {
-        m_candidates.emplace(*it, m_chunk[*it - first]);
+        m_candidates.emplace(*it, std::move(m_chunk[*it - first]));
     }
     if (releaseTimes)
     {
