@@ -405,6 +405,11 @@ TEST_CASE("locate paths: a path reaching the switch a slow link leaves is paused
     CHECK(PausedBy(rows, {1}, {id("s0->b")}, {id("a->s1")}, links) == 0.0);     // never at a
     CHECK(PausedBy(rows, {0, 1}, {id("s1->host4")}, {id("s0->a")}, links) == 0.0); // s0 before
     CHECK(PausedBy(rows, {}, {id("s0->a")}, {id("a->s1")}, links) == 0.0);
+    // A sibling egress of the slow link (s0->b beside s0->a): its frames entered s0 over the
+    // ingress links s0 paused and waited there, before taking s0->b.
+    CHECK(FeedsInto(rows, {1}, {id("s0->b")}, {id("s0->a")}) == 0.0);
+    CHECK(PausedBy(rows, {1}, {id("s0->b")}, {id("s0->a")}, links) == 1.0);
+    CHECK(PausedBy(rows, {1}, {id("b->s1")}, {id("s0->a")}, links) == 0.0); // leaves b, not s0
 }
 
 namespace

@@ -762,9 +762,11 @@ PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& r
         return std::find(heads.begin(), heads.end(), v) != heads.end();
     };
     return ShareCrossingUp(paths, rows, up, [&](const auto& hops, auto u) {
-        return std::any_of(u, hops.end(), [&](uint32_t l) {
-            return isHead(dl[l].to) || (l != *u && Contains(down, l));
-        });
+        // Its own link leaving that switch (since 2026-12-05, late evening): the path entered
+        // the switch over an ingress link it paused, and waited there before taking `up`.
+        return isHead(dl[*u].from) || std::any_of(u, hops.end(), [&](uint32_t l) {
+                   return isHead(dl[l].to) || (l != *u && Contains(down, l));
+               });
     });
 }
 

@@ -261,7 +261,11 @@ double FeedsInto(const std::vector<PathObservation>& paths, const std::vector<si
  * link: under PFC a switch whose egress is slow fills its buffer and pauses its ingress links,
  * so every path through them waits, whichever egress it then takes (head-of-line blocking
  * one hop upstream of the slow link; the victim's paths need not cross it). Vertices are
- * those the path visits after `up` (its `to` and beyond). Since 2026-12-05.
+ * those the path visits after `up` (its `to` and beyond), and since 2026-12-05 (late evening)
+ * `up`'s own switch: a link leaving the switch a link of `down` leaves (a sibling egress of
+ * the slow one) carries frames that entered that switch over the ingress links it paused, so
+ * they waited before taking `up` (DRILL per route, 128-host permutation p00, `agg8->tor8` at
+ * 1/4: `agg8->core0`, `core2`, `core3` were named beside it). Since 2026-12-05.
  */
 double PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
                 const std::vector<uint32_t>& up, const std::vector<uint32_t>& down,
