@@ -59,7 +59,8 @@
  * spread it over are its siblings and the same fit applies; a QP the switches kept on one
  * route still has no sibling. A row without a route holds the copies no route is given: its
  * losses are spread over its entropy's routes by their frames (or placed on its traced path),
- * in the loss fit only.
+ * in the loss fit only; where the QP's routes followed one another (a reroute), by likelihood
+ * (PlaceLostCopies, since 2026-12-05).
  *
  * Reads only paths.csv (its telemetry columns, `paths` and `traced_path`), the names of links.csv and, of the
  * manifest, the MTU and configured link rates (Observations).
