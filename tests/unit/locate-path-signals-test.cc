@@ -405,6 +405,11 @@ TEST_CASE("locate paths: a path reaching the switch a slow link leaves is paused
     CHECK(PausedBy(rows, {1}, {id("s0->b")}, {id("a->s1")}, links) == 0.0);     // never at a
     CHECK(PausedBy(rows, {0, 1}, {id("s1->host4")}, {id("s0->a")}, links) == 0.0); // s0 before
     CHECK(PausedBy(rows, {}, {id("s0->a")}, {id("a->s1")}, links) == 0.0);
+    // A sibling egress of the slow link (s0->b beside s0->a): its frames entered s0 over the
+    // ingress links s0 paused and waited there, before taking s0->b.
+    CHECK(FeedsInto(rows, {1}, {id("s0->b")}, {id("s0->a")}) == 0.0);
+    CHECK(PausedBy(rows, {1}, {id("s0->b")}, {id("s0->a")}, links) == 1.0);
+    CHECK(PausedBy(rows, {1}, {id("b->s1")}, {id("s0->a")}, links) == 0.0); // leaves b, not s0
 }
 
 namespace
@@ -676,4 +681,213 @@ TEST_CASE("locate paths: per-route rows are siblings only when their arrivals ov
     CHECK(PathsComparable(read(header + row("a", "0,50") + row("b", "25,100"))));
     CHECK_THROWS_WITH(read(header + row("a", "50,0")),
                       "paths.csv:2: last_us: expected at least first_us (50); got 0");
+}
+
+namespace
+{
+
+/** TwoPathFabric with a second receiver: host0..host3 -> s0 -> {a | b} -> s1 -> {host4 |
+ *  host5}; link 9 s1->host5. */
+LinkIndex
+TwoReceiverFabric()
+{
+    return LinkIndex({{0, "host0", "s0"},
+                      {1, "host1", "s0"},
+                      {2, "host2", "s0"},
+                      {3, "host3", "s0"},
+                      {4, "s0", "a"},
+                      {5, "s0", "b"},
+                      {6, "a", "s1"},
+                      {7, "b", "s1"},
+                      {8, "s1", "host4"},
+                      {9, "s1", "host5"}});
+}
+
+/** One path of host `src` to host `dst` (4 or 5) via "a" or "b" carrying `frames`. */
+FlowPath
+PathVia(const LinkIndex& links, uint32_t src, uint32_t dst, char via, double frames)
+{
+    FlowPath fp;
+    fp.hops = links.Walk(std::to_string(src) + (via == 'a' ? ">4>6>" : ">5>7>") +
+                             (dst == 4 ? "8" : "9"),
+                         "host" + std::to_string(src), "host" + std::to_string(dst));
+    fp.packets = frames;
+    return fp;
+}
+
+/** A per-route row (one route, its frames delivered), or with `lost` copies and the routes
+ *  `via` / `frames`, a row of copies no route was given (spread over those routes by their
+ *  frames, as ReadPathObservations spreads a per-route file's row without a route). */
+PathObservation
+RouteRow(const LinkIndex& links, uint32_t src, uint32_t dst, uint32_t qpn, uint64_t lost,
+         const std::string& via, const std::vector<double>& frames)
+{
+    PathObservation p;
+    p.src = src;
+    p.dst = dst;
+    p.qpn = qpn;
+    for (size_t r = 0; r < via.size(); ++r)
+    {
+        p.paths.push_back(PathVia(links, src, dst, via[r], frames[r]));
+    }
+    p.routed = lost == 0;
+    p.traced = lost > 0;
+    if (p.routed)
+    {
+        // Routes taken one after the other (a reroute): via a first, then via b.
+        p.firstUs = via == "a" ? 0.0 : 100.0;
+        p.lastUs = via == "a" ? 50.0 : 300.0;
+    }
+    p.lost = lost;
+    p.packets = lost > 0 ? lost : static_cast<uint64_t>(frames[0]);
+    p.rttSamples = lost > 0 ? 0 : p.packets;
+    p.rttMinUs = lost > 0 ? 0.0 : 5.0;
+    return p;
+}
+
+/** The incidence LocateFromPaths builds: each path one pseudo-flow. */
+Incidence
+IncidenceOf(const LinkIndex& links, const std::vector<PathObservation>& rows)
+{
+    Observations po;
+    po.links = links;
+    for (const auto& p : rows)
+    {
+        FlowObservation f;
+        f.src = p.src;
+        f.dst = p.dst;
+        f.paths = p.paths;
+        po.flows.push_back(f);
+    }
+    return BuildIncidence(po);
+}
+
+/** The class holding directed link `name`. */
+size_t
+ClassOf(const LinkIndex& links, const Incidence& inc, const std::string& name)
+{
+    for (size_t c = 0; c < inc.classes.size(); ++c)
+    {
+        for (uint32_t l : inc.classes[c])
+        {
+            if (links.Links()[l].Name() == name)
+            {
+                return c;
+            }
+        }
+    }
+    FAIL("no class holds " << name);
+    return 0;
+}
+
+} // namespace
+
+TEST_CASE("locate paths: a rerouted QP's lost copies go to the route whose link loses elsewhere",
+          "[unit][locate]")
+{
+    // s0->a loses frames. Hosts 1-3 keep one route via a to host5 (ECMP-like: their lost
+    // copies are placed for certain). Host 0's QPs 1 and 2 to host4 were rerouted: 20 frames
+    // via a, 80 via b, and 2 copies each lost with no route. Spread by frames alone, s0->a gets
+    // 0.2 of each copy, b 0.8 and host 0's own links (on both routes) all of it. By likelihood
+    // the copies go via a, whose link loses the other hosts' copies.
+    const LinkIndex links = TwoReceiverFabric();
+    std::vector<PathObservation> rows;
+    for (uint32_t h = 1; h <= 3; ++h)
+    {
+        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
+        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
+    }
+    for (uint32_t q = 1; q <= 2; ++q)
+    {
+        rows.push_back(RouteRow(links, 0, 4, q, 0, "a", {20}));
+        rows.push_back(RouteRow(links, 0, 4, q, 0, "b", {80}));
+        rows.push_back(RouteRow(links, 0, 4, q, 2, "ab", {20, 80}));
+    }
+    const Incidence inc = IncidenceOf(links, rows);
+    const size_t viaA = ClassOf(links, inc, "s0->a");
+    const size_t viaB = ClassOf(links, inc, "s0->b");
+    const size_t host0 = ClassOf(links, inc, "host0->s0");
+    REQUIRE(viaA != viaB);
+    REQUIRE(host0 != viaA);
+    const size_t lostRow = 8; // host 0's first row of lost copies
+    REQUIRE(rows[lostRow].lost == 2);
+    CHECK(inc.share.coeff(lostRow, viaA) == Approx(0.2));
+    const Eigen::SparseMatrix<double> placed = PlaceLostCopies(inc, rows);
+    CHECK(placed.coeff(lostRow, viaA) > 0.8);
+    CHECK(placed.coeff(lostRow, viaB) < 0.2);
+    CHECK(placed.coeff(lostRow, viaA) + placed.coeff(lostRow, viaB) == Approx(1.0));
+    CHECK(placed.coeff(lostRow, host0) == Approx(1.0)); // on both routes: all of it, as before
+    // Rows that are not ambiguous keep their shares.
+    CHECK(placed.coeff(1, viaA) == Approx(inc.share.coeff(1, viaA)));
+    std::vector<double> lost, sent;
+    for (const auto& p : rows)
+    {
+        lost.push_back(static_cast<double>(p.lost));
+        sent.push_back(static_cast<double>(p.packets));
+    }
+    // By frames alone host 0's copies, 0.8 of them on b, are the background s0->a is tested
+    // against, and it is not named (p 0.006 against 0.01 / classes); placed, it is, and host 0's
+    // links and b are not.
+    const auto byFrames = FitLossClasses(inc.share, lost, sent, 1e-3, 2, 0.01);
+    CHECK(!byFrames[viaA].named);
+    const auto byLikelihood = FitLossClasses(placed, lost, sent, 1e-3, 2, 0.01);
+    CHECK(byLikelihood[viaA].named);
+    CHECK(!byLikelihood[host0].named);
+    CHECK(!byLikelihood[viaB].named);
+    Observations obs;
+    obs.links = links;
+    const PathLocateResult r = LocateFromPaths(obs, rows, PathLocateOptions());
+    REQUIRE(r.named == 1);
+    CHECK(links.Links()[r.ranking[0].links[0]].Name() == "s0->a");
+    CHECK(r.ranking[0].reason == "lossy");
+}
+
+TEST_CASE("locate paths: lost copies that no other loss tells apart keep their frames' split",
+          "[unit][locate]")
+{
+    // Host 0's rerouted QP alone sent and lost: nothing says which route its copies took (each
+    // route's links lose at the same rate under the frames' split), the likelihood is flat, and
+    // the placement stays 20 : 80, however many steps are allowed.
+    const LinkIndex links = TwoReceiverFabric();
+    std::vector<PathObservation> rows;
+    rows.push_back(RouteRow(links, 0, 4, 1, 0, "a", {20}));
+    rows.push_back(RouteRow(links, 0, 4, 1, 0, "b", {80}));
+    rows.push_back(RouteRow(links, 0, 4, 1, 2, "ab", {20, 80}));
+    const Incidence inc = IncidenceOf(links, rows);
+    const size_t viaA = ClassOf(links, inc, "s0->a");
+    const size_t viaB = ClassOf(links, inc, "s0->b");
+    for (uint32_t steps : {1u, 200u, 5000u})
+    {
+        const Eigen::SparseMatrix<double> placed = PlaceLostCopies(inc, rows, steps);
+        CHECK(placed.coeff(2, viaA) == Approx(0.2).epsilon(1e-6));
+        CHECK(placed.coeff(2, viaB) == Approx(0.8).epsilon(1e-6));
+    }
+}
+
+TEST_CASE("locate paths: lost copies of a QP spread per packet keep their frames' split",
+          "[unit][locate]")
+{
+    // The rerouted case above, but host 0's routes were used side by side (DRILL): each copy's
+    // route was drawn anew, so its placement is the frames' split, not a likelihood.
+    const LinkIndex links = TwoReceiverFabric();
+    std::vector<PathObservation> rows;
+    for (uint32_t h = 1; h <= 3; ++h)
+    {
+        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
+        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
+    }
+    rows.push_back(RouteRow(links, 0, 4, 1, 0, "a", {20}));
+    rows.push_back(RouteRow(links, 0, 4, 1, 0, "b", {80}));
+    rows.push_back(RouteRow(links, 0, 4, 1, 2, "ab", {20, 80}));
+    const Incidence inc = IncidenceOf(links, rows);
+    const size_t viaA = ClassOf(links, inc, "s0->a");
+    // One after the other: placed by likelihood.
+    CHECK(PlaceLostCopies(inc, rows).coeff(8, viaA) > 0.5);
+    // Side by side: [0, 50] and [10, 60].
+    rows[7].firstUs = 10;
+    rows[7].lastUs = 60;
+    CHECK(PlaceLostCopies(inc, rows).coeff(8, viaA) == Approx(0.2));
+    // No arrival times: as side by side.
+    rows[6].firstUs = rows[6].lastUs = rows[7].firstUs = rows[7].lastUs = std::nan("");
+    CHECK(PlaceLostCopies(inc, rows).coeff(8, viaA) == Approx(0.2));
 }

@@ -74,6 +74,27 @@ PoissonTail(double k, double lambda)
     return boost::math::cdf(boost::math::complement(d, count - 1));
 }
 
+/** Whether two of these arrival spans (first, last µs) overlap by at least half of the
+ *  shorter one: routes a switch used side by side (per packet), not one after the other. */
+bool
+AnyPairSideBySide(const std::vector<std::pair<double, double>>& s)
+{
+    for (size_t i = 0; i < s.size(); ++i)
+    {
+        for (size_t j = i + 1; j < s.size(); ++j)
+        {
+            const double overlap =
+                std::min(s[i].second, s[j].second) - std::max(s[i].first, s[j].first);
+            const double shorter = std::min(s[i].second - s[i].first, s[j].second - s[j].first);
+            if (overlap >= 0.5 * shorter && overlap >= 0)
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 std::vector<LossClass>
@@ -168,6 +189,220 @@ FitLossClasses(const Eigen::SparseMatrix<double>& share, const std::vector<doubl
             residual[static_cast<size_t>(it.row())] *= 1.0 - it.value();
         }
     }
+    return out;
+}
+
+Eigen::SparseMatrix<double>
+PlaceLostCopies(const Incidence& inc, const std::vector<PathObservation>& paths,
+                uint32_t maxIterations)
+{
+    using It = Eigen::SparseMatrix<double>::InnerIterator;
+    const size_t np = paths.size();
+    const size_t nc = inc.classes.size();
+    // Directed link -> its class; a class's members (its share on a row is their mean).
+    std::map<uint32_t, uint32_t> classOf;
+    for (uint32_t c = 0; c < nc; ++c)
+    {
+        for (uint32_t l : inc.classes[c])
+        {
+            classOf[l] = c;
+        }
+    }
+    // The rows whose lost copies could have taken one of several paths: their paths, each
+    // with its frames (the prior) and the classes it crosses (once each).
+    struct Ambiguous
+    {
+        size_t row = 0;
+        std::vector<double> prior;                 //!< frames per path, summing to 1
+        std::vector<std::vector<uint32_t>> links;  //!< per path, its distinct directed links
+        std::vector<std::vector<uint32_t>> cls;    //!< per path, its distinct classes
+        std::vector<double> weight;                //!< per path, the current placement
+    };
+    // Each QP's routes' arrival spans: only a QP whose routes were used one after the other
+    // (a reroute, a new flowlet) has its copies placed by likelihood. A QP spread per packet
+    // (DRILL) sends each copy on a route drawn anew, over sibling links that carry the same
+    // QPs in the same proportions: the likelihood is flat along what would tell them apart,
+    // and the EM fitted noise (2026-12-05 bench: DRILL under 1 % loss named a healthy class in
+    // 8/20 pooled placements instead of 4/20).
+    using Qp = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;
+    std::map<Qp, std::vector<std::pair<double, double>>> spans;
+    for (const auto& p : paths)
+    {
+        if (p.routed && !p.traced && !std::isnan(p.firstUs) && !std::isnan(p.lastUs))
+        {
+            spans[{p.run, p.src, p.dst, p.qpn}].emplace_back(p.firstUs, p.lastUs);
+        }
+    }
+    auto oneAfterAnother = [&](const PathObservation& p) {
+        const auto it = spans.find({p.run, p.src, p.dst, p.qpn});
+        return it != spans.end() && it->second.size() >= 2 && !AnyPairSideBySide(it->second);
+    };
+    std::vector<Ambiguous> amb;
+    std::vector<bool> isAmb(np, false);
+    for (size_t i = 0; i < np; ++i)
+    {
+        const auto& p = paths[i];
+        // Only rows that hold lost copies alone (a per-route file's copies without a route):
+        // a row that also holds delivered frames sent its packets by its frames for certain.
+        if (!p.traced || p.lost == 0 || p.paths.size() < 2 || !oneAfterAnother(p))
+        {
+            continue;
+        }
+        Ambiguous a;
+        a.row = i;
+        double total = 0;
+        for (const auto& fp : p.paths)
+        {
+            total += fp.packets;
+        }
+        if (!(total > 0))
+        {
+            continue;
+        }
+        for (const auto& fp : p.paths)
+        {
+            a.prior.push_back(fp.packets / total);
+            std::vector<uint32_t> hops = fp.hops;
+            std::sort(hops.begin(), hops.end());
+            hops.erase(std::unique(hops.begin(), hops.end()), hops.end());
+            std::vector<uint32_t> cs;
+            for (uint32_t l : hops)
+            {
+                cs.push_back(classOf.at(l));
+            }
+            std::sort(cs.begin(), cs.end());
+            cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
+            a.links.push_back(std::move(hops));
+            a.cls.push_back(std::move(cs));
+        }
+        // Classes every route crosses (its host links, and under one ToR its uplink...) say
+        // nothing of which route a copy took, whichever link lost it: left out of the routes'
+        // loss probabilities, whose common part would only pull the placement back to the
+        // frames' split (their rates hold the copies of every row at full share).
+        std::vector<uint32_t> common = a.cls.front();
+        for (const auto& cs : a.cls)
+        {
+            std::vector<uint32_t> both;
+            std::set_intersection(common.begin(), common.end(), cs.begin(), cs.end(),
+                                  std::back_inserter(both));
+            common = std::move(both);
+        }
+        for (auto& cs : a.cls)
+        {
+            std::vector<uint32_t> own;
+            std::set_difference(cs.begin(), cs.end(), common.begin(), common.end(),
+                                std::back_inserter(own));
+            cs = std::move(own);
+        }
+        a.weight = a.prior;
+        isAmb[i] = true;
+        amb.push_back(std::move(a));
+    }
+    if (amb.empty())
+    {
+        return inc.share;
+    }
+    // A row's share of each class under path weights w: the mean over the class's links of the
+    // weight of the paths that cross the link (BuildIncidence's share, with w for the frames).
+    auto rowShares = [&](const Ambiguous& a) {
+        std::map<uint32_t, double> perLink;
+        for (size_t r = 0; r < a.links.size(); ++r)
+        {
+            for (uint32_t l : a.links[r])
+            {
+                perLink[l] += a.weight[r];
+            }
+        }
+        std::map<uint32_t, double> perClass;
+        for (const auto& [l, w] : perLink)
+        {
+            const uint32_t c = classOf.at(l);
+            perClass[c] += w / static_cast<double>(inc.classes[c].size());
+        }
+        return perClass;
+    };
+    // The rows that are not ambiguous contribute fixed lost copies and packets per class.
+    std::vector<double> fixedLost(nc, 0.0), fixedPackets(nc, 0.0);
+    for (size_t c = 0; c < nc; ++c)
+    {
+        for (It it(inc.share, static_cast<Eigen::Index>(c)); it; ++it)
+        {
+            const auto i = static_cast<size_t>(it.row());
+            if (!isAmb[i])
+            {
+                fixedLost[c] += static_cast<double>(paths[i].lost) * it.value();
+                fixedPackets[c] += static_cast<double>(paths[i].packets) * it.value();
+            }
+        }
+    }
+    std::vector<double> rate(nc, 0.0);
+    for (uint32_t iter = 0; iter < maxIterations; ++iter)
+    {
+        // M step: each class's loss rate, its lost copies over its packets.
+        std::vector<double> lost = fixedLost, packets = fixedPackets;
+        for (const auto& a : amb)
+        {
+            for (const auto& [c, s] : rowShares(a))
+            {
+                lost[c] += static_cast<double>(paths[a.row].lost) * s;
+                packets[c] += static_cast<double>(paths[a.row].packets) * s;
+            }
+        }
+        for (size_t c = 0; c < nc; ++c)
+        {
+            rate[c] = packets[c] > 0 ? lost[c] / packets[c] : 0.0;
+        }
+        // E step: a lost copy took path r with probability proportional to the frames sent
+        // on r times r's loss probability on the classes that tell its routes apart (the sum
+        // of their rates: 1 - prod(1 - p) for small rates).
+        double change = 0;
+        for (auto& a : amb)
+        {
+            std::vector<double> w(a.prior.size(), 0.0);
+            double sum = 0;
+            for (size_t r = 0; r < w.size(); ++r)
+            {
+                double lambda = 0;
+                for (uint32_t c : a.cls[r])
+                {
+                    lambda += rate[c];
+                }
+                w[r] = a.prior[r] * lambda;
+                sum += w[r];
+            }
+            for (size_t r = 0; r < w.size(); ++r)
+            {
+                w[r] = sum > 0 ? w[r] / sum : a.prior[r];
+                change = std::max(change, std::abs(w[r] - a.weight[r]));
+            }
+            a.weight = std::move(w);
+        }
+        if (change < 1e-9)
+        {
+            break;
+        }
+    }
+    std::vector<Eigen::Triplet<double>> ts;
+    for (size_t c = 0; c < nc; ++c)
+    {
+        for (It it(inc.share, static_cast<Eigen::Index>(c)); it; ++it)
+        {
+            if (!isAmb[static_cast<size_t>(it.row())])
+            {
+                ts.emplace_back(it.row(), it.col(), it.value());
+            }
+        }
+    }
+    for (const auto& a : amb)
+    {
+        for (const auto& [c, s] : rowShares(a))
+        {
+            ts.emplace_back(static_cast<Eigen::Index>(a.row), static_cast<Eigen::Index>(c), s);
+        }
+    }
+    Eigen::SparseMatrix<double> out(inc.share.rows(), inc.share.cols());
+    out.setFromTriplets(ts.begin(), ts.end());
+    out.makeCompressed();
     return out;
 }
 
@@ -441,22 +676,7 @@ PathsComparable(const std::vector<PathObservation>& paths)
         {
             return true; // no arrival times: compared as before
         }
-        const auto& s = it->second;
-        for (size_t i = 0; i < s.size(); ++i)
-        {
-            for (size_t j = i + 1; j < s.size(); ++j)
-            {
-                const double overlap = std::min(s[i].second, s[j].second) -
-                                       std::max(s[i].first, s[j].first);
-                const double shorter =
-                    std::min(s[i].second - s[i].first, s[j].second - s[j].first);
-                if (overlap >= 0.5 * shorter && overlap >= 0)
-                {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return AnyPairSideBySide(it->second);
     };
     // (run, src, dst, qpn) -> has a sibling pair
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, bool> qps;
@@ -542,9 +762,11 @@ PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& r
         return std::find(heads.begin(), heads.end(), v) != heads.end();
     };
     return ShareCrossingUp(paths, rows, up, [&](const auto& hops, auto u) {
-        return std::any_of(u, hops.end(), [&](uint32_t l) {
-            return isHead(dl[l].to) || (l != *u && Contains(down, l));
-        });
+        // Its own link leaving that switch (since 2026-12-05, late evening): the path entered
+        // the switch over an ingress link it paused, and waited there before taking `up`.
+        return isHead(dl[*u].from) || std::any_of(u, hops.end(), [&](uint32_t l) {
+                   return isHead(dl[l].to) || (l != *u && Contains(down, l));
+               });
     });
 }
 
@@ -764,7 +986,8 @@ LocateFromPaths(const Observations& obs,
         sent[i] = static_cast<double>(paths[i].packets);
     }
     const std::vector<LossClass> lc =
-        FitLossClasses(inc.share, lostCopies, sent, o.lossFloor, o.minBadPaths, o.lossAlpha);
+        FitLossClasses(PlaceLostCopies(inc, paths), lostCopies, sent, o.lossFloor,
+                       o.minBadPaths, o.lossAlpha);
     for (size_t i = 0; i < np; ++i)
     {
         res.slowPaths += w[i] > 0 && above[i] >= res.delayFloorUs;

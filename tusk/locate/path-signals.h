@@ -59,7 +59,8 @@
  * spread it over are its siblings and the same fit applies; a QP the switches kept on one
  * route still has no sibling. A row without a route holds the copies no route is given: its
  * losses are spread over its entropy's routes by their frames (or placed on its traced path),
- * in the loss fit only.
+ * in the loss fit only; where the QP's routes followed one another (a reroute), by likelihood
+ * (PlaceLostCopies, since 2026-12-05).
  *
  * Reads only paths.csv (its telemetry columns, `paths` and `traced_path`), the names of links.csv and, of the
  * manifest, the MTU and configured link rates (Observations).
@@ -174,6 +175,35 @@ std::vector<LossClass> FitLossClasses(const Eigen::SparseMatrix<double>& share,
                                       const std::vector<double>& packets, double lossFloor,
                                       uint32_t minLossyPaths, double alpha);
 
+/**
+ * \brief The loss fit's shares (paths x classes, as Incidence::share) with the lost copies no
+ * route was given placed by their likelihood. A per-route paths.csv's row without a route holds
+ * the copies of an entropy that never arrived, and the sender does not learn which of the
+ * entropy's routes they took: ReadPathObservations spreads them over those routes by their
+ * frames (PathObservation::traced with several `paths`). When a switch reroutes a QP (ConWeave)
+ * or a flowlet moves, the route over the lossy link may carry only part of the frames, so that
+ * link gets part of each copy while a link every route crosses (the receiver's host link) gets
+ * all of it, and the loss fit named host links instead of the cable (2026-12-05, bench). Here
+ * each such copy is placed on route r with probability proportional to r's frames times r's
+ * loss probability on the classes that tell the row's routes apart (the sum of their loss
+ * rates; the classes every route crosses are on the copy's path whichever it took), the rates being the classes' lost
+ * copies over their packets under that placement: expectation-maximisation of the
+ * classes' loss rates (the rows with one path, or with delivered frames, are fixed). A row
+ * whose routes no other loss tells apart keeps its frames' split (the likelihood is flat there:
+ * a route used by this row alone stays where its frames put it); a route through a link that
+ * loses elsewhere takes the copy. \param maxIterations a bound on the EM steps (each moves no
+ * weight by more than it changes the rates; stops when no weight moves by 1e-9)
+ * Only the QPs whose routes were used one after the other (their per-route rows' arrival spans
+ * overlap by less than half the shorter, as PathsComparable; rows without arrival times are
+ * not): under per-packet spreading (DRILL) a copy's route is drawn anew, sibling links carry
+ * the same QPs alike, the likelihood is flat along what would tell them apart and the EM
+ * fitted noise (named a healthy class in 8/20 pooled placements, bench, 2026-12-05).
+ * \return the shares, rows without such copies unchanged
+ */
+Eigen::SparseMatrix<double> PlaceLostCopies(const Incidence& inc,
+                                            const std::vector<PathObservation>& paths,
+                                            uint32_t maxIterations = 1000);
+
 /** The ranking from paths; Suspect's `flows` count paths, `slowFlows` / `lossyFlows` paths
  *  above the floors; `score` the delay over the floor (or the loss over its floor). */
 struct PathLocateResult
@@ -232,7 +262,11 @@ double FeedsInto(const std::vector<PathObservation>& paths, const std::vector<si
  * link: under PFC a switch whose egress is slow fills its buffer and pauses its ingress links,
  * so every path through them waits, whichever egress it then takes (head-of-line blocking
  * one hop upstream of the slow link; the victim's paths need not cross it). Vertices are
- * those the path visits after `up` (its `to` and beyond). Since 2026-12-05.
+ * those the path visits after `up` (its `to` and beyond), and since 2026-12-05 (late evening)
+ * `up`'s own switch: a link leaving the switch a link of `down` leaves (a sibling egress of
+ * the slow one) carries frames that entered that switch over the ingress links it paused, so
+ * they waited before taking `up` (DRILL per route, 128-host permutation p00, `agg8->tor8` at
+ * 1/4: `agg8->core0`, `core2`, `core3` were named beside it). Since 2026-12-05.
  */
 double PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& rows,
                 const std::vector<uint32_t>& up, const std::vector<uint32_t>& down,
