@@ -64,6 +64,10 @@ struct FabricProbeResult
     std::string exactWhyNot;
     /** State words compared for equality by the exact rule (CC state bits, QP cursors). */
     std::vector<uint64_t> state;
+    /** The same words as each QP had when it was created (same order and size as `state`), or
+     *  empty when unknown: a connection created inside a memo iteration may stand as present
+     *  at its start in that state (the exact rule, docs/fast-mode.md). */
+    std::vector<uint64_t> created;
     /** Every port's counters, in the run's port order (the deltas are added in that order). */
     std::vector<PortCounters> ports;
 };
@@ -130,6 +134,7 @@ class IterationMemo : public Object
         std::string notQuiescent;
         std::string exactWhyNot;
         std::vector<uint64_t> state;
+        std::vector<uint64_t> created;   //!< the probe's `created` words
         std::vector<uint32_t> cursors;
         std::vector<PortCounters> ports;
         bool othersLive = false;         //!< another job unfinished at its start
@@ -177,6 +182,26 @@ class IterationMemo : public Object
     /** The sampled rule's memo for iteration i, or -1 (see SampleIterations). */
     int64_t SampledMemo(Job& j, uint32_t i);
     void AddDelta(const Iteration& m, const Iteration& next);
+  public:
+    /**
+     * The exact rule's state test: memo c (started with `c`, ended where its successor `n`
+     * started) may stand for an iteration starting in state `now`. Equal state words and QP
+     * cursors at the three instants; or, when c created connections (the QPs and cursors at
+     * c's start are a prefix of n's, in creation order), those QPs ended c in the state they
+     * were created in (`n.created`) and those cursors at 0 (a new connection's), so that c ran
+     * as from a start where they existed already in that state, which is `now`'s.
+     * \param cState, cCursors the memo's start; nState, nCreated, nCursors its end;
+     *        nowState, nowCursors the iteration's start
+     */
+    static bool SameStartState(const std::vector<uint64_t>& cState,
+                               const std::vector<uint32_t>& cCursors,
+                               const std::vector<uint64_t>& nState,
+                               const std::vector<uint64_t>& nCreated,
+                               const std::vector<uint32_t>& nCursors,
+                               const std::vector<uint64_t>& nowState,
+                               const std::vector<uint32_t>& nowCursors);
+
+  private:
 
     Ptr<WorkloadExecutor> m_exec;
     Probe m_probe;
