@@ -11,8 +11,9 @@
  *  - exact: the fabric is quiescent at the start of m, of m + 1 and of i (no frame in flight
  *    or queued, no MMU bytes, no port paused, no unacknowledged byte on any QP), the run's
  *    state words (every QP's congestion-control state, every connection's round-robin QP
- *    cursor) are equal at those three instants, and the policies cannot change a choice
- *    (SetExactAllowed). Replay then is what packet mode computes.
+ *    cursor) are equal at those three instants, or m created connections that ended it in
+ *    the state they were created in (SameStartState), and the policies cannot change a
+ *    choice (SetExactAllowed). Replay then is what packet mode computes.
  *  - steady: the last SteadyIterations simulated, finished iterations of the same traffic
  *    and phase (iterations i - P, i - 2P, ... for a period P up to SteadyMaxPeriod) agree
  *    within SteadyTolerance in iteration time and in every transfer's FCT. For
