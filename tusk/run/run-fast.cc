@@ -10,8 +10,11 @@
 #include "fabric/model/switch-port.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <memory>
 #include <set>
+#include <unordered_map>
 
 namespace tusk
 {
@@ -86,6 +89,27 @@ Bits(double d)
     return u;
 }
 
+/** A QP's congestion-control state as the exact rule compares it: rate, target rate, alpha,
+ *  window, bit for bit. */
+using CcWords = std::array<uint64_t, 4>;
+
+CcWords
+WordsOf(const RdmaCcState& s)
+{
+    return {Bits(s.rateBps), Bits(s.targetRateBps), Bits(s.alpha), Bits(s.windowBytes)};
+}
+
+/** RdmaNic's QpCreated: the QP's state words as it was created. */
+void
+OnQpCreated(std::shared_ptr<std::unordered_map<const RdmaQueuePair*, CcWords>> created,
+            Ptr<RdmaQueuePair> qp)
+{
+    if (const Ptr<RdmaCongestionControl> cc = qp->GetCongestionControl())
+    {
+        created->emplace(PeekPointer(qp), WordsOf(cc->GetState()));
+    }
+}
+
 } // namespace
 
 void
@@ -107,7 +131,15 @@ FastMode::Attach(const ScenarioSpec& spec,
     m_sinkPorts = sink->PortCounterSnapshot().size();
     const uint64_t kmin = SmallestKmin(spec);
 
-    auto probe = [fabric, nics, exec, sink, kmin]() {
+    // Every QP's congestion-control state words as it was created (RdmaNic's QpCreated fires
+    // with its congestion control attached, before its first packet): a connection created
+    // inside a memo iteration may stand as present at its start in that state.
+    auto created = std::make_shared<std::unordered_map<const RdmaQueuePair*, CcWords>>();
+    for (const auto& nic : *nics)
+    {
+        nic->TraceConnectWithoutContext("QpCreated", MakeBoundCallback(&OnQpCreated, created));
+    }
+    auto probe = [fabric, nics, exec, sink, kmin, created]() {
         FabricProbeResult r;
         auto notQuiescent = [&r](const char* why) {
             if (r.notQuiescent.empty())
@@ -171,11 +203,17 @@ FastMode::Attach(const ScenarioSpec& spec,
             {
                 notQuiescent("unacknowledged bytes");
             }
-            const RdmaCcState s = qp->GetCongestionControl()->GetState();
-            for (double v : {s.rateBps, s.targetRateBps, s.alpha, s.windowBytes})
+            const CcWords w = WordsOf(qp->GetCongestionControl()->GetState());
+            r.state.insert(r.state.end(), w.begin(), w.end());
+            const auto at = created->find(PeekPointer(qp));
+            if (at != created->end() && r.created.size() + w.size() == r.state.size())
             {
-                r.state.push_back(Bits(v));
+                r.created.insert(r.created.end(), at->second.begin(), at->second.end());
             }
+        }
+        if (r.created.size() != r.state.size())
+        {
+            r.created.clear(); // a QP's creation state unknown: no connection may be new
         }
         r.ports = sink->PortCounterSnapshot();
         for (const auto& nic : *nics)

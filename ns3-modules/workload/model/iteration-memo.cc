@@ -687,6 +687,44 @@ IterationMemo::AddDelta(const Iteration& m, const Iteration& next)
     }
 }
 
+bool
+IterationMemo::SameStartState(const std::vector<uint64_t>& cState,
+                              const std::vector<uint32_t>& cCursors,
+                              const std::vector<uint64_t>& nState,
+                              const std::vector<uint64_t>& nCreated,
+                              const std::vector<uint32_t>& nCursors,
+                              const std::vector<uint64_t>& nowState,
+                              const std::vector<uint32_t>& nowCursors)
+{
+    // The iteration starts where the memo ended (the fixed point's second half).
+    if (nState != nowState || nCursors != nowCursors)
+    {
+        return false;
+    }
+    if (cState == nState && cCursors == nCursors)
+    {
+        return true; // nothing created in the memo: the rule as it always was
+    }
+    // QPs and connections are only ever added, in creation order: those at c's start must be
+    // a prefix of n's, in the same state.
+    if (cState.size() > nState.size() || cCursors.size() > nCursors.size() ||
+        !std::equal(cState.begin(), cState.end(), nState.begin()) ||
+        !std::equal(cCursors.begin(), cCursors.end(), nCursors.begin()))
+    {
+        return false;
+    }
+    // Created in the memo: each QP ended it in the state it was created in, each connection's
+    // cursor where a new one's starts.
+    if (nCreated.size() != nState.size() ||
+        !std::equal(nState.begin() + static_cast<std::ptrdiff_t>(cState.size()), nState.end(),
+                    nCreated.begin() + static_cast<std::ptrdiff_t>(cState.size())))
+    {
+        return false;
+    }
+    return std::all_of(nCursors.begin() + static_cast<std::ptrdiff_t>(cCursors.size()),
+                       nCursors.end(), [](uint32_t x) { return x == 0; });
+}
+
 void
 IterationMemo::Decide(uint32_t job, uint32_t i)
 {
@@ -743,6 +781,7 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
         {
             std::vector<PortCounters>().swap(j.iters[x].ports);
             std::vector<uint64_t>().swap(j.iters[x].state);
+            std::vector<uint64_t>().swap(j.iters[x].created);
             FreeRecords(j.iters[x]);
             continue;
         }
@@ -763,6 +802,7 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     it.notQuiescent = std::move(probe.notQuiescent);
     it.exactWhyNot = std::move(probe.exactWhyNot);
     it.state = std::move(probe.state);
+    it.created = std::move(probe.created);
     it.ports = std::move(probe.ports);
     it.cursors = m_exec->GetQpCursors();
     it.othersLive = false;
@@ -838,8 +878,9 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
                 }
                 continue;
             }
-            if (it.notQuiescent.empty() && c.state == n.state && c.state == it.state &&
-                c.cursors == n.cursors && c.cursors == it.cursors)
+            if (it.notQuiescent.empty() &&
+                SameStartState(c.state, c.cursors, n.state, n.created, n.cursors, it.state,
+                               it.cursors))
             {
                 memo = m;
                 break;

@@ -11,8 +11,9 @@
  *  - exact: the fabric is quiescent at the start of m, of m + 1 and of i (no frame in flight
  *    or queued, no MMU bytes, no port paused, no unacknowledged byte on any QP), the run's
  *    state words (every QP's congestion-control state, every connection's round-robin QP
- *    cursor) are equal at those three instants, and the policies cannot change a choice
- *    (SetExactAllowed). Replay then is what packet mode computes.
+ *    cursor) are equal at those three instants, or m created connections that ended it in
+ *    the state they were created in (SameStartState), and the policies cannot change a
+ *    choice (SetExactAllowed). Replay then is what packet mode computes.
  *  - steady: the last SteadyIterations simulated, finished iterations of the same traffic
  *    and phase (iterations i - P, i - 2P, ... for a period P up to SteadyMaxPeriod) agree
  *    within SteadyTolerance in iteration time and in every transfer's FCT. For
@@ -64,6 +65,10 @@ struct FabricProbeResult
     std::string exactWhyNot;
     /** State words compared for equality by the exact rule (CC state bits, QP cursors). */
     std::vector<uint64_t> state;
+    /** The same words as each QP had when it was created (same order and size as `state`), or
+     *  empty when unknown: a connection created inside a memo iteration may stand as present
+     *  at its start in that state (the exact rule, docs/fast-mode.md). */
+    std::vector<uint64_t> created;
     /** Every port's counters, in the run's port order (the deltas are added in that order). */
     std::vector<PortCounters> ports;
 };
@@ -130,6 +135,7 @@ class IterationMemo : public Object
         std::string notQuiescent;
         std::string exactWhyNot;
         std::vector<uint64_t> state;
+        std::vector<uint64_t> created;   //!< the probe's `created` words
         std::vector<uint32_t> cursors;
         std::vector<PortCounters> ports;
         bool othersLive = false;         //!< another job unfinished at its start
@@ -177,6 +183,26 @@ class IterationMemo : public Object
     /** The sampled rule's memo for iteration i, or -1 (see SampleIterations). */
     int64_t SampledMemo(Job& j, uint32_t i);
     void AddDelta(const Iteration& m, const Iteration& next);
+  public:
+    /**
+     * The exact rule's state test: memo c (started with `c`, ended where its successor `n`
+     * started) may stand for an iteration starting in state `now`. Equal state words and QP
+     * cursors at the three instants; or, when c created connections (the QPs and cursors at
+     * c's start are a prefix of n's, in creation order), those QPs ended c in the state they
+     * were created in (`n.created`) and those cursors at 0 (a new connection's), so that c ran
+     * as from a start where they existed already in that state, which is `now`'s.
+     * \param cState, cCursors the memo's start; nState, nCreated, nCursors its end;
+     *        nowState, nowCursors the iteration's start
+     */
+    static bool SameStartState(const std::vector<uint64_t>& cState,
+                               const std::vector<uint32_t>& cCursors,
+                               const std::vector<uint64_t>& nState,
+                               const std::vector<uint64_t>& nCreated,
+                               const std::vector<uint32_t>& nCursors,
+                               const std::vector<uint64_t>& nowState,
+                               const std::vector<uint32_t>& nowCursors);
+
+  private:
 
     Ptr<WorkloadExecutor> m_exec;
     Probe m_probe;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <unordered_map>
 #include <iomanip>
 #include <set>
 #include <sstream>
@@ -752,11 +753,28 @@ WorkloadExecutor::ReplaySendDone(uint32_t t)
 std::vector<uint32_t>
 WorkloadExecutor::GetQpCursors() const
 {
-    std::vector<uint32_t> out;
-    out.reserve(m_connections.size());
+    // In the order the connections were created (their first QP's place in m_allQps): a
+    // connection created later is appended, as its QPs are (IterationMemo::SameStartState).
+    std::vector<std::pair<size_t, uint32_t>> order;
+    order.reserve(m_connections.size());
+    std::unordered_map<const RdmaQueuePair*, size_t> place;
+    place.reserve(m_allQps.size());
+    for (size_t k = 0; k < m_allQps.size(); ++k)
+    {
+        place.emplace(PeekPointer(m_allQps[k]), k);
+    }
     for (const auto& [key, c] : m_connections)
     {
-        out.push_back(c.nextQp);
+        const auto at = c.qps.empty() ? place.end() : place.find(PeekPointer(c.qps.front()));
+        order.emplace_back(at == place.end() ? SIZE_MAX : at->second, c.nextQp);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<uint32_t> out;
+    out.reserve(order.size());
+    for (const auto& [at, cursor] : order)
+    {
+        out.push_back(cursor);
     }
     return out;
 }

@@ -264,8 +264,9 @@ class WorkloadExecutor : public Object
     const TriggerSpec& GetTrigger(uint32_t g) const { return Tg(g); }
     /** Transfers replayed so far (SetReplay, started). */
     uint64_t GetReplayedTransfers() const { return m_replayed; }
-    /** The round-robin QP cursor of every connection, in connection order (QpScaling
-     *  RoundRobin: where the next message goes); fast mode compares them. */
+    /** The round-robin QP cursor of every connection, in the order the connections were
+     *  created (QpScaling RoundRobin: where the next message goes; a new connection's is 0);
+     *  fast mode compares them. */
     std::vector<uint32_t> GetQpCursors() const;
 
     /** Every QP created (requester side), for counters. */
