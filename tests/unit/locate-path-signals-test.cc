@@ -18,19 +18,15 @@ namespace
 {
 
 /** host0..host3 -> s0 -> {a | b} -> s1 -> host4: link ids 0..3 the host uplinks, 4 s0->a,
- *  5 s0->b, 6 a->s1, 7 b->s1, 8 s1->host4. */
+ *  5 s0->b, 6 a->s1, 7 b->s1, 8 s1->host4; `more` appended. */
 LinkIndex
-TwoPathFabric()
+TwoPathFabric(std::vector<DirectedLink> more = {})
 {
-    return LinkIndex({{0, "host0", "s0"},
-                      {1, "host1", "s0"},
-                      {2, "host2", "s0"},
-                      {3, "host3", "s0"},
-                      {4, "s0", "a"},
-                      {5, "s0", "b"},
-                      {6, "a", "s1"},
-                      {7, "b", "s1"},
-                      {8, "s1", "host4"}});
+    std::vector<DirectedLink> links = {{0, "host0", "s0"}, {1, "host1", "s0"}, {2, "host2", "s0"},
+                                   {3, "host3", "s0"}, {4, "s0", "a"},     {5, "s0", "b"},
+                                   {6, "a", "s1"},     {7, "b", "s1"},     {8, "s1", "host4"}};
+    links.insert(links.end(), more.begin(), more.end());
+    return LinkIndex(links);
 }
 
 /** One paths.csv row of QP `qpn` at host `src` to host4, via "a" or "b", its smallest RTT. */
@@ -691,16 +687,7 @@ namespace
 LinkIndex
 TwoReceiverFabric()
 {
-    return LinkIndex({{0, "host0", "s0"},
-                      {1, "host1", "s0"},
-                      {2, "host2", "s0"},
-                      {3, "host3", "s0"},
-                      {4, "s0", "a"},
-                      {5, "s0", "b"},
-                      {6, "a", "s1"},
-                      {7, "b", "s1"},
-                      {8, "s1", "host4"},
-                      {9, "s1", "host5"}});
+    return TwoPathFabric({{9, "s1", "host5"}});
 }
 
 /** One path of host `src` to host `dst` (4 or 5) via "a" or "b" carrying `frames`. */

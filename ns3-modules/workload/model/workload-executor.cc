@@ -10,11 +10,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <unordered_map>
 #include <iomanip>
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <unordered_map>
 
 namespace ns3
 {
