@@ -154,6 +154,20 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
 
     Observers observers;
     observers.Attach(spec, graph, built, executor, options, attrs, wallStart);
+    // What row building reads: the transfer and collective of an id as the executor holds them
+    // (a live job iteration's or ring unit's, or the whole build's).
+    const auto executorRowSources = [&]() {
+        const WorkloadExecutor& exec = *executor.exec;
+        return RowSources{spec,
+                          graph,
+                          built,
+                          executor,
+                          observers.Sink(),
+                          [&exec](uint32_t t) -> const TransferSpec& { return exec.GetTransfer(t); },
+                          [&exec](uint32_t c) -> const CollectiveSpec& {
+                              return exec.GetCollective(static_cast<int32_t>(c));
+                          }};
+    };
     std::unique_ptr<IterationRows> retired;
     std::unique_ptr<RowStream> stream;
     if (lazy)
@@ -170,16 +184,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
             stream = std::make_unique<RowStream>(options.streamDir, lazy->plans.size() + 1,
                                                  spec.lb.policy, ImportedNodeIds(spec));
         }
-        const WorkloadExecutor& exec = *executor.exec;
-        RowSources sources{spec,
-                           graph,
-                           built,
-                           executor,
-                           observers.Sink(),
-                           [&exec](uint32_t t) -> const TransferSpec& { return exec.GetTransfer(t); },
-                           [&exec](uint32_t c) -> const CollectiveSpec& {
-                               return exec.GetCollective(static_cast<int32_t>(c));
-                           }};
+        RowSources sources = executorRowSources();
         // Fast mode: a replayed iteration's rows from its memo iteration's, shifted, where its
         // inputs are (not with failures: they change rates that ideal times read).
         const bool shifted = options.shiftedRows && spec.simulator.mode == "fast" &&
@@ -200,18 +205,8 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     const auto streamWholeRows = [&]() {
         wholeStream = std::make_unique<RowStream>(options.streamDir, 1, spec.lb.policy,
                                                   ImportedNodeIds(spec));
-        const WorkloadExecutor& exec = *executor.exec;
-        RowSources sources{spec,
-                           graph,
-                           built,
-                           executor,
-                           observers.Sink(),
-                           [&exec](uint32_t t) -> const TransferSpec& { return exec.GetTransfer(t); },
-                           [&exec](uint32_t c) -> const CollectiveSpec& {
-                               return exec.GetCollective(static_cast<int32_t>(c));
-                           }};
-        wholeRows = std::make_unique<WholeRows>(std::move(sources), observers.Sink(),
-                                                exec.TotalTransfers(), workload.collectives.size(),
+        wholeRows = std::make_unique<WholeRows>(executorRowSources(), observers.Sink(),
+                                                executor.exec->TotalTransfers(), workload.collectives.size(),
                                                 *wholeStream);
     };
     if (ring && streamWhole)
