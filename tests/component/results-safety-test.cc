@@ -260,8 +260,22 @@ TEST_CASE("tusk run: a second writer of the same --out is refused with the holde
           "[component][cli][results-safety]")
 {
     const auto d = Scratch("safety-lock");
-    LongRun first(d, d / "out", "1GB");
-    const auto o = RunSmall(d, d / "out");
+    // The first run is stopped (SIGSTOP) while it holds the lock, so the second meets a live
+    // holder however slow the machine (or a sanitizer build) is, and then continued; its
+    // workload only needs to outlast the owner record's appearance by the time it takes to stop it.
+    LongRun first(d, d / "out", "200MB");
+    REQUIRE(::kill(static_cast<pid_t>(first.pid), SIGSTOP) == 0);
+    Outcome o{0, ""};
+    try
+    {
+        o = RunSmall(d, d / "out");
+    }
+    catch (...)
+    {
+        ::kill(static_cast<pid_t>(first.pid), SIGCONT);
+        throw;
+    }
+    REQUIRE(::kill(static_cast<pid_t>(first.pid), SIGCONT) == 0);
     INFO(o.output);
     CHECK(o.status == 2);
     CHECK(o.output.find("pid " + std::to_string(first.pid)) != std::string::npos);
