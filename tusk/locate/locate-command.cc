@@ -576,20 +576,32 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
             return run;
         });
         rows = PoolPathRows(std::move(runs));
-        // auto: per-path delays need QPs that spread over several paths (PathsComparable).
-        havePaths = o.evidence == "paths" || PathsComparable(rows);
     }
-    if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
+    // auto: per-path delays need QPs whose paths were used side by side (PathsComparable);
+    // where a QP's routes followed one another (a reroute) only its lost copies, placed by
+    // likelihood, are comparable across routes, and they are used when the loss fit names a
+    // class from them (AutoPathEvidence; else completion times, which see delay faults).
+    const PathEvidence pathEvidence =
+        havePaths && o.evidence == "auto" ? AutoPathEvidence(rows) : PathEvidence::None;
+    if (havePaths && (o.evidence == "paths" || pathEvidence != PathEvidence::None))
     {
         PathLocateOptions po;
         po.lossFloor = o.tomography.lossFloor;
+        po.compareSequentialRoutes = pathEvidence != PathEvidence::LossesOnly;
         const PathLocateResult r = LocateFromPaths(obs, rows, po);
-        v.evidence = "paths";
-        NoteSuspects(v, r.ranking);
-        v.json = PathJson(obs, r, o.resultsDir, o.top);
-        PrintPathTable(obs, r, o.resultsDir, o.top, text);
-        v.text = text.str();
-        return v;
+        const bool lossNamed =
+            std::any_of(r.ranking.begin(), r.ranking.end(), [](const Suspect& s) {
+                return s.named && s.reason.find("lossy") != std::string::npos;
+            });
+        if (pathEvidence != PathEvidence::LossesOnly || lossNamed)
+        {
+            v.evidence = "paths";
+            NoteSuspects(v, r.ranking);
+            v.json = PathJson(obs, r, o.resultsDir, o.top);
+            PrintPathTable(obs, r, o.resultsDir, o.top, text);
+            v.text = text.str();
+            return v;
+        }
     }
     if (obs.flows.empty())
     {
