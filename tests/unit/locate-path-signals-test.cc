@@ -915,6 +915,12 @@ TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for 
     REQUIRE(r.named == 1);
     CHECK(links.Links()[r.ranking[0].links[0]].Name() == "s0->a");
     CHECK(r.ranking[0].reason == "lossy");
+    // s0->a is on one of host 0's two routes: the routes tell its losses apart. Host 0's
+    // uplink (link 0) and s1->host4 (8) are on both: the routes add nothing for them, and auto
+    // would leave such a class to completion times.
+    CHECK(TellsReroutedRoutesApart(rows, r.ranking[0].links));
+    CHECK(!TellsReroutedRoutesApart(rows, {0}));
+    CHECK(!TellsReroutedRoutesApart(rows, {8}));
     // Compared (--evidence paths), the later route's queueing is put on route b's links.
     const PathLocateResult forced = LocateFromPaths(obs, rows, PathLocateOptions());
     CHECK(forced.comparedPaths == 4);

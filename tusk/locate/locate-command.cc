@@ -580,7 +580,8 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     // auto: per-path delays need QPs whose paths were used side by side (PathsComparable);
     // where a QP's routes followed one another (a reroute) only its lost copies, placed by
     // likelihood, are comparable across routes, and they are used when the loss fit names a
-    // class from them (AutoPathEvidence; else completion times, which see delay faults).
+    // class that tells such routes apart (AutoPathEvidence, TellsReroutedRoutesApart; else
+    // completion times, which see delay faults).
     const PathEvidence pathEvidence =
         havePaths && o.evidence == "auto" ? AutoPathEvidence(rows) : PathEvidence::None;
     if (havePaths && (o.evidence == "paths" || pathEvidence != PathEvidence::None))
@@ -589,11 +590,14 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         po.lossFloor = o.tomography.lossFloor;
         po.compareSequentialRoutes = pathEvidence != PathEvidence::LossesOnly;
         const PathLocateResult r = LocateFromPaths(obs, rows, po);
-        const bool lossNamed =
-            std::any_of(r.ranking.begin(), r.ranking.end(), [](const Suspect& s) {
+        // Losses only: when the first class named for losses tells a rerouted QP's routes
+        // apart (else the routes add nothing to what completion times charge it).
+        const auto firstLossy =
+            std::find_if(r.ranking.begin(), r.ranking.end(), [](const Suspect& s) {
                 return s.named && s.reason.find("lossy") != std::string::npos;
             });
-        if (pathEvidence != PathEvidence::LossesOnly || lossNamed)
+        if (pathEvidence != PathEvidence::LossesOnly ||
+            (firstLossy != r.ranking.end() && TellsReroutedRoutesApart(rows, firstLossy->links)))
         {
             v.evidence = "paths";
             NoteSuspects(v, r.ranking);

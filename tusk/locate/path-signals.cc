@@ -726,6 +726,44 @@ AutoPathEvidence(const std::vector<PathObservation>& paths)
     return PathEvidence::None;
 }
 
+bool
+TellsReroutedRoutesApart(const std::vector<PathObservation>& paths,
+                         const std::vector<uint32_t>& cls)
+{
+    using Qp = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;
+    struct Routes
+    {
+        std::vector<std::pair<double, double>> spans;
+        size_t crossing = 0;
+        uint64_t lost = 0;
+    };
+    std::map<Qp, Routes> qps;
+    for (const auto& p : paths)
+    {
+        Routes& r = qps[{p.run, p.src, p.dst, p.qpn}];
+        r.lost += p.lost;
+        if (p.routed && !p.traced && !std::isnan(p.firstUs) && !std::isnan(p.lastUs))
+        {
+            r.spans.emplace_back(p.firstUs, p.lastUs);
+            const bool crosses = std::any_of(p.paths.begin(), p.paths.end(), [&](const FlowPath& fp) {
+                return std::any_of(fp.hops.begin(), fp.hops.end(), [&](uint32_t l) {
+                    return std::find(cls.begin(), cls.end(), l) != cls.end();
+                });
+            });
+            r.crossing += crosses;
+        }
+    }
+    for (const auto& [qp, r] : qps)
+    {
+        if (r.lost > 0 && r.spans.size() >= 2 && !AnyPairSideBySide(r.spans) && r.crossing > 0 &&
+            r.crossing < r.spans.size())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 namespace
 {
 

@@ -279,6 +279,18 @@ enum class PathEvidence
 PathEvidence AutoPathEvidence(const std::vector<PathObservation>& paths);
 
 /**
+ * \brief Whether a link class (its directed links `cls`) tells apart the routes of a QP that
+ * lost copies and used its routes one after the other: some of its per-route rows cross a link
+ * of `cls` and some do not. Per-route losses differ from completion-time evidence only in
+ * which of a rerouted QP's routes a copy is put on; a class that every route of each of its
+ * lossy QPs crosses (their host links) is charged each copy in full either way, so for it the
+ * routes add nothing and completion times, which weigh the slow flows too, decide
+ * (`--evidence auto`, PathEvidence::LossesOnly).
+ */
+bool TellsReroutedRoutesApart(const std::vector<PathObservation>& paths,
+                              const std::vector<uint32_t>& cls);
+
+/**
  * \brief The fraction of `rows` (indices into `paths`) whose every path that crosses a link of
  * `up` crosses a link of `down` after it (downstream, in the order the frames went); 0 for no
  * rows. Under PFC a slow link's queue pauses the links feeding it, and theirs the links feeding
