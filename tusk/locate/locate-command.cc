@@ -81,8 +81,9 @@ AddCommand(CLI::App& app, CommandOptions& o)
     cmd->add_option("--evidence", o.evidence,
                     "auto: switch AR telemetry (ar.csv, [output] ar_telemetry) when the run's "
                     "switches steered, else per-path telemetry (paths.csv, [output] "
-                    "path_telemetry) when the run has it and most QPs used several paths, else "
-                    "flow completion times; ar, paths or flows to choose")
+                    "path_telemetry) when the run has it and most QPs used several paths side "
+                    "by side, or for the losses of QPs whose routes a switch changed (per-route "
+                    "rows), else flow completion times; ar, paths or flows to choose")
         ->check(CLI::IsMember({"auto", "ar", "paths", "flows"}))
         ->capture_default_str();
     auto& t = o.tomography;

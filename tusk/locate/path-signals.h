@@ -60,7 +60,11 @@
  * route still has no sibling. A row without a route holds the copies no route is given: its
  * losses are spread over its entropy's routes by their frames (or placed on its traced path),
  * in the loss fit only; where the QP's routes followed one another (a reroute), by likelihood
- * (PlaceLostCopies, since 2026-12-05).
+ * (PlaceLostCopies, since 2026-12-05). Such routes are not compared for delay by `--evidence
+ * auto` (PathsComparable), but their losses are: since 2026-12-06 `auto` ranks from them when
+ * a rerouted QP lost copies and the first class the loss fit names tells a lossy QP's routes
+ * apart (AutoPathEvidence, TellsReroutedRoutesApart), the delay fit then leaving those routes
+ * out (PathLocateOptions::compareSequentialRoutes).
  *
  * Reads only paths.csv (its telemetry columns, `paths` and `traced_path`), the names of links.csv and, of the
  * manifest, the MTU and configured link rates (Observations).
