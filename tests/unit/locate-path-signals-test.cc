@@ -882,8 +882,9 @@ TEST_CASE("locate paths: lost copies of a QP spread per packet keep their frames
 TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for losses only",
           "[unit][locate]")
 {
-    // The rerouted fabric above: s0->a loses frames; host 0's QPs 1 and 2 were moved from a
-    // to b (routes one after the other) and lost 2 copies each with no route. Their routes'
+    // The rerouted fabric above: s0->a loses frames; host 0's QPs 1-3 were moved from a to b
+    // (routes one after the other) and lost 2 copies each with no route; hosts 1-3 kept one
+    // route each and lost 2 copies each. Their routes'
     // smallest RTTs were taken at different times, so they are not compared for delay
     // (PathsComparable is false: completion times before 2026-12-06), but their lost copies,
     // placed by likelihood, are comparable: auto ranks from paths.csv for losses.
@@ -894,14 +895,14 @@ TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for 
         rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
         rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
     }
-    for (uint32_t q = 1; q <= 2; ++q)
+    for (uint32_t q = 1; q <= 3; ++q)
     {
         rows.push_back(RouteRow(links, 0, 4, q, 0, "a", {20}));
         rows.push_back(RouteRow(links, 0, 4, q, 0, "b", {80}));
         rows.push_back(RouteRow(links, 0, 4, q, 2, "ab", {20, 80}));
     }
     // Route b was used later, under queueing: 12 µs above route a, which no link explains.
-    rows[7].rttMinUs = rows[10].rttMinUs = 17.0;
+    rows[7].rttMinUs = rows[10].rttMinUs = rows[13].rttMinUs = 17.0;
     CHECK(!PathsComparable(rows)); // the rule before: completion times
     CHECK(AutoPathEvidence(rows) == PathEvidence::LossesOnly);
 
@@ -911,7 +912,7 @@ TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for 
     lossesOnly.compareSequentialRoutes = false;
     const PathLocateResult r = LocateFromPaths(obs, rows, lossesOnly);
     CHECK(r.comparedPaths == 0);
-    CHECK(r.sequentialPaths == 4); // host 0's two routes, for each of its two QPs
+    CHECK(r.sequentialPaths == 6); // host 0's two routes, for each of its three QPs
     REQUIRE(r.named == 1);
     CHECK(links.Links()[r.ranking[0].links[0]].Name() == "s0->a");
     CHECK(r.ranking[0].reason == "lossy");
@@ -923,7 +924,7 @@ TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for 
     CHECK(!TellsReroutedRoutesApart(rows, {8}));
     // Compared (--evidence paths), the later route's queueing is put on route b's links.
     const PathLocateResult forced = LocateFromPaths(obs, rows, PathLocateOptions());
-    CHECK(forced.comparedPaths == 4);
+    CHECK(forced.comparedPaths == 6);
     CHECK(forced.sequentialPaths == 0);
     bool bDelayed = false;
     for (size_t i = 0; i < forced.ranking.size(); ++i)
@@ -951,6 +952,13 @@ TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for 
     // Lost copies on QPs with one route (ECMP-like) do not qualify either: completion times.
     std::vector<PathObservation> oneRoute(rows.begin(), rows.begin() + 6);
     CHECK(AutoPathEvidence(oneRoute) == PathEvidence::None);
+    // Nor do they when fewer than half of the QPs that lost copies rerouted (here 1 of 4):
+    // for the others paths.csv's losses say what completion times do.
+    std::vector<PathObservation> fewRerouted(rows.begin(), rows.begin() + 9);
+    CHECK(AutoPathEvidence(fewRerouted) == PathEvidence::None);
+    std::vector<PathObservation> halfRerouted(rows.begin(), rows.begin() + 12); // 2 of 5: no
+    CHECK(AutoPathEvidence(halfRerouted) == PathEvidence::None);
+    CHECK(AutoPathEvidence(rows) == PathEvidence::LossesOnly); // 3 of 6: half
     // Host 0's QPs alone, their routes used side by side: compared for delays and losses, as
     // before.
     std::vector<PathObservation> host0(rows.begin() + 6, rows.end());

@@ -716,14 +716,22 @@ AutoPathEvidence(const std::vector<PathObservation>& paths)
         }
         lost[qp] += p.lost;
     }
-    for (const auto& [qp, s] : spans)
+    // As PathsComparable asks half of the QPs to have siblings, half of the QPs that lost
+    // copies must have rerouted: for a QP with one route paths.csv's losses say what its
+    // completion time does (flowlet-ar, 2026-12-06 bench: one rerouted QP in a pool of four
+    // runs took it to paths.csv and a healthy class was named beside the cable).
+    size_t lossy = 0, rerouted = 0;
+    for (const auto& [qp, n] : lost)
     {
-        if (s.size() >= 2 && !AnyPairSideBySide(s) && lost[qp] > 0)
+        if (n == 0)
         {
-            return PathEvidence::LossesOnly;
+            continue;
         }
+        ++lossy;
+        const auto it = spans.find(qp);
+        rerouted += it != spans.end() && it->second.size() >= 2 && !AnyPairSideBySide(it->second);
     }
-    return PathEvidence::None;
+    return rerouted > 0 && 2 * rerouted >= lossy ? PathEvidence::LossesOnly : PathEvidence::None;
 }
 
 bool

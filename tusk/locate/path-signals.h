@@ -270,9 +270,9 @@ enum class PathEvidence
 
 /**
  * \brief What `--evidence auto` may rank from in `paths`: Compared when PathsComparable;
- * otherwise LossesOnly when some QP has two or more per-route rows with arrival times, used
- * one after the other (no two of its routes' arrival spans overlap by half the shorter), and
- * its rows hold lost copies; otherwise None. Why losses and not delays: a route's smallest
+ * otherwise LossesOnly when at least half of the QPs whose rows hold lost copies (and at least
+ * one) have two or more per-route rows with arrival times used one after the other (no two of
+ * its routes' arrival spans overlap by half the shorter); otherwise None. Why losses and not delays: a route's smallest
  * RTT depends on when the route was used (the fabric's queueing then), so the routes of a
  * rerouted QP cannot be compared for delay; a lost copy depends on which links the copy
  * crossed, not when (on a fabric that drops nothing else; the loss fit tests against the other
