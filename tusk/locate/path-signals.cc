@@ -12,8 +12,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -753,12 +753,13 @@ TellsReroutedRoutesApart(const std::vector<PathObservation>& paths,
         if (p.routed && !p.traced && !std::isnan(p.firstUs) && !std::isnan(p.lastUs))
         {
             r.spans.emplace_back(p.firstUs, p.lastUs);
-            const bool crosses = std::any_of(p.paths.begin(), p.paths.end(), [&](const FlowPath& fp) {
-                return std::any_of(fp.hops.begin(), fp.hops.end(), [&](uint32_t l) {
-                    return std::find(cls.begin(), cls.end(), l) != cls.end();
+            const auto inClass = [&](uint32_t l) {
+                return std::find(cls.begin(), cls.end(), l) != cls.end();
+            };
+            r.crossing +=
+                std::any_of(p.paths.begin(), p.paths.end(), [&](const FlowPath& fp) {
+                    return std::any_of(fp.hops.begin(), fp.hops.end(), inClass);
                 });
-            });
-            r.crossing += crosses;
         }
     }
     for (const auto& [qp, r] : qps)

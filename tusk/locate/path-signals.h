@@ -272,13 +272,15 @@ enum class PathEvidence
  * \brief What `--evidence auto` may rank from in `paths`: Compared when PathsComparable;
  * otherwise LossesOnly when at least half of the QPs whose rows hold lost copies (and at least
  * one) have two or more per-route rows with arrival times used one after the other (no two of
- * its routes' arrival spans overlap by half the shorter); otherwise None. Why losses and not delays: a route's smallest
- * RTT depends on when the route was used (the fabric's queueing then), so the routes of a
- * rerouted QP cannot be compared for delay; a lost copy depends on which links the copy
- * crossed, not when (on a fabric that drops nothing else; the loss fit tests against the other
- * packets' loss rate where it does), and PlaceLostCopies gives the copies a route by likelihood,
- * so the losses are comparable across routes used at different times. Completion times cannot
- * place them: a rerouted flow's resends count against every link of all its routes.
+ * its routes' arrival spans overlap by half the shorter); otherwise None. Why losses and not
+ * delays: a route's smallest RTT depends on when the route was used (the fabric's queueing
+ * then), so the routes of a rerouted QP cannot be compared for delay; a lost copy depends on
+ * which links the copy crossed, not when (on a fabric that drops nothing else; the loss fit
+ * tests against the other packets' loss rate where it does), and PlaceLostCopies gives the
+ * copies a route by likelihood, so the losses are comparable across routes used at different
+ * times. Completion times cannot place them: a rerouted flow's resends count against every
+ * link of all its routes. Half of the lossy QPs, as PathsComparable asks half of the QPs to
+ * have siblings: for a QP with one route paths.csv's losses say what its completion time does.
  */
 PathEvidence AutoPathEvidence(const std::vector<PathObservation>& paths);
 
