@@ -878,3 +878,99 @@ TEST_CASE("locate paths: lost copies of a QP spread per packet keep their frames
     rows[6].firstUs = rows[6].lastUs = rows[7].firstUs = rows[7].lastUs = std::nan("");
     CHECK(PlaceLostCopies(inc, rows).coeff(8, viaA) == Approx(0.2));
 }
+
+TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for losses only",
+          "[unit][locate]")
+{
+    // The rerouted fabric above: s0->a loses frames; host 0's QPs 1-3 were moved from a to b
+    // (routes one after the other) and lost 2 copies each with no route; hosts 1-3 kept one
+    // route each and lost 2 copies each. Their routes'
+    // smallest RTTs were taken at different times, so they are not compared for delay
+    // (PathsComparable is false: completion times before 2026-12-06), but their lost copies,
+    // placed by likelihood, are comparable: auto ranks from paths.csv for losses.
+    const LinkIndex links = TwoReceiverFabric();
+    std::vector<PathObservation> rows;
+    for (uint32_t h = 1; h <= 3; ++h)
+    {
+        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
+        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
+    }
+    for (uint32_t q = 1; q <= 3; ++q)
+    {
+        rows.push_back(RouteRow(links, 0, 4, q, 0, "a", {20}));
+        rows.push_back(RouteRow(links, 0, 4, q, 0, "b", {80}));
+        rows.push_back(RouteRow(links, 0, 4, q, 2, "ab", {20, 80}));
+    }
+    // Route b was used later, under queueing: 12 µs above route a, which no link explains.
+    rows[7].rttMinUs = rows[10].rttMinUs = rows[13].rttMinUs = 17.0;
+    CHECK(!PathsComparable(rows)); // the rule before: completion times
+    CHECK(AutoPathEvidence(rows) == PathEvidence::LossesOnly);
+
+    Observations obs;
+    obs.links = links;
+    PathLocateOptions lossesOnly;
+    lossesOnly.compareSequentialRoutes = false;
+    const PathLocateResult r = LocateFromPaths(obs, rows, lossesOnly);
+    CHECK(r.comparedPaths == 0);
+    CHECK(r.sequentialPaths == 6); // host 0's two routes, for each of its three QPs
+    REQUIRE(r.named == 1);
+    CHECK(links.Links()[r.ranking[0].links[0]].Name() == "s0->a");
+    CHECK(r.ranking[0].reason == "lossy");
+    // s0->a is on one of host 0's two routes: the routes tell its losses apart. Host 0's
+    // uplink (link 0) and s1->host4 (8) are on both: the routes add nothing for them, and auto
+    // would leave such a class to completion times.
+    CHECK(TellsReroutedRoutesApart(rows, r.ranking[0].links));
+    CHECK(!TellsReroutedRoutesApart(rows, {0}));
+    CHECK(!TellsReroutedRoutesApart(rows, {8}));
+    // Compared (--evidence paths), the later route's queueing is put on route b's links.
+    const PathLocateResult forced = LocateFromPaths(obs, rows, PathLocateOptions());
+    CHECK(forced.comparedPaths == 6);
+    CHECK(forced.sequentialPaths == 0);
+    bool bDelayed = false;
+    for (size_t i = 0; i < forced.ranking.size(); ++i)
+    {
+        for (uint32_t l : forced.ranking[i].links)
+        {
+            if (links.Links()[l].Name() == "s0->b")
+            {
+                bDelayed = forced.delayUs[i] > 10.0;
+            }
+        }
+    }
+    CHECK(bDelayed);
+
+    // Without lost copies the rerouted QPs say nothing comparable: completion times, as before.
+    std::vector<PathObservation> lossless;
+    for (const auto& p : rows)
+    {
+        if (p.lost == 0)
+        {
+            lossless.push_back(p);
+        }
+    }
+    CHECK(AutoPathEvidence(lossless) == PathEvidence::None);
+    // Lost copies on QPs with one route (ECMP-like) do not qualify either: completion times.
+    std::vector<PathObservation> oneRoute(rows.begin(), rows.begin() + 6);
+    CHECK(AutoPathEvidence(oneRoute) == PathEvidence::None);
+    // Nor do they when fewer than half of the QPs that lost copies rerouted (here 1 of 4):
+    // for the others paths.csv's losses say what completion times do.
+    std::vector<PathObservation> fewRerouted(rows.begin(), rows.begin() + 9);
+    CHECK(AutoPathEvidence(fewRerouted) == PathEvidence::None);
+    std::vector<PathObservation> halfRerouted(rows.begin(), rows.begin() + 12); // 2 of 5: no
+    CHECK(AutoPathEvidence(halfRerouted) == PathEvidence::None);
+    CHECK(AutoPathEvidence(rows) == PathEvidence::LossesOnly); // 3 of 6: half
+    // Host 0's QPs alone, their routes used side by side: compared for delays and losses, as
+    // before.
+    std::vector<PathObservation> host0(rows.begin() + 6, rows.end());
+    CHECK(AutoPathEvidence(host0) == PathEvidence::LossesOnly);
+    for (auto& p : host0)
+    {
+        if (p.routed)
+        {
+            p.firstUs = 0;
+            p.lastUs = 300;
+        }
+    }
+    CHECK(PathsComparable(host0));
+    CHECK(AutoPathEvidence(host0) == PathEvidence::Compared);
+}

@@ -81,8 +81,9 @@ AddCommand(CLI::App& app, CommandOptions& o)
     cmd->add_option("--evidence", o.evidence,
                     "auto: switch AR telemetry (ar.csv, [output] ar_telemetry) when the run's "
                     "switches steered, else per-path telemetry (paths.csv, [output] "
-                    "path_telemetry) when the run has it and most QPs used several paths, else "
-                    "flow completion times; ar, paths or flows to choose")
+                    "path_telemetry) when the run has it and most QPs used several paths side "
+                    "by side, or for the losses of QPs whose routes a switch changed (per-route "
+                    "rows), else flow completion times; ar, paths or flows to choose")
         ->check(CLI::IsMember({"auto", "ar", "paths", "flows"}))
         ->capture_default_str();
     auto& t = o.tomography;
@@ -576,20 +577,36 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
             return run;
         });
         rows = PoolPathRows(std::move(runs));
-        // auto: per-path delays need QPs that spread over several paths (PathsComparable).
-        havePaths = o.evidence == "paths" || PathsComparable(rows);
     }
-    if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
+    // auto: per-path delays need QPs whose paths were used side by side (PathsComparable);
+    // where a QP's routes followed one another (a reroute) only its lost copies, placed by
+    // likelihood, are comparable across routes, and they are used when the loss fit names a
+    // class that tells such routes apart (AutoPathEvidence, TellsReroutedRoutesApart; else
+    // completion times, which see delay faults).
+    const PathEvidence pathEvidence =
+        havePaths && o.evidence == "auto" ? AutoPathEvidence(rows) : PathEvidence::None;
+    if (havePaths && (o.evidence == "paths" || pathEvidence != PathEvidence::None))
     {
         PathLocateOptions po;
         po.lossFloor = o.tomography.lossFloor;
+        po.compareSequentialRoutes = pathEvidence != PathEvidence::LossesOnly;
         const PathLocateResult r = LocateFromPaths(obs, rows, po);
-        v.evidence = "paths";
-        NoteSuspects(v, r.ranking);
-        v.json = PathJson(obs, r, o.resultsDir, o.top);
-        PrintPathTable(obs, r, o.resultsDir, o.top, text);
-        v.text = text.str();
-        return v;
+        // Losses only: when the first class named for losses tells a rerouted QP's routes
+        // apart (else the routes add nothing to what completion times charge it).
+        const auto firstLossy =
+            std::find_if(r.ranking.begin(), r.ranking.end(), [](const Suspect& s) {
+                return s.named && s.reason.find("lossy") != std::string::npos;
+            });
+        if (pathEvidence != PathEvidence::LossesOnly ||
+            (firstLossy != r.ranking.end() && TellsReroutedRoutesApart(rows, firstLossy->links)))
+        {
+            v.evidence = "paths";
+            NoteSuspects(v, r.ranking);
+            v.json = PathJson(obs, r, o.resultsDir, o.top);
+            PrintPathTable(obs, r, o.resultsDir, o.top, text);
+            v.text = text.str();
+            return v;
+        }
     }
     if (obs.flows.empty())
     {

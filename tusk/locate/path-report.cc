@@ -46,6 +46,12 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
     {
         out << fmt::format(" ({} carried no path: not observable)", r.unusedLinks);
     }
+    if (r.sequentialPaths)
+    {
+        out << fmt::format("; {} routes used one after the other (rerouted QPs): their losses "
+                           "only, not their delays",
+                           r.sequentialPaths);
+    }
     out << "\n";
     out << fmt::format("slow paths: {} (smallest RTT > {:.3f} µs above their QP's common "
                        "level); lossy paths: {}\n",
@@ -115,6 +121,10 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                 {"slow_count_p_cut", r.slowCountAlpha},
                 {"unidentifiable_classes", r.unidentifiable},
                 {"named", r.named}};
+    if (r.sequentialPaths)
+    {
+        doc["sequential_paths_losses_only"] = r.sequentialPaths; // not in the delay fit
+    }
     json ranking = json::array();
     for (uint32_t i = 0; i < std::min<size_t>(top, r.ranking.size()); ++i)
     {

@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 #include <tuple>
 
@@ -694,8 +695,110 @@ PathsComparable(const std::vector<PathObservation>& paths)
     return !qps.empty() && 2 * paired >= qps.size();
 }
 
+PathEvidence
+AutoPathEvidence(const std::vector<PathObservation>& paths)
+{
+    if (PathsComparable(paths))
+    {
+        return PathEvidence::Compared;
+    }
+    // Per QP (run, src, dst, qpn): its routes' arrival spans and its lost copies (on any row:
+    // a per-route file keeps them on the entropy's row without a route, spread over its routes).
+    using Qp = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;
+    std::map<Qp, std::vector<std::pair<double, double>>> spans;
+    std::map<Qp, uint64_t> lost;
+    for (const auto& p : paths)
+    {
+        const Qp qp{p.run, p.src, p.dst, p.qpn};
+        if (p.routed && !p.traced && !std::isnan(p.firstUs) && !std::isnan(p.lastUs))
+        {
+            spans[qp].emplace_back(p.firstUs, p.lastUs);
+        }
+        lost[qp] += p.lost;
+    }
+    // As PathsComparable asks half of the QPs to have siblings, half of the QPs that lost
+    // copies must have rerouted: for a QP with one route paths.csv's losses say what its
+    // completion time does (flowlet-ar, 2026-12-06 bench: one rerouted QP in a pool of four
+    // runs took it to paths.csv and a healthy class was named beside the cable).
+    size_t lossy = 0, rerouted = 0;
+    for (const auto& [qp, n] : lost)
+    {
+        if (n == 0)
+        {
+            continue;
+        }
+        ++lossy;
+        const auto it = spans.find(qp);
+        rerouted += it != spans.end() && it->second.size() >= 2 && !AnyPairSideBySide(it->second);
+    }
+    return rerouted > 0 && 2 * rerouted >= lossy ? PathEvidence::LossesOnly : PathEvidence::None;
+}
+
+bool
+TellsReroutedRoutesApart(const std::vector<PathObservation>& paths,
+                         const std::vector<uint32_t>& cls)
+{
+    using Qp = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;
+    struct Routes
+    {
+        std::vector<std::pair<double, double>> spans;
+        size_t crossing = 0;
+        uint64_t lost = 0;
+    };
+    std::map<Qp, Routes> qps;
+    for (const auto& p : paths)
+    {
+        Routes& r = qps[{p.run, p.src, p.dst, p.qpn}];
+        r.lost += p.lost;
+        if (p.routed && !p.traced && !std::isnan(p.firstUs) && !std::isnan(p.lastUs))
+        {
+            r.spans.emplace_back(p.firstUs, p.lastUs);
+            const auto inClass = [&](uint32_t l) {
+                return std::find(cls.begin(), cls.end(), l) != cls.end();
+            };
+            r.crossing +=
+                std::any_of(p.paths.begin(), p.paths.end(), [&](const FlowPath& fp) {
+                    return std::any_of(fp.hops.begin(), fp.hops.end(), inClass);
+                });
+        }
+    }
+    for (const auto& [qp, r] : qps)
+    {
+        if (r.lost > 0 && r.spans.size() >= 2 && !AnyPairSideBySide(r.spans) && r.crossing > 0 &&
+            r.crossing < r.spans.size())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 namespace
 {
+
+/** The comparison groups (QP and path length) of per-route rows with arrival times whose two
+ *  or more routes were used one after the other (no two spans overlap by half the shorter). */
+std::set<PathKey>
+SequentialGroups(const std::vector<PathObservation>& paths)
+{
+    std::map<PathKey, std::vector<std::pair<double, double>>> spans;
+    for (const auto& p : paths)
+    {
+        if (p.routed && !p.traced && !std::isnan(p.firstUs) && !std::isnan(p.lastUs))
+        {
+            spans[KeyOf(p)].emplace_back(p.firstUs, p.lastUs);
+        }
+    }
+    std::set<PathKey> out;
+    for (const auto& [key, s] : spans)
+    {
+        if (s.size() >= 2 && !AnyPairSideBySide(s))
+        {
+            out.insert(key);
+        }
+    }
+    return out;
+}
 
 /** The share of `rows` some of whose frame paths cross a link of `up`, and every such path
  *  `after(hops, u)` (u: its first hop in `up`); 0 without rows. */
@@ -805,6 +908,10 @@ LocateFromPaths(const Observations& obs,
     // path alone in its group has no reference (its y would be 0 whatever it crossed): it is
     // left out of the delay fit.
     const auto groupSize = GroupSizes(paths);
+    // Routes used one after the other are compared only when asked (--evidence paths): their
+    // smallest RTTs were taken under different queueing (AutoPathEvidence).
+    const std::set<PathKey> sequential =
+        o.compareSequentialRoutes ? std::set<PathKey>{} : SequentialGroups(paths);
     std::map<PathKey, double> base;
     for (const auto& p : paths)
     {
@@ -818,11 +925,16 @@ LocateFromPaths(const Observations& obs,
     for (size_t i = 0; i < np; ++i)
     {
         const auto& p = paths[i];
-        if (p.rttSamples >= o.minRttSamples && !p.traced && groupSize.at(KeyOf(p)) >= 2)
+        if (p.rttSamples >= o.minRttSamples && !p.traced && groupSize.at(KeyOf(p)) >= 2 &&
+            sequential.count(KeyOf(p)) == 0)
         {
             y[i] = p.rttMinUs - base[KeyOf(p)];
             w[i] = 1.0; // every path one observation: the busiest must not drown the rest
             ++res.comparedPaths;
+        }
+        else if (!p.traced && sequential.count(KeyOf(p)) > 0)
+        {
+            ++res.sequentialPaths;
         }
         if (p.packets > 0)
         {

@@ -60,7 +60,11 @@
  * route still has no sibling. A row without a route holds the copies no route is given: its
  * losses are spread over its entropy's routes by their frames (or placed on its traced path),
  * in the loss fit only; where the QP's routes followed one another (a reroute), by likelihood
- * (PlaceLostCopies, since 2026-12-05).
+ * (PlaceLostCopies, since 2026-12-05). Such routes are not compared for delay by `--evidence
+ * auto` (PathsComparable), but their losses are: since 2026-12-06 `auto` ranks from them when
+ * a rerouted QP lost copies and the first class the loss fit names tells a lossy QP's routes
+ * apart (AutoPathEvidence, TellsReroutedRoutesApart), the delay fit then leaving those routes
+ * out (PathLocateOptions::compareSequentialRoutes).
  *
  * Reads only paths.csv (its telemetry columns, `paths` and `traced_path`), the names of links.csv and, of the
  * manifest, the MTU and configured link rates (Observations).
@@ -143,6 +147,12 @@ struct PathLocateOptions
     /** A class is named for its delay only when it is at least the one-sided normal quantile
      *  of delayAlpha / identifiable classes standard errors above 0 (Bonferroni). */
     double delayAlpha = 0.01;
+    /** Compare the per-route rows of a QP whose routes were used one after the other (their
+     *  arrival spans overlap by less than half the shorter; a reroute, a new flowlet) in the
+     *  delay fit. `--evidence paths` does; `--evidence auto` does not when it ranks from
+     *  paths.csv for the losses of such QPs (AutoPathEvidence): their smallest RTTs were taken
+     *  under different queueing and differ by when, not by which links. */
+    bool compareSequentialRoutes = true;
 };
 
 /** What the loss fit (FitLossClasses) says of one class. */
@@ -219,6 +229,9 @@ struct PathLocateResult
     uint32_t slowPaths = 0;
     uint32_t lossyPaths = 0;
     size_t comparedPaths = 0;     //!< paths in the delay fit: their QP has another of their length
+    /** Paths left out of the delay fit because their QP's routes were used one after the other
+     *  (PathLocateOptions::compareSequentialRoutes false); 0 otherwise. */
+    size_t sequentialPaths = 0;
     uint32_t explained = 0;       //!< classes above the cuts explained by a named one downstream
     uint32_t unidentifiable = 0;  //!< classes every path of each of their QPs crosses
     double delayCutUs = 0;        //!< the cut a named class's delay passed (floor, tail), µs
@@ -246,6 +259,42 @@ struct PathLocateResult
  * to be compared with and the per-path delays are all 0; completion times are the evidence.
  */
 bool PathsComparable(const std::vector<PathObservation>& paths);
+
+/** What `--evidence auto` may take from paths.csv (AutoPathEvidence). */
+enum class PathEvidence
+{
+    None,       //!< nothing comparable: completion times
+    Compared,   //!< delays and losses (PathsComparable)
+    LossesOnly, //!< losses of QPs whose routes were used one after the other; no such delays
+};
+
+/**
+ * \brief What `--evidence auto` may rank from in `paths`: Compared when PathsComparable;
+ * otherwise LossesOnly when at least half of the QPs whose rows hold lost copies (and at least
+ * one) have two or more per-route rows with arrival times used one after the other (no two of
+ * its routes' arrival spans overlap by half the shorter); otherwise None. Why losses and not
+ * delays: a route's smallest RTT depends on when the route was used (the fabric's queueing
+ * then), so the routes of a rerouted QP cannot be compared for delay; a lost copy depends on
+ * which links the copy crossed, not when (on a fabric that drops nothing else; the loss fit
+ * tests against the other packets' loss rate where it does), and PlaceLostCopies gives the
+ * copies a route by likelihood, so the losses are comparable across routes used at different
+ * times. Completion times cannot place them: a rerouted flow's resends count against every
+ * link of all its routes. Half of the lossy QPs, as PathsComparable asks half of the QPs to
+ * have siblings: for a QP with one route paths.csv's losses say what its completion time does.
+ */
+PathEvidence AutoPathEvidence(const std::vector<PathObservation>& paths);
+
+/**
+ * \brief Whether a link class (its directed links `cls`) tells apart the routes of a QP that
+ * lost copies and used its routes one after the other: some of its per-route rows cross a link
+ * of `cls` and some do not. Per-route losses differ from completion-time evidence only in
+ * which of a rerouted QP's routes a copy is put on; a class that every route of each of its
+ * lossy QPs crosses (their host links) is charged each copy in full either way, so for it the
+ * routes add nothing and completion times, which weigh the slow flows too, decide
+ * (`--evidence auto`, PathEvidence::LossesOnly).
+ */
+bool TellsReroutedRoutesApart(const std::vector<PathObservation>& paths,
+                              const std::vector<uint32_t>& cls);
 
 /**
  * \brief The fraction of `rows` (indices into `paths`) whose every path that crosses a link of
