@@ -52,7 +52,7 @@ LONG = [
 RANKING = [
     ("bench/iterations.toml", ["jobs[0].iterations=60", "jobs[0].collectives[0].bytes=4MiB"],
      ["ecmp", "eecmp", "pinning", "spray", "drill", "flowlet-ar", "letflow", "conweave",
-      "host-spray", "host-reps", "qp4-rr"]),
+      "conga", "host-spray", "host-reps", "host-plb", "qp4-rr"]),
 ]
 ROW = re.compile(r"^(\w+)\s+(\S+)\s+([-\d.]+)\s+([-\d.]+)\s+([-+\d.]+)")
 REPLAYED = re.compile(
@@ -158,15 +158,16 @@ def ranking_table(results):
     for label, policies, res, it, by_packet, by_fast, swaps, real in results:
         lines.append(f"`{label}`, by mean iteration time (µs):")
         lines.append("")
-        lines.append("| policy | status | replayed (exact / steady / sampled) of iterations | packet | fast | diff % | "
-                     "rank packet | rank fast | largest difference |")
-        lines.append("|---|---|---|---|---|---|---|---|---|")
+        lines.append("| policy | status | replayed (exact / steady / sampled) of iterations | "
+                     "simulated because | packet | fast | diff % | rank packet | rank fast | "
+                     "largest difference |")
+        lines.append("|---|---|---|---|---|---|---|---|---|---|")
         for p in by_packet + [q for q in policies if q not in by_packet]:
             status, rows, rep, wall = res[p]
             worst = max(rows, key=lambda r: abs(r[4])) if rows else None
             m = it[p]
-            lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                p, status, replayed(rep),
+            lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+                p, status, replayed(rep), rep[5] if rep else "-",
                 f"{m[0]:.3f}" if m else "-", f"{m[1]:.3f}" if m else "-",
                 f"{(m[1] / m[0] - 1) * 100:+.3f}" if m and m[0] else "-",
                 by_packet.index(p) + 1 if p in by_packet else "-",

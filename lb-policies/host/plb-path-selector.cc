@@ -1,5 +1,6 @@
 #include "plb-path-selector.h"
 
+#include "fabric/model/random-draws.h"
 #include "lb-policies/policy-registry.h"
 
 #include "ns3/boolean.h"
@@ -102,7 +103,7 @@ PlbPathSelector::Repath()
 {
     // A uniformly random pool entropy other than the current one.
     const uint32_t current = PoolIndexOf(m_base, m_current);
-    uint32_t i = m_rng->GetInteger(0, m_poolSize - 2);
+    uint32_t i = RandomDraws::Integer(*m_rng, 0, m_poolSize - 2);
     if (current < m_poolSize && i >= current)
     {
         ++i;
@@ -162,7 +163,7 @@ PlbPathSelector::DoFeedback(uint16_t entropy, Feedback fb, Time now)
     const auto nowPs = static_cast<uint64_t>(now.GetPicoSeconds());
     if (fb == TIMEOUT)
     {
-        const double suspend = m_rtoSuspend.GetSeconds() * (1.0 + m_rng->GetValue());
+        const double suspend = m_rtoSuspend.GetSeconds() * (1.0 + RandomDraws::Value(*m_rng));
         m_suspendedUntilPs = nowPs + static_cast<uint64_t>(Seconds(suspend).GetPicoSeconds());
         if (m_repathOnTimeout && m_started)
         {

@@ -1,5 +1,6 @@
 #include "random-spray-path-selector.h"
 
+#include "fabric/model/random-draws.h"
 #include "lb-policies/policy-registry.h"
 
 #include "ns3/uinteger.h"
@@ -54,7 +55,7 @@ RandomSprayPathSelector::AssignStreams(int64_t stream)
 uint16_t
 RandomSprayPathSelector::DoNextEntropy(Time)
 {
-    return PoolEntropyOf(m_base, m_rng->GetInteger(0, m_poolSize - 1));
+    return PoolEntropyOf(m_base, RandomDraws::Integer(*m_rng, 0, m_poolSize - 1));
 }
 
 } // namespace ns3

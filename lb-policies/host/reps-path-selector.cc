@@ -1,5 +1,6 @@
 #include "reps-path-selector.h"
 
+#include "fabric/model/random-draws.h"
 #include "lb-policies/policy-registry.h"
 
 #include "ns3/boolean.h"
@@ -105,7 +106,7 @@ RepsPathSelector::DoNextEntropy(Time now)
         return e;
     }
     ++m_explorations;
-    return PoolEntropyOf(m_base, m_rng->GetInteger(0, m_explorePool - 1));
+    return PoolEntropyOf(m_base, RandomDraws::Integer(*m_rng, 0, m_explorePool - 1));
 }
 
 void

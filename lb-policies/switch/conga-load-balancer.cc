@@ -1,5 +1,6 @@
 #include "conga-load-balancer.h"
 
+#include "fabric/model/random-draws.h"
 #include "flow-hash.h"
 #include "lb-policies/policy-registry.h"
 
@@ -190,7 +191,7 @@ CongaLoadBalancer::DoSelectEgress(const LbContext& ctx,
             uint32_t ties = 0;
             for (uint32_t i = 0; i < count; ++i)
             {
-                if (metric(i) == best && m_rng->GetInteger(0, ties++) == 0)
+                if (metric(i) == best && RandomDraws::Integer(*m_rng, 0, ties++) == 0)
                 {
                     index = static_cast<int>(i);
                 }

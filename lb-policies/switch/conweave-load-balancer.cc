@@ -1,5 +1,6 @@
 #include "conweave-load-balancer.h"
 
+#include "fabric/model/random-draws.h"
 #include "flow-hash.h"
 #include "flowlet-table.h"
 #include "lb-policies/policy-registry.h"
@@ -215,7 +216,7 @@ ConWeaveLoadBalancer::PickGoodPath(uint32_t dstEdge, int current,
     }
     for (int k = 0; k < 2; ++k)
     {
-        auto i = static_cast<int>(m_rng->GetInteger(0, n - 1));
+        auto i = static_cast<int>(RandomDraws::Integer(*m_rng, 0, n - 1));
         if (current >= 0 && i >= current)
         {
             ++i;
@@ -289,7 +290,7 @@ ConWeaveLoadBalancer::SourceToR(const LbContext& ctx, const FrameMeta& frame,
         SetReason(EgressReason::POLICY);
         if (current < 0)
         {
-            current = static_cast<int>(m_rng->GetInteger(0, count - 1));
+            current = static_cast<int>(RandomDraws::Integer(*m_rng, 0, count - 1));
             SetReason(EgressReason::RANDOM);
         }
         f.port = candidates[current].port;

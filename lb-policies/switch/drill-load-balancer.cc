@@ -1,5 +1,6 @@
 #include "drill-load-balancer.h"
 
+#include "fabric/model/random-draws.h"
 #include "flowlet-table.h"
 #include "lb-policies/policy-registry.h"
 
@@ -73,7 +74,7 @@ DrillLoadBalancer::DoSelectEgress(const LbContext&,
     const uint32_t d = std::min(m_samples, count);
     for (uint32_t i = 0; i < d; ++i)
     {
-        const uint32_t j = i + m_rng->GetInteger(0, count - 1 - i);
+        const uint32_t j = i + RandomDraws::Integer(*m_rng, 0, count - 1 - i);
         std::swap(m_order[i], m_order[j]);
     }
     uint32_t n = d;
@@ -108,7 +109,7 @@ DrillLoadBalancer::DoSelectEgress(const LbContext&,
             choice = i;
             ties = 1;
         }
-        else if (load == best && m_rng->GetInteger(0, ties++) == 0)
+        else if (load == best && RandomDraws::Integer(*m_rng, 0, ties++) == 0)
         {
             choice = i;
         }

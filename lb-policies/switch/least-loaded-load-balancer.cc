@@ -1,5 +1,6 @@
 #include "least-loaded-load-balancer.h"
 
+#include "fabric/model/random-draws.h"
 #include "flow-hash.h"
 #include "lb-policies/policy-registry.h"
 
@@ -119,7 +120,7 @@ LeastLoadedLoadBalancer::LeastLoaded(const EgressCandidate* candidates, uint32_t
             choice = i;
             ties = 1;
         }
-        else if (load == best && m_rng->GetInteger(0, ties++) == 0)
+        else if (load == best && RandomDraws::Integer(*m_rng, 0, ties++) == 0)
         {
             choice = i; // reservoir sampling: each of the k tied candidates with probability 1/k
         }

@@ -1,5 +1,6 @@
 #include "letflow-load-balancer.h"
 
+#include "fabric/model/random-draws.h"
 #include "flow-hash.h"
 #include "lb-policies/policy-registry.h"
 
@@ -65,7 +66,7 @@ LetFlowLoadBalancer::DoSelectEgress(const LbContext& ctx,
     SetReason(EgressReason::FLOWLET);
     if (index < 0)
     {
-        index = static_cast<int>(m_rng->GetInteger(0, count - 1));
+        index = static_cast<int>(RandomDraws::Integer(*m_rng, 0, count - 1));
         ++m_flowlets;
         SetReason(EgressReason::RANDOM);
     }

@@ -1,5 +1,6 @@
 #include "random-spray-load-balancer.h"
 
+#include "fabric/model/random-draws.h"
 #include "lb-policies/policy-registry.h"
 
 namespace ns3
@@ -43,7 +44,7 @@ RandomSprayLoadBalancer::DoSelectEgress(const LbContext&,
                                         uint32_t count)
 {
     SetReason(EgressReason::RANDOM);
-    return m_rng->GetInteger(0, count - 1);
+    return RandomDraws::Integer(*m_rng, 0, count - 1);
 }
 
 } // namespace ns3

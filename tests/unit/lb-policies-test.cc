@@ -10,6 +10,8 @@
 #include "lb-policies/switch/random-spray-load-balancer.h"
 #include "lb-policies/switch/round-robin-spray-load-balancer.h"
 
+#include "fabric/model/random-draws.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -356,6 +358,64 @@ TEST_CASE("LetFlow: a flowlet keeps its port, a gap > delta draws a new random p
     const uint64_t before = lb->GetFlowlets();
     CHECK(three[Pick(lb, At(t + 0.5), f, three)].port != 0);
     CHECK(lb->GetFlowlets() == before + 1);
+}
+
+TEST_CASE("random draws are counted where a policy's choice can change: one per new LetFlow "
+          "flowlet, none for a kept flowlet, ECMP or a single candidate",
+          "[unit][letflow][random-draws]")
+{
+    // Fast mode's steady rule refuses an iteration in which a policy drew at random
+    // (RandomDraws, docs/fast-mode.md): the count must be what the policies drew.
+    auto lb = CreateObject<LetFlowLoadBalancer>();
+    lb->SetAttribute("FlowletGap", TimeValue(MicroSeconds(10)));
+    lb->AssignStreams(5);
+    auto c = Candidates(4);
+    const FrameMeta f = Flow(1, 2, 50000);
+    const uint64_t start = RandomDraws::Count();
+    auto drawn = [&start]() { return RandomDraws::Count() - start; };
+    for (int i = 0; i <= 100; ++i)
+    {
+        Pick(lb, At(i), f, c); // one flowlet: one draw
+    }
+    CHECK(drawn() == 1);
+    double t = 100;
+    for (int k = 0; k < 50; ++k)
+    {
+        Pick(lb, At(t += 11), f, c); // every packet a new flowlet
+    }
+    CHECK(lb->GetFlowlets() == 51);
+    CHECK(drawn() == 51);
+    // One candidate: the switch does not ask the policy, nothing is drawn.
+    auto one = Candidates(1);
+    Pick(lb, At(t += 11), Flow(3, 4, 50001), one);
+    CHECK(drawn() == 51);
+    // ECMP hashes: never a draw.
+    auto ecmp = CreateObject<EcmpLoadBalancer>();
+    for (int i = 0; i < 100; ++i)
+    {
+        Pick(ecmp, At(i), Flow(i, i + 1, static_cast<uint16_t>(50000 + i)), c);
+    }
+    CHECK(drawn() == 51);
+    // Per-packet spraying: a draw per packet.
+    auto spray = CreateObject<RandomSprayLoadBalancer>();
+    spray->AssignStreams(3);
+    for (int i = 0; i < 100; ++i)
+    {
+        Pick(spray, At(i), f, c);
+    }
+    CHECK(drawn() == 151);
+    // DRILL(2, 1) of 4 ports with distinct loads: two samples per packet (among 4, then 3).
+    auto drill = CreateObject<DrillLoadBalancer>();
+    drill->AssignStreams(4);
+    auto loaded = Candidates(4, {40, 10, 30, 20});
+    Pick(drill, At(0), f, loaded);
+    CHECK(drawn() == 153);
+    // A draw among one value changes nothing: not counted, the stream still advances.
+    auto rng = CreateObject<UniformRandomVariable>();
+    RandomDraws::Integer(*rng, 3, 3);
+    CHECK(drawn() == 153);
+    RandomDraws::Value(*rng);
+    CHECK(drawn() == 154);
 }
 
 TEST_CASE("flowlet table: bounded and aged", "[unit][letflow]")

@@ -4,6 +4,8 @@
 
 #include "lb-policies/host/plb-path-selector.h"
 
+#include "fabric/model/random-draws.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
@@ -76,6 +78,23 @@ TEST_CASE("PLB: repaths after 12 consecutive congested rounds, to a new pool ent
     CHECK(Send(p, 121, 118, 10) == next);
     CHECK(Send(p, 239, 2, 10) != next);
     CHECK(p->GetCongestionRepaths() == 2);
+}
+
+TEST_CASE("PLB: a repath is a counted random draw, a clean round none", "[unit][plb][random-draws]")
+{
+    // Fast mode's steady rule refuses an iteration in which a policy drew at random
+    // (RandomDraws, docs/fast-mode.md).
+    auto p = Plb();
+    const uint64_t start = RandomDraws::Count();
+    Send(p, 0, 1000, 4); // clean rounds
+    CHECK(RandomDraws::Count() - start == 0);
+    Send(p, 1000, 121, 10); // 12 congested rounds: one repath
+    CHECK(p->GetCongestionRepaths() == 1);
+    CHECK(RandomDraws::Count() - start == 1);
+    // An RTO draws the pause and the repath's entropy.
+    p->OnFeedback(p->NextEntropy(MicroSeconds(1200)), PathSelector::TIMEOUT, MicroSeconds(1201));
+    CHECK(p->GetTimeoutRepaths() == 1);
+    CHECK(RandomDraws::Count() - start == 3);
 }
 
 TEST_CASE("PLB: new entropies are uniform over the QP's pool, never the current one",

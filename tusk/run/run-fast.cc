@@ -5,6 +5,7 @@
  */
 #include "run/run-stages.h"
 
+#include "fabric/model/random-draws.h"
 #include "fabric/model/shared-buffer-mmu.h"
 #include "fabric/model/switch-node.h"
 #include "fabric/model/switch-port.h"
@@ -220,6 +221,9 @@ FastMode::Attach(const ScenarioSpec& spec,
         {
             r.ports.push_back(nic->GetCounters());
         }
+        // The policies' random draws so far (RandomDraws: every LoadBalancer's and
+        // PathSelector's draw that can change a choice).
+        r.randomDraws = RandomDraws::Count();
         return r;
     };
 

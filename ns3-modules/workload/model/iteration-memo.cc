@@ -561,8 +561,9 @@ IterationMemo::Usable(Job& j, uint32_t m, uint64_t pattern) const
 }
 
 int64_t
-IterationMemo::SteadyMemo(Job& j, uint32_t i) const
+IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew) const
 {
+    drew = false;
     if (m_steadyTolerance <= 0)
     {
         return -1;
@@ -604,6 +605,19 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i) const
                 const TransferRecord& b = (*m.records)[k];
                 agree = Close(static_cast<double>(a.recvDonePs - a.startPs),
                               static_cast<double>(b.recvDonePs - b.startPs), m_steadyTolerance);
+            }
+        }
+        // A policy that drew at random in one of them (LetFlow's port per new flowlet): each
+        // iteration is a sample of the draws' outcomes, not a fixed point, and two samples can
+        // agree by chance; replaying one for the rest of the job would fix that draw. Such
+        // iterations are for the sampled rule.
+        for (uint32_t c = 0; agree && c < m_steadyIterations; ++c)
+        {
+            const uint32_t x = src - c * period;
+            if (j.iters[x + 1].randomDraws != j.iters[x].randomDraws)
+            {
+                agree = false;
+                drew = true;
             }
         }
         if (agree)
@@ -649,24 +663,33 @@ IterationMemo::SampledMemo(Job& j, uint32_t i)
         return -1;
     }
     std::reverse(pool.begin(), pool.end());
-    // Two windows of W: mean iteration time and mean FCT over their transfers.
+    // Two windows of W: mean iteration time and mean FCT over their transfers, and the
+    // policies' random draws.
     double len[2] = {0, 0};
     double fct[2] = {0, 0};
+    double draws[2] = {0, 0};
     uint64_t n[2] = {0, 0};
     for (uint32_t k = 0; k < 2 * w; ++k)
     {
         const int half = k < w ? 0 : 1;
         const Iteration& m = j.iters[pool[k]];
         len[half] += static_cast<double>(j.iters[pool[k] + 1].startPs - m.startPs);
+        draws[half] += static_cast<double>(j.iters[pool[k] + 1].randomDraws - m.randomDraws);
         for (const TransferRecord& r : *m.records)
         {
             fct[half] += static_cast<double>(r.recvDonePs - r.startPs);
             ++n[half];
         }
     }
+    // The draws too: iterations are samples of one distribution only while the random process
+    // behind them is (a spraying policy draws about as often in every iteration). A policy
+    // that keeps its draws as state and stops drawing once it has settled (LetFlow's flowlets
+    // when no gap ends them) draws less and less: a transient towards a fixed point, which the
+    // steady rule takes once the draws stop, not a pool to replay.
     if (n[0] == 0 || n[1] == 0 || !Close(len[0], len[1], m_sampleTolerance) ||
         !Close(fct[0] / static_cast<double>(n[0]), fct[1] / static_cast<double>(n[1]),
-               m_sampleTolerance))
+               m_sampleTolerance) ||
+        !Close(draws[0], draws[1], m_sampleTolerance))
     {
         return -1;
     }
@@ -804,6 +827,9 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     it.state = std::move(probe.state);
     it.created = std::move(probe.created);
     it.ports = std::move(probe.ports);
+    it.randomDraws = probe.randomDraws;
+    NS_LOG_INFO("job " << job << " iteration " << i << " decided at " << now
+                        << " ps, policies' random draws so far " << it.randomDraws);
     it.cursors = m_exec->GetQpCursors();
     it.othersLive = false;
     for (uint32_t k = 0; k < m_jobLeft.size(); ++k)
@@ -889,10 +915,11 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     }
     bool exact = memo >= 0;
     bool sampled = false;
+    bool drew = false;
     if (!exact)
     {
         ++m_stats.exactRefusals[exactWhyNot];
-        memo = SteadyMemo(j, i);
+        memo = SteadyMemo(j, i, drew);
     }
     if (!exact && memo < 0 && m_sampledWhyNot.empty())
     {
@@ -901,8 +928,11 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     }
     if (memo < 0)
     {
-        // Neither rule held; when the sampled rule is refused for the run, that is the reason.
-        return simulate(m_sampledWhyNot.empty() ? "steady_state_not_reached" : m_sampledWhyNot);
+        // Neither rule held; when the sampled rule is refused for the run, that is the reason;
+        // when the steady rule's iterations agreed but drew at random, that.
+        return simulate(!m_sampledWhyNot.empty() ? m_sampledWhyNot
+                        : drew                   ? "steady_random_draws"
+                                                 : "steady_state_not_reached");
     }
     if (static_cast<uint32_t>(memo) != latest)
     {

@@ -16,15 +16,19 @@
  *    choice (SetExactAllowed). Replay then is what packet mode computes.
  *  - steady: the last SteadyIterations simulated, finished iterations of the same traffic
  *    and phase (iterations i - P, i - 2P, ... for a period P up to SteadyMaxPeriod) agree
- *    within SteadyTolerance in iteration time and in every transfer's FCT. For
- *    policies that read random streams and jobs whose fabric is never quiescent at the
- *    iteration barrier (compute time 0).
+ *    within SteadyTolerance in iteration time and in every transfer's FCT, and no policy
+ *    drew at random in their spans (FabricProbeResult::randomDraws): an iteration shaped by
+ *    draws is one sample of their outcomes, and two samples may agree by chance. For
+ *    policies with state (flowlets, congestion feedback) and jobs whose fabric is never
+ *    quiescent at the iteration barrier (compute time 0).
  *  - sampled: for policies whose iterations never repeat within SteadyTolerance (per-packet
- *    random choices: spraying, DRILL, REPS), iterations are taken as samples of one
- *    distribution once it is stable: the latest 2 x SampleIterations simulated, finished
- *    iterations of the same traffic, as two windows, agree within SampleTolerance in mean
- *    iteration time and mean FCT. Replays then cycle through those iterations in order, so
- *    the replayed iterations keep the samples' spread (not one sample repeated).
+ *    random choices: spraying, DRILL, REPS) or draw at random (LetFlow's port per flowlet),
+ *    iterations are taken as samples of one distribution once it is stable: the latest
+ *    2 x SampleIterations simulated, finished iterations of the same traffic, as two
+ *    windows, agree within SampleTolerance in mean iteration time, mean FCT and the
+ *    policies' random draws (a policy settling towards a fixed point draws less and less: a
+ *    transient, not a pool). Replays then cycle through those iterations in order, so the
+ *    replayed iterations keep the samples' spread (not one sample repeated).
  *
  * Both need the replay span clear: no failure event (the run's SpanCheck), no background
  * flow live or due, no other job's transfer unfinished, in the memo's span or the replay's.
@@ -71,6 +75,10 @@ struct FabricProbeResult
     std::vector<uint64_t> created;
     /** Every port's counters, in the run's port order (the deltas are added in that order). */
     std::vector<PortCounters> ports;
+    /** Random draws the load-balancing policies made so far that could change a choice
+     *  (count, cumulative; RandomDraws::Count, fabric/model/random-draws.h): the steady rule
+     *  refuses iterations in whose span it grew, the sampled rule compares it per window. */
+    uint64_t randomDraws = 0;
 };
 
 /**
@@ -81,7 +89,9 @@ struct FabricProbeResult
  * traffic), "traffic_differs" (earlier iterations, none of the same traffic), "refused"-style
  * reasons given by SetRefusal (e.g. "time_series"), "failure_in_span" and "stop_time_in_span"
  * (from the SpanCheck), "background_traffic",
- * "other_job_live", "pfc_in_memo", "steady_state_not_reached".
+ * "other_job_live", "pfc_in_memo", "steady_random_draws" (the steady rule's iterations agreed
+ * but a policy drew at random in them, and the sampled rule did not hold),
+ * "steady_state_not_reached" (neither the steady nor the sampled rule held).
  */
 class IterationMemo : public Object
 {
@@ -138,6 +148,7 @@ class IterationMemo : public Object
         std::vector<uint64_t> created;   //!< the probe's `created` words
         std::vector<uint32_t> cursors;
         std::vector<PortCounters> ports;
+        uint64_t randomDraws = 0;        //!< the probe's randomDraws at its start
         bool othersLive = false;         //!< another job unfinished at its start
         uint32_t finished = 0;           //!< transfers delivered and acknowledged
         bool retired = false;            //!< SetupLazy: the executor freed its records
@@ -178,8 +189,9 @@ class IterationMemo : public Object
     /** m is a memo candidate for traffic `pattern`: simulated, finished, its next iteration
      *  started, its snapshots kept. */
     bool Usable(Job& j, uint32_t m, uint64_t pattern) const;
-    /** The steady rule's memo for iteration i, or -1 (see SteadyMaxPeriod). */
-    int64_t SteadyMemo(Job& j, uint32_t i) const;
+    /** The steady rule's memo for iteration i, or -1 (see SteadyMaxPeriod). \param drew set
+     *  when some period's iterations agreed but a policy drew at random in one of them */
+    int64_t SteadyMemo(Job& j, uint32_t i, bool& drew) const;
     /** The sampled rule's memo for iteration i, or -1 (see SampleIterations). */
     int64_t SampledMemo(Job& j, uint32_t i);
     void AddDelta(const Iteration& m, const Iteration& next);
