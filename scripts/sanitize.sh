@@ -3,6 +3,8 @@
 #  1. build tusk with AddressSanitizer + UndefinedBehaviorSanitizer into build-asan/, with
 #     clang-14: libFuzzer needs clang, so one instrumented build serves both the tests and
 #     the fuzz targets (a second, gcc, build would double the CI time for no extra check);
+#     the regression test binary, which this job does not run, is left out of its default
+#     build (tests/CMakeLists.txt);
 #  2. run the unit and component tests there, less the Python analysis tests and the
 #     browser test of the fabric view (they test Python and JavaScript, and run in the main
 #     build), and three long runs of code that shorter component tests also cover (ECMP vs
