@@ -274,9 +274,6 @@ class WholeRows
     std::map<int64_t, FlowRow> m_candidates; //!< rows that may be a critical flow, by id
     std::vector<FlowRow> m_chunk;            //!< scratch
     std::vector<CollectiveFlow> m_slim;      //!< scratch
-    /** The collective-aware ideals of the last ranges (whole steps of one collective: a
-     *  ring's units repeat theirs). Two kept: a range's input is some 40 B a transfer. */
-    FairShareCache m_fairShares{{}, 2};
 };
 
 } // namespace tusk

@@ -341,12 +341,10 @@ struct RowStream::Part
 RowStream::RowStream(const std::string& dir,
                      size_t parts,
                      std::string policy,
-                     std::vector<uint32_t> nodeIds,
-                     bool reuseText)
+                     std::vector<uint32_t> nodeIds)
     : m_dir(dir),
       m_policy(std::move(policy)),
-      m_nodeIds(std::move(nodeIds)),
-      m_reuseText(reuseText)
+      m_nodeIds(std::move(nodeIds))
 {
     const char* names[3] = {"flows.csv", "collectives.csv", "waits.csv"};
     const std::string headers[3] = {FlowsCsvHeader(!m_nodeIds.empty()), CollectivesCsvHeader(),
@@ -402,7 +400,7 @@ RowStream::Add(size_t part,
     m_text.clear();
     for (const FlowRow& f : flows)
     {
-        AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds, TextCache());
+        AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds, &m_cache);
         if (m_text.size() >= kTextChunk)
         {
             write(0, m_text);
@@ -513,7 +511,7 @@ RowStream::AddCollectivesWith(size_t part,
         m_text.clear();
         for (const WaitRow& w : waits)
         {
-            AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr, TextCache());
+            AppendWaitCsvRow(m_text, w, w.arrived ? &rowOf(w.lastTransfer) : nullptr, &m_cache);
             if (m_text.size() >= kTextChunk)
             {
                 write(2, m_text);
@@ -536,7 +534,7 @@ RowStream::AddWaits(size_t part,
     for (const WaitRow& w : waits)
     {
         const uint64_t id = w.arrived ? idOf(w.lastTransfer) : 0; // its row prints the id alone
-        AppendWaitCsvRow(m_text, w, w.arrived ? &id : nullptr, TextCache());
+        AppendWaitCsvRow(m_text, w, w.arrived ? &id : nullptr, &m_cache);
         if (m_text.size() >= kTextChunk)
         {
             Write(part, 2, m_text);

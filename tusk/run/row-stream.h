@@ -97,20 +97,12 @@ class RowStream
      * \param parts jobs + 1: a part per job, the last for the other transfers
      * \param policy flows.csv's and collectives.csv's `policy` column
      * \param nodeIds RunResult::nodeIds (flows.csv's src_node, dst_node)
-     * \param reuseText whether flows.csv's and waits.csv's rows copy the text of segments
-     *        printed before with the same inputs (RowTextCache): for rows that repeat earlier
-     *        ones (a job's replayed iterations). false for rows that never repeat (a whole
-     *        build: its rows' times and paths differ), where every row would add entries (a
-     *        node, its text and paths, several allocations a row, held until the table is
-     *        emptied) and be printed all the same: the bytes are the same either way
-     *        (AddShifted's shapes still use it)
      * \throws WriteError when a file cannot be created
      */
     RowStream(const std::string& dir,
               size_t parts,
               std::string policy,
-              std::vector<uint32_t> nodeIds,
-              bool reuseText = true);
+              std::vector<uint32_t> nodeIds);
     ~RowStream();
     RowStream(const RowStream&) = delete;
     RowStream& operator=(const RowStream&) = delete;
@@ -195,9 +187,6 @@ class RowStream
     /** The text of the rows' numbers and flow-row segments already printed: a replayed
      *  iteration repeats its memo iteration's (same bytes as formatting them, RowTextCache). */
     RowTextCache m_cache;
-    bool m_reuseText = true; //!< rows printed through m_cache (the constructor's reuseText)
-    /** &m_cache when rows reuse text, else nullptr (printed, as WriteRunFiles does). */
-    RowTextCache* TextCache() { return m_reuseText ? &m_cache : nullptr; }
 };
 
 } // namespace tusk

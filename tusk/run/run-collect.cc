@@ -290,10 +290,7 @@ WholeRows::Add(uint64_t last, bool releaseTimes)
     // retiring during the run allocates none for most rows (a heap the simulation's small
     // objects share).
     AppendFlowRows(m_src, first, last, m_chunk, m_lastCompletion, false, m_chunk.size());
-    // A ring's units have the same traffic (every rank sends the same bytes to the next, step
-    // after step): the fair shares of a unit like an earlier one are that one's (compared,
-    // not hashed: FairShareCache).
-    ApplyFairShare(m_src, m_chunk.data(), first, last, &m_fairShares);
+    ApplyFairShare(m_src, m_chunk.data(), first, last);
     m_slim.clear();
     for (const FlowRow& f : m_chunk)
     {

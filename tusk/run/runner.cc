@@ -203,10 +203,8 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     std::unique_ptr<RowStream> wholeStream;
     std::unique_ptr<WholeRows> wholeRows;
     const auto streamWholeRows = [&]() {
-        // Its rows never repeat earlier ones (no replayed iteration): printed, not looked up
-        // among the segments printed before (RowStream's reuseText).
         wholeStream = std::make_unique<RowStream>(options.streamDir, 1, spec.lb.policy,
-                                                  ImportedNodeIds(spec), false);
+                                                  ImportedNodeIds(spec));
         wholeRows = std::make_unique<WholeRows>(executorRowSources(), observers.Sink(),
                                                 executor.exec->TotalTransfers(), workload.collectives.size(),
                                                 *wholeStream);
