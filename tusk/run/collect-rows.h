@@ -69,13 +69,20 @@ struct RowSources
  * its row is built, unless `keepRecords`: the row can then be built again, the same);
  * `lastCompletion` maxed with their delivery and acknowledgement times, ps.
  * The collective-aware ideal is left to ApplyFairShare.
+ *
+ * `reuse`: the last min(reuse, rows.size()) rows of `rows` are scratch, overwritten (every
+ * field set anew) before any row is appended, their path lists' storage reused; `rows` ends
+ * with the rows of [first, last) after the rows before those. A caller that builds rows a
+ * range at a time into the same vector (WholeRows) passes its size, so the rows' path lists
+ * are not allocated for every row again.
  */
 void AppendFlowRows(const RowSources& src,
                     uint64_t first,
                     uint64_t last,
                     std::vector<FlowRow>& rows,
                     uint64_t& lastCompletion,
-                    bool keepRecords = false);
+                    bool keepRecords = false,
+                    size_t reuse = 0);
 
 /**
  * The collective-aware ideals of the last few calls of ApplyFairShare, keyed by their whole

@@ -55,119 +55,157 @@ RowSources::IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes) const
     return it->second;
 }
 
+namespace
+{
+
+/** flows.csv's row of transfer `t` into `row`: a default-constructed row (`fresh`), or an
+ *  earlier row whose fields are all set anew and whose path lists' storage is reused
+ *  (AppendFlowRows). */
+void
+FillFlowRow(const RowSources& src,
+            const Framing& framing,
+            uint32_t t,
+            FlowRow& row,
+            uint64_t& lastCompletion,
+            bool fresh)
+{
+    const ScenarioSpec& spec = src.spec;
+    const TopologyGraph& graph = src.graph;
+    const BuiltFabric& built = src.built;
+    const Executor& executor = src.executor;
+    const TransferSpec& ts = src.transfer(t);
+    // When: from the executor's trace sources. QP counters: from its record, counts of
+    // messages still in progress included (an unfinished transfer's retransmissions are
+    // what explains it).
+    const MetricsSink::TransferTimes& when = src.sink.Times(t);
+    // A finished transfer's record as it is (no copy of its path and message lists); an
+    // unfinished one's with the counts of its messages in progress.
+    const TransferRecord& held = executor.exec->GetRecord(t);
+    TransferRecord pending;
+    if (!(held.recvDone && held.sendDone))
+    {
+        pending = executor.exec->RecordWithPending(t);
+    }
+    const TransferRecord& r = held.recvDone && held.sendDone ? held : pending;
+    decltype(row.paths) paths = std::move(row.paths); // its lists' storage, refilled below
+    if (!fresh)
+    {
+        row = FlowRow();
+    }
+    row.id = ts.externalId;
+    row.src = ts.src;
+    row.dst = ts.dst;
+    row.bytes = ts.bytes;
+    row.started = when.startPs != kNoTime;
+    row.finished = when.deliveredPs != kNoTime;
+    row.startPs = row.started ? when.startPs : 0;
+    row.deliveredBytes = executor.exec->DeliveredBytes(t);
+    row.qps = r.qps;
+    row.entropy = r.entropy;
+    row.retxPackets = r.retxPackets;
+    row.retxBytes = r.retxBytes;
+    row.retxTimeoutPackets = r.retxTimeoutPackets;
+    row.oooPackets = r.oooPackets;
+    row.reorderMax = r.reorderMax;
+    row.reorderMean =
+        r.oooPackets ? static_cast<double>(r.reorderSum) / static_cast<double>(r.oooPackets) : 0;
+    row.naks = r.naks;
+    row.spuriousRetx = r.duplicates;
+    row.pktsSent = r.pktsSent;
+    row.pktsReceived = r.pktsReceived;
+    row.pktsInFlight = static_cast<int64_t>(r.pktsSent) - static_cast<int64_t>(r.pktsReceived);
+    for (int k = 0; k < kDropReasons; ++k)
+    {
+        row.pktsDropped[k] = r.pktsDropped[k];
+        row.pktsInFlight -= static_cast<int64_t>(r.pktsDropped[k]);
+    }
+    row.collective = ts.collective;
+    row.step = ts.step;
+    row.channel = ts.channel;
+    row.job = ts.collective >= 0 ? src.collective(ts.collective).job : -1;
+    row.background = ts.background;
+    row.port = ts.port;
+    row.scaleUp = executor.scaleUp && executor.scaleUp->SameServer(ts.src, ts.dst);
+    size_t kept = 0;
+    for (const auto& [code, frames] : r.paths)
+    {
+        if (kept == paths.size())
+        {
+            paths.emplace_back();
+        }
+        std::vector<uint32_t>& links = paths[kept].first;
+        links.reserve(8); // one allocation for a path of up to 8 links, not 1, 2, 4, 8
+        if (built.fabric.DecodePath(ts.src, code, links) &&
+            (graph.links[links.back()].a == ts.dst || graph.links[links.back()].b == ts.dst))
+        {
+            paths[kept++].second = frames;
+        }
+    }
+    paths.resize(kept);
+    row.paths = std::move(paths);
+    // Ideal: the transfer alone on its best path. Posted as one message: the closed form.
+    // Split over several messages (QP scaling): the NIC interleaves their packets
+    // round-robin, so the ideal is that packet sequence through the path's recurrence.
+    // Inside a server: the scale-up domain's latency plus the bytes at its rate.
+    if (row.scaleUp)
+    {
+        row.idealFctPs = executor.scaleUp->IdealFctPs(ts.bytes);
+    }
+    else if (r.messages.size() > 1)
+    {
+        row.idealFctPs = built.fabric.IdealFctPsOfPackets(
+            ts.src, ts.dst, RoundRobinPackets(r.messages, spec.nic.mtuBytes), framing);
+    }
+    else
+    {
+        row.idealFctPs = src.IdealFctPs(ts.src, ts.dst, ts.bytes);
+    }
+    if (row.finished)
+    {
+        row.finishPs = when.deliveredPs;
+        row.fctPs = when.deliveredPs - when.startPs;
+        row.slowdown = static_cast<double>(row.fctPs) / static_cast<double>(row.idealFctPs);
+        lastCompletion = std::max(lastCompletion, when.deliveredPs);
+    }
+    if (when.acknowledgedPs != kNoTime)
+    {
+        row.acknowledged = true;
+        row.fctSenderPs = when.acknowledgedPs - when.startPs;
+        lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
+    }
+}
+
+} // namespace
+
 void
 AppendFlowRows(const RowSources& src,
                uint64_t first,
                uint64_t last,
                std::vector<FlowRow>& rows,
                uint64_t& lastCompletion,
-               bool keepRecords)
+               bool keepRecords,
+               size_t reuse)
 {
-    const ScenarioSpec& spec = src.spec;
-    const TopologyGraph& graph = src.graph;
-    const BuiltFabric& built = src.built;
-    const Executor& executor = src.executor;
     const Framing framing = src.DataFraming();
+    const size_t at = rows.size() - std::min(reuse, rows.size());
     for (uint64_t id = first; id < last; ++id)
     {
         const auto t = static_cast<uint32_t>(id);
-        const TransferSpec& ts = src.transfer(t);
-        // When: from the executor's trace sources. QP counters: from its record, counts of
-        // messages still in progress included (an unfinished transfer's retransmissions are
-        // what explains it).
-        const MetricsSink::TransferTimes& when = src.sink.Times(t);
-        // A finished transfer's record as it is (no copy of its path and message lists); an
-        // unfinished one's with the counts of its messages in progress.
-        const TransferRecord& held = executor.exec->GetRecord(t);
-        TransferRecord pending;
-        if (!(held.recvDone && held.sendDone))
+        const size_t k = at + (id - first);
+        const bool fresh = k == rows.size();
+        if (fresh)
         {
-            pending = executor.exec->RecordWithPending(t);
+            rows.emplace_back();
         }
-        const TransferRecord& r = held.recvDone && held.sendDone ? held : pending;
-        FlowRow row;
-        row.id = ts.externalId;
-        row.src = ts.src;
-        row.dst = ts.dst;
-        row.bytes = ts.bytes;
-        row.started = when.startPs != kNoTime;
-        row.finished = when.deliveredPs != kNoTime;
-        row.startPs = row.started ? when.startPs : 0;
-        row.deliveredBytes = executor.exec->DeliveredBytes(t);
-        row.qps = r.qps;
-        row.entropy = r.entropy;
-        row.retxPackets = r.retxPackets;
-        row.retxBytes = r.retxBytes;
-        row.retxTimeoutPackets = r.retxTimeoutPackets;
-        row.oooPackets = r.oooPackets;
-        row.reorderMax = r.reorderMax;
-        row.reorderMean =
-            r.oooPackets ? static_cast<double>(r.reorderSum) / static_cast<double>(r.oooPackets) : 0;
-        row.naks = r.naks;
-        row.spuriousRetx = r.duplicates;
-        row.pktsSent = r.pktsSent;
-        row.pktsReceived = r.pktsReceived;
-        row.pktsInFlight = static_cast<int64_t>(r.pktsSent) - static_cast<int64_t>(r.pktsReceived);
-        for (int k = 0; k < kDropReasons; ++k)
-        {
-            row.pktsDropped[k] = r.pktsDropped[k];
-            row.pktsInFlight -= static_cast<int64_t>(r.pktsDropped[k]);
-        }
-        row.collective = ts.collective;
-        row.step = ts.step;
-        row.channel = ts.channel;
-        row.job = ts.collective >= 0 ? src.collective(ts.collective).job : -1;
-        row.background = ts.background;
-        row.port = ts.port;
-        row.scaleUp = executor.scaleUp && executor.scaleUp->SameServer(ts.src, ts.dst);
-        for (const auto& [code, frames] : r.paths)
-        {
-            std::vector<uint32_t> links;
-            links.reserve(8); // one allocation for a path of up to 8 links, not 1, 2, 4, 8
-            if (built.fabric.DecodePath(ts.src, code, links) &&
-                (graph.links[links.back()].a == ts.dst || graph.links[links.back()].b == ts.dst))
-            {
-                row.paths.emplace_back(std::move(links), frames);
-            }
-        }
-        // Ideal: the transfer alone on its best path. Posted as one message: the closed form.
-        // Split over several messages (QP scaling): the NIC interleaves their packets
-        // round-robin, so the ideal is that packet sequence through the path's recurrence.
-        // Inside a server: the scale-up domain's latency plus the bytes at its rate.
-        if (row.scaleUp)
-        {
-            row.idealFctPs = executor.scaleUp->IdealFctPs(ts.bytes);
-        }
-        else if (r.messages.size() > 1)
-        {
-            row.idealFctPs = built.fabric.IdealFctPsOfPackets(
-                ts.src, ts.dst, RoundRobinPackets(r.messages, spec.nic.mtuBytes), framing);
-        }
-        else
-        {
-            row.idealFctPs = src.IdealFctPs(ts.src, ts.dst, ts.bytes);
-        }
-        if (row.finished)
-        {
-            row.finishPs = when.deliveredPs;
-            row.fctPs = when.deliveredPs - when.startPs;
-            row.slowdown = static_cast<double>(row.fctPs) / static_cast<double>(row.idealFctPs);
-            lastCompletion = std::max(lastCompletion, when.deliveredPs);
-        }
-        if (when.acknowledgedPs != kNoTime)
-        {
-            row.acknowledged = true;
-            row.fctSenderPs = when.acknowledgedPs - when.startPs;
-            lastCompletion = std::max(lastCompletion, when.acknowledgedPs);
-        }
-        rows.push_back(std::move(row));
+        FillFlowRow(src, framing, t, rows[k], lastCompletion, fresh);
         // Its paths and messages are in the row now: free them before the next row is built,
         // so the two copies of a transfer's results are not held for every transfer at once.
         if (!keepRecords)
         {
-            executor.exec->ReleaseRecord(t);
+            src.executor.exec->ReleaseRecord(t);
         }
     }
+    rows.resize(at + (last - first));
 }
 
 namespace

@@ -286,8 +286,10 @@ void
 WholeRows::Add(uint64_t last, bool releaseTimes)
 {
     const uint64_t first = m_next;
-    m_chunk.clear();
-    AppendFlowRows(m_src, first, last, m_chunk, m_lastCompletion);
+    // The previous range's rows overwritten: their path lists' storage reused, so a unit
+    // retiring during the run allocates none for most rows (a heap the simulation's small
+    // objects share).
+    AppendFlowRows(m_src, first, last, m_chunk, m_lastCompletion, false, m_chunk.size());
     ApplyFairShare(m_src, m_chunk.data(), first, last);
     m_slim.clear();
     for (const FlowRow& f : m_chunk)
