@@ -233,7 +233,7 @@ TEST_CASE("fast mode, steady rule: iterations in which LetFlow drew a port at ra
 }
 
 TEST_CASE("fast mode, sampled rule: LetFlow settling its flowlets is not sampled in its "
-          "transient; its fixed point is replayed, equal to packet mode",
+          "transient and its fixed point is replayed equal to packet mode",
           "[component][fast-mode]")
 {
     // bench/iterations.toml's ring at 4 MiB under LetFlow, seed 2, no compute time: LetFlow
