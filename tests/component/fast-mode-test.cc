@@ -87,6 +87,18 @@ CheckSameLinkCounters(const tusk::RunResult& f, const tusk::RunResult& p)
     }
 }
 
+/** Every metric tusk validate-fast compares (CCT, iteration time, mean and p99 FCT, per job)
+ *  of fast run `f` within `tolerance` (relative) of packet run `p`'s. */
+void
+CheckFastWithin(const tusk::RunResult& p, const tusk::RunResult& f, double tolerance)
+{
+    for (const auto& m : tusk::CompareFastMetrics(p, f))
+    {
+        INFO(m.metric << " " << m.job << ": packet " << m.packet << " fast " << m.fast);
+        CHECK(std::fabs(m.RelativeDifference()) <= tolerance);
+    }
+}
+
 } // namespace
 
 TEST_CASE("fast mode, exact rule: a job with compute time between iterations on an ECMP "
@@ -186,11 +198,7 @@ TEST_CASE("fast mode, steady rule: round-robin spraying with no compute time is 
     // iterations simulated.
     CHECK(f.fast.replayedSteady >= n - 2 - 1);
     CHECK(f.fast.fallbacks.count("steady_random_draws") == 0);
-    for (const auto& m : tusk::CompareFastMetrics(p, f))
-    {
-        INFO(m.metric << " " << m.job << ": packet " << m.packet << " fast " << m.fast);
-        CHECK(std::fabs(m.RelativeDifference()) <= 0.05);
-    }
+    CheckFastWithin(p, f, 0.05);
 }
 
 TEST_CASE("fast mode, steady rule: iterations in which LetFlow drew a port at random are "
@@ -225,11 +233,7 @@ TEST_CASE("fast mode, steady rule: iterations in which LetFlow drew a port at ra
     CHECK(f.fast.replayedSteady == 0);
     CHECK(f.fast.replayedSampled > 0);
     CHECK(f.fast.replayedSampled + f.fast.simulated == n);
-    for (const auto& m : tusk::CompareFastMetrics(p, f))
-    {
-        INFO(m.metric << " " << m.job << ": packet " << m.packet << " fast " << m.fast);
-        CHECK(std::fabs(m.RelativeDifference()) <= 0.05);
-    }
+    CheckFastWithin(p, f, 0.05);
 }
 
 TEST_CASE("fast mode, sampled rule: LetFlow settling its flowlets is not sampled in its "
@@ -258,11 +262,7 @@ TEST_CASE("fast mode, sampled rule: LetFlow settling its flowlets is not sampled
     }
     CHECK(f.fast.replayedSampled == 0);
     CHECK(f.fast.replayedSteady > 0);
-    for (const auto& m : tusk::CompareFastMetrics(p, f))
-    {
-        INFO(m.metric << " " << m.job << ": packet " << m.packet << " fast " << m.fast);
-        CHECK(std::fabs(m.RelativeDifference()) <= 0.05);
-    }
+    CheckFastWithin(p, f, 0.05);
 }
 
 TEST_CASE("fast mode, sampled rule: per-packet random spraying whose iterations never agree "
@@ -293,11 +293,7 @@ TEST_CASE("fast mode, sampled rule: per-packet random spraying whose iterations 
     CHECK(f.fast.replayedSteady == 0);
     CHECK(f.fast.replayedSampled >= n - 2 * 4 - 3);
     CHECK(f.fast.replayedSampled + f.fast.simulated == n);
-    for (const auto& m : tusk::CompareFastMetrics(p, f))
-    {
-        INFO(m.metric << " " << m.job << ": packet " << m.packet << " fast " << m.fast);
-        CHECK(std::fabs(m.RelativeDifference()) <= 0.05);
-    }
+    CheckFastWithin(p, f, 0.05);
     // The replays cycle through the pool: the replayed iterations' FCTs, transfer by transfer,
     // are more than one of the samples' (one sample repeated would give one).
     REQUIRE(f.flows.size() % n == 0);
@@ -351,11 +347,7 @@ TEST_CASE("fast mode, sampled rule: a job whose iterations alternate traffic kee
     // which comes two iterations in three), then both patterns replay.
     CHECK(f.fast.replayedSampled >= n / 3);
     CHECK(f.fast.replayedSampled + f.fast.simulated == n);
-    for (const auto& m : tusk::CompareFastMetrics(p, f))
-    {
-        INFO(m.metric << " " << m.job << ": packet " << m.packet << " fast " << m.fast);
-        CHECK(std::fabs(m.RelativeDifference()) <= 0.05);
-    }
+    CheckFastWithin(p, f, 0.05);
 }
 
 TEST_CASE("fast mode: the iteration a run's stop time falls in is simulated, and the stopped "
