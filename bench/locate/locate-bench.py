@@ -87,7 +87,10 @@ def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False, path_tel
          "[nic]", 'receiver = "selective-repeat"', "[lb]", 'policy = "ecmp"']
     if telemetry:  # paths.csv and ar.csv: tusk locate ranks from them (docs/locate.md)
         s += ["[output]", "path_telemetry = %s" % path_telemetry, "ar_telemetry = true"]
-    s += ["[workload]"]
+    # A frame lost at a transfer's tail (the loss cases) is resent after the NIC's
+    # retransmission timeout, 67 ms by default as on RoCE NICs (nic.rto_us): the watchdog
+    # waits longer than that instead of stopping such a run at its default 20 ms.
+    s += ["[workload]", "watchdog_ms = 100"]
     if workload == "permutation":
         rng = random.Random(seed)
         s.append('kind = "flows"')
@@ -102,10 +105,7 @@ def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False, path_tel
                       "bytes = %d" % nbytes, "start_us = %.3f" % (r * 40 + rng.uniform(0, 5))]
     else:
         ring = min(64, hosts // (k // 2))
-        # A frame lost at a transfer's tail (the loss cases) is resent after the NIC's
-        # retransmission timeout, 67 ms by default as on RoCE NICs (nic.rto_us): the watchdog
-        # waits longer than that instead of stopping such a run at its default 20 ms.
-        s += ['kind = "jobs"', "watchdog_ms = 100", "[[jobs]]", 'name = "dp"', "ranks = %d" % hosts,
+        s += ['kind = "jobs"', "[[jobs]]", 'name = "dp"', "ranks = %d" % hosts,
               "tp = %d" % (hosts // ring), "[[jobs.collectives]]", 'kind = "all-reduce"',
               'group = "dp"', "bytes = %d" % (nbytes * ring)]
     return "\n".join(s) + "\n"

@@ -221,6 +221,36 @@ TEST_CASE("locate: flows to or from aggregation endpoints are not evidence about
                       Catch::Contains("not at the flow's destination host7"));
 }
 
+TEST_CASE("locate: a manifest that is not valid JSON is refused naming it and a missing one "
+          "is noted",
+          "[locate]")
+{
+    // A damaged manifest once read as none: the MTU and link rates the fit assumes changed
+    // silently, and with them the ranking.
+    const std::string links = "link_id,from,to\n0,host0,leaf0\n0,leaf0,host0\n1,host1,leaf0\n"
+                              "1,leaf0,host1\n";
+    const std::string flows = "flow_id,src,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                              "0,0,1,1000,0,10,5,0>1\n";
+    {
+        std::istringstream f(flows), l(links), m("{\"scenario\": ");
+        CHECK_THROWS_WITH(
+            ReadObservations(f, "flows.csv", l, "links.csv", &m, "run/manifest.json"),
+            Catch::Contains("run/manifest.json") && Catch::Contains("not valid JSON"));
+    }
+    {
+        std::istringstream f(flows), l(links), m("{\"scenario\": {\"nic\": {\"mtu_bytes\": 1024}}}");
+        const auto obs = ReadObservations(f, "flows.csv", l, "links.csv", &m);
+        CHECK(obs.haveManifest);
+        CHECK(obs.mtuBytes == 1024);
+    }
+    {
+        std::istringstream f(flows), l(links);
+        const auto obs = ReadObservations(f, "flows.csv", l, "links.csv", nullptr);
+        CHECK(!obs.haveManifest);
+        CHECK(obs.mtuBytes == 0); // unknown: the signals take 4096
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Signals
 

@@ -680,6 +680,13 @@ RunCommand(const CommandOptions& options, std::ostream& out)
     nlohmann::json failedRuns = nlohmann::json::array();
     for (size_t k = 0; k < runs.size(); ++k)
     {
+        if (!runs[k].haveManifest)
+        {
+            notRunOk += fmt::format("note: {}: no manifest.json: the MTU is taken as 4096 B and "
+                                    "the links' configured rates are unknown (no capacity "
+                                    "estimate)\n",
+                                    dirs[k]);
+        }
         if (!runs[k].status.empty() && runs[k].status != "ok")
         {
             notRunOk += fmt::format("note: {}: the run failed (manifest status \"{}\"{}{}); "
@@ -721,8 +728,8 @@ RunCommand(const CommandOptions& options, std::ostream& out)
         auto doc = nlohmann::json::parse(v.json);
         doc["failed_runs"] = failedRuns;
         v.json = doc.dump(2) + "\n";
-        v.text = notRunOk + v.text;
     }
+    v.text = notRunOk + v.text;
     if (v.evidence != "flows" && o.method != "bayes")
     {
         // Said on stderr: stdout may be one JSON document (--json).

@@ -59,17 +59,20 @@ ReadLinks(const std::string& path, std::istream& in)
 
 /** What tusk locate takes from manifest.json: the NIC MTU and the configured link rates. */
 void
-ReadManifest(std::istream& in, Observations& obs)
+ReadManifest(std::istream& in, const std::string& file, Observations& obs)
 {
     nlohmann::json m;
     try
     {
         m = nlohmann::json::parse(in);
     }
-    catch (const std::exception&)
+    catch (const nlohmann::json::parse_error& e)
     {
-        return;
+        // A damaged manifest would silently change the MTU and link rates the fit assumes.
+        throw InputError(file, 0, "", std::string("not valid JSON (") + e.what() +
+                                          "): tusk run writes it whole; restore it or run again");
     }
+    obs.haveManifest = true;
     // Only the NIC's MTU and the links' configured rates: not the scenario's failures, not
     // the summary, not the rates links.csv says the links ended with.
     if (m.is_object())
@@ -319,8 +322,10 @@ ReadObservations(const std::string& resultsDir)
     {
         throw InputError(links ? flowsFile : linksFile, 0, "", "cannot open the file");
     }
-    std::ifstream manifest((dir / "manifest.json").string());
-    return ReadObservations(flows, flowsFile, links, linksFile, manifest ? &manifest : nullptr);
+    const std::string manifestFile = (dir / "manifest.json").string();
+    std::ifstream manifest(manifestFile);
+    return ReadObservations(flows, flowsFile, links, linksFile, manifest ? &manifest : nullptr,
+                            manifestFile);
 }
 
 Observations
@@ -328,14 +333,15 @@ ReadObservations(std::istream& flows,
                  const std::string& flowsFile,
                  std::istream& links,
                  const std::string& linksFile,
-                 std::istream* manifest)
+                 std::istream* manifest,
+                 const std::string& manifestFile)
 {
     Observations obs;
     obs.flowsFile = flowsFile;
     obs.links = ReadLinks(linksFile, links);
     if (manifest)
     {
-        ReadManifest(*manifest, obs);
+        ReadManifest(*manifest, manifestFile, obs);
     }
 
     CsvReader csv(obs.flowsFile, flows);

@@ -140,6 +140,7 @@ struct Observations
     /** The manifest's `status` ("ok", "failed", ...; empty = unknown) and `failure` (why). */
     std::string status;
     std::string failure;
+    bool haveManifest = false; //!< manifest.json was read (else the MTU is 4096, rates unknown)
     double horizonUs = 0.0;                //!< latest finish or start seen: unfinished flows end here
     /** Several runs pooled (PoolObservations): each run's horizon on the pooled time line
      *  (its unfinished flows end there, not at the last run's); empty for one run. */
@@ -150,7 +151,8 @@ struct Observations
  * \brief Read RESULTS_DIR/flows.csv (with `path` and/or `paths` columns) and the names of
  * RESULTS_DIR/links.csv (`link_id`, `from`, `to`); from manifest.json, when they are there,
  * the MTU (`scenario.nic.mtu_bytes`) and the configured link rates
- * (`scenario.topology.host_link_gbps`, `fabric_link_gbps`): nothing else of the manifest.
+ * (`scenario.topology.host_link_gbps`, `fabric_link_gbps`): nothing else of the manifest. A
+ * manifest that is not valid JSON is an InputError; a missing one leaves `haveManifest` false.
  *
  * Rows whose path is empty (transfers inside a server) are counted in `skippedFlows`; rows
  * to or from an aggregation endpoint (a host links.csv does not name) in
@@ -163,14 +165,15 @@ Observations ReadObservations(const std::string& resultsDir);
 
 /**
  * \brief ReadObservations of contents: flows.csv and links.csv (named `flowsFile` and
- * `linksFile` in messages) and manifest.json (nullptr: none).
- * \throws ns3::InputError as ReadObservations
+ * `linksFile` in messages) and manifest.json (nullptr: none; named `manifestFile`).
+ * \throws ns3::InputError as ReadObservations, and for a manifest that is not valid JSON
  */
 Observations ReadObservations(std::istream& flows,
                               const std::string& flowsFile,
                               std::istream& links,
                               const std::string& linksFile,
-                              std::istream* manifest);
+                              std::istream* manifest,
+                              const std::string& manifestFile = "manifest.json");
 
 /** Whether a host is at one end of `link` (`host<N>`, `p2.host<N>`). */
 bool IsHostLink(const DirectedLink& link);
