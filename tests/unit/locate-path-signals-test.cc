@@ -596,16 +596,26 @@ TEST_CASE("locate paths: per-route paths.csv rows are a QP's siblings, its lost 
     const LinkIndex links = TwoPathFabric();
     const std::string header = "src,dst,qpn,entropy,packets,bytes,retx_packets,rtt_samples,"
                                "rtt_min_us,rtt_median_us,rtt_p99_us,ecn_acks,trims,nacks,"
-                               "timeouts,losses,paths,traced_path,route\n";
+                               "timeouts,losses,paths,traced_path,route,first_us,last_us\n";
+    // Side by side: arrivals over [0, 100] and [10, 90] µs.
     const std::string viaA =
-        "0,4,1,49152,30,122880,0,30,5.5,5.7,6.0,0,0,0,0,0,0>4>6>8:30,,0>4>6>8\n";
+        "0,4,1,49152,30,122880,0,30,5.5,5.7,6.0,0,0,0,0,0,0>4>6>8:30,,0>4>6>8,0,100\n";
     const std::string viaB =
-        "0,4,1,49152,10,40960,0,10,4.5,4.8,5.1,0,0,0,0,0,0>5>7>8:10,,0>5>7>8\n";
-    const std::string lost = "0,4,1,49152,4,16384,0,0,0,0,0,0,0,0,0,4,,,\n";
+        "0,4,1,49152,10,40960,0,10,4.5,4.8,5.1,0,0,0,0,0,0>5>7>8:10,,0>5>7>8,10,90\n";
+    const std::string lost = "0,4,1,49152,4,16384,0,0,0,0,0,0,0,0,0,4,,,,,\n";
     auto read = [&](const std::string& text) {
         std::istringstream in(text);
         return ReadPathObservations(in, "paths.csv", links);
     };
+    // A per-route file without the arrival spans or the losses: refused (read as absent, the
+    // routes would count as side by side and the losses as none, whatever they were).
+    for (const std::string& col : {",first_us", ",last_us", ",losses"})
+    {
+        std::string h = header;
+        h.erase(h.find(col), col.size());
+        CHECK_THROWS_WITH(read(h + viaA),
+                          Catch::Contains(col.substr(1)) && Catch::Contains("per-route"));
+    }
     const auto rows = read(header + viaA + viaB + lost);
     REQUIRE(rows.size() == 3);
     // The two routes: one path each, compared with each other (one entropy, two siblings).
@@ -637,7 +647,7 @@ TEST_CASE("locate paths: per-route paths.csv rows are a QP's siblings, its lost 
     }
     // One route per row: a row whose `paths` is not its route, or a route twice, is refused.
     const std::string wrong =
-        "0,4,1,49152,10,40960,0,10,4.5,4.8,5.1,0,0,0,0,0,0>4>6>8:10,,0>5>7>8\n";
+        "0,4,1,49152,10,40960,0,10,4.5,4.8,5.1,0,0,0,0,0,0>4>6>8:10,,0>5>7>8,0,100\n";
     CHECK_THROWS_WITH(read(header + viaA + wrong),
                       "paths.csv:3: paths: expected the row's route alone (LINK>...:FRAMES with "
                       "the links of `route`)");

@@ -433,6 +433,18 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
     const auto cRoute = csv.Find("route");
     const auto cFirst = csv.Find("first_us"); // per route: its arrival span
     const auto cLast = csv.Find("last_us");
+    if (cRoute)
+    {
+        // Every per-route file tusk wrote has them (the arrival spans since the route rows'
+        // first day, the losses before those); read as absent, a QP's routes would count as
+        // used side by side and its lost copies as none, and --evidence auto would compare
+        // what it must not.
+        const std::string perRoute = "a column of per-route paths.csv (a `route` column; "
+                                     "docs/results-format.md, \"paths.csv\")";
+        csv.Require("first_us", perRoute);
+        csv.Require("last_us", perRoute);
+        csv.Require("losses", perRoute);
+    }
     // One row per (src, dst, qpn, entropy[, route]): a second would count that path's
     // evidence twice.
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t, std::string>, unsigned> rowOf;
