@@ -645,6 +645,43 @@ TEST_CASE("a TOML syntax error gives toml++'s line", "[unit][scenario]")
     CHECK(e.Line() == 5);
 }
 
+TEST_CASE("a TOML syntax error is explained in the terms of the mistake and names the key",
+          "[unit][scenario]")
+{
+    // A bare word where a name is meant: toml++ reads `two` as a misspelt boolean.
+    ns3::InputError e = LoadError("name = \"x\"\n[topology]\nkind = \"leaf-spine\"\nspines = two\n");
+    CHECK(e.Line() == 4);
+    CHECK(e.Key() == "topology.spines");
+    CHECK(Contains(e.Message(), "`two` is not a TOML value"));
+    CHECK(Contains(e.Message(), "spines = \"two\""));
+    CHECK(Contains(e.Message(), "the parser said: Error while parsing boolean"));
+
+    e = LoadError("[topology]\nkind = fat-tree # the paper's\n");
+    CHECK(e.Key() == "topology.kind");
+    CHECK(Contains(e.Message(), "kind = \"fat-tree\""));
+
+    e = LoadError("[output]\npcap = True\n");
+    CHECK(Contains(e.Message(), "`True` is not a TOML boolean: write true or false"));
+    e = LoadError("[output]\npcap = yes\n");
+    CHECK(Contains(e.Message(), "`yes` is not a TOML boolean"));
+
+    // A number with its unit written bare, in the second [[jobs]] table.
+    e = LoadError("[[jobs]]\ncompute_us = 5\n[[jobs]]\ncompute_us = 10us\n");
+    CHECK(e.Line() == 4);
+    CHECK(e.Key() == "jobs[1].compute_us");
+    CHECK(Contains(e.Message(), "`10us` is a number with a unit"));
+
+    e = LoadError("[workload]\nbytes = 1,000\n");
+    CHECK(Contains(e.Message(), "TOML groups digits with underscores (1_000)"));
+
+    // A line that is not `key = value` says so; one the hints do not fit keeps the parser's words.
+    e = LoadError("[topology]\nspines 2\n");
+    CHECK(e.Key().empty());
+    CHECK(Contains(e.Message(), "expected `key = value`, got `spines 2`"));
+    e = LoadError("[topology]\nspines = [1, 2\n");
+    CHECK(e.Message().rfind("TOML syntax error: Error while parsing array", 0) == 0);
+}
+
 TEST_CASE("types and ranges are checked", "[unit][scenario]")
 {
     struct Case

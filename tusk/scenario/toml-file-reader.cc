@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace tusk
@@ -52,6 +53,159 @@ TomlFileReader::TomlFileReader(std::string file, std::optional<std::string> text
 {
 }
 
+namespace
+{
+
+/** Line `line` (1-based) of `text`, without its end of line; "" past the end. */
+std::string
+LineOfText(const std::string& text, unsigned line)
+{
+    std::istringstream in(text);
+    std::string s;
+    for (unsigned i = 1; std::getline(in, s); ++i)
+    {
+        if (i == line)
+        {
+            if (!s.empty() && s.back() == '\r')
+            {
+                s.pop_back();
+            }
+            return s;
+        }
+    }
+    return "";
+}
+
+std::string
+Trim(const std::string& s)
+{
+    const auto b = s.find_first_not_of(" \t");
+    if (b == std::string::npos)
+    {
+        return "";
+    }
+    return s.substr(b, s.find_last_not_of(" \t") + 1 - b);
+}
+
+/** The dotted path of the table the lines before `line` opened: "topology",
+ *  "jobs[1]" for the second [[jobs]], "" at the top level. */
+std::string
+TableBefore(const std::string& text, unsigned line)
+{
+    std::istringstream in(text);
+    std::string s;
+    std::string table;
+    std::map<std::string, unsigned> arrays; // [[name]] seen so far
+    for (unsigned i = 1; i < line && std::getline(in, s); ++i)
+    {
+        const std::string t = Trim(s);
+        if (t.rfind("[[", 0) == 0 && t.find("]]") != std::string::npos)
+        {
+            const std::string name = Trim(t.substr(2, t.find("]]") - 2));
+            table = name + "[" + std::to_string(arrays[name]++) + "]";
+        }
+        else if (t.rfind('[', 0) == 0 && t.find(']') != std::string::npos)
+        {
+            table = Trim(t.substr(1, t.find(']') - 1));
+        }
+    }
+    return table;
+}
+
+bool
+IsWord(const std::string& v)
+{
+    return !v.empty() && std::isalpha(static_cast<unsigned char>(v[0])) &&
+           std::all_of(v.begin(), v.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                      c == '.';
+           });
+}
+
+} // namespace
+
+TomlSyntaxHint
+ExplainTomlSyntaxError(const std::string& text, unsigned line, const std::string& description)
+{
+    TomlSyntaxHint h;
+    h.message = "TOML syntax error: " + description;
+    const std::string l = LineOfText(text, line);
+    const std::string t = Trim(l);
+    if (t.empty() || t[0] == '[' || t[0] == '#')
+    {
+        return h;
+    }
+    const auto eq = t.find('=');
+    if (eq == std::string::npos)
+    {
+        h.message = "TOML syntax error: expected `key = value`, got `" + t +
+                    "` (the parser said: " + description + ")";
+        return h;
+    }
+    const std::string key = Trim(t.substr(0, eq));
+    std::string value = Trim(t.substr(eq + 1));
+    if (const auto hash = value.find(" #"); hash != std::string::npos && value[0] != '"' &&
+                                            value[0] != '\'')
+    {
+        value = Trim(value.substr(0, hash));
+    }
+    if (key.empty() || !std::all_of(key.begin(), key.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                   c == '.' || c == '"';
+        }))
+    {
+        return h;
+    }
+    const std::string table = TableBefore(text, line);
+    h.key = table.empty() ? key : table + "." + key;
+    std::string hint;
+    static const std::vector<std::string> kBooleanWords = {"True", "False", "TRUE", "FALSE",
+                                                           "yes",  "no",    "on",   "off",
+                                                           "Yes",  "No",    "On",   "Off"};
+    if (std::find(kBooleanWords.begin(), kBooleanWords.end(), value) != kBooleanWords.end())
+    {
+        hint = "`" + value + "` is not a TOML boolean: write true or false (lower case)";
+    }
+    else if (IsWord(value))
+    {
+        hint = "`" + value +
+               "` is not a TOML value (a number, true or false, a quoted string, an array "
+               "or a table); a name is quoted: " +
+               key + " = \"" + value + "\"";
+    }
+    else if (!value.empty() && std::isdigit(static_cast<unsigned char>(value[0])))
+    {
+        const auto unit = std::find_if(value.begin(), value.end(), [](char c) {
+            return std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E';
+        });
+        if (value.find(',') != std::string::npos &&
+            std::all_of(value.begin(), value.end(),
+                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)) ||
+                                            c == ','; }))
+        {
+            hint = "`" + value + "`: TOML groups digits with underscores (" + [&] {
+                std::string v = value;
+                std::replace(v.begin(), v.end(), ',', '_');
+                return v;
+            }() + "), not commas";
+        }
+        else if (unit != value.end())
+        {
+            hint = "`" + value +
+                   "` is a number with a unit: where the key takes units, write it as a "
+                   "quoted string (" +
+                   key + " = \"" + value +
+                   "\"; docs/scenario-format.md lists those keys), else as a plain number in "
+                   "the unit the key's name gives";
+        }
+    }
+    if (!hint.empty())
+    {
+        h.message = "TOML syntax error: " + hint + " (the parser said: " + description + ")";
+    }
+    return h;
+}
+
 toml::table
 ParseTomlText(const std::string& text, const std::string& file)
 {
@@ -61,8 +215,9 @@ ParseTomlText(const std::string& text, const std::string& file)
     }
     catch (const toml::parse_error& e)
     {
-        throw InputError(file, static_cast<unsigned>(e.source().begin.line), "",
-                         "TOML syntax error: " + std::string(e.description()));
+        const auto line = static_cast<unsigned>(e.source().begin.line);
+        const TomlSyntaxHint h = ExplainTomlSyntaxError(text, line, std::string(e.description()));
+        throw InputError(file, line, h.key, h.message);
     }
 }
 

@@ -23,6 +23,26 @@ namespace tusk
  */
 toml::table ParseTomlText(const std::string& text, const std::string& file);
 
+/** What a TOML syntax error means to a scenario's author: the full key of the line (""
+ *  when the line is not `key = value`) and a message that starts "TOML syntax error: ". */
+struct TomlSyntaxHint
+{
+    std::string key;
+    std::string message;
+};
+
+/**
+ * \brief Explain toml++'s `description` of a syntax error on line `line` (1-based) of
+ * `text` in the terms of the mistakes authors make: a bare word where a quoted string is
+ * meant (`kind = fat-tree`), a capitalised or yes/no boolean, a number with a unit written
+ * bare (`10us`), digits grouped with commas. The parser's own words are kept after the
+ * hint; a line that fits no such case keeps them alone. The key is the line's, prefixed by
+ * the table the lines before it opened (`jobs[1].compute_us` for the second [[jobs]]).
+ */
+TomlSyntaxHint ExplainTomlSyntaxError(const std::string& text,
+                                      unsigned line,
+                                      const std::string& description);
+
 /** A TOML bare key: letters, digits, '_' and '-'. */
 bool IsBareKey(const std::string& key);
 
