@@ -58,16 +58,14 @@ RowSources::IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes) const
 namespace
 {
 
-/** flows.csv's row of transfer `t` into `row`: a default-constructed row (`fresh`), or an
- *  earlier row whose fields are all set anew and whose path lists' storage is reused
- *  (AppendFlowRows). */
+/** flows.csv's row of transfer `t` into `row`, which may hold an earlier transfer's row: its
+ *  fields are all set anew and its path lists' storage is reused (AppendFlowRows). */
 void
 FillFlowRow(const RowSources& src,
             const Framing& framing,
             uint32_t t,
             FlowRow& row,
-            uint64_t& lastCompletion,
-            bool fresh)
+            uint64_t& lastCompletion)
 {
     const ScenarioSpec& spec = src.spec;
     const TopologyGraph& graph = src.graph;
@@ -88,10 +86,7 @@ FillFlowRow(const RowSources& src,
     }
     const TransferRecord& r = held.recvDone && held.sendDone ? held : pending;
     decltype(row.paths) paths = std::move(row.paths); // its lists' storage, refilled below
-    if (!fresh)
-    {
-        row = FlowRow();
-    }
+    row = FlowRow();
     row.id = ts.externalId;
     row.src = ts.src;
     row.dst = ts.dst;
@@ -192,12 +187,11 @@ AppendFlowRows(const RowSources& src,
     {
         const auto t = static_cast<uint32_t>(id);
         const size_t k = at + (id - first);
-        const bool fresh = k == rows.size();
-        if (fresh)
+        if (k == rows.size())
         {
             rows.emplace_back();
         }
-        FillFlowRow(src, framing, t, rows[k], lastCompletion, fresh);
+        FillFlowRow(src, framing, t, rows[k], lastCompletion);
         // Its paths and messages are in the row now: free them before the next row is built,
         // so the two copies of a transfer's results are not held for every transfer at once.
         if (!keepRecords)
