@@ -95,3 +95,38 @@ TEST_CASE("slowdown quantiles over finished flows and the slowest collective",
     CHECK(s.lowerBoundUs == 8.0);
     CHECK(s.busbwGBps == 0.5);
 }
+
+TEST_CASE("a watchdog stop says why a frame waited for the retransmission timeout: out-of-order "
+          "discards under go-back-N or a loss",
+          "[unit][run]")
+{
+    ScenarioSpec spec;
+    spec.nic.rtoPs = 67'108'864'000; // 67.1 ms: a deployed NIC's Local ACK Timeout
+    spec.nic.receiver = "go-back-n";
+    RunSummary summary;
+    summary.oooPackets = 1'057'667;
+    const uint64_t watchdogPs = 20'000'000'000; // 20 ms
+
+    // Spraying over go-back-N: no drop, arrivals discarded out of order.
+    std::string hint = WatchdogTimeoutHint(spec, summary, watchdogPs);
+    CHECK(hint.find("no frame was dropped") != std::string::npos);
+    CHECK(hint.find("discarded 1057667 out-of-order arrivals") != std::string::npos);
+    CHECK(hint.find("nic.receiver = \"selective-repeat\"") != std::string::npos);
+    CHECK(hint.find("nic.rto_us = 67108.864 us") != std::string::npos);
+
+    // A drop: the frame was lost, whatever else was reordered.
+    summary.drops = 1;
+    hint = WatchdogTimeoutHint(spec, summary, watchdogPs);
+    CHECK(hint.find("a frame lost without a NACK") != std::string::npos);
+    CHECK(hint.find("no frame was dropped") == std::string::npos);
+
+    // Selective repeat keeps what arrives out of order: not the go-back-N explanation.
+    summary.drops = 0;
+    spec.nic.receiver = "selective-repeat";
+    CHECK(WatchdogTimeoutHint(spec, summary, watchdogPs).find("a frame lost without a NACK") !=
+          std::string::npos);
+
+    // A timeout within the watchdog explains nothing about the stop.
+    spec.nic.rtoPs = watchdogPs;
+    CHECK(WatchdogTimeoutHint(spec, summary, watchdogPs).empty());
+}

@@ -169,6 +169,35 @@ HostsDownNote(const ScenarioSpec& spec, uint64_t atPs)
 
 } // namespace
 
+std::string
+WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary, uint64_t watchdogPs)
+{
+    if (spec.nic.rtoPs <= watchdogPs)
+    {
+        return "";
+    }
+    if (spec.nic.receiver == "go-back-n" && summary.drops == 0 && summary.oooPackets > 0)
+    {
+        // Nothing was lost: a go-back-N receiver discards what arrives out of order and NAKs
+        // once per expected PSN, so a discarded frame with no later arrival to NAK it (a
+        // message's tail, or an expected PSN already NAKed) waits for the retransmission timer.
+        return fmt::format(
+            "; no frame was dropped: the go-back-N receivers discarded {} out-of-order "
+            "arrivals, and a discarded frame that no later arrival NAKs (at a message's tail, "
+            "or after its expected PSN was NAKed once already) is resent only after the "
+            "retransmission timeout (nic.rto_us = {:.3f} us), longer than the watchdog; a "
+            "policy that reorders packets wants nic.receiver = "
+            "\"selective-repeat\" (or set nic.rto_us below the watchdog, workload.watchdog_ms)",
+            summary.oooPackets, spec.nic.rtoPs / 1e6);
+    }
+    // A lost frame with no NACK to recover it waits for the retransmission timer; when that
+    // timer is longer than the watchdog, the watchdog fires first.
+    return fmt::format("; the retransmission timeout (nic.rto_us = {:.3f} us) is longer than the "
+                       "watchdog: a frame lost without a NACK is resent only after it; set "
+                       "nic.rto_us below the watchdog (workload.watchdog_ms) or raise the watchdog",
+                       spec.nic.rtoPs / 1e6);
+}
+
 std::vector<PathClassRow>
 PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHosts)
 {
@@ -609,16 +638,8 @@ CollectResults(const ScenarioSpec& spec,
         {
             result.failure += "; " + line;
         }
-        if (spec.nic.rtoPs > static_cast<uint64_t>(timeout.Get().GetPicoSeconds()))
-        {
-            // A lost frame with no NACK to recover it waits for the retransmission timer; when
-            // that timer is longer than the watchdog, the watchdog fires first.
-            result.failure += fmt::format(
-                "; the retransmission timeout (nic.rto_us = {:.3f} us) is longer than the "
-                "watchdog: a frame lost without a NACK is resent only after it; set nic.rto_us "
-                "below the watchdog (workload.watchdog_ms) or raise the watchdog",
-                spec.nic.rtoPs / 1e6);
-        }
+        result.failure += WatchdogTimeoutHint(spec, result.summary,
+                                              static_cast<uint64_t>(timeout.Get().GetPicoSeconds()));
     }
     else if (!result.finished && spec.requireFinish)
     {

@@ -455,6 +455,19 @@ class FastMode
 void AddFlowCounters(RunSummary& s, const FlowRow& f);
 
 /** The headline numbers of `result` (RunSummary), computed once from its tables. */
+/**
+ * \brief What to add to a watchdog stop's message about the retransmission timeout: "" when
+ * nic.rto_us is not longer than the watchdog (`watchdogPs`, ps); when it is, why a frame may
+ * wait for it. A run with go-back-N receivers, no drop and out-of-order arrivals lost nothing:
+ * the receivers discarded what a reordering policy (spraying) delivered out of order and NAK
+ * once per expected PSN (GoBackNRecovery), so a discarded frame that no later arrival NAKs
+ * (a message's tail, an expected PSN NAKed already) waits for the timer;
+ * the hint says so and names nic.receiver = "selective-repeat". Otherwise: a frame lost
+ * without a NACK. Both name nic.rto_us and workload.watchdog_ms.
+ */
+std::string WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary,
+                                uint64_t watchdogPs);
+
 RunSummary Summarize(const RunResult& result, const std::string& policy,
                      uint64_t trimmedFrames);
 
