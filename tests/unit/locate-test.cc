@@ -251,6 +251,43 @@ TEST_CASE("locate: a manifest that is not valid JSON is refused naming it and a 
     }
 }
 
+TEST_CASE("locate: a UTF-8 byte-order mark before a CSV header is skipped and a UTF-16 one is "
+          "refused naming it",
+          "[locate]")
+{
+    // A spreadsheet saving "CSV UTF-8" writes EF BB BF first: the first column's name was read
+    // with it, and flows.csv was refused as "flow_id: missing column".
+    const std::string bom = "\xEF\xBB\xBF";
+    const std::string links = "link_id,from,to\n0,host0,leaf0\n0,leaf0,host0\n1,host1,leaf0\n"
+                              "1,leaf0,host1\n";
+    const std::string flows = "flow_id,src,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                              "0,0,1,1000,0,10,5,0>1\n";
+    std::istringstream f0(flows), l0(links);
+    const auto plain = ReadObservations(f0, "flows.csv", l0, "links.csv", nullptr);
+    std::istringstream f1(bom + flows), l1(bom + links);
+    const auto marked = ReadObservations(f1, "flows.csv", l1, "links.csv", nullptr);
+    REQUIRE(marked.flows.size() == plain.flows.size());
+    REQUIRE(marked.flows.size() == 1);
+    CHECK(marked.flows[0].src == plain.flows[0].src);
+    CHECK(marked.flows[0].dst == plain.flows[0].dst);
+    CHECK(marked.links.Links().size() == plain.links.Links().size());
+    // Only before the header: the same bytes later in the file are the field's.
+    {
+        std::istringstream f("src,flow_id,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                             "0,0,1,1000,0,10,5,0>1\n" +
+                             bom + "1,1,0,1000,0,10,5,1>0\n"),
+            l(links);
+        CHECK_THROWS_WITH(ReadObservations(f, "flows.csv", l, "links.csv", nullptr),
+                          Catch::Contains("flows.csv:3") && Catch::Contains("src"));
+    }
+    for (const std::string utf16 : {std::string("\xFF\xFE"), std::string("\xFE\xFF")})
+    {
+        std::istringstream f(utf16 + flows), l(links);
+        CHECK_THROWS_WITH(ReadObservations(f, "flows.csv", l, "links.csv", nullptr),
+                          Catch::Contains("flows.csv:1") && Catch::Contains("UTF-16 byte-order mark"));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Signals
 

@@ -129,11 +129,25 @@ ParseMethod(const std::string& name)
 }
 
 std::string
+Suspect::Reason() const
+{
+    const bool slow = Has(namedFor, NamedFor::Slow);
+    const bool lossy = Has(namedFor, NamedFor::Lossy);
+    return slow && lossy ? "slow+lossy" : slow ? "slow" : lossy ? "lossy" : "";
+}
+
+bool
+Suspect::NamedForLosses() const
+{
+    return Has(namedFor, NamedFor::Lossy);
+}
+
+std::string
 Suspect::Kind() const
 {
-    if (!reason.empty())
+    if (namedFor != NamedFor::None)
     {
-        return reason;
+        return Reason();
     }
     const bool s = 2 * slowFlows >= flows && slowFlows > 0;
     const bool l = 2 * lossyFlows >= flows && lossyFlows > 0;
