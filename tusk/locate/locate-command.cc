@@ -228,6 +228,17 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
                                sp.links.size(), names);
         }
     }
+    for (const FlowTie& t : r.ties)
+    {
+        if (t.named < shown)
+        {
+            out << fmt::format("rank {}: tied with {} (rank {}): the same {} slow or lossy flows "
+                               "cross both, which of the two it is those flows cannot say; "
+                               "ranked first for its fewer other flows ({} against {} in all)\n",
+                               t.named + 1, ClassName(obs, r.ranking[t.tied]), t.tied + 1,
+                               t.badFlows, r.ranking[t.named].flows, r.ranking[t.tied].flows);
+        }
+    }
     if (r.named > shown)
     {
         out << fmt::format("({} more above the threshold: --top)\n", r.named - shown);
@@ -284,6 +295,30 @@ ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
                            {"lossy_flows", sp.lossyFlows}});
     }
     doc["ranking"] = ranking;
+    if (!r.ties.empty())
+    {
+        auto linksOf = [&](const Suspect& sp) {
+            json links = json::array();
+            for (uint32_t l : sp.links)
+            {
+                const auto& d = obs.links.Links()[l];
+                links.push_back({{"link_id", d.linkId}, {"from", d.from}, {"to", d.to}});
+            }
+            return links;
+        };
+        json ties = json::array();
+        for (const FlowTie& t : r.ties)
+        {
+            ties.push_back({{"named_rank", t.named + 1},
+                            {"tied_rank", t.tied + 1},
+                            {"named_links", linksOf(r.ranking[t.named])},
+                            {"tied_links", linksOf(r.ranking[t.tied])},
+                            {"bad_flows", t.badFlows},
+                            {"named_flows", r.ranking[t.named].flows},
+                            {"tied_flows", r.ranking[t.tied].flows}});
+        }
+        doc["flow_ties"] = ties;
+    }
     return doc.dump(2) + "\n";
 }
 
@@ -746,7 +781,10 @@ RunCommand(const CommandOptions& options, std::ostream& out)
         auto doc = nlohmann::json::parse(v.json);
         doc["evidence_choice"] = EvidenceChoiceJson(v.choice);
         v.json = doc.dump(2) + "\n";
-        v.text = "why this evidence: " + v.choice.reason + "\n" + v.text;
+        // The table's second line: its first says what was located (scripts read it).
+        const size_t eol = v.text.find('\n');
+        const size_t at = eol == std::string::npos ? v.text.size() : eol + 1;
+        v.text.insert(at, "why this evidence: " + v.choice.reason + "\n");
     }
     if (pooled)
     {

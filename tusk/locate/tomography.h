@@ -157,12 +157,23 @@ struct Suspect
     std::string Kind() const;      //!< Reason(), else "slow", "lossy", "slow+lossy", or "-"
 };
 
+/** A named class and another crossed by the very same slow or lossy flows (at least
+ *  minBadFlows), differing only in flows that were neither: the flows cannot tell them apart.
+ *  Indices into the ranking; `named` ranks above `tied`. */
+struct FlowTie
+{
+    size_t named = 0;
+    size_t tied = 0;
+    uint32_t badFlows = 0; //!< the slow or lossy flows that cross both
+};
+
 struct LocateResult
 {
     FlowSignals signals;
     Incidence incidence;
     std::vector<Suspect> ranking; //!< every class with a flow, best first
     uint32_t named = 0;           //!< how many of `ranking` (a prefix) are named
+    std::vector<FlowTie> ties;    //!< by the named class's rank (since 2026-12-06)
 };
 
 /** The median of v (the mean of the two middle values for an even count); 0 if empty. */
