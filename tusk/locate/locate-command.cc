@@ -85,7 +85,8 @@ AddCommand(CLI::App& app, CommandOptions& o)
                     "switches steered, else per-path telemetry (paths.csv, [output] "
                     "path_telemetry) when the run has it and most QPs used several paths side "
                     "by side, or for the losses of QPs whose routes a switch changed (per-route "
-                    "rows), else flow completion times; ar, paths or flows to choose")
+                    "rows), else flow completion times (the output says which, and why: "
+                    "evidence_choice); ar, paths or flows to choose")
         ->check(CLI::IsMember({"auto", "ar", "paths", "flows"}))
         ->capture_default_str();
     auto& t = o.tomography;
