@@ -176,6 +176,17 @@ TEST_CASE("tusk locate prints a ranked table, honours --top, and says when nothi
     CHECK(t.out.find("   2  ") != std::string::npos);
     CHECK(t.out.find(FaultName(two, 0)) != std::string::npos);
     CHECK(t.out.find(FaultName(two, 1)) != std::string::npos);
+    // Why completion times: the run has neither ar.csv nor paths.csv.
+    const size_t second = t.out.find('\n') + 1;
+    CHECK(t.out.find("why this evidence: completion times (flows.csv): ar.csv absent; "
+                     "paths.csv absent\n") == second);
+    const LocateOutcome js = Locate((dir / "two").string() + " --json");
+    REQUIRE(js.status == 0);
+    const auto doc = nlohmann::json::parse(js.out);
+    CHECK(doc.at("evidence") == "flows");
+    CHECK(doc.at("evidence_choice").at("rule") == "flows_no_paths");
+    CHECK(doc.at("evidence_choice").at("evidence") == "flows");
+    CHECK(doc.at("evidence_choice").at("numbers").at("paths_csv") == false);
     const LocateOutcome one = Locate((dir / "two").string() + " --top 1");
     CHECK(one.out.find("   2  ") == std::string::npos);
     CHECK(one.out.find("(1 more above the threshold: --top)") != std::string::npos);

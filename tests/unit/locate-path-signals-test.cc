@@ -4,10 +4,15 @@
 // reference, so its path says nothing about the links it crossed and must not pull their
 // fitted delays to 0, and `--evidence auto` must not rank from such telemetry.
 
+#include "locate/evidence-choice.h"
+#include "locate/path-report.h"
 #include "locate/path-signals.h"
 
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <nlohmann/json.hpp>
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -576,6 +581,11 @@ TEST_CASE("locate paths: paths.csv with a zero minimum RTT or a path's row twice
         return ReadPathObservations(in, "paths.csv", links);
     };
     REQUIRE(read(header + viaA + viaB).size() == 2);
+    // A UTF-8 byte-order mark before the header is skipped (it was "src: missing column").
+    const auto marked = read("\xEF\xBB\xBF" + header + viaA + viaB);
+    REQUIRE(marked.size() == 2);
+    CHECK(marked[0].src == 0);
+    CHECK(marked[1].rttMinUs == 4.6);
     // A zero minimum with samples: every other path of the QP would look that much slower.
     const std::string zero = "0,4,1,49153,10,40960,0,10,0,4.8,5.1,0,0,0,0,0,0>5>7>8:10,\n";
     CHECK_THROWS_WITH(read(header + viaA + zero),
@@ -836,7 +846,7 @@ TEST_CASE("locate paths: a rerouted QP's lost copies go to the route whose link 
     const PathLocateResult r = LocateFromPaths(obs, rows, PathLocateOptions());
     REQUIRE(r.named == 1);
     CHECK(links.Links()[r.ranking[0].links[0]].Name() == "s0->a");
-    CHECK(r.ranking[0].reason == "lossy");
+    CHECK(r.ranking[0].Reason() == "lossy");
 }
 
 TEST_CASE("locate paths: lost copies that no other loss tells apart keep their frames' split",
@@ -925,7 +935,7 @@ TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for 
     CHECK(r.sequentialPaths == 6); // host 0's two routes, for each of its three QPs
     REQUIRE(r.named == 1);
     CHECK(links.Links()[r.ranking[0].links[0]].Name() == "s0->a");
-    CHECK(r.ranking[0].reason == "lossy");
+    CHECK(r.ranking[0].Reason() == "lossy");
     // s0->a is on one of host 0's two routes: the routes tell its losses apart. Host 0's
     // uplink (link 0) and s1->host4 (8) are on both: the routes add nothing for them, and auto
     // would leave such a class to completion times.
@@ -983,4 +993,203 @@ TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for 
     }
     CHECK(PathsComparable(host0));
     CHECK(AutoPathEvidence(host0) == PathEvidence::Compared);
+}
+
+TEST_CASE("locate auto: the output states which evidence was used and the rule that chose it "
+          "with its numbers",
+          "[unit][locate]")
+{
+    // The rerouted fabric of the test above: hosts 1-3 keep one route to host5 and lose 2
+    // copies each; host 0's QPs 1-3 were moved from a to b and lost 2 copies each.
+    const LinkIndex links = TwoReceiverFabric();
+    std::vector<PathObservation> rows;
+    for (uint32_t h = 1; h <= 3; ++h)
+    {
+        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
+        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
+    }
+    for (uint32_t q = 1; q <= 3; ++q)
+    {
+        rows.push_back(RouteRow(links, 0, 4, q, 0, "a", {20}));
+        rows.push_back(RouteRow(links, 0, 4, q, 0, "b", {80}));
+        rows.push_back(RouteRow(links, 0, 4, q, 2, "ab", {20, 80}));
+    }
+    auto withPaths = [](const std::vector<PathObservation>& r) {
+        EvidenceFacts f;
+        f.pathsPresent = f.pathsRead = true;
+        f.paths = CountPathEvidence(r);
+        return f;
+    };
+    auto has = [](const EvidenceChoice& c, const std::string& text) {
+        INFO(c.reason);
+        return c.reason.find(text) != std::string::npos;
+    };
+
+    // Per-route losses: 3 of the 6 QPs that lost copies were rerouted (half), none of the 6
+    // used two routes side by side, and the loss fit's first class, s0->a, is on one of host
+    // 0's two routes.
+    EvidenceFacts f = withPaths(rows);
+    CHECK(f.paths.qps == 6);
+    CHECK(f.paths.sideBySideQps == 0);
+    CHECK(f.paths.lossyQps == 6);
+    CHECK(f.paths.reroutedLossyQps == 3);
+    REQUIRE(f.paths.evidence == PathEvidence::LossesOnly);
+    Observations obs;
+    obs.links = links;
+    PathLocateOptions lossesOnly;
+    lossesOnly.compareSequentialRoutes = false;
+    const PathLocateResult r = LocateFromPaths(obs, rows, lossesOnly);
+    REQUIRE(r.named >= 1);
+    REQUIRE(r.ranking[0].NamedForLosses());
+    f.firstLossClass = r.ranking[0].links;
+    f.tellsRoutesApart = TellsReroutedRoutesApart(rows, r.ranking[0].links);
+    EvidenceChoice c = ExplainEvidence(f, links);
+    CHECK(c.evidence == "paths");
+    CHECK(c.rule == "paths_rerouted_losses");
+    CHECK(c.reason.rfind("per-route losses only (paths.csv): ar.csv absent; ", 0) == 0);
+    CHECK(has(c, "0 of 6 QPs used two or more paths side by side (< half)"));
+    CHECK(has(c, "3 of 6 QPs that lost copies were rerouted (\u2265 half)"));
+    CHECK(has(c, "the first class named for losses, s0->a (+1 alike), is crossed by some"));
+    CHECK(c.numbers.at("rerouted_lossy_qps") == 3);
+    CHECK(c.numbers.at("lossy_qps") == 6);
+    CHECK(c.numbers.at("first_loss_class") == nlohmann::json({"s0->a", "a->s1"}));
+    CHECK(c.numbers.at("tells_routes_apart") == true);
+
+    // The same counts, but the first class is host 0's uplink, on both of its routes: left to
+    // completion times, saying so.
+    f.firstLossClass = std::vector<uint32_t>{0};
+    f.tellsRoutesApart = TellsReroutedRoutesApart(rows, {0});
+    c = ExplainEvidence(f, links);
+    CHECK(c.evidence == "flows");
+    CHECK(c.rule == "flows_loss_class_shared");
+    CHECK(has(c, "host0->s0, is crossed by all or none of each rerouted lossy QP's routes"));
+    // No class named for losses.
+    f.firstLossClass.reset();
+    c = ExplainEvidence(f, links);
+    CHECK(c.rule == "flows_loss_class_shared");
+    CHECK(has(c, "the loss fit named no class"));
+    CHECK(c.numbers.at("first_loss_class").is_null());
+
+    // 1 of the 4 QPs that lost copies rerouted: below half, completion times.
+    c = ExplainEvidence(withPaths({rows.begin(), rows.begin() + 9}), links);
+    CHECK(c.evidence == "flows");
+    CHECK(c.rule == "flows_paths_not_comparable");
+    CHECK(has(c, "0 of 4 QPs used two or more paths side by side (< half)"));
+    CHECK(has(c, "1 of 4 QPs that lost copies were rerouted (< half)"));
+    // Hosts 1-3 alone: one route each, none rerouted.
+    c = ExplainEvidence(withPaths({rows.begin(), rows.begin() + 6}), links);
+    CHECK(c.rule == "flows_paths_not_comparable");
+    CHECK(has(c, "none of the 3 QPs that lost copies was rerouted"));
+    // No lost copy at all.
+    std::vector<PathObservation> lossless;
+    for (const auto& p : rows)
+    {
+        if (p.lost == 0)
+        {
+            lossless.push_back(p);
+        }
+    }
+    c = ExplainEvidence(withPaths(lossless), links);
+    CHECK(c.rule == "flows_paths_not_comparable");
+    CHECK(has(c, "no QP lost a copy"));
+    CHECK(c.numbers.at("lossy_qps") == 0);
+
+    // Host 0's routes used side by side: its 3 QPs compared, per-path RTTs.
+    std::vector<PathObservation> host0(rows.begin() + 6, rows.end());
+    for (auto& p : host0)
+    {
+        if (p.routed)
+        {
+            p.firstUs = 0;
+            p.lastUs = 300;
+        }
+    }
+    f = withPaths(host0);
+    f.arPresent = f.arRead = true; // ar.csv whose switches did not steer
+    c = ExplainEvidence(f, links);
+    CHECK(c.evidence == "paths");
+    CHECK(c.rule == "paths_side_by_side");
+    CHECK(c.reason == "per-path RTTs and losses (paths.csv): ar.csv: no switch steered (hash or "
+                      "random choices say nothing of a link's rate); 3 of 3 QPs used two or "
+                      "more paths side by side (\u2265 half)");
+    CHECK(c.numbers.at("side_by_side_qps") == 3);
+
+    // ar.csv: steered, judged on at least half of the egresses, or not.
+    EvidenceFacts a;
+    a.arPresent = a.arRead = a.arSteered = true;
+    a.arJudgedShare = 0.75;
+    c = ExplainEvidence(a, links);
+    CHECK(c.evidence == "ar");
+    CHECK(c.rule == "ar_steered");
+    CHECK(has(c, "75 % of the egresses made enough decisions to be judged (\u2265 half)"));
+    a.arJudgedShare = 0.4;
+    c = ExplainEvidence(a, links);
+    CHECK(c.evidence == "flows");
+    CHECK(c.rule == "flows_no_paths");
+    CHECK(c.reason == "completion times (flows.csv): ar.csv: the switches steered, and 40 % of "
+                      "the egresses made enough decisions to be judged (< half); paths.csv "
+                      "absent");
+    // Asked for: that evidence, whatever was present.
+    f.option = "flows";
+    c = ExplainEvidence(f, links);
+    CHECK(c.evidence == "flows");
+    CHECK(c.rule == "asked");
+    CHECK(c.reason == "completion times (flows.csv): --evidence flows, as asked");
+    CHECK(EvidenceChoiceJson(c).at("option") == "flows");
+}
+
+TEST_CASE("locate paths: classes that carry the very same lost copies are reported tied, not "
+          "picked silently",
+          "[unit][locate]")
+{
+    // host1's two QPs go via a and lose 2 copies each; host0 (via a and b), host2 and host3
+    // (via b) lose nothing. host1->s0, {s0->a, a->s1} and s1->host4 carry the same 4 copies on
+    // the same 2 paths: the copies cannot say which of them lost them. The fit names host1->s0
+    // (the fewest delivered packets); the other two are reported tied with it.
+    Observations obs;
+    obs.links = TwoPathFabric();
+    std::vector<PathObservation> rows = {Row(obs.links, 1, 1, 'a', 10), Row(obs.links, 1, 2, 'a', 10),
+                                         Row(obs.links, 0, 1, 'a', 10), Row(obs.links, 0, 1, 'b', 10),
+                                         Row(obs.links, 2, 1, 'b', 10), Row(obs.links, 3, 1, 'b', 10)};
+    rows[0].lost = rows[1].lost = 2;
+    const auto name = [&](const PathLocateResult& r, size_t k) {
+        return obs.links.Links()[r.ranking[k].links.front()].Name();
+    };
+    const PathLocateResult r = LocateFromPaths(obs, rows, PathLocateOptions());
+    REQUIRE(r.named >= 1);
+    CHECK(name(r, 0) == "host1->s0");
+    REQUIRE(r.lossTies.size() == 2);
+    std::vector<std::string> tied;
+    for (const LossTie& t : r.lossTies)
+    {
+        CHECK(t.named == 0);
+        CHECK(t.lost == Approx(4.0));
+        CHECK(t.lossyPaths == 2);
+        CHECK(t.namedRate == Approx(4.0 / 20));
+        CHECK(!r.ranking[t.tied].named);
+        tied.push_back(name(r, t.tied));
+        CHECK(t.tiedRate == Approx(tied.back() == "s0->a" ? 4.0 / 30 : 4.0 / 60));
+    }
+    std::sort(tied.begin(), tied.end());
+    CHECK(tied == std::vector<std::string>{"s0->a", "s1->host4"});
+    std::ostringstream text;
+    PrintPathTable(obs, r, "run", 10, text);
+    CHECK(text.str().find("rank 1: tied on losses with s0->a (+1 alike)") != std::string::npos);
+    const auto doc = nlohmann::json::parse(PathJson(obs, r, "run", 10));
+    REQUIRE(doc.at("loss_ties").size() == 2);
+    CHECK(doc.at("loss_ties")[0].at("named_rank") == 1);
+    CHECK(doc.at("loss_ties")[0].at("named_links")[0].at("from") == "host1");
+
+    // host0's path via a loses a copy too: {s0->a, a->s1} now carries copies host1->s0 does not,
+    // so it is not tied with it (whichever is named).
+    rows[2].lost = 1;
+    const PathLocateResult r2 = LocateFromPaths(obs, rows, PathLocateOptions());
+    for (const LossTie& t : r2.lossTies)
+    {
+        const std::set<std::string> pair = {name(r2, t.named), name(r2, t.tied)};
+        CHECK(pair != std::set<std::string>{"host1->s0", "s0->a"});
+    }
+    // Without losses, no tie.
+    rows[0].lost = rows[1].lost = rows[2].lost = 0;
+    CHECK(LocateFromPaths(obs, rows, PathLocateOptions()).lossTies.empty());
 }

@@ -251,6 +251,43 @@ TEST_CASE("locate: a manifest that is not valid JSON is refused naming it and a 
     }
 }
 
+TEST_CASE("locate: a UTF-8 byte-order mark before a CSV header is skipped and a UTF-16 one is "
+          "refused naming it",
+          "[locate]")
+{
+    // A spreadsheet saving "CSV UTF-8" writes EF BB BF first: the first column's name was read
+    // with it, and flows.csv was refused as "flow_id: missing column".
+    const std::string bom = "\xEF\xBB\xBF";
+    const std::string links = "link_id,from,to\n0,host0,leaf0\n0,leaf0,host0\n1,host1,leaf0\n"
+                              "1,leaf0,host1\n";
+    const std::string flows = "flow_id,src,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                              "0,0,1,1000,0,10,5,0>1\n";
+    std::istringstream f0(flows), l0(links);
+    const auto plain = ReadObservations(f0, "flows.csv", l0, "links.csv", nullptr);
+    std::istringstream f1(bom + flows), l1(bom + links);
+    const auto marked = ReadObservations(f1, "flows.csv", l1, "links.csv", nullptr);
+    REQUIRE(marked.flows.size() == plain.flows.size());
+    REQUIRE(marked.flows.size() == 1);
+    CHECK(marked.flows[0].src == plain.flows[0].src);
+    CHECK(marked.flows[0].dst == plain.flows[0].dst);
+    CHECK(marked.links.Links().size() == plain.links.Links().size());
+    // Only before the header: the same bytes later in the file are the field's.
+    {
+        std::istringstream f("src,flow_id,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                             "0,0,1,1000,0,10,5,0>1\n" +
+                             bom + "1,1,0,1000,0,10,5,1>0\n"),
+            l(links);
+        CHECK_THROWS_WITH(ReadObservations(f, "flows.csv", l, "links.csv", nullptr),
+                          Catch::Contains("flows.csv:3") && Catch::Contains("src"));
+    }
+    for (const std::string utf16 : {std::string("\xFF\xFE"), std::string("\xFE\xFF")})
+    {
+        std::istringstream f(utf16 + flows), l(links);
+        CHECK_THROWS_WITH(ReadObservations(f, "flows.csv", l, "links.csv", nullptr),
+                          Catch::Contains("flows.csv:1") && Catch::Contains("UTF-16 byte-order mark"));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Signals
 
@@ -276,6 +313,65 @@ Obs(uint32_t src, uint32_t dst, double start, double finish, double ideal,
 }
 
 } // namespace
+
+TEST_CASE("locate: classes crossed by the very same slow flows are reported tied with the named "
+          "one",
+          "[unit][locate]")
+{
+    // host0 -> host3 twice, 10x slower than ideal; host1 and host2 send healthy flows through
+    // leaf0->spine0->leaf1, one of them to host3. host0->leaf0 carries the two slow flows and
+    // nothing else; leaf1->host3 carries them and one healthy flow; the spine links them and
+    // 21 healthy flows. The slow flows cannot say which of the three it is: named first, the
+    // host link (no healthy flow), tied with the other two.
+    Observations obs;
+    obs.links = LinkIndex({{0, "host0", "leaf0"}, {1, "host1", "leaf0"}, {2, "host2", "leaf0"},
+                           {3, "leaf0", "spine0"}, {4, "spine0", "leaf1"}, {5, "leaf1", "host3"},
+                           {6, "leaf1", "host4"}, {7, "leaf1", "host5"}});
+    double t = 0;
+    for (int i = 0; i < 10; ++i, t += 100)
+    {
+        obs.flows.push_back(Obs(1, 4, t, t + 10, 10, {{1, 3, 4, 6}}));
+        obs.flows.push_back(Obs(2, 5, t + 50, t + 60, 10, {{2, 3, 4, 7}}));
+    }
+    obs.flows.push_back(Obs(1, 3, t, t + 10, 10, {{1, 3, 4, 5}}));
+    obs.flows.push_back(Obs(0, 3, t + 100, t + 200, 10, {{0, 3, 4, 5}}));
+    obs.flows.push_back(Obs(0, 3, t + 300, t + 400, 10, {{0, 3, 4, 5}}));
+    obs.horizonUs = t + 400;
+    const LocateResult r = Locate(obs, TomographyOptions());
+    REQUIRE(r.named >= 1);
+    const auto name = [&](size_t k) { return obs.links.Links()[r.ranking[k].links.front()].Name(); };
+    CHECK(name(0) == "host0->leaf0");
+    REQUIRE(r.ties.size() == 2);
+    std::vector<std::string> tied;
+    for (const FlowTie& tie : r.ties)
+    {
+        CHECK(tie.named == 0);
+        CHECK(tie.badFlows == 2);
+        tied.push_back(name(tie.tied));
+    }
+    std::sort(tied.begin(), tied.end());
+    CHECK(tied == std::vector<std::string>{"leaf0->spine0", "leaf1->host3"});
+    CommandOptions o;
+    o.resultsDir = "run";
+    std::ostringstream text;
+    PrintTable(obs, r, o, text);
+    INFO(text.str());
+    CHECK(text.str().find("rank 1: tied with leaf1->host3 (rank ") != std::string::npos);
+    CHECK(text.str().find("the same 2 slow or lossy flows cross both") != std::string::npos);
+    const auto doc = nlohmann::json::parse(ToJson(obs, r, o));
+    REQUIRE(doc.at("flow_ties").size() == 2);
+    CHECK(doc.at("flow_ties")[0].at("named_flows") == 2);
+
+    // One of the slow flows goes to host4 instead: leaf1->host3 no longer carries both, so it
+    // is not tied (the spine links, which still do, are).
+    obs.flows.back().dst = 4;
+    obs.flows.back().paths = {FlowPath{{0, 3, 4, 6}, 1.0}};
+    const LocateResult r2 = Locate(obs, TomographyOptions());
+    for (const FlowTie& tie : r2.ties)
+    {
+        CHECK(obs.links.Links()[r2.ranking[tie.tied].links.front()].Name() != "leaf1->host3");
+    }
+}
 
 TEST_CASE("locate: the load-explained slowdown is the harmonic mean of the busiest link's flow count",
           "[unit][locate]")

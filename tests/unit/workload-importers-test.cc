@@ -17,6 +17,7 @@
 #include <array>
 #include <map>
 #include <numeric>
+#include <sstream>
 
 using namespace ns3;
 
@@ -344,6 +345,16 @@ TEST_CASE("flow-size CDFs: mean as traffic_gen computes it, sampling matches it"
 {
     const auto cdf = FlowSizeCdf::Read(Data("hpcc/WebSearch_distribution.txt"));
     REQUIRE(cdf.Points().size() == 12);
+    {
+        // The same file behind a UTF-8 byte-order mark: the same points (it was "expected
+        // \"size_bytes cdf_percent\"" on line 1).
+        std::ifstream src(Data("hpcc/WebSearch_distribution.txt"));
+        std::stringstream text;
+        text << src.rdbuf();
+        TempFile marked("\xEF\xBB\xBF" + text.str());
+        const auto again = FlowSizeCdf::Read(marked.path);
+        CHECK(again.Points() == cdf.Points());
+    }
     // getAvg: sum over segments of the midpoint times the segment's probability.
     double expect = 0;
     for (size_t i = 1; i < cdf.Points().size(); ++i)

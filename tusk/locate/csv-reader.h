@@ -1,6 +1,7 @@
 /*
  * tusk locate: a CSV file read row by row, columns looked up by header name, every error an
- * ns3::InputError naming the file, line and column.
+ * ns3::InputError naming the file, line and column. A UTF-8 byte-order mark before the header
+ * is skipped (since 2026-12-06; it made the first column "missing"); a UTF-16 one is refused.
  */
 #ifndef TUSK_LOCATE_CSV_READER_H
 #define TUSK_LOCATE_CSV_READER_H
@@ -76,6 +77,10 @@ class CsvReader
         while (std::getline(m_in, line))
         {
             ++m_line;
+            if (m_line == 1)
+            {
+                StripByteOrderMark(line);
+            }
             if (!line.empty() && line.back() == '\r')
             {
                 line.pop_back();
@@ -141,6 +146,24 @@ class CsvReader
     }
 
   private:
+    /** A UTF-8 byte-order mark (EF BB BF, which spreadsheet programs write at the start of a
+     *  CSV saved "as UTF-8") is not part of the first column's name: removed, as the importers'
+     *  InputTextReader removes it. A UTF-16 mark says the whole file is in another encoding,
+     *  which no column name would match: refused naming it. */
+    void StripByteOrderMark(std::string& line) const
+    {
+        if (line.compare(0, 3, "\xEF\xBB\xBF") == 0)
+        {
+            line.erase(0, 3);
+        }
+        else if (line.compare(0, 2, "\xFF\xFE") == 0 || line.compare(0, 2, "\xFE\xFF") == 0)
+        {
+            throw ns3::InputError(m_path, 1, "",
+                                  "starts with a UTF-16 byte-order mark: expected UTF-8 (or "
+                                  "ASCII) text; save the file as UTF-8");
+        }
+    }
+
     std::string m_path;
     std::istream& m_in;
     unsigned m_line = 0;

@@ -1,5 +1,6 @@
 #include "locate/locate-command.h"
 #include "locate/ar-signals.h"
+#include "locate/evidence-choice.h"
 #include "locate/path-report.h"
 #include "locate/pool.h"
 
@@ -18,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 namespace tusk
@@ -83,7 +85,8 @@ AddCommand(CLI::App& app, CommandOptions& o)
                     "switches steered, else per-path telemetry (paths.csv, [output] "
                     "path_telemetry) when the run has it and most QPs used several paths side "
                     "by side, or for the losses of QPs whose routes a switch changed (per-route "
-                    "rows), else flow completion times; ar, paths or flows to choose")
+                    "rows), else flow completion times (the output says which, and why: "
+                    "evidence_choice); ar, paths or flows to choose")
         ->check(CLI::IsMember({"auto", "ar", "paths", "flows"}))
         ->capture_default_str();
     auto& t = o.tomography;
@@ -226,6 +229,17 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
                                sp.links.size(), names);
         }
     }
+    for (const FlowTie& t : r.ties)
+    {
+        if (t.named < shown)
+        {
+            out << fmt::format("rank {}: tied with {} (rank {}): the same {} slow or lossy flows "
+                               "cross both, which of the two it is those flows cannot say; "
+                               "ranked first for its fewer other flows ({} against {} in all)\n",
+                               t.named + 1, ClassName(obs, r.ranking[t.tied]), t.tied + 1,
+                               t.badFlows, r.ranking[t.named].flows, r.ranking[t.tied].flows);
+        }
+    }
     if (r.named > shown)
     {
         out << fmt::format("({} more above the threshold: --top)\n", r.named - shown);
@@ -282,6 +296,30 @@ ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
                            {"lossy_flows", sp.lossyFlows}});
     }
     doc["ranking"] = ranking;
+    if (!r.ties.empty())
+    {
+        auto linksOf = [&](const Suspect& sp) {
+            json links = json::array();
+            for (uint32_t l : sp.links)
+            {
+                const auto& d = obs.links.Links()[l];
+                links.push_back({{"link_id", d.linkId}, {"from", d.from}, {"to", d.to}});
+            }
+            return links;
+        };
+        json ties = json::array();
+        for (const FlowTie& t : r.ties)
+        {
+            ties.push_back({{"named_rank", t.named + 1},
+                            {"tied_rank", t.tied + 1},
+                            {"named_links", linksOf(r.ranking[t.named])},
+                            {"tied_links", linksOf(r.ranking[t.tied])},
+                            {"bad_flows", t.badFlows},
+                            {"named_flows", r.ranking[t.named].flows},
+                            {"tied_flows", r.ranking[t.tied].flows}});
+        }
+        doc["flow_ties"] = ties;
+    }
     return doc.dump(2) + "\n";
 }
 
@@ -297,6 +335,7 @@ struct Verdict
     std::map<uint32_t, double> rate; //!< directed link -> estimated rate / nominal
     std::map<uint32_t, double> loss; //!< directed link -> estimated fraction of frames lost
     std::string evidence;
+    EvidenceChoice choice;           //!< why this evidence (evidence == choice.evidence)
 };
 
 void
@@ -484,6 +523,8 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
 {
     Verdict v;
     std::ostringstream text;
+    EvidenceFacts facts;
+    facts.option = o.evidence;
     const auto [arMissing, arPresent] = Presence(dirs, "ar.csv");
     if (o.evidence == "ar" && arMissing >= 0)
     {
@@ -497,6 +538,7 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
                       "or choose --evidence paths or flows");
     }
     const bool haveAr = arMissing < 0;
+    facts.arPresent = haveAr;
     if (haveAr && (o.evidence == "ar" || o.evidence == "auto"))
     {
         const auto rows =
@@ -507,8 +549,11 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         // link's rate) and made enough decisions per egress for at least half of the egresses
         // to be judged (a policy that decides once per flow counts a handful per egress: no
         // link could be named, so completion times or per-path telemetry say more).
-        if (o.evidence == "ar" ||
-            (ArHasAdaptiveDecisions(rows) && ArJudgedShare(rows, ArLocateOptions{}) >= 0.5))
+        facts.arRead = true;
+        facts.arSteered = ArHasAdaptiveDecisions(rows);
+        facts.arJudgedShare = facts.arSteered ? ArJudgedShare(rows, ArLocateOptions{}) : 0.0;
+        v.choice = ExplainEvidence(facts, obs.links);
+        if (v.choice.evidence == "ar")
         {
             const ArLocateResult r = LocateFromAr(obs, rows, ArLocateOptions{});
             v.evidence = "ar";
@@ -540,6 +585,7 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
                       "or choose --evidence flows");
     }
     bool havePaths = pathsMissing < 0;
+    facts.pathsPresent = havePaths;
     std::vector<PathObservation> rows;
     if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
     {
@@ -577,6 +623,8 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
             return run;
         });
         rows = PoolPathRows(std::move(runs));
+        facts.pathsRead = true;
+        facts.paths = CountPathEvidence(rows);
     }
     // auto: per-path delays need QPs whose paths were used side by side (PathsComparable);
     // where a QP's routes followed one another (a reroute) only its lost copies, placed by
@@ -584,7 +632,7 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     // class that tells such routes apart (AutoPathEvidence, TellsReroutedRoutesApart; else
     // completion times, which see delay faults).
     const PathEvidence pathEvidence =
-        havePaths && o.evidence == "auto" ? AutoPathEvidence(rows) : PathEvidence::None;
+        havePaths && o.evidence == "auto" ? facts.paths.evidence : PathEvidence::None;
     if (havePaths && (o.evidence == "paths" || pathEvidence != PathEvidence::None))
     {
         PathLocateOptions po;
@@ -595,10 +643,18 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         // apart (else the routes add nothing to what completion times charge it).
         const auto firstLossy =
             std::find_if(r.ranking.begin(), r.ranking.end(), [](const Suspect& s) {
-                return s.named && s.reason.find("lossy") != std::string::npos;
+                return s.named && s.NamedForLosses();
             });
-        if (pathEvidence != PathEvidence::LossesOnly ||
-            (firstLossy != r.ranking.end() && TellsReroutedRoutesApart(rows, firstLossy->links)))
+        if (pathEvidence == PathEvidence::LossesOnly)
+        {
+            if (firstLossy != r.ranking.end())
+            {
+                facts.firstLossClass = firstLossy->links;
+                facts.tellsRoutesApart = TellsReroutedRoutesApart(rows, firstLossy->links);
+            }
+        }
+        v.choice = ExplainEvidence(facts, obs.links);
+        if (v.choice.evidence == "paths")
         {
             v.evidence = "paths";
             NoteSuspects(v, r.ranking);
@@ -633,6 +689,12 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
                                       "located with others");
             }
         }
+    }
+    v.choice = ExplainEvidence(facts, obs.links);
+    if (v.choice.evidence != "flows")
+    {
+        throw std::logic_error("locate: the evidence rule chose " + v.choice.evidence +
+                               " after its step");
     }
     const LocateResult r = Locate(obs, opts.tomography);
     v.evidence = "flows";
@@ -715,6 +777,16 @@ RunCommand(const CommandOptions& options, std::ostream& out)
     }
     const int link = o.whatIfLink.empty() ? -1 : static_cast<int>(FindLink(obs, o.whatIfLink));
     Verdict v = Decide(o, opts, obs, dirs);
+    {
+        // Why this evidence (additive: `evidence` stays as it was).
+        auto doc = nlohmann::json::parse(v.json);
+        doc["evidence_choice"] = EvidenceChoiceJson(v.choice);
+        v.json = doc.dump(2) + "\n";
+        // The table's second line: its first says what was located (scripts read it).
+        const size_t eol = v.text.find('\n');
+        const size_t at = eol == std::string::npos ? v.text.size() : eol + 1;
+        v.text.insert(at, "why this evidence: " + v.choice.reason + "\n");
+    }
     if (pooled)
     {
         auto doc = nlohmann::json::parse(v.json);

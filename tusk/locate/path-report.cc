@@ -92,6 +92,19 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
             100 * r.markRate[i], fmt::format("{}/{}", s.slowFlows, s.flows),
             fmt::format("{}/{}", s.lossyFlows, s.flows));
     }
+    for (const LossTie& t : r.lossTies)
+    {
+        if (t.named >= shown)
+        {
+            continue;
+        }
+        out << fmt::format("rank {}: tied on losses with {} (rank {}): the same {:.4g} lost "
+                           "copies on {} paths crossed both, which of the two lost them the "
+                           "copies cannot say; named for its higher loss rate ({:.2f}% against "
+                           "{:.2f}%: the other carried more delivered packets)\n",
+                           t.named + 1, ClassLabel(obs, r.ranking[t.tied]), t.tied + 1, t.lost,
+                           t.lossyPaths, 100 * t.namedRate, 100 * t.tiedRate);
+    }
     out << "delay_us = added one-way delay fitted to the link (smallest RTTs; n/a: every path "
            "of its QPs crosses it); rate = estimated "
            "rate / nominal (1 when it is named for losses alone); loss = estimated fraction of its "
@@ -155,6 +168,33 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                            {"lossy_paths", s.lossyFlows}});
     }
     doc["ranking"] = ranking;
+    if (!r.lossTies.empty())
+    {
+        auto linksOf = [&](const Suspect& s) {
+            json links = json::array();
+            for (uint32_t l : s.links)
+            {
+                const auto& d = obs.links.Links()[l];
+                links.push_back({{"link_id", d.linkId}, {"from", d.from}, {"to", d.to}});
+            }
+            return links;
+        };
+        json ties = json::array();
+        for (const LossTie& t : r.lossTies)
+        {
+            ties.push_back({{"named_rank", t.named + 1},
+                            {"tied_rank", t.tied + 1},
+                            {"named_links", linksOf(r.ranking[t.named])},
+                            {"tied_links", linksOf(r.ranking[t.tied])},
+                            {"lost_copies", t.lost},
+                            {"lossy_paths", t.lossyPaths},
+                            {"named_loss_rate", t.namedRate},
+                            {"tied_loss_rate", t.tiedRate},
+                            {"named_p_value", t.namedPValue},
+                            {"tied_p_value", t.tiedPValue}});
+        }
+        doc["loss_ties"] = ties;
+    }
     return doc.dump(2) + "\n";
 }
 

@@ -123,6 +123,8 @@ FitLossClasses(const Eigen::SparseMatrix<double>& share, const std::vector<doubl
         }
         int best = -1;
         LossClass bestValues; // this round's values of the best candidate so far
+        std::vector<size_t> candidates; // this round's, with their values below
+        std::vector<LossClass> candidateValues;
         for (size_t c = 0; c < nc; ++c)
         {
             if (taken[c])
@@ -156,6 +158,17 @@ FitLossClasses(const Eigen::SparseMatrix<double>& share, const std::vector<doubl
                 lc.pValue = p;
                 lc.lossyPaths = lossy;
             }
+            if (candidate)
+            {
+                LossClass v;
+                v.pValue = p;
+                v.rate = l / n;
+                v.lost = l;
+                v.packets = n;
+                v.lossyPaths = lossy;
+                candidates.push_back(c);
+                candidateValues.push_back(v);
+            }
             // A class keeps its round-0 values unless it is named (then: the round's values);
             // a candidate beaten later in the round must not keep this round's p-value.
             if (candidate &&
@@ -181,6 +194,47 @@ FitLossClasses(const Eigen::SparseMatrix<double>& share, const std::vector<doubl
             b.lost = bestValues.lost;
             b.packets = bestValues.packets;
             b.lossyPaths = bestValues.lossyPaths;
+        }
+        // Tied: another candidate of this round carries the very same lost copies (each path's
+        // residual losses times its share, path for path): which of the two lost them, the
+        // copies cannot say; only their delivered packets differ, which the p-value weighed.
+        {
+            auto lossVector = [&](size_t c) {
+                std::vector<std::pair<Eigen::Index, double>> v;
+                for (It it(share, static_cast<Eigen::Index>(c)); it; ++it)
+                {
+                    const double x = residual[static_cast<size_t>(it.row())] * it.value();
+                    if (x > 1e-12)
+                    {
+                        v.emplace_back(it.row(), x);
+                    }
+                }
+                return v;
+            };
+            const auto mine = lossVector(static_cast<size_t>(best));
+            for (size_t k = 0; k < candidates.size(); ++k)
+            {
+                const size_t c = candidates[k];
+                if (static_cast<int>(c) == best || out[c].tiedWith >= 0)
+                {
+                    continue;
+                }
+                const auto theirs = lossVector(c);
+                const bool same =
+                    theirs.size() == mine.size() &&
+                    std::equal(mine.begin(), mine.end(), theirs.begin(),
+                               [](const auto& a, const auto& b) {
+                                   return a.first == b.first &&
+                                          std::abs(a.second - b.second) <=
+                                              1e-9 * std::max(1.0, a.second);
+                               });
+                if (same)
+                {
+                    out[c].tiedWith = best;
+                    out[c].tiedRate = candidateValues[k].rate;
+                    out[c].tiedPValue = candidateValues[k].pValue;
+                }
+            }
         }
         // Named: its losses explain those of the paths that cross it.
         taken[static_cast<size_t>(best)] = true;
@@ -665,8 +719,12 @@ GroupSizes(const std::vector<PathObservation>& paths)
 
 } // namespace
 
-bool
-PathsComparable(const std::vector<PathObservation>& paths)
+namespace
+{
+
+/** PathsComparable's counts: (QPs, QPs with a pair of rows of one length side by side). */
+std::pair<size_t, size_t>
+SideBySideQps(const std::vector<PathObservation>& paths)
 {
     // Per-route rows with arrival times (since 2026-12-05): two routes of a QP are siblings
     // only when the switch used them side by side, their arrival spans overlapping by at least
@@ -704,16 +762,13 @@ PathsComparable(const std::vector<PathObservation>& paths)
     {
         paired += pair;
     }
-    return !qps.empty() && 2 * paired >= qps.size();
+    return {qps.size(), paired};
 }
 
-PathEvidence
-AutoPathEvidence(const std::vector<PathObservation>& paths)
+/** AutoPathEvidence's loss counts: (QPs that lost copies, of which rerouted). */
+std::pair<size_t, size_t>
+ReroutedLossyQps(const std::vector<PathObservation>& paths)
 {
-    if (PathsComparable(paths))
-    {
-        return PathEvidence::Compared;
-    }
     // Per QP (run, src, dst, qpn): its routes' arrival spans and its lost copies (on any row:
     // a per-route file keeps them on the entropy's row without a route, spread over its routes).
     using Qp = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>;
@@ -728,10 +783,6 @@ AutoPathEvidence(const std::vector<PathObservation>& paths)
         }
         lost[qp] += p.lost;
     }
-    // As PathsComparable asks half of the QPs to have siblings, half of the QPs that lost
-    // copies must have rerouted: for a QP with one route paths.csv's losses say what its
-    // completion time does (flowlet-ar, 2026-12-06 bench: one rerouted QP in a pool of four
-    // runs took it to paths.csv and a healthy class was named beside the cable).
     size_t lossy = 0, rerouted = 0;
     for (const auto& [qp, n] : lost)
     {
@@ -743,7 +794,39 @@ AutoPathEvidence(const std::vector<PathObservation>& paths)
         const auto it = spans.find(qp);
         rerouted += it != spans.end() && it->second.size() >= 2 && !AnyPairSideBySide(it->second);
     }
-    return rerouted > 0 && 2 * rerouted >= lossy ? PathEvidence::LossesOnly : PathEvidence::None;
+    return {lossy, rerouted};
+}
+
+} // namespace
+
+bool
+PathsComparable(const std::vector<PathObservation>& paths)
+{
+    const auto [qps, paired] = SideBySideQps(paths);
+    return qps > 0 && 2 * paired >= qps;
+}
+
+PathEvidenceCounts
+CountPathEvidence(const std::vector<PathObservation>& paths)
+{
+    PathEvidenceCounts c;
+    std::tie(c.qps, c.sideBySideQps) = SideBySideQps(paths);
+    std::tie(c.lossyQps, c.reroutedLossyQps) = ReroutedLossyQps(paths);
+    // As PathsComparable asks half of the QPs to have siblings, half of the QPs that lost
+    // copies must have rerouted: for a QP with one route paths.csv's losses say what its
+    // completion time does (flowlet-ar, 2026-12-06 bench: one rerouted QP in a pool of four
+    // runs took it to paths.csv and a healthy class was named beside the cable).
+    c.evidence = c.qps > 0 && 2 * c.sideBySideQps >= c.qps ? PathEvidence::Compared
+                 : c.reroutedLossyQps > 0 && 2 * c.reroutedLossyQps >= c.lossyQps
+                     ? PathEvidence::LossesOnly
+                     : PathEvidence::None;
+    return c;
+}
+
+PathEvidence
+AutoPathEvidence(const std::vector<PathObservation>& paths)
+{
+    return CountPathEvidence(paths).evidence;
 }
 
 bool
@@ -1200,7 +1283,8 @@ LocateFromPaths(const Observations& obs,
         r.slowOnly = slow && !lossy;
         // Named for its fitted delay, its losses or both: say which, not the share of its
         // paths above the delay floor (under spraying most paths are, healthy or not).
-        r.s.reason = slow && lossy ? "slow+lossy" : slow ? "slow" : lossy ? "lossy" : "";
+        r.s.namedFor = (slow ? NamedFor::Slow : NamedFor::None) |
+                       (lossy ? NamedFor::Lossy : NamedFor::None);
         r.s.score = std::max(xd[c] / res.delayFloorUs, lc[c].rate / o.lossFloor);
         // Confidence: how far the class stands above the delay cut, in [0, 1]; for losses, 1 -
         // the Bonferroni-adjusted p-value of its losses.
@@ -1250,7 +1334,7 @@ LocateFromPaths(const Observations& obs,
         if (explained)
         {
             r.s.named = false;
-            r.s.reason.clear();
+            r.s.namedFor = NamedFor::None;
             r.s.rateFactor = 1.0;
             ++res.explained;
             continue;
@@ -1274,6 +1358,34 @@ LocateFromPaths(const Observations& obs,
         res.markRate.push_back(r.marks);
         res.ranking.push_back(std::move(r.s));
     }
+    // Ties of the loss fit, by ranking index.
+    std::vector<size_t> rankOf(nc, 0);
+    for (size_t k = 0; k < res.ranking.size(); ++k)
+    {
+        rankOf[res.ranking[k].cls] = k;
+    }
+    for (size_t k = 0; k < res.ranking.size(); ++k)
+    {
+        const LossClass& t = lc[res.ranking[k].cls];
+        if (t.tiedWith < 0)
+        {
+            continue;
+        }
+        const LossClass& n = lc[static_cast<size_t>(t.tiedWith)];
+        LossTie tie;
+        tie.named = rankOf[static_cast<size_t>(t.tiedWith)];
+        tie.tied = k;
+        tie.lost = n.lost;
+        tie.lossyPaths = n.lossyPaths;
+        tie.namedRate = n.rate;
+        tie.tiedRate = t.tiedRate;
+        tie.namedPValue = n.pValue;
+        tie.tiedPValue = t.tiedPValue;
+        res.lossTies.push_back(tie);
+    }
+    std::sort(res.lossTies.begin(), res.lossTies.end(), [](const LossTie& a, const LossTie& b) {
+        return std::tie(a.named, a.tied) < std::tie(b.named, b.tied);
+    });
     return res;
 }
 

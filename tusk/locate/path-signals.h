@@ -164,6 +164,13 @@ struct LossClass
     double pValue = 1;      //!< P(a healthy class loses as many), at the rate of the others
     uint32_t lossyPaths = 0;
     bool named = false;
+    /** The named class whose lost copies, in the round it was named, were this class's too,
+     *  path for path (the same paths, the same copies): the copies cannot tell the two apart,
+     *  only their delivered packets differ (which the p-value weighed). -1: none. Since
+     *  2026-12-06. */
+    int tiedWith = -1;
+    double tiedRate = 0;    //!< its loss rate in that round (lost / its packets)
+    double tiedPValue = 1;  //!< its p-value in that round
 };
 
 /**
@@ -175,7 +182,9 @@ struct LossClass
  * fabric, where any loss stands out). Of those with at least `minLossyPaths` paths that lost
  * a copy, a rate l / n of at least `lossFloor` and a p-value of at most `alpha` / classes,
  * the one with the smallest p-value (then the highest rate) is named, its paths' losses are
- * explained (times its share) and the next round starts; it stops when none is left. A
+ * explained (times its share) and the next round starts; it stops when none is left. Another
+ * candidate of the round whose lost copies are the named one's, path for path, is marked tied
+ * with it (LossClass::tiedWith): the copies cannot say which of the two lost them. A
  * link's loss multiplies along a path (1 - prod(1 - p)), which for 1 % and a few hops is their
  * sum: the paths' losses are counted, not fitted. \param share paths x classes (Incidence)
  * \return per class; rate, lost and packets of a named class are those it was named with
@@ -214,6 +223,20 @@ Eigen::SparseMatrix<double> PlaceLostCopies(const Incidence& inc,
                                             const std::vector<PathObservation>& paths,
                                             uint32_t maxIterations = 1000);
 
+/** Two classes the loss fit could not tell apart (LossClass::tiedWith): the same lost copies
+ *  on the same paths crossed both, in the round `named` was named. Indices into the ranking. */
+struct LossTie
+{
+    size_t named = 0;         //!< the class the fit named
+    size_t tied = 0;          //!< the class that carried the same lost copies
+    double lost = 0;          //!< those copies (times the paths' shares)
+    uint32_t lossyPaths = 0;  //!< paths with at least half a copy of them
+    double namedRate = 0;     //!< lost / packets of the named class
+    double tiedRate = 0;      //!< lost / packets of the tied class (more delivered packets)
+    double namedPValue = 1;
+    double tiedPValue = 1;
+};
+
 /** The ranking from paths; Suspect's `flows` count paths, `slowFlows` / `lossyFlows` paths
  *  above the floors; `score` the delay over the floor (or the loss over its floor). */
 struct PathLocateResult
@@ -246,6 +269,9 @@ struct PathLocateResult
     std::vector<double> slowCountP;
     double slowCountAlpha = 0;    //!< the p-value a named class's slow-path count needs
     std::vector<double> markRate; //!< per ranking entry: ECN-echoing ACKs / RTT samples of its paths
+    /** The loss fit's ties (LossTie), by the named class's rank; the ranking is the fit's
+     *  (the tied class stays where its own score puts it). Since 2026-12-06. */
+    std::vector<LossTie> lossTies;
 };
 
 /**
@@ -283,6 +309,19 @@ enum class PathEvidence
  * have siblings: for a QP with one route paths.csv's losses say what its completion time does.
  */
 PathEvidence AutoPathEvidence(const std::vector<PathObservation>& paths);
+
+/** The numbers AutoPathEvidence's rule looks at (QPs are (run, src, dst, qpn)). */
+struct PathEvidenceCounts
+{
+    size_t qps = 0;              //!< QPs with a row that has a path of its own (not traced)
+    size_t sideBySideQps = 0;    //!< of which with two rows of one length used side by side
+    size_t lossyQps = 0;         //!< QPs whose rows hold lost copies
+    size_t reroutedLossyQps = 0; //!< of which with two or more per-route rows, one after the other
+    PathEvidence evidence = PathEvidence::None; //!< AutoPathEvidence's answer from these
+};
+
+/** rief AutoPathEvidence with the counts it decided from (`--evidence auto` states them). */
+PathEvidenceCounts CountPathEvidence(const std::vector<PathObservation>& paths);
 
 /**
  * \brief Whether a link class (its directed links `cls`) tells apart the routes of a QP that

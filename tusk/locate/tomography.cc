@@ -1,6 +1,7 @@
 #include "locate/tomography.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -129,11 +130,25 @@ ParseMethod(const std::string& name)
 }
 
 std::string
+Suspect::Reason() const
+{
+    const bool slow = Has(namedFor, NamedFor::Slow);
+    const bool lossy = Has(namedFor, NamedFor::Lossy);
+    return slow && lossy ? "slow+lossy" : slow ? "slow" : lossy ? "lossy" : "";
+}
+
+bool
+Suspect::NamedForLosses() const
+{
+    return Has(namedFor, NamedFor::Lossy);
+}
+
+std::string
 Suspect::Kind() const
 {
-    if (!reason.empty())
+    if (namedFor != NamedFor::None)
     {
-        return reason;
+        return Reason();
     }
     const bool s = 2 * slowFlows >= flows && slowFlows > 0;
     const bool l = 2 * lossyFlows >= flows && lossyFlows > 0;
@@ -812,6 +827,40 @@ Locate(const Observations& obs, const TomographyOptions& o)
         sp.rateFactor = factors.empty() ? 1.0 : 1.0 / Median(factors);
         sp.lossRate = crossing > 0 ? std::min(1.0, lost / crossing) : 0.0;
     }
+    // Ties (since 2026-12-06): a named class and another crossed by the very same slow or lossy
+    // flows, differing only in flows that were neither. Which of the two slowed them, those
+    // flows cannot say; the ranking put first the one with fewer healthy flows.
+    std::map<std::vector<Eigen::Index>, std::vector<size_t>> byBad; // bad flows -> ranks
+    for (size_t k = 0; k < res.ranking.size(); ++k)
+    {
+        std::vector<Eigen::Index> bad;
+        for (It it(inc.crosses, static_cast<Eigen::Index>(res.ranking[k].cls)); it; ++it)
+        {
+            const auto f = static_cast<size_t>(it.row());
+            if (s.slow[f] || s.lossy[f])
+            {
+                bad.push_back(it.row());
+            }
+        }
+        if (bad.size() >= std::max<uint32_t>(o.minBadFlows, 1))
+        {
+            byBad[bad].push_back(k);
+        }
+    }
+    for (const auto& [bad, ranks] : byBad)
+    {
+        if (ranks.size() < 2 || !res.ranking[ranks.front()].named)
+        {
+            continue;
+        }
+        for (size_t j = 1; j < ranks.size(); ++j)
+        {
+            res.ties.push_back(FlowTie{ranks.front(), ranks[j], static_cast<uint32_t>(bad.size())});
+        }
+    }
+    std::sort(res.ties.begin(), res.ties.end(), [](const FlowTie& a, const FlowTie& b) {
+        return std::tie(a.named, a.tied) < std::tie(b.named, b.tied);
+    });
     return res;
 }
 

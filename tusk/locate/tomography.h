@@ -112,6 +112,28 @@ struct Incidence
 };
 
 /** One ranked class of links. */
+/** What per-path telemetry named a class for: bit flags (Slow | Lossy). */
+enum class NamedFor : uint8_t
+{
+    None = 0,  //!< not named for a fitted cause (completion-time evidence: its flows' counts)
+    Slow = 1,  //!< its fitted delay
+    Lossy = 2, //!< its lost copies
+};
+
+constexpr NamedFor
+operator|(NamedFor a, NamedFor b)
+{
+    return static_cast<NamedFor>(static_cast<uint8_t>(a) | static_cast<uint8_t>(b));
+}
+
+/** Whether `flags` has every bit of `bit`. */
+constexpr bool
+Has(NamedFor flags, NamedFor bit)
+{
+    return (static_cast<uint8_t>(flags) & static_cast<uint8_t>(bit)) == static_cast<uint8_t>(bit) &&
+           bit != NamedFor::None;
+}
+
 struct Suspect
 {
     uint32_t cls = 0;              //!< index into Incidence::classes
@@ -124,11 +146,25 @@ struct Suspect
     double rateFactor = 1.0;       //!< estimated rate / nominal from its slow flows (1 = healthy)
     double lossRate = 0.0;         //!< estimated fraction of its packets lost
     bool named = false;            //!< above the confidence threshold (and the method's)
-    /** Why it was named, when the evidence says ("slow", "lossy", "slow+lossy": per-path
-     *  telemetry names a class for its fitted delay, its losses or both); "" = from the
-     *  counts of slow and lossy flows. */
-    std::string reason;
-    std::string Kind() const;      //!< reason, else "slow", "lossy", "slow+lossy", or "-"
+    /** Why it was named, when the evidence says (per-path telemetry names a class for its
+     *  fitted delay, its losses or both: bit flags); None = from the counts of slow and lossy
+     *  flows. */
+    NamedFor namedFor = NamedFor::None;
+    /** namedFor as text: "slow", "lossy", "slow+lossy", or "" for None. */
+    std::string Reason() const;
+    /** Named for its losses (NamedFor::Lossy set). */
+    bool NamedForLosses() const;
+    std::string Kind() const;      //!< Reason(), else "slow", "lossy", "slow+lossy", or "-"
+};
+
+/** A named class and another crossed by the very same slow or lossy flows (at least
+ *  minBadFlows), differing only in flows that were neither: the flows cannot tell them apart.
+ *  Indices into the ranking; `named` ranks above `tied`. */
+struct FlowTie
+{
+    size_t named = 0;
+    size_t tied = 0;
+    uint32_t badFlows = 0; //!< the slow or lossy flows that cross both
 };
 
 struct LocateResult
@@ -137,6 +173,7 @@ struct LocateResult
     Incidence incidence;
     std::vector<Suspect> ranking; //!< every class with a flow, best first
     uint32_t named = 0;           //!< how many of `ranking` (a prefix) are named
+    std::vector<FlowTie> ties;    //!< by the named class's rank (since 2026-12-06)
 };
 
 /** The median of v (the mean of the two middle values for an even count); 0 if empty. */

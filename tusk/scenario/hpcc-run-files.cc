@@ -84,6 +84,10 @@ ReadHpccRunFiles(const std::string& path)
     for (std::string raw; std::getline(in, raw);)
     {
         ++number;
+        if (number == 1 && raw.compare(0, 3, "\xEF\xBB\xBF") == 0)
+        {
+            raw.erase(0, 3); // a UTF-8 byte-order mark, as InputTextReader (hpcc-config.cc) skips
+        }
         std::istringstream ss(raw);
         Line l;
         l.number = number;

@@ -85,6 +85,10 @@ FlowSizeCdf::Read(const std::string& path)
     while (std::getline(in, line))
     {
         ++n;
+        if (n == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0)
+        {
+            line.erase(0, 3); // a UTF-8 byte-order mark, as InputTextReader skips
+        }
         std::istringstream ls(line);
         std::string a;
         std::string b;
