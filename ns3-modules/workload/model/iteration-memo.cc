@@ -603,22 +603,53 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew, bool& trend) const
             continue;
         }
         const auto src = static_cast<uint32_t>(found);
-        // The phase newest first: src, src - P, ...; an iteration that cannot be compared
-        // (replayed, freed, other traffic) has no records.
-        std::vector<PhaseIteration> phase;
-        for (uint32_t c = 0; c < depth && static_cast<uint64_t>(c) * period <= src; ++c)
-        {
-            const uint32_t x = src - c * period;
-            PhaseIteration p;
-            if (Usable(j, x, pattern))
+        // Every phase of the period, not i's alone: the P iterations before i (each, or the
+        // one a period before it when it is not usable yet), each with its phase newest first
+        // (y, y - P, ...; an iteration that cannot be compared has no records). A sequence
+        // that repeats with period P over the span repeats in every phase; checking i's phase
+        // alone let a period-1 replay stand for a cycle of period 4 (CONGA with compute time),
+        // and the iterations of its other phases were then simulated from a policy state the
+        // replay had not advanced.
+        // y is simulated (a replayed start is mapped to its memo by the caller); the older
+        // ones are compared as they are: a replayed one is no evidence (it may be a copy of
+        // the newest).
+        auto chain = [&](uint32_t y) {
+            std::vector<PhaseIteration> phase;
+            for (uint32_t c = 0; c < depth && static_cast<uint64_t>(c) * period <= y; ++c)
             {
-                p.lengthPs = static_cast<double>(j.iters[x + 1].startPs - j.iters[x].startPs);
-                p.records = j.iters[x].records.get();
+                const uint32_t x = y - c * period;
+                PhaseIteration p;
+                if (Usable(j, x, pattern))
+                {
+                    p.lengthPs = static_cast<double>(j.iters[x + 1].startPs - j.iters[x].startPs);
+                    p.records = j.iters[x].records.get();
+                }
+                phase.push_back(p);
             }
-            phase.push_back(p);
+            return phase;
+        };
+        SteadyVerdict v = JudgePhase(chain(src), m_steadyIterations, m_steadyTrendSpan,
+                                     m_steadyTolerance);
+        for (uint32_t o = 1; o < period && v != SteadyVerdict::Differ; ++o)
+        {
+            // Phase i - o: from i - o, or i - o - P while i - o is still finishing.
+            SteadyVerdict w = SteadyVerdict::Differ;
+            for (uint32_t back = o; back <= o + period && back <= i; back += period)
+            {
+                const Iteration& at = j.iters[i - back];
+                const uint32_t x = at.replayed ? at.source : i - back;
+                if (Usable(j, x, pattern))
+                {
+                    w = JudgePhase(chain(x), m_steadyIterations, m_steadyTrendSpan,
+                                   m_steadyTolerance);
+                    break;
+                }
+            }
+            if (w == SteadyVerdict::Differ || v == SteadyVerdict::Agree)
+            {
+                v = w;
+            }
         }
-        const SteadyVerdict v =
-            JudgePhase(phase, m_steadyIterations, m_steadyTrendSpan, m_steadyTolerance);
         if (v == SteadyVerdict::Differ)
         {
             continue;
@@ -788,7 +819,7 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
     // Bounded: at most window x SteadyMaxPeriod memos, however many iterations the job runs.
     const size_t window =
         std::max({static_cast<size_t>(m_steadyIterations) * m_maxPeriod,
-                  static_cast<size_t>(m_steadyTrendSpan) * m_maxPeriod,
+                  (static_cast<size_t>(m_steadyTrendSpan) + 1) * m_maxPeriod,
                   2 * static_cast<size_t>(m_sampleIterations)}) +
         2;
     std::vector<std::pair<uint64_t, size_t>> patterns; // (pattern, memos kept), latest first
