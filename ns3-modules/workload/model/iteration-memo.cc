@@ -1,5 +1,7 @@
 #include "iteration-memo.h"
 
+#include "iteration-rules.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -38,13 +40,6 @@ class TrafficHash
 
 /** Process-wide sum of the records every memo holds (IterationMemo::HeldRecords). */
 std::atomic<uint64_t> g_heldRecords{0};
-
-/** |a - b| <= tol * max(|a|, |b|) */
-bool
-Close(double a, double b, double tol)
-{
-    return std::fabs(a - b) <= tol * std::max(std::fabs(a), std::fabs(b));
-}
 
 } // namespace
 
@@ -112,7 +107,24 @@ IterationMemo::GetTypeId()
                           "mean iteration times, and between their mean FCTs (fraction).",
                           DoubleValue(0.02),
                           MakeDoubleAccessor(&IterationMemo::m_sampleTolerance),
-                          MakeDoubleChecker<double>(0, 1));
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("SampleConfidence",
+                          "Sampled rule: confidence level of the Student-t interval of the "
+                          "pool's mean iteration time and mean FCT (over its 2W iterations), "
+                          "whose half-width must be at most SampleTolerance times the mean "
+                          "(fraction, two-sided; 0 = no interval, the windows' test alone).",
+                          DoubleValue(0.95),
+                          MakeDoubleAccessor(&IterationMemo::m_sampleConfidence),
+                          MakeDoubleChecker<double>(0, 0.999999))
+            .AddAttribute("SteadyTrendSpan",
+                          "Steady rule: the memo must also agree (iteration time and every "
+                          "FCT, within SteadyTolerance) with its phase's iteration this many "
+                          "minus one periods back, so that a drift or cycle slower than the "
+                          "SteadyIterations compared is refused (count of iterations; at most "
+                          "SteadyIterations = no such check).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&IterationMemo::m_steadyTrendSpan),
+                          MakeUintegerChecker<uint32_t>(0, 16));
     return tid;
 }
 
@@ -561,14 +573,16 @@ IterationMemo::Usable(Job& j, uint32_t m, uint64_t pattern) const
 }
 
 int64_t
-IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew) const
+IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew, bool& trend) const
 {
     drew = false;
+    trend = false;
     if (m_steadyTolerance <= 0)
     {
         return -1;
     }
     const uint64_t pattern = j.iters[i].pattern;
+    const uint32_t depth = std::max(m_steadyIterations, m_steadyTrendSpan);
     // Period P: iteration i behaves as i - P did (P = 2 when consecutive iterations alternate,
     // e.g. as the previous iteration's tail overlaps them differently). Its phase's memo is
     // i - P, or the iteration that one was replayed from.
@@ -589,28 +603,62 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew) const
             continue;
         }
         const auto src = static_cast<uint32_t>(found);
-        bool agree = true;
-        const Iteration& ref = j.iters[src];
-        const double refLen = static_cast<double>(j.iters[src + 1].startPs - ref.startPs);
-        for (uint32_t c = 1; agree && c < m_steadyIterations; ++c)
-        {
-            const uint32_t x = src - c * period;
-            agree = Usable(j, x, pattern);
-            const Iteration& m = j.iters[x];
-            agree = agree && Close(static_cast<double>(j.iters[x + 1].startPs - m.startPs), refLen,
-                                   m_steadyTolerance);
-            for (size_t k = 0; agree && k < m.count; ++k)
+        // Every phase of the period, not i's alone: the P iterations before i (each, or the
+        // one a period before it when it is not usable yet), each with its phase newest first
+        // (y, y - P, ...; an iteration that cannot be compared has no records). A sequence
+        // that repeats with period P over the span repeats in every phase; checking i's phase
+        // alone let a period-1 replay stand for a cycle of period 4 (CONGA with compute time),
+        // and the iterations of its other phases were then simulated from a policy state the
+        // replay had not advanced.
+        // y is simulated (a replayed start is mapped to its memo by the caller); the older
+        // ones are compared as they are: a replayed one is no evidence (it may be a copy of
+        // the newest).
+        auto chain = [&](uint32_t y) {
+            std::vector<PhaseIteration> phase;
+            for (uint32_t c = 0; c < depth && static_cast<uint64_t>(c) * period <= y; ++c)
             {
-                const TransferRecord& a = (*ref.records)[k];
-                const TransferRecord& b = (*m.records)[k];
-                agree = Close(static_cast<double>(a.recvDonePs - a.startPs),
-                              static_cast<double>(b.recvDonePs - b.startPs), m_steadyTolerance);
+                const uint32_t x = y - c * period;
+                PhaseIteration p;
+                if (Usable(j, x, pattern))
+                {
+                    p.lengthPs = static_cast<double>(j.iters[x + 1].startPs - j.iters[x].startPs);
+                    p.records = j.iters[x].records.get();
+                }
+                phase.push_back(p);
             }
+            return phase;
+        };
+        SteadyVerdict v = JudgePhase(chain(src), m_steadyIterations, m_steadyTrendSpan,
+                                     m_steadyTolerance);
+        for (uint32_t o = 1; o < period && v != SteadyVerdict::Differ; ++o)
+        {
+            // Phase i - o: from i - o, or i - o - P while i - o is still finishing.
+            SteadyVerdict w = SteadyVerdict::Differ;
+            for (uint32_t back = o; back <= o + period && back <= i; back += period)
+            {
+                const Iteration& at = j.iters[i - back];
+                const uint32_t x = at.replayed ? at.source : i - back;
+                if (Usable(j, x, pattern))
+                {
+                    w = JudgePhase(chain(x), m_steadyIterations, m_steadyTrendSpan,
+                                   m_steadyTolerance);
+                    break;
+                }
+            }
+            if (w == SteadyVerdict::Differ || v == SteadyVerdict::Agree)
+            {
+                v = w;
+            }
+        }
+        if (v == SteadyVerdict::Differ)
+        {
+            continue;
         }
         // A policy that drew at random in one of them (LetFlow's port per new flowlet): each
         // iteration is a sample of the draws' outcomes, not a fixed point, and two samples can
         // agree by chance; replaying one for the rest of the job would fix that draw. Such
         // iterations are for the sampled rule.
+        bool agree = true;
         for (uint32_t c = 0; agree && c < m_steadyIterations; ++c)
         {
             const uint32_t x = src - c * period;
@@ -620,7 +668,11 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew) const
                 drew = true;
             }
         }
-        if (agree)
+        // They agreed, but the phase moved over the longer span: a slow drift or a cycle the
+        // few compared did not show (CONGA with compute time: two consecutive iterations
+        // equal, the sequence cycling with period 4 around them).
+        trend = trend || (agree && v == SteadyVerdict::Trend);
+        if (agree && v == SteadyVerdict::Agree)
         {
             return src;
         }
@@ -629,8 +681,9 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew) const
 }
 
 int64_t
-IterationMemo::SampledMemo(Job& j, uint32_t i)
+IterationMemo::SampledMemo(Job& j, uint32_t i, bool& uncertain)
 {
+    uncertain = false;
     const uint32_t w = m_sampleIterations;
     if (w == 0)
     {
@@ -664,32 +717,29 @@ IterationMemo::SampledMemo(Job& j, uint32_t i)
     }
     std::reverse(pool.begin(), pool.end());
     // Two windows of W: mean iteration time and mean FCT over their transfers, and the
-    // policies' random draws.
-    double len[2] = {0, 0};
-    double fct[2] = {0, 0};
-    double draws[2] = {0, 0};
-    uint64_t n[2] = {0, 0};
-    for (uint32_t k = 0; k < 2 * w; ++k)
-    {
-        const int half = k < w ? 0 : 1;
-        const Iteration& m = j.iters[pool[k]];
-        len[half] += static_cast<double>(j.iters[pool[k] + 1].startPs - m.startPs);
-        draws[half] += static_cast<double>(j.iters[pool[k] + 1].randomDraws - m.randomDraws);
-        for (const TransferRecord& r : *m.records)
-        {
-            fct[half] += static_cast<double>(r.recvDonePs - r.startPs);
-            ++n[half];
-        }
-    }
+    // policies' random draws; then the pool's t-intervals (JudgePool).
     // The draws too: iterations are samples of one distribution only while the random process
     // behind them is (a spraying policy draws about as often in every iteration). A policy
     // that keeps its draws as state and stops drawing once it has settled (LetFlow's flowlets
     // when no gap ends them) draws less and less: a transient towards a fixed point, which the
     // steady rule takes once the draws stop, not a pool to replay.
-    if (n[0] == 0 || n[1] == 0 || !Close(len[0], len[1], m_sampleTolerance) ||
-        !Close(fct[0] / static_cast<double>(n[0]), fct[1] / static_cast<double>(n[1]),
-               m_sampleTolerance) ||
-        !Close(draws[0], draws[1], m_sampleTolerance))
+    std::vector<PoolIteration> samples;
+    for (uint32_t m : pool)
+    {
+        const Iteration& it = j.iters[m];
+        PoolIteration p;
+        p.lengthPs = static_cast<double>(j.iters[m + 1].startPs - it.startPs);
+        p.draws = static_cast<double>(j.iters[m + 1].randomDraws - it.randomDraws);
+        for (const TransferRecord& r : *it.records)
+        {
+            p.fctSumPs += static_cast<double>(r.recvDonePs - r.startPs);
+            ++p.transfers;
+        }
+        samples.push_back(p);
+    }
+    const SampledVerdict v = JudgePool(samples, w, m_sampleTolerance, m_sampleConfidence);
+    uncertain = v == SampledVerdict::MeanUncertain;
+    if (v != SampledVerdict::Accept)
     {
         return -1;
     }
@@ -760,15 +810,18 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
         j.simulated.push_back(i);
     }
     j.held.push_back(i);
-    // The steady rule looks back SteadyIterations phases of up to SteadyMaxPeriod, the sampled
+    // The steady rule looks back SteadyIterations (and SteadyTrendSpan) phases of up to
+    // SteadyMaxPeriod, the sampled
     // rule at 2 x SampleIterations iterations of one traffic. Kept: per traffic pattern, its
     // latest `window` simulated iterations (and each one's successor, whose start snapshot
     // ends it), for the latest SteadyMaxPeriod patterns simulated; a job whose iterations
     // alternate traffic (a collective every second iteration) keeps each pattern's own pool.
     // Bounded: at most window x SteadyMaxPeriod memos, however many iterations the job runs.
-    const size_t window = std::max(static_cast<size_t>(m_steadyIterations) * m_maxPeriod,
-                                   2 * static_cast<size_t>(m_sampleIterations)) +
-                          2;
+    const size_t window =
+        std::max({static_cast<size_t>(m_steadyIterations) * m_maxPeriod,
+                  (static_cast<size_t>(m_steadyTrendSpan) + 1) * m_maxPeriod,
+                  2 * static_cast<size_t>(m_sampleIterations)}) +
+        2;
     std::vector<std::pair<uint64_t, size_t>> patterns; // (pattern, memos kept), latest first
     std::vector<uint32_t> keep{i};
     for (size_t k = j.simulated.size(); k-- > 0;)
@@ -916,21 +969,27 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     bool exact = memo >= 0;
     bool sampled = false;
     bool drew = false;
+    bool trend = false;
+    bool uncertain = false;
     if (!exact)
     {
         ++m_stats.exactRefusals[exactWhyNot];
-        memo = SteadyMemo(j, i, drew);
+        memo = SteadyMemo(j, i, drew, trend);
     }
     if (!exact && memo < 0 && m_sampledWhyNot.empty())
     {
-        memo = SampledMemo(j, i);
+        memo = SampledMemo(j, i, uncertain);
         sampled = memo >= 0;
     }
     if (memo < 0)
     {
         // Neither rule held; when the sampled rule is refused for the run, that is the reason;
-        // when the steady rule's iterations agreed but drew at random, that.
+        // when its windows agreed but the pool's mean is not known within the tolerance, that;
+        // when the steady rule's iterations agreed but trended over its span, or drew at
+        // random, that.
         return simulate(!m_sampledWhyNot.empty() ? m_sampledWhyNot
+                        : uncertain              ? "sampled_mean_uncertain"
+                        : trend                  ? "steady_trend"
                         : drew                   ? "steady_random_draws"
                                                  : "steady_state_not_reached");
     }

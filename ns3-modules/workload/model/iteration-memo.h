@@ -16,7 +16,8 @@
  *    choice (SetExactAllowed). Replay then is what packet mode computes.
  *  - steady: the last SteadyIterations simulated, finished iterations of the same traffic
  *    and phase (iterations i - P, i - 2P, ... for a period P up to SteadyMaxPeriod) agree
- *    within SteadyTolerance in iteration time and in every transfer's FCT, and no policy
+ *    within SteadyTolerance in iteration time and in every transfer's FCT, so do the newest
+ *    of them and the phase's iteration SteadyTrendSpan - 1 periods back (no trend), and no policy
  *    drew at random in their spans (FabricProbeResult::randomDraws): an iteration shaped by
  *    draws is one sample of their outcomes, and two samples may agree by chance. For
  *    policies with state (flowlets, congestion feedback) and jobs whose fabric is never
@@ -27,7 +28,9 @@
  *    2 x SampleIterations simulated, finished iterations of the same traffic, as two
  *    windows, agree within SampleTolerance in mean iteration time, mean FCT and the
  *    policies' random draws (a policy settling towards a fixed point draws less and less: a
- *    transient, not a pool). Replays then cycle through those iterations in order, so the
+ *    transient, not a pool), and the pool's Student-t intervals (SampleConfidence) of its mean
+ *    iteration time and mean FCT are within SampleTolerance of those means (a wide
+ *    distribution is not pinned by 2W samples). Replays then cycle through those iterations in order, so the
  *    replayed iterations keep the samples' spread (not one sample repeated).
  *
  * Both need the replay span clear: no failure event (the run's SpanCheck), no background
@@ -90,7 +93,10 @@ struct FabricProbeResult
  * reasons given by SetRefusal (e.g. "time_series"), "failure_in_span" and "stop_time_in_span"
  * (from the SpanCheck), "background_traffic",
  * "other_job_live", "pfc_in_memo", "steady_random_draws" (the steady rule's iterations agreed
- * but a policy drew at random in them, and the sampled rule did not hold),
+ * but a policy drew at random in them, and the sampled rule did not hold), "steady_trend" (they
+ * agreed, drew nothing, but differ from the phase's iteration SteadyTrendSpan - 1 periods back,
+ * and the sampled rule did not hold), "sampled_mean_uncertain" (the sampled rule's windows
+ * agreed but its pool's t-interval was wider than SampleTolerance),
  * "steady_state_not_reached" (neither the steady nor the sampled rule held).
  */
 class IterationMemo : public Object
@@ -190,10 +196,12 @@ class IterationMemo : public Object
      *  started, its snapshots kept. */
     bool Usable(Job& j, uint32_t m, uint64_t pattern) const;
     /** The steady rule's memo for iteration i, or -1 (see SteadyMaxPeriod). \param drew set
-     *  when some period's iterations agreed but a policy drew at random in one of them */
-    int64_t SteadyMemo(Job& j, uint32_t i, bool& drew) const;
-    /** The sampled rule's memo for iteration i, or -1 (see SampleIterations). */
-    int64_t SampledMemo(Job& j, uint32_t i);
+     *  when some period's iterations agreed but a policy drew at random in one of them;
+     *  \param trend set when they agreed, drew nothing, and trended (JudgePhase) */
+    int64_t SteadyMemo(Job& j, uint32_t i, bool& drew, bool& trend) const;
+    /** The sampled rule's memo for iteration i, or -1 (see SampleIterations). \param
+     *  uncertain set when its windows agreed but the pool's t-interval was too wide */
+    int64_t SampledMemo(Job& j, uint32_t i, bool& uncertain);
     void AddDelta(const Iteration& m, const Iteration& next);
   public:
     /**
@@ -228,6 +236,8 @@ class IterationMemo : public Object
     uint32_t m_maxPeriod = 4;
     uint32_t m_sampleIterations = 4;
     double m_sampleTolerance = 0.02;
+    double m_sampleConfidence = 0.95;
+    uint32_t m_steadyTrendSpan = 4;
     std::vector<Job> m_jobs;
     bool m_lazy = false;               //!< the executor builds jobs iteration by iteration
     /** Whole build: per trigger, the (job, iteration) it starts. */
