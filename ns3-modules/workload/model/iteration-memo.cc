@@ -48,6 +48,13 @@ Close(double a, double b, double tol)
 
 } // namespace
 
+bool
+IterationMemo::SampleWindowsAgree(const SampleWindow& a, const SampleWindow& b, double tolerance)
+{
+    return Close(a.length, b.length, tolerance) && Close(a.meanFct, b.meanFct, tolerance) &&
+           Close(a.draws, b.draws, tolerance);
+}
+
 void
 AddPortDelta(PortCounters& a, const PortCounters& b, const PortCounters& c)
 {
@@ -686,10 +693,10 @@ IterationMemo::SampledMemo(Job& j, uint32_t i)
     // that keeps its draws as state and stops drawing once it has settled (LetFlow's flowlets
     // when no gap ends them) draws less and less: a transient towards a fixed point, which the
     // steady rule takes once the draws stop, not a pool to replay.
-    if (n[0] == 0 || n[1] == 0 || !Close(len[0], len[1], m_sampleTolerance) ||
-        !Close(fct[0] / static_cast<double>(n[0]), fct[1] / static_cast<double>(n[1]),
-               m_sampleTolerance) ||
-        !Close(draws[0], draws[1], m_sampleTolerance))
+    if (n[0] == 0 || n[1] == 0 ||
+        !SampleWindowsAgree({len[0], fct[0] / static_cast<double>(n[0]), draws[0]},
+                            {len[1], fct[1] / static_cast<double>(n[1]), draws[1]},
+                            m_sampleTolerance))
     {
         return -1;
     }

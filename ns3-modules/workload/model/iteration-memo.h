@@ -119,6 +119,18 @@ class IterationMemo : public Object
     const IterationMemoStats& GetStats() const { return m_stats; }
     /** Per port, the replayed iterations' counter deltas summed (maxima maxed). */
     const std::vector<PortCounters>& GetReplayedPorts() const { return m_replayedPorts; }
+    /** One window of the sampled rule's pool: its length (the iterations' times, or a ring's
+     *  step spans, summed; ps), its transfers' mean FCT (ps) and the policies' random draws in
+     *  it (count). */
+    struct SampleWindow
+    {
+        double length = 0;
+        double meanFct = 0;
+        double draws = 0;
+    };
+    /** The sampled rule's test: the pool's two windows agree within `tolerance` (relative) in
+     *  length, mean FCT and draws. Also fast mode's ring steps' (ring-step-memo.h). */
+    static bool SampleWindowsAgree(const SampleWindow& a, const SampleWindow& b, double tolerance);
     /** Transfer records the memos of every IterationMemo of this process hold (count): a few
      *  iterations' worth, however many iterations a job runs. */
     static uint64_t HeldRecords();
