@@ -167,6 +167,13 @@ RingStepMemo::Decide(uint32_t k)
     {
         return Simulate(k, "steady_state_not_reached");
     }
+    for (const Step* p : pool)
+    {
+        if (!p->clean)
+        {
+            return Simulate(k, "retransmission_in_pool");
+        }
+    }
     if (pool.back()->pfcAtEnd != pool.front()->pfcAtEnd)
     {
         return Simulate(k, "pfc_in_memo");
@@ -213,6 +220,15 @@ RingStepMemo::OnCompletion(uint32_t t)
     {
         Step& s = m_simulated[k];
         (*s.records)[t - uint64_t(k) * m_perStep] = r;
+        // A frame resent, or sent and neither received nor dropped yet (a spurious resend
+        // still on its way): the record is not final when copied, and a replay of it would
+        // count frames in flight that no link holds.
+        uint64_t dropped = 0;
+        for (uint64_t d : r.pktsDropped)
+        {
+            dropped += d;
+        }
+        s.clean = s.clean && r.retxPackets == 0 && r.pktsSent == r.pktsReceived + dropped;
         s.firstStartPs = std::min(s.firstStartPs, r.startPs);
         s.lastDeliveredPs = std::max(s.lastDeliveredPs, r.recvDonePs);
         s.fctSum += static_cast<double>(r.recvDonePs - r.startPs);

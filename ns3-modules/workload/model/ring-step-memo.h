@@ -20,7 +20,8 @@
  * refusal was set for the run (e.g. "time_series"); the pool is not full ("sample_pool_filling")
  * or its windows disagree ("steady_state_not_reached"); the sampled rule is refused for the run
  * (SetSampledWhyNot, e.g. "sampled_random_loss"); a pooled step saw a PFC pause
- * ("pfc_in_memo"); it is one of the ring's last TailSteps steps ("ring_tail": the last step
+ * ("pfc_in_memo") or a pooled transfer was resent or had frames in flight when it finished
+ * ("retransmission_in_pool": its record is not final then); it is one of the ring's last TailSteps steps ("ring_tail": the last step
  * has no later step's traffic beside it, and its FCTs differ most); or the span check refuses
  * the time from now to twice the pool's longest step span after ("failure_in_span",
  * "stop_time_in_span"), after which no step is replayed any more (counted under the same
@@ -102,6 +103,7 @@ class RingStepMemo : public Object
         double fctSum = 0;              //!< sum of recvDonePs - startPs, ps
         uint64_t drawsAtEnd = 0;        //!< Counter draws when it finished
         uint64_t pfcAtEnd = 0;          //!< Counter pfc when it finished
+        bool clean = true;              //!< no transfer of it resent or with frames in flight
         std::shared_ptr<Records> records;
     };
 
