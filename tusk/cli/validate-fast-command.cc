@@ -86,7 +86,7 @@ ValidateFastCommand::Run(std::ostream& out)
                            m.packet, m.fast, d * 100, ok ? "" : "  > tolerance");
     }
     const auto& s = f.fast;
-    if (p.jobs.empty())
+    if (p.jobs.empty() && s.ringSteps == 0)
     {
         out << "no [[jobs]] in this workload: fast mode replays job iterations only, so both "
                "runs simulated every packet\n";
@@ -99,10 +99,19 @@ ValidateFastCommand::Run(std::ostream& out)
     {
         out << fmt::format("  simulated because {}: {}\n", reason, n);
     }
+    if (s.ringSteps > 0)
+    {
+        out << fmt::format("ring steps replayed {} of {}, simulated {}\n", s.ringStepsReplayed,
+                           s.ringSteps, s.ringStepsSimulated);
+        for (const auto& [reason, n] : s.ringFallbacks)
+        {
+            out << fmt::format("  simulated because {}: {}\n", reason, n);
+        }
+    }
     out << fmt::format("wall time: packet {:.3f} s, fast {:.3f} s, speedup {:.1f}x{}\n",
                        p.wallSeconds, f.wallSeconds,
                        f.wallSeconds > 0 ? p.wallSeconds / f.wallSeconds : 0.0,
-                       s.Replayed() == 0
+                       s.Replayed() + s.ringStepsReplayed == 0
                            ? " (nothing replayed: the same simulation twice, so any "
                              "difference is the machine's)"
                            : "");

@@ -1071,7 +1071,7 @@ FastModeJson(const RunResult& r)
     {
         exact[reason] = n;
     }
-    return {{"iterations", f.iterations},
+    nlohmann::ordered_json j = {{"iterations", f.iterations},
             {"iterations_replayed", f.Replayed()},
             {"iterations_replayed_exact", f.replayedExact},
             {"iterations_replayed_steady", f.replayedSteady},
@@ -1083,6 +1083,20 @@ FastModeJson(const RunResult& r)
             {"replayed_bytes", f.replayedBytes},
             {"fallbacks", fallbacks},
             {"exact_refusals", exact}};
+    if (f.ringSteps > 0)
+    {
+        // A standalone ring's steps (ring-step-memo.h); absent otherwise.
+        nlohmann::ordered_json ringFallbacks = nlohmann::ordered_json::object();
+        for (const auto& [reason, n] : f.ringFallbacks)
+        {
+            ringFallbacks[reason] = n;
+        }
+        j["ring_steps"] = f.ringSteps;
+        j["ring_steps_replayed"] = f.ringStepsReplayed;
+        j["ring_steps_simulated"] = f.ringStepsSimulated;
+        j["ring_step_fallbacks"] = ringFallbacks;
+    }
+    return j;
 }
 
 void

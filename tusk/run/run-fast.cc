@@ -10,6 +10,9 @@
 #include "fabric/model/switch-node.h"
 #include "fabric/model/switch-port.h"
 
+#include "ns3/double.h"
+#include "ns3/uinteger.h"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -118,7 +121,8 @@ FastMode::Attach(const ScenarioSpec& spec,
                  const RunPlan& plan,
                  const BuiltFabric& built,
                  const Executor& executor,
-                 Observers& observers)
+                 Observers& observers,
+                 const RingStepUnits* ring)
 {
     if (spec.simulator.mode != "fast")
     {
@@ -251,20 +255,58 @@ FastMode::Attach(const ScenarioSpec& spec,
         return "";
     };
 
-    m_memo->Setup(exec, probe, span);
+    // What neither kind of replay may use, and why (the same reasons for both).
+    std::string refusal;
     if (spec.output.samplePs > 0)
     {
-        m_memo->SetRefusal("time_series");
+        refusal = "time_series";
     }
     else if (spec.output.ccTrace || spec.output.pathTelemetry || spec.output.pcap ||
              spec.output.dropLog)
     {
-        m_memo->SetRefusal("per_packet_output");
+        refusal = "per_packet_output";
     }
     bool randomLoss = false;
     for (const auto& f : spec.failures)
     {
         randomLoss = randomLoss || f.kind == "loss" || f.kind == "gray";
+    }
+    if (ring != nullptr)
+    {
+        // A standalone ring: its steps replayed as samples (ring-step-memo.h), under the
+        // sampled rule's attributes (IterationMemo::SampleIterations, SampleTolerance,
+        // SampleConfidence).
+        UintegerValue sampleSteps;
+        DoubleValue tolerance;
+        DoubleValue confidence;
+        m_memo->GetAttribute("SampleIterations", sampleSteps);
+        m_memo->GetAttribute("SampleTolerance", tolerance);
+        m_memo->GetAttribute("SampleConfidence", confidence);
+        auto pfc = [sink]() {
+            uint64_t n = 0;
+            for (const PortCounters& c : sink->PortCounterSnapshot())
+            {
+                n += c.pfcTx;
+            }
+            return n;
+        };
+        m_ring = CreateObject<RingStepMemo>();
+        m_ring->Setup(exec, ring->TransfersPerStep(), ring->Steps(), spec.workload.bytes,
+                      static_cast<uint32_t>(sampleSteps.Get()), tolerance.Get(),
+                      confidence.Get(), span,
+                      []() { return RandomDraws::Count(); }, pfc);
+        m_ring->SetRefusal(refusal);
+        if (randomLoss)
+        {
+            m_ring->SetSampledWhyNot("sampled_random_loss");
+        }
+        m_ring->Start();
+        return;
+    }
+    m_memo->Setup(exec, probe, span);
+    if (!refusal.empty())
+    {
+        m_memo->SetRefusal(refusal);
     }
     if (!StatelessPolicy(plan))
     {
@@ -316,6 +358,17 @@ FastMode::BeforeCollect(Observers& observers, RunResult& result)
     ports.resize(std::min(ports.size(), m_sinkPorts));
     observers.Sink().SetReplayedCounters(std::move(ports));
     result.fast = m_memo->GetStats();
+    if (m_ring)
+    {
+        const IterationMemoStats& r = m_ring->GetStats();
+        result.fast.ringSteps = r.ringSteps;
+        result.fast.ringStepsReplayed = r.ringStepsReplayed;
+        result.fast.ringStepsSimulated = r.ringStepsSimulated;
+        result.fast.ringFallbacks = r.ringFallbacks;
+        result.fast.replayedBytes = r.replayedBytes;
+        result.fast.totalBytes = r.totalBytes;
+        result.fast.replayedPs = r.replayedPs;
+    }
 }
 
 void
@@ -325,6 +378,11 @@ FastMode::Dispose()
     {
         m_memo->Dispose();
         m_memo = nullptr;
+    }
+    if (m_ring)
+    {
+        m_ring->Dispose();
+        m_ring = nullptr;
     }
 }
 

@@ -31,6 +31,8 @@
 #include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
 #include "workload/model/iteration-memo.h"
+#include "workload/model/ring-step-memo.h"
+#include "workload/model/ring-steps.h"
 #include "workload/model/scale-up-domain.h"
 #include "workload/model/workload-executor.h"
 #include "workload/model/workload-spec.h"
@@ -433,12 +435,14 @@ std::vector<std::string> InvariantViolations(const RunResult& result,
 class FastMode
 {
   public:
-    /** After Observers::Attach, before WorkloadExecutor::Start. */
+    /** After Observers::Attach, before WorkloadExecutor::Start. `ring`: a standalone ring
+     *  built a window of steps at a time (its steps replayed by a RingStepMemo), or nullptr. */
     void Attach(const ScenarioSpec& spec,
                 const RunPlan& plan,
                 const BuiltFabric& built,
                 const Executor& executor,
-                Observers& observers);
+                Observers& observers,
+                const ns3::RingStepUnits* ring = nullptr);
     /** After the run, before CollectResults: the replayed counters into the links' rows and
      *  the conservation counts, the stats into `result`. */
     void BeforeCollect(Observers& observers, RunResult& result);
@@ -446,6 +450,7 @@ class FastMode
 
   private:
     ns3::Ptr<ns3::IterationMemo> m_memo;
+    ns3::Ptr<ns3::RingStepMemo> m_ring; //!< a standalone ring's steps, or none
     size_t m_sinkPorts = 0; //!< ports of the sink; the probe appends the NICs after them
 };
 

@@ -428,7 +428,7 @@ std::optional<LazyRing>
 BuildLazyRing(const ScenarioSpec& spec, const TopologyGraph& graph, uint32_t windowSteps)
 {
     const auto& w = spec.workload;
-    if (w.kind != "ring-allreduce" || spec.simulator.mode == "fast" || !spec.background.empty())
+    if (w.kind != "ring-allreduce" || !spec.background.empty())
     {
         return std::nullopt;
     }

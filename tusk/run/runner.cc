@@ -225,7 +225,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
         options.beforeRun(built.fabric, built.nics);
     }
     FastMode fast; // simulator.mode = "fast" only
-    fast.Attach(spec, plan, built, executor, observers);
+    fast.Attach(spec, plan, built, executor, observers, ring ? ring->units.get() : nullptr);
     executor.exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
     const auto runStart = std::chrono::steady_clock::now();

@@ -1,0 +1,272 @@
+/*
+ * tusk: RingStepMemo (ring-step-memo.h).
+ */
+#include "ring-step-memo.h"
+
+#include "iteration-rules.h"
+
+#include "iteration-memo.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RingStepMemo);
+
+TypeId
+RingStepMemo::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RingStepMemo")
+            .SetParent<Object>()
+            .SetGroupName("Workload")
+            .AddConstructor<RingStepMemo>()
+            .AddAttribute("TailSteps",
+                          "The ring's last this many steps are always simulated (the last step "
+                          "has no later step's traffic beside it; count).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RingStepMemo::m_tailSteps),
+                          MakeUintegerChecker<uint32_t>());
+    return tid;
+}
+
+RingStepMemo::RingStepMemo() = default;
+
+void
+RingStepMemo::Setup(Ptr<WorkloadExecutor> exec,
+                    uint64_t perStep,
+                    uint32_t steps,
+                    uint64_t stepBytes,
+                    uint32_t sampleSteps,
+                    double tolerance,
+                    double confidence,
+                    SpanCheck span,
+                    Counter draws,
+                    Counter pfc)
+{
+    NS_ABORT_MSG_IF(!exec || perStep == 0 || steps == 0, "RingStepMemo::Setup: no ring");
+    m_exec = exec;
+    m_perStep = perStep;
+    m_steps = steps;
+    m_stepBytes = stepBytes;
+    m_sampleSteps = sampleSteps;
+    m_tolerance = tolerance;
+    m_confidence = confidence;
+    m_span = std::move(span);
+    m_draws = std::move(draws);
+    m_pfc = std::move(pfc);
+    m_state.assign(steps, 0);
+    m_doneCount.assign(steps, 0);
+    m_stats.ringSteps = steps;
+    m_stats.totalBytes = stepBytes * steps;
+}
+
+void
+RingStepMemo::Start()
+{
+    m_exec->TraceConnectWithoutContext("TransferDelivered",
+                                       MakeCallback(&RingStepMemo::OnCompletion, this));
+    m_exec->TraceConnectWithoutContext("TransferAcknowledged",
+                                       MakeCallback(&RingStepMemo::OnCompletion, this));
+    m_exec->SetFireHook(MakeCallback(&RingStepMemo::OnFire, this));
+    // Step 0 waits on no trigger: its transfers start at the collective's start.
+    Simulate(0, "no_memo");
+}
+
+void
+RingStepMemo::DoDispose()
+{
+    if (m_exec)
+    {
+        m_exec->SetFireHook(Callback<void, uint32_t>());
+    }
+    m_exec = nullptr;
+    m_simulated.clear();
+    Object::DoDispose();
+}
+
+void
+RingStepMemo::OnFire(uint32_t trigger)
+{
+    // Transfer (k, i, c) = t waits on trigger t - n C (k >= 1).
+    const uint64_t k = trigger / m_perStep + 1;
+    if (k < m_steps && m_state[k] == 0)
+    {
+        Decide(static_cast<uint32_t>(k));
+    }
+}
+
+void
+RingStepMemo::Simulate(uint32_t k, const std::string& why)
+{
+    m_state[k] = 1;
+    ++m_stats.ringStepsSimulated;
+    ++m_stats.ringFallbacks[why];
+    Step& s = m_simulated[k];
+    s.records = std::make_shared<Records>(m_perStep);
+}
+
+void
+RingStepMemo::Decide(uint32_t k)
+{
+    if (!m_refusal.empty())
+    {
+        return Simulate(k, m_refusal);
+    }
+    if (!m_latched.empty())
+    {
+        return Simulate(k, m_latched);
+    }
+    if (k + m_tailSteps >= m_steps)
+    {
+        return Simulate(k, "ring_tail");
+    }
+    if (!m_sampledWhyNot.empty() || m_sampleSteps == 0)
+    {
+        return Simulate(k, m_sampledWhyNot.empty() ? "steady_state_not_reached" : m_sampledWhyNot);
+    }
+    // The pool: the latest 2K simulated steps among those finished with every earlier step,
+    // oldest first (a step finished after a later one waits for it: the pool is a run of the
+    // ring as it settled, not what happened to finish).
+    const uint32_t want = 2 * m_sampleSteps;
+    std::vector<const Step*> pool;
+    std::vector<uint32_t> poolSteps;
+    for (auto it = m_simulated.lower_bound(m_finishedThrough); it != m_simulated.begin();)
+    {
+        --it;
+        pool.push_back(&it->second);
+        poolSteps.push_back(it->first);
+        if (pool.size() == want)
+        {
+            break;
+        }
+    }
+    if (pool.size() < want)
+    {
+        return Simulate(k, "sample_pool_filling");
+    }
+    std::reverse(pool.begin(), pool.end());
+    std::reverse(poolSteps.begin(), poolSteps.end());
+    // Each step a sample (its span, its transfers' FCTs); the draws between consecutive
+    // steps' ends (steps overlap, so a draw belongs to no one step): each window counts the
+    // draws from its first step's end to its last's, the two windows measured alike.
+    std::vector<PoolIteration> samples(want);
+    uint64_t longest = 0;
+    for (uint32_t j = 0; j < want; ++j)
+    {
+        const Step& s = *pool[j];
+        const uint64_t span = s.lastDeliveredPs - s.firstStartPs;
+        longest = std::max(longest, span);
+        samples[j].lengthPs = static_cast<double>(span);
+        samples[j].fctSumPs = s.fctSum;
+        samples[j].transfers = m_perStep;
+        samples[j].draws = j % m_sampleSteps == 0
+                               ? 0
+                               : static_cast<double>(s.drawsAtEnd) -
+                                     static_cast<double>(pool[j - 1]->drawsAtEnd);
+    }
+    switch (JudgePool(samples, m_sampleSteps, m_tolerance, m_confidence))
+    {
+    case SampledVerdict::Accept: break;
+    case SampledVerdict::WindowsDiffer: return Simulate(k, "steady_state_not_reached");
+    case SampledVerdict::MeanUncertain: return Simulate(k, "sampled_mean_uncertain");
+    }
+    for (const Step* p : pool)
+    {
+        if (!p->clean)
+        {
+            return Simulate(k, "retransmission_in_pool");
+        }
+    }
+    if (pool.back()->pfcAtEnd != pool.front()->pfcAtEnd)
+    {
+        return Simulate(k, "pfc_in_memo");
+    }
+    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    if (m_span)
+    {
+        const std::string why = m_span(now, now + 2 * longest);
+        if (!why.empty())
+        {
+            m_latched = why;
+            return Simulate(k, why);
+        }
+    }
+    // Cycle through the pool in order: each sample taken as often as the others.
+    const Step& from = *pool[m_replayCount % want];
+    ++m_replayCount;
+    m_state[k] = 2;
+    m_exec->SetReplay(uint64_t(k) * m_perStep, from.records);
+    ++m_stats.ringStepsReplayed;
+    m_stats.replayedBytes += m_stepBytes;
+    m_firstReplayPs = std::min(m_firstReplayPs, now);
+}
+
+void
+RingStepMemo::OnCompletion(uint32_t t)
+{
+    const TransferRecord& r = m_exec->GetRecord(t);
+    if (!r.recvDone || !r.sendDone)
+    {
+        return; // counted when the other half comes
+    }
+    const uint32_t k = static_cast<uint32_t>(t / m_perStep);
+    if (k >= m_steps)
+    {
+        return;
+    }
+    if (m_state[k] == 2)
+    {
+        m_lastReplayEndPs = std::max(m_lastReplayEndPs, std::max(r.recvDonePs, r.sendDonePs));
+        m_stats.replayedPs = m_lastReplayEndPs - m_firstReplayPs;
+    }
+    else if (m_state[k] == 1)
+    {
+        Step& s = m_simulated[k];
+        (*s.records)[t - uint64_t(k) * m_perStep] = r;
+        // A frame resent, or sent and neither received nor dropped yet (a spurious resend
+        // still on its way): the record is not final when copied, and a replay of it would
+        // count frames in flight that no link holds.
+        uint64_t dropped = 0;
+        for (uint64_t d : r.pktsDropped)
+        {
+            dropped += d;
+        }
+        s.clean = s.clean && r.retxPackets == 0 && r.pktsSent == r.pktsReceived + dropped;
+        s.firstStartPs = std::min(s.firstStartPs, r.startPs);
+        s.lastDeliveredPs = std::max(s.lastDeliveredPs, r.recvDonePs);
+        s.fctSum += static_cast<double>(r.recvDonePs - r.startPs);
+        if (++s.done == m_perStep)
+        {
+            s.drawsAtEnd = m_draws ? m_draws() : 0;
+            s.pfcAtEnd = m_pfc ? m_pfc() : 0;
+        }
+    }
+    if (++m_doneCount[k] < m_perStep)
+    {
+        return;
+    }
+    while (m_finishedThrough < m_steps && m_doneCount[m_finishedThrough] == m_perStep)
+    {
+        ++m_finishedThrough;
+    }
+    // Keep the simulated steps not finished with every earlier one, and the pool's 2K.
+    uint32_t keep = 2 * std::max<uint32_t>(m_sampleSteps, 1);
+    auto it = m_simulated.lower_bound(m_finishedThrough);
+    while (it != m_simulated.begin() && keep > 0)
+    {
+        --it;
+        --keep;
+    }
+    if (keep == 0)
+    {
+        m_simulated.erase(m_simulated.begin(), it);
+    }
+}
+
+} // namespace ns3
