@@ -92,7 +92,9 @@ Rows()
                   "iteration, shifted in time, when the fabric was quiescent and nothing can "
                   "change a choice (exact), the last iterations agree within a tolerance "
                   "(steady), or per-packet random choices leave iterations as samples of a "
-                  "stable distribution, replayed in turn (sampled); everything else simulated "
+                  "stable distribution, replayed in turn (sampled); a standalone ring "
+                  "all-reduce's steps (`workload.kind = \"ring-allreduce\"`) are replayed as "
+                  "samples under the sampled rule; everything else simulated "
                   "packet by packet, and the manifest's "
                   "`fast_mode` counts why ([fast-mode.md](fast-mode.md))."),
     };
