@@ -661,15 +661,26 @@ TEST_CASE("a TOML syntax error is explained in the terms of the mistake and name
     CHECK(Contains(e.Message(), "kind = \"fat-tree\""));
 
     e = LoadError("[output]\npcap = True\n");
-    CHECK(Contains(e.Message(), "`True` is not a TOML boolean: write true or false"));
+    CHECK(Contains(e.Message(), "`True` is not a TOML value: a boolean is written true or false"));
     e = LoadError("[output]\npcap = yes\n");
-    CHECK(Contains(e.Message(), "`yes` is not a TOML boolean"));
+    CHECK(Contains(e.Message(), "`yes` is not a TOML value"));
+    // The hint does not assume the key's type: an integer key gets both readings.
+    e = LoadError("[topology]\nleaves = four\n");
+    CHECK(Contains(e.Message(), "a number is written in digits, a name in quotes"));
 
     // A number with its unit written bare, in the second [[jobs]] table.
     e = LoadError("[[jobs]]\ncompute_us = 5\n[[jobs]]\ncompute_us = 10us\n");
     CHECK(e.Line() == 4);
     CHECK(e.Key() == "jobs[1].compute_us");
     CHECK(Contains(e.Message(), "`10us` is a number with a unit"));
+
+    // Nested arrays of tables: the key as the scenario's other messages name it.
+    e = LoadError("[[jobs]]\n[[jobs.collectives]]\nbytes = 1\n[[jobs]]\n[[jobs.collectives]]\n"
+                  "bytes = 1MiB\n");
+    CHECK(e.Line() == 6);
+    CHECK(e.Key() == "jobs[1].collectives[0].bytes");
+    e = LoadError("[[jobs]]\n[jobs.model]\nlayers = x1\n");
+    CHECK(e.Key() == "jobs[0].model.layers");
 
     e = LoadError("[workload]\nbytes = 1,000\n");
     CHECK(Contains(e.Message(), "TOML groups digits with underscores (1_000)"));
@@ -678,6 +689,12 @@ TEST_CASE("a TOML syntax error is explained in the terms of the mistake and name
     e = LoadError("[topology]\nspines 2\n");
     CHECK(e.Key().empty());
     CHECK(Contains(e.Message(), "expected `key = value`, got `spines 2`"));
+    // A multi-line array's continuation line is not taken for a key-value pair.
+    e = LoadError("[workload]\nhosts = [\n  2, 6,\n  10 14,\n]\n");
+    CHECK(e.Message().find("expected `key = value`") == std::string::npos);
+    // Text that is not UTF-8 is said to be so, not reported as a syntax error.
+    e = LoadError(std::string("\xFF\xFE[\0t\0", 6));
+    CHECK(Contains(e.Message(), "not UTF-8 text: a UTF-16 byte-order mark"));
     e = LoadError("[topology]\nspines = [1, 2\n");
     CHECK(e.Message().rfind("TOML syntax error: Error while parsing array", 0) == 0);
 }

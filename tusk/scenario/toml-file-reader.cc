@@ -87,26 +87,48 @@ Trim(const std::string& s)
     return s.substr(b, s.find_last_not_of(" \t") + 1 - b);
 }
 
-/** The dotted path of the table the lines before `line` opened: "topology",
- *  "jobs[1]" for the second [[jobs]], "" at the top level. */
+/** The dotted path of the table the lines before `line` opened, arrays of tables indexed as
+ *  the scenario's messages name them: "topology", "jobs[1]" for the second [[jobs]],
+ *  "jobs[1].collectives[0]" for the first [[jobs.collectives]] after it; "" at the top level. */
 std::string
 TableBefore(const std::string& text, unsigned line)
 {
     std::istringstream in(text);
     std::string s;
     std::string table;
-    std::map<std::string, unsigned> arrays; // [[name]] seen so far
+    std::map<std::string, unsigned> count; // per array of tables, by its resolved parent path
+    std::map<std::string, std::string> resolved; // an array's dotted name -> its latest path
+    auto resolve = [&](const std::string& name) {
+        // Each leading part that is an array of tables takes its latest element's index.
+        std::string path;
+        std::string dotted;
+        std::istringstream parts(name);
+        std::string part;
+        while (std::getline(parts, part, '.'))
+        {
+            dotted += (dotted.empty() ? "" : ".") + Trim(part);
+            const auto it = resolved.find(dotted);
+            path = it != resolved.end() ? it->second : path + (path.empty() ? "" : ".") + Trim(part);
+        }
+        return std::make_pair(path, dotted);
+    };
     for (unsigned i = 1; i < line && std::getline(in, s); ++i)
     {
         const std::string t = Trim(s);
         if (t.rfind("[[", 0) == 0 && t.find("]]") != std::string::npos)
         {
             const std::string name = Trim(t.substr(2, t.find("]]") - 2));
-            table = name + "[" + std::to_string(arrays[name]++) + "]";
+            const auto dot = name.rfind('.');
+            const std::string parent =
+                dot == std::string::npos ? "" : resolve(name.substr(0, dot)).first;
+            const std::string leaf = Trim(dot == std::string::npos ? name : name.substr(dot + 1));
+            const std::string base = parent.empty() ? leaf : parent + "." + leaf;
+            table = base + "[" + std::to_string(count[base]++) + "]";
+            resolved[resolve(name).second] = table;
         }
         else if (t.rfind('[', 0) == 0 && t.find(']') != std::string::npos)
         {
-            table = Trim(t.substr(1, t.find(']') - 1));
+            table = resolve(Trim(t.substr(1, t.find(']') - 1))).first;
         }
     }
     return table;
@@ -138,8 +160,14 @@ ExplainTomlSyntaxError(const std::string& text, unsigned line, const std::string
     const auto eq = t.find('=');
     if (eq == std::string::npos)
     {
-        h.message = "TOML syntax error: expected `key = value`, got `" + t +
-                    "` (the parser said: " + description + ")";
+        // A line without '=' is a key-value pair only where the parser expected one (not a
+        // multi-line array's continuation).
+        if (description.find("key-value pair") != std::string::npos ||
+            description.find("expected '='") != std::string::npos)
+        {
+            h.message = "TOML syntax error: expected `key = value`, got `" + t +
+                        "` (the parser said: " + description + ")";
+        }
         return h;
     }
     const std::string key = Trim(t.substr(0, eq));
@@ -164,14 +192,17 @@ ExplainTomlSyntaxError(const std::string& text, unsigned line, const std::string
                                                            "Yes",  "No",    "On",   "Off"};
     if (std::find(kBooleanWords.begin(), kBooleanWords.end(), value) != kBooleanWords.end())
     {
-        hint = "`" + value + "` is not a TOML boolean: write true or false (lower case)";
+        hint = "`" + value +
+               "` is not a TOML value: a boolean is written true or false (lower case), a "
+               "name in quotes (" +
+               key + " = \"" + value + "\")";
     }
     else if (IsWord(value))
     {
         hint = "`" + value +
                "` is not a TOML value (a number, true or false, a quoted string, an array "
-               "or a table); a name is quoted: " +
-               key + " = \"" + value + "\"";
+               "or a table): a number is written in digits, a name in quotes (" +
+               key + " = \"" + value + "\")";
     }
     else if (!value.empty() && std::isdigit(static_cast<unsigned char>(value[0])))
     {
@@ -209,6 +240,17 @@ ExplainTomlSyntaxError(const std::string& text, unsigned line, const std::string
 toml::table
 ParseTomlText(const std::string& text, const std::string& file)
 {
+    // UTF-16 or UTF-32 text (what some editors save): toml++ would report its first NUL
+    // or byte-order mark as a syntax error on line 1.
+    const bool utf16Bom = text.size() >= 2 && ((text[0] == '\xFF' && text[1] == '\xFE') ||
+                                               (text[0] == '\xFE' && text[1] == '\xFF'));
+    if (utf16Bom || text.find('\0') != std::string::npos)
+    {
+        throw InputError(file, 0, "",
+                         std::string("not UTF-8 text: ") +
+                             (utf16Bom ? "a UTF-16 byte-order mark" : "NUL bytes") +
+                             " (TOML files are UTF-8; save it as UTF-8)");
+    }
     try
     {
         return toml::parse(std::string_view(text), std::string_view(file));
