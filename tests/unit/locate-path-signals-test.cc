@@ -586,6 +586,16 @@ TEST_CASE("locate paths: paths.csv with a zero minimum RTT or a path's row twice
     REQUIRE(marked.size() == 2);
     CHECK(marked[0].src == 0);
     CHECK(marked[1].rttMinUs == 4.6);
+    // A file with traced_path (written after losses) but no losses was edited: refused naming
+    // the column (read as no losses, its traced paths were refused as on rows that lost none).
+    {
+        std::string h = header;
+        h.erase(h.find(",losses"), 7);
+        std::string a = viaA;
+        a.erase(a.find(",0,0>4"), 2);
+        CHECK_THROWS_WITH(read(h + a), Catch::Contains("losses: missing column") &&
+                                           Catch::Contains("traced_path"));
+    }
     // A zero minimum with samples: every other path of the QP would look that much slower.
     const std::string zero = "0,4,1,49153,10,40960,0,10,0,4.8,5.1,0,0,0,0,0,0>5>7>8:10,\n";
     CHECK_THROWS_WITH(read(header + viaA + zero),

@@ -499,6 +499,14 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
         csv.Require("last_us", perRoute);
         csv.Require("losses", perRoute);
     }
+    if (cTraced)
+    {
+        // `losses` came before `traced_path` (a traceroute of an entropy whose copies were
+        // all lost): a file with the later column and without the earlier was edited, and
+        // read as no losses its traced paths would be refused as on rows that lost nothing.
+        csv.Require("losses", "a column of paths.csv with a `traced_path` column "
+                              "(docs/results-format.md, \"paths.csv\")");
+    }
     // One row per (src, dst, qpn, entropy[, route]): a second would count that path's
     // evidence twice.
     std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint64_t, std::string>, unsigned> rowOf;
