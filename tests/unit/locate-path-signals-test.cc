@@ -797,6 +797,27 @@ ClassOf(const LinkIndex& links, const Incidence& inc, const std::string& name)
     return 0;
 }
 
+/** The rerouted fabric's rows: hosts 1-3 keep one route (a) to host 5 and lose 2 copies each;
+ *  host 0's QPs 1..`qps` to host 4 took a (20 frames) then b (80 frames) and lost 2 copies
+ *  each with no route (rows "ab"). Rows in that order: 6 for hosts 1-3, then 3 per QP. */
+std::vector<PathObservation>
+ReroutedRows(const LinkIndex& links, uint32_t qps)
+{
+    std::vector<PathObservation> rows;
+    for (uint32_t h = 1; h <= 3; ++h)
+    {
+        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
+        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
+    }
+    for (uint32_t q = 1; q <= qps; ++q)
+    {
+        rows.push_back(RouteRow(links, 0, 4, q, 0, "a", {20}));
+        rows.push_back(RouteRow(links, 0, 4, q, 0, "b", {80}));
+        rows.push_back(RouteRow(links, 0, 4, q, 2, "ab", {20, 80}));
+    }
+    return rows;
+}
+
 } // namespace
 
 TEST_CASE("locate paths: a rerouted QP's lost copies go to the route whose link loses elsewhere",
@@ -808,18 +829,7 @@ TEST_CASE("locate paths: a rerouted QP's lost copies go to the route whose link 
     // 0.2 of each copy, b 0.8 and host 0's own links (on both routes) all of it. By likelihood
     // the copies go via a, whose link loses the other hosts' copies.
     const LinkIndex links = TwoReceiverFabric();
-    std::vector<PathObservation> rows;
-    for (uint32_t h = 1; h <= 3; ++h)
-    {
-        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
-        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
-    }
-    for (uint32_t q = 1; q <= 2; ++q)
-    {
-        rows.push_back(RouteRow(links, 0, 4, q, 0, "a", {20}));
-        rows.push_back(RouteRow(links, 0, 4, q, 0, "b", {80}));
-        rows.push_back(RouteRow(links, 0, 4, q, 2, "ab", {20, 80}));
-    }
+    std::vector<PathObservation> rows = ReroutedRows(links, 2);
     const Incidence inc = IncidenceOf(links, rows);
     const size_t viaA = ClassOf(links, inc, "s0->a");
     const size_t viaB = ClassOf(links, inc, "s0->b");
@@ -887,15 +897,7 @@ TEST_CASE("locate paths: lost copies of a QP spread per packet keep their frames
     // The rerouted case above, but host 0's routes were used side by side (DRILL): each copy's
     // route was drawn anew, so its placement is the frames' split, not a likelihood.
     const LinkIndex links = TwoReceiverFabric();
-    std::vector<PathObservation> rows;
-    for (uint32_t h = 1; h <= 3; ++h)
-    {
-        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
-        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
-    }
-    rows.push_back(RouteRow(links, 0, 4, 1, 0, "a", {20}));
-    rows.push_back(RouteRow(links, 0, 4, 1, 0, "b", {80}));
-    rows.push_back(RouteRow(links, 0, 4, 1, 2, "ab", {20, 80}));
+    std::vector<PathObservation> rows = ReroutedRows(links, 1);
     const Incidence inc = IncidenceOf(links, rows);
     const size_t viaA = ClassOf(links, inc, "s0->a");
     // One after the other: placed by likelihood.
@@ -919,18 +921,7 @@ TEST_CASE("locate auto: lost copies of rerouted QPs make paths.csv evidence for 
     // (PathsComparable is false: completion times before 2026-12-06), but their lost copies,
     // placed by likelihood, are comparable: auto ranks from paths.csv for losses.
     const LinkIndex links = TwoReceiverFabric();
-    std::vector<PathObservation> rows;
-    for (uint32_t h = 1; h <= 3; ++h)
-    {
-        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
-        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
-    }
-    for (uint32_t q = 1; q <= 3; ++q)
-    {
-        rows.push_back(RouteRow(links, 0, 4, q, 0, "a", {20}));
-        rows.push_back(RouteRow(links, 0, 4, q, 0, "b", {80}));
-        rows.push_back(RouteRow(links, 0, 4, q, 2, "ab", {20, 80}));
-    }
+    std::vector<PathObservation> rows = ReroutedRows(links, 3);
     // Route b was used later, under queueing: 12 µs above route a, which no link explains.
     rows[7].rttMinUs = rows[10].rttMinUs = rows[13].rttMinUs = 17.0;
     CHECK(!PathsComparable(rows)); // the rule before: completion times
@@ -1012,18 +1003,7 @@ TEST_CASE("locate auto: the output states which evidence was used and the rule t
     // The rerouted fabric of the test above: hosts 1-3 keep one route to host5 and lose 2
     // copies each; host 0's QPs 1-3 were moved from a to b and lost 2 copies each.
     const LinkIndex links = TwoReceiverFabric();
-    std::vector<PathObservation> rows;
-    for (uint32_t h = 1; h <= 3; ++h)
-    {
-        rows.push_back(RouteRow(links, h, 5, 1, 0, "a", {20}));
-        rows.push_back(RouteRow(links, h, 5, 1, 2, "a", {20}));
-    }
-    for (uint32_t q = 1; q <= 3; ++q)
-    {
-        rows.push_back(RouteRow(links, 0, 4, q, 0, "a", {20}));
-        rows.push_back(RouteRow(links, 0, 4, q, 0, "b", {80}));
-        rows.push_back(RouteRow(links, 0, 4, q, 2, "ab", {20, 80}));
-    }
+    std::vector<PathObservation> rows = ReroutedRows(links, 3);
     auto withPaths = [](const std::vector<PathObservation>& r) {
         EvidenceFacts f;
         f.pathsPresent = f.pathsRead = true;
