@@ -62,7 +62,7 @@
 
 namespace ns3
 {
-class Fabric;
+struct Fabric;
 }
 
 namespace tusk
