@@ -87,6 +87,16 @@ CheckSameLinkCounters(const tusk::RunResult& f, const tusk::RunResult& p)
     }
 }
 
+/** Report fast run `f`'s fallback reasons with the next assertion (what was simulated, why). */
+void
+InfoFallbacks(const tusk::RunResult& f)
+{
+    for (const auto& [why, count] : f.fast.fallbacks)
+    {
+        UNSCOPED_INFO("simulated because " << why << ": " << count);
+    }
+}
+
 /** Every metric tusk validate-fast compares (CCT, iteration time, mean and p99 FCT, per job)
  *  of fast run `f` within `tolerance` (relative) of packet run `p`'s. */
 void
@@ -155,10 +165,7 @@ TEST_CASE("fast mode exact rule: an iteration whose memo created connections is 
     const tusk::RunResult f = Run(spec("fast"));
     REQUIRE(p.finished);
     REQUIRE(f.finished);
-    for (const auto& [why, count] : f.fast.fallbacks)
-    {
-        UNSCOPED_INFO("simulated because " << why << ": " << count);
-    }
+    InfoFallbacks(f);
     for (const auto& [why, count] : f.fast.exactRefusals)
     {
         UNSCOPED_INFO("exact refused because " << why << ": " << count);
@@ -224,10 +231,7 @@ TEST_CASE("fast mode, steady rule: iterations in which LetFlow drew a port at ra
     const tusk::RunResult f = Run(spec("fast"));
     REQUIRE(p.finished);
     REQUIRE(f.finished);
-    for (const auto& [why, count] : f.fast.fallbacks)
-    {
-        UNSCOPED_INFO("simulated because " << why << ": " << count);
-    }
+    InfoFallbacks(f);
     // The steady rule's iterations agreed at least once (that is when this reason is counted)
     // and were refused: without the count, that iteration would have been replayed steady.
     CHECK(f.fast.fallbacks.count("steady_random_draws") == 1);
@@ -257,10 +261,7 @@ TEST_CASE("fast mode, sampled rule: LetFlow settling its flowlets is not sampled
     const tusk::RunResult f = Run(spec("fast"));
     REQUIRE(p.finished);
     REQUIRE(f.finished);
-    for (const auto& [why, count] : f.fast.fallbacks)
-    {
-        UNSCOPED_INFO("simulated because " << why << ": " << count);
-    }
+    InfoFallbacks(f);
     // Nothing sampled from the transient (before, iteration 10 on). The fixed point (from
     // iteration 10, two alternating timings) needs 4 periods of 2 in both phases for the
     // steady rule's trend span, about as many iterations as a pool of 8 does: its last
@@ -378,10 +379,7 @@ TEST_CASE("fast mode steady rule: CONGA whose consecutive iterations agree insid
     const tusk::RunResult f = Run(spec("fast"));
     REQUIRE(p.finished);
     REQUIRE(f.finished);
-    for (const auto& [why, count] : f.fast.fallbacks)
-    {
-        UNSCOPED_INFO("simulated because " << why << ": " << count);
-    }
+    InfoFallbacks(f);
     CHECK(f.fast.fallbacks.count("steady_trend") == 1);
     CHECK(f.fast.replayedSteady > 0);
     CheckFastWithin(p, f, 0.05);
@@ -420,10 +418,7 @@ TEST_CASE("fast mode sampled rule: LetFlow whose iterations spread wide is not r
     REQUIRE(p.finished);
     REQUIRE(f.finished);
     REQUIRE(before.finished);
-    for (const auto& [why, count] : f.fast.fallbacks)
-    {
-        UNSCOPED_INFO("simulated because " << why << ": " << count);
-    }
+    InfoFallbacks(f);
     // The windows' test alone replays from the wide pool, beyond 5 % of packet mode (the
     // failure this guards against) ...
     CHECK(before.fast.replayedSampled > n / 2);
