@@ -251,8 +251,8 @@ TEST_CASE("locate: a manifest that is not valid JSON is refused naming it and a 
     }
 }
 
-TEST_CASE("locate: a UTF-8 byte-order mark before a CSV header is skipped and a UTF-16 one is "
-          "refused naming it",
+TEST_CASE("locate: a UTF-8 byte-order mark before a CSV header is skipped and UTF-16 with or "
+          "without one is refused naming it",
           "[locate]")
 {
     // A spreadsheet saving "CSV UTF-8" writes EF BB BF first: the first column's name was read
@@ -280,11 +280,25 @@ TEST_CASE("locate: a UTF-8 byte-order mark before a CSV header is skipped and a 
         CHECK_THROWS_WITH(ReadObservations(f, "flows.csv", l, "links.csv", nullptr),
                           Catch::Contains("flows.csv:3") && Catch::Contains("src"));
     }
-    for (const std::string utf16 : {std::string("\xFF\xFE"), std::string("\xFE\xFF")})
+    for (const std::string& utf16 : {std::string("\xFF\xFE"), std::string("\xFE\xFF")})
     {
         std::istringstream f(utf16 + flows), l(links);
         CHECK_THROWS_WITH(ReadObservations(f, "flows.csv", l, "links.csv", nullptr),
                           Catch::Contains("flows.csv:1") && Catch::Contains("UTF-16 byte-order mark"));
+    }
+    // UTF-16LE saved without a mark: a NUL after every ASCII byte. Refused as not UTF-8 text,
+    // not as "flow_id: missing column" (the column is there, in another encoding).
+    {
+        std::string le;
+        for (char c : flows)
+        {
+            le += c;
+            le += '\0';
+        }
+        std::istringstream f(le), l(links);
+        CHECK_THROWS_WITH(ReadObservations(f, "flows.csv", l, "links.csv", nullptr),
+                          Catch::Contains("flows.csv:1") && Catch::Contains("NUL bytes") &&
+                              !Catch::Contains("missing column"));
     }
 }
 

@@ -682,6 +682,15 @@ TEST_CASE("a TOML syntax error is explained in the terms of the mistake and name
     e = LoadError("[[jobs]]\n[jobs.model]\nlayers = x1\n");
     CHECK(e.Key() == "jobs[0].model.layers");
 
+    // Inside an inline table: the same hints, the key named down to the table's own key.
+    e = LoadError("[[jobs]]\nmodel = { layers = 4, hidden = four }\n");
+    CHECK(e.Key() == "jobs[0].model.hidden");
+    CHECK(Contains(e.Message(), "`four` is not a TOML value"));
+    CHECK(Contains(e.Message(), "hidden = \"four\""));
+    e = LoadError("[topology]\nlink = { name = \"a, b\", rate = 100Gbps }\n");
+    CHECK(e.Key() == "topology.link.rate");
+    CHECK(Contains(e.Message(), "`100Gbps` is a number with a unit"));
+
     e = LoadError("[workload]\nbytes = 1,000\n");
     CHECK(Contains(e.Message(), "TOML groups digits with underscores (1_000)"));
 

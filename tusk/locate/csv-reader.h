@@ -1,7 +1,8 @@
 /*
  * tusk locate: a CSV file read row by row, columns looked up by header name, every error an
  * ns3::InputError naming the file, line and column. A UTF-8 byte-order mark before the header
- * is skipped (since 2026-12-06; it made the first column "missing"); a UTF-16 one is refused.
+ * is skipped (since 2026-12-06; it made the first column "missing"); a UTF-16 one is refused,
+ * and so is a line with a NUL byte (UTF-16 saved without a mark).
  */
 #ifndef TUSK_LOCATE_CSV_READER_H
 #define TUSK_LOCATE_CSV_READER_H
@@ -80,6 +81,14 @@ class CsvReader
             if (m_line == 1)
             {
                 StripByteOrderMark(line);
+            }
+            if (line.find('\0') != std::string::npos)
+            {
+                // UTF-16 saved without a byte-order mark has a NUL beside every ASCII
+                // character: no column name would match, and "missing column" would mislead.
+                throw ns3::InputError(m_path, m_line, "",
+                                      "contains NUL bytes: not UTF-8 text (UTF-16 saved "
+                                      "without a byte-order mark?); save the file as UTF-8");
             }
             if (!line.empty() && line.back() == '\r')
             {

@@ -144,48 +144,11 @@ IsWord(const std::string& v)
            });
 }
 
-} // namespace
-
-TomlSyntaxHint
-ExplainTomlSyntaxError(const std::string& text, unsigned line, const std::string& description)
+/** What a common mistake in `key = value` means, or "" when the value is none of them (a
+ *  bare word, a capitalised boolean, a number with a unit or with thousands commas). */
+std::string
+ValueHint(const std::string& key, const std::string& value)
 {
-    TomlSyntaxHint h;
-    h.message = "TOML syntax error: " + description;
-    const std::string l = LineOfText(text, line);
-    const std::string t = Trim(l);
-    if (t.empty() || t[0] == '[' || t[0] == '#')
-    {
-        return h;
-    }
-    const auto eq = t.find('=');
-    if (eq == std::string::npos)
-    {
-        // A line without '=' is a key-value pair only where the parser expected one (not a
-        // multi-line array's continuation).
-        if (description.find("key-value pair") != std::string::npos ||
-            description.find("expected '='") != std::string::npos)
-        {
-            h.message = "TOML syntax error: expected `key = value`, got `" + t +
-                        "` (the parser said: " + description + ")";
-        }
-        return h;
-    }
-    const std::string key = Trim(t.substr(0, eq));
-    std::string value = Trim(t.substr(eq + 1));
-    if (const auto hash = value.find(" #"); hash != std::string::npos && value[0] != '"' &&
-                                            value[0] != '\'')
-    {
-        value = Trim(value.substr(0, hash));
-    }
-    if (key.empty() || !std::all_of(key.begin(), key.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
-                   c == '.' || c == '"';
-        }))
-    {
-        return h;
-    }
-    const std::string table = TableBefore(text, line);
-    h.key = table.empty() ? key : table + "." + key;
     std::string hint;
     static const std::vector<std::string> kBooleanWords = {"True", "False", "TRUE", "FALSE",
                                                            "yes",  "no",    "on",   "off",
@@ -228,6 +191,119 @@ ExplainTomlSyntaxError(const std::string& text, unsigned line, const std::string
                    key + " = \"" + value +
                    "\"; docs/scenario-format.md lists those keys), else as a plain number in "
                    "the unit the key's name gives";
+        }
+    }
+    return hint;
+}
+
+/** The `key = value` pairs of an inline table's text `{ a = 1, b = "x" }` (commas inside
+ *  quotes, brackets or nested braces do not split), trimmed; pieces without '=' are left out. */
+std::vector<std::pair<std::string, std::string>>
+InlineTablePairs(const std::string& value)
+{
+    std::vector<std::pair<std::string, std::string>> pairs;
+    if (value.size() < 2 || value.front() != '{')
+    {
+        return pairs;
+    }
+    const auto close = value.rfind('}');
+    const std::string inner = value.substr(1, (close == std::string::npos || close == 0
+                                                   ? value.size()
+                                                   : close) -
+                                                  1);
+    std::vector<std::string> pieces(1);
+    int depth = 0;
+    char quote = 0;
+    for (char c : inner)
+    {
+        if (quote)
+        {
+            quote = c == quote ? 0 : quote;
+        }
+        else if (c == '"' || c == '\'')
+        {
+            quote = c;
+        }
+        else if (c == '[' || c == '{')
+        {
+            ++depth;
+        }
+        else if (c == ']' || c == '}')
+        {
+            --depth;
+        }
+        else if (c == ',' && depth == 0)
+        {
+            pieces.emplace_back();
+            continue;
+        }
+        pieces.back() += c;
+    }
+    for (const auto& p : pieces)
+    {
+        const auto eq = p.find('=');
+        if (eq != std::string::npos)
+        {
+            pairs.emplace_back(Trim(p.substr(0, eq)), Trim(p.substr(eq + 1)));
+        }
+    }
+    return pairs;
+}
+
+} // namespace
+
+TomlSyntaxHint
+ExplainTomlSyntaxError(const std::string& text, unsigned line, const std::string& description)
+{
+    TomlSyntaxHint h;
+    h.message = "TOML syntax error: " + description;
+    const std::string l = LineOfText(text, line);
+    const std::string t = Trim(l);
+    if (t.empty() || t[0] == '[' || t[0] == '#')
+    {
+        return h;
+    }
+    const auto eq = t.find('=');
+    if (eq == std::string::npos)
+    {
+        // A line without '=' is a key-value pair only where the parser expected one (not a
+        // multi-line array's continuation).
+        if (description.find("key-value pair") != std::string::npos ||
+            description.find("expected '='") != std::string::npos)
+        {
+            h.message = "TOML syntax error: expected `key = value`, got `" + t +
+                        "` (the parser said: " + description + ")";
+        }
+        return h;
+    }
+    const std::string key = Trim(t.substr(0, eq));
+    std::string value = Trim(t.substr(eq + 1));
+    if (const auto hash = value.find(" #"); hash != std::string::npos && value[0] != '"' &&
+                                            value[0] != '\'')
+    {
+        value = Trim(value.substr(0, hash));
+    }
+    if (key.empty() || !std::all_of(key.begin(), key.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                   c == '.' || c == '"';
+        }))
+    {
+        return h;
+    }
+    const std::string table = TableBefore(text, line);
+    h.key = table.empty() ? key : table + "." + key;
+    std::string hint = ValueHint(key, value);
+    if (hint.empty())
+    {
+        // An inline table (`link = { rate = 100Gbps }`): the same mistakes, inside it.
+        for (const auto& [k, v] : InlineTablePairs(value))
+        {
+            hint = ValueHint(k, v);
+            if (!hint.empty())
+            {
+                h.key += "." + k;
+                break;
+            }
         }
     }
     if (!hint.empty())
