@@ -32,8 +32,11 @@ placements it was not tuned on). `--json FILE` writes every run's outcome. `--po
 every placement with seeds 1..K (the same fabric, fault and traffic over K steps) and scores
 `tusk locate` on the first N runs of each placement located together (their evidence pooled,
 `tusk locate DIR DIR ...`) for each N of `--pool-sizes` (default 1 and K): one row per N.
-Without a fault every placement runs its own seeds (placement i: i K + 1 .. i K + K), else
-the no-fault placements would all be one run.
+Every placement runs its own seeds (placement i: i K + 1 .. i K + K; K = 1 without --pool),
+with or without a fault: the runs of one seed draw the same random numbers (a lossy link's
+FCS draws, the policies' choices) whichever cable is planted, so placements sharing a seed are
+not independent samples (`--shared-seeds`: seeds 1..K for every fault placement, as the
+tables measured before 2026-12-06 ran).
 """
 import argparse
 import json
@@ -117,7 +120,8 @@ def toml_value(v):
     return repr(v)
 
 
-def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1):
+def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1,
+               shared_seeds=False):
     count, entry = CASES[case]
     cables = fabric_cables(k)
     lines = ['name = "%s"' % name, 'scenario = "%s"' % scenario, 'combine = "product"',
@@ -135,15 +139,18 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1):
         values.append("[%s]" % ", ".join(entries))
         labels.append("p%02d" % i)
         planted["p%02d" % i] = chosen
-    if case == "none":
-        # Without a fault the failure list is empty in every placement, so each placement
-        # would be the same run: give each its own run seeds (placement i: seeds i K + 1 ..
-        # i K + K for --pool K; placement 0 keeps seeds 1..K), so that the runs without a
-        # fault are as many independent samples as the placements say.
+    if own_seeds(case, shared_seeds):
+        # Each placement its own run seeds (placement i: seeds i K + 1 .. i K + K for --pool
+        # K; placement 0 keeps seeds 1..K). Without a fault the failure list is empty in
+        # every placement, so each would be the same run; with one, the runs of one seed
+        # draw the same random numbers whichever cable is planted (a 1 % lossy cable lost
+        # 0.27 % of its frames in every placement of seed 1 and 1.74 % in every one of seed
+        # 4, DRILL, 2026-12-06), so the placements would not be independent samples.
         zipped, zlabels = [], []
-        for i, label in zip(range(first, first + placements), labels):
+        for i, label, failures in zip(range(first, first + placements), labels, values):
             for s in range(1, seeds + 1):
-                zipped.append("[[], %d]" % (i * seeds + s))
+                zipped.append("[%s, %d]" % ("[]" if case == "none" else failures,
+                                            i * seeds + s))
                 zlabels.append(none_label(label, s, seeds))
         lines += ["[[axis]]", 'name = "placement"', 'keys = ["failures", "seed"]',
                   "values = [%s]" % ", ".join(zipped),
@@ -158,14 +165,19 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1):
     return "\n".join(lines) + "\n", planted
 
 
+def own_seeds(case, shared_seeds):
+    """Whether the placements of `case` run their own seeds (always without a fault)."""
+    return case == "none" or not shared_seeds
+
+
 def none_label(label, step, seeds):
-    """The placement label of a run without a fault: its own seed per placement and step."""
+    """The placement label of a run with its own seed per placement and step."""
     return label if seeds == 1 else "%s-s%d" % (label, step)
 
 
-def run_id(pol, label, case, step, pool):
+def run_id(pol, label, case, step, pool, shared_seeds=False):
     """The sweep's run id of policy `pol`, placement `label` and pooled step `step` (1..pool)."""
-    if case == "none":
+    if own_seeds(case, shared_seeds):
         return "policy=%s,placement=%s" % (pol, none_label(label, step, pool))
     return "policy=%s,placement=%s" % (pol, label) + ("" if pool == 1 else ",seed=%d" % step)
 
@@ -229,7 +241,7 @@ def score(a, out, name, wl, case, pol, planted, pool, size, outcomes):
     hit1 = hit3 = false = n = named1 = 0
     used = set()
     for label, cables in planted.items():
-        dirs = [os.path.join(out, name, run_id(pol, label, case, s, pool))
+        dirs = [os.path.join(out, name, run_id(pol, label, case, s, pool, a.shared_seeds))
                 for s in range(1, size + 1)]
         if not all(os.path.exists(os.path.join(d, "manifest.json")) for d in dirs):
             continue
@@ -275,9 +287,12 @@ def main():
                     help="[output] path_telemetry: true (per QP and entropy) or route (per QP, "
                          "entropy and the route the switches gave its frames; docs/locate.md)")
     ap.add_argument("--pool", type=int, default=1, metavar="K",
-                    help="run every placement K times (seeds 1..K: the same fabric, fault and "
-                         "traffic over K steps) and score `tusk locate` on the first N of them "
+                    help="run every placement K times (its own K seeds: the same fabric, "
+                         "fault and traffic over K steps) and score `tusk locate` on the first N of them "
                          "pooled, for each N of --pool-sizes")
+    ap.add_argument("--shared-seeds", action="store_true",
+                    help="every fault placement runs seeds 1..K, as the tables measured before "
+                         "2026-12-06 did (default: placement i runs seeds i K + 1 .. i K + K)")
     ap.add_argument("--pool-sizes", default="",
                     help="comma-separated run counts to pool with --pool (default: 1 and K)")
     ap.add_argument("--score-only", action="store_true",
@@ -320,7 +335,7 @@ def main():
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,
-                                       a.first_placement, pool)
+                                       a.first_placement, pool, a.shared_seeds)
             sw = os.path.join(out, name + ".sweep.toml")
             if not a.score_only:
                 write_if_changed(sw, text)
