@@ -223,6 +223,58 @@ Eigen::SparseMatrix<double> PlaceLostCopies(const Incidence& inc,
                                             const std::vector<PathObservation>& paths,
                                             uint32_t maxIterations = 1000);
 
+/** A set of directed links crossed by exactly the same QPs (run, src, dst, qpn), named by
+ *  FitSpreadLosses for the lost copies of QPs spread per packet. */
+struct SpreadLossGroup
+{
+    std::vector<uint32_t> links; //!< its directed links (Observations::links), ascending
+    uint32_t qps = 0;            //!< QPs whose delivered frames crossed its links
+    uint32_t lossyQps = 0;       //!< of them, QPs with spread lost copies it explains
+    double lost = 0;             //!< those QPs' lost copies
+    /** lost over the frames (delivered) of its QPs that crossed one of its links, on average:
+     *  the loss rate of one of its links, had that link lost them all. */
+    double rate = 0;
+    double pValue = 1;           //!< binomial P(X >= lossyQps), X ~ Bin(qps, outside rate)
+};
+
+/** FitSpreadLosses's answer. */
+struct SpreadLossFit
+{
+    /** Per row of `paths`: a row of lost copies spread over routes used side by side (taken
+     *  out of the per-class loss fit, FitLossClasses, when the fit ran). */
+    std::vector<bool> spreadRow;
+    uint32_t lossyQps = 0;               //!< QPs with spread lost copies
+    uint32_t qps = 0;                    //!< QPs with delivered frames
+    size_t groups = 0;                   //!< distinct QP sets (the Bonferroni count)
+    std::vector<SpreadLossGroup> named;  //!< in the order they were named
+};
+
+/**
+ * \brief Which links lose the copies of QPs a switch spread per packet (DRILL), counted per
+ * QP. A per-route paths.csv's row without a route holds an entropy's lost copies; where its
+ * routes were used side by side (arrival spans overlapping by half the shorter, as
+ * PathsComparable), each copy's route was drawn anew and is unknown: all the sibling links
+ * of a tier carry the same QPs alike (a ToR's uplinks, a pod's uplinks to the core), and by
+ * frames a copy falls whole only on the links every route of its QP crosses, its host links,
+ * which won the per-class loss fit (named in 4/20 pooled placements, the cable in none;
+ * bench, 2026-12-05). The copies cannot say which sibling lost them; they do say which QPs
+ * lost, and a lossy cable makes several QPs that share it lose, where a host link explains
+ * the QPs of one host only. So the links are grouped by the QPs that crossed them (a link's
+ * QP set: every QP with a delivered frame over it), and a group is tested by how many of its
+ * QPs lost a spread copy against how many did not: P(X >= k), X ~ Bin(n, q), q the share of
+ * the other QPs that lost one. Greedy, as FitLossClasses: the smallest p-value (then more
+ * lossy QPs, then fewer links) among the groups with at least `minLossyQps` lossy QPs and
+ * p <= alpha / groups is named and its QPs explained; then the next round. A host link's
+ * group (its host's QPs) is named only when most of its few QPs lost (a lossy host link: 1 %
+ * of a QP's 256 frames is 2.6 copies); two of its eight losing what a shared cable made them
+ * lose is p about 0.005 against 0.01 / groups. The named group holds the faulty link and its
+ * siblings: one tier's links that no end-to-end evidence tells apart under per-packet
+ * spreading (docs/locate.md, *What it cannot see*). Rows of other QPs (one route, routes used
+ * one after the other, per-entropy files) are not touched: spreadRow false, nothing named.
+ */
+SpreadLossFit FitSpreadLosses(const std::vector<PathObservation>& paths, uint32_t minLossyQps,
+                              double alpha);
+
 /** Two classes the loss fit could not tell apart (LossClass::tiedWith): the same lost copies
  *  on the same paths crossed both, in the round `named` was named. Indices into the ranking. */
 struct LossTie
@@ -256,6 +308,9 @@ struct PathLocateResult
      *  (PathLocateOptions::compareSequentialRoutes false); 0 otherwise. */
     size_t sequentialPaths = 0;
     uint32_t explained = 0;       //!< classes above the cuts explained by a named one downstream
+    /** QPs whose lost copies were spread over routes used side by side, fitted per QP
+     *  (FitSpreadLosses) instead of per class; 0 when none. Since 2026-12-06. */
+    uint32_t spreadLossyQps = 0;
     uint32_t unidentifiable = 0;  //!< classes every path of each of their QPs crosses
     double delayCutUs = 0;        //!< the cut a named class's delay passed (floor, tail), µs
     double residualSigmaUs = 0;   //!< robust scale of the delay fit's residuals, µs
