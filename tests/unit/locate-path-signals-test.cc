@@ -1380,6 +1380,18 @@ TEST_CASE("locate paths: a lossy host link under per-packet spreading is still n
     CHECK(fit.named[0].links == std::vector<uint32_t>{SpreadLink(links, "host0->t0")});
     CHECK(fit.named[0].lossyQps == 4);
 
+    // Two lossy QPs of one host and nothing else: host0's link is the smallest group holding
+    // both (p 0 against a fabric that lost nothing else), but so small a count fits many
+    // groups, whoever lost them: named with a floor of 2 lossy QPs, not with the default 3.
+    const auto two = SpreadRows(links, {{{0, 1}, 1}, {{0, 2}, 1}});
+    const SpreadLossFit loose = FitSpreadLosses(two, 2, 0.01);
+    REQUIRE(loose.named.size() == 1);
+    CHECK(loose.named[0].links == std::vector<uint32_t>{SpreadLink(links, "host0->t0")});
+    CHECK(FitSpreadLosses(two, PathLocateOptions().minSpreadLossyQps, 0.01).named.empty());
+    Observations twoObs;
+    twoObs.links = links;
+    CHECK(LocateFromPaths(twoObs, two, PathLocateOptions()).named == 0);
+
     // Nothing lost: nothing spread, nothing named.
     const auto healthy = SpreadRows(links, {});
     const SpreadLossFit none = FitSpreadLosses(healthy, 2, 0.01);

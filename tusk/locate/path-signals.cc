@@ -1446,7 +1446,7 @@ LocateFromPaths(const Observations& obs,
     const double tLoss = -std::log1p(-o.lossFloor);
     // Copies a switch spread per packet (DRILL) are counted per QP (FitSpreadLosses), not per
     // class: by frames they fall whole on the links every route of their QP crosses.
-    const SpreadLossFit spread = FitSpreadLosses(paths, o.minBadPaths, o.lossAlpha);
+    const SpreadLossFit spread = FitSpreadLosses(paths, o.minSpreadLossyQps, o.lossAlpha);
     res.spreadLossyQps = spread.lossyQps;
     std::vector<double> lostCopies(np, 0.0), sent(np, 0.0);
     for (size_t i = 0; i < np; ++i)

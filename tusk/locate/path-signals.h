@@ -139,6 +139,12 @@ struct PathLocateOptions
     double lossFloor = 1e-3;
     /** Paths above the floor a named class needs. */
     uint32_t minBadPaths = 2;
+    /** A group of links is named for copies spread per packet (FitSpreadLosses) with at
+     *  least this many lossy QPs: two fit in many small groups (a host's link, a ToR's uplinks)
+     *  besides the fault's, and the smallest containing both has the smallest p-value, whoever
+     *  lost them (one-run DRILL bench, 2026-12-06: 2 of 20 named a healthy group, each from two
+     *  QPs; four runs: every named group had 4 or more). */
+    uint32_t minSpreadLossyQps = 3;
     /** Paths with fewer RTT samples are left out of the delay fit. */
     uint32_t minRttSamples = 1;
     /** A class is named for its losses when the chance that a healthy one loses as many is
