@@ -229,12 +229,12 @@ Eigen::SparseMatrix<double> PlaceLostCopies(const Incidence& inc,
                                             const std::vector<PathObservation>& paths,
                                             uint32_t maxIterations = 1000);
 
-/** A set of directed links crossed by exactly the same QPs (run, src, dst, qpn), named by
+/** A set of directed links crossed by (nearly) the same QPs (run, src, dst, qpn), named by
  *  FitSpreadLosses for the lost copies of QPs spread per packet. */
 struct SpreadLossGroup
 {
     std::vector<uint32_t> links; //!< its directed links (Observations::links), ascending
-    uint32_t qps = 0;            //!< QPs whose delivered frames crossed its links
+    uint32_t qps = 0;            //!< QPs whose delivered frames crossed one of its links
     uint32_t lossyQps = 0;       //!< of them, QPs with spread lost copies it explains
     double lost = 0;             //!< those QPs' lost copies
     /** lost over the frames (delivered) of its QPs that crossed one of its links, on average:
@@ -251,7 +251,7 @@ struct SpreadLossFit
     std::vector<bool> spreadRow;
     uint32_t lossyQps = 0;               //!< QPs with spread lost copies
     uint32_t qps = 0;                    //!< QPs with delivered frames
-    size_t groups = 0;                   //!< distinct QP sets (the Bonferroni count)
+    size_t groups = 0;                   //!< groups of links (the Bonferroni count)
     std::vector<SpreadLossGroup> named;  //!< in the order they were named
 };
 
@@ -266,14 +266,15 @@ struct SpreadLossFit
  * bench, 2026-12-05). The copies cannot say which sibling lost them; they do say which QPs
  * lost, and a lossy cable makes several QPs that share it lose, where a host link explains
  * the QPs of one host only. So the links are grouped by the QPs that crossed them (a link's
- * QP set: every QP with a delivered frame over it), and a group is tested by how many of its
- * QPs lost a spread copy against how many did not: P(X >= k), X ~ Bin(n, q), q the share of
- * the other QPs that lost one. Greedy, as FitLossClasses: the smallest p-value (then more
- * lossy QPs, then fewer links) among the groups with at least `minLossyQps` lossy QPs and
+ * QP set: every QP with a delivered frame over it; links whose sets' intersection holds 90 %
+ * of their union are one group, as per-packet spreading leaves a QP's few frames off a
+ * sibling now and then), and a group of n QPs is tested by how many of them lost a spread
+ * copy, k: P(X >= k), X ~ Bin(n, q), q the share of the QPs outside the group that lost one
+ * (explained or not). Greedy, as FitLossClasses: the smallest p-value (then more lossy QPs,
+ * then fewer links) among the groups with at least `minLossyQps` lossy QPs and
  * p <= alpha / groups is named and its QPs explained; then the next round. A host link's
- * group (its host's QPs) is named only when most of its few QPs lost (a lossy host link: 1 %
- * of a QP's 256 frames is 2.6 copies); two of its eight losing what a shared cable made them
- * lose is p about 0.005 against 0.01 / groups. The named group holds the faulty link and its
+ * group (its host's QPs) is named when most of its few QPs lost (a lossy host link: 1 % of
+ * a QP's 256 frames is 2.6 copies). The named group holds the faulty link and its
  * siblings: one tier's links that no end-to-end evidence tells apart under per-packet
  * spreading (docs/locate.md, *What it cannot see*). Rows of other QPs (one route, routes used
  * one after the other, per-entropy files) are not touched: spreadRow false, nothing named.
