@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <set>
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -1182,4 +1183,233 @@ TEST_CASE("locate paths: classes that carry the very same lost copies are report
     // Without losses, no tie.
     rows[0].lost = rows[1].lost = rows[2].lost = 0;
     CHECK(LocateFromPaths(obs, rows, PathLocateOptions()).lossTies.empty());
+}
+
+namespace
+{
+
+/** A two-tier fabric for per-packet spreading: ToRs t0..t3 with hosts 4k..4k+3 (host<i> ->
+ *  t<k>, t<k> -> host<i>), each ToR up to spines p0..p3 and back. Link ids: the host cable of
+ *  host i is i; t<k>-p<j> is 100 + 4k + j. */
+LinkIndex
+SpreadFabric()
+{
+    std::vector<DirectedLink> l;
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        const std::string h = "host" + std::to_string(i), t = "t" + std::to_string(i / 4);
+        l.push_back({i, h, t});
+        l.push_back({i, t, h});
+    }
+    for (uint32_t k = 0; k < 4; ++k)
+    {
+        for (uint32_t j = 0; j < 4; ++j)
+        {
+            const std::string t = "t" + std::to_string(k), p = "p" + std::to_string(j);
+            l.push_back({100 + 4 * k + j, t, p});
+            l.push_back({100 + 4 * k + j, p, t});
+        }
+    }
+    return LinkIndex(l);
+}
+
+/** The directed link index of `name` ("t0->p1"). */
+uint32_t
+SpreadLink(const LinkIndex& links, const std::string& name)
+{
+    for (uint32_t l = 0; l < links.Links().size(); ++l)
+    {
+        if (links.Links()[l].Name() == name)
+        {
+            return l;
+        }
+    }
+    FAIL("no link " << name);
+    return 0;
+}
+
+/** Host `src`'s QP `qpn` to `dst`, spread per packet over the four spines (25 frames each,
+ *  side by side: arrival spans all [0, 100] µs), and, with `lost` > 0, its row of lost copies
+ *  spread over those routes by their frames (as ReadPathObservations reads a per-route
+ *  paths.csv's row without a route). */
+std::vector<PathObservation>
+SpreadQp(const LinkIndex& links, uint32_t src, uint32_t dst, uint32_t qpn, uint64_t lost)
+{
+    const std::string from = "t" + std::to_string(src / 4), to = "t" + std::to_string(dst / 4);
+    std::vector<FlowPath> routes;
+    for (uint32_t j = 0; j < 4; ++j)
+    {
+        const std::string p = "p" + std::to_string(j);
+        FlowPath fp;
+        fp.hops = {SpreadLink(links, "host" + std::to_string(src) + "->" + from),
+                   SpreadLink(links, from + "->" + p), SpreadLink(links, p + "->" + to),
+                   SpreadLink(links, to + "->host" + std::to_string(dst))};
+        fp.packets = 25;
+        routes.push_back(fp);
+    }
+    std::vector<PathObservation> rows;
+    for (const auto& fp : routes)
+    {
+        PathObservation p;
+        p.src = src;
+        p.dst = dst;
+        p.qpn = qpn;
+        p.paths = {fp};
+        p.routed = true;
+        p.firstUs = 0.0;
+        p.lastUs = 100.0;
+        p.packets = 25;
+        p.rttSamples = 25;
+        p.rttMinUs = 5.0;
+        p.rttMedianUs = 5.0;
+        rows.push_back(p);
+    }
+    if (lost > 0)
+    {
+        PathObservation p;
+        p.src = src;
+        p.dst = dst;
+        p.qpn = qpn;
+        p.paths = routes;
+        p.traced = true;
+        p.lost = lost;
+        p.packets = lost;
+        rows.push_back(p);
+    }
+    return rows;
+}
+
+/** Every host sends QPs 1 and 2 to the same host number on the next ToR, QPs 3 and 4 to the
+ *  one after; `lost` (src, qpn) -> copies lost. */
+std::vector<PathObservation>
+SpreadRows(const LinkIndex& links, const std::map<std::pair<uint32_t, uint32_t>, uint64_t>& lost)
+{
+    std::vector<PathObservation> rows;
+    for (uint32_t src = 0; src < 16; ++src)
+    {
+        for (uint32_t q = 1; q <= 4; ++q)
+        {
+            const uint32_t dst = (src + (q <= 2 ? 4 : 8)) % 16;
+            const auto it = lost.find({src, q});
+            const auto r = SpreadQp(links, src, dst, q, it == lost.end() ? 0 : it->second);
+            rows.insert(rows.end(), r.begin(), r.end());
+        }
+    }
+    return rows;
+}
+
+} // namespace
+
+TEST_CASE("locate paths: copies spread per packet name the ToR's uplinks that lost them, not a "
+          "host link",
+          "[unit][locate]")
+{
+    // t0->p0 loses: five of t0's 16 QPs lost one copy each, two of them host0's; one stray
+    // copy elsewhere (host8). Each copy's route is unknown (drawn per packet over the four
+    // spines): by frames t0->p0 gets a quarter of each, host0->t0 all of host0's two.
+    const LinkIndex links = SpreadFabric();
+    const auto rows =
+        SpreadRows(links, {{{0, 1}, 1}, {{0, 3}, 1}, {{1, 1}, 1}, {{2, 3}, 1}, {{3, 2}, 1},
+                           {{8, 1}, 1}});
+    const uint32_t host0 = SpreadLink(links, "host0->t0");
+    std::vector<uint32_t> uplinks;
+    for (uint32_t j = 0; j < 4; ++j)
+    {
+        uplinks.push_back(SpreadLink(links, "t0->p" + std::to_string(j)));
+    }
+    std::sort(uplinks.begin(), uplinks.end());
+
+    // By frames (the per-class loss fit as before): the host link carries more of the lost
+    // copies than the cable, and the cable no lossy path (a quarter of a copy on each).
+    const Incidence inc = IncidenceOf(links, rows);
+    std::vector<double> lost, sent;
+    for (const auto& p : rows)
+    {
+        lost.push_back(static_cast<double>(p.lost));
+        sent.push_back(static_cast<double>(p.packets));
+    }
+    const auto byFrames = FitLossClasses(inc.share, lost, sent, 1e-3, 2, 0.01);
+    const size_t hostClass = ClassOf(links, inc, "host0->t0");
+    const size_t cableClass = ClassOf(links, inc, "t0->p0");
+    CHECK(byFrames[hostClass].lost == Approx(2.0));
+    CHECK(byFrames[cableClass].lost == Approx(5 * 0.25));
+    CHECK(byFrames[cableClass].lossyPaths == 0);
+    CHECK(byFrames[hostClass].pValue < byFrames[cableClass].pValue);
+
+    // Per QP: t0's uplinks (the links crossed by t0's 16 QPs and no other) are named, 5 of
+    // 16 lossy against 1 of the other 48; host0's link (2 of its 4 QPs) is not.
+    const SpreadLossFit fit = FitSpreadLosses(rows, 2, 0.01);
+    CHECK(fit.qps == 64);
+    CHECK(fit.lossyQps == 6);
+    REQUIRE(fit.named.size() == 1);
+    CHECK(fit.named[0].links == uplinks);
+    CHECK(fit.named[0].qps == 16);
+    CHECK(fit.named[0].lossyQps == 5);
+    // 5 copies over the 400 frames one uplink carried (16 QPs x 25).
+    CHECK(fit.named[0].rate == Approx(5.0 / 400.0));
+    CHECK(fit.named[0].pValue < 0.01 / static_cast<double>(fit.groups));
+    CHECK(std::count(fit.spreadRow.begin(), fit.spreadRow.end(), true) == 6);
+
+    Observations obs;
+    obs.links = links;
+    const PathLocateResult r = LocateFromPaths(obs, rows, PathLocateOptions());
+    CHECK(r.spreadLossyQps == 6);
+    REQUIRE(r.named == 1);
+    std::vector<uint32_t> first = r.ranking[0].links;
+    std::sort(first.begin(), first.end());
+    CHECK(first == uplinks);
+    CHECK(r.ranking[0].Reason() == "lossy");
+    CHECK(r.ranking[0].lossRate == Approx(5.0 / 400.0));
+    for (const auto& s : r.ranking)
+    {
+        CHECK((!s.named ||
+               std::find(s.links.begin(), s.links.end(), host0) == s.links.end()));
+    }
+}
+
+TEST_CASE("locate paths: a lossy host link under per-packet spreading is still named",
+          "[unit][locate]")
+{
+    // host0's link loses: each of its four QPs lost 3 copies (1 % of 256 frames is 2.6); one
+    // stray copy elsewhere. Its link's group is its four QPs, all lossy.
+    const LinkIndex links = SpreadFabric();
+    const auto rows = SpreadRows(
+        links, {{{0, 1}, 3}, {{0, 2}, 3}, {{0, 3}, 3}, {{0, 4}, 3}, {{8, 1}, 1}});
+    const SpreadLossFit fit = FitSpreadLosses(rows, 2, 0.01);
+    REQUIRE(fit.named.size() == 1);
+    CHECK(fit.named[0].links == std::vector<uint32_t>{SpreadLink(links, "host0->t0")});
+    CHECK(fit.named[0].lossyQps == 4);
+
+    // Two lossy QPs of one host and nothing else: host0's link is the smallest group holding
+    // both (p 0 against a fabric that lost nothing else), but so small a count fits many
+    // groups, whoever lost them: named with a floor of 2 lossy QPs, not with the default 3.
+    const auto two = SpreadRows(links, {{{0, 1}, 1}, {{0, 2}, 1}});
+    const SpreadLossFit loose = FitSpreadLosses(two, 2, 0.01);
+    REQUIRE(loose.named.size() == 1);
+    CHECK(loose.named[0].links == std::vector<uint32_t>{SpreadLink(links, "host0->t0")});
+    CHECK(FitSpreadLosses(two, PathLocateOptions().minSpreadLossyQps, 0.01).named.empty());
+    Observations twoObs;
+    twoObs.links = links;
+    CHECK(LocateFromPaths(twoObs, two, PathLocateOptions()).named == 0);
+
+    // Nothing lost: nothing spread, nothing named.
+    const auto healthy = SpreadRows(links, {});
+    const SpreadLossFit none = FitSpreadLosses(healthy, 2, 0.01);
+    CHECK(none.named.empty());
+    CHECK(std::count(none.spreadRow.begin(), none.spreadRow.end(), true) == 0);
+    Observations obs;
+    obs.links = links;
+    CHECK(LocateFromPaths(obs, healthy, PathLocateOptions()).named == 0);
+}
+
+TEST_CASE("locate paths: lost copies of routes used one after the other are not fitted per QP",
+          "[unit][locate]")
+{
+    // The rerouted fabric (ReroutedRows): routes a then b, not side by side; PlaceLostCopies
+    // places those copies, FitSpreadLosses leaves them.
+    const LinkIndex links = TwoReceiverFabric();
+    const auto rows = ReroutedRows(links, 2);
+    const SpreadLossFit fit = FitSpreadLosses(rows, 2, 0.01);
+    CHECK(fit.named.empty());
+    CHECK(std::count(fit.spreadRow.begin(), fit.spreadRow.end(), true) == 0);
 }

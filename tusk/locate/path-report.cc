@@ -52,6 +52,13 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
                            "only, not their delays",
                            r.sequentialPaths);
     }
+    if (r.spreadLossyQps)
+    {
+        out << fmt::format("; {} QPs lost copies spread per packet over routes used side by "
+                           "side: counted per QP, a group of links that carry the same QPs "
+                           "named as one",
+                           r.spreadLossyQps);
+    }
     out << "\n";
     out << fmt::format("slow paths: {} (smallest RTT > {:.3f} µs above their QP's common "
                        "level); lossy paths: {}\n",
@@ -137,6 +144,10 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
     if (r.sequentialPaths)
     {
         doc["sequential_paths_losses_only"] = r.sequentialPaths; // not in the delay fit
+    }
+    if (r.spreadLossyQps)
+    {
+        doc["spread_lossy_qps"] = r.spreadLossyQps; // their copies fitted per QP
     }
     json ranking = json::array();
     for (uint32_t i = 0; i < std::min<size_t>(top, r.ranking.size()); ++i)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <iterator>
 #include <cmath>
 #include <limits>
@@ -807,6 +808,255 @@ ReroutedLossyQps(const std::vector<PathObservation>& paths)
 
 } // namespace
 
+namespace
+{
+/** FitSpreadLosses: two links' QP sets agree when their intersection holds this share of
+ *  their union. */
+constexpr double kSpreadAgree = 0.9;
+} // namespace
+
+SpreadLossFit
+FitSpreadLosses(const std::vector<PathObservation>& paths, uint32_t minLossyQps, double alpha)
+{
+    SpreadLossFit fit;
+    fit.spreadRow.assign(paths.size(), false);
+    // Arrival spans per comparison group (QP and length) of the per-route rows.
+    std::map<PathKey, std::vector<std::pair<double, double>>> spans;
+    for (const auto& p : paths)
+    {
+        if (p.routed && !p.traced && !std::isnan(p.firstUs) && !std::isnan(p.lastUs))
+        {
+            spans[KeyOf(p)].emplace_back(p.firstUs, p.lastUs);
+        }
+    }
+    using Qp = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>; // run, src, dst, qpn
+    std::map<Qp, uint32_t> qpIndex;
+    std::vector<double> qpLost;
+    auto indexOf = [&](const PathObservation& p) {
+        const auto [it, fresh] = qpIndex.emplace(Qp{p.run, p.src, p.dst, p.qpn},
+                                                 static_cast<uint32_t>(qpIndex.size()));
+        if (fresh)
+        {
+            qpLost.push_back(0);
+        }
+        return it->second;
+    };
+    bool any = false;
+    for (size_t i = 0; i < paths.size(); ++i)
+    {
+        const auto& p = paths[i];
+        if (!p.traced || p.routed || p.lost == 0 || p.paths.size() < 2)
+        {
+            continue;
+        }
+        const auto it = spans.find(KeyOf(p));
+        if (it != spans.end() && it->second.size() >= 2 && AnyPairSideBySide(it->second))
+        {
+            fit.spreadRow[i] = true;
+            any = true;
+        }
+    }
+    if (!any)
+    {
+        return fit;
+    }
+    // Each directed link's QPs (delivered frames only) and frames; each QP's spread copies.
+    std::map<uint32_t, std::map<uint32_t, double>> linkQps; // link -> QP -> frames
+    for (size_t i = 0; i < paths.size(); ++i)
+    {
+        const auto& p = paths[i];
+        if (p.traced && !fit.spreadRow[i])
+        {
+            continue; // a traced path or copies placed otherwise: not a delivered frame
+        }
+        const uint32_t q = indexOf(p);
+        if (fit.spreadRow[i])
+        {
+            qpLost[q] += static_cast<double>(p.lost);
+        }
+        if (p.traced)
+        {
+            continue;
+        }
+        for (const auto& fp : p.paths)
+        {
+            for (uint32_t l : fp.hops)
+            {
+                linkQps[l][q] += fp.packets;
+            }
+        }
+    }
+    const size_t nq = qpIndex.size();
+    std::vector<bool> lossy(nq, false);
+    uint32_t lossyAll = 0;
+    for (size_t q = 0; q < nq; ++q)
+    {
+        lossy[q] = qpLost[q] > 0;
+        lossyAll += lossy[q];
+    }
+    fit.qps = static_cast<uint32_t>(nq);
+    fit.lossyQps = lossyAll;
+    // Groups: the links with one QP set.
+    std::map<std::vector<uint32_t>, std::vector<uint32_t>> byQps;
+    for (const auto& [l, m] : linkQps)
+    {
+        std::vector<uint32_t> qs;
+        for (const auto& [q, frames] : m)
+        {
+            if (frames > 0)
+            {
+                qs.push_back(q);
+            }
+        }
+        if (!qs.empty())
+        {
+            byQps[qs].push_back(l);
+        }
+    }
+    // Siblings whose QP sets nearly agree are one group: a switch spreading per packet leaves
+    // a QP's few frames off one of them now and then (a pod's 16 uplinks to the core carry
+    // about 8 frames of each of its QPs: a 128-host DRILL run had 111 QPs on one and 112 on
+    // its 15 siblings). Agree: the sets' intersection holds 90 % of their union (Jaccard);
+    // disjoint hosts' links, a ToR's uplinks and its pod's core uplinks stay apart (Jaccard
+    // 0 and about 0.2 in a fat tree).
+    std::vector<std::vector<uint32_t>> setOf;
+    std::vector<std::vector<uint32_t>> linksOf;
+    for (const auto& [qs, links] : byQps)
+    {
+        setOf.push_back(qs);
+        linksOf.push_back(links);
+    }
+    const size_t ng = setOf.size();
+    std::vector<size_t> parent(ng);
+    std::iota(parent.begin(), parent.end(), size_t{0});
+    std::function<size_t(size_t)> root = [&](size_t x) {
+        while (parent[x] != x)
+        {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        return x;
+    };
+    for (size_t a = 0; a < ng; ++a)
+    {
+        for (size_t b = a + 1; b < ng; ++b)
+        {
+            const double na = static_cast<double>(setOf[a].size());
+            const double nb = static_cast<double>(setOf[b].size());
+            if (std::min(na, nb) < kSpreadAgree * std::max(na, nb))
+            {
+                continue; // the intersection cannot reach 90 % of the union
+            }
+            std::vector<uint32_t> both;
+            std::set_intersection(setOf[a].begin(), setOf[a].end(), setOf[b].begin(),
+                                  setOf[b].end(), std::back_inserter(both));
+            const double common = static_cast<double>(both.size());
+            if (common >= kSpreadAgree * (na + nb - common))
+            {
+                parent[root(a)] = root(b);
+            }
+        }
+    }
+    std::map<size_t, std::pair<std::set<uint32_t>, std::vector<uint32_t>>> merged;
+    for (size_t g = 0; g < ng; ++g)
+    {
+        auto& m = merged[root(g)];
+        m.first.insert(setOf[g].begin(), setOf[g].end());
+        m.second.insert(m.second.end(), linksOf[g].begin(), linksOf[g].end());
+    }
+    std::vector<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>> groups;
+    for (auto& [r, m] : merged)
+    {
+        std::sort(m.second.begin(), m.second.end());
+        groups.emplace_back(std::vector<uint32_t>(m.first.begin(), m.first.end()), m.second);
+    }
+    fit.groups = groups.size();
+    const double cut = alpha / static_cast<double>(std::max<size_t>(fit.groups, 1));
+    std::vector<bool> residual = lossy;
+    std::set<const std::vector<uint32_t>*> taken;
+    for (;;)
+    {
+        const std::vector<uint32_t>* best = nullptr;
+        SpreadLossGroup bestGroup;
+        for (const auto& [qs, links] : groups)
+        {
+            if (taken.count(&qs))
+            {
+                continue;
+            }
+            uint32_t k = 0;
+            double lost = 0;
+            for (uint32_t q : qs)
+            {
+                k += residual[q];
+                lost += residual[q] ? qpLost[q] : 0.0;
+            }
+            if (k < std::max<uint32_t>(minLossyQps, 1))
+            {
+                continue;
+            }
+            // The outside rate counts every other lossy QP, explained or not: a later round
+            // is tested against the fabric's loss as the first was (with only the residual,
+            // the last few copies stand out against nothing, and two of one host's QPs would
+            // name its link).
+            uint32_t inside = 0;
+            for (uint32_t q : qs)
+            {
+                inside += lossy[q];
+            }
+            const auto n = static_cast<uint32_t>(qs.size());
+            const double outside = nq > n ? static_cast<double>(lossyAll - inside) /
+                                                static_cast<double>(nq - n)
+                                          : 0.0;
+            double p = 0.0;
+            if (outside > 0)
+            {
+                const boost::math::binomial_distribution<double> d(n, std::min(1.0, outside));
+                p = boost::math::cdf(boost::math::complement(d, static_cast<double>(k) - 1));
+            }
+            if (p > cut)
+            {
+                continue;
+            }
+            const bool better =
+                !best || p < bestGroup.pValue ||
+                (p == bestGroup.pValue &&
+                 (k > bestGroup.lossyQps ||
+                  (k == bestGroup.lossyQps && links.size() < bestGroup.links.size())));
+            if (better)
+            {
+                double frames = 0;
+                for (uint32_t l : links)
+                {
+                    for (const auto& [q, f] : linkQps[l])
+                    {
+                        frames += f;
+                    }
+                }
+                frames /= static_cast<double>(links.size());
+                best = &qs;
+                bestGroup.links = links;
+                bestGroup.qps = n;
+                bestGroup.lossyQps = k;
+                bestGroup.lost = lost;
+                bestGroup.rate = frames > 0 ? lost / frames : 0.0;
+                bestGroup.pValue = p;
+            }
+        }
+        if (!best)
+        {
+            break;
+        }
+        taken.insert(best);
+        for (uint32_t q : *best)
+        {
+            residual[q] = false;
+        }
+        fit.named.push_back(std::move(bestGroup));
+    }
+    return fit;
+}
+
 bool
 PathsComparable(const std::vector<PathObservation>& paths)
 {
@@ -1194,9 +1444,17 @@ LocateFromPaths(const Observations& obs,
                    : std::numeric_limits<double>::infinity();
     };
     const double tLoss = -std::log1p(-o.lossFloor);
+    // Copies a switch spread per packet (DRILL) are counted per QP (FitSpreadLosses), not per
+    // class: by frames they fall whole on the links every route of their QP crosses.
+    const SpreadLossFit spread = FitSpreadLosses(paths, o.minSpreadLossyQps, o.lossAlpha);
+    res.spreadLossyQps = spread.lossyQps;
     std::vector<double> lostCopies(np, 0.0), sent(np, 0.0);
     for (size_t i = 0; i < np; ++i)
     {
+        if (spread.spreadRow[i])
+        {
+            continue;
+        }
         lostCopies[i] = static_cast<double>(paths[i].lost);
         sent[i] = static_cast<double>(paths[i].packets);
     }
@@ -1311,6 +1569,85 @@ LocateFromPaths(const Observations& obs,
         r.s.lossRate = lossy ? lc[c].rate : 0.0;
         rows.push_back(std::move(r));
     }
+    // A group the spread-loss fit named is one row: its classes' links together (the copies
+    // cannot say which of them lost), on the row of its member with the largest delay.
+    if (!spread.named.empty())
+    {
+        std::map<uint32_t, size_t> classOfLink;
+        for (size_t c = 0; c < nc; ++c)
+        {
+            for (uint32_t l : inc.classes[c])
+            {
+                classOfLink[l] = c;
+            }
+        }
+        std::vector<bool> mergedAway(nc, false);
+        for (const SpreadLossGroup& g : spread.named)
+        {
+            std::set<size_t> members;
+            for (uint32_t l : g.links)
+            {
+                const auto it = classOfLink.find(l);
+                if (it != classOfLink.end() && !mergedAway[it->second])
+                {
+                    members.insert(it->second);
+                }
+            }
+            if (members.empty())
+            {
+                continue;
+            }
+            size_t base = *members.begin();
+            for (size_t m : members)
+            {
+                base = rows[m].delay > rows[base].delay ? m : base;
+            }
+            std::set<uint32_t> links;
+            std::set<size_t> crossing;
+            for (size_t m : members)
+            {
+                links.insert(inc.classes[m].begin(), inc.classes[m].end());
+                for (It it(inc.crosses, static_cast<Eigen::Index>(m)); it; ++it)
+                {
+                    crossing.insert(static_cast<size_t>(it.row()));
+                }
+                mergedAway[m] = m != base;
+            }
+            Row& r = rows[base];
+            r.s.links.assign(links.begin(), links.end());
+            r.s.flows = static_cast<uint32_t>(crossing.size());
+            r.s.slowFlows = 0;
+            r.s.lossyFlows = 0;
+            r.slowRows.clear();
+            for (size_t i : crossing)
+            {
+                if (w[i] > 0 && above[i] >= res.delayFloorUs)
+                {
+                    ++r.s.slowFlows;
+                    r.slowRows.push_back(i);
+                }
+                r.s.lossyFlows += loss[i] >= tLoss;
+            }
+            r.s.named = true;
+            r.s.namedFor = r.s.namedFor | NamedFor::Lossy;
+            r.slowOnly = false;
+            r.s.lossRate = std::max(r.s.lossRate, g.rate);
+            r.s.score = std::max(r.s.score, g.rate / o.lossFloor);
+            r.s.confidence = std::max(
+                r.s.confidence,
+                std::max(0.0, 1.0 - g.pValue * static_cast<double>(std::max<size_t>(
+                                                   spread.groups, 1))));
+        }
+        std::vector<Row> kept;
+        for (size_t c = 0; c < rows.size(); ++c)
+        {
+            if (!mergedAway[rows[c].s.cls])
+            {
+                kept.push_back(std::move(rows[c]));
+            }
+        }
+        rows = std::move(kept);
+    }
     // Congestion spreading: largest delay first, a class named for delay alone whose slow paths
     // mostly continue into an already named class with a larger delay is explained by it.
     std::vector<size_t> order(rows.size());
@@ -1367,7 +1704,8 @@ LocateFromPaths(const Observations& obs,
         res.ranking.push_back(std::move(r.s));
     }
     // Ties of the loss fit, by ranking index.
-    std::vector<size_t> rankOf(nc, 0);
+    const size_t absent = std::numeric_limits<size_t>::max(); // merged into a spread group
+    std::vector<size_t> rankOf(nc, absent);
     for (size_t k = 0; k < res.ranking.size(); ++k)
     {
         rankOf[res.ranking[k].cls] = k;
@@ -1375,7 +1713,7 @@ LocateFromPaths(const Observations& obs,
     for (size_t k = 0; k < res.ranking.size(); ++k)
     {
         const LossClass& t = lc[res.ranking[k].cls];
-        if (t.tiedWith < 0)
+        if (t.tiedWith < 0 || rankOf[static_cast<size_t>(t.tiedWith)] == absent)
         {
             continue;
         }

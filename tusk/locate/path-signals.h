@@ -139,6 +139,12 @@ struct PathLocateOptions
     double lossFloor = 1e-3;
     /** Paths above the floor a named class needs. */
     uint32_t minBadPaths = 2;
+    /** A group of links is named for copies spread per packet (FitSpreadLosses) with at
+     *  least this many lossy QPs: two fit in many small groups (a host's link, a ToR's uplinks)
+     *  besides the fault's, and the smallest containing both has the smallest p-value, whoever
+     *  lost them (one-run DRILL bench, 2026-12-06: 2 of 20 named a healthy group, each from two
+     *  QPs; four runs: every named group had 4 or more). */
+    uint32_t minSpreadLossyQps = 3;
     /** Paths with fewer RTT samples are left out of the delay fit. */
     uint32_t minRttSamples = 1;
     /** A class is named for its losses when the chance that a healthy one loses as many is
@@ -223,6 +229,59 @@ Eigen::SparseMatrix<double> PlaceLostCopies(const Incidence& inc,
                                             const std::vector<PathObservation>& paths,
                                             uint32_t maxIterations = 1000);
 
+/** A set of directed links crossed by (nearly) the same QPs (run, src, dst, qpn), named by
+ *  FitSpreadLosses for the lost copies of QPs spread per packet. */
+struct SpreadLossGroup
+{
+    std::vector<uint32_t> links; //!< its directed links (Observations::links), ascending
+    uint32_t qps = 0;            //!< QPs whose delivered frames crossed one of its links
+    uint32_t lossyQps = 0;       //!< of them, QPs with spread lost copies it explains
+    double lost = 0;             //!< those QPs' lost copies
+    /** lost over the frames (delivered) of its QPs that crossed one of its links, on average:
+     *  the loss rate of one of its links, had that link lost them all. */
+    double rate = 0;
+    double pValue = 1;           //!< binomial P(X >= lossyQps), X ~ Bin(qps, outside rate)
+};
+
+/** FitSpreadLosses's answer. */
+struct SpreadLossFit
+{
+    /** Per row of `paths`: a row of lost copies spread over routes used side by side (taken
+     *  out of the per-class loss fit, FitLossClasses, when the fit ran). */
+    std::vector<bool> spreadRow;
+    uint32_t lossyQps = 0;               //!< QPs with spread lost copies
+    uint32_t qps = 0;                    //!< QPs with delivered frames
+    size_t groups = 0;                   //!< groups of links (the Bonferroni count)
+    std::vector<SpreadLossGroup> named;  //!< in the order they were named
+};
+
+/**
+ * \brief Which links lose the copies of QPs a switch spread per packet (DRILL), counted per
+ * QP. A per-route paths.csv's row without a route holds an entropy's lost copies; where its
+ * routes were used side by side (arrival spans overlapping by half the shorter, as
+ * PathsComparable), each copy's route was drawn anew and is unknown: all the sibling links
+ * of a tier carry the same QPs alike (a ToR's uplinks, a pod's uplinks to the core), and by
+ * frames a copy falls whole only on the links every route of its QP crosses, its host links,
+ * which won the per-class loss fit (named in 4/20 pooled placements, the cable in none;
+ * bench, 2026-12-05). The copies cannot say which sibling lost them; they do say which QPs
+ * lost, and a lossy cable makes several QPs that share it lose, where a host link explains
+ * the QPs of one host only. So the links are grouped by the QPs that crossed them (a link's
+ * QP set: every QP with a delivered frame over it; links whose sets' intersection holds 90 %
+ * of their union are one group, as per-packet spreading leaves a QP's few frames off a
+ * sibling now and then), and a group of n QPs is tested by how many of them lost a spread
+ * copy, k: P(X >= k), X ~ Bin(n, q), q the share of the QPs outside the group that lost one
+ * (explained or not). Greedy, as FitLossClasses: the smallest p-value (then more lossy QPs,
+ * then fewer links) among the groups with at least `minLossyQps` lossy QPs and
+ * p <= alpha / groups is named and its QPs explained; then the next round. A host link's
+ * group (its host's QPs) is named when most of its few QPs lost (a lossy host link: 1 % of
+ * a QP's 256 frames is 2.6 copies). The named group holds the faulty link and its
+ * siblings: one tier's links that no end-to-end evidence tells apart under per-packet
+ * spreading (docs/locate.md, *What it cannot see*). Rows of other QPs (one route, routes used
+ * one after the other, per-entropy files) are not touched: spreadRow false, nothing named.
+ */
+SpreadLossFit FitSpreadLosses(const std::vector<PathObservation>& paths, uint32_t minLossyQps,
+                              double alpha);
+
 /** Two classes the loss fit could not tell apart (LossClass::tiedWith): the same lost copies
  *  on the same paths crossed both, in the round `named` was named. Indices into the ranking. */
 struct LossTie
@@ -256,6 +315,9 @@ struct PathLocateResult
      *  (PathLocateOptions::compareSequentialRoutes false); 0 otherwise. */
     size_t sequentialPaths = 0;
     uint32_t explained = 0;       //!< classes above the cuts explained by a named one downstream
+    /** QPs whose lost copies were spread over routes used side by side, fitted per QP
+     *  (FitSpreadLosses) instead of per class; 0 when none. Since 2026-12-06. */
+    uint32_t spreadLossyQps = 0;
     uint32_t unidentifiable = 0;  //!< classes every path of each of their QPs crosses
     double delayCutUs = 0;        //!< the cut a named class's delay passed (floor, tail), µs
     double residualSigmaUs = 0;   //!< robust scale of the delay fit's residuals, µs
