@@ -362,10 +362,7 @@ VisitFlowTail(V& v, const FlowRow& f, const std::string& policy)
     v.Int(f.scaleUp ? 1 : 0);
     v.Int(f.pktsSent);
     v.Int(f.pktsReceived);
-    for (int d = 0; d < kDropReasons; ++d)
-    {
-        v.Int(f.pktsDropped[d]);
-    }
+    v.Ints(f.pktsDropped, kDropReasons);
     v.Int(f.pktsInFlight);
     v.Paths(f.paths); // path and paths (PathField, PathsField: locate::FormatPaths's text)
     v.Us(f.fairIdealPs != 0, f.fairIdealPs);
@@ -418,6 +415,14 @@ struct SegmentKey
     {
         Shown(s);
         Add(Bits(v));
+    }
+    template <class T>
+    void Ints(const T* v, int count)
+    {
+        for (int k = 0; k < count; ++k)
+        {
+            Int(v[k]);
+        }
     }
     template <class T>
     void Int(T v)
@@ -495,6 +500,28 @@ class SegmentText
             return;
         }
         Sep();
+    }
+    /** Int of each of v[0 .. count): all zero (a row's drop counters, mostly), one append. */
+    template <class T>
+    void Ints(const T* v, int count)
+    {
+        static constexpr char kZeros[] = ",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0";
+        bool zero = count <= static_cast<int>(sizeof kZeros / 2);
+        for (int k = 0; k < count && zero; ++k)
+        {
+            zero = v[k] == 0;
+        }
+        if (!zero || count == 0)
+        {
+            for (int k = 0; k < count; ++k)
+            {
+                Int(v[k]);
+            }
+            return;
+        }
+        const char* from = kZeros + (m_first ? 1 : 0); // no comma before a segment's first
+        m_buf.append(from, kZeros + 2 * count);
+        m_first = false;
     }
     void Text(const std::string& s) { Put(s); }
     void Paths(const FlowPaths& p)
