@@ -23,6 +23,7 @@
 #include <functional>
 #include <iterator>
 #include <sstream>
+#include <set>
 #include <string>
 
 #include <unistd.h>
@@ -831,6 +832,44 @@ TEST_CASE("a standalone ring built a window of steps at a time writes the whole 
         CHECK(tusk::CollectivesCsv(wk) == tusk::CollectivesCsv(rk));
         CHECK(tusk::WaitsCsv(wk) == tusk::WaitsCsv(rk));
         CHECK(wk.failure == rk.failure);
+    }
+}
+
+TEST_CASE("a streamed standalone ring's collective-aware ideals, looked up a step at a time, "
+          "are those of the rows kept in memory, with bytes that split evenly or not",
+          "[component][memory][ring-window]")
+{
+    // A streamed ring's rows (WholeRows) take each step's fair-share ideals from the latest
+    // steps' with the same input (FairShareCache::byGroup), and print their segments without
+    // the segment cache; the rows kept in memory compute every step's afresh. 48 KiB over 32
+    // ranks splits evenly (every step's input the same: one computed, the rest looked up);
+    // 48 KiB + 13 bytes does not (pieces of 1,536 and 1,537 bytes, the 13 larger ones rotating
+    // over the ranks step to step: inputs that differ, some seen again within the cache's 4).
+    for (const uint64_t bytes : {uint64_t{48 * 1024}, uint64_t{48 * 1024 + 13}})
+    {
+        CAPTURE(bytes);
+        tusk::ScenarioSpec s = SmallRing();
+        s.workload.bytes = bytes;
+        tusk::RunOptions windowed;
+        windowed.ringWindowSteps = 2;
+        std::filesystem::path dir;
+        const tusk::RunResult streamed = RunStreamed(s, dir, windowed);
+        const tusk::RunResult kept = Run(s, windowed);
+        REQUIRE(streamed.streamed.active);
+        REQUIRE(kept.finished);
+        REQUIRE(kept.flows.size() == 62 * 32);
+        // One piece size, or two rotating over the ranks (so steps' inputs differ).
+        std::set<uint64_t> pieces;
+        for (const tusk::FlowRow& f : kept.flows)
+        {
+            pieces.insert(f.bytes);
+        }
+        CHECK(pieces.size() == (bytes % 32 == 0 ? 1u : 2u));
+        CHECK(ReadFile(dir / "flows.csv") == tusk::FlowsCsv(kept));
+        CHECK(ReadFile(dir / "waits.csv") == tusk::WaitsCsv(kept));
+        CHECK(ReadFile(dir / "collectives.csv") == tusk::CollectivesCsv(kept));
+        CHECK(streamed.summary.p99FairSlowdown == kept.summary.p99FairSlowdown);
+        std::filesystem::remove_all(dir);
     }
 }
 

@@ -73,6 +73,9 @@ class RowTextCache
     RowTextCache& operator=(const RowTextCache&) = delete;
 
     FixedTextCache numbers; //!< slowdown, fair_slowdown, reorder_mean, waits.csv's delay
+    /** false: segments are printed, never kept nor looked up (the numbers still are): for
+     *  rows that rarely repeat, where keeping them only costs (RowStream::SetSegmentCache). */
+    bool segments = true;
     uint64_t hits = 0;      //!< segments copied
     uint64_t misses = 0;    //!< segments formatted
 

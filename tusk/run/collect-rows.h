@@ -96,6 +96,13 @@ struct FairShareCache
     std::deque<std::pair<std::vector<ns3::FairShareTransfer>, std::vector<uint64_t>>> entries;
     /** How many calls are kept (a job's iterations can alternate over a few patterns). */
     size_t capacity = 4;
+    /** Keyed by each group's input (its transfers with group ids dropped) instead of the
+     *  whole call's, when every transfer of a call is in a group and each group's transfers
+     *  are consecutive (else the whole call's): a streamed ring's ranges hold several steps,
+     *  and the ranges differ, but its steps' inputs repeat (every step, when its bytes split
+     *  evenly over its ranks). FairShareIdealPs treats its groups independently, so a group's
+     *  ideals are the same computed alone. */
+    bool byGroup = false;
     uint64_t hits = 0;   //!< calls answered from the cache
     uint64_t misses = 0; //!< calls computed
 };
@@ -274,6 +281,9 @@ class WholeRows
     std::map<int64_t, FlowRow> m_candidates; //!< rows that may be a critical flow, by id
     std::vector<FlowRow> m_chunk;            //!< scratch
     std::vector<CollectiveFlow> m_slim;      //!< scratch
+    /** The collective-aware ideals of the latest ranges: a ring whose bytes split evenly over
+     *  its ranks has every step's input the same, so they are computed once. */
+    FairShareCache m_fairShares; //!< by group (set in the constructor)
 };
 
 } // namespace tusk

@@ -161,6 +161,13 @@ class RowStream
     void AddWaits(size_t part,
                   const std::vector<WaitRow>& waits,
                   const std::function<uint64_t(int64_t)>& idOf);
+    /** \brief Whether flows.csv's and waits.csv's row segments go through the segment cache
+     *  (RowTextCache::segments; on by default; the numbers' cache is kept either way): it
+     *  pays where rows repeat (a job's replayed iterations), and only costs where they do not
+     *  (a standalone ring's rows, WholeRows: every flow row's tail prints its step, and at
+     *  thousands of ranks a ring's distinct heads and wait segments outnumber the table).
+     *  The bytes are the same either way. */
+    void SetSegmentCache(bool on) { m_cache.segments = on; }
     /** \brief The files completed (parts joined in order, synced, renamed) and what the run
      *  keeps of the rows (StreamedRows). \throws WriteError */
     void Finish(StreamedRows& out);

@@ -216,6 +216,84 @@ SameFairShareInputs(const std::vector<FairShareTransfer>& a, const std::vector<F
                       });
 }
 
+/** The fair ideal and slowdown of `row` from its fair ideal `fair`, ps. */
+void
+SetFairIdeal(FlowRow& row, uint64_t fair)
+{
+    row.fairIdealPs = fair;
+    if (row.finished && fair > 0)
+    {
+        row.fairSlowdown = static_cast<double>(row.fctPs) / static_cast<double>(fair);
+    }
+}
+
+/** ApplyFairShare's ideals of `fs` (rows[k] is fs[k]'s row) a group at a time, each looked up
+ *  in `cache` by the group's input (FairShareCache::byGroup). False, nothing set, when a
+ *  transfer is in no group or a group's transfers are not consecutive. */
+bool
+ApplyFairShareByGroup(const RowSources& src,
+                      FlowRow* rows,
+                      const std::vector<FairShareTransfer>& fs,
+                      FairShareCache& cache)
+{
+    std::vector<std::pair<size_t, size_t>> groups; // [begin, end) of each group
+    for (size_t k = 0; k < fs.size(); ++k)
+    {
+        if (fs[k].group < 0)
+        {
+            return false;
+        }
+        if (k == 0 || fs[k].group != fs[k - 1].group)
+        {
+            if (!groups.empty() && fs[k].group <= fs[groups.back().first].group)
+            {
+                return false; // ids are numbered by first appearance: a group seen before
+            }
+            groups.emplace_back(k, k + 1);
+        }
+        else
+        {
+            groups.back().second = k + 1;
+        }
+    }
+    std::vector<FairShareTransfer> in;
+    for (const auto& [b, e] : groups)
+    {
+        in.assign(fs.begin() + static_cast<std::ptrdiff_t>(b),
+                  fs.begin() + static_cast<std::ptrdiff_t>(e));
+        for (FairShareTransfer& x : in)
+        {
+            x.group = 0;
+        }
+        const std::vector<uint64_t>* fair = nullptr;
+        for (const auto& [keyIn, out] : cache.entries)
+        {
+            if (SameFairShareInputs(keyIn, in))
+            {
+                fair = &out;
+                break;
+            }
+        }
+        (fair != nullptr ? cache.hits : cache.misses) += 1;
+        if (fair == nullptr)
+        {
+            std::vector<uint64_t> computed =
+                FairShareIdealPs(src.graph, *src.built.fabric.routes, src.built.fabric.ports, in);
+            cache.entries.emplace_front(in, std::move(computed));
+            fair = &cache.entries.front().second;
+            while (cache.entries.size() > std::max<size_t>(cache.capacity, 1))
+            {
+                cache.entries.pop_back(); // never the front: the one just added
+            }
+        }
+        for (size_t k = b; k < e; ++k)
+        {
+            SetFairIdeal(rows[k], (*fair)[k - b]);
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 void
@@ -262,6 +340,10 @@ ApplyFairShare(const RowSources& src,
         const uint64_t n = framing.Packets(ts.bytes);
         x.wireBytes = (n - 1) * framing.WireBytes(framing.mtuBytes) +
                       framing.WireBytes(ts.bytes - (n - 1) * framing.mtuBytes);
+    }
+    if (cache != nullptr && cache->byGroup && ApplyFairShareByGroup(src, rows, fs, *cache))
+    {
+        return;
     }
     const std::vector<uint64_t>* cached = nullptr;
     if (cache != nullptr)

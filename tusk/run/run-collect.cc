@@ -307,6 +307,8 @@ WholeRows::WholeRows(RowSources src,
               m_stream.AddWaits(0, waits, idOf);
           })
 {
+    m_stream.SetSegmentCache(false);
+    m_fairShares.byGroup = true;
 }
 
 WholeRows::~WholeRows() = default;
@@ -319,7 +321,7 @@ WholeRows::Add(uint64_t last, bool releaseTimes)
     // retiring during the run allocates none for most rows (a heap the simulation's small
     // objects share).
     AppendFlowRows(m_src, first, last, m_chunk, m_lastCompletion, false, m_chunk.size());
-    ApplyFairShare(m_src, m_chunk.data(), first, last);
+    ApplyFairShare(m_src, m_chunk.data(), first, last, &m_fairShares);
     m_slim.clear();
     for (const FlowRow& f : m_chunk)
     {
