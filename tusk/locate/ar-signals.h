@@ -19,8 +19,14 @@
  * A link is named when its deficit reaches -ln(maxShare) (its share at most maxShare of an
  * even one), is above the robust threshold median + madK x 1.4826 x MAD of every egress's
  * deficit, the even choice would have given it at least minExpected decisions, and its
- * decision deficit is not chance: expected - decisions >= zMin x sqrt(expected (1 - 1/c)),
- * the binomial deviation of an even random choice. An upstream egress whose deficit the
+ * decision deficit is not chance: expected' - decisions' >= zMin x sqrt(expected' (1 - 1/c)),
+ * the binomial deviation of an even random choice, counted over the decisions that were not
+ * uniform draws (pkts_random: DRILL or AR when the ports it compared tied, LetFlow's new
+ * flowlet). A draw says nothing of a link's rate, and at light load (DRILL at 1,024 hosts with
+ * 64 KiB flows: 40-50 % of its decisions) it only adds binomial noise to the count: decisions'
+ * = decisions - its draws, expected' = sum over rows of offered x (1 - draws of the group /
+ * decisions of the group) / c (a group being the egresses of one switch with one candidate
+ * count, as below). An upstream egress whose deficit the
  * switch it feeds explains (that switch has a named egress with a larger deficit: its queues
  * back up into the upstream port by PFC) is not named itself. The estimated rate / nominal is
  * its bytes over the mean bytes of its siblings (the other egresses of its groups), at most 1:
@@ -56,6 +62,8 @@ struct ArObservation
     uint64_t bytes = 0;
     uint64_t steeredPackets = 0; //!< frames by an adaptive reason (least_backlog, flowlet,
                                  //!< conga_metric, conweave_reroute)
+    uint64_t randomPackets = 0;  //!< frames by a uniform draw (pkts_random): each a fresh
+                                 //!< decision that a link's rate did not steer
 };
 
 /**
@@ -106,7 +114,8 @@ struct ArSuspect
     double decisionShare = 1;   //!< rho_D
     double byteShare = 1;       //!< rho_B
     double deficit = 0;         //!< -ln min(rho_D, rho_B)
-    double z = 0;               //!< decision deficit in binomial deviations
+    double z = 0;               //!< decision deficit in binomial deviations, uniform draws
+                                //!< (pkts_random) left out
     double rateFactor = 1;      //!< estimated rate / nominal: bytes over its siblings' mean, <= 1
     double capacityLost = 0;    //!< 1 - rateFactor
     bool named = false;
