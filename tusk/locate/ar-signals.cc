@@ -143,6 +143,7 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
     struct Acc
     {
         ArSuspect s;
+        double variance = 0;
         double steeredExpected = 0; //!< expected', decisions not drawn uniformly
         double steeredVariance = 0;
         double steeredDecisions = 0; //!< decisions', its decisions not drawn uniformly
@@ -157,6 +158,7 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
         acc.s.link = a.link;
         const double p = 1.0 / a.candidates;
         acc.s.expected += static_cast<double>(a.offered) * p;
+        acc.variance += static_cast<double>(a.offered) * p * (1 - p);
         // The decisions offered it that were not uniform draws: its group's share of them.
         const auto& g = groupDraws[{dl[a.link].from, a.candidates}];
         const double notDrawn = g.first > 0 ? 1.0 - g.second / g.first : 1.0;
@@ -186,9 +188,20 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
         // A share of 0 (never chosen) is the strongest evidence; keep the logarithm finite.
         const double share = std::max(1e-6, std::min(s.decisionShare, s.byteShare));
         s.deficit = -std::log(share);
-        s.z = acc.steeredVariance > 0
-                  ? (acc.steeredExpected - acc.steeredDecisions) / std::sqrt(acc.steeredVariance)
-                  : 0.0;
+        // Two tests of an even choice, each exact under it: over every decision, and over the
+        // decisions not drawn uniformly (the draws only add variance when a slow port's
+        // deficit is in its backlog choices, as under DRILL's light load; when ports tie less
+        // often with a slow port among them, the draws carry the deficit, as in the
+        // all-reduce's core uplinks). The larger counts.
+        const double zAll =
+            acc.variance > 0
+                ? (s.expected - static_cast<double>(s.decisions)) / std::sqrt(acc.variance)
+                : 0.0;
+        const double zNotDrawn =
+            acc.steeredVariance > 0
+                ? (acc.steeredExpected - acc.steeredDecisions) / std::sqrt(acc.steeredVariance)
+                : 0.0;
+        s.z = std::max(zAll, zNotDrawn);
         s.rateFactor = acc.siblingBytes > 0
                            ? std::clamp(static_cast<double>(acc.bytes) / acc.siblingBytes, 0.0, 1.0)
                            : 1.0;
