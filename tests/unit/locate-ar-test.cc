@@ -3,8 +3,8 @@
 // switches choose among 2 cores, with the decisions an adaptive switch would count. An egress
 // chosen a quarter as often as an even split is named, with the rate its bytes imply; an even
 // fabric names nothing; a ToR uplink that avoids an aggregation switch whose own core uplink
-// is slow is explained by it; a hash-only table gives no evidence; bad input is named by line
-// and column.
+// is slow is explained by it; a hash-only table gives no evidence; the deficit's test counts
+// every decision and those not drawn uniformly; bad input is named by line and column.
 
 #include "input-error-helpers.h"
 #include "locate/ar-signals.h"
@@ -290,4 +290,63 @@ TEST_CASE("ar evidence a policy deciding once per flow cannot judge is not enoug
     CHECK(ArJudgedShare(ReadArObservations(halfIn, "ar.csv", obs.links), ArLocateOptions{}) ==
           Approx(0.5));
     CHECK(ArJudgedShare({}, ArLocateOptions{}) == 0.0);
+}
+
+namespace
+{
+
+/** Table({}) with agg2's two rows (agg2->core0, link 12; agg2->core1, link 13) replaced. */
+std::string
+WithAgg2(const std::string& core0, const std::string& core1)
+{
+    std::string csv;
+    std::istringstream in(Table({}));
+    for (std::string l; std::getline(in, l);)
+    {
+        if (l.rfind("agg2,", 0) != 0)
+        {
+            csv += l + "\n";
+        }
+    }
+    return csv + core0 + "\n" + core1 + "\n";
+}
+
+} // namespace
+
+TEST_CASE("ar evidence tests the deficit over every decision and over those not drawn uniformly",
+          "[unit][locate]")
+{
+    // The larger of the two tests counts. agg2 decides 2,000 times: 1,800 uniform draws (its compared ports tied: light load),
+    // 900 each, and 200 steered by backlog, of which the slow core1 got 40 (an even choice:
+    // 100). Its bytes say a third of even. Over all 2,000 decisions the deficit is 60 of
+    // 1,000, 2.7 binomial deviations, chance; over the 200 steered ones, 60 of 100 with a
+    // deviation of sqrt(200 x 1/4) = 7.1: 8.5, not chance.
+    const std::string core0 = "agg2,0,12,core0,2,2000,1060,1060,4341760,0,0,900,160,0,0,0";
+    const std::string core1 = "agg2,1,13,core1,2,2000,940,940,1200000,0,0,900,40,0,0,0";
+    const auto r = Rank(WithAgg2(core0, core1));
+    REQUIRE(r.named == 1);
+    CHECK(NameOf(r.ranking[0]) == "agg2->core1");
+    CHECK(r.ranking[0].z == Approx(60 / std::sqrt(50.0)).margin(0.01));
+    CHECK(r.ranking[0].decisions == 940); // the column still counts every decision
+    // Every decision a draw (LetFlow's new flowlets): the same bytes, but no steered
+    // decision says the switch avoided core1, and nothing is named.
+    const auto drawn = Rank(WithAgg2("agg2,0,12,core0,2,2000,1060,1060,4341760,0,0,1060,0,0,0,0",
+                                     "agg2,1,13,core1,2,2000,940,940,1200000,0,0,940,0,0,0,0"));
+    CHECK(drawn.named == 0);
+    CHECK(drawn.ranking[0].z == Approx(60 / std::sqrt(500.0)).margin(0.01)); // over all: 2.7
+    // The deficit in the draws, the steered decisions even (ports tie less often with a slow
+    // one among them): over all decisions 200 of 1,000 short, 8.9 deviations, named.
+    const auto inDraws = Rank(WithAgg2("agg2,0,12,core0,2,2000,1200,1200,4341760,0,0,1100,100,0,0,0",
+                                       "agg2,1,13,core1,2,2000,800,800,1200000,0,0,700,100,0,0,0"));
+    REQUIRE(inDraws.named == 1);
+    CHECK(NameOf(inDraws.ranking[0]) == "agg2->core1");
+    CHECK(inDraws.ranking[0].z == Approx(200 / std::sqrt(500.0)).margin(0.01));
+    // More draws than decisions is refused, naming the line and column.
+    Observations obs;
+    obs.links = Tree();
+    std::istringstream bad(std::string(kHeader) + "tor0,0,0,agg0,2,10,5,5,100,0,0,6,0,0,0,0\n");
+    CHECK_THAT(std::string(ExpectInputError([&] {
+                               ReadArObservations(bad, "ar.csv", obs.links);
+                           }).what()),
+               Catch::Contains("ar.csv:2") && Catch::Contains("pkts_random"));
 }

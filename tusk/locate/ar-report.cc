@@ -66,7 +66,7 @@ PrintArTable(const Observations& obs, const ArLocateResult& r, const std::string
     }
     out << "dshare / bshare = its decisions / bytes over an even choice's; rate = estimated rate / "
            "nominal (bshare); lost_cap = capacity lost (1 - rate); z = decision deficit in "
-           "binomial deviations\n";
+           "binomial deviations (over every decision or those not drawn uniformly, the larger)\n";
 }
 
 std::string

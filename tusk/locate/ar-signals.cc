@@ -40,6 +40,7 @@ ReadArObservations(std::istream& in, const std::string& file, const LinkIndex& l
     const size_t cDecisions = csv.Require("decisions", why);
     const size_t cPackets = csv.Require("packets", why);
     const size_t cBytes = csv.Require("bytes", why);
+    const size_t cRandom = csv.Require("pkts_random", why);
     std::vector<size_t> cAdaptive;
     for (const char* name : kAdaptiveReasons)
     {
@@ -80,6 +81,14 @@ ReadArObservations(std::istream& in, const std::string& file, const LinkIndex& l
         {
             a.steeredPackets += csv.Integer<uint64_t>(f, cAdaptive[k], kAdaptiveReasons[k]);
         }
+        a.randomPackets = csv.Integer<uint64_t>(f, cRandom, "pkts_random");
+        if (a.randomPackets > a.decisions)
+        {
+            throw ns3::InputError(file, a.line, "pkts_random",
+                                  fmt::format("{} frames by a uniform draw but {} decisions "
+                                              "(each draw is a decision)",
+                                              a.randomPackets, a.decisions));
+        }
         out.push_back(a);
     }
     return out;
@@ -116,12 +125,17 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
 {
     const auto& dl = obs.links.Links();
     ArLocateResult res;
-    // Bytes of each group: the egresses of one switch with one candidate count.
+    // Bytes, decisions and uniform draws of each group: the egresses of one switch with one
+    // candidate count (each decision of the group chose one of them).
     std::map<std::pair<std::string, uint32_t>, double> groupBytes;
+    std::map<std::pair<std::string, uint32_t>, std::pair<double, double>> groupDraws;
     std::set<std::string> switches;
     for (const auto& a : rows)
     {
         groupBytes[{dl[a.link].from, a.candidates}] += static_cast<double>(a.bytes);
+        auto& g = groupDraws[{dl[a.link].from, a.candidates}];
+        g.first += static_cast<double>(a.decisions);
+        g.second += static_cast<double>(a.randomPackets);
         switches.insert(dl[a.link].from);
         res.decisions += a.decisions;
     }
@@ -130,6 +144,9 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
     {
         ArSuspect s;
         double variance = 0;
+        double steeredExpected = 0; //!< expected', decisions not drawn uniformly
+        double steeredVariance = 0;
+        double steeredDecisions = 0; //!< decisions', its decisions not drawn uniformly
         double expectedBytes = 0;
         double siblingBytes = 0; //!< the mean bytes of its siblings, summed over its rows
         uint64_t bytes = 0;
@@ -142,6 +159,13 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
         const double p = 1.0 / a.candidates;
         acc.s.expected += static_cast<double>(a.offered) * p;
         acc.variance += static_cast<double>(a.offered) * p * (1 - p);
+        // The decisions offered it that were not uniform draws: its group's share of them.
+        const auto& g = groupDraws[{dl[a.link].from, a.candidates}];
+        const double notDrawn = g.first > 0 ? 1.0 - g.second / g.first : 1.0;
+        const double offered = static_cast<double>(a.offered) * notDrawn;
+        acc.steeredExpected += offered * p;
+        acc.steeredVariance += offered * p * (1 - p);
+        acc.steeredDecisions += static_cast<double>(a.decisions - a.randomPackets);
         acc.s.decisions += a.decisions;
         acc.s.offered += a.offered;
         acc.s.candidates = std::max(acc.s.candidates, a.candidates);
@@ -164,9 +188,20 @@ LocateFromAr(const Observations& obs, const std::vector<ArObservation>& rows,
         // A share of 0 (never chosen) is the strongest evidence; keep the logarithm finite.
         const double share = std::max(1e-6, std::min(s.decisionShare, s.byteShare));
         s.deficit = -std::log(share);
-        s.z = acc.variance > 0 ? (s.expected - static_cast<double>(s.decisions)) /
-                                     std::sqrt(acc.variance)
-                               : 0.0;
+        // Two tests of an even choice, each exact under it: over every decision, and over the
+        // decisions not drawn uniformly (the draws only add variance when a slow port's
+        // deficit is in its backlog choices, as under DRILL's light load; when ports tie less
+        // often with a slow port among them, the draws carry the deficit, as in the
+        // all-reduce's core uplinks). The larger counts.
+        const double zAll =
+            acc.variance > 0
+                ? (s.expected - static_cast<double>(s.decisions)) / std::sqrt(acc.variance)
+                : 0.0;
+        const double zNotDrawn =
+            acc.steeredVariance > 0
+                ? (acc.steeredExpected - acc.steeredDecisions) / std::sqrt(acc.steeredVariance)
+                : 0.0;
+        s.z = std::max(zAll, zNotDrawn);
         s.rateFactor = acc.siblingBytes > 0
                            ? std::clamp(static_cast<double>(acc.bytes) / acc.siblingBytes, 0.0, 1.0)
                            : 1.0;

@@ -20,8 +20,17 @@
  * even one), is above the robust threshold median + madK x 1.4826 x MAD of every egress's
  * deficit, the even choice would have given it at least minExpected decisions, and its
  * decision deficit is not chance: expected - decisions >= zMin x sqrt(expected (1 - 1/c)),
- * the binomial deviation of an even random choice. An upstream egress whose deficit the
- * switch it feeds explains (that switch has a named egress with a larger deficit: its queues
+ * the binomial deviation of an even random choice, over every decision or over the decisions
+ * that were not uniform draws (pkts_random: DRILL or AR when the ports it compared tied,
+ * LetFlow's new flowlet), whichever is larger: decisions' = decisions - its draws, expected' =
+ * sum over rows of offered x (1 - draws of the group / decisions of the group) / c (a group
+ * being the egresses of one switch with one candidate count, as below). Each tests an even
+ * choice (taking the larger at most doubles the chance a healthy egress passes). A draw is uniform once the compared ports tied: when a slow port's deficit
+ * is in the backlog choices (DRILL at 1,024 hosts with 64 KiB flows, where about half the
+ * decisions are draws) the draws only add variance, and a slow egress's z over every decision
+ * falls by about sqrt(2); when ports tie less often with a slow one among them (core uplinks
+ * under the all-reduce) the draws carry the deficit (docs/locate.md, 1,024 hosts, 2026-12-06).
+ * An upstream egress whose deficit the switch it feeds explains (that switch has a named egress with a larger deficit: its queues
  * back up into the upstream port by PFC) is not named itself. The estimated rate / nominal is
  * its bytes over the mean bytes of its siblings (the other egresses of its groups), at most 1:
  * an adaptive switch sends a link about what it drains, so 1 - rate is the capacity the
@@ -56,6 +65,8 @@ struct ArObservation
     uint64_t bytes = 0;
     uint64_t steeredPackets = 0; //!< frames by an adaptive reason (least_backlog, flowlet,
                                  //!< conga_metric, conweave_reroute)
+    uint64_t randomPackets = 0;  //!< frames by a uniform draw (pkts_random): each a fresh
+                                 //!< decision that a link's rate did not steer
 };
 
 /**
@@ -106,7 +117,8 @@ struct ArSuspect
     double decisionShare = 1;   //!< rho_D
     double byteShare = 1;       //!< rho_B
     double deficit = 0;         //!< -ln min(rho_D, rho_B)
-    double z = 0;               //!< decision deficit in binomial deviations
+    double z = 0;               //!< decision deficit in binomial deviations: the larger of
+                                //!< over every decision and over those not drawn uniformly
     double rateFactor = 1;      //!< estimated rate / nominal: bytes over its siblings' mean, <= 1
     double capacityLost = 0;    //!< 1 - rateFactor
     bool named = false;
