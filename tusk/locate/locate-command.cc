@@ -235,9 +235,11 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
         {
             out << fmt::format("rank {}: tied with {} (rank {}): the same {} slow or lossy flows "
                                "cross both, which of the two it is those flows cannot say; "
-                               "ranked first for its fewer other flows ({} against {} in all)\n",
+                               "ranked above it by the fit's score ({:.2f} against {:.2f}; "
+                               "{} against {} flows in all)\n",
                                t.named + 1, ClassName(obs, r.ranking[t.tied]), t.tied + 1,
-                               t.badFlows, r.ranking[t.named].flows, r.ranking[t.tied].flows);
+                               t.badFlows, r.ranking[t.named].score, r.ranking[t.tied].score,
+                               r.ranking[t.named].flows, r.ranking[t.tied].flows);
         }
     }
     if (r.named > shown)

@@ -829,7 +829,8 @@ Locate(const Observations& obs, const TomographyOptions& o)
     }
     // Ties (since 2026-12-06): a named class and another crossed by the very same slow or lossy
     // flows, differing only in flows that were neither. Which of the two slowed them, those
-    // flows cannot say; the ranking put first the one with fewer healthy flows.
+    // flows cannot say; the fit's score put one first (usually, not always, the one with
+    // fewer healthy flows: a switch-sprayed class with more flows was ranked first at 1,024 hosts).
     std::map<std::vector<Eigen::Index>, std::vector<size_t>> byBad; // bad flows -> ranks
     for (size_t k = 0; k < res.ranking.size(); ++k)
     {
