@@ -259,6 +259,87 @@ TEST_CASE("flows.csv rows formatted with the segment cache equal rows formatted 
     CHECK(Column(dropped, "pkts_dropped_buffer_overflow") == "0");
 }
 
+TEST_CASE("flows.csv rows formatted with the cache by source equal rows formatted from scratch when any one printed input differs")
+{
+    // RowTextCache::bySource (a standalone ring's rows): a row's head and fair ideal are
+    // looked up among its source's last rows, channel to paths in its source's one entry.
+    // Rows that differ in one input of either (more of them than a source keeps, so entries
+    // are replaced), from two sources and with node ids, must each get their own text.
+    tusk::FlowRow base;
+    base.id = 1;
+    base.src = 3;
+    base.dst = 4;
+    base.started = base.finished = base.acknowledged = true;
+    base.startPs = 5;
+    base.finishPs = 1000005;
+    base.fctPs = 1000000;
+    base.fctSenderPs = 1000300;
+    base.idealFctPs = 900000;
+    base.slowdown = 1000000.0 / 900000.0;
+    base.fairIdealPs = 950000;
+    base.fairSlowdown = 1000000.0 / 950000.0;
+    base.step = 3;
+    base.channel = 1;
+    base.collective = 2;
+    base.job = -1;
+    base.pktsSent = base.pktsReceived = 120;
+    base.paths = {{{0, 12, 345, 1}, 120}};
+    std::vector<std::pair<tusk::FlowRow, std::string>> variants;
+    const auto add = [&](auto change, std::string policy = "ecmp") {
+        tusk::FlowRow f = base;
+        change(f);
+        variants.emplace_back(f, policy);
+    };
+    add([](tusk::FlowRow&) {});
+    add([](tusk::FlowRow& f) { f.id = 77; f.startPs = 999995; f.finishPs = 1999995; });
+    add([](tusk::FlowRow& f) { f.step = 4; f.collective = 5; });
+    add([](tusk::FlowRow& f) { f.src = 9; });
+    add([](tusk::FlowRow& f) { f.dst = 5; f.bytes = 8; });
+    add([](tusk::FlowRow& f) { f.fctPs = 1000001; });
+    add([](tusk::FlowRow& f) { f.fctSenderPs = 1000301; });
+    add([](tusk::FlowRow& f) { f.acknowledged = false; });
+    add([](tusk::FlowRow& f) { f.fairIdealPs = 950001; });
+    add([](tusk::FlowRow& f) { f.fairIdealPs = 0; });
+    add([](tusk::FlowRow& f) { f.fairSlowdown = 1.5; });
+    add([](tusk::FlowRow& f) { f.entropy = 12345; });
+    add([](tusk::FlowRow& f) { f.paths = {{{0, 12, 346, 1}, 120}}; });
+    add([](tusk::FlowRow& f) { f.paths = {{{0, 12, 345, 1}, 60}, {{0, 13, 345, 1}, 60}}; });
+    add([](tusk::FlowRow& f) { f.paths.clear(); });
+    add([](tusk::FlowRow& f) { f.pktsDropped[8] = 1; });
+    add([](tusk::FlowRow&) {}, "spray");
+    add([](tusk::FlowRow& f) { f.channel = 0; });
+    add([](tusk::FlowRow& f) { f.pktsInFlight = -2; });
+    add([](tusk::FlowRow& f) { f.finished = false; });
+    add([](tusk::FlowRow& f) { f.reorderMean = 0.9995; });
+    const std::vector<uint32_t> nodes{10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+    for (const auto* ids : {&nodes, static_cast<const std::vector<uint32_t>*>(nullptr)})
+    {
+        tusk::RowTextCache cache;
+        cache.bySource = true;
+        const std::vector<uint32_t> none;
+        const std::vector<uint32_t>& nodeIds = ids != nullptr ? *ids : none;
+        for (int round = 0; round < 3; ++round)
+        {
+            for (size_t k = 0; k < variants.size(); ++k)
+            {
+                INFO("variant " << k << " round " << round << " node ids " << !nodeIds.empty());
+                std::string cached, fresh;
+                tusk::AppendFlowCsvRow(cached, variants[k].first, variants[k].second, nodeIds,
+                                       &cache);
+                tusk::AppendFlowCsvRow(fresh, variants[k].first, variants[k].second, nodeIds);
+                CHECK(cached == fresh);
+                // Again at once: every segment from the cache.
+                const uint64_t hits = cache.hits;
+                std::string again;
+                tusk::AppendFlowCsvRow(again, variants[k].first, variants[k].second, nodeIds,
+                                       &cache);
+                CHECK(again == fresh);
+                CHECK(cache.hits == hits + 2);
+            }
+        }
+    }
+}
+
 TEST_CASE("flows.csv's times are ps printed as µs with 6 decimals, exact, across carries and at the extremes")
 {
     tusk::FlowRow f;

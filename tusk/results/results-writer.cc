@@ -349,12 +349,11 @@ VisitFlowHead(V& v, const FlowRow& f)
     v.Int(f.spuriousRetx);
 }
 
-/** flows.csv from `step` to `fair_slowdown`. */
+/** flows.csv from `channel` to `paths` (the tail's middle). */
 template <class V>
 void
-VisitFlowTail(V& v, const FlowRow& f, const std::string& policy)
+VisitFlowMid(V& v, const FlowRow& f, const std::string& policy)
 {
-    v.Int(f.step);
     v.Int(f.channel);
     v.Text(policy);
     v.Int(f.job);
@@ -365,8 +364,25 @@ VisitFlowTail(V& v, const FlowRow& f, const std::string& policy)
     v.Ints(f.pktsDropped, kDropReasons);
     v.Int(f.pktsInFlight);
     v.Paths(f.paths); // path and paths (PathField, PathsField: locate::FormatPaths's text)
+}
+
+/** flows.csv's `fair_ideal_fct_us` and `fair_slowdown`. */
+template <class V>
+void
+VisitFlowFair(V& v, const FlowRow& f)
+{
     v.Us(f.fairIdealPs != 0, f.fairIdealPs);
     v.Num(f.finished && f.fairIdealPs != 0, f.fairSlowdown, 9);
+}
+
+/** flows.csv from `step` to `fair_slowdown`. */
+template <class V>
+void
+VisitFlowTail(V& v, const FlowRow& f, const std::string& policy)
+{
+    v.Int(f.step);
+    VisitFlowMid(v, f, policy);
+    VisitFlowFair(v, f);
 }
 
 /** waits.csv from `ideal_us` to `from_rank`. */
@@ -572,6 +588,26 @@ struct RowTextCache::Tables
     std::unordered_map<uint64_t, Entry> head;
     std::unordered_map<uint64_t, Entry> tail;
     std::unordered_map<uint64_t, Entry> wait; //!< waits.csv from `ideal_us` to `from_rank`
+
+    // By source (RowTextCache::bySource).
+    static constexpr size_t kWayWords = 20;
+    /** A row's head and fair segments: their inputs, their text (head, then fair). */
+    struct Way
+    {
+        size_t n = 0; //!< 0: empty
+        uint64_t shown = 0;
+        uint64_t words[kWayWords];
+        std::string text;
+        size_t headSize = 0;
+    };
+    struct Source
+    {
+        Way ways[RowTextCache::kSourceWays];
+        size_t next = 0;  //!< the way replaced next
+        Entry mid;        //!< `channel` to `paths` (text0: the policy)
+        bool midSet = false;
+    };
+    std::vector<Source> sources; //!< by flow source host
 };
 
 RowTextCache::RowTextCache()
@@ -696,6 +732,112 @@ FlowCsvRowInto(fmt::memory_buffer& buf,
 
 } // namespace
 
+namespace
+{
+
+/** FlowCsvRowInto with the cache by source (RowTextCache::bySource). */
+void
+FlowCsvRowBySource(fmt::memory_buffer& buf,
+                   const FlowRow& f,
+                   const std::string& policy,
+                   const std::vector<uint32_t>& nodeIds,
+                   RowTextCache& cache)
+{
+    using Tables = RowTextCache::Tables;
+    const auto out = std::back_inserter(buf);
+    fmt::format_to(out, FMT_COMPILE("{},{},{},{},{},{},"), f.id, f.src, f.dst, f.bytes,
+                   UsIf(f.started, f.startPs).View(), UsIf(f.finished, f.finishPs).View());
+    auto& sources = cache.Segments().sources;
+    if (sources.size() <= f.src)
+    {
+        sources.resize(static_cast<size_t>(f.src) + 1);
+    }
+    Tables::Source& src = sources[f.src];
+    // The head and the fair ideal, together: a replayed transfer's are its pooled
+    // transfer's, one of the source's last few rows (every input compared, none hashed).
+    SegmentKey key;
+    VisitFlowHead(key, f);
+    VisitFlowFair(key, f);
+    const Tables::Way* way = nullptr;
+    for (const Tables::Way& w : src.ways)
+    {
+        if (w.n == key.n && w.shown == key.shown &&
+            std::equal(key.words, key.words + key.n, w.words))
+        {
+            way = &w;
+            break;
+        }
+    }
+    const size_t headAt = buf.size();
+    if (way != nullptr)
+    {
+        ++cache.hits;
+        buf.append(way->text.data(), way->text.data() + way->headSize);
+    }
+    else
+    {
+        ++cache.misses;
+        SegmentText print(buf, &cache.numbers);
+        VisitFlowHead(print, f);
+    }
+    const size_t headEnd = buf.size();
+    fmt::format_to(out, FMT_COMPILE(",{},{},"), f.collective, f.step);
+    // `channel` to `paths`: a source's are mostly the same row after row.
+    SegmentKey mid;
+    VisitFlowMid(mid, f, policy);
+    Tables::Entry& m = src.mid;
+    if (src.midSet && m.n == mid.n && m.shown == mid.shown &&
+        std::equal(mid.words, mid.words + mid.n, m.words) && m.paths == *mid.paths &&
+        m.text0 == *mid.text)
+    {
+        ++cache.hits;
+        buf.append(m.text.data(), m.text.data() + m.text.size());
+    }
+    else
+    {
+        ++cache.misses;
+        const size_t at = buf.size();
+        SegmentText print(buf, &cache.numbers);
+        VisitFlowMid(print, f, policy);
+        m.n = mid.n;
+        m.shown = mid.shown;
+        std::copy(mid.words, mid.words + mid.n, m.words);
+        m.paths = *mid.paths;
+        m.text0 = *mid.text;
+        m.text.assign(buf.data() + at, buf.size() - at);
+        src.midSet = true;
+    }
+    buf.push_back(',');
+    if (way != nullptr)
+    {
+        buf.append(way->text.data() + way->headSize, way->text.data() + way->text.size());
+    }
+    else
+    {
+        const size_t fairAt = buf.size();
+        SegmentText print(buf, &cache.numbers);
+        VisitFlowFair(print, f);
+        if (key.n <= Tables::kWayWords)
+        {
+            Tables::Way& w = src.ways[src.next];
+            src.next = (src.next + 1) % RowTextCache::kSourceWays;
+            w.n = key.n;
+            w.shown = key.shown;
+            std::copy(key.words, key.words + key.n, w.words);
+            w.text.assign(buf.data() + headAt, headEnd - headAt);
+            w.headSize = w.text.size();
+            w.text.append(buf.data() + fairAt, buf.size() - fairAt);
+        }
+    }
+    if (!nodeIds.empty())
+    {
+        fmt::format_to(out, FMT_COMPILE(",{},{}"), nodeIds.at(f.src), nodeIds.at(f.dst));
+    }
+    buf.push_back('\n');
+}
+
+} // namespace
+
 void
 AppendFlowCsvRow(std::string& s,
                  const FlowRow& f,
@@ -704,7 +846,14 @@ AppendFlowCsvRow(std::string& s,
                  RowTextCache* cache)
 {
     fmt::memory_buffer buf;
-    FlowCsvRowInto(buf, f, policy, nodeIds, cache, nullptr);
+    if (cache != nullptr && cache->bySource && f.src < RowTextCache::kMaxSources)
+    {
+        FlowCsvRowBySource(buf, f, policy, nodeIds, *cache);
+    }
+    else
+    {
+        FlowCsvRowInto(buf, f, policy, nodeIds, cache, nullptr);
+    }
     s.append(buf.data(), buf.size());
 }
 

@@ -76,6 +76,16 @@ class RowTextCache
     /** false: segments are printed, never kept nor looked up (the numbers still are): for
      *  rows that rarely repeat, where keeping them only costs (RowStream::SetSegmentCache). */
     bool segments = true;
+    /** true: flows.csv's segments looked up among those of the same source host's last
+     *  kSourceWays rows instead (every input compared, nothing hashed; `segments` not
+     *  consulted for them): a standalone ring's replayed transfer repeats its pooled
+     *  transfer's, a few steps back from the same rank, all but its ids, times and step
+     *  (RowStream::SetSourceCache). The head (`fct_us` to `spurious_retx`) and the fair
+     *  ideal and slowdown are kept together, `channel` to `paths` once per source. Memory:
+     *  kSourceWays entries a source host, a few hundred bytes each. */
+    bool bySource = false;
+    static constexpr size_t kSourceWays = 8;
+    static constexpr uint32_t kMaxSources = 1u << 20; //!< hosts past these: printed
     uint64_t hits = 0;      //!< segments copied
     uint64_t misses = 0;    //!< segments formatted
 

@@ -168,6 +168,10 @@ class RowStream
      *  thousands of ranks a ring's distinct heads and wait segments outnumber the table).
      *  The bytes are the same either way. */
     void SetSegmentCache(bool on) { m_cache.segments = on; }
+    /** \brief Whether flows.csv's segments are looked up among the same source's last rows
+     *  (RowTextCache::bySource; off by default): a standalone ring's, whose replayed
+     *  transfers repeat a rank's pooled transfers. The bytes are the same either way. */
+    void SetSourceCache(bool on) { m_cache.bySource = on; }
     /** \brief The files completed (parts joined in order, synced, renamed) and what the run
      *  keeps of the rows (StreamedRows). \throws WriteError */
     void Finish(StreamedRows& out);

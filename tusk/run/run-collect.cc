@@ -308,6 +308,7 @@ WholeRows::WholeRows(RowSources src,
           })
 {
     m_stream.SetSegmentCache(false);
+    m_stream.SetSourceCache(true);
     m_fairShares.byGroup = true;
 }
 
