@@ -33,6 +33,10 @@
  *    distribution is not pinned by 2W samples). Replays then cycle through those iterations in order, so the
  *    replayed iterations keep the samples' spread (not one sample repeated).
  *
+ * The steady and sampled rules also need the job's latest RecurrenceSpan finished iterations
+ * reproduced by what they would replay (JudgeRecurrence, JudgeTailCover): a rare slow
+ * iteration recurring with a longer period than the rule's is not replayed away.
+ *
  * Both need the replay span clear: no failure event (the run's SpanCheck), no background
  * flow live or due, no other job's transfer unfinished, in the memo's span or the replay's.
  * Whatever cannot be replayed is simulated packet by packet, the reason counted.
