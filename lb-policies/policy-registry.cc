@@ -75,6 +75,30 @@ FindPolicy(const std::string& name)
     return PolicyTable().Find(name);
 }
 
+bool
+PolicyKeepsState(const std::string& nameOrTypeId)
+{
+    if (const PolicyInfo* p = FindPolicy(nameOrTypeId))
+    {
+        return p->keepsState;
+    }
+    bool any = false;
+    for (const PolicyInfo& p : SwitchPolicies())
+    {
+        // A preset with its own host path selector (host-reps) keeps that selector's state;
+        // with a raw TypeId the selector is the scenario's, judged on its own.
+        if (p.typeId == nameOrTypeId && p.pathSelector.empty())
+        {
+            if (p.keepsState)
+            {
+                return true;
+            }
+            any = true;
+        }
+    }
+    return !any;
+}
+
 std::string
 ResolveSwitchPolicy(const std::string& nameOrTypeId)
 {

@@ -48,7 +48,23 @@ struct PolicyInfo
     /** "reverse": the responders' ACKs, NAKs and CNPs retrace each answered data packet's
      *  route (RdmaNic AckRoute Reverse); "" = the scenario's nic.ack_route (default fixed). */
     std::string ackRoute = "";
+    /** The LoadBalancer keeps state between frames (flowlet tables, congestion metrics,
+     *  round-robin pointers, a random stream), so what it chooses in one iteration may depend
+     *  on earlier ones. false only for a policy whose choice is a function of the frame's
+     *  headers and the fabric's configuration (set with WithoutState()): fast mode then does
+     *  not look for a rare iteration recurring with a long period (IterationMemo
+     *  RecurrenceSpan 0, docs/fast-mode.md). A plug-in that says nothing keeps the check. */
+    bool keepsState = true;
 };
+
+/** `info` marked as keeping no state between frames (PolicyInfo::keepsState false), for a
+ *  registration: `PolicyRegistration k{WithoutState({"ecmp", ...}), "source"}`. */
+inline PolicyInfo
+WithoutState(PolicyInfo info)
+{
+    info.keepsState = false;
+    return info;
+}
 
 /** A host-side path selector by short name (the value of `lb.path_selector`). */
 struct PathSelectorInfo
@@ -88,6 +104,14 @@ class PathSelectorRegistration
                              std::string presetDescription = "",
                              std::string presetSource = "");
 };
+
+/**
+ * \brief Whether the switch policy `nameOrTypeId` may keep state between frames: a preset's
+ * keepsState; for a LoadBalancer TypeId name, false only when presets without a host path
+ * selector of their own are built on it and none keeps state (ns3::EcmpLoadBalancer); true for
+ * a TypeId no such preset uses (the safe default). The host path selector is judged apart.
+ */
+bool PolicyKeepsState(const std::string& nameOrTypeId);
 
 /** All policy presets, sorted by name. */
 const std::vector<PolicyInfo>& SwitchPolicies();

@@ -12,23 +12,27 @@ NS_OBJECT_ENSURE_REGISTERED(EcmpLoadBalancer);
 
 namespace
 {
+// A hash of the frame's headers and the switch's seed: no state between frames (WithoutState).
+// qp4-rr's round-robin cursor is the executor's, which the memo compares (GetQpCursors).
 const PolicyRegistration kEcmp{
-    {"ecmp", "ns3::EcmpLoadBalancer", "flow-hash ECMP over the 5-tuple, per-switch seed"},
+    WithoutState({"ecmp", "ns3::EcmpLoadBalancer",
+                  "flow-hash ECMP over the 5-tuple, per-switch seed"}),
     "RFC 2992 (hash-threshold multipath)"};
-const PolicyRegistration kEEcmp{{"eecmp", "ns3::EcmpLoadBalancer",
-                                 "E-ECMP: hash the 5-tuple and the destination QP",
-                                 {{"HashFields", "FiveTupleDstQp"}}},
+const PolicyRegistration kEEcmp{WithoutState({"eecmp", "ns3::EcmpLoadBalancer",
+                                              "E-ECMP: hash the 5-tuple and the destination QP",
+                                              {{"HashFields", "FiveTupleDstQp"}}}),
     "Gangidi et al., RoCE at Meta scale, SIGCOMM 2024, 5.1 (E-ECMP)"};
 // QP scaling (Meta, SIGCOMM 2024, section 5.1): presets of E-ECMP with several QPs.
 const PolicyRegistration kQp4Split{
-    {"qp4-split", "ns3::EcmpLoadBalancer",
-     "QP scaling: 4 QPs per connection, each transfer split across them; E-ECMP",
-     {{"HashFields", "FiveTupleDstQp"}}, "", 4, "split"},
+    WithoutState({"qp4-split", "ns3::EcmpLoadBalancer",
+                  "QP scaling: 4 QPs per connection, each transfer split across them; E-ECMP",
+                  {{"HashFields", "FiveTupleDstQp"}}, "", 4, "split"}),
     "Gangidi et al., SIGCOMM 2024, 5.1 (QP scaling)"};
 const PolicyRegistration kQp4Rr{
-    {"qp4-rr", "ns3::EcmpLoadBalancer",
-     "QP scaling: 4 QPs per connection, messages round-robin over them (Meta); E-ECMP",
-     {{"HashFields", "FiveTupleDstQp"}}, "", 4, "round-robin"},
+    WithoutState({"qp4-rr", "ns3::EcmpLoadBalancer",
+                  "QP scaling: 4 QPs per connection, messages round-robin over them (Meta); "
+                  "E-ECMP",
+                  {{"HashFields", "FiveTupleDstQp"}}, "", 4, "round-robin"}),
     "Gangidi et al., SIGCOMM 2024, 5.1 (QP scaling, round-robin posting)"};
 } // namespace
 

@@ -12,9 +12,10 @@ namespace
 constexpr uint8_t kHostTtl = 64; //!< the TTL a NIC sends (FrameMeta::ttl)
 
 const PolicyRegistration kRegistration{
-    {"ib-static", "ns3::IbStaticLoadBalancer",
-     "InfiniBand subnet-manager routing: destination-based LFT, d-mod-k over the up-ports",
-     {}, "", 0, "", "", "infiniband"},
+    WithoutState({"ib-static", "ns3::IbStaticLoadBalancer",
+                  "InfiniBand subnet-manager routing: destination-based LFT, d-mod-k over the "
+                  "up-ports",
+                  {}, "", 0, "", "", "infiniband"}),
     "Zahavi et al., CCPE 2010 (d-mod-k); OpenSM fat-tree routing (ftree)"};
 } // namespace
 

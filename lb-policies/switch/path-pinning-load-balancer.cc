@@ -12,8 +12,8 @@ NS_OBJECT_ENSURE_REGISTERED(PathPinningLoadBalancer);
 namespace
 {
 const PolicyRegistration kRegistration{
-    {"pinning", "ns3::PathPinningLoadBalancer",
-     "path pinning: uplink = destination host mod uplinks (Meta's slice routing)"},
+    WithoutState({"pinning", "ns3::PathPinningLoadBalancer",
+                  "path pinning: uplink = destination host mod uplinks (Meta's slice routing)"}),
     "Gangidi et al., RoCE at Meta scale, SIGCOMM 2024, 5.1 (path pinning)"};
 } // namespace
 

@@ -162,3 +162,134 @@ TEST_CASE("JudgePhase: consecutive iterations agreeing while the phase moves ove
     const auto three = Records({100, 50, 25});
     CHECK(JudgePhase({{500e6, &r0}, {500e6, &three}}, 2, 0, 0.01) == SteadyVerdict::Differ);
 }
+
+namespace
+{
+
+/** A job's consecutive iterations, oldest first: length lenUs[k] µs, slowest FCT fctUs[k] µs,
+ *  one traffic (pattern 7). */
+std::vector<IterationBrief>
+Briefs(const std::vector<double>& lenUs, const std::vector<double>& fctUs)
+{
+    std::vector<IterationBrief> h;
+    for (size_t k = 0; k < lenUs.size(); ++k)
+    {
+        h.push_back({lenUs[k] * 1e6, fctUs[k] * 1e6, 7});
+    }
+    return h;
+}
+
+/** `n` iterations of 186 µs (slowest FCT 5 µs) but every `period`-th, from `first`, at 215 µs
+ *  (slowest FCT 9 µs): CONGA with a degraded uplink, one iteration in 12 slow. */
+std::vector<IterationBrief>
+RareSlow(size_t n, size_t period, size_t first)
+{
+    std::vector<double> len(n, 186.145);
+    std::vector<double> fct(n, 5.0);
+    for (size_t k = first; k < n; k += period)
+    {
+        len[k] = 214.7;
+        fct[k] = 9.0;
+    }
+    return Briefs(len, fct);
+}
+
+} // namespace
+
+TEST_CASE("JudgeRecurrence: a rare slow iteration of period 12 is not replayed as a steady state "
+          "of period 1 to 4 and a truly steady sequence is",
+          "[unit][fast-mode][iteration-rules]")
+{
+    // 36 iterations, the slow one at 13, 25 (the tester's CONGA run): the latest 24 hold one or
+    // two of them, so no period up to 4 reproduces them, and the 7 equal iterations before
+    // each (what the steady rule's span of 4 saw) do not make a steady state.
+    const auto rare = RareSlow(36, 12, 13);
+    for (uint32_t p = 1; p <= 4; ++p)
+    {
+        CHECK(JudgeRecurrence(rare, p, 24, 0.01) == RecurrenceVerdict::Missed);
+    }
+    // The window too short to hold a slow one (the latest 8 are all fast): what the rule
+    // without the check saw, and why a span must be longer than the period.
+    CHECK(JudgeRecurrence(rare, 1, 8, 0.01) == RecurrenceVerdict::Covered);
+    // Period 12 repeats the whole cycle (the slow ones equal): replayable with period 12.
+    CHECK(JudgeRecurrence(rare, 12, 24, 0.01) == RecurrenceVerdict::Covered);
+    // Slow in iteration time alone, or in the slowest FCT alone: missed either way.
+    auto lenOnly = RareSlow(36, 12, 13);
+    auto fctOnly = RareSlow(36, 12, 13);
+    for (auto& b : lenOnly)
+    {
+        b.maxFctPs = 5e6;
+    }
+    for (auto& b : fctOnly)
+    {
+        b.lengthPs = 186.145e6;
+    }
+    CHECK(JudgeRecurrence(lenOnly, 1, 24, 0.01) == RecurrenceVerdict::Missed);
+    CHECK(JudgeRecurrence(fctOnly, 1, 24, 0.01) == RecurrenceVerdict::Missed);
+    // Truly steady (a 0.3 % wobble): replayed with period 1; alternating timings (two phases,
+    // 5 % apart) with period 2 and not 1.
+    std::vector<double> len;
+    std::vector<double> alt;
+    for (size_t k = 0; k < 30; ++k)
+    {
+        len.push_back(186.0 * (k % 3 == 0 ? 1.003 : 1.0));
+        alt.push_back(k % 2 ? 190.0 : 200.0);
+    }
+    const auto steady = Briefs(len, std::vector<double>(30, 5.0));
+    CHECK(JudgeRecurrence(steady, 1, 24, 0.01) == RecurrenceVerdict::Covered);
+    const auto twoPhase = Briefs(alt, std::vector<double>(30, 5.0));
+    CHECK(JudgeRecurrence(twoPhase, 2, 24, 0.01) == RecurrenceVerdict::Covered);
+    CHECK(JudgeRecurrence(twoPhase, 1, 24, 0.01) == RecurrenceVerdict::Missed);
+    // A drift of 0.1 % per iteration passes neighbour by neighbour but not against the newest
+    // over 24 (2.3 %).
+    std::vector<double> drift;
+    for (size_t k = 0; k < 30; ++k)
+    {
+        drift.push_back(186.0 * (1 + 0.001 * static_cast<double>(k)));
+    }
+    CHECK(JudgeRecurrence(Briefs(drift, std::vector<double>(30, 5.0)), 1, 24, 0.01) ==
+          RecurrenceVerdict::Missed);
+    // Another traffic in the window at a place the period does not repeat: missed.
+    auto other = steady;
+    other[20].pattern = 8;
+    CHECK(JudgeRecurrence(other, 1, 24, 0.01) == RecurrenceVerdict::Missed);
+    // Fewer than the span, or fewer than two periods in it: short; span 0: no check.
+    CHECK(JudgeRecurrence(Briefs({186, 186, 186}, {5, 5, 5}), 1, 24, 0.01) ==
+          RecurrenceVerdict::Short);
+    CHECK(JudgeRecurrence(steady, 13, 24, 0.01) == RecurrenceVerdict::Short);
+    CHECK(JudgeRecurrence(rare, 1, 0, 0.01) == RecurrenceVerdict::Covered);
+}
+
+TEST_CASE("JudgeTailCover: a sampled pool without the rare slow iteration of the window is "
+          "refused and one that holds the window's tail is replayed",
+          "[unit][fast-mode][iteration-rules]")
+{
+    // The window: 36 iterations, one in 12 slow (13, 25); a pool of the latest 8 (28 to 35).
+    const auto window = RareSlow(36, 12, 13);
+    const std::vector<IterationBrief> pool(window.end() - 8, window.end());
+    CHECK(JudgeTailCover(window, pool, 24, 0.02) == RecurrenceVerdict::Missed);
+    // A pool that holds one of them bounds the tail.
+    const std::vector<IterationBrief> withSlow(window.begin() + 20, window.begin() + 28);
+    CHECK(JudgeTailCover(window, withSlow, 24, 0.02) == RecurrenceVerdict::Covered);
+    // Samples of one spread (1 %): the window's slowest within the tolerance of the pool's.
+    std::vector<double> len;
+    std::vector<double> fct;
+    for (size_t k = 0; k < 30; ++k)
+    {
+        len.push_back(300.0 * (1 + 0.01 * static_cast<double>(k % 5) / 4));
+        fct.push_back(20.0 * (1 + 0.015 * static_cast<double>((k * 3) % 7) / 6));
+    }
+    const auto spread = Briefs(len, fct);
+    const std::vector<IterationBrief> latest(spread.end() - 8, spread.end());
+    CHECK(JudgeTailCover(spread, latest, 24, 0.02) == RecurrenceVerdict::Covered);
+    // A slow iteration of another traffic does not count against this pool's.
+    auto mixed = spread;
+    mixed[10] = {600e6, 90e6, 8};
+    CHECK(JudgeTailCover(mixed, latest, 24, 0.02) == RecurrenceVerdict::Covered);
+    mixed[10].pattern = 7;
+    CHECK(JudgeTailCover(mixed, latest, 24, 0.02) == RecurrenceVerdict::Missed);
+    // Too little history, no pool, no check.
+    CHECK(JudgeTailCover(Briefs({300}, {20}), latest, 24, 0.02) == RecurrenceVerdict::Short);
+    CHECK(JudgeTailCover(spread, {}, 24, 0.02) == RecurrenceVerdict::Short);
+    CHECK(JudgeTailCover(window, pool, 0, 0.02) == RecurrenceVerdict::Covered);
+}

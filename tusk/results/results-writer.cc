@@ -1270,6 +1270,11 @@ FastModeJson(const RunResult& r)
             {"replayed_bytes", f.replayedBytes},
             {"fallbacks", fallbacks},
             {"exact_refusals", exact}};
+    if (!f.recurrenceSpanWhy.empty())
+    {
+        j["recurrence_span"] = f.recurrenceSpan;
+        j["recurrence_span_why"] = f.recurrenceSpanWhy;
+    }
     if (f.ringSteps > 0)
     {
         // A standalone ring's steps (ring-step-memo.h); absent otherwise.

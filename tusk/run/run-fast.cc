@@ -116,6 +116,27 @@ OnQpCreated(std::shared_ptr<std::unordered_map<const RdmaQueuePair*, CcWords>> c
 
 } // namespace
 
+RecurrenceSpanChoice
+ChooseRecurrenceSpan(const ScenarioSpec& spec, const RunPlan& plan)
+{
+    // The scenario's [ns3] value is a default the memo was created with; it wins.
+    if (spec.ns3Defaults.count("ns3::IterationMemo::RecurrenceSpan") > 0)
+    {
+        return {std::nullopt, "ns3_setting"};
+    }
+    if (plan.policyKeepsState)
+    {
+        return {std::nullopt, "policy_state"};
+    }
+    static const std::set<std::string> fixed = {"", "ns3::PathSelector",
+                                                "ns3::FixedPathSelector"};
+    if (fixed.count(plan.pathSelectorTypeId) == 0)
+    {
+        return {std::nullopt, "path_selector_state"};
+    }
+    return {0, "stateless_policy"};
+}
+
 void
 FastMode::Attach(const ScenarioSpec& spec,
                  const RunPlan& plan,
@@ -129,6 +150,17 @@ FastMode::Attach(const ScenarioSpec& spec,
         return;
     }
     m_memo = CreateObject<IterationMemo>();
+    // A rare slow iteration recurring with a long period comes from state a policy keeps
+    // between frames (CONGA's metrics); a policy without any is not held to the check.
+    const RecurrenceSpanChoice recurrence = ChooseRecurrenceSpan(spec, plan);
+    if (recurrence.span)
+    {
+        m_memo->SetAttribute("RecurrenceSpan", UintegerValue(*recurrence.span));
+    }
+    UintegerValue span;
+    m_memo->GetAttribute("RecurrenceSpan", span);
+    m_recurrenceSpan = static_cast<uint32_t>(span.Get());
+    m_recurrenceSpanWhy = recurrence.why;
     const Fabric* fabric = &built.fabric;
     const std::vector<Ptr<RdmaNic>>* nics = &built.nics;
     const Ptr<WorkloadExecutor> exec = executor.exec;
@@ -234,7 +266,8 @@ FastMode::Attach(const ScenarioSpec& spec,
     const auto windows = FailureWindows(spec);
     const bool drawnFailures = !spec.failureRates.empty();
     const uint64_t stopPs = spec.stopTimePs;
-    auto span = [windows, drawnFailures, stopPs](uint64_t from, uint64_t to) -> std::string {
+    auto spanCheck = [windows, drawnFailures, stopPs](uint64_t from,
+                                                      uint64_t to) -> std::string {
         if (to >= stopPs)
         {
             // The run stops inside the replay: its transfers would be cut off part way, and
@@ -293,7 +326,7 @@ FastMode::Attach(const ScenarioSpec& spec,
         m_ring = CreateObject<RingStepMemo>();
         m_ring->Setup(exec, ring->TransfersPerStep(), ring->Steps(), spec.workload.bytes,
                       static_cast<uint32_t>(sampleSteps.Get()), tolerance.Get(),
-                      confidence.Get(), span,
+                      confidence.Get(), spanCheck,
                       []() { return RandomDraws::Count(); }, pfc);
         m_ring->SetRefusal(refusal);
         if (randomLoss)
@@ -303,7 +336,7 @@ FastMode::Attach(const ScenarioSpec& spec,
         m_ring->Start();
         return;
     }
-    m_memo->Setup(exec, probe, span);
+    m_memo->Setup(exec, probe, spanCheck);
     if (!refusal.empty())
     {
         m_memo->SetRefusal(refusal);
@@ -358,6 +391,11 @@ FastMode::BeforeCollect(Observers& observers, RunResult& result)
     ports.resize(std::min(ports.size(), m_sinkPorts));
     observers.Sink().SetReplayedCounters(std::move(ports));
     result.fast = m_memo->GetStats();
+    if (!m_ring)
+    {
+        result.fast.recurrenceSpan = m_recurrenceSpan;
+        result.fast.recurrenceSpanWhy = m_recurrenceSpanWhy;
+    }
     if (m_ring)
     {
         const IterationMemoStats& r = m_ring->GetStats();

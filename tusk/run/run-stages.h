@@ -40,6 +40,7 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <map>
 #include <string>
 #include <vector>
@@ -60,7 +61,25 @@ struct RunPlan
     std::string qpEntropy;                           //!< the preset's or nic.qp_entropy
     //! nic.ack_route, or the preset's
     ns3::RdmaNic::AckRouteMode ackRoute = ns3::RdmaNic::ACK_FIXED;
+    //! the switch policy may keep state between frames (ns3::PolicyKeepsState)
+    bool policyKeepsState = true;
 };
+
+/**
+ * \brief Fast mode's IterationMemo RecurrenceSpan for this scenario, and why
+ * (docs/fast-mode.md, "A rare iteration with a long period"): the scenario's own
+ * `[ns3] "ns3::IterationMemo::RecurrenceSpan"` ("ns3_setting", span = that value, left to the
+ * attribute system); else 0 for a policy that keeps no state between frames with the fixed
+ * host path selector ("stateless_policy"); else the attribute's default
+ * ("policy_state", "path_selector_state"). `span` is nullopt when the attribute's value
+ * (the default or the [ns3] setting) stands.
+ */
+struct RecurrenceSpanChoice
+{
+    std::optional<uint32_t> span;
+    std::string why;
+};
+RecurrenceSpanChoice ChooseRecurrenceSpan(const ScenarioSpec& spec, const RunPlan& plan);
 
 /**
  * \brief Checks that need no topology (the policy and path selector exist, UEC's minimum RTO,
@@ -452,6 +471,8 @@ class FastMode
     ns3::Ptr<ns3::IterationMemo> m_memo;
     ns3::Ptr<ns3::RingStepMemo> m_ring; //!< a standalone ring's steps, or none
     size_t m_sinkPorts = 0; //!< ports of the sink; the probe appends the NICs after them
+    uint32_t m_recurrenceSpan = 0;   //!< the memo's RecurrenceSpan (ChooseRecurrenceSpan)
+    std::string m_recurrenceSpanWhy; //!< why that span
 };
 
 /** Add flow f's transport counters to s (retransmissions, reordering, NAKs, spurious

@@ -165,6 +165,7 @@ ValidateRun(const ScenarioSpec& spec)
                             "unknown policy \"" + spec.lb.policy + "\"; expected one of " +
                                 ns3::PolicyNameList() + " or a LoadBalancer TypeId name");
     }
+    plan.policyKeepsState = ns3::PolicyKeepsState(spec.lb.policy);
     // A policy preset may bring LoadBalancer attributes, a host path selector and QP scaling;
     // the scenario's own [lb.attributes] and lb.path_selector take precedence.
     const ns3::PolicyInfo* preset = ns3::FindPolicy(spec.lb.policy);

@@ -29,6 +29,11 @@ struct IterationMemoStats
     /** Reason the exact rule did not apply -> iterations (replayed by the steady rule or
      *  simulated); what limits exact replay on this scenario. */
     std::map<std::string, uint64_t> exactRefusals;
+    /** The RecurrenceSpan the steady and sampled rules used, and why (tusk's
+     *  ChooseRecurrenceSpan: "stateless_policy", "policy_state", "path_selector_state",
+     *  "ns3_setting"); why is "" when no iteration memo ran (a standalone ring). */
+    uint32_t recurrenceSpan = 0;
+    std::string recurrenceSpanWhy;
     // A standalone ring all-reduce's steps (ring-step-memo.h); all 0 without one.
     uint64_t ringSteps = 0;           //!< steps of the ring (2 (n - 1))
     uint64_t ringStepsReplayed = 0;   //!< steps replayed from the pool of simulated steps

@@ -124,7 +124,19 @@ IterationMemo::GetTypeId()
                           "SteadyIterations = no such check).",
                           UintegerValue(4),
                           MakeUintegerAccessor(&IterationMemo::m_steadyTrendSpan),
-                          MakeUintegerChecker<uint32_t>(0, 16));
+                          MakeUintegerChecker<uint32_t>(0, 16))
+            .AddAttribute("RecurrenceSpan",
+                          "Steady and sampled rules: the job's latest this many finished "
+                          "iterations must be reproduced by what would be replayed (steady: "
+                          "each agrees within SteadyTolerance, in iteration time and slowest "
+                          "FCT, with the newest of its phase; sampled: none is slower, or has "
+                          "a slower transfer, than the pool's slowest beyond SampleTolerance), "
+                          "so that a rare slow iteration recurring with any period up to this "
+                          "is not left out of the replays; until the job has run this many, "
+                          "neither rule replays (count of iterations; 0 = no such check).",
+                          UintegerValue(24),
+                          MakeUintegerAccessor(&IterationMemo::m_recurrenceSpan),
+                          MakeUintegerChecker<uint32_t>(0, 4096));
     return tid;
 }
 
@@ -504,6 +516,7 @@ IterationMemo::OnCompletion(uint32_t t)
         return;
     }
     Iteration& it = m_jobs[j].iters[i];
+    it.maxFctPs = std::max(it.maxFctPs, static_cast<double>(r.recvDonePs - r.startPs));
     // A possible memo (simulated, its snapshots kept: Usable): its record as it finished
     // (OnRetire / Refresh update it later).
     if (!it.replayed && !it.ports.empty())
@@ -572,11 +585,46 @@ IterationMemo::Usable(Job& j, uint32_t m, uint64_t pattern) const
            j.iters[m + 1].decided && Finished(c);
 }
 
+std::vector<IterationBrief>
+IterationMemo::History(const Job& j, uint32_t i) const
+{
+    std::vector<IterationBrief> h;
+    // The latest iterations may still be finishing (no compute time: i - 1's last ACKs are in
+    // flight when i starts): skip those, then take consecutive finished ones.
+    uint32_t x = i;
+    while (x > 0 && !Finished(j.iters[x - 1]))
+    {
+        --x;
+        if (i - x > m_maxPeriod + 2)
+        {
+            return h;
+        }
+    }
+    for (; x > 0 && h.size() < m_recurrenceSpan; --x)
+    {
+        const Iteration& it = j.iters[x - 1];
+        if (!Finished(it) || !j.iters[x].decided)
+        {
+            break;
+        }
+        IterationBrief b;
+        b.lengthPs = static_cast<double>(j.iters[x].startPs - it.startPs);
+        b.maxFctPs = it.maxFctPs;
+        b.pattern = it.pattern;
+        h.push_back(b);
+    }
+    std::reverse(h.begin(), h.end());
+    return h;
+}
+
 int64_t
-IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew, bool& trend) const
+IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew, bool& trend,
+                          RecurrenceVerdict& recurrence) const
 {
     drew = false;
     trend = false;
+    recurrence = RecurrenceVerdict::Covered;
+    std::vector<IterationBrief> history; // read once, when a period first holds
     if (m_steadyTolerance <= 0)
     {
         return -1;
@@ -674,14 +722,31 @@ IterationMemo::SteadyMemo(Job& j, uint32_t i, bool& drew, bool& trend) const
         trend = trend || (agree && v == SteadyVerdict::Trend);
         if (agree && v == SteadyVerdict::Agree)
         {
-            return src;
+            // The period held over the trend span; it must also hold over the job's latest
+            // RecurrenceSpan iterations: a rare slow iteration recurring with a longer period
+            // (CONGA rotating a degraded uplink through its choices: one iteration in 12) lies
+            // in that window, and a replay with this period would never give it.
+            if (history.empty())
+            {
+                history = History(j, i);
+            }
+            const RecurrenceVerdict r =
+                JudgeRecurrence(history, period, m_recurrenceSpan, m_steadyTolerance);
+            if (r == RecurrenceVerdict::Covered)
+            {
+                return src;
+            }
+            if (recurrence != RecurrenceVerdict::Missed)
+            {
+                recurrence = r;
+            }
         }
     }
     return -1;
 }
 
 int64_t
-IterationMemo::SampledMemo(Job& j, uint32_t i, bool& uncertain)
+IterationMemo::SampledMemo(Job& j, uint32_t i, bool& uncertain, RecurrenceVerdict& recurrence)
 {
     uncertain = false;
     const uint32_t w = m_sampleIterations;
@@ -741,6 +806,28 @@ IterationMemo::SampledMemo(Job& j, uint32_t i, bool& uncertain)
     uncertain = v == SampledVerdict::MeanUncertain;
     if (v != SampledVerdict::Accept)
     {
+        return -1;
+    }
+    // The pool cycles: an iteration slower than all of it is never replayed. Its slowest must
+    // bound the job's latest RecurrenceSpan iterations of its traffic (a rare slow mode that
+    // recurs within that many iterations and is not in the pool is refused).
+    std::vector<IterationBrief> briefs;
+    for (size_t k = 0; k < pool.size(); ++k)
+    {
+        IterationBrief b;
+        b.lengthPs = samples[k].lengthPs;
+        b.maxFctPs = j.iters[pool[k]].maxFctPs;
+        b.pattern = pattern;
+        briefs.push_back(b);
+    }
+    const RecurrenceVerdict r =
+        JudgeTailCover(History(j, i), briefs, m_recurrenceSpan, m_sampleTolerance);
+    if (r != RecurrenceVerdict::Covered)
+    {
+        if (recurrence != RecurrenceVerdict::Missed)
+        {
+            recurrence = r;
+        }
         return -1;
     }
     // Cycle through the pool in order: the replays take each sample as often as the others.
@@ -971,23 +1058,28 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     bool drew = false;
     bool trend = false;
     bool uncertain = false;
+    RecurrenceVerdict recurrence = RecurrenceVerdict::Covered;
     if (!exact)
     {
         ++m_stats.exactRefusals[exactWhyNot];
-        memo = SteadyMemo(j, i, drew, trend);
+        memo = SteadyMemo(j, i, drew, trend, recurrence);
     }
     if (!exact && memo < 0 && m_sampledWhyNot.empty())
     {
-        memo = SampledMemo(j, i, uncertain);
+        memo = SampledMemo(j, i, uncertain, recurrence);
         sampled = memo >= 0;
     }
     if (memo < 0)
     {
         // Neither rule held; when the sampled rule is refused for the run, that is the reason;
-        // when its windows agreed but the pool's mean is not known within the tolerance, that;
+        // when a rule held but the job's latest RecurrenceSpan iterations hold one its replay
+        // would not give (or the job has not run that many yet), that; when the sampled
+        // rule's windows agreed but the pool's mean is not known within the tolerance, that;
         // when the steady rule's iterations agreed but trended over its span, or drew at
         // random, that.
         return simulate(!m_sampledWhyNot.empty() ? m_sampledWhyNot
+                        : recurrence == RecurrenceVerdict::Missed ? "recurrence_missed"
+                        : recurrence == RecurrenceVerdict::Short  ? "recurrence_short"
                         : uncertain              ? "sampled_mean_uncertain"
                         : trend                  ? "steady_trend"
                         : drew                   ? "steady_random_draws"

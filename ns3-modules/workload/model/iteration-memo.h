@@ -33,6 +33,10 @@
  *    distribution is not pinned by 2W samples). Replays then cycle through those iterations in order, so the
  *    replayed iterations keep the samples' spread (not one sample repeated).
  *
+ * The steady and sampled rules also need the job's latest RecurrenceSpan finished iterations
+ * reproduced by what they would replay (JudgeRecurrence, JudgeTailCover): a rare slow
+ * iteration recurring with a longer period than the rule's is not replayed away.
+ *
  * Both need the replay span clear: no failure event (the run's SpanCheck), no background
  * flow live or due, no other job's transfer unfinished, in the memo's span or the replay's.
  * Whatever cannot be replayed is simulated packet by packet, the reason counted.
@@ -47,6 +51,7 @@
 #define TUSK_ITERATION_MEMO_H
 
 #include "iteration-memo-stats.h"
+#include "iteration-rules.h"
 #include "workload-executor.h"
 
 #include "fabric/model/fabric-net-device.h"
@@ -96,7 +101,10 @@ struct FabricProbeResult
  * but a policy drew at random in them, and the sampled rule did not hold), "steady_trend" (they
  * agreed, drew nothing, but differ from the phase's iteration SteadyTrendSpan - 1 periods back,
  * and the sampled rule did not hold), "sampled_mean_uncertain" (the sampled rule's windows
- * agreed but its pool's t-interval was wider than SampleTolerance),
+ * agreed but its pool's t-interval was wider than SampleTolerance), "recurrence_missed" (the
+ * steady or sampled rule held, but among the job's latest RecurrenceSpan iterations is one its
+ * replay would not reproduce: JudgeRecurrence, JudgeTailCover), "recurrence_short" (it held,
+ * but the job has not yet run RecurrenceSpan iterations to check that against),
  * "steady_state_not_reached" (neither the steady nor the sampled rule held).
  */
 class IterationMemo : public Object
@@ -157,6 +165,7 @@ class IterationMemo : public Object
         uint64_t randomDraws = 0;        //!< the probe's randomDraws at its start
         bool othersLive = false;         //!< another job unfinished at its start
         uint32_t finished = 0;           //!< transfers delivered and acknowledged
+        double maxFctPs = 0;             //!< its slowest finished transfer's FCT, ps
         bool retired = false;            //!< SetupLazy: the executor freed its records
         /** Not replayed: its transfers' records, each copied when it finished (freed when
          *  the iteration can no longer be a memo). */
@@ -198,10 +207,15 @@ class IterationMemo : public Object
     /** The steady rule's memo for iteration i, or -1 (see SteadyMaxPeriod). \param drew set
      *  when some period's iterations agreed but a policy drew at random in one of them;
      *  \param trend set when they agreed, drew nothing, and trended (JudgePhase) */
-    int64_t SteadyMemo(Job& j, uint32_t i, bool& drew, bool& trend) const;
+    int64_t SteadyMemo(Job& j, uint32_t i, bool& drew, bool& trend,
+                       RecurrenceVerdict& recurrence) const;
     /** The sampled rule's memo for iteration i, or -1 (see SampleIterations). \param
      *  uncertain set when its windows agreed but the pool's t-interval was too wide */
-    int64_t SampledMemo(Job& j, uint32_t i, bool& uncertain);
+    int64_t SampledMemo(Job& j, uint32_t i, bool& uncertain, RecurrenceVerdict& recurrence);
+    /** The job's latest RecurrenceSpan consecutive finished iterations before i (their next
+     *  one decided), oldest first: fewer when an unfinished one (or the job's start) is
+     *  reached first. */
+    std::vector<IterationBrief> History(const Job& j, uint32_t i) const;
     void AddDelta(const Iteration& m, const Iteration& next);
   public:
     /**
@@ -238,6 +252,7 @@ class IterationMemo : public Object
     double m_sampleTolerance = 0.02;
     double m_sampleConfidence = 0.95;
     uint32_t m_steadyTrendSpan = 4;
+    uint32_t m_recurrenceSpan = 24;
     std::vector<Job> m_jobs;
     bool m_lazy = false;               //!< the executor builds jobs iteration by iteration
     /** Whole build: per trigger, the (job, iteration) it starts. */

@@ -150,4 +150,66 @@ JudgePhase(const std::vector<PhaseIteration>& phase, uint32_t iterations, uint32
                : SteadyVerdict::Trend;
 }
 
+
+RecurrenceVerdict
+JudgeRecurrence(const std::vector<IterationBrief>& history, uint32_t period, uint32_t span,
+                double tol)
+{
+    if (span == 0)
+    {
+        return RecurrenceVerdict::Covered;
+    }
+    if (period == 0 || history.size() < span || span < 2 * static_cast<size_t>(period))
+    {
+        return RecurrenceVerdict::Short;
+    }
+    const size_t n = history.size();
+    const size_t from = n - span;
+    for (size_t k = from; k < n; ++k)
+    {
+        // Against the newest of its phase, not the one a period back: a chain of neighbours
+        // each within tol could drift by span x tol.
+        const IterationBrief& ref = history[n - 1 - (n - 1 - k) % period];
+        const IterationBrief& x = history[k];
+        if (x.pattern != ref.pattern || !CloseWithin(x.lengthPs, ref.lengthPs, tol) ||
+            !CloseWithin(x.maxFctPs, ref.maxFctPs, tol))
+        {
+            return RecurrenceVerdict::Missed;
+        }
+    }
+    return RecurrenceVerdict::Covered;
+}
+
+RecurrenceVerdict
+JudgeTailCover(const std::vector<IterationBrief>& history, const std::vector<IterationBrief>& pool,
+               uint32_t span, double tol)
+{
+    if (span == 0)
+    {
+        return RecurrenceVerdict::Covered;
+    }
+    if (history.size() < span || pool.empty())
+    {
+        return RecurrenceVerdict::Short;
+    }
+    double poolLen = 0;
+    double poolFct = 0;
+    for (const IterationBrief& p : pool)
+    {
+        poolLen = std::max(poolLen, p.lengthPs);
+        poolFct = std::max(poolFct, p.maxFctPs);
+    }
+    auto bounded = [tol](double x, double max) { return x <= max || CloseWithin(x, max, tol); };
+    for (size_t k = history.size() - span; k < history.size(); ++k)
+    {
+        const IterationBrief& x = history[k];
+        if (x.pattern == pool[0].pattern &&
+            (!bounded(x.lengthPs, poolLen) || !bounded(x.maxFctPs, poolFct)))
+        {
+            return RecurrenceVerdict::Missed;
+        }
+    }
+    return RecurrenceVerdict::Covered;
+}
+
 } // namespace ns3

@@ -87,6 +87,51 @@ enum class SteadyVerdict
 SteadyVerdict JudgePhase(const std::vector<PhaseIteration>& phase, uint32_t iterations,
                          uint32_t span, double tol);
 
+
+/** One iteration of a job as the recurrence check sees it: its length (decision to the next
+ *  iteration's decision, ps), its slowest transfer's FCT (ps), and its traffic (a hash: equal
+ *  means the same traffic). */
+struct IterationBrief
+{
+    double lengthPs = 0;
+    double maxFctPs = 0;
+    uint64_t pattern = 0;
+};
+
+/** What the recurrence check makes of a job's latest iterations. */
+enum class RecurrenceVerdict
+{
+    Covered, //!< what would be replayed reproduces every iteration of the span
+    Short,   //!< fewer than `span` iterations (or fewer than two periods): nothing is known of
+             //!< a recurrence longer than what was seen
+    Missed   //!< an iteration of the span is one the replay would not reproduce
+};
+
+/**
+ * The steady rule's recurrence check (docs/fast-mode.md, rule (b), "a rare iteration with a
+ * long period"): `history` holds a job's latest consecutive finished iterations, oldest first;
+ * the latest `span` of them must repeat with `period`: each has the traffic of, and agrees
+ * within `tol` in length and in slowest FCT with, the newest iteration of its phase (the one of
+ * the latest `period` at a whole number of periods after it). A rare slow iteration that
+ * recurs with any period up to `span` lies in every window of `span` iterations, so replaying
+ * with a shorter period is refused (Missed) instead of replaying the fast iterations only.
+ * `span` 0: Covered (no check). Fewer than `span` iterations, or `span` < 2 x `period`: Short.
+ */
+RecurrenceVerdict JudgeRecurrence(const std::vector<IterationBrief>& history, uint32_t period,
+                                  uint32_t span, double tol);
+
+/**
+ * The sampled rule's recurrence check: the pool replayed (`pool`, any order) must bound the tail
+ * of the latest `span` iterations of `history` (consecutive, oldest first) that have the pool's
+ * traffic (pool[0].pattern): their largest length and largest slowest-FCT at most the pool's
+ * largest, or within `tol` of it. A rare slow iteration outside the pool would otherwise never
+ * be replayed (the pool cycles). `span` 0: Covered. Fewer than `span` iterations in `history`
+ * or an empty pool: Short.
+ */
+RecurrenceVerdict JudgeTailCover(const std::vector<IterationBrief>& history,
+                                 const std::vector<IterationBrief>& pool, uint32_t span,
+                                 double tol);
+
 } // namespace ns3
 
 #endif

@@ -1,0 +1,108 @@
+/*
+ * Fast mode's recurrence check (IterationMemo RecurrenceSpan, docs/fast-mode.md "A rare
+ * iteration with a long period") applies where the state behind such a recurrence lives: a
+ * switch policy or host path selector that keeps state between frames. The runner turns it off
+ * (span 0) only for a policy registered without state and the fixed selector; the scenario's
+ * own [ns3] value always wins.
+ */
+#include "lb-policies/policy-registry.h"
+#include "run/run-stages.h"
+#include "scenario/scenario-toml.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using namespace tusk;
+
+namespace
+{
+
+/** A receiver that takes packets out of order (the spraying policies refuse go-back-N). */
+const std::string kSr = "[nic]\nreceiver = \"selective-repeat\"\n";
+
+/** The runner's choice for a small fast-mode scenario with `extra` appended. */
+RecurrenceSpanChoice
+Choice(const std::string& extra)
+{
+    const ScenarioSpec s = LoadScenarioString(R"(name = "span"
+[simulator]
+mode = "fast"
+[topology]
+kind = "leaf-spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+[workload]
+kind = "permutation"
+bytes = "1MB"
+)" + extra, "span.toml");
+    return ChooseRecurrenceSpan(s, ValidateRun(s));
+}
+
+} // namespace
+
+TEST_CASE("recurrence span: 0 for a policy without state and the fixed selector; the default "
+          "for a stateful policy or path selector; an explicit ns3 value wins",
+          "[unit][fast-mode]")
+{
+    // ECMP (the default policy) and its stateless relatives: no check.
+    for (const char* policy :
+         {"ecmp", "eecmp", "qp4-split", "qp4-rr", "pinning", "ns3::EcmpLoadBalancer"})
+    {
+        INFO(policy);
+        const RecurrenceSpanChoice c = Choice(std::string("[lb]\npolicy = \"") + policy + "\"\n");
+        REQUIRE(c.span.has_value());
+        CHECK(*c.span == 0);
+        CHECK(c.why == "stateless_policy");
+    }
+    CHECK(Choice("").why == "stateless_policy");
+    CHECK(Choice("[lb]\npolicy = \"ecmp\"\npath_selector = \"fixed\"\n").why ==
+          "stateless_policy");
+    // Policies that keep state between frames keep the attribute's default.
+    for (const char* policy :
+         {"conga", "letflow", "drill", "spray", "rr-spray", "ar", "flowlet-ar", "conweave",
+          "source-route", "mrc", "ns3::SourceRouteLoadBalancer", "ns3::CongaLoadBalancer"})
+    {
+        INFO(policy);
+        const RecurrenceSpanChoice c = Choice(std::string("[lb]\npolicy = \"") + policy + "\"\n" + kSr);
+        CHECK_FALSE(c.span.has_value());
+        CHECK(c.why == "policy_state");
+    }
+    // ECMP switches under a host path selector that keeps state (a preset or the key).
+    const RecurrenceSpanChoice reps =
+        Choice("[lb]\npolicy = \"ecmp\"\npath_selector = \"reps\"\n" + kSr);
+    CHECK_FALSE(reps.span.has_value());
+    CHECK(reps.why == "path_selector_state");
+    CHECK(Choice("[lb]\npolicy = \"host-reps\"\n" + kSr).why == "policy_state");
+    // The scenario's own value, whatever the policy.
+    for (const char* policy : {"ecmp", "conga"})
+    {
+        INFO(policy);
+        const RecurrenceSpanChoice c = Choice(
+            std::string("[lb]\npolicy = \"") + policy + "\"\n[ns3]\n\"ns3::IterationMemo::RecurrenceSpan\" = 7\n");
+        CHECK_FALSE(c.span.has_value());
+        CHECK(c.why == "ns3_setting");
+    }
+}
+
+TEST_CASE("policy registry: keepsState is false exactly for the presets that hash or pin; a "
+          "raw TypeId keeps state unless every preset on it is stateless",
+          "[unit][fast-mode]")
+{
+    for (const ns3::PolicyInfo& p : ns3::SwitchPolicies())
+    {
+        INFO(p.name);
+        const bool stateless = p.name == "ecmp" || p.name == "eecmp" || p.name == "qp4-split" ||
+                               p.name == "qp4-rr" || p.name == "pinning" ||
+                               p.name == "ib-static";
+        CHECK(p.keepsState == !stateless);
+        CHECK(ns3::PolicyKeepsState(p.name) == p.keepsState);
+    }
+    CHECK_FALSE(ns3::PolicyKeepsState("ns3::EcmpLoadBalancer"));
+    CHECK_FALSE(ns3::PolicyKeepsState("ns3::IbStaticLoadBalancer"));
+    CHECK(ns3::PolicyKeepsState("ns3::SourceRouteLoadBalancer"));
+    CHECK(ns3::PolicyKeepsState("ns3::LeastLoadedLoadBalancer"));
+    // A LoadBalancer no preset names (a plug-in registered without a preset): the check stays.
+    CHECK(ns3::PolicyKeepsState("ns3::NoSuchLoadBalancer"));
+}
