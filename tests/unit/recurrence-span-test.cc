@@ -42,8 +42,8 @@ bytes = "1MB"
 
 } // namespace
 
-TEST_CASE("recurrence span: 0 for a policy without state and the fixed selector; the default "
-          "for a stateful policy or path selector; an explicit ns3 value wins",
+TEST_CASE("recurrence span: 0 for a policy without state and the fixed selector - the default "
+          "for a stateful policy or path selector - an explicit ns3 value wins",
           "[unit][fast-mode]")
 {
     // ECMP (the default policy) and its stateless relatives: no check.
@@ -86,7 +86,57 @@ TEST_CASE("recurrence span: 0 for a policy without state and the fixed selector;
     }
 }
 
-TEST_CASE("policy registry: keepsState is false exactly for the presets that hash or pin; a "
+TEST_CASE("steady trend span: off for a policy without state and the fixed selector - the "
+          "default for a stateful one - each check's own ns3 value wins for that check alone",
+          "[unit][fast-mode]")
+{
+    const ScenarioSpec ecmp = LoadScenarioString(R"(name = "trend"
+[simulator]
+mode = "fast"
+[topology]
+kind = "leaf-spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+[workload]
+kind = "permutation"
+bytes = "1MB"
+)", "trend.toml");
+    const RecurrenceSpanChoice off = ChooseSteadyTrendSpan(ecmp, ValidateRun(ecmp));
+    REQUIRE(off.span.has_value());
+    CHECK(*off.span == 0); // at most SteadyIterations: no trend check
+    CHECK(off.why == "stateless_policy");
+    auto choose = [](const std::string& extra) {
+        const ScenarioSpec s = LoadScenarioString(R"(name = "trend"
+[simulator]
+mode = "fast"
+[topology]
+kind = "leaf-spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+[workload]
+kind = "permutation"
+bytes = "1MB"
+)" + extra, "trend.toml");
+        const RunPlan plan = ValidateRun(s);
+        return std::make_pair(ChooseSteadyTrendSpan(s, plan), ChooseRecurrenceSpan(s, plan));
+    };
+    const auto conga = choose("[lb]\npolicy = \"conga\"\n" + kSr);
+    CHECK_FALSE(conga.first.span.has_value());
+    CHECK(conga.first.why == "policy_state");
+    const auto reps = choose("[lb]\npolicy = \"ecmp\"\npath_selector = \"reps\"\n" + kSr);
+    CHECK(reps.first.why == "path_selector_state");
+    // The trend span set, the recurrence span not: each check keeps its own choice.
+    const auto set = choose("[ns3]\n\"ns3::IterationMemo::SteadyTrendSpan\" = 6\n");
+    CHECK_FALSE(set.first.span.has_value());
+    CHECK(set.first.why == "ns3_setting");
+    REQUIRE(set.second.span.has_value());
+    CHECK(*set.second.span == 0);
+    CHECK(set.second.why == "stateless_policy");
+}
+
+TEST_CASE("policy registry: keepsState is false exactly for the presets that hash or pin - a "
           "raw TypeId keeps state unless every preset on it is stateless",
           "[unit][fast-mode]")
 {

@@ -1275,6 +1275,11 @@ FastModeJson(const RunResult& r)
         j["recurrence_span"] = f.recurrenceSpan;
         j["recurrence_span_why"] = f.recurrenceSpanWhy;
     }
+    if (!f.steadyTrendSpanWhy.empty())
+    {
+        j["steady_trend_span"] = f.steadyTrendSpan;
+        j["steady_trend_span_why"] = f.steadyTrendSpanWhy;
+    }
     if (f.ringSteps > 0)
     {
         // A standalone ring's steps (ring-step-memo.h); absent otherwise.

@@ -116,11 +116,16 @@ OnQpCreated(std::shared_ptr<std::unordered_map<const RdmaQueuePair*, CcWords>> c
 
 } // namespace
 
+namespace
+{
+
+/** ChooseRecurrenceSpan and ChooseSteadyTrendSpan: the memo's attribute `attribute` (a
+ *  check over many iterations) off (0) for a policy without state and the fixed selector. */
 RecurrenceSpanChoice
-ChooseRecurrenceSpan(const ScenarioSpec& spec, const RunPlan& plan)
+ChooseLongCheck(const ScenarioSpec& spec, const RunPlan& plan, const char* attribute)
 {
     // The scenario's [ns3] value is a default the memo was created with; it wins.
-    if (spec.ns3Defaults.count("ns3::IterationMemo::RecurrenceSpan") > 0)
+    if (spec.ns3Defaults.count(attribute) > 0)
     {
         return {std::nullopt, "ns3_setting"};
     }
@@ -135,6 +140,20 @@ ChooseRecurrenceSpan(const ScenarioSpec& spec, const RunPlan& plan)
         return {std::nullopt, "path_selector_state"};
     }
     return {0, "stateless_policy"};
+}
+
+} // namespace
+
+RecurrenceSpanChoice
+ChooseRecurrenceSpan(const ScenarioSpec& spec, const RunPlan& plan)
+{
+    return ChooseLongCheck(spec, plan, "ns3::IterationMemo::RecurrenceSpan");
+}
+
+RecurrenceSpanChoice
+ChooseSteadyTrendSpan(const ScenarioSpec& spec, const RunPlan& plan)
+{
+    return ChooseLongCheck(spec, plan, "ns3::IterationMemo::SteadyTrendSpan");
 }
 
 void
@@ -161,6 +180,15 @@ FastMode::Attach(const ScenarioSpec& spec,
     m_memo->GetAttribute("RecurrenceSpan", span);
     m_recurrenceSpan = static_cast<uint32_t>(span.Get());
     m_recurrenceSpanWhy = recurrence.why;
+    // A drift or slow cycle too (the steady rule's trend check): the same state, the same rule.
+    const RecurrenceSpanChoice trend = ChooseSteadyTrendSpan(spec, plan);
+    if (trend.span)
+    {
+        m_memo->SetAttribute("SteadyTrendSpan", UintegerValue(*trend.span));
+    }
+    m_memo->GetAttribute("SteadyTrendSpan", span);
+    m_steadyTrendSpan = static_cast<uint32_t>(span.Get());
+    m_steadyTrendSpanWhy = trend.why;
     const Fabric* fabric = &built.fabric;
     const std::vector<Ptr<RdmaNic>>* nics = &built.nics;
     const Ptr<WorkloadExecutor> exec = executor.exec;
@@ -395,6 +423,8 @@ FastMode::BeforeCollect(Observers& observers, RunResult& result)
     {
         result.fast.recurrenceSpan = m_recurrenceSpan;
         result.fast.recurrenceSpanWhy = m_recurrenceSpanWhy;
+        result.fast.steadyTrendSpan = m_steadyTrendSpan;
+        result.fast.steadyTrendSpanWhy = m_steadyTrendSpanWhy;
     }
     if (m_ring)
     {

@@ -82,6 +82,19 @@ struct RecurrenceSpanChoice
 RecurrenceSpanChoice ChooseRecurrenceSpan(const ScenarioSpec& spec, const RunPlan& plan);
 
 /**
+ * \brief The steady rule's trend check for this run (IterationMemo SteadyTrendSpan,
+ * docs/fast-mode.md rule (b), "Where the recurrence check applies"), chosen as
+ * ChooseRecurrenceSpan chooses its span and for the same reason: a drift or a cycle slower
+ * than the iterations compared comes from state a policy keeps between frames (CONGA's
+ * congestion tables, LetFlow's fading draws); a policy without any, with the fixed host path
+ * selector, gets span 0 (no trend check: ECMP's steady iterations repeat to the picosecond
+ * once the fabric's transient is over, and the check cost it five simulated iterations, the
+ * 1,000-iteration bench 101x to 74x in instructions). The scenario's own
+ * `[ns3] "ns3::IterationMemo::SteadyTrendSpan"` wins ("ns3_setting").
+ */
+RecurrenceSpanChoice ChooseSteadyTrendSpan(const ScenarioSpec& spec, const RunPlan& plan);
+
+/**
  * \brief Checks that need no topology (the policy and path selector exist, UEC's minimum RTO,
  * ECN for an ECN-driven congestion control), and the policy preset applied.
  * \throws ns3::InputError naming the key
@@ -473,6 +486,8 @@ class FastMode
     size_t m_sinkPorts = 0; //!< ports of the sink; the probe appends the NICs after them
     uint32_t m_recurrenceSpan = 0;   //!< the memo's RecurrenceSpan (ChooseRecurrenceSpan)
     std::string m_recurrenceSpanWhy; //!< why that span
+    uint32_t m_steadyTrendSpan = 0;   //!< the memo's SteadyTrendSpan (ChooseSteadyTrendSpan)
+    std::string m_steadyTrendSpanWhy; //!< why that span
 };
 
 /** Add flow f's transport counters to s (retransmissions, reordering, NAKs, spurious

@@ -34,6 +34,10 @@ struct IterationMemoStats
      *  "ns3_setting"); why is "" when no iteration memo ran (a standalone ring). */
     uint32_t recurrenceSpan = 0;
     std::string recurrenceSpanWhy;
+    /** The SteadyTrendSpan the steady rule used, and why (ChooseSteadyTrendSpan; the same
+     *  reasons); why is "" when no iteration memo ran. */
+    uint32_t steadyTrendSpan = 0;
+    std::string steadyTrendSpanWhy;
     // A standalone ring all-reduce's steps (ring-step-memo.h); all 0 without one.
     uint64_t ringSteps = 0;           //!< steps of the ring (2 (n - 1))
     uint64_t ringStepsReplayed = 0;   //!< steps replayed from the pool of simulated steps
