@@ -21,11 +21,11 @@ namespace
 /** A receiver that takes packets out of order (the spraying policies refuse go-back-N). */
 const std::string kSr = "[nic]\nreceiver = \"selective-repeat\"\n";
 
-/** The runner's choice for a small fast-mode scenario with `extra` appended. */
-RecurrenceSpanChoice
-Choice(const std::string& extra)
+/** A small fast-mode scenario with `extra` appended. */
+ScenarioSpec
+Spec(const std::string& extra)
 {
-    const ScenarioSpec s = LoadScenarioString(R"(name = "span"
+    return LoadScenarioString(R"(name = "span"
 [simulator]
 mode = "fast"
 [topology]
@@ -37,6 +37,13 @@ hosts_per_leaf = 2
 kind = "permutation"
 bytes = "1MB"
 )" + extra, "span.toml");
+}
+
+/** The runner's recurrence span for Spec(extra). */
+RecurrenceSpanChoice
+Choice(const std::string& extra)
+{
+    const ScenarioSpec s = Spec(extra);
     return ChooseRecurrenceSpan(s, ValidateRun(s));
 }
 
@@ -90,38 +97,16 @@ TEST_CASE("steady trend span: off for a policy without state and the fixed selec
           "default for a stateful one - each check's own ns3 value wins for that check alone",
           "[unit][fast-mode]")
 {
-    const ScenarioSpec ecmp = LoadScenarioString(R"(name = "trend"
-[simulator]
-mode = "fast"
-[topology]
-kind = "leaf-spine"
-leaves = 2
-spines = 2
-hosts_per_leaf = 2
-[workload]
-kind = "permutation"
-bytes = "1MB"
-)", "trend.toml");
-    const RecurrenceSpanChoice off = ChooseSteadyTrendSpan(ecmp, ValidateRun(ecmp));
-    REQUIRE(off.span.has_value());
-    CHECK(*off.span == 0); // at most SteadyIterations: no trend check
-    CHECK(off.why == "stateless_policy");
+    // (the trend span, the recurrence span) the runner chooses for Spec(extra)
     auto choose = [](const std::string& extra) {
-        const ScenarioSpec s = LoadScenarioString(R"(name = "trend"
-[simulator]
-mode = "fast"
-[topology]
-kind = "leaf-spine"
-leaves = 2
-spines = 2
-hosts_per_leaf = 2
-[workload]
-kind = "permutation"
-bytes = "1MB"
-)" + extra, "trend.toml");
+        const ScenarioSpec s = Spec(extra);
         const RunPlan plan = ValidateRun(s);
         return std::make_pair(ChooseSteadyTrendSpan(s, plan), ChooseRecurrenceSpan(s, plan));
     };
+    const auto off = choose("").first; // ECMP, the fixed selector
+    REQUIRE(off.span.has_value());
+    CHECK(*off.span == 0); // at most SteadyIterations: no trend check
+    CHECK(off.why == "stateless_policy");
     const auto conga = choose("[lb]\npolicy = \"conga\"\n" + kSr);
     CHECK_FALSE(conga.first.span.has_value());
     CHECK(conga.first.why == "policy_state");
