@@ -52,8 +52,9 @@ struct PolicyInfo
      *  round-robin pointers, a random stream), so what it chooses in one iteration may depend
      *  on earlier ones. false only for a policy whose choice is a function of the frame's
      *  headers and the fabric's configuration (set with WithoutState()): fast mode then does
-     *  not look for a rare iteration recurring with a long period (IterationMemo
-     *  RecurrenceSpan 0, docs/fast-mode.md). A plug-in that says nothing keeps the check. */
+     *  not look for a drift or a rare iteration recurring with a long period (IterationMemo
+     *  SteadyTrendSpan and RecurrenceSpan 0, docs/fast-mode.md). A plug-in that says nothing
+     *  keeps both checks. */
     bool keepsState = true;
 };
 
