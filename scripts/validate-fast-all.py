@@ -3,16 +3,20 @@
 same scenarios at training length, and across policies; write the tables into docs/fast-mode.md
 (between the "validate-fast ... table" markers).
 
-    scripts/validate-fast-all.py [--tables shipped,long,ranking] [--seeds 1,2] [--timeout 600]
+    scripts/validate-fast-all.py [--tables shipped,long,ranking,every] [--seeds 1,2] [--timeout 600]
                                  [--no-doc] [SCENARIO ...]
 
 shipped: every scenarios/**/*.toml and bench/*.toml with a [[jobs]] entry of `iterations` > 1
-(read with tomllib), as shipped, or the SCENARIO arguments. Shipped scenarios run 2 to 10
+(read with tomllib), as shipped, or the SCENARIO arguments (which `every` takes too). Shipped scenarios run 2 to 10
 iterations, mostly too few to replay anything.
 long: the variants in LONG below, the same files run for hundreds of iterations (--set), where
 fast mode replays most of them: the table that says whether replay keeps the results.
-ranking: the scenarios in RANKING, once per policy; the policies ordered by mean iteration time
-in each mode must be the same order (a pair may swap only when packet mode puts them within
+every: every other shipped scenario and bench file (no job of more than one iteration; sweep
+files left out), seed 1 only: fast mode replays a standalone ring's steps there and nothing
+else, so the table also says whether each run's CSV files equal packet mode's byte for byte.
+ranking: the comparisons in RANKING, once per configuration (policy); the configurations
+ordered by the entry's metric (mean iteration time, or CCT for a ring) in each mode must be in
+the same order (a pair may swap only when packet mode puts them within
 the tolerance of each other, which the table says).
 Each (scenario, seed) runs both modes once; a run longer than --timeout seconds is listed as
 timed out. TUSK=path overrides build/bin/tusk. Exit status: 0 every metric of every run within
@@ -25,12 +29,13 @@ import platform
 import re
 import subprocess
 import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = {"shipped": "validate-fast table", "long": "validate-fast long table",
-        "ranking": "validate-fast ranking table"}
+        "ranking": "validate-fast ranking table", "every": "validate-fast every table"}
 
 # Training length: (scenario, what it stands for, --set overrides). Packet mode's time is the
 # bound: each runs in packet mode within a few minutes on one core.
@@ -48,16 +53,56 @@ LONG = [
      ["jobs[0].iterations=40", "stop_time_ms=100000"]),
 ]
 
-# Policy comparisons: (scenario, overrides, policies) ranked by mean iteration time.
+
+def policies(*names):
+    """Configurations that differ in lb.policy alone: (label, --set list) per policy."""
+    return [(n, [f"lb.policy={n}"]) for n in names]
+
+
+# Comparisons: (scenario, overrides, configurations, metric), the configurations ranked by the
+# metric (validate-fast's, of the job or "run"). The first is a job repeated at length; the
+# others are the shipped comparisons whose workload is a standalone ring, the other kind fast
+# mode replays (the rest of the shipped comparisons run the same simulation in both modes: the
+# `every` table).
 RANKING = [
     ("bench/iterations.toml", ["jobs[0].iterations=60", "jobs[0].collectives[0].bytes=4MiB"],
-     ["ecmp", "eecmp", "pinning", "spray", "drill", "flowlet-ar", "letflow", "conweave",
-      "conga", "host-spray", "host-reps", "host-plb", "qp4-rr"]),
+     policies("ecmp", "eecmp", "pinning", "spray", "drill", "flowlet-ar", "letflow", "conweave",
+              "conga", "host-spray", "host-reps", "host-plb", "qp4-rr"), "iteration_mean_us"),
+    # scenarios/lb-compare/run.sh: every policy of its POLICIES on the ring all-reduce.
+    ("scenarios/lb-compare/ring-allreduce.toml", [],
+     policies("ecmp", "eecmp", "qp4-split", "qp4-rr", "pinning", "letflow", "conga", "drill",
+              "ar", "flowlet-ar", "spray", "rr-spray", "host-spray"), "cct_mean_us"),
+    # scenarios/one-slow-cable/run.sh's ring rows: degraded (as shipped) and healthy.
+    ("scenarios/one-slow-cable/ring-allreduce.toml", [],
+     policies("ecmp", "drill", "spray") +
+     [(f"{p}, healthy", [f"lb.policy={p}", "failures=[]"]) for p in ("ecmp", "drill", "spray")],
+     "cct_mean_us"),
+    # scenarios/papers/meta-roce/ring-allreduce.sweep.toml's configurations.
+    ("scenarios/papers/meta-roce/ring-allreduce.toml", [],
+     [(label, [f"lb.policy={p}", f"nic.qps_per_connection={q}", f"nic.qp_scaling={m}",
+               f"nic.qp_message_bytes={b}"])
+      for label, p, q, m, b in [("ecmp", "ecmp", 1, "split", 524288),
+                                ("ecmp-4qp", "ecmp", 4, "split", 524288),
+                                ("eecmp", "eecmp", 1, "split", 524288),
+                                ("eecmp-qp4-rr", "qp4-rr", 4, "round-robin", 524288),
+                                ("eecmp-qp4-rr-64k", "qp4-rr", 4, "round-robin", 65536),
+                                ("eecmp-qp4-split", "qp4-split", 4, "split", 524288)]],
+     "cct_mean_us"),
+    # scenarios/papers/ethereal/allreduce.sweep.toml: four policies, with and without the failure.
+    ("scenarios/papers/ethereal/allreduce.toml", [],
+     policies("ecmp", "host-spray", "host-reps", "ethereal") +
+     [(f"{p}, spine1-leaf1 down", [f"lb.policy={p}",
+                                   'failures=[{ at_us = 100, kind = "link_down", '
+                                   'link = "spine1-leaf1" }]'])
+      for p in ("ecmp", "host-spray", "host-reps", "ethereal")],
+     "cct_mean_us"),
 ]
 ROW = re.compile(r"^(\w+)\s+(\S+)\s+([-\d.]+)\s+([-\d.]+)\s+([-+\d.]+)")
 REPLAYED = re.compile(
     r"iterations replayed (\d+) of (\d+) \((\d+) exact, (\d+) steady, (\d+) sampled\)")
 FALLBACK = re.compile(r"^  simulated because (\w+): (\d+)", re.M)
+FAILED = re.compile(r"the (packet|fast) run failed: (.*)")
+RING = re.compile(r"ring steps replayed (\d+) of (\d+)")
 WALL = re.compile(r"wall time: packet ([\d.]+) s, fast ([\d.]+) s, speedup ([\d.]+)x")
 
 
@@ -76,16 +121,46 @@ def candidates():
     return [p for p in files if repeated_jobs(p)]
 
 
-def run(tusk, scenario, seed, timeout, sets=()):
-    """One validate-fast: (status, rows, replayed, wall) or (status, None, ...) on failure."""
+def is_sweep(path):
+    """Whether the file is a sweep (`[[axis]]` entries), not a scenario."""
+    try:
+        with open(path, "rb") as f:
+            return "axis" in tomllib.load(f)
+    except (tomllib.TOMLDecodeError, OSError):
+        return False
+
+
+def others():
+    """Shipped scenarios and bench files without a job of more than one iteration (no sweeps)."""
+    files = sorted(ROOT.glob("scenarios/**/*.toml")) + sorted(ROOT.glob("bench/*.toml"))
+    return [p for p in files if not is_sweep(p) and not repeated_jobs(p)]
+
+
+def same_files(out_dir):
+    """ "all N equal" or "K of N differ: names": the CSV files of packet/ against fast/."""
+    packet, fast = Path(out_dir) / "packet", Path(out_dir) / "fast"
+    names = sorted({p.name for p in packet.glob("*.csv")} | {p.name for p in fast.glob("*.csv")})
+    if not names:
+        return "-"
+    differ = [n for n in names if not (packet / n).is_file() or not (fast / n).is_file()
+              or (packet / n).read_bytes() != (fast / n).read_bytes()]
+    return f"all {len(names)} equal" if not differ else \
+        f"{len(differ)} of {len(names)} differ: {', '.join(differ)}"
+
+
+def run(tusk, scenario, seed, timeout, sets=(), out_dir=None):
+    """One validate-fast: (status, rows, replayed, wall) or (status, None, ...) on failure;
+    with `out_dir`, both runs' results are written there and (..., same_files) is returned."""
     cmd = [tusk, "validate-fast", str(scenario), "--seed", str(seed), "-q"]
     for kv in sets:
         cmd += ["--set", kv]
+    if out_dir:
+        cmd += ["--out", str(out_dir)]
     try:
         out = subprocess.run(cmd,
                              capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     except subprocess.TimeoutExpired:
-        return "timed out", [], None, None
+        return "timed out", [], None, None, {}
     rows = []
     for line in out.stdout.splitlines():
         m = ROW.match(line)
@@ -99,7 +174,17 @@ def run(tusk, scenario, seed, timeout, sets=()):
     if out.returncode == 1 and "run failed" in out.stderr:
         status = "run failed"
     why = ", ".join(f"{r} {n}" for r, n in FALLBACK.findall(out.stdout))
-    return status, rows, (rep.groups() + (why,)) if rep else None, wall.groups() if wall else None
+    ring = RING.search(out.stdout)
+    extra = {"ring": f"{ring.group(1)} of {ring.group(2)}" if ring else "-",
+             "files": same_files(out_dir) if out_dir else "-"}
+    failed = FAILED.search(out.stderr)
+    if status == "run failed" and failed:
+        status = f"{failed.group(1)} run failed: {failed.group(2)[:60]}"
+        # validate-fast names the first run that failed; equal files say the other failed alike.
+        if extra["files"].startswith("all "):
+            status = f"failed alike ({failed.group(2)[:60]}...)"
+    return (status, rows, (rep.groups() + (why,)) if rep else None,
+            wall.groups() if wall else None, extra)
 
 
 def replayed(rep):
@@ -111,7 +196,7 @@ def table(results):
     lines = ["| scenario | seed | status | replayed (exact / steady / sampled) of iterations | "
              "simulated because | packet s | fast s | speedup | largest difference |",
              "|---|---|---|---|---|---|---|---|---|"]
-    for scenario, seed, (status, rows, rep, wall) in results:
+    for scenario, seed, (status, rows, rep, wall, _) in results:
         worst = max(rows, key=lambda r: abs(r[4])) if rows else None
         lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             scenario.replace("|", "\\|"), seed, status,
@@ -120,6 +205,21 @@ def table(results):
             wall[0] if wall else "-", wall[1] if wall else "-",
             f"{wall[2]}x" if wall else "-",
             f"{worst[0]} {worst[1]}: {worst[4]:+.3f} %" if worst else "-"))
+    return "\n".join(lines)
+
+
+def every_table(results):
+    lines = ["| scenario | status | ring steps replayed | simulated because | packet s | fast s | "
+             "speedup | largest difference | CSV files, fast against packet |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for scenario, (status, rows, rep, wall, extra) in results:
+        worst = max(rows, key=lambda r: abs(r[4])) if rows else None
+        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            scenario, status, extra.get("ring", "-"), (rep[5] or "-") if rep else "-",
+            wall[0] if wall else "-", wall[1] if wall else "-",
+            f"{wall[2]}x" if wall else "-",
+            f"{worst[0]} {worst[1]}: {worst[4]:+.3f} %" if worst else "-",
+            extra.get("files", "-")))
     return "\n".join(lines)
 
 
@@ -132,15 +232,16 @@ def metric(rows, name):
 
 
 def ranking(tusk, seed, timeout, tolerance=0.05):
-    """Per RANKING scenario: one validate-fast per policy; rows and whether the order holds."""
+    """Per RANKING entry: one validate-fast per configuration; rows and whether the order holds."""
     out = []
-    for scenario, sets, policies in RANKING:
+    for scenario, sets, configs, by in RANKING:
         res = {}
-        for p in policies:
-            print(f"validate-fast {scenario} lb.policy={p} seed {seed} ...", file=sys.stderr,
+        policies = [label for label, _ in configs]
+        for label, extra in configs:
+            print(f"validate-fast {scenario} {label} seed {seed} ...", file=sys.stderr,
                   flush=True)
-            res[p] = run(tusk, ROOT / scenario, seed, timeout, list(sets) + [f"lb.policy={p}"])
-        it = {p: metric(r[1], "iteration_mean_us") for p, r in res.items()}
+            res[label] = run(tusk, ROOT / scenario, seed, timeout, list(sets) + extra)
+        it = {p: metric(r[1], by) for p, r in res.items()}
         ok = [p for p in policies if it[p]]
         by_packet = sorted(ok, key=lambda p: it[p][0])
         by_fast = sorted(ok, key=lambda p: it[p][1])
@@ -148,26 +249,30 @@ def ranking(tusk, seed, timeout, tolerance=0.05):
         swaps = [(a, b) for i, a in enumerate(by_packet) for b in by_packet[i + 1:]
                  if it[a][1] > it[b][1]]
         real = [(a, b) for a, b in swaps if it[b][0] > it[a][0] * (1 + tolerance)]
-        out.append((f"{scenario}` seed {seed}, `{' '.join(sets)}", policies, res, it, by_packet,
-                    by_fast, swaps, real))
+        label = f"{scenario}` seed {seed}" + (f", `{' '.join(sets)}`" if sets else "")
+        out.append((label, by, policies, res, it, by_packet, by_fast, swaps, real))
     return out
 
 
 def ranking_table(results):
     lines = []
-    for label, policies, res, it, by_packet, by_fast, swaps, real in results:
-        lines.append(f"`{label}`, by mean iteration time (µs):")
+    for label, by, policies, res, it, by_packet, by_fast, swaps, real in results:
+        lines.append(f"`{label}, by {by} (µs):")
         lines.append("")
-        lines.append("| policy | status | replayed (exact / steady / sampled) of iterations | "
+        lines.append("| configuration | status | replayed (exact / steady / sampled) of iterations, "
+                     "or ring steps replayed | "
                      "simulated because | packet | fast | diff % | rank packet | rank fast | "
                      "largest difference |")
         lines.append("|---|---|---|---|---|---|---|---|---|---|")
         for p in by_packet + [q for q in policies if q not in by_packet]:
-            status, rows, rep, wall = res[p]
+            status, rows, rep, wall, extra = res[p]
             worst = max(rows, key=lambda r: abs(r[4])) if rows else None
             m = it[p]
             lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
-                p, status, replayed(rep), rep[5] if rep else "-",
+                p, status,
+                f"ring steps {extra['ring']}" if extra.get("ring", "-") != "-" and rep
+                and rep[1] == "0" else replayed(rep),
+                rep[5] if rep else "-",
                 f"{m[0]:.3f}" if m else "-", f"{m[1]:.3f}" if m else "-",
                 f"{(m[1] / m[0] - 1) * 100:+.3f}" if m and m[0] else "-",
                 by_packet.index(p) + 1 if p in by_packet else "-",
@@ -206,7 +311,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("scenarios", nargs="*")
     ap.add_argument("--tables", default="shipped,long,ranking",
-                    help="which tables to run and write (shipped, long, ranking)")
+                    help="which tables to run and write (shipped, long, ranking, every)")
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--no-doc", action="store_true", help="print the tables, do not edit the doc")
@@ -214,7 +319,7 @@ def main():
     tables = [t for t in a.tables.split(",") if t]
     bad = [t for t in tables if t not in MARK]
     if bad:
-        ap.error(f"--tables: unknown {', '.join(bad)} (expected shipped, long, ranking)")
+        ap.error(f"--tables: unknown {', '.join(bad)} (expected shipped, long, ranking, every)")
     tusk = os.environ.get("TUSK", str(ROOT / "build/bin/tusk"))
     seeds = [int(x) for x in a.seeds.split(",")]
     ok = True
@@ -245,13 +350,25 @@ def main():
                 results.append((f"{scenario}: {what} (`{' '.join(sets)}`)", seed,
                                 run(tusk, ROOT / scenario, seed, a.timeout, sets)))
         ok &= emit("long", results)
+    if "every" in tables:
+        results = []
+        for s in [Path(x).resolve() for x in a.scenarios] or others():
+            rel = os.path.relpath(s, ROOT)
+            print(f"validate-fast {rel} seed 1 ...", file=sys.stderr, flush=True)
+            with tempfile.TemporaryDirectory(prefix="validate-fast-") as tmp:
+                results.append((rel, run(tusk, s, 1, a.timeout, out_dir=Path(tmp) / "out")))
+        text = every_table(results)
+        print(text)
+        if not a.no_doc:
+            write_block("every", text)
+        ok &= all(r[1][0] == "ok" or r[1][0].startswith("failed alike") for r in results)
     if "ranking" in tables:
         res = []
         for seed in seeds:
             res += ranking(tusk, seed, a.timeout)
         text = ranking_table(res)
         print(text)
-        ok &= all(r[2][p][0] == "ok" for r in res for p in r[1]) and not any(r[7] for r in res)
+        ok &= all(r[3][p][0] == "ok" for r in res for p in r[2]) and not any(r[8] for r in res)
         if not a.no_doc:
             write_block("ranking", text)
     return 0 if ok else 1
