@@ -423,7 +423,7 @@ TEST_CASE("locate paths: a class must stand out among its own tier and not only 
     const auto healthy = TieredRun(obs.links, 3.0, 0.2, {}, 11);
     const PathLocateResult before = LocateFromPaths(obs, healthy, pooledOnly);
     const PathLocateResult h = LocateFromPaths(obs, healthy, {});
-    CAPTURE(before.delayCutUs, h.tierDelayCutUs);
+    CAPTURE(before.delayCutUs, h.delayCutUs);
     // The pooled cut alone names healthy uplinks (what the tier cut is for) ...
     CHECK(before.tierDelayCutUs.empty());
     REQUIRE(before.named >= 1);
