@@ -98,7 +98,18 @@ ExplainEvidence(const EvidenceFacts& f, const LinkIndex& links)
                                           judged ? "\u2265 half" : "< half"));
             if (judged)
             {
-                return done("ar", "ar_steered", false);
+                n["ar_named"] = f.arNamed;
+                n["flows_that_lost"] = f.flowsThatLost;
+                if (f.arNamed > 0 || f.flowsThatLost == 0)
+                {
+                    return done("ar", "ar_steered", false);
+                }
+                // ar.csv sees what the switches steered away from; a link that loses frames
+                // without being slower is not avoided, so its silence says nothing of it.
+                clauses.push_back(fmt::format("ar.csv named no egress, and {} flows lost frames "
+                                              "(a link that loses frames without being slower "
+                                              "is not avoided: ar.csv cannot see it)",
+                                              f.flowsThatLost));
             }
         }
     }

@@ -4,7 +4,10 @@
  *
  * The rule, in order (each step is looked at only when the ones before it did not choose):
  *  1. ar.csv, when it exists, its switches steered (ArHasAdaptiveDecisions) and at least half of
- *     its egresses made enough decisions to be judged (ArJudgedShare >= 0.5);
+ *     its egresses made enough decisions to be judged (ArJudgedShare >= 0.5), unless (since
+ *     2026-12-06) it names no egress while flows lost frames (resends that were neither
+ *     spurious nor still in flight): ar.csv sees only what the switches steered away from, and
+ *     a link that loses frames without being slower is not avoided;
  *  2. paths.csv, when it exists and at least half of its QPs used two or more paths side by side
  *     (PathsComparable): per-path RTTs and losses;
  *  3. paths.csv's losses only, when at least half of the QPs that lost copies (and at least one)
@@ -38,6 +41,11 @@ struct EvidenceFacts
     bool arRead = false;         //!< ar.csv was read (its numbers below are set)
     bool arSteered = false;      //!< ArHasAdaptiveDecisions
     double arJudgedShare = 0;    //!< ArJudgedShare, 0..1
+    /** Step 1 (ar.csv steered and judged): the egresses LocateFromAr named. */
+    uint32_t arNamed = 0;
+    /** Flows that resent frames they lost (retx_packets - spurious_retx - pkts_in_flight > 0,
+     *  flows.csv): whether ar.csv's silence can hide a lossy link. */
+    uint32_t flowsThatLost = 0;
     bool pathsPresent = false;   //!< every run has paths.csv
     bool pathsRead = false;      //!< paths.csv was read (`paths` is set)
     PathEvidenceCounts paths;

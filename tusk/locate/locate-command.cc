@@ -554,10 +554,16 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         facts.arRead = true;
         facts.arSteered = ArHasAdaptiveDecisions(rows);
         facts.arJudgedShare = facts.arSteered ? ArJudgedShare(rows, ArLocateOptions{}) : 0.0;
+        const ArLocateResult r = LocateFromAr(obs, rows, ArLocateOptions{});
+        facts.arNamed = r.named;
+        for (const auto& f : obs.flows)
+        {
+            facts.flowsThatLost +=
+                f.retxPackets > f.spuriousRetx + f.inFlightPackets ? 1u : 0u;
+        }
         v.choice = ExplainEvidence(facts, obs.links);
         if (v.choice.evidence == "ar")
         {
-            const ArLocateResult r = LocateFromAr(obs, rows, ArLocateOptions{});
             v.evidence = "ar";
             for (const auto& s : r.ranking)
             {

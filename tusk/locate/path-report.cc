@@ -63,11 +63,18 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
     out << fmt::format("slow paths: {} (smallest RTT > {:.3f} µs above their QP's common "
                        "level); lossy paths: {}\n",
                        r.slowPaths, r.delayFloorUs, r.lossyPaths);
-    out << fmt::format("delay cut: {:.3f} µs and {:.1f} standard errors (residual sigma {:.3f} "
+    std::string tiers;
+    for (const auto& [t, cut] : r.tierDelayCutUs)
+    {
+        tiers += fmt::format("{}{} {:.3f}", tiers.empty() ? "" : ", ", t, cut);
+    }
+    out << fmt::format("delay cut: {:.3f} µs{} and {:.1f} standard errors (residual sigma {:.3f} "
                        "µs), slow-path count p <= {:.2g}; {} classes every path of their QPs "
                        "crosses: not identifiable from per-path delays\n",
-                       r.delayCutUs, r.zCut, r.residualSigmaUs, r.slowCountAlpha,
-                       r.unidentifiable);
+                       r.delayCutUs,
+                       tiers.empty() ? std::string()
+                                     : " (or its tier's, the larger: " + tiers + ")",
+                       r.zCut, r.residualSigmaUs, r.slowCountAlpha, r.unidentifiable);
     const uint32_t shown = std::min<uint32_t>(r.named, top);
     if (shown == 0)
     {
@@ -136,6 +143,7 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                 {"frame_us", r.frameUs},
                 {"delay_floor_us", r.delayFloorUs},
                 {"delay_cut_us", r.delayCutUs},
+                {"delay_cut_tier_us", r.tierDelayCutUs},
                 {"delay_z_cut", r.zCut},
                 {"residual_sigma_us", r.residualSigmaUs},
                 {"slow_count_p_cut", r.slowCountAlpha},

@@ -1361,6 +1361,55 @@ LocateFromPaths(const Observations& obs,
     }
     const double delayCut = std::max(res.delayFloorUs, ExponentialTailCut(judged));
     res.delayCutUs = delayCut;
+    // The tail cut per tier (since 2026-12-06). Healthy links of different tiers queue by
+    // different amounts: under oblivious spraying in a congested fabric a ToR's uplinks take
+    // the hosts' bursts first and PFC pauses them, so their fitted delays spread over 0-15 µs
+    // while the core links' stay below 2-4 µs (128-host permutation of 2 x 2 MiB per host,
+    // 2026-12-06). One exponential over all of them has the scale of the quiet majority, and
+    // the most queued healthy uplink passed it (named in 12 of 20 runs without a fault). So a
+    // class must also stand out among the classes of its own tiers (the from and to vertex
+    // kinds of each of its links, as the rate estimate compares a link with its peers): the
+    // same exponential tail cut over the identifiable classes of that tier, for every tier
+    // with at least minTierClasses positive delays (fewer give the median no footing). The
+    // larger cut decides, so this only ever names less.
+    std::vector<std::set<std::string>> tiersOf(nc);
+    {
+        const auto& dls = obs.links.Links();
+        std::map<std::string, std::vector<double>> tierDelays;
+        for (size_t c = 0; c < nc; ++c)
+        {
+            for (uint32_t l : inc.classes[c])
+            {
+                tiersOf[c].insert(TierOf(dls[l].from) + "->" + TierOf(dls[l].to));
+            }
+            if (fit.identifiable[c])
+            {
+                for (const auto& t : tiersOf[c])
+                {
+                    tierDelays[t].push_back(xd[c]);
+                }
+            }
+        }
+        for (const auto& [t, v] : tierDelays)
+        {
+            if (Positive(v).size() >= std::max<uint32_t>(1, o.minTierClasses))
+            {
+                res.tierDelayCutUs[t] = ExponentialTailCut(v);
+            }
+        }
+    }
+    auto cutOf = [&](size_t c) {
+        double cut = delayCut;
+        for (const auto& t : tiersOf[c])
+        {
+            const auto it = res.tierDelayCutUs.find(t);
+            if (it != res.tierDelayCutUs.end())
+            {
+                cut = std::max(cut, it->second);
+            }
+        }
+        return cut;
+    };
     res.zCut = judged.empty()
                    ? 0.0
                    : boost::math::quantile(boost::math::complement(
@@ -1542,7 +1591,7 @@ LocateFromPaths(const Observations& obs,
         r.identifiable = fit.identifiable[c];
         r.z = r.identifiable ? zOf(c) : 0.0;
         r.slowP = r.identifiable && xd[c] > 0 ? slowCountP(c) : 1.0;
-        const bool slow = r.identifiable && xd[c] >= delayCut && r.z >= res.zCut &&
+        const bool slow = r.identifiable && xd[c] >= cutOf(c) && r.z >= res.zCut &&
                           r.s.slowFlows >= o.minBadPaths && r.slowP <= res.slowCountAlpha;
         const bool lossy = lc[c].named;
         r.s.named = slow || lossy;
@@ -1554,7 +1603,7 @@ LocateFromPaths(const Observations& obs,
         r.s.score = std::max(xd[c] / res.delayFloorUs, lc[c].rate / o.lossFloor);
         // Confidence: how far the class stands above the delay cut, in [0, 1]; for losses, 1 -
         // the Bonferroni-adjusted p-value of its losses.
-        r.s.confidence = std::min(1.0, xd[c] / delayCut / 2);
+        r.s.confidence = std::min(1.0, xd[c] / cutOf(c) / 2);
         if (lc[c].lost > 0)
         {
             r.s.confidence = std::max(
