@@ -1291,6 +1291,7 @@ FastModeJson(const RunResult& r)
         j["ring_steps"] = f.ringSteps;
         j["ring_steps_replayed"] = f.ringStepsReplayed;
         j["ring_steps_simulated"] = f.ringStepsSimulated;
+        j["ring_first_replayed_step"] = f.ringFirstReplayed;
         j["ring_step_fallbacks"] = ringFallbacks;
     }
     return j;

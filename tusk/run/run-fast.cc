@@ -432,6 +432,7 @@ FastMode::BeforeCollect(Observers& observers, RunResult& result)
         result.fast.ringSteps = r.ringSteps;
         result.fast.ringStepsReplayed = r.ringStepsReplayed;
         result.fast.ringStepsSimulated = r.ringStepsSimulated;
+        result.fast.ringFirstReplayed = r.ringFirstReplayed;
         result.fast.ringFallbacks = r.ringFallbacks;
         result.fast.replayedBytes = r.replayedBytes;
         result.fast.totalBytes = r.totalBytes;

@@ -42,6 +42,9 @@ struct IterationMemoStats
     uint64_t ringSteps = 0;           //!< steps of the ring (2 (n - 1))
     uint64_t ringStepsReplayed = 0;   //!< steps replayed from the pool of simulated steps
     uint64_t ringStepsSimulated = 0;  //!< steps simulated packet by packet
+    /** The first replayed step (every later step but the tail and span refusals is replayed
+     *  too); ringSteps when none was. */
+    uint64_t ringFirstReplayed = 0;
     std::map<std::string, uint64_t> ringFallbacks; //!< reason -> steps simulated for it
 };
 

@@ -12,6 +12,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -31,6 +32,16 @@ RingStepMemo::GetTypeId()
                           "has no later step's traffic beside it; count).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RingStepMemo::m_tailSteps),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("SampleTransfers",
+                          "Each of the pool's two windows holds at least this many transfers: "
+                          "K steps, K the larger of IterationMemo::SampleIterations and "
+                          "ceil(SampleTransfers / (n C)) (count; 0: K steps whatever their "
+                          "size). The replayed steps cycle through one pool, so its transfers "
+                          "are the whole run's FCT distribution, tail included: a pool of a "
+                          "few small steps holds too few of them for a p99.",
+                          UintegerValue(2048),
+                          MakeUintegerAccessor(&RingStepMemo::m_sampleTransfers),
                           MakeUintegerChecker<uint32_t>());
     return tid;
 }
@@ -55,6 +66,12 @@ RingStepMemo::Setup(Ptr<WorkloadExecutor> exec,
     m_steps = steps;
     m_stepBytes = stepBytes;
     m_sampleSteps = sampleSteps;
+    if (sampleSteps > 0 && m_sampleTransfers > 0)
+    {
+        const uint64_t bySize = (m_sampleTransfers + perStep - 1) / perStep;
+        m_sampleSteps = static_cast<uint32_t>(
+            std::max<uint64_t>(sampleSteps, std::min<uint64_t>(bySize, steps)));
+    }
     m_tolerance = tolerance;
     m_confidence = confidence;
     m_span = std::move(span);
@@ -63,6 +80,7 @@ RingStepMemo::Setup(Ptr<WorkloadExecutor> exec,
     m_state.assign(steps, 0);
     m_doneCount.assign(steps, 0);
     m_stats.ringSteps = steps;
+    m_stats.ringFirstReplayed = steps;
     m_stats.totalBytes = stepBytes * steps;
 }
 
@@ -87,6 +105,7 @@ RingStepMemo::DoDispose()
     }
     m_exec = nullptr;
     m_simulated.clear();
+    m_frozenPool.clear();
     Object::DoDispose();
 }
 
@@ -129,6 +148,13 @@ RingStepMemo::Decide(uint32_t k)
     if (!m_sampledWhyNot.empty() || m_sampleSteps == 0)
     {
         return Simulate(k, m_sampledWhyNot.empty() ? "steady_state_not_reached" : m_sampledWhyNot);
+    }
+    if (!m_frozenPool.empty())
+    {
+        // Replay began: every later step is replayed from the same pool. A step simulated
+        // now would run beside replayed ones, which put no frames on the links, in a fabric
+        // lighter than packet mode's, and pooled it would carry that into later replays.
+        return Replay(k, m_frozenLongestPs);
     }
     // The pool: the latest 2K simulated steps among those finished with every earlier step,
     // oldest first (a step finished after a later one waits for it: the pool is a run of the
@@ -183,14 +209,49 @@ RingStepMemo::Decide(uint32_t k)
             return Simulate(k, "retransmission_in_pool");
         }
     }
+    // The replays cycle through this one pool, so its tail is the run's: the two windows'
+    // p99 FCTs (nearest rank) must agree as their means do.
+    double p99[2];
+    for (uint32_t w = 0; w < 2; ++w)
+    {
+        std::vector<uint64_t> fcts;
+        fcts.reserve(m_sampleSteps * m_perStep);
+        for (uint32_t j = w * m_sampleSteps; j < (w + 1) * m_sampleSteps; ++j)
+        {
+            for (const TransferRecord& r : *pool[j]->records)
+            {
+                fcts.push_back(r.recvDonePs - r.startPs);
+            }
+        }
+        const size_t rank = static_cast<size_t>(std::ceil(0.99 * double(fcts.size())));
+        const size_t i = rank == 0 ? 0 : rank - 1;
+        std::nth_element(fcts.begin(), fcts.begin() + i, fcts.end());
+        p99[w] = static_cast<double>(fcts[i]);
+    }
+    if (std::abs(p99[0] - p99[1]) > m_tolerance * std::max(p99[0], p99[1]))
+    {
+        return Simulate(k, "sampled_tail_differs");
+    }
     if (pool.back()->pfcAtEnd != pool.front()->pfcAtEnd)
     {
         return Simulate(k, "pfc_in_memo");
     }
+    // The pool is frozen here: the steps replayed from now on cycle through it.
+    for (const Step* p : pool)
+    {
+        m_frozenPool.push_back(p->records);
+    }
+    m_frozenLongestPs = longest;
+    Replay(k, longest);
+}
+
+void
+RingStepMemo::Replay(uint32_t k, uint64_t longestPs)
+{
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     if (m_span)
     {
-        const std::string why = m_span(now, now + 2 * longest);
+        const std::string why = m_span(now, now + 2 * longestPs);
         if (!why.empty())
         {
             m_latched = why;
@@ -198,13 +259,14 @@ RingStepMemo::Decide(uint32_t k)
         }
     }
     // Cycle through the pool in order: each sample taken as often as the others.
-    const Step& from = *pool[m_replayCount % want];
+    const std::shared_ptr<Records>& from = m_frozenPool[m_replayCount % m_frozenPool.size()];
     ++m_replayCount;
     m_state[k] = 2;
-    m_exec->SetReplay(uint64_t(k) * m_perStep, from.records);
+    m_exec->SetReplay(uint64_t(k) * m_perStep, from);
     ++m_stats.ringStepsReplayed;
     m_stats.replayedBytes += m_stepBytes;
     m_firstReplayPs = std::min(m_firstReplayPs, now);
+    m_stats.ringFirstReplayed = std::min<uint64_t>(m_stats.ringFirstReplayed, k);
 }
 
 void
