@@ -148,6 +148,33 @@ class SingleRunReportTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(run, "report")))  # --out honoured
 
 
+class WithoutFlowRowsTest(unittest.TestCase):
+    def test_report_of_a_run_without_flows_csv_says_the_rows_were_not_written(self):
+        toml = os.path.join(TMP, "tiny-summary.toml")
+        with open(toml, "w") as fh:
+            fh.write(support.TINY_TOML.format(seed=1))
+        run = os.path.join(TMP, "no-rows")
+        support.run_tusk("run", toml, "--set", 'output.flow_rows="summary"', "--out", run, "-q")
+        self.assertFalse(os.path.exists(os.path.join(run, "flows.csv")))
+        self.assertFalse(os.path.exists(os.path.join(run, "waits.csv")))
+        loaded = load.load_run(run)
+        self.assertFalse(loaded.flow_rows_written)
+        self.assertTrue(loaded.flows.empty)
+        self.assertIsNone(loaded.waits)
+        out = os.path.join(TMP, "no-rows-report")
+        support.run_tusk("report", run, "--out", out)
+        with open(os.path.join(out, "report.html"), encoding="utf-8") as fh:
+            html = fh.read()
+        self.assertIn("per-transfer rows", html)
+        self.assertIn("not written", html)
+        # The summary is the manifest's, as for a run with its rows.
+        summary = pd.read_csv(os.path.join(out, "summary.csv"))
+        with open(os.path.join(run, "manifest.json"), encoding="utf-8") as fh:
+            m = json.load(fh)["summary"]
+        self.assertAlmostEqual(summary["slowdown_mean"].iloc[0], m["slowdown_mean"], places=9)
+        self.assertTrue(loaded.flow_rows_written is False and len(loaded.collectives) == 1)
+
+
 class SeedsReportTest(unittest.TestCase):
     def test_confidence_intervals_across_seeds(self):
         root = os.path.join(TMP, "seeds")

@@ -36,6 +36,10 @@ class Run:
     switch_timeseries: pd.DataFrame = None  # the MMU pools over time, with timeseries
     switches: pd.DataFrame = None  # switches.csv: buffer pools and their maxima (newer runs)
     cc_trace: pd.DataFrame = None  # None unless the run traced its CCs ([output] cc_trace)
+    #: False for a run with `[output] flow_rows = "summary"`: no flows.csv nor waits.csv were
+    #: written, `flows` is empty (its columns only) and `waits` None; the manifest's summary
+    #: and collectives.csv are whole.
+    flow_rows_written: bool = True
 
     @property
     def policy(self):
@@ -250,8 +254,13 @@ def load_run(path):
         if not isinstance(manifest.get(key), kind):
             raise ResultsError("%s: key %r: expected a %s, found %r; not a tusk manifest"
                                % (mpath, key, kind.__name__, manifest.get(key)))
-    flows = read_table(os.path.join(path, "flows.csv"), "flows")
-    _check_against_manifest(flows, manifest, os.path.join(path, "flows.csv"))
+    rows_written = flow_rows_written(manifest)
+    if rows_written or os.path.exists(os.path.join(path, "flows.csv")):
+        flows = read_table(os.path.join(path, "flows.csv"), "flows")
+        _check_against_manifest(flows, manifest, os.path.join(path, "flows.csv"))
+        rows_written = True
+    else:
+        flows = pd.DataFrame({c: pd.Series(dtype="float64") for c in UNWRITTEN_FLOW_COLUMNS})
     collectives = read_table(os.path.join(path, "collectives.csv"), "collectives")
     links = read_table(os.path.join(path, "links.csv"), "links")
     def optional(name):
@@ -261,7 +270,21 @@ def load_run(path):
     return Run(path=path, manifest=manifest, flows=flows, collectives=collectives, links=links,
                timeseries=optional("timeseries.csv"), waits=optional("waits.csv"),
                switch_timeseries=optional("switch_timeseries.csv"),
-               switches=optional("switches.csv"), cc_trace=optional("cc_trace.csv"))
+               switches=optional("switches.csv"), cc_trace=optional("cc_trace.csv"),
+               flow_rows_written=rows_written)
+
+
+#: The columns of the empty flows table of a run that wrote no flows.csv (flow_rows_written).
+UNWRITTEN_FLOW_COLUMNS = ("flow_id", "src", "dst", "bytes", "start_us", "finish_us", "fct_us",
+                          "slowdown", "fair_slowdown", "finished", "collective", "step",
+                          "channel", "retx_packets", "ooo_packets")
+
+
+def flow_rows_written(manifest):
+    """False when the run's scenario had `[output] flow_rows = "summary"` (no flows.csv nor
+    waits.csv: docs/results-format.md, "Without the per-transfer rows")."""
+    output = (manifest.get("scenario") or {}).get("output") or {}
+    return output.get("flow_rows", "all") != "summary"
 
 
 def _stack(runs, keys, table):

@@ -222,6 +222,13 @@ def build_html(results, ctx, figs, skipped, per_run, steps, fabric_pages=()):
             ("analysis", "tusk_analysis, pandas %s, matplotlib %s, Python %s" % (
                 pd.__version__, matplotlib.__version__, sys.version.split()[0])),
             ("generated", now)]
+    if not all(r.flow_rows_written for r in runs):
+        # [output] flow_rows = "summary": the summary and collectives.csv are whole, the
+        # figures and tables read from flows.csv and waits.csv are not drawn.
+        meta.insert(meta.index(next(x for x in meta if x[0] == "workload")) + 1,
+                    ("per-transfer rows", "not written ([output] flow_rows = \"summary\"): no "
+                     "flows.csv nor waits.csv; the summary and collectives.csv are whole, the "
+                     "figures of single flows and waits are left out"))
     h.append('<table class="meta">')
     for k, v in meta:
         h.append("<tr><td><b>%s</b></td><td>%s</td></tr>" % (esc(k), esc(v)))

@@ -263,11 +263,22 @@ def step_table(run):
                             "fct_us": float(w["fct_us"]), "slowdown": float(w["slowdown"]),
                             "retx_packets": int(w["retx_packets"]),
                             "ooo_packets": int(w["ooo_packets"])})
+            elif not getattr(run, "flow_rows_written", True):
+                # No flows.csv ([output] flow_rows = "summary"): the step's last-delivered
+                # flow is still named by collectives.csv, its row is not there.
+                slowest = str(c.get("step_slowest_flow", "")).split(";")
+                if step < len(slowest) and slowest[step] not in ("", "nan", "-1"):
+                    row["flow_id"] = int(float(slowest[step]))
             row["policy"] = run.policy
             row["seed"] = run.seed
             rows.append(row)
             prev = end if done else prev
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    if not df.empty:
+        for col in STEP_INT_COLUMNS + ("fct_us", "slowdown"):
+            if col not in df.columns:  # no step had a flow row (no flows.csv)
+                df[col] = math.nan
+    return df
 
 
 STEP_INT_COLUMNS = ("flow_id", "src", "dst", "channel", "retx_packets", "ooo_packets")

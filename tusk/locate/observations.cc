@@ -309,7 +309,18 @@ ReadObservations(const std::string& resultsDir)
     const std::string linksFile = (dir / "links.csv").string();
     if (!fs::exists(flowsFile))
     {
-        throw InputError(flowsFile, 0, "", "no such file (expected a run's results)");
+        // A run with [output] flow_rows = "summary" wrote no flows.csv: say so.
+        std::ifstream in(dir / "manifest.json");
+        const nlohmann::json m = nlohmann::json::parse(in, nullptr, false);
+        const bool summaryOnly = m.is_object() && m.contains("scenario") &&
+                                 m["scenario"].is_object() && m["scenario"].contains("output") &&
+                                 m["scenario"]["output"].is_object() &&
+                                 m["scenario"]["output"].value("flow_rows", "") == "summary";
+        throw InputError(flowsFile, 0, "",
+                         summaryOnly ? "not written: the run had [output] flow_rows = "
+                                       "\"summary\"; tusk locate reads flows.csv's paths "
+                                       "(run it again with flow_rows = \"all\")"
+                                     : "no such file (expected a run's results)");
     }
     if (!fs::exists(linksFile))
     {

@@ -1305,11 +1305,19 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     {
         WriteFileAtomic(dir + "/drops.csv", DropsCsv(r));
     }
+    // [output] flow_rows = "summary": neither flows.csv nor waits.csv (nor their text).
+    const bool flowRows = r.spec.output.flowRows == "all";
     if (!r.streamed.active) // else written while the run ran (RunOptions::streamRows)
     {
-        WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
+        if (flowRows)
+        {
+            WriteFileAtomic(dir + "/flows.csv", FlowsCsv(r));
+        }
         WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(r));
-        WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
+        if (flowRows)
+        {
+            WriteFileAtomic(dir + "/waits.csv", WaitsCsv(r));
+        }
     }
     WriteFileAtomic(dir + "/jobs.csv", JobsCsv(r));
     WriteFileAtomic(dir + "/links.csv", LinksCsv(r));
@@ -1462,8 +1470,11 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
                         {"note", j.note}});
     }
     m["jobs"] = jobs;
-    m["files"] = {"flows.csv", "collectives.csv", "waits.csv", "jobs.csv", "links.csv",
-                  "pfc_events.csv", "switches.csv"};
+    m["files"] = flowRows ? nlohmann::ordered_json{"flows.csv", "collectives.csv", "waits.csv",
+                                                   "jobs.csv", "links.csv", "pfc_events.csv",
+                                                   "switches.csv"}
+                          : nlohmann::ordered_json{"collectives.csv", "jobs.csv", "links.csv",
+                                                   "pfc_events.csv", "switches.csv"};
     if (r.timeSeries.intervalPs > 0)
     {
         m["files"].push_back("timeseries.csv");

@@ -341,16 +341,22 @@ struct RowStream::Part
 RowStream::RowStream(const std::string& dir,
                      size_t parts,
                      std::string policy,
-                     std::vector<uint32_t> nodeIds)
+                     std::vector<uint32_t> nodeIds,
+                     bool flowRows)
     : m_dir(dir),
       m_policy(std::move(policy)),
-      m_nodeIds(std::move(nodeIds))
+      m_nodeIds(std::move(nodeIds)),
+      m_flowRows(flowRows)
 {
     const char* names[3] = {"flows.csv", "collectives.csv", "waits.csv"};
     const std::string headers[3] = {FlowsCsvHeader(!m_nodeIds.empty()), CollectivesCsvHeader(),
                                     WaitsCsvHeader()};
     for (int i = 0; i < 3; ++i)
     {
+        if (!m_flowRows && i != 1)
+        {
+            continue; // [output] flow_rows = "summary": collectives.csv only
+        }
         m_files[i] = std::make_unique<AtomicFile>(dir + "/" + names[i]);
         m_files[i]->Write(headers[i]);
     }
@@ -365,6 +371,10 @@ RowStream::~RowStream() = default;
 void
 RowStream::Write(size_t part, int i, const std::string& text)
 {
+    if (!m_files[i])
+    {
+        return; // a file not written ([output] flow_rows = "summary"; no text is built for it)
+    }
     // Part 0 into the staged file itself, the others into their scratch files.
     if (part == 0)
     {
@@ -400,11 +410,14 @@ RowStream::Add(size_t part,
     m_text.clear();
     for (const FlowRow& f : flows)
     {
-        AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds, &m_cache);
-        if (m_text.size() >= kTextChunk)
+        if (m_flowRows)
         {
-            write(0, m_text);
-            m_text.clear();
+            AppendFlowCsvRow(m_text, f, m_policy, m_nodeIds, &m_cache);
+            if (m_text.size() >= kTextChunk)
+            {
+                write(0, m_text);
+                m_text.clear();
+            }
         }
         SummarizeFlow(s, f,
                       [&p](FlowStat k, double v) { p.values[static_cast<size_t>(k)].Push(v); });
@@ -439,14 +452,17 @@ RowStream::AddShifted(size_t part,
     for (size_t k = 0; k < flows.size(); ++k)
     {
         const FlowRow& f = flows[k];
-        AppendShapedFlowCsvRow(m_text, shapes[k], f.id + idShift, f.startPs + timeShift,
-                               f.finishPs + timeShift,
-                               f.collective < 0 ? f.collective
-                                                : static_cast<int32_t>(f.collective + collectiveShift));
-        if (m_text.size() >= kTextChunk)
+        if (m_flowRows)
         {
-            Write(part, 0, m_text);
-            m_text.clear();
+            AppendShapedFlowCsvRow(
+                m_text, shapes[k], f.id + idShift, f.startPs + timeShift, f.finishPs + timeShift,
+                f.collective < 0 ? f.collective
+                                 : static_cast<int32_t>(f.collective + collectiveShift));
+            if (m_text.size() >= kTextChunk)
+            {
+                Write(part, 0, m_text);
+                m_text.clear();
+            }
         }
         // The values and counters are the repeated row's; its id is not read (a row in
         // violation is never repeated: IterationRows).
@@ -466,6 +482,10 @@ std::vector<FlowCsvRowShape>
 RowStream::Shapes(const std::vector<FlowRow>& flows)
 {
     std::vector<FlowCsvRowShape> shapes;
+    if (!m_flowRows)
+    {
+        return shapes; // no flows.csv: AddShifted reads none
+    }
     shapes.reserve(flows.size());
     for (const FlowRow& f : flows)
     {
@@ -505,6 +525,10 @@ RowStream::AddCollectivesWith(size_t part,
     {
         AddWaits(part, waits, *idOf);
     }
+    else if (!m_flowRows)
+    {
+        m_totals.waits += waits.size(); // no waits.csv: counted, not printed
+    }
     else
     {
         m_totals.waits += waits.size();
@@ -530,6 +554,10 @@ RowStream::AddWaits(size_t part,
                     const std::function<uint64_t(int64_t)>& idOf)
 {
     m_totals.waits += waits.size();
+    if (!m_flowRows)
+    {
+        return; // no waits.csv: counted, not printed
+    }
     m_text.clear();
     for (const WaitRow& w : waits)
     {
@@ -552,7 +580,7 @@ RowStream::Finish(StreamedRows& out)
     {
         for (int i = 0; i < 3; ++i)
         {
-            if (m_parts[k]->files[i])
+            if (m_parts[k]->files[i] && m_files[i])
             {
                 m_parts[k]->files[i]->AppendTo(*m_files[i]);
                 m_parts[k]->files[i].reset();
@@ -561,7 +589,10 @@ RowStream::Finish(StreamedRows& out)
     }
     for (auto& file : m_files)
     {
-        file->Commit();
+        if (file)
+        {
+            file->Commit();
+        }
     }
     out = std::move(m_totals);
     out.active = true;

@@ -97,12 +97,16 @@ class RowStream
      * \param parts jobs + 1: a part per job, the last for the other transfers
      * \param policy flows.csv's and collectives.csv's `policy` column
      * \param nodeIds RunResult::nodeIds (flows.csv's src_node, dst_node)
+     * \param flowRows false ([output] flow_rows = "summary"): flows.csv and waits.csv are
+     *        not written and their rows' text is not built (Shapes returns nothing); the
+     *        summary, the invariants, the counts and collectives.csv are as with them
      * \throws WriteError when a file cannot be created
      */
     RowStream(const std::string& dir,
               size_t parts,
               std::string policy,
-              std::vector<uint32_t> nodeIds);
+              std::vector<uint32_t> nodeIds,
+              bool flowRows = true);
     ~RowStream();
     RowStream(const RowStream&) = delete;
     RowStream& operator=(const RowStream&) = delete;
@@ -172,6 +176,8 @@ class RowStream
      *  (RowTextCache::bySource; off by default): a standalone ring's, whose replayed
      *  transfers repeat a rank's pooled transfers. The bytes are the same either way. */
     void SetSourceCache(bool on) { m_cache.bySource = on; }
+    /** Whether flows.csv and waits.csv are written (the constructor's `flowRows`). */
+    bool FlowRows() const { return m_flowRows; }
     /** \brief The files completed (parts joined in order, synced, renamed) and what the run
      *  keeps of the rows (StreamedRows). \throws WriteError */
     void Finish(StreamedRows& out);
@@ -190,7 +196,9 @@ class RowStream
     std::string m_dir; //!< the staging folder (the staged files and the scratch files)
     std::string m_policy;
     std::vector<uint32_t> m_nodeIds;
-    std::unique_ptr<AtomicFile> m_files[3]; //!< flows, collectives, waits (staged)
+    bool m_flowRows = true; //!< flows.csv and waits.csv written ([output] flow_rows)
+    std::unique_ptr<AtomicFile> m_files[3]; //!< flows, collectives, waits (staged; only
+                                            //!< collectives without m_flowRows)
     std::vector<std::unique_ptr<Part>> m_parts;
     StreamedRows m_totals; //!< the order-free part of the result (counts, integer sums)
     uint64_t m_maxRowsHeld = 0;

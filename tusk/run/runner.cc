@@ -182,7 +182,8 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
             lazy->plans.size() <= kMaxStreamedJobs)
         {
             stream = std::make_unique<RowStream>(options.streamDir, lazy->plans.size() + 1,
-                                                 spec.lb.policy, ImportedNodeIds(spec));
+                                                 spec.lb.policy, ImportedNodeIds(spec),
+                                                 spec.output.flowRows == "all");
         }
         RowSources sources = executorRowSources();
         // Fast mode: a replayed iteration's rows from its memo iteration's, shifted, where its
@@ -204,7 +205,8 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     std::unique_ptr<WholeRows> wholeRows;
     const auto streamWholeRows = [&]() {
         wholeStream = std::make_unique<RowStream>(options.streamDir, 1, spec.lb.policy,
-                                                  ImportedNodeIds(spec));
+                                                  ImportedNodeIds(spec),
+                                                  spec.output.flowRows == "all");
         wholeRows = std::make_unique<WholeRows>(executorRowSources(), observers.Sink(),
                                                 executor.exec->TotalTransfers(), workload.collectives.size(),
                                                 *wholeStream);

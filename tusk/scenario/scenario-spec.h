@@ -358,6 +358,10 @@ struct OutputSection
      *  as the HPCC simulator writes them), "htsim" (htsim_flows.txt: htsim's flow-finish
      *  lines); tool-outputs.h. */
     std::vector<std::string> formats;
+    /** "all" (flows.csv and waits.csv: a row per transfer and per collective step and rank) |
+     *  "summary" (neither file written, nor their rows' text built; the run summary, the
+     *  manifest, collectives.csv, jobs.csv and links.csv the same). */
+    std::string flowRows = "all";
 };
 
 /** [simulator]: the simulation kernel. */

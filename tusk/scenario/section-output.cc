@@ -139,6 +139,31 @@ Rows()
                 }
             },
             [](const S& o) { return nlohmann::json(o.formats); }),
+        Custom<S>(
+            "flow_rows", "string", "",
+            "Which per-transfer rows are written: `\"all\"` writes `flows.csv` (a row per "
+            "transfer) and `waits.csv` (a row per collective step and receiving rank); "
+            "`\"summary\"` writes neither and skips building their text, while the run "
+            "summary (the manifest's flow statistics: slowdown mean, p50, p99, p99.9 and max, "
+            "FCT p99 and max, counters), `collectives.csv` (CCT, per-step ends and slowest "
+            "flows, the critical flow, ranks delayed), `jobs.csv`, `links.csv` and the "
+            "rest are the same values as with `\"all\"`: for a collective at a scale where "
+            "the rows are tens of GB (a ring all-reduce on 8,192 hosts: 134 M transfers, "
+            "23 GB of rows). `formats`' files are still written (from the flow rows, then "
+            "kept in memory to the end). ([results-format.md](results-format.md), \"Without the per-transfer rows\").",
+            [](ScenarioReader& r, const toml::node& n, const std::string& key, S& o) {
+                if (!n.is_string())
+                {
+                    r.Fail(&n, key, "expected \"all\" or \"summary\" (a string)");
+                }
+                o.flowRows = r.Choice(&n, key, {"all", "summary"});
+            },
+            // In the manifest's scenario only when not the default, so that runs without it
+            // keep their manifests.
+            [](const S& o) {
+                return o.flowRows == "all" ? nlohmann::json() : nlohmann::json(o.flowRows);
+            })
+            .Default("`\"all\"`"),
     };
     return rows;
 }

@@ -7,6 +7,7 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ns3
@@ -183,14 +184,18 @@ WorkloadExecutor::FreeRecords(const JobWindow::Range& r)
 {
     // Its messages' PSN owner entries: the oldest of each of its connections' QPs (a
     // connection's messages are posted in order, and the earlier units' are gone).
-    std::set<const Connection*> connections;
+    // In pointer order, each once (as a std::set of them had them, without a node each).
+    std::vector<const Connection*> connections;
+    connections.reserve(r.end.transfer - r.first.transfer);
     for (uint64_t t = r.first.transfer; t < r.end.transfer; ++t)
     {
         if (const Connection* c = m_transferConnection[t])
         {
-            connections.insert(c);
+            connections.push_back(c);
         }
     }
+    std::sort(connections.begin(), connections.end(), std::less<const Connection*>());
+    connections.erase(std::unique(connections.begin(), connections.end()), connections.end());
     for (const Connection* c : connections)
     {
         // ... and their delivered-message history at the responders (late duplicates of a

@@ -110,6 +110,7 @@ WorkloadExecutor::DoDispose()
     m_records.assign(0);
     m_window = nullptr;
     m_finalUnitCb = nullptr;
+    m_connectionIndex.clear();
     m_connections.clear();
     m_allQps.clear();
     m_allPeers.clear();
@@ -267,7 +268,12 @@ WorkloadExecutor::QpsPerHost(const WorkloadSpec& spec,
 WorkloadExecutor::Connection&
 WorkloadExecutor::GetConnection(const TransferSpec& t)
 {
-    Connection& c = m_connections[std::make_tuple(t.src, t.dst, t.qpGroup)];
+    const auto key = std::make_tuple(t.src, t.dst, t.qpGroup);
+    if (const auto it = m_connectionIndex.find(key); it != m_connectionIndex.end())
+    {
+        return *it->second; // the same connection the map holds (its QPs made)
+    }
+    Connection& c = m_connections[key];
     if (c.qps.empty())
     {
         const auto base = static_cast<uint16_t>(m_entropyRng->GetInteger(49152, 65535));
@@ -310,6 +316,10 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
             m_allQps.push_back(qp);
             m_allPeers.push_back(peer);
         }
+    }
+    if (!c.qps.empty())
+    {
+        m_connectionIndex.emplace(key, &c); // a map's element does not move
     }
     return c;
 }

@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -393,6 +394,21 @@ class WorkloadExecutor : public Object
     std::map<uint32_t, uint32_t> m_routeQps;   //!< Routes: QPs created so far, per source host
     Ptr<UniformRandomVariable> m_entropyRng;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Connection> m_connections;
+    /** m_connectionIndex's hash of (src, dst, qpGroup). */
+    struct ConnectionKeyHash
+    {
+        size_t operator()(const std::tuple<uint32_t, uint32_t, uint32_t>& k) const
+        {
+            const uint64_t a = (static_cast<uint64_t>(std::get<0>(k)) << 32) | std::get<1>(k);
+            return std::hash<uint64_t>()((a * 0x9E3779B97F4A7C15ULL) ^ std::get<2>(k));
+        }
+    };
+    /** The connections of m_connections that have their QPs, by (src, dst, qpGroup), hashed:
+     *  GetConnection's lookup for every posted or replayed transfer, without the map's walk
+     *  (at 8,192 hosts a cache miss per level; the map and its order stay for the iterations
+     *  over it). Its pointers stay valid: a map's elements do not move. */
+    std::unordered_map<std::tuple<uint32_t, uint32_t, uint32_t>, Connection*, ConnectionKeyHash>
+        m_connectionIndex;
     PagedArray<const Connection*> m_transferConnection;
     PagedArray<TransferRecord> m_records;
     size_t m_transfers = 0;      //!< transfers in the spec (m_records may be released)
