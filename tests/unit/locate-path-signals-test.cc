@@ -243,6 +243,31 @@ LeafSpine()
     return LinkIndex(l);
 }
 
+/** One sprayed path of QP 1 from host h to host d (kLeaves x kHostsPerLeaf hosts), up leaf
+ *  link `up` and down spine link `down` (link indices): a packet and an RTT sample of rttUs. */
+PathObservation
+SprayedPath(const LinkIndex& links, uint32_t h, uint32_t up, uint32_t down, uint32_t d,
+            double rttUs, uint32_t run = 0)
+{
+    const uint32_t hosts = kLeaves * kHostsPerLeaf;
+    PathObservation p;
+    p.run = run;
+    p.src = h;
+    p.dst = d;
+    p.qpn = 1;
+    p.packets = 1;
+    p.rttSamples = 1;
+    p.rttMinUs = rttUs;
+    p.rttMedianUs = rttUs;
+    FlowPath fp;
+    fp.hops = links.Walk(std::to_string(h) + ">" + std::to_string(up) + ">" +
+                             std::to_string(down) + ">" + std::to_string(hosts + d),
+                         "host" + std::to_string(h), "host" + std::to_string(d));
+    fp.packets = 1;
+    p.paths.push_back(fp);
+    return p;
+}
+
 /**
  * Four runs of oblivious spraying over LeafSpine(): host h's one QP sends to a host one leaf
  * on (even h) or two (odd h), 128 entropy values over each spine per run (a fresh entropy per packet). Each
@@ -272,23 +297,9 @@ SprayedRuns(const LinkIndex& links, double faultUs, uint32_t seed)
                 const uint32_t down = 2 * hosts + kLeaves * kSpines + kSpines * fd + s;
                 for (uint32_t e = 0; e < kRowsPerSpine; ++e)
                 {
-                    PathObservation p;
-                    p.run = run;
-                    p.src = h;
-                    p.dst = d;
-                    p.qpn = 1;
-                    p.packets = 1;
-                    p.rttSamples = 1;
-                    p.rttMinUs = 10 + common + queueing(rng) + (fs == 0 && s == 3 ? faultUs : 0);
-                    p.rttMedianUs = p.rttMinUs;
-                    FlowPath fp;
-                    fp.hops = links.Walk(std::to_string(h) + ">" + std::to_string(up) + ">" +
-                                             std::to_string(down) + ">" +
-                                             std::to_string(hosts + d),
-                                         "host" + std::to_string(h), "host" + std::to_string(d));
-                    fp.packets = 1;
-                    p.paths.push_back(fp);
-                    rows.push_back(p);
+                    rows.push_back(SprayedPath(
+                        links, h, up, down, d,
+                        10 + common + queueing(rng) + (fs == 0 && s == 3 ? faultUs : 0), run));
                 }
             }
         }
@@ -380,22 +391,8 @@ TieredRun(const LinkIndex& links, double upMeanUs, double downMeanUs,
             const uint32_t downLink = 2 * hosts + kLeaves * kSpines + kSpines * fd + s;
             for (uint32_t e = 0; e < kRowsPerSpine; ++e)
             {
-                PathObservation p;
-                p.src = h;
-                p.dst = d;
-                p.qpn = 1;
-                p.packets = 1;
-                p.rttSamples = 1;
-                p.rttMinUs = 10 + linkUs[upLink] + linkUs[downLink] + jitter(rng);
-                p.rttMedianUs = p.rttMinUs;
-                FlowPath fp;
-                fp.hops = links.Walk(std::to_string(h) + ">" + std::to_string(upLink) + ">" +
-                                         std::to_string(downLink) + ">" +
-                                         std::to_string(hosts + d),
-                                     "host" + std::to_string(h), "host" + std::to_string(d));
-                fp.packets = 1;
-                p.paths.push_back(fp);
-                rows.push_back(p);
+                rows.push_back(SprayedPath(links, h, upLink, downLink, d,
+                                           10 + linkUs[upLink] + linkUs[downLink] + jitter(rng)));
             }
         }
     }
