@@ -56,6 +56,8 @@ Ring(const std::string& mode)
     s.workload.bytes = 4 << 20;
     s.workload.channels = 1;
     s.simulator.mode = mode;
+    // 16 transfers a step: a pool of K = 4 steps a window, so that fast mode replays some.
+    s.ns3Defaults["ns3::RingStepMemo::SampleTransfers"] = "0";
     return s;
 }
 
