@@ -243,6 +243,20 @@ LeafSpine()
     return LinkIndex(l);
 }
 
+/** The link index of leaf f's uplink to spine s, and of spine s's downlink to leaf f, in
+ *  LeafSpine(): the host links first (2 per host), then the uplinks, then the downlinks. */
+uint32_t
+UpLink(uint32_t f, uint32_t s)
+{
+    return 2 * kLeaves * kHostsPerLeaf + kSpines * f + s;
+}
+
+uint32_t
+DownLink(uint32_t f, uint32_t s)
+{
+    return 2 * kLeaves * kHostsPerLeaf + kLeaves * kSpines + kSpines * f + s;
+}
+
 /** One sprayed path of QP 1 from host h to host d (kLeaves x kHostsPerLeaf hosts), up leaf
  *  link `up` and down spine link `down` (link indices): a packet and an RTT sample of rttUs. */
 PathObservation
@@ -293,8 +307,7 @@ SprayedRuns(const LinkIndex& links, double faultUs, uint32_t seed)
             const double common = offset(rng);
             for (uint32_t s = 0; s < kSpines; ++s)
             {
-                const uint32_t up = 2 * hosts + kSpines * fs + s;
-                const uint32_t down = 2 * hosts + kLeaves * kSpines + kSpines * fd + s;
+                const uint32_t up = UpLink(fs, s), down = DownLink(fd, s);
                 for (uint32_t e = 0; e < kRowsPerSpine; ++e)
                 {
                     rows.push_back(SprayedPath(
@@ -387,8 +400,7 @@ TieredRun(const LinkIndex& links, double upMeanUs, double downMeanUs,
         const uint32_t fs = h / kHostsPerLeaf, fd = d / kHostsPerLeaf;
         for (uint32_t s = 0; s < kSpines; ++s)
         {
-            const uint32_t upLink = 2 * hosts + kSpines * fs + s;
-            const uint32_t downLink = 2 * hosts + kLeaves * kSpines + kSpines * fd + s;
+            const uint32_t upLink = UpLink(fs, s), downLink = DownLink(fd, s);
             for (uint32_t e = 0; e < kRowsPerSpine; ++e)
             {
                 rows.push_back(SprayedPath(links, h, upLink, downLink, d,
