@@ -282,6 +282,32 @@ SprayedPath(const LinkIndex& links, uint32_t h, uint32_t up, uint32_t down, uint
     return p;
 }
 
+/** One run of the sprayed permutation over LeafSpine(), appended to `rows`: host h's QP sends
+ *  to the host one leaf on (even h) or two (odd h), kRowsPerSpine rows over each spine, in
+ *  host, spine, row order; a row's smallest RTT is rtt(source leaf, spine, whether it is its
+ *  QP's first row, uplink, downlink), µs. */
+template <class Rtt>
+void
+SprayPermutation(const LinkIndex& links, uint32_t run, std::vector<PathObservation>& rows,
+                 Rtt&& rtt)
+{
+    const uint32_t hosts = kLeaves * kHostsPerLeaf;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        const uint32_t d = (h + kHostsPerLeaf * (1 + h % kHostsPerLeaf)) % hosts;
+        const uint32_t fs = h / kHostsPerLeaf, fd = d / kHostsPerLeaf;
+        for (uint32_t s = 0; s < kSpines; ++s)
+        {
+            const uint32_t up = UpLink(fs, s), down = DownLink(fd, s);
+            for (uint32_t e = 0; e < kRowsPerSpine; ++e)
+            {
+                rows.push_back(SprayedPath(links, h, up, down, d,
+                                           rtt(fs, s, s == 0 && e == 0, up, down), run));
+            }
+        }
+    }
+}
+
 /**
  * Four runs of oblivious spraying over LeafSpine(): host h's one QP sends to a host one leaf
  * on (even h) or two (odd h), 128 entropy values over each spine per run (a fresh entropy per packet). Each
@@ -296,26 +322,15 @@ SprayedRuns(const LinkIndex& links, double faultUs, uint32_t seed)
     std::mt19937 rng(seed);
     std::normal_distribution<double> queueing(0.0, 0.3);
     std::uniform_real_distribution<double> offset(0.0, 3.0);
-    const uint32_t hosts = kLeaves * kHostsPerLeaf;
     std::vector<PathObservation> rows;
     for (uint32_t run = 0; run < 4; ++run)
     {
-        for (uint32_t h = 0; h < hosts; ++h)
-        {
-            const uint32_t d = (h + kHostsPerLeaf * (1 + h % kHostsPerLeaf)) % hosts;
-            const uint32_t fs = h / kHostsPerLeaf, fd = d / kHostsPerLeaf;
-            const double common = offset(rng);
-            for (uint32_t s = 0; s < kSpines; ++s)
-            {
-                const uint32_t up = UpLink(fs, s), down = DownLink(fd, s);
-                for (uint32_t e = 0; e < kRowsPerSpine; ++e)
-                {
-                    rows.push_back(SprayedPath(
-                        links, h, up, down, d,
-                        10 + common + queueing(rng) + (fs == 0 && s == 3 ? faultUs : 0), run));
-                }
-            }
-        }
+        double common = 0;
+        SprayPermutation(links, run, rows, [&](uint32_t fs, uint32_t s, bool firstOfQp, uint32_t,
+                                               uint32_t) {
+            common = firstOfQp ? offset(rng) : common; // drawn once per QP, before its rows
+            return 10 + common + queueing(rng) + (fs == 0 && s == 3 ? faultUs : 0);
+        });
     }
     return rows;
 }
@@ -392,22 +407,10 @@ TieredRun(const LinkIndex& links, double upMeanUs, double downMeanUs,
         const auto it = extra.find(dl.Name());
         linkUs[l] += it == extra.end() ? 0.0 : it->second;
     }
-    const uint32_t hosts = kLeaves * kHostsPerLeaf;
     std::vector<PathObservation> rows;
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        const uint32_t d = (h + kHostsPerLeaf * (1 + h % kHostsPerLeaf)) % hosts;
-        const uint32_t fs = h / kHostsPerLeaf, fd = d / kHostsPerLeaf;
-        for (uint32_t s = 0; s < kSpines; ++s)
-        {
-            const uint32_t upLink = UpLink(fs, s), downLink = DownLink(fd, s);
-            for (uint32_t e = 0; e < kRowsPerSpine; ++e)
-            {
-                rows.push_back(SprayedPath(links, h, upLink, downLink, d,
-                                           10 + linkUs[upLink] + linkUs[downLink] + jitter(rng)));
-            }
-        }
-    }
+    SprayPermutation(links, 0, rows, [&](uint32_t, uint32_t, bool, uint32_t up, uint32_t down) {
+        return 10 + linkUs[up] + linkUs[down] + jitter(rng);
+    });
     return rows;
 }
 
