@@ -1,5 +1,6 @@
 #include "iteration-rules.h"
 
+#include <boost/math/distributions/binomial.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
 #include <algorithm>
@@ -38,6 +39,39 @@ MeanConfidenceHalfWidth(const std::vector<double>& samples, double confidence)
     const boost::math::students_t dist(static_cast<double>(n - 1));
     const double t = boost::math::quantile(boost::math::complement(dist, (1 - confidence) / 2));
     return t * sd / std::sqrt(static_cast<double>(n));
+}
+
+QuantileInterval
+QuantileWithInterval(std::vector<double>& values, double q, double confidence)
+{
+    QuantileInterval r;
+    const size_t n = values.size();
+    if (n == 0)
+    {
+        r.estimate = r.lower = r.upper = std::numeric_limits<double>::quiet_NaN();
+        return r;
+    }
+    // Ranks are 1-based: x_(i) is values[i - 1] once ordered.
+    auto at = [&values](size_t rank) {
+        std::nth_element(values.begin(), values.begin() + (rank - 1), values.end());
+        return values[rank - 1];
+    };
+    const size_t est = std::clamp<size_t>(
+        static_cast<size_t>(std::ceil(q * static_cast<double>(n))), 1, n);
+    const boost::math::binomial dist(static_cast<double>(n), q);
+    // x_(l) <= the true quantile when more than l - 1 values are at or below it, x_(u) >= it
+    // when fewer than u are: l - 1 the largest count whose CDF is at most (1 - confidence) / 2
+    // (Boost rounds a lower quantile down), u - 1 the smallest whose CDF is at least
+    // (1 + confidence) / 2 (an upper one up).
+    const double a = (1 - confidence) / 2;
+    const double lo = boost::math::quantile(dist, a) + 1;
+    const double hi = boost::math::quantile(boost::math::complement(dist, a)) + 1;
+    const size_t l = static_cast<size_t>(std::clamp(lo, 1.0, static_cast<double>(n)));
+    const size_t u = static_cast<size_t>(std::clamp(hi, 1.0, static_cast<double>(n)));
+    r.estimate = at(est);
+    r.lower = at(l);
+    r.upper = at(u);
+    return r;
 }
 
 SampledVerdict

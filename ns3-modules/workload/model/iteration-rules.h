@@ -53,6 +53,29 @@ enum class SampledVerdict
 SampledVerdict JudgePool(const std::vector<PoolIteration>& pool, uint32_t w, double tolerance,
                          double confidence);
 
+/** A quantile of a sample and its distribution-free confidence interval (the sample's unit). */
+struct QuantileInterval
+{
+    double estimate = 0; //!< the nearest-rank quantile, x_(ceil(q n))
+    double lower = 0;    //!< x_(l)
+    double upper = 0;    //!< x_(u)
+};
+
+/**
+ * The q-quantile of `values` by nearest rank and its confidence interval from order statistics:
+ * the number X of values at or below the true quantile is Binomial(n, q), so with l - 1 the
+ * largest count whose CDF is at most (1 - confidence) / 2 and u - 1 the smallest whose CDF is
+ * at least (1 + confidence) / 2 (both clamped to [1, n]), [x_(l), x_(u)] covers the true
+ * q-quantile with probability P(l <= X <= u - 1), at least `confidence`,
+ * whatever the distribution (Hahn and Meeker, Statistical Intervals, 1991, section 5.2; Boost
+ * Math's binomial quantiles). When u - 1 would be n or more, the interval ends at the largest
+ * value, and its coverage is below `confidence` (a sample too small for a p99's upper bound).
+ * \param values reordered (nth_element); empty: all fields NaN
+ * \param q in (0, 1), e.g. 0.99
+ * \param confidence in (0, 1), e.g. 0.95
+ */
+QuantileInterval QuantileWithInterval(std::vector<double>& values, double q, double confidence);
+
 /** Iterations `a` (length `lenA`, ps) and `b` agree within `tol`: their lengths and every
  *  transfer's FCT (recvDonePs - startPs), position by position. Different sizes: false. */
 bool SameIteration(double lenA, const std::vector<TransferRecord>& a, double lenB,

@@ -210,27 +210,35 @@ RingStepMemo::Decide(uint32_t k)
         }
     }
     // The replays cycle through this one pool, so its tail is the run's: the two windows'
-    // p99 FCTs (nearest rank) must agree as their means do.
-    double p99[2];
+    // p99 FCTs (nearest rank) must agree as their means do, and the pool must pin its p99 as
+    // it pins its means (its order-statistic interval at the same confidence).
+    std::vector<double> fcts[2];
     for (uint32_t w = 0; w < 2; ++w)
     {
-        std::vector<uint64_t> fcts;
-        fcts.reserve(m_sampleSteps * m_perStep);
+        fcts[w].reserve(m_sampleSteps * m_perStep);
         for (uint32_t j = w * m_sampleSteps; j < (w + 1) * m_sampleSteps; ++j)
         {
             for (const TransferRecord& r : *pool[j]->records)
             {
-                fcts.push_back(r.recvDonePs - r.startPs);
+                fcts[w].push_back(static_cast<double>(r.recvDonePs - r.startPs));
             }
         }
-        const size_t rank = static_cast<size_t>(std::ceil(0.99 * double(fcts.size())));
-        const size_t i = rank == 0 ? 0 : rank - 1;
-        std::nth_element(fcts.begin(), fcts.begin() + i, fcts.end());
-        p99[w] = static_cast<double>(fcts[i]);
     }
-    if (std::abs(p99[0] - p99[1]) > m_tolerance * std::max(p99[0], p99[1]))
+    const double p99a = QuantileWithInterval(fcts[0], 0.99, 0.5).estimate;
+    const double p99b = QuantileWithInterval(fcts[1], 0.99, 0.5).estimate;
+    if (!CloseWithin(p99a, p99b, m_tolerance))
     {
         return Simulate(k, "sampled_tail_differs");
+    }
+    if (m_confidence > 0)
+    {
+        fcts[0].insert(fcts[0].end(), fcts[1].begin(), fcts[1].end());
+        const QuantileInterval p99 = QuantileWithInterval(fcts[0], 0.99, m_confidence);
+        if (std::max(p99.upper - p99.estimate, p99.estimate - p99.lower) >
+            m_tolerance * p99.estimate)
+        {
+            return Simulate(k, "sampled_tail_uncertain");
+        }
     }
     if (pool.back()->pfcAtEnd != pool.front()->pfcAtEnd)
     {

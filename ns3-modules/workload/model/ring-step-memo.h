@@ -25,7 +25,9 @@
  * judged alone). Before that, a step is simulated, with the reason counted (IterationMemoStats::ringFallbacks), when: a
  * refusal was set for the run (e.g. "time_series"); the pool is not full ("sample_pool_filling"),
  * its windows disagree ("steady_state_not_reached") or it does not pin its means
- * ("sampled_mean_uncertain"); the sampled rule is refused for the run
+ * ("sampled_mean_uncertain"); the two windows' p99 FCTs differ ("sampled_tail_differs") or
+ * the pool does not pin its p99 (its order-statistic interval at the same confidence wider
+ * than the tolerance: "sampled_tail_uncertain", QuantileWithInterval); the sampled rule is refused for the run
  * (SetSampledWhyNot, e.g. "sampled_random_loss"); a pooled step saw a PFC pause
  * ("pfc_in_memo") or a pooled transfer was resent or had frames in flight when it finished
  * ("retransmission_in_pool": its record is not final then); it is one of the ring's last TailSteps steps ("ring_tail": the last step
