@@ -75,6 +75,10 @@ struct RowSources
  * with the rows of [first, last) after the rows before those. A caller that builds rows a
  * range at a time into the same vector (WholeRows) passes its size, so the rows' path lists
  * are not allocated for every row again.
+ *
+ * `paths` false: the rows' path lists (FlowRow::paths) are left empty, not decoded from the
+ * records (the summary and collectives.csv's step columns do not read them; FillFlowPaths
+ * fills a row's later, while its record's lists are held).
  */
 void AppendFlowRows(const RowSources& src,
                     uint64_t first,
@@ -82,7 +86,12 @@ void AppendFlowRows(const RowSources& src,
                     std::vector<FlowRow>& rows,
                     uint64_t& lastCompletion,
                     bool keepRecords = false,
-                    size_t reuse = 0);
+                    size_t reuse = 0,
+                    bool paths = true);
+
+/** \brief `row`'s path list (FlowRow::paths), the row of transfer `t` built by AppendFlowRows
+ *  with `paths` false: decoded from t's record, whose lists must still be held (keepRecords). */
+void FillFlowPaths(const RowSources& src, uint32_t t, FlowRow& row);
 
 /**
  * The collective-aware ideals of the last few calls of ApplyFairShare, keyed by their whole
@@ -279,6 +288,7 @@ class WholeRows
     uint64_t m_next = 0;
     uint64_t m_lastCompletion = 0;
     std::map<int64_t, FlowRow> m_candidates; //!< rows that may be a critical flow, by id
+    std::vector<int64_t> m_candidateIds;     //!< scratch: the candidates' ids, sorted
     std::vector<FlowRow> m_chunk;            //!< scratch
     std::vector<CollectiveFlow> m_slim;      //!< scratch
     /** The collective-aware ideals of the latest ranges: a ring whose bytes split evenly over
