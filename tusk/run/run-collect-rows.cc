@@ -47,12 +47,11 @@ uint64_t
 RowSources::IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes) const
 {
     const auto key = std::make_pair(static_cast<uint64_t>(src) << 32 | dst, bytes);
-    auto it = ideals->find(key);
-    if (it == ideals->end())
+    if (const uint64_t* found = ideals->Find(key))
     {
-        it = ideals->emplace(key, built.fabric.IdealFctPs(src, dst, bytes, DataFraming())).first;
+        return *found;
     }
-    return it->second;
+    return ideals->Insert(key, built.fabric.IdealFctPs(src, dst, bytes, DataFraming()));
 }
 
 namespace

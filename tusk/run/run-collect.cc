@@ -26,6 +26,8 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace tusk
@@ -343,12 +345,12 @@ WholeRows::Add(uint64_t last, bool releaseTimes)
     m_collectives.ForEachCandidate([&](int64_t t) { candidates.push_back(t); });
     std::sort(candidates.begin(), candidates.end());
     candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-    for (auto it = m_candidates.begin(); it != m_candidates.end();)
-    {
-        it = std::binary_search(candidates.begin(), candidates.end(), it->first)
-                 ? std::next(it)
-                 : m_candidates.erase(it);
-    }
+    m_candidates.erase(std::remove_if(m_candidates.begin(), m_candidates.end(),
+                                      [&](const std::pair<int64_t, std::unique_ptr<FlowRow>>& c) {
+                                          return !std::binary_search(candidates.begin(),
+                                                                     candidates.end(), c.first);
+                                      }),
+                       m_candidates.end());
     for (auto it = std::lower_bound(candidates.begin(), candidates.end(),
                                     static_cast<int64_t>(first));
          it != candidates.end() && *it < static_cast<int64_t>(last); ++it)
@@ -358,7 +360,8 @@ WholeRows::Add(uint64_t last, bool releaseTimes)
         {
             FillFlowPaths(m_src, static_cast<uint32_t>(*it), row);
         }
-        m_candidates.emplace(*it, std::move(row));
+        // Its id is above every kept one's (earlier ranges): the list stays sorted.
+        m_candidates.emplace_back(*it, std::make_unique<FlowRow>(std::move(row)));
     }
     if (!paths)
     {
@@ -395,7 +398,17 @@ WholeRows::Finish(StreamedRows& out)
     std::vector<CollectiveFlow>().swap(m_slim);
     const std::vector<CollectiveRow> collectives = m_collectives.Finish();
     m_stream.AddCollectives(0, collectives, {}, [&](int64_t t) -> const FlowRow& {
-        return m_candidates.at(t);
+        const auto at = std::lower_bound(
+            m_candidates.begin(), m_candidates.end(), t,
+            [](const std::pair<int64_t, std::unique_ptr<FlowRow>>& c, int64_t id) {
+                return c.first < id;
+            });
+        if (at == m_candidates.end() || at->first != t)
+        {
+            throw std::out_of_range("WholeRows: no kept row for critical flow " +
+                                    std::to_string(t));
+        }
+        return *at->second;
     });
     m_candidates.clear();
     m_src.executor.exec->ReleaseRecords();

@@ -110,7 +110,7 @@ WorkloadExecutor::DoDispose()
     m_records.assign(0);
     m_window = nullptr;
     m_finalUnitCb = nullptr;
-    m_connectionIndex.clear();
+    m_connectionIndex.Clear();
     m_connections.clear();
     m_allQps.clear();
     m_allPeers.clear();
@@ -277,9 +277,9 @@ WorkloadExecutor::Connection&
 WorkloadExecutor::GetConnection(const TransferSpec& t)
 {
     const auto key = std::make_tuple(t.src, t.dst, t.qpGroup);
-    if (const auto it = m_connectionIndex.find(key); it != m_connectionIndex.end())
+    if (Connection* const* found = m_connectionIndex.Find(key))
     {
-        return *it->second; // the same connection the map holds (its QPs made)
+        return **found; // the same connection the map holds (its QPs made)
     }
     Connection& c = m_connections[key];
     if (c.qps.empty())
@@ -327,7 +327,7 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
     }
     if (!c.qps.empty())
     {
-        m_connectionIndex.emplace(key, &c); // a map's element does not move
+        m_connectionIndex.Insert(key, &c); // a map's element does not move
     }
     return c;
 }
