@@ -116,7 +116,7 @@ if ir:
 else:
     user, sys_s, rss_kb, wall = open(sys.argv[5]).read().split()
     cpu = float(user) + float(sys_s)
-    print(f"| {name} | {m['transfers']} | {replayed} | {wall} | {cpu:.1f} | {replayed / cpu:.0f} | "
+    print(f"| {name} | {m['transfers']} | {replayed} | {wall} | {cpu:.1f} | {m['transfers'] / cpu:.0f} | "
           f"{int(rss_kb) / 1024:.0f} | {m['summary']['cct_us']} |")
 PY
 }
@@ -170,7 +170,7 @@ if [ "$which" = ring-128 ] || [ "$which" = ring-8192 ]; then
     echo "| case | transfers | replayed transfers | instructions (whole run) | RunReplayBatch inclusive | of it per replayed transfer |"
     echo "|---|---|---|---|---|---|"
   else
-    echo "| case | transfers | replayed transfers | wall s | CPU s (process) | replayed transfers / CPU s | peak RSS MB | CCT µs |"
+    echo "| case | transfers | replayed transfers | wall s | CPU s (process) | transfers / CPU s (whole run) | peak RSS MB | CCT µs |"
     echo "|---|---|---|---|---|---|---|---|"
   fi
   ring_case "$which" "$@"
