@@ -7,8 +7,14 @@
 #   setup:          setup time of a one-switch star of 1k..16k hosts (bench/star-setup.toml)
 #   iterations:     setup time and peak RSS of a ring all-reduce job of 10, 100, 300 and 1,000
 #                   iterations (bench/iterations.toml), each run to the end
+#   ring-128:       fast mode's ring step replay: a 64 MiB ring all-reduce on the 128-host fat
+#                   tree, flow_rows = "summary" (bench/ring-128.toml): CPU s, peak RSS and
+#                   replayed transfers; with --callgrind, instructions per replayed transfer
+#   ring-8192:      the 1 GiB ring all-reduce on the 8,192-host fat tree in fast mode, to the end
+#                   (bench/ring-8192.toml: 134 M transfers, 15 to 25 min, about 0.5 GB)
 # Usage: bench/run.sh [CASE|all] [--callgrind] [--set key=value ...]
-#   all = perm-128 and perm-1024 (the 8,192-host cases take minutes and GBs: name them).
+#   all = perm-128 and perm-1024 (the 8,192-host cases take minutes and GBs: name them; the
+#   ring cases are named too).
 #   --callgrind: run the case under valgrind's callgrind, counting instructions inside
 #   ns3::Simulator::Run only (--toggle-collect; setup and result writing excluded), and print
 #   instructions and events per packet-hop. Instruction counts do not depend on machine load.
@@ -70,6 +76,51 @@ print(f"| {name} | {m['hosts']} | {m['transfers']} | {wall:.2f} | {cpu:.2f} | {s
 PY
 }
 
+# A standalone ring in fast mode (bench/NAME.toml), run to the end: its replayed transfers
+# (the manifest's fast_mode.ring_steps_replayed x hosts x channels of one step) and, under
+# --callgrind, the whole run's instructions and RunReplayBatch's (inclusive: the replayed
+# transfers' starts, deliveries and acknowledgements, the triggers they fire and the rows of
+# the steps that retire then) per replayed transfer (at 128 hosts the simulated steps are
+# most of the run); else CPU s (user + system), peak RSS and the CCT.
+ring_case() {
+  local name=$1
+  shift
+  local out=build/bench/$name
+  if [ "$callgrind" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "bench: --callgrind needs valgrind" >&2; exit 2; }
+    valgrind --tool=callgrind --callgrind-out-file=build/bench-$name.callgrind \
+      --log-file=build/bench-$name.valgrind \
+      "$TUSK" run --quiet "bench/$name.toml" --out "$out" "$@" >/dev/null
+    local ir replay
+    ir=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' build/bench-$name.valgrind)
+    # The replay's own share: RunReplayBatch inclusive (every replayed transfer's start,
+    # delivery and acknowledgement, the triggers they fire and the rows of the steps retired).
+    replay=$(callgrind_annotate --inclusive=yes --threshold=100 build/bench-$name.callgrind |
+      sed -n 's/^ *\([0-9,]*\) .*WorkloadExecutor::RunReplayBatch(unsigned int) \[.*/\1/p' |
+      head -1 | tr -d ,)
+    ir="$ir ${replay:-0}"
+  else
+    /usr/bin/time -f "%U %S %M %e" -o build/bench-$name.time \
+      "$TUSK" run --quiet "bench/$name.toml" --out "$out" "$@" >/dev/null
+    local ir="0 0"
+  fi
+  /usr/bin/python3 - "$name" "$out/manifest.json" $ir build/bench-$name.time <<'PY'
+import json, sys
+name, m = sys.argv[1], json.load(open(sys.argv[2]))
+ir, replay = int(sys.argv[3]), int(sys.argv[4])
+f = m["fast_mode"]
+per_step = m["transfers"] // f["ring_steps"]
+replayed = f["ring_steps_replayed"] * per_step
+if ir:
+    print(f"| {name} | {m['transfers']} | {replayed} | {ir} | {replay} | {replay / replayed:.0f} |")
+else:
+    user, sys_s, rss_kb, wall = open(sys.argv[5]).read().split()
+    cpu = float(user) + float(sys_s)
+    print(f"| {name} | {m['transfers']} | {replayed} | {wall} | {cpu:.1f} | {m['transfers'] / cpu:.0f} | "
+          f"{int(rss_kb) / 1024:.0f} | {m['summary']['cct_us']} |")
+PY
+}
+
 # Setup time (topology, forwarding tables, NICs, QPs: the manifest's setup_time_s) against
 # fabric size; CPU s is the whole process's user + system time (less load-dependent).
 setup_table() {
@@ -114,6 +165,17 @@ PY
 }
 
 mkdir -p build/bench
+if [ "$which" = ring-128 ] || [ "$which" = ring-8192 ]; then
+  if [ "$callgrind" = 1 ]; then
+    echo "| case | transfers | replayed transfers | instructions (whole run) | RunReplayBatch inclusive | of it per replayed transfer |"
+    echo "|---|---|---|---|---|---|"
+  else
+    echo "| case | transfers | replayed transfers | wall s | CPU s (process) | transfers / CPU s (whole run) | peak RSS MB | CCT µs |"
+    echo "|---|---|---|---|---|---|---|---|"
+  fi
+  ring_case "$which" "$@"
+  exit 0
+fi
 if [ "$which" = iterations ]; then
   iterations_table "$@"
   exit 0
@@ -131,7 +193,7 @@ else
 fi
 case "$which" in
   perm-128|perm-1024|perm-8192|perm-8192-ls|all) ;;
-  *) echo "bench: unknown case '$which' (perm-128, perm-1024, perm-8192, perm-8192-ls, setup, iterations, all)" >&2; exit 2 ;;
+  *) echo "bench: unknown case '$which' (perm-128, perm-1024, perm-8192, perm-8192-ls, setup, iterations, ring-128, ring-8192, all)" >&2; exit 2 ;;
 esac
 if [ "$which" = perm-128 ] || [ "$which" = all ]; then
   run_case perm-128 data/htsim/fat_tree_128_1os.topo data/htsim/perm_128n_128c_2MB.cm "$@"

@@ -16,6 +16,7 @@
 #include "fabric/model/ideal-fct.h"
 
 #include "fabric/helper/fair-share-ideal.h"
+#include "workload/model/flat-index.h"
 
 #include <deque>
 #include <functional>
@@ -58,8 +59,9 @@ struct RowSources
             return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ULL ^ k.second);
         }
     };
-    using IdealCache =
-        std::unordered_map<std::pair<uint64_t, uint64_t>, uint64_t, IdealKeyHash>;
+    /** A FlatIndex: one cache line a lookup (an unordered_map's bucket and nodes took three,
+     *  cold at 8,192 hosts, where each row of a ring step asks for another rank's). */
+    using IdealCache = ns3::FlatIndex<std::pair<uint64_t, uint64_t>, uint64_t, IdealKeyHash>;
     std::shared_ptr<IdealCache> ideals = std::make_shared<IdealCache>();
 };
 
@@ -75,6 +77,10 @@ struct RowSources
  * with the rows of [first, last) after the rows before those. A caller that builds rows a
  * range at a time into the same vector (WholeRows) passes its size, so the rows' path lists
  * are not allocated for every row again.
+ *
+ * `paths` false: the rows' path lists (FlowRow::paths) are left empty, not decoded from the
+ * records (the summary and collectives.csv's step columns do not read them; FillFlowPaths
+ * fills a row's later, while its record's lists are held).
  */
 void AppendFlowRows(const RowSources& src,
                     uint64_t first,
@@ -82,7 +88,12 @@ void AppendFlowRows(const RowSources& src,
                     std::vector<FlowRow>& rows,
                     uint64_t& lastCompletion,
                     bool keepRecords = false,
-                    size_t reuse = 0);
+                    size_t reuse = 0,
+                    bool paths = true);
+
+/** \brief `row`'s path list (FlowRow::paths), the row of transfer `t` built by AppendFlowRows
+ *  with `paths` false: decoded from t's record, whose lists must still be held (keepRecords). */
+void FillFlowPaths(const RowSources& src, uint32_t t, FlowRow& row);
 
 /**
  * The collective-aware ideals of the last few calls of ApplyFairShare, keyed by their whole
@@ -278,7 +289,10 @@ class WholeRows
     CollectiveRowStreamer m_collectives;
     uint64_t m_next = 0;
     uint64_t m_lastCompletion = 0;
-    std::map<int64_t, FlowRow> m_candidates; //!< rows that may be a critical flow, by id
+    /** The rows that may be a critical flow, by id, sorted (a vector walked once a range:
+     *  at 8,192 ranks a map's walk over its thousands of nodes missed the cache at each). */
+    std::vector<std::pair<int64_t, std::unique_ptr<FlowRow>>> m_candidates;
+    std::vector<int64_t> m_candidateIds;     //!< scratch: the candidates' ids, sorted
     std::vector<FlowRow> m_chunk;            //!< scratch
     std::vector<CollectiveFlow> m_slim;      //!< scratch
     /** The collective-aware ideals of the latest ranges: a ring whose bytes split evenly over

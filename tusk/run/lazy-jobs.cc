@@ -173,7 +173,7 @@ SameOutcome(const TransferRecord& a, const TransferRecord& b)
            a.reorderSum == b.reorderSum && a.naks == b.naks && a.duplicates == b.duplicates &&
            a.qps == b.qps && a.entropy == b.entropy && a.pktsSent == b.pktsSent &&
            a.pktsReceived == b.pktsReceived && a.pktsDropped == b.pktsDropped &&
-           a.paths == b.paths && a.messages == b.messages;
+           a.Paths() == b.Paths() && a.Messages() == b.Messages();
 }
 
 /** Whether two collectives' specs give the same rows but for the fields copied from the spec

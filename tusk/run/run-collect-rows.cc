@@ -47,28 +47,56 @@ uint64_t
 RowSources::IdealFctPs(uint32_t src, uint32_t dst, uint64_t bytes) const
 {
     const auto key = std::make_pair(static_cast<uint64_t>(src) << 32 | dst, bytes);
-    auto it = ideals->find(key);
-    if (it == ideals->end())
+    if (const uint64_t* found = ideals->Find(key))
     {
-        it = ideals->emplace(key, built.fabric.IdealFctPs(src, dst, bytes, DataFraming())).first;
+        return *found;
     }
-    return it->second;
+    return ideals->Insert(key, built.fabric.IdealFctPs(src, dst, bytes, DataFraming()));
 }
 
 namespace
 {
 
+/** The paths of `r` (transfer t's record, from `ts`'s source) decoded into `paths` (its
+ *  storage reused): each (links, frames), those that do not decode to a path ending at the
+ *  destination left out. */
+void
+DecodeFlowPaths(const RowSources& src,
+                const TransferSpec& ts,
+                const TransferRecord& r,
+                decltype(FlowRow::paths)& paths)
+{
+    size_t kept = 0;
+    for (const auto& [code, frames] : r.Paths())
+    {
+        if (kept == paths.size())
+        {
+            paths.emplace_back();
+        }
+        std::vector<uint32_t>& links = paths[kept].first;
+        links.reserve(8); // one allocation for a path of up to 8 links, not 1, 2, 4, 8
+        if (src.built.fabric.DecodePath(ts.src, code, links) &&
+            (src.graph.links[links.back()].a == ts.dst ||
+             src.graph.links[links.back()].b == ts.dst))
+        {
+            paths[kept++].second = frames;
+        }
+    }
+    paths.resize(kept);
+}
+
 /** flows.csv's row of transfer `t` into `row`, which may hold an earlier transfer's row: its
- *  fields are all set anew and its path lists' storage is reused (AppendFlowRows). */
+ *  fields are all set anew and its path lists' storage is reused (AppendFlowRows); its paths
+ *  left empty unless `withPaths`. */
 void
 FillFlowRow(const RowSources& src,
             const Framing& framing,
             uint32_t t,
             FlowRow& row,
-            uint64_t& lastCompletion)
+            uint64_t& lastCompletion,
+            bool withPaths)
 {
     const ScenarioSpec& spec = src.spec;
-    const TopologyGraph& graph = src.graph;
     const BuiltFabric& built = src.built;
     const Executor& executor = src.executor;
     const TransferSpec& ts = src.transfer(t);
@@ -121,22 +149,14 @@ FillFlowRow(const RowSources& src,
     row.background = ts.background;
     row.port = ts.port;
     row.scaleUp = executor.scaleUp && executor.scaleUp->SameServer(ts.src, ts.dst);
-    size_t kept = 0;
-    for (const auto& [code, frames] : r.paths)
+    if (withPaths)
     {
-        if (kept == paths.size())
-        {
-            paths.emplace_back();
-        }
-        std::vector<uint32_t>& links = paths[kept].first;
-        links.reserve(8); // one allocation for a path of up to 8 links, not 1, 2, 4, 8
-        if (built.fabric.DecodePath(ts.src, code, links) &&
-            (graph.links[links.back()].a == ts.dst || graph.links[links.back()].b == ts.dst))
-        {
-            paths[kept++].second = frames;
-        }
+        DecodeFlowPaths(src, ts, r, paths);
     }
-    paths.resize(kept);
+    else
+    {
+        paths.clear();
+    }
     row.paths = std::move(paths);
     // Ideal: the transfer alone on its best path. Posted as one message: the closed form.
     // Split over several messages (QP scaling): the NIC interleaves their packets
@@ -146,10 +166,10 @@ FillFlowRow(const RowSources& src,
     {
         row.idealFctPs = executor.scaleUp->IdealFctPs(ts.bytes);
     }
-    else if (r.messages.size() > 1)
+    else if (r.Messages().size() > 1)
     {
         row.idealFctPs = built.fabric.IdealFctPsOfPackets(
-            ts.src, ts.dst, RoundRobinPackets(r.messages, spec.nic.mtuBytes), framing);
+            ts.src, ts.dst, RoundRobinPackets(r.Messages(), spec.nic.mtuBytes), framing);
     }
     else
     {
@@ -179,7 +199,8 @@ AppendFlowRows(const RowSources& src,
                std::vector<FlowRow>& rows,
                uint64_t& lastCompletion,
                bool keepRecords,
-               size_t reuse)
+               size_t reuse,
+               bool paths)
 {
     const Framing framing = src.DataFraming();
     const size_t at = rows.size() - std::min(reuse, rows.size());
@@ -191,7 +212,7 @@ AppendFlowRows(const RowSources& src,
         {
             rows.emplace_back();
         }
-        FillFlowRow(src, framing, t, rows[k], lastCompletion);
+        FillFlowRow(src, framing, t, rows[k], lastCompletion, paths);
         // Its paths and messages are in the row now: free them before the next row is built,
         // so the two copies of a transfer's results are not held for every transfer at once.
         if (!keepRecords)
@@ -200,6 +221,19 @@ AppendFlowRows(const RowSources& src,
         }
     }
     rows.resize(at + (last - first));
+}
+
+void
+FillFlowPaths(const RowSources& src, uint32_t t, FlowRow& row)
+{
+    const TransferRecord& held = src.executor.exec->GetRecord(t);
+    if (held.recvDone && held.sendDone)
+    {
+        DecodeFlowPaths(src, src.transfer(t), held, row.paths);
+        return;
+    }
+    // Unfinished: as FillFlowRow reads it (the counts in progress do not change its paths).
+    DecodeFlowPaths(src, src.transfer(t), src.executor.exec->RecordWithPending(t), row.paths);
 }
 
 namespace

@@ -26,6 +26,8 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace tusk
@@ -321,7 +323,11 @@ WholeRows::Add(uint64_t last, bool releaseTimes)
     // The previous range's rows overwritten: their path lists' storage reused, so a unit
     // retiring during the run allocates none for most rows (a heap the simulation's small
     // objects share).
-    AppendFlowRows(m_src, first, last, m_chunk, m_lastCompletion, false, m_chunk.size());
+    // Without flows.csv ([output] flow_rows = "summary") no row's paths are decoded but the
+    // critical-flow candidates' (below, from their records, then freed): the summary and
+    // collectives.csv's step columns do not read them.
+    const bool paths = m_stream.FlowRows();
+    AppendFlowRows(m_src, first, last, m_chunk, m_lastCompletion, !paths, m_chunk.size(), paths);
     ApplyFairShare(m_src, m_chunk.data(), first, last, &m_fairShares);
     m_slim.clear();
     for (const FlowRow& f : m_chunk)
@@ -332,16 +338,37 @@ WholeRows::Add(uint64_t last, bool releaseTimes)
     m_collectives.Add(first, m_slim.data(), m_slim.size());
     // The rows that may still be a collective's critical flow: those of this range among the
     // candidates now (moved: the chunk is written), and the earlier ones still among them.
-    std::set<int64_t> candidates;
-    m_collectives.ForEachCandidate([&](int64_t t) { candidates.insert(t); });
-    for (auto it = m_candidates.begin(); it != m_candidates.end();)
-    {
-        it = candidates.count(it->first) ? std::next(it) : m_candidates.erase(it);
-    }
-    for (auto it = candidates.lower_bound(static_cast<int64_t>(first));
+    // Their ids sorted, each once (a vector reused from range to range, not a set's node
+    // per id: a candidate per rank).
+    std::vector<int64_t>& candidates = m_candidateIds;
+    candidates.clear();
+    m_collectives.ForEachCandidate([&](int64_t t) { candidates.push_back(t); });
+    std::sort(candidates.begin(), candidates.end());
+    candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    m_candidates.erase(std::remove_if(m_candidates.begin(), m_candidates.end(),
+                                      [&](const std::pair<int64_t, std::unique_ptr<FlowRow>>& c) {
+                                          return !std::binary_search(candidates.begin(),
+                                                                     candidates.end(), c.first);
+                                      }),
+                       m_candidates.end());
+    for (auto it = std::lower_bound(candidates.begin(), candidates.end(),
+                                    static_cast<int64_t>(first));
          it != candidates.end() && *it < static_cast<int64_t>(last); ++it)
     {
-        m_candidates.emplace(*it, std::move(m_chunk[*it - first]));
+        FlowRow& row = m_chunk[*it - first];
+        if (!paths)
+        {
+            FillFlowPaths(m_src, static_cast<uint32_t>(*it), row);
+        }
+        // Its id is above every kept one's (earlier ranges): the list stays sorted.
+        m_candidates.emplace_back(*it, std::make_unique<FlowRow>(std::move(row)));
+    }
+    if (!paths)
+    {
+        for (uint64_t t = first; t < last; ++t)
+        {
+            m_src.executor.exec->ReleaseRecord(static_cast<uint32_t>(t)); // as AppendFlowRows
+        }
     }
     if (releaseTimes)
     {
@@ -371,7 +398,17 @@ WholeRows::Finish(StreamedRows& out)
     std::vector<CollectiveFlow>().swap(m_slim);
     const std::vector<CollectiveRow> collectives = m_collectives.Finish();
     m_stream.AddCollectives(0, collectives, {}, [&](int64_t t) -> const FlowRow& {
-        return m_candidates.at(t);
+        const auto at = std::lower_bound(
+            m_candidates.begin(), m_candidates.end(), t,
+            [](const std::pair<int64_t, std::unique_ptr<FlowRow>>& c, int64_t id) {
+                return c.first < id;
+            });
+        if (at == m_candidates.end() || at->first != t)
+        {
+            throw std::out_of_range("WholeRows: no kept row for critical flow " +
+                                    std::to_string(t));
+        }
+        return *at->second;
     });
     m_candidates.clear();
     m_src.executor.exec->ReleaseRecords();

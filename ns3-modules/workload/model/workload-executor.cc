@@ -110,7 +110,7 @@ WorkloadExecutor::DoDispose()
     m_records.assign(0);
     m_window = nullptr;
     m_finalUnitCb = nullptr;
-    m_connectionIndex.clear();
+    m_connectionIndex.Clear();
     m_connections.clear();
     m_allQps.clear();
     m_allPeers.clear();
@@ -122,6 +122,14 @@ WorkloadExecutor::DoDispose()
     m_retireHook = nullptr;
     m_replays.clear();
     m_agenda.Clear();
+    for (const Ptr<BatchEvent>& e : m_batchEvents)
+    {
+        if (e)
+        {
+            e->Clear(); // a batch still pending runs nothing
+        }
+    }
+    m_batchEvents.clear();
     if (m_scaleUp)
     {
         m_scaleUp->Dispose();
@@ -269,9 +277,9 @@ WorkloadExecutor::Connection&
 WorkloadExecutor::GetConnection(const TransferSpec& t)
 {
     const auto key = std::make_tuple(t.src, t.dst, t.qpGroup);
-    if (const auto it = m_connectionIndex.find(key); it != m_connectionIndex.end())
+    if (Connection* const* found = m_connectionIndex.Find(key))
     {
-        return *it->second; // the same connection the map holds (its QPs made)
+        return **found; // the same connection the map holds (its QPs made)
     }
     Connection& c = m_connections[key];
     if (c.qps.empty())
@@ -319,7 +327,7 @@ WorkloadExecutor::GetConnection(const TransferSpec& t)
     }
     if (!c.qps.empty())
     {
-        m_connectionIndex.emplace(key, &c); // a map's element does not move
+        m_connectionIndex.Insert(key, &c); // a map's element does not move
     }
     return c;
 }
@@ -335,9 +343,9 @@ WorkloadExecutor::StartTransfer(uint32_t t)
     }
     ++m_progress;
     CountStartedHeld(1);
-    if (const TransferRecord* memo = ReplayRecord(t))
+    if (const auto [pool, k] = ReplaySlot(t); pool != nullptr)
     {
-        ReplayTransfer(t, *memo);
+        ReplayTransfer(t, *pool, k);
         return;
     }
     const TransferSpec& ts = Tr(t);
@@ -650,30 +658,43 @@ WorkloadExecutor::SetReplay(uint64_t first, std::shared_ptr<const std::vector<Tr
     m_replays[first] = std::move(records);
 }
 
-const TransferRecord*
-WorkloadExecutor::ReplayRecord(uint32_t t) const
+std::pair<const std::shared_ptr<const std::vector<TransferRecord>>*, uint64_t>
+WorkloadExecutor::ReplaySlot(uint32_t t) const
 {
     if (m_replays.empty())
     {
-        return nullptr;
+        return {nullptr, 0};
     }
     auto it = m_replays.upper_bound(t);
     if (it == m_replays.begin())
     {
-        return nullptr;
+        return {nullptr, 0};
     }
     --it;
     const uint64_t k = t - it->first;
-    return k < it->second->size() ? &(*it->second)[k] : nullptr;
+    return k < it->second->size() ? std::make_pair(&it->second, k) : std::make_pair(nullptr, 0);
+}
+
+const TransferRecord*
+WorkloadExecutor::ReplayRecord(uint32_t t) const
+{
+    const auto [pool, k] = ReplaySlot(t);
+    return pool ? &(**pool)[k] : nullptr;
 }
 
 void
-WorkloadExecutor::ReplayTransfer(uint32_t t, const TransferRecord& m)
+WorkloadExecutor::ReplayTransfer(uint32_t t,
+                                 const std::shared_ptr<const std::vector<TransferRecord>>& pool,
+                                 uint64_t k)
 {
+    const TransferRecord& m = (*pool)[k];
     const TransferSpec& ts = Tr(t);
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     TransferRecord& r = m_records[t];
-    r = m; // counters, paths, messages, QPs, entropy
+    // Its counters, QPs and entropy copied; its path and message lists its counterpart's,
+    // shared with the pool (the aliasing constructor: `pool` held, &m pointed at).
+    static_cast<TransferCounters&>(r) = m;
+    r.counterpart = std::shared_ptr<const TransferRecord>(pool, &m);
     r.started = true;
     r.recvDone = false;
     r.sendDone = false;
@@ -689,7 +710,7 @@ WorkloadExecutor::ReplayTransfer(uint32_t t, const TransferRecord& m)
         if (m_qpScaling == ROUND_ROBIN)
         {
             // The messages the memo posted moved the cursor as far (PostMessage's order).
-            c.nextQp = static_cast<uint32_t>((c.nextQp + r.messages.size()) % c.qps.size());
+            c.nextQp = static_cast<uint32_t>((c.nextQp + m.Messages().size()) % c.qps.size());
         }
     }
     ++m_replayed;
@@ -716,7 +737,25 @@ WorkloadExecutor::AddReplayAction(uint64_t delayPs, uint32_t t, ReplayAgenda::Ki
     if (opened)
     {
         ++m_agendaEvents;
-        Simulator::Schedule(PicoSeconds(delayPs), &WorkloadExecutor::RunReplayBatch, this, batch);
+        if (batch >= m_batchEvents.size())
+        {
+            m_batchEvents.resize(batch + 1);
+        }
+        Ptr<BatchEvent>& event = m_batchEvents[batch];
+        if (!event)
+        {
+            event = Create<BatchEvent>(this, batch);
+        }
+        Simulator::Schedule(PicoSeconds(delayPs), Ptr<EventImpl>(event));
+    }
+}
+
+void
+WorkloadExecutor::BatchEvent::Notify()
+{
+    if (m_exec)
+    {
+        m_exec->RunReplayBatch(m_batch);
     }
 }
 
@@ -827,6 +866,7 @@ WorkloadExecutor::ReleaseRecord(uint32_t t)
     }
     decltype(r->paths)().swap(r->paths);
     decltype(r->messages)().swap(r->messages);
+    r->counterpart.reset();
 }
 
 bool

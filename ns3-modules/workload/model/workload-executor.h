@@ -4,6 +4,7 @@
 #ifndef TUSK_WORKLOAD_EXECUTOR_H
 #define TUSK_WORKLOAD_EXECUTOR_H
 
+#include "flat-index.h"
 #include "job-window.h"
 #include "paged-array.h"
 #include "replay-agenda.h"
@@ -13,6 +14,7 @@
 #include "rdma/model/rdma-nic.h"
 
 #include "ns3/callback.h"
+#include "ns3/event-impl.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
@@ -31,8 +33,9 @@ namespace ns3
 
 class LeanSimulatorImpl;
 
-/** What happened to one transfer. Times in ps; valid when the matching flag is set. */
-struct TransferRecord
+/** What happened to one transfer but its path and message lists (TransferRecord): flags,
+ *  times in ps (valid when the matching flag is set) and counters. */
+struct TransferCounters
 {
     bool started = false;
     bool recvDone = false; //!< every byte delivered at the receiver
@@ -57,14 +60,37 @@ struct TransferRecord
     uint64_t pktsSent = 0;     //!< data frames sent: first copies and resends
     uint64_t pktsReceived = 0; //!< data frames that reached the receiving QP (any kind)
     std::array<uint64_t, static_cast<size_t>(DropReason::COUNT)> pktsDropped{}; //!< by DropReason
+    uint32_t pendingRecv = 0; //!< messages not yet delivered
+    uint32_t pendingSend = 0; //!< messages not yet acknowledged
+};
+
+/** What happened to one transfer: its counters (TransferCounters) and the lists of its paths
+ *  and messages. */
+struct TransferRecord : TransferCounters
+{
     /** The paths its data frames arrived by: (FrameMeta::path, frames), in order of first
      *  arrival (kUnknownPath for frames whose path did not fit). Counted at the receiving QP
      *  (PacketReceived), so frames dropped on the way are not in it. */
     std::vector<std::pair<uint64_t, uint64_t>> paths;
     /** The messages it was posted as, in order: (QP index in its connection, bytes). */
     std::vector<std::pair<uint32_t, uint64_t>> messages;
-    uint32_t pendingRecv = 0;
-    uint32_t pendingSend = 0;
+    /** Fast mode, a replayed transfer (WorkloadExecutor::SetReplay): the pooled record it
+     *  replays, whose path and message lists are this transfer's. Its own `paths` and
+     *  `messages` then stay empty (they are not copied for every replayed transfer), and this
+     *  pointer holds the pool until the record is freed. Null for a transfer posted on the
+     *  NICs. Read the lists through Paths() and Messages(). */
+    std::shared_ptr<const TransferRecord> counterpart;
+
+    /** Its paths (see `paths`): its own, or its counterpart's when replayed. */
+    const std::vector<std::pair<uint64_t, uint64_t>>& Paths() const
+    {
+        return counterpart ? counterpart->Paths() : paths;
+    }
+    /** Its messages (see `messages`): its own, or its counterpart's when replayed. */
+    const std::vector<std::pair<uint32_t, uint64_t>>& Messages() const
+    {
+        return counterpart ? counterpart->Messages() : messages;
+    }
 };
 
 /**
@@ -202,8 +228,8 @@ class WorkloadExecutor : public Object
      *  run that stopped early can say about an unfinished transfer). */
     TransferRecord RecordWithPending(uint32_t t) const;
     /**
-     * \brief Free transfer t's path and message lists (TransferRecord::paths, messages) once
-     * its result row is built: the rest of its record stays, so DeliveredBytes, AllDone and
+     * \brief Free transfer t's path and message lists (TransferRecord::paths, messages, or
+     * its hold on a replayed one's counterpart) once its result row is built: the rest of its record stays, so DeliveredBytes, AllDone and
      * DescribeBlocked still answer. Call after the run, never during it.
      */
     void ReleaseRecord(uint32_t t);
@@ -240,11 +266,13 @@ class WorkloadExecutor : public Object
     void SetFireHook(Callback<void, uint32_t> hook) { m_fireHook = hook; }
     /**
      * \brief Fast mode: when transfer first + k starts (k < records->size()), do not post it
-     * on the NICs; copy records[k] (a finished transfer's record: counters, paths, messages,
-     * QPs, entropy) and complete the transfer (delivered, acknowledged, with the triggers that
+     * on the NICs; copy records[k]'s counters, QPs and entropy (a finished transfer's record)
+     * and point at records[k] for its path and message lists (TransferRecord::counterpart,
+     * not copied), and complete the transfer (delivered, acknowledged, with the triggers that
      * activates) after the delays records[k] took from its start. `records` is shared, not
      * copied (the memo's iteration); it is held until the range is retired (SetupLazy) or the
-     * executor disposed. Call before the transfers start.
+     * executor disposed, and by each record replayed from it until that record is freed.
+     * Call before the transfers start.
      *
      * A replayed transfer's start (once it is known to be replayed), delivery and
      * acknowledgement are actions of a ReplayAgenda: actions of one time that follow each
@@ -345,7 +373,14 @@ class WorkloadExecutor : public Object
      *  its triggers. */
     void CompleteRecv(uint32_t t);
     void CompleteSend(uint32_t t);
-    void ReplayTransfer(uint32_t t, const TransferRecord& memo);
+    /** Replay transfer t from record k of `pool` (SetReplay). */
+    void ReplayTransfer(uint32_t t,
+                        const std::shared_ptr<const std::vector<TransferRecord>>& pool,
+                        uint64_t k);
+    /** SetReplay's pool and index for transfer t: (the pool, k), or (nullptr, 0) when t is
+     *  not replayed. */
+    std::pair<const std::shared_ptr<const std::vector<TransferRecord>>*, uint64_t> ReplaySlot(
+        uint32_t t) const;
     /** SetReplay's record for transfer t, or nullptr. */
     const TransferRecord* ReplayRecord(uint32_t t) const;
     void ReplayRecvDone(uint32_t t);
@@ -355,6 +390,28 @@ class WorkloadExecutor : public Object
     void AddReplayAction(uint64_t delayPs, uint32_t t, ReplayAgenda::Kind kind);
     /** The event of an agenda batch: run its actions in order. */
     void RunReplayBatch(uint32_t batch);
+    /**
+     * The event of agenda batch slot `batch` (RunReplayBatch), kept and scheduled again for
+     * every batch the slot holds instead of an EventImpl allocated per batch (as MemberEvent,
+     * fabric/model/kernel/member-event.h): a slot is reused only once its batch's event runs,
+     * so each has at most one invocation pending. Cleared when the executor is disposed.
+     */
+    class BatchEvent : public EventImpl
+    {
+      public:
+        BatchEvent(WorkloadExecutor* exec, uint32_t batch)
+            : m_exec(exec),
+              m_batch(batch)
+        {
+        }
+        /** The executor is going away: a pending invocation does nothing. */
+        void Clear() { m_exec = nullptr; }
+
+      private:
+        void Notify() override;
+        WorkloadExecutor* m_exec;
+        uint32_t m_batch;
+    };
     void CheckStall();
     void OnScaleUpRecvDone(uint32_t t);
     void OnScaleUpSendDone(uint32_t t);
@@ -406,8 +463,9 @@ class WorkloadExecutor : public Object
     /** The connections of m_connections that have their QPs, by (src, dst, qpGroup), hashed:
      *  GetConnection's lookup for every posted or replayed transfer, without the map's walk
      *  (at 8,192 hosts a cache miss per level; the map and its order stay for the iterations
-     *  over it). Its pointers stay valid: a map's elements do not move. */
-    std::unordered_map<std::tuple<uint32_t, uint32_t, uint32_t>, Connection*, ConnectionKeyHash>
+     *  over it), in a FlatIndex (one cache line a lookup, where an unordered_map's bucket and
+     *  nodes took three). Its pointers stay valid: a map's elements do not move. */
+    FlatIndex<std::tuple<uint32_t, uint32_t, uint32_t>, Connection*, ConnectionKeyHash>
         m_connectionIndex;
     PagedArray<const Connection*> m_transferConnection;
     PagedArray<TransferRecord> m_records;
@@ -453,6 +511,7 @@ class WorkloadExecutor : public Object
     std::function<void(const JobWindow::Range&)> m_retireHook; //!< SetRetireHook
     uint64_t m_pendingReplays = 0;        //!< replayed completions scheduled and not yet run
     ReplayAgenda m_agenda;                //!< replay actions, in batches (AddReplayAction)
+    std::vector<Ptr<BatchEvent>> m_batchEvents; //!< by agenda batch slot, made on first use
     /** The kernel, when it is LeanSimulatorImpl (it counts the events scheduled), else null. */
     const LeanSimulatorImpl* m_kernel = nullptr;
     bool m_kernelKnown = false;           //!< m_kernel looked up
