@@ -27,7 +27,8 @@ namespace ns3
  * hash whose low bits repeat (a host id in the high half, say) still spreads. Key needs ==;
  * Key and Value are copied into the slots, so both should be small (a few words).
  * Deterministic: no iteration order is exposed, and a lookup's answer does not depend on
- * the table's layout.
+ * the table's layout. Home-made because Debian 12's Boost (1.74) predates
+ * boost::unordered_flat_map (1.81), the library to move to when it ships.
  */
 template <class Key, class Value, class Hash>
 class FlatIndex
