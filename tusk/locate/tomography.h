@@ -10,7 +10,9 @@
  *    bottleneck's equal share), so a healthy flow's slowdown stays below it.
  *  - loss: the fraction of its packets that had to be resent, (retx - spurious) / packets.
  * A flow is slow (lossy) when its signal exceeds a robust threshold: the larger of a floor and
- * median + k * 1.4826 * MAD of all flows' signals.
+ * median + k * 1.4826 * MAD of all flows' signals. With loss per class (the default, Bayes) the
+ * lost frames are summed per class and tested instead (TestClassLosses), and the fit sees only
+ * slow flows.
  *
  * Links whose columns have the same support (crossed by exactly the same flows) cannot be told
  * apart by any method; they are merged into one class and reported together.
