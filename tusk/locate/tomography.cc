@@ -852,7 +852,10 @@ Locate(const Observations& obs, const TomographyOptions& o)
                 bayesNamed[c] = conf[c] >= o.minConfidence && badFlows >= o.minBadFlows;
                 conf[c] =
                     std::max(conf[c], 1.0 - std::min(1.0, cl.pValue * static_cast<double>(nc)));
-                score[c] = std::max(score[c], -cl.logP);
+                if (cl.logP < 0)
+                {
+                    score[c] = std::max(score[c], -cl.logP);
+                }
             }
         }
     }
