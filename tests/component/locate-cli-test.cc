@@ -447,7 +447,8 @@ TEST_CASE("tusk locate DIR DIR refuses runs of another link rate, policy or the 
     fs::remove_all(dir);
 }
 
-TEST_CASE("tusk locate refuses NaN thresholds and a negative seed, exit status 2",
+TEST_CASE("tusk locate refuses NaN thresholds and a negative seed and unknown loss evidence, exit "
+          "status 2",
           "[component][locate]")
 {
     const fs::path dir = Scratch("locate-nan");
@@ -455,7 +456,8 @@ TEST_CASE("tusk locate refuses NaN thresholds and a negative seed, exit status 2
     const std::string run = (dir / "a").string();
     REQUIRE(Locate(run).status == 0);
     for (const char* bad : {"--min-confidence nan", "--slow-factor nan", "--loss-floor nan",
-                            "--min-confidence inf", "--slow-factor -nan", "--seed -1"})
+                            "--min-confidence inf", "--slow-factor -nan", "--seed -1",
+                            "--loss-evidence path"})
     {
         CAPTURE(bad);
         const LocateOutcome o = Locate(run + " " + bad);
@@ -465,6 +467,13 @@ TEST_CASE("tusk locate refuses NaN thresholds and a negative seed, exit status 2
         CHECK(o.err.find(option) != std::string::npos);
     }
     CHECK(Locate(run + " --seed 7").status == 0);
+    // Loss per class (the default) says what its test named; per flow it is not run.
+    const LocateOutcome perClass = Locate(run + " --evidence flows");
+    const LocateOutcome perFlow = Locate(run + " --evidence flows --loss-evidence flow");
+    REQUIRE(perClass.status == 0);
+    REQUIRE(perFlow.status == 0);
+    CHECK(perClass.out.find("loss per class: ") != std::string::npos);
+    CHECK(perFlow.out.find("loss per class: ") == std::string::npos);
     fs::remove_all(dir);
 }
 

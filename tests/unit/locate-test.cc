@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -777,4 +779,148 @@ TEST_CASE("locate --what-if text: a derived run that did not finish says why, tr
     CHECK(out2.str().find("0.395 MB (37 % of its share) less, which its siblings carried "
                           "instead; its siblings carried 0.395 MB above their even shares") !=
           std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loss per class
+
+namespace
+{
+
+/** A 4-leaf, 4-spine fabric with 4 hosts a leaf: host i sends two flows of 2,048 packets, to
+ *  hosts i + 4 and i + 8 (mod 16), each sprayed evenly over the four spines (512 packets a
+ *  path), all at once and at their ideal FCT (none slow); flow (i, dst) lost lost(i, dst)
+ *  frames. */
+struct SprayedFabric
+{
+    Observations obs;
+    std::map<std::string, uint32_t> dir; //!< "from->to" -> direction index
+};
+
+SprayedFabric
+MakeSprayedFabric(const std::function<uint64_t(uint32_t, uint32_t)>& lost)
+{
+    SprayedFabric s;
+    std::vector<DirectedLink> rows;
+    uint32_t id = 0;
+    auto add = [&](const std::string& a, const std::string& b) {
+        rows.push_back({id, a, b});
+        rows.push_back({id, b, a});
+        ++id;
+    };
+    auto leaf = [](uint32_t h) { return "leaf" + std::to_string(h / 4); };
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        add("host" + std::to_string(h), leaf(h));
+    }
+    for (uint32_t l = 0; l < 4; ++l)
+    {
+        for (uint32_t sp = 0; sp < 4; ++sp)
+        {
+            add("leaf" + std::to_string(l), "spine" + std::to_string(sp));
+        }
+    }
+    for (uint32_t k = 0; k < rows.size(); ++k)
+    {
+        s.dir[rows[k].Name()] = k;
+    }
+    s.obs.links = LinkIndex(rows);
+    for (uint32_t i = 0; i < 16; ++i)
+    {
+        for (uint32_t d : {4u, 8u})
+        {
+            const uint32_t j = (i + d) % 16;
+            FlowObservation f = Obs(i, j, 0, 100, 100, {});
+            const std::string hi = "host" + std::to_string(i), hj = "host" + std::to_string(j);
+            for (uint32_t sp = 0; sp < 4; ++sp)
+            {
+                const std::string spine = "spine" + std::to_string(sp);
+                f.paths.push_back(FlowPath{{s.dir.at(hi + "->" + leaf(i)),
+                                            s.dir.at(leaf(i) + "->" + spine),
+                                            s.dir.at(spine + "->" + leaf(j)),
+                                            s.dir.at(leaf(j) + "->" + hj)},
+                                           512.0});
+            }
+            f.pathCounts = true;
+            f.retxPackets = lost(i, j);
+            s.obs.flows.push_back(f);
+        }
+    }
+    s.obs.horizonUs = 100;
+    return s;
+}
+
+/** The class holding direction `name`. */
+uint32_t
+ClassOf(const SprayedFabric& s, const Incidence& inc, const std::string& name)
+{
+    const uint32_t d = s.dir.at(name);
+    for (uint32_t c = 0; c < inc.classes.size(); ++c)
+    {
+        if (std::find(inc.classes[c].begin(), inc.classes[c].end(), d) != inc.classes[c].end())
+        {
+            return c;
+        }
+    }
+    throw std::runtime_error("no class holds " + name);
+}
+
+} // namespace
+
+TEST_CASE("locate: many flows each losing one frame below the per-flow floor name their class",
+          "[unit][locate]")
+{
+    // leaf0's eight flows each lose one frame of 2,048 (0.05 %, below the 0.1 % per-flow
+    // floor), all on leaf0's uplinks (one class of four: spraying crosses them all alike).
+    const SprayedFabric s =
+        MakeSprayedFabric([](uint32_t src, uint32_t) { return src / 4 == 0 ? 1 : 0; });
+    const LocateResult r = Locate(s.obs, TomographyOptions());
+    CHECK(r.signals.lossyCount == 0);
+    REQUIRE(r.named == 1);
+    const uint32_t up = ClassOf(s, r.incidence, "leaf0->spine2");
+    CHECK(r.ranking[0].cls == up);
+    CHECK(r.ranking[0].links.size() == 4);
+    CHECK(r.ranking[0].Kind() == "lossy");
+    REQUIRE(r.classLoss.size() == r.incidence.classes.size());
+    CHECK(r.classLoss[up].named);
+    CHECK(r.classLoss[up].lost == 8.0);
+    CHECK(r.classLoss[up].lossyFlows == 8);
+    CHECK(r.classLoss[up].pValue <= 0.01 / static_cast<double>(r.incidence.classes.size()));
+
+    // Per flow (as before 2026-12-06) no flow is lossy, so nothing is named.
+    TomographyOptions perFlow;
+    perFlow.classLoss = false;
+    const LocateResult old = Locate(s.obs, perFlow);
+    CHECK(old.named == 0);
+
+    // One frame lost by each of the sixteen flows of the even-numbered hosts (spread over every
+    // leaf), or by every flow: no class stands out, nothing is named.
+    const SprayedFabric even =
+        MakeSprayedFabric([](uint32_t src, uint32_t dst) { return (src + dst) % 4 == 0 ? 1 : 0; });
+    CHECK(Locate(even.obs, TomographyOptions()).named == 0);
+    const SprayedFabric all = MakeSprayedFabric([](uint32_t, uint32_t) { return 1; });
+    CHECK(Locate(all.obs, TomographyOptions()).named == 0);
+}
+
+TEST_CASE("locate: a healthy class whose flows lost frames on a lossy one is explained away",
+          "[unit][locate]")
+{
+    // As above, but host0's two flows lost three frames each on leaf0's uplinks: on its own,
+    // host0->leaf0 (crossed by those two flows only) lost improbably many frames (6 against
+    // 0.4 expected at the other flows' rate); the uplinks explain them, and it is not named.
+    const SprayedFabric s = MakeSprayedFabric(
+        [](uint32_t src, uint32_t) -> uint64_t { return src == 0 ? 3 : src / 4 == 0 ? 1 : 0; });
+    const LocateResult r = Locate(s.obs, TomographyOptions());
+    const uint32_t up = ClassOf(s, r.incidence, "leaf0->spine0");
+    const uint32_t host = ClassOf(s, r.incidence, "host0->leaf0");
+    REQUIRE(r.classLoss.size() == r.incidence.classes.size());
+    const double cut = 0.01 / static_cast<double>(r.incidence.classes.size());
+    CHECK(r.classLoss[host].lost == 0.0); // explained: its flows cross the uplinks
+    CHECK(r.classLoss[host].pValueAlone <= cut); // it would be named without the uplinks
+    CHECK_FALSE(r.classLoss[host].named);
+    REQUIRE(r.named == 1);
+    CHECK(r.ranking[0].cls == up);
+    CHECK(r.classLoss[up].lost == 12.0);
+    // The per-flow threshold sees host0's flows (0.15 %) as lossy and nothing else.
+    CHECK(r.signals.lossyCount == 2);
 }

@@ -106,10 +106,22 @@ AddCommand(CLI::App& app, CommandOptions& o)
         ->check(CLI::Range(1.0, 1e6))
         ->capture_default_str();
     cmd->add_option("--loss-floor", t.lossFloor,
-                    "A flow is lossy when at least this fraction of its packets was resent")
+                    "A flow is lossy when at least this fraction of its packets was resent; "
+                    "a class is named for its losses only when its flows lost at least this "
+                    "fraction of the packets they put on it")
         ->check(kFinite)
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
+    cmd->add_option_function<std::string>(
+           "--loss-evidence",
+           [&t](const std::string& v) { t.classLoss = v == "class"; },
+           "Completion-time loss evidence (method bayes): class = each class's lost frames "
+           "(its flows', not yet explained by a class named before it) against the rate the "
+           "other flows lost at, a Poisson test at 0.01 / classes (docs/locate.md, Method); "
+           "flow = a flow losing more than --loss-floor counts as bad in the fit (before "
+           "2026-12-06)")
+        ->check(CLI::IsMember({"class", "flow"}))
+        ->default_str("class");
     cmd->add_option("--seed", t.seed, "Seed of the Gibbs sampler and the bootstrap")
         ->check(kUnsigned)
         ->capture_default_str();
@@ -183,6 +195,23 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
                        "unfinished); lossy flows: {} (> {} of packets resent)\n",
                        s.slowCount, std::exp(s.excessThreshold), s.lossyCount,
                        Percent(s.lossThreshold));
+    if (!r.classLoss.empty())
+    {
+        uint32_t lossNamed = 0;
+        for (const auto& c : r.classLoss)
+        {
+            lossNamed += c.named;
+        }
+        double lost = 0;
+        for (double l : s.lost)
+        {
+            lost += l;
+        }
+        out << fmt::format("loss per class: {:.0f} frames lost in all; {} classes whose flows lost "
+                           "frames improbably often (Poisson, p <= {:g} / {} classes; each "
+                           "explains its flows' losses)\n",
+                           lost, lossNamed, o.tomography.lossAlpha, r.classLoss.size());
+    }
     const uint32_t shown = std::min<uint32_t>(r.named, o.top);
     if (shown == 0)
     {
@@ -250,6 +279,7 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
            "estimated fraction of its packets lost; confidence: "
         << (o.tomography.method == Method::Bayes ? "posterior probability that it is faulty"
                                                  : "fraction of bootstrap refits that name it")
+        << (r.classLoss.empty() ? "" : " (named for its losses: 1 - p-value x classes)")
         << "\n";
 }
 
@@ -272,6 +302,7 @@ ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
         {"lossy_flows", s.lossyCount},
         {"slow_factor_threshold", std::exp(s.excessThreshold)},
         {"loss_threshold", s.lossThreshold},
+        {"loss_evidence", r.classLoss.empty() ? "flow" : "class"},
         {"min_confidence", o.tomography.minConfidence},
         {"named", r.named},
     };
@@ -296,6 +327,16 @@ ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
                            {"flows", sp.flows},
                            {"slow_flows", sp.slowFlows},
                            {"lossy_flows", sp.lossyFlows}});
+        if (!r.classLoss.empty())
+        {
+            const ClassLoss& cl = r.classLoss[sp.cls];
+            ranking.back()["class_loss"] = {{"lost_frames", cl.lost},
+                                            {"expected_frames", cl.expected},
+                                            {"flows_that_lost", cl.lossyFlows},
+                                            {"p_value", cl.pValue},
+                                            {"p_value_alone", cl.pValueAlone},
+                                            {"named", cl.named}};
+        }
     }
     doc["ranking"] = ranking;
     if (!r.ties.empty())

@@ -1,5 +1,7 @@
 #include "locate/tomography.h"
 
+#include <boost/math/distributions/poisson.hpp>
+
 #include <algorithm>
 #include <tuple>
 #include <cmath>
@@ -177,6 +179,7 @@ ComputeSignals(const Observations& obs, const TomographyOptions& o)
     s.baseline.assign(nf, 1.0);
     s.excess.resize(nf);
     s.loss.resize(nf);
+    s.lost.resize(nf);
     s.packets.resize(nf);
     s.slow.assign(nf, 0);
     s.lossy.assign(nf, 0);
@@ -281,6 +284,7 @@ ComputeSignals(const Observations& obs, const TomographyOptions& o)
                                           static_cast<double>(f.retxPackets);
         s.packets[i] = std::max(s.packets[i], 1.0);
         s.loss[i] = std::min(lost / s.packets[i], 0.999);
+        s.lost[i] = lost;
     }
     s.excessThreshold = RobustThreshold(s.excess, std::log(std::max(o.slowFactor, 1.0)), o.madK);
     s.lossThreshold = RobustThreshold(s.loss, o.lossFloor, o.madK);
@@ -545,17 +549,12 @@ struct Posterior
 
 /** Bayes: Gibbs sampling of the binary tomography. */
 Posterior
-BayesPosterior(const Incidence& inc, const FlowSignals& s, const TomographyOptions& o)
+BayesPosterior(const Incidence& inc, const std::vector<char>& bad, const TomographyOptions& o)
 {
     using It = Eigen::SparseMatrix<double>::InnerIterator;
     const auto& a = inc.crosses;
     const size_t nc = static_cast<size_t>(a.cols());
     const size_t nf = static_cast<size_t>(a.rows());
-    std::vector<char> bad(nf, 0);
-    for (size_t f = 0; f < nf; ++f)
-    {
-        bad[f] = s.slow[f] || s.lossy[f];
-    }
     const double prior = o.prior > 0 ? o.prior : 1.0 / std::max<size_t>(nc, 2);
     const double priorLogit = std::log(prior / (1 - prior));
     // Beta priors: false alarms alpha ~ Beta(1, 99) (mean 1 %), misses beta ~ Beta(1, 9).
@@ -627,6 +626,20 @@ BayesPosterior(const Incidence& inc, const FlowSignals& s, const TomographyOptio
     return {post, alphaSum / n, betaSum / n};
 }
 
+/** ln P(X >= k), X ~ Poisson(lambda), k >= 1, lambda > 0: boost's tail, or where it underflows
+ *  the Chernoff bound -(k ln(k / lambda) - k + lambda) (an upper bound, monotone in k). */
+double
+LogPoissonTail(double k, double lambda)
+{
+    const boost::math::poisson_distribution<double> d(lambda);
+    const double p = boost::math::cdf(boost::math::complement(d, k - 1));
+    if (p > 1e-300)
+    {
+        return std::log(p);
+    }
+    return -(k * std::log(k / lambda) - k + lambda);
+}
+
 /** NNLS or LASSO of both signals; returns (delay, loss) estimates per class. */
 void
 FitLinear(const Incidence& inc,
@@ -671,6 +684,119 @@ FitLinear(const Incidence& inc,
 
 } // namespace
 
+std::vector<ClassLoss>
+TestClassLosses(const Incidence& inc, const FlowSignals& s, const TomographyOptions& o)
+{
+    using It = Eigen::SparseMatrix<double>::InnerIterator;
+    const size_t nc = inc.classes.size();
+    const size_t nf = s.lost.size();
+    std::vector<ClassLoss> out(nc);
+    std::vector<double> residual(nf);
+    double packetsAll = 0;
+    for (size_t f = 0; f < nf; ++f)
+    {
+        residual[f] = std::floor(s.lost[f] + 0.5); // whole frames
+        packetsAll += s.packets[f];
+    }
+    const double cut = o.lossAlpha / static_cast<double>(std::max<size_t>(nc, 1));
+    const double logCut = std::log(cut);
+    std::vector<char> taken(nc, 0);
+    double lostAll = 0;
+    // Class c against the lost frames not yet explained.
+    auto evaluate = [&](size_t c) {
+        ClassLoss v;
+        for (It it(inc.share, static_cast<Eigen::Index>(c)); it; ++it)
+        {
+            const auto f = static_cast<size_t>(it.row());
+            v.lost += residual[f];
+            v.packets += s.packets[f];
+            v.exposure += s.packets[f] * it.value();
+            v.lossyFlows += residual[f] >= 0.5;
+        }
+        // The other flows' rate, with at least half a lost frame: one run cannot show a
+        // fabric to be lossless, and a rate of 0 would make any lost frame decisive.
+        const double rest = packetsAll - v.packets;
+        const double q = rest > 0 ? std::max(lostAll - v.lost, 0.5) / rest : 1.0;
+        v.expected = v.packets * std::min(q, 1.0);
+        if (v.lost >= 0.5 && v.expected > 0)
+        {
+            v.logP = LogPoissonTail(v.lost, v.expected);
+            v.pValue = std::exp(v.logP);
+        }
+        return v;
+    };
+    for (uint32_t round = 0;; ++round)
+    {
+        lostAll = 0;
+        for (double r : residual)
+        {
+            lostAll += r;
+        }
+        if (lostAll < 0.5)
+        {
+            break;
+        }
+        int best = -1;
+        ClassLoss bestValues;
+        for (size_t c = 0; c < nc; ++c)
+        {
+            if (taken[c])
+            {
+                continue;
+            }
+            ClassLoss v = evaluate(c);
+            if (round == 0)
+            {
+                out[c].pValueAlone = v.pValue;
+            }
+            const double rate = v.exposure > 0 ? v.lost / v.exposure : 0.0;
+            const bool candidate = v.lossyFlows >= std::max<uint32_t>(o.minBadFlows, 1) &&
+                                   v.exposure > 0 && rate >= o.lossFloor && v.logP <= logCut;
+            if (!candidate)
+            {
+                continue;
+            }
+            const double bestRate = best < 0 ? 0.0 : bestValues.lost / bestValues.exposure;
+            if (best < 0 || v.logP < bestValues.logP ||
+                (v.logP == bestValues.logP && rate > bestRate))
+            {
+                best = static_cast<int>(c);
+                bestValues = v;
+            }
+        }
+        if (best < 0)
+        {
+            break;
+        }
+        const auto b = static_cast<size_t>(best);
+        bestValues.named = true;
+        bestValues.round = round;
+        bestValues.pValueAlone = out[b].pValueAlone;
+        out[b] = bestValues;
+        taken[b] = 1;
+        for (It it(inc.share, static_cast<Eigen::Index>(b)); it; ++it)
+        {
+            residual[static_cast<size_t>(it.row())] = 0.0;
+        }
+    }
+    // The classes not named: against what the named ones left unexplained.
+    lostAll = 0;
+    for (double r : residual)
+    {
+        lostAll += r;
+    }
+    for (size_t c = 0; c < nc; ++c)
+    {
+        if (!taken[c])
+        {
+            const double alone = out[c].pValueAlone;
+            out[c] = evaluate(c);
+            out[c].pValueAlone = alone;
+        }
+    }
+    return out;
+}
+
 LocateResult
 Locate(const Observations& obs, const TomographyOptions& o)
 {
@@ -684,9 +810,17 @@ Locate(const Observations& obs, const TomographyOptions& o)
     const size_t nf = obs.flows.size();
 
     std::vector<double> conf(nc, 0.0), score(nc, 0.0);
+    // The flows the fit takes as bad: slow ones, and with per-flow loss evidence lossy ones.
+    const bool classLoss = o.classLoss && o.method == Method::Bayes;
+    std::vector<char> bad(nf, 0);
+    for (size_t f = 0; f < nf; ++f)
+    {
+        bad[f] = s.slow[f] || (!classLoss && s.lossy[f]);
+    }
+    std::vector<char> bayesNamed(nc, 0);
     if (o.method == Method::Bayes)
     {
-        const Posterior post = BayesPosterior(inc, s, o);
+        const Posterior post = BayesPosterior(inc, bad, o);
         conf = post.bad;
         // Score: the log Bayes factor of "this class is bad" from its own flows, at the
         // posterior-mean alpha and beta: each slow or lossy flow adds log((1 - beta) / alpha),
@@ -698,7 +832,30 @@ Locate(const Observations& obs, const TomographyOptions& o)
             for (It it(inc.crosses, static_cast<Eigen::Index>(c)); it; ++it)
             {
                 const size_t f = static_cast<size_t>(it.row());
-                score[c] += (s.slow[f] || s.lossy[f]) ? slowBad : fastBad;
+                score[c] += bad[f] ? slowBad : fastBad;
+            }
+        }
+        if (classLoss)
+        {
+            // Confidence: 1 - the class's Bonferroni-corrected loss p-value (the one it was
+            // named with, or against the losses the named classes left) when that is the
+            // larger; score -ln p when that is the larger (both log evidence).
+            res.classLoss = TestClassLosses(inc, s, o);
+            for (size_t c = 0; c < nc; ++c)
+            {
+                const ClassLoss& cl = res.classLoss[c];
+                uint32_t badFlows = 0;
+                for (It it(inc.crosses, static_cast<Eigen::Index>(c)); it; ++it)
+                {
+                    badFlows += bad[static_cast<size_t>(it.row())];
+                }
+                bayesNamed[c] = conf[c] >= o.minConfidence && badFlows >= o.minBadFlows;
+                conf[c] =
+                    std::max(conf[c], 1.0 - std::min(1.0, cl.pValue * static_cast<double>(nc)));
+                if (cl.logP < 0)
+                {
+                    score[c] = std::max(score[c], -cl.logP);
+                }
             }
         }
     }
@@ -765,8 +922,20 @@ Locate(const Observations& obs, const TomographyOptions& o)
             const size_t f = static_cast<size_t>(it.row());
             badFlows += s.slow[f] || s.lossy[f];
         }
-        sp.named = conf[c] >= o.minConfidence && badFlows >= o.minBadFlows &&
-                   (o.method == Method::Bayes || score[c] >= 1.0);
+        if (classLoss)
+        {
+            const bool lossNamed = res.classLoss[c].named && conf[c] >= o.minConfidence;
+            sp.named = bayesNamed[c] || lossNamed;
+            if (lossNamed)
+            {
+                sp.namedFor = bayesNamed[c] ? NamedFor::Slow | NamedFor::Lossy : NamedFor::Lossy;
+            }
+        }
+        else
+        {
+            sp.named = conf[c] >= o.minConfidence && badFlows >= o.minBadFlows &&
+                       (o.method == Method::Bayes || score[c] >= 1.0);
+        }
         res.ranking.push_back(std::move(sp));
     }
     // Named suspects form the prefix: confidence decides the order, and a suspect below the

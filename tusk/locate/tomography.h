@@ -10,7 +10,9 @@
  *    bottleneck's equal share), so a healthy flow's slowdown stays below it.
  *  - loss: the fraction of its packets that had to be resent, (retx - spurious) / packets.
  * A flow is slow (lossy) when its signal exceeds a robust threshold: the larger of a floor and
- * median + k * 1.4826 * MAD of all flows' signals.
+ * median + k * 1.4826 * MAD of all flows' signals. With loss per class (the default, Bayes) the
+ * lost frames are summed per class and tested instead (TestClassLosses), and the fit sees only
+ * slow flows.
  *
  * Links whose columns have the same support (crossed by exactly the same flows) cannot be told
  * apart by any method; they are merged into one class and reported together.
@@ -61,8 +63,18 @@ struct TomographyOptions
     Method method = Method::Bayes;
     /** A flow is slow when its slowdown exceeds the load-explained one by this factor (>= 1). */
     double slowFactor = 1.5;
-    /** A flow is lossy when at least this fraction of its packets was resent. */
+    /** A flow is lossy when at least this fraction of its packets was resent; and a class is
+     *  named for its losses (classLoss) only when its flows' lost frames are at least this
+     *  fraction of the packets they put on it. */
     double lossFloor = 1e-3;
+    /** Loss evidence per class (since 2026-12-06; TestClassLosses): Bayes takes only slow
+     *  flows as bad and a class is named for its losses by the class test. false: as before,
+     *  a lossy flow (above the per-flow threshold) counts as bad in the fit. NNLS and LASSO
+     *  fit the per-flow loss signal either way. */
+    bool classLoss = true;
+    /** Class loss test: the probability of naming any healthy class (Bonferroni: each class
+     *  is tested at lossAlpha / classes). */
+    double lossAlpha = 0.01;
     /** Robust thresholds: median + madK * 1.4826 * MAD of the signal over all flows. */
     double madK = 5.0;
     /** Suspects below this confidence are not named. */
@@ -91,6 +103,7 @@ struct FlowSignals
     std::vector<double> baseline;  //!< load-explained slowdown (>= 1)
     std::vector<double> excess;    //!< max(0, log(slowdown / baseline))
     std::vector<double> loss;      //!< resent fraction of its packets, in [0, 1)
+    std::vector<double> lost;      //!< frames it lost (resent, less needless resends), >= 0
     std::vector<double> packets;   //!< packets sent (path counts, or bytes / MTU + retx)
     std::vector<char> slow;        //!< excess above the threshold, or unfinished
     std::vector<char> lossy;       //!< loss above the threshold
@@ -167,6 +180,41 @@ struct FlowTie
     uint32_t badFlows = 0; //!< the slow or lossy flows that cross both
 };
 
+/** One class in the class loss test (TestClassLosses). */
+struct ClassLoss
+{
+    double lost = 0.0;        //!< unexplained lost frames of the flows crossing it
+    double packets = 0.0;     //!< those flows' packets, all of them
+    double exposure = 0.0;    //!< those flows' packets on it (times their share)
+    double expected = 0.0;    //!< lost frames expected at the background rate: packets x q
+    double pValue = 1.0;      //!< P(X >= lost), X ~ Poisson(expected)
+    double pValueAlone = 1.0; //!< the p-value in the first round, before any class explained
+    double logP = 0.0;        //!< ln pValue (a Chernoff bound where pValue underflows)
+    uint32_t lossyFlows = 0;  //!< flows crossing it that lost at least one frame
+    bool named = false;
+    uint32_t round = 0;       //!< naming order (0 = first named), when named
+};
+
+/**
+ * \brief Which classes lose frames, from the flows' lost frames summed per class (a flow that
+ * lost one frame is evidence however many it sent). Greedy explaining away: in each round every
+ * class not yet named gets l, the lost frames not yet explained of the flows that cross it, and
+ * N, those flows' packets, and a Poisson p-value P(X >= l), X ~ Poisson(N q), q the rate at
+ * which the other flows lost frames (their unexplained lost frames, at least half a frame, over
+ * their packets: what the class's flows would lose if it were as healthy as the rest of the
+ * fabric). Of the classes with at least `minBadFlows` flows that lost a frame, lost frames of at
+ * least `lossFloor` of the packets those flows put on it (sum of packets x share: a class
+ * charged with all its flows' losses) and a p-value of at most `lossAlpha` / classes, the one
+ * with the smallest p-value (then the highest l / exposure) is named and its flows' lost frames
+ * are explained (set to 0): a healthy link whose flows lost frames on the named one is left
+ * with nothing. It stops when no class is left.
+ * \return per class (Incidence::classes): a named class the values it was named with, the
+ * others those against the lost frames the named ones left unexplained
+ */
+std::vector<ClassLoss> TestClassLosses(const Incidence& inc,
+                                       const FlowSignals& s,
+                                       const TomographyOptions& o);
+
 struct LocateResult
 {
     FlowSignals signals;
@@ -174,6 +222,9 @@ struct LocateResult
     std::vector<Suspect> ranking; //!< every class with a flow, best first
     uint32_t named = 0;           //!< how many of `ranking` (a prefix) are named
     std::vector<FlowTie> ties;    //!< by the named class's rank (since 2026-12-06)
+    /** Per class (Incidence::classes): the class loss test; empty without classLoss or with
+     *  NNLS / LASSO. */
+    std::vector<ClassLoss> classLoss;
 };
 
 /** The median of v (the mean of the two middle values for an even count); 0 if empty. */
