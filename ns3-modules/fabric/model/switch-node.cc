@@ -144,6 +144,9 @@ SwitchNode::ReleaseFromPolicy(uint16_t inPort, uint16_t outPort, Ptr<Packet> pac
     NS_ASSERT_MSG(m_held > 0, "a policy released a frame it did not hold");
     --m_held;
     const uint8_t prio = meta.priority & 7;
+    // Released for the egress queue it was charged to (else the MMU's counters and the
+    // invariant check disagree: a counter here wraps below 0).
+    m_heldBytes[static_cast<size_t>(outPort) * 8 + prio] -= packet->GetSize();
     if (!m_ports[outPort]->Enqueue(packet, meta, inPort))
     {
         m_mmu->Release(inPort, outPort, prio, packet->GetSize()); // dropped by the PFC watchdog
@@ -305,6 +308,7 @@ void
 SwitchNode::FinishPorts()
 {
     m_xoff.assign(m_ports.size() * 8, false);
+    m_heldBytes.assign(m_ports.size() * 8, 0);
     const uint8_t bits = PathHopBits(static_cast<uint32_t>(m_ports.size()));
     for (auto& port : m_ports)
     {
@@ -387,9 +391,12 @@ SwitchNode::AdmitToQueue(uint16_t inPort,
         // within it. The policy may rewrite its copy of the frame.
         FrameMeta frame = meta;
         ++m_held;
+        uint64_t& held = m_heldBytes[static_cast<size_t>(outPort) * 8 + prio];
+        held += bytes;
         if (!m_lb->HoldFrame(Simulator::Now(), inPort, outPort, packet, frame))
         {
             --m_held;
+            held -= bytes;
             if (!port->Enqueue(packet, frame, inPort))
             {
                 m_mmu->Release(inPort, outPort, prio, bytes); // dropped: watchdog or dead port

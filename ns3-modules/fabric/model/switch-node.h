@@ -150,6 +150,16 @@ class SwitchNode : public Node
     uint64_t GetFramesConsumed() const { return m_consumed; }
     /** Frames the load balancer holds now (admitted to the buffer, not yet queued). */
     uint64_t GetFramesHeld() const { return m_held; }
+    /**
+     * Bytes the load balancer holds now for egress port `port`, priority `priority` (frames
+     * the MMU charged to that egress queue that are in a reorder queue, not in the port's
+     * queue). The MMU's egress counter of a queue is its queued bytes plus these.
+     */
+    uint64_t GetHeldBytes(uint16_t port, uint8_t priority) const
+    {
+        const size_t k = static_cast<size_t>(port) * 8 + (priority & 7);
+        return k < m_heldBytes.size() ? m_heldBytes[k] : 0;
+    }
     /** Data frames this switch trimmed (TrimThresholdBytes). */
     uint64_t GetTrimmedFrames() const { return m_trimmedFrames; }
 
@@ -195,6 +205,7 @@ class SwitchNode : public Node
     uint64_t m_injected = 0;
     uint64_t m_consumed = 0;
     uint64_t m_held = 0;
+    std::vector<uint64_t> m_heldBytes; //!< [port * 8 + priority]: bytes the policy holds
     uint64_t m_trimThresholdBytes = 0; //!< 0 = no trimming
     uint32_t m_trimmedFrameBytes = 64;
     uint8_t m_trimPriority = 7;
