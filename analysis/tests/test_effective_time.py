@@ -6,6 +6,7 @@ import json
 import math
 import os
 import sys
+import shutil
 import tempfile
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
@@ -128,6 +129,7 @@ class InputTest(unittest.TestCase):
 
     def test_iteration_time_from_jobs_csv(self):
         d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d, ignore_errors=True)
         with open(os.path.join(d, "jobs.csv"), "w") as f:
             f.write("job_id,name,iteration_us\n0,a,100.0;300.0;200.0\n1,b,5;7\n")
         self.assertAlmostEqual(et.iteration_seconds(d), 200e-6)
@@ -149,6 +151,7 @@ class CommandTest(unittest.TestCase):
 
     def test_json_and_iterations(self):
         d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d, ignore_errors=True)
         with open(os.path.join(d, "jobs.csv"), "w") as f:
             f.write("job_id,iteration_us\n0,2000000;2000000\n")
         rc, out, _ = self.run_main("--run", d, "--checkpoint-iterations", "150", "--json",

@@ -5,6 +5,7 @@ table 5) and its "> 90 % effective training time" under the assumptions of the R
 
 import csv
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -17,6 +18,7 @@ class Llama3FailuresTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.out = tempfile.mkdtemp(prefix="llama3-failures-")
+        cls.addClassCleanup(shutil.rmtree, cls.out, ignore_errors=True)
         p = subprocess.run([RUN, cls.out], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            text=True)
         cls.printed = p.stdout

@@ -9,8 +9,42 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 using namespace tusk;
+
+namespace
+{
+
+/** A config file in the temporary directory, named per process (so that two test runs at
+ *  once do not share it) and removed when the test case ends, passed or failed. */
+class ScratchFile
+{
+  public:
+    explicit ScratchFile(const std::string& name)
+        : m_path(std::filesystem::temp_directory_path() /
+                 ("tusk-hpcc-" + std::to_string(::getpid()) + "-" + name))
+    {
+    }
+
+    ~ScratchFile()
+    {
+        std::error_code ec;
+        std::filesystem::remove(m_path, ec);
+    }
+
+    ScratchFile(const ScratchFile&) = delete;
+    ScratchFile& operator=(const ScratchFile&) = delete;
+
+    std::string string() const { return m_path.string(); }
+
+  private:
+    std::filesystem::path m_path;
+};
+
+} // namespace
 
 TEST_CASE("HPCC config.txt: mapped keys land in the spec, every other key is warned about",
           "[unit][hpcc]")
@@ -117,8 +151,8 @@ TEST_CASE("HPCC config.txt: CC_MODE 1 with ENABLE_QCN 0 is PFC only, --set wins 
           "import",
           "[unit][hpcc]")
 {
-    const auto path = std::filesystem::temp_directory_path() / "tusk-hpcc-pfc-only.txt";
-    std::ofstream(path) << "CC_MODE 1\nENABLE_QCN 0\nRATE_AI 20Mb/s\nU_TARGET 0.9\n";
+    const ScratchFile path("pfc-only.txt");
+    std::ofstream(path.string()) << "CC_MODE 1\nENABLE_QCN 0\nRATE_AI 20Mb/s\nU_TARGET 0.9\n";
     ScenarioSpec spec;
     const auto warnings = ApplyHpccConfig(path.string(), spec);
     CHECK(spec.nic.congestionControl == "none");
@@ -141,8 +175,8 @@ TEST_CASE("HPCC config.txt: CC_MODE 1 with ENABLE_QCN 0 is PFC only, --set wins 
 
 TEST_CASE("HPCC config.txt: modes tusk does not model are named", "[unit][hpcc]")
 {
-    const auto path = std::filesystem::temp_directory_path() / "tusk-hpcc-pint.txt";
-    std::ofstream(path) << "CC_MODE 10\nPINT_PROB 1.0\nMULTI_RATE 1\n";
+    const ScratchFile path("pint.txt");
+    std::ofstream(path.string()) << "CC_MODE 10\nPINT_PROB 1.0\nMULTI_RATE 1\n";
     ScenarioSpec spec;
     const auto warnings = ApplyHpccConfig(path.string(), spec);
     CHECK(spec.nic.congestionControl == "none");
@@ -153,14 +187,14 @@ TEST_CASE("HPCC config.txt: modes tusk does not model are named", "[unit][hpcc]"
 
 TEST_CASE("HPCC config.txt: values out of range and stray tokens are errors", "[unit][hpcc]")
 {
-    const auto path = std::filesystem::temp_directory_path() / "tusk-hpcc-range.txt";
+    const ScratchFile path("range.txt");
     for (const char* text : {"BUFFER_SIZE 0\n", "EWMA_GAIN 5\n", "RP_TIMER 0\n",
                              "PACKET_PAYLOAD_SIZE 100\n", "L2_ACK_INTERVAL 0\n",
                              "PACKET_PAYLOAD_SIZE 1000 extra\n",
                              "KMIN_MAP 1 100000000000 400\nKMAX_MAP 1 100000000000 100\n"})
     {
         INFO(text);
-        std::ofstream(path) << text;
+        std::ofstream(path.string()) << text;
         ScenarioSpec spec;
         CHECK_THROWS_AS(ApplyHpccConfig(path.string(), spec), ns3::InputError);
     }
@@ -171,8 +205,8 @@ TEST_CASE("HPCC config.txt: values out of range and stray tokens are errors", "[
 
 TEST_CASE("HPCC config.txt: a malformed value names file, line and key", "[unit][hpcc]")
 {
-    const auto path = std::filesystem::temp_directory_path() / "tusk-hpcc-bad.txt";
-    std::ofstream(path) << "ENABLE_QCN 1\nRATE_AI fast\n";
+    const ScratchFile path("bad.txt");
+    std::ofstream(path.string()) << "ENABLE_QCN 1\nRATE_AI fast\n";
     ScenarioSpec spec;
     try
     {

@@ -4,6 +4,8 @@
 // trend over its span.
 #include "workload/model/iteration-rules.h"
 
+#include "run/stats.h"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -320,6 +322,39 @@ TEST_CASE("QuantileWithInterval: nearest rank and order-statistic ranks from the
     CHECK(f.upper == 9);
     std::vector<double> none;
     CHECK(std::isnan(QuantileWithInterval(none, 0.99, 0.95).estimate));
+}
+
+TEST_CASE("NearestRankQuantile takes the order statistic the run summary takes",
+          "[unit][fast-mode][iteration-rules]")
+{
+    // The ring pool's p99 check and the manifest's fct_p99_us must mean the same statistic:
+    // x_(ceil(q n)), compared here with tusk's summary statistics (run/stats.h) over sizes
+    // where q n is and is not a whole number.
+    for (size_t n : {1, 2, 7, 99, 100, 101, 250, 1000, 4097})
+    {
+        std::vector<double> v;
+        for (size_t i = 1; i <= n; ++i)
+        {
+            v.push_back(static_cast<double>((i * 7919) % n + 1)); // a permutation of 1..n
+        }
+        for (double q : {0.5, 0.9, 0.99, 0.999})
+        {
+            CAPTURE(n, q);
+            std::vector<double> copy = v;
+            const double ours = NearestRankQuantile(copy, q);
+            CHECK(ours == tusk::Quantile(v, q, tusk::QuantileMethod::NearestRank));
+            std::vector<double> again = v;
+            CHECK(ours == QuantileWithInterval(again, q, 0.95).estimate);
+        }
+    }
+    std::vector<double> hundred;
+    for (int i = 100; i >= 1; --i)
+    {
+        hundred.push_back(i);
+    }
+    CHECK(NearestRankQuantile(hundred, 0.99) == 99); // ceil(99.0): rank 99, not 100
+    std::vector<double> none;
+    CHECK(std::isnan(NearestRankQuantile(none, 0.99)));
 }
 
 TEST_CASE("QuantileWithInterval covers the true p99 of an exponential about as often as asked",

@@ -352,10 +352,16 @@ FastMode::Attach(const ScenarioSpec& spec,
             return n;
         };
         m_ring = CreateObject<RingStepMemo>();
+        RingStepMemo::Sampling sampling;
+        sampling.steps = static_cast<uint32_t>(sampleSteps.Get());
+        sampling.tolerance = tolerance.Get();
+        sampling.confidence = confidence.Get();
+        RingStepMemo::Checks checks;
+        checks.span = spanCheck;
+        checks.draws = []() { return RandomDraws::Count(); };
+        checks.pfc = pfc;
         m_ring->Setup(exec, ring->TransfersPerStep(), ring->Steps(), spec.workload.bytes,
-                      static_cast<uint32_t>(sampleSteps.Get()), tolerance.Get(),
-                      confidence.Get(), spanCheck,
-                      []() { return RandomDraws::Count(); }, pfc);
+                      sampling, std::move(checks));
         m_ring->SetRefusal(refusal);
         if (randomLoss)
         {

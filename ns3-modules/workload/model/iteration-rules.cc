@@ -41,6 +41,36 @@ MeanConfidenceHalfWidth(const std::vector<double>& samples, double confidence)
     return t * sd / std::sqrt(static_cast<double>(n));
 }
 
+namespace
+{
+
+/** x_(rank) of `values` (1-based: values[rank - 1] once ordered), by nth_element. */
+double
+OrderStatistic(std::vector<double>& values, size_t rank)
+{
+    std::nth_element(values.begin(), values.begin() + (rank - 1), values.end());
+    return values[rank - 1];
+}
+
+/** ceil(q n) clamped to [1, n]; n > 0. */
+size_t
+NearestRankOf(size_t n, double q)
+{
+    return std::clamp<size_t>(static_cast<size_t>(std::ceil(q * static_cast<double>(n))), 1, n);
+}
+
+} // namespace
+
+double
+NearestRankQuantile(std::vector<double>& values, double q)
+{
+    if (values.empty())
+    {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return OrderStatistic(values, NearestRankOf(values.size(), q));
+}
+
 QuantileInterval
 QuantileWithInterval(std::vector<double>& values, double q, double confidence)
 {
@@ -51,13 +81,8 @@ QuantileWithInterval(std::vector<double>& values, double q, double confidence)
         r.estimate = r.lower = r.upper = std::numeric_limits<double>::quiet_NaN();
         return r;
     }
-    // Ranks are 1-based: x_(i) is values[i - 1] once ordered.
-    auto at = [&values](size_t rank) {
-        std::nth_element(values.begin(), values.begin() + (rank - 1), values.end());
-        return values[rank - 1];
-    };
-    const size_t est = std::clamp<size_t>(
-        static_cast<size_t>(std::ceil(q * static_cast<double>(n))), 1, n);
+    auto at = [&values](size_t rank) { return OrderStatistic(values, rank); };
+    const size_t est = NearestRankOf(n, q);
     const boost::math::binomial dist(static_cast<double>(n), q);
     // x_(l) <= the true quantile when more than l - 1 values are at or below it, x_(u) >= it
     // when fewer than u are: l - 1 the largest count whose CDF is at most (1 - confidence) / 2

@@ -53,6 +53,10 @@ enum class SampledVerdict
 SampledVerdict JudgePool(const std::vector<PoolIteration>& pool, uint32_t w, double tolerance,
                          double confidence);
 
+/** The q-quantile of `values` by nearest rank, x_(ceil(q n)) (rank clamped to [1, n]; as
+ *  tusk's summary statistics take it). `values` is reordered (nth_element); empty: NaN. */
+double NearestRankQuantile(std::vector<double>& values, double q);
+
 /** A quantile of a sample and its distribution-free confidence interval (the sample's unit). */
 struct QuantileInterval
 {

@@ -53,30 +53,26 @@ RingStepMemo::Setup(Ptr<WorkloadExecutor> exec,
                     uint64_t perStep,
                     uint32_t steps,
                     uint64_t stepBytes,
-                    uint32_t sampleSteps,
-                    double tolerance,
-                    double confidence,
-                    SpanCheck span,
-                    Counter draws,
-                    Counter pfc)
+                    const Sampling& sampling,
+                    Checks checks)
 {
     NS_ABORT_MSG_IF(!exec || perStep == 0 || steps == 0, "RingStepMemo::Setup: no ring");
     m_exec = exec;
     m_perStep = perStep;
     m_steps = steps;
     m_stepBytes = stepBytes;
-    m_sampleSteps = sampleSteps;
-    if (sampleSteps > 0 && m_sampleTransfers > 0)
+    m_sampleSteps = sampling.steps;
+    if (sampling.steps > 0 && m_sampleTransfers > 0)
     {
         const uint64_t bySize = (m_sampleTransfers + perStep - 1) / perStep;
         m_sampleSteps = static_cast<uint32_t>(
-            std::max<uint64_t>(sampleSteps, std::min<uint64_t>(bySize, steps)));
+            std::max<uint64_t>(sampling.steps, std::min<uint64_t>(bySize, steps)));
     }
-    m_tolerance = tolerance;
-    m_confidence = confidence;
-    m_span = std::move(span);
-    m_draws = std::move(draws);
-    m_pfc = std::move(pfc);
+    m_tolerance = sampling.tolerance;
+    m_confidence = sampling.confidence;
+    m_span = std::move(checks.span);
+    m_draws = std::move(checks.draws);
+    m_pfc = std::move(checks.pfc);
     m_state.assign(steps, 0);
     m_doneCount.assign(steps, 0);
     m_stats.ringSteps = steps;
@@ -224,8 +220,8 @@ RingStepMemo::Decide(uint32_t k)
             }
         }
     }
-    const double p99a = QuantileWithInterval(fcts[0], 0.99, 0.5).estimate;
-    const double p99b = QuantileWithInterval(fcts[1], 0.99, 0.5).estimate;
+    const double p99a = NearestRankQuantile(fcts[0], 0.99);
+    const double p99b = NearestRankQuantile(fcts[1], 0.99);
     if (!CloseWithin(p99a, p99b, m_tolerance))
     {
         return Simulate(k, "sampled_tail_differs");

@@ -69,28 +69,42 @@ class RingStepMemo : public Object
     static TypeId GetTypeId();
     RingStepMemo();
 
+    /** How the pool is sampled and judged (IterationMemo's SampleIterations, SampleTolerance
+     *  and SampleConfidence). */
+    struct Sampling
+    {
+        /** K (>= 1; 0: nothing is replayed); raised to SampleTransfers / (n C) */
+        uint32_t steps = 0;
+        /** the windows' largest relative difference (fraction) */
+        double tolerance = 0;
+        /** the level of the t-intervals of the pool's mean step span and mean FCT, whose
+         *  half-widths must be within `tolerance` of the means, and of the p99's
+         *  order-statistic interval (0: not asked; IterationMemo::SampleConfidence, JudgePool) */
+        double confidence = 0;
+    };
+
+    /** What a pool must not span; any may be empty (no check, 0). */
+    struct Checks
+    {
+        SpanCheck span; //!< failures in a step's span
+        Counter draws;  //!< the policies' random draws so far
+        Counter pfc;    //!< PFC pause frames sent so far
+    };
+
     /**
      * \param exec the run's executor, set up with the ring's units (SetupLazy)
      * \param perStep transfers per step (n C); step k's are [k n C, (k + 1) n C)
      * \param steps the ring's steps, 2 (n - 1)
      * \param stepBytes bytes of one step's transfers (every step moves the same)
-     * \param sampleSteps K (>= 1; 0: nothing is replayed); raised to SampleTransfers / (n C)
-     * \param tolerance the windows' largest relative difference (fraction)
-     * \param confidence the level of the t-intervals of the pool's mean step span and mean
-     *        FCT, whose half-widths must be within `tolerance` of the means (0: not asked;
-     *        IterationMemo::SampleConfidence, JudgePool)
-     * \param span, draws, pfc as their types say; any may be empty (no check, 0)
+     * \param sampling the pool's size and its acceptance test
+     * \param checks the counters read when a simulated step finishes
      */
     void Setup(Ptr<WorkloadExecutor> exec,
                uint64_t perStep,
                uint32_t steps,
                uint64_t stepBytes,
-               uint32_t sampleSteps,
-               double tolerance,
-               double confidence,
-               SpanCheck span,
-               Counter draws,
-               Counter pfc);
+               const Sampling& sampling,
+               Checks checks);
     /** Replay nothing; count every step under `reason`. */
     void SetRefusal(const std::string& reason) { m_refusal = reason; }
     /** Refuse the sampled rule, `whyNot` counted for every step ("" allows it). */
