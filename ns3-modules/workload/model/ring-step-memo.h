@@ -83,7 +83,10 @@ class RingStepMemo : public Object
         double confidence = 0;
     };
 
-    /** What a pool must not span; any may be empty (no check, 0). */
+    /** What a pool is checked against: failures in its span, and two counters read when a
+     *  simulated step finishes (the policies' random draws, whose count per step the two
+     *  windows must share; PFC pause frames, which must not change across the pool); any
+     *  may be empty (no check; a counter reads 0). */
     struct Checks
     {
         SpanCheck span; //!< failures in a step's span
