@@ -5,6 +5,7 @@
 // the previous results and everything beside them alone, and do nothing once the folder is gone.
 
 #include "results/results-dir.h"
+#include "scratch-dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,9 +19,8 @@ TEST_CASE("AbandonActiveStaging removes a staging tree of many entries and sub-f
           "nothing else",
           "[unit][results]")
 {
-    const fs::path root = fs::temp_directory_path() / "tusk-abandon-staging-test";
-    fs::remove_all(root);
-    fs::create_directories(root);
+    const tusk_test::ScratchDir scratch("abandon-staging");
+    const fs::path& root = scratch.Root();
     std::ofstream(root / "beside.txt") << "kept\n";
     const std::string out = (root / "out").string();
     std::string staging;
@@ -56,5 +56,4 @@ TEST_CASE("AbandonActiveStaging removes a staging tree of many entries and sub-f
         left += e.path().filename() != "beside.txt";
     }
     CHECK(left == 0);
-    fs::remove_all(root);
 }

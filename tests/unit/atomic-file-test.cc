@@ -3,6 +3,7 @@
 // rows (row-stream.h) write through it.
 
 #include "results/results-dir.h"
+#include "scratch-dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -25,23 +26,13 @@ Slurp(const fs::path& p)
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-/** A fresh empty folder for one test. */
-fs::path
-Folder(const std::string& name)
-{
-    const fs::path d = fs::temp_directory_path() /
-                       ("tusk-atomic-file-test-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
 } // namespace
 
 TEST_CASE("an AtomicFile written in pieces replaces its path only when committed",
           "[unit][results]")
 {
-    const fs::path d = Folder("commit");
+    const tusk_test::ScratchDir scratch("atomic-file-commit");
+    const fs::path& d = scratch.Root();
     tusk::WriteFileAtomic((d / "a.csv").string(), "old\n");
     {
         tusk::AtomicFile f((d / "a.csv").string());
@@ -53,13 +44,13 @@ TEST_CASE("an AtomicFile written in pieces replaces its path only when committed
     }
     CHECK(Slurp(d / "a.csv") == "x,y\n1,2\n3,4\n");
     CHECK(std::distance(fs::directory_iterator(d), fs::directory_iterator()) == 1); // no .tmp-
-    fs::remove_all(d);
 }
 
 TEST_CASE("an AtomicFile not committed leaves the path as it was and no temporary file",
           "[unit][results]")
 {
-    const fs::path d = Folder("abandon");
+    const tusk_test::ScratchDir scratch("atomic-file-abandon");
+    const fs::path& d = scratch.Root();
     tusk::WriteFileAtomic((d / "a.csv").string(), "old\n");
     {
         tusk::AtomicFile f((d / "a.csv").string());
@@ -71,5 +62,4 @@ TEST_CASE("an AtomicFile not committed leaves the path as it was and no temporar
     // A folder that cannot hold it: WriteError naming the path (exit 3 in tusk).
     const std::string missing = (d / "no-such-folder" / "b.csv").string();
     CHECK_THROWS_WITH(tusk::AtomicFile(missing), missing + ": No such file or directory");
-    fs::remove_all(d);
 }

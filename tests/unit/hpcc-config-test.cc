@@ -5,43 +5,34 @@
 
 #include "fabric/model/input-error.h"
 
+#include "scratch-dir.h"
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
-#include <unistd.h>
-
 using namespace tusk;
 
 namespace
 {
 
-/** A config file in the temporary directory, named per process (so that two test runs at
- *  once do not share it) and removed when the test case ends, passed or failed. */
+/** A config file in a private scratch folder, removed when the test case ends. */
 class ScratchFile
 {
   public:
     explicit ScratchFile(const std::string& name)
-        : m_path(std::filesystem::temp_directory_path() /
-                 ("tusk-hpcc-" + std::to_string(::getpid()) + "-" + name))
+        : m_dir("hpcc-config"),
+          m_path(m_dir.Path(name))
     {
     }
 
-    ~ScratchFile()
-    {
-        std::error_code ec;
-        std::filesystem::remove(m_path, ec);
-    }
-
-    ScratchFile(const ScratchFile&) = delete;
-    ScratchFile& operator=(const ScratchFile&) = delete;
-
-    std::string string() const { return m_path.string(); }
+    std::string string() const { return m_path; }
 
   private:
-    std::filesystem::path m_path;
+    tusk_test::ScratchDir m_dir;
+    std::string m_path;
 };
 
 } // namespace

@@ -6,6 +6,8 @@
 #include "fabric/model/input-error.h"
 #include "importers/model/htsim-cm-reader.h"
 
+#include "scratch-dir.h"
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -13,7 +15,6 @@
 #include <fstream>
 #include <set>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -22,45 +23,18 @@ namespace fs = std::filesystem;
 namespace
 {
 
-/** A private temporary directory, removed at exit. */
-const fs::path&
-TempDir()
+/** The folder for this file's connection matrices, removed at exit. */
+const tusk_test::ScratchDir&
+Temp()
 {
-    struct Dir
-    {
-        fs::path path;
-
-        Dir()
-        {
-            std::string tmpl = (fs::temp_directory_path() / "tusk-htsim-cm-XXXXXX").string();
-            std::vector<char> buf(tmpl.begin(), tmpl.end());
-            buf.push_back('\0');
-            if (mkdtemp(buf.data()) == nullptr)
-            {
-                throw std::runtime_error("mkdtemp failed");
-            }
-            path = buf.data();
-        }
-
-        ~Dir()
-        {
-            std::error_code ec;
-            fs::remove_all(path, ec);
-        }
-    };
-
-    static Dir dir;
-    return dir.path;
+    static tusk_test::ScratchDir dir("htsim-cm");
+    return dir;
 }
 
 std::string
 WriteFile(const std::string& name, const std::string& content)
 {
-    const fs::path p = TempDir() / name;
-    std::ofstream out(p, std::ios::binary);
-    out << content;
-    REQUIRE(out.good());
-    return p.string();
+    return Temp().Write(name, content);
 }
 
 /** Read `content` as a .cm file and require an InputError at (line, key). */
@@ -343,7 +317,7 @@ TEST_CASE("htsim .cm: every malformed input is an InputError naming file, line a
 
     SECTION("missing file")
     {
-        const std::string path = (TempDir() / "does-not-exist.cm").string();
+        const std::string path = Temp().Path("does-not-exist.cm");
         try
         {
             ReadHtsimCm(path);
@@ -360,7 +334,7 @@ TEST_CASE("htsim .cm: every malformed input is an InputError naming file, line a
     {
         try
         {
-            ReadHtsimCm(TempDir().string());
+            ReadHtsimCm(Temp().Root().string());
             FAIL("no error");
         }
         catch (const InputError& e)

@@ -8,69 +8,28 @@
 #include "importers/model/htsim-topo-reader.h"
 #include "fabric/model/input-error.h"
 
+#include "scratch-dir.h"
 #include "topology-helpers.h"
 
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 using namespace ns3;
 using namespace tusktest;
+using tusk_test::ScratchDir;
 
 namespace
 {
 
-/** A temporary directory for malformed .topo files, removed at the end of the run. */
-class TempDir
-{
-  public:
-    TempDir()
-    {
-        m_dir = std::filesystem::temp_directory_path()
-              / ("tusk-topo-test-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(m_dir);
-    }
-
-    ~TempDir()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(m_dir, ec);
-    }
-
-    /** Write lines (joined with '\n') to a file; line i of the file is lines[i - 1]. */
-    std::string
-    Write(const std::string& name, const std::vector<std::string>& lines) const
-    {
-        const auto path = (m_dir / name).string();
-        std::ofstream out(path, std::ios::binary);
-        for (const auto& l : lines)
-        {
-            out << l << '\n';
-        }
-        return path;
-    }
-
-    std::string
-    Path(const std::string& name) const
-    {
-        return (m_dir / name).string();
-    }
-
-  private:
-    std::filesystem::path m_dir;
-};
-
-const TempDir&
+/** The folder for this file's .topo files, removed at the end of the run. */
+const ScratchDir&
 Temp()
 {
-    static TempDir dir;
+    static ScratchDir dir("topo-test");
     return dir;
 }
 
@@ -117,7 +76,7 @@ CheckTopoError(const std::string& name,
                unsigned expectedLine,
                const std::string& expectedKey)
 {
-    const std::string path = Temp().Write(name, lines);
+    const std::string path = Temp().WriteLines(name, lines);
     INFO("file " << name);
     try
     {
@@ -269,7 +228,7 @@ TEST_CASE("htsim example files: the larger fat trees and leaf-spine", "[unit][to
 TEST_CASE("htsim topo: comments, blank lines, case, CRLF, key order, per-tier values",
           "[unit][topology]")
 {
-    const auto path = Temp().Write("ok_variants.topo",
+    const auto path = Temp().WriteLines("ok_variants.topo",
                                    {
                                        "# a comment",
                                        "\tnodes 16   # inline comment",
@@ -326,7 +285,7 @@ TEST_CASE("htsim topo: comments, blank lines, case, CRLF, key order, per-tier va
 
 TEST_CASE("htsim topo: bundles give parallel links", "[unit][topology]")
 {
-    const auto path = Temp().Write("bundles.topo",
+    const auto path = Temp().WriteLines("bundles.topo",
                                    {
                                        "Nodes 16",
                                        "Tiers 3",
@@ -383,7 +342,7 @@ TEST_CASE("htsim topo: bundles give parallel links", "[unit][topology]")
 TEST_CASE("htsim topo: the valid template reads", "[unit][topology]")
 {
     // Guards the malformed-file cases below: they differ from this file in one line.
-    const auto g = ReadHtsimTopo(Temp().Write("template.topo", ValidFatTree16()));
+    const auto g = ReadHtsimTopo(Temp().WriteLines("template.topo", ValidFatTree16()));
     CHECK(g.numHosts == 16);
     CHECK(g.NumSwitches() == 20); // the k=4 fat tree: 5*4^2/4
     CHECK(g.links.size() == 48);  // 3*4^3/4
@@ -393,7 +352,7 @@ TEST_CASE("htsim topo: unknown key names the closest valid key", "[unit][topolog
 {
     const auto base = ValidFatTree16();
     CheckTopoError("unknown.topo", With(base, 14, "Radix_Dwn 2"), 14, "Radix_Dwn");
-    const std::string path = Temp().Write("unknown2.topo", With(base, 9, "Downlink_Latency 1000"));
+    const std::string path = Temp().WriteLines("unknown2.topo", With(base, 9, "Downlink_Latency 1000"));
     try
     {
         ReadHtsimTopo(path);
@@ -406,7 +365,7 @@ TEST_CASE("htsim topo: unknown key names the closest valid key", "[unit][topolog
         CHECK(e.Message().find("did you mean 'Downlink_Latency_ns'") != std::string::npos);
     }
     // No key within a typo's distance: no suggestion, the valid keys only.
-    const std::string far = Temp().Write("unknown3.topo", With(base, 9, "Foo 1000"));
+    const std::string far = Temp().WriteLines("unknown3.topo", With(base, 9, "Foo 1000"));
     try
     {
         ReadHtsimTopo(far);
@@ -512,7 +471,7 @@ TEST_CASE("htsim topo: misplaced, duplicate and inconsistent keys", "[unit][topo
         "Radix_Down 4",             // 14
         "Downlink_Latency_ns 1000", // 15
     };
-    CHECK(ReadHtsimTopo(Temp().Write("ls_ok.topo", leafSpine)).links.size() == 40);
+    CHECK(ReadHtsimTopo(Temp().WriteLines("ls_ok.topo", leafSpine)).links.size() == 40);
     // A 2-tier fabric is one pod.
     CheckTopoError("ls_pods.topo", With(leafSpine, 3, "Podsize 16"), 3, "Podsize");
     // 8 ToR uplinks are not a multiple of spine Radix_Down 3.

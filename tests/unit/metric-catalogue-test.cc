@@ -5,6 +5,7 @@
 #include "results/comparison-table.h"
 #include "results/metric-catalogue.h"
 #include "sweep/regress.h"
+#include "scratch-dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -153,11 +154,9 @@ ecmp.unfinished = { value = 0, abs = 0, source = "theory" }
 ecmp.uplink_jain = { value = 0.9, abs = 0.05, source = "theory" }
 ecmp.lower_bound_us = { value = 10, rel = 0.01, source = "theory" }
 )";
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / "tusk-metric-catalogue-test";
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "base.toml") << "name = \"base\"\n";
-    const RegressSuite s = ReadSuiteString(suite, (dir / "suite.toml").string());
+    const tusk_test::ScratchDir dir("metric-catalogue");
+    dir.Write("base.toml", "name = \"base\"\n");
+    const RegressSuite s = ReadSuiteString(suite, dir.Path("suite.toml"));
     REQUIRE(s.baselines.size() == 4);
     std::map<std::string, std::string> better;
     for (const auto& b : s.baselines)

@@ -5,6 +5,7 @@
 // needs: a warning with the bytes it needs).
 
 #include "input-error-helpers.h"
+#include "scratch-dir.h"
 #include "scenario/knob-table.h"
 #include "run/run-stages.h"
 #include "run/runner.h"
@@ -110,9 +111,8 @@ TEST_CASE("physical bounds: HPCC topology files give link rates of 1Mbps..100Tbp
           "of at most 1s",
           "[unit][workload][bounds]")
 {
-    const auto dir = std::filesystem::temp_directory_path() / "tusk-bounds-test";
-    std::filesystem::create_directories(dir);
-    const auto path = (dir / "topology.txt").string();
+    const tusk_test::ScratchDir dir("bounds");
+    const auto path = dir.Path("topology.txt");
     auto read = [&](const std::string& rate, const std::string& delay) {
         std::ofstream(path) << "3 1 2\n2\n0 2 " << rate << " " << delay << " 0\n1 2 100Gbps "
                             << "0.001ms 0\n";
@@ -128,7 +128,6 @@ TEST_CASE("physical bounds: HPCC topology files give link rates of 1Mbps..100Tbp
     e = ExpectInputError([&] { read("100Gbps", "2s"); });
     CHECK(e.Key() == "delay");
     CHECK(Contains(e.Message(), "at most 1s"));
-    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("physical bounds: a degrade failure may not divide a link below 1 Mb/s",

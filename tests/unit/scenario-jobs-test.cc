@@ -4,6 +4,7 @@
 #include "fabric/model/input-error.h"
 #include "run/run-stages.h"
 #include "scenario/scenario-toml.h"
+#include "scratch-dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -283,15 +284,14 @@ TEST_CASE("job and collective keys are checked", "[unit][scenario][jobs]")
     CHECK(su.Key() == "scale_up.gpus_per_server");
     CHECK(su.Line() == 5);
     // A SimAI file with an inconsistent header is an error naming that file and line 1.
-    const std::string bad =
-        (fs::temp_directory_path() / "tusk-scenario-jobs-bad-simai.txt").string();
+    const tusk_test::ScratchDir dir("scenario-jobs");
+    const std::string bad = dir.Path("bad-simai.txt");
     std::ofstream(bad) << "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 3 ep: 1 pp: "
                           "1 all_gpus: 8\n0\n";
     const auto se = ErrorOf(kRail + "[[jobs]]\nfile = \"" + bad + "\"\n");
     CHECK(se.File() == bad);
     CHECK(se.Line() == 1);
     CHECK(se.Message().find("inconsistent parallelism") != std::string::npos);
-    std::remove(bad.c_str());
 }
 
 TEST_CASE("pod-clos and hpcc topologies and the hpcc workload", "[unit][scenario][jobs]")

@@ -4,11 +4,10 @@
  */
 #include "fabric/model/input-error.h"
 #include "input-error-helpers.h"
+#include "scratch-dir.h"
 #include "scenario/scenario-toml.h"
 
 #include <catch2/catch.hpp>
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -103,32 +102,13 @@ JsonToToml(const nlohmann::json& j)
 }
 
 /** A fresh directory under the system temp dir, removed at the end of the test. */
-struct TempDir
+struct TempDir : tusk_test::ScratchDir
 {
-    fs::path path;
+    const fs::path& path = Root();
 
     TempDir()
+        : ScratchDir("scenario-test")
     {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("tusk-scenario-test-" + std::to_string(::getpid()) + "-" +
-                std::to_string(counter++));
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-
-    ~TempDir()
-    {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-
-    fs::path Write(const std::string& relative, const std::string& text) const
-    {
-        fs::path p = path / relative;
-        fs::create_directories(p.parent_path());
-        std::ofstream(p) << text;
-        return p;
     }
 };
 

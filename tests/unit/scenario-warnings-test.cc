@@ -2,6 +2,7 @@
 
 #include "run/runner.h"
 #include "scenario/scenario-toml.h"
+#include "scratch-dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -97,8 +98,8 @@ TEST_CASE("scenario warnings: a SimAI workload's vpp and ga, which the import do
           "are named with file, line and key",
           "[unit][scenario][simai]")
 {
-    const std::string path =
-        (std::filesystem::temp_directory_path() / "tusk-warnings-simai-ga.txt").string();
+    const tusk_test::ScratchDir dir("warnings");
+    const std::string path = dir.Path("simai-ga.txt");
     auto write = [&](const std::string& header) {
         std::ofstream(path) << "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 ep: 1 "
                             << header
@@ -120,5 +121,4 @@ TEST_CASE("scenario warnings: a SimAI workload's vpp and ga, which the import do
     w = ScenarioWarnings(spec);
     REQUIRE(w.size() == 1);
     CHECK(w[0].rfind(path + ":1: vpp: 4: virtual pipeline stages are not modelled", 0) == 0);
-    std::filesystem::remove(path);
 }

@@ -2,6 +2,7 @@
 
 #include "run/row-stream.h"
 #include "run/stats.h"
+#include "scratch-dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -11,8 +12,6 @@
 #include <random>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 using namespace tusk;
 
@@ -133,9 +132,8 @@ TEST_CASE("values spilled into a folder are in an unnamed file there, read back 
     // .rows-XXXXXX and unlinked at once: nothing in the folder to commit or list, the open
     // file its only reference.
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / ("tusk-spill-test-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    const tusk_test::ScratchDir scratch("spill-test");
+    const fs::path& dir = scratch.Root();
     {
         tusk::DoubleSpill s(dir.string());
         for (int i = 0; i < 20'000; ++i) // more than the buffer: spilled
@@ -159,5 +157,4 @@ TEST_CASE("values spilled into a folder are in an unnamed file there, read back 
         CHECK(tusk::OrderStatistic(parts, 20'000) == 20'000.0);
     }
     CHECK(fs::is_empty(dir));
-    fs::remove_all(dir);
 }

@@ -6,6 +6,7 @@
  */
 #include "fabric/model/input-error.h"
 #include "input-error-helpers.h"
+#include "scratch-dir.h"
 #include "sweep/regress.h"
 #include "run/runner.h"
 #include "scenario/scenario-toml.h"
@@ -13,8 +14,6 @@
 #include "sweep/sweep-plan.h"
 
 #include <catch2/catch.hpp>
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -29,16 +28,14 @@ namespace
 namespace fs = std::filesystem;
 
 /** A scratch directory holding a base scenario with two [[background]] entries. */
-struct Dir
+struct Dir : tusk_test::ScratchDir
 {
-    fs::path path;
+    const fs::path& path = Root();
 
     explicit Dir(const std::string& name)
-        : path(fs::temp_directory_path() / ("tusk-sweep-unit-" + name + "-" + std::to_string(::getpid())))
+        : ScratchDir("sweep-unit-" + name)
     {
-        fs::remove_all(path);
-        fs::create_directories(path);
-        std::ofstream(path / "cdf.txt") << "1000 0\n10000 100\n";
+        Write("cdf.txt", "1000 0\n10000 100\n");
         Write("base.toml", R"(name = "base"
 seed = 1
 [topology]
@@ -59,14 +56,6 @@ load = 0.1
 duration_us = 100
 hosts = [0, 1]
 )");
-    }
-
-    ~Dir() { fs::remove_all(path); }
-
-    std::string Write(const std::string& name, const std::string& text) const
-    {
-        std::ofstream(path / name) << text;
-        return (path / name).string();
     }
 };
 

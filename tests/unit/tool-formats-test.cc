@@ -10,6 +10,7 @@
 #include "importers/model/htsim-topo-reader.h"
 #include "fabric/model/input-error.h"
 #include "importers/model/hpcc-reader.h"
+#include "scratch-dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -100,8 +101,8 @@ TEST_CASE("HPCC config: TOPOLOGY_FILE and FLOW_FILE are found from the config's 
 
     // The simulator's own layout: simulation/mix/config.txt with "mix/..." paths, run from
     // simulation/. A file next to the config under the same relative path wins.
-    const fs::path root = fs::temp_directory_path() / "tusk-hpcc-layout";
-    fs::remove_all(root);
+    const tusk_test::ScratchDir scratch("hpcc-layout");
+    const fs::path& root = scratch.Root();
     fs::create_directories(root / "mix");
     fs::copy_file(Data("hpcc/topology.txt"), root / "mix" / "topology.txt");
     std::ofstream(root / "mix" / "flows.txt") << "1\n2 1 3 100 1000 0\n";
@@ -133,7 +134,6 @@ TEST_CASE("HPCC config: TOPOLOGY_FILE and FLOW_FILE are found from the config's 
         CHECK(e.Key() == "FLOW_FILE");
         CHECK(std::string(e.what()).find((root / "mix" / "nosuch.txt").string()) != std::string::npos);
     }
-    fs::remove_all(root);
 }
 
 TEST_CASE("presets: htsim-uec sizes queues, ECN and RTO from the fabric's BDP as main_uec does",

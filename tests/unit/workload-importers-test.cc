@@ -7,6 +7,7 @@
 #include "importers/model/hpcc-reader.h"
 #include "workload/model/job-model.h"
 #include "importers/model/simai-workload.h"
+#include "scratch-dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -33,15 +34,12 @@ Data(const std::string& rel)
 /** A temporary file with `text`, removed at scope exit. */
 struct TempFile
 {
+    tusk_test::ScratchDir dir{"import"};
     std::string path;
     explicit TempFile(const std::string& text)
+        : path(dir.Write("input.txt", text))
     {
-        path = (std::filesystem::temp_directory_path() /
-                ("tusk-import-" + std::to_string(std::hash<std::string>()(text)) + ".txt"))
-                   .string();
-        std::ofstream(path) << text;
     }
-    ~TempFile() { std::remove(path.c_str()); }
 };
 
 template <class F>
