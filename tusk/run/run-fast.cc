@@ -270,6 +270,11 @@ FastMode::Attach(const ScenarioSpec& spec,
             }
             const CcWords w = WordsOf(qp->GetCongestionControl()->GetState());
             r.state.insert(r.state.end(), w.begin(), w.end());
+            // Idle at both ends: a connection created after a memo may stand as absent in it.
+            const uint32_t peerHost = qp->GetPeerHost();
+            const bool idle = qp->GetNic()->IsQpIdle(qp->GetQpn()) && peerHost < nics->size() &&
+                              (*nics)[peerHost]->IsQpIdle(qp->GetPeerQpn());
+            r.idle.insert(r.idle.end(), w.size(), idle ? 1 : 0);
             const auto at = created->find(PeekPointer(qp));
             if (at != created->end() && r.created.size() + w.size() == r.state.size())
             {
