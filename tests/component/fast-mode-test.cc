@@ -13,6 +13,8 @@
 #include "workload/model/iteration-memo.h"
 #include "workload/model/workload-executor.h"
 
+#include "ns3/boolean.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -196,6 +198,114 @@ TEST_CASE("fast mode exact rule: an iteration whose memo created connections is 
     CHECK(tusk::WaitsCsv(f) == tusk::WaitsCsv(p));
     CHECK(tusk::JobsCsv(f) == tusk::JobsCsv(p));
     CheckSameLinkCounters(f, p);
+}
+
+TEST_CASE("fast mode exact rule: under receiver credits the QPs' credit state is compared too "
+          "and the tables equal packet mode's",
+          "[component][fast-mode]")
+{
+    // The test above with UEC-style receiver credits (RCCC). A QP's credit (its sender's
+    // balance, its receiver's outstanding and owed credit) decides when it sends, and a new
+    // QP starts with speculative credit: iteration 1 is not iteration 0 shifted (its ring
+    // steps wait for grants where 0's went on speculative credit). The probe adds those three
+    // numbers to each QP's words and records no creation state under RCCC, so the exact rule
+    // replays only iterations whose credit state is a fixed point. Before, iteration 1 was
+    // replayed from 0 (the connections 0 created count as present in their creation state)
+    // and its ring took 50 us instead of packet mode's 83.
+    const uint32_t n = 9;
+    auto spec = [&](const std::string& mode) {
+        tusk::ScenarioSpec s = RingJob(n, 20, mode);
+        s.nic.receiverCredit = true;
+        tusk::JobCollectiveEntry extra;
+        extra.kind = "all-to-all";
+        extra.bytes = 16 * 1024;
+        extra.every = 3;
+        s.jobs[0].collectives.push_back(extra);
+        return s;
+    };
+    const tusk::RunResult p = Run(spec("packet"));
+    const tusk::RunResult f = Run(spec("fast"));
+    REQUIRE(p.finished);
+    REQUIRE(f.finished);
+    InfoFallbacks(f);
+    for (const auto& [why, count] : f.fast.exactRefusals)
+    {
+        UNSCOPED_INFO("exact refused because " << why << ": " << count);
+    }
+    CHECK(f.fast.simulated + f.fast.replayedExact + f.fast.replayedSteady == n);
+    CHECK(f.fast.replayedExact >= 1);
+    CHECK(f.fast.simulated >= 3); // 0, 1 and 2 at least
+    CHECK(tusk::FlowsCsv(f) == tusk::FlowsCsv(p));
+    CHECK(tusk::CollectivesCsv(f) == tusk::CollectivesCsv(p));
+    CHECK(tusk::WaitsCsv(f) == tusk::WaitsCsv(p));
+    CHECK(tusk::JobsCsv(f) == tusk::JobsCsv(p));
+}
+
+TEST_CASE("RdmaNic::IsQpIdle: no QP is idle while a ring is under way and every QP is once it "
+          "finished but under receiver credits not those still holding credit",
+          "[component][fast-mode]")
+{
+    // The fast-mode exact rule counts a connection its memo lacked as absent only when its QPs
+    // are idle at both ends (docs/fast-mode.md, "Idle connections created after the memo").
+    using namespace ns3;
+    auto run = [](bool credit, uint32_t& busyEarly, uint32_t& busyAfter, uint32_t& qps) {
+        tusk::RunOptions o;
+        o.beforeRun = [&, credit](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
+            for (const auto& nic : nics)
+            {
+                nic->SetAttribute("BaseRtt", TimeValue(NanoSeconds(4334)));
+                nic->SetAttribute("ReceiverCredit", BooleanValue(credit));
+            }
+            Simulator::Schedule(MicroSeconds(1), [&, nics]() {
+                for (const auto& nic : nics)
+                {
+                    for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+                    {
+                        busyEarly += nic->IsQpIdle(RdmaNic::kFirstQpn + q) ? 0 : 1;
+                    }
+                }
+            });
+        };
+        o.afterRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
+            for (const auto& nic : nics)
+            {
+                CHECK_FALSE(nic->IsQpIdle(RdmaNic::kFirstQpn + nic->GetNQps())); // not created
+                CHECK_FALSE(nic->IsQpIdle(0));                                  // reserved
+                for (uint32_t q = 0; q < nic->GetNQps(); ++q)
+                {
+                    ++qps;
+                    busyAfter += nic->IsQpIdle(RdmaNic::kFirstQpn + q) ? 0 : 1;
+                }
+            }
+        };
+        // Chunks of 16,409 bytes: a receiver's demand is announced in 256-byte units, rounded
+        // up, so under credits it expects a few bytes that never come.
+        tusk::ScenarioSpec s = RingJob(1, 0, "packet");
+        s.jobs[0].collectives[0].bytes = 64 * 1024 + 100;
+        const tusk::RunResult r = Run(s, o);
+        REQUIRE(r.finished);
+    };
+    uint32_t busyEarly = 0;
+    uint32_t busyAfter = 0;
+    uint32_t qps = 0;
+    run(false, busyEarly, busyAfter, qps);
+    INFO("no credits: QPs " << qps << ", not idle at 1 us " << busyEarly << ", after "
+                            << busyAfter);
+    CHECK(qps == 8); // the ring's 4 connections, a QP at each end
+    CHECK(busyEarly >= 4); // every sender has data posted, every receiver a receive
+    CHECK(busyAfter == 0);
+    uint32_t busyEarlyCredit = 0;
+    uint32_t busyAfterCredit = 0;
+    uint32_t qpsCredit = 0;
+    run(true, busyEarlyCredit, busyAfterCredit, qpsCredit);
+    INFO("credits: QPs " << qpsCredit << ", not idle at 1 us " << busyEarlyCredit << ", after "
+                         << busyAfterCredit);
+    CHECK(qpsCredit == 8);
+    CHECK(busyEarlyCredit >= 4);
+    // Each responder ends with credit outstanding (its demand rounded up to 256 bytes, less
+    // what arrived), counted in its NIC's credit window, which every QP's grants share: not
+    // idle.
+    CHECK(busyAfterCredit == 4);
 }
 
 TEST_CASE("fast mode, steady rule: round-robin spraying with no compute time is replayed once "
