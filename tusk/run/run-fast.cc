@@ -269,9 +269,27 @@ FastMode::Attach(const ScenarioSpec& spec,
                 notQuiescent("unacknowledged bytes");
             }
             const CcWords w = WordsOf(qp->GetCongestionControl()->GetState());
+            const size_t first = r.state.size();
             r.state.insert(r.state.end(), w.begin(), w.end());
+            const uint32_t peerHost = qp->GetPeerHost();
+            const Ptr<RdmaNic> peerNic = peerHost < nics->size() ? (*nics)[peerHost] : nullptr;
+            const Ptr<RdmaQueuePair> peer = peerNic ? peerNic->GetQp(qp->GetPeerQpn()) : nullptr;
+            // Receiver credits (RCCC): the sender's balance and its responder's outstanding and
+            // owed credit decide when it may send; words too. Their values at creation are not
+            // recorded, so under RCCC no connection counts as created in a memo.
+            const bool credit = qp->GetNic()->ReceiverCreditEnabled();
+            if (credit)
+            {
+                r.state.push_back(static_cast<uint64_t>(qp->GetCreditBalance()));
+                r.state.push_back(peer ? peer->GetCreditOutstanding() : UINT64_MAX);
+                r.state.push_back(peer ? peer->GetCreditOwed() : UINT64_MAX);
+            }
+            // Idle at both ends: a connection created after a memo may stand as absent in it.
+            const bool idle = qp->GetNic()->IsQpIdle(qp->GetQpn()) && peerNic &&
+                              peerNic->IsQpIdle(qp->GetPeerQpn());
+            r.idle.insert(r.idle.end(), r.state.size() - first, idle ? 1 : 0);
             const auto at = created->find(PeekPointer(qp));
-            if (at != created->end() && r.created.size() + w.size() == r.state.size())
+            if (!credit && at != created->end() && r.created.size() == first)
             {
                 r.created.insert(r.created.end(), at->second.begin(), at->second.end());
             }

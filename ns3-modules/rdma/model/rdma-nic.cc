@@ -393,6 +393,15 @@ RdmaNic::GetQp(uint32_t qpn) const
     return (qpn >= kFirstQpn && qpn < m_qps.size()) ? m_qps[qpn] : nullptr;
 }
 
+bool
+RdmaNic::IsQpIdle(uint32_t qpn) const
+{
+    const Ptr<RdmaQueuePair> qp = GetQp(qpn);
+    return qp && qp->GetUnackedBytes() == 0 && !qp->HasDataToSend() &&
+           qp->GetPendingReceives() == 0 && m_isActive[qpn] == 0 && m_creditListed[qpn] == 0 &&
+           m_creditOut[qpn] == 0;
+}
+
 void
 RdmaNic::Activate(Ptr<RdmaQueuePair> qp)
 {

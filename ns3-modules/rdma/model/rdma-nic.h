@@ -128,6 +128,18 @@ class RdmaNic : public FabricNetDevice
 
     uint64_t GetQueuedFrames() const override { return m_control.size(); }
 
+    /**
+     * \brief Whether QP `qpn` (either end of a connection) is idle: nothing posted and
+     * unacknowledged (GetUnackedBytes 0), no data or resend to send, no receive posted, not in
+     * the transmit scheduler's active list (the round-robin DequeueNext walks), and, with
+     * ReceiverCredit, owed no credit and counted for none in the NIC's outstanding credit (the
+     * credit window every QP's grants share). Such a QP takes no part in what the NIC does
+     * until work is posted on it or a frame arrives for it; its only events are its congestion
+     * control's own timers (DCQCN's), which change that state alone (fast mode's exact rule,
+     * docs/fast-mode.md). False for a QPN this NIC has not created.
+     */
+    bool IsQpIdle(uint32_t qpn) const;
+
     /** Assign stream numbers to the NIC's random variables; returns streams used. */
     int64_t AssignStreams(int64_t stream);
 

@@ -98,6 +98,8 @@ class RdmaQueuePair : public Object
     }
 
     uint32_t GetQpn() const { return m_qpn; }
+    /** The NIC that created this QP. */
+    Ptr<RdmaNic> GetNic() const { return m_nic; }
     uint32_t GetPeerQpn() const { return m_peerQpn; }
     uint32_t GetPeerHost() const { return m_peerHost; }
     uint8_t GetPriority() const { return m_priority; }

@@ -854,10 +854,23 @@ IterationMemo::SameStartState(const std::vector<uint64_t>& cState,
                               const std::vector<uint64_t>& nCreated,
                               const std::vector<uint32_t>& nCursors,
                               const std::vector<uint64_t>& nowState,
-                              const std::vector<uint32_t>& nowCursors)
+                              const std::vector<uint32_t>& nowCursors,
+                              const std::vector<uint8_t>& nowIdle)
 {
-    // The iteration starts where the memo ended (the fixed point's second half).
-    if (nState != nowState || nCursors != nowCursors)
+    // The iteration starts where the memo ended (the fixed point's second half), with perhaps
+    // connections created since: appended in creation order (n's QPs and cursors a prefix of
+    // now's, equal there), every QP beyond them idle now. Their cursors are no condition: a
+    // connection's cursor moves only when a transfer is posted on it.
+    if (nowState.size() < nState.size() || nowCursors.size() < nCursors.size() ||
+        !std::equal(nState.begin(), nState.end(), nowState.begin()) ||
+        !std::equal(nCursors.begin(), nCursors.end(), nowCursors.begin()))
+    {
+        return false;
+    }
+    if (nowState.size() > nState.size() &&
+        (nowIdle.size() != nowState.size() ||
+         !std::all_of(nowIdle.begin() + static_cast<std::ptrdiff_t>(nState.size()), nowIdle.end(),
+                      [](uint8_t x) { return x == 1; })))
     {
         return false;
     }
@@ -1046,7 +1059,7 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
             }
             if (it.notQuiescent.empty() &&
                 SameStartState(c.state, c.cursors, n.state, n.created, n.cursors, it.state,
-                               it.cursors))
+                               it.cursors, probe.idle))
             {
                 memo = m;
                 break;

@@ -81,6 +81,11 @@ struct FabricProbeResult
      *  empty when unknown: a connection created inside a memo iteration may stand as present
      *  at its start in that state (the exact rule, docs/fast-mode.md). */
     std::vector<uint64_t> created;
+    /** Per state word (same order and size as `state`): 1 when the QP it belongs to and its
+     *  peer are idle (RdmaNic::IsQpIdle), else 0; empty when unknown. A connection that
+     *  exists at an iteration's start but did not at its memo's may stand as absent when its
+     *  QPs are idle (the exact rule, docs/fast-mode.md). */
+    std::vector<uint8_t> idle;
     /** Every port's counters, in the run's port order (the deltas are added in that order). */
     std::vector<PortCounters> ports;
     /** Random draws the load-balancing policies made so far that could change a choice
@@ -224,9 +229,15 @@ class IterationMemo : public Object
      * cursors at the three instants; or, when c created connections (the QPs and cursors at
      * c's start are a prefix of n's, in creation order), those QPs ended c in the state they
      * were created in (`n.created`) and those cursors at 0 (a new connection's), so that c ran
-     * as from a start where they existed already in that state, which is `now`'s.
+     * as from a start where they existed already in that state, which is `now`'s. `now` may
+     * also have more QPs and connections than n (created after the memo, appended in creation
+     * order): n's words and cursors a prefix of now's, and every QP beyond it idle
+     * (`nowIdle`, RdmaNic::IsQpIdle, both ends), so that they take no part in the iteration,
+     * which uses the memo's connections only (the same traffic), and the replay, which leaves
+     * them as they are, leaves them as packet mode would.
      * \param cState, cCursors the memo's start; nState, nCreated, nCursors its end;
-     *        nowState, nowCursors the iteration's start
+     *        nowState, nowCursors the iteration's start; nowIdle per word of nowState, 1 when
+     *        its QP is idle (empty: unknown, no QP may be extra)
      */
     static bool SameStartState(const std::vector<uint64_t>& cState,
                                const std::vector<uint32_t>& cCursors,
@@ -234,7 +245,8 @@ class IterationMemo : public Object
                                const std::vector<uint64_t>& nCreated,
                                const std::vector<uint32_t>& nCursors,
                                const std::vector<uint64_t>& nowState,
-                               const std::vector<uint32_t>& nowCursors);
+                               const std::vector<uint32_t>& nowCursors,
+                               const std::vector<uint8_t>& nowIdle);
 
   private:
 
