@@ -19,6 +19,20 @@ class is named), all in top-3 (every planted cable among the first three classes
 as a count with its 95 % Wilson interval (scipy), and the evidence locate used. Runs are long
 on 2 cores: keep messages small.
 
+Dark placements (since 2026-12-06). A fault on a cable that carried none of the run's data is
+invisible to any end-to-end method, so each placement is also judged from the run's own
+links.csv (`tx_frames`, `tx_bytes` of both directions of every planted cable). The scorer may
+read it; `tusk locate` never does (docs/locate.md). A direction carried data when its bytes
+hold at least one data frame beyond what its frames would weigh as control frames: (tx_bytes
+- 66 B x tx_frames) / (MTU + 62 - 66 B) >= 1 (an ACK, NAK or CNP is 66 B on the wire, a data
+frame MTU + 62 B of headers; the MTU from the manifest, 4,096 B if absent; a control frame
+larger than 66 B only makes a direction look less dark). A placement is dark when every
+direction of every planted cable carried no data (ACKs alone, or nothing) in its run (pooled:
+in every run pooled). The table adds: dark (placements), top-1 among the observable ones
+(with its Wilson interval), and for the dark ones how many locate answered rightly (named
+nothing and listed both directions of the cable in `unobserved_links`) and how many it named
+a class in (a false name: no flow crossed the cable).
+
   python3 bench/locate/locate-bench.py --out results/bench-locate --k 8      # 128 hosts
   python3 bench/locate/locate-bench.py --smoke                               # k = 8, 2 runs
   python3 bench/locate/locate-bench.py --cases quarter,none --workloads permutation \\
@@ -196,11 +210,54 @@ def write_if_changed(path, text):
     os.replace(path + ".tmp", path)
 
 
+CONTROL_FRAME_BYTES = 66  # ACK / NAK / CNP on the wire (headers + AETH; docs/results-format.md)
+DATA_OVERHEAD_BYTES = 62  # a data frame's headers and trailers (ns3-modules/rdma/doc/rdma.md)
+
+
+def data_frames(frames, nbytes, mtu):
+    """Data frames a link direction carried, estimated from links.csv's tx_frames and tx_bytes:
+    the bytes beyond `frames` control frames, in full data frames (an upper bound when some
+    control frames are larger than CONTROL_FRAME_BYTES)."""
+    return (nbytes - CONTROL_FRAME_BYTES * frames) / float(mtu + DATA_OVERHEAD_BYTES
+                                                          - CONTROL_FRAME_BYTES)
+
+
+def run_mtu(run_dir):
+    """The run's NIC MTU from its manifest (scenario.nic.mtu_bytes), 4096 if absent."""
+    try:
+        with open(os.path.join(run_dir, "manifest.json")) as fh:
+            return int(json.load(fh).get("scenario", {}).get("nic", {}).get("mtu_bytes", 4096))
+    except (OSError, ValueError, AttributeError):
+        return 4096
+
+
+def dark_cables(run_dir, planted):
+    """Whether every direction of every planted cable (a, b) carried less than one data frame
+    in the run (links.csv; see the module docstring). A cable links.csv does not have is an
+    error (the planted names must be the run's); a run without links.csv counts as observable."""
+    import csv
+    want = {(a, b) for a, b in planted} | {(b, a) for a, b in planted}
+    seen = {}
+    mtu = run_mtu(run_dir)
+    if not os.path.exists(os.path.join(run_dir, "links.csv")):
+        return False
+    with open(os.path.join(run_dir, "links.csv")) as fh:
+        for row in csv.DictReader(fh):
+            key = (row["from"], row["to"])
+            if key in want:
+                seen[key] = data_frames(int(row["tx_frames"]), int(row["tx_bytes"]), mtu)
+    missing = want - set(seen)
+    if missing:
+        raise SystemExit("%s/links.csv: no row for %s" % (
+            run_dir, ", ".join("%s->%s" % m for m in sorted(missing))))
+    return all(n < 1 for n in seen.values())
+
+
 def evaluate(tusk, run_dir, planted, evidence="auto"):
     """(top-1, all in top-3, false, the evidence locate used, the first class's link
-    directions, named first: top-1 and that class named) of one run, or of several runs
-    located together (a list: `tusk locate DIR DIR ...` pools their evidence); None if locate
-    failed."""
+    directions, named first: top-1 and that class named, classes named, every direction of
+    the planted cables in `unobserved_links`) of one run, or of several runs located together
+    (a list: `tusk locate DIR DIR ...` pools their evidence); None if locate failed."""
     dirs = run_dir if isinstance(run_dir, list) else [run_dir]
     o = subprocess.run([tusk, "locate"] + dirs + ["--json", "--top", "3", "--evidence", evidence],
                        capture_output=True, text=True)
@@ -219,8 +276,12 @@ def evaluate(tusk, run_dir, planted, evidence="auto"):
     for cls in ranking[:3]:
         top3 |= cables(cls) & bad
     false = any(cls["named"] and not (cables(cls) & bad) for cls in ranking)
+    unobserved = set(j.get("unobserved_links", []))
+    listed = all("%s->%s" % (a, b) in unobserved and "%s->%s" % (b, a) in unobserved
+                 for a, b in planted)
     return (top1, len(top3) == len(bad), false, j.get("evidence", "flows"),
-            len(ranking[0]["links"]) if ranking else 0, top1 and ranking[0]["named"])
+            len(ranking[0]["links"]) if ranking else 0, top1 and ranking[0]["named"],
+            int(j.get("named", 0)), listed)
 
 
 def wilson(k, n):
@@ -239,6 +300,7 @@ def score(a, out, name, wl, case, pol, planted, pool, size, outcomes):
     """One table row: policy `pol` over the placements, each located from its first `size`
     runs pooled (of `pool` seeds; 1: the run alone)."""
     hit1 = hit3 = false = n = named1 = 0
+    dark = dark_right = dark_named = obs_hit1 = 0
     used = set()
     for label, cables in planted.items():
         dirs = [os.path.join(out, name, run_id(pol, label, case, s, pool, a.shared_seeds))
@@ -254,13 +316,22 @@ def score(a, out, name, wl, case, pol, planted, pool, size, outcomes):
         false += res[2]
         named1 += res[5]
         used.add(res[3])
+        is_dark = bool(cables) and all(dark_cables(d, cables) for d in dirs)
+        if is_dark:
+            dark += 1
+            dark_right += res[6] == 0 and res[7]
+            dark_named += res[6] > 0
+        else:
+            obs_hit1 += res[0]
         outcomes.append({"workload": wl, "hosts": a.k ** 3 // 4, "case": case,
                          "policy": pol, "placement": label, "runs_pooled": size,
                          "cables": ["%s-%s" % c for c in cables], "top1": res[0],
                          "top3": res[1], "false": res[2], "evidence": res[3],
-                         "top1_class": res[4], "named_first": res[5]})
+                         "top1_class": res[4], "named_first": res[5], "named": res[6],
+                         "dark": is_dark, "unobserved_listed": res[7]})
     label = pol if pool == 1 else "%s, %d run%s pooled" % (pol, size, "s" if size > 1 else "")
-    return (wl, case, label, (hit1, named1, hit3, false, n, "+".join(sorted(used))))
+    return (wl, case, label, (hit1, named1, hit3, false, n, "+".join(sorted(used)),
+                              dark, obs_hit1, dark_right, dark_named))
 
 
 def main():
@@ -362,20 +433,24 @@ def main():
             json.dump(outcomes, fh, indent=1)
     hosts = a.k ** 3 // 4
     print("| workload | hosts | case | policy | evidence | top-1 | named first | all in top-3 "
-          "| false | runs |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| false | runs | dark | top-1 observable | dark: unobserved, none named "
+          "| dark: named |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for wl, case, pol, r in rows:
         if pol is None:
-            print("| %s | %d | %s | – | | not run: %s | | | | |" % (wl, hosts, case, r))
+            print("| %s | %d | %s | – | | not run: %s | | | | | | | | |" % (wl, hosts, case, r))
             continue
-        h1, n1, h3, f, n, ev = r
+        h1, n1, h3, f, n, ev, dk, oh1, dr, dn = r
         if n == 0:
-            print("| %s | %d | %s | %s | | no run | | | | 0 |" % (wl, hosts, case, pol))
+            print("| %s | %d | %s | %s | | no run | | | | 0 | | | | |" % (wl, hosts, case, pol))
             continue
         none = case == "none"
-        print("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d |" % (
+        print("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s | %s |" % (
             wl, hosts, case, pol, ev, "-" if none else rate(h1, n), "-" if none else rate(n1, n),
-            "-" if none else rate(h3, n), rate(f, n), n))
+            "-" if none else rate(h3, n), rate(f, n), n, "-" if none else dk,
+            "-" if none or n == dk else rate(oh1, n - dk),
+            "-" if none or not dk else "%d/%d" % (dr, dk),
+            "-" if none or not dk else "%d/%d" % (dn, dk)))
 
 
 if __name__ == "__main__":

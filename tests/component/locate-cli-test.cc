@@ -13,10 +13,13 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -515,5 +518,82 @@ TEST_CASE("tusk locate says up front that a run failed, and still locates",
     REQUIRE(doc.contains("failed_runs"));
     CHECK(doc["failed_runs"][0]["status"] == "failed");
     CHECK(doc["failed_runs"][0]["results_dir"] == run);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("tusk locate lists the link directions no flow crossed and counts them per tier",
+          "[component][locate]")
+{
+    // The 32-host leaf-spine with one more switch, spine4, cabled to leaf0 alone: no shortest
+    // path between two hosts goes through it, so both directions of leaf0-spine4 carry nothing.
+    auto g = synth::LeafSpine(8, 4, 4);
+    const uint32_t spare = synth::AddVertex(g, "spine4", 2);
+    g.links.emplace_back(static_cast<uint32_t>(std::find(g.names.begin(), g.names.end(),
+                                                         "leaf0") -
+                                               g.names.begin()),
+                         spare);
+    g.Finish();
+    synth::Config c;
+    c.seed = 7;
+    c.faults = synth::RandomFaults(g, 1, 0.25, 0.0, c.seed, true);
+    const auto r = synth::Generate(g, c);
+    const fs::path dir = Scratch("locate-unobserved");
+    synth::WriteRun(r, (dir / "run").string());
+    const std::string run = (dir / "run").string();
+
+    const LocateOutcome js = Locate(run + " --json");
+    REQUIRE(js.status == 0);
+    const auto doc = nlohmann::json::parse(js.out);
+    std::set<std::string> listed;
+    for (const auto& n : doc.at("unobserved_links"))
+    {
+        listed.insert(n.get<std::string>());
+    }
+    CHECK(listed.count("leaf0->spine4") == 1);
+    CHECK(listed.count("spine4->leaf0") == 1);
+    CHECK(doc.at("unobserved_link_directions").get<size_t>() == listed.size());
+    CHECK(doc.at("unobserved_from") == "flows.csv");
+    // The generator's own paths: every direction a flow crossed is absent from the list, every
+    // other one present.
+    std::set<std::string> crossed;
+    for (const auto& f : r.flows)
+    {
+        for (const auto& [hops, packets] : f.paths)
+        {
+            for (uint32_t d : hops)
+            {
+                crossed.insert(g.names[g.From(d)] + "->" + g.names[g.To(d)]);
+            }
+        }
+    }
+    REQUIRE(crossed.count("host0->leaf0") == 1);
+    CHECK(listed.count("host0->leaf0") == 0);
+    for (uint32_t d = 0; d < g.Directions(); ++d)
+    {
+        const std::string name = g.names[g.From(d)] + "->" + g.names[g.To(d)];
+        INFO(name);
+        CHECK(listed.count(name) == 1 - crossed.count(name));
+    }
+    const auto& leafSpine = doc.at("unobserved_by_tier").at("leaf->spine");
+    CHECK(leafSpine.at("directions") == 33);
+    CHECK(leafSpine.at("unobserved").get<int>() >= 1);
+
+    // The table: a count per tier, the names only with --list-unobserved.
+    const LocateOutcome t = Locate(run);
+    REQUIRE(t.status == 0);
+    INFO(t.out);
+    CHECK(t.out.find(fmt::format("unobserved: {} of {} link directions carried no flow's data "
+                                 "frames",
+                                 listed.size(), g.Directions())) != std::string::npos);
+    CHECK(t.out.find(fmt::format("spine->leaf {} of 33",
+                                 doc.at("unobserved_by_tier")
+                                     .at("spine->leaf")
+                                     .at("unobserved")
+                                     .get<int>())) != std::string::npos);
+    CHECK(t.out.find("spine4->leaf0") == std::string::npos);
+    const LocateOutcome all = Locate(run + " --list-unobserved");
+    REQUIRE(all.status == 0);
+    CHECK(all.out.find("unobserved directions: ") != std::string::npos);
+    CHECK(all.out.find("spine4->leaf0") != std::string::npos);
     fs::remove_all(dir);
 }

@@ -12,6 +12,7 @@
 #include <Eigen/Dense>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -483,6 +484,53 @@ TEST_CASE("locate: a sprayed flow's share of a link follows its packet counts", 
     const FlowSignals s = ComputeSignals(obs, TomographyOptions());
     CHECK(s.packets[0] == 40.0);
     CHECK(s.loss[0] == Approx(2.0 / 40.0)); // retransmissions that were needed
+}
+
+TEST_CASE("locate: a direction no flow's data crossed is listed as unobserved and a crossed one "
+          "is not",
+          "[unit][locate]")
+{
+    // host0 - tor0 - agg0 - tor1 - host1, and a spare cable tor0 - agg1 no path takes. One flow
+    // host0 -> host1: its data crosses 0>1>2>3 forward; the reverse directions carry at most
+    // its ACKs, which flows.csv does not record, and the spare cable nothing.
+    Observations obs;
+    obs.links = LinkIndex({{0, "host0", "tor0"}, {0, "tor0", "host0"},
+                           {1, "tor0", "agg0"}, {1, "agg0", "tor0"},
+                           {2, "agg0", "tor1"}, {2, "tor1", "agg0"},
+                           {3, "tor1", "host1"}, {3, "host1", "tor1"},
+                           {4, "tor0", "agg1"}, {4, "agg1", "tor0"}});
+    obs.flows.push_back(Obs(0, 1, 0, 10, 10, {{0, 2, 4, 6}}));
+    const Incidence inc = BuildIncidence(obs);
+    const std::vector<uint32_t> reverse = {1, 3, 5, 7, 8, 9};
+    CHECK(inc.unused == reverse);
+    CHECK(inc.unusedLinks == reverse.size());
+    for (uint32_t l : {0u, 2u, 4u, 6u})
+    {
+        CHECK(std::find(inc.unused.begin(), inc.unused.end(), l) == inc.unused.end());
+    }
+
+    const nlohmann::json j = UnobservedJson(obs, inc.unused, "flows.csv");
+    CHECK(j.at("unobserved_links") ==
+          nlohmann::json({"tor0->host0", "agg0->tor0", "tor1->agg0", "host1->tor1", "tor0->agg1",
+                          "agg1->tor0"}));
+    CHECK(j.at("unobserved_by_tier").at("tor->agg") ==
+          nlohmann::json({{"unobserved", 2}, {"directions", 3}}));
+    CHECK(j.at("unobserved_by_tier").at("agg->tor") ==
+          nlohmann::json({{"unobserved", 2}, {"directions", 3}}));
+    CHECK(j.at("unobserved_by_tier").at("host->tor") ==
+          nlohmann::json({{"unobserved", 1}, {"directions", 2}}));
+    CHECK(j.at("unobserved_from") == "flows.csv");
+
+    const std::string brief = UnobservedText(obs, inc.unused, "flows.csv", false);
+    CHECK(brief == "unobserved: 6 of 10 link directions carried no flow's data frames (flows.csv "
+                   "paths; ACKs are not counted): a fault on them cannot be seen: agg->tor 2 of "
+                   "3, host->tor 1 of 2, tor->agg 2 of 3, tor->host 1 of 2 (--list-unobserved "
+                   "names them)\n");
+    const std::string all = UnobservedText(obs, inc.unused, "flows.csv", true);
+    CHECK(all.find("\nunobserved directions: tor0->host0, agg0->tor0, tor1->agg0, host1->tor1, "
+                   "tor0->agg1, agg1->tor0\n") != std::string::npos);
+    CHECK(all.find("tor0->agg0") == std::string::npos);
+    CHECK(UnobservedText(obs, {}, "flows.csv", true).empty());
 }
 
 // ---------------------------------------------------------------------------------------------

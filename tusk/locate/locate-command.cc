@@ -137,6 +137,10 @@ AddCommand(CLI::App& app, CommandOptions& o)
                     "FROM-TO: the cable the derived run also takes down (default: the suspect's "
                     "sibling that carried the most)")
         ->needs(whatIf);
+    cmd->add_flag("--list-unobserved", o.listUnobserved,
+                  "Also name, in the table, every link direction that no flow's data frames "
+                  "crossed (a fault there cannot be seen; --json always lists them: "
+                  "unobserved_links)");
     cmd->add_option("--what-if-out", o.whatIfOut,
                     "Where the derived runs go (default RESULTS_DIR.what-if, beside the run)")
         ->needs(whatIf);
@@ -165,6 +169,87 @@ Percent(double x)
 }
 
 } // namespace
+
+namespace
+{
+
+/** Tier pair of a direction: "agg->core" (VertexTier of each end). */
+std::string
+TierPair(const DirectedLink& d)
+{
+    return VertexTier(d.from) + "->" + VertexTier(d.to);
+}
+
+/** Per tier pair: (unobserved, directions). */
+std::map<std::string, std::pair<uint32_t, uint32_t>>
+UnobservedByTier(const Observations& obs, const std::vector<uint32_t>& unused)
+{
+    std::map<std::string, std::pair<uint32_t, uint32_t>> tiers;
+    for (const auto& d : obs.links.Links())
+    {
+        ++tiers[TierPair(d)].second;
+    }
+    for (uint32_t l : unused)
+    {
+        ++tiers[TierPair(obs.links.Links().at(l))].first;
+    }
+    return tiers;
+}
+
+} // namespace
+
+nlohmann::json
+UnobservedJson(const Observations& obs, const std::vector<uint32_t>& unused,
+               const std::string& source)
+{
+    using nlohmann::json;
+    json names = json::array();
+    for (uint32_t l : unused)
+    {
+        names.push_back(obs.links.Links().at(l).Name());
+    }
+    json tiers = json::object();
+    for (const auto& [t, n] : UnobservedByTier(obs, unused))
+    {
+        tiers[t] = {{"unobserved", n.first}, {"directions", n.second}};
+    }
+    return {{"unobserved_links", names},
+            {"unobserved_by_tier", tiers},
+            {"unobserved_from", source}};
+}
+
+std::string
+UnobservedText(const Observations& obs, const std::vector<uint32_t>& unused,
+               const std::string& source, bool listAll)
+{
+    if (unused.empty())
+    {
+        return "";
+    }
+    std::string tiers;
+    for (const auto& [t, n] : UnobservedByTier(obs, unused))
+    {
+        if (n.first)
+        {
+            tiers += fmt::format("{}{} {} of {}", tiers.empty() ? "" : ", ", t, n.first, n.second);
+        }
+    }
+    std::string text = fmt::format(
+        "unobserved: {} of {} link directions carried no flow's data frames ({} paths; ACKs "
+        "are not counted): a fault on them cannot be seen: {}{}\n",
+        unused.size(), obs.links.Links().size(), source, tiers,
+        listAll ? "" : " (--list-unobserved names them)");
+    if (listAll)
+    {
+        std::string names;
+        for (uint32_t l : unused)
+        {
+            names += (names.empty() ? "" : ", ") + obs.links.Links().at(l).Name();
+        }
+        text += "unobserved directions: " + names + "\n";
+    }
+    return text;
+}
 
 void
 PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions& o,
@@ -379,6 +464,8 @@ struct Verdict
     std::map<uint32_t, double> loss; //!< directed link -> estimated fraction of frames lost
     std::string evidence;
     EvidenceChoice choice;           //!< why this evidence (evidence == choice.evidence)
+    std::vector<uint32_t> unobserved; //!< directions no flow's (path's) data crossed
+    std::string unobservedFrom;      //!< whose paths were counted: "flows.csv" or "paths.csv"
 };
 
 void
@@ -614,6 +701,13 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
                     v.first = static_cast<int>(s.link);
                 }
             }
+            // ar.csv counts decisions, not paths: what no flow crossed is flows.csv's (not
+            // said when no flow has a path there).
+            if (!obs.flows.empty())
+            {
+                v.unobserved = BuildIncidence(obs).unused;
+                v.unobservedFrom = "flows.csv";
+            }
             v.json = ArJson(obs, r, o.resultsDir, o.top);
             PrintArTable(obs, r, o.resultsDir, o.top, text);
             v.text = text.str();
@@ -707,6 +801,8 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         {
             v.evidence = "paths";
             NoteSuspects(v, r.ranking);
+            v.unobserved = r.unused;
+            v.unobservedFrom = "paths.csv";
             v.json = PathJson(obs, r, o.resultsDir, o.top);
             PrintPathTable(obs, r, o.resultsDir, o.top, text);
             v.text = text.str();
@@ -747,6 +843,8 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     }
     const LocateResult r = Locate(obs, opts.tomography);
     v.evidence = "flows";
+    v.unobserved = r.incidence.unused;
+    v.unobservedFrom = "flows.csv";
     NoteSuspects(v, r.ranking);
     v.json = ToJson(obs, r, opts);
     PrintTable(obs, r, opts, text);
@@ -835,6 +933,18 @@ RunCommand(const CommandOptions& options, std::ostream& out)
         const size_t eol = v.text.find('\n');
         const size_t at = eol == std::string::npos ? v.text.size() : eol + 1;
         v.text.insert(at, "why this evidence: " + v.choice.reason + "\n");
+        // What no flow crossed (since 2026-12-06): listed in the JSON, counted per tier in
+        // the table (after it, so its lines keep their places).
+        if (!v.unobservedFrom.empty())
+        {
+            doc.update(UnobservedJson(obs, v.unobserved, v.unobservedFrom));
+            if (!doc.contains("unobserved_link_directions"))
+            {
+                doc["unobserved_link_directions"] = v.unobserved.size(); // ar.csv's has none
+            }
+            v.json = doc.dump(2) + "\n";
+            v.text += UnobservedText(obs, v.unobserved, v.unobservedFrom, o.listUnobserved);
+        }
     }
     if (pooled)
     {

@@ -60,8 +60,30 @@ struct CommandOptions
     std::string whatIfLink; //!< "FROM->TO" (or FROM-TO): this direction instead of the first named
     std::string whatIfDown; //!< "FROM-TO": the cable the derived run also takes down
     std::string whatIfOut;  //!< where the derived runs go ("" = RESULTS_DIR.what-if)
+    /** --list-unobserved: the text output also lists every link direction no flow crossed
+     *  (JSON always has them: `unobserved_links`). */
+    bool listUnobserved = false;
     WhatIfRunner whatIfRunner; //!< set by the application (main.cc)
 };
+
+/**
+ * \brief The link directions no flow's data crossed (`unused`: Observations::links indices,
+ * from Incidence::unused or PathLocateResult::unused; `source` the file whose paths were
+ * counted, "flows.csv" or "paths.csv"), as JSON: `unobserved_links` (["FROM->TO", ...] in
+ * links.csv order), `unobserved_by_tier` ({"agg->core": {"unobserved": N, "directions": M}, ...}
+ * for every tier pair of the fabric, VertexTier of each end) and `unobserved_from` (`source`).
+ */
+nlohmann::json UnobservedJson(const Observations& obs, const std::vector<uint32_t>& unused,
+                              const std::string& source);
+
+/**
+ * \brief The text output's line about them (empty when every direction was crossed): how many
+ * directions carried no flow's data frames, that a fault there cannot be seen, and the count
+ * per tier pair that has any ("agg->core 96 of 128"); with `listAll` a second line naming
+ * every one ("unobserved: agg0->core1, ...").
+ */
+std::string UnobservedText(const Observations& obs, const std::vector<uint32_t>& unused,
+                           const std::string& source, bool listAll);
 
 /** Register `locate` on the application; its options fill `o`. */
 CLI::App* AddCommand(CLI::App& app, CommandOptions& o);

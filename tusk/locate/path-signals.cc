@@ -1252,6 +1252,7 @@ LocateFromPaths(const Observations& obs,
     const size_t nc = inc.classes.size();
     res.classes = nc;
     res.unusedLinks = inc.unusedLinks;
+    res.unused = inc.unused;
 
     // One frame (MTU payload; headers are a few percent) at the nominal rate, µs.
     const double mtu = obs.mtuBytes ? obs.mtuBytes : 4096.0;

@@ -316,6 +316,7 @@ struct PathLocateResult
     bool perRoute = false;        //!< the rows are per route (paths.csv `route`), not per entropy
     size_t classes = 0;
     uint32_t unusedLinks = 0;     //!< directions no path crossed
+    std::vector<uint32_t> unused; //!< those directions (Observations::links, ascending)
     double frameUs = 0;           //!< one frame's serialisation time at the nominal rate, µs
     double delayFloorUs = 0;      //!< the naming floor of a class's delay, µs
     uint32_t slowPaths = 0;

@@ -319,6 +319,7 @@ BuildIncidence(const Observations& obs)
         if (col[l].empty())
         {
             ++inc.unusedLinks;
+            inc.unused.push_back(l);
             continue;
         }
         std::vector<uint32_t> key;

@@ -122,6 +122,10 @@ struct Incidence
     Eigen::SparseMatrix<double> crosses;
     std::vector<std::vector<uint32_t>> classes; //!< directed links (Observations::links) per class
     uint32_t unusedLinks = 0;                   //!< directions no flow crossed: invisible
+    /** Those directions (Observations::links indices, ascending; size unusedLinks): no flow's
+     *  data path (flows.csv `path`/`paths`, data frames only, not their ACKs) crossed them, so
+     *  a fault there changes no flow's evidence. Since 2026-12-06. */
+    std::vector<uint32_t> unused;
 };
 
 /** One ranked class of links. */
