@@ -25,6 +25,8 @@
 #   L2, one core), but deterministic: where the machine's load spreads CPU time by 10 to 20 %,
 #   it shows whether a change to the memory layout moves fewer lines. About 100 times slower
 #   than a plain run: for perm-8192 stop early, e.g. --set stop_time_ms=0.05.
+#   TUSK_CACHESIM_LL=BYTES sets the last level's size (a power of two times 16 x 64 B; e.g.
+#   1048576, one core's L2 here: a VM's share of a shared L3 is less than its nominal size).
 # "CPU s (process)" is user + system time: on a shared machine it moves less than wall time.
 # Needs a built tree (scripts/build.sh). Results go to build/bench/<case>/; figures to stdout
 # as a Markdown row.
@@ -65,7 +67,7 @@ run_case() {
     # written: the figures are per packet-hop of what it simulated.
     local rc=0
     valgrind --tool=callgrind --cache-sim=yes --D1=49152,12,64 --I1=32768,8,64 \
-      --LL=33554432,16,64 --toggle-collect='ns3::Simulator::Run()' \
+      --LL="${TUSK_CACHESIM_LL:-33554432}",16,64 --toggle-collect='ns3::Simulator::Run()' \
       --callgrind-out-file=build/bench-$name.cachesim --log-file=build/bench-$name.valgrind \
       "$TUSK" run --quiet --htsim-topo "$topo" --htsim-cm "$cm" --out "$out" "$@" >/dev/null || rc=$?
     if [ "$rc" -gt 1 ] || [ ! -f "$out/manifest.json" ]; then
@@ -135,38 +137,6 @@ ring_case() {
   local name=$1
   shift
   local out=build/bench/$name
-  if [ "$cachesim" = 1 ]; then
-    command -v valgrind >/dev/null || { echo "bench: --cachesim needs valgrind" >&2; exit 2; }
-    # A run stopped early (stop_time_ms) exits 1 with its transfers unfinished and its results
-    # written: the figures are per packet-hop of what it simulated.
-    local rc=0
-    valgrind --tool=callgrind --cache-sim=yes --D1=49152,12,64 --I1=32768,8,64 \
-      --LL=33554432,16,64 --toggle-collect='ns3::Simulator::Run()' \
-      --callgrind-out-file=build/bench-$name.cachesim --log-file=build/bench-$name.valgrind \
-      "$TUSK" run --quiet --htsim-topo "$topo" --htsim-cm "$cm" --out "$out" "$@" >/dev/null || rc=$?
-    if [ "$rc" -gt 1 ] || [ ! -f "$out/manifest.json" ]; then
-      echo "bench: $name: tusk run failed (exit $rc); see build/bench-$name.valgrind" >&2
-      exit 1
-    fi
-    /usr/bin/python3 - "$name" "$out/manifest.json" "build/bench-$name.cachesim" <<'PY'
-import json, sys
-name, manifest, profile = sys.argv[1:4]
-m = json.load(open(manifest))
-events = totals = None
-for line in open(profile):
-    if line.startswith("events:"):
-        events = line.split()[1:]
-    elif line.startswith("totals:") or line.startswith("summary:"):
-        totals = [int(x) for x in line.split()[1:]]
-c = dict(zip(events, totals))
-hops = m["packet_hops"]
-d1 = c["D1mr"] + c["D1mw"]
-ll = c["DLmr"] + c["DLmw"]
-print(f"| {name} | {m['sim_end_us']:.1f} | {hops} | {c['Ir'] / hops:.0f} | {d1 / hops:.1f} | "
-      f"{ll / hops:.2f} | {ll / max(d1, 1):.3f} |")
-PY
-    return 0
-  fi
   if [ "$callgrind" = 1 ]; then
     command -v valgrind >/dev/null || { echo "bench: --callgrind needs valgrind" >&2; exit 2; }
     valgrind --tool=callgrind --callgrind-out-file=build/bench-$name.callgrind \
