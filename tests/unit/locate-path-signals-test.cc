@@ -593,9 +593,9 @@ TEST_CASE("locate paths: entropies tried once do not name a sparse healthy class
           "seen once per sender does",
           "[unit][locate]")
 {
-    // The failure of REPS in the 1,024-host all-reduce (docs/locate.md, 2026-12-05): a path's
-    // smallest RTT is the smallest of its samples, each its fixed delays plus that packet's
-    // queueing. A busy entropy (32 samples) reaches the floor: it fits exactly, and those
+    // The failure of REPS in the 1,024-host all-reduce (docs/locate-bench-runs.md,
+    // 2026-12-05): a path's smallest RTT is the smallest of its samples, each its fixed
+    // delays plus that packet's queueing. A busy entropy (32 samples) reaches the floor: it fits exactly, and those
     // paths set sigma = 1.4826 x the median absolute residual near 0. An entropy REPS tried
     // once or twice keeps that packet's queueing, which is heavy-tailed: most one-packet paths
     // do not queue, about one in five queues for 0.4 to 2 µs. A class crossed only by a few
