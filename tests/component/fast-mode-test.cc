@@ -110,6 +110,41 @@ InfoFallbacks(const tusk::RunResult& f)
     }
 }
 
+/** Report fast run `f`'s exact-rule refusals with the next assertion. */
+void
+InfoExactRefusals(const tusk::RunResult& f)
+{
+    for (const auto& [why, count] : f.fast.exactRefusals)
+    {
+        UNSCOPED_INFO("exact refused because " << why << ": " << count);
+    }
+}
+
+/** Fast run `f`'s transfers, collectives, waits and iterations equal packet run `p`'s, byte
+ *  for byte (flows.csv, collectives.csv, waits.csv, jobs.csv as written). */
+void
+CheckSameJobTables(const tusk::RunResult& f, const tusk::RunResult& p)
+{
+    CHECK(tusk::FlowsCsv(f) == tusk::FlowsCsv(p));
+    CHECK(tusk::CollectivesCsv(f) == tusk::CollectivesCsv(p));
+    CHECK(tusk::WaitsCsv(f) == tusk::WaitsCsv(p));
+    CHECK(tusk::JobsCsv(f) == tusk::JobsCsv(p));
+}
+
+/** RingJob(iterations, 20 µs, mode) with a 16 KiB all-to-all every 3rd iteration (2, 5, 8, ...):
+ *  its first run creates connections the ring's iterations lack. */
+tusk::ScenarioSpec
+RingWithAllToAllEveryThird(uint32_t iterations, const std::string& mode)
+{
+    tusk::ScenarioSpec s = RingJob(iterations, 20, mode);
+    tusk::JobCollectiveEntry extra;
+    extra.kind = "all-to-all";
+    extra.bytes = 16 * 1024;
+    extra.every = 3;
+    s.jobs[0].collectives.push_back(extra);
+    return s;
+}
+
 /** Every metric tusk validate-fast compares (CCT, iteration time, mean and p99 FCT, per job)
  *  of fast run `f` within `tolerance` (relative) of packet run `p`'s. */
 void
@@ -141,10 +176,7 @@ TEST_CASE("fast mode, exact rule: a job with compute time between iterations on 
     CHECK(f.fast.simulated == 1);
     CHECK(f.fast.replayedBytes > 0);
     // The transfers, collectives, waits and iterations of packet mode, to the picosecond.
-    CHECK(tusk::FlowsCsv(f) == tusk::FlowsCsv(p));
-    CHECK(tusk::CollectivesCsv(f) == tusk::CollectivesCsv(p));
-    CHECK(tusk::WaitsCsv(f) == tusk::WaitsCsv(p));
-    CHECK(tusk::JobsCsv(f) == tusk::JobsCsv(p));
+    CheckSameJobTables(f, p);
     // Frames and bytes per link are the memo's deltas added: equal too.
     CheckSameLinkCounters(f, p);
     CHECK(f.packetHops == p.packetHops);
@@ -167,24 +199,13 @@ TEST_CASE("fast mode exact rule: an iteration whose memo created connections is 
     // 7 too. Two iterations simulated (0, 2); without counting idle connections as absent,
     // three (0, 2, 3); without either rule, five (0, 1, 2, 3, 5).
     const uint32_t n = 9;
-    auto spec = [&](const std::string& mode) {
-        tusk::ScenarioSpec s = RingJob(n, 20, mode);
-        tusk::JobCollectiveEntry extra;
-        extra.kind = "all-to-all";
-        extra.bytes = 16 * 1024;
-        extra.every = 3;
-        s.jobs[0].collectives.push_back(extra);
-        return s;
-    };
+    auto spec = [&](const std::string& mode) { return RingWithAllToAllEveryThird(n, mode); };
     const tusk::RunResult p = Run(spec("packet"));
     const tusk::RunResult f = Run(spec("fast"));
     REQUIRE(p.finished);
     REQUIRE(f.finished);
     InfoFallbacks(f);
-    for (const auto& [why, count] : f.fast.exactRefusals)
-    {
-        UNSCOPED_INFO("exact refused because " << why << ": " << count);
-    }
+    InfoExactRefusals(f);
     CHECK(f.fast.simulated == 2);
     CHECK(f.fast.replayedExact == n - 2);
     CHECK(f.fast.fallbacks.count("traffic_differs") == 1);
@@ -193,10 +214,7 @@ TEST_CASE("fast mode exact rule: an iteration whose memo created connections is 
     // (its creation state, its cursor), or the idle all-to-all connections' presence in
     // iterations 3, 4, 6 and 7 (the NICs' transmit scheduler, their credit, their events),
     // these would differ.
-    CHECK(tusk::FlowsCsv(f) == tusk::FlowsCsv(p));
-    CHECK(tusk::CollectivesCsv(f) == tusk::CollectivesCsv(p));
-    CHECK(tusk::WaitsCsv(f) == tusk::WaitsCsv(p));
-    CHECK(tusk::JobsCsv(f) == tusk::JobsCsv(p));
+    CheckSameJobTables(f, p);
     CheckSameLinkCounters(f, p);
 }
 
@@ -214,13 +232,8 @@ TEST_CASE("fast mode exact rule: under receiver credits the QPs' credit state is
     // and its ring took 50 us instead of packet mode's 83.
     const uint32_t n = 9;
     auto spec = [&](const std::string& mode) {
-        tusk::ScenarioSpec s = RingJob(n, 20, mode);
+        tusk::ScenarioSpec s = RingWithAllToAllEveryThird(n, mode);
         s.nic.receiverCredit = true;
-        tusk::JobCollectiveEntry extra;
-        extra.kind = "all-to-all";
-        extra.bytes = 16 * 1024;
-        extra.every = 3;
-        s.jobs[0].collectives.push_back(extra);
         return s;
     };
     const tusk::RunResult p = Run(spec("packet"));
@@ -228,17 +241,11 @@ TEST_CASE("fast mode exact rule: under receiver credits the QPs' credit state is
     REQUIRE(p.finished);
     REQUIRE(f.finished);
     InfoFallbacks(f);
-    for (const auto& [why, count] : f.fast.exactRefusals)
-    {
-        UNSCOPED_INFO("exact refused because " << why << ": " << count);
-    }
+    InfoExactRefusals(f);
     CHECK(f.fast.simulated + f.fast.replayedExact + f.fast.replayedSteady == n);
     CHECK(f.fast.replayedExact >= 1);
     CHECK(f.fast.simulated >= 3); // 0, 1 and 2 at least
-    CHECK(tusk::FlowsCsv(f) == tusk::FlowsCsv(p));
-    CHECK(tusk::CollectivesCsv(f) == tusk::CollectivesCsv(p));
-    CHECK(tusk::WaitsCsv(f) == tusk::WaitsCsv(p));
-    CHECK(tusk::JobsCsv(f) == tusk::JobsCsv(p));
+    CheckSameJobTables(f, p);
 }
 
 TEST_CASE("RdmaNic::IsQpIdle: no QP is idle while a ring is under way and every QP is once it "
