@@ -53,6 +53,7 @@ not independent samples (`--shared-seeds`: seeds 1..K for every fault placement,
 tables measured before 2026-12-06 ran).
 """
 import argparse
+import csv
 import json
 import os
 import random
@@ -235,7 +236,6 @@ def dark_cables(run_dir, planted):
     """Whether every direction of every planted cable (a, b) carried less than one data frame
     in the run (links.csv; see the module docstring). A cable links.csv does not have is an
     error (the planted names must be the run's); a run without links.csv counts as observable."""
-    import csv
     want = {(a, b) for a, b in planted} | {(b, a) for a, b in planted}
     seen = {}
     mtu = run_mtu(run_dir)
