@@ -46,8 +46,17 @@ fi
 if [ "$cachesim" = 1 ]; then
   case "$which" in
     perm-128|perm-1024|perm-8192|perm-8192-ls|all) ;;
-    *) echo "bench: --cachesim is for the perm cases, not '$which'" >&2; exit 2 ;;
+    setup|iterations|ring-128|ring-8192)
+      echo "bench: --cachesim is for the perm cases, not '$which'" >&2; exit 2 ;;
+    *) echo "bench: unknown case '$which' (perm-128, perm-1024, perm-8192, perm-8192-ls, setup, iterations, ring-128, ring-8192, all)" >&2; exit 2 ;;
   esac
+  # valgrind's last level: 16-way, 64 B lines, a power-of-two number of sets.
+  ll=${TUSK_CACHESIM_LL:-33554432}
+  if ! [[ "$ll" =~ ^[0-9]+$ ]] || [ "$ll" -lt 1024 ] || [ $((ll % 1024)) -ne 0 ] ||
+     [ $(( (ll / 1024) & (ll / 1024 - 1) )) -ne 0 ]; then
+    echo "bench: TUSK_CACHESIM_LL: expected bytes, a power of two of at least 1024 (16 ways x 64 B lines); got '$ll'" >&2
+    exit 2
+  fi
 fi
 TUSK=${TUSK:-./build/bin/tusk} # TUSK=... benchmarks another build
 # The 8192-host htsim files are not in the repository: TUSK_HTSIM_DATA names their folder.
@@ -66,12 +75,15 @@ run_case() {
     # A run stopped early (stop_time_ms) exits 1 with its transfers unfinished and its results
     # written: the figures are per packet-hop of what it simulated.
     local rc=0
+    # Nothing of an earlier run may stand in for this one's figures.
+    rm -rf "$out" build/bench-$name.cachesim build/bench-$name.valgrind
     valgrind --tool=callgrind --cache-sim=yes --D1=49152,12,64 --I1=32768,8,64 \
-      --LL="${TUSK_CACHESIM_LL:-33554432}",16,64 --toggle-collect='ns3::Simulator::Run()' \
+      --LL="$ll",16,64 --toggle-collect='ns3::Simulator::Run()' \
       --callgrind-out-file=build/bench-$name.cachesim --log-file=build/bench-$name.valgrind \
       "$TUSK" run --quiet --htsim-topo "$topo" --htsim-cm "$cm" --out "$out" "$@" >/dev/null || rc=$?
-    if [ "$rc" -gt 1 ] || [ ! -f "$out/manifest.json" ]; then
-      echo "bench: $name: tusk run failed (exit $rc); see build/bench-$name.valgrind" >&2
+    if [ "$rc" -gt 1 ] || [ ! -f "$out/manifest.json" ] || [ ! -s build/bench-$name.cachesim ]; then
+      echo "bench: $name: the run under valgrind failed (exit $rc): see build/bench-$name.valgrind" \
+        "(valgrind's log) and the lines above (tusk's)" >&2
       exit 1
     fi
     /usr/bin/python3 - "$name" "$out/manifest.json" "build/bench-$name.cachesim" <<'PY'
