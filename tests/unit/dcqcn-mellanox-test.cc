@@ -164,3 +164,26 @@ TEST_CASE("DCQCN decrease on its timer: a CNP is cut at the next 4 us tick, neve
     CHECK(cut[4] == Approx(12.5));
     CHECK(cutCuts == 3);
 }
+
+TEST_CASE("DCQCN: its state is GetState's words until the first CNP and no longer after it",
+          "[unit][dcqcn][fast-mode]")
+{
+    // Fast mode's exact rule compares GetState() only (RdmaCongestionControl::StateIsComplete):
+    // before any CNP the RP sends at line rate with no timer and no byte counting; after one,
+    // its timers run on a clock started at that CNP and its counters move, none in GetState().
+    const SimulatorGuard guard;
+    for (bool onTimer : {false, true})
+    {
+        const Ptr<DcqcnCongestionControl> cc = HpccRp(onTimer, onTimer);
+        CHECK(cc->StateIsComplete());
+        cc->OnDataSent(4096, Seconds(0)); // no CNP yet: nothing counted
+        CHECK(cc->StateIsComplete());
+        CnpAt(cc, MicroSeconds(5));
+        Simulator::Stop(MicroSeconds(10));
+        Simulator::Run();
+        CHECK_FALSE(cc->StateIsComplete());
+        CHECK(cc->GetState().rateBps < 100e9); // the CNP was reacted to
+        Simulator::Destroy();
+    }
+    CHECK(CreateObject<RdmaCcNone>()->StateIsComplete());
+}

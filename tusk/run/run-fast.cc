@@ -268,7 +268,14 @@ FastMode::Attach(const ScenarioSpec& spec,
             {
                 notQuiescent("unacknowledged bytes");
             }
-            const CcWords w = WordsOf(qp->GetCongestionControl()->GetState());
+            const Ptr<RdmaCongestionControl> cc = qp->GetCongestionControl();
+            // GetState() is all the exact rule compares: a control with more state than that
+            // (HPCC, TIMELY, Swift, NSCC, DCTCP; DCQCN after its first CNP) rules it out.
+            if (!cc->StateIsComplete() && r.exactWhyNot.empty())
+            {
+                r.exactWhyNot = "cc_state_partial";
+            }
+            const CcWords w = WordsOf(cc->GetState());
             const size_t first = r.state.size();
             r.state.insert(r.state.end(), w.begin(), w.end());
             const uint32_t peerHost = qp->GetPeerHost();

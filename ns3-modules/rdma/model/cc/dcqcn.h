@@ -77,6 +77,10 @@ class DcqcnCongestionControl : public RdmaCongestionControl
         s.alpha = m_alpha;
         return s;
     }
+    /** Until its first CNP a QP sends at line rate and nothing else moves (OnDataSent counts
+     *  no bytes, no timer runs); from then on its timers' phases (clocked from the first CNP)
+     *  and byte counters are not in GetState(). */
+    bool StateIsComplete() const override { return !m_seenCnp && !m_clocksStarted; }
 
     double GetAlpha() const { return m_alpha; }
     double GetTargetRateBps() const { return m_rt; }

@@ -110,6 +110,15 @@ class RdmaCongestionControl : public Object
     /** The state now: by default the rate (GetRateBps) and the window (GetWindowBytes, when
      *  not 0); subclasses add their own variables. */
     virtual RdmaCcState GetState() const;
+    /**
+     * Whether GetState() holds everything that decides this control's future: two QPs whose
+     * GetState() is equal now behave alike from now on. Fast mode's exact rule compares only
+     * GetState()'s words between iterations, so it replays no iteration while some QP's
+     * control says false (`cc_state_partial`, docs/fast-mode.md). False unless a control says
+     * otherwise: HPCC's reference window, stage and last INT echo, TIMELY's RTT gradient and
+     * the like are not in GetState().
+     */
+    virtual bool StateIsComplete() const { return false; }
 
     /** TracedCallback signature of "CcState": the state after a change. */
     typedef void (*StateTracedCallback)(const RdmaCcState& state);
@@ -138,6 +147,8 @@ class RdmaCcNone : public RdmaCongestionControl
   public:
     static TypeId GetTypeId();
     const char* Name() const override { return "none"; }
+    /** Line rate always: its state is its rate. */
+    bool StateIsComplete() const override { return true; }
 };
 
 } // namespace ns3
