@@ -168,11 +168,6 @@ Percent(double x)
     return fmt::format("{:.2f}%", 100 * x);
 }
 
-} // namespace
-
-namespace
-{
-
 /** Tier pair of a direction: "agg->core" (VertexTier of each end). */
 std::string
 TierPair(const DirectedLink& d)

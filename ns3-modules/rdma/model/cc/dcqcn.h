@@ -79,8 +79,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     }
     /** Until its first CNP a QP sends at line rate and nothing else moves (OnDataSent counts
      *  no bytes, no timer runs); from then on its timers' phases (clocked from the first CNP)
-     *  and byte counters are not in GetState(). */
-    bool StateIsComplete() const override { return !m_seenCnp && !m_clocksStarted; }
+     *  and byte counters are not in GetState(). OnCnp starts the clocks before any cut. */
+    bool StateIsComplete() const override { return !m_clocksStarted; }
 
     double GetAlpha() const { return m_alpha; }
     double GetTargetRateBps() const { return m_rt; }
