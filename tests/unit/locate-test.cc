@@ -224,6 +224,34 @@ TEST_CASE("locate: flows to or from aggregation endpoints are not evidence about
                       Catch::Contains("not at the flow's destination host7"));
 }
 
+TEST_CASE("locate: a flow that never started (empty start_us) is counted apart, not refused",
+          "[unit][locate]")
+{
+    // A run stopped by stop_time_ms writes its not-yet-started transfers with an empty
+    // start_us and fct_us (results-format.md). They never entered the fabric: no evidence
+    // either way. The started-but-unfinished flow 1 is kept (unfinished counts as slow).
+    const std::string links = "link_id,from,to\n0,host0,leaf0\n0,leaf0,host0\n1,host1,leaf0\n"
+                              "1,leaf0,host1\n";
+    std::istringstream f("flow_id,src,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                         "0,0,1,1000,0,10,5,0>1\n"
+                         "1,0,1,1000,3,,5,0>1\n"
+                         "2,1,0,1000,,,5,\n");
+    std::istringstream l(links);
+    const auto obs = ReadObservations(f, "flows.csv", l, "links.csv", nullptr);
+    REQUIRE(obs.flows.size() == 2);
+    CHECK(obs.flows[0].finished);
+    CHECK(!obs.flows[1].finished);
+    CHECK(obs.notStartedFlows == 1);
+    CHECK(obs.skippedFlows == 0);
+    // A row with an fct_us but no start is broken, and named.
+    std::istringstream f2("flow_id,src,dst,bytes,start_us,fct_us,ideal_fct_us,path\n"
+                          "0,0,1,1000,,10,5,0>1\n");
+    std::istringstream l2(links);
+    CHECK_THROWS_WITH(ReadObservations(f2, "flows.csv", l2, "links.csv", nullptr),
+                      Catch::Contains("flows.csv:2") && Catch::Contains("start_us") &&
+                          Catch::Contains("must have started"));
+}
+
 TEST_CASE("locate: a manifest that is not valid JSON is refused naming it and a missing one "
           "is noted",
           "[locate]")
@@ -530,7 +558,10 @@ TEST_CASE("locate: a direction no flow's data crossed is listed as unobserved an
     CHECK(all.find("\nunobserved directions: tor0->host0, agg0->tor0, tor1->agg0, host1->tor1, "
                    "tor0->agg1, agg1->tor0\n") != std::string::npos);
     CHECK(all.find("tor0->agg0") == std::string::npos);
-    CHECK(UnobservedText(obs, {}, "flows.csv", true).empty());
+    // Nothing unobserved: said when the list was asked for, silent otherwise.
+    CHECK(UnobservedText(obs, {}, "flows.csv", false).empty());
+    CHECK(UnobservedText(obs, {}, "flows.csv", true) ==
+          "unobserved: none (every link direction carried some flow's data frames)\n");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -219,7 +219,10 @@ UnobservedText(const Observations& obs, const std::vector<uint32_t>& unused,
 {
     if (unused.empty())
     {
-        return "";
+        // Said only when asked: an empty answer would read as a command that did nothing.
+        return listAll ? "unobserved: none (every link direction carried some flow's data "
+                         "frames)\n"
+                       : "";
     }
     std::string tiers;
     for (const auto& [t, n] : UnobservedByTier(obs, unused))
@@ -262,6 +265,11 @@ PrintTable(const Observations& obs, const LocateResult& r, const CommandOptions&
         out << fmt::format(" ({} to or from aggregation endpoints skipped: an in-network "
                            "reduction times them)",
                            obs.skippedReductionFlows);
+    }
+    if (obs.notStartedFlows)
+    {
+        out << fmt::format(" ({} never started: the run stopped before their turn)",
+                           obs.notStartedFlows);
     }
     out << fmt::format(", {} link directions in {} classes", obs.links.Links().size(),
                        inc.classes.size());
@@ -375,6 +383,7 @@ ToJson(const Observations& obs, const LocateResult& r, const CommandOptions& o)
         {"flows", obs.flows.size()},
         {"skipped_flows", obs.skippedFlows},
         {"skipped_reduction_flows", obs.skippedReductionFlows},
+        {"not_started_flows", obs.notStartedFlows},
         {"link_directions", obs.links.Links().size()},
         {"classes", r.incidence.classes.size()},
         {"unobserved_link_directions", r.incidence.unusedLinks},

@@ -296,6 +296,12 @@ Observations
 ReadObservations(const std::string& resultsDir)
 {
     const fs::path dir(resultsDir);
+    if (fs::is_regular_file(dir))
+    {
+        throw InputError(resultsDir, 0, "",
+                         "is a file; expected a run's results folder (the one holding flows.csv "
+                         "and links.csv)");
+    }
     if (!fs::is_directory(dir))
     {
         throw InputError(resultsDir, 0, "", "no such directory (expected a run's results)");
@@ -387,7 +393,20 @@ ReadObservations(std::istream& flows,
         o.src = csv.Integer<uint32_t>(f, cSrc, "src");
         o.dst = csv.Integer<uint32_t>(f, cDst, "dst");
         o.bytes = csv.Integer<uint64_t>(f, cBytes, "bytes");
-        o.startUs = csv.Real(f, cStart, "start_us");
+        o.startUs = csv.Real(f, cStart, "start_us", true);
+        if (std::isnan(o.startUs))
+        {
+            // Never started (results-format.md: the run stopped before its turn). An empty
+            // fct_us must go with it: a finished flow that never started is a broken row.
+            if (!f[cFct].empty())
+            {
+                throw InputError(obs.flowsFile, csv.Line(), "start_us",
+                                 "empty for a flow with an fct_us (a finished flow must have "
+                                 "started)");
+            }
+            ++obs.notStartedFlows;
+            continue;
+        }
         const double fct = csv.Real(f, cFct, "fct_us", true);
         o.idealUs = csv.Real(f, cIdeal, "ideal_fct_us");
         o.finished = !std::isnan(fct);

@@ -125,6 +125,9 @@ struct Observations
      *  the reduction's (it waits for every contributor), not their path's, so they are not
      *  evidence about links. */
     uint32_t skippedReductionFlows = 0;
+    /** Rows with an empty `start_us`: transfers that never started (the run stopped before
+     *  their turn). They never entered the fabric, so they say nothing about its links. */
+    uint32_t notStartedFlows = 0;
     uint32_t mtuBytes = 0;                 //!< payload per packet (manifest's nic.mtu_bytes), 0 = unknown
     /** The fabric's nominal (configured) link rate, bit/s: the lower of the manifest's
      *  scenario.topology.host_link_gbps and fabric_link_gbps; 0 = unknown. */

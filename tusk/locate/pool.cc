@@ -126,6 +126,7 @@ PoolObservations(std::vector<Observations> runs)
         Observations& r = runs[k];
         out.skippedFlows += r.skippedFlows;
         out.skippedReductionFlows += r.skippedReductionFlows;
+        out.notStartedFlows += r.notStartedFlows;
         out.runHorizonUs.push_back(offset + r.horizonUs);
         for (auto& f : r.flows)
         {
