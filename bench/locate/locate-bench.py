@@ -10,7 +10,9 @@ spraying, host OPS and REPS, flowlet AR, DRILL, ConWeave), for a permutation wor
 all-reduces over the data-parallel groups of one job: 64-rank rings strided over the ToRs, 32
 at k = 8). Every run writes per-path and switch AR telemetry (paths.csv, ar.csv) unless
 `--evidence flows`; `--path-telemetry route` writes paths.csv per route (`path_telemetry =
-"route"`: one row per QP, entropy and route its frames took). Each
+"route"`: one row per QP, entropy and route its frames took), and the default `auto` does so
+for the policies whose switches spread a QP's frames per packet (switch spraying, DRILL) and
+writes it per entropy for the others. Each
 (workload, case) is one `tusk sweep` (docs/sweeps.md) over policy x placement, run under
 `nice`; then `tusk locate --json --evidence E` on every run. Reports per policy and case:
 top-1 (the first class holds a planted cable direction, named or not), named first (and that
@@ -136,12 +138,21 @@ def toml_value(v):
 
 
 def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1,
-               shared_seeds=False):
+               shared_seeds=False, path_telemetry=None):
+    """The sweep over policy x placement; `path_telemetry`: None (the base scenario's for
+    every policy) or {policy: TOML value of [output] path_telemetry}."""
     count, entry = CASES[case]
     cables = fabric_cables(k)
     lines = ['name = "%s"' % name, 'scenario = "%s"' % scenario, 'combine = "product"',
-             "[[axis]]", 'key = "lb.policy"',
-             "values = [%s]" % ", ".join('"%s"' % p for p in policies)]
+             "[[axis]]"]
+    if path_telemetry is None:
+        lines += ['key = "lb.policy"', "values = [%s]" % ", ".join('"%s"' % p for p in policies)]
+    else:  # each policy with its own [output] path_telemetry; run ids lb=NAME (a sweep keeps
+        # the axis name `policy` for an unlabelled lb.policy axis: docs/sweeps.md)
+        lines += ['name = "lb"', 'keys = ["lb.policy", "output.path_telemetry"]',
+                  "values = [%s]" % ", ".join('["%s", %s]' % (p, path_telemetry[p])
+                                              for p in policies),
+                  "labels = [%s]" % ", ".join('"%s"' % p for p in policies)]
     values, labels, planted = [], [], {}
     for i in range(first, first + placements):
         rng = random.Random(1000 * (list(CASES).index(case) + 1) + i)
@@ -180,6 +191,22 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1,
     return "\n".join(lines) + "\n", planted
 
 
+# Policies whose switches choose an egress per packet, so that one QP's frames take several
+# routes side by side: per-entropy telemetry cannot tell those routes apart (one entropy, many
+# routes), per-route telemetry can (the all-reduce under switch spraying at 1/4: first in 1/20
+# placements from completion times, 19/20 from per-route RTTs; docs/locate.md).
+PER_PACKET_SWITCH_POLICIES = {"spray", "rr-spray", "drill"}
+
+
+def per_policy_telemetry(a, policies):
+    """{policy: [output] path_telemetry} for --path-telemetry auto; None otherwise (the base
+    scenario's value for every policy) or when the runs write no telemetry."""
+    if a.path_telemetry != "auto" or a.evidence == "flows" or \
+            not PER_PACKET_SWITCH_POLICIES.intersection(policies):
+        return None  # every policy the base scenario's (per entropy under auto)
+    return {p: '"route"' if p in PER_PACKET_SWITCH_POLICIES else "true" for p in policies}
+
+
 def own_seeds(case, shared_seeds):
     """Whether the placements of `case` run their own seeds (always without a fault)."""
     return case == "none" or not shared_seeds
@@ -195,6 +222,16 @@ def run_id(pol, label, case, step, pool, shared_seeds=False):
     if own_seeds(case, shared_seeds):
         return "policy=%s,placement=%s" % (pol, none_label(label, step, pool))
     return "policy=%s,placement=%s" % (pol, label) + ("" if pool == 1 else ",seed=%d" % step)
+
+
+def run_dir(sweep_out, rid):
+    """A run's folder: `policy=NAME,...`, or `lb=NAME,...` where each policy had its own
+    path telemetry (--path-telemetry auto); whichever exists, the first if neither."""
+    first = os.path.join(sweep_out, rid)
+    if os.path.isdir(first) or not rid.startswith("policy="):
+        return first
+    other = os.path.join(sweep_out, "lb=" + rid[len("policy="):])
+    return other if os.path.isdir(other) else first
 
 
 def write_if_changed(path, text):
@@ -303,7 +340,8 @@ def score(a, out, name, wl, case, pol, planted, pool, size, outcomes):
     dark = dark_right = dark_named = obs_hit1 = 0
     used = set()
     for label, cables in planted.items():
-        dirs = [os.path.join(out, name, run_id(pol, label, case, s, pool, a.shared_seeds))
+        dirs = [run_dir(os.path.join(out, name), run_id(pol, label, case, s, pool,
+                                                         a.shared_seeds))
                 for s in range(1, size + 1)]
         if not all(os.path.exists(os.path.join(d, "manifest.json")) for d in dirs):
             continue
@@ -354,9 +392,12 @@ def main():
                     help="tusk locate --evidence; auto, ar and paths: runs write paths.csv and "
                          "ar.csv ([output] path_telemetry, ar_telemetry); flows: completion "
                          "times, neither file")
-    ap.add_argument("--path-telemetry", choices=["true", "route"], default="true",
-                    help="[output] path_telemetry: true (per QP and entropy) or route (per QP, "
-                         "entropy and the route the switches gave its frames; docs/locate.md)")
+    ap.add_argument("--path-telemetry", choices=["auto", "true", "route"], default="auto",
+                    help="[output] path_telemetry: true (per QP and entropy), route (per QP, "
+                         "entropy and the route the switches gave its frames; docs/locate.md), "
+                         "or auto: route under the policies whose switches spread one QP's "
+                         "frames over several routes side by side (%s), true under the others"
+                         % ", ".join(sorted(PER_PACKET_SWITCH_POLICIES)))
     ap.add_argument("--pool", type=int, default=1, metavar="K",
                     help="run every placement K times (its own K seeds: the same fabric, "
                          "fault and traffic over K steps) and score `tusk locate` on the first N of them "
@@ -406,7 +447,8 @@ def main():
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,
-                                       a.first_placement, pool, a.shared_seeds)
+                                       a.first_placement, pool, a.shared_seeds,
+                                       per_policy_telemetry(a, policies))
             sw = os.path.join(out, name + ".sweep.toml")
             if not a.score_only:
                 write_if_changed(sw, text)
