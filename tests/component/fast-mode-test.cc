@@ -185,6 +185,79 @@ TEST_CASE("fast mode, exact rule: a job with compute time between iterations on 
     CHECK(p.fast.fallbacks.empty());
 }
 
+TEST_CASE("fast mode with a retransmission timeout shorter than a transfer: the replayed "
+          "iterations' rows count their memo's late duplicates in flight as packet mode's do, "
+          "and the run keeps packet conservation",
+          "[component][fast-mode]")
+{
+    // A 64 KiB transfer takes about 8 us on this ring; a 5 us timeout fires before its ACK
+    // comes back, and the needless resends are still on the wire when the iteration's last
+    // ACK retires it: its rows, built then, count them in flight (in packet mode, they arrive
+    // later: Conservation::settledAfterRows). A replayed iteration copies those rows (its memo
+    // records as they retired) but sends no frame. Before, the run failed its conservation
+    // check ("the flows have 198 data frames in flight, the fabric holds only 0 frames").
+    const uint32_t n = 10;
+    auto spec = [&](uint64_t computeUs, const std::string& mode) {
+        tusk::ScenarioSpec s = RingJob(n, computeUs, mode);
+        s.nic.rtoPs = 5'000'000;
+        NoRecurrenceCheck(s); // 10 iterations, fewer than its span
+        return s;
+    };
+    auto rowsInFlight = [](const tusk::RunResult& r) {
+        int64_t sum = 0;
+        for (const auto& f : r.flows)
+        {
+            sum += f.pktsInFlight;
+        }
+        return sum;
+    };
+    SECTION("exact rule: 20 us of compute, the resends arrive before the next iteration")
+    {
+        const tusk::RunResult p = Run(spec(20, "packet"));
+        const tusk::RunResult f = Run(spec(20, "fast"));
+        REQUIRE(p.finished);
+        INFO(f.failure);
+        REQUIRE(f.finished);
+        CHECK(p.failure.empty());
+        CHECK(f.failure.empty());
+        CHECK(f.invariantViolations.empty());
+        uint64_t spurious = 0;
+        for (const auto& r : p.flows)
+        {
+            spurious += r.spuriousRetx;
+        }
+        CHECK(spurious > 0); // the case this test is about happened
+        InfoExactRefusals(f);
+        CHECK(f.fast.replayedExact == n - 1);
+        // Replayed exactly: the tables of packet mode, late duplicates in flight included.
+        CheckSameJobTables(f, p);
+        CHECK(rowsInFlight(f) == rowsInFlight(p));
+        CHECK(rowsInFlight(p) > 0);
+        // What the replayed rows count in flight is what no wire holds.
+        CHECK(f.conservation.replayedInFlight > 0);
+        CHECK(p.conservation.replayedInFlight == 0);
+        // Every link's frames and bytes too: the last iteration, replayed, counts its memo's up
+        // to the memo's last ACK, where packet mode stopped (before, it counted the resends'
+        // arrivals and their ACKs after it too: 8 frames more on a host's uplink).
+        CheckSameLinkCounters(f, p);
+        CHECK(f.conservation.sent == p.conservation.sent);
+    }
+    SECTION("steady rule: no compute time, within 5 % of packet mode")
+    {
+        const tusk::RunResult p = Run(spec(0, "packet"));
+        const tusk::RunResult f = Run(spec(0, "fast"));
+        REQUIRE(p.finished);
+        INFO(f.failure);
+        REQUIRE(f.finished);
+        CHECK(p.failure.empty());
+        CHECK(f.failure.empty());
+        CHECK(f.invariantViolations.empty());
+        InfoFallbacks(f);
+        CHECK(f.fast.replayedSteady > 0);
+        CheckFastWithin(p, f, 0.05);
+    }
+}
+
 TEST_CASE("fast mode exact rule: an iteration whose memo created connections is replayed "
           "when they ended it as they were created and so is one with idle connections its "
           "memo lacked and its tables equal packet mode's",

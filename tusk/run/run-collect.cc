@@ -572,6 +572,7 @@ CollectResults(const ScenarioSpec& spec,
     result.dropEvents = sink.TakeDropEvents();
     Conservation& cons = result.conservation;
     cons.settledAfterRows = executor.exec->RetiredFramesSettled();
+    cons.replayedInFlight = executor.exec->ReplayedFramesInFlight();
     for (const auto& nic : built.nics)
     {
         for (uint32_t k = 0; k < nic->GetNPlanes(); ++k) // every port of a multi-plane NIC

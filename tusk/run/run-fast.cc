@@ -204,7 +204,16 @@ FastMode::Attach(const ScenarioSpec& spec,
     {
         nic->TraceConnectWithoutContext("QpCreated", MakeBoundCallback(&OnQpCreated, created));
     }
-    auto probe = [fabric, nics, exec, sink, kmin, created]() {
+    // Every port's counters: the switches' and hosts' (the sink's order), then every NIC's.
+    auto portSnapshot = [sink, nics]() {
+        std::vector<PortCounters> ports = sink->PortCounterSnapshot();
+        for (const auto& nic : *nics)
+        {
+            ports.push_back(nic->GetCounters());
+        }
+        return ports;
+    };
+    auto probe = [fabric, nics, exec, kmin, created, portSnapshot]() {
         FabricProbeResult r;
         auto notQuiescent = [&r](const char* why) {
             if (r.notQuiescent.empty())
@@ -305,11 +314,7 @@ FastMode::Attach(const ScenarioSpec& spec,
         {
             r.created.clear(); // a QP's creation state unknown: no connection may be new
         }
-        r.ports = sink->PortCounterSnapshot();
-        for (const auto& nic : *nics)
-        {
-            r.ports.push_back(nic->GetCounters());
-        }
+        r.ports = portSnapshot();
         // The policies' random draws so far (RandomDraws: every LoadBalancer's and
         // PathSelector's draw that can change a choice).
         r.randomDraws = RandomDraws::Count();
@@ -396,6 +401,7 @@ FastMode::Attach(const ScenarioSpec& spec,
         return;
     }
     m_memo->Setup(exec, probe, spanCheck);
+    m_memo->SetPortSnapshot(portSnapshot);
     if (!refusal.empty())
     {
         m_memo->SetRefusal(refusal);

@@ -43,6 +43,9 @@ InvariantViolations(const RunResult& result, const Fabric& fabric, const std::st
     // Rows built when their iteration retired counted its late duplicates in flight; those
     // that arrived or were dropped since are no longer in the fabric.
     inFlight -= static_cast<int64_t>(result.conservation.settledAfterRows);
+    // A replayed transfer's row is its memo's, late duplicates counted in flight included;
+    // the replay put none of them on a wire.
+    inFlight -= static_cast<int64_t>(result.conservation.replayedInFlight);
     if (inFlight > static_cast<int64_t>(result.conservation.inFlight))
     {
         out.push_back(fmt::format("the flows have {} data frames in flight, the fabric holds only "

@@ -442,7 +442,9 @@ bool StreamableWhole(const ns3::WorkloadSpec& workload);
  * violation is one line, and a run with any fails (RunResult::failure, exit status 1):
  *  - per-flow packet conservation: no flow has more data frames received + dropped than sent
  *    (pkts_in_flight >= 0), and the flows' frames in flight are among the frames the fabric
- *    holds (sum of pkts_in_flight <= conservation.inFlight);
+ *    holds (sum of pkts_in_flight, less the frames rows still count that arrived or were
+ *    dropped after they were built and those replayed rows copied from their memo, <=
+ *    conservation.inFlight);
  *  - every switch MMU's egress counter of each (port, queue) equals the bytes that queue
  *    holds, its total equals their sum, no counter is negative (wrapped below 0) and its own
  *    ingress / egress / pool accounts agree (SharedBufferMmu::CheckInvariants);

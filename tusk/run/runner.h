@@ -220,6 +220,10 @@ struct Conservation
      *  (a retired iteration's late duplicates: WorkloadExecutor::RetiredFramesSettled): the
      *  rows count them in flight. */
     uint64_t settledAfterRows = 0;
+    /** Data frames the rows of replayed transfers count in flight (fast mode: a memo
+     *  record's late duplicates, copied with it; WorkloadExecutor::ReplayedFramesInFlight):
+     *  packet mode had them on a wire when the row was built, a replay never sends them. */
+    uint64_t replayedInFlight = 0;
     bool Holds() const { return sent == received + dropped + inFlight; }
 };
 

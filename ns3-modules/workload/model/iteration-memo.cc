@@ -170,6 +170,7 @@ IterationMemo::DoDispose()
     m_exec = nullptr;
     m_probe = nullptr;
     m_span = nullptr;
+    m_portSnapshot = nullptr;
     for (Job& j : m_jobs)
     {
         for (Iteration& it : j.iters)
@@ -531,6 +532,13 @@ IterationMemo::OnCompletion(uint32_t t)
     if (++it.finished == it.count)
     {
         m_open.erase(it.first);
+        it.finishPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        if (!it.replayed && !it.ports.empty())
+        {
+            // Read in the trace of its last completion, before the executor's all-done
+            // callback: where packet mode stops when the run ends with this iteration.
+            it.finishPorts = m_portSnapshot ? m_portSnapshot() : m_probe().ports;
+        }
     }
 }
 
@@ -835,16 +843,66 @@ IterationMemo::SampledMemo(Job& j, uint32_t i, bool& uncertain, RecurrenceVerdic
 }
 
 void
-IterationMemo::AddDelta(const Iteration& m, const Iteration& next)
+IterationMemo::AddDelta(Job& j, uint32_t i, const Iteration& m, const Iteration& next)
 {
-    if (m_replayedPorts.size() < next.ports.size())
+    FlushReplay(j, false);
+    Job::PendingReplay& r = j.pending;
+    r.active = true;
+    r.iteration = i;
+    const size_t n = std::min(next.ports.size(), m.ports.size());
+    r.toNext.assign(n, PortCounters());
+    for (size_t p = 0; p < n; ++p)
     {
-        m_replayedPorts.resize(next.ports.size());
+        AddPortDelta(r.toNext[p], next.ports[p], m.ports[p]);
     }
-    for (size_t p = 0; p < next.ports.size() && p < m.ports.size(); ++p)
+    r.toFinish.clear();
+    // Only a memo that finished before its successor started (always under the exact rule):
+    // with no gap, its last ACKs overlap the successor's first frames, which its counters at
+    // its finish include.
+    if (m.finishPorts.size() >= n && m.finishPs <= next.startPs)
     {
-        AddPortDelta(m_replayedPorts[p], next.ports[p], m.ports[p]);
+        r.toFinish.assign(n, PortCounters());
+        for (size_t p = 0; p < n; ++p)
+        {
+            AddPortDelta(r.toFinish[p], m.finishPorts[p], m.ports[p]);
+        }
     }
+}
+
+void
+IterationMemo::FlushReplay(Job& j, bool runEnded)
+{
+    Job::PendingReplay& r = j.pending;
+    if (!r.active)
+    {
+        return;
+    }
+    const std::vector<PortCounters>& d = runEnded && !r.toFinish.empty() ? r.toFinish : r.toNext;
+    if (m_replayedPorts.size() < d.size())
+    {
+        m_replayedPorts.resize(d.size());
+    }
+    const PortCounters zero;
+    for (size_t p = 0; p < d.size(); ++p)
+    {
+        AddPortDelta(m_replayedPorts[p], d[p], zero);
+    }
+    r = Job::PendingReplay();
+}
+
+const std::vector<PortCounters>&
+IterationMemo::GetReplayedPorts()
+{
+    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    for (Job& j : m_jobs)
+    {
+        if (j.pending.active)
+        {
+            const Iteration& it = j.iters[j.pending.iteration];
+            FlushReplay(j, Finished(it) && it.finishPs == now);
+        }
+    }
+    return m_replayedPorts;
 }
 
 bool
@@ -956,6 +1014,7 @@ IterationMemo::Decide(uint32_t job, uint32_t i)
         if (x < i && std::find(keep.begin(), keep.end(), x) == keep.end())
         {
             std::vector<PortCounters>().swap(j.iters[x].ports);
+            std::vector<PortCounters>().swap(j.iters[x].finishPorts);
             std::vector<uint64_t>().swap(j.iters[x].state);
             std::vector<uint64_t>().swap(j.iters[x].created);
             FreeRecords(j.iters[x]);
@@ -1129,7 +1188,7 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     m_stats.replayedBytes += it.bytes;
     it.replayed = true;
     it.source = static_cast<uint32_t>(memo);
-    AddDelta(m, next);
+    AddDelta(j, i, m, next);
     m_stats.replayedPs += next.startPs - m.startPs;
     if (sampled)
     {

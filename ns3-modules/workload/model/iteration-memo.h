@@ -118,12 +118,17 @@ class IterationMemo : public Object
     using Probe = std::function<FabricProbeResult()>;
     /** "" when no failure event falls in [fromPs, toPs], else the reason. */
     using SpanCheck = std::function<std::string(uint64_t fromPs, uint64_t toPs)>;
+    /** Every port's counters now, in the probe's port order (FabricProbeResult::ports). */
+    using PortSnapshot = std::function<std::vector<PortCounters>()>;
 
     static TypeId GetTypeId();
     IterationMemo();
 
     /** \param exec the run's executor, set up; `probe` and `span` are called at decisions */
     void Setup(Ptr<WorkloadExecutor> exec, Probe probe, SpanCheck span);
+    /** The ports' counters alone, read when a simulated iteration finishes (its last transfer
+     *  delivered and acknowledged); without it, the probe's. */
+    void SetPortSnapshot(PortSnapshot ports) { m_portSnapshot = std::move(ports); }
     /** Replay nothing; count every iteration simulated under `reason` (e.g. time series). */
     void SetRefusal(const std::string& reason) { m_refusal = reason; }
     /** Whether the exact rule may apply (stateless, RNG-free policies), and why not. */
@@ -136,8 +141,16 @@ class IterationMemo : public Object
     void Start();
 
     const IterationMemoStats& GetStats() const { return m_stats; }
-    /** Per port, the replayed iterations' counter deltas summed (maxima maxed). */
-    const std::vector<PortCounters>& GetReplayedPorts() const { return m_replayedPorts; }
+    /**
+     * Per port, the replayed iterations' counter deltas summed (maxima maxed). Call once the
+     * run has ended: a replayed iteration counts its memo's deltas from the memo's start to
+     * its successor's, except a job's last replay when the run ended as it finished (its last
+     * transfer delivered and acknowledged: packet mode stops there) and its memo finished
+     * before its successor started; that one counts them to its memo's finish, since what its
+     * memo sent after its last acknowledgement (a needless resend's copies still on the way,
+     * their ACKs) packet mode never sends.
+     */
+    const std::vector<PortCounters>& GetReplayedPorts();
     /** Transfer records the memos of every IterationMemo of this process hold (count): a few
      *  iterations' worth, however many iterations a job runs. */
     static uint64_t HeldRecords();
@@ -170,6 +183,9 @@ class IterationMemo : public Object
         uint64_t randomDraws = 0;        //!< the probe's randomDraws at its start
         bool othersLive = false;         //!< another job unfinished at its start
         uint32_t finished = 0;           //!< transfers delivered and acknowledged
+        uint64_t finishPs = 0;           //!< when the last of them was (all finished), ps
+        /** Simulated with its start snapshot kept: every port's counters when it finished. */
+        std::vector<PortCounters> finishPorts;
         double maxFctPs = 0;             //!< its slowest finished transfer's FCT, ps
         bool retired = false;            //!< SetupLazy: the executor freed its records
         /** Not replayed: its transfers' records, each copied when it finished (freed when
@@ -183,6 +199,15 @@ class IterationMemo : public Object
         /** Decided iterations whose snapshots or records are not freed yet, in order. */
         std::vector<uint32_t> held;
         uint32_t sampledReplays = 0;     //!< iterations replayed under the sampled rule
+        /** Its latest replay, whose port deltas are added at the next one or at the run's
+         *  end (GetReplayedPorts), when it is known whether the run ended as it finished. */
+        struct PendingReplay
+        {
+            bool active = false;
+            uint32_t iteration = 0;
+            std::vector<PortCounters> toNext;   //!< memo's start to its successor's start
+            std::vector<PortCounters> toFinish; //!< memo's start to its finish; empty: none
+        } pending;
     };
 
     void OnFire(uint32_t trigger);
@@ -221,7 +246,12 @@ class IterationMemo : public Object
      *  one decided), oldest first: fewer when an unfinished one (or the job's start) is
      *  reached first. */
     std::vector<IterationBrief> History(const Job& j, uint32_t i) const;
-    void AddDelta(const Iteration& m, const Iteration& next);
+    /** Hold the port deltas of m (replayed for `i`) as j's pending replay, after adding the
+     *  previous one's in full (the job went on after it). */
+    void AddDelta(Job& j, uint32_t i, const Iteration& m, const Iteration& next);
+    /** Add j's pending replay's deltas: to its memo's finish when `runEnded` at its finish
+     *  and it has them, else to the memo's successor's start. */
+    void FlushReplay(Job& j, bool runEnded);
   public:
     /**
      * The exact rule's state test: memo c (started with `c`, ended where its successor `n`
@@ -253,6 +283,7 @@ class IterationMemo : public Object
     Ptr<WorkloadExecutor> m_exec;
     Probe m_probe;
     SpanCheck m_span;
+    PortSnapshot m_portSnapshot;
     std::string m_refusal;
     bool m_exactAllowed = true;
     std::string m_exactWhyNot;

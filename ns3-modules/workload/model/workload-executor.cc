@@ -695,6 +695,17 @@ WorkloadExecutor::ReplayTransfer(uint32_t t,
     // shared with the pool (the aliasing constructor: `pool` held, &m pointed at).
     static_cast<TransferCounters&>(r) = m;
     r.counterpart = std::shared_ptr<const TransferRecord>(pool, &m);
+    // Frames its row will count in flight (the memo's, as its iteration retired) that no
+    // wire holds: the replay sends none.
+    int64_t inFlight = static_cast<int64_t>(m.pktsSent) - static_cast<int64_t>(m.pktsReceived);
+    for (const uint64_t d : m.pktsDropped)
+    {
+        inFlight -= static_cast<int64_t>(d);
+    }
+    if (inFlight > 0)
+    {
+        m_replayedInFlight += static_cast<uint64_t>(inFlight);
+    }
     r.started = true;
     r.recvDone = false;
     r.sendDone = false;

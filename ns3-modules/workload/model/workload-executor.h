@@ -188,6 +188,13 @@ class WorkloadExecutor : public Object
      *  and acknowledged, e.g. spurious retransmissions under spraying. Their rows counted them
      *  in flight; packet conservation subtracts these. */
     uint64_t RetiredFramesSettled() const { return m_retiredSettled; }
+    /** Data frames the records of replayed transfers (SetReplay) count in flight: each
+     *  copies its memo transfer's counters as they were when that iteration retired, so its
+     *  row shows the frames packet mode had on the wire then (a spurious retransmission's
+     *  copies still on their way after the last ACK), but a replay sends no frame and none
+     *  of them exists. Summed over every replayed transfer (pkts_sent - pkts_received - the
+     *  drops of its memo record, where positive); packet conservation subtracts these. */
+    uint64_t ReplayedFramesInFlight() const { return m_replayedInFlight; }
     /** Transfers whose spec and record this executor holds now: every transfer from Setup to
      *  ReleaseRecords; with SetupLazy, the other transfers and the live iterations' only. */
     uint64_t LiveTransfers() const { return m_liveRecords; }
@@ -472,6 +479,7 @@ class WorkloadExecutor : public Object
     size_t m_transfers = 0;      //!< transfers in the spec (m_records may be released)
     uint64_t m_liveRecords = 0;  //!< m_records.size(), counted in LiveRecords()
     uint64_t m_retiredSettled = 0; //!< see RetiredFramesSettled
+    uint64_t m_replayedInFlight = 0; //!< see ReplayedFramesInFlight
     uint64_t m_startedHeld = 0;    //!< records of started transfers held (StartedRecordsHeld)
     uint64_t m_recordsFreedEnd = 0; //!< see RecordsFreedBelow
     std::function<void(const JobWindow::Range&)> m_finalUnitCb; //!< SetFinalUnitCallback
