@@ -304,7 +304,13 @@ RdmaNic::ListForCredit(RdmaQueuePair* qp)
         listed = 1;
         m_creditQps.push_back(qp);
     }
-    if (!m_creditEvent.IsRunning())
+    ResumeCreditPacer();
+}
+
+void
+RdmaNic::ResumeCreditPacer()
+{
+    if (!m_creditQps.empty() && !m_creditEvent.IsRunning())
     {
         CreditTick();
     }
@@ -315,8 +321,9 @@ RdmaNic::CreditTick()
 {
     // One grant per tick, round-robin over the QPs that are owed credit, paced so that the
     // granted data arrives at this NIC's line rate (the receiver's credit pacer), and only
-    // while less than the credit window is outstanding (granted or speculative, not arrived):
-    // arrivals re-open it.
+    // while less than the credit window is outstanding (granted or speculative, not arrived).
+    // A full window stops the pacer without a next tick: every data arrival, on any QP,
+    // re-opens it and resumes the pacer (DoReceive).
     while (!m_creditQps.empty())
     {
         if (m_creditOutstanding >= GetCreditWindowBytes())
@@ -737,10 +744,18 @@ RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
     if (m_receiverCredit)
     {
         // What arrived frees room in the credit window; what the sender still needs is owed.
+        // The room is every listed QP's, not only this one's: a QP whose data fills the
+        // window without being owed anything (a new QP's speculative burst) must restart the
+        // pacer it stopped, or a QP listed meanwhile with nothing in flight (a step posted out
+        // of credit, announced by a credit request) waits for a grant forever.
         UpdateCreditOutstanding(*qp);
         if (qp->GetCreditOwed() > 0)
         {
             ListForCredit(PeekPointer(qp));
+        }
+        else
+        {
+            ResumeCreditPacer();
         }
     }
     if (answer.outOfOrder && m_cnpOnOoo && qp->TakeCnp(now, m_cnpInterval, true))

@@ -202,12 +202,20 @@ class RdmaNic : public FabricNetDevice
      *  ahead of data. */
     void QueueControl(FrameMeta& meta, uint32_t payloadBytes);
     void SendCredit(const RdmaQueuePair& qp, uint64_t cumulativeBytes);
+    /** RCCC: list `qp` (owed credit) for the grant pacer and run the pacer if it is idle. */
     void ListForCredit(RdmaQueuePair* qp);
     void UpdateCreditOutstanding(const RdmaQueuePair& qp);
     uint64_t GetCreditWindowBytes() const;
     /** Line rate x BaseRtt, bytes; aborts naming `user` if BaseRtt is not set. */
     uint64_t BdpBytes(const char* user) const;
+    /** RCCC, the receiver's grant pacer: one grant to the next listed QP, then again one
+     *  grant's serialisation later; it stops when no QP is listed or when the credit window
+     *  is full (CreditWindowBytes outstanding over all QPs). */
     void CreditTick();
+    /** RCCC: run the grant pacer now if it is stopped and some QP is listed. Called when room
+     *  opens in the credit window, whichever QP's data made it: the pacer stopped on a full
+     *  window has nothing else to restart it. */
+    void ResumeCreditPacer();
     void Wake();
 
     uint32_t m_hostId = 0;
