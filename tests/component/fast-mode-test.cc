@@ -203,6 +203,18 @@ TEST_CASE("fast mode with a retransmission timeout shorter than a transfer: the 
         NoRecurrenceCheck(s); // 10 iterations, fewer than its span
         return s;
     };
+    // Both modes, each required to finish cleanly (no failure, no broken invariant).
+    auto runBoth = [&](uint64_t computeUs) {
+        tusk::RunResult p = Run(spec(computeUs, "packet"));
+        tusk::RunResult f = Run(spec(computeUs, "fast"));
+        REQUIRE(p.finished);
+        INFO(f.failure);
+        REQUIRE(f.finished);
+        CHECK(p.failure.empty());
+        CHECK(f.failure.empty());
+        CHECK(f.invariantViolations.empty());
+        return std::make_pair(std::move(p), std::move(f));
+    };
     auto rowsInFlight = [](const tusk::RunResult& r) {
         int64_t sum = 0;
         for (const auto& f : r.flows)
@@ -213,14 +225,7 @@ TEST_CASE("fast mode with a retransmission timeout shorter than a transfer: the 
     };
     SECTION("exact rule: 20 us of compute, the resends arrive before the next iteration")
     {
-        const tusk::RunResult p = Run(spec(20, "packet"));
-        const tusk::RunResult f = Run(spec(20, "fast"));
-        REQUIRE(p.finished);
-        INFO(f.failure);
-        REQUIRE(f.finished);
-        CHECK(p.failure.empty());
-        CHECK(f.failure.empty());
-        CHECK(f.invariantViolations.empty());
+        const auto [p, f] = runBoth(20);
         uint64_t spurious = 0;
         for (const auto& r : p.flows)
         {
@@ -244,14 +249,7 @@ TEST_CASE("fast mode with a retransmission timeout shorter than a transfer: the 
     }
     SECTION("steady rule: no compute time, within 5 % of packet mode")
     {
-        const tusk::RunResult p = Run(spec(0, "packet"));
-        const tusk::RunResult f = Run(spec(0, "fast"));
-        REQUIRE(p.finished);
-        INFO(f.failure);
-        REQUIRE(f.finished);
-        CHECK(p.failure.empty());
-        CHECK(f.failure.empty());
-        CHECK(f.invariantViolations.empty());
+        const auto [p, f] = runBoth(0);
         InfoFallbacks(f);
         CHECK(f.fast.replayedSteady > 0);
         CheckFastWithin(p, f, 0.05);
