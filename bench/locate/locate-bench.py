@@ -225,14 +225,16 @@ def run_id(pol, label, case, step, pool, shared_seeds=False):
     return "policy=%s,placement=%s" % (pol, label) + ("" if pool == 1 else ",seed=%d" % step)
 
 
-def run_dir(sweep_out, rid):
+def run_dir(sweep_out, rid, lb_first):
     """A run's folder: `policy=NAME,...`, or `lb=NAME,...` where each policy had its own
-    path telemetry (--path-telemetry auto); whichever exists, the first if neither."""
-    first = os.path.join(sweep_out, rid)
-    if os.path.isdir(first) or not rid.startswith("policy="):
-        return first
-    other = os.path.join(sweep_out, "lb=" + rid[len("policy="):])
-    return other if os.path.isdir(other) else first
+    path telemetry (--path-telemetry auto with switch spraying or DRILL among the policies).
+    The form these arguments write first (`lb_first`), so that a run just made is scored and
+    not an older one of the other form in the same --out; the other form when only it exists
+    (--score-only on an older bench)."""
+    lb = os.path.join(sweep_out, "lb=" + rid[len("policy="):])
+    plain = os.path.join(sweep_out, rid)
+    first, second = (lb, plain) if lb_first else (plain, lb)
+    return first if os.path.isdir(first) or not os.path.isdir(second) else second
 
 
 def write_if_changed(path, text):
@@ -341,8 +343,9 @@ def score(a, out, name, wl, case, pol, planted, pool, size, outcomes):
     dark = dark_right = dark_named = obs_hit1 = 0
     used = set()
     for label, cables in planted.items():
+        lb_first = per_policy_telemetry(a, a.policies.split(",")) is not None
         dirs = [run_dir(os.path.join(out, name), run_id(pol, label, case, s, pool,
-                                                         a.shared_seeds))
+                                                         a.shared_seeds), lb_first)
                 for s in range(1, size + 1)]
         if not all(os.path.exists(os.path.join(d, "manifest.json")) for d in dirs):
             continue

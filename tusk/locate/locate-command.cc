@@ -815,11 +815,19 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     }
     if (obs.flows.empty())
     {
+        // A run stopped before anything was delivered has no path for a reason of its own.
+        const std::string why =
+            obs.notStartedFlows
+                ? fmt::format("; {} of its flows never started and the others delivered "
+                              "nothing yet: the run stopped too early to show any path",
+                              obs.notStartedFlows)
+                : "";
         throw ns3::InputError(obs.flowsFile, 0, "path",
                               "no flow has a path: nothing to locate (`path`/`paths` are empty; "
                               "flows.csv has none for hosts with several NIC ports, planes or "
                               "dual-ToR: run with [output] path_telemetry = true and "
-                              "--evidence paths)");
+                              "--evidence paths)" +
+                                  why);
     }
     if (dirs.size() > 1)
     {

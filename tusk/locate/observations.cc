@@ -304,7 +304,9 @@ ReadObservations(const std::string& resultsDir)
     }
     if (!fs::is_directory(dir))
     {
-        throw InputError(resultsDir, 0, "", "no such directory (expected a run's results)");
+        throw InputError(resultsDir, 0, "",
+                         fs::exists(dir) ? "not a folder; expected a run's results folder"
+                                         : "no such directory (expected a run's results)");
     }
     if (!fs::exists(dir / "flows.csv") && fs::exists(dir / "comparison.csv"))
     {

@@ -1134,6 +1134,10 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
     if (!exact)
     {
         ++m_stats.exactRefusals[exactWhyNot];
+        if (!m_inexactWhyNot.empty())
+        {
+            return simulate(m_inexactWhyNot);
+        }
         memo = SteadyMemo(j, i, drew, trend, recurrence);
     }
     if (!exact && memo < 0 && m_sampledWhyNot.empty())

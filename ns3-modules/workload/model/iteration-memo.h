@@ -136,6 +136,11 @@ class IterationMemo : public Object
     /** Refuse the sampled rule for the run, `whyNot` the fallback reason counted when neither
      *  the steady rule holds (e.g. "sampled_random_loss"); "" allows it. */
     void SetSampledWhyNot(const std::string& whyNot) { m_sampledWhyNot = whyNot; }
+    /** Refuse the steady and sampled rules for the run (only the exact rule may replay),
+     *  `whyNot` the reason counted when the exact rule does not hold; "" allows them. For
+     *  state that iteration times do not show until it bites (receiver credits: a credit
+     *  balance running down while iterations still take the same time). */
+    void SetInexactWhyNot(const std::string& whyNot) { m_inexactWhyNot = whyNot; }
     /** Hook into the executor and schedule the first iterations' decisions. Call before
      *  WorkloadExecutor::Start. */
     void Start();
@@ -288,6 +293,7 @@ class IterationMemo : public Object
     bool m_exactAllowed = true;
     std::string m_exactWhyNot;
     std::string m_sampledWhyNot; //!< "": the sampled rule may apply
+    std::string m_inexactWhyNot; //!< "": the steady and sampled rules may apply
     uint32_t m_steadyIterations = 2;
     double m_steadyTolerance = 0.01;
     uint32_t m_maxPeriod = 4;
