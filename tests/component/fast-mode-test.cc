@@ -478,6 +478,51 @@ TEST_CASE("fast mode under receiver credits: only the exact rule replays, since 
     CheckFastWithin(p, f, 0.05);
 }
 
+TEST_CASE("RCCC: an incast of a size not a whole number of credit units, whose sender reuses a "
+          "ring's connection, delivers every byte",
+          "[component][rccc]")
+{
+    // The job of the incast test above ("RCCC: an incast whose sender reuses ..."), case (b):
+    // the speculative credit (one BDP) is not a whole
+    // number of 256-byte credit units. Before, the reused QP's demand was announced rounded up
+    // to a unit and granted (demand less speculative credit) to the byte, but the grant went on
+    // the wire floored to a unit: the sender held up to 255 bytes less than it had posted, so
+    // a last packet of 1 byte (4097 B: 4096 of 4097 delivered) or a 1-byte message (0 of 1)
+    // never went out and the watchdog ended the run. Now demand, grants and the credit spent
+    // are whole units (a message rounded up).
+    for (const uint64_t incastBytes : {uint64_t{1}, uint64_t{4097}})
+    {
+        INFO("incast bytes " << incastBytes);
+        tusk::ScenarioSpec s = LeafSpine(2, 2, 3, 100);
+        s.simulator.mode = "packet";
+        s.workload.kind = "jobs";
+        s.workload.watchdogPs = 2'000'000'000ULL; // 2 ms: a stall ends the run soon
+        s.nic.receiverCredit = true;
+        tusk::JobEntry j;
+        j.name = "ring";
+        j.ranks = 6;
+        j.iterations = 9;
+        j.computePs = 20'000'000;
+        tusk::JobCollectiveEntry ring;
+        ring.kind = "all-reduce";
+        ring.bytes = 64 * 1024;
+        j.collectives.push_back(ring);
+        tusk::JobCollectiveEntry incast;
+        incast.kind = "incast";
+        incast.bytes = incastBytes;
+        incast.every = 3;
+        j.collectives.push_back(incast);
+        s.jobs.push_back(j);
+        const tusk::RunResult p = Run(s);
+        INFO("failure: " << p.failure);
+        CHECK(p.finished);
+        for (const auto& f : p.flows)
+        {
+            CHECK(f.deliveredBytes == f.bytes);
+        }
+    }
+}
+
 TEST_CASE("fast mode exact rule: a congestion control whose state is more than GetState's "
           "words (HPCC) is not replayed exactly and stays within 1 % of packet mode",
           "[component][fast-mode]")

@@ -93,6 +93,10 @@ RdmaRequester::PostSend(uint64_t bytes, uint64_t cookie)
     const uint64_t packets = (bytes + m_mtu - 1) / m_mtu;
     m_sendQueue.push_back(SendWqe{cookie, bytes, m_psnEnd, packets, SendMessageStats()});
     m_postedBytes += bytes;
+    // RCCC accounts in whole kCreditUnitBytes units, as UET's credit fields do: a message
+    // demands (and its sending spends) its size rounded up to a unit, so demand, grant and the
+    // receiver's count of arrivals agree to the byte and no rounding is left over.
+    m_creditDemand += CreditUnitsOf(bytes) * kCreditUnitBytes;
     m_psnEnd += packets;
     if (m_creditOn && GetCreditBalance() <= 0)
     {
@@ -101,7 +105,7 @@ RdmaRequester::PostSend(uint64_t bytes, uint64_t cookie)
         // (a ring's next step posted after the speculative credit was spent): ask for it.
         // A balance above 0 lets a new data packet go, which carries the demand.
         ++m_counters->creditRequestsSent;
-        m_nic->SendCreditRequest(*m_qp, m_postedBytes);
+        m_nic->SendCreditRequest(*m_qp, m_creditDemand);
     }
     Activate();
 }
@@ -283,6 +287,12 @@ RdmaRequester::NextDataPacket(Time now)
     if (psn >= m_maxSent)
     {
         m_newSentBytes += d.payload;
+        if (m_creditOn && d.ackRequest)
+        {
+            // RCCC: a message's last packet spends the rest of its last credit unit
+            const uint64_t bytes = WqeOf(psn).bytes;
+            m_newSentBytes += CreditUnitsOf(bytes) * kCreditUnitBytes - bytes;
+        }
     }
     m_maxSent = std::max(m_maxSent, psn + 1);
     GrowTxSlots(m_maxSent - m_sndUna);

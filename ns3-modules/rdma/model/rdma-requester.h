@@ -119,14 +119,16 @@ class RdmaRequester
      */
     void EnableReceiverCredit(uint64_t initialBytes);
     bool ReceiverCreditEnabled() const { return m_creditOn; }
-    /** Credit balance, payload bytes (RCCC). */
+    /** Credit balance, bytes (RCCC): credit less payload sent, each message's payload
+     *  rounded up to kCreditUnitBytes once its last packet has gone. */
     int64_t GetCreditBalance() const
     {
         return static_cast<int64_t>(m_creditInitial + m_creditGranted) -
                static_cast<int64_t>(m_newSentBytes);
     }
-    /** The cumulative demand announced with every data packet (RCCC): payload posted. */
-    uint64_t CreditDemandBytes() const { return m_postedBytes; }
+    /** The cumulative demand announced with every data packet (RCCC): payload posted, each
+     *  message rounded up to kCreditUnitBytes, so a whole number of units. */
+    uint64_t CreditDemandBytes() const { return m_creditDemand; }
     /** A credit grant: `credit24` = cumulative credit in kCreditUnitBytes units, mod 2^24. */
     void ReceiveCredit(uint32_t credit24);
 
@@ -255,10 +257,12 @@ class RdmaRequester
     bool m_afterTimeout = false;     //!< the last recovery event was a timeout, not a NAK
     uint64_t m_nextTxPs = 0;         //!< pacing: earliest start of the next data packet
     uint64_t m_postedBytes = 0;      //!< payload posted, cumulative
-    uint64_t m_newSentBytes = 0;     //!< payload sent for the first time, cumulative
+    uint64_t m_newSentBytes = 0;     //!< payload sent for the first time, cumulative (RCCC: each
+                                     //!< finished message rounded up to a credit unit)
     bool m_creditOn = false;         //!< RCCC
     uint64_t m_creditInitial = 0;    //!< RCCC: speculative credit, bytes
     uint64_t m_creditGranted = 0;    //!< RCCC: cumulative credit granted, bytes
+    uint64_t m_creditDemand = 0;     //!< RCCC: posted payload, messages rounded up to units
     Time m_lastProgress;
     EventId m_timer;
 };

@@ -83,14 +83,20 @@ uint64_t
 RdmaResponder::GetCreditOutstanding(uint64_t heldBytes) const
 {
     const uint64_t expected = std::min(m_creditDemand, m_creditInitial + m_creditGranted);
-    const uint64_t arrived = m_counters->deliveredBytes + heldBytes;
+    // The sender spends each message's payload rounded up to a credit unit (the demand it
+    // announced): count the rounding of delivered messages as arrived, or it would stay
+    // outstanding for ever and fill the credit window.
+    const uint64_t arrived = m_counters->deliveredBytes + m_creditRoundingBytes + heldBytes;
     return expected > arrived ? expected - arrived : 0;
 }
 
 uint64_t
 RdmaResponder::GrantCredit(uint64_t maxBytes)
 {
-    const uint64_t grant = std::min(maxBytes, GetCreditOwed());
+    // Grants are whole credit units (the wire carries units; a fraction would be floored
+    // away, leaving the sender short of its last bytes): round up, so that once the owed
+    // credit is granted the sender holds at least its demand.
+    const uint64_t grant = CreditUnitsOf(std::min(maxBytes, GetCreditOwed())) * kCreditUnitBytes;
     if (grant > 0)
     {
         m_creditGranted += grant;
@@ -139,6 +145,7 @@ RdmaResponder::DeliverInOrder(uint32_t payload, bool lastOfMessage)
     ++m_unacked;
     if (lastOfMessage)
     {
+        m_creditRoundingBytes += CreditUnitsOf(m_curRx.bytes) * kCreditUnitBytes - m_curRx.bytes;
         const RecvMessageStats stats = m_curRx;
         m_curRx = RecvMessageStats();
         NS_ABORT_MSG_IF(m_recvQueue.empty(),

@@ -156,6 +156,8 @@ class RdmaResponder
     uint64_t m_creditDemand = 0;      //!< RCCC: the sender's cumulative demand, bytes
     uint64_t m_creditGranted = 0;     //!< RCCC: cumulative credit granted, bytes
     uint64_t m_creditInitial = 0;     //!< RCCC: the sender's speculative credit, bytes
+    uint64_t m_creditRoundingBytes = 0; //!< RCCC: delivered messages' sizes rounded up to
+                                        //!< kCreditUnitBytes, less the sizes, bytes
     Time m_lastCnp;
 };
 

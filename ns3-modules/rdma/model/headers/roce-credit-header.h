@@ -15,11 +15,18 @@ namespace ns3
 /** Unit of credit on the wire: the UEC PDS pull quantum (256 bytes). */
 constexpr uint64_t kCreditUnitBytes = 256;
 
+/** `bytes` in whole credit units, rounded up (a message's demand; a grant's size). */
+constexpr uint64_t
+CreditUnitsOf(uint64_t bytes)
+{
+    return (bytes + kCreditUnitBytes - 1) / kCreditUnitBytes;
+}
+
 /**
  * \brief 4 bytes after the BTH (and after an INT header) of a data packet when the NICs run
  * receiver credits: the sender's cumulative demand, the payload bytes it has needed to send
  * so far (sent, resends included, plus what waits to be sent), in kCreditUnitBytes units
- * (rounded up, modulo 2^32), big-endian. UET carries this in its PDS header; tusk rides on
+ * (each message rounded up to a unit, modulo 2^32), big-endian. UET carries this in its PDS header; tusk rides on
  * RoCEv2 frames (rdma.md), so Wireshark shows it as data.
  */
 class RoceCreditRequestHeader : public Header
