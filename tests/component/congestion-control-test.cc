@@ -17,6 +17,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 #include "ns3/udp-header.h"
 
 #include <algorithm>
@@ -494,6 +495,10 @@ TEST_CASE("RCCC: a ring all-reduce with receiver credits finishes: a step posted
             {
                 nic->SetAttribute("BaseRtt", TimeValue(NanoSeconds(4334)));
                 nic->SetAttribute("ReceiverCredit", BooleanValue(credit));
+                // A whole number of 256-byte credit units (54 KiB, about one BDP): grants then
+                // leave no rounding on the sender's balance, which would let a step's first
+                // packet go (announcing its demand) instead of a credit request.
+                nic->SetAttribute("InitialCreditBytes", UintegerValue(54 * 1024));
             }
         };
         o.afterRun = [&](Fabric&, const std::vector<Ptr<RdmaNic>>& nics) {
