@@ -53,6 +53,38 @@ RingJob(uint32_t iterations, uint64_t computeUs, const std::string& mode)
     return s;
 }
 
+/** Under receiver credits (a 2 ms watchdog: a stall ends the run soon), on the fabric of `s`,
+ *  a job "ring" of `ranks` ranks, 9 iterations with 20 us of compute: a 64 KiB ring
+ *  all-reduce each iteration and, unless `incastBytes` is 0, an incast of that size to rank
+ *  0 every 3rd (iterations 2, 5, 8), whose senders all but one make new QPs and the ring's
+ *  left neighbour of rank 0 reuses the ring's connection. */
+tusk::ScenarioSpec
+RcccRingJob(tusk::ScenarioSpec s, uint32_t ranks, uint64_t incastBytes)
+{
+    s.workload.kind = "jobs";
+    s.workload.watchdogPs = 2'000'000'000ULL;
+    s.nic.receiverCredit = true;
+    tusk::JobEntry j;
+    j.name = "ring";
+    j.ranks = ranks;
+    j.iterations = 9;
+    j.computePs = 20'000'000;
+    tusk::JobCollectiveEntry ring;
+    ring.kind = "all-reduce";
+    ring.bytes = 64 * 1024;
+    j.collectives.push_back(ring);
+    if (incastBytes != 0)
+    {
+        tusk::JobCollectiveEntry incast;
+        incast.kind = "incast";
+        incast.bytes = incastBytes;
+        incast.every = 3;
+        j.collectives.push_back(incast);
+    }
+    s.jobs.push_back(j);
+    return s;
+}
+
 /** RingJob on 8 hosts of a 4 x 4 leaf-spine under random spraying with selective repeat, the
  *  steady rule off (tolerance 0): per-packet draws change FCTs from iteration to iteration,
  *  as for a policy whose iterations never repeat within the steady tolerance. */
@@ -341,11 +373,10 @@ TEST_CASE("RCCC: an incast whose sender reuses a ring's connection, out of credi
         uint64_t windowBytes; //!< the receiver's credit window; 0 = one BDP (the default)
         uint64_t replayed;    //!< iterations fast mode replays (measured)
     };
-    auto make = [](const char* name, tusk::ScenarioSpec s, uint32_t ranks, uint64_t incastBytes,
-                   uint64_t initialBytes, uint64_t windowBytes, uint64_t replayed) {
-        s.workload.kind = "jobs";
-        s.workload.watchdogPs = 2'000'000'000ULL; // 2 ms: a stall ends the run soon
-        s.nic.receiverCredit = true;
+    auto make = [](const char* name, const tusk::ScenarioSpec& fabric, uint32_t ranks,
+                   uint64_t incastBytes, uint64_t initialBytes, uint64_t windowBytes,
+                   uint64_t replayed) {
+        tusk::ScenarioSpec s = RcccRingJob(fabric, ranks, incastBytes);
         if (initialBytes != 0)
         {
             s.ccSettings["rccc.initial_credit_bytes"] = static_cast<double>(initialBytes);
@@ -354,21 +385,6 @@ TEST_CASE("RCCC: an incast whose sender reuses a ring's connection, out of credi
         {
             s.ccSettings["rccc.window_bytes"] = static_cast<double>(windowBytes);
         }
-        tusk::JobEntry j;
-        j.name = "ring";
-        j.ranks = ranks;
-        j.iterations = 9;
-        j.computePs = 20'000'000;
-        tusk::JobCollectiveEntry ring;
-        ring.kind = "all-reduce";
-        ring.bytes = 64 * 1024;
-        j.collectives.push_back(ring);
-        tusk::JobCollectiveEntry incast;
-        incast.kind = "incast";
-        incast.bytes = incastBytes;
-        incast.every = 3;
-        j.collectives.push_back(incast);
-        s.jobs.push_back(j);
         return Case{name, s, incastBytes, windowBytes, replayed};
     };
     // (a) The smallest: 3 ranks on 2 leaves and a spine (ranks 0, 1 on leaf 0, rank 2 on leaf
@@ -433,27 +449,16 @@ TEST_CASE("fast mode under receiver credits: only the exact rule replays, since 
 {
     // 6 ranks on 2 leaves x 3 hosts and 2 spines at 100 Gb/s, a 64 KiB ring all-reduce an
     // iteration, 20 us of compute, 4 QPs per connection, receiver credits at their defaults.
-    // Packet mode: the first two iterations run on speculative credit (41.2 us CCT), later
-    // ones wait for grants (up to 84 us). The steady rule saw iterations 0 and 1 agree and
-    // replayed the other 7 at their pace: mean CCT 33 % under packet mode's (found by a
-    // tester). Now the steady and sampled rules refuse under receiver credits.
+    // Packet mode: iterations 0 to 3 take 41.2 us of CCT, then 50.4, then 54.7 us from
+    // iteration 5 on, as the senders' speculative credit runs out and they wait for grants.
+    // The steady rule, seeing the first iterations agree, replayed the rest at their pace
+    // (found by a tester before RCCC's credit rounding was fixed: 7 of 9 replayed, mean CCT
+    // 33 % under packet mode's). Now the steady and sampled rules refuse under receiver
+    // credits; the exact rule, which compares the QPs' credit words, may still replay.
     auto spec = [](const std::string& mode) {
-        tusk::ScenarioSpec s = LeafSpine(2, 2, 3, 100);
+        tusk::ScenarioSpec s = RcccRingJob(LeafSpine(2, 2, 3, 100), 6, 0);
         s.simulator.mode = mode;
-        s.workload.kind = "jobs";
-        s.workload.watchdogPs = 2'000'000'000ULL;
-        s.nic.receiverCredit = true;
         s.nic.qpsPerConnection = 4;
-        tusk::JobEntry j;
-        j.name = "ring";
-        j.ranks = 6;
-        j.iterations = 9;
-        j.computePs = 20'000'000;
-        tusk::JobCollectiveEntry ring;
-        ring.kind = "all-reduce";
-        ring.bytes = 64 * 1024;
-        j.collectives.push_back(ring);
-        s.jobs.push_back(j);
         return s;
     };
     const tusk::RunResult p = Run(spec("packet"));
@@ -471,7 +476,7 @@ TEST_CASE("fast mode under receiver credits: only the exact rule replays, since 
         }
         slowest = std::max(slowest, static_cast<double>(c.cctPs));
     }
-    CHECK(slowest > 1.3 * first);
+    CHECK(slowest > 1.2 * first);
     CHECK(f.fast.replayedSteady == 0);
     CHECK(f.fast.replayedSampled == 0);
     CHECK(f.fast.fallbacks.count("receiver_credit_state") == 1);
@@ -493,26 +498,8 @@ TEST_CASE("RCCC: an incast of a size not a whole number of credit units, whose s
     for (const uint64_t incastBytes : {uint64_t{1}, uint64_t{4097}})
     {
         INFO("incast bytes " << incastBytes);
-        tusk::ScenarioSpec s = LeafSpine(2, 2, 3, 100);
+        tusk::ScenarioSpec s = RcccRingJob(LeafSpine(2, 2, 3, 100), 6, incastBytes);
         s.simulator.mode = "packet";
-        s.workload.kind = "jobs";
-        s.workload.watchdogPs = 2'000'000'000ULL; // 2 ms: a stall ends the run soon
-        s.nic.receiverCredit = true;
-        tusk::JobEntry j;
-        j.name = "ring";
-        j.ranks = 6;
-        j.iterations = 9;
-        j.computePs = 20'000'000;
-        tusk::JobCollectiveEntry ring;
-        ring.kind = "all-reduce";
-        ring.bytes = 64 * 1024;
-        j.collectives.push_back(ring);
-        tusk::JobCollectiveEntry incast;
-        incast.kind = "incast";
-        incast.bytes = incastBytes;
-        incast.every = 3;
-        j.collectives.push_back(incast);
-        s.jobs.push_back(j);
         const tusk::RunResult p = Run(s);
         INFO("failure: " << p.failure);
         CHECK(p.finished);
