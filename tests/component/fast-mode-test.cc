@@ -85,6 +85,21 @@ RcccRingJob(tusk::ScenarioSpec s, uint32_t ranks, uint64_t incastBytes)
     return s;
 }
 
+/** `s` run in packet mode, required to finish with every flow's bytes delivered. */
+tusk::RunResult
+RunPacketDeliveringAll(tusk::ScenarioSpec s)
+{
+    s.simulator.mode = "packet";
+    tusk::RunResult p = Run(s);
+    INFO("failure: " << p.failure);
+    REQUIRE(p.finished);
+    for (const auto& f : p.flows)
+    {
+        CHECK(f.deliveredBytes == f.bytes);
+    }
+    return p;
+}
+
 /** RingJob on 8 hosts of a 4 x 4 leaf-spine under random spraying with selective repeat, the
  *  steady rule off (tolerance 0): per-packet draws change FCTs from iteration to iteration,
  *  as for a policy whose iterations never repeat within the steady tolerance. */
@@ -401,15 +416,7 @@ TEST_CASE("RCCC: an incast whose sender reuses a ring's connection, out of credi
     for (const Case& c : cases)
     {
         INFO("case " << c.name);
-        tusk::ScenarioSpec packet = c.spec;
-        packet.simulator.mode = "packet";
-        const tusk::RunResult p = Run(packet);
-        INFO("failure: " << p.failure);
-        REQUIRE(p.finished);
-        for (const auto& f : p.flows)
-        {
-            CHECK(f.deliveredBytes == f.bytes);
-        }
+        const tusk::RunResult p = RunPacketDeliveringAll(c.spec);
         REQUIRE(!p.pathClasses.empty());
         const tusk::PathClassRow& longest = p.pathClasses.back();
         const uint64_t window = c.windowBytes != 0 ? c.windowBytes : longest.bdpBytes;
@@ -498,15 +505,7 @@ TEST_CASE("RCCC: an incast of a size not a whole number of credit units, whose s
     for (const uint64_t incastBytes : {uint64_t{1}, uint64_t{4097}})
     {
         INFO("incast bytes " << incastBytes);
-        tusk::ScenarioSpec s = RcccRingJob(LeafSpine(2, 2, 3, 100), 6, incastBytes);
-        s.simulator.mode = "packet";
-        const tusk::RunResult p = Run(s);
-        INFO("failure: " << p.failure);
-        CHECK(p.finished);
-        for (const auto& f : p.flows)
-        {
-            CHECK(f.deliveredBytes == f.bytes);
-        }
+        RunPacketDeliveringAll(RcccRingJob(LeafSpine(2, 2, 3, 100), 6, incastBytes));
     }
 }
 
