@@ -25,6 +25,7 @@
 #include <iterator>
 #include <set>
 #include <string>
+#include <utility>
 
 #include <unistd.h>
 
@@ -83,6 +84,17 @@ RcccRingJob(tusk::ScenarioSpec s, uint32_t ranks, uint64_t incastBytes)
     }
     s.jobs.push_back(j);
     return s;
+}
+
+/** `spec("packet")` and `spec("fast")` run, each required to finish: {packet, fast}. */
+template <typename SpecOfMode>
+std::pair<tusk::RunResult, tusk::RunResult>
+PacketAndFast(const SpecOfMode& spec)
+{
+    std::pair<tusk::RunResult, tusk::RunResult> r{Run(spec("packet")), Run(spec("fast"))};
+    REQUIRE(r.first.finished);
+    REQUIRE(r.second.finished);
+    return r;
 }
 
 /** `s` run in packet mode, required to finish with every flow's bytes delivered. */
@@ -318,10 +330,7 @@ TEST_CASE("fast mode exact rule: an iteration whose memo created connections is 
     // three (0, 2, 3); without either rule, five (0, 1, 2, 3, 5).
     const uint32_t n = 9;
     auto spec = [&](const std::string& mode) { return RingWithAllToAllEveryThird(n, mode); };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     InfoFallbacks(f);
     InfoExactRefusals(f);
     CHECK(f.fast.simulated == 2);
@@ -354,10 +363,7 @@ TEST_CASE("fast mode exact rule: under receiver credits the QPs' credit state is
         s.nic.receiverCredit = true;
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     InfoFallbacks(f);
     InfoExactRefusals(f);
     CHECK(f.fast.simulated + f.fast.replayedExact + f.fast.replayedSteady == n);
@@ -468,10 +474,7 @@ TEST_CASE("fast mode under receiver credits: only the exact rule replays, since 
         s.nic.qpsPerConnection = 4;
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     InfoFallbacks(f);
     // The case this test is about: iterations that agree at first and not later.
     double first = 0, slowest = 0;
@@ -524,10 +527,7 @@ TEST_CASE("fast mode exact rule: a congestion control whose state is more than G
         s.nic.congestionControl = "hpcc";
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     InfoFallbacks(f);
     InfoExactRefusals(f);
     CHECK(f.fast.replayedExact == 0);
@@ -616,10 +616,7 @@ TEST_CASE("fast mode, steady rule: round-robin spraying with no compute time is 
         NoRecurrenceCheck(s); // 12 iterations, fewer than its span
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     CHECK(f.fast.replayedExact == 0);
     CHECK(f.fast.exactRefusals.count("policy_state") == 1);
     // K = 2 agreeing iterations and the phase's iteration SteadyTrendSpan - 1 = 3 periods
@@ -648,10 +645,7 @@ TEST_CASE("fast mode, steady rule: iterations in which LetFlow drew a port at ra
         s.nic.receiver = "selective-repeat";
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     InfoFallbacks(f);
     // The steady rule's iterations agreed at least once (that is when this reason is counted)
     // and were refused: without the count, that iteration would have been replayed steady.
@@ -681,10 +675,7 @@ TEST_CASE("fast mode, sampled rule: LetFlow settling its flowlets is not sampled
         NoRecurrenceCheck(s); // 20 iterations, fewer than its span
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     InfoFallbacks(f);
     // Nothing sampled from the transient (before, iteration 10 on). The fixed point (from
     // iteration 10, two alternating timings) needs 4 periods of 2 in both phases for the
@@ -771,10 +762,7 @@ TEST_CASE("fast mode, sampled rule: a job whose iterations alternate traffic kee
         s.jobs[0].collectives.push_back(extra);
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     // 2 x 4 samples of each pattern are simulated first (24 iterations for the larger one,
     // which comes two iterations in three), then both patterns replay.
     CHECK(f.fast.replayedSampled >= n / 3);
@@ -804,10 +792,7 @@ TEST_CASE("fast mode steady rule: CONGA whose consecutive iterations agree insid
         NoRecurrenceCheck(s);
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     InfoFallbacks(f);
     CHECK(f.fast.fallbacks.count("steady_trend") == 1);
     CHECK(f.fast.replayedSteady > 0);
@@ -981,10 +966,7 @@ TEST_CASE("validate-fast compares a workload without jobs as a whole, and fast m
         s.ns3Defaults["ns3::IterationMemo::SampleIterations"] = "0";
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     CHECK(f.fast.iterations == 0);
     CHECK(f.fast.ringSteps == 14);
     CHECK(f.fast.ringStepsReplayed == 0);
@@ -1018,10 +1000,7 @@ TEST_CASE("fast mode: the iterations a failure falls in are simulated packet by 
         s.failures.push_back(e);
         return s;
     };
-    const tusk::RunResult p = Run(spec("packet"));
-    const tusk::RunResult f = Run(spec("fast"));
-    REQUIRE(p.finished);
-    REQUIRE(f.finished);
+    const auto [p, f] = PacketAndFast(spec);
     // The iterations around the failure were simulated, the others replayed exactly: the
     // results are packet mode's (a replay across the failure would not be).
     CHECK(tusk::FlowsCsv(f) == tusk::FlowsCsv(p));
