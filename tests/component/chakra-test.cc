@@ -11,6 +11,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -226,3 +231,5 @@ TEST_CASE("chakra: the shipped scenario runs all 16 ranks, with NCCL's choice in
         CHECK_THAT(ranks[i], Catch::StartsWith(std::to_string(i - 1) + ",1,1,"));
     }
 }
+
+} // namespace TUSK_TEST_FILE

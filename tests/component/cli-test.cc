@@ -16,6 +16,11 @@
 #include <tuple>
 #include <sys/wait.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 
 namespace
@@ -365,3 +370,5 @@ TEST_CASE("tusk run: SIGTERM or SIGINT mid-run says so, exits 128+signal, writes
         CHECK(e.path().filename().string().find("staging") == std::string::npos);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -17,6 +17,11 @@
 #include <set>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -204,3 +209,5 @@ TEST_CASE("CONGA: flowlets that start together after an idle gap longer than the
         CHECK(AllOnOneUplink(shortGap) < AllOnOneUplink(gap) / 2);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -9,6 +9,11 @@
 #include <random>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -112,3 +117,5 @@ TEST_CASE("CONGA moves flowlets off a degraded path and beats ECMP on an asymmet
     CHECK(congaQueue < ecmpQueue / 2);
     CHECK(congaSlowdown < 0.15 * ecmpSlowdown);
 }
+
+} // namespace TUSK_TEST_FILE

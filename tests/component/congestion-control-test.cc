@@ -22,6 +22,11 @@
 
 #include <algorithm>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -617,3 +622,5 @@ TEST_CASE("TIMELY: a late joiner is not starved: the gradient cuts both flows to
     CHECK(a > 10);                   // climbing back
     CHECK(a == Approx(b).epsilon(0.05));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -13,6 +13,11 @@
 #include <random>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -256,3 +261,5 @@ TEST_CASE("ConWeave: a run that ends while reorder queues hold frames keeps the 
     INFO(violations);
     CHECK(r.invariantViolations.empty());
 }
+
+} // namespace TUSK_TEST_FILE

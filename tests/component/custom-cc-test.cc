@@ -17,6 +17,11 @@
 
 #include <algorithm>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -131,3 +136,5 @@ TEST_CASE("the validator reads a registered congestion control's needs", "[compo
     spec.nic.congestionControl = "nope"; // a spec built in code
     CHECK_THROWS_AS(tusk::ValidateRun(spec), InputError);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -24,6 +24,11 @@
 
 #include <algorithm>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -321,3 +326,5 @@ TEST_CASE("a fabric kind registered in one file runs by name", "[component][regi
     // An unknown kind is refused naming the registered ones.
     CHECK_THROWS_WITH(Load({"fabric.kind=token-ring"}), Catch::Contains("example-credits"));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -24,6 +24,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -95,3 +100,5 @@ TEST_CASE("DCQCN with the HPCC simulator's config: two flows colliding on a 100 
               Approx(static_cast<double>(f.idealFctPs)).epsilon(0.01));
     }
 }
+
+} // namespace TUSK_TEST_FILE

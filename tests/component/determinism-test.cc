@@ -7,6 +7,11 @@
 
 #include "ns3/type-id.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -61,3 +66,5 @@ TEST_CASE("[ns3] defaults of one run do not leak into the next run in the same p
     CHECK(before != "0.5");
     CHECK(defaultOf("ns3::SwitchPort", "DreAlpha") == before);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -16,6 +16,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -415,3 +420,5 @@ TEST_CASE("dual-ToR: odd leaves, dual_tor with planes, on another kind, with fat
     }
     CHECK_FALSE(std::filesystem::exists(dir / "out"));
 }
+
+} // namespace TUSK_TEST_FILE

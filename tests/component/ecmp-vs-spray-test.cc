@@ -12,6 +12,11 @@
 
 #include "run/stats.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -111,3 +116,5 @@ TEST_CASE("ECMP collides, spraying does not: 8 flows over 8 spines (oracles 7, 9
     CHECK(sprayOoo > 0);
     CHECK(sprayRetx > 0);
 }
+
+} // namespace TUSK_TEST_FILE

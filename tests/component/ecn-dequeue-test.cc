@@ -19,6 +19,11 @@
 
 #include "ns3/simulator.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -86,3 +91,5 @@ TEST_CASE("ECN marked at dequeue reaches the sender K / C earlier, on a frame ha
     CHECK(enq.timeUs - deq.timeUs == Approx(kOverCUs).margin(1.0));
     CHECK(static_cast<double>(enq.psn) / static_cast<double>(deq.psn) == Approx(2.0).epsilon(0.15));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -26,6 +26,11 @@
 #include <map>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -408,3 +413,5 @@ TEST_CASE("ethereal: when a failure kills only a subflow's acknowledgements, it 
     CHECK(offRoute == 0);
     CHECK(onDeadAfterMove == 0);
 }
+
+} // namespace TUSK_TEST_FILE

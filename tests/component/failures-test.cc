@@ -14,6 +14,11 @@
 
 #include <memory>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using ns3::DropReason;
 
@@ -386,3 +391,5 @@ TEST_CASE("frames queued towards a dead link: flushed and counted, or holding th
     INFO("paused towards spine0: flush " << pausedFlush << " ps, hold " << pausedHold << " ps");
     CHECK(pausedHold > pausedFlush);
 }
+
+} // namespace TUSK_TEST_FILE

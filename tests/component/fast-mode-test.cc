@@ -29,6 +29,11 @@
 
 #include <unistd.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -1409,3 +1414,5 @@ TEST_CASE("fast mode replaying a ring's steps is deterministic: two runs of one 
     CHECK(tusk::FlowsCsv(a) == tusk::FlowsCsv(b));
     CHECK(tusk::LinksCsv(a) == tusk::LinksCsv(b));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -18,6 +18,11 @@
 
 #include <unistd.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -187,3 +192,5 @@ TEST_CASE("output.flow_rows = summary: validate-fast's metrics are those of the 
         CHECK(a[k].fast == b[k].fast);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -3,6 +3,11 @@
 
 #include "run-helpers.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("flowlet-mode AR places flows without reordering, per-packet AR collapses under "
@@ -66,3 +71,5 @@ TEST_CASE("AR sees the frame on the wire: flows that start together at a leaf ta
         }
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -15,6 +15,11 @@
 #include <functional>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -263,3 +268,5 @@ TEST_CASE("RTO: a QP whose packets wait in a PFC-paused queue for more than 1 ms
     CHECK(oneMs.summary.retxTimeoutPackets == oneMs.summary.retxPackets);
     CHECK((!oneMs.finished || oneMs.simEndPs > deployed.simEndPs));
 }
+
+} // namespace TUSK_TEST_FILE

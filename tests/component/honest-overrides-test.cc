@@ -22,6 +22,11 @@
 
 #include <algorithm>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -209,3 +214,5 @@ collectives = [{ kind = "all-reduce", bytes = "64KiB" }]
     CHECK(run.attributes.count("ns3::PfcDeadlockDetector::Threshold") == 1);
     CHECK(run.attributes.count("ns3::WorkloadExecutor::StallTimeout") == 1);
 }
+
+} // namespace TUSK_TEST_FILE

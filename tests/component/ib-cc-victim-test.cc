@@ -14,6 +14,11 @@
 #include <map>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -312,3 +317,5 @@ TEST_CASE("IB congestion control: the annex's default Victim_Mask lets the port 
     CHECK(clear.suppressed > 100);
     CHECK(clear.marks < annex.marks / 10);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -10,6 +10,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -252,3 +257,5 @@ TEST_CASE("a Chakra all-reduce runs in the network, and auto picks it at 1 MiB o
     CHECK(static_cast<double>(TxBytes(r, "host5", "leaf1")) ==
           Approx(1048576 * (4096.0 + 62 + 66) / 4096.0).epsilon(0.001));
 }
+
+} // namespace TUSK_TEST_FILE

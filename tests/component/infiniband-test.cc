@@ -19,6 +19,11 @@
 #include <map>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -582,3 +587,5 @@ TEST_CASE("IB congestion control: the root of congestion marks FECN, a port that
     CHECK(masked.victimGbps < 0.8 * annex.victimGbps);
     CHECK(masked.victimGbps < 1.05 * credits.victimGbps);
 }
+
+} // namespace TUSK_TEST_FILE

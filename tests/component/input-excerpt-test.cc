@@ -12,6 +12,11 @@
 #include <filesystem>
 #include <fstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using tusk_test::Scratch;
 using tusk_test::Slurp;
@@ -138,3 +143,5 @@ TEST_CASE("a scenario value with control characters is echoed escaped in the err
     CHECK_THAT(o.output, Catch::Contains("\\u001b[31mred"));
     CHECK_FALSE(fs::exists(d / "r"));
 }
+
+} // namespace TUSK_TEST_FILE

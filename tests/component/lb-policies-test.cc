@@ -18,6 +18,11 @@
 #include <random>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -481,3 +486,5 @@ TEST_CASE("every policy completes an incast plus background traffic on a k = 8 f
         }
     }
 }
+
+} // namespace TUSK_TEST_FILE

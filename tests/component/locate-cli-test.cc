@@ -22,6 +22,11 @@
 #include <set>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using namespace tusk::locate;
 using namespace tusk_test;
@@ -597,3 +602,5 @@ TEST_CASE("tusk locate lists the link directions no flow crossed and counts them
     CHECK(all.out.find("spine4->leaf0") != std::string::npos);
     fs::remove_all(dir);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -40,6 +40,11 @@
 #include <sstream>
 #include <tuple>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using namespace tusk_test;
 
@@ -565,3 +570,5 @@ TEST_CASE("paths.csv losses do not count copies still in flight at the end of a 
     CHECK(resent > 0);
     CHECK(losses == 0);
 }
+
+} // namespace TUSK_TEST_FILE

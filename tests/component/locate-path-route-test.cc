@@ -34,6 +34,11 @@
 #include <map>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using namespace tusk_test;
 
@@ -284,3 +289,5 @@ TEST_CASE("tusk locate from per-route paths.csv names nothing on a healthy fabri
     CHECK(doc["evidence"] == "paths");
     CHECK(doc["named"].get<int>() == 0);
 }
+
+} // namespace TUSK_TEST_FILE

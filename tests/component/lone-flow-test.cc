@@ -4,6 +4,11 @@
 
 #include "run-helpers.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("lone flow: slowdown is 1 and bytes are exact (oracle 5)", "[component][oracle5]")
@@ -124,3 +129,5 @@ TEST_CASE("lone flow split over 7 QPs: the ideal follows the NIC's round-robin, 
     CHECK(r.flows[0].deliveredBytes == size);
     CHECK(r.flows[0].slowdown == Approx(1.0).epsilon(1e-6));
 }
+
+} // namespace TUSK_TEST_FILE

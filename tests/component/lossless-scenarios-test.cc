@@ -11,6 +11,11 @@
 
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -296,3 +301,5 @@ TEST_CASE("the shipped scenarios/pfc-deadlock.toml is reported as a deadlock on 
         CHECK(r.failure.find(hop) != std::string::npos);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -17,6 +17,11 @@
 #include <algorithm>
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -363,3 +368,5 @@ link = "host0-leaf0"
     CHECK(static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n')) == total + 1);
     CHECK(csv.find(",leaf0,host0,link_down,data,0,8,") != std::string::npos);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -8,6 +8,11 @@
 
 #include "fabric/model/input-error.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -74,3 +79,5 @@ TEST_CASE("a policy attribute the LoadBalancer does not have names [lb.attribute
     CHECK(e.Key() == "lb.attributes.FlowletGap");
     CHECK(e.Line() == 4);
 }
+
+} // namespace TUSK_TEST_FILE

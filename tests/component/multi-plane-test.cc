@@ -10,6 +10,11 @@
 #include "host-port-log.h"
 #include "run-helpers.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -269,3 +274,5 @@ TEST_CASE("multi-plane: planes = 0, planes on a kind without planes, planes on I
     }
     CHECK_FALSE(std::filesystem::exists(dir / "out"));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -10,6 +10,11 @@
 #include <filesystem>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -83,3 +88,5 @@ TEST_CASE("multi-site: the lossy long-haul class drops on the long haul and the 
     }
     CHECK(retx > 0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -20,6 +20,11 @@
 #include <map>
 #include <tuple>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -259,3 +264,5 @@ TEST_CASE("MMU pools over time: reserved + shared + headroom = the queued bytes,
                     "paused_ingress\n",
                     0) == 0);
 }
+
+} // namespace TUSK_TEST_FILE

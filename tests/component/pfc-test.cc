@@ -13,6 +13,11 @@
 #include <map>
 #include <random>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -342,3 +347,5 @@ TEST_CASE("ACK coalescing every 4 packets: ACKs ~ packets / 4, every flow comple
     CHECK(acks1 == 250);
     CHECK(acks3 == 251);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -6,6 +6,11 @@
 
 #include "run-helpers.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("PLB moves colliding flows off a shared spine: the slowest flow beats ECMP's",
@@ -48,3 +53,5 @@ TEST_CASE("PLB moves colliding flows off a shared spine: the slowest flow beats 
     }
     CHECK(plbMax < 0.8 * ecmpMax);
 }
+
+} // namespace TUSK_TEST_FILE

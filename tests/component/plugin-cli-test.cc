@@ -16,6 +16,11 @@
 #include <filesystem>
 #include <sys/stat.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using tusk_test::Scratch;
 using tusk_test::Shell;
@@ -239,3 +244,5 @@ TEST_CASE("a sweep records its plugins: its runs, a resumed sweep and Slurm task
     const std::string script = Slurp(d / "slurm" / ".sweep" / "slurm" / "array-1.sh");
     CHECK_THAT(script, Catch::Contains(" --plugin '" + Plugin() + "'"));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -5,6 +5,11 @@
 
 #include "run-helpers.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -91,3 +96,5 @@ TEST_CASE("UEC transports default their ECN thresholds to 0.2 and 0.8 BDP", "[co
     CHECK(bdp.summary.ecnMarks > 0);
     CHECK(big.summary.ecnMarks == 0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -5,6 +5,11 @@
 
 #include "cli-helpers.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -102,3 +107,5 @@ TEST_CASE("refused inputs: a fractional value of an integer ns-3 attribute is an
                              "whole number; got \"65536.5\""));
     CHECK_FALSE(std::filesystem::exists(dir / "out"));
 }
+
+} // namespace TUSK_TEST_FILE

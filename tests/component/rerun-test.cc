@@ -17,6 +17,11 @@
 #include <functional>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using tusk_test::Scratch;
 using tusk_test::Slurp;
@@ -184,3 +189,5 @@ TEST_CASE("ReadRerunManifest: the fuzz seeds (trimmed real manifests) read, thei
     }
     CHECK(n >= 3);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -25,6 +25,11 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using tusk_test::Outcome;
 using tusk_test::Scratch;
@@ -532,3 +537,5 @@ TEST_CASE("tusk sweep: runs or an index the disk refuses exit 3, and leave no ha
     CHECK(o.output.find("index.sqlite") != std::string::npos);
     CHECK(Named(d / "b", "index.sqlite").empty());
 }
+
+} // namespace TUSK_TEST_FILE

@@ -5,6 +5,11 @@
 
 #include "workload/model/traffic-generators.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -74,3 +79,5 @@ TEST_CASE("raising hop latency adds about 2(n-1) * hops * delta to the CCT (orac
     const double expected = 2 * 7 * 2 /*links per ring hop*/ * 2e-6;
     CHECK(added == Approx(expected).epsilon(0.10));
 }
+
+} // namespace TUSK_TEST_FILE

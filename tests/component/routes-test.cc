@@ -11,6 +11,11 @@
 #include <filesystem>
 #include <fstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -108,3 +113,5 @@ TEST_CASE("routes: failures at 0 us that cut a host off for the whole run are re
     spec.failures.push_back(up);
     CHECK_NOTHROW(Run(spec));
 }
+
+} // namespace TUSK_TEST_FILE

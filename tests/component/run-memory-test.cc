@@ -28,6 +28,11 @@
 
 #include <unistd.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -1154,3 +1159,5 @@ TEST_CASE("a whole build's collectives.csv and waits.csv built a step at a time 
         std::filesystem::remove_all(keptDir);
     }
 }
+
+} // namespace TUSK_TEST_FILE

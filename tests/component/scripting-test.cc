@@ -11,6 +11,11 @@
 
 #include <algorithm>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -237,3 +242,5 @@ TEST_CASE("a run stopped by its poll function writes nothing, and the next run i
     CHECK(r.finished);
     CHECK(r.flows[0].deliveredBytes == 2'000'000);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -21,6 +21,11 @@
 #include <map>
 #include <numeric>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 using namespace ns3;
 
@@ -436,3 +441,5 @@ TEST_CASE("QP trace sources: sent, retransmitted, acked, delivered, NAK and time
         CHECK(log.retransmitted == std::vector<uint64_t>{63});
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -24,6 +24,11 @@
 #include <map>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -473,3 +478,5 @@ TEST_CASE("source-route: MRC's acknowledgements leave a failed leaf-spine link w
     CHECK(fixed.lastPs > (kFailAtUs + 500) * 1'000'000);
     CHECK(fixed.lost > 10 * rev.lost);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -23,6 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using tusk_test::Lines;
 using tusk_test::Scratch;
@@ -543,3 +548,5 @@ TEST_CASE("tusk regress: a planted bad baseline fails, --update-baselines rewrit
     CHECK(o.status == 2);
     CHECK(o.output.find("bad.toml:4: scenario[0].file: no such scenario file") != std::string::npos);
 }
+
+} // namespace TUSK_TEST_FILE

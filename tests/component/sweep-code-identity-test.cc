@@ -16,6 +16,11 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using tusk_test::Scratch;
 using tusk_test::Shell;
@@ -236,3 +241,5 @@ TEST_CASE("CodeIdentity: the same code_hash with the hash cache, without it and 
     CHECK(CodeHash(d / "first" / "manifest.json") == none);
     CHECK(CodeHash(d / "second" / "manifest.json") == none);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -14,6 +14,11 @@
 #include <sstream>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using tusk::ShellQuote;
 using tusk_test::Lines;
@@ -161,3 +166,5 @@ TEST_CASE("tusk sweep --backend slurm: a root full of shell syntax is quoted in 
           std::string::npos);
     CHECK(o.output.find("submitted 1 runs as job array 102") != std::string::npos);
 }
+
+} // namespace TUSK_TEST_FILE

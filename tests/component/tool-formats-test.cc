@@ -16,6 +16,11 @@
 #include <regex>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 namespace fs = std::filesystem;
 
@@ -335,3 +340,5 @@ TEST_CASE("htsim .cm with --preset htsim-uec: inside the seed spread of tusk's U
     const auto m = nlohmann::json::parse(std::ifstream(dir / "preset" / "manifest.json"));
     CHECK(m["scenario"]["nic"]["mtu_bytes"] == 4086);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -18,6 +18,11 @@
 #include <set>
 #include <sys/wait.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -589,3 +594,5 @@ TEST_CASE("algorithm = \"auto\" in [[jobs]]: NCCL's choice per collective, in co
     CHECK(chosen["1/all-reduce"] == "ring");
     CHECK(chosen["1/all-gather"] == "ring");
 }
+
+} // namespace TUSK_TEST_FILE

@@ -23,6 +23,11 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -574,3 +579,5 @@ TEST_CASE("Karn's algorithm: a resent packet's acknowledgement gives NSCC no RTT
         CHECK(slowest < 2'000'000'000ULL);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -18,6 +18,11 @@
 #include <deque>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -155,3 +160,5 @@ TEST_CASE("utilisation windows: a frame over 10^11 windows costs as little as on
     CHECK(closed[2].utilisation == 0.5);
     CHECK(max == 1.0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -17,6 +17,11 @@
 #include <set>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 namespace fs = std::filesystem;
 
@@ -278,3 +283,5 @@ TEST_CASE("tusk locate names a link at 1/4 rate first on real runs, ECMP and spr
         CHECK(slowLink);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -8,6 +8,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -78,3 +83,5 @@ TEST_CASE("websearch-4x4 at load 0.8 with DCQCN: per-packet AR beats ECMP's mean
     }
     CHECK(arMean < 0.85 * ecmpMean);
 }
+
+} // namespace TUSK_TEST_FILE

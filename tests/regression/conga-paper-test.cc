@@ -10,6 +10,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("CONGA paper, testbed shape with Hadoop flows: CONGA's mean FCT slowdown at or "
@@ -40,3 +45,5 @@ TEST_CASE("CONGA paper, testbed shape with Hadoop flows: CONGA's mean FCT slowdo
     CHECK(s[1].meanSlowdown < 1.05 * s[0].meanSlowdown);
     CHECK(s[1].p99Slowdown < 1.1 * s[0].p99Slowdown);
 }
+
+} // namespace TUSK_TEST_FILE

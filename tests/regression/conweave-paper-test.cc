@@ -11,6 +11,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("papers/conweave: ConWeave's mean and p99 FCT slowdown are below ECMP's on the 2:1 "
@@ -101,3 +106,5 @@ TEST_CASE("papers/conweave: every baseline the paper plots, on its Meta Hadoop w
         CHECK(drill.retxPackets > drill.oooPackets / 2);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -11,6 +11,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("DCQCN: two long flows share a 100G port fairly on average over 300 ms (oracle 17)",
@@ -34,3 +39,5 @@ TEST_CASE("DCQCN: two long flows share a 100G port fairly on average over 300 ms
         CHECK(a + b >= 95);
     }
 }
+
+} // namespace TUSK_TEST_FILE

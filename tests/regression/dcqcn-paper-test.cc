@@ -11,6 +11,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -106,3 +111,5 @@ TEST_CASE("DCQCN paper: the survivor of two flows climbs back to line rate after
     REQUIRE(recoveredPs > 0);
     CHECK(recoveredPs - shortFlow.finishPs < 5'000'000'000ULL);
 }
+
+} // namespace TUSK_TEST_FILE

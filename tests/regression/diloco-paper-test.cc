@@ -17,6 +17,11 @@
 #include <algorithm>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -115,3 +120,5 @@ TEST_CASE("DiLoCo paper: 500x fewer long-haul bytes per 1,000 steps with H = 500
     CHECK(speedup[1] > 2.0);        // 10 ms: sync DP waits on the long haul every step
     CHECK(speedup[0] < speedup[1]); // 1 ms: less to gain
 }
+
+} // namespace TUSK_TEST_FILE

@@ -11,6 +11,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("DRILL paper, uniform random load 0.8 with DCQCN: DRILL's mean FCT below ECMP's and "
@@ -36,3 +41,5 @@ TEST_CASE("DRILL paper, uniform random load 0.8 with DCQCN: DRILL's mean FCT bel
     CHECK(mean[1] < 0.9 * mean[0]);
     CHECK(mean[1] < 0.95 * mean[2]);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -12,6 +12,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -87,3 +92,5 @@ TEST_CASE("Ethereal paper, all-to-all: behind spraying and REPS on the NIC-bound
     CHECK(fail.ethereal < 0.6 * fail.spray);
     CHECK(fail.ethereal < 0.6 * fail.reps);
 }
+
+} // namespace TUSK_TEST_FILE

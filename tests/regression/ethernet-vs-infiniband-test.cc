@@ -14,6 +14,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -90,3 +95,5 @@ TEST_CASE("ethernet-vs-infiniband: d-mod-k beats ECMP on the all-to-all, and on 
         CHECK(CreditStallUs(perm.at(s)) > 0);
     }
 }
+
+} // namespace TUSK_TEST_FILE

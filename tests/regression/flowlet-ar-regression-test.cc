@@ -11,6 +11,11 @@
 
 #include "scenario/scenario-toml.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 
@@ -42,3 +47,5 @@ TEST_CASE("roce-permutation: flowlet-mode AR never reorders and beats ECMP in ev
         CHECK(sf.p99Slowdown < 0.85 * se.p99Slowdown);
     }
 }
+
+} // namespace TUSK_TEST_FILE

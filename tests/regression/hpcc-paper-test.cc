@@ -14,6 +14,11 @@
 #include <algorithm>
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -136,3 +141,5 @@ TEST_CASE("HPCC paper, incast: short flows meet an empty queue under HPCC, no PF
     CHECK(r["hpcc"].summary.pfcPauses == 0);
     CHECK(r["none"].summary.pfcPauses > 0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -4,6 +4,11 @@
 
 #include "run-helpers.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("random per-packet spraying with a reorder-tolerant receiver: slowdown <= 1.05, "
@@ -51,3 +56,5 @@ TEST_CASE("random per-packet spraying with a reorder-tolerant receiver: slowdown
         }
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -11,6 +11,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("LetFlow paper, asymmetric leaf-spine: LetFlow within 20 % of CONGA, ECMP's tail "
@@ -41,3 +46,5 @@ TEST_CASE("LetFlow paper, asymmetric leaf-spine: LetFlow within 20 % of CONGA, E
     CHECK(s[0].p99Slowdown > 1.1 * s[2].p99Slowdown);
     CHECK(s[0].p99Slowdown > 1.1 * s[1].p99Slowdown);
 }
+
+} // namespace TUSK_TEST_FILE

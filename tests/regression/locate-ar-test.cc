@@ -30,6 +30,11 @@
 #include <fstream>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using namespace tusk_test;
 
@@ -370,3 +375,5 @@ loss_rate = 0.02
     fs::remove_all(dir);
     fs::remove_all(derived);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -23,6 +23,11 @@
 #include <fstream>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 using namespace tusk_test;
 
@@ -140,3 +145,5 @@ TEST_CASE("path_telemetry off writes no paths.csv and collects nothing", "[regre
     CHECK(Slurp(dir / "manifest.json").find("path_telemetry") == std::string::npos);
     fs::remove_all(dir);
 }
+
+} // namespace TUSK_TEST_FILE

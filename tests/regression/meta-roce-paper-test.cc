@@ -11,6 +11,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -58,3 +63,5 @@ TEST_CASE("Meta RoCE paper: E-ECMP with 4 QPs beats ECMP's all-reduce busbw, 4 Q
     }
     CHECK(ratioSum / 3 > 1.15);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -11,6 +11,11 @@
 
 #include <algorithm>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -67,3 +72,5 @@ TEST_CASE("one slow cable: a 256-GPU all-to-all slows and most ranks wait (one-s
     }
     CHECK(crossed);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -10,6 +10,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("PLB paper: repathing on ECN cuts the uplink imbalance of colliding elephants "
@@ -40,3 +45,5 @@ TEST_CASE("PLB paper: repathing on ECN cuts the uplink imbalance of colliding el
     }
     CHECK(plbSum < 0.6 * ecmpSum);
 }
+
+} // namespace TUSK_TEST_FILE

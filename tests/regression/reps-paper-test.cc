@@ -11,6 +11,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -86,3 +91,5 @@ TEST_CASE("REPS paper, link failure: REPS sends far less into the dead path than
     CHECK(reps.summary.maxFctUs < 0.9 * ops.summary.maxFctUs);
     CHECK(reps.summary.maxFctUs < 0.9 * ecmp.summary.maxFctUs);
 }
+
+} // namespace TUSK_TEST_FILE

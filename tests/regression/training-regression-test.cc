@@ -6,6 +6,11 @@
 #include "scenario/scenario-toml.h"
 #include "workload/model/traffic-generators.h"
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 TEST_CASE("a 1 GiB ring all-reduce job on 8 x 400G ranks takes 37.58 ms (oracle 1)",
@@ -71,3 +76,5 @@ TEST_CASE("the training-job scenarios run to completion above their byte bounds"
         }
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -10,6 +10,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -60,3 +65,5 @@ TEST_CASE("uec-permutation-degraded: REPS avoids the slow uplinks, oblivious spr
     CHECK(obl < ecmp);
     CHECK(r["host-reps"].summary.retxPackets < r["host-random-spray"].summary.retxPackets);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -13,6 +13,11 @@
 #include <fstream>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 
 TEST_CASE("AbandonActiveStaging removes a staging tree of many entries and sub-folders, and "
@@ -57,3 +62,5 @@ TEST_CASE("AbandonActiveStaging removes a staging tree of many entries and sub-f
     }
     CHECK(left == 0);
 }
+
+} // namespace TUSK_TEST_FILE

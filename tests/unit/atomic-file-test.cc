@@ -14,6 +14,11 @@
 
 #include <unistd.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace
 {
 
@@ -63,3 +68,5 @@ TEST_CASE("an AtomicFile not committed leaves the path as it was and no temporar
     const std::string missing = (d / "no-such-folder" / "b.csv").string();
     CHECK_THROWS_WITH(tusk::AtomicFile(missing), missing + ": No such file or directory");
 }
+
+} // namespace TUSK_TEST_FILE

@@ -9,6 +9,11 @@
 
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using FB = PathSelector::Feedback;
 
@@ -53,3 +58,5 @@ TEST_CASE("bitmap: skips EVs whose latest feedback was ECN, NACK or TIMEOUT",
     ps->NextEntropy(Time(0));
     CHECK(ps->GetMarkedCount() == 0);
 }
+
+} // namespace TUSK_TEST_FILE

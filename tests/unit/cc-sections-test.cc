@@ -12,6 +12,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace
 {
 
@@ -119,3 +124,5 @@ TEST_CASE("CC sections: --set reaches them like any key", "[unit][scenario][cc]"
     CHECK(spec.nic.senderWindow == "fixed");
     CHECK(spec.LineOf("swift.base_target_us") == 0); // from the command line
 }
+
+} // namespace TUSK_TEST_FILE

@@ -13,6 +13,11 @@
 #include <filesystem>
 #include <fstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using tusk_test::ExpectInputError;
 
@@ -271,3 +276,5 @@ TEST_CASE("chakra: compute nodes delay their children, and sends meet their rece
     CHECK(spec.triggers[comp.startTrigger].onFire == std::vector<uint32_t>{comp.endTrigger});
     CHECK(TransfersThatCannotStart(spec).empty());
 }
+
+} // namespace TUSK_TEST_FILE

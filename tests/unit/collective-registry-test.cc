@@ -8,6 +8,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -159,3 +164,5 @@ TEST_CASE("auto: in-network (NCCL's CollNet term) only where the switches aggreg
     CHECK(s.algorithm == "in-network");
     CHECK(s.ranks == 7); // 4 ranks, endpoints 10 and 11, the root
 }
+
+} // namespace TUSK_TEST_FILE

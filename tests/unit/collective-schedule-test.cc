@@ -19,6 +19,11 @@
 #include <map>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -463,3 +468,5 @@ TEST_CASE("ValidateSchedule rejects dependencies a rank cannot observe", "[unit]
     s.ops[1].deps = {3}; // a later op
     RequireKey([&] { ValidateSchedule(s); }, "collective.ops");
 }
+
+} // namespace TUSK_TEST_FILE

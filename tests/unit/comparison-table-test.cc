@@ -13,6 +13,11 @@
 #include <streambuf>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 namespace
@@ -177,3 +182,5 @@ TEST_CASE("printing one run's table holds no copy of its flow rows", "[compariso
     CHECK(buf.peak < before + 1024 * 1024);
 }
 #endif // TUSK_TEST_ASAN
+
+} // namespace TUSK_TEST_FILE

@@ -13,6 +13,11 @@
 
 #include <array>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using namespace tusk_test;
 
@@ -303,3 +308,5 @@ TEST_CASE("CONGA ties prefer the flowlet's previous port, then random", "[unit][
         CHECK(x == Approx(1000).margin(120));
     }
 }
+
+} // namespace TUSK_TEST_FILE

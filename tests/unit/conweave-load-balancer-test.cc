@@ -16,6 +16,11 @@
 
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using namespace tusk_test;
 
@@ -379,3 +384,5 @@ TEST_CASE("ConWeave destination ToR: frames of an earlier epoch pass, a new epoc
     CHECK(dst2->GetActiveQueues() == 0);
     CHECK(dst2->GetFlushesByTimeout() == 1);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -20,6 +20,11 @@
 #include <utility>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -187,3 +192,5 @@ TEST_CASE("DCQCN: its state is GetState's words until the first CNP and no longe
     }
     CHECK(CreateObject<RdmaCcNone>()->StateIsComplete());
 }
+
+} // namespace TUSK_TEST_FILE

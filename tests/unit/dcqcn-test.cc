@@ -12,6 +12,11 @@
 
 #include <cmath>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -203,3 +208,5 @@ TEST_CASE("DCQCN without a byte counter: the timer alone counts the stages, F fa
         CHECK(rt[k] == Approx(expected[k]).epsilon(1e-6));
     }
 }
+
+} // namespace TUSK_TEST_FILE

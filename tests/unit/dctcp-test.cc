@@ -9,6 +9,11 @@
 
 #include <cmath>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -90,3 +95,5 @@ TEST_CASE("DCTCP: the window stays within one MTU and one BDP", "[unit][dctcp]")
     }
     CHECK(cc->GetWindow() == Approx(125'000));
 }
+
+} // namespace TUSK_TEST_FILE

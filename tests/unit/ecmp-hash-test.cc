@@ -12,6 +12,11 @@
 #include <cmath>
 #include <random>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -131,3 +136,5 @@ TEST_CASE("ECMP is deterministic per seed and differs across seeds, E-ECMP hashe
     a->SetAttribute("HashFields", EnumValue(EcmpLoadBalancer::FIVE_TUPLE_DST_QP));
     CHECK(a->Hash(q1) != a->Hash(q2));
 }
+
+} // namespace TUSK_TEST_FILE

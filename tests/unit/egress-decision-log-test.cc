@@ -15,6 +15,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using namespace tusk_test;
 
@@ -157,3 +162,5 @@ TEST_CASE("reason names as ar.csv writes them", "[unit][ar]")
     CHECK(std::string(EgressReasonName(EgressReason::LEAST_BACKLOG)) == "least_backlog");
     CHECK(std::string(EgressReasonName(EgressReason::CONWEAVE_REROUTE)) == "conweave_reroute");
 }
+
+} // namespace TUSK_TEST_FILE

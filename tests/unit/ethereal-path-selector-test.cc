@@ -17,6 +17,11 @@
 
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using FB = PathSelector::Feedback;
 
@@ -175,3 +180,5 @@ TEST_CASE("ethereal selector: with one route there is nowhere to go",
     CHECK(Send(ps, 2) == 0);
     CHECK(ps->GetRepins() == 0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -17,6 +17,11 @@
 
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using tusk::LoadScenarioString;
 using tusk_test::ExpectInputError;
 
@@ -365,3 +370,5 @@ TEST_CASE("gray failure: a fixed fraction of the flows, the same flows every tim
     other.ttl = 3;
     CHECK(ns3::GrayFailureModel::Bucket(other, 5) == ns3::GrayFailureModel::Bucket(frame, 5));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -9,6 +9,11 @@
 
 #include <cmath>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("max-min fair rates: the textbook cases", "[fair-share]")
@@ -200,3 +205,5 @@ TEST_CASE("collective-aware ideal: all-to-all on a leaf-spine has the closed-for
         }
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -10,6 +10,11 @@
 #include <random>
 #include <tuple>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -86,3 +91,5 @@ TEST_CASE("FlatIndex finds keys whose hashes differ only in their high bits",
     }
     CHECK(index.Find(1) == nullptr);
 }
+
+} // namespace TUSK_TEST_FILE

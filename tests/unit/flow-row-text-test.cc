@@ -14,6 +14,11 @@
 
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace
 {
 
@@ -499,3 +504,5 @@ TEST_CASE("a waits.csv row with its last flow's id is the row with its last flow
     CHECK(byRow == byId);
     CHECK(byId.substr(byId.size() - 8) == ",123456\n");
 }
+
+} // namespace TUSK_TEST_FILE

@@ -5,6 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("a switch's hop takes ceil(log2(ports)) bits of the frame's path", "[unit][paths]")
@@ -38,3 +43,5 @@ TEST_CASE("hops are appended above the bits in use and a path that overflows is 
     AppendPathHop(m, 0, 0); // stays unknown
     CHECK(ReceivedPath(m) == kUnknownPath);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -16,6 +16,11 @@
 #include <map>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace fs = std::filesystem;
 
 namespace
@@ -217,3 +222,5 @@ TEST_CASE("fuzz findings: a column named twice in flows.csv is an error, not a r
     CHECK(e.Key() == "flow_id");
     CHECK(e.Message() == "the column appears twice in the header");
 }
+
+} // namespace TUSK_TEST_FILE

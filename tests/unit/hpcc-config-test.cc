@@ -13,6 +13,11 @@
 #include <fstream>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 namespace
@@ -210,3 +215,5 @@ TEST_CASE("HPCC config.txt: a malformed value names file, line and key", "[unit]
         CHECK(e.Key() == "RATE_AI");
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -15,6 +15,11 @@
 
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -214,3 +219,5 @@ TEST_CASE("HPCC per ACK: first echo records, the reference window moves once per
     cc->OnAck(none);
     CHECK(cc->GetWindow() == w);
 }
+
+} // namespace TUSK_TEST_FILE

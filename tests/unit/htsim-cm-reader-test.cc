@@ -17,6 +17,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 namespace fs = std::filesystem;
 
@@ -526,3 +531,5 @@ TEST_CASE("htsim .cm: every malformed input is an InputError naming file, line a
         RequireError(std::string(withNul, sizeof(withNul) - 1), 3, "file", "NUL");
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -18,6 +18,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using namespace tusktest;
 using tusk_test::ScratchDir;
@@ -497,3 +502,5 @@ TEST_CASE("htsim topo: missing file or directory", "[unit][topology]")
         }
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -8,6 +8,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -78,3 +83,5 @@ TEST_CASE("IB CC: the CCTI timer lowers the index one entry per period down to C
     cc->OnDataSent(4000, t + MilliSeconds(2));
     CHECK(cc->GetCcti(t + MilliSeconds(2)) == 0);
 }
+
+} // namespace TUSK_TEST_FILE

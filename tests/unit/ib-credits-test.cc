@@ -16,6 +16,11 @@
 #include <random>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("IB credits: 64-byte blocks, FCCL capped at 2048 beyond ABR, modulo 4096",
@@ -168,3 +173,5 @@ TEST_CASE("d-mod-k LFT: leaf up-port d mod k, next tier floor(d / k) mod k", "[u
     }
     CHECK(ports.size() == 4);
 }
+
+} // namespace TUSK_TEST_FILE

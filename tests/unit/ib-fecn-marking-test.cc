@@ -5,6 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using namespace ns3::ib;
 
@@ -43,3 +48,5 @@ TEST_CASE("IB FECN: the root marks whatever its mask bit, a victim only with the
     CHECK_FALSE(MayMarkFecn(RoleOf(10, 66), VictimMaskBit(VICTIM_MASK_END_NODES, false)));
     CHECK(MayMarkFecn(RoleOf(10, 66), VictimMaskBit(VICTIM_MASK_END_NODES, true)));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -9,6 +9,11 @@
 #include <algorithm>
 #include <random>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -85,3 +90,5 @@ TEST_CASE("base RTT and BDP under the ConWeave convention (oracle 20)", "[unit][
     CHECK(fatTree == 12'480'000);                              // 12,480 ns
     CHECK(fatTree * 100 / 8 / 1000 == 156'000);   // 156,000 B
 }
+
+} // namespace TUSK_TEST_FILE

@@ -15,6 +15,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("aggregation endpoints on a fat tree: one per ToR and the first core",
@@ -83,3 +88,5 @@ TEST_CASE("scale-up domain: aggregation endpoints are on no server", "[unit][in-
     CHECK_FALSE(d->SameServer(15, 16));
     CHECK(d->SameServer(12, 15));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -11,6 +11,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("in-network all-reduce: S once up and once down on every link of the tree",
@@ -89,3 +94,5 @@ TEST_CASE("in-network all-reduce on one leaf: no root, two steps", "[unit][colle
     CHECK(tusk_test::ExpectInputError([] { InNetworkAllReduceSchedule({0, 1}, 2, 3); }).Key() ==
           "collective.bytes");
 }
+
+} // namespace TUSK_TEST_FILE

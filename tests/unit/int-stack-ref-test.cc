@@ -6,6 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -73,3 +78,5 @@ TEST_CASE("IntStackRef: Set keeps the records and marks the header present",
     CHECK(m.intStack.Get().nHops == 2);
     CHECK(m.intStack.Get().hops[1].word == s.hops[1].word);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -10,6 +10,11 @@
 #include <cstdint>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -122,3 +127,5 @@ TEST_CASE("SameStartState: a memo that created connections stands for an iterati
     CHECK_FALSE(Same(c, cc, n, created, nc, now, nowc, {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0}));
     CHECK_FALSE(Same(c, cc, n, created, nc, {1, 2, 3, 4, 5, 6, 7, 9, 7, 7, 7, 7}, nowc, idle));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -13,6 +13,11 @@
 #include <random>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -409,3 +414,5 @@ TEST_CASE("QuantileWithInterval: a p99 at the edge of an atom is not pinned",
     CHECK(d.lower == 5.1);
     CHECK(d.upper == 5.1);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -11,6 +11,11 @@
 #include <numeric>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -430,3 +435,5 @@ TEST_CASE("algorithm \"auto\": NCCL's choice per group, servers counted from the
         CHECK(w.collectives[1].algorithm == "double-binary-tree");
     }
 }
+
+} // namespace TUSK_TEST_FILE

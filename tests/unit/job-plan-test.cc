@@ -9,6 +9,11 @@
 
 #include <numeric>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -175,3 +180,5 @@ TEST_CASE("JobPlan: an iteration's ids need no earlier iteration built", "[unit]
     CHECK(plan.BasesOf(1000).transfer == 166 * perPeriod + plan.BasesOf(4).transfer);
     CHECK(plan.Expand(999).transfers.front().externalId == plan.BasesOf(999).transfer);
 }
+
+} // namespace TUSK_TEST_FILE

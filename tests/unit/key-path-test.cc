@@ -14,6 +14,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using tusk::KeyPath;
 using tusk::KeyPathError;
 using tusk::ParseKeyPath;
@@ -130,3 +135,5 @@ TEST_CASE("override values: TOML if the text is one value, else the text", "[uni
     CHECK(v("0-7").get("v")->value<std::string>() == "0-7");
     CHECK(v("1\nw = 2").get("v")->value<std::string>() == "1\nw = 2"); // not one value
 }
+
+} // namespace TUSK_TEST_FILE

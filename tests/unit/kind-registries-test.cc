@@ -13,6 +13,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -174,3 +179,5 @@ TEST_CASE("tusk kinds lists every registered sort", "[unit][registry]")
     CHECK_THAT(text, Catch::Contains("has the shared-buffer MMU and PFC"));
     CHECK_THAT(text, Catch::Contains("keys at_us, link, period_us, down_us, count, until_us"));
 }
+
+} // namespace TUSK_TEST_FILE

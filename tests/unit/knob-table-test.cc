@@ -15,6 +15,11 @@
 #include <fstream>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 namespace
@@ -168,3 +173,5 @@ TEST_CASE("an override of a table kind drops exactly the keys the knob table giv
     CHECK(s.topology.rail.linksPerSpine == 2);
     CHECK(s.keyLines.count("topology.leaves") == 0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -27,6 +27,11 @@
 #include <random>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using namespace tusk_test;
 
@@ -467,3 +472,5 @@ TEST_CASE("every policy preset names registered TypeIds and attributes", "[unit]
     CHECK(ResolvePathSelector("oblivious-spray") == "ns3::ObliviousSprayPathSelector");
     CHECK(ResolvePathSelector("ns3::EcmpLoadBalancer").empty());
 }
+
+} // namespace TUSK_TEST_FILE

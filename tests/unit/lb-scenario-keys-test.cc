@@ -11,6 +11,11 @@
 
 #include <filesystem>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using tusk::LoadScenarioFile;
 using tusk::LoadScenarioString;
 
@@ -181,3 +186,5 @@ TEST_CASE("nic.ack_route: unset by default (the policy decides), fixed or revers
         CHECK(p.ackRoute == ((p.name == "mrc" || p.name == "source-route") ? "reverse" : ""));
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -21,6 +21,11 @@
 #include <tuple>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -253,3 +258,5 @@ TEST_CASE("LeanSimulatorImpl: Stop(delay) stops at that time, and Run resumes", 
     k->Destroy();
     k->Dispose();
 }
+
+} // namespace TUSK_TEST_FILE

@@ -15,6 +15,11 @@
 
 #include <array>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using namespace tusk_test;
 
@@ -176,3 +181,5 @@ TEST_CASE("AR with FlowletGap 0 decides every packet: the per-packet `ar` preset
     CHECK(Pick(lb, At(0.001), f, c) == 1); // the next packet, 1 ns later, moves
     CHECK(lb->GetFlowlets() == 2);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -20,6 +20,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk::locate;
 using namespace tusk_test;
 
@@ -350,3 +355,5 @@ TEST_CASE("ar evidence tests the deficit over every decision and over those not 
                            }).what()),
                Catch::Contains("ar.csv:2") && Catch::Contains("pkts_random"));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -18,6 +18,11 @@
 #include <random>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk::locate;
 
 namespace
@@ -1558,3 +1563,5 @@ TEST_CASE("locate paths: lost copies of routes used one after the other are not 
     CHECK(fit.named.empty());
     CHECK(std::count(fit.spreadRow.begin(), fit.spreadRow.end(), true) == 0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -12,6 +12,11 @@
 #include <algorithm>
 #include <cmath>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk::locate;
 
 namespace
@@ -207,3 +212,5 @@ TEST_CASE("locate pool: completion times are laid end to end, ar.csv counters su
     CHECK(ar[0].steeredPackets == 6);
     CHECK(ar[1].offered == 20);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -20,6 +20,11 @@
 #include <random>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk::locate;
 using namespace tusk_test;
 
@@ -1003,3 +1008,5 @@ TEST_CASE("locate: a healthy class whose flows lost frames on a lossy one is exp
     // The per-flow threshold sees host0's flows (0.15 %) as lossy and nothing else.
     CHECK(r.signals.lossyCount == 2);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -18,6 +18,11 @@
 
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -265,3 +270,5 @@ TEST_CASE("UEC RUD takes selective repeat's attributes and their defaults, and i
     CHECK(r.Arrive(9).ack.sack == RdmaAck::NO_SACK);     // 8 ahead: beyond it
     CHECK(r.counters.beyondWindow == 1);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -14,6 +14,11 @@
 
 #include <filesystem>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 namespace fs = std::filesystem;
 
@@ -120,3 +125,5 @@ TEST_CASE("a manifest scenario is checked like a file", "[unit][scenario][manife
     j["nic"]["rto_us"] = 100;
     CHECK_THROWS_AS(LoadScenarioJson(j, "m.json"), ns3::InputError);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -17,6 +17,11 @@
 #include <set>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 namespace
@@ -184,3 +189,5 @@ TEST_CASE("catalogue: docs/results-format.md lists every metric with its unit an
         CHECK(text.str().find(row) != std::string::npos);
     }
 }
+
+} // namespace TUSK_TEST_FILE

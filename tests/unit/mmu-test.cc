@@ -15,6 +15,11 @@
 #include <cmath>
 #include <random>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -214,3 +219,5 @@ TEST_CASE("ECN thresholds are attributes of the switch port, oracle 14's by defa
     const double sd = std::sqrt(0.25 * 0.75 / n);
     CHECK(static_cast<double>(mid) / n == Approx(0.25).margin(2.576 * sd));
 }
+
+} // namespace TUSK_TEST_FILE

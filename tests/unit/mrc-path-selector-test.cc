@@ -15,6 +15,11 @@
 
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using FB = PathSelector::Feedback;
 
@@ -175,3 +180,5 @@ TEST_CASE("MRC: at most n - max(1, n x MinActiveFraction) paths are retired at o
     CHECK(ps->GetState(3) == MrcPathSelector::GOOD);
     CHECK(Next(ps, 3, 2) == std::vector<uint32_t>{3, 3, 3});
 }
+
+} // namespace TUSK_TEST_FILE

@@ -19,6 +19,11 @@
 #include <set>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -206,3 +211,5 @@ TEST_CASE("DiLoCo groups: site and cross-site", "[unit][multi-site][jobs]")
     CHECK(mixed[1] == std::vector<uint32_t>{2, 3});
     CHECK_THROWS_WITH(SiteGroups(hosts, {}, "site"), Catch::Contains("multi-site topology"));
 }
+
+} // namespace TUSK_TEST_FILE

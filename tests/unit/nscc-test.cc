@@ -12,6 +12,11 @@
 
 #include <cmath>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -208,3 +213,5 @@ TEST_CASE("NSCC: the window stays within its bounds", "[unit][nscc][uec]")
     }
     CHECK(big->GetCwnd() == Approx(1.5 * kBdp));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -9,6 +9,11 @@
 
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("oblivious spraying: a new entropy per packet from a pool of distinct ports",
@@ -51,3 +56,5 @@ TEST_CASE("oblivious spraying: a new entropy per packet from a pool of distinct 
     }
     CHECK(same == 0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -6,6 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using tusk::LoadScenarioString;
 
 TEST_CASE("output.flow_rows: default all, summary read and echoed only when set",
@@ -46,3 +51,5 @@ TEST_CASE("output.flow_rows: a bad value names the file, line and key and the va
         CHECK(thrown);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -14,6 +14,11 @@
 #include <set>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("fixed path selector: the QP's own entropy on every packet", "[unit][path-selector]")
@@ -117,3 +122,5 @@ TEST_CASE("path selector registry: every short name builds its selector, lists a
     CHECK(ResolvePathSelector("ns3::EcmpLoadBalancer").empty());
     CHECK(ResolvePathSelector("nope").empty());
 }
+
+} // namespace TUSK_TEST_FILE

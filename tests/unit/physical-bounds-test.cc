@@ -19,6 +19,11 @@
 #include <fstream>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using tusk_test::ExpectInputError;
 
 namespace
@@ -198,3 +203,5 @@ TEST_CASE("PFC headroom: less than one data frame is refused, less than a link n
     tusk::ValidateRun(spec);
     CHECK(tusk::ScenarioWarnings(spec).empty());
 }
+
+} // namespace TUSK_TEST_FILE

@@ -9,6 +9,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 namespace
@@ -97,3 +102,5 @@ TEST_CASE("planes.csv: a one-plane fabric has none", "[unit][planes]")
     CHECK_FALSE(HasPlanes({Row("host0", "leaf0", 10)}));
     CHECK(HasPlanes({Row("host0", "p1.leaf0", 10)}));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -16,6 +16,11 @@
 #include <map>
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -195,3 +200,5 @@ TEST_CASE("PLB after an RTO: repath at once, then no congestion repaths for [S, 
     CHECK(q->GetCongestedRounds() == 0);
     CHECK(q->GetTimeoutRepaths() == 0);
 }
+
+} // namespace TUSK_TEST_FILE

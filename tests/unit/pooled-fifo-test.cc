@@ -10,6 +10,11 @@
 #include <deque>
 #include <memory>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -130,3 +135,5 @@ TEST_CASE("A switch egress frame node takes 96 bytes (x86-64: its link in the fr
     CHECK(sizeof(FrameMeta) == 80);
     CHECK(sizeof(SwitchPort::FramePool::Node) == 96);
 }
+
+} // namespace TUSK_TEST_FILE

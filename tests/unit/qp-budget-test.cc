@@ -9,6 +9,11 @@
 
 #include <optional>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 namespace
@@ -92,3 +97,5 @@ TEST_CASE("A scenario needing more QPs at one NIC than the 24-bit QPN space is a
     CHECK(e.Message().find("16777216 QPs") != std::string::npos);
     CHECK(e.Message().find("16777214") != std::string::npos);
 }
+
+} // namespace TUSK_TEST_FILE

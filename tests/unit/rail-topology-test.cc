@@ -8,6 +8,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("rail-optimised: GPU i of every server on rail switch i", "[unit][topology][rail]")
@@ -114,3 +119,5 @@ TEST_CASE("Llama 3 cluster: 8 pods x 192 racks x 16 GPUs = 24,576 GPUs, 57.1 Gb/
     full.oversubscription = 0.5;
     CHECK_THROWS_AS(BuildPodClos(full), InputError);
 }
+
+} // namespace TUSK_TEST_FILE

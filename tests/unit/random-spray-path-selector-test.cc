@@ -9,6 +9,11 @@
 
 #include <map>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("random spraying: uniform over exactly PoolSize EVs", "[unit][path-selector][uec]")
@@ -45,3 +50,5 @@ TEST_CASE("random spraying: uniform over exactly PoolSize EVs", "[unit][path-sel
         }
     }
 }
+
+} // namespace TUSK_TEST_FILE

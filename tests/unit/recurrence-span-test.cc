@@ -13,6 +13,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 namespace
@@ -141,3 +146,5 @@ TEST_CASE("policy registry: keepsState is false exactly for the presets that has
     // A LoadBalancer no preset names (a plug-in registered without a preset): the check stays.
     CHECK(ns3::PolicyKeepsState("ns3::NoSuchLoadBalancer"));
 }
+
+} // namespace TUSK_TEST_FILE

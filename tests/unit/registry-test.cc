@@ -15,6 +15,11 @@
 
 #include <csignal>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -99,3 +104,5 @@ TEST_CASE("the congestion controls are registered with what they need", "[unit][
         CHECK(model->UsesInt() == cc.Needs(I::USES_INT));
     }
 }
+
+} // namespace TUSK_TEST_FILE

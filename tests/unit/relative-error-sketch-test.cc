@@ -10,6 +10,11 @@
 #include <random>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 TEST_CASE("RelativeErrorSketch quantiles are within 1 % of the exact ones, memory bounded",
           "[unit][locate]")
 {
@@ -44,3 +49,5 @@ TEST_CASE("RelativeErrorSketch refuses an accuracy outside (0, 1)", "[unit][loca
     CHECK_THROWS_AS(tusk::RelativeErrorSketch(0.0), std::invalid_argument);
     CHECK_THROWS_AS(tusk::RelativeErrorSketch(1.0), std::invalid_argument);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -12,6 +12,11 @@
 #include <tuple>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -165,3 +170,5 @@ TEST_CASE("an agenda action joins its time's batch only while nothing else was s
     CHECK(run[0].transfer == 4);
     CHECK(run[1].transfer == 6);
 }
+
+} // namespace TUSK_TEST_FILE

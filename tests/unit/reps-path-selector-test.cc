@@ -13,6 +13,11 @@
 
 #include <set>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using FB = PathSelector::Feedback;
 
@@ -106,3 +111,5 @@ TEST_CASE("REPS: a timeout freezes exploration, the last good EVs are replayed",
     ps->NextEntropy(MicroSeconds(250));
     CHECK(ps->GetExplorations() == explored + 2);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -9,6 +9,11 @@
 #include <deque>
 #include <memory>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("RingQueue keeps first-in first-out order across growth of a wrapped ring",
@@ -105,3 +110,5 @@ TEST_CASE("RingQueue gives a deep ring's storage back once it empties, keeps a s
     }
     CHECK(q.empty());
 }
+
+} // namespace TUSK_TEST_FILE

@@ -16,6 +16,11 @@
 
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -232,3 +237,5 @@ TEST_CASE("Wire format: a credit-demand data frame and a credit grant round-trip
     CHECK(b[kBthEnd] == 0x41);
     CHECK(b[kBthEnd + 3] == 0x56);
 }
+
+} // namespace TUSK_TEST_FILE

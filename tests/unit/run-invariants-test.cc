@@ -6,6 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 TEST_CASE("run invariants: per-flow packet conservation", "[unit][invariants]")
@@ -55,3 +60,5 @@ TEST_CASE("run invariants: per-flow packet conservation", "[unit][invariants]")
     CHECK(InvariantViolations(r, none, "x -> y sent ...") ==
           std::vector<std::string>{"x -> y sent ..."});
 }
+
+} // namespace TUSK_TEST_FILE

@@ -8,6 +8,11 @@
 
 #include <cmath>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 namespace
@@ -130,3 +135,5 @@ TEST_CASE("a watchdog stop says why a frame waited for the retransmission timeou
     spec.nic.rtoPs = watchdogPs;
     CHECK(WatchdogTimeoutHint(spec, summary, watchdogPs).empty());
 }
+
+} // namespace TUSK_TEST_FILE

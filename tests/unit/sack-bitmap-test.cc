@@ -12,6 +12,11 @@
 #include <set>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -98,3 +103,5 @@ TEST_CASE("SACK bitmap: 24-bit PSN wrap-around inside the window", "[unit][sack]
     // And a base behind the reference (a late NAK) stays in the reference's epoch.
     CHECK(ExtendPsn(0xFFFFF0, (uint64_t{4} << 24) + 2) == (uint64_t{3} << 24) + 0xFFFFF0);
 }
+
+} // namespace TUSK_TEST_FILE

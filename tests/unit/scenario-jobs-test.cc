@@ -14,6 +14,11 @@
 #include <filesystem>
 #include <fstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 namespace fs = std::filesystem;
 
@@ -410,3 +415,5 @@ TEST_CASE("background traffic alone: [[background]] without flows or jobs is a v
     CHECK(jobs.Key() == "jobs");
     CHECK(jobs.Message().find("[[background]]") != std::string::npos);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -19,6 +19,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace
 {
 
@@ -1017,3 +1022,5 @@ pcap = true
         CHECK(dj["workload"]["bytes"] == 16 * 1024 * 1024);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -9,6 +9,11 @@
 #include <filesystem>
 #include <fstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 TEST_CASE("scenario warnings: lossy data under PFC, duplicate priorities, slow refresh",
@@ -122,3 +127,5 @@ TEST_CASE("scenario warnings: a SimAI workload's vpp and ga, which the import do
     REQUIRE(w.size() == 1);
     CHECK(w[0].rfind(path + ":1: vpp: 4: virtual pipeline stages are not modelled", 0) == 0);
 }
+
+} // namespace TUSK_TEST_FILE

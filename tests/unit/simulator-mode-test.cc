@@ -10,6 +10,11 @@
 
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 TEST_CASE("simulator.mode: packet by default, fast when asked, anything else an error naming "
           "file, line and key",
           "[unit][scenario][fast-mode]")
@@ -25,3 +30,5 @@ TEST_CASE("simulator.mode: packet by default, fast when asked, anything else an 
     CHECK(e.Key() == "simulator.mode");
     CHECK(e.Message().find("\"fast\"") != std::string::npos);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -19,6 +19,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -182,3 +187,5 @@ TEST_CASE("source-route reverse: SourceRouteReplies follows the links a frame to
     CHECK_FALSE(ReverseRoute(g, ports, table, layout, 0, 5, links, none));
     CHECK(none == 77);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -13,6 +13,11 @@
 #include <string>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 TEST_CASE("linear quantiles interpolate between order statistics (type 7, as numpy and "
@@ -158,3 +163,5 @@ TEST_CASE("values spilled into a folder are in an unnamed file there, read back 
     }
     CHECK(fs::is_empty(dir));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -22,6 +22,11 @@
 #include <set>
 #include <string>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 namespace
 {
 
@@ -569,3 +574,5 @@ host-reps.busbw_GBps = { value = 0.5, source = "measured: 2026-12-01, x" }
     CHECK_THROWS_WITH(tusk::ReadSuiteString("outlier_factor = 1\n" + suiteText, suitePath),
                       Catch::Contains("outlier_factor"));
 }
+
+} // namespace TUSK_TEST_FILE

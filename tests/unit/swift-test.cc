@@ -11,6 +11,11 @@
 
 #include <cmath>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -109,3 +114,5 @@ TEST_CASE("Swift: losses and timeouts", "[unit][swift]")
     top->OnAck(Ack(100, 1, 3, 100));
     CHECK(top->GetCwnd() == Approx(125'000.0 / 4096));
 }
+
+} // namespace TUSK_TEST_FILE

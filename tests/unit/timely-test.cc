@@ -8,6 +8,11 @@
 
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -103,3 +108,5 @@ TEST_CASE("TIMELY: one update per RTT of ACKs", "[unit][timely]")
     ack(51, 90, 900); // next RTT: 900 > Thigh
     CHECK(cc->GetRateBps() == Approx(100e9 * (1 - 0.8 * (1 - 500.0 / 900))).epsilon(1e-9));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -13,6 +13,11 @@
 #include <map>
 #include <random>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -119,3 +124,5 @@ TEST_CASE("TimingWheelScheduler gives MapScheduler's order on the default wheel"
     // 2^14 buckets of 4096 ps; events up to 9 horizons (0.6 ms) ahead.
     REQUIRE(CompareWithMap(12, 14, 5) > 20000);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -18,6 +18,11 @@
 #include <filesystem>
 #include <fstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 namespace fs = std::filesystem;
 
@@ -172,3 +177,5 @@ TEST_CASE("presets: htsim-uec sizes queues, ECN and RTO from the fabric's BDP as
         return w.find("not used") != std::string::npos; // no files or tracing in a preset
     }));
 }
+
+} // namespace TUSK_TEST_FILE

@@ -27,6 +27,11 @@
 
 #include <unistd.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 using namespace tusktest;
 
@@ -525,3 +530,5 @@ TEST_CASE("equal-cost table work grows linearly on a one-switch star", "[unit][t
     CHECK(table.NumGroups() == 32);
     CHECK(table.NumHosts() == 128);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -5,6 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using tusk::LoadScenarioString;
 
 namespace
@@ -105,3 +110,5 @@ TEST_CASE("UEC keys: bad values name file, line and key", "[unit][scenario][uec]
         CHECK(e.Message().find(c.expected) != std::string::npos);
     }
 }
+
+} // namespace TUSK_TEST_FILE

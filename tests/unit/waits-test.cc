@@ -6,6 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk;
 
 TEST_CASE("waits: a transfer split over QPs is held to its own ideal time, not one message's",
@@ -126,3 +131,5 @@ TEST_CASE("waits: a rank that sends nothing in a step, with earlier data missing
     CHECK(last.delay == 0);
     CHECK(w.ranksDelayed[0] == 0);
 }
+
+} // namespace TUSK_TEST_FILE

@@ -5,6 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 TEST_CASE("the executor shares the workload it is given, and copies one given by reference",
@@ -28,3 +33,5 @@ TEST_CASE("the executor shares the workload it is given, and copies one given by
     a->Dispose();
     b->Dispose();
 }
+
+} // namespace TUSK_TEST_FILE

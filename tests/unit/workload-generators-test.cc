@@ -14,6 +14,11 @@
 #include <tuple>
 #include <vector>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -488,3 +493,5 @@ TEST_CASE("RingStepUnits expands each window of steps exactly as MakeRingAllRedu
         }
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -20,6 +20,11 @@
 #include <numeric>
 #include <sstream>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace ns3;
 
 namespace
@@ -561,3 +566,5 @@ TEST_CASE("importers share the text rules: byte-order mark, blank lines, NUL byt
     CHECK(w.layers[0].line == 4);
     CHECK(w.tp == 2);
 }
+
+} // namespace TUSK_TEST_FILE
