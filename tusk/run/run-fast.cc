@@ -445,7 +445,7 @@ FastMode::BeforeCollect(Observers& observers, RunResult& result)
     {
         return;
     }
-    std::vector<PortCounters> ports = m_memo->GetReplayedPorts();
+    std::vector<PortCounters> ports = m_memo->SettleReplayedPorts();
     // Replayed frames were sent and arrived or were dropped (the links' rows will hold the
     // drops): CollectResults adds the counted frames to these before it checks conservation.
     uint64_t sent = 0;

@@ -891,7 +891,7 @@ IterationMemo::FlushReplay(Job& j, bool runEnded)
 }
 
 const std::vector<PortCounters>&
-IterationMemo::GetReplayedPorts()
+IterationMemo::SettleReplayedPorts()
 {
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     for (Job& j : m_jobs)

@@ -147,15 +147,16 @@ class IterationMemo : public Object
 
     const IterationMemoStats& GetStats() const { return m_stats; }
     /**
-     * Per port, the replayed iterations' counter deltas summed (maxima maxed). Call once the
-     * run has ended: a replayed iteration counts its memo's deltas from the memo's start to
+     * Per port, the replayed iterations' counter deltas summed (maxima maxed), after adding
+     * each job's pending last replay (which this settles, so call it once, when the run has
+     * ended): a replayed iteration counts its memo's deltas from the memo's start to
      * its successor's, except a job's last replay when the run ended as it finished (its last
      * transfer delivered and acknowledged: packet mode stops there) and its memo finished
      * before its successor started; that one counts them to its memo's finish, since what its
      * memo sent after its last acknowledgement (a needless resend's copies still on the way,
      * their ACKs) packet mode never sends.
      */
-    const std::vector<PortCounters>& GetReplayedPorts();
+    const std::vector<PortCounters>& SettleReplayedPorts();
     /** Transfer records the memos of every IterationMemo of this process hold (count): a few
      *  iterations' worth, however many iterations a job runs. */
     static uint64_t HeldRecords();
@@ -205,7 +206,7 @@ class IterationMemo : public Object
         std::vector<uint32_t> held;
         uint32_t sampledReplays = 0;     //!< iterations replayed under the sampled rule
         /** Its latest replay, whose port deltas are added at the next one or at the run's
-         *  end (GetReplayedPorts), when it is known whether the run ended as it finished. */
+         *  end (SettleReplayedPorts), when it is known whether the run ended as it finished. */
         struct PendingReplay
         {
             bool active = false;
