@@ -73,6 +73,7 @@ Knob<S>
 WithProbe(Knob<S> k, bool parameter)
 {
     const S defaults;
+    k.Default("`" + TomlText(k.write(defaults)) + "`"); // the reference shows the default
     k.write = [w = k.write, parameter, defaults](const S& o) -> nlohmann::json {
         nlohmann::json v = w(o);
         if (o.steadyProbe || (parameter && v != w(defaults)))
