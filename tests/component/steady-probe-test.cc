@@ -79,7 +79,7 @@ ComparableManifest(const std::filesystem::path& dir)
 
 } // namespace
 
-TEST_CASE("two line-rate flows on disjoint paths are steady but for the ramp and the margin; "
+TEST_CASE("two line-rate flows on disjoint paths are steady but for the ramp and the margin, "
           "the skippable time is their duration less 2K + 1 windows",
           "[component][steady]")
 {

@@ -77,7 +77,7 @@ TEST_CASE("a transfer at a constant rate is steady once K windows agree", "[unit
     CHECK(judge.Stats().notSteady.at("warming") == 2);
 }
 
-TEST_CASE("a rate varying within one MTU of payload or the tolerance is steady; beyond is not",
+TEST_CASE("a rate varying within one MTU of payload or the tolerance is steady, beyond is not",
           "[unit][steady]")
 {
     // One packet more or less per window: a window's edge cuts at a packet.
@@ -195,7 +195,7 @@ TEST_CASE("CE marks in some of the K windows and not in others change the regime
           }) == SteadyReason::STEADY);
 }
 
-TEST_CASE("no active transfer is idle; active transfers delivering nothing are stalled",
+TEST_CASE("no active transfer is idle, active transfers delivering nothing are stalled",
           "[unit][steady]")
 {
     SteadyJudge idle(Params());
@@ -209,7 +209,7 @@ TEST_CASE("no active transfer is idle; active transfers delivering nothing are s
           SteadyReason::STALLED);
 }
 
-TEST_CASE("the horizon: the first transfer's end at its rate less K windows, capped; after a "
+TEST_CASE("the horizon: the first transfer's end at its rate less K windows, capped, and after a "
           "jump the stretch restarts",
           "[unit][steady]")
 {
