@@ -234,6 +234,85 @@ PathClassesLine(const RunResult& r)
 namespace
 {
 
+/** The most frequent reason the probe's windows were not steady ("" if none). */
+std::string
+TopSteadyReason(const SteadyProbeStats& s)
+{
+    std::string top;
+    uint64_t most = 0;
+    for (const auto& [reason, n] : s.notSteady)
+    {
+        if (n > most)
+        {
+            top = reason;
+            most = n;
+        }
+    }
+    return top;
+}
+
+/** part / whole, 0 when whole is 0. */
+double
+Share(uint64_t part, uint64_t whole)
+{
+    return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+} // namespace
+
+std::string
+SteadyProbeLine(const RunResult& r)
+{
+    const SteadyProbeStats& s = r.steady;
+    if (!s.active)
+    {
+        return "";
+    }
+    const std::string top = TopSteadyReason(s);
+    return fmt::format("steady probe (W {:g} µs, K {}): steady {:.1f} % of {} windows; a "
+                       "fast-forward could skip {:.1f} µs ({:.1f} % of the time), {} B in {} "
+                       "jumps; most often not steady: {}\n",
+                       s.windowPs / 1e6, s.windows, 100.0 * Share(s.steady, s.probed), s.probed,
+                       s.skippablePs / 1e6, 100.0 * Share(s.skippablePs, r.simEndPs),
+                       s.skippableBytes, s.jumps, top.empty() ? "-" : top);
+}
+
+/** The manifest's "steady_probe" (results-format.md): what the steady-state probe found. */
+static nlohmann::ordered_json
+SteadyProbeJson(const RunResult& r)
+{
+    const SteadyProbeStats& s = r.steady;
+    nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
+    for (const auto& [reason, n] : s.notSteady)
+    {
+        reasons[reason] = n;
+    }
+    return {{"window_us", s.windowPs / 1e6},
+            {"windows", s.windows},
+            {"tolerance", s.tolerance},
+            {"windows_probed", s.probed},
+            {"windows_steady", s.steady},
+            {"steady_time_share", Share(s.steady, s.probed)},
+            {"jumps", s.jumps},
+            {"skippable_time_us", s.skippablePs / 1e6},
+            {"skippable_time_share", Share(s.skippablePs, r.simEndPs)},
+            {"skippable_bytes", s.skippableBytes},
+            {"skippable_bytes_share", Share(s.skippableBytes, s.startedBytes)},
+            {"jumped_windows", s.jumpedWindows},
+            {"jumped_windows_not_steady", s.jumpedNotSteady},
+            {"ends_predicted", s.endsPredicted},
+            {"end_error_max_us", s.endErrorMaxPs / 1e6},
+            {"end_error_mean_us",
+             s.endsPredicted > 0 ? s.endErrorSumPs / 1e6 / static_cast<double>(s.endsPredicted)
+                                 : 0.0},
+            {"steady_windows_cc_state_partial", s.steadyCcPartial},
+            {"top_reason_not_steady", TopSteadyReason(s)},
+            {"not_steady", reasons}};
+}
+
+namespace
+{
+
 /** Append the links joined by '>' (the text of fmt::join(links, ">"), by hand: a row per
  *  flow) to `buf`. */
 void
@@ -1387,6 +1466,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (r.spec.simulator.mode == "fast")
     {
         m["fast_mode"] = FastModeJson(r);
+    }
+    if (r.steady.active)
+    {
+        m["steady_probe"] = SteadyProbeJson(r);
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (const auto& c : r.pathClasses)

@@ -166,6 +166,9 @@ void AppendWaitCsvRow(std::string& s,
 /** One line for the printed header: base RTT and BDP per path class (manifest "path_classes"),
  *  "" without classes. */
 std::string PathClassesLine(const RunResult& r);
+/** One line for the printed summary: what the steady-state probe found (manifest
+ *  "steady_probe"), "" when it was off. */
+std::string SteadyProbeLine(const RunResult& r);
 std::string CollectivesCsv(const RunResult& r);
 /** waits.csv: per collective step and rank, its wait (results-format.md, "waits.csv"). */
 std::string WaitsCsv(const RunResult& r);

@@ -179,7 +179,9 @@ Observers::Progress()
         // hundred events, where a tick every 20 µs was most of the events. Over a quiet
         // stretch the period doubles, up to kProgressTickMaxUs; a busy one (packets)
         // restores it.
-        const uint64_t events = Simulator::GetEventCount();
+        // The steady-state probe's events left out: with it on, the ticks are the same.
+        const uint64_t events =
+            Simulator::GetEventCount() - (m_steady != nullptr ? m_steady->Events() : 0);
         const bool quiet = events - m_tickEvents <= kQuietTickEvents;
         m_tickUs = quiet ? std::min(2 * m_tickUs, kProgressTickMaxUs) : kProgressTickUs;
         m_tickEvents = events;

@@ -19,6 +19,7 @@
 #include "run/metrics-sink.h"
 #include "run/run-attributes.h"
 #include "run/runner.h"
+#include "run/steady-probe.h"
 #include "run/time-series.h"
 
 #include "fabric/helper/fabric-helper.h"
@@ -340,6 +341,8 @@ class Observers
     /** RunOptions::poll asked to stop. */
     bool Interrupted() const { return m_interrupted; }
     MetricsSink& Sink() { return m_sink; }
+    /** The steady-state probe, whose events the progress tick leaves out of its count. */
+    void SetSteadyProbe(const SteadyProbe* probe) { m_steady = probe; }
     void Dispose();
 
   private:
@@ -386,6 +389,7 @@ class Observers
     bool m_stretchTick = false;                    //!< fast mode: the period stretches
     uint64_t m_tickUs = kProgressTickUs;           //!< the period now
     uint64_t m_tickEvents = 0;                     //!< events run by the last tick
+    const SteadyProbe* m_steady = nullptr;         //!< its events are not counted
     std::chrono::steady_clock::time_point m_wallStart;
     std::chrono::steady_clock::time_point m_lastPrint;
 };

@@ -228,6 +228,9 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     }
     FastMode fast; // simulator.mode = "fast" only
     fast.Attach(spec, plan, built, executor, observers, ring ? ring->units.get() : nullptr);
+    SteadyProbe steady; // simulator.steady_probe only
+    steady.Attach(spec, built, executor.exec, workload);
+    observers.SetSteadyProbe(&steady);
     executor.exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
     const auto runStart = std::chrono::steady_clock::now();
@@ -239,6 +242,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     {
         const std::string at = std::to_string(Simulator::Now().GetMicroSeconds());
         fast.Dispose();
+        steady.Dispose();
         executor.exec->Dispose();
         observers.Dispose();
         Simulator::Destroy();
@@ -264,12 +268,16 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     }
     CollectResults(spec, graph, workload, built, executor, observers, result, retired.get(),
                    wholeRows.get());
+    // The probe's own events are not the run's: its event count is the same with it or without.
+    result.events -= steady.Events();
+    result.steady = steady.Stats();
     if (options.afterCollect)
     {
         options.afterCollect();
     }
 
     fast.Dispose();
+    steady.Dispose();
     executor.exec->Dispose();
     observers.Dispose();
     Simulator::Destroy();

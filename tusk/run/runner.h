@@ -7,6 +7,7 @@
 #include "scenario/scenario-spec.h"
 #include "run/ar-telemetry.h"
 #include "run/path-telemetry.h"
+#include "run/steady-judge.h"
 #include "run/time-series.h"
 #include "run/waits.h"
 
@@ -448,6 +449,9 @@ struct RunResult
     /** simulator.mode = "fast": what the iteration memoisation replayed and why it did not
      *  (the manifest's "fast_mode"); untouched in packet mode. */
     ns3::IterationMemoStats fast;
+    /** simulator.steady_probe: what the steady-state probe found (the manifest's
+     *  "steady_probe"); inactive otherwise. */
+    SteadyProbeStats steady;
     /** RunOptions::streamRows: the flow, collective and wait rows went to their files while
      *  the run ran (streamed.active), and `flows`, `collectives`, `waits` are empty. */
     StreamedRows streamed;

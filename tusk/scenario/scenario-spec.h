@@ -377,6 +377,16 @@ struct SimulatorSection
     /** "packet" (every packet simulated) | "fast" (job iterations replayed from a memo of an
      *  earlier one where that is exact or steady within tolerance; docs/fast-mode.md). */
     std::string mode = "packet";
+    /** Sample the fabric every window and judge whether it is steady, to measure what a
+     *  steady-state fast-forward could skip (the manifest's "steady_probe"); results are
+     *  unchanged (docs/fast-mode.md). */
+    bool steadyProbe = false;
+    /** The probe's window W, ps; 0 = four of the longest base RTTs among the path classes. */
+    uint64_t steadyWindowPs = 0;
+    /** K: the windows that must agree before the fabric counts as steady. */
+    uint32_t steadyWindows = 3;
+    /** The relative variation of rates, queues and congestion-control state allowed. */
+    double steadyTolerance = 0.02;
 };
 
 /** ns-3 TypeId of a simulator.scheduler name (one of SchedulerNames()). */

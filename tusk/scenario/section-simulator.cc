@@ -67,6 +67,24 @@ TypeIdOf(const NameTable& table, const std::string& name)
     return "";
 }
 
+/** The probe's keys are echoed only when the probe is on (or, for its parameters, set away
+ *  from their defaults), so a run without it keeps the manifest it had. */
+Knob<S>
+WithProbe(Knob<S> k, bool parameter)
+{
+    const S defaults;
+    k.Default("`" + TomlText(k.write(defaults)) + "`"); // the reference shows the default
+    k.write = [w = k.write, parameter, defaults](const S& o) -> nlohmann::json {
+        nlohmann::json v = w(o);
+        if (o.steadyProbe || (parameter && v != w(defaults)))
+        {
+            return v;
+        }
+        return nlohmann::json();
+    };
+    return k;
+}
+
 const std::vector<Knob<S>>&
 Rows()
 {
@@ -97,6 +115,36 @@ Rows()
                   "samples under the sampled rule; everything else simulated "
                   "packet by packet, and the manifest's "
                   "`fast_mode` counts why ([fast-mode.md](fast-mode.md))."),
+        WithProbe(Boolean<S>(
+            "steady_probe", &S::steadyProbe,
+            "Measure what a steady-state fast-forward could skip: every window "
+            "(`steady_window_us`) sample every active transfer's delivered bytes, every switch "
+            "egress queue, every active QP's congestion-control state and the PFC frames, "
+            "drops, CE marks, transfer starts and ends and failures in it, and judge the "
+            "fabric steady when the last `steady_windows` windows agree within "
+            "`steady_tolerance`. The manifest's `steady_probe` and a line of `tusk run` say "
+            "what it found; nothing is skipped, every other result is the same "
+            "([fast-mode.md](fast-mode.md))."),
+                  false),
+        WithProbe(Time<S>("steady_window_us", &S::steadyWindowPs, kPsPerUs, "µs",
+                          Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
+                          "The steady-state probe's window W. 0: four of the longest base RTTs "
+                          "among the path classes (the manifest's `path_classes`), at least "
+                          "1 µs.")
+                      .Note("= automatic"),
+                  true),
+        WithProbe(Integer<S>("steady_windows", &S::steadyWindows, 2, 1000,
+                             "K: the probe's windows that must agree before the fabric counts "
+                             "as steady; a fast-forward would stop K windows before the first "
+                             "transfer ends."),
+                  true),
+        WithProbe(Real<S>("steady_tolerance", &S::steadyTolerance, 0.0001, 0.5,
+                          "number 0.0001..0.5",
+                          "The probe's tolerance: over K windows a transfer's bytes per window, "
+                          "a queue's length and a congestion-control word may vary by this "
+                          "share of their largest value (at least one MTU of payload, two "
+                          "frames of queue; alpha by this much)."),
+                  true),
     };
     return rows;
 }

@@ -740,8 +740,10 @@ WorkloadExecutor::AddReplayAction(uint64_t delayPs, uint32_t t, ReplayAgenda::Ki
             dynamic_cast<const LeanSimulatorImpl*>(PeekPointer(Simulator::GetImplementation()));
         m_kernelKnown = true;
     }
-    // Events others scheduled so far: the kernel's count without the agenda's own.
-    const uint64_t foreign = m_kernel ? m_kernel->GetScheduledCount() - m_agendaEvents
+    // Events others scheduled so far: the kernel's count without the agenda's own and the
+    // read-only observers' (NoteReadOnlyEvent).
+    const uint64_t foreign = m_kernel ? m_kernel->GetScheduledCount() - m_agendaEvents -
+                                            m_readOnlyEvents
                                       : ReplayAgenda::kNeverJoin;
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     const auto [batch, opened] = m_agenda.Add(now + delayPs, {t, kind}, foreign);

@@ -204,6 +204,14 @@ class WorkloadExecutor : public Object
 
     /** Called once when every transfer is delivered and acknowledged. */
     void SetAllDoneCallback(Callback<void> cb) { m_allDone = cb; }
+    /**
+     * \brief An observer scheduled an event that only reads state (the steady-state probe,
+     * tusk's simulator.steady_probe). The replay agenda joins actions into one batch event only
+     * while no other event was scheduled in between (AddReplayAction); it may join across such
+     * an event as if it were not there, so that a run with the observer schedules the same
+     * events as one without it.
+     */
+    void NoteReadOnlyEvent() { ++m_readOnlyEvents; }
     /** Carry transfers between GPUs of one server on `domain` (call before Start). */
     void SetScaleUpDomain(Ptr<ScaleUpDomain> domain);
     Ptr<ScaleUpDomain> GetScaleUpDomain() const { return m_scaleUp; }
@@ -524,6 +532,7 @@ class WorkloadExecutor : public Object
     const LeanSimulatorImpl* m_kernel = nullptr;
     bool m_kernelKnown = false;           //!< m_kernel looked up
     uint64_t m_agendaEvents = 0;          //!< events the agenda's batches scheduled
+    uint64_t m_readOnlyEvents = 0;        //!< NoteReadOnlyEvent's events
     uint64_t m_replayed = 0;
 };
 

@@ -1,0 +1,246 @@
+// The steady-state probe (`simulator.steady_probe`, tusk/run/steady-probe.h) on tiny fabrics:
+// what it finds where the answer is known (two line-rate flows: steady but for the ramp and
+// the margin; an incast under PFC: never steady, for PFC), and that it changes no result.
+
+#include "run-helpers.h"
+
+#include "results/results-writer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace tusk_test;
+
+namespace
+{
+
+constexpr uint64_t kWindowPs = 10'000'000; // 10 µs
+
+/** Two flows of `bytes` on disjoint paths through one switch (0 -> 1, 2 -> 3), at line rate:
+ *  nothing shares a port, no congestion control. */
+tusk::ScenarioSpec
+TwoFlows(uint64_t bytes)
+{
+    auto s = LeafSpine(1, 1, 4, 100);
+    AddFlow(s, 0, 1, bytes);
+    AddFlow(s, 2, 3, bytes);
+    s.simulator.steadyProbe = true;
+    s.simulator.steadyWindowPs = kWindowPs;
+    s.simulator.steadyWindows = 3;
+    return s;
+}
+
+/** Hosts 0..n-2 each send `bytes` to host n-1 through one switch of a 4 MiB buffer: PFC must
+ *  pause them (pfc-test.cc, oracle 12). */
+tusk::ScenarioSpec
+PausingIncast(uint32_t n, uint64_t bytes)
+{
+    auto s = LeafSpine(1, 1, n, 100);
+    s.buffer.totalBytes = 4ULL << 20;
+    for (uint32_t h = 0; h + 1 < n; ++h)
+    {
+        AddFlow(s, h, n - 1, bytes);
+    }
+    s.simulator.steadyProbe = true;
+    s.simulator.steadyWindowPs = kWindowPs;
+    return s;
+}
+
+std::string
+ReadWhole(const std::filesystem::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/** The manifest without what differs from run to run (wall times) and what the probe adds:
+ *  its section and its keys in the scenario's echo. */
+nlohmann::json
+ComparableManifest(const std::filesystem::path& dir)
+{
+    nlohmann::json m = nlohmann::json::parse(std::ifstream(dir / "manifest.json"));
+    for (const char* k : {"wall_time_s", "setup_time_s", "run_time_s", "steady_probe"})
+    {
+        m.erase(k);
+    }
+    if (m["scenario"].contains("simulator"))
+    {
+        for (const char* k :
+             {"steady_probe", "steady_window_us", "steady_windows", "steady_tolerance"})
+        {
+            m["scenario"]["simulator"].erase(k);
+        }
+    }
+    return m;
+}
+
+} // namespace
+
+TEST_CASE("two line-rate flows on disjoint paths are steady but for the ramp and the margin, "
+          "the skippable time is their duration less 2K + 1 windows",
+          "[component][steady]")
+{
+    const uint64_t bytes = 10'000'000;
+    const auto spec = TwoFlows(bytes);
+    const auto r = Run(spec);
+    REQUIRE(r.finished);
+    REQUIRE(r.flows.size() == 2);
+    const tusk::SteadyProbeStats& s = r.steady;
+    REQUIRE(s.active);
+    CHECK(s.windowPs == kWindowPs);
+    const uint64_t k = s.windows;
+    REQUIRE(k == 3);
+
+    // Each flow runs alone at line rate: its duration from its FCT, its rate from its bytes.
+    const double fctPs = static_cast<double>(std::max(r.flows[0].fctPs, r.flows[1].fctPs));
+    const double bytesPerPs = static_cast<double>(bytes) / fctPs;
+    INFO("FCT " << fctPs / 1e6 << " us, W " << kWindowPs / 1e6 << " us, windows "
+                << s.probed << ", steady " << s.steady << ", jumps " << s.jumps
+                << ", skippable " << s.skippablePs / 1e6 << " us");
+    // Every window is probed until the last acknowledgement stops the run.
+    const uint64_t ackedPs = std::max(r.flows[0].fctSenderPs, r.flows[1].fctSenderPs);
+    CHECK(s.probed == ackedPs / kWindowPs);
+    // Not steady: the first K - 1 windows (warming), the one whose last K hold the flows'
+    // start, and the last, in which their bytes were all delivered before the acknowledgement
+    // (their rate fell); the window of the acknowledgement is never probed (the run stops).
+    CHECK(s.probed - s.steady == k + 1);
+    CHECK(s.notSteady.at("warming") == k - 1);
+    CHECK(s.notSteady.at("flow_start") == 1);
+    CHECK(s.notSteady.at("rate_varies") == 1);
+    CHECK(static_cast<double>(s.steady) / static_cast<double>(s.probed) > 0.9);
+
+    // Analytic: steady at the end of window K + 1 (the start's window and K clean ones), a
+    // jump to K windows before the end at the flows' rate: the duration less 2K + 1 windows,
+    // within a window (delivery and acknowledgement lag the start by a fraction of one).
+    const double expectedPs = fctPs - static_cast<double>((2 * k + 1) * kWindowPs);
+    CHECK(s.jumps == 1);
+    CHECK(static_cast<double>(s.skippablePs) ==
+          Approx(expectedPs).margin(static_cast<double>(kWindowPs)));
+    // The bytes both flows would have been credited over the jump, at their rate.
+    const double expectedBytes = 2 * bytesPerPs * static_cast<double>(s.skippablePs);
+    CHECK(static_cast<double>(s.skippableBytes) == Approx(expectedBytes).epsilon(0.02));
+    CHECK(s.startedBytes == 2 * bytes);
+}
+
+TEST_CASE("an incast under PFC pauses: never steady while pausing, for PFC", "[component][steady]")
+{
+    const auto r = Run(PausingIncast(9, 2ULL << 20));
+    REQUIRE(r.finished);
+    const tusk::SteadyProbeStats& s = r.steady;
+    REQUIRE(s.active);
+    uint64_t pauses = 0;
+    for (const auto& e : r.pfcEvents)
+    {
+        pauses += e.event.quanta > 0 && e.event.sent ? 1 : 0;
+    }
+    REQUIRE(pauses > 0);
+    INFO("windows " << s.probed << ", steady " << s.steady);
+    REQUIRE(s.notSteady.count("pfc") == 1);
+    // The windows with a pause frame, and the K - 1 after each: PFC is the reason most often.
+    uint64_t most = 0;
+    std::string top;
+    for (const auto& [reason, n] : s.notSteady)
+    {
+        if (n > most)
+        {
+            most = n;
+            top = reason;
+        }
+    }
+    CHECK(top == "pfc");
+    CHECK(s.jumps == 0);
+    CHECK(s.skippablePs == 0);
+}
+
+TEST_CASE("results with the probe on are the results with it off, byte for byte",
+          "[component][steady]")
+{
+    struct Case
+    {
+        std::string name;
+        tusk::ScenarioSpec spec;
+    };
+    // Line-rate flows; an incast under PFC; DCQCN on ECN marks over a sprayed leaf-spine; a
+    // job's iterations replayed in fast mode (the progress tick stretches on event counts).
+    auto dcqcn = LeafSpine(2, 2, 4, 100);
+    dcqcn.workload.kind = "permutation";
+    dcqcn.workload.bytes = 1'000'000;
+    dcqcn.lb.policy = "spray";
+    dcqcn.nic.receiver = "selective-repeat";
+    dcqcn.nic.congestionControl = "dcqcn";
+    dcqcn.ecn.enabled = true;
+    auto job = LeafSpine(2, 2, 2, 100);
+    job.workload.kind = "jobs";
+    job.simulator.mode = "fast";
+    tusk::JobEntry j;
+    j.name = "ring";
+    j.iterations = 12;
+    j.computePs = 20'000'000;
+    tusk::JobCollectiveEntry c;
+    c.kind = "all-reduce";
+    c.bytes = 256 * 1024;
+    j.collectives.push_back(c);
+    job.jobs.push_back(j);
+    // A standalone ring's steps replayed in fast mode: its replay agenda joins actions only
+    // while nothing else was scheduled in between (WorkloadExecutor::NoteReadOnlyEvent).
+    auto ring = LeafSpine(4, 4, 4, 100);
+    ring.workload.kind = "ring-allreduce";
+    ring.workload.bytes = 4 << 20;
+    ring.workload.channels = 1;
+    ring.simulator.mode = "fast";
+    ring.ns3Defaults["ns3::RingStepMemo::SampleTransfers"] = "0";
+    const std::vector<Case> cases = {{"two-flows", TwoFlows(2'000'000)},
+                                     {"incast", PausingIncast(9, 1ULL << 20)},
+                                     {"dcqcn-spray", dcqcn},
+                                     {"job-fast", job},
+                                     {"ring-fast", ring}};
+    for (const Case& c : cases)
+    {
+        CAPTURE(c.name);
+        const std::filesystem::path base =
+            std::filesystem::temp_directory_path() /
+            ("tusk-steady-probe-test-" + std::to_string(::getpid()) + "-" + c.name);
+        std::filesystem::remove_all(base);
+        tusk::RunResult runs[2];
+        for (const bool on : {false, true})
+        {
+            tusk::ScenarioSpec s = c.spec;
+            s.simulator.steadyProbe = on;
+            s.simulator.steadyWindowPs = on ? 5'000'000 : 0;
+            tusk::RunOptions o;
+            o.progress = false;
+            o.streamRows = true;
+            runs[on] = tusk::RunInto(s, (base / (on ? "on" : "off")).string(), o);
+            REQUIRE(runs[on].finished);
+            REQUIRE(runs[on].steady.active == on);
+        }
+        REQUIRE(runs[1].steady.probed > 10);
+        CHECK(runs[0].events == runs[1].events);
+        size_t compared = 0;
+        for (const auto& e : std::filesystem::directory_iterator(base / "off"))
+        {
+            const std::string name = e.path().filename().string();
+            if (name == "manifest.json" || name == ".tusk-results")
+            {
+                continue;
+            }
+            CAPTURE(name);
+            REQUIRE(std::filesystem::exists(base / "on" / name));
+            CHECK(ReadWhole(e.path()) == ReadWhole(base / "on" / name));
+            ++compared;
+        }
+        CHECK(compared >= 6);
+        const nlohmann::json off = ComparableManifest(base / "off");
+        const nlohmann::json on = ComparableManifest(base / "on");
+        CHECK(off.dump(1) == on.dump(1));
+        // The probe's section is in its run's manifest only.
+        CHECK(nlohmann::json::parse(std::ifstream(base / "on" / "manifest.json"))
+                  .contains("steady_probe"));
+        CHECK_FALSE(nlohmann::json::parse(std::ifstream(base / "off" / "manifest.json"))
+                        .contains("steady_probe"));
+        std::filesystem::remove_all(base);
+    }
+}

@@ -1,0 +1,256 @@
+// The steady-state probe's judgement (tusk/run/steady-judge.h) as pure logic: when the fabric
+// counts as steady over the last K windows, why not, and the ledger of the fast-forwards a
+// steady stretch would allow (docs/fast-mode.md, "Steady-state fast-forward within an
+// iteration").
+
+#include "run/steady-judge.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+
+using tusk::SteadyJudge;
+using tusk::SteadyParams;
+using tusk::SteadyReason;
+using tusk::SteadyWindow;
+
+namespace
+{
+
+constexpr uint64_t kWindowPs = 10'000'000; // 10 µs
+
+SteadyParams
+Params()
+{
+    SteadyParams p;
+    p.windows = 3;
+    p.tolerance = 0.02;
+    p.windowPs = kWindowPs;
+    p.rateFloorBytes = 4096;
+    p.queueFloorBytes = 8316;
+    return p;
+}
+
+/** Window i of one transfer (id 7) delivering `bytes` in it, `remaining` left after it, one
+ *  queue of `queue` bytes and one QP at `rate` bit/s. */
+SteadyWindow
+Window(uint64_t i, uint64_t bytes, uint64_t remaining, uint64_t queue = 0, double rate = 1e11)
+{
+    SteadyWindow w;
+    w.endPs = (i + 1) * kWindowPs;
+    w.flows.push_back({7, bytes, remaining});
+    w.queues.push_back(queue);
+    w.cc.push_back({0, {rate, std::nan(""), std::nan(""), std::nan("")}});
+    return w;
+}
+
+/** Feed windows 0..n-1 made by `make` and return the last verdict. */
+SteadyReason
+Feed(SteadyJudge& judge, uint64_t n, const std::function<SteadyWindow(uint64_t)>& make)
+{
+    SteadyReason r = SteadyReason::COUNT;
+    for (uint64_t i = 0; i < n; ++i)
+    {
+        r = judge.Add(make(i), UINT64_MAX);
+    }
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("a transfer at a constant rate is steady once K windows agree", "[unit][steady]")
+{
+    SteadyJudge judge(Params());
+    const uint64_t perWindow = 125'000; // 100 Gb/s over 10 µs
+    std::vector<SteadyReason> verdicts;
+    for (uint64_t i = 0; i < 6; ++i)
+    {
+        verdicts.push_back(
+            judge.Add(Window(i, perWindow, (100 - i) * perWindow), UINT64_MAX));
+    }
+    CHECK(verdicts[0] == SteadyReason::WARMING);
+    CHECK(verdicts[1] == SteadyReason::WARMING);
+    CHECK(verdicts[2] == SteadyReason::STEADY);
+    CHECK(verdicts[5] == SteadyReason::STEADY);
+    CHECK(judge.Stats().steady == 4);
+    CHECK(judge.Stats().notSteady.at("warming") == 2);
+}
+
+TEST_CASE("a rate varying within one MTU of payload or the tolerance is steady, beyond is not",
+          "[unit][steady]")
+{
+    // One packet more or less per window: a window's edge cuts at a packet.
+    SteadyJudge small(Params());
+    CHECK(Feed(small, 4, [](uint64_t i) { return Window(i, 40'960 + (i % 2) * 4096, 1 << 30); }) ==
+          SteadyReason::STEADY);
+    // 1 % of a large rate: within 2 %.
+    SteadyJudge within(Params());
+    CHECK(Feed(within, 4, [](uint64_t i) {
+              return Window(i, 10'000'000 + (i % 2) * 100'000, 1ULL << 40);
+          }) == SteadyReason::STEADY);
+}
+
+TEST_CASE("a ramp is not steady: its rate varies", "[unit][steady]")
+{
+    SteadyJudge judge(Params());
+    // +5 % a window: the three last windows span 10 %.
+    CHECK(Feed(judge, 6, [](uint64_t i) {
+              return Window(i, static_cast<uint64_t>(10'000'000 * std::pow(1.05, i)), 1ULL << 40);
+          }) == SteadyReason::RATE);
+    CHECK(judge.Stats().steady == 0);
+    CHECK(judge.Stats().notSteady.at("rate_varies") == 4);
+}
+
+TEST_CASE("a 5 % oscillation is beyond a 2 % tolerance and within a 6 % one", "[unit][steady]")
+{
+    auto oscillating = [](uint64_t i) {
+        return Window(i, i % 2 == 0 ? 10'000'000 : 10'500'000, 1ULL << 40);
+    };
+    SteadyJudge strict(Params());
+    CHECK(Feed(strict, 8, oscillating) == SteadyReason::RATE);
+    CHECK(strict.Stats().steady == 0);
+    SteadyParams loose = Params();
+    loose.tolerance = 0.06;
+    SteadyJudge lenient(loose);
+    CHECK(Feed(lenient, 8, oscillating) == SteadyReason::STEADY);
+}
+
+TEST_CASE("a queue or a congestion-control word that oscillates beyond the tolerance is not "
+          "steady",
+          "[unit][steady]")
+{
+    SteadyJudge queue(Params());
+    CHECK(Feed(queue, 5, [](uint64_t i) {
+              return Window(i, 1'000'000, 1ULL << 40, i % 2 == 0 ? 100'000 : 110'000);
+          }) == SteadyReason::QUEUE);
+    // Two frames of queue more or less are noise.
+    SteadyJudge floor(Params());
+    CHECK(Feed(floor, 5, [](uint64_t i) {
+              return Window(i, 1'000'000, 1ULL << 40, i % 2 == 0 ? 0 : 8000);
+          }) == SteadyReason::STEADY);
+    SteadyJudge cc(Params());
+    CHECK(Feed(cc, 5, [](uint64_t i) {
+              return Window(i, 1'000'000, 1ULL << 40, 0, i % 2 == 0 ? 50e9 : 45e9);
+          }) == SteadyReason::CC_STATE);
+}
+
+TEST_CASE("a flow end, a flow start, a PFC frame, a drop or a failure breaks K windows",
+          "[unit][steady]")
+{
+    struct Case
+    {
+        const char* name;
+        SteadyReason reason;
+        std::function<void(SteadyWindow&)> mark;
+    };
+    const std::vector<Case> cases = {
+        {"flow_end", SteadyReason::FLOW_END, [](SteadyWindow& w) { w.flowEnds = 1; }},
+        {"flow_start", SteadyReason::FLOW_START, [](SteadyWindow& w) { w.flowStarts = 1; }},
+        {"pfc", SteadyReason::PFC, [](SteadyWindow& w) { w.pfcFrames = 2; }},
+        {"drop", SteadyReason::DROP, [](SteadyWindow& w) { w.drops = 1; }},
+        {"failure", SteadyReason::FAILURE, [](SteadyWindow& w) { w.failure = true; }},
+    };
+    for (const auto& c : cases)
+    {
+        SECTION(c.name)
+        {
+            SteadyJudge judge(Params());
+            std::vector<SteadyReason> verdicts;
+            for (uint64_t i = 0; i < 10; ++i)
+            {
+                SteadyWindow w = Window(i, 1'000'000, 1ULL << 40);
+                if (i == 5)
+                {
+                    c.mark(w);
+                }
+                verdicts.push_back(judge.Add(std::move(w), UINT64_MAX));
+            }
+            CHECK(verdicts[4] == SteadyReason::STEADY);
+            // The event's window and the K - 1 after it hold it among their last K.
+            CHECK(verdicts[5] == c.reason);
+            CHECK(verdicts[6] == c.reason);
+            CHECK(verdicts[7] == c.reason);
+            CHECK(verdicts[8] == SteadyReason::STEADY);
+            CHECK(judge.Stats().notSteady.at(tusk::SteadyReasonName(c.reason)) == 3);
+        }
+    }
+}
+
+TEST_CASE("CE marks in some of the K windows and not in others change the regime",
+          "[unit][steady]")
+{
+    SteadyJudge judge(Params());
+    CHECK(Feed(judge, 6, [](uint64_t i) {
+              SteadyWindow w = Window(i, 1'000'000, 1ULL << 40);
+              w.ecnMarks = i == 4 ? 3 : 0;
+              return w;
+          }) == SteadyReason::ECN_REGIME);
+    // Marks in every window: a regime of its own, steady.
+    SteadyJudge marking(Params());
+    CHECK(Feed(marking, 6, [](uint64_t i) {
+              SteadyWindow w = Window(i, 1'000'000, 1ULL << 40);
+              w.ecnMarks = 5 + i;
+              return w;
+          }) == SteadyReason::STEADY);
+}
+
+TEST_CASE("no active transfer is idle, active transfers delivering nothing are stalled",
+          "[unit][steady]")
+{
+    SteadyJudge idle(Params());
+    CHECK(Feed(idle, 4, [](uint64_t i) {
+              SteadyWindow w;
+              w.endPs = (i + 1) * kWindowPs;
+              return w;
+          }) == SteadyReason::IDLE);
+    SteadyJudge stalled(Params());
+    CHECK(Feed(stalled, 4, [](uint64_t i) { return Window(i, 0, 1'000'000); }) ==
+          SteadyReason::STALLED);
+}
+
+TEST_CASE("the horizon: the first transfer's end at its rate less K windows, capped, and after a "
+          "jump the stretch restarts",
+          "[unit][steady]")
+{
+    const SteadyParams p = Params();
+    const uint64_t perWindow = 1'000'000;
+    // 100 windows' worth left after window 2: the first jump skips 100 - K windows.
+    const uint64_t total = 103 * perWindow;
+    auto make = [&](uint64_t i) {
+        return Window(i, perWindow, total - (i + 1) * perWindow);
+    };
+    SteadyJudge judge(p);
+    for (uint64_t i = 0; i < 3; ++i)
+    {
+        judge.Add(make(i), UINT64_MAX);
+    }
+    REQUIRE(judge.Stats().jumps == 1);
+    CHECK(judge.Stats().skippablePs == (100 - p.windows) * kWindowPs);
+    CHECK(judge.Stats().skippableBytes == (100 - p.windows) * perWindow);
+    // Windows inside the jump and the K after its end jump no more; then the stretch is
+    // steady again, but the transfer ends within the margin: no second jump.
+    for (uint64_t i = 3; i < 102; ++i)
+    {
+        judge.Add(make(i), UINT64_MAX);
+    }
+    CHECK(judge.Stats().jumps == 1);
+    CHECK(judge.Stats().steady == 100);
+
+    // A known arrival caps the horizon, and after the capped jump the stretch restarts K
+    // windows later.
+    SteadyJudge capped(p);
+    for (uint64_t i = 0; i < 3; ++i)
+    {
+        capped.Add(make(i), 3 * kWindowPs + 20 * kWindowPs);
+    }
+    CHECK(capped.Stats().skippablePs == 20 * kWindowPs);
+    for (uint64_t i = 3; i < 3 + 20 + 2; ++i)
+    {
+        capped.Add(make(i), UINT64_MAX);
+    }
+    CHECK(capped.Stats().jumps == 1); // windows 23 and 24 are the new stretch's first two
+    capped.Add(make(25), UINT64_MAX);
+    CHECK(capped.Stats().jumps == 2);
+    CHECK(capped.Stats().skippablePs == 20 * kWindowPs + (77 - p.windows) * kWindowPs);
+}

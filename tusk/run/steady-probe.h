@@ -1,0 +1,95 @@
+/*
+ * tusk: SteadyProbe, the steady-state probe of `simulator.steady_probe` (docs/fast-mode.md,
+ * "Steady-state fast-forward within an iteration"): every window W of simulated time it
+ * samples the whole fabric and hands the window to a SteadyJudge. It measures what a
+ * fast-forward could skip; it skips nothing.
+ */
+#ifndef TUSK_STEADY_PROBE_H
+#define TUSK_STEADY_PROBE_H
+
+#include "run/steady-judge.h"
+
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+class WorkloadExecutor;
+class SwitchPort;
+class FabricNetDevice;
+struct WorkloadSpec;
+} // namespace ns3
+
+namespace tusk
+{
+
+struct ScenarioSpec;
+struct BuiltFabric;
+
+/**
+ * \brief The probe. It leaves the simulation as it is: it draws no random number and changes
+ * no state; its event, one per window, reads state only, and ns-3 orders events of the same
+ * time stamp by the order they were scheduled in, so the relative order of every other event
+ * is unchanged (the results are byte-identical with the probe on or off; the manifest's
+ * `events` leaves the probe's events out, Events()). It stops when the workload is done.
+ */
+class SteadyProbe
+{
+  public:
+    SteadyProbe() = default;
+    SteadyProbe(const SteadyProbe&) = delete;
+    SteadyProbe& operator=(const SteadyProbe&) = delete;
+
+    /**
+     * \brief Start probing when spec.simulator.steadyProbe is set (else do nothing, at no cost).
+     * \param workload the transfers built before the run (their timed starts cap the horizon)
+     */
+    void Attach(const ScenarioSpec& spec,
+                const BuiltFabric& built,
+                ns3::Ptr<ns3::WorkloadExecutor> exec,
+                const ns3::WorkloadSpec& workload);
+    /** The probe's own events run so far (left out of the run's event count). */
+    uint64_t Events() const { return m_events; }
+    /** What it found (inactive when the probe is off). */
+    SteadyProbeStats Stats() const;
+    void Dispose();
+
+    /** The window the probe uses for `spec`: simulator.steady_window_us, or when 0, four of
+     *  the longest base RTTs among `baseRttsPs` (at least 1 µs), ps. */
+    static uint64_t WindowPs(const ScenarioSpec& spec, const std::vector<uint64_t>& baseRttsPs);
+
+  private:
+    /** Sample the window that ends now and schedule the next. */
+    void Tick();
+    /** The next known discontinuity after `nowPs`, ps (UINT64_MAX if none). */
+    uint64_t CapPs(uint64_t nowPs) const;
+    static void OnStarted(SteadyProbe* self, uint32_t transfer);
+    static void OnAcknowledged(SteadyProbe* self, uint32_t transfer);
+
+    std::unique_ptr<SteadyJudge> m_judge;
+    ns3::Ptr<ns3::WorkloadExecutor> m_exec;
+    std::vector<ns3::Ptr<ns3::SwitchPort>> m_ports;          //!< every switch egress port
+    std::vector<ns3::Ptr<ns3::FabricNetDevice>> m_devices;   //!< every port, hosts' too
+    std::set<uint32_t> m_active;                 //!< transfers started, not acknowledged
+    std::vector<std::pair<uint32_t, uint64_t>> m_delivered; //!< last window's (id, delivered)
+    std::vector<uint64_t> m_arrivals;            //!< timed transfer starts, sorted, ps
+    std::vector<std::pair<uint64_t, uint64_t>> m_failures; //!< [from, to] of each failure, ps
+    uint64_t m_stopPs = UINT64_MAX;
+    uint64_t m_windowPs = 0;
+    uint32_t m_starts = 0; //!< in the current window
+    uint32_t m_ends = 0;   //!< in the current window
+    uint64_t m_pfc = 0;    //!< totals at the last window's end
+    uint64_t m_drops = 0;
+    uint64_t m_marks = 0;
+    uint64_t m_events = 0;
+    uint64_t m_startedBytes = 0; //!< payload of the transfers started so far, bytes
+};
+
+} // namespace tusk
+
+#endif
