@@ -12,6 +12,11 @@
 #include <fstream>
 #include <unistd.h>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using namespace tusk_test;
 
 namespace
@@ -244,3 +249,5 @@ TEST_CASE("results with the probe on are the results with it off, byte for byte"
         std::filesystem::remove_all(base);
     }
 }
+
+} // namespace TUSK_TEST_FILE

@@ -10,6 +10,11 @@
 #include <cmath>
 #include <functional>
 
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
 using tusk::SteadyJudge;
 using tusk::SteadyParams;
 using tusk::SteadyReason;
@@ -254,3 +259,5 @@ TEST_CASE("the horizon: the first transfer's end at its rate less K windows, cap
     CHECK(capped.Stats().jumps == 2);
     CHECK(capped.Stats().skippablePs == 20 * kWindowPs + (77 - p.windows) * kWindowPs);
 }
+
+} // namespace TUSK_TEST_FILE
