@@ -85,6 +85,7 @@ FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
         const uint64_t durationPs =
             SerializationPs(static_cast<uint64_t>(quanta) * kPfcQuantumBits / 8, m_rateBps);
         m_pauseExpiryPs[p] = nowPs + durationPs;
+        m_pausedMask |= static_cast<uint8_t>(1u << p);
         timers.pause[p].Cancel();
         timers.pause[p] = Simulator::Schedule(PicoSeconds(durationPs),
                                               &FabricNetDevice::PauseExpired, this, p);
@@ -94,7 +95,7 @@ FabricNetDevice::ReceivePfc(Ptr<Packet> packet, const FrameMeta& meta)
 bool
 FabricNetDevice::IsPaused(uint8_t priority) const
 {
-    if (m_pauseExpiryPs[priority] == 0)
+    if (!((m_pausedMask >> priority) & 1))
     {
         return false; // the common case, without asking the simulator for the time
     }
@@ -110,7 +111,7 @@ FabricNetDevice::IsPaused(uint8_t priority) const
 bool
 FabricNetDevice::IsInPfcStorm(uint8_t priority) const
 {
-    return m_stormUntilPs[priority] != 0 &&
+    return ((m_stormMask >> priority) & 1) &&
            m_stormUntilPs[priority] > static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
 }
 
@@ -130,6 +131,7 @@ FabricNetDevice::Resume(uint8_t priority)
     const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     m_pausedTotalPs[priority] += nowPs - m_pausedSincePs[priority];
     m_pauseExpiryPs[priority] = 0;
+    m_pausedMask &= static_cast<uint8_t>(~(1u << priority));
     m_pfcTimers->pause[priority].Cancel(); // a paused port has its timers
     m_pfcTimers->watchdog[priority].Cancel();
     TryTransmit();
@@ -158,6 +160,7 @@ FabricNetDevice::WatchdogCheck(uint8_t priority)
     m_counters.watchdogTriggers++;
     m_watchdogTrace(priority);
     m_stormUntilPs[priority] = nowPs + static_cast<uint64_t>(m_watchdogRecovery.GetPicoSeconds());
+    m_stormMask |= static_cast<uint8_t>(1u << priority);
     if (m_watchdogAction == WATCHDOG_DROP)
     {
         DoPfcStorm(priority);

@@ -51,7 +51,8 @@ enum class DropReason : uint8_t
 /** Name of a drop reason as used in outputs ("buffer_overflow", ...). */
 const char* DropReasonName(DropReason r);
 
-/** Counters of one port; 64-bit, read by the metrics sink at the end of a run. */
+/** Counters of one port; 64-bit, read by the metrics sink at the end of a run. Those every
+ *  frame updates come first (one cache line: FabricNetDevice's hot members). */
 struct PortCounters
 {
     uint64_t txFrames = 0;
@@ -59,8 +60,8 @@ struct PortCounters
     uint64_t txWireBytes = 0; //!< frame + PHY overhead bytes (what occupies the line)
     uint64_t rxFrames = 0;
     uint64_t rxBytes = 0;
-    uint64_t drops[static_cast<int>(DropReason::COUNT)] = {};
     uint64_t maxQueueBytes = 0; //!< largest egress occupancy seen, bytes
+    uint64_t drops[static_cast<int>(DropReason::COUNT)] = {};
     double maxWindowUtilisation = 0; //!< busiest UtilisationWindow, fraction of line rate
     uint64_t pfcTx = 0;         //!< PFC frames sent (XOFF and XON)
     uint64_t pfcRx = 0;         //!< PFC frames received
@@ -373,50 +374,72 @@ class FabricNetDevice : public NetDevice
     void PauseExpired(uint8_t priority);
     void WatchdogCheck(uint8_t priority);
 
-    Ptr<Node> m_node;
+    // ---- Hot: what every frame sent or received reads or writes (TryTransmit, Receive,
+    // CheckLineRate, AccountUtilisation, IsPaused, IsInPfcStorm, a switch port's Enqueue),
+    // kept together at the front of the object. At 8,192 hosts the fabric's objects do not
+    // fit the caches, and each distinct cache line a hop touches is a memory access
+    // (performance.md, "a hop's cache misses counted"): a field read per frame belongs here;
+    // configuration and what only setup, PFC, credits or the end of the run read go below.
+    bool m_transmitting = false;
+    bool m_linkUp = true;
+    bool m_creditFc = false;
+    bool m_holdsReceived = false;
+    uint8_t m_pausedMask = 0; //!< bit p set while m_pauseExpiryPs[p] != 0
+    uint8_t m_stormMask = 0;  //!< bit p set once m_stormUntilPs[p] != 0
+    uint32_t m_phyOverheadBytes = 20;
+    uint32_t m_txFrameBytes = 0; //!< size of the frame being transmitted
     uint32_t m_nodeId = 0;
     Ptr<FabricChannel> m_channel;
     /** End of the frame being serialised (at most one pending: m_transmitting). */
     Ptr<MemberEvent<FabricNetDevice, &FabricNetDevice::TransmitComplete>> m_txCompleteEvent;
-    uint32_t m_ifIndex = 0;
-    Mac48Address m_address;
-    uint16_t m_mtu = 9216;
-    DataRate m_rate;
-    uint64_t m_rateBps = 0;
     uint64_t m_psPerByte = 0; //!< serialisation ps per byte when a whole number, else 0
+    uint64_t m_rateBps = 0;
     struct TxTimeEntry
     {
         uint64_t ps = ~uint64_t{0};
         Time time;
     };
     TxTimeEntry m_txTimeCache[2]; //!< Times of the two latest serialisation durations (ps)
-    uint32_t m_phyOverheadBytes = 20;
-    bool m_linkUp = true;
-    bool m_transmitting = false;
-    uint32_t m_txFrameBytes = 0; //!< size of the frame being transmitted
-    Ptr<ErrorModel> m_receiveErrorModel;
-    Ptr<GrayFailureModel> m_grayFailure;
-    Time m_utilWindow;
-    uint64_t m_utilWindowPs = 0; //!< m_utilWindow in ps (read per frame)
-    uint64_t m_utilWindowStartPs = 0;
-    uint64_t m_utilWindowBusyPs = 0;
-    PortCounters m_counters;
-    /** The last kRateCheckFrames transmissions: (start, serialisation), ps; a ring. */
-    std::array<std::pair<uint64_t, uint64_t>, kRateCheckFrames> m_recentTx{};
-    uint64_t m_recentSerialPs = 0; //!< sum of the serialisations in m_recentTx
-    uint64_t m_framesSent = 0;     //!< transmissions so far (PFC included)
     uint64_t m_checkRateBps = 0;   //!< the line rate checked against, 0: no check
     uint64_t m_checkPsPerByte = 0; //!< ps per byte at m_checkRateBps when whole, else 0
-    LineRateViolation m_rateViolation;
-    TracedCallback<> m_linkChangeCallbacks;
-
-    // PFC, per priority.
+    uint64_t m_framesSent = 0;     //!< transmissions so far (PFC included)
+    uint64_t m_recentSerialPs = 0; //!< sum of the serialisations in m_recentTx
+    uint64_t m_utilWindowPs = 0;   //!< m_utilWindow in ps (read per frame)
+    uint64_t m_utilWindowStartPs = 0;
+    uint64_t m_utilWindowBusyPs = 0;
+    Ptr<ErrorModel> m_receiveErrorModel;
+    Ptr<GrayFailureModel> m_grayFailure;
+    /** PFC frames to send ahead of the queues (TryTransmit reads its size per frame). */
     struct MacControlFrame
     {
         Ptr<Packet> packet;
         FrameMeta meta;
     };
     RingQueue<MacControlFrame> m_macControl;
+    // The trace sources a frame asks (IsEmpty) whether anyone listens.
+    /** A frame starts transmission: packet (its size; no header bytes), meta (its headers). */
+    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_txTrace;
+    /** A frame arrived: packet, meta. */
+    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_rxTrace;
+    /** Every frame sent and received, as bytes (WireFrame; pcap, like ns-3's Sniffer). */
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;
+    TracedCallback<uint64_t> m_queueBytesTrace;
+    PortCounters m_counters; //!< the per-frame counters first
+    /** The last kRateCheckFrames transmissions: (start, serialisation), ps; a ring (a slot
+     *  per frame). */
+    std::array<std::pair<uint64_t, uint64_t>, kRateCheckFrames> m_recentTx{};
+
+    // ---- Cold: configuration, and state that setup, PFC, credits or the end of a run use.
+    Ptr<Node> m_node;
+    uint32_t m_ifIndex = 0;
+    Mac48Address m_address;
+    uint16_t m_mtu = 9216;
+    DataRate m_rate;
+    Time m_utilWindow;
+    LineRateViolation m_rateViolation;
+    TracedCallback<> m_linkChangeCallbacks;
+
+    // PFC, per priority.
     uint64_t m_pauseExpiryPs[8] = {};   //!< 0 = not paused
     uint64_t m_pausedSincePs[8] = {};
     uint64_t m_pausedTotalPs[8] = {};
@@ -444,17 +467,10 @@ class FabricNetDevice : public NetDevice
     WatchdogAction m_watchdogAction = WATCHDOG_DROP;
     TracedCallback<const PfcEvent&> m_pfcTrace;
 
-    /** Every frame sent and received, as bytes (WireFrame; pcap, like ns-3's Sniffer). */
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;
-    /** A frame starts transmission: packet (its size; no header bytes), meta (its headers). */
-    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_txTrace;
-    /** A frame arrived: packet, meta. */
-    TracedCallback<Ptr<const Packet>, const FrameMeta&> m_rxTrace;
     /** A frame was dropped: packet, meta, reason. */
     TracedCallback<Ptr<const Packet>, const FrameMeta&, DropReason> m_dropTrace;
     TracedCallback<Ptr<const Packet>, const FrameMeta&> m_pfcRxTrace;
     TracedCallback<> m_ecnMarkTrace;
-    TracedCallback<uint64_t> m_queueBytesTrace;
     TracedCallback<double, uint64_t> m_utilisationTrace;
     TracedCallback<uint8_t> m_watchdogTrace;
 
@@ -472,8 +488,6 @@ class FabricNetDevice : public NetDevice
         uint64_t usedBlocks = 0;     //!< input buffer in use, blocks
         uint64_t peakBlocks = 0;
     };
-    bool m_creditFc = false;
-    bool m_holdsReceived = false;
     uint64_t m_vlBufferBytes = 0;    //!< attribute VlBufferBytes
     uint64_t m_vlCapacityBlocks = 0;
     Time m_creditLatency;            //!< attribute CreditUpdateLatency

@@ -82,10 +82,7 @@ SharedBufferMmu::SetPorts(uint16_t ports)
     m_headroom.assign(ports, 0);
     m_lossyPort.assign(ports, 0);
     m_anyLossyPort = false;
-    m_reserved.assign(n, 0);
-    m_shared.assign(n, 0);
-    m_hdrm.assign(n, 0);
-    m_egress.assign(n, 0);
+    m_cells.assign(n, Cell{});
     m_reservedPool = m_reservedPerPg * kPgs * ports;
     m_headroomPool = 0;
 }
@@ -151,7 +148,7 @@ SharedBufferMmu::EgressThreshold() const
 uint64_t
 SharedBufferMmu::GetIngressBytes(uint16_t in, uint8_t pg) const
 {
-    return At(m_reserved, in, pg) + At(m_shared, in, pg) + At(m_hdrm, in, pg);
+    return At(in, pg).reserved + At(in, pg).shared + At(in, pg).hdrm;
 }
 
 SharedBufferMmu::Verdict
@@ -167,8 +164,8 @@ SharedBufferMmu::Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t byt
     const uint64_t pool = GetSharedPoolBytes();
     if (!lossless)
     {
-        const uint64_t e = At(m_egress, out, q);
-        const bool fitsReserved = At(m_reserved, in, pg) + bytes <= m_reservedPerPg;
+        const uint64_t e = At(out, q).egress;
+        const bool fitsReserved = At(in, pg).reserved + bytes <= m_reservedPerPg;
         if (!fitsReserved &&
             (e + bytes > EgressThreshold() || m_sharedUsedTotal + bytes > pool))
         {
@@ -176,32 +173,32 @@ SharedBufferMmu::Admit(uint16_t in, uint16_t out, uint8_t priority, uint32_t byt
         }
     }
     Verdict v = ADMIT;
-    if (At(m_reserved, in, pg) + bytes <= m_reservedPerPg)
+    if (At(in, pg).reserved + bytes <= m_reservedPerPg)
     {
-        At(m_reserved, in, pg) += bytes;
+        At(in, pg).reserved += bytes;
         m_reservedUsedTotal += bytes;
         m_peakReserved = std::max(m_peakReserved, m_reservedUsedTotal);
     }
     else if (!lossless ||
-             (At(m_shared, in, pg) + bytes <= PfcThreshold() && m_sharedUsedTotal + bytes <= pool))
+             (At(in, pg).shared + bytes <= PfcThreshold() && m_sharedUsedTotal + bytes <= pool))
     {
-        At(m_shared, in, pg) += bytes;
+        At(in, pg).shared += bytes;
         m_sharedUsedTotal += bytes;
         m_peakShared = std::max(m_peakShared, m_sharedUsedTotal);
     }
-    else if (At(m_hdrm, in, pg) + bytes <= m_headroom[in])
+    else if (At(in, pg).hdrm + bytes <= m_headroom[in])
     {
-        At(m_hdrm, in, pg) += bytes;
+        At(in, pg).hdrm += bytes;
         m_headroomUsedTotal += bytes;
         m_peakHeadroom = std::max(m_peakHeadroom, m_headroomUsedTotal);
         v = ADMIT_HEADROOM;
-        m_headroomTrace(in, pg, At(m_hdrm, in, pg));
+        m_headroomTrace(in, pg, At(in, pg).hdrm);
     }
     else
     {
         return DROP_HEADROOM;
     }
-    At(m_egress, out, q) += bytes;
+    At(out, q).egress += bytes;
     m_totalUsed += bytes;
     m_peakUsed = std::max(m_peakUsed, m_totalUsed);
     return v;
@@ -212,21 +209,21 @@ SharedBufferMmu::Release(uint16_t in, uint16_t out, uint8_t priority, uint32_t b
 {
     const uint8_t pg = PgOf(in, out, priority);
     uint64_t left = bytes;
-    uint64_t& h = At(m_hdrm, in, pg);
+    uint64_t& h = At(in, pg).hdrm;
     const uint64_t fromH = std::min(h, left);
     h -= fromH;
     m_headroomUsedTotal -= fromH;
     left -= fromH;
-    uint64_t& s = At(m_shared, in, pg);
+    uint64_t& s = At(in, pg).shared;
     const uint64_t fromS = std::min(s, left);
     s -= fromS;
     m_sharedUsedTotal -= fromS;
     left -= fromS;
-    uint64_t& r = At(m_reserved, in, pg);
+    uint64_t& r = At(in, pg).reserved;
     NS_ABORT_MSG_IF(r < left, "SharedBufferMmu: release of bytes never admitted");
     r -= left;
     m_reservedUsedTotal -= left;
-    uint64_t& e = At(m_egress, out, priority & 7);
+    uint64_t& e = At(out, priority & 7).egress;
     NS_ABORT_MSG_IF(e < bytes, "SharedBufferMmu: egress release of bytes never admitted");
     e -= bytes;
     m_totalUsed -= bytes;
@@ -239,17 +236,17 @@ SharedBufferMmu::ShouldPause(uint16_t in, uint8_t pg) const
     {
         return false;
     }
-    return At(m_hdrm, in, pg) > 0 || At(m_shared, in, pg) >= PfcThreshold();
+    return At(in, pg).hdrm > 0 || At(in, pg).shared >= PfcThreshold();
 }
 
 bool
 SharedBufferMmu::ShouldResume(uint16_t in, uint8_t pg) const
 {
-    if (At(m_hdrm, in, pg) > 0)
+    if (At(in, pg).hdrm > 0)
     {
         return false;
     }
-    const uint64_t s = At(m_shared, in, pg);
+    const uint64_t s = At(in, pg).shared;
     const uint64_t t = PfcThreshold();
     return s == 0 || s + m_xonOffset <= t;
 }
@@ -262,14 +259,15 @@ SharedBufferMmu::CheckInvariants() const
     uint64_t shared = 0;
     uint64_t reserved = 0;
     uint64_t headroom = 0;
-    for (size_t i = 0; i < m_egress.size(); ++i)
+    for (size_t i = 0; i < m_cells.size(); ++i)
     {
-        ingress += m_reserved[i] + m_shared[i] + m_hdrm[i];
-        egress += m_egress[i];
-        shared += m_shared[i];
-        reserved += m_reserved[i];
-        headroom += m_hdrm[i];
-        if (m_reserved[i] > m_reservedPerPg || m_hdrm[i] > m_headroom[i / kPgs])
+        const Cell& c = m_cells[i];
+        ingress += c.reserved + c.shared + c.hdrm;
+        egress += c.egress;
+        shared += c.shared;
+        reserved += c.reserved;
+        headroom += c.hdrm;
+        if (c.reserved > m_reservedPerPg || c.hdrm > m_headroom[i / kPgs])
         {
             return false;
         }

@@ -96,9 +96,9 @@ class SharedBufferMmu : public Object
     uint64_t EgressThreshold() const;
 
     uint64_t GetIngressBytes(uint16_t in, uint8_t pg) const;
-    uint64_t GetHeadroomUsed(uint16_t in, uint8_t pg) const { return At(m_hdrm, in, pg); }
-    uint64_t GetSharedUsed(uint16_t in, uint8_t pg) const { return At(m_shared, in, pg); }
-    uint64_t GetEgressBytes(uint16_t out, uint8_t q) const { return At(m_egress, out, q); }
+    uint64_t GetHeadroomUsed(uint16_t in, uint8_t pg) const { return At(in, pg).hdrm; }
+    uint64_t GetSharedUsed(uint16_t in, uint8_t pg) const { return At(in, pg).shared; }
+    uint64_t GetEgressBytes(uint16_t out, uint8_t q) const { return At(out, q).egress; }
     /** The switch buffer, bytes (BufferBytes). */
     uint64_t GetBufferBytes() const { return m_bufferBytes; }
     /** Shared pool size now: the buffer less the reserved and headroom pools, bytes. */
@@ -124,13 +124,20 @@ class SharedBufferMmu : public Object
     bool CheckInvariants() const;
 
   private:
-    static uint64_t& At(std::vector<uint64_t>& v, uint16_t port, uint8_t pg)
+    /** The counters of one (port, PG): the ingress PG's use of each pool and the egress
+     *  queue of that priority, together, so that a frame's admission and release touch two
+     *  32-byte cells, (in, pg) and (out, q), rather than four arrays' lines. */
+    struct Cell
     {
-        return v[static_cast<size_t>(port) * kPgs + pg];
-    }
-    static uint64_t At(const std::vector<uint64_t>& v, uint16_t port, uint8_t pg)
+        uint64_t reserved = 0; //!< ingress: used of the PG's reserved space
+        uint64_t shared = 0;   //!< ingress: used of the shared pool
+        uint64_t hdrm = 0;     //!< ingress: used of the PG's headroom
+        uint64_t egress = 0;   //!< egress: bytes queued at (port, queue)
+    };
+    Cell& At(uint16_t port, uint8_t pg) { return m_cells[static_cast<size_t>(port) * kPgs + pg]; }
+    const Cell& At(uint16_t port, uint8_t pg) const
     {
-        return v[static_cast<size_t>(port) * kPgs + pg];
+        return m_cells[static_cast<size_t>(port) * kPgs + pg];
     }
 
     uint64_t m_bufferBytes = 0;
@@ -157,10 +164,7 @@ class SharedBufferMmu : public Object
                    ? m_lossyPg
                    : pg;
     }
-    std::vector<uint64_t> m_reserved; //!< used, per (port, pg)
-    std::vector<uint64_t> m_shared;   //!< used, per (port, pg)
-    std::vector<uint64_t> m_hdrm;     //!< used, per (port, pg)
-    std::vector<uint64_t> m_egress;   //!< per (port, queue)
+    std::vector<Cell> m_cells; //!< per (port, pg)
     uint64_t m_sharedUsedTotal = 0;
     uint64_t m_reservedUsedTotal = 0;
     uint64_t m_headroomUsedTotal = 0;

@@ -288,6 +288,7 @@ SwitchPort::DoDispose()
     {
         q.clear();
     }
+    m_nonEmpty = 0;
     m_framePool = nullptr;
     FabricNetDevice::DoDispose();
 }
@@ -329,6 +330,7 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
     const bool victim = m_ecnEnabled && IsCongestionVictim(prio, bytes);
     // The frame is written once, into its queue's new node, and rewritten there.
     QueuedFrame& queued = m_queues[prio].emplace_back();
+    m_nonEmpty |= static_cast<uint8_t>(1u << prio);
     queued.packet = std::move(packet);
     queued.meta = frame;
     queued.ingressPort = ingressPort;
@@ -374,11 +376,15 @@ SwitchPort::Enqueue(Ptr<Packet> packet, const FrameMeta& frame, uint16_t ingress
 bool
 SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
 {
-    for (int prio = kPriorities - 1; prio >= 0; --prio)
+    // The queues that hold a frame, highest priority first (strict priority); an empty
+    // queue's header is not read.
+    for (unsigned left = m_nonEmpty; left != 0;)
     {
+        const int prio = 31 - __builtin_clz(left);
+        left &= ~(1u << prio);
         auto& q = m_queues[prio];
         const auto vl = static_cast<uint8_t>(prio);
-        if (q.empty() || IsPaused(vl))
+        if (IsPaused(vl))
         {
             continue; // paused (PFC)
         }
@@ -396,6 +402,10 @@ SwitchPort::DoDequeue(Ptr<Packet>& packet, FrameMeta& meta)
         meta = q.front().meta;
         const uint16_t ingress = q.front().ingressPort;
         q.pop_front();
+        if (q.empty())
+        {
+            m_nonEmpty &= static_cast<uint8_t>(~(1u << prio));
+        }
         const uint32_t bytes = packet->GetSize();
         m_queueBytesPerPrio[prio] -= bytes;
         m_queuedBytes -= bytes;
@@ -476,6 +486,10 @@ SwitchPort::DropQueue(uint8_t priority, DropReason reason)
     {
         QueuedFrame f = std::move(q.front());
         q.pop_front();
+        if (q.empty())
+        {
+            m_nonEmpty &= static_cast<uint8_t>(~(1u << priority));
+        }
         const uint32_t bytes = f.packet->GetSize();
         m_queueBytesPerPrio[priority] -= bytes;
         m_queuedBytes -= bytes;

@@ -162,14 +162,34 @@ class SwitchPort : public FabricNetDevice
     /** Append this egress's INT record to a data frame that carries an INT header. */
     void PushIntHop(FrameMeta& meta, uint64_t nowPs);
 
-    Ptr<SwitchNode> m_switch;
-    uint16_t m_portIndex = 0;
+    // ---- Hot: what every frame through this egress reads or writes (Enqueue, DoDequeue,
+    // DoReceive, the DRE and ECN marking), together after FabricNetDevice's members, so that
+    // a hop touches few cache lines of the port (see FabricNetDevice's hot members).
+    uint8_t m_nonEmpty = 0; //!< bit p set while m_queues[p] holds a frame
     bool m_flushOnLinkDown = true; //!< attribute FlushOnLinkDown
+    bool m_ecnEnabled = false;     //!< attribute EcnMarking
+    bool m_ecnAtDequeue = false;   //!< attribute EcnMarkAtDequeue
+    bool m_dreEnabled = true;
+    bool m_dreAtEnqueue = false; //!< DreAtEnqueue: count bytes as they join the queue
     uint8_t m_pathHopBits = 0;
-    bool m_ecnEnabled = false; //!< attribute EcnMarking
-    uint64_t m_ecnKmin = 0;    //!< attribute EcnKminBytes
-    uint64_t m_ecnKmax = 0;    //!< attribute EcnKmaxBytes
-    double m_ecnPmax = 0;      //!< attribute EcnPmax
+    uint16_t m_portIndex = 0;
+    Ptr<SwitchNode> m_switch;
+    uint64_t m_queuedBytes = 0;
+    uint64_t m_queuedFrames = 0;
+    uint64_t m_drePeriodPs = 1; //!< m_drePeriod in ps (read per frame)
+    double m_dreTauS = 1e-4;    //!< tau = DrePeriod / DreAlpha, s
+    double m_dreAlpha = 0.1;
+    mutable double m_dreBytes = 0;
+    mutable uint64_t m_dreLastPs = 0;
+    uint64_t m_ecnKmin = 0; //!< attribute EcnKminBytes
+    uint64_t m_ecnKmax = 0; //!< attribute EcnKmaxBytes
+    double m_ecnPmax = 0;   //!< attribute EcnPmax
+    Ptr<UniformRandomVariable> m_ecnRng;
+    std::array<uint64_t, kPriorities> m_queueBytesPerPrio{};
+    Ptr<FramePool> m_framePool; //!< before the queues: they give their nodes back first
+    std::array<PooledFifo<QueuedFrame>, kPriorities> m_queues;
+
+    // ---- Cold: configuration and the InfiniBand and PFC paths.
     ib::VictimMask m_ecnVictimMask = ib::VICTIM_MASK_END_NODES; //!< attribute EcnVictimMask
     Time m_victimHoldoff;                 //!< attribute EcnVictimHoldoff (0: automatic)
     mutable int64_t m_victimHoldoffPs = -1; //!< VictimHoldoffPs resolved; -1: not yet
@@ -177,22 +197,7 @@ class SwitchPort : public FabricNetDevice
     std::array<int64_t, kPriorities> m_starvedAtPs;
     uint64_t m_victimMarksSuppressed = 0;
     TracedCallback<Ptr<const Packet>, uint8_t, uint64_t> m_fecnSuppressedTrace;
-    bool m_ecnAtDequeue = false;  //!< attribute EcnMarkAtDequeue
-    Ptr<UniformRandomVariable> m_ecnRng;
-    Ptr<FramePool> m_framePool;
-    std::array<PooledFifo<QueuedFrame>, kPriorities> m_queues;
-    std::array<uint64_t, kPriorities> m_queueBytesPerPrio{};
-    uint64_t m_queuedBytes = 0;
-    uint64_t m_queuedFrames = 0;
-
     Time m_drePeriod;
-    double m_dreAlpha = 0.1;
-    uint64_t m_drePeriodPs = 1; //!< m_drePeriod in ps (read per frame)
-    double m_dreTauS = 1e-4;    //!< tau = DrePeriod / DreAlpha, s
-    bool m_dreEnabled = true;
-    bool m_dreAtEnqueue = false; //!< DreAtEnqueue: count bytes as they join the queue
-    mutable double m_dreBytes = 0;
-    mutable uint64_t m_dreLastPs = 0;
 };
 
 } // namespace ns3

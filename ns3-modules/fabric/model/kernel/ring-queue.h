@@ -82,9 +82,9 @@ class RingQueue
         m_head = 0;
     }
 
-    std::vector<T> m_slots; //!< capacity a power of two (or zero)
+    size_t m_size = 0; //!< first: empty() is what a caller reads most (once per frame)
     size_t m_head = 0;
-    size_t m_size = 0;
+    std::vector<T> m_slots; //!< capacity a power of two (or zero)
 };
 
 } // namespace ns3
