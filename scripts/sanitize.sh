@@ -12,7 +12,9 @@
 #     multi-plane folder's run.sh, 216 of the 833 test seconds left in the clean-clone run of
 #     2026-12-05; fast mode's steady rule on CONGA's slower cycle, 60 iterations of the bench
 #     job, 172 s of 503 on 2026-12-06, whose rule JudgePhase's unit tests and the shorter
-#     steady-rule component tests exercise), kept within the CI budget;
+#     steady-rule component tests exercise), and bench/locate's three runs through `tusk
+#     sweep` (60 to 66 s each here on 2026-12-07; `tusk locate` and the sweep have component
+#     tests of their own), kept within the CI budget;
 #  3. replay every fuzz target's kept corpus and regressions, then fuzz each for a bounded time
 #     (scripts/fuzz.sh; about 2 minutes in all on 2 cores).
 # Any sanitizer report fails the job: UBSan findings abort (-fno-sanitize-recover), ASan and
@@ -33,6 +35,6 @@ cd build-asan
 # runtime's start and LeakSanitizer's exit scan (several times the tests' own time).
 ./bin/tusk-unit-tests
 ctest --output-on-failure -j "$(nproc)" --timeout 900 -L component \
-  -E 'analysis|in chromium|ECMP collides, spraying does not|issued 10 times on an idle fabric|scenarios/multi-plane: run.sh|agree inside a slower cycle'
+  -E 'analysis|in chromium|ECMP collides, spraying does not|issued 10 times on an idle fabric|scenarios/multi-plane: run.sh|agree inside a slower cycle|bench/locate (smoke|judges|writes)'
 cd ..
 bash scripts/fuzz.sh "${TUSK_FUZZ_SECONDS:-10}"
