@@ -3,6 +3,7 @@
 // exact rule must reproduce its tables byte for byte, the steady rule within 5 % (the
 // tolerance the fast-mode acceptance criterion states).
 
+#include "cli-helpers.h"
 #include "run-helpers.h"
 
 #include "results/fast-compare.h"
@@ -1034,13 +1035,6 @@ TEST_CASE("fast mode is deterministic: two runs of one seed give the same bytes"
 namespace
 {
 
-std::string
-ReadWhole(const std::filesystem::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 /** The most transfer records held at once by the executor (`live`) and by the memo
  *  (`memo`), sampled every 100 ns of simulated time. */
 struct HeldMax
@@ -1143,10 +1137,10 @@ TEST_CASE("fast mode builds a job iteration by iteration: the records held stay 
         REQUIRE(streamed.streamed.active);
         CHECK(streamed.flows.empty());
         CHECK(streamed.streamed.maxRowsHeld == perIteration);
-        CHECK(ReadWhole(dir / "flows.csv") == tusk::FlowsCsv(w40));
-        CHECK(ReadWhole(dir / "collectives.csv") == tusk::CollectivesCsv(w40));
-        CHECK(ReadWhole(dir / "waits.csv") == tusk::WaitsCsv(w40));
-        CHECK(ReadWhole(dir / "jobs.csv") == tusk::JobsCsv(w40));
+        CHECK(tusk_test::Slurp(dir / "flows.csv") == tusk::FlowsCsv(w40));
+        CHECK(tusk_test::Slurp(dir / "collectives.csv") == tusk::CollectivesCsv(w40));
+        CHECK(tusk_test::Slurp(dir / "waits.csv") == tusk::WaitsCsv(w40));
+        CHECK(tusk_test::Slurp(dir / "jobs.csv") == tusk::JobsCsv(w40));
         CHECK(streamed.summary.p99FctUs == w40.summary.p99FctUs);
         CHECK(streamed.summary.cctUs == w40.summary.cctUs);
         std::filesystem::remove_all(dir);
@@ -1211,9 +1205,9 @@ TEST_CASE("fast mode writes a replayed iteration's rows from its memo's, shifted
         for (const char* f : {"flows.csv", "collectives.csv", "waits.csv", "jobs.csv", "links.csv"})
         {
             CAPTURE(f);
-            const std::string a = ReadWhole(base / "off" / f);
+            const std::string a = tusk_test::Slurp(base / "off" / f);
             CHECK(!a.empty());
-            CHECK(a == ReadWhole(base / "on" / f));
+            CHECK(a == tusk_test::Slurp(base / "on" / f));
         }
         const auto same = [](double a, double b) {
             return a == b || (std::isnan(a) && std::isnan(b));

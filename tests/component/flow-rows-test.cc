@@ -4,6 +4,7 @@
 // in packet and in fast mode, for rows streamed (a standalone ring, a job's iterations, a
 // replayed iteration's rows shifted) and kept in memory.
 
+#include "cli-helpers.h"
 #include "run-helpers.h"
 
 #include "results/fast-compare.h"
@@ -27,13 +28,6 @@ using namespace tusk_test;
 
 namespace
 {
-
-std::string
-ReadWhole(const std::filesystem::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 /** The manifest without what differs between two runs of one scenario besides flow_rows: the
  *  wall times, the file list and the key itself in the scenario's echo. */
@@ -136,7 +130,7 @@ TEST_CASE("output.flow_rows = summary writes no flows.csv nor waits.csv and the 
         {
             // The critical flow's paths (the last column) are there: with "summary" only the
             // critical-flow candidates' paths are decoded (WholeRows::Add), and these must be.
-            const std::string rows = ReadWhole(summary / "collectives.csv");
+            const std::string rows = tusk_test::Slurp(summary / "collectives.csv");
             const std::string row = rows.substr(rows.find('\n') + 1);
             const std::string paths = row.substr(row.rfind(',') + 1);
             CHECK(paths.find(':') != std::string::npos);
@@ -145,9 +139,9 @@ TEST_CASE("output.flow_rows = summary writes no flows.csv nor waits.csv and the 
                               "pfc_events.csv"})
         {
             CAPTURE(f);
-            const std::string a = ReadWhole(all / f);
+            const std::string a = tusk_test::Slurp(all / f);
             CHECK(!a.empty());
-            CHECK(a == ReadWhole(summary / f));
+            CHECK(a == tusk_test::Slurp(summary / f));
         }
         // The manifest: every value but the wall times, the file list and the key's echo,
         // its summary's flow statistics (computed from each transfer's row) included.

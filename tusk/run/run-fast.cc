@@ -61,30 +61,6 @@ SmallestKmin(const ScenarioSpec& spec)
     return k;
 }
 
-/** [[failures]] entries as time windows [from, to] in which the fabric changes, ps. */
-std::vector<std::pair<uint64_t, uint64_t>>
-FailureWindows(const ScenarioSpec& spec)
-{
-    std::vector<std::pair<uint64_t, uint64_t>> w;
-    for (const auto& f : spec.failures)
-    {
-        uint64_t end = f.atPs;
-        if (f.kind == "flap")
-        {
-            end = f.untilPs ? *f.untilPs
-                  : f.count && f.periodPs ? f.atPs + *f.count * *f.periodPs
-                                          : UINT64_MAX;
-        }
-        else if (f.untilPs)
-        {
-            // A timed failure: it starts and is repaired; both change the fabric.
-            w.emplace_back(*f.untilPs, *f.untilPs);
-        }
-        w.emplace_back(f.atPs, end);
-    }
-    return w;
-}
-
 uint64_t
 Bits(double d)
 {
@@ -503,6 +479,29 @@ FastMode::Dispose()
         m_ring->Dispose();
         m_ring = nullptr;
     }
+}
+
+std::vector<std::pair<uint64_t, uint64_t>>
+FailureWindows(const ScenarioSpec& spec)
+{
+    std::vector<std::pair<uint64_t, uint64_t>> w;
+    for (const auto& f : spec.failures)
+    {
+        uint64_t end = f.atPs;
+        if (f.kind == "flap")
+        {
+            end = f.untilPs ? *f.untilPs
+                  : f.count && f.periodPs ? f.atPs + *f.count * *f.periodPs
+                                          : UINT64_MAX;
+        }
+        else if (f.untilPs)
+        {
+            // A timed failure: it starts and is repaired; both change the fabric.
+            w.emplace_back(*f.untilPs, *f.untilPs);
+        }
+        w.emplace_back(f.atPs, end);
+    }
+    return w;
 }
 
 } // namespace tusk

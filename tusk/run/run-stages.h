@@ -464,6 +464,12 @@ std::vector<std::string> InvariantViolations(const RunResult& result,
 
 // ---- fast mode (run-fast.cc) --------------------------------------------------------------
 
+/** The scenario's [[failures]] as time windows [from, to] in which the fabric changes, ps: a
+ *  flap's from its start to its last transition, a timed failure's start and its repair as
+ *  two instants, any other failure's start (fast mode's and the steady-state probe's rules
+ *  take nothing from a window that contains one). */
+std::vector<std::pair<uint64_t, uint64_t>> FailureWindows(const ScenarioSpec& spec);
+
 /**
  * \brief simulator.mode = "fast": the run's IterationMemo, its probe of the fabric (quiescence,
  * every QP's CC state, every port's counters) and its span check ([[failures]]); nothing in
