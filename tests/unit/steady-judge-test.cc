@@ -260,4 +260,43 @@ TEST_CASE("the horizon: the first transfer's end at its rate less K windows, cap
     CHECK(capped.Stats().skippablePs == 20 * kWindowPs + (77 - p.windows) * kWindowPs);
 }
 
+
+TEST_CASE("a window in which fast mode replays an active transfer is not judged steady",
+          "[unit][steady]")
+{
+    // A replayed transfer delivers nothing packet by packet: without the flag these windows
+    // would read as stalled, or as steady where another transfer moves.
+    SteadyJudge judge(Params());
+    CHECK(Feed(judge, 4, [](uint64_t i) {
+              SteadyWindow w = Window(i, 1'000'000, 1ULL << 40);
+              w.replayed = i == 2;
+              return w;
+          }) == SteadyReason::REPLAYED);
+    CHECK(judge.Stats().notSteady.at("replayed") == 2); // windows 2 and 3 hold window 2
+    CHECK(judge.Stats().steady == 0);
+}
+
+TEST_CASE("a transfer acknowledged inside a jump is counted: the jump ran past its end",
+          "[unit][steady]")
+{
+    // Steady for K windows with 100 windows' worth left: a jump of 97 windows. The transfer
+    // then ends 10 windows in (its rate rose), inside the jump.
+    const uint64_t perWindow = 1'000'000;
+    SteadyJudge judge(Params());
+    for (uint64_t i = 0; i < 3; ++i)
+    {
+        judge.Add(Window(i, perWindow, 103 * perWindow - (i + 1) * perWindow), UINT64_MAX);
+    }
+    REQUIRE(judge.Stats().jumps == 1);
+    for (uint64_t i = 3; i < 13; ++i)
+    {
+        SteadyWindow w = Window(i, perWindow, (13 - i) * perWindow);
+        w.flowEnds = i == 12 ? 1 : 0;
+        judge.Add(std::move(w), UINT64_MAX);
+    }
+    CHECK(judge.Stats().endsInJumps == 1);
+    CHECK(judge.Stats().jumpedWindows == 10);
+    CHECK(judge.Stats().jumpedNotSteady == 1); // window 12 holds the end
+}
+
 } // namespace TUSK_TEST_FILE

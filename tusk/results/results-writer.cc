@@ -268,13 +268,21 @@ SteadyProbeLine(const RunResult& r)
     {
         return "";
     }
+    if (s.probed == 0)
+    {
+        return fmt::format("steady probe (W {:g} µs, K {}, tolerance {:g}): no window probed "
+                           "(the run ended within its first window)\n",
+                           s.windowPs / 1e6, s.windows, s.tolerance);
+    }
     const std::string top = TopSteadyReason(s);
-    return fmt::format("steady probe (W {:g} µs, K {}): steady {:.1f} % of {} windows; a "
-                       "fast-forward could skip {:.1f} µs ({:.1f} % of the time), {} B in {} "
-                       "jumps; most often not steady: {}\n",
-                       s.windowPs / 1e6, s.windows, 100.0 * Share(s.steady, s.probed), s.probed,
-                       s.skippablePs / 1e6, 100.0 * Share(s.skippablePs, r.simEndPs),
-                       s.skippableBytes, s.jumps, top.empty() ? "-" : top);
+    return fmt::format("steady probe (W {:g} µs, K {}, tolerance {:g}): steady {:.1f} % of {} "
+                       "windows; a fast-forward could skip {:.1f} µs ({:.1f} % of the time), {} "
+                       "B in {} jump(s), {} of their windows not steady, {} transfer end(s) "
+                       "inside them; most often not steady: {}\n",
+                       s.windowPs / 1e6, s.windows, s.tolerance, 100.0 * Share(s.steady, s.probed),
+                       s.probed, s.skippablePs / 1e6, 100.0 * Share(s.skippablePs, r.simEndPs),
+                       s.skippableBytes, s.jumps, s.jumpedNotSteady, s.endsInJumps,
+                       top.empty() ? "-" : top);
 }
 
 /** The manifest's "steady_probe" (results-format.md): what the steady-state probe found. */
@@ -292,7 +300,8 @@ SteadyProbeJson(const RunResult& r)
             {"tolerance", s.tolerance},
             {"windows_probed", s.probed},
             {"windows_steady", s.steady},
-            {"steady_time_share", Share(s.steady, s.probed)},
+            {"steady_time_share",
+             s.probed > 0 ? nlohmann::ordered_json(Share(s.steady, s.probed)) : nullptr},
             {"jumps", s.jumps},
             {"skippable_time_us", s.skippablePs / 1e6},
             {"skippable_time_share", Share(s.skippablePs, r.simEndPs)},
@@ -300,13 +309,18 @@ SteadyProbeJson(const RunResult& r)
             {"skippable_bytes_share", Share(s.skippableBytes, s.startedBytes)},
             {"jumped_windows", s.jumpedWindows},
             {"jumped_windows_not_steady", s.jumpedNotSteady},
+            {"ends_in_jumps", s.endsInJumps},
             {"ends_predicted", s.endsPredicted},
-            {"end_error_max_us", s.endErrorMaxPs / 1e6},
+            {"end_error_max_us",
+             s.endsPredicted > 0 ? nlohmann::ordered_json(s.endErrorMaxPs / 1e6) : nullptr},
             {"end_error_mean_us",
-             s.endsPredicted > 0 ? s.endErrorSumPs / 1e6 / static_cast<double>(s.endsPredicted)
-                                 : 0.0},
+             s.endsPredicted > 0
+                 ? nlohmann::ordered_json(s.endErrorSumPs / 1e6 /
+                                          static_cast<double>(s.endsPredicted))
+                 : nullptr},
             {"steady_windows_cc_state_partial", s.steadyCcPartial},
-            {"top_reason_not_steady", TopSteadyReason(s)},
+            {"top_reason_not_steady",
+             s.notSteady.empty() ? nullptr : nlohmann::ordered_json(TopSteadyReason(s))},
             {"not_steady", reasons}};
 }
 

@@ -345,6 +345,16 @@ ScenarioWarnings(const ScenarioSpec& spec)
                                       "no effect",
                                       section, spec.nic.congestionControl));
     }
+    // The steady-state probe's parameters change nothing without the probe.
+    const SimulatorSection simDefaults;
+    if (!spec.simulator.steadyProbe &&
+        (spec.simulator.steadyWindowPs != simDefaults.steadyWindowPs ||
+         spec.simulator.steadyWindows != simDefaults.steadyWindows ||
+         spec.simulator.steadyTolerance != simDefaults.steadyTolerance))
+    {
+        w.push_back("simulator.steady_window_us, steady_windows or steady_tolerance is set but "
+                    "simulator.steady_probe is false: it has no effect");
+    }
     // CONGA and ConWeave keep their state at the source and destination ToR of a frame; a host
     // with two ToRs has no single one, and the fabric gives them none (fabric.md, Dual-ToR).
     const bool dualTor = (spec.topology.kind == "leaf-spine" && spec.topology.leafSpine.dualTor) ||

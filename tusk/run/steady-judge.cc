@@ -20,6 +20,8 @@ SteadyReasonName(SteadyReason r)
         return "warming";
     case SteadyReason::IDLE:
         return "idle";
+    case SteadyReason::REPLAYED:
+        return "replayed";
     case SteadyReason::FAILURE:
         return "failure";
     case SteadyReason::FLOW_START:
@@ -171,11 +173,15 @@ SteadyJudge::Judge(const std::deque<SteadyWindow>& last, const SteadyParams& p)
     {
         return SteadyReason::IDLE;
     }
+    auto any = [&last](auto pred) { return std::any_of(last.begin(), last.end(), pred); };
+    if (any([](const SteadyWindow& w) { return w.replayed; }))
+    {
+        return SteadyReason::REPLAYED;
+    }
     if (last.size() < p.windows)
     {
         return SteadyReason::WARMING;
     }
-    auto any = [&last](auto pred) { return std::any_of(last.begin(), last.end(), pred); };
     if (any([](const SteadyWindow& w) { return w.failure; }))
     {
         return SteadyReason::FAILURE;
@@ -267,6 +273,7 @@ SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
     {
         ++m_stats.jumpedWindows;
         m_stats.jumpedNotSteady += r != SteadyReason::STEADY ? 1 : 0;
+        m_stats.endsInJumps += m_last.back().flowEnds;
     }
     if (m_predictedEndPs > 0 && m_last.back().flowEnds > 0)
     {

@@ -50,6 +50,9 @@ struct SteadyWindow
     uint64_t drops = 0;            //!< frames dropped in the window
     uint64_t ecnMarks = 0;         //!< frames CE-marked in the window
     bool failure = false;          //!< a scheduled failure or repair fell in the window
+    /** Fast mode replays an active transfer (its delivery is not simulated packet by packet,
+     *  so its bytes per window say nothing of a steady state). */
+    bool replayed = false;
     /** An active QP's congestion control has state beyond its words (StateIsComplete is
      *  false): a jump would have to carry that state too. */
     bool ccPartial = false;
@@ -61,6 +64,7 @@ enum class SteadyReason : uint8_t
     STEADY,
     WARMING,    //!< fewer than K windows probed since the run started
     IDLE,       //!< no active transfer at the newest window's end: nothing to skip
+    REPLAYED,   //!< fast mode replayed an active transfer in one of the K windows
     FAILURE,    //!< a scheduled failure or repair in one of the K windows
     FLOW_START, //!< a transfer started in one of the K windows
     FLOW_END,   //!< a transfer was acknowledged in one of the K windows
@@ -115,6 +119,9 @@ struct SteadyProbeStats
      *  transfer acknowledged after the jump), and the largest and summed |error| of the
      *  predicted end (the jump's end + K windows) against that window's end, ps. */
     uint64_t endsPredicted = 0;
+    /** Transfers acknowledged inside a hypothetical jump (in a window ending at or before the
+     *  jump's end): a jump would have run past their end, so it was wrong. */
+    uint64_t endsInJumps = 0;
     uint64_t endErrorMaxPs = 0;
     uint64_t endErrorSumPs = 0;
     /** Windows not steady, by the first reason (SteadyReasonName). */
@@ -125,8 +132,8 @@ struct SteadyProbeStats
  * \brief The judgement: fed one window at a time, it says whether the fabric was steady over
  * the last K windows and keeps the ledger of the fast-forwards that steadiness would allow.
  *
- * Steady over the last K windows: a transfer was active at the newest window's end; no
- * failure, transfer start or end, PFC frame or drop in any of them; CE marks in all of them or
+ * Steady over the last K windows: a transfer was active at the newest window's end; fast mode
+ * replayed none of the active transfers in them; no failure, transfer start or end, PFC frame or drop in any of them; CE marks in all of them or
  * in none; every transfer active through them delivered a number of bytes per window that
  * varies (max - min) by at most the tolerance times the max (or one MTU); every switch queue's
  * length varies by at most the tolerance times its max (or two frames); every congestion

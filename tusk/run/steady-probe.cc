@@ -82,21 +82,7 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
         }
     }
     std::sort(m_arrivals.begin(), m_arrivals.end());
-    for (const auto& f : spec.failures)
-    {
-        uint64_t end = f.atPs;
-        if (f.kind == "flap")
-        {
-            end = f.untilPs                 ? *f.untilPs
-                  : f.count && f.periodPs ? f.atPs + *f.count * *f.periodPs
-                                          : UINT64_MAX;
-        }
-        else if (f.untilPs)
-        {
-            m_failures.emplace_back(*f.untilPs, *f.untilPs); // the repair
-        }
-        m_failures.emplace_back(f.atPs, end);
-    }
+    m_failures = FailureWindows(spec);
     m_stopPs = spec.stopTimePs;
     // Connecting a trace source changes nothing the simulation does.
     exec->TraceConnectWithoutContext("TransferStarted", MakeBoundCallback(&OnStarted, this));
@@ -167,6 +153,7 @@ SteadyProbe::Tick()
         }
         const uint64_t before = prev != m_delivered.end() && prev->first == t ? prev->second : 0;
         w.flows.push_back({t, d >= before ? d - before : 0, bytes > d ? bytes - d : 0});
+        w.replayed = w.replayed || m_exec->GetRecord(t).counterpart != nullptr;
         delivered.emplace_back(t, d);
     }
     m_delivered = std::move(delivered);

@@ -127,10 +127,11 @@ Rows()
             "([fast-mode.md](fast-mode.md))."),
                   false),
         WithProbe(Time<S>("steady_window_us", &S::steadyWindowPs, kPsPerUs, "µs",
-                          Sign::NON_NEGATIVE, Clock::ANY, bounds::kSimTime,
-                          "The steady-state probe's window W. 0: four of the longest base RTTs "
-                          "among the path classes (the manifest's `path_classes`), at least "
-                          "1 µs.")
+                          Sign::NON_NEGATIVE, Clock::ANY, Bounds{kPsPerUs, bounds::kSimTime.hi},
+                          "The steady-state probe's window W: 0, or at least 1 µs (a shorter "
+                          "window holds a few frames and makes the probe cost more than the "
+                          "run). 0: four of the longest base RTTs among the path classes (the "
+                          "manifest's `path_classes`), at least 1 µs.")
                       .Note("= automatic"),
                   true),
         WithProbe(Integer<S>("steady_windows", &S::steadyWindows, 2, 1000,
