@@ -195,8 +195,9 @@ def sweep_file(name, scenario, policies, case, placements, k, first=0, seeds=1,
 # routes side by side: per-entropy telemetry cannot tell those routes apart (one entropy, many
 # routes), per-route telemetry can (the 128-host all-reduce under switch spraying at 1/4: first
 # in 1/20 placements from completion times, 20/20 from per-route RTTs; under 1 % loss, spraying
-# and DRILL name no healthy link instead of 16 and 15 of 20; docs/locate.md).
-PER_PACKET_SWITCH_POLICIES = {"spray", "rr-spray", "drill"}
+# and DRILL name no healthy link instead of 16 and 15 of 20; docs/locate.md). Per-packet
+# adaptive routing (`ar`) spreads one QP the same way.
+PER_PACKET_SWITCH_POLICIES = {"spray", "rr-spray", "drill", "ar"}
 
 
 def per_policy_telemetry(a, policies):
