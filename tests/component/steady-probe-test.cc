@@ -2,6 +2,7 @@
 // what it finds where the answer is known (two line-rate flows: steady but for the ramp and
 // the margin; an incast under PFC: never steady, for PFC), and that it changes no result.
 
+#include "cli-helpers.h"
 #include "run-helpers.h"
 
 #include "results/results-writer.h"
@@ -52,13 +53,6 @@ PausingIncast(uint32_t n, uint64_t bytes)
     s.simulator.steadyProbe = true;
     s.simulator.steadyWindowPs = kWindowPs;
     return s;
-}
-
-std::string
-ReadWhole(const std::filesystem::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 /** The manifest without what differs from run to run (wall times) and what the probe adds:
@@ -234,7 +228,7 @@ TEST_CASE("results with the probe on are the results with it off, byte for byte"
             }
             CAPTURE(name);
             REQUIRE(std::filesystem::exists(base / "on" / name));
-            CHECK(ReadWhole(e.path()) == ReadWhole(base / "on" / name));
+            CHECK(tusk_test::Slurp(e.path()) == tusk_test::Slurp(base / "on" / name));
             ++compared;
         }
         CHECK(compared >= 6);
