@@ -4,6 +4,7 @@
 
 #include "cli-helpers.h"
 #include "run-helpers.h"
+#include "scratch-dir.h"
 
 #include "results/results-writer.h"
 
@@ -11,7 +12,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 // Its own names apart from the other test files a unity build compiles with it
 // (tests/CMakeLists.txt).
@@ -199,10 +199,8 @@ TEST_CASE("results with the probe on are the results with it off, byte for byte"
     for (const Case& c : cases)
     {
         CAPTURE(c.name);
-        const std::filesystem::path base =
-            std::filesystem::temp_directory_path() /
-            ("tusk-steady-probe-test-" + std::to_string(::getpid()) + "-" + c.name);
-        std::filesystem::remove_all(base);
+        const tusk_test::ScratchDir scratch("steady-probe-" + c.name);
+        const std::filesystem::path& base = scratch.Root();
         tusk::RunResult runs[2];
         for (const bool on : {false, true})
         {
@@ -240,7 +238,6 @@ TEST_CASE("results with the probe on are the results with it off, byte for byte"
                   .contains("steady_probe"));
         CHECK_FALSE(nlohmann::json::parse(std::ifstream(base / "off" / "manifest.json"))
                         .contains("steady_probe"));
-        std::filesystem::remove_all(base);
     }
 }
 
