@@ -136,4 +136,23 @@ TEST_CASE("a watchdog stop says why a frame waited for the retransmission timeou
     CHECK(WatchdogTimeoutHint(spec, summary, watchdogPs).empty());
 }
 
+TEST_CASE("an unfinished run under go-back-N with out-of-order arrivals names what was discarded "
+          "and resent, and selective repeat",
+          "[unit][summary]")
+{
+    ScenarioSpec spec;
+    spec.nic.receiver = "go-back-n";
+    RunSummary summary;
+    CHECK(GoBackNResendNote(spec, summary).empty()); // nothing reordered: nothing to say
+    summary.oooPackets = 286'321;
+    summary.retxPackets = 381'185;
+    summary.retxBytes = 1'561'333'760;
+    const std::string note = GoBackNResendNote(spec, summary);
+    CHECK(note.find("discarded 286321 out-of-order arrivals") != std::string::npos);
+    CHECK(note.find("resent 381185 packets (1561333760 B of payload)") != std::string::npos);
+    CHECK(note.find("nic.receiver = \"selective-repeat\"") != std::string::npos);
+    spec.nic.receiver = "selective-repeat"; // keeps what arrives out of order
+    CHECK(GoBackNResendNote(spec, summary).empty());
+}
+
 } // namespace TUSK_TEST_FILE

@@ -200,6 +200,23 @@ WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary, uint64_
                        spec.nic.rtoPs / 1e6);
 }
 
+std::string
+GoBackNResendNote(const ScenarioSpec& spec, const RunSummary& summary)
+{
+    if (spec.nic.receiver != "go-back-n" || summary.oooPackets == 0)
+    {
+        return "";
+    }
+    // A go-back-N receiver discards every packet that overtakes a missing one, and its sender
+    // resends from the missing one on: under a policy that reorders one QP's packets the
+    // resends reorder again, and the run can resend faster than it delivers.
+    return fmt::format("; the go-back-N receivers discarded {} out-of-order arrivals and the "
+                       "senders resent {} packets ({} B of payload): a policy that reorders one "
+                       "QP's packets (per-packet spraying, DRILL, per-packet adaptive routing) "
+                       "wants nic.receiver = \"selective-repeat\", which keeps them",
+                       summary.oooPackets, summary.retxPackets, summary.retxBytes);
+}
+
 std::vector<PathClassRow>
 PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHosts)
 {
@@ -697,6 +714,7 @@ CollectResults(const ScenarioSpec& spec,
         {
             result.failure += "; " + line;
         }
+        result.failure += GoBackNResendNote(spec, result.summary);
     }
     if (!result.failure.empty() && FabricKindOf(spec).UsesCredits())
     {

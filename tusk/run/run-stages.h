@@ -521,6 +521,16 @@ void AddFlowCounters(RunSummary& s, const FlowRow& f);
 std::string WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary,
                                 uint64_t watchdogPs);
 
+/**
+ * \brief What to add to an unfinished run's message about go-back-N: "" unless the receivers
+ * are go-back-N and some arrivals came out of order (RunSummary::oooPackets); then the count
+ * discarded, the packets and payload bytes resent, and that a policy which reorders one QP's
+ * packets wants nic.receiver = "selective-repeat" (spraying over go-back-N can resend faster
+ * than it delivers: scenarios/failures.toml under `spray` left 6 of 16 transfers unfinished
+ * at 20 ms having resent about 25 times their payload; selective repeat finished them in 1.4 ms).
+ */
+std::string GoBackNResendNote(const ScenarioSpec& spec, const RunSummary& summary);
+
 RunSummary Summarize(const RunResult& result, const std::string& policy,
                      uint64_t trimmedFrames);
 

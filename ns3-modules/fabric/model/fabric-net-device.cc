@@ -243,7 +243,7 @@ FabricNetDevice::GetPeerDevice() const
 void
 FabricNetDevice::TryTransmit()
 {
-    if (m_transmitting || !m_linkUp || !m_channel)
+    if (m_transmitting || m_dequeuing || !m_linkUp || !m_channel)
     {
         return;
     }
@@ -256,9 +256,24 @@ FabricNetDevice::TryTransmit()
         meta = m_macControl.front().meta;
         m_macControl.pop_front();
     }
-    else if (!DoDequeue(packet, meta))
+    else
     {
-        return;
+        // A dequeue can ask this port to send: a frame that leaves by the port it came in on
+        // (a valley route after a failure) frees its ingress bytes, and the MMU's XON goes out
+        // here. That call returns at m_dequeuing, and the PFC frame waits in m_macControl for
+        // the end of the frame dequeued now, as a MAC control frame waits for the frame on the
+        // line. Without the guard both would start at once (the line-rate invariant's catch).
+        m_dequeuing = true;
+        const bool dequeued = DoDequeue(packet, meta);
+        m_dequeuing = false;
+        if (!dequeued)
+        {
+            if (!m_macControl.empty())
+            {
+                TryTransmit(); // raised by a dequeue that then found nothing to send
+            }
+            return;
+        }
     }
     const uint32_t bytes = packet->GetSize();
     const uint64_t txPs = TxPs(bytes);

@@ -381,6 +381,7 @@ class FabricNetDevice : public NetDevice
     // (performance.md, "a hop's cache misses counted"): a field read per frame belongs here;
     // configuration and what only setup, PFC, credits or the end of the run read go below.
     bool m_transmitting = false;
+    bool m_dequeuing = false; //!< inside DoDequeue: a nested TryTransmit waits (TryTransmit)
     bool m_linkUp = true;
     bool m_creditFc = false;
     bool m_holdsReceived = false;
