@@ -155,4 +155,25 @@ TEST_CASE("an unfinished run under go-back-N with out-of-order arrivals names wh
     CHECK(GoBackNResendNote(spec, summary).empty());
 }
 
+TEST_CASE("a retransmission timeout shorter than the longest base RTT is warned of, naming the "
+          "path",
+          "[unit][summary]")
+{
+    ScenarioSpec spec;
+    std::vector<PathClassRow> classes(2);
+    classes[0].links = 2;
+    classes[0].dst = 1;
+    classes[0].baseRttPs = 4'682'000; // 4.682 us: one switch
+    classes[1].links = 6;
+    classes[1].dst = 4;
+    classes[1].baseRttPs = 20'014'047'000; // a 10 ms long-haul link each way
+    spec.nic.rtoPs = 10'000'000;            // 10 us
+    const std::string w = RtoBelowRttWarning(spec, classes);
+    CHECK(w.find("nic.rto_us (10.000 us) is shorter than the longest base RTT (20014.047 us, a "
+                 "path of 6 links, e.g. host 0 -> 4)") != std::string::npos);
+    spec.nic.rtoPs = 20'014'047'000; // equal: an ACK can come back in time
+    CHECK(RtoBelowRttWarning(spec, classes).empty());
+    CHECK(RtoBelowRttWarning(spec, {}).empty()); // no path: nothing to compare
+}
+
 } // namespace TUSK_TEST_FILE

@@ -22,6 +22,9 @@ RunInto(const ScenarioSpec& spec, const std::string& out, bool quiet)
 {
     RunOptions ro;
     ro.progress = !quiet;
+    ro.warn = [](const std::string& w) {
+        std::cerr << "tusk: warning: " << w << "\n"; // -q hides progress, not warnings
+    };
     ro.streamRows = true; // only the files and the summary are read below
     return tusk::RunInto(spec, out, ro);
 }

@@ -201,6 +201,32 @@ WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary, uint64_
 }
 
 std::string
+RtoBelowRttWarning(const ScenarioSpec& spec, const std::vector<PathClassRow>& classes)
+{
+    const PathClassRow* longest = nullptr;
+    for (const auto& c : classes)
+    {
+        if (longest == nullptr || c.baseRttPs > longest->baseRttPs)
+        {
+            longest = &c;
+        }
+    }
+    if (longest == nullptr || spec.nic.rtoPs >= longest->baseRttPs)
+    {
+        return "";
+    }
+    // No ACK can come back sooner than the base RTT: a timer shorter than it fires for every
+    // packet on such a path, and each firing resends from the oldest unacknowledged PSN, so
+    // the resends crowd out what they resend.
+    return fmt::format("nic.rto_us ({:.3f} us) is shorter than the longest base RTT ({:.3f} us, "
+                       "a path of {} links, e.g. host {} -> {}): every packet on such a path "
+                       "times out before its ACK can return and is resent, again and again; "
+                       "a deployed NIC's timeout is 67108.864 us (nic.rto_us's default)",
+                       spec.nic.rtoPs / 1e6, longest->baseRttPs / 1e6, longest->links,
+                       longest->src, longest->dst);
+}
+
+std::string
 GoBackNResendNote(const ScenarioSpec& spec, const RunSummary& summary)
 {
     if (spec.nic.receiver != "go-back-n" || summary.oooPackets == 0)
@@ -698,6 +724,10 @@ CollectResults(const ScenarioSpec& spec,
         }
         result.failure += WatchdogTimeoutHint(spec, result.summary,
                                               static_cast<uint64_t>(timeout.Get().GetPicoSeconds()));
+        if (const std::string rto = RtoBelowRttWarning(spec, result.pathClasses); !rto.empty())
+        {
+            result.failure += "; " + rto;
+        }
     }
     else if (!result.finished && spec.requireFinish)
     {
@@ -715,6 +745,10 @@ CollectResults(const ScenarioSpec& spec,
             result.failure += "; " + line;
         }
         result.failure += GoBackNResendNote(spec, result.summary);
+        if (const std::string rto = RtoBelowRttWarning(spec, result.pathClasses); !rto.empty())
+        {
+            result.failure += "; " + rto;
+        }
     }
     if (!result.failure.empty() && FabricKindOf(spec).UsesCredits())
     {

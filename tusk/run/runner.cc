@@ -126,6 +126,17 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
     BuiltFabric built = BuildFabricAndNics(spec, plan, graph, attrs);
+    if (const std::string w =
+            RtoBelowRttWarning(spec, PathClasses(spec, built, graph.NumRankHosts()));
+        !w.empty())
+    {
+        // Of the built fabric (its base RTTs), so after ScenarioWarnings.
+        result.warnings.push_back(w);
+        if (options.warn)
+        {
+            options.warn(w);
+        }
+    }
     try
     {
         // On the forwarding tables just built: host pairs of the workload without a route.

@@ -493,6 +493,9 @@ ForEachCollective(const RunResult& r, Fn&& fn)
 struct RunOptions
 {
     bool progress = true; //!< print a progress line to stderr every few seconds of wall time
+    /** Called with each warning the run finds once the fabric is built (ScenarioWarnings come
+     *  before the run, from the spec alone); every one is in RunResult::warnings too. */
+    std::function<void(const std::string&)> warn;
     /** Where to write one pcap per host NIC when spec.output.pcap is set ("" = nowhere). */
     std::string pcapDir;
     /** Called after the fabric is built, before the simulation starts (tests install error
