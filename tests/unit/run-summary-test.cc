@@ -156,24 +156,48 @@ TEST_CASE("an unfinished run under go-back-N with out-of-order arrivals names wh
 }
 
 TEST_CASE("a retransmission timeout shorter than the longest base RTT is warned of, naming the "
-          "path",
+          "pair",
           "[unit][summary]")
 {
     ScenarioSpec spec;
-    std::vector<PathClassRow> classes(2);
-    classes[0].links = 2;
-    classes[0].dst = 1;
-    classes[0].baseRttPs = 4'682'000; // 4.682 us: one switch
-    classes[1].links = 6;
-    classes[1].dst = 4;
-    classes[1].baseRttPs = 20'014'047'000; // a 10 ms long-haul link each way
-    spec.nic.rtoPs = 10'000'000;            // 10 us
-    const std::string w = RtoBelowRttWarning(spec, classes);
-    CHECK(w.find("nic.rto_us (10.000 us) is shorter than the longest base RTT (20014.047 us, a "
-                 "path of 6 links, e.g. host 0 -> 4)") != std::string::npos);
-    spec.nic.rtoPs = 20'014'047'000; // equal: an ACK can come back in time
-    CHECK(RtoBelowRttWarning(spec, classes).empty());
-    CHECK(RtoBelowRttWarning(spec, {}).empty()); // no path: nothing to compare
+    PairRtt longest;
+    longest.src = 2;
+    longest.dst = 4;
+    longest.links = 6;
+    longest.rttPs = 2'012'853'000; // 2 ms: DiLoCo's cross-site path
+    spec.nic.rtoPs = 10'000'000;   // 10 us
+    std::string w = RtoBelowRttWarning(spec, longest);
+    CHECK(w.find("nic.rto_us (10.000 µs) is shorter than the longest base RTT (2012.853 µs, "
+                 "host 2 -> 4, 6 links)") != std::string::npos);
+    CHECK(w.find("a deployed NIC's timeout is 67108.864 µs") != std::string::npos);
+    spec.nic.rtoPs = longest.rttPs; // equal: an ACK can come back in time
+    CHECK(RtoBelowRttWarning(spec, longest).empty());
+    CHECK(RtoBelowRttWarning(spec, PairRtt{}).empty()); // no path measured: nothing to compare
+    // Beyond the deployed timeout (a 100 ms long haul), the default is no advice.
+    longest.rttPs = 100'012'853'000;
+    spec.nic.rtoPs = 67'108'864'000;
+    w = RtoBelowRttWarning(spec, longest);
+    CHECK_FALSE(w.empty());
+    CHECK(w.find("deployed") == std::string::npos);
+}
+
+TEST_CASE("the go-back-N notes follow the transport: none under UEC RUD, RUD named under ROD",
+          "[unit][summary]")
+{
+    ScenarioSpec spec;
+    RunSummary summary;
+    summary.oooPackets = 7'509;
+    summary.retxPackets = 100;
+    spec.nic.transport = "uec-rud"; // SACK bitmaps: keeps what arrives out of order
+    CHECK(GoBackNResendNote(spec, summary).empty());
+    CHECK(WatchdogTimeoutHint(spec, summary, 1).find("no frame was dropped") == std::string::npos);
+    spec.nic.transport = "uec-rod"; // go-back-N, and nic.receiver cannot change that
+    const std::string note = GoBackNResendNote(spec, summary);
+    CHECK(note.find("nic.transport = \"uec-rud\"") != std::string::npos);
+    CHECK(note.find("selective-repeat") == std::string::npos);
+    const std::string hint = WatchdogTimeoutHint(spec, summary, 1);
+    CHECK(hint.find("no frame was dropped") != std::string::npos);
+    CHECK(hint.find("nic.transport = \"uec-rud\"") != std::string::npos);
 }
 
 } // namespace TUSK_TEST_FILE

@@ -163,6 +163,12 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
         RunOptions ro;
         ro.progress = !o.quiet;
         ro.pcapDir = dir;
+        if (runs.empty()) // the same fabric and traffic for every policy: said once
+        {
+            ro.warn = [](const std::string& w) {
+                std::cerr << "tusk: warning: " << w << "\n"; // -q hides progress, not warnings
+            };
+        }
         runs.push_back(RunScenario(spec, ro));
         WriteRunFiles(runs.back(), dir);
         dirs.push_back(spec.lb.policy);

@@ -49,11 +49,7 @@ SettingsOf(const ScenarioSpec& spec)
 {
     Settings s;
     s.transport = spec.nic.transport;
-    // The loss recovery the run uses: the UEC transports fix theirs whatever nic.receiver says
-    // (run-fabric.cc: RUD selective repeat with SACK bitmaps, ROD go-back-N).
-    s.receiver = spec.nic.transport == "uec-rud"   ? "sack-bitmap"
-                 : spec.nic.transport == "uec-rod" ? "go-back-n"
-                                                   : spec.nic.receiver;
+    s.receiver = ReceiverInEffect(spec.nic);
     s.cc = spec.nic.congestionControl;
     if (!spec.ecn.enabled)
     {

@@ -169,6 +169,16 @@ HostsDownNote(const ScenarioSpec& spec, uint64_t atPs)
     return note;
 }
 
+/** The setting that keeps what a go-back-N receiver discards: selective repeat for RoCE, RUD for
+ *  UEC's ROD (whose receivers nic.receiver does not set). */
+std::string
+OutOfOrderKeeper(const ScenarioSpec& spec)
+{
+    return spec.nic.transport == "uec-rod"
+               ? "nic.transport = \"uec-rud\" (an EV per packet, selective retransmission)"
+               : "nic.receiver = \"selective-repeat\"";
+}
+
 } // namespace
 
 std::string
@@ -178,7 +188,8 @@ WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary, uint64_
     {
         return "";
     }
-    if (spec.nic.receiver == "go-back-n" && summary.drops == 0 && summary.oooPackets > 0)
+    if (ReceiverInEffect(spec.nic) == "go-back-n" && summary.drops == 0 &&
+        summary.oooPackets > 0)
     {
         // Nothing was lost: a go-back-N receiver discards what arrives out of order and NAKs
         // once per expected PSN, so a discarded frame with no later arrival to NAK it (a
@@ -188,9 +199,9 @@ WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary, uint64_
             "arrivals, and a discarded frame that no later arrival NAKs (at a message's tail, "
             "or after its expected PSN was NAKed once already) is resent only after the "
             "retransmission timeout (nic.rto_us = {:.3f} us), longer than the watchdog; a "
-            "policy that reorders packets wants nic.receiver = "
-            "\"selective-repeat\" (or set nic.rto_us below the watchdog, workload.watchdog_ms)",
-            summary.oooPackets, spec.nic.rtoPs / 1e6);
+            "policy that reorders packets wants {} (or set nic.rto_us below the watchdog, "
+            "workload.watchdog_ms)",
+            summary.oooPackets, spec.nic.rtoPs / 1e6, OutOfOrderKeeper(spec));
     }
     // A lost frame with no NACK to recover it waits for the retransmission timer; when that
     // timer is longer than the watchdog, the watchdog fires first.
@@ -201,50 +212,50 @@ WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary, uint64_
 }
 
 std::string
-RtoBelowRttWarning(const ScenarioSpec& spec, const std::vector<PathClassRow>& classes)
+RtoBelowRttWarning(const ScenarioSpec& spec, const PairRtt& longest)
 {
-    const PathClassRow* longest = nullptr;
-    for (const auto& c : classes)
-    {
-        if (longest == nullptr || c.baseRttPs > longest->baseRttPs)
-        {
-            longest = &c;
-        }
-    }
-    if (longest == nullptr || spec.nic.rtoPs >= longest->baseRttPs)
+    if (longest.rttPs == 0 || spec.nic.rtoPs >= longest.rttPs)
     {
         return "";
     }
     // No ACK can come back sooner than the base RTT: a timer shorter than it fires for every
-    // packet on such a path, and each firing resends from the oldest unacknowledged PSN, so
-    // the resends crowd out what they resend.
-    return fmt::format("nic.rto_us ({:.3f} us) is shorter than the longest base RTT ({:.3f} us, "
-                       "a path of {} links, e.g. host {} -> {}): every packet on such a path "
-                       "times out before its ACK can return and is resent, again and again; "
-                       "a deployed NIC's timeout is 67108.864 us (nic.rto_us's default)",
-                       spec.nic.rtoPs / 1e6, longest->baseRttPs / 1e6, longest->links,
-                       longest->src, longest->dst);
+    // packet on such a path, and each firing resends from the oldest unacknowledged PSN.
+    constexpr uint64_t kDeployedRtoPs = 67'108'864'000; // 4.096 µs × 2^14
+    return fmt::format("nic.rto_us ({:.3f} µs) is shorter than the longest base RTT ({:.3f} µs, "
+                       "host {} -> {}, {} links): every packet on that path times out before "
+                       "its ACK can return and is resent{}",
+                       spec.nic.rtoPs / 1e6, longest.rttPs / 1e6, longest.src, longest.dst,
+                       longest.links,
+                       longest.rttPs < kDeployedRtoPs
+                           ? "; a deployed NIC's timeout is 67108.864 µs (nic.rto_us's default)"
+                           : "");
 }
 
 std::string
 GoBackNResendNote(const ScenarioSpec& spec, const RunSummary& summary)
 {
-    if (spec.nic.receiver != "go-back-n" || summary.oooPackets == 0)
+    if (ReceiverInEffect(spec.nic) != "go-back-n" || summary.oooPackets == 0)
     {
         return "";
     }
-    // A go-back-N receiver discards every packet that overtakes a missing one, and its sender
-    // resends from the missing one on: under a policy that reorders one QP's packets the
-    // resends reorder again, and the run can resend faster than it delivers.
-    return fmt::format("; the go-back-N receivers discarded {} out-of-order arrivals and the "
-                       "senders resent {} packets ({} B of payload): a policy that reorders one "
-                       "QP's packets (per-packet spraying, DRILL, per-packet adaptive routing) "
-                       "wants nic.receiver = \"selective-repeat\", which keeps them",
-                       summary.oooPackets, summary.retxPackets, summary.retxBytes);
+    // A go-back-N receiver discards every packet that overtakes a missing one (lost, or
+    // overtaken on another path), and its sender resends from the missing one on: under a
+    // policy that reorders one QP's packets the resends reorder again, and the run can resend
+    // faster than it delivers.
+    return fmt::format("; the go-back-N receivers discarded {} out-of-order arrivals (after a "
+                       "loss, or overtaken on another path) and the senders resent {} packets "
+                       "({} B of payload); where the policy reorders one QP's packets "
+                       "(per-packet spraying, DRILL, per-packet adaptive routing), {} keeps them",
+                       summary.oooPackets, summary.retxPackets, summary.retxBytes,
+                       OutOfOrderKeeper(spec));
 }
 
-std::vector<PathClassRow>
-PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHosts)
+namespace
+{
+
+/** PathClassRow::baseRttPs of the pair (src, dst): an MTU data frame there and its ACK back. */
+uint64_t
+BaseRttPs(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t src, uint32_t dst)
 {
     Framing data;
     data.mtuBytes = spec.nic.mtuBytes;
@@ -252,6 +263,15 @@ PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHost
     data.phyOverheadBytes = spec.fabric.phyOverheadBytes;
     // The ACK: a data frame's headers plus the 4-byte AETH (IBA 9.3.5), no payload.
     const uint64_t aethBytes = 4;
+    return built.fabric.IdealFctPs(src, dst, spec.nic.mtuBytes, data) +
+           built.fabric.IdealFctPs(dst, src, aethBytes, data);
+}
+
+} // namespace
+
+std::vector<PathClassRow>
+PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHosts)
+{
     std::map<uint32_t, PathClassRow> classes;
     for (uint32_t dst = 1; dst < numHosts; ++dst)
     {
@@ -268,8 +288,7 @@ PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHost
         c.links = links;
         c.src = 0;
         c.dst = dst;
-        c.baseRttPs = built.fabric.IdealFctPs(0, dst, spec.nic.mtuBytes, data) +
-                      built.fabric.IdealFctPs(dst, 0, aethBytes, data);
+        c.baseRttPs = BaseRttPs(spec, built, 0, dst);
         c.hostRateBps = built.nics[0]->GetRateBps();
         c.hpccPairRttPs = HpccPairRtt(built.fabric.graph, 0, dst, spec.nic.mtuBytes).first * 1000;
         c.bdpBytes = static_cast<uint64_t>(
@@ -282,6 +301,48 @@ PathClasses(const ScenarioSpec& spec, const BuiltFabric& built, uint32_t numHost
         out.push_back(c);
     }
     return out;
+}
+
+PairRtt
+LongestBaseRtt(const ScenarioSpec& spec, const BuiltFabric& built,
+               const ns3::WorkloadSpec& workload)
+{
+    PairRtt longest;
+    auto consider = [&](uint32_t src, uint32_t dst, uint32_t links, uint64_t rttPs) {
+        if (rttPs > longest.rttPs)
+        {
+            longest = {src, dst, links, rttPs};
+        }
+    };
+    const uint32_t numHosts = built.fabric.graph.NumRankHosts();
+    for (const auto& c : PathClasses(spec, built, numHosts))
+    {
+        consider(c.src, c.dst, c.links, c.baseRttPs);
+    }
+    const uint32_t gpus = spec.scaleUp.gpusPerServer;
+    std::set<std::pair<uint32_t, uint32_t>> seen;
+    for (const auto& t : workload.transfers)
+    {
+        if (seen.size() >= kRttPairsChecked)
+        {
+            break;
+        }
+        if (t.src == t.dst || t.src >= numHosts || t.dst >= numHosts ||
+            (gpus > 1 && t.src / gpus == t.dst / gpus))
+        {
+            continue; // refused by BuildWorkload, or over the scale-up domain
+        }
+        const auto pair = std::minmax(t.src, t.dst); // the RTT is the same both ways round
+        if (!seen.insert(pair).second)
+        {
+            continue;
+        }
+        if (const uint32_t links = built.fabric.HopCount(t.src, t.dst); links > 0)
+        {
+            consider(t.src, t.dst, links, BaseRttPs(spec, built, t.src, t.dst));
+        }
+    }
+    return longest;
 }
 
 
@@ -724,9 +785,9 @@ CollectResults(const ScenarioSpec& spec,
         }
         result.failure += WatchdogTimeoutHint(spec, result.summary,
                                               static_cast<uint64_t>(timeout.Get().GetPicoSeconds()));
-        if (const std::string rto = RtoBelowRttWarning(spec, result.pathClasses); !rto.empty())
+        if (!result.rtoWarning.empty())
         {
-            result.failure += "; " + rto;
+            result.failure += "; " + result.rtoWarning;
         }
     }
     else if (!result.finished && spec.requireFinish)
@@ -745,9 +806,9 @@ CollectResults(const ScenarioSpec& spec,
             result.failure += "; " + line;
         }
         result.failure += GoBackNResendNote(spec, result.summary);
-        if (const std::string rto = RtoBelowRttWarning(spec, result.pathClasses); !rto.empty())
+        if (!result.rtoWarning.empty())
         {
-            result.failure += "; " + rto;
+            result.failure += "; " + result.rtoWarning;
         }
     }
     if (!result.failure.empty() && FabricKindOf(spec).UsesCredits())

@@ -521,15 +521,36 @@ void AddFlowCounters(RunSummary& s, const FlowRow& f);
 std::string WatchdogTimeoutHint(const ScenarioSpec& spec, const RunSummary& summary,
                                 uint64_t watchdogPs);
 
+/** A host pair's base RTT (an MTU data frame and its ACK on the idle fabric, as PathClassRow's
+ *  baseRttPs) and its links. */
+struct PairRtt
+{
+    uint32_t src = 0;
+    uint32_t dst = 0;
+    uint32_t links = 0;
+    uint64_t rttPs = 0;
+};
+
+/** Distinct host pairs of the workload LongestBaseRtt measures at most (then it stops: the
+ *  transfers are in time order, so the first ones stand for the job's pattern). */
+constexpr size_t kRttPairsChecked = 4096;
+
+/** The longest base RTT over host 0's path classes (PathClasses) and the first
+ *  kRttPairsChecked distinct host pairs of `workload`'s transfers over the fabric (both
+ *  directions; scale-up pairs and self pairs skipped): a path class is measured from host 0
+ *  only, and a host with a longer link of its own is in none. */
+PairRtt LongestBaseRtt(const ScenarioSpec& spec, const BuiltFabric& built,
+                       const ns3::WorkloadSpec& workload);
+
 /**
- * \brief A warning when nic.rto_us is shorter than the longest base RTT of `classes` (the
- * manifest's path classes, PathClasses): "" otherwise. No ACK returns sooner than the base
- * RTT, so such a timer fires for every packet on that path and resends from the oldest
- * unacknowledged PSN (DiLoCo's cross-site RTT of about 20 ms at nic.rto_us = 10: 480,768
- * drops and no cross-site byte in 80 ms). Given at the start of a run (RunOptions::warn,
- * the manifest's `warnings`) and again in a failed run's message.
+ * \brief A warning when nic.rto_us is shorter than `longest` (LongestBaseRtt): "" otherwise.
+ * No ACK returns sooner than the base RTT, so such a timer fires for every packet on that
+ * path and resends it from the oldest unacknowledged PSN (DiLoCo's cross-site RTT of about
+ * 2 ms at nic.rto_us = 10: 480,768 drops and no cross-site byte in 80 ms). Given at the start
+ * of a run (RunOptions::warn, the manifest's `warnings`) and again in a failed run's message
+ * (RunResult::rtoWarning).
  */
-std::string RtoBelowRttWarning(const ScenarioSpec& spec, const std::vector<PathClassRow>& classes);
+std::string RtoBelowRttWarning(const ScenarioSpec& spec, const PairRtt& longest);
 
 /**
  * \brief What to add to an unfinished run's message about go-back-N: "" unless the receivers

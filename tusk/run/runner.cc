@@ -126,15 +126,14 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
     BuiltFabric built = BuildFabricAndNics(spec, plan, graph, attrs);
-    if (const std::string w =
-            RtoBelowRttWarning(spec, PathClasses(spec, built, graph.NumRankHosts()));
-        !w.empty())
+    // Of the built fabric (its base RTTs), so after ScenarioWarnings.
+    result.rtoWarning = RtoBelowRttWarning(spec, LongestBaseRtt(spec, built, checked));
+    if (!result.rtoWarning.empty())
     {
-        // Of the built fabric (its base RTTs), so after ScenarioWarnings.
-        result.warnings.push_back(w);
+        result.warnings.push_back(result.rtoWarning);
         if (options.warn)
         {
-            options.warn(w);
+            options.warn(result.rtoWarning);
         }
     }
     try

@@ -437,6 +437,9 @@ struct RunResult
     std::string failure;
     /** Settings that are valid but probably not what was meant (ScenarioWarnings). */
     std::vector<std::string> warnings;
+    /** RtoBelowRttWarning of the built fabric and workload ("" if none; also in `warnings`),
+     *  repeated in a failed run's message. */
+    std::string rtoWarning;
     /** Every ns-3 attribute the run set (by the TypeId that declares it) and the values used,
      *  as ns-3 writes them; a description where values vary per object ("per switch: ..."). */
     std::map<std::string, std::vector<std::string>> attributes;

@@ -217,6 +217,19 @@ struct NicSection
     std::optional<ns3::RdmaNic::AckRouteMode> ackRoute;
 };
 
+/**
+ * The receivers' loss recovery a run uses: the UEC transports fix theirs whatever
+ * nic.receiver says (`uec-rud`: "sack-bitmap", selective repeat with SACK bitmaps; `uec-rod`:
+ * "go-back-n"), RoCE uses nic.receiver (rdma.md, "UEC-style transport: ROD and RUD").
+ */
+inline std::string
+ReceiverInEffect(const NicSection& nic)
+{
+    return nic.transport == "uec-rud"   ? "sack-bitmap"
+           : nic.transport == "uec-rod" ? "go-back-n"
+                                        : nic.receiver;
+}
+
 /** [lb]: the switch-side load-balancing policy. */
 struct LbSection
 {
