@@ -63,7 +63,7 @@ Window(uint64_t i, std::vector<ComponentWindow::Transfer> transfers)
 
 } // namespace
 
-TEST_CASE("transfers sharing a port, transitively, are one component; an unattributed one "
+TEST_CASE("transfers sharing a port, transitively, are one component, and an unattributed one "
           "joins all",
           "[unit][steady]")
 {
@@ -137,7 +137,7 @@ TEST_CASE("a merge of two steady components restarts the stretch", "[unit][stead
 }
 
 TEST_CASE("a PFC frame, a CE regime change, a failure or a QP's state breaks the component of "
-          "its port only; a failure no port names breaks all",
+          "its port only, and a failure no port names breaks all",
           "[unit][steady]")
 {
     struct Case
@@ -195,7 +195,7 @@ TEST_CASE("a PFC frame, a CE regime change, a failure or a QP's state breaks the
     }
 }
 
-TEST_CASE("each component's horizon is its own first end; a jump its component leaves is "
+TEST_CASE("each component's horizon is its own first end, and a jump its component leaves is "
           "broken",
           "[unit][steady]")
 {
