@@ -226,6 +226,14 @@ TEST_CASE("an incast under PFC pauses: never steady while pausing, for PFC", "[c
     CHECK(top == "pfc");
     CHECK(s.jumps == 0);
     CHECK(s.skippablePs == 0);
+    // Per component: every flow takes the port into host n - 1, so they are one component
+    // (from their start: the destination's port is known before any frame arrives), judged
+    // as the fabric is while they all run.
+    const tusk::SteadyComponentStats& c = s.components;
+    CHECK(c.mostInWindow == 1);
+    CHECK(c.notSteady.count("pfc") == 1);
+    CHECK(c.steady == 0);
+    CHECK(c.jumps == 0);
 }
 
 TEST_CASE("results with the probe on are the results with it off, byte for byte",
