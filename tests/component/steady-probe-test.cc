@@ -8,6 +8,7 @@
 
 #include "results/results-writer.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -124,6 +125,79 @@ TEST_CASE("two line-rate flows on disjoint paths are steady but for the ramp and
     CHECK(s.startedBytes == 2 * bytes);
 }
 
+TEST_CASE("per component, two line-rate flows are steady beside flows that start and end "
+          "every window elsewhere, and skip their duration less 2K + 1 windows each",
+          "[component][steady]")
+{
+    // Hosts 0 -> 1 and 2 -> 3 send `bytes` at line rate through one switch; hosts 4 -> 5 and
+    // 6 -> 7 send 100 kB flows one after another (each triggered by the previous one's last
+    // ACK, so no timed arrival caps the horizon), a start and an end in every 10 µs window.
+    const tusk_test::ScratchDir scratch("steady-probe-churn");
+    const uint64_t bytes = 10'000'000;
+    const uint32_t churn = 120;
+    std::string cm = fmt::format("Nodes 8\nConnections {}\nTriggers {}\n", churn + 2, churn - 1);
+    cm += fmt::format("0->1 id 1 start 0 size {}\n2->3 id 2 start 0 size {}\n", bytes, bytes);
+    for (uint32_t i = 0; i < churn; ++i)
+    {
+        const uint32_t src = i % 2 == 0 ? 4 : 6;
+        cm += fmt::format("{}->{} id {} ", src, src + 1, 3 + i);
+        cm += i == 0 ? std::string("start 0") : fmt::format("trigger {}", i);
+        cm += " size 100000";
+        cm += i + 1 < churn ? fmt::format(" send_done_trigger {}\n", i + 1) : std::string("\n");
+    }
+    for (uint32_t i = 1; i < churn; ++i)
+    {
+        cm += fmt::format("trigger id {} oneshot\n", i);
+    }
+    const std::filesystem::path file = scratch.Root() / "churn.cm";
+    std::ofstream(file) << cm;
+    auto spec = LeafSpine(1, 1, 8, 100);
+    spec.workload.kind = "htsim";
+    spec.workload.file = file.string();
+    spec.simulator.steadyProbe = true;
+    spec.simulator.steadyWindowPs = kWindowPs;
+    spec.simulator.steadyWindows = 3;
+    const auto r = Run(spec);
+    REQUIRE(r.finished);
+    REQUIRE(r.flows.size() == churn + 2);
+    const tusk::SteadyProbeStats& s = r.steady;
+    REQUIRE(s.active);
+    const uint64_t k = s.windows;
+    const tusk::SteadyComponentStats& c = s.components;
+    // The churn's last flow ends after the line-rate pair: a start in every window of theirs.
+    const uint64_t pairEndPs = std::max(r.flows[0].fctSenderPs, r.flows[1].fctSenderPs);
+    REQUIRE(r.flows.back().startPs > pairEndPs);
+    INFO("windows " << s.probed << ", component-windows " << c.probed << ", components seen "
+                    << c.seen << ", jumps " << c.jumps << ", skippable " << c.skippablePs / 1e6
+                    << " us of component-time");
+
+    // The fabric as one component: a start or an end in every window, never steady.
+    CHECK(s.steady == 0);
+    CHECK(s.jumps == 0);
+    // Per component: each line-rate flow is a component of its own (no shared port), steady
+    // but for its ramp and margin; each jumps once, to K windows before its end, skipping its
+    // FCT less 2K + 1 windows within a window (as the fabric does without the churn, above).
+    CHECK(c.jumps == 2);
+    double expectedPs = 0;
+    double expectedBytes = 0;
+    for (size_t f = 0; f < 2; ++f)
+    {
+        const double fctPs = static_cast<double>(r.flows[f].fctPs);
+        const double skipPs = fctPs - static_cast<double>((2 * k + 1) * kWindowPs);
+        expectedPs += skipPs;
+        expectedBytes += static_cast<double>(bytes) / fctPs * skipPs;
+    }
+    CHECK(static_cast<double>(c.skippablePs) ==
+          Approx(expectedPs).margin(2.0 * static_cast<double>(kWindowPs)));
+    CHECK(static_cast<double>(c.skippableBytes) == Approx(expectedBytes).epsilon(0.03));
+    CHECK(c.steady > 0);
+    CHECK(c.windowsUnattributed == 0);
+    // The churn's flows: a new component each (its set changes every window), none steady.
+    CHECK(c.seen >= churn);
+    CHECK(c.mostInWindow >= 3);
+    CHECK(c.jumpsBroken == 0);
+}
+
 TEST_CASE("an incast under PFC pauses: never steady while pausing, for PFC", "[component][steady]")
 {
     const auto r = Run(PausingIncast(9, 2ULL << 20));
@@ -152,6 +226,14 @@ TEST_CASE("an incast under PFC pauses: never steady while pausing, for PFC", "[c
     CHECK(top == "pfc");
     CHECK(s.jumps == 0);
     CHECK(s.skippablePs == 0);
+    // Per component: every flow takes the port into host n - 1, so they are one component
+    // (from their start: the destination's port is known before any frame arrives), judged
+    // as the fabric is while they all run.
+    const tusk::SteadyComponentStats& c = s.components;
+    CHECK(c.mostInWindow == 1);
+    CHECK(c.notSteady.count("pfc") == 1);
+    CHECK(c.steady == 0);
+    CHECK(c.jumps == 0);
 }
 
 TEST_CASE("results with the probe on are the results with it off, byte for byte",

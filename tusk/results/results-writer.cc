@@ -236,7 +236,7 @@ namespace
 
 /** The most frequent reason the probe's windows were not steady ("" if none). */
 std::string
-TopSteadyReason(const SteadyProbeStats& s)
+TopSteadyReason(const SteadyLedger& s)
 {
     std::string top;
     uint64_t most = 0;
@@ -275,6 +275,8 @@ SteadyProbeLine(const RunResult& r)
                            s.windowPs / 1e6, s.windows, s.tolerance);
     }
     const std::string top = TopSteadyReason(s);
+    const SteadyComponentStats& c = s.components;
+    const std::string ctop = TopSteadyReason(c);
     return fmt::format("steady probe (W {:g} µs, K {}, tolerance {:g}): steady {:.1f} % of {} "
                        "windows; a fast-forward could skip {:.1f} µs ({:.1f} % of the time), {} "
                        "B in {} jump(s), {} of their windows not steady, {} transfer end(s) "
@@ -282,7 +284,54 @@ SteadyProbeLine(const RunResult& r)
                        s.windowPs / 1e6, s.windows, s.tolerance, 100.0 * Share(s.steady, s.probed),
                        s.probed, s.skippablePs / 1e6, 100.0 * Share(s.skippablePs, r.simEndPs),
                        s.skippableBytes, s.jumps, s.jumpedNotSteady, s.endsInJumps,
-                       top.empty() ? "-" : top);
+                       top.empty() ? "-" : top) +
+           fmt::format("  per component ({} seen): steady {:.1f} % of {} component-windows; "
+                       "could skip {:.1f} µs of component-time ({:.1f} %), {} B in {} jump(s), "
+                       "{} broken by a change of the component; most often not steady: {}\n",
+                       c.seen, 100.0 * Share(c.steady, c.probed), c.probed, c.skippablePs / 1e6,
+                       100.0 * Share(c.skippablePs, c.componentPs), c.skippableBytes, c.jumps,
+                       c.jumpsBroken, ctop.empty() ? "-" : ctop);
+}
+
+/** The manifest's "steady_probe.components" (results-format.md): the per-component
+ *  judgement's figures, windows and times summed over components. */
+static nlohmann::ordered_json
+SteadyComponentsJson(const SteadyComponentStats& c, uint64_t startedBytes)
+{
+    nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
+    for (const auto& [reason, n] : c.notSteady)
+    {
+        reasons[reason] = n;
+    }
+    return {{"seen", c.seen},
+            {"most_in_one_window", c.mostInWindow},
+            {"windows_judged", c.probed},
+            {"windows_steady", c.steady},
+            {"steady_share", c.probed > 0 ? nlohmann::ordered_json(Share(c.steady, c.probed))
+                                          : nullptr},
+            {"component_time_us", c.componentPs / 1e6},
+            {"jumps", c.jumps},
+            {"skippable_component_time_us", c.skippablePs / 1e6},
+            {"skippable_component_time_share", Share(c.skippablePs, c.componentPs)},
+            {"skippable_bytes", c.skippableBytes},
+            {"skippable_bytes_share", Share(c.skippableBytes, startedBytes)},
+            {"jumped_windows", c.jumpedWindows},
+            {"jumped_windows_not_steady", c.jumpedNotSteady},
+            {"ends_in_jumps", c.endsInJumps},
+            {"jumps_broken", c.jumpsBroken},
+            {"ends_predicted", c.endsPredicted},
+            {"end_error_max_us",
+             c.endsPredicted > 0 ? nlohmann::ordered_json(c.endErrorMaxPs / 1e6) : nullptr},
+            {"end_error_mean_us",
+             c.endsPredicted > 0
+                 ? nlohmann::ordered_json(c.endErrorSumPs / 1e6 /
+                                          static_cast<double>(c.endsPredicted))
+                 : nullptr},
+            {"steady_windows_cc_state_partial", c.steadyCcPartial},
+            {"windows_unattributed", c.windowsUnattributed},
+            {"top_reason_not_steady",
+             c.notSteady.empty() ? nullptr : nlohmann::ordered_json(TopSteadyReason(c))},
+            {"not_steady", reasons}};
 }
 
 /** The manifest's "steady_probe" (results-format.md): what the steady-state probe found. */
@@ -321,7 +370,8 @@ SteadyProbeJson(const RunResult& r)
             {"steady_windows_cc_state_partial", s.steadyCcPartial},
             {"top_reason_not_steady",
              s.notSteady.empty() ? nullptr : nlohmann::ordered_json(TopSteadyReason(s))},
-            {"not_steady", reasons}};
+            {"not_steady", reasons},
+            {"components", SteadyComponentsJson(s.components, s.startedBytes)}};
 }
 
 namespace

@@ -137,6 +137,25 @@ EntrySeedSeq(uint64_t seed, uint32_t i, uint32_t tag)
 
 } // namespace
 
+std::vector<std::vector<uint32_t>>
+FailureWindowLinks(const ScenarioSpec& spec, const TopologyGraph& graph)
+{
+    // FailureWindows' order: a timed failure's repair, then its start.
+    std::vector<std::vector<uint32_t>> out;
+    for (const auto& f : spec.failures)
+    {
+        const FailureKindInfo* kind = FindFailureKind(f.kind);
+        std::vector<uint32_t> links =
+            kind != nullptr ? FailureLinks(*kind, f, graph) : std::vector<uint32_t>{};
+        if (f.kind != "flap" && f.untilPs)
+        {
+            out.push_back(links);
+        }
+        out.push_back(std::move(links));
+    }
+    return out;
+}
+
 FailureDriver::FailureDriver(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)
     : m_reconvergencePs(spec.fabric.reconvergencePs),
       m_graph(graph),

@@ -470,6 +470,12 @@ std::vector<std::string> InvariantViolations(const RunResult& result,
  *  take nothing from a window that contains one). */
 std::vector<std::pair<uint64_t, uint64_t>> FailureWindows(const ScenarioSpec& spec);
 
+/** The graph links each of FailureWindows(spec)'s windows acts on, in the same order (a
+ *  switch's: every link of it; a NIC's: its host's links); empty for a failure whose links
+ *  are not known (the steady-state probe then breaks every component). */
+std::vector<std::vector<uint32_t>> FailureWindowLinks(const ScenarioSpec& spec,
+                                                      const ns3::TopologyGraph& graph);
+
 /**
  * \brief simulator.mode = "fast": the run's IterationMemo, its probe of the fabric (quiescence,
  * every QP's CC state, every port's counters) and its span check ([[failures]]); nothing in

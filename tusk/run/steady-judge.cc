@@ -156,6 +156,27 @@ CcAgrees(const std::deque<SteadyWindow>& last, const SteadyParams& p)
 
 } // namespace
 
+void
+SteadyLedger::Add(const SteadyLedger& o)
+{
+    probed += o.probed;
+    steady += o.steady;
+    jumps += o.jumps;
+    skippablePs += o.skippablePs;
+    skippableBytes += o.skippableBytes;
+    steadyCcPartial += o.steadyCcPartial;
+    jumpedWindows += o.jumpedWindows;
+    jumpedNotSteady += o.jumpedNotSteady;
+    endsPredicted += o.endsPredicted;
+    endsInJumps += o.endsInJumps;
+    endErrorMaxPs = std::max(endErrorMaxPs, o.endErrorMaxPs);
+    endErrorSumPs += o.endErrorSumPs;
+    for (const auto& [reason, n] : o.notSteady)
+    {
+        notSteady[reason] += n;
+    }
+}
+
 SteadyJudge::SteadyJudge(const SteadyParams& params)
     : m_p(params)
 {

@@ -94,14 +94,12 @@ struct SteadyParams
     uint64_t queueFloorBytes = 8392;
 };
 
-/** What the probe found over a run (the manifest's "steady_probe"). */
-struct SteadyProbeStats
+/** The ledger of one judgement (SteadyJudge): its windows, their verdicts and the
+ *  hypothetical fast-forwards they allowed. Summed over components (SteadyComponents), a
+ *  window counts once per component judged in it and a jump's time is component-time. */
+struct SteadyLedger
 {
-    bool active = false;       //!< the probe ran (simulator.steady_probe)
-    uint64_t windowPs = 0;     //!< W, ps
-    uint32_t windows = 0;      //!< K
-    double tolerance = 0;      //!< the relative tolerance
-    uint64_t probed = 0;       //!< windows probed
+    uint64_t probed = 0;       //!< windows judged
     uint64_t steady = 0;       //!< windows ending a steady stretch of K windows
     uint64_t jumps = 0;        //!< hypothetical fast-forwards
     uint64_t skippablePs = 0;  //!< simulated time they would have skipped, ps
@@ -109,7 +107,6 @@ struct SteadyProbeStats
     /** Steady windows in which an active QP's congestion control kept state beyond the
      *  words compared (RdmaCongestionControl::StateIsComplete false). */
     uint64_t steadyCcPartial = 0;
-    uint64_t startedBytes = 0; //!< payload bytes of the transfers that started, bytes
     /** Windows probed inside the hypothetical jumps (ending at or before a jump's end), and
      *  those of them the packet simulation did not find steady: what a jump would have
      *  glossed over. */
@@ -126,6 +123,40 @@ struct SteadyProbeStats
     uint64_t endErrorSumPs = 0;
     /** Windows not steady, by the first reason (SteadyReasonName). */
     std::map<std::string, uint64_t> notSteady;
+
+    /** Add `o`'s counts to these (the error maximum is the larger). */
+    void Add(const SteadyLedger& o);
+};
+
+/** The per-component judgement's figures (SteadyComponents; the manifest's
+ *  "steady_probe.components"). Its ledger sums the components' ledgers. */
+struct SteadyComponentStats : SteadyLedger
+{
+    /** Components seen: distinct identities (transfer and port sets) over the run. */
+    uint64_t seen = 0;
+    /** The most components judged in one window. */
+    uint64_t mostInWindow = 0;
+    /** Component-time judged: windows x components judged, times W, ps. */
+    uint64_t componentPs = 0;
+    /** Jumps whose component changed (a transfer joined or left, a merge, a split, a new
+     *  port) before the jump's end: the jump would have passed over that change. */
+    uint64_t jumpsBroken = 0;
+    /** Windows in which a transfer's route could not be attributed to ports (a path that did
+     *  not fit FrameMeta::path, a host with several links): every transfer of such a window
+     *  was one component. */
+    uint64_t windowsUnattributed = 0;
+};
+
+/** What the probe found over a run (the manifest's "steady_probe"): the ledger of the whole
+ *  fabric judged as one component, and the per-component judgement's. */
+struct SteadyProbeStats : SteadyLedger
+{
+    bool active = false;       //!< the probe ran (simulator.steady_probe)
+    uint64_t windowPs = 0;     //!< W, ps
+    uint32_t windows = 0;      //!< K
+    double tolerance = 0;      //!< the relative tolerance
+    uint64_t startedBytes = 0; //!< payload bytes of the transfers that started, bytes
+    SteadyComponentStats components; //!< per component (SteadyComponents)
 };
 
 /**
@@ -167,6 +198,10 @@ class SteadyJudge
     static uint64_t HorizonPs(const std::deque<SteadyWindow>& last, const SteadyParams& p);
 
     const SteadyProbeStats& Stats() const { return m_stats; }
+    /** The end of the last hypothetical jump, ps (0: none yet). */
+    uint64_t JumpEndPs() const { return m_stats.jumps > 0 ? m_jumpEndPs : 0; }
+    /** The newest window's end, ps (0: none added). */
+    uint64_t LastPs() const { return m_last.empty() ? 0 : m_last.back().endPs; }
 
   private:
     SteadyParams m_p;

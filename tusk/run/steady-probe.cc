@@ -9,6 +9,7 @@
 #include "fabric/model/switch-node.h"
 #include "fabric/model/switch-port.h"
 #include "rdma/model/headers/roce-header.h"
+#include "rdma/model/rdma-nic.h"
 #include "rdma/model/rdma-queue-pair.h"
 #include "workload/model/workload-executor.h"
 #include "workload/model/workload-spec.h"
@@ -61,7 +62,10 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
     // Two frames: an MTU's payload and its headers, twice.
     p.queueFloorBytes = 2 * (static_cast<uint64_t>(spec.nic.mtuBytes) + kRoceDataOverheadBytes);
     m_judge = std::make_unique<SteadyJudge>(p);
+    m_components = std::make_unique<SteadyComponents>(p);
     m_exec = exec;
+    m_fabric = &built.fabric;
+    m_linkIndex.assign(built.fabric.graph.links.size(), -1);
     for (const auto& sw : built.fabric.switches)
     {
         for (uint16_t i = 0; i < sw->GetNPorts(); ++i)
@@ -69,11 +73,21 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
             m_ports.push_back(sw->GetPort(i));
         }
     }
-    for (const auto& l : built.fabric.links)
+    // Port 2k is fabric.links[k]'s end at vertex a, port 2k + 1 its end at vertex b.
+    for (size_t k = 0; k < built.fabric.links.size(); ++k)
     {
+        const auto& l = built.fabric.links[k];
+        m_linkIndex[l.graphLink] = static_cast<int64_t>(k);
         m_devices.push_back(l.devA);
         m_devices.push_back(l.devB);
     }
+    for (const auto& dev : m_devices)
+    {
+        m_devicePorts.push_back(DynamicCast<SwitchPort>(dev));
+    }
+    m_devPfc.assign(m_devices.size(), 0);
+    m_devDrops.assign(m_devices.size(), 0);
+    m_devMarks.assign(m_devices.size(), 0);
     for (const auto& t : workload.transfers)
     {
         if (t.trigger < 0)
@@ -83,6 +97,7 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
     }
     std::sort(m_arrivals.begin(), m_arrivals.end());
     m_failures = FailureWindows(spec);
+    m_failureLinks = FailureWindowLinks(spec, built.fabric.graph);
     m_stopPs = spec.stopTimePs;
     // Connecting a trace source changes nothing the simulation does.
     exec->TraceConnectWithoutContext("TransferStarted", MakeBoundCallback(&OnStarted, this));
@@ -98,6 +113,7 @@ SteadyProbe::OnStarted(SteadyProbe* self, uint32_t transfer)
     self->m_active.insert(transfer);
     self->m_startedBytes += self->m_exec->GetTransfer(transfer).bytes;
     ++self->m_starts;
+    self->m_routes[transfer].started = true;
 }
 
 void
@@ -105,6 +121,100 @@ SteadyProbe::OnAcknowledged(SteadyProbe* self, uint32_t transfer)
 {
     self->m_active.erase(transfer);
     ++self->m_ends;
+    // Its record is readable now (a job iteration may retire it before the next window).
+    Route& r = self->m_routes[transfer];
+    self->UpdateRoute(transfer, r);
+    self->m_endedInWindow.push_back(transfer);
+}
+
+uint32_t
+SteadyProbe::EgressPort(uint32_t gl, uint32_t from) const
+{
+    const int64_t k = m_linkIndex[gl];
+    return static_cast<uint32_t>(2 * k) + (m_fabric->graph.links[gl].a == from ? 0 : 1);
+}
+
+const std::vector<uint32_t>*
+SteadyProbe::PathPorts(uint32_t src, uint64_t path)
+{
+    const auto key = std::make_pair(src, path);
+    const auto it = m_pathPorts.find(key);
+    if (it != m_pathPorts.end())
+    {
+        return &it->second;
+    }
+    if (path == kUnknownPath || m_badPaths.count(key) > 0)
+    {
+        return nullptr;
+    }
+    std::vector<uint32_t> links;
+    if (!m_fabric->DecodePath(src, path, links))
+    {
+        m_badPaths.insert(key);
+        return nullptr;
+    }
+    // Walk from the source: each link is left by the port at the vertex we are at.
+    std::vector<uint32_t> ports;
+    uint32_t at = src;
+    for (const uint32_t gl : links)
+    {
+        if (m_linkIndex[gl] < 0)
+        {
+            m_badPaths.insert(key);
+            return nullptr;
+        }
+        ports.push_back(EgressPort(gl, at));
+        const TopoLink& l = m_fabric->graph.links[gl];
+        at = l.a == at ? l.b : l.a;
+    }
+    std::sort(ports.begin(), ports.end());
+    return &m_pathPorts.emplace(key, std::move(ports)).first->second;
+}
+
+void
+SteadyProbe::UpdateRoute(uint32_t t, Route& r)
+{
+    const TransferRecord& rec = m_exec->GetRecord(t);
+    if (rec.qps == 0 && rec.counterpart == nullptr)
+    {
+        return; // not on the NICs (yet, or a scale-up transfer): no fabric port
+    }
+    const TransferSpec& spec = m_exec->GetTransfer(t);
+    const size_t before = r.ports.size();
+    if (!r.endpoints)
+    {
+        r.endpoints = true;
+        const auto& ports = m_fabric->ports;
+        if (spec.src < ports.size() && spec.dst < ports.size() && ports[spec.src].size() == 1 &&
+            ports[spec.dst].size() == 1 && m_linkIndex[ports[spec.src][0]] >= 0 &&
+            m_linkIndex[ports[spec.dst][0]] >= 0)
+        {
+            // The source's NIC port, and the port into the destination (at its other end).
+            r.ports.push_back(EgressPort(ports[spec.src][0], spec.src));
+            const TopoLink& down = m_fabric->graph.links[ports[spec.dst][0]];
+            r.ports.push_back(EgressPort(ports[spec.dst][0], down.a == spec.dst ? down.b : down.a));
+        }
+        else
+        {
+            r.unattributed = true; // a host with several links: the path does not say which
+        }
+    }
+    const auto& paths = rec.Paths();
+    for (; r.pathsSeen < paths.size(); ++r.pathsSeen)
+    {
+        const std::vector<uint32_t>* p = PathPorts(spec.src, paths[r.pathsSeen].first);
+        if (p == nullptr)
+        {
+            r.unattributed = true;
+            continue;
+        }
+        r.ports.insert(r.ports.end(), p->begin(), p->end());
+    }
+    if (r.ports.size() != before)
+    {
+        std::sort(r.ports.begin(), r.ports.end());
+        r.ports.erase(std::unique(r.ports.begin(), r.ports.end()), r.ports.end());
+    }
 }
 
 uint64_t
@@ -181,20 +291,46 @@ SteadyProbe::Tick()
         w.ccPartial = w.ccPartial || !cc->StateIsComplete();
     }
 
+    // Every port's counters as deltas over the window (their sums are the fabric's).
+    ComponentWindow cw;
+    cw.pfc.assign(m_devices.size(), 0);
+    cw.drops.assign(m_devices.size(), 0);
+    cw.marks.assign(m_devices.size(), 0);
+    cw.queues.assign(m_devices.size(), 0);
     uint64_t pfc = 0;
     uint64_t drops = 0;
     uint64_t marks = 0;
-    for (const auto& dev : m_devices)
+    for (size_t d = 0; d < m_devices.size(); ++d)
     {
-        const PortCounters& c = dev->GetCounters();
-        pfc += c.pfcTx;
-        marks += c.ecnMarks;
+        const PortCounters& c = m_devices[d]->GetCounters();
+        uint64_t devDrops = 0;
         for (size_t k = 0; k < static_cast<size_t>(DropReason::COUNT); ++k)
         {
             if (static_cast<DropReason>(k) != DropReason::NIC_STALE)
             {
-                drops += c.drops[k];
+                devDrops += c.drops[k];
             }
+        }
+        pfc += c.pfcTx;
+        marks += c.ecnMarks;
+        drops += devDrops;
+        // A PFC frame pauses or resumes the far end's port into this one, for the traffic
+        // through this link; a drop, whether at ingress or egress, is the link's: both ports
+        // of the link (d ^ 1 is the link's other end). A CE mark is made at this egress.
+        const size_t peer = d ^ 1;
+        const uint64_t dPfc = c.pfcTx - m_devPfc[d];
+        const uint64_t dDrops = devDrops - m_devDrops[d];
+        cw.pfc[d] += dPfc;
+        cw.pfc[peer] += dPfc;
+        cw.drops[d] += dDrops;
+        cw.drops[peer] += dDrops;
+        cw.marks[d] = c.ecnMarks - m_devMarks[d];
+        m_devPfc[d] = c.pfcTx;
+        m_devDrops[d] = devDrops;
+        m_devMarks[d] = c.ecnMarks;
+        if (m_devicePorts[d])
+        {
+            cw.queues[d] = m_devicePorts[d]->GetQueueBytes();
         }
     }
     w.pfcFrames = pfc - m_pfc;
@@ -213,7 +349,83 @@ SteadyProbe::Tick()
         w.failure = w.failure || (a <= nowPs && b > fromPs);
     }
 
-    m_judge->Add(std::move(w), CapPs(nowPs));
+    // Per component: the window's transfers (those active at its end and those acknowledged
+    // in it) with their routes, the QPs' state by source host, the failures by port.
+    cw.endPs = nowPs;
+    {
+        std::map<uint32_t, uint32_t> bySource; // source host -> an active transfer of it
+        auto flow = w.flows.begin();
+        for (auto& [t, route] : m_routes)
+        {
+            ComponentWindow::Transfer ct;
+            ct.id = t;
+            const bool active = m_active.count(t) > 0;
+            if (active)
+            {
+                UpdateRoute(t, route);
+                while (flow != w.flows.end() && flow->id < t)
+                {
+                    ++flow;
+                }
+                if (flow != w.flows.end() && flow->id == t)
+                {
+                    ct.windowBytes = flow->windowBytes;
+                    ct.remainingBytes = flow->remainingBytes;
+                }
+                ct.replayed = m_exec->GetRecord(t).counterpart != nullptr;
+                bySource.emplace(m_exec->GetTransfer(t).src, t);
+            }
+            ct.ended = !active;
+            ct.started = route.started;
+            ct.unattributed = route.unattributed;
+            ct.ports = route.ports;
+            route.started = false;
+            cw.transfers.push_back(std::move(ct));
+        }
+        for (size_t i = 0; i < w.cc.size(); ++i)
+        {
+            const uint32_t host = qps[w.cc[i].qp]->GetNic()->GetHostId();
+            const auto src = bySource.find(host);
+            if (src != bySource.end())
+            {
+                cw.cc.push_back({w.cc[i].qp, src->second, w.cc[i].words,
+                                 !qps[w.cc[i].qp]->GetCongestionControl()->StateIsComplete()});
+            }
+        }
+        for (const uint32_t t : m_endedInWindow)
+        {
+            if (m_active.count(t) == 0)
+            {
+                m_routes.erase(t);
+            }
+        }
+        m_endedInWindow.clear();
+        cw.failed.assign(m_devices.size(), 0);
+        for (size_t i = 0; i < m_failures.size(); ++i)
+        {
+            const auto& [a, b] = m_failures[i];
+            if (!(a <= nowPs && b > fromPs))
+            {
+                continue;
+            }
+            if (i >= m_failureLinks.size() || m_failureLinks[i].empty())
+            {
+                cw.failureAll = true; // not known by its links: every component
+                continue;
+            }
+            for (const uint32_t gl : m_failureLinks[i])
+            {
+                if (m_linkIndex[gl] >= 0)
+                {
+                    cw.failed[2 * m_linkIndex[gl]] = 1;
+                    cw.failed[2 * m_linkIndex[gl] + 1] = 1;
+                }
+            }
+        }
+    }
+    const uint64_t capPs = CapPs(nowPs);
+    m_components->Add(cw, capPs);
+    m_judge->Add(std::move(w), capPs);
     if (!m_exec->AllDone())
     {
         Simulator::Schedule(PicoSeconds(m_windowPs), &SteadyProbe::Tick, this);
@@ -230,6 +442,7 @@ SteadyProbe::Stats() const
     }
     SteadyProbeStats s = m_judge->Stats();
     s.startedBytes = m_startedBytes;
+    s.components = m_components->Stats();
     return s;
 }
 
@@ -239,6 +452,8 @@ SteadyProbe::Dispose()
     m_exec = nullptr;
     m_ports.clear();
     m_devices.clear();
+    m_devicePorts.clear();
+    m_fabric = nullptr;
 }
 
 } // namespace tusk

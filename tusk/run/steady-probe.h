@@ -7,11 +7,13 @@
 #ifndef TUSK_STEADY_PROBE_H
 #define TUSK_STEADY_PROBE_H
 
+#include "run/steady-components.h"
 #include "run/steady-judge.h"
 
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <utility>
@@ -22,6 +24,7 @@ namespace ns3
 class WorkloadExecutor;
 class SwitchPort;
 class FabricNetDevice;
+struct Fabric;
 struct WorkloadSpec;
 } // namespace ns3
 
@@ -32,7 +35,14 @@ struct ScenarioSpec;
 struct BuiltFabric;
 
 /**
- * \brief The probe. It leaves the simulation as it is: it draws no random number and changes
+ * \brief The probe: every window it hands the whole fabric to one SteadyJudge (the fabric as
+ * one component) and its transfers, ports and QPs to SteadyComponents (per component). A
+ * transfer's ports are the egress ports its data frames took, decoded from the paths its
+ * record counts at the receiver (TransferRecord::paths, FrameMeta::path: exact, and each
+ * path decoded once), plus from its start the two a single-link host's transfer always takes:
+ * its NIC's port and its destination switch's port to the host.
+ *
+ * It leaves the simulation as it is: it draws no random number and changes
  * no state; its event, one per window, reads state only, and ns-3 orders events of the same
  * time stamp by the order they were scheduled in, so the relative order of every other event
  * is unchanged (the results are byte-identical with the probe on or off; the manifest's
@@ -71,7 +81,39 @@ class SteadyProbe
     static void OnStarted(SteadyProbe* self, uint32_t transfer);
     static void OnAcknowledged(SteadyProbe* self, uint32_t transfer);
 
+    /** What the probe knows of a transfer's route. */
+    struct Route
+    {
+        std::vector<uint32_t> ports; //!< egress ports (probe numbering), sorted, unique
+        size_t pathsSeen = 0;        //!< its record's paths decoded so far
+        bool endpoints = false;      //!< its hosts' ports added
+        bool unattributed = false;   //!< a path or host whose ports are not known
+        bool started = false;        //!< started in the current window
+    };
+    /** Bring t's route up to date with its record. */
+    void UpdateRoute(uint32_t t, Route& r);
+    /** The egress ports of a frame of host `src` that took `path` (nullptr: not decodable). */
+    const std::vector<uint32_t>* PathPorts(uint32_t src, uint64_t path);
+    /** The probe's number of the port at vertex `from` on graph link `gl`. */
+    uint32_t EgressPort(uint32_t gl, uint32_t from) const;
+    /** The window's per-component sample (m_devices' counters as deltas). */
+    ComponentWindow ComponentSample(uint64_t nowPs, const std::vector<SteadyWindow::Flow>& flows,
+                                    bool replayed);
+
     std::unique_ptr<SteadyJudge> m_judge;
+    std::unique_ptr<SteadyComponents> m_components;
+    const ns3::Fabric* m_fabric = nullptr;
+    std::vector<int64_t> m_linkIndex; //!< graph link -> index in fabric.links (-1: none)
+    /** m_devices' switch ports (null for a NIC), for their queues. */
+    std::vector<ns3::Ptr<ns3::SwitchPort>> m_devicePorts;
+    std::map<uint32_t, Route> m_routes;      //!< active transfers and those ended in the window
+    std::vector<uint32_t> m_endedInWindow;  //!< acknowledged in the current window
+    std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> m_pathPorts; //!< decoded
+    std::set<std::pair<uint32_t, uint64_t>> m_badPaths; //!< not decodable
+    std::vector<std::vector<uint32_t>> m_failureLinks; //!< per m_failures entry
+    std::vector<uint64_t> m_devPfc;   //!< per device, totals at the last window's end
+    std::vector<uint64_t> m_devDrops;
+    std::vector<uint64_t> m_devMarks;
     ns3::Ptr<ns3::WorkloadExecutor> m_exec;
     std::vector<ns3::Ptr<ns3::SwitchPort>> m_ports;          //!< every switch egress port
     std::vector<ns3::Ptr<ns3::FabricNetDevice>> m_devices;   //!< every port, hosts' too

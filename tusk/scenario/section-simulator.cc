@@ -121,8 +121,9 @@ Rows()
             "(`steady_window_us`) sample every active transfer's delivered bytes, every switch "
             "egress queue, every active QP's congestion-control state and the PFC frames, "
             "drops, CE marks, transfer starts and ends and failures in it, and judge the "
-            "fabric steady when the last `steady_windows` windows agree within "
-            "`steady_tolerance`. The manifest's `steady_probe` and a line of `tusk run` say "
+            "fabric, and each component of transfers sharing an egress port, steady when "
+            "its last `steady_windows` windows agree within `steady_tolerance`. The "
+            "manifest's `steady_probe` and a line of `tusk run` say "
             "what it found; nothing is skipped, every other result is the same "
             "([fast-mode.md](fast-mode.md))."),
                   false),
