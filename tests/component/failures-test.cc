@@ -392,4 +392,57 @@ TEST_CASE("frames queued towards a dead link: flushed and counted, or holding th
     CHECK(pausedHold > pausedFlush);
 }
 
+TEST_CASE("a PFC frame on the wire when its link dies is lost with it, and packet conservation "
+          "still holds",
+          "[component][failures][pfc]")
+{
+    // A 2:1 incast into host 2 on leaf1, from host 0 (through spine0) and host 3 (no congestion control, a small buffer): leaf1 pauses
+    // spine0. 100 ns after leaf1's first PFC frame to spine0 has started, with that frame
+    // still on the 1 us wire, the link leaf1-spine0 goes down (both ends, as a [[failures]]
+    // link_down does); it comes back 20 us later. The PFC frame arrives at spine0's dead port.
+    // PFC frames are link-local: no NIC sends or receives them and no channel counts them in
+    // flight, so that loss must not be counted as a dropped frame either (it was, as a
+    // link_down drop: received + dropped + in flight exceeded the frames sent by 1, as in
+    // scenarios/failures.toml with a degraded and a flapping link).
+    auto s = LeafSpine(2, 1, 2);
+    s.buffer.totalBytes = 1ULL << 20;
+    s.nic.congestionControl = "none";
+    s.nic.rtoPs = 50'000'000;
+    AddFlow(s, 0, 2, 1'000'000); // over spine0
+    AddFlow(s, 3, 2, 1'000'000); // from leaf1's other host
+    auto lost = std::make_shared<bool>(false);
+    auto pfc = std::make_shared<std::pair<uint64_t, uint64_t>>(); // leaf1's sent, spine0's received
+    tusk::RunOptions o;
+    o.beforeRun = [lost](ns3::Fabric& fabric, const auto&) {
+        const auto& link = LinkBetween(fabric, "leaf1", "spine0");
+        ns3::FabricNetDevice* leaf = ns3::PeekPointer(link.devA);
+        ns3::FabricNetDevice* spine = ns3::PeekPointer(link.devB);
+        leaf->TraceConnectWithoutContext(
+            "Tx", ns3::Callback<void, ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta&>(
+                      [lost, leaf, spine](ns3::Ptr<const ns3::Packet>, const ns3::FrameMeta& m) {
+                          if (m.kind != ns3::FrameKind::PFC || *lost)
+                          {
+                              return;
+                          }
+                          *lost = true;
+                          auto set = [leaf, spine](bool up) {
+                              leaf->SetLinkUp(up);
+                              spine->SetLinkUp(up);
+                          };
+                          ns3::Simulator::Schedule(ns3::NanoSeconds(100), [set]() { set(false); });
+                          ns3::Simulator::Schedule(ns3::MicroSeconds(20), [set]() { set(true); });
+                      }));
+    };
+    o.afterRun = [pfc](ns3::Fabric& fabric, const auto&) {
+        const auto& link = LinkBetween(fabric, "leaf1", "spine0");
+        *pfc = {link.devA->GetCounters().pfcTx, link.devB->GetCounters().pfcRx};
+    };
+    const auto r = Run(s, o); // asserts packet conservation
+    REQUIRE(*lost);
+    // The frame was lost on the wire: spine0 received fewer PFC frames than leaf1 sent.
+    INFO("PFC frames leaf1 -> spine0: sent " << pfc->first << ", received " << pfc->second);
+    CHECK(pfc->second < pfc->first);
+    CHECK(r.finished);
+}
+
 } // namespace TUSK_TEST_FILE

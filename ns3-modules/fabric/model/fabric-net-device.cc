@@ -338,6 +338,13 @@ FabricNetDevice::Receive(Ptr<Packet> packet, const FrameMeta& meta)
     }
     if (!m_linkUp)
     {
+        if (meta.kind == FrameKind::PFC)
+        {
+            // A PFC frame on the wire when the link died is lost with it, and not counted as a
+            // drop: drops count the frames NICs sent (packet conservation), and a PFC frame is
+            // link-local MAC control that no NIC sent and no channel counts in flight.
+            return;
+        }
         DropReceived(packet, meta, DropReason::LINK_DOWN);
         return;
     }
