@@ -35,9 +35,10 @@ Rows()
                 "`background-mix.toml` with spraying over go-back-N made tens of thousands of "
                 "timeout resends and no drop). Lossy runs that rely on it "
                 "to recover a lost tail want it short (tests use 50–200 µs); the UEC transports "
-                "need ≥ 10 µs. A timeout shorter than the longest base RTT (the manifest's "
-                "`path_classes`) is warned of when the run starts: every packet on that path "
-                "would time out before its ACK returns. Timeout resends are counted apart: "
+                "need ≥ 10 µs. A timeout shorter than the longest base RTT of the workload's host "
+                "pairs (and the manifest's `path_classes`) is warned of when the run starts: "
+                "every packet on that path would time out before its ACK returns. Timeout "
+                "resends are counted apart: "
                 "flows.csv and the summary's "
                 "`retx_timeout_packets` ([rdma.md](../ns3-modules/rdma/doc/rdma.md#retransmission-timeout-the-default-and-what-deployed-nics-use)).")
             .Attr({"ns3::RdmaNic::RetransmitTimeout"}),
