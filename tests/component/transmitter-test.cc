@@ -17,9 +17,10 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include "scripted-port.h"
+
 #include <catch2/catch.hpp>
 
-#include <deque>
 #include <vector>
 
 // Its own names apart from the other test files a unity build compiles with it
@@ -31,39 +32,6 @@ using namespace ns3;
 
 namespace
 {
-
-/** A port that sends the frames of `frames` (sizes, bytes); dequeuing frame `xonAt` (0-based)
- *  sends an XON for priority 3 on this same port, as SharedBufferMmu does when that frame's
- *  ingress is this port. */
-class ValleyPort : public FabricNetDevice
-{
-  public:
-    std::deque<uint32_t> frames;
-    int xonAt = -1;
-    int dequeued = 0;
-
-    uint64_t GetQueuedFrames() const override { return frames.size(); }
-
-  protected:
-    bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) override
-    {
-        if (frames.empty())
-        {
-            return false;
-        }
-        packet = Create<Packet>(frames.front());
-        frames.pop_front();
-        meta = FrameMeta();
-        meta.kind = FrameKind::DATA;
-        meta.priority = 3;
-        if (dequeued++ == xonAt)
-        {
-            SendPfc(3, 0, 0);
-        }
-        return true;
-    }
-    void DoReceive(Ptr<Packet>, const FrameMeta&) override {}
-};
 
 struct Sent
 {
@@ -87,13 +55,14 @@ TEST_CASE("a PFC frame raised while the port dequeues (a frame leaving by its in
 {
     EnsurePicosecondResolution();
     const uint64_t rateBps = 100'000'000'000ULL; // 80 ps per byte
-    std::vector<Ptr<ValleyPort>> devs;
+    std::vector<Ptr<tusk_test::ScriptedPort>> devs;
     auto channel = CreateObject<FabricChannel>();
     channel->SetAttribute("Delay", TimeValue(NanoSeconds(1)));
     for (int i = 0; i < 2; ++i)
     {
         auto node = CreateObject<Node>();
-        auto dev = CreateObject<ValleyPort>();
+        auto dev = CreateObject<tusk_test::ScriptedPort>();
+        dev->priority = 3;
         dev->SetAttribute("DataRate", DataRateValue(DataRate(rateBps)));
         node->AddDevice(dev);
         dev->Attach(channel);
@@ -107,7 +76,15 @@ TEST_CASE("a PFC frame raised while the port dequeues (a frame leaving by its in
     {
         devs[0]->frames.push_back(4096 + 62);
     }
-    devs[0]->xonAt = 2;
+    // The third frame's dequeue sends an XON for priority 3 on this same port, as
+    // SharedBufferMmu does when that frame's ingress is this port.
+    tusk_test::ScriptedPort* port = PeekPointer(devs[0]); // not a Ptr: no cycle through itself
+    port->onDequeue = [port](uint64_t frame) {
+        if (frame == 2)
+        {
+            port->SendPfc(3, 0, 0);
+        }
+    };
     Simulator::Schedule(NanoSeconds(10), &FabricNetDevice::TryTransmit, devs[0]);
     Simulator::Run();
     const uint64_t pfcTx = devs[0]->GetCounters().pfcTx;

@@ -13,6 +13,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include "scripted-port.h"
+
 #include <catch2/catch.hpp>
 
 #include <deque>
@@ -28,29 +30,7 @@ using namespace ns3;
 namespace
 {
 
-/** A port that sends the frames of `frames` (sizes, bytes) and ignores what it receives. */
-class ScriptedDevice : public FabricNetDevice
-{
-  public:
-    std::deque<uint32_t> frames;
-
-    uint64_t GetQueuedFrames() const override { return frames.size(); }
-
-  protected:
-    bool DoDequeue(Ptr<Packet>& packet, FrameMeta& meta) override
-    {
-        if (frames.empty())
-        {
-            return false;
-        }
-        packet = Create<Packet>(frames.front());
-        frames.pop_front();
-        meta = FrameMeta();
-        meta.kind = FrameKind::DATA;
-        return true;
-    }
-    void DoReceive(Ptr<Packet>, const FrameMeta&) override {}
-};
+using ScriptedDevice = tusk_test::ScriptedPort;
 
 /** One closed run of windows as the UtilisationWindow trace reports it. */
 struct Closed

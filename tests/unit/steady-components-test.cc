@@ -5,6 +5,8 @@
 
 #include "run/steady-components.h"
 
+#include "steady-params.h"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -23,19 +25,13 @@ using tusk::SteadyReason;
 namespace
 {
 
-constexpr uint64_t kWindowPs = 10'000'000; // 10 µs
+constexpr uint64_t kWindowPs = tusk_test::kSteadyWindowPs;
 constexpr uint64_t kPerWindow = 1'000'000; // bytes a steady transfer delivers in a window
 
 SteadyParams
 Params()
 {
-    SteadyParams p;
-    p.windows = 3;
-    p.tolerance = 0.02;
-    p.windowPs = kWindowPs;
-    p.rateFloorBytes = 4096;
-    p.queueFloorBytes = 8316;
-    return p;
+    return tusk_test::SteadyTestParams();
 }
 
 ComponentWindow::Transfer
@@ -223,6 +219,29 @@ TEST_CASE("each component's horizon is its own first end, and a jump its compone
     s = judge.Stats();
     CHECK(s.jumpsBroken == 1);
     CHECK(s.seen == 3);
+}
+
+TEST_CASE("transfers acknowledged after the last window count in their own component's jump",
+          "[unit][steady]")
+{
+    // Two components, each jumping after window 2 (transfer 1: 100 windows left, transfer 2:
+    // 10). Transfer 2 is acknowledged 5 µs after window 5 and the run stops there: inside its
+    // component's jump (to 10 windows), 50 µs before its predicted end (13 windows); transfer
+    // 1's component counts nothing.
+    SteadyComponents judge(Params());
+    for (uint64_t i = 0; i < 6; ++i)
+    {
+        judge.Add(Window(i, {Transfer(1, {0}, (103 - i - 1) * kPerWindow),
+                             Transfer(2, {5}, (13 - i - 1) * kPerWindow)}),
+                  UINT64_MAX);
+    }
+    REQUIRE(judge.Stats().jumps == 2);
+    const uint64_t stopPs = 6 * kWindowPs + kWindowPs / 2;
+    judge.AddTailEnds(stopPs, {2, 9}); // 9 is in no component (an ended transfer unseen)
+    const auto s = judge.Stats();
+    CHECK(s.endsInJumps == 1);
+    CHECK(s.endsPredicted == 1);
+    CHECK(s.endErrorMaxPs == 13 * kWindowPs - stopPs);
 }
 
 } // namespace TUSK_TEST_FILE

@@ -5,6 +5,8 @@
 
 #include "run/steady-judge.h"
 
+#include "steady-params.h"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -23,18 +25,12 @@ using tusk::SteadyWindow;
 namespace
 {
 
-constexpr uint64_t kWindowPs = 10'000'000; // 10 µs
+constexpr uint64_t kWindowPs = tusk_test::kSteadyWindowPs;
 
 SteadyParams
 Params()
 {
-    SteadyParams p;
-    p.windows = 3;
-    p.tolerance = 0.02;
-    p.windowPs = kWindowPs;
-    p.rateFloorBytes = 4096;
-    p.queueFloorBytes = 8316;
-    return p;
+    return tusk_test::SteadyTestParams();
 }
 
 /** Window i of one transfer (id 7) delivering `bytes` in it, `remaining` left after it, one
@@ -297,6 +293,32 @@ TEST_CASE("a transfer acknowledged inside a jump is counted: the jump ran past i
     CHECK(judge.Stats().endsInJumps == 1);
     CHECK(judge.Stats().jumpedWindows == 10);
     CHECK(judge.Stats().jumpedNotSteady == 1); // window 12 holds the end
+}
+
+TEST_CASE("a transfer acknowledged after the last window, inside a jump, is counted at the stop "
+          "time with its end error",
+          "[unit][steady]")
+{
+    // The same jump as above (97 windows from window 2's end, 30 µs; its end predicted K
+    // windows after the jump's, at 1,030 µs). The transfer is acknowledged 5 µs into window
+    // 13, and the run stops there, before that window is probed.
+    const uint64_t perWindow = 1'000'000;
+    SteadyJudge judge(Params());
+    for (uint64_t i = 0; i < 13; ++i)
+    {
+        judge.Add(Window(i, perWindow, 103 * perWindow - (i + 1) * perWindow), UINT64_MAX);
+    }
+    REQUIRE(judge.Stats().jumps == 1);
+    REQUIRE(judge.JumpEndPs() == 3 * kWindowPs + 97 * kWindowPs);
+    CHECK(judge.Stats().endsInJumps == 0);
+    CHECK(judge.Stats().endsPredicted == 0);
+    const uint64_t stopPs = 13 * kWindowPs + kWindowPs / 2;
+    judge.AddTailEnds(stopPs, 0); // nothing ended: nothing counted
+    CHECK(judge.Stats().endsPredicted == 0);
+    judge.AddTailEnds(stopPs, 1);
+    CHECK(judge.Stats().endsInJumps == 1);
+    CHECK(judge.Stats().endsPredicted == 1);
+    CHECK(judge.Stats().endErrorMaxPs == 103 * kWindowPs - stopPs);
 }
 
 } // namespace TUSK_TEST_FILE

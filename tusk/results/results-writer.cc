@@ -293,16 +293,37 @@ SteadyProbeLine(const RunResult& r)
                        c.jumpsBroken, ctop.empty() ? "-" : ctop);
 }
 
+/** The largest (`mean` false) or mean distance of the first transfer end after each jump from
+ *  where its horizon put it, µs; null when no end was predicted. */
+static nlohmann::ordered_json
+EndErrorJson(const SteadyLedger& s, bool mean)
+{
+    if (s.endsPredicted == 0)
+    {
+        return nullptr;
+    }
+    return mean ? s.endErrorSumPs / 1e6 / static_cast<double>(s.endsPredicted)
+                : s.endErrorMaxPs / 1e6;
+}
+
+/** The windows not steady by reason, as an object (reason: windows). */
+static nlohmann::ordered_json
+NotSteadyJson(const SteadyLedger& s)
+{
+    nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
+    for (const auto& [reason, n] : s.notSteady)
+    {
+        reasons[reason] = n;
+    }
+    return reasons;
+}
+
 /** The manifest's "steady_probe.components" (results-format.md): the per-component
  *  judgement's figures, windows and times summed over components. */
 static nlohmann::ordered_json
 SteadyComponentsJson(const SteadyComponentStats& c, uint64_t startedBytes)
 {
-    nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
-    for (const auto& [reason, n] : c.notSteady)
-    {
-        reasons[reason] = n;
-    }
+    const nlohmann::ordered_json reasons = NotSteadyJson(c);
     return {{"seen", c.seen},
             {"most_in_one_window", c.mostInWindow},
             {"windows_judged", c.probed},
@@ -320,13 +341,8 @@ SteadyComponentsJson(const SteadyComponentStats& c, uint64_t startedBytes)
             {"ends_in_jumps", c.endsInJumps},
             {"jumps_broken", c.jumpsBroken},
             {"ends_predicted", c.endsPredicted},
-            {"end_error_max_us",
-             c.endsPredicted > 0 ? nlohmann::ordered_json(c.endErrorMaxPs / 1e6) : nullptr},
-            {"end_error_mean_us",
-             c.endsPredicted > 0
-                 ? nlohmann::ordered_json(c.endErrorSumPs / 1e6 /
-                                          static_cast<double>(c.endsPredicted))
-                 : nullptr},
+            {"end_error_max_us", EndErrorJson(c, false)},
+            {"end_error_mean_us", EndErrorJson(c, true)},
             {"steady_windows_cc_state_partial", c.steadyCcPartial},
             {"windows_unattributed", c.windowsUnattributed},
             {"top_reason_not_steady",
@@ -339,11 +355,7 @@ static nlohmann::ordered_json
 SteadyProbeJson(const RunResult& r)
 {
     const SteadyProbeStats& s = r.steady;
-    nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
-    for (const auto& [reason, n] : s.notSteady)
-    {
-        reasons[reason] = n;
-    }
+    const nlohmann::ordered_json reasons = NotSteadyJson(s);
     return {{"window_us", s.windowPs / 1e6},
             {"windows", s.windows},
             {"tolerance", s.tolerance},
@@ -360,13 +372,8 @@ SteadyProbeJson(const RunResult& r)
             {"jumped_windows_not_steady", s.jumpedNotSteady},
             {"ends_in_jumps", s.endsInJumps},
             {"ends_predicted", s.endsPredicted},
-            {"end_error_max_us",
-             s.endsPredicted > 0 ? nlohmann::ordered_json(s.endErrorMaxPs / 1e6) : nullptr},
-            {"end_error_mean_us",
-             s.endsPredicted > 0
-                 ? nlohmann::ordered_json(s.endErrorSumPs / 1e6 /
-                                          static_cast<double>(s.endsPredicted))
-                 : nullptr},
+            {"end_error_max_us", EndErrorJson(s, false)},
+            {"end_error_mean_us", EndErrorJson(s, true)},
             {"steady_windows_cc_state_partial", s.steadyCcPartial},
             {"top_reason_not_steady",
              s.notSteady.empty() ? nullptr : nlohmann::ordered_json(TopSteadyReason(s))},

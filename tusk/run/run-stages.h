@@ -537,8 +537,9 @@ struct PairRtt
     uint64_t rttPs = 0;
 };
 
-/** Distinct host pairs of the workload LongestBaseRtt measures at most (then it stops: the
- *  transfers are in time order, so the first ones stand for the job's pattern). */
+/** Distinct host pairs of the workload LongestBaseRtt measures at most, the first in the
+ *  workload's order (a lazily built job's are its first iteration's sample): a bound on the
+ *  setup cost at thousands of hosts. */
 constexpr size_t kRttPairsChecked = 4096;
 
 /** The longest base RTT over host 0's path classes (PathClasses) and the first

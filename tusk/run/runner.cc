@@ -262,6 +262,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     {
         options.afterRun(built.fabric, built.nics);
     }
+    steady.Finish(); // the ends of the last, partial window
 
     result.spec = spec;
     result.policyTypeId = plan.policyTypeId;

@@ -220,6 +220,27 @@ SteadyComponents::Add(const ComponentWindow& w, uint64_t capPs)
     return verdicts;
 }
 
+void
+SteadyComponents::AddTailEnds(uint64_t endPs, std::vector<uint32_t> ended)
+{
+    std::sort(ended.begin(), ended.end());
+    for (auto& [key, live] : m_live)
+    {
+        // The transfers of the component among `ended` (both sorted).
+        uint32_t n = 0;
+        auto e = ended.begin();
+        for (const uint32_t t : key.first)
+        {
+            e = std::lower_bound(e, ended.end(), t);
+            if (e != ended.end() && *e == t)
+            {
+                ++n;
+            }
+        }
+        live.judge->AddTailEnds(endPs, n);
+    }
+}
+
 SteadyComponentStats
 SteadyComponents::Stats() const
 {

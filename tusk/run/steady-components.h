@@ -100,6 +100,14 @@ class SteadyComponents
      */
     std::vector<SteadyReason> Add(const ComponentWindow& w, uint64_t capPs);
 
+    /**
+     * \brief Transfers acknowledged after the newest window (the run's last, partial window):
+     * each live component holding some of them counts them (SteadyJudge::AddTailEnds).
+     * \param endPs when the run stopped, ps
+     * \param ended their ids (any order)
+     */
+    void AddTailEnds(uint64_t endPs, std::vector<uint32_t> ended);
+
     /** The figures so far: every component's ledger summed, retired and live. */
     SteadyComponentStats Stats() const;
 

@@ -279,6 +279,28 @@ SteadyJudge::HorizonPs(const std::deque<SteadyWindow>& last, const SteadyParams&
     return static_cast<uint64_t>(firstPs - margin);
 }
 
+void
+SteadyJudge::AddTailEnds(uint64_t endPs, uint32_t ends)
+{
+    if (ends == 0)
+    {
+        return;
+    }
+    if (m_stats.jumps > 0 && endPs <= m_jumpEndPs)
+    {
+        m_stats.endsInJumps += ends;
+    }
+    if (m_predictedEndPs > 0)
+    {
+        const uint64_t error =
+            endPs > m_predictedEndPs ? endPs - m_predictedEndPs : m_predictedEndPs - endPs;
+        ++m_stats.endsPredicted;
+        m_stats.endErrorMaxPs = std::max(m_stats.endErrorMaxPs, error);
+        m_stats.endErrorSumPs += error;
+        m_predictedEndPs = 0;
+    }
+}
+
 SteadyReason
 SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
 {

@@ -191,6 +191,16 @@ class SteadyJudge
      */
     SteadyReason Add(SteadyWindow w, uint64_t capPs);
 
+    /**
+     * \brief Transfer ends after the newest window, in the run's last, partial window (the run
+     * stops at its last acknowledgement, before that window's probe): counted as Add counts a
+     * window's ends (`ends_in_jumps` when `endPs` is within the last jump; the end error of
+     * the first end after a jump), at `endPs` itself rather than a window's end.
+     * \param endPs when the run stopped, ps (≥ LastPs())
+     * \param ends transfers acknowledged since the newest window (nothing happens for 0)
+     */
+    void AddTailEnds(uint64_t endPs, uint32_t ends);
+
     /** Judge `last` (oldest first, at least one window) as Add does, without the ledger. */
     static SteadyReason Judge(const std::deque<SteadyWindow>& last, const SteadyParams& p);
 

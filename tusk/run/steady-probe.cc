@@ -433,6 +433,20 @@ SteadyProbe::Tick()
     }
 }
 
+void
+SteadyProbe::Finish()
+{
+    if (!m_judge || m_ends == 0)
+    {
+        return;
+    }
+    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    m_judge->AddTailEnds(nowPs, m_ends);
+    m_components->AddTailEnds(nowPs, m_endedInWindow);
+    m_ends = 0;
+    m_endedInWindow.clear();
+}
+
 SteadyProbeStats
 SteadyProbe::Stats() const
 {

@@ -67,6 +67,10 @@ class SteadyProbe
     uint64_t Events() const { return m_events; }
     /** What it found (inactive when the probe is off). */
     SteadyProbeStats Stats() const;
+    /** After the run: the transfers acknowledged since the last window (the run stops at its
+     *  last acknowledgement, before that window ends) counted at the stop time
+     *  (SteadyJudge::AddTailEnds, SteadyComponents::AddTailEnds). */
+    void Finish();
     void Dispose();
 
     /** The window the probe uses for `spec`: simulator.steady_window_us, or when 0, four of
