@@ -290,15 +290,23 @@ SteadyJudge::AddTailEnds(uint64_t endPs, uint32_t ends)
     {
         m_stats.endsInJumps += ends;
     }
-    if (m_predictedEndPs > 0)
+    NoteEnd(endPs);
+}
+
+void
+SteadyJudge::NoteEnd(uint64_t endPs)
+{
+    if (m_predictedEndPs == 0)
     {
-        const uint64_t error =
-            endPs > m_predictedEndPs ? endPs - m_predictedEndPs : m_predictedEndPs - endPs;
-        ++m_stats.endsPredicted;
-        m_stats.endErrorMaxPs = std::max(m_stats.endErrorMaxPs, error);
-        m_stats.endErrorSumPs += error;
-        m_predictedEndPs = 0;
+        return;
     }
+    // The first transfer end after a jump: how far from where the horizon put it.
+    const uint64_t error =
+        endPs > m_predictedEndPs ? endPs - m_predictedEndPs : m_predictedEndPs - endPs;
+    ++m_stats.endsPredicted;
+    m_stats.endErrorMaxPs = std::max(m_stats.endErrorMaxPs, error);
+    m_stats.endErrorSumPs += error;
+    m_predictedEndPs = 0;
 }
 
 SteadyReason
@@ -318,15 +326,9 @@ SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
         m_stats.jumpedNotSteady += r != SteadyReason::STEADY ? 1 : 0;
         m_stats.endsInJumps += m_last.back().flowEnds;
     }
-    if (m_predictedEndPs > 0 && m_last.back().flowEnds > 0)
+    if (m_last.back().flowEnds > 0)
     {
-        // The first transfer end after a jump: how far from where the horizon put it.
-        const uint64_t error =
-            endPs > m_predictedEndPs ? endPs - m_predictedEndPs : m_predictedEndPs - endPs;
-        ++m_stats.endsPredicted;
-        m_stats.endErrorMaxPs = std::max(m_stats.endErrorMaxPs, error);
-        m_stats.endErrorSumPs += error;
-        m_predictedEndPs = 0;
+        NoteEnd(endPs);
     }
     if (r != SteadyReason::STEADY)
     {

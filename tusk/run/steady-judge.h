@@ -214,6 +214,10 @@ class SteadyJudge
     uint64_t LastPs() const { return m_last.empty() ? 0 : m_last.back().endPs; }
 
   private:
+    /** A transfer end seen at `endPs`: the first after a jump a transfer's end bounded is
+     *  compared with where the horizon put it (the ledger's end error). */
+    void NoteEnd(uint64_t endPs);
+
     SteadyParams m_p;
     std::deque<SteadyWindow> m_last; //!< the last K windows, oldest first
     uint64_t m_jumpEndPs = 0;        //!< the end of the last hypothetical jump, ps
