@@ -3,6 +3,8 @@
  */
 #include "run/steady-components.h"
 
+#include <boost/pending/disjoint_sets.hpp>
+
 #include <algorithm>
 #include <numeric>
 
@@ -11,36 +13,6 @@ namespace tusk
 
 namespace
 {
-
-/** Union-find over 0..n-1 with path halving and union by index (the smaller root wins, so
- *  a component's root is its first transfer). */
-struct Disjoint
-{
-    std::vector<uint32_t> parent;
-    explicit Disjoint(size_t n)
-        : parent(n)
-    {
-        std::iota(parent.begin(), parent.end(), 0);
-    }
-    uint32_t Find(uint32_t x)
-    {
-        while (parent[x] != x)
-        {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        return x;
-    }
-    void Join(uint32_t a, uint32_t b)
-    {
-        a = Find(a);
-        b = Find(b);
-        if (a != b)
-        {
-            parent[std::max(a, b)] = std::min(a, b);
-        }
-    }
-};
 
 uint64_t
 At(const std::vector<uint64_t>& v, uint32_t i)
@@ -60,14 +32,20 @@ std::vector<uint32_t>
 SteadyComponents::Partition(const ComponentWindow& w)
 {
     const size_t n = w.transfers.size();
-    Disjoint sets(n);
+    // Union-find over the transfers' indices (Boost's disjoint sets, union by rank with path
+    // compression); components are numbered below by their first transfer, whatever the root.
+    boost::disjoint_sets_with_storage<> sets(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        sets.make_set(i);
+    }
     const bool any = std::any_of(w.transfers.begin(), w.transfers.end(),
                                  [](const ComponentWindow::Transfer& t) { return t.unattributed; });
     if (any)
     {
         for (uint32_t i = 1; i < n; ++i)
         {
-            sets.Join(0, i);
+            sets.union_set(uint32_t{0}, i);
         }
     }
     else
@@ -92,7 +70,7 @@ SteadyComponents::Partition(const ComponentWindow& w)
                 }
                 else
                 {
-                    sets.Join(static_cast<uint32_t>(owner[p]), i);
+                    sets.union_set(static_cast<uint32_t>(owner[p]), i);
                 }
             }
         }
@@ -102,7 +80,7 @@ SteadyComponents::Partition(const ComponentWindow& w)
     uint32_t next = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
-        const uint32_t root = sets.Find(i);
+        const auto root = sets.find_set(i);
         if (number[root] < 0)
         {
             number[root] = next++;
