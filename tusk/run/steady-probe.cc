@@ -120,7 +120,6 @@ void
 SteadyProbe::OnAcknowledged(SteadyProbe* self, uint32_t transfer)
 {
     self->m_active.erase(transfer);
-    ++self->m_ends;
     // Its record is readable now (a job iteration may retire it before the next window).
     Route& r = self->m_routes[transfer];
     self->UpdateRoute(transfer, r);
@@ -340,9 +339,8 @@ SteadyProbe::Tick()
     m_drops = drops;
     m_marks = marks;
     w.flowStarts = m_starts;
-    w.flowEnds = m_ends;
+    w.flowEnds = static_cast<uint32_t>(m_endedInWindow.size());
     m_starts = 0;
-    m_ends = 0;
     const uint64_t fromPs = nowPs - std::min(nowPs, m_windowPs);
     for (const auto& [a, b] : m_failures)
     {
@@ -436,14 +434,13 @@ SteadyProbe::Tick()
 void
 SteadyProbe::Finish()
 {
-    if (!m_judge || m_ends == 0)
+    if (!m_judge || m_endedInWindow.empty())
     {
         return;
     }
     const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-    m_judge->AddTailEnds(nowPs, m_ends);
+    m_judge->AddTailEnds(nowPs, static_cast<uint32_t>(m_endedInWindow.size()));
     m_components->AddTailEnds(nowPs, m_endedInWindow);
-    m_ends = 0;
     m_endedInWindow.clear();
 }
 

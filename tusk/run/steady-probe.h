@@ -100,9 +100,6 @@ class SteadyProbe
     const std::vector<uint32_t>* PathPorts(uint32_t src, uint64_t path);
     /** The probe's number of the port at vertex `from` on graph link `gl`. */
     uint32_t EgressPort(uint32_t gl, uint32_t from) const;
-    /** The window's per-component sample (m_devices' counters as deltas). */
-    ComponentWindow ComponentSample(uint64_t nowPs, const std::vector<SteadyWindow::Flow>& flows,
-                                    bool replayed);
 
     std::unique_ptr<SteadyJudge> m_judge;
     std::unique_ptr<SteadyComponents> m_components;
@@ -128,7 +125,6 @@ class SteadyProbe
     uint64_t m_stopPs = UINT64_MAX;
     uint64_t m_windowPs = 0;
     uint32_t m_starts = 0; //!< in the current window
-    uint32_t m_ends = 0;   //!< in the current window
     uint64_t m_pfc = 0;    //!< totals at the last window's end
     uint64_t m_drops = 0;
     uint64_t m_marks = 0;
