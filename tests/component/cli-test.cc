@@ -345,6 +345,27 @@ TEST_CASE("tusk run -q and compare -q: no progress on stderr, but the warnings",
     }
 }
 
+TEST_CASE("tusk compare with the steady-state probe: a probe line per policy, named",
+          "[component][cli][steady]")
+{
+    auto d = Scratch("compare-probe");
+    Write(d / "s.toml", kSmall);
+    const auto o = Tusk("compare " + (d / "s.toml").string() +
+                        " --policies ecmp,spray --set simulator.steady_probe=true -q --out " +
+                        (d / "out").string());
+    INFO(o.output);
+    CHECK(o.status == 0);
+    const size_t ecmp = o.output.find("ecmp: steady probe (W ");
+    const size_t spray = o.output.find("spray: steady probe (W ");
+    CHECK(ecmp != std::string::npos);
+    CHECK(spray != std::string::npos);
+    CHECK(ecmp < spray); // in the order of --policies
+    // Without the probe, no such line.
+    const auto off = Tusk("compare " + (d / "s.toml").string() + " --policies ecmp,spray -q --out " +
+                          (d / "off").string());
+    CHECK(off.output.find("steady probe") == std::string::npos);
+}
+
 TEST_CASE("tusk run: SIGTERM or SIGINT mid-run says so, exits 128+signal, writes nothing",
           "[component][cli]")
 {

@@ -296,6 +296,36 @@ labels = ["good", "short", "badcm"]
     CHECK(o.output.find("error case=badcm (exit 2)") != std::string::npos);
 }
 
+TEST_CASE("tusk sweep: the runs' warnings are said once at the end and kept in their records",
+          "[component][sweep]")
+{
+    // pfc.lossless_priorities = [5] leaves the data priority (3) lossy under PFC: each run
+    // warns in its log, which nobody reads unless the sweep says so.
+    auto d = Scratch("sweep-warn");
+    Write(d / "base.toml", kBase);
+    Write(d / "s.toml", "name = \"w\"\nscenario = \"base.toml\"\n[[axis]]\nkey = \"seed\"\n"
+                        "values = [1, 2]\n");
+    auto o = Tusk("sweep " + (d / "s.toml").string() +
+                  " --set 'pfc.lossless_priorities=[5]' -q --out " + (d / "out").string());
+    INFO(o.output);
+    CHECK(o.status == 0);
+    CHECK(o.output.find("tusk sweep: warning: 2 of the runs warned") != std::string::npos);
+    CHECK(o.output.find("data_priority (3)") != std::string::npos);
+    size_t records = 0;
+    for (const auto& e : fs::directory_iterator(d / "out" / ".sweep" / "runs"))
+    {
+        const auto j = nlohmann::json::parse(Slurp(e.path()));
+        REQUIRE(j["warnings"].is_array());
+        CHECK(j["warnings"].size() >= 1);
+        ++records;
+    }
+    CHECK(records == 2);
+    // Without the setting, no warning.
+    o = Tusk("sweep " + (d / "s.toml").string() + " -q --out " + (d / "quiet").string());
+    CHECK(o.status == 0);
+    CHECK(o.output.find("warned") == std::string::npos);
+}
+
 TEST_CASE("tusk sweep: a zipped axis that sets the seed gives one seed column, and the index "
           "is written",
           "[component][sweep]")

@@ -102,6 +102,65 @@ host = 3
     CHECK_FALSE(echo["failures"][1].contains("rate_divisor"));
 }
 
+TEST_CASE("failure windows: each change of the fabric, in order, with its links",
+          "[unit][failures][fast]")
+{
+    // What fast mode's span checks and the steady-state probe take nothing from.
+    const auto s = Load(R"(
+[[failures]]
+at_us = 0
+kind = "degrade"
+link = "leaf0-spine1"
+rate_gbps = 25
+until_us = 500
+[[failures]]
+at_us = 20
+kind = "flap"
+link = "leaf0-spine0"
+period_us = 100
+down_us = 30
+count = 3
+[[failures]]
+at_us = 40
+kind = "nic_down"
+host = 3
+)");
+    const auto graph = tusk::BuildGraph(s);
+    auto linkName = [&](uint32_t gl) {
+        return graph.vertices[graph.links[gl].a].name + "-" + graph.vertices[graph.links[gl].b].name;
+    };
+    const auto w = tusk::FailureWindows(s, &graph);
+    // The timed degrade: its repair, then its start, as two instants.
+    REQUIRE(w.size() == 4);
+    CHECK(w[0].fromPs == 500'000'000ULL);
+    CHECK(w[0].toPs == 500'000'000ULL);
+    CHECK(w[1].fromPs == 0);
+    CHECK(w[1].toPs == 0);
+    for (int i : {0, 1})
+    {
+        REQUIRE(w[i].links.size() == 1);
+        CHECK(linkName(w[i].links[0]) == "leaf0-spine1");
+    }
+    // The flap: from its start to its last transition, 20 + 3 x 100 us.
+    CHECK(w[2].fromPs == 20'000'000ULL);
+    CHECK(w[2].toPs == 320'000'000ULL);
+    REQUIRE(w[2].links.size() == 1);
+    CHECK(linkName(w[2].links[0]) == "leaf0-spine0");
+    // The NIC: its host's one link.
+    CHECK(w[3].fromPs == 40'000'000ULL);
+    REQUIRE(w[3].links.size() == 1);
+    CHECK((graph.links[w[3].links[0]].a == 3 || graph.links[w[3].links[0]].b == 3));
+    // Without a graph: the same windows, no links.
+    const auto bare = tusk::FailureWindows(s);
+    REQUIRE(bare.size() == w.size());
+    for (size_t i = 0; i < w.size(); ++i)
+    {
+        CHECK(bare[i].fromPs == w[i].fromPs);
+        CHECK(bare[i].toPs == w[i].toPs);
+        CHECK(bare[i].links.empty());
+    }
+}
+
 TEST_CASE("failure keys: bad values name file, line and key", "[unit][scenario][failures]")
 {
     struct Case

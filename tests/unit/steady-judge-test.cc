@@ -18,6 +18,7 @@ namespace TUSK_TEST_FILE
 {
 
 using tusk::SteadyJudge;
+using tusk::SteadyLedger;
 using tusk::SteadyParams;
 using tusk::SteadyReason;
 using tusk::SteadyWindow;
@@ -256,6 +257,91 @@ TEST_CASE("the horizon: the first transfer's end at its rate less K windows, cap
     CHECK(capped.Stats().skippablePs == 20 * kWindowPs + (77 - p.windows) * kWindowPs);
 }
 
+
+TEST_CASE("a jump's credit is measured at the first window after it: exact at a constant "
+          "rate, off by the ramp under a slow ramp",
+          "[unit][steady]")
+{
+    // A jump capped at 50 windows (a known arrival), measured at the window ending at its end.
+    const uint64_t capPs = 3 * kWindowPs + 50 * kWindowPs;
+    auto run = [&](double growth) {
+        SteadyJudge judge(Params());
+        uint64_t delivered = 0;
+        for (uint64_t i = 0; i < 3 + 50; ++i)
+        {
+            const auto bytes = static_cast<uint64_t>(1'000'000 * std::pow(growth, i));
+            delivered += bytes;
+            judge.Add(Window(i, bytes, (1ULL << 40) - delivered), capPs);
+        }
+        return judge.Stats();
+    };
+    const SteadyLedger flat = run(1.0);
+    REQUIRE(flat.jumps == 1);
+    REQUIRE(flat.jumpsMeasured == 1);
+    CHECK(flat.bytesCredited == Approx(50 * 1'000'000.0).epsilon(1e-12));
+    CHECK(flat.bytesDelivered == 50 * 1'000'000.0);
+    CHECK(flat.bytesErrorMaxRel < 1e-12);
+    CHECK(flat.jumpsOff == 0);
+    // 0.5 % a window: 1 % across K = 3 windows passes the 2 % tolerance, but over the 50
+    // windows of the jump the rate grows by 28 %: the credit (at the K windows' mean rate)
+    // falls short of the delivered bytes by about 12 %.
+    const SteadyLedger ramp = run(1.005);
+    REQUIRE(ramp.jumps == 1);
+    REQUIRE(ramp.jumpsMeasured == 1);
+    double expected = 0;
+    for (uint64_t i = 3; i < 53; ++i)
+    {
+        expected += 1'000'000 * std::pow(1.005, i);
+    }
+    CHECK(ramp.bytesDelivered == Approx(expected).epsilon(1e-5));
+    const double mean = 1'000'000 * (1 + 1.005 + 1.005 * 1.005) / 3;
+    CHECK(ramp.bytesCredited == Approx(50 * mean).epsilon(1e-5));
+    CHECK(ramp.bytesErrorMaxRel == Approx((expected - 50 * mean) / expected).epsilon(1e-3));
+    CHECK(ramp.bytesErrorMaxRel > 0.1);
+    CHECK(ramp.jumpsOff == 1);
+}
+
+TEST_CASE("bounded jumps: one span first, doubling while the credit agrees, back to one span "
+          "when it does not",
+          "[unit][steady]")
+{
+    SteadyParams p = Params();
+    p.maxJumpSpans = 4;
+    const uint64_t span = p.windows * kWindowPs;
+    // Constant rate, far from its end: jumps of 1, 2, 4 and 4 spans (3, 6, 12 and 12 windows),
+    // each taken K windows after the last one's end, at windows 2, 8, 17 and 32.
+    SteadyJudge flat(p);
+    for (uint64_t i = 0; i < 33; ++i)
+    {
+        flat.Add(Window(i, 1'000'000, (1ULL << 40) - (i + 1) * 1'000'000), UINT64_MAX);
+    }
+    CHECK(flat.Stats().jumps == 4);
+    CHECK(flat.Stats().skippablePs == (1 + 2 + 4 + 4) * span);
+    CHECK(flat.Stats().jumpsMeasured == 3);
+    CHECK(flat.Stats().jumpsOff == 0);
+    // The rate doubles inside the third jump (windows 18 to 29): its credit falls short, and
+    // the fourth jump (window 32, steady again at the new rate) is one span again.
+    SteadyJudge step(p);
+    uint64_t delivered = 0;
+    for (uint64_t i = 0; i < 33; ++i)
+    {
+        const uint64_t bytes = i < 18 ? 1'000'000 : 2'000'000;
+        delivered += bytes;
+        step.Add(Window(i, bytes, (1ULL << 40) - delivered), UINT64_MAX);
+    }
+    CHECK(step.Stats().jumps == 4);
+    CHECK(step.Stats().jumpsMeasured == 3);
+    CHECK(step.Stats().jumpsOff == 1);
+    CHECK(step.Stats().skippablePs == (1 + 2 + 4 + 1) * span);
+    // Unbounded (the default), the same windows make one jump to the transfer's horizon.
+    SteadyJudge unbounded(Params());
+    for (uint64_t i = 0; i < 33; ++i)
+    {
+        unbounded.Add(Window(i, 1'000'000, (1ULL << 40) - (i + 1) * 1'000'000), UINT64_MAX);
+    }
+    CHECK(unbounded.Stats().jumps == 1);
+    CHECK(unbounded.Stats().skippablePs > 1000 * span);
+}
 
 TEST_CASE("a window in which fast mode replays an active transfer is not judged steady",
           "[unit][steady]")

@@ -181,6 +181,14 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     std::cout << PathClassesLine(runs[0]) << HpccPairRttLine(runs[0]);
     std::cout << SettingsLine(runs[0].spec);
     PrintComparisonTable(runs, std::cout);
+    for (const auto& r : runs) // simulator.steady_probe: what each policy's run could skip
+    {
+        const std::string probe = SteadyProbeLine(r);
+        if (!probe.empty())
+        {
+            std::cout << r.summary.policy << ": " << probe;
+        }
+    }
     std::cout << "results in " << out << "/ (comparison.csv, index.sqlite, one folder per policy)\n";
     std::cout << "plots and an HTML report: tusk report " << out << "\n";
     int rc = 0;

@@ -260,6 +260,26 @@ Share(uint64_t part, uint64_t whole)
 
 } // namespace
 
+/** The probe line's third line: the fabric's jumps, unbounded and under each bound, as the
+ *  share of the time they skip and their largest credit error. */
+static std::string
+BoundedJumpsLine(const SteadyProbeStats& s, uint64_t simEndPs)
+{
+    auto credit = [](const SteadyLedger& l) {
+        return l.jumpsMeasured > 0 ? fmt::format("{:.1f} %", 100.0 * l.bytesErrorMaxRel)
+                                   : std::string("-");
+    };
+    std::string line = fmt::format("  jumps unbounded: skip {:.1f} % of the time, credit off by "
+                                   "at most {}",
+                                   100.0 * Share(s.skippablePs, simEndPs), credit(s));
+    for (const auto& b : s.bounded)
+    {
+        line += fmt::format("; bounded to {} spans and checked again: {:.1f} %, {}", b.maxJumpSpans,
+                            100.0 * Share(b.fabric.skippablePs, simEndPs), credit(b.fabric));
+    }
+    return line + "\n";
+}
+
 std::string
 SteadyProbeLine(const RunResult& r)
 {
@@ -290,7 +310,8 @@ SteadyProbeLine(const RunResult& r)
                        "{} broken by a change of the component; most often not steady: {}\n",
                        c.seen, 100.0 * Share(c.steady, c.probed), c.probed, c.skippablePs / 1e6,
                        100.0 * Share(c.skippablePs, c.componentPs), c.skippableBytes, c.jumps,
-                       c.jumpsBroken, ctop.empty() ? "-" : ctop);
+                       c.jumpsBroken, ctop.empty() ? "-" : ctop) +
+           BoundedJumpsLine(s, r.simEndPs);
 }
 
 /** The largest (`mean` false) or mean distance of the first transfer end after each jump from
@@ -318,6 +339,38 @@ NotSteadyJson(const SteadyLedger& s)
     return reasons;
 }
 
+/** A ledger's "jump_credit" (results-format.md): its jumps' credited bytes against the bytes
+ *  the packet simulation delivered over the same time. */
+static nlohmann::ordered_json
+JumpCreditJson(const SteadyLedger& s)
+{
+    if (s.jumpsMeasured == 0)
+    {
+        return nullptr;
+    }
+    return {{"jumps_measured", s.jumpsMeasured},
+            {"bytes_credited", std::llround(s.bytesCredited)},
+            {"bytes_delivered", std::llround(s.bytesDelivered)},
+            {"error_share", s.bytesErrorSum / std::max(s.bytesDelivered, 1.0)},
+            {"error_max_share", s.bytesErrorMaxRel},
+            {"jumps_off_tolerance", s.jumpsOff}};
+}
+
+/** One bound's ledger in "steady_probe.bounded": what its jumps skip and how wrong they are;
+ *  `wholePs` the time its skippable time is a share of (the run's, or the component-time). */
+static nlohmann::ordered_json
+BoundedLedgerJson(const SteadyLedger& s, uint64_t wholePs, uint64_t startedBytes)
+{
+    return {{"jumps", s.jumps},
+            {"skippable_time_us", s.skippablePs / 1e6},
+            {"skippable_time_share", Share(s.skippablePs, wholePs)},
+            {"skippable_bytes_share", Share(s.skippableBytes, startedBytes)},
+            {"jumped_windows_not_steady", s.jumpedNotSteady},
+            {"ends_in_jumps", s.endsInJumps},
+            {"end_error_max_us", EndErrorJson(s, false)},
+            {"jump_credit", JumpCreditJson(s)}};
+}
+
 /** The manifest's "steady_probe.components" (results-format.md): the per-component
  *  judgement's figures, windows and times summed over components. */
 static nlohmann::ordered_json
@@ -343,6 +396,7 @@ SteadyComponentsJson(const SteadyComponentStats& c, uint64_t startedBytes)
             {"ends_predicted", c.endsPredicted},
             {"end_error_max_us", EndErrorJson(c, false)},
             {"end_error_mean_us", EndErrorJson(c, true)},
+            {"jump_credit", JumpCreditJson(c)},
             {"steady_windows_cc_state_partial", c.steadyCcPartial},
             {"windows_unattributed", c.windowsUnattributed},
             {"top_reason_not_steady",
@@ -356,6 +410,16 @@ SteadyProbeJson(const RunResult& r)
 {
     const SteadyProbeStats& s = r.steady;
     const nlohmann::ordered_json reasons = NotSteadyJson(s);
+    nlohmann::ordered_json bounded = nlohmann::ordered_json::array();
+    for (const auto& b : s.bounded)
+    {
+        nlohmann::ordered_json c =
+            BoundedLedgerJson(b.components, b.components.componentPs, s.startedBytes);
+        c["jumps_broken"] = b.components.jumpsBroken;
+        bounded.push_back({{"max_jump_spans", b.maxJumpSpans},
+                           {"fabric", BoundedLedgerJson(b.fabric, r.simEndPs, s.startedBytes)},
+                           {"components", std::move(c)}});
+    }
     return {{"window_us", s.windowPs / 1e6},
             {"windows", s.windows},
             {"tolerance", s.tolerance},
@@ -374,11 +438,13 @@ SteadyProbeJson(const RunResult& r)
             {"ends_predicted", s.endsPredicted},
             {"end_error_max_us", EndErrorJson(s, false)},
             {"end_error_mean_us", EndErrorJson(s, true)},
+            {"jump_credit", JumpCreditJson(s)},
             {"steady_windows_cc_state_partial", s.steadyCcPartial},
             {"top_reason_not_steady",
              s.notSteady.empty() ? nullptr : nlohmann::ordered_json(TopSteadyReason(s))},
             {"not_steady", reasons},
-            {"components", SteadyComponentsJson(s.components, s.startedBytes)}};
+            {"components", SteadyComponentsJson(s.components, s.startedBytes)},
+            {"bounded", bounded}};
 }
 
 namespace

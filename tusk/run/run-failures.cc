@@ -137,23 +137,33 @@ EntrySeedSeq(uint64_t seed, uint32_t i, uint32_t tag)
 
 } // namespace
 
-std::vector<std::vector<uint32_t>>
-FailureWindowLinks(const ScenarioSpec& spec, const TopologyGraph& graph)
+std::vector<FailureWindow>
+FailureWindows(const ScenarioSpec& spec, const TopologyGraph* graph)
 {
-    // FailureWindows' order: a timed failure's repair, then its start.
-    std::vector<std::vector<uint32_t>> out;
+    std::vector<FailureWindow> w;
     for (const auto& f : spec.failures)
     {
-        const FailureKindInfo* kind = FindFailureKind(f.kind);
-        std::vector<uint32_t> links =
-            kind != nullptr ? FailureLinks(*kind, f, graph) : std::vector<uint32_t>{};
-        if (f.kind != "flap" && f.untilPs)
+        std::vector<uint32_t> links;
+        if (graph != nullptr)
         {
-            out.push_back(links);
+            const FailureKindInfo* kind = FindFailureKind(f.kind);
+            links = kind != nullptr ? FailureLinks(*kind, f, *graph) : std::vector<uint32_t>{};
         }
-        out.push_back(std::move(links));
+        uint64_t end = f.atPs;
+        if (f.kind == "flap")
+        {
+            end = f.untilPs ? *f.untilPs
+                  : f.count && f.periodPs ? f.atPs + *f.count * *f.periodPs
+                                          : UINT64_MAX;
+        }
+        else if (f.untilPs)
+        {
+            // A timed failure: it starts and is repaired; both change the fabric.
+            w.push_back({*f.untilPs, *f.untilPs, links});
+        }
+        w.push_back({f.atPs, end, std::move(links)});
     }
-    return out;
+    return w;
 }
 
 FailureDriver::FailureDriver(const ScenarioSpec& spec, const TopologyGraph& graph, const Fabric& fabric)

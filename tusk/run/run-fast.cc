@@ -312,9 +312,9 @@ FastMode::Attach(const ScenarioSpec& spec,
         {
             return "failure_in_span"; // drawn at random over the whole run
         }
-        for (const auto& [a, b] : windows)
+        for (const auto& w : windows)
         {
-            if (a <= to && b >= from)
+            if (w.fromPs <= to && w.toPs >= from)
             {
                 return "failure_in_span";
             }
@@ -479,29 +479,6 @@ FastMode::Dispose()
         m_ring->Dispose();
         m_ring = nullptr;
     }
-}
-
-std::vector<std::pair<uint64_t, uint64_t>>
-FailureWindows(const ScenarioSpec& spec)
-{
-    std::vector<std::pair<uint64_t, uint64_t>> w;
-    for (const auto& f : spec.failures)
-    {
-        uint64_t end = f.atPs;
-        if (f.kind == "flap")
-        {
-            end = f.untilPs ? *f.untilPs
-                  : f.count && f.periodPs ? f.atPs + *f.count * *f.periodPs
-                                          : UINT64_MAX;
-        }
-        else if (f.untilPs)
-        {
-            // A timed failure: it starts and is repaired; both change the fabric.
-            w.emplace_back(*f.untilPs, *f.untilPs);
-        }
-        w.emplace_back(f.atPs, end);
-    }
-    return w;
 }
 
 } // namespace tusk

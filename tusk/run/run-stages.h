@@ -464,17 +464,12 @@ std::vector<std::string> InvariantViolations(const RunResult& result,
 
 // ---- fast mode (run-fast.cc) --------------------------------------------------------------
 
-/** The scenario's [[failures]] as time windows [from, to] in which the fabric changes, ps: a
- *  flap's from its start to its last transition, a timed failure's start and its repair as
- *  two instants, any other failure's start (fast mode's and the steady-state probe's rules
- *  take nothing from a window that contains one). */
-std::vector<std::pair<uint64_t, uint64_t>> FailureWindows(const ScenarioSpec& spec);
-
-/** The graph links each of FailureWindows(spec)'s windows acts on, in the same order (a
- *  switch's: every link of it; a NIC's: its host's links); empty for a failure whose links
- *  are not known (the steady-state probe then breaks every component). */
-std::vector<std::vector<uint32_t>> FailureWindowLinks(const ScenarioSpec& spec,
-                                                      const ns3::TopologyGraph& graph);
+/** The scenario's [[failures]] as the windows in which the fabric changes: a flap's from its
+ *  start to its last transition, a timed failure's repair and its start as two instants (in
+ *  that order), any other failure's start. Fast mode's and the steady-state probe's rules take
+ *  nothing from a window that contains one. With `graph`, each window names its links. */
+std::vector<FailureWindow> FailureWindows(const ScenarioSpec& spec,
+                                          const ns3::TopologyGraph* graph = nullptr);
 
 /**
  * \brief simulator.mode = "fast": the run's IterationMemo, its probe of the fabric (quiescence,

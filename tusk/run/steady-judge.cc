@@ -171,6 +171,12 @@ SteadyLedger::Add(const SteadyLedger& o)
     endsInJumps += o.endsInJumps;
     endErrorMaxPs = std::max(endErrorMaxPs, o.endErrorMaxPs);
     endErrorSumPs += o.endErrorSumPs;
+    jumpsMeasured += o.jumpsMeasured;
+    bytesCredited += o.bytesCredited;
+    bytesDelivered += o.bytesDelivered;
+    bytesErrorSum += o.bytesErrorSum;
+    bytesErrorMaxRel = std::max(bytesErrorMaxRel, o.bytesErrorMaxRel);
+    jumpsOff += o.jumpsOff;
     for (const auto& [reason, n] : o.notSteady)
     {
         notSteady[reason] += n;
@@ -309,6 +315,40 @@ SteadyJudge::NoteEnd(uint64_t endPs)
     m_predictedEndPs = 0;
 }
 
+void
+SteadyJudge::MeasureJump()
+{
+    const SteadyWindow& now = m_last.back();
+    const double elapsedPs = static_cast<double>(now.endPs - m_jumpStartPs);
+    double credited = 0;
+    double delivered = 0;
+    for (const auto& f : m_jumpFlows)
+    {
+        const auto it = std::lower_bound(
+            now.flows.begin(), now.flows.end(), f.id,
+            [](const SteadyWindow::Flow& a, uint32_t id) { return a.id < id; });
+        // Not active now: acknowledged, its whole remainder delivered.
+        const uint64_t left = it != now.flows.end() && it->id == f.id ? it->remainingBytes : 0;
+        delivered += static_cast<double>(f.remainingBytes - std::min(left, f.remainingBytes));
+        // At its rate, but never past its end (packet by packet after the jump, it would end).
+        credited += std::min(f.bytesPerPs * elapsedPs, static_cast<double>(f.remainingBytes));
+    }
+    const double error = std::abs(credited - delivered);
+    const double rel = error / std::max(delivered, 1.0);
+    ++m_stats.jumpsMeasured;
+    m_stats.bytesCredited += credited;
+    m_stats.bytesDelivered += delivered;
+    m_stats.bytesErrorSum += error;
+    m_stats.bytesErrorMaxRel = std::max(m_stats.bytesErrorMaxRel, rel);
+    const bool off = rel > m_p.tolerance;
+    m_stats.jumpsOff += off ? 1 : 0;
+    if (m_p.maxJumpSpans > 0)
+    {
+        m_boundSpans = off ? 1 : std::min(2 * m_boundSpans, m_p.maxJumpSpans);
+    }
+    m_jumpFlows.clear();
+}
+
 SteadyReason
 SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
 {
@@ -330,6 +370,10 @@ SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
     {
         NoteEnd(endPs);
     }
+    if (!m_jumpFlows.empty() && endPs >= m_jumpEndPs)
+    {
+        MeasureJump();
+    }
     if (r != SteadyReason::STEADY)
     {
         ++m_stats.notSteady[SteadyReasonName(r)];
@@ -344,7 +388,11 @@ SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
         return r; // inside a jump, or the stretch after it has not yet lasted K windows
     }
     const uint64_t untilEndPs = HorizonPs(m_last, m_p);
-    const uint64_t horizonPs = capPs > nowPs ? std::min(untilEndPs, capPs - nowPs) : 0;
+    uint64_t horizonPs = capPs > nowPs ? std::min(untilEndPs, capPs - nowPs) : 0;
+    if (m_p.maxJumpSpans > 0)
+    {
+        horizonPs = std::min(horizonPs, m_boundSpans * m_p.windowPs * m_p.windows);
+    }
     if (horizonPs == 0)
     {
         return r;
@@ -364,6 +412,20 @@ SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
     m_stats.skippableBytes +=
         static_cast<uint64_t>(bytes * static_cast<double>(horizonPs) / spanPs + 0.5);
     m_jumpEndPs = nowPs + horizonPs;
+    m_jumpStartPs = nowPs;
+    m_jumpFlows.clear();
+    for (const auto& f : m_last.back().flows)
+    {
+        uint64_t fb = 0;
+        for (const auto& win : m_last)
+        {
+            const auto it = std::lower_bound(
+                win.flows.begin(), win.flows.end(), f.id,
+                [](const SteadyWindow::Flow& a, uint32_t id) { return a.id < id; });
+            fb += it != win.flows.end() && it->id == f.id ? it->windowBytes : 0;
+        }
+        m_jumpFlows.push_back({f.id, f.remainingBytes, static_cast<double>(fb) / spanPs});
+    }
     // A transfer's end bounded the horizon: it is predicted K windows after the jump's end.
     m_predictedEndPs = horizonPs == untilEndPs ? m_jumpEndPs + m_p.windowPs * m_p.windows : 0;
     return r;

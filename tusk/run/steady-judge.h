@@ -92,6 +92,12 @@ struct SteadyParams
     uint64_t rateFloorBytes = 4096;
     /** A queue may differ by this much whatever the tolerance (two frames), bytes. */
     uint64_t queueFloorBytes = 8392;
+    /** Bounded jumps, checked again: 0 (the default) lets a jump run to its horizon. N > 0
+     *  bounds each jump to a number of spans (the K windows' span, K W) that starts at 1,
+     *  doubles after each jump whose credit agreed with what was delivered (within the
+     *  tolerance, measured at the first window after the jump) up to N, and falls back to 1
+     *  after one that did not. */
+    uint32_t maxJumpSpans = 0;
 };
 
 /** The ledger of one judgement (SteadyJudge): its windows, their verdicts and the
@@ -121,6 +127,18 @@ struct SteadyLedger
     uint64_t endsInJumps = 0;
     uint64_t endErrorMaxPs = 0;
     uint64_t endErrorSumPs = 0;
+    /** Jumps whose credit was measured: at the first window ending at or after the jump's
+     *  end, the bytes the jump's transfers would have been credited at their rates (from the
+     *  jump's start to that window's end) against the bytes the packet simulation delivered
+     *  to them over the same time (a transfer that ended: its whole remainder). */
+    uint64_t jumpsMeasured = 0;
+    double bytesCredited = 0;     //!< summed over the measured jumps, bytes
+    double bytesDelivered = 0;    //!< summed over the measured jumps, bytes
+    double bytesErrorSum = 0;     //!< sum of |credited - delivered| per jump, bytes
+    double bytesErrorMaxRel = 0;  //!< the largest |credited - delivered| / delivered of a jump
+    /** Measured jumps whose relative credit error exceeded the tolerance (under
+     *  maxJumpSpans, the re-checks that sent the bound back to one span). */
+    uint64_t jumpsOff = 0;
     /** Windows not steady, by the first reason (SteadyReasonName). */
     std::map<std::string, uint64_t> notSteady;
 
@@ -147,6 +165,15 @@ struct SteadyComponentStats : SteadyLedger
     uint64_t windowsUnattributed = 0;
 };
 
+/** The ledgers of the judgements run with bounded jumps (SteadyParams::maxJumpSpans), the
+ *  fabric's and the components'. */
+struct SteadyBoundedStats
+{
+    uint32_t maxJumpSpans = 0;
+    SteadyLedger fabric;
+    SteadyComponentStats components;
+};
+
 /** What the probe found over a run (the manifest's "steady_probe"): the ledger of the whole
  *  fabric judged as one component, and the per-component judgement's. */
 struct SteadyProbeStats : SteadyLedger
@@ -157,7 +184,13 @@ struct SteadyProbeStats : SteadyLedger
     double tolerance = 0;      //!< the relative tolerance
     uint64_t startedBytes = 0; //!< payload bytes of the transfers that started, bytes
     SteadyComponentStats components; //!< per component (SteadyComponents)
+    /** The same windows judged again with bounded, re-checked jumps, one per bound
+     *  (kSteadyJumpBounds). */
+    std::vector<SteadyBoundedStats> bounded;
 };
+
+/** The bounds (spans) the probe judges with besides the unbounded judgement. */
+constexpr uint32_t kSteadyJumpBounds[] = {4, 64, 1024};
 
 /**
  * \brief The judgement: fed one window at a time, it says whether the fabric was steady over
@@ -208,6 +241,7 @@ class SteadyJudge
     static uint64_t HorizonPs(const std::deque<SteadyWindow>& last, const SteadyParams& p);
 
     const SteadyProbeStats& Stats() const { return m_stats; }
+    const SteadyParams& Params() const { return m_p; }
     /** The end of the last hypothetical jump, ps (0: none yet). */
     uint64_t JumpEndPs() const { return m_stats.jumps > 0 ? m_jumpEndPs : 0; }
     /** The newest window's end, ps (0: none added). */
@@ -218,9 +252,23 @@ class SteadyJudge
      *  compared with where the horizon put it (the ledger's end error). */
     void NoteEnd(uint64_t endPs);
 
+    /** The newest window ends at or after the last jump's end, not yet measured: compare
+     *  the jump's credit with what was delivered. */
+    void MeasureJump();
+
     SteadyParams m_p;
     std::deque<SteadyWindow> m_last; //!< the last K windows, oldest first
     uint64_t m_jumpEndPs = 0;        //!< the end of the last hypothetical jump, ps
+    uint64_t m_jumpStartPs = 0;      //!< its start, ps
+    /** Its transfers: (id, payload bytes remaining at its start, rate in bytes per ps). */
+    struct JumpFlow
+    {
+        uint32_t id = 0;
+        uint64_t remainingBytes = 0;
+        double bytesPerPs = 0;
+    };
+    std::vector<JumpFlow> m_jumpFlows; //!< sorted by id; empty once measured
+    uint32_t m_boundSpans = 1;         //!< the next jump's bound under maxJumpSpans
     /** The predicted end of the first transfer after the last jump, ps; 0 = none pending. */
     uint64_t m_predictedEndPs = 0;
     SteadyProbeStats m_stats;

@@ -63,6 +63,13 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
     p.queueFloorBytes = 2 * (static_cast<uint64_t>(spec.nic.mtuBytes) + kRoceDataOverheadBytes);
     m_judge = std::make_unique<SteadyJudge>(p);
     m_components = std::make_unique<SteadyComponents>(p);
+    for (const uint32_t spans : kSteadyJumpBounds)
+    {
+        SteadyParams bp = p;
+        bp.maxJumpSpans = spans;
+        m_bounded.push_back({std::make_unique<SteadyJudge>(bp),
+                             std::make_unique<SteadyComponents>(bp)});
+    }
     m_exec = exec;
     m_fabric = &built.fabric;
     m_linkIndex.assign(built.fabric.graph.links.size(), -1);
@@ -96,8 +103,7 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
         }
     }
     std::sort(m_arrivals.begin(), m_arrivals.end());
-    m_failures = FailureWindows(spec);
-    m_failureLinks = FailureWindowLinks(spec, built.fabric.graph);
+    m_failures = FailureWindows(spec, &built.fabric.graph);
     m_stopPs = spec.stopTimePs;
     // Connecting a trace source changes nothing the simulation does.
     exec->TraceConnectWithoutContext("TransferStarted", MakeBoundCallback(&OnStarted, this));
@@ -225,13 +231,13 @@ SteadyProbe::CapPs(uint64_t nowPs) const
     {
         cap = std::min(cap, *next);
     }
-    for (const auto& [from, to] : m_failures)
+    for (const auto& f : m_failures)
     {
-        if (from > nowPs)
+        if (f.fromPs > nowPs)
         {
-            cap = std::min(cap, from);
+            cap = std::min(cap, f.fromPs);
         }
-        else if (to >= nowPs)
+        else if (f.toPs >= nowPs)
         {
             cap = std::min(cap, nowPs); // failing now: no jump
         }
@@ -342,9 +348,9 @@ SteadyProbe::Tick()
     w.flowEnds = static_cast<uint32_t>(m_endedInWindow.size());
     m_starts = 0;
     const uint64_t fromPs = nowPs - std::min(nowPs, m_windowPs);
-    for (const auto& [a, b] : m_failures)
+    for (const auto& f : m_failures)
     {
-        w.failure = w.failure || (a <= nowPs && b > fromPs);
+        w.failure = w.failure || (f.fromPs <= nowPs && f.toPs > fromPs);
     }
 
     // Per component: the window's transfers (those active at its end and those acknowledged
@@ -399,19 +405,18 @@ SteadyProbe::Tick()
         }
         m_endedInWindow.clear();
         cw.failed.assign(m_devices.size(), 0);
-        for (size_t i = 0; i < m_failures.size(); ++i)
+        for (const auto& f : m_failures)
         {
-            const auto& [a, b] = m_failures[i];
-            if (!(a <= nowPs && b > fromPs))
+            if (!(f.fromPs <= nowPs && f.toPs > fromPs))
             {
                 continue;
             }
-            if (i >= m_failureLinks.size() || m_failureLinks[i].empty())
+            if (f.links.empty())
             {
                 cw.failureAll = true; // not known by its links: every component
                 continue;
             }
-            for (const uint32_t gl : m_failureLinks[i])
+            for (const uint32_t gl : f.links)
             {
                 if (m_linkIndex[gl] >= 0)
                 {
@@ -423,6 +428,11 @@ SteadyProbe::Tick()
     }
     const uint64_t capPs = CapPs(nowPs);
     m_components->Add(cw, capPs);
+    for (auto& b : m_bounded)
+    {
+        b.judge->Add(w, capPs);
+        b.components->Add(cw, capPs);
+    }
     m_judge->Add(std::move(w), capPs);
     if (!m_exec->AllDone())
     {
@@ -441,6 +451,11 @@ SteadyProbe::Finish()
     const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     m_judge->AddTailEnds(nowPs, static_cast<uint32_t>(m_endedInWindow.size()));
     m_components->AddTailEnds(nowPs, m_endedInWindow);
+    for (auto& b : m_bounded)
+    {
+        b.judge->AddTailEnds(nowPs, static_cast<uint32_t>(m_endedInWindow.size()));
+        b.components->AddTailEnds(nowPs, m_endedInWindow);
+    }
     m_endedInWindow.clear();
 }
 
@@ -454,6 +469,11 @@ SteadyProbe::Stats() const
     SteadyProbeStats s = m_judge->Stats();
     s.startedBytes = m_startedBytes;
     s.components = m_components->Stats();
+    for (const auto& b : m_bounded)
+    {
+        s.bounded.push_back({b.judge->Params().maxJumpSpans, b.judge->Stats(),
+                             b.components->Stats()});
+    }
     return s;
 }
 

@@ -31,6 +31,18 @@ struct WorkloadSpec;
 namespace tusk
 {
 
+/** One change of the fabric by a [[failures]] entry, as a time window [fromPs, toPs], ps
+ *  (FailureWindows, run-stages.h; fast mode's span checks and the probe read it). */
+struct FailureWindow
+{
+    uint64_t fromPs = 0;
+    uint64_t toPs = 0;
+    /** The graph links it acts on (a switch's: every link of it; a NIC's: its host's links);
+     *  empty when FailureWindows had no graph, or for a failure whose links are not known
+     *  (the steady-state probe then breaks every component). */
+    std::vector<uint32_t> links;
+};
+
 struct ScenarioSpec;
 struct BuiltFabric;
 
@@ -103,6 +115,13 @@ class SteadyProbe
 
     std::unique_ptr<SteadyJudge> m_judge;
     std::unique_ptr<SteadyComponents> m_components;
+    /** The same windows judged with bounded, re-checked jumps (kSteadyJumpBounds). */
+    struct Bounded
+    {
+        std::unique_ptr<SteadyJudge> judge;
+        std::unique_ptr<SteadyComponents> components;
+    };
+    std::vector<Bounded> m_bounded;
     const ns3::Fabric* m_fabric = nullptr;
     std::vector<int64_t> m_linkIndex; //!< graph link -> index in fabric.links (-1: none)
     /** m_devices' switch ports (null for a NIC), for their queues. */
@@ -111,7 +130,6 @@ class SteadyProbe
     std::vector<uint32_t> m_endedInWindow;  //!< acknowledged in the current window
     std::map<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>> m_pathPorts; //!< decoded
     std::set<std::pair<uint32_t, uint64_t>> m_badPaths; //!< not decodable
-    std::vector<std::vector<uint32_t>> m_failureLinks; //!< per m_failures entry
     std::vector<uint64_t> m_devPfc;   //!< per device, totals at the last window's end
     std::vector<uint64_t> m_devDrops;
     std::vector<uint64_t> m_devMarks;
@@ -121,7 +139,7 @@ class SteadyProbe
     std::set<uint32_t> m_active;                 //!< transfers started, not acknowledged
     std::vector<std::pair<uint32_t, uint64_t>> m_delivered; //!< last window's (id, delivered)
     std::vector<uint64_t> m_arrivals;            //!< timed transfer starts, sorted, ps
-    std::vector<std::pair<uint64_t, uint64_t>> m_failures; //!< [from, to] of each failure, ps
+    std::vector<FailureWindow> m_failures; //!< the failures' windows and their links
     uint64_t m_stopPs = UINT64_MAX;
     uint64_t m_windowPs = 0;
     uint32_t m_starts = 0; //!< in the current window

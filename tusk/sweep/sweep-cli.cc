@@ -570,6 +570,13 @@ SweepCommands::RunSweep()
                              t.total, t.ok + t.failed + t.errors, t.ok, t.failed, t.errors,
                              t.skipped, FormatDuration(t.wallSeconds), Display(plan.root));
     PrintOtherCode(t.otherCode);
+    if (t.warned > 0)
+    {
+        // Each run printed its warnings into its log; said once here, or they go unread.
+        std::cerr << fmt::format("tusk sweep: warning: {} of the runs warned (each run's "
+                                 "manifest.json, \"warnings\"); the first, {}\n",
+                                 t.warned, t.firstWarned);
+    }
     if (t.interrupted)
     {
         std::cerr << "tusk sweep: interrupted; finished runs are kept, run the same command to "

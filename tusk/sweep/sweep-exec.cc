@@ -137,6 +137,7 @@ WriteRecord(const std::string& root, const RunRecord& r)
     j["wall_time_s"] = r.wallSeconds;
     j["backend"] = r.backend;
     j["host"] = r.host;
+    j["warnings"] = r.warnings;
     WriteFileAtomic(RecordPath(root, r.id), j.dump(2) + "\n");
 }
 
@@ -165,6 +166,16 @@ Finish(const std::string& root, const SweepRun& run, int raw, double wall, const
         const auto m = nlohmann::json::parse(in, nullptr, false);
         r.status = m.is_object() && m.value("status", "") == "ok" ? "ok" : "failed";
         r.message = m.is_object() ? m.value("failure", "") : "";
+        if (m.is_object() && m.contains("warnings") && m["warnings"].is_array())
+        {
+            for (const auto& w : m["warnings"])
+            {
+                if (w.is_string())
+                {
+                    r.warnings.push_back(w.get<std::string>());
+                }
+            }
+        }
     }
     else
     {
@@ -442,6 +453,7 @@ ReadRunRecord(const std::string& root, const SweepRun& run, RunRecord& r)
     r.wallSeconds = j.value("wall_time_s", 0.0);
     r.backend = j.value("backend", "");
     r.host = j.value("host", "");
+    r.warnings = j.value("warnings", std::vector<std::string>{});
     return true;
 }
 
@@ -602,6 +614,10 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
             const RunRecord rec = Finish(plan.root, *run, raw, wall, "local");
             (rec.status == "ok" ? tally.ok : rec.status == "failed" ? tally.failed : tally.errors)++;
             tally.writeFailed += rec.status == "error" && rec.exitStatus == kExitWriteFailed;
+            if (!rec.warnings.empty() && tally.warned++ == 0)
+            {
+                tally.firstWarned = rec.id + ": " + rec.warnings.front();
+            }
             progress.Finished(rec, elapsedOfRunning(), tally);
             continue;
         }

@@ -65,6 +65,9 @@ struct RunRecord
     double wallSeconds = 0;
     std::string backend; //!< "local" | "slurm"
     std::string host;
+    /** The run's warnings (its manifest's "warnings": settings valid but probably not what
+     *  was meant, an RTO below the RTT), which `tusk run` printed into the run's log. */
+    std::vector<std::string> warnings;
 };
 
 /** ROOT/.sweep */
@@ -137,6 +140,8 @@ struct SweepTally
     size_t failed = 0;  //!< ran, results written, the run failed
     size_t errors = 0;  //!< ran, no results
     size_t writeFailed = 0; //!< of the errors: the run could not write its results (exit 3)
+    size_t warned = 0;      //!< ran and wrote a manifest with warnings
+    std::string firstWarned; //!< the first such run's id and its first warning
     bool interrupted = false;
     int stopSignal = 0; //!< the signal that interrupted it (SIGINT or SIGTERM), 0 if none
     double wallSeconds = 0;
