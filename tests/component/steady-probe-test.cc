@@ -7,6 +7,7 @@
 #include "scratch-dir.h"
 
 #include "results/results-writer.h"
+#include "scenario/scenario-toml.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -234,6 +235,63 @@ TEST_CASE("an incast under PFC pauses: never steady while pausing, for PFC", "[c
     CHECK(c.notSteady.count("pfc") == 1);
     CHECK(c.steady == 0);
     CHECK(c.jumps == 0);
+}
+
+TEST_CASE("a start scheduled after a compute delay caps the horizon: no jump passes over the "
+          "next iteration",
+          "[component][steady]")
+{
+    // A long all-reduce (hosts 2, 3) runs steady beside a short job (hosts 0, 1) whose four
+    // iterations each start after 300 µs of compute: the iteration's transfers are triggered,
+    // not timed, so only the executor knows their start once the compute began
+    // (WorkloadExecutor::NextPendingStartPs). Before, the first jump ran from the long job's
+    // first steady window over every iteration of the short one (2 jumps, 16 transfer ends and
+    // 17 windows with a start inside them).
+    const char* const toml = R"(
+stop_time_ms = 20
+[topology]
+kind = "leaf-spine"
+leaves = 1
+spines = 1
+hosts_per_leaf = 6
+host_link_gbps = 100
+fabric_link_gbps = 100
+[simulator]
+steady_probe = true
+steady_window_us = 10
+[workload]
+kind = "jobs"
+[[jobs]]
+name = "short"
+placement = "explicit"
+hosts = [0, 1]
+iterations = 4
+compute_us = 300
+[[jobs.collectives]]
+kind = "all-reduce"
+bytes = "64KiB"
+[[jobs]]
+name = "long"
+placement = "explicit"
+hosts = [2, 3]
+iterations = 1
+[[jobs.collectives]]
+kind = "all-reduce"
+bytes = "40MB"
+)";
+    const auto r = Run(tusk::LoadScenarioString(toml, "compute-gaps.toml"));
+    REQUIRE(r.finished);
+    const tusk::SteadyProbeStats& s = r.steady;
+    INFO("jumps " << s.jumps << ", skippable " << s.skippablePs / 1e6 << " us, ends in jumps "
+                  << s.endsInJumps << ", jumped windows not steady " << s.jumpedNotSteady);
+    // A jump in each of the four compute gaps (each stopped by the next iteration's start),
+    // and the long job's after the short one is done.
+    CHECK(s.jumps >= 5);
+    CHECK(s.endsInJumps == 0);
+    // At most the window ending where a jump stopped may hold the start it stopped at (the
+    // start and the window's end are the same instant).
+    CHECK(s.jumpedNotSteady <= s.jumps);
+    CHECK(s.components.endsInJumps == 0);
 }
 
 TEST_CASE("results with the probe on are the results with it off, byte for byte",

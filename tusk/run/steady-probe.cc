@@ -71,6 +71,7 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
                              std::make_unique<SteadyComponents>(bp)});
     }
     m_exec = exec;
+    m_exec->TrackPendingStarts(); // triggered starts after a delay cap the horizon (CapPs)
     m_fabric = &built.fabric;
     m_linkIndex.assign(built.fabric.graph.links.size(), -1);
     for (const auto& sw : built.fabric.switches)
@@ -231,6 +232,9 @@ SteadyProbe::CapPs(uint64_t nowPs) const
     {
         cap = std::min(cap, *next);
     }
+    // Starts scheduled by a trigger that fired (a step after its compute delay) and delayed
+    // activations: known once scheduled, not in the workload's times.
+    cap = std::min(cap, m_exec->NextPendingStartPs());
     for (const auto& f : m_failures)
     {
         if (f.fromPs > nowPs)

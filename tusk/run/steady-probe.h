@@ -92,7 +92,8 @@ class SteadyProbe
   private:
     /** Sample the window that ends now and schedule the next. */
     void Tick();
-    /** The next known discontinuity after `nowPs`, ps (UINT64_MAX if none). */
+    /** The next known discontinuity after `nowPs`, ps (UINT64_MAX if none): a timed transfer
+     *  start, a start or delayed activation the executor has scheduled, a failure, the stop. */
     uint64_t CapPs(uint64_t nowPs) const;
     static void OnStarted(SteadyProbe* self, uint32_t transfer);
     static void OnAcknowledged(SteadyProbe* self, uint32_t transfer);

@@ -241,6 +241,11 @@ WorkloadExecutor::ScheduleStart(uint32_t t)
     // An untriggered transfer starts at its absolute time; a triggered one after its delay.
     const uint64_t delay = Tr(t).trigger < 0 ? (at > now ? at - now : 0) : at;
     ++m_pendingStarts;
+    if (m_trackPending)
+    {
+        m_pendingTimes.push_back(now + delay);
+        std::push_heap(m_pendingTimes.begin(), m_pendingTimes.end(), std::greater<>());
+    }
     if (!m_replays.empty() && ReplayRecord(t) != nullptr)
     {
         AddReplayAction(delay, t, ReplayAgenda::START);
@@ -629,8 +634,26 @@ WorkloadExecutor::Fire(uint32_t trigger)
     for (uint32_t g : spec.onFire)
     {
         ++m_pendingActivations;
+        if (m_trackPending)
+        {
+            m_pendingTimes.push_back(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()) +
+                                     spec.delayPs);
+            std::push_heap(m_pendingTimes.begin(), m_pendingTimes.end(), std::greater<>());
+        }
         Simulator::Schedule(PicoSeconds(spec.delayPs), &WorkloadExecutor::DelayedActivate, this, g);
     }
+}
+
+uint64_t
+WorkloadExecutor::NextPendingStartPs()
+{
+    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    while (!m_pendingTimes.empty() && m_pendingTimes.front() < now)
+    {
+        std::pop_heap(m_pendingTimes.begin(), m_pendingTimes.end(), std::greater<>());
+        m_pendingTimes.pop_back();
+    }
+    return m_pendingTimes.empty() ? UINT64_MAX : m_pendingTimes.front();
 }
 
 void

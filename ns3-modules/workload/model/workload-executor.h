@@ -212,6 +212,18 @@ class WorkloadExecutor : public Object
      * events as one without it.
      */
     void NoteReadOnlyEvent() { ++m_readOnlyEvents; }
+    /**
+     * \brief Keep the times of the starts and delayed trigger activations scheduled from now
+     * on (an observer's horizon: the steady-state probe's). Off by default: nothing is kept.
+     */
+    void TrackPendingStarts() { m_trackPending = true; }
+    /**
+     * \brief The earliest transfer start or delayed trigger activation (TriggerSpec::onFire:
+     * a compute node's end) scheduled and not yet past, ps: a triggered transfer's start
+     * after its delay (a step after a compute delay) is known once its trigger fires;
+     * UINT64_MAX when none is (or TrackPendingStarts was not called).
+     */
+    uint64_t NextPendingStartPs();
     /** Carry transfers between GPUs of one server on `domain` (call before Start). */
     void SetScaleUpDomain(Ptr<ScaleUpDomain> domain);
     Ptr<ScaleUpDomain> GetScaleUpDomain() const { return m_scaleUp; }
@@ -533,6 +545,10 @@ class WorkloadExecutor : public Object
     bool m_kernelKnown = false;           //!< m_kernel looked up
     uint64_t m_agendaEvents = 0;          //!< events the agenda's batches scheduled
     uint64_t m_readOnlyEvents = 0;        //!< NoteReadOnlyEvent's events
+    bool m_trackPending = false;          //!< TrackPendingStarts
+    /** The scheduled starts' and activations' times, ps (a min-heap; past ones are dropped
+     *  when NextPendingStartPs looks). */
+    std::vector<uint64_t> m_pendingTimes;
     uint64_t m_replayed = 0;
 };
 
