@@ -309,7 +309,7 @@ TEST_CASE("tusk sweep: the runs' warnings are said once at the end and kept in t
                   " --set 'pfc.lossless_priorities=[5]' -q --out " + (d / "out").string());
     INFO(o.output);
     CHECK(o.status == 0);
-    CHECK(o.output.find("tusk sweep: warning: 2 of the runs warned") != std::string::npos);
+    CHECK(o.output.find("tusk sweep: warning: 2 of the 2 runs warned") != std::string::npos);
     CHECK(o.output.find("data_priority (3)") != std::string::npos);
     size_t records = 0;
     for (const auto& e : fs::directory_iterator(d / "out" / ".sweep" / "runs"))
@@ -320,6 +320,23 @@ TEST_CASE("tusk sweep: the runs' warnings are said once at the end and kept in t
         ++records;
     }
     CHECK(records == 2);
+    // Resumed, nothing runs: the runs still warned, and the sweep still says so.
+    o = Tusk("sweep " + (d / "s.toml").string() + " --set 'pfc.lossless_priorities=[5]' -q --out " +
+             (d / "out").string());
+    CHECK(o.status == 0);
+    CHECK(o.output.find("2 skipped") != std::string::npos);
+    CHECK(o.output.find("tusk sweep: warning: 2 of the 2 runs warned") != std::string::npos);
+    // A record whose warnings are not a list of strings is read as none, not an error.
+    for (const auto& e : fs::directory_iterator(d / "out" / ".sweep" / "runs"))
+    {
+        auto j = nlohmann::json::parse(Slurp(e.path()));
+        j["warnings"] = 5;
+        Write(e.path(), j.dump());
+    }
+    o = Tusk("sweep " + (d / "s.toml").string() + " --set 'pfc.lossless_priorities=[5]' -q --out " +
+             (d / "out").string());
+    CHECK(o.status == 0);
+    CHECK(o.output.find("warned") == std::string::npos);
     // Without the setting, no warning.
     o = Tusk("sweep " + (d / "s.toml").string() + " -q --out " + (d / "quiet").string());
     CHECK(o.status == 0);

@@ -405,6 +405,18 @@ TEST_CASE("a transfer acknowledged after the last window, inside a jump, is coun
     CHECK(judge.Stats().endsInJumps == 1);
     CHECK(judge.Stats().endsPredicted == 1);
     CHECK(judge.Stats().endErrorMaxPs == 103 * kWindowPs - stopPs);
+    // The jump reaches past the run's end: no later window measures it. Once every transfer
+    // is done, the stop measures it: all 100 windows' worth left at the jump's start were
+    // delivered, where the jump would have credited 10.5 windows' worth.
+    CHECK(judge.Stats().jumpsMeasured == 0);
+    judge.AddTailEnds(stopPs, 0, true);
+    REQUIRE(judge.Stats().jumpsMeasured == 1);
+    CHECK(judge.Stats().bytesDelivered == 100.0 * perWindow);
+    CHECK(judge.Stats().bytesCredited == Approx(10.5 * perWindow));
+    CHECK(judge.Stats().bytesErrorMaxRel == Approx(0.895));
+    CHECK(judge.Stats().jumpsOff == 1);
+    judge.AddTailEnds(stopPs, 0, true); // measured once
+    CHECK(judge.Stats().jumpsMeasured == 1);
 }
 
 } // namespace TUSK_TEST_FILE

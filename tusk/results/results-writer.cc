@@ -260,6 +260,17 @@ Share(uint64_t part, uint64_t whole)
 
 } // namespace
 
+/** "12.3 % of the time" for skippable time `partPs` of a run of `wholePs`, saying so when the
+ *  jumps reach past the run's end (a jump's horizon at its rate overshot the transfers' ends:
+ *  `ends_in_jumps` counts them). */
+static std::string
+SkipShareText(uint64_t partPs, uint64_t wholePs)
+{
+    const double share = Share(partPs, wholePs);
+    return fmt::format("{:.1f} % of the time{}", 100.0 * share,
+                       share > 1.0 ? ", past the run's end" : "");
+}
+
 /** The probe line's third line: the fabric's jumps, unbounded and under each bound, as the
  *  share of the time they skip and their largest credit error. */
 static std::string
@@ -269,13 +280,12 @@ BoundedJumpsLine(const SteadyProbeStats& s, uint64_t simEndPs)
         return l.jumpsMeasured > 0 ? fmt::format("{:.1f} %", 100.0 * l.bytesErrorMaxRel)
                                    : std::string("-");
     };
-    std::string line = fmt::format("  jumps unbounded: skip {:.1f} % of the time, credit off by "
-                                   "at most {}",
-                                   100.0 * Share(s.skippablePs, simEndPs), credit(s));
+    std::string line = fmt::format("  jumps unbounded: skip {}, credit off by at most {}",
+                                   SkipShareText(s.skippablePs, simEndPs), credit(s));
     for (const auto& b : s.bounded)
     {
-        line += fmt::format("; bounded to {} spans and checked again: {:.1f} %, {}", b.maxJumpSpans,
-                            100.0 * Share(b.fabric.skippablePs, simEndPs), credit(b.fabric));
+        line += fmt::format("; bounded to {} spans and checked again: {}, {}", b.maxJumpSpans,
+                            SkipShareText(b.fabric.skippablePs, simEndPs), credit(b.fabric));
     }
     return line + "\n";
 }
@@ -298,11 +308,11 @@ SteadyProbeLine(const RunResult& r)
     const SteadyComponentStats& c = s.components;
     const std::string ctop = TopSteadyReason(c);
     return fmt::format("steady probe (W {:g} µs, K {}, tolerance {:g}): steady {:.1f} % of {} "
-                       "windows; a fast-forward could skip {:.1f} µs ({:.1f} % of the time), {} "
+                       "windows; a fast-forward could skip {:.1f} µs ({}), {} "
                        "B in {} jump(s), {} of their windows not steady, {} transfer end(s) "
                        "inside them; most often not steady: {}\n",
                        s.windowPs / 1e6, s.windows, s.tolerance, 100.0 * Share(s.steady, s.probed),
-                       s.probed, s.skippablePs / 1e6, 100.0 * Share(s.skippablePs, r.simEndPs),
+                       s.probed, s.skippablePs / 1e6, SkipShareText(s.skippablePs, r.simEndPs),
                        s.skippableBytes, s.jumps, s.jumpedNotSteady, s.endsInJumps,
                        top.empty() ? "-" : top) +
            fmt::format("  per component ({} seen): steady {:.1f} % of {} component-windows; "
@@ -359,11 +369,12 @@ JumpCreditJson(const SteadyLedger& s)
 /** One bound's ledger in "steady_probe.bounded": what its jumps skip and how wrong they are;
  *  `wholePs` the time its skippable time is a share of (the run's, or the component-time). */
 static nlohmann::ordered_json
-BoundedLedgerJson(const SteadyLedger& s, uint64_t wholePs, uint64_t startedBytes)
+BoundedLedgerJson(const SteadyLedger& s, uint64_t wholePs, uint64_t startedBytes,
+                  const std::string& time = "time")
 {
     return {{"jumps", s.jumps},
-            {"skippable_time_us", s.skippablePs / 1e6},
-            {"skippable_time_share", Share(s.skippablePs, wholePs)},
+            {"skippable_" + time + "_us", s.skippablePs / 1e6},
+            {"skippable_" + time + "_share", Share(s.skippablePs, wholePs)},
             {"skippable_bytes_share", Share(s.skippableBytes, startedBytes)},
             {"jumped_windows_not_steady", s.jumpedNotSteady},
             {"ends_in_jumps", s.endsInJumps},
@@ -413,8 +424,8 @@ SteadyProbeJson(const RunResult& r)
     nlohmann::ordered_json bounded = nlohmann::ordered_json::array();
     for (const auto& b : s.bounded)
     {
-        nlohmann::ordered_json c =
-            BoundedLedgerJson(b.components, b.components.componentPs, s.startedBytes);
+        nlohmann::ordered_json c = BoundedLedgerJson(b.components, b.components.componentPs,
+                                                     s.startedBytes, "component_time");
         c["jumps_broken"] = b.components.jumpsBroken;
         bounded.push_back({{"max_jump_spans", b.maxJumpSpans},
                            {"fabric", BoundedLedgerJson(b.fabric, r.simEndPs, s.startedBytes)},

@@ -199,7 +199,7 @@ SteadyComponents::Add(const ComponentWindow& w, uint64_t capPs)
 }
 
 void
-SteadyComponents::AddTailEnds(uint64_t endPs, std::vector<uint32_t> ended)
+SteadyComponents::AddTailEnds(uint64_t endPs, std::vector<uint32_t> ended, bool allDone)
 {
     std::sort(ended.begin(), ended.end());
     for (auto& [key, live] : m_live)
@@ -215,7 +215,7 @@ SteadyComponents::AddTailEnds(uint64_t endPs, std::vector<uint32_t> ended)
                 ++n;
             }
         }
-        live.judge->AddTailEnds(endPs, n);
+        live.judge->AddTailEnds(endPs, n, allDone);
     }
 }
 

@@ -105,8 +105,10 @@ class SteadyComponents
      * each live component holding some of them counts them (SteadyJudge::AddTailEnds).
      * \param endPs when the run stopped, ps
      * \param ended their ids (any order)
+     * \param allDone every transfer was acknowledged: each live component's jump not yet
+     *        measured is measured at `endPs` (SteadyJudge::AddTailEnds)
      */
-    void AddTailEnds(uint64_t endPs, std::vector<uint32_t> ended);
+    void AddTailEnds(uint64_t endPs, std::vector<uint32_t> ended, bool allDone = false);
 
     /** The figures so far: every component's ledger summed, retired and live. */
     SteadyComponentStats Stats() const;

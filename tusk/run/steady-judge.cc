@@ -286,17 +286,20 @@ SteadyJudge::HorizonPs(const std::deque<SteadyWindow>& last, const SteadyParams&
 }
 
 void
-SteadyJudge::AddTailEnds(uint64_t endPs, uint32_t ends)
+SteadyJudge::AddTailEnds(uint64_t endPs, uint32_t ends, bool allDone)
 {
-    if (ends == 0)
+    if (ends > 0)
     {
-        return;
+        if (m_stats.jumps > 0 && endPs <= m_jumpEndPs)
+        {
+            m_stats.endsInJumps += ends;
+        }
+        NoteEnd(endPs);
     }
-    if (m_stats.jumps > 0 && endPs <= m_jumpEndPs)
+    if (allDone && !m_jumpFlows.empty())
     {
-        m_stats.endsInJumps += ends;
+        MeasureJump(endPs, {});
     }
-    NoteEnd(endPs);
 }
 
 void
@@ -316,19 +319,18 @@ SteadyJudge::NoteEnd(uint64_t endPs)
 }
 
 void
-SteadyJudge::MeasureJump()
+SteadyJudge::MeasureJump(uint64_t nowPs, const std::vector<SteadyWindow::Flow>& active)
 {
-    const SteadyWindow& now = m_last.back();
-    const double elapsedPs = static_cast<double>(now.endPs - m_jumpStartPs);
+    const double elapsedPs = static_cast<double>(nowPs - m_jumpStartPs);
     double credited = 0;
     double delivered = 0;
     for (const auto& f : m_jumpFlows)
     {
         const auto it = std::lower_bound(
-            now.flows.begin(), now.flows.end(), f.id,
+            active.begin(), active.end(), f.id,
             [](const SteadyWindow::Flow& a, uint32_t id) { return a.id < id; });
         // Not active now: acknowledged, its whole remainder delivered.
-        const uint64_t left = it != now.flows.end() && it->id == f.id ? it->remainingBytes : 0;
+        const uint64_t left = it != active.end() && it->id == f.id ? it->remainingBytes : 0;
         delivered += static_cast<double>(f.remainingBytes - std::min(left, f.remainingBytes));
         // At its rate, but never past its end (packet by packet after the jump, it would end).
         credited += std::min(f.bytesPerPs * elapsedPs, static_cast<double>(f.remainingBytes));
@@ -372,7 +374,7 @@ SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
     }
     if (!m_jumpFlows.empty() && endPs >= m_jumpEndPs)
     {
-        MeasureJump();
+        MeasureJump(endPs, m_last.back().flows);
     }
     if (r != SteadyReason::STEADY)
     {

@@ -230,9 +230,12 @@ class SteadyJudge
      * window's ends (`ends_in_jumps` when `endPs` is within the last jump; the end error of
      * the first end after a jump), at `endPs` itself rather than a window's end.
      * \param endPs when the run stopped, ps (≥ LastPs())
-     * \param ends transfers acknowledged since the newest window (nothing happens for 0)
+     * \param ends transfers acknowledged since the newest window
+     * \param allDone every transfer was acknowledged by `endPs`: a jump not yet measured (its
+     *        end at or past the run's, or in the last, partial window) is measured at `endPs`,
+     *        each of its transfers having delivered its whole remainder
      */
-    void AddTailEnds(uint64_t endPs, uint32_t ends);
+    void AddTailEnds(uint64_t endPs, uint32_t ends, bool allDone = false);
 
     /** Judge `last` (oldest first, at least one window) as Add does, without the ledger. */
     static SteadyReason Judge(const std::deque<SteadyWindow>& last, const SteadyParams& p);
@@ -252,9 +255,9 @@ class SteadyJudge
      *  compared with where the horizon put it (the ledger's end error). */
     void NoteEnd(uint64_t endPs);
 
-    /** The newest window ends at or after the last jump's end, not yet measured: compare
-     *  the jump's credit with what was delivered. */
-    void MeasureJump();
+    /** At `nowPs`, at or after the last jump's end, with `active` the transfers still active
+     *  then (sorted by id): compare the jump's credit with what was delivered. */
+    void MeasureJump(uint64_t nowPs, const std::vector<SteadyWindow::Flow>& active);
 
     SteadyParams m_p;
     std::deque<SteadyWindow> m_last; //!< the last K windows, oldest first

@@ -24,7 +24,8 @@ namespace tusk
 using namespace ns3;
 
 uint64_t
-SteadyProbe::WindowPs(const ScenarioSpec& spec, const std::vector<uint64_t>& baseRttsPs)
+SteadyProbe::WindowPs(const ScenarioSpec& spec, const std::vector<uint64_t>& baseRttsPs,
+                      uint64_t ccTimerPs)
 {
     if (spec.simulator.steadyWindowPs > 0)
     {
@@ -35,7 +36,9 @@ SteadyProbe::WindowPs(const ScenarioSpec& spec, const std::vector<uint64_t>& bas
     {
         rtt = std::max(rtt, r);
     }
-    return std::max<uint64_t>(4 * rtt, 1'000'000); // at least 1 µs
+    // A control that steps its rate on a timer looks steady over less than a period
+    // (dcqcn-fairness: 3 windows of 4 RTTs fit between two of DCQCN's steps).
+    return std::max<uint64_t>({4 * rtt, 2 * ccTimerPs, 1'000'000}); // at least 1 µs
 }
 
 void
@@ -53,7 +56,12 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
     {
         rtts.push_back(c.baseRttPs);
     }
-    m_windowPs = WindowPs(spec, rtts);
+    // An instance of the run's control, with the run's attribute defaults
+    // (ConfigureCongestionControl), says how far apart its timers step the rate.
+    ObjectFactory factory(CongestionControlOf(spec).typeId);
+    const int64_t ccTimerPs =
+        factory.Create<RdmaCongestionControl>()->RateTimerPeriod().GetPicoSeconds();
+    m_windowPs = WindowPs(spec, rtts, static_cast<uint64_t>(std::max<int64_t>(ccTimerPs, 0)));
     SteadyParams p;
     p.windows = spec.simulator.steadyWindows;
     p.tolerance = spec.simulator.steadyTolerance;
@@ -448,17 +456,21 @@ SteadyProbe::Tick()
 void
 SteadyProbe::Finish()
 {
-    if (!m_judge || m_endedInWindow.empty())
+    if (!m_judge)
     {
         return;
     }
+    // The run stopped at its last acknowledgement (or at the stop time with transfers left):
+    // when every transfer is done, a jump that reached past the last window is measured too.
+    const bool allDone = m_exec->AllDone();
     const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
-    m_judge->AddTailEnds(nowPs, static_cast<uint32_t>(m_endedInWindow.size()));
-    m_components->AddTailEnds(nowPs, m_endedInWindow);
+    const auto ends = static_cast<uint32_t>(m_endedInWindow.size());
+    m_judge->AddTailEnds(nowPs, ends, allDone);
+    m_components->AddTailEnds(nowPs, m_endedInWindow, allDone);
     for (auto& b : m_bounded)
     {
-        b.judge->AddTailEnds(nowPs, static_cast<uint32_t>(m_endedInWindow.size()));
-        b.components->AddTailEnds(nowPs, m_endedInWindow);
+        b.judge->AddTailEnds(nowPs, ends, allDone);
+        b.components->AddTailEnds(nowPs, m_endedInWindow, allDone);
     }
     m_endedInWindow.clear();
 }

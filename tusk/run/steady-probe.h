@@ -86,8 +86,11 @@ class SteadyProbe
     void Dispose();
 
     /** The window the probe uses for `spec`: simulator.steady_window_us, or when 0, four of
-     *  the longest base RTTs among `baseRttsPs` (at least 1 µs), ps. */
-    static uint64_t WindowPs(const ScenarioSpec& spec, const std::vector<uint64_t>& baseRttsPs);
+     *  the longest base RTTs among `baseRttsPs` or two of the congestion control's rate-timer
+     *  periods (`ccTimerPs`, RdmaCongestionControl::RateTimerPeriod; 0 for none), the longer,
+     *  at least 1 µs; ps. */
+    static uint64_t WindowPs(const ScenarioSpec& spec, const std::vector<uint64_t>& baseRttsPs,
+                             uint64_t ccTimerPs = 0);
 
   private:
     /** Sample the window that ends now and schedule the next. */

@@ -394,7 +394,8 @@ struct SimulatorSection
      *  steady-state fast-forward could skip (the manifest's "steady_probe"); results are
      *  unchanged (docs/fast-mode.md). */
     bool steadyProbe = false;
-    /** The probe's window W, ps; 0 = four of the longest base RTTs among the path classes. */
+    /** The probe's window W, ps; 0 = four of the longest base RTTs among the path classes or
+     *  two of the congestion control's rate-timer periods, the longer. */
     uint64_t steadyWindowPs = 0;
     /** K: the windows that must agree before the fabric counts as steady. */
     uint32_t steadyWindows = 3;

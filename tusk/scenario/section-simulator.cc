@@ -132,7 +132,9 @@ Rows()
                           "The steady-state probe's window W: 0, or at least 1 µs (a shorter "
                           "window holds a few frames and makes the probe cost more than the "
                           "run). 0: four of the longest base RTTs among the path classes (the "
-                          "manifest's `path_classes`), at least 1 µs.")
+                          "manifest's `path_classes`) or two periods of the congestion "
+                          "control's rate timer (DCQCN's T and alpha period, the longer; "
+                          "InfiniBand CC's CCTI_Timer), the longer, at least 1 µs.")
                       .Note("= automatic"),
                   true),
         WithProbe(Integer<S>("steady_windows", &S::steadyWindows, 2, 1000,

@@ -573,9 +573,9 @@ SweepCommands::RunSweep()
     if (t.warned > 0)
     {
         // Each run printed its warnings into its log; said once here, or they go unread.
-        std::cerr << fmt::format("tusk sweep: warning: {} of the runs warned (each run's "
+        std::cerr << fmt::format("tusk sweep: warning: {} of the {} runs warned (each run's "
                                  "manifest.json, \"warnings\"); the first, {}\n",
-                                 t.warned, t.firstWarned);
+                                 t.warned, t.total, t.firstWarned);
     }
     if (t.interrupted)
     {

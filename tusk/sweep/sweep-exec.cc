@@ -453,7 +453,17 @@ ReadRunRecord(const std::string& root, const SweepRun& run, RunRecord& r)
     r.wallSeconds = j.value("wall_time_s", 0.0);
     r.backend = j.value("backend", "");
     r.host = j.value("host", "");
-    r.warnings = j.value("warnings", std::vector<std::string>{});
+    r.warnings.clear();
+    if (j.contains("warnings") && j["warnings"].is_array())
+    {
+        for (const auto& w : j["warnings"])
+        {
+            if (w.is_string())
+            {
+                r.warnings.push_back(w.get<std::string>());
+            }
+        }
+    }
     return true;
 }
 
@@ -614,10 +624,6 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
             const RunRecord rec = Finish(plan.root, *run, raw, wall, "local");
             (rec.status == "ok" ? tally.ok : rec.status == "failed" ? tally.failed : tally.errors)++;
             tally.writeFailed += rec.status == "error" && rec.exitStatus == kExitWriteFailed;
-            if (!rec.warnings.empty() && tally.warned++ == 0)
-            {
-                tally.firstWarned = rec.id + ": " + rec.warnings.front();
-            }
             progress.Finished(rec, elapsedOfRunning(), tally);
             continue;
         }
@@ -625,6 +631,16 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
         ::usleep(50'000);
     }
     progress.End();
+    // The runs' warnings, those that ran now and those whose results were there already, in
+    // the plan's order (each run's record keeps its manifest's).
+    for (const auto& run : plan.runs)
+    {
+        RunRecord rec;
+        if (ReadRunRecord(plan.root, run, rec) && !rec.warnings.empty() && tally.warned++ == 0)
+        {
+            tally.firstWarned = rec.id + ": " + rec.warnings.front();
+        }
+    }
     WriteSweepIndex(plan);
     tally.wallSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return tally;

@@ -140,8 +140,10 @@ struct SweepTally
     size_t failed = 0;  //!< ran, results written, the run failed
     size_t errors = 0;  //!< ran, no results
     size_t writeFailed = 0; //!< of the errors: the run could not write its results (exit 3)
-    size_t warned = 0;      //!< ran and wrote a manifest with warnings
-    std::string firstWarned; //!< the first such run's id and its first warning
+    /** Runs of the plan whose records hold warnings (ran now or before), and the first of
+     *  them in the plan's order: its id and its first warning. */
+    size_t warned = 0;
+    std::string firstWarned;
     bool interrupted = false;
     int stopSignal = 0; //!< the signal that interrupted it (SIGINT or SIGTERM), 0 if none
     double wallSeconds = 0;

@@ -11,6 +11,7 @@
 #include "ns3/event-id.h"
 #include "ns3/traced-callback.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,6 +82,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
      *  no bytes, no timer runs); from then on its timers' phases (clocked from the first CNP)
      *  and byte counters are not in GetState(). OnCnp starts the clocks before any cut. */
     bool StateIsComplete() const override { return !m_clocksStarted; }
+    /** The rate-increase timer T and the alpha period K, the longer. */
+    Time RateTimerPeriod() const override { return std::max(m_rateTimer, m_alphaPeriod); }
 
     double GetAlpha() const { return m_alpha; }
     double GetTargetRateBps() const { return m_rt; }

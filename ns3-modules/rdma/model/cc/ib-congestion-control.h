@@ -44,6 +44,8 @@ class IbCongestionControl : public RdmaCongestionControl
     void OnDataSent(uint32_t bytes, Time now) override;
     void OnAckSample(bool ecnEcho, Time rtt, Time now) override;
     const char* Name() const override { return "ib-cc"; }
+    /** CCTI_Timer: the index falls by one every this long. */
+    Time RateTimerPeriod() const override { return m_timer; }
 
     /** The congestion control table index now (after the timer steps due by `now`). */
     uint32_t GetCcti(Time now);

@@ -119,6 +119,15 @@ class RdmaCongestionControl : public Object
      * the like are not in GetState().
      */
     virtual bool StateIsComplete() const { return false; }
+    /**
+     * The longest period of the timers that change this control's rate or state without
+     * feedback arriving (DCQCN's rate-increase timer T and alpha period K, InfiniBand CC's
+     * CCTI_Timer); zero when every change is clocked by feedback (ACKs, INT, CNPs). Such a
+     * control changes its rate in steps one period apart: a steady-state judgement over less
+     * than a period cannot see them (the steady-state probe's automatic window covers two
+     * periods, docs/fast-mode.md).
+     */
+    virtual Time RateTimerPeriod() const { return Time(0); }
 
     /** TracedCallback signature of "CcState": the state after a change. */
     typedef void (*StateTracedCallback)(const RdmaCcState& state);
