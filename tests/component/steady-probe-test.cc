@@ -294,6 +294,29 @@ bytes = "40MB"
     CHECK(s.components.endsInJumps == 0);
 }
 
+TEST_CASE("the automatic window covers two periods of the congestion control's rate timers",
+          "[component][steady]")
+{
+    // DCQCN raises its rate in steps one timer period apart (T and the alpha period K): over
+    // less than a period, three windows can sit between two steps and look steady.
+    auto s = LeafSpine(1, 1, 2, 100);
+    AddFlow(s, 0, 1, 200'000);
+    s.simulator.steadyProbe = true;
+    const auto none = Run(s);
+    REQUIRE(none.steady.active);
+    CHECK(none.steady.windowPs < 20'000'000); // four base RTTs of one switch
+    s.nic.congestionControl = "dcqcn";
+    s.ecn.enabled = true;
+    CHECK(Run(s).steady.windowPs == 2 * 55'000'000ULL); // the paper preset: T = K = 55 µs
+    s.dcqcn.timerPs = 300'000'000;
+    CHECK(Run(s).steady.windowPs == 2 * 300'000'000ULL); // the longer of T and K
+    s.dcqcn.timerPs = 10'000'000;
+    s.dcqcn.alphaUpdatePs = 80'000'000;
+    CHECK(Run(s).steady.windowPs == 2 * 80'000'000ULL);
+    s.simulator.steadyWindowPs = 7'000'000; // an explicit window is taken as it is
+    CHECK(Run(s).steady.windowPs == 7'000'000ULL);
+}
+
 TEST_CASE("results with the probe on are the results with it off, byte for byte",
           "[component][steady]")
 {
