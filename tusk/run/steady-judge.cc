@@ -51,6 +51,29 @@ SteadyReasonName(SteadyReason r)
 namespace
 {
 
+/** Transfer `id` in `flows` (sorted by id), or nullptr. */
+const SteadyWindow::Flow*
+FindFlow(const std::vector<SteadyWindow::Flow>& flows, uint32_t id)
+{
+    const auto it =
+        std::lower_bound(flows.begin(), flows.end(), id,
+                         [](const SteadyWindow::Flow& a, uint32_t i) { return a.id < i; });
+    return it != flows.end() && it->id == id ? &*it : nullptr;
+}
+
+/** The payload transfer `id` delivered over the windows of `last`, bytes. */
+uint64_t
+BytesOver(const std::deque<SteadyWindow>& last, uint32_t id)
+{
+    uint64_t bytes = 0;
+    for (const auto& w : last)
+    {
+        const SteadyWindow::Flow* f = FindFlow(w.flows, id);
+        bytes += f != nullptr ? f->windowBytes : 0;
+    }
+    return bytes;
+}
+
 /** max - min <= max(tolerance * |max|, floor) over values (NaNs skipped). */
 bool
 Within(double lo, double hi, double tolerance, double floor)
@@ -70,17 +93,14 @@ RatesAgree(const std::deque<SteadyWindow>& last, const SteadyParams& p)
         bool throughout = true;
         for (size_t i = 0; i + 1 < last.size() && throughout; ++i)
         {
-            const auto& flows = last[i].flows;
-            const auto it = std::lower_bound(
-                flows.begin(), flows.end(), f.id,
-                [](const SteadyWindow::Flow& a, uint32_t id) { return a.id < id; });
-            if (it == flows.end() || it->id != f.id)
+            const SteadyWindow::Flow* then = FindFlow(last[i].flows, f.id);
+            if (then == nullptr)
             {
                 throughout = false; // started within the K windows: FLOW_START says so
                 break;
             }
-            lo = std::min(lo, it->windowBytes);
-            hi = std::max(hi, it->windowBytes);
+            lo = std::min(lo, then->windowBytes);
+            hi = std::max(hi, then->windowBytes);
         }
         if (throughout && !Within(static_cast<double>(lo), static_cast<double>(hi), p.tolerance,
                                   static_cast<double>(p.rateFloorBytes)))
@@ -263,14 +283,7 @@ SteadyJudge::HorizonPs(const std::deque<SteadyWindow>& last, const SteadyParams&
     double firstPs = std::numeric_limits<double>::infinity();
     for (const auto& f : last.back().flows)
     {
-        uint64_t bytes = 0;
-        for (const auto& w : last)
-        {
-            const auto it = std::lower_bound(
-                w.flows.begin(), w.flows.end(), f.id,
-                [](const SteadyWindow::Flow& a, uint32_t id) { return a.id < id; });
-            bytes += it != w.flows.end() && it->id == f.id ? it->windowBytes : 0;
-        }
+        const uint64_t bytes = BytesOver(last, f.id);
         if (bytes > 0)
         {
             firstPs = std::min(firstPs, static_cast<double>(f.remainingBytes) * spanPs /
@@ -326,11 +339,9 @@ SteadyJudge::MeasureJump(uint64_t nowPs, const std::vector<SteadyWindow::Flow>& 
     double delivered = 0;
     for (const auto& f : m_jumpFlows)
     {
-        const auto it = std::lower_bound(
-            active.begin(), active.end(), f.id,
-            [](const SteadyWindow::Flow& a, uint32_t id) { return a.id < id; });
         // Not active now: acknowledged, its whole remainder delivered.
-        const uint64_t left = it != active.end() && it->id == f.id ? it->remainingBytes : 0;
+        const SteadyWindow::Flow* now = FindFlow(active, f.id);
+        const uint64_t left = now != nullptr ? now->remainingBytes : 0;
         delivered += static_cast<double>(f.remainingBytes - std::min(left, f.remainingBytes));
         // At its rate, but never past its end (packet by packet after the jump, it would end).
         credited += std::min(f.bytesPerPs * elapsedPs, static_cast<double>(f.remainingBytes));
@@ -418,15 +429,8 @@ SteadyJudge::Add(SteadyWindow w, uint64_t capPs)
     m_jumpFlows.clear();
     for (const auto& f : m_last.back().flows)
     {
-        uint64_t fb = 0;
-        for (const auto& win : m_last)
-        {
-            const auto it = std::lower_bound(
-                win.flows.begin(), win.flows.end(), f.id,
-                [](const SteadyWindow::Flow& a, uint32_t id) { return a.id < id; });
-            fb += it != win.flows.end() && it->id == f.id ? it->windowBytes : 0;
-        }
-        m_jumpFlows.push_back({f.id, f.remainingBytes, static_cast<double>(fb) / spanPs});
+        m_jumpFlows.push_back(
+            {f.id, f.remainingBytes, static_cast<double>(BytesOver(m_last, f.id)) / spanPs});
     }
     // A transfer's end bounded the horizon: it is predicted K windows after the jump's end.
     m_predictedEndPs = horizonPs == untilEndPs ? m_jumpEndPs + m_p.windowPs * m_p.windows : 0;
