@@ -125,6 +125,25 @@ FailureMessage(const std::string& log)
     return errors.empty() ? last : errors;
 }
 
+/** The strings of `j`'s "warnings" (a manifest's or a run record's); none when it has no such
+ *  list (a record from before it was kept, or one edited by hand). */
+std::vector<std::string>
+Warnings(const nlohmann::json& j)
+{
+    std::vector<std::string> out;
+    if (j.is_object() && j.contains("warnings") && j["warnings"].is_array())
+    {
+        for (const auto& w : j["warnings"])
+        {
+            if (w.is_string())
+            {
+                out.push_back(w.get<std::string>());
+            }
+        }
+    }
+    return out;
+}
+
 void
 WriteRecord(const std::string& root, const RunRecord& r)
 {
@@ -166,16 +185,7 @@ Finish(const std::string& root, const SweepRun& run, int raw, double wall, const
         const auto m = nlohmann::json::parse(in, nullptr, false);
         r.status = m.is_object() && m.value("status", "") == "ok" ? "ok" : "failed";
         r.message = m.is_object() ? m.value("failure", "") : "";
-        if (m.is_object() && m.contains("warnings") && m["warnings"].is_array())
-        {
-            for (const auto& w : m["warnings"])
-            {
-                if (w.is_string())
-                {
-                    r.warnings.push_back(w.get<std::string>());
-                }
-            }
-        }
+        r.warnings = Warnings(m);
     }
     else
     {
@@ -453,17 +463,7 @@ ReadRunRecord(const std::string& root, const SweepRun& run, RunRecord& r)
     r.wallSeconds = j.value("wall_time_s", 0.0);
     r.backend = j.value("backend", "");
     r.host = j.value("host", "");
-    r.warnings.clear();
-    if (j.contains("warnings") && j["warnings"].is_array())
-    {
-        for (const auto& w : j["warnings"])
-        {
-            if (w.is_string())
-            {
-                r.warnings.push_back(w.get<std::string>());
-            }
-        }
-    }
+    r.warnings = Warnings(j);
     return true;
 }
 
