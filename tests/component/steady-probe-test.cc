@@ -124,6 +124,10 @@ TEST_CASE("two line-rate flows on disjoint paths are steady but for the ramp and
     const double expectedBytes = 2 * bytesPerPs * static_cast<double>(s.skippablePs);
     CHECK(static_cast<double>(s.skippableBytes) == Approx(expectedBytes).epsilon(0.02));
     CHECK(s.startedBytes == 2 * bytes);
+    // The printed lines: the third gives each rule's skipped share and worst credit error.
+    const std::string line = tusk::SteadyProbeLine(r);
+    CHECK(line.find("  jumps unbounded: skip ") != std::string::npos);
+    CHECK(line.find("; bounded to 1024 spans and checked again: ") != std::string::npos);
 }
 
 TEST_CASE("per component, two line-rate flows are steady beside flows that start and end "
@@ -235,6 +239,12 @@ TEST_CASE("an incast under PFC pauses: never steady while pausing, for PFC", "[c
     CHECK(c.notSteady.count("pfc") == 1);
     CHECK(c.steady == 0);
     CHECK(c.jumps == 0);
+    for (const auto& b : s.bounded)
+    {
+        CHECK(b.fabric.jumps == 0);
+    }
+    CHECK(tusk::SteadyProbeLine(r).find("  jumps: none, unbounded or bounded\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("a start scheduled after a compute delay caps the horizon: no jump passes over the "

@@ -276,6 +276,15 @@ SkipShareText(uint64_t partPs, uint64_t wholePs)
 static std::string
 BoundedJumpsLine(const SteadyProbeStats& s, uint64_t simEndPs)
 {
+    bool any = s.jumps > 0;
+    for (const auto& b : s.bounded)
+    {
+        any = any || b.fabric.jumps > 0;
+    }
+    if (!any)
+    {
+        return "  jumps: none, unbounded or bounded\n";
+    }
     auto credit = [](const SteadyLedger& l) {
         return l.jumpsMeasured > 0 ? fmt::format("{:.1f} %", 100.0 * l.bytesErrorMaxRel)
                                    : std::string("-");
