@@ -326,6 +326,15 @@ TEST_CASE("tusk sweep: the runs' warnings are said once at the end and kept in t
     CHECK(o.status == 0);
     CHECK(o.output.find("2 skipped") != std::string::npos);
     CHECK(o.output.find("tusk sweep: warning: 2 of the 2 runs warned") != std::string::npos);
+    // --status and --collect say it too.
+    for (const char* flag : {" --status", " --collect"})
+    {
+        CAPTURE(flag);
+        o = Tusk("sweep " + (d / "s.toml").string() + " --set 'pfc.lossless_priorities=[5]'" +
+                 flag + " --out " + (d / "out").string());
+        CHECK(o.status == 0);
+        CHECK(o.output.find("tusk sweep: warning: 2 of the 2 runs warned") != std::string::npos);
+    }
     // A record whose warnings are not a list of strings is read as none, not an error.
     for (const auto& e : fs::directory_iterator(d / "out" / ".sweep" / "runs"))
     {

@@ -131,6 +131,7 @@ RunOnSlurm(const SweepPlan& plan, bool force, bool wait, bool quiet)
         return 128 + StopSignalScope::Signal();
     }
     const IndexCounts c = WriteSweepIndex(plan);
+    std::cerr << WarnedRunsLine(plan);
     return c.failed + c.error + c.pending ? kExitFailed : 0;
 }
 
@@ -476,6 +477,7 @@ SweepCommands::RunSweep()
                                  Display(plan.root), c.ok, c.failed, c.error, c.pending);
         if (m_status)
         {
+            std::cerr << WarnedRunsLine(plan);
             const auto jobs = SlurmJobs(plan.root);
             if (!jobs.empty())
             {
@@ -544,6 +546,7 @@ SweepCommands::RunSweep()
         const IndexCounts c = WriteSweepIndex(plan);
         std::cout << fmt::format("{}/sweep.csv and index.sqlite: {} ok, {} failed, {} errors, {} pending\n",
                                  Display(plan.root), c.ok, c.failed, c.error, c.pending);
+        std::cerr << WarnedRunsLine(plan);
         return 0;
     }
     if (o.backend == "slurm")
@@ -570,13 +573,8 @@ SweepCommands::RunSweep()
                              t.total, t.ok + t.failed + t.errors, t.ok, t.failed, t.errors,
                              t.skipped, FormatDuration(t.wallSeconds), Display(plan.root));
     PrintOtherCode(t.otherCode);
-    if (t.warned > 0)
-    {
-        // Each run printed its warnings into its log; said once here, or they go unread.
-        std::cerr << fmt::format("tusk sweep: warning: {} of the {} runs warned (each run's "
-                                 "manifest.json, \"warnings\"); the first, {}\n",
-                                 t.warned, t.total, t.firstWarned);
-    }
+    // Each run printed its warnings into its log; said once here, or they go unread.
+    std::cerr << WarnedRunsLine(plan);
     if (t.interrupted)
     {
         std::cerr << "tusk sweep: interrupted; finished runs are kept, run the same command to "

@@ -467,6 +467,30 @@ ReadRunRecord(const std::string& root, const SweepRun& run, RunRecord& r)
     return true;
 }
 
+std::string
+WarnedRunsLine(const SweepPlan& plan)
+{
+    // In the plan's order, the runs that ran now and those whose results were there already
+    // (each run's record keeps its manifest's warnings).
+    size_t warned = 0;
+    std::string first;
+    for (const auto& run : plan.runs)
+    {
+        RunRecord rec;
+        if (ReadRunRecord(plan.root, run, rec) && !rec.warnings.empty() && warned++ == 0)
+        {
+            first = rec.id + ": " + rec.warnings.front();
+        }
+    }
+    if (warned == 0)
+    {
+        return "";
+    }
+    return fmt::format("tusk sweep: warning: {} of the {} runs warned (each run's "
+                       "manifest.json, \"warnings\"); the first, {}\n",
+                       warned, plan.runs.size(), first);
+}
+
 std::vector<std::string>
 RunCommand(const std::string& tusk, const std::string& root, const SweepRun& run,
            const std::vector<PluginRecord>& plugins)
@@ -631,16 +655,6 @@ RunLocal(const SweepPlan& plan, const LocalOptions& options)
         ::usleep(50'000);
     }
     progress.End();
-    // The runs' warnings, those that ran now and those whose results were there already, in
-    // the plan's order (each run's record keeps its manifest's).
-    for (const auto& run : plan.runs)
-    {
-        RunRecord rec;
-        if (ReadRunRecord(plan.root, run, rec) && !rec.warnings.empty() && tally.warned++ == 0)
-        {
-            tally.firstWarned = rec.id + ": " + rec.warnings.front();
-        }
-    }
     WriteSweepIndex(plan);
     tally.wallSeconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return tally;

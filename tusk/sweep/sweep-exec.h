@@ -70,6 +70,11 @@ struct RunRecord
     std::vector<std::string> warnings;
 };
 
+/** "tusk sweep: warning: N of the M runs warned ...; the first, ID: WARNING" and a newline:
+ *  the runs of `plan` whose records hold warnings (run now or before), the first in the plan's
+ *  order; "" when none did. */
+std::string WarnedRunsLine(const SweepPlan& plan);
+
 /** ROOT/.sweep */
 std::string SweepStateDir(const std::string& root);
 
@@ -140,10 +145,6 @@ struct SweepTally
     size_t failed = 0;  //!< ran, results written, the run failed
     size_t errors = 0;  //!< ran, no results
     size_t writeFailed = 0; //!< of the errors: the run could not write its results (exit 3)
-    /** Runs of the plan whose records hold warnings (ran now or before), and the first of
-     *  them in the plan's order: its id and its first warning. */
-    size_t warned = 0;
-    std::string firstWarned;
     bool interrupted = false;
     int stopSignal = 0; //!< the signal that interrupted it (SIGINT or SIGTERM), 0 if none
     double wallSeconds = 0;
