@@ -101,6 +101,20 @@ PrintOtherCode(size_t n)
     }
 }
 
+/** Each run printed its warnings into its log: say once, on stderr, that runs warned, or
+ *  they go unread. Nothing is written when none did: a write to std::cerr flushes std::cout
+ *  (tied), which a reader of the output such as `| grep -q` may have stopped reading. */
+void
+PrintWarnedRuns(const SweepPlan& plan)
+{
+    const std::string line = WarnedRunsLine(plan);
+    if (!line.empty())
+    {
+        std::cout.flush();
+        std::cerr << line;
+    }
+}
+
 /** Submit to Slurm and optionally wait; returns the exit status. */
 int
 RunOnSlurm(const SweepPlan& plan, bool force, bool wait, bool quiet)
@@ -131,7 +145,7 @@ RunOnSlurm(const SweepPlan& plan, bool force, bool wait, bool quiet)
         return 128 + StopSignalScope::Signal();
     }
     const IndexCounts c = WriteSweepIndex(plan);
-    std::cerr << WarnedRunsLine(plan);
+    PrintWarnedRuns(plan);
     return c.failed + c.error + c.pending ? kExitFailed : 0;
 }
 
@@ -477,7 +491,6 @@ SweepCommands::RunSweep()
                                  Display(plan.root), c.ok, c.failed, c.error, c.pending);
         if (m_status)
         {
-            std::cerr << WarnedRunsLine(plan);
             const auto jobs = SlurmJobs(plan.root);
             if (!jobs.empty())
             {
@@ -508,6 +521,7 @@ SweepCommands::RunSweep()
                                              r.exitStatus, r.message);
                 }
             }
+            PrintWarnedRuns(plan);
             return c.failed + c.error ? kExitFailed : 0;
         }
         size_t w = 6;
@@ -546,7 +560,7 @@ SweepCommands::RunSweep()
         const IndexCounts c = WriteSweepIndex(plan);
         std::cout << fmt::format("{}/sweep.csv and index.sqlite: {} ok, {} failed, {} errors, {} pending\n",
                                  Display(plan.root), c.ok, c.failed, c.error, c.pending);
-        std::cerr << WarnedRunsLine(plan);
+        PrintWarnedRuns(plan);
         return 0;
     }
     if (o.backend == "slurm")
@@ -573,8 +587,7 @@ SweepCommands::RunSweep()
                              t.total, t.ok + t.failed + t.errors, t.ok, t.failed, t.errors,
                              t.skipped, FormatDuration(t.wallSeconds), Display(plan.root));
     PrintOtherCode(t.otherCode);
-    // Each run printed its warnings into its log; said once here, or they go unread.
-    std::cerr << WarnedRunsLine(plan);
+    PrintWarnedRuns(plan);
     if (t.interrupted)
     {
         std::cerr << "tusk sweep: interrupted; finished runs are kept, run the same command to "
