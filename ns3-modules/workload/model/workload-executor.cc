@@ -233,6 +233,19 @@ WorkloadExecutor::Start()
     }
 }
 
+namespace
+{
+
+/** Add `ps` to the min-heap `times` (WorkloadExecutor::m_pendingTimes). */
+void
+PushTime(std::vector<uint64_t>& times, uint64_t ps)
+{
+    times.push_back(ps);
+    std::push_heap(times.begin(), times.end(), std::greater<>());
+}
+
+} // namespace
+
 void
 WorkloadExecutor::ScheduleStart(uint32_t t)
 {
@@ -243,8 +256,7 @@ WorkloadExecutor::ScheduleStart(uint32_t t)
     ++m_pendingStarts;
     if (m_trackPending)
     {
-        m_pendingTimes.push_back(now + delay);
-        std::push_heap(m_pendingTimes.begin(), m_pendingTimes.end(), std::greater<>());
+        PushTime(m_pendingTimes, now + delay);
     }
     if (!m_replays.empty() && ReplayRecord(t) != nullptr)
     {
@@ -636,9 +648,8 @@ WorkloadExecutor::Fire(uint32_t trigger)
         ++m_pendingActivations;
         if (m_trackPending)
         {
-            m_pendingTimes.push_back(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()) +
-                                     spec.delayPs);
-            std::push_heap(m_pendingTimes.begin(), m_pendingTimes.end(), std::greater<>());
+            PushTime(m_pendingTimes,
+                     static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()) + spec.delayPs);
         }
         Simulator::Schedule(PicoSeconds(spec.delayPs), &WorkloadExecutor::DelayedActivate, this, g);
     }
