@@ -104,6 +104,8 @@ FALLBACK = re.compile(r"^  simulated because (\w+): (\d+)", re.M)
 FAILED = re.compile(r"the (packet|fast) run failed: (.*)")
 RING = re.compile(r"ring steps replayed (\d+) of (\d+)")
 WALL = re.compile(r"wall time: packet ([\d.]+) s, fast ([\d.]+) s, speedup ([\d.]+)x")
+JUMPS = re.compile(r"steady jumps \(at most \d+ spans\): (\d+) jump\(s\) skipped [\d.]+ µs "
+                   r"\(([\d.]+) % of the time")
 
 
 def repeated_jobs(path):
@@ -175,7 +177,10 @@ def run(tusk, scenario, seed, timeout, sets=(), out_dir=None):
         status = "run failed"
     why = ", ".join(f"{r} {n}" for r, n in FALLBACK.findall(out.stdout))
     ring = RING.search(out.stdout)
+    jumps = JUMPS.search(out.stdout)
     extra = {"ring": f"{ring.group(1)} of {ring.group(2)}" if ring else "-",
+             "jumps": f"{jumps.group(1)}, {jumps.group(2)} %" if jumps and jumps.group(1) != "0"
+             else "-",
              "files": same_files(out_dir) if out_dir else "-"}
     failed = FAILED.search(out.stderr)
     if status == "run failed" and failed:
@@ -194,14 +199,15 @@ def replayed(rep):
 
 def table(results):
     lines = ["| scenario | seed | status | replayed (exact / steady / sampled) of iterations | "
-             "simulated because | packet s | fast s | speedup | largest difference |",
-             "|---|---|---|---|---|---|---|---|---|"]
-    for scenario, seed, (status, rows, rep, wall, _) in results:
+             "simulated because | steady jumps, time skipped | packet s | fast s | speedup | "
+             "largest difference |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for scenario, seed, (status, rows, rep, wall, extra) in results:
         worst = max(rows, key=lambda r: abs(r[4])) if rows else None
-        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             scenario.replace("|", "\\|"), seed, status,
             replayed(rep),
-            rep[5] if rep else "-",
+            rep[5] if rep else "-", extra.get("jumps", "-"),
             wall[0] if wall else "-", wall[1] if wall else "-",
             f"{wall[2]}x" if wall else "-",
             f"{worst[0]} {worst[1]}: {worst[4]:+.3f} %" if worst else "-"))
@@ -209,13 +215,15 @@ def table(results):
 
 
 def every_table(results):
-    lines = ["| scenario | status | ring steps replayed | simulated because | packet s | fast s | "
-             "speedup | largest difference | CSV files, fast against packet |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| scenario | status | ring steps replayed | simulated because | steady jumps, time "
+             "skipped | packet s | fast s | speedup | largest difference | CSV files, fast against "
+             "packet |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for scenario, (status, rows, rep, wall, extra) in results:
         worst = max(rows, key=lambda r: abs(r[4])) if rows else None
-        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+        lines.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             scenario, status, extra.get("ring", "-"), (rep[5] or "-") if rep else "-",
+            extra.get("jumps", "-"),
             wall[0] if wall else "-", wall[1] if wall else "-",
             f"{wall[2]}x" if wall else "-",
             f"{worst[0]} {worst[1]}: {worst[4]:+.3f} %" if worst else "-",

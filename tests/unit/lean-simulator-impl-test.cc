@@ -259,4 +259,47 @@ TEST_CASE("LeanSimulatorImpl: Stop(delay) stops at that time, and Run resumes", 
     k->Dispose();
 }
 
+TEST_CASE("LeanSimulatorImpl: MoveEarlier moves a pending event, and its EventId follows it",
+          "[unit][lean-sim]")
+{
+    // Steady-state jumps (run-clock.h) move the events a scenario gave a time: each event
+    // keeps its uid, so among the events of its new time it runs in scheduling order, and an
+    // EventId held from before the move still cancels it, expires after it ran and gives the
+    // delay left to its new time.
+    for (const char* scheduler : {"ns3::MapScheduler", "ns3::TimingWheelScheduler"})
+    {
+        Ptr<SimulatorImpl> k = MakeKernel("ns3::LeanSimulatorImpl", scheduler);
+        auto* lean = dynamic_cast<LeanSimulatorImpl*>(PeekPointer(k));
+        REQUIRE(lean != nullptr);
+        std::vector<std::pair<std::string, int64_t>> ran;
+        auto note = [&](const char* name) {
+            return Fn([&, name] { ran.emplace_back(name, k->Now().GetNanoSeconds()); });
+        };
+        k->Schedule(NanoSeconds(60), note("rel60"));          // scheduled first, at 60
+        const EventId abs = k->Schedule(NanoSeconds(100), note("abs100"));
+        const EventId late = k->Schedule(NanoSeconds(200), note("abs200"));
+        const EventId gone = k->Schedule(NanoSeconds(300), note("abs300"));
+        const auto by = static_cast<uint64_t>(NanoSeconds(40).GetTimeStep());
+        k->Schedule(NanoSeconds(10), Fn([&] {
+            lean->MoveEarlier(abs, by);  // 100 -> 60 ns, after rel60
+            lean->MoveEarlier(late, by); // 200 -> 160 ns
+            lean->MoveEarlier(gone, by); // 300 -> 260 ns, then cancelled by its old id
+            CHECK(k->GetDelayLeft(abs) == NanoSeconds(50));
+            CHECK_FALSE(k->IsExpired(late));
+            k->Cancel(gone);
+        }));
+        k->Schedule(NanoSeconds(100), Fn([&] {
+            CHECK(k->IsExpired(abs)); // ran at 60
+            CHECK_FALSE(k->IsExpired(late));
+            k->Remove(late); // found at its new time
+        }));
+        k->Run();
+        CHECK(ran == std::vector<std::pair<std::string, int64_t>>{{"rel60", 60}, {"abs100", 60}});
+        CHECK(k->IsExpired(late));
+        CHECK(k->IsExpired(gone));
+        k->Destroy();
+        k->Dispose();
+    }
+}
+
 } // namespace TUSK_TEST_FILE

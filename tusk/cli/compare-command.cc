@@ -181,9 +181,9 @@ DoCompare(const CommonOptions& o, const std::string& policiesArg)
     std::cout << PathClassesLine(runs[0]) << HpccPairRttLine(runs[0]);
     std::cout << SettingsLine(runs[0].spec);
     PrintComparisonTable(runs, std::cout);
-    for (const auto& r : runs) // simulator.steady_probe: what each policy's run could skip
+    for (const auto& r : runs) // steady_probe, steady_jump: what each run could skip or skipped
     {
-        const std::string probe = SteadyProbeLine(r);
+        const std::string probe = SteadyProbeLine(r) + SteadyJumpLine(r);
         if (!probe.empty())
         {
             std::cout << r.summary.policy << ": " << probe;

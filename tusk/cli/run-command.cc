@@ -47,6 +47,7 @@ DoRun(const CommonOptions& o)
     std::cout << SettingsLine(r.spec);
     PrintComparisonTable(r, std::cout); // by reference: `{r}` would copy every flow row
     std::cout << SteadyProbeLine(r);
+    std::cout << SteadyJumpLine(r);
     std::cout << fmt::format("{} events in {:.2f} s wall ({:.2f} M events/s); results in {}/\n",
                              r.events, r.wallSeconds, r.events / r.wallSeconds / 1e6, out);
     if (!r.failure.empty())

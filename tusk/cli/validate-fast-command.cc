@@ -86,10 +86,12 @@ ValidateFastCommand::Run(std::ostream& out)
                            m.packet, m.fast, d * 100, ok ? "" : "  > tolerance");
     }
     const auto& s = f.fast;
+    const SteadyJumpStats& jumps = f.steadyJump;
     if (p.jobs.empty() && s.ringSteps == 0)
     {
-        out << "no [[jobs]] in this workload: fast mode replays job iterations only, so both "
-               "runs simulated every packet\n";
+        out << (jumps.jumps > 0 ? "no [[jobs]] in this workload: no iteration to replay\n"
+                                : "no [[jobs]] in this workload and no steady-state jump: both "
+                                  "runs simulated every packet\n");
     }
     out << fmt::format(
         "iterations replayed {} of {} ({} exact, {} steady, {} sampled), simulated {}\n",
@@ -108,11 +110,16 @@ ValidateFastCommand::Run(std::ostream& out)
             out << fmt::format("  simulated because {}: {}\n", reason, n);
         }
     }
+    const std::string jumpLine = SteadyJumpLine(f);
+    if (!jumpLine.empty())
+    {
+        out << jumpLine;
+    }
     out << fmt::format("wall time: packet {:.3f} s, fast {:.3f} s, speedup {:.1f}x{}\n",
                        p.wallSeconds, f.wallSeconds,
                        f.wallSeconds > 0 ? p.wallSeconds / f.wallSeconds : 0.0,
-                       s.Replayed() + s.ringStepsReplayed == 0
-                           ? " (nothing replayed: the same simulation twice, so any "
+                       s.Replayed() + s.ringStepsReplayed + jumps.jumps == 0
+                           ? " (nothing replayed or skipped: the same simulation twice, so any "
                              "difference is the machine's)"
                            : "");
     for (int k = 0; k < 2; ++k)

@@ -333,6 +333,61 @@ SteadyProbeLine(const RunResult& r)
            BoundedJumpsLine(s, r.simEndPs);
 }
 
+std::string
+SteadyJumpLine(const RunResult& r)
+{
+    const SteadyJumpStats& j = r.steadyJump;
+    if (!j.active)
+    {
+        return "";
+    }
+    std::string refused;
+    for (const auto& [why, n] : j.refused)
+    {
+        refused += fmt::format("{}{} {}", refused.empty() ? "" : ", ", why, n);
+    }
+    return fmt::format("steady jumps (at most {} spans): {} jump(s) skipped {:.1f} µs ({}), {} "
+                       "data packets ({} B) counted delivered; re-checked {} (off {}, worst "
+                       "{:.2f} %), not re-checked {}; refused: {}\n",
+                       j.maxSpans, j.jumps, j.skippedPs / 1e6, SkipShareText(j.skippedPs, r.simEndPs),
+                       j.skippedPackets, j.skippedBytes, j.rechecks, j.rechecksOff,
+                       100.0 * j.recheckErrorMax, j.notRechecked,
+                       refused.empty() ? "none" : refused);
+}
+
+/** The manifest's "steady_jump" (results-format.md): what steady-state jumps skipped. */
+static nlohmann::ordered_json
+SteadyJumpJson(const RunResult& r)
+{
+    const SteadyJumpStats& j = r.steadyJump;
+    nlohmann::ordered_json refused = nlohmann::ordered_json::object();
+    for (const auto& [why, n] : j.refused)
+    {
+        refused[why] = n;
+    }
+    nlohmann::ordered_json notSteady = nlohmann::ordered_json::object();
+    for (const auto& [why, n] : j.notSteady)
+    {
+        notSteady[why] = n;
+    }
+    return {{"max_spans", j.maxSpans},
+            {"jumps", j.jumps},
+            {"skipped_us", j.skippedPs / 1e6},
+            {"skipped_time_share",
+             r.simEndPs > 0 ? nlohmann::ordered_json(static_cast<double>(j.skippedPs) /
+                                                     static_cast<double>(r.simEndPs))
+                            : nullptr},
+            {"longest_jump_us", j.longestPs / 1e6},
+            {"skipped_packets", j.skippedPackets},
+            {"skipped_bytes", j.skippedBytes},
+            {"rechecks", j.rechecks},
+            {"rechecks_off", j.rechecksOff},
+            {"recheck_error_max_share", j.recheckErrorMax},
+            {"not_rechecked", j.notRechecked},
+            {"refused", refused},
+            {"not_steady", notSteady}};
+}
+
 /** The largest (`mean` false) or mean distance of the first transfer end after each jump from
  *  where its horizon put it, µs; null when no end was predicted. */
 static nlohmann::ordered_json
@@ -1627,6 +1682,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (r.steady.active)
     {
         m["steady_probe"] = SteadyProbeJson(r);
+    }
+    if (r.steadyJump.active)
+    {
+        m["steady_jump"] = SteadyJumpJson(r);
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (const auto& c : r.pathClasses)

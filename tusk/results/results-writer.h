@@ -169,6 +169,9 @@ std::string PathClassesLine(const RunResult& r);
 /** One line for the printed summary: what the steady-state probe found (manifest
  *  "steady_probe"), "" when it was off. */
 std::string SteadyProbeLine(const RunResult& r);
+/** simulator.steady_jump: one line of what the jumps skipped and why they were refused ("" when
+ *  off). */
+std::string SteadyJumpLine(const RunResult& r);
 std::string CollectivesCsv(const RunResult& r);
 /** waits.csv: per collective step and rank, its wait (results-format.md, "waits.csv"). */
 std::string WaitsCsv(const RunResult& r);

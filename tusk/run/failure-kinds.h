@@ -17,6 +17,7 @@
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/gray-failure-model.h"
+#include "fabric/model/kernel/run-clock.h"
 #include "fabric/model/topology-graph.h"
 
 #include "ns3/error-model.h"
@@ -119,11 +120,12 @@ struct FailureSchedule
     std::shared_ptr<FailureDriver> driver;
     int64_t& stream;                     //!< next free random stream; add what you assign
 
-    /** Run `fn` at simulated time `ps` (a time the spec gave in ps). */
+    /** Run `fn` at simulated time `ps` (a time the spec gave in ps; steady-state jumps keep
+     *  it at that run time, ns3::RunClock). */
     template <class Fn>
     void At(uint64_t ps, Fn fn) const
     {
-        ns3::Simulator::Schedule(ns3::PicoSeconds(ps), fn);
+        ns3::RunClock::NoteAbsolute(ns3::Simulator::Schedule(ns3::PicoSeconds(ps), fn));
     }
 };
 

@@ -1,4 +1,5 @@
 #include "run/metrics-sink.h"
+#include "fabric/model/kernel/run-clock.h"
 
 #include "workload/model/iteration-memo.h"
 
@@ -136,7 +137,7 @@ MetricsSink::OnDropLogged(Port* p,
                           DropReason reason)
 {
     DropEventRow row;
-    row.timePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    row.timePs = RunClock::NowPs();
     row.port = p->index;
     row.reason = reason;
     row.kind = meta.kind;
@@ -154,7 +155,9 @@ MetricsSink::OnPfc(Port* p, const PfcEvent& e)
     {
         p->row.pfcPauseTx++;
     }
-    p->events->push_back(PfcEventRow{e, p->row.from, p->row.to});
+    PfcEventRow row{e, p->row.from, p->row.to};
+    row.event.timePs += RunClock::SkippedPs(); // the run's time (RunClock)
+    p->events->push_back(row);
 }
 
 void
@@ -166,20 +169,20 @@ MetricsSink::OnTrim(Ptr<const Packet>, const FrameMeta&)
 void
 MetricsSink::OnStarted(uint32_t transfer)
 {
-    m_transfers[transfer].startPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    m_transfers[transfer].startPs = RunClock::NowPs();
 }
 
 void
 MetricsSink::OnDelivered(uint32_t transfer)
 {
-    m_transfers[transfer].deliveredPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    m_transfers[transfer].deliveredPs = RunClock::NowPs();
 }
 
 void
 MetricsSink::OnAcknowledged(uint32_t transfer)
 {
     m_transfers[transfer].acknowledgedPs =
-        static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        RunClock::NowPs();
 }
 
 std::vector<LinkRow>
@@ -197,6 +200,10 @@ MetricsSink::LinkRows(uint64_t durationPs, Time now)
         if (k < m_replayed.size())
         {
             AddPortDelta(c, m_replayed[k], PortCounters()); // maxima maxed
+        }
+        if (k < m_skipped.size())
+        {
+            AddPortDelta(c, m_skipped[k], PortCounters());
         }
         row.txFrames = c.txFrames;
         row.txBytes = c.txBytes;
@@ -219,6 +226,16 @@ MetricsSink::LinkRows(uint64_t durationPs, Time now)
     return rows;
 }
 
+void
+MetricsSink::AddSkippedCounters(const std::vector<PortCounters>& c)
+{
+    m_skipped.resize(std::max(m_skipped.size(), c.size()));
+    for (size_t k = 0; k < c.size(); ++k)
+    {
+        AddPortDelta(m_skipped[k], c[k], PortCounters());
+    }
+}
+
 std::vector<PortCounters>
 MetricsSink::PortCounterSnapshot() const
 {
@@ -227,6 +244,11 @@ MetricsSink::PortCounterSnapshot() const
     for (const auto& p : m_ports)
     {
         out.push_back(p.dev->GetCounters());
+        const size_t k = out.size() - 1;
+        if (k < m_skipped.size())
+        {
+            AddPortDelta(out.back(), m_skipped[k], PortCounters()); // steady-state jumps'
+        }
     }
     return out;
 }

@@ -74,11 +74,16 @@ class MetricsSink
      */
     std::vector<LinkRow> LinkRows(uint64_t durationPs, ns3::Time now);
 
-    /** Fast mode: every port's counters now, in links.csv order. */
+    /** Fast mode and steady-state jumps: every port's counters now, in links.csv order, with
+     *  what jumps skipped (AddSkippedCounters). */
     std::vector<ns3::PortCounters> PortCounterSnapshot() const;
     /** Fast mode: the replayed iterations' counters per port (links.csv order), which
      *  LinkRows adds to what the ports counted (maxima maxed). */
     void SetReplayedCounters(std::vector<ns3::PortCounters> c) { m_replayed = std::move(c); }
+    /** Steady-state jumps: add `c` (in the order of PortCounterSnapshot) to the counters
+     *  LinkRows reports: the frames, bytes and CE marks the skipped time would have counted.
+     *  The ports' own counters (time series) do not see them; PortCounterSnapshot does. */
+    void AddSkippedCounters(const std::vector<ns3::PortCounters>& c);
 
     /** Every PFC frame sent or received, in time order (pfc_events.csv). */
     std::vector<PfcEventRow> TakePfcEvents() { return std::move(m_pfcEvents); }
@@ -131,6 +136,7 @@ class MetricsSink
 
     std::vector<Port> m_ports;
     std::vector<ns3::PortCounters> m_replayed; //!< SetReplayedCounters
+    std::vector<ns3::PortCounters> m_skipped;  //!< AddSkippedCounters, summed
     std::vector<PfcEventRow> m_pfcEvents;
     std::vector<DropEventRow> m_dropEvents;
     ns3::PagedArray<TransferTimes> m_transfers; //!< by transfer id, pages of live ones only

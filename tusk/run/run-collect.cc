@@ -3,6 +3,7 @@
  * packet conservation, and why the run failed if it did.
  */
 #include "run/run-stages.h"
+#include "fabric/model/kernel/run-clock.h"
 #include "run/collect-rows.h"
 #include "run/lazy-jobs.h"
 #include "run/row-stream.h"
@@ -531,7 +532,7 @@ CollectResults(const ScenarioSpec& spec,
                WholeRows* whole)
 {
     MetricsSink& sink = observers.Sink();
-    const uint64_t endPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t endPs = RunClock::NowPs(); // the run's time (steady-state jumps' added)
     result.events = Simulator::GetEventCount();
     result.finished = executor.exec->AllDone();
     result.hosts = graph.NumRankHosts(); // aggregation endpoints are not hosts of the workload

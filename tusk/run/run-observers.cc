@@ -3,6 +3,7 @@
  * progress line, the time-series sampler and the PFC deadlock detector.
  */
 #include "run/run-stages.h"
+#include "fabric/model/kernel/run-clock.h"
 
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/simulator.h"
@@ -46,7 +47,7 @@ void
 Observers::OnCcState(CcTraced* qp, const RdmaCcState& state)
 {
     CcTraceRow row;
-    row.timePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    row.timePs = RunClock::NowPs();
     row.src = qp->src;
     row.dst = qp->dst;
     row.qpn = qp->qpn;
@@ -167,7 +168,7 @@ Observers::Progress()
             const double wall = std::chrono::duration<double>(now - m_wallStart).count();
             std::cerr << fmt::format("[tusk] {}: sim {:.3f} ms, {:.2f} M events/s, {}/{} "
                                      "transfers done\n",
-                                     m_name, Simulator::Now().GetSeconds() * 1e3,
+                                     m_name, static_cast<double>(RunClock::NowPs()) * 1e-9,
                                      Simulator::GetEventCount() / wall / 1e6,
                                      m_exec->DoneTransfers(), m_exec->TotalTransfers());
             m_lastPrint = now;

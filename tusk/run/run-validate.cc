@@ -157,6 +157,14 @@ ThrowAsScenarioKey(const ScenarioSpec& spec,
 RunPlan
 ValidateRun(const ScenarioSpec& spec)
 {
+    if (spec.simulator.steadyJump == "on" && spec.simulator.implementation != "lean")
+    {
+        throw spec.KeyError("simulator.steady_jump",
+                            fmt::format("steady-state jumps need simulator.implementation = "
+                                        "\"lean\" (tusk's kernel moves the events a scenario "
+                                        "gave a time); it is \"{}\"",
+                                        spec.simulator.implementation));
+    }
     RunPlan plan;
     plan.policyTypeId = ns3::ResolveSwitchPolicy(spec.lb.policy);
     if (plan.policyTypeId.empty())
@@ -347,7 +355,7 @@ ScenarioWarnings(const ScenarioSpec& spec)
     }
     // The steady-state probe's parameters change nothing without the probe.
     const SimulatorSection simDefaults;
-    if (!spec.simulator.steadyProbe &&
+    if (!spec.simulator.steadyProbe && !spec.simulator.Jumps() &&
         (spec.simulator.steadyWindowPs != simDefaults.steadyWindowPs ||
          spec.simulator.steadyWindows != simDefaults.steadyWindows ||
          spec.simulator.steadyTolerance != simDefaults.steadyTolerance))

@@ -11,6 +11,7 @@
 #include "results/tool-outputs.h"
 
 #include "fabric/model/fabric-units.h"
+#include "fabric/model/kernel/run-clock.h"
 
 #include "ns3/global-value.h"
 #include "ns3/object-factory.h"
@@ -75,6 +76,15 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     const TopologyGraph graph = BuildGraph(given);
     SplitOverRoutes(given, graph, plan);
     const ScenarioSpec spec = ResolveScenario(given, graph);
+    // Steady-state jumps move the events the scenario gave a time (run-clock.h); the clock
+    // is reset when the run ends, however it ends.
+    struct RunClockGuard
+    {
+        explicit RunClockGuard(bool on) { RunClock::Enable(on); }
+        ~RunClockGuard() { RunClock::Enable(false); }
+        RunClockGuard(const RunClockGuard&) = delete;
+        RunClockGuard& operator=(const RunClockGuard&) = delete;
+    } clockGuard(spec.simulator.Jumps());
     CheckFailures(spec, graph);
     CheckIntRates(spec, graph);
     // Held once, shared with the executor (a job of many iterations has many transfers).
@@ -239,7 +249,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     FastMode fast; // simulator.mode = "fast" only
     fast.Attach(spec, plan, built, executor, observers, ring ? ring->units.get() : nullptr);
     SteadyProbe steady; // simulator.steady_probe only
-    steady.Attach(spec, built, executor.exec, workload);
+    steady.Attach(spec, built, executor.exec, workload, &observers.Sink());
     observers.SetSteadyProbe(&steady);
     executor.exec->Start();
     Simulator::Stop(PicoSeconds(spec.stopTimePs));
@@ -250,7 +260,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     if (observers.Interrupted())
     {
-        const std::string at = std::to_string(Simulator::Now().GetMicroSeconds());
+        const std::string at = std::to_string(RunClock::NowPs() / 1000000);
         fast.Dispose();
         steady.Dispose();
         executor.exec->Dispose();
@@ -282,6 +292,7 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     // The probe's own events are not the run's: its event count is the same with it or without.
     result.events -= steady.Events();
     result.steady = steady.Stats();
+    result.steadyJump = steady.JumpStats();
     if (options.afterCollect)
     {
         options.afterCollect();

@@ -8,6 +8,7 @@
 #include "run/ar-telemetry.h"
 #include "run/path-telemetry.h"
 #include "run/steady-judge.h"
+#include "run/steady-jumper.h"
 #include "run/time-series.h"
 #include "run/waits.h"
 
@@ -455,6 +456,9 @@ struct RunResult
     /** simulator.steady_probe: what the steady-state probe found (the manifest's
      *  "steady_probe"); inactive otherwise. */
     SteadyProbeStats steady;
+    /** simulator.steady_jump: what steady-state jumps skipped (the manifest's "steady_jump");
+     *  inactive otherwise. */
+    SteadyJumpStats steadyJump;
     /** RunOptions::streamRows: the flow, collective and wait rows went to their files while
      *  the run ran (streamed.active), and `flows`, `collectives`, `waits` are empty. */
     StreamedRows streamed;

@@ -61,19 +61,6 @@ FindFlow(const std::vector<SteadyWindow::Flow>& flows, uint32_t id)
     return it != flows.end() && it->id == id ? &*it : nullptr;
 }
 
-/** The payload transfer `id` delivered over the windows of `last`, bytes. */
-uint64_t
-BytesOver(const std::deque<SteadyWindow>& last, uint32_t id)
-{
-    uint64_t bytes = 0;
-    for (const auto& w : last)
-    {
-        const SteadyWindow::Flow* f = FindFlow(w.flows, id);
-        bytes += f != nullptr ? f->windowBytes : 0;
-    }
-    return bytes;
-}
-
 /** max - min <= max(tolerance * |max|, floor) over values (NaNs skipped). */
 bool
 Within(double lo, double hi, double tolerance, double floor)
@@ -175,6 +162,18 @@ CcAgrees(const std::deque<SteadyWindow>& last, const SteadyParams& p)
 }
 
 } // namespace
+
+uint64_t
+BytesOver(const std::deque<SteadyWindow>& last, uint32_t id)
+{
+    uint64_t bytes = 0;
+    for (const auto& w : last)
+    {
+        const SteadyWindow::Flow* f = FindFlow(w.flows, id);
+        bytes += f != nullptr ? f->windowBytes : 0;
+    }
+    return bytes;
+}
 
 void
 SteadyLedger::Add(const SteadyLedger& o)

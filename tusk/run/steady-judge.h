@@ -189,6 +189,10 @@ struct SteadyProbeStats : SteadyLedger
     std::vector<SteadyBoundedStats> bounded;
 };
 
+/** The payload transfer `id` delivered over the windows of `last` (0 where it is absent),
+ *  bytes. */
+uint64_t BytesOver(const std::deque<SteadyWindow>& last, uint32_t id);
+
 /** The bounds (spans) the probe judges with besides the unbounded judgement. */
 constexpr uint32_t kSteadyJumpBounds[] = {4, 64, 1024};
 

@@ -3,9 +3,11 @@
  */
 #include "run/steady-probe.h"
 
+#include "run/metrics-sink.h"
 #include "run/run-stages.h"
 
 #include "fabric/helper/fabric-helper.h"
+#include "fabric/model/kernel/run-clock.h"
 #include "fabric/model/switch-node.h"
 #include "fabric/model/switch-port.h"
 #include "rdma/model/headers/roce-header.h"
@@ -45,9 +47,10 @@ void
 SteadyProbe::Attach(const ScenarioSpec& spec,
                     const BuiltFabric& built,
                     Ptr<WorkloadExecutor> exec,
-                    const WorkloadSpec& workload)
+                    const WorkloadSpec& workload,
+                    MetricsSink* sink)
 {
-    if (!spec.simulator.steadyProbe)
+    if (!spec.simulator.steadyProbe && !spec.simulator.Jumps())
     {
         return;
     }
@@ -62,6 +65,7 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
     const int64_t ccTimerPs =
         factory.Create<RdmaCongestionControl>()->RateTimerPeriod().GetPicoSeconds();
     m_windowPs = WindowPs(spec, rtts, static_cast<uint64_t>(std::max<int64_t>(ccTimerPs, 0)));
+    m_windowsK = spec.simulator.steadyWindows;
     SteadyParams p;
     p.windows = spec.simulator.steadyWindows;
     p.tolerance = spec.simulator.steadyTolerance;
@@ -69,14 +73,38 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
     p.rateFloorBytes = spec.nic.mtuBytes;
     // Two frames: an MTU's payload and its headers, twice.
     p.queueFloorBytes = 2 * (static_cast<uint64_t>(spec.nic.mtuBytes) + kRoceDataOverheadBytes);
-    m_judge = std::make_unique<SteadyJudge>(p);
-    m_components = std::make_unique<SteadyComponents>(p);
-    for (const uint32_t spans : kSteadyJumpBounds)
+    if (spec.simulator.steadyProbe)
     {
-        SteadyParams bp = p;
-        bp.maxJumpSpans = spans;
-        m_bounded.push_back({std::make_unique<SteadyJudge>(bp),
-                             std::make_unique<SteadyComponents>(bp)});
+        m_judge = std::make_unique<SteadyJudge>(p);
+        m_components = std::make_unique<SteadyComponents>(p);
+        for (const uint32_t spans : kSteadyJumpBounds)
+        {
+            SteadyParams bp = p;
+            bp.maxJumpSpans = spans;
+            m_bounded.push_back({std::make_unique<SteadyJudge>(bp),
+                                 std::make_unique<SteadyComponents>(bp)});
+        }
+    }
+    if (spec.simulator.Jumps())
+    {
+        NS_ABORT_MSG_IF(sink == nullptr, "SteadyProbe: steady-state jumps need the metrics sink");
+        SteadyParams jp = p;
+        jp.maxJumpSpans = spec.simulator.steadyJumpSpans;
+        m_jumper = std::make_unique<SteadyJumper>(jp);
+        m_sink = sink;
+        // Outputs that count every packet would miss the skipped ones.
+        if (spec.output.pcap)
+        {
+            m_jumpBlocked = "pcap";
+        }
+        else if (spec.output.pathTelemetry || spec.output.pathTelemetryRoutes)
+        {
+            m_jumpBlocked = "path_telemetry";
+        }
+        else if (spec.output.arTelemetry)
+        {
+            m_jumpBlocked = "ar_telemetry";
+        }
     }
     m_exec = exec;
     m_exec->TrackPendingStarts(); // triggered starts after a delay cap the horizon (CapPs)
@@ -261,7 +289,8 @@ void
 SteadyProbe::Tick()
 {
     ++m_events;
-    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    // The run's time (RunClock): the workload's times, failures and the stop are in it.
+    const uint64_t nowPs = RunClock::NowPs();
     SteadyWindow w;
     w.endPs = nowPs;
 
@@ -439,18 +468,144 @@ SteadyProbe::Tick()
         }
     }
     const uint64_t capPs = CapPs(nowPs);
-    m_components->Add(cw, capPs);
-    for (auto& b : m_bounded)
+    if (m_components)
     {
-        b.judge->Add(w, capPs);
-        b.components->Add(cw, capPs);
+        m_components->Add(cw, capPs);
+        for (auto& b : m_bounded)
+        {
+            b.judge->Add(w, capPs);
+            b.components->Add(cw, capPs);
+        }
     }
-    m_judge->Add(std::move(w), capPs);
+    if (m_jumper)
+    {
+        const std::vector<PortCounters> ports = m_sink->PortCounterSnapshot();
+        std::vector<PortCounts> counts(ports.size());
+        for (size_t k = 0; k < ports.size(); ++k)
+        {
+            const PortCounters& c = ports[k];
+            counts[k] = {c.txFrames, c.txBytes, c.txWireBytes, c.rxFrames, c.rxBytes, c.ecnMarks};
+        }
+        m_portSnaps.push_back(std::move(counts));
+        while (m_portSnaps.size() > 8 * m_windowsK + 1) // the jumper's longest history
+        {
+            m_portSnaps.pop_front();
+        }
+        const std::optional<SteadyJumper::Jump> jump =
+            m_judge ? m_jumper->Add(w, capPs) : m_jumper->Add(std::move(w), capPs);
+        if (jump)
+        {
+            Jump(*jump);
+        }
+    }
+    if (m_judge)
+    {
+        m_judge->Add(std::move(w), capPs);
+    }
     if (!m_exec->AllDone())
     {
         Simulator::Schedule(PicoSeconds(m_windowPs), &SteadyProbe::Tick, this);
         m_exec->NoteReadOnlyEvent(); // the replay agenda batches as without the probe
     }
+}
+
+void
+SteadyProbe::Jump(const SteadyJumper::Jump& jump)
+{
+    if (!m_jumpBlocked.empty())
+    {
+        return m_jumper->Refuse(m_jumpBlocked);
+    }
+    if (m_exec->PendingReplays() > 0)
+    {
+        return m_jumper->Refuse("replay"); // fast mode's replayed completions keep their times
+    }
+    // The links' rates over the windows of the shortest moving transfer's history (at least
+    // K: a jump of transfers that all wait credits the links at their rates over K).
+    const uint32_t windows = std::max(jump.windows, m_windowsK);
+    if (m_portSnaps.size() < windows + 1)
+    {
+        return m_jumper->Refuse("history");
+    }
+    // Every moving transfer must be able to give up its packets over the jump: shorten the
+    // jump to what the least able can give.
+    double spanPs = static_cast<double>(jump.spanPs);
+    for (const auto& [t, bytesPerPs] : jump.rates)
+    {
+        if (bytesPerPs <= 0)
+        {
+            continue;
+        }
+        const uint64_t can = m_exec->SkippablePackets(t);
+        if (can == 0)
+        {
+            // Not on the NICs (a scale-up transfer), several messages, a resend pending,
+            // go-back-N rewound, receiver credits: it cannot skip.
+            return m_jumper->Refuse("transfer_cannot_skip");
+        }
+        const double mtu = m_exec->MtuBytes(t);
+        spanPs = std::min(spanPs, static_cast<double>(can) * mtu / bytesPerPs);
+    }
+    const auto span = static_cast<uint64_t>(spanPs);
+    if (span < m_windowPs)
+    {
+        return m_jumper->Refuse("short");
+    }
+    uint64_t packets = 0;
+    uint64_t bytes = 0;
+    for (const auto& [t, bytesPerPs] : jump.rates)
+    {
+        const double mtu = m_exec->MtuBytes(t);
+        const auto want = static_cast<uint64_t>(bytesPerPs * static_cast<double>(span) / mtu);
+        const uint64_t n = want > 0 ? m_exec->SkipPackets(t, want) : 0;
+        packets += n;
+        bytes += n * m_exec->MtuBytes(t);
+    }
+    // The links' counters at their rates over those windows (PFC frames and drops: none,
+    // the last K were steady).
+    const auto& from = m_portSnaps[m_portSnaps.size() - 1 - windows];
+    const auto& to = m_portSnaps.back();
+    const double scale = static_cast<double>(span) / static_cast<double>(m_windowPs * windows);
+    auto part = [scale](uint64_t a, uint64_t b) {
+        return static_cast<uint64_t>(std::llround(static_cast<double>(b - a) * scale));
+    };
+    std::vector<PortCounters> credit(to.size());
+    for (size_t k = 0; k < to.size() && k < from.size(); ++k)
+    {
+        credit[k].txFrames = part(from[k].txFrames, to[k].txFrames);
+        credit[k].txBytes = part(from[k].txBytes, to[k].txBytes);
+        credit[k].txWireBytes = part(from[k].txWireBytes, to[k].txWireBytes);
+        credit[k].rxFrames = part(from[k].rxFrames, to[k].rxFrames);
+        credit[k].rxBytes = part(from[k].rxBytes, to[k].rxBytes);
+        credit[k].ecnMarks = part(from[k].ecnMarks, to[k].ecnMarks);
+    }
+    m_sink->AddSkippedCounters(credit);
+    RunClock::Skip(span);
+    m_jumper->Made(jump, span, packets, bytes);
+    // The windows after the jump start from what the ports count now, credit included: the
+    // snapshots before it get the credit too, so that no difference over windows holds it.
+    for (auto& snap : m_portSnaps)
+    {
+        for (size_t k = 0; k < snap.size() && k < credit.size(); ++k)
+        {
+            snap[k].txFrames += credit[k].txFrames;
+            snap[k].txBytes += credit[k].txBytes;
+            snap[k].txWireBytes += credit[k].txWireBytes;
+            snap[k].rxFrames += credit[k].rxFrames;
+            snap[k].rxBytes += credit[k].rxBytes;
+            snap[k].ecnMarks += credit[k].ecnMarks;
+        }
+    }
+    for (auto& [t, delivered] : m_delivered)
+    {
+        delivered = m_exec->DeliveredBytes(t);
+    }
+}
+
+SteadyJumpStats
+SteadyProbe::JumpStats() const
+{
+    return m_jumper ? m_jumper->Stats() : SteadyJumpStats();
 }
 
 void
@@ -463,7 +618,7 @@ SteadyProbe::Finish()
     // The run stopped at its last acknowledgement (or at the stop time with transfers left):
     // when every transfer is done, a jump that reached past the last window is measured too.
     const bool allDone = m_exec->AllDone();
-    const uint64_t nowPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t nowPs = RunClock::NowPs();
     const auto ends = static_cast<uint32_t>(m_endedInWindow.size());
     m_judge->AddTailEnds(nowPs, ends, allDone);
     m_components->AddTailEnds(nowPs, m_endedInWindow, allDone);

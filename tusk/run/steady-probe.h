@@ -9,10 +9,15 @@
 
 #include "run/steady-components.h"
 #include "run/steady-judge.h"
+#include "run/steady-jumper.h"
+
+#include "fabric/model/fabric-net-device.h"
 
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <deque>
+#include <string>
 #include <map>
 #include <memory>
 #include <set>
@@ -30,6 +35,7 @@ struct WorkloadSpec;
 
 namespace tusk
 {
+class MetricsSink;
 
 /** One change of the fabric by a [[failures]] entry, as a time window [fromPs, toPs], ps
  *  (FailureWindows, run-stages.h; fast mode's span checks and the probe read it). */
@@ -68,17 +74,23 @@ class SteadyProbe
     SteadyProbe& operator=(const SteadyProbe&) = delete;
 
     /**
-     * \brief Start probing when spec.simulator.steadyProbe is set (else do nothing, at no cost).
+     * \brief Start probing when spec.simulator.steadyProbe or steadyJump is set (else do
+     * nothing, at no cost); with steadyJump, jump (SteadyJumper, Jump).
      * \param workload the transfers built before the run (their timed starts cap the horizon)
+     * \param sink the run's metrics (jumps credit the links' counters there); needed with
+     *        steadyJump
      */
     void Attach(const ScenarioSpec& spec,
                 const BuiltFabric& built,
                 ns3::Ptr<ns3::WorkloadExecutor> exec,
-                const ns3::WorkloadSpec& workload);
+                const ns3::WorkloadSpec& workload,
+                MetricsSink* sink = nullptr);
     /** The probe's own events run so far (left out of the run's event count). */
     uint64_t Events() const { return m_events; }
     /** What it found (inactive when the probe is off). */
     SteadyProbeStats Stats() const;
+    /** What steady-state jumps did (inactive when simulator.steady_jump is off). */
+    SteadyJumpStats JumpStats() const;
     /** After the run: the transfers acknowledged since the last window (the run stops at its
      *  last acknowledgement, before that window ends) counted at the stop time
      *  (SteadyJudge::AddTailEnds, SteadyComponents::AddTailEnds). */
@@ -95,6 +107,11 @@ class SteadyProbe
   private:
     /** Sample the window that ends now and schedule the next. */
     void Tick();
+    /** Make `jump` (SteadyJumper's proposal) now, or refuse it: take every transfer's
+     *  packets out at its rate (WorkloadExecutor::SkipPackets), credit the links' counters
+     *  at their rates over the last K windows (MetricsSink::AddSkippedCounters), skip the
+     *  time (RunClock::Skip). */
+    void Jump(const SteadyJumper::Jump& jump);
     /** The next known discontinuity after `nowPs`, ps (UINT64_MAX if none): a timed transfer
      *  start, a start or delayed activation the executor has scheduled, a failure, the stop. */
     uint64_t CapPs(uint64_t nowPs) const;
@@ -126,6 +143,24 @@ class SteadyProbe
         std::unique_ptr<SteadyComponents> components;
     };
     std::vector<Bounded> m_bounded;
+    std::unique_ptr<SteadyJumper> m_jumper; //!< simulator.steady_jump only
+    MetricsSink* m_sink = nullptr;
+    /** The counters a jump credits a port (PortCounters' six), 48 bytes. */
+    struct PortCounts
+    {
+        uint64_t txFrames = 0;
+        uint64_t txBytes = 0;
+        uint64_t txWireBytes = 0;
+        uint64_t rxFrames = 0;
+        uint64_t rxBytes = 0;
+        uint64_t ecnMarks = 0;
+    };
+    /** Every port's counts (MetricsSink::PortCounterSnapshot, credit included) at the last
+     *  8K + 1 window ends, oldest first (steady_jump only; 48 bytes a port each). */
+    std::deque<std::vector<PortCounts>> m_portSnaps;
+    /** An output that counts every packet and would miss the skipped ones: every jump is
+     *  refused for it ("" when none). */
+    std::string m_jumpBlocked;
     const ns3::Fabric* m_fabric = nullptr;
     std::vector<int64_t> m_linkIndex; //!< graph link -> index in fabric.links (-1: none)
     /** m_devices' switch ports (null for a NIC), for their queues. */
@@ -146,6 +181,7 @@ class SteadyProbe
     std::vector<FailureWindow> m_failures; //!< the failures' windows and their links
     uint64_t m_stopPs = UINT64_MAX;
     uint64_t m_windowPs = 0;
+    uint32_t m_windowsK = 0; //!< K
     uint32_t m_starts = 0; //!< in the current window
     uint64_t m_pfc = 0;    //!< totals at the last window's end
     uint64_t m_drops = 0;

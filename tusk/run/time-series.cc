@@ -1,4 +1,5 @@
 #include "run/time-series.h"
+#include "fabric/model/kernel/run-clock.h"
 
 #include "fabric/helper/fabric-helper.h"
 #include "fabric/model/shared-buffer-mmu.h"
@@ -105,11 +106,14 @@ void
 TimeSeriesSampler::Record(uint64_t nowPs)
 {
     const double seconds = static_cast<double>(nowPs - m_lastPs) * 1e-12;
+    // Rows carry the run's time (RunClock: steady-state jumps' skipped time added); the
+    // counters and pauses are the simulator's, so a window across a jump has its rate.
+    const uint64_t rowPs = nowPs + RunClock::SkippedPs();
     for (uint32_t i = 0; i < m_devs.size(); ++i)
     {
         const PortCounters& c = m_devs[i]->GetCounters();
         TimeSeriesRow row;
-        row.timePs = nowPs;
+        row.timePs = rowPs;
         row.port = i;
         row.txBytes = c.txBytes - m_lastTxBytes[i];
         const uint64_t wire = c.txWireBytes - m_lastWireBytes[i];
@@ -129,7 +133,7 @@ TimeSeriesSampler::Record(uint64_t nowPs)
         const SwitchNode& sw = *m_switches[s];
         const SharedBufferMmu& mmu = *sw.GetMmu();
         SwitchSampleRow row;
-        row.timePs = nowPs;
+        row.timePs = rowPs;
         row.sw = s;
         row.totalBytes = mmu.GetTotalUsed();
         row.reservedBytes = mmu.GetReservedPoolUsed();

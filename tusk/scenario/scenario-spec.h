@@ -401,6 +401,21 @@ struct SimulatorSection
     uint32_t steadyWindows = 3;
     /** The relative variation of rates, queues and congestion-control state allowed. */
     double steadyTolerance = 0.02;
+    /** Steady-state jumps: "auto" (on in fast mode with the lean kernel, off otherwise) |
+     *  "on" | "off". When the whole fabric has been steady for steadyWindows windows, skip
+     *  simulated time, taking out the packets its transfers would send and counting them
+     *  delivered (docs/fast-mode.md, "The jump"). Runs the probe's windows. */
+    std::string steadyJump = "auto";
+    /** The longest jump, in spans of steadyWindows windows: a jump starts at one span and
+     *  doubles while the K windows after it agree with the K before, up to this. */
+    uint32_t steadyJumpSpans = 1024;
+
+    /** Whether this run jumps (steadyJump resolved). */
+    bool Jumps() const
+    {
+        return steadyJump == "on" ||
+               (steadyJump == "auto" && mode == "fast" && implementation == "lean");
+    }
 };
 
 /** ns-3 TypeId of a simulator.scheduler name (one of SchedulerNames()). */

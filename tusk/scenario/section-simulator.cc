@@ -76,7 +76,7 @@ WithProbe(Knob<S> k, bool parameter)
     k.Default("`" + TomlText(k.write(defaults)) + "`"); // the reference shows the default
     k.write = [w = k.write, parameter, defaults](const S& o) -> nlohmann::json {
         nlohmann::json v = w(o);
-        if (o.steadyProbe || (parameter && v != w(defaults)))
+        if (o.steadyProbe || o.Jumps() || (parameter && v != w(defaults)))
         {
             return v;
         }
@@ -148,6 +148,24 @@ Rows()
                           "a queue's length and a congestion-control word may vary by this "
                           "share of their largest value (at least one MTU of payload, two "
                           "frames of queue; alpha by this much)."),
+                  true),
+        WithProbe(Choice<S>(
+            "steady_jump", &S::steadyJump, {"auto", "on", "off"},
+            "Skip steady state: when the whole fabric has been steady for `steady_windows` "
+            "windows (the probe's judgement), jump: take out of every active transfer the data "
+            "packets it would send at its rate over the jump and count them sent, delivered "
+            "and on its links, add the jump to the run's clock, and go on packet by packet. A "
+            "jump is at most `steady_jump_spans` spans of K windows, ends K windows before the "
+            "first transfer would, and before the next timed start, failure or the stop; its "
+            "bound doubles while the K windows after a jump agree with the K before and falls "
+            "back to one span when they do not. `\"auto\"`: on with `mode = \"fast\"` and "
+            "the lean kernel, off otherwise. The manifest's `steady_jump` says what was "
+            "skipped and why jumps were refused ([fast-mode.md](fast-mode.md), \"The "
+            "jump\"). `\"on\"` needs `implementation = \"lean\"`."),
+                  true),
+        WithProbe(Integer<S>("steady_jump_spans", &S::steadyJumpSpans, 1, 1u << 20,
+                             "The longest steady-state jump, in spans of `steady_windows` "
+                             "windows."),
                   true),
     };
     return rows;

@@ -107,6 +107,24 @@ class RdmaQueuePair : public Object
     Ptr<RdmaCongestionControl> GetCongestionControl() const { return m_cc; }
     Ptr<RdmaLossRecovery> GetLossRecovery() const { return m_recovery; }
     const QpCounters& GetCounters() const { return m_counters; }
+    /** Steady-state jump, sender side: see RdmaRequester::SkipUnsentPackets. */
+    uint64_t SkipUnsentPackets(uint64_t cookie, uint64_t packets)
+    {
+        return m_requester.SkipUnsentPackets(cookie, packets);
+    }
+    /** See RdmaRequester::SkippablePackets. */
+    uint64_t SkippablePackets(uint64_t cookie) const
+    {
+        return m_requester.SkippablePackets(cookie);
+    }
+    /** Steady-state jump, receiver side: count `packets` data packets of `bytes` payload as
+     *  received and delivered in order (QpCounters), the ones the sender's
+     *  SkipUnsentPackets took. */
+    void CreditSkippedReceive(uint64_t packets, uint64_t bytes)
+    {
+        m_counters.dataPacketsReceived += packets;
+        m_counters.deliveredBytes += bytes;
+    }
     /** Posted payload bytes not yet acknowledged (sender side). */
     uint64_t GetUnackedBytes() const { return m_requester.GetUnackedBytes(); }
     /** Receive requests posted and not yet completed. */

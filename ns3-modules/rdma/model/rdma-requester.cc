@@ -121,6 +121,60 @@ RdmaRequester::GetUnackedBytes() const
     return total;
 }
 
+uint64_t
+RdmaRequester::SkippablePackets(uint64_t cookie) const
+{
+    if (m_creditOn || m_resendPending > 0 || m_sndNxt != m_maxSent || m_maxSent >= m_psnEnd)
+    {
+        return 0;
+    }
+    // The WQE holding m_maxSent, the next PSN to be sent for the first time.
+    for (size_t i = 0; i < m_sendQueue.size(); ++i)
+    {
+        const SendWqe& w = m_sendQueue[i];
+        if (m_maxSent >= w.firstPsn && m_maxSent < w.firstPsn + w.packets)
+        {
+            if (w.cookie != cookie)
+            {
+                return 0;
+            }
+            const uint64_t last = w.firstPsn + w.packets - 1; // kept: it ends the message
+            return last - m_maxSent;
+        }
+    }
+    return 0;
+}
+
+uint64_t
+RdmaRequester::SkipUnsentPackets(uint64_t cookie, uint64_t packets)
+{
+    const uint64_t n = std::min(packets, SkippablePackets(cookie));
+    if (n == 0)
+    {
+        return 0;
+    }
+    bool after = false;
+    for (size_t i = 0; i < m_sendQueue.size(); ++i)
+    {
+        SendWqe& w = m_sendQueue[i];
+        if (after)
+        {
+            w.firstPsn -= n;
+        }
+        else if (m_maxSent >= w.firstPsn && m_maxSent < w.firstPsn + w.packets)
+        {
+            // Only full packets are taken (the last, possibly partial, one is kept).
+            w.packets -= n;
+            w.bytes -= n * m_mtu;
+            after = true;
+        }
+    }
+    m_psnEnd -= n;
+    m_postedBytes -= n * m_mtu;
+    m_counters->dataPacketsSent += n;
+    return n;
+}
+
 SendMessageStats
 RdmaRequester::GetPendingSendStats(uint64_t cookie) const
 {

@@ -138,6 +138,20 @@ class RdmaRequester
     void SetSendCallback(SendCallback cb) { m_sendCb = cb; }
     /** Posted payload bytes not yet acknowledged. */
     uint64_t GetUnackedBytes() const;
+    /**
+     * \brief Steady-state jump (RunClock, docs/fast-mode.md "The jump"): take up to `packets`
+     * full-MTU data packets out of message `cookie`, as if they had been sent and acknowledged
+     * in the time skipped. Only packets never sent are taken, never the message's last one,
+     * and the PSNs after them are renumbered (the message and every later one start that many
+     * PSNs earlier), so that the packets already in flight, the responder's ePSN and the loss
+     * recovery are untouched; the responder completes the message at its LAST packet, shorter
+     * by the bytes taken. The QP's dataPacketsSent counts the taken packets.
+     * \return the packets taken: 0 when `cookie` is not the message being sent for the first
+     *         time, or a resend is pending, go-back-N has rewound, or RCCC is on
+     */
+    uint64_t SkipUnsentPackets(uint64_t cookie, uint64_t packets);
+    /** How many packets SkipUnsentPackets(cookie, ...) could take now. */
+    uint64_t SkippablePackets(uint64_t cookie) const;
     /** Counts of the posted, not yet acknowledged messages with this cookie. */
     SendMessageStats GetPendingSendStats(uint64_t cookie) const;
 

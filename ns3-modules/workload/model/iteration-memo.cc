@@ -2,6 +2,8 @@
 
 #include "iteration-rules.h"
 
+#include "fabric/model/kernel/run-clock.h"
+
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -413,8 +415,8 @@ IterationMemo::Start()
         if (m_exec->GetTransfer(static_cast<uint32_t>(first.first)).trigger < 0)
         {
             // Scheduled before the executor's starts: runs before them at the same time.
-            Simulator::Schedule(PicoSeconds(first.startDelayPs), &IterationMemo::Decide, this, j,
-                                0u);
+            RunClock::NoteAbsolute(Simulator::Schedule(PicoSeconds(first.startDelayPs),
+                                                       &IterationMemo::Decide, this, j, 0u));
         }
     }
 }
@@ -433,8 +435,8 @@ IterationMemo::OnExpand(const JobWindow::Range& r)
     Describe(r.job, r.iteration);
     // Called before the iteration's transfers are scheduled: this decision runs before they
     // start (as OnFire's).
-    Simulator::Schedule(PicoSeconds(it.startDelayPs), &IterationMemo::Decide, this, r.job,
-                        r.iteration);
+    RunClock::NoteAbsolute(Simulator::Schedule(PicoSeconds(it.startDelayPs),
+                                               &IterationMemo::Decide, this, r.job, r.iteration));
 }
 
 void
@@ -532,7 +534,7 @@ IterationMemo::OnCompletion(uint32_t t)
     if (++it.finished == it.count)
     {
         m_open.erase(it.first);
-        it.finishPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        it.finishPs = RunClock::NowPs();
         if (!it.replayed && !it.ports.empty())
         {
             // Read in the trace of its last completion, before the executor's all-done
@@ -551,8 +553,9 @@ IterationMemo::OnFire(uint32_t trigger)
         return;
     }
     // Called before the trigger's waiters are scheduled: this decision runs before they start.
-    Simulator::Schedule(PicoSeconds(m_jobs[j].iters[i].startDelayPs), &IterationMemo::Decide,
-                        this, static_cast<uint32_t>(j), static_cast<uint32_t>(i));
+    RunClock::NoteAbsolute(Simulator::Schedule(PicoSeconds(m_jobs[j].iters[i].startDelayPs),
+                                               &IterationMemo::Decide, this,
+                                               static_cast<uint32_t>(j), static_cast<uint32_t>(i)));
 }
 
 std::string
@@ -893,7 +896,7 @@ IterationMemo::FlushReplay(Job& j, bool runEnded)
 const std::vector<PortCounters>&
 IterationMemo::SettleReplayedPorts()
 {
-    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t now = RunClock::NowPs();
     for (Job& j : m_jobs)
     {
         if (j.pending.active)
@@ -1030,7 +1033,7 @@ IterationMemo::DecideReplay(uint32_t job, uint32_t i)
 {
     Job& j = m_jobs[job];
     Iteration& it = j.iters[i];
-    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t now = RunClock::NowPs();
     FabricProbeResult probe = m_probe();
     it.decided = true;
     it.startPs = now;

@@ -7,6 +7,8 @@
 
 #include "iteration-memo.h"
 
+#include "fabric/model/kernel/run-clock.h"
+
 #include "ns3/abort.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -252,7 +254,7 @@ RingStepMemo::Decide(uint32_t k)
 void
 RingStepMemo::Replay(uint32_t k, uint64_t longestPs)
 {
-    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t now = RunClock::NowPs();
     if (m_span)
     {
         const std::string why = m_span(now, now + 2 * longestPs);

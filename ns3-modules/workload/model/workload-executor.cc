@@ -1,6 +1,7 @@
 #include "workload-executor.h"
 
 #include "fabric/model/kernel/lean-simulator-impl.h"
+#include "fabric/model/kernel/run-clock.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -250,7 +251,7 @@ void
 WorkloadExecutor::ScheduleStart(uint32_t t)
 {
     const uint64_t at = Tr(t).startPs;
-    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t now = RunClock::NowPs();
     // An untriggered transfer starts at its absolute time; a triggered one after its delay.
     const uint64_t delay = Tr(t).trigger < 0 ? (at > now ? at - now : 0) : at;
     ++m_pendingStarts;
@@ -263,7 +264,8 @@ WorkloadExecutor::ScheduleStart(uint32_t t)
         AddReplayAction(delay, t, ReplayAgenda::START);
         return;
     }
-    Simulator::Schedule(PicoSeconds(delay), &WorkloadExecutor::StartTransfer, this, t);
+    RunClock::NoteAbsolute(
+        Simulator::Schedule(PicoSeconds(delay), &WorkloadExecutor::StartTransfer, this, t));
 }
 
 std::vector<uint64_t>
@@ -369,7 +371,7 @@ WorkloadExecutor::StartTransfer(uint32_t t)
     if (m_scaleUp && m_scaleUp->SameServer(ts.src, ts.dst))
     {
         r.started = true;
-        r.startPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        r.startPs = RunClock::NowPs();
         m_startedTrace(t);
         r.pendingRecv = 1;
         r.pendingSend = 1;
@@ -379,7 +381,7 @@ WorkloadExecutor::StartTransfer(uint32_t t)
     Connection& c = GetConnection(ts);
     m_transferConnection[t] = &c;
     r.started = true;
-    r.startPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    r.startPs = RunClock::NowPs();
     m_startedTrace(t);
     r.entropy = c.qps[0]->GetPathSelector()->GetBaseEntropy();
     const uint64_t q = c.qps.size();
@@ -461,7 +463,7 @@ WorkloadExecutor::CompleteRecv(uint32_t t)
 {
     TransferRecord& r = m_records[t];
     r.recvDone = true;
-    r.recvDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    r.recvDonePs = RunClock::NowPs();
     m_deliveredTrace(t);
     for (uint32_t trig : Tr(t).onRecvDone)
     {
@@ -475,7 +477,7 @@ WorkloadExecutor::CompleteSend(uint32_t t)
 {
     TransferRecord& r = m_records[t];
     r.sendDone = true;
-    r.sendDonePs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    r.sendDonePs = RunClock::NowPs();
     m_acknowledgedTrace(t);
     for (uint32_t trig : Tr(t).onSendDone)
     {
@@ -629,7 +631,7 @@ void
 WorkloadExecutor::Fire(uint32_t trigger)
 {
     m_fired[trigger] = true;
-    m_firedPs[trigger] = Simulator::Now().GetPicoSeconds();
+    m_firedPs[trigger] = RunClock::NowPs();
     if (m_window && trigger < m_restTriggerFirst)
     {
         Register(m_window->ExpandFrom(trigger), false); // the iterations it starts
@@ -649,16 +651,17 @@ WorkloadExecutor::Fire(uint32_t trigger)
         if (m_trackPending)
         {
             PushTime(m_pendingTimes,
-                     static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()) + spec.delayPs);
+                     RunClock::NowPs() + spec.delayPs);
         }
-        Simulator::Schedule(PicoSeconds(spec.delayPs), &WorkloadExecutor::DelayedActivate, this, g);
+        RunClock::NoteAbsolute(Simulator::Schedule(PicoSeconds(spec.delayPs),
+                                                    &WorkloadExecutor::DelayedActivate, this, g));
     }
 }
 
 uint64_t
 WorkloadExecutor::NextPendingStartPs()
 {
-    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t now = RunClock::NowPs();
     while (!m_pendingTimes.empty() && m_pendingTimes.front() < now)
     {
         std::pop_heap(m_pendingTimes.begin(), m_pendingTimes.end(), std::greater<>());
@@ -723,7 +726,7 @@ WorkloadExecutor::ReplayTransfer(uint32_t t,
 {
     const TransferRecord& m = (*pool)[k];
     const TransferSpec& ts = Tr(t);
-    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    const uint64_t now = RunClock::NowPs();
     TransferRecord& r = m_records[t];
     // Its counters, QPs and entropy copied; its path and message lists its counterpart's,
     // shared with the pool (the aliasing constructor: `pool` held, &m pointed at).
@@ -967,6 +970,84 @@ WorkloadExecutor::DeliveredBytes(uint32_t t) const
     return bytes;
 }
 
+uint32_t
+WorkloadExecutor::MtuBytes(uint32_t t) const
+{
+    return m_nics[Tr(t).src]->GetMtuBytes();
+}
+
+uint64_t
+WorkloadExecutor::SkippablePackets(uint32_t t) const
+{
+    const TransferRecord& r = m_records[t];
+    const Connection* c = m_transferConnection[t];
+    if (!r.started || r.recvDone || r.counterpart || c == nullptr || r.messages.size() != 1)
+    {
+        return 0;
+    }
+    return c->qps[r.messages[0].first]->SkippablePackets(t);
+}
+
+uint64_t
+WorkloadExecutor::SkipPackets(uint32_t t, uint64_t packets)
+{
+    if (SkippablePackets(t) == 0)
+    {
+        return 0;
+    }
+    TransferRecord& r = m_records[t];
+    const Connection& c = *m_transferConnection[t];
+    const uint32_t q = r.messages[0].first;
+    const uint64_t n = c.qps[q]->SkipUnsentPackets(t, packets);
+    if (n == 0)
+    {
+        return 0;
+    }
+    const uint64_t bytes = n * MtuBytes(t);
+    c.peers[q]->CreditSkippedReceive(n, bytes);
+    // The QP's PSNs after the taken packets start n earlier (RdmaRequester::SkipUnsentPackets).
+    PsnOwners& o = *c.owners[q];
+    bool after = false;
+    for (auto& [first, owner] : o.first)
+    {
+        if (after)
+        {
+            first -= n;
+        }
+        after = after || owner == t;
+    }
+    o.end -= n;
+    r.pktsSent += n;
+    r.pktsReceived += n;
+    r.deliveredBytes += bytes;
+    // The skipped frames' paths: in proportion to the frames each path carried so far.
+    uint64_t frames = 0;
+    for (const auto& p : r.paths)
+    {
+        frames += p.second;
+    }
+    if (frames > 0)
+    {
+        std::vector<std::pair<uint64_t, size_t>> rest; // (remainder, path index)
+        uint64_t given = 0;
+        for (size_t i = 0; i < r.paths.size(); ++i)
+        {
+            const unsigned __int128 share = static_cast<unsigned __int128>(n) * r.paths[i].second;
+            const auto whole = static_cast<uint64_t>(share / frames);
+            r.paths[i].second += whole;
+            given += whole;
+            rest.emplace_back(static_cast<uint64_t>(share % frames), i);
+        }
+        std::stable_sort(rest.begin(), rest.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (size_t k = 0; given < n && k < rest.size(); ++k, ++given)
+        {
+            ++r.paths[rest[k].second].second;
+        }
+    }
+    return n;
+}
+
 TransferRecord
 WorkloadExecutor::RecordWithPending(uint32_t t) const
 {
@@ -1014,7 +1095,7 @@ WorkloadExecutor::CheckStall()
     if (!busy && delivered == m_lastDelivered && m_progress == m_lastProgress)
     {
         m_stalled = true;
-        m_stallPs = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+        m_stallPs = RunClock::NowPs();
         if (!m_stallCb.IsNull())
         {
             m_stallCb();

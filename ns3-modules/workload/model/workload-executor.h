@@ -279,6 +279,23 @@ class WorkloadExecutor : public Object
     /** Bytes delivered for transfer t, including the part in progress on its QPs. */
     uint64_t DeliveredBytes(uint32_t t) const;
     /**
+     * \brief Steady-state jump (docs/fast-mode.md, "The jump"): take up to `packets` full-MTU
+     * data packets never sent out of transfer t's message (RdmaQueuePair::SkipUnsentPackets),
+     * counted as sent, received and delivered: its record's pktsSent, pktsReceived and
+     * deliveredBytes, its paths in proportion to the frames each carried so far (largest
+     * remainders first, ties to the earlier path), both QPs' counters; the PSN owners of its
+     * QP renumbered as the QP renumbers. Only a started transfer posted as one message on the
+     * NICs (not replayed, not inside a scale-up server) can skip.
+     * \return the packets taken (0: t cannot skip now)
+     */
+    uint64_t SkipPackets(uint32_t t, uint64_t packets);
+    /** How many packets SkipPackets(t, ...) could take now (0: none). */
+    uint64_t SkippablePackets(uint32_t t) const;
+    /** Transfer t's payload bytes per data packet (its source NIC's MTU). */
+    uint32_t MtuBytes(uint32_t t) const;
+    /** Replayed transfers' completions scheduled and not yet run (fast mode). */
+    uint64_t PendingReplays() const { return m_pendingReplays; }
+    /**
      * \brief Count a dropped frame for its transfer (call from a "Drop" trace sink). DATA
      * frames are matched by destination host, destination QP and FrameMeta::psn; other frames
      * and frames of unknown QPs are ignored.

@@ -3,12 +3,16 @@
  */
 #include "lean-simulator-impl.h"
 
+#include "run-clock.h"
+
 #include "timing-wheel-scheduler.h"
 
 #include "ns3/abort.h"
 #include "ns3/event-impl.h"
 #include "ns3/make-event.h"
 #include "ns3/simulator.h"
+
+#include <vector>
 
 namespace ns3
 {
@@ -176,7 +180,8 @@ LeanSimulatorImpl::StopNow()
 void
 LeanSimulatorImpl::Stop(const Time& delay)
 {
-    Schedule(delay, MakeEvent(&LeanSimulatorImpl::StopNow, this));
+    // The stop time is a time the scenario gave: steady-state jumps move it earlier.
+    RunClock::NoteAbsolute(Schedule(delay, MakeEvent(&LeanSimulatorImpl::StopNow, this)));
 }
 
 bool
@@ -200,8 +205,9 @@ LeanSimulatorImpl::IsExpired(const EventId& id) const
     }
     // Ran already (its time passed, or it is this time's and its uid is not after the current
     // event's), or cancelled.
-    return impl == nullptr || id.GetTs() < m_currentTs ||
-           (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid) || impl->IsCancelled();
+    const uint64_t ts = TsOf(id);
+    return impl == nullptr || ts < m_currentTs ||
+           (ts == m_currentTs && id.GetUid() <= m_currentUid) || impl->IsCancelled();
 }
 
 void
@@ -225,11 +231,12 @@ LeanSimulatorImpl::Remove(const EventId& id)
     }
     Scheduler::Event ev;
     ev.impl = id.PeekEventImpl();
-    ev.key.m_ts = id.GetTs();
+    ev.key.m_ts = TsOf(id);
     ev.key.m_context = id.GetContext();
     ev.key.m_uid = id.GetUid();
     m_events->Remove(ev);
     --m_pending;
+    m_moved.erase(id.GetUid());
     ev.impl->Cancel(); // an EventId still held reports it expired
     ev.impl->Unref();  // the scheduler's reference
 }
@@ -243,6 +250,29 @@ LeanSimulatorImpl::Cancel(const EventId& id)
     }
 }
 
+void
+LeanSimulatorImpl::MoveEarlier(const EventId& id, uint64_t ps)
+{
+    if (ps == 0 || id.GetUid() == EventId::UID::DESTROY || IsExpired(id))
+    {
+        return;
+    }
+    Scheduler::Event ev;
+    ev.impl = id.PeekEventImpl();
+    ev.key.m_ts = TsOf(id);
+    ev.key.m_context = id.GetContext();
+    ev.key.m_uid = id.GetUid();
+    NS_ABORT_MSG_IF(ev.key.m_ts < m_currentTs + ps,
+                    "LeanSimulatorImpl::MoveEarlier: event " << id.GetUid() << " at time step "
+                                                             << ev.key.m_ts << " moved " << ps
+                                                             << " earlier would be before now ("
+                                                             << m_currentTs << ")");
+    m_events->Remove(ev);
+    ev.key.m_ts -= ps;
+    m_events->Insert(ev);
+    m_moved[id.GetUid()] += ps;
+}
+
 Time
 LeanSimulatorImpl::Now() const
 {
@@ -252,7 +282,7 @@ LeanSimulatorImpl::Now() const
 Time
 LeanSimulatorImpl::GetDelayLeft(const EventId& id) const
 {
-    return IsExpired(id) ? TimeStep(0) : TimeStep(id.GetTs() - m_currentTs);
+    return IsExpired(id) ? TimeStep(0) : TimeStep(TsOf(id) - m_currentTs);
 }
 
 Time
@@ -277,6 +307,73 @@ uint64_t
 LeanSimulatorImpl::GetEventCount() const
 {
     return m_eventCount;
+}
+
+// ---- RunClock (run-clock.h) ------------------------------------------------------------------
+
+namespace
+{
+/** The events noted absolute in this run, pending or not (pruned at each Skip). */
+std::vector<EventId>&
+AbsoluteEvents()
+{
+    static std::vector<EventId> events;
+    return events;
+}
+} // namespace
+
+bool RunClock::s_enabled = false;
+uint64_t RunClock::s_skippedPs = 0;
+
+void
+RunClock::Enable(bool on)
+{
+    s_enabled = on;
+    s_skippedPs = 0;
+    AbsoluteEvents().clear();
+}
+
+uint64_t
+RunClock::NowPs()
+{
+    return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()) + s_skippedPs;
+}
+
+void
+RunClock::NoteAbsolute(const EventId& id)
+{
+    if (s_enabled)
+    {
+        AbsoluteEvents().push_back(id);
+    }
+}
+
+size_t
+RunClock::AbsoluteTracked()
+{
+    return AbsoluteEvents().size();
+}
+
+void
+RunClock::Skip(uint64_t ps)
+{
+    NS_ABORT_MSG_IF(!s_enabled, "RunClock::Skip: jumps are not enabled in this run");
+    auto* kernel = dynamic_cast<LeanSimulatorImpl*>(PeekPointer(Simulator::GetImplementation()));
+    NS_ABORT_MSG_IF(kernel == nullptr,
+                    "RunClock::Skip: steady-state jumps need ns3::LeanSimulatorImpl");
+    auto& events = AbsoluteEvents();
+    size_t kept = 0;
+    for (size_t i = 0; i < events.size(); ++i)
+    {
+        if (kernel->IsExpired(events[i]))
+        {
+            continue;
+        }
+        kernel->MoveEarlier(events[i], ps);
+        events[kept++] = events[i];
+    }
+    events.resize(kept);
+    s_skippedPs += ps;
 }
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -65,11 +66,29 @@ class LeanSimulatorImpl : public SimulatorImpl
      *  mode's replay agenda (workload/model/replay-agenda.h) relies on it to keep the order
      *  of events at one time. */
     uint64_t GetScheduledCount() const { return m_scheduled; }
+    /**
+     * \brief Move the pending event `id` `ps` earlier, keeping its uid (so that among events
+     * of its new time it keeps its place by when it was scheduled); an EventId of it still
+     * held elsewhere stays valid (IsExpired, Cancel, Remove and GetDelayLeft know the move).
+     * Nothing when `id` has expired. Aborts when the new time is before now. RunClock::Skip
+     * uses it for the events a scenario gave a time.
+     */
+    void MoveEarlier(const EventId& id, uint64_t ps);
 
   private:
     void DoDispose() override;
     /** Put an event into the event set at absolute time step `ts`; returns its uid. */
     uint32_t Insert(uint64_t ts, uint32_t context, EventImpl* event);
+    /** `id`'s time step now: its EventId's, less what MoveEarlier moved it by. */
+    uint64_t TsOf(const EventId& id) const
+    {
+        if (m_moved.empty())
+        {
+            return id.GetTs();
+        }
+        const auto it = m_moved.find(id.GetUid());
+        return it == m_moved.end() ? id.GetTs() : id.GetTs() - it->second;
+    }
     /** The event Stop(delay) schedules. */
     void StopNow();
 
@@ -85,6 +104,8 @@ class LeanSimulatorImpl : public SimulatorImpl
     uint64_t m_eventCount = 0;                 //!< events executed
     uint64_t m_pending = 0;                    //!< events in m_events
     uint64_t m_scheduled = 0;                  //!< events inserted so far (GetScheduledCount)
+    /** Events MoveEarlier moved: uid -> time steps moved (empty without steady jumps). */
+    std::unordered_map<uint32_t, uint64_t> m_moved;
 };
 
 } // namespace ns3
