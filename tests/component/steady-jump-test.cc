@@ -98,11 +98,12 @@ TEST_CASE("two line-rate flows: jumps skip most of their time, FCTs within 0.5 %
     REQUIRE(j.active);
     INFO(tusk::SteadyJumpLine(jump));
     CHECK(j.jumps >= 2);
-    // Each flow alone at line rate for about 1.7 ms: all but the warm-up, the K windows
-    // before the end and the re-checks skipped.
-    CHECK(static_cast<double>(j.skippedPs) > 0.7 * static_cast<double>(jump.simEndPs));
+    // Each flow alone at line rate for about 1.6 ms: all but the history of 4K windows, the
+    // K windows before the end and the K windows re-checked after each jump (at most 72 % in
+    // 10 jumps), less what the trend test holds back for a packet's jitter per window.
+    CHECK(static_cast<double>(j.skippedPs) > 0.6 * static_cast<double>(jump.simEndPs));
     CHECK(j.rechecksOff == 0);
-    CHECK(jump.events < packet.events / 3);
+    CHECK(jump.events < packet.events / 2);
     for (const uint32_t src : {0u, 2u})
     {
         const auto& p = FlowOf(packet, src);
@@ -150,8 +151,8 @@ TEST_CASE("a timed start after jumps starts at its given time, and a failure at 
     }
 }
 
-TEST_CASE("DCQCN flows sharing a bottleneck: FCTs within 1 % of packet mode, and the same "
-          "seed gives the same bytes",
+TEST_CASE("DCQCN flows sharing a bottleneck: FCTs within the 2 % tolerance of packet mode, "
+          "and the same seed gives the same bytes",
           "[component][steady-jump]")
 {
     auto s = LeafSpine(1, 1, 3, 100);
@@ -174,7 +175,7 @@ TEST_CASE("DCQCN flows sharing a bottleneck: FCTs within 1 % of packet mode, and
     for (const uint32_t src : {0u, 1u})
     {
         CHECK(Rel(static_cast<double>(FlowOf(a, src).fctPs),
-                  static_cast<double>(FlowOf(packet, src).fctPs)) < 0.01);
+                  static_cast<double>(FlowOf(packet, src).fctPs)) < on.simulator.steadyTolerance);
     }
     for (const char* file : {"flows.csv", "links.csv", "pfc_events.csv"})
     {

@@ -346,13 +346,37 @@ SteadyJumpLine(const RunResult& r)
     {
         refused += fmt::format("{}{} {}", refused.empty() ? "" : ", ", why, n);
     }
+    std::string top;
+    uint64_t most = 0;
+    for (const auto& [why, n] : j.notSteady)
+    {
+        if (n > most)
+        {
+            top = why;
+            most = n;
+        }
+    }
     return fmt::format("steady jumps (at most {} spans): {} jump(s) skipped {:.1f} µs ({}), {} "
-                       "data packets ({} B) counted delivered; re-checked {} (off {}, worst "
-                       "{:.2f} %), not re-checked {}; refused: {}\n",
+                       "data packets ({} B) counted delivered; {} re-checked on the K windows "
+                       "after, {} with a rate beyond the tolerance (largest change {:.2f} %, a "
+                       "failure among them counts too), {} not re-checked; refused: "
+                       "{}; most often not steady: {}\n",
                        j.maxSpans, j.jumps, j.skippedPs / 1e6, SkipShareText(j.skippedPs, r.simEndPs),
                        j.skippedPackets, j.skippedBytes, j.rechecks, j.rechecksOff,
                        100.0 * j.recheckErrorMax, j.notRechecked,
-                       refused.empty() ? "none" : refused);
+                       refused.empty() ? "none" : refused, top.empty() ? "-" : top);
+}
+
+/** Counts by reason as an object (reason: count), in the map's order. */
+static nlohmann::ordered_json
+CountsJson(const std::map<std::string, uint64_t>& counts)
+{
+    nlohmann::ordered_json o = nlohmann::ordered_json::object();
+    for (const auto& [reason, n] : counts)
+    {
+        o[reason] = n;
+    }
+    return o;
 }
 
 /** The manifest's "steady_jump" (results-format.md): what steady-state jumps skipped. */
@@ -360,16 +384,6 @@ static nlohmann::ordered_json
 SteadyJumpJson(const RunResult& r)
 {
     const SteadyJumpStats& j = r.steadyJump;
-    nlohmann::ordered_json refused = nlohmann::ordered_json::object();
-    for (const auto& [why, n] : j.refused)
-    {
-        refused[why] = n;
-    }
-    nlohmann::ordered_json notSteady = nlohmann::ordered_json::object();
-    for (const auto& [why, n] : j.notSteady)
-    {
-        notSteady[why] = n;
-    }
     return {{"max_spans", j.maxSpans},
             {"jumps", j.jumps},
             {"skipped_us", j.skippedPs / 1e6},
@@ -384,8 +398,8 @@ SteadyJumpJson(const RunResult& r)
             {"rechecks_off", j.rechecksOff},
             {"recheck_error_max_share", j.recheckErrorMax},
             {"not_rechecked", j.notRechecked},
-            {"refused", refused},
-            {"not_steady", notSteady}};
+            {"refused", CountsJson(j.refused)},
+            {"not_steady", CountsJson(j.notSteady)}};
 }
 
 /** The largest (`mean` false) or mean distance of the first transfer end after each jump from
@@ -405,12 +419,7 @@ EndErrorJson(const SteadyLedger& s, bool mean)
 static nlohmann::ordered_json
 NotSteadyJson(const SteadyLedger& s)
 {
-    nlohmann::ordered_json reasons = nlohmann::ordered_json::object();
-    for (const auto& [reason, n] : s.notSteady)
-    {
-        reasons[reason] = n;
-    }
-    return reasons;
+    return CountsJson(s.notSteady);
 }
 
 /** A ledger's "jump_credit" (results-format.md): its jumps' credited bytes against the bytes

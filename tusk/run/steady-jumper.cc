@@ -6,6 +6,7 @@
 #include <boost/math/distributions/students_t.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace tusk
@@ -39,7 +40,7 @@ SteadyJumper::Add(SteadyWindow w, uint64_t capPs)
         {
             h = std::move(it->second);
             h.bytes.push_back(static_cast<double>(f.windowBytes));
-            while (h.bytes.size() > 8 * m_p.windows)
+            while (h.bytes.size() > kHistoryWindowsPerK * m_p.windows)
             {
                 h.bytes.pop_front();
             }
@@ -57,6 +58,7 @@ SteadyJumper::Add(SteadyWindow w, uint64_t capPs)
     {
         ++m_stats.notSteady[SteadyReasonName(r)];
         m_steadyRun = 0;
+        m_stretchSkippedWindows = 0;
         return std::nullopt;
     }
     ++m_steadyRun;
@@ -82,6 +84,11 @@ SteadyJumper::Add(SteadyWindow w, uint64_t capPs)
         Refuse(why);
         return std::nullopt;
     }
+    if (j.spanPs < m_p.windowPs)
+    {
+        Refuse("short");
+        return std::nullopt;
+    }
     return j;
 }
 
@@ -89,10 +96,11 @@ std::string
 SteadyJumper::RatesFromHistory(Jump& j) const
 {
     j.windows = 0;
+    double budget = std::numeric_limits<double>::infinity(); // windows a jump may skip
     for (const auto& f : m_last.back().flows)
     {
-        // A transfer that moved in none of the K windows waits (behind another on its QP, or
-        // for its receiver): it is credited nothing.
+        // A transfer that moved in none of the K windows waits behind another on its QP and
+        // is credited nothing, or is stalled, which the probe refuses (SteadyProbe::Jump).
         if (BytesOver(m_last, f.id) == 0)
         {
             j.rates.emplace_back(f.id, 0.0);
@@ -118,16 +126,23 @@ SteadyJumper::RatesFromHistory(Jump& j) const
         j.rates.emplace_back(f.id, sum / static_cast<double>(n * m_p.windowPs));
         j.windows = j.windows == 0 ? static_cast<uint32_t>(n)
                                    : std::min(j.windows, static_cast<uint32_t>(n));
-        if (Trending(h))
-        {
-            return "trend";
-        }
+        budget = std::min(budget, SkipBudgetWindows(h));
+    }
+    // What the stretch's jumps have skipped counts against the budget.
+    const double left = budget - m_stretchSkippedWindows;
+    if (left < 1)
+    {
+        return "trend";
+    }
+    if (std::isfinite(left))
+    {
+        j.spanPs = std::min<uint64_t>(j.spanPs, static_cast<uint64_t>(left * m_p.windowPs));
     }
     return "";
 }
 
-bool
-SteadyJumper::Trending(const History& h) const
+double
+SteadyJumper::SkipBudgetWindows(const History& h) const
 {
     const size_t n = h.bytes.size();
     // Least squares of bytes per window on the window's index.
@@ -156,13 +171,15 @@ SteadyJumper::Trending(const History& h) const
     const double se = std::sqrt(sse / static_cast<double>(n - 2) / sxx);
     const boost::math::students_t t(static_cast<double>(n - 2));
     const double tcrit = boost::math::quantile(boost::math::complement(t, 0.025));
-    if (std::abs(slope) <= tcrit * se || ybar <= 0)
+    // The steepest slope the windows allow at 95 %, bytes per window per window.
+    const double steepest = std::abs(slope) + tcrit * se;
+    if (steepest <= 0)
     {
-        return false; // no trend the windows can tell from their noise
+        return std::numeric_limits<double>::infinity();
     }
-    // Carried on to its end at its mean rate: how far the rate would move.
-    const double windowsLeft = static_cast<double>(h.remaining) / ybar;
-    return std::abs(slope) * windowsLeft / ybar > m_p.tolerance;
+    // Each window a jump skips delays the rest of a climb by a window: at the steepest slope,
+    // the skipped windows may delay it by at most the tolerance of the rate.
+    return m_p.tolerance * ybar / steepest;
 }
 
 void
@@ -173,8 +190,24 @@ SteadyJumper::Made(const Jump& jump, uint64_t spanPs, uint64_t packets, uint64_t
     m_stats.longestPs = std::max(m_stats.longestPs, spanPs);
     m_stats.skippedPackets += packets;
     m_stats.skippedBytes += bytes;
+    m_stretchSkippedWindows += static_cast<double>(spanPs) / static_cast<double>(m_p.windowPs);
     m_jumpRates = jump.rates;
     m_sinceJump = 0;
+}
+
+void
+SteadyJumper::Break()
+{
+    m_last.clear();
+    m_history.clear();
+    m_steadyRun = 0;
+    m_stretchSkippedWindows = 0;
+    if (!m_jumpRates.empty())
+    {
+        ++m_stats.notRechecked;
+        m_jumpRates.clear();
+    }
+    m_bound = 1;
 }
 
 void

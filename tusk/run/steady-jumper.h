@@ -18,6 +18,11 @@
 namespace tusk
 {
 
+/** A transfer's history of whole windows holds at most this many times K windows: the
+ *  slope of a rate over n windows is known to about n^-1.5, so the history bounds how long
+ *  the jumps of a steady stretch may be (SteadyJumper's trend test). */
+constexpr uint32_t kHistoryWindowsPerK = 64;
+
 /** What steady-state jumps did over a run (the manifest's "steady_jump"). */
 struct SteadyJumpStats
 {
@@ -61,20 +66,23 @@ struct SteadyJumpStats
  *
  * A transfer's rate is its mean over its history: its whole windows of the current steady
  * stretch (the K windows of the stretch's first steady verdict and one more per verdict
- * since; a start's transient and an earlier regime left out), at least 2K and at most the
- * last 8K, in simulated time (a jump adds no window). The K windows alone would cut the rate at a packet in 3 (at 50 Gb/s
+ * since; a start's transient and an earlier regime left out), at least 4K and at most the
+ * last 64K (kHistoryWindowsPerK), in simulated time (a jump adds no window). The K windows alone would cut the rate at a packet in 3 (at 50 Gb/s
  * and W = 10 µs, 15 packets a window: 2 %, and a jump of 32 spans carries that 2 % over
  * 960 µs); a history of n windows cuts it at a packet in n times as many. A transfer with
  * fewer than 2K whole windows, or with fewer than 4 / tolerance packets' payload in its
  * history, refuses the jump ("history").
  *
  * The trend test: a jump freezes the congestion controls' clocks, so a rate that is still
- * climbing or falling (a DCQCN sender recovering after a competitor left, a few percent per K
- * windows, which the K-window test lets through) would resume its climb only after the jump,
- * and every jump would delay the rest of the climb. When the least-squares slope of a moving
- * transfer's bytes per window over its history differs from 0 at 95 % (Student's t, Boost
- * Math), that slope carried on to the transfer's end at its mean rate must change its rate by
- * at most the tolerance; otherwise the jump is refused ("trend").
+ * climbing or falling (a DCQCN sender recovering at its additive increase, a TIMELY sender
+ * climbing by its RTT gradient) resumes its climb only after the jump: every skipped window
+ * delays the rest of the climb by a window. The steepest slope a moving transfer's history
+ * allows (the least-squares slope of its bytes per window, plus its 95 % Student-t half-width,
+ * Boost Math) gives a budget: the windows the jumps of one steady stretch may skip in all,
+ * such that that slope over them moves the rate by at most the tolerance. A jump is cut to
+ * what is left of the budget of its least steady transfer, and refused when less than a
+ * window is left ("trend"). A rate without slope or noise (a flow alone at line rate) has no
+ * limit; a noisy one is bounded by its noise, however flat.
  */
 class SteadyJumper
 {
@@ -109,6 +117,9 @@ class SteadyJumper
     void Made(const Jump& jump, uint64_t spanPs, uint64_t packets, uint64_t bytes);
     /** The proposed jump was not made, for `reason` (the manifest's name). */
     void Refuse(const std::string& reason);
+    /** Windows were not judged (nothing to jump; fast mode replaying): the K windows, the
+     *  histories and a pending re-check are dropped, the bound falls back to one span. */
+    void Break();
 
     const SteadyJumpStats& Stats() const { return m_stats; }
     /** The next jump's bound, spans. */
@@ -125,9 +136,10 @@ class SteadyJumper
     std::deque<SteadyWindow> m_last; //!< the last K windows, oldest first
     uint64_t m_sinceJump = 0;        //!< windows added since the last jump (or the start)
     uint64_t m_steadyRun = 0;        //!< consecutive steady verdicts up to the newest window
+    double m_stretchSkippedWindows = 0; //!< windows the current stretch's jumps skipped
     uint32_t m_bound = 1;            //!< the next jump's bound, spans
     std::vector<std::pair<uint32_t, double>> m_jumpRates; //!< the last jump's, until re-checked
-    /** Per active transfer: its bytes in its last whole windows (at most 8K), oldest
+    /** Per active transfer: its bytes in its last whole windows (at most 64K), oldest
      *  first. */
     struct History
     {
@@ -135,8 +147,9 @@ class SteadyJumper
         uint64_t remaining = 0; //!< payload left at the newest window's end, bytes
     };
     std::map<uint32_t, History> m_history;
-    /** Whether `h`'s bytes per window trend beyond the tolerance (the class's trend test). */
-    bool Trending(const History& h) const;
+    /** The windows the jumps of a steady stretch may skip for `h` (the class's trend
+     *  test; infinite for a rate without a slope). */
+    double SkipBudgetWindows(const History& h) const;
     SteadyJumpStats m_stats;
 };
 

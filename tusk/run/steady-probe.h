@@ -107,6 +107,8 @@ class SteadyProbe
   private:
     /** Sample the window that ends now and schedule the next. */
     void Tick();
+    /** Schedule the next window's Tick, unless the workload is done. */
+    void ScheduleTick();
     /** Make `jump` (SteadyJumper's proposal) now, or refuse it: take every transfer's
      *  packets out at its rate (WorkloadExecutor::SkipPackets), credit the links' counters
      *  at their rates over the last K windows (MetricsSink::AddSkippedCounters), skip the
@@ -145,6 +147,9 @@ class SteadyProbe
     std::vector<Bounded> m_bounded;
     std::unique_ptr<SteadyJumper> m_jumper; //!< simulator.steady_jump only
     MetricsSink* m_sink = nullptr;
+    /** Port snapshots kept, times K (+1): a jump credits the links at their rates over at
+     *  most 8K windows. */
+    static constexpr uint32_t kPortSnapshotsPerK = 8;
     /** The counters a jump credits a port (PortCounters' six), 48 bytes. */
     struct PortCounts
     {
@@ -161,6 +166,11 @@ class SteadyProbe
     /** An output that counts every packet and would miss the skipped ones: every jump is
      *  refused for it ("" when none). */
     std::string m_jumpBlocked;
+    /** The last window was not judged (jumps alone, nothing to jump): the next one only sets
+     *  the baselines (delivered bytes, port counts). */
+    bool m_resync = false;
+    /** A Tick is scheduled (false after an unjudged window: OnStarted schedules the next). */
+    bool m_ticking = true;
     const ns3::Fabric* m_fabric = nullptr;
     std::vector<int64_t> m_linkIndex; //!< graph link -> index in fabric.links (-1: none)
     /** m_devices' switch ports (null for a NIC), for their queues. */
@@ -179,6 +189,8 @@ class SteadyProbe
     std::vector<std::pair<uint32_t, uint64_t>> m_delivered; //!< last window's (id, delivered)
     std::vector<uint64_t> m_arrivals;            //!< timed transfer starts, sorted, ps
     std::vector<FailureWindow> m_failures; //!< the failures' windows and their links
+    /** [from, to) of the failures that draw per frame (loss, gray), ps: no jump inside. */
+    std::vector<std::pair<uint64_t, uint64_t>> m_randomFailures;
     uint64_t m_stopPs = UINT64_MAX;
     uint64_t m_windowPs = 0;
     uint32_t m_windowsK = 0; //!< K

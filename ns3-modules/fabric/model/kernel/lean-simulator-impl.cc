@@ -12,6 +12,7 @@
 #include "ns3/make-event.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ns3
@@ -229,11 +230,7 @@ LeanSimulatorImpl::Remove(const EventId& id)
     {
         return;
     }
-    Scheduler::Event ev;
-    ev.impl = id.PeekEventImpl();
-    ev.key.m_ts = TsOf(id);
-    ev.key.m_context = id.GetContext();
-    ev.key.m_uid = id.GetUid();
+    Scheduler::Event ev = EventOf(id);
     m_events->Remove(ev);
     --m_pending;
     m_moved.erase(id.GetUid());
@@ -257,11 +254,7 @@ LeanSimulatorImpl::MoveEarlier(const EventId& id, uint64_t ps)
     {
         return;
     }
-    Scheduler::Event ev;
-    ev.impl = id.PeekEventImpl();
-    ev.key.m_ts = TsOf(id);
-    ev.key.m_context = id.GetContext();
-    ev.key.m_uid = id.GetUid();
+    Scheduler::Event ev = EventOf(id);
     NS_ABORT_MSG_IF(ev.key.m_ts < m_currentTs + ps,
                     "LeanSimulatorImpl::MoveEarlier: event " << id.GetUid() << " at time step "
                                                              << ev.key.m_ts << " moved " << ps
@@ -342,9 +335,21 @@ RunClock::NowPs()
 void
 RunClock::NoteAbsolute(const EventId& id)
 {
-    if (s_enabled)
+    if (!s_enabled)
     {
-        AbsoluteEvents().push_back(id);
+        return;
+    }
+    auto& events = AbsoluteEvents();
+    events.push_back(id);
+    // A run of many timed starts and no jump: drop the events that ran whenever the list has
+    // doubled since the last time, so that it holds about the pending ones (amortised O(1)).
+    static size_t pruneAt = 1024;
+    if (events.size() >= pruneAt)
+    {
+        events.erase(std::remove_if(events.begin(), events.end(),
+                                    [](const EventId& e) { return Simulator::IsExpired(e); }),
+                     events.end());
+        pruneAt = std::max<size_t>(1024, 2 * events.size());
     }
 }
 

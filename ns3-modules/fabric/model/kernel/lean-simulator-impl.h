@@ -89,6 +89,16 @@ class LeanSimulatorImpl : public SimulatorImpl
         const auto it = m_moved.find(id.GetUid());
         return it == m_moved.end() ? id.GetTs() : id.GetTs() - it->second;
     }
+    /** `id`'s pending event as the scheduler holds it (its time step TsOf). */
+    Scheduler::Event EventOf(const EventId& id) const
+    {
+        Scheduler::Event ev;
+        ev.impl = id.PeekEventImpl();
+        ev.key.m_ts = TsOf(id);
+        ev.key.m_context = id.GetContext();
+        ev.key.m_uid = id.GetUid();
+        return ev;
+    }
     /** The event Stop(delay) schedules. */
     void StopNow();
 
