@@ -191,7 +191,10 @@ SteadyProbe::OnAcknowledged(SteadyProbe* self, uint32_t transfer)
         Route& r = self->m_routes[transfer];
         self->UpdateRoute(transfer, r);
     }
-    self->m_endedInWindow.push_back(transfer);
+    if (self->m_ticking) // not ticking: the next window only sets baselines (m_resync)
+    {
+        self->m_endedInWindow.push_back(transfer);
+    }
 }
 
 uint32_t

@@ -237,10 +237,17 @@ WorkloadExecutor::Start()
 namespace
 {
 
-/** Add `ps` to the min-heap `times` (WorkloadExecutor::m_pendingTimes). */
+/** Add `ps` to the min-heap `times` (WorkloadExecutor::m_pendingTimes), first dropping the
+ *  times before `nowPs` (they have passed: a run that never asks for the next one keeps only
+ *  the pending ones). */
 void
-PushTime(std::vector<uint64_t>& times, uint64_t ps)
+PushTime(std::vector<uint64_t>& times, uint64_t ps, uint64_t nowPs)
 {
+    while (!times.empty() && times.front() < nowPs)
+    {
+        std::pop_heap(times.begin(), times.end(), std::greater<>());
+        times.pop_back();
+    }
     times.push_back(ps);
     std::push_heap(times.begin(), times.end(), std::greater<>());
 }
@@ -257,7 +264,7 @@ WorkloadExecutor::ScheduleStart(uint32_t t)
     ++m_pendingStarts;
     if (m_trackPending)
     {
-        PushTime(m_pendingTimes, now + delay);
+        PushTime(m_pendingTimes, now + delay, now);
     }
     if (!m_replays.empty() && ReplayRecord(t) != nullptr)
     {
@@ -650,8 +657,8 @@ WorkloadExecutor::Fire(uint32_t trigger)
         ++m_pendingActivations;
         if (m_trackPending)
         {
-            PushTime(m_pendingTimes,
-                     RunClock::NowPs() + spec.delayPs);
+            const uint64_t now = RunClock::NowPs();
+            PushTime(m_pendingTimes, now + spec.delayPs, now);
         }
         RunClock::NoteAbsolute(Simulator::Schedule(PicoSeconds(spec.delayPs),
                                                     &WorkloadExecutor::DelayedActivate, this, g));
