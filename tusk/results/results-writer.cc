@@ -234,13 +234,13 @@ PathClassesLine(const RunResult& r)
 namespace
 {
 
-/** The most frequent reason the probe's windows were not steady ("" if none). */
-std::string
-TopSteadyReason(const SteadyLedger& s)
+/** The reason with the largest count ("" if none; the first of equal ones). */
+static std::string
+TopReason(const std::map<std::string, uint64_t>& counts)
 {
     std::string top;
     uint64_t most = 0;
-    for (const auto& [reason, n] : s.notSteady)
+    for (const auto& [reason, n] : counts)
     {
         if (n > most)
         {
@@ -249,6 +249,13 @@ TopSteadyReason(const SteadyLedger& s)
         }
     }
     return top;
+}
+
+/** The most frequent reason the probe's windows were not steady ("" if none). */
+std::string
+TopSteadyReason(const SteadyLedger& s)
+{
+    return TopReason(s.notSteady);
 }
 
 /** part / whole, 0 when whole is 0. */
@@ -346,16 +353,7 @@ SteadyJumpLine(const RunResult& r)
     {
         refused += fmt::format("{}{} {}", refused.empty() ? "" : ", ", why, n);
     }
-    std::string top;
-    uint64_t most = 0;
-    for (const auto& [why, n] : j.notSteady)
-    {
-        if (n > most)
-        {
-            top = why;
-            most = n;
-        }
-    }
+    const std::string top = TopReason(j.notSteady);
     return fmt::format("steady jumps (at most {} spans): {} jump(s) skipped {:.1f} µs ({}), {} "
                        "data packets ({} B) counted delivered; {} re-checked on the K windows "
                        "after, {} with a rate beyond the tolerance (largest change {:.2f} %, a "
