@@ -762,7 +762,7 @@ TEST_CASE("locate paths: per-route paths.csv rows are a QP's siblings, its lost 
     };
     // A per-route file without the arrival spans or the losses: refused (read as absent, the
     // routes would count as side by side and the losses as none, whatever they were).
-    for (const std::string& col : {",first_us", ",last_us", ",losses"})
+    for (const std::string col : {",first_us", ",last_us", ",losses"})
     {
         std::string h = header;
         h.erase(h.find(col), col.size());
