@@ -532,8 +532,7 @@ SteadyProbe::Tick()
         std::vector<PortCounts> counts(ports.size());
         for (size_t k = 0; k < ports.size(); ++k)
         {
-            const PortCounters& c = ports[k];
-            counts[k] = {c.txFrames, c.txBytes, c.txWireBytes, c.rxFrames, c.rxBytes, c.ecnMarks};
+            counts[k] = PortCounts::Of(ports[k]);
         }
         m_portSnaps.push_back(std::move(counts));
         while (m_portSnaps.size() > kPortSnapshotsPerK * m_windowsK + 1)
@@ -664,12 +663,7 @@ SteadyProbe::Jump(const SteadyJumper::Jump& jump)
     {
         for (size_t k = 0; k < snap.size() && k < credit.size(); ++k)
         {
-            snap[k].txFrames += credit[k].txFrames;
-            snap[k].txBytes += credit[k].txBytes;
-            snap[k].txWireBytes += credit[k].txWireBytes;
-            snap[k].rxFrames += credit[k].rxFrames;
-            snap[k].rxBytes += credit[k].rxBytes;
-            snap[k].ecnMarks += credit[k].ecnMarks;
+            snap[k] += PortCounts::Of(credit[k]);
         }
     }
     for (auto& [t, delivered] : m_delivered)

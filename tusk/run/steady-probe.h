@@ -159,6 +159,23 @@ class SteadyProbe
         uint64_t rxFrames = 0;
         uint64_t rxBytes = 0;
         uint64_t ecnMarks = 0;
+
+        /** The six of `c`. */
+        static PortCounts Of(const ns3::PortCounters& c)
+        {
+            return {c.txFrames, c.txBytes, c.txWireBytes, c.rxFrames, c.rxBytes, c.ecnMarks};
+        }
+        /** Add `o`, field by field. */
+        PortCounts& operator+=(const PortCounts& o)
+        {
+            txFrames += o.txFrames;
+            txBytes += o.txBytes;
+            txWireBytes += o.txWireBytes;
+            rxFrames += o.rxFrames;
+            rxBytes += o.rxBytes;
+            ecnMarks += o.ecnMarks;
+            return *this;
+        }
     };
     /** Every port's counts (MetricsSink::PortCounterSnapshot, credit included) at the last
      *  8K + 1 window ends, oldest first (steady_jump only; 48 bytes a port each). */
