@@ -99,7 +99,26 @@ def fabric_cables(k):
     return out
 
 
-def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False, path_telemetry="true"):
+def probes_section(spec):
+    """The [probes] lines of --probes BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]], or
+    none for ""."""
+    if not spec:
+        return []
+    parts = spec.split("@")
+    if len(parts) not in (2, 3, 4):
+        raise ValueError("--probes: expected BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]]; "
+                         "got %r" % spec)
+    out = ["[probes]", "bytes = %d" % int(parts[0]), "interval_us = %s" % float(parts[1])]
+    if len(parts) >= 3:
+        out.append("until_us = %s" % float(parts[2]))
+    if len(parts) == 4:
+        targets, entropies = parts[3].split("x")
+        out += ["targets = %d" % int(targets), "entropies = %d" % int(entropies)]
+    return out
+
+
+def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False, path_telemetry="true",
+                  probes=""):
     hosts = k ** 3 // 4
     s = ['name = "bench-locate-%s"' % workload, "seed = 1", "stop_time_ms = 200",
          "[topology]", 'kind = "fat-tree"', "k = %d" % k,
@@ -110,6 +129,8 @@ def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False, path_tel
     # A frame lost at a transfer's tail (the loss cases) is resent after the NIC's
     # retransmission timeout, 67 ms by default as on RoCE NICs (nic.rto_us): the watchdog
     # waits longer than that instead of stopping such a run at its default 20 ms.
+    # Monitoring probes between the NICs (--probes; docs/locate.md, "From probes").
+    s += probes_section(probes)
     s += ["[workload]", "watchdog_ms = 100"]
     if workload == "permutation":
         rng = random.Random(seed)
@@ -393,7 +414,14 @@ def main():
     ap.add_argument("--first-placement", type=int, default=0,
                     help="draw placements N..N+placements-1 (fresh ones: N >= 20)")
     ap.add_argument("--json", help="write every run's outcome to this file")
-    ap.add_argument("--evidence", choices=["auto", "ar", "flows", "paths"], default="auto",
+    ap.add_argument("--probes", default="",
+                    metavar="BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]]",
+                    help="every run sends monitoring probes ([probes]: BYTES on the wire, one "
+                         "per host every INTERVAL_US, none from UNTIL_US on, to TARGETS hosts "
+                         "over ENTROPIES UDP ports each), and `tusk locate` ranks from them "
+                         "(probes.csv) under --evidence auto or probes")
+    ap.add_argument("--evidence", choices=["auto", "ar", "flows", "paths", "probes"],
+                    default="auto",
                     help="tusk locate --evidence; auto, ar and paths: runs write paths.csv and "
                          "ar.csv ([output] path_telemetry, ar_telemetry); flows: completion "
                          "times, neither file")
@@ -448,7 +476,8 @@ def main():
                                                  telemetry=a.evidence != "flows",
                                                  path_telemetry=(
                                                      '"route"' if a.path_telemetry == "route"
-                                                     else "true")))
+                                                     else "true"),
+                                                 probes=a.probes))
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,

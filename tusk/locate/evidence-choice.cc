@@ -19,6 +19,10 @@ Label(const std::string& evidence, bool lossesOnly)
     {
         return "switch AR decisions (ar.csv)";
     }
+    if (evidence == "probes")
+    {
+        return "probe losses and delays (probes.csv)";
+    }
     if (evidence == "paths")
     {
         return lossesOnly ? "per-route losses only (paths.csv)"
@@ -67,12 +71,38 @@ ExplainEvidence(const EvidenceFacts& f, const LinkIndex& links)
     };
     if (f.option != "auto")
     {
-        if (f.option != "ar" && f.option != "paths" && f.option != "flows")
+        if (f.option != "ar" && f.option != "paths" && f.option != "probes" &&
+            f.option != "flows")
         {
             throw std::invalid_argument("ExplainEvidence: unknown --evidence " + f.option);
         }
         clauses.push_back(fmt::format("--evidence {}, as asked", f.option));
+        if (f.option == "probes" && f.probePaths > 0)
+        {
+            clauses.push_back(fmt::format("with paths.csv's {} rows", f.probePaths));
+        }
         return done(f.option, "asked", false);
+    }
+    // 0. probes.csv: pinned paths over links the traffic may avoid (said only when present:
+    // the reasons of runs without probes stay as they were).
+    if (f.probesPresent && f.probesWithoutRoutes)
+    {
+        n["probes_csv"] = true;
+        n["probe_streams"] = 0;
+        clauses.push_back("probes.csv: no probe stream has a route (hosts with several NIC "
+                          "ports do not decode one)");
+    }
+    else if (f.probesPresent)
+    {
+        n["probes_csv"] = true;
+        n["probe_streams"] = f.probeStreams;
+        n["probe_paths_csv_rows"] = f.probePaths;
+        clauses.push_back(fmt::format("probes.csv: {} probe streams on pinned paths{}",
+                                      f.probeStreams,
+                                      f.probePaths > 0
+                                          ? fmt::format(", with paths.csv's {} rows", f.probePaths)
+                                          : std::string()));
+        return done("probes", "probes_present", false);
     }
     // 1. ar.csv: the switches steered and at least half of the egresses can be judged.
     n["ar_csv"] = f.arPresent;

@@ -3,6 +3,9 @@
  * its rule looked at (docs/locate.md, "Which evidence"; results-format.md, `evidence_choice`).
  *
  * The rule, in order (each step is looked at only when the ones before it did not choose):
+ *  0. probes.csv, when every run has it (`[probes]`, since 2026-12-07): the probes' paths are
+ *     pinned and cross links the traffic avoids or never crosses, so their losses and delays
+ *     are each path's own; paths.csv's rows join them where every run has it;
  *  1. ar.csv, when it exists, its switches steered (ArHasAdaptiveDecisions) and at least half of
  *     its egresses made enough decisions to be judged (ArJudgedShare >= 0.5), unless (since
  *     2026-12-06) it names no egress while flows lost frames (resends that were neither
@@ -36,7 +39,13 @@ namespace locate
 /** What the rule looked at; a step not reached keeps its defaults. */
 struct EvidenceFacts
 {
-    std::string option = "auto"; //!< --evidence: auto, ar, paths or flows
+    std::string option = "auto"; //!< --evidence: auto, ar, paths, probes or flows
+    /** Step 0: every run has probes.csv; its streams, and paths.csv's rows read with them. */
+    bool probesPresent = false;
+    /** Some run's probes.csv has no stream with a route (hosts with several NIC ports). */
+    bool probesWithoutRoutes = false;
+    size_t probeStreams = 0;
+    size_t probePaths = 0;
     bool arPresent = false;      //!< every run has ar.csv
     bool arRead = false;         //!< ar.csv was read (its numbers below are set)
     bool arSteered = false;      //!< ArHasAdaptiveDecisions
@@ -60,8 +69,8 @@ struct EvidenceFacts
 struct EvidenceChoice
 {
     std::string option;   //!< --evidence as given
-    std::string evidence; //!< ar, paths or flows
-    /** The step that chose: "asked" (not auto), "ar_steered", "paths_side_by_side",
+    std::string evidence; //!< ar, paths, probes or flows
+    /** The step that chose: "asked" (not auto), "probes_present", "ar_steered", "paths_side_by_side",
      *  "paths_rerouted_losses", "flows_no_paths", "flows_paths_not_comparable",
      *  "flows_loss_class_shared" (step 3's class crosses every route of each rerouted lossy
      *  QP, or none was named). */

@@ -38,10 +38,25 @@ void
 PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::string& resultsDir,
                uint32_t top, std::ostream& out)
 {
-    out << fmt::format("{}: evidence: per-path telemetry (paths.csv{}), {} paths, {} link "
-                       "directions in {} classes",
-                       resultsDir, r.perRoute ? ", per route" : "", r.paths,
-                       obs.links.Links().size(), r.classes);
+    if (r.probeStreams > 0)
+    {
+        const size_t telemetry = r.paths - r.probeStreams;
+        out << fmt::format("{}: evidence: probes (probes.csv, {} streams{}), {} link directions "
+                           "in {} classes",
+                           resultsDir, r.probeStreams,
+                           telemetry > 0 ? fmt::format(") and per-path telemetry (paths.csv{}, "
+                                                       "{} paths",
+                                                       r.perRoute ? ", per route" : "", telemetry)
+                                         : std::string(),
+                           obs.links.Links().size(), r.classes);
+    }
+    else
+    {
+        out << fmt::format("{}: evidence: per-path telemetry (paths.csv{}), {} paths, {} link "
+                           "directions in {} classes",
+                           resultsDir, r.perRoute ? ", per route" : "", r.paths,
+                           obs.links.Links().size(), r.classes);
+    }
     if (r.unusedLinks)
     {
         out << fmt::format(" ({} carried no path: not observable)", r.unusedLinks);
@@ -60,9 +75,11 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
                            r.spreadLossyQps);
     }
     out << "\n";
-    out << fmt::format("slow paths: {} (smallest RTT > {:.3f} µs above their QP's common "
+    const bool probes = r.probeStreams > 0;
+    out << fmt::format("slow paths: {} (smallest {} > {:.3f} µs above their {}'s common "
                        "level); lossy paths: {}\n",
-                       r.slowPaths, r.delayFloorUs, r.lossyPaths);
+                       r.slowPaths, probes ? "delay" : "RTT", r.delayFloorUs,
+                       probes ? "QP's or probe stream" : "QP", r.lossyPaths);
     std::string tiers;
     for (const auto& [t, cut] : r.tierDelayCutUs)
     {
@@ -119,6 +136,15 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
                            t.named + 1, ClassLabel(obs, r.ranking[t.tied]), t.tied + 1, t.lost,
                            t.lossyPaths, 100 * t.namedRate, 100 * t.tiedRate);
     }
+    if (probes)
+    {
+        out << "delay_us = added one-way delay fitted to the link (smallest probe delays and "
+               "RTTs; n/a: every path of its streams and QPs crosses it); rate = estimated rate "
+               "/ nominal (1 when it is named for losses alone); loss = estimated fraction of "
+               "its probes lost (probes.csv losses); lost_cap = capacity lost (1 - rate x (1 - "
+               "loss)); marks = ECN-echoing ACKs of its paths\n";
+        return;
+    }
     out << "delay_us = added one-way delay fitted to the link (smallest RTTs; n/a: every path "
            "of its QPs crosses it); rate = estimated "
            "rate / nominal (1 when it is named for losses alone); loss = estimated fraction of its "
@@ -132,9 +158,10 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
 {
     using nlohmann::json;
     json doc = {{"results_dir", resultsDir},
-                {"evidence", "paths"},
+                {"evidence", r.probeStreams > 0 ? "probes" : "paths"},
                 {"path_rows", r.perRoute ? "route" : "entropy"},
                 {"paths", r.paths},
+                {"probe_streams", r.probeStreams},
                 {"link_directions", obs.links.Links().size()},
                 {"classes", r.classes},
                 {"unobserved_link_directions", r.unusedLinks},

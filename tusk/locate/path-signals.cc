@@ -462,6 +462,64 @@ PlaceLostCopies(const Incidence& inc, const std::vector<PathObservation>& paths,
     return out;
 }
 
+namespace
+{
+
+/** A `paths` cell (LINK>LINK>...:FRAMES, "|" between paths) walked from host`src` to
+ *  host`dst` against `links`; paths with no frame left out. \throws ns3::InputError */
+std::vector<FlowPath>
+ParsePathsColumn(const std::string& text,
+                 const std::string& file,
+                 unsigned line,
+                 const LinkIndex& links,
+                 uint32_t srcHost,
+                 uint32_t dstHost)
+{
+    std::vector<FlowPath> out;
+    const std::string src = "host" + std::to_string(srcHost);
+    const std::string dst = "host" + std::to_string(dstHost);
+    size_t pos = 0;
+    size_t index = 0;
+    while (!text.empty() && pos <= text.size())
+    {
+        size_t end = text.find('|', pos);
+        end = end == std::string::npos ? text.size() : end;
+        std::string item = text.substr(pos, end - pos);
+        ++index;
+        const size_t colon = item.rfind(':');
+        uint64_t frames = 0;
+        const char* n = colon == std::string::npos ? nullptr : item.data() + colon + 1;
+        const auto [q, ec] = n ? std::from_chars(n, item.data() + item.size(), frames)
+                               : std::from_chars_result{nullptr, std::errc::invalid_argument};
+        if (!n || ec != std::errc() || q != item.data() + item.size() || n == q)
+        {
+            throw ns3::InputError(file, line, "paths",
+                                  fmt::format("path {} \"{}\": expected LINK>LINK>...:FRAMES",
+                                              index, item));
+        }
+        item.resize(colon);
+        FlowPath fp;
+        fp.packets = static_cast<double>(frames);
+        try
+        {
+            fp.hops = links.Walk(item, src, dst);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw ns3::InputError(file, line, "paths",
+                                  fmt::format("{} to {}, path {}: {}", src, dst, index, e.what()));
+        }
+        if (fp.packets > 0)
+        {
+            out.push_back(std::move(fp));
+        }
+        pos = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
 std::vector<PathObservation>
 ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex& links)
 {
@@ -574,45 +632,9 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
                                               p.packets, losses));
         }
         p.lost = trims + (cLosses ? losses : timeouts);
-        const std::string& text = f[cPaths];
         const std::string src = "host" + std::to_string(p.src);
         const std::string dst = "host" + std::to_string(p.dst);
-        size_t pos = 0;
-        while (!text.empty() && pos <= text.size())
-        {
-            size_t end = text.find('|', pos);
-            end = end == std::string::npos ? text.size() : end;
-            std::string item = text.substr(pos, end - pos);
-            const size_t colon = item.rfind(':');
-            uint64_t frames = 0;
-            const char* n = colon == std::string::npos ? nullptr : item.data() + colon + 1;
-            const auto [q, ec] = n ? std::from_chars(n, item.data() + item.size(), frames)
-                                   : std::from_chars_result{nullptr, std::errc::invalid_argument};
-            if (!n || ec != std::errc() || q != item.data() + item.size() || n == q)
-            {
-                throw ns3::InputError(file, p.line, "paths",
-                                      fmt::format("path {} \"{}\": expected LINK>LINK>...:FRAMES",
-                                                  p.paths.size() + 1, item));
-            }
-            item.resize(colon);
-            FlowPath fp;
-            fp.packets = static_cast<double>(frames);
-            try
-            {
-                fp.hops = links.Walk(item, src, dst);
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw ns3::InputError(file, p.line, "paths",
-                                      fmt::format("{} to {}, path {}: {}", src, dst,
-                                                  p.paths.size() + 1, e.what()));
-            }
-            if (fp.packets > 0)
-            {
-                p.paths.push_back(std::move(fp));
-            }
-            pos = end + 1;
-        }
+        p.paths = ParsePathsColumn(f[cPaths], file, p.line, links, p.src, p.dst);
         if (!route.empty())
         {
             // A route row: its `paths` is its route alone, with the frames that took it.
@@ -694,6 +716,98 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
         p.paths = r->second;
         p.traced = true;
         out.push_back(std::move(p));
+    }
+    return out;
+}
+
+std::vector<PathObservation>
+ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex& links)
+{
+    CsvReader csv(file, in);
+    const std::string why = "one of probes.csv's columns (docs/results-format.md, \"probes.csv\")";
+    const size_t cSrc = csv.Require("src", why);
+    const size_t cDst = csv.Require("dst", why);
+    const size_t cEntropy = csv.Require("entropy", why);
+    const size_t cJudged = csv.Require("judged", why);
+    const size_t cReceived = csv.Require("received", why);
+    const size_t cLosses = csv.Require("losses", why);
+    const size_t cMin = csv.Require("owd_min_us", why);
+    const size_t cMedian = csv.Require("owd_median_us", why);
+    const size_t cP99 = csv.Require("owd_p99_us", why);
+    const size_t cPaths = csv.Require("paths", why);
+    const size_t cTraced = csv.Require("traced_path", why);
+    std::map<std::tuple<uint32_t, uint32_t, uint64_t>, unsigned> rowOf;
+    std::vector<PathObservation> out;
+    std::vector<std::string> f;
+    while (csv.Next(f))
+    {
+        PathObservation p;
+        p.line = csv.Line();
+        p.src = csv.Integer<uint32_t>(f, cSrc, "src");
+        p.dst = csv.Integer<uint32_t>(f, cDst, "dst");
+        p.qpn = kProbeStreamQpn;
+        const auto entropy = csv.Integer<uint64_t>(f, cEntropy, "entropy");
+        const auto [it, fresh] = rowOf.emplace(std::make_tuple(p.src, p.dst, entropy), p.line);
+        if (!fresh)
+        {
+            throw ns3::InputError(file, p.line, "entropy",
+                                  fmt::format("a second row for src {}, dst {}, entropy {} (the "
+                                              "first is line {}): expected one row per probe "
+                                              "stream",
+                                              p.src, p.dst, entropy, it->second));
+        }
+        const auto judged = csv.Integer<uint64_t>(f, cJudged, "judged");
+        const auto received = csv.Integer<uint64_t>(f, cReceived, "received");
+        const auto losses = csv.Integer<uint64_t>(f, cLosses, "losses");
+        if (received > judged || losses != judged - received)
+        {
+            throw ns3::InputError(file, p.line, "losses",
+                                  fmt::format("expected judged ({}) = received ({}) + losses; "
+                                              "got losses {}",
+                                              judged, received, losses));
+        }
+        // A probe is one packet and one delay sample: the one-way delays stand where paths.csv
+        // has RTTs (a stream's paths compared with each other, so the constant half cancels).
+        p.packets = judged;
+        p.rttSamples = received;
+        p.rttMinUs = csv.Real(f, cMin, "owd_min_us");
+        if (received > 0 && !(p.rttMinUs > 0))
+        {
+            throw ns3::InputError(file, p.line, "owd_min_us",
+                                  fmt::format("expected a positive delay (µs) on a row with {} "
+                                              "probe(s) received; got {}",
+                                              received, f[cMin]));
+        }
+        p.rttMedianUs = csv.Real(f, cMedian, "owd_median_us");
+        p.rttP99Us = csv.Real(f, cP99, "owd_p99_us");
+        p.lost = losses;
+        p.paths = ParsePathsColumn(f[cPaths], file, p.line, links, p.src, p.dst);
+        if (p.paths.empty() && !f[cTraced].empty())
+        {
+            if (p.lost == 0)
+            {
+                throw ns3::InputError(file, p.line, "traced_path",
+                                      "a traced path on a row that lost no probe");
+            }
+            FlowPath fp;
+            fp.packets = static_cast<double>(p.packets);
+            try
+            {
+                fp.hops = links.Walk(f[cTraced], "host" + std::to_string(p.src),
+                                     "host" + std::to_string(p.dst));
+            }
+            catch (const std::invalid_argument& e)
+            {
+                throw ns3::InputError(file, p.line, "traced_path",
+                                      fmt::format("host{} to host{}: {}", p.src, p.dst, e.what()));
+            }
+            p.paths.push_back(std::move(fp));
+            p.traced = true;
+        }
+        if (!p.paths.empty())
+        {
+            out.push_back(std::move(p));
+        }
     }
     return out;
 }
@@ -1234,6 +1348,8 @@ LocateFromPaths(const Observations& obs,
     using It = Eigen::SparseMatrix<double>::InnerIterator;
     PathLocateResult res;
     res.paths = paths.size();
+    res.probeStreams = static_cast<size_t>(std::count_if(
+        paths.begin(), paths.end(), [](const PathObservation& p) { return p.qpn == kProbeStreamQpn; }));
     res.perRoute = std::any_of(paths.begin(), paths.end(),
                                [](const PathObservation& p) { return p.routed; });
     // The incidence of paths on link classes, each path one pseudo-flow.

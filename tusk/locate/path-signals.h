@@ -135,6 +135,22 @@ struct PathObservation
 std::vector<PathObservation> ReadPathObservations(std::istream& in, const std::string& file,
                                                   const LinkIndex& links);
 
+/** PathObservation::qpn of a probe stream's row (ReadProbeObservations): no QP has it (RDMA
+ *  NICs number QPs from 2), so a stream's rows are compared with each other only. */
+constexpr uint32_t kProbeStreamQpn = 0;
+
+/**
+ * \brief Read probes.csv (`[probes]`; tusk/run/probe-mesh.h) as path rows: one per probe
+ * stream (source, destination, UDP source port), qpn kProbeStreamQpn, its judged probes as
+ * `packets`, its received ones as RTT samples with the one-way delays in place of RTTs, its
+ * `losses` as lost copies, its routes as `paths` (the traced path, `traced`, when none
+ * arrived). Its entropies are the stream's siblings: the same fits apply.
+ * \throws ns3::InputError naming the file, line and column: a missing column, a malformed
+ *         number or path, judged != received + losses, a second row for one stream
+ */
+std::vector<PathObservation> ReadProbeObservations(std::istream& in, const std::string& file,
+                                                   const LinkIndex& links);
+
 /** Options of the path-based ranking. */
 struct PathLocateOptions
 {
@@ -313,6 +329,7 @@ struct PathLocateResult
     std::vector<Suspect> ranking; //!< every class with a path, best first; named ones first
     uint32_t named = 0;
     size_t paths = 0;             //!< rows of paths.csv with a path
+    size_t probeStreams = 0;      //!< of them, probes.csv's streams (ReadProbeObservations)
     bool perRoute = false;        //!< the rows are per route (paths.csv `route`), not per entropy
     size_t classes = 0;
     uint32_t unusedLinks = 0;     //!< directions no path crossed

@@ -105,4 +105,37 @@ WriteArTelemetry(const RunResult& r, const std::string& dir)
     return true;
 }
 
+const char* const kProbesCsvHeader = "src,dst,entropy,sent,judged,received,losses,owd_min_us,"
+                                     "owd_median_us,owd_p99_us,paths,traced_path\n";
+
+std::string
+ProbesCsv(const RunResult& r)
+{
+    std::string s = kProbesCsvHeader;
+    s.reserve(s.size() + r.probes.size() * 96);
+    for (const auto& p : r.probes)
+    {
+        s += fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},", p.src, p.dst, p.entropy,
+                         p.sent, p.judged, p.received, p.losses, p.owdMinUs, p.owdMedianUs,
+                         p.owdP99Us, locate::FormatPaths(p.paths));
+        for (size_t i = 0; i < p.tracedPath.size(); ++i)
+        {
+            s += (i ? ">" : "") + std::to_string(p.tracedPath[i]);
+        }
+        s += '\n';
+    }
+    return s;
+}
+
+bool
+WriteProbes(const RunResult& r, const std::string& dir)
+{
+    if (r.spec.probes.intervalPs == 0)
+    {
+        return false;
+    }
+    WriteFileAtomic(dir + "/probes.csv", ProbesCsv(r));
+    return true;
+}
+
 } // namespace tusk

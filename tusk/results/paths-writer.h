@@ -1,7 +1,8 @@
 /*
  * tusk: the telemetry tables. paths.csv ([output] path_telemetry = true), per sending QP and
  * entropy value (docs/results-format.md, "paths.csv"); ar.csv ([output] ar_telemetry = true),
- * per switch, egress port, candidate count and reason ("ar.csv").
+ * per switch, egress port, candidate count and reason ("ar.csv"); probes.csv ([probes]), per
+ * probe stream ("probes.csv").
  */
 #ifndef TUSK_RESULTS_PATHS_WRITER_H
 #define TUSK_RESULTS_PATHS_WRITER_H
@@ -31,6 +32,15 @@ std::string ArCsv(const RunResult& r);
 
 /** Write `dir`/ar.csv when the run asked for AR telemetry; whether it did. */
 bool WriteArTelemetry(const RunResult& r, const std::string& dir);
+
+/** The header line of probes.csv (with its newline). */
+extern const char* const kProbesCsvHeader;
+
+/** probes.csv as text, one row per RunResult::probes row (deterministic). */
+std::string ProbesCsv(const RunResult& r);
+
+/** Write `dir`/probes.csv when the run sent probes ([probes]); whether it did. */
+bool WriteProbes(const RunResult& r, const std::string& dir);
 
 } // namespace tusk
 

@@ -1520,7 +1520,8 @@ PfcEventsCsv(const RunResult& r)
 std::string
 DropsCsv(const RunResult& r)
 {
-    static const char* const kKinds[] = {"data", "ack", "nak", "cnp", "pfc", "lb_control"};
+    static const char* const kKinds[] = {"data", "ack", "nak", "cnp", "pfc", "lb_control",
+                                         "probe"};
     std::string s = "time_us,link_id,from,to,reason,kind,src,dst,dst_qp,entropy\n";
     s.reserve(s.size() + r.dropEvents.size() * 64);
     for (const auto& d : r.dropEvents)
@@ -1636,6 +1637,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     }
     const bool pathTelemetry = WritePathTelemetry(r, dir); // [output] path_telemetry
     const bool arTelemetry = WriteArTelemetry(r, dir);     // [output] ar_telemetry
+    const bool probes = WriteProbes(r, dir);               // [probes]
     if (!r.chakraNodes.empty())
     {
         WriteFileAtomic(dir + "/chakra_nodes.csv", ChakraNodesCsv(r));
@@ -1693,6 +1695,20 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (r.steadyJump.active)
     {
         m["steady_jump"] = SteadyJumpJson(r);
+    }
+    if (r.spec.probes.intervalPs > 0)
+    {
+        uint64_t sent = 0, judged = 0, lost = 0;
+        for (const auto& p : r.probes)
+        {
+            sent += p.sent;
+            judged += p.judged;
+            lost += p.losses;
+        }
+        m["probes"] = {{"streams", r.probes.size()},
+                       {"sent", sent},
+                       {"judged", judged},
+                       {"lost", lost}};
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();
     for (const auto& c : r.pathClasses)
@@ -1805,6 +1821,10 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
     if (arTelemetry)
     {
         m["files"].push_back("ar.csv");
+    }
+    if (probes)
+    {
+        m["files"].push_back("probes.csv");
     }
     if (!r.chakraNodes.empty())
     {

@@ -165,6 +165,13 @@ ValidateRun(const ScenarioSpec& spec)
                                         "gave a time); it is \"{}\"",
                                         spec.simulator.implementation));
     }
+    if (spec.probes.intervalPs > 0 && spec.simulator.mode == "fast")
+    {
+        throw spec.KeyError("probes.interval_us",
+                            "probes need simulator.mode = \"packet\": fast mode replays "
+                            "iterations and skips steady stretches, where no probe would be "
+                            "sent or counted");
+    }
     RunPlan plan;
     plan.policyTypeId = ns3::ResolveSwitchPolicy(spec.lb.policy);
     if (plan.policyTypeId.empty())

@@ -24,6 +24,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 namespace tusk
 {
 
@@ -171,6 +173,52 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     }
     // After the executor's stream: a scenario without loss models keeps its numbers.
     built.nextStream += ScheduleFailures(spec, graph, built.fabric, built.nextStream);
+    // [probes]: their stream after every other, so that a run without them draws the same.
+    std::unique_ptr<ProbeMesh> probes;
+    if (spec.probes.intervalPs > 0)
+    {
+        probes = std::make_unique<ProbeMesh>();
+        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(built.nextStream++);
+        ProbeMeshConfig config;
+        config.intervalPs = spec.probes.intervalPs;
+        config.targets = spec.probes.targets;
+        config.entropies = spec.probes.entropies;
+        config.frameBytes = spec.probes.frameBytes;
+        config.timeoutPs = spec.probes.timeoutPs;
+        config.untilPs = spec.probes.untilPs;
+        // Probes are traffic: say so when they take a noticeable share of a host's link.
+        uint64_t hostRate = 0; // the slowest host link
+        for (uint32_t h = 0; h < built.fabric.ports.size() && h < built.nics.size(); ++h)
+        {
+            for (uint32_t l : built.fabric.ports[h])
+            {
+                const uint64_t r = built.fabric.graph.links[l].rateBps;
+                hostRate = hostRate == 0 ? r : std::min(hostRate, r);
+            }
+        }
+        const double share = hostRate == 0 ? 0.0
+                                           : 8.0 * spec.probes.frameBytes /
+                                                 (static_cast<double>(spec.probes.intervalPs) *
+                                                  1e-12) /
+                                                 static_cast<double>(hostRate);
+        if (share > 0.05)
+        {
+            const std::string w = fmt::format(
+                "probes.interval_us: each host sends {:.1f} % of its link's rate in probes "
+                "({} B every {} µs), in the NIC's control class ahead of data: they change "
+                "the run they measure",
+                100 * share, spec.probes.frameBytes,
+                static_cast<double>(spec.probes.intervalPs) / 1e6);
+            result.warnings.push_back(w);
+            if (options.warn)
+            {
+                options.warn(w);
+            }
+        }
+        probes->Attach(built.nics, config, rng,
+                       [exec = executor.exec]() { return exec->AllDone(); });
+    }
 
     Observers observers;
     observers.Attach(spec, graph, built, executor, options, attrs, wallStart);
@@ -282,6 +330,12 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     result.attributes = attrs.Values();
     result.headroom = built.headroom;
     observers.Finish(result);
+    if (probes)
+    {
+        probes->Stop();
+        result.probes =
+            probes->Take(built.fabric, static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
+    }
     fast.BeforeCollect(observers, result);
     if (!wholeRows && streamWhole && StreamableWhole(workload))
     {

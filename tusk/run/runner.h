@@ -7,6 +7,7 @@
 #include "scenario/scenario-spec.h"
 #include "run/ar-telemetry.h"
 #include "run/path-telemetry.h"
+#include "run/probe-mesh.h"
 #include "run/steady-judge.h"
 #include "run/steady-jumper.h"
 #include "run/time-series.h"
@@ -420,6 +421,8 @@ struct RunResult
     std::vector<PathTelemetryRow> pathTelemetry;
     /** [output] ar_telemetry: per switch, egress port, candidate count and reason (ar.csv) */
     std::vector<ArTelemetryRow> arTelemetry;
+    /** [probes]: per probe stream (probes.csv); empty without probes */
+    std::vector<ProbeRow> probes;
     RunSummary summary;
     Conservation conservation;
     uint32_t hosts = 0;

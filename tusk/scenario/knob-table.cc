@@ -43,7 +43,7 @@ Sections()
             s.push_back(std::move(cc));
         }
         for (auto&& rest : {LbKeys(), WorkloadKeys(), ScaleUpKeys(), JobsKeys(), BackgroundKeys(),
-                            FailuresKeys(), FailureRatesKeys(), OutputKeys(), SimulatorKeys(),
+                            FailuresKeys(), FailureRatesKeys(), ProbesKeys(), OutputKeys(), SimulatorKeys(),
                             Ns3Keys()})
         {
             s.push_back(rest);

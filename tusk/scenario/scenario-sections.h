@@ -128,6 +128,7 @@ std::vector<Section> CcKeySections();
 Section LbKeys();
 Section WorkloadKeys();
 Section ScaleUpKeys();
+Section ProbesKeys();
 Section JobsKeys();
 Section BackgroundKeys();
 Section FailuresKeys();

@@ -321,6 +321,22 @@ struct ScaleUpSection
     uint64_t latencyPs = AttributeDefaultPs("ns3::ScaleUpDomain::Latency");
 };
 
+/** [probes]: active monitoring probes between NICs (tusk/run/probe-mesh.h, probes.csv). */
+struct ProbesSection
+{
+    /** Each host sends one probe per interval, ps (TOML: interval_us); 0 = no probes. */
+    uint64_t intervalPs = 0;
+    uint32_t targets = 8;    //!< hosts each host probes (drawn at random; all others if fewer)
+    uint32_t entropies = 8;  //!< UDP source ports (paths) per target
+    uint32_t frameBytes = 64; //!< a probe's bytes on the wire (TOML: bytes)
+    /** A probe not arrived this long after it was sent when the run ends is lost; a later
+     *  one is not judged (TOML: timeout_us). */
+    uint64_t timeoutPs = 1'000'000'000;
+    /** No probe is sent at or after this run time, ps (TOML: until_us); 0 = until the
+     *  workload is done. */
+    uint64_t untilPs = 0;
+};
+
 /** [workload] */
 struct WorkloadSection
 {
@@ -490,6 +506,7 @@ struct ScenarioSpec
     std::vector<JobEntry> jobs;             //!< [[jobs]] (workload.kind = "jobs")
     std::vector<BackgroundEntry> background; //!< [[background]], with any workload kind
     ScaleUpSection scaleUp;                 //!< [scale_up]
+    ProbesSection probes;                   //!< [probes]
     std::vector<FailureEntry> failures;     //!< [[failures]], applied by the runner
     std::vector<FailureRateEntry> failureRates; //!< [[failure_rates]], drawn into failures
     OutputSection output;

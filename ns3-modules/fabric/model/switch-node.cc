@@ -3,10 +3,12 @@
 #include "fabric-units.h"
 #include "pfc-header.h"
 
+#include "ns3/hash.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -203,7 +205,8 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
     // Policies with frame hooks may rewrite fabric-internal fields: they get a copy; the
     // others read the frame as it arrived (a copy is ~30 instructions per hop).
     std::optional<FrameMeta> hooked;
-    if (m_lb->HasFrameHooks())
+    const bool probe = arrived.kind == FrameKind::PROBE; // hashed, never the policy's
+    if (m_lb->HasFrameHooks() && !probe)
     {
         hooked.emplace(arrived);
         m_lb->FrameArrived(ctx, *hooked);
@@ -252,7 +255,8 @@ SwitchNode::ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta
         return;
     }
     const EgressCandidate& chosen =
-        m_scratch[m_lb->SelectEgress(ctx, meta, m_scratch.data(), usable)];
+        m_scratch[probe ? ProbeEgressIndex(m_switchId, meta, usable)
+                        : m_lb->SelectEgress(ctx, meta, m_scratch.data(), usable)];
     if (hooked)
     {
         m_lb->FrameLeaving(ctx, *hooked, chosen);
@@ -295,13 +299,39 @@ SwitchNode::ProbeEgress(uint16_t inPort, const FrameMeta& probe, uint16_t& outPo
         }
     }
     uint32_t index = 0;
-    if (usable.empty() ||
-        !m_lb->ProbeEgress(ctx, probe, usable.data(), static_cast<uint32_t>(usable.size()), index))
+    if (usable.empty())
+    {
+        return false;
+    }
+    if (probe.kind == FrameKind::PROBE)
+    {
+        index = ProbeEgressIndex(m_switchId, probe, static_cast<uint32_t>(usable.size()));
+    }
+    else if (!m_lb->ProbeEgress(ctx, probe, usable.data(), static_cast<uint32_t>(usable.size()),
+                                index))
     {
         return false;
     }
     outPort = usable[index].port;
     return true;
+}
+
+uint32_t
+SwitchNode::ProbeEgressIndex(uint32_t switchId, const FrameMeta& probe, uint32_t count)
+{
+    if (count <= 1)
+    {
+        return 0;
+    }
+    char key[4 + 4 + 4 + 2 + 2];
+    const uint32_t src = HostAddressBits(probe.srcHost);
+    const uint32_t dst = HostAddressBits(probe.dstHost);
+    std::memcpy(key, &switchId, 4);
+    std::memcpy(key + 4, &src, 4);
+    std::memcpy(key + 8, &dst, 4);
+    std::memcpy(key + 12, &probe.srcPort, 2);
+    std::memcpy(key + 14, &probe.dstPort, 2);
+    return Hash32(key, sizeof(key)) % count;
 }
 
 void

@@ -98,6 +98,17 @@ class SwitchNode : public Node
      */
     bool ProbeEgress(uint16_t inPort, const FrameMeta& probe, uint16_t& outPort) const;
 
+    /**
+     * \brief Which of `count` usable equal-cost ports a monitoring probe (FrameKind::PROBE)
+     * leaves by at switch `switchId`: MurmurHash3 (ns-3's Hash32) of the switch id and the
+     * probe's 5-tuple (IPv4 source and destination, UDP source and destination port), modulo
+     * `count`. Operators keep probes in a hashed class whatever the data class's policy, so
+     * that a probe's UDP source port pins its path and a traceroute with the same headers
+     * finds it (R-Pingmesh, Liu et al., SIGCOMM 2024, section 4; 007, Arzani et al., NSDI
+     * 2018). ReceiveFromPort and ProbeEgress both use it, so the two agree.
+     */
+    static uint32_t ProbeEgressIndex(uint32_t switchId, const FrameMeta& probe, uint32_t count);
+
     /** Called by a port when a frame has arrived. */
     void ReceiveFromPort(uint16_t inPort, Ptr<Packet> packet, const FrameMeta& meta);
     /** Called by a port when a frame left its egress queue: release its buffer, maybe XON. */

@@ -172,7 +172,12 @@ RdmaNic::GetTypeId()
                             "A QP this NIC created (RdmaNic::Connect creates one on each NIC), "
                             "before its first packet: connect to its trace sources here.",
                             MakeTraceSourceAccessor(&RdmaNic::m_qpCreatedTrace),
-                            "ns3::RdmaNic::QpTracedCallback");
+                            "ns3::RdmaNic::QpTracedCallback")
+            .AddTraceSource("ProbeReceived",
+                            "A monitoring probe (SendProbe) addressed to this NIC arrived; "
+                            "probes reach no QP.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_probeReceivedTrace),
+                            "ns3::RdmaNic::ProbeTracedCallback");
     return tid;
 }
 
@@ -487,6 +492,26 @@ RdmaNic::SendCnp(const RdmaQueuePair& qp, uint16_t entropy)
 }
 
 void
+RdmaNic::SendProbe(uint32_t dstHost, uint16_t entropy, uint64_t seq, uint32_t frameBytes)
+{
+    FrameMeta meta;
+    meta.srcHost = m_hostId;
+    meta.dstHost = dstHost;
+    meta.dstQp = kProbeQpn;
+    meta.srcPort = entropy;
+    meta.dstPort = kRoceV2UdpPort;
+    meta.priority = m_controlPriority;
+    meta.ecn = ECN_NOT_ECT;
+    meta.kind = FrameKind::PROBE;
+    meta.opcode = ROCE_UD_SEND_ONLY;
+    meta.psn = seq;
+    meta.sackBits = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    FrameMeta sized = meta;
+    const uint32_t headers = SetRoceFrameLength(sized, 0);
+    QueueControl(meta, frameBytes > headers ? frameBytes - headers : 0);
+}
+
+void
 RdmaNic::SendControl(const RdmaQueuePair& qp, const RdmaAck& ack, const IntStackRef* intEcho,
                      uint16_t entropy)
 {
@@ -641,6 +666,11 @@ void
 RdmaNic::DoReceive(Ptr<Packet> packet, const FrameMeta& meta)
 {
     // The FrameMeta is the frame's headers (frame-meta.h): nothing to parse.
+    if (meta.kind == FrameKind::PROBE && meta.dstHost == m_hostId)
+    {
+        m_probeReceivedTrace(meta); // the probe agent's; no QP
+        return;
+    }
     Ptr<RdmaQueuePair> qp = GetQp(meta.dstQp);
     if (meta.dstPort != kRoceV2UdpPort || meta.dstHost != m_hostId || !qp)
     {

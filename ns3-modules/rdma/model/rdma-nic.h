@@ -128,6 +128,24 @@ class RdmaNic : public FabricNetDevice
 
     uint64_t GetQueuedFrames() const override { return m_control.size(); }
 
+    /** BTH destination QP of monitoring probes: the UD QP a probe agent listens on (outside
+     *  the numbers RC QPs get from kFirstQpn up, and not QP1, which decoders take for
+     *  management datagrams). */
+    static constexpr uint32_t kProbeQpn = 0xFFFFFE;
+    /**
+     * \brief Send a monitoring probe (FrameKind::PROBE: a RoCEv2 UD SEND_ONLY datagram to
+     * kProbeQpn) of `frameBytes` bytes on the wire (at least the 64-byte minimum frame) to host
+     * `dstHost`, with UDP source port `entropy`, sequence number `seq` (FrameMeta::psn) and the
+     * send time in ps (FrameMeta::sackBits). It queues ahead of data, with ACKs and CNPs, in
+     * the NIC's control priority (Attribute ControlPriority), so its delay is the path's
+     * propagation and serialisation plus what that class queues: R-Pingmesh's probes
+     * (Liu et al., SIGCOMM 2024) measure the fabric, not the data queues.
+     */
+    void SendProbe(uint32_t dstHost, uint16_t entropy, uint64_t seq, uint32_t frameBytes);
+    /** TracedCallback signature of "ProbeReceived": a probe addressed to this NIC arrived
+     *  (its headers, FrameMeta::path included: the route it took). */
+    typedef void (*ProbeTracedCallback)(const FrameMeta& probe);
+
     /**
      * \brief Whether QP `qpn` (either end of a connection) is idle: nothing posted and
      * unacknowledged (GetUnackedBytes 0), no data or resend to send, no receive posted, not in
@@ -267,6 +285,7 @@ class RdmaNic : public FabricNetDevice
     EventId m_wake;
     Ptr<UniformRandomVariable> m_entropyRng;
     TracedCallback<Ptr<RdmaQueuePair>> m_qpCreatedTrace;
+    TracedCallback<const FrameMeta&> m_probeReceivedTrace;
     std::vector<Ptr<FabricNetDevice>> m_planePorts; //!< ports 1.. (NicPlanePort) of a multi-plane NIC
     std::vector<RingQueue<ControlFrame>> m_staged; //!< per plane: frames waiting for its port
     bool m_kickPending = false;                    //!< a TransmitAll is scheduled

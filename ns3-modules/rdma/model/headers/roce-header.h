@@ -25,6 +25,7 @@ enum RoceOpcode : uint8_t
     ROCE_RC_SEND_LAST = 0x02,
     ROCE_RC_SEND_ONLY = 0x04,
     ROCE_RC_ACK = 0x11, //!< RC ACKNOWLEDGE (carries an AETH)
+    ROCE_UD_SEND_ONLY = 0x64, //!< UD SEND Only (a monitoring probe, FrameKind::PROBE)
     ROCE_CNP = 0x81,    //!< congestion notification packet
 };
 

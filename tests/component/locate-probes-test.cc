@@ -1,0 +1,480 @@
+// Monitoring probes ([probes], probes.csv; tusk/run/probe-mesh.h, docs/locate.md "From
+// probes"): a cable that loses 1 % of its frames under DRILL, where every switch spreads each
+// QP's frames per packet so that no sender learns which route a lost frame took (per-path
+// telemetry names only the group of links that carry the same QPs), is found from probes,
+// whose paths are pinned by their 5-tuple.
+//
+// k = 4 fat tree (16 hosts, 100 Gb/s, PFC), three rounds of inter-pod shift permutations of
+// 512 KiB per host under DRILL, `agg0-core0` losing 1 % of its frames, and 64-byte probes
+// from every host every 0.1 µs (8 targets x 8 UDP ports, until 150 µs). Oracles: the fabric's
+// own drop log (drops.csv, which locate never reads): every lost probe of probes.csv was
+// dropped on the cable, in its stream; every probe stream's route is the traceroute of its
+// headers (the switches hash probes, whatever the policy); then `tusk locate` on the run with
+// link counters, drops, PFC events and the failure list removed names the cable first from
+// the probes, with a loss rate near 1 %. Without the fault no probe is lost and nothing is
+// named. Under 2 s per run.
+
+#include "cli-helpers.h"
+#include "run-helpers.h"
+
+#include "locate/locate-command.h"
+#include "results/paths-writer.h"
+#include "results/results-writer.h"
+#include "scenario/scenario-toml.h"
+
+#include "fabric/helper/fabric-helper.h"
+#include "fabric/model/input-error.h"
+#include "fabric/model/switch-node.h"
+#include "rdma/model/headers/roce-header.h"
+#include "rdma/model/rdma-nic.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+// Its own names apart from the other test files a unity build compiles with it
+// (tests/CMakeLists.txt).
+namespace TUSK_TEST_FILE
+{
+
+namespace fs = std::filesystem;
+using namespace tusk_test;
+
+namespace
+{
+
+std::string
+Scenario(const std::string& policy, bool fault, const std::string& probes)
+{
+    std::ostringstream s;
+    s << "name = \"locate-probes\"\nseed = 1\nstop_time_ms = 50\n"
+      << "[topology]\nkind = \"fat-tree\"\nk = 4\n"
+      << "[pfc]\nenabled = true\nlossless_priorities = [3]\n"
+      << "[nic]\nrto_us = 1000\nreceiver = \"selective-repeat\"\n"
+      << "[lb]\npolicy = \"" << policy << "\"\n"
+      << "[output]\ndrop_log = true\n"
+      << probes;
+    if (fault)
+    {
+        s << "[[failures]]\nat_us = 0\nkind = \"loss\"\nlink = \"agg0-core0\"\nloss_rate = 0.01\n";
+    }
+    s << "[workload]\nkind = \"flows\"\n";
+    for (int r = 0; r < 3; ++r)
+    {
+        for (int i = 0; i < 16; ++i)
+        {
+            s << "[[workload.flows]]\nsrc = " << i << "\ndst = " << (i + 4 * (r + 1)) % 16
+              << "\nbytes = 524288\nstart_us = " << 40 * r << "\n";
+        }
+    }
+    return s.str();
+}
+
+const char* const kProbes =
+    "[probes]\ninterval_us = 0.1\nbytes = 64\ntargets = 8\nentropies = 8\nuntil_us = 150\n"
+    "timeout_us = 20\n";
+
+using Key = std::tuple<uint32_t, uint32_t, uint32_t>; // src, dst, entropy
+
+/** Frames of `kind` dropped, per (src, dst, entropy), and the links they were dropped on. */
+std::map<Key, uint64_t>
+Drops(const fs::path& dir, const std::string& kind, std::set<std::string>& where)
+{
+    std::ifstream in(dir / "drops.csv");
+    std::string line;
+    std::getline(in, line);
+    REQUIRE(line == "time_us,link_id,from,to,reason,kind,src,dst,dst_qp,entropy");
+    std::map<Key, uint64_t> out;
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> f;
+        std::stringstream ss(line);
+        for (std::string x; std::getline(ss, x, ',');)
+        {
+            f.push_back(x);
+        }
+        REQUIRE(f.size() == 10);
+        if (f[5] == kind)
+        {
+            ++out[{std::stoul(f[6]), std::stoul(f[7]), std::stoul(f[9])}];
+            where.insert(f[2] + "->" + f[3] + " " + f[4]);
+        }
+    }
+    return out;
+}
+
+struct Outcome
+{
+    fs::path dir;
+    tusk::RunResult result;
+};
+
+Outcome
+RunAndStrip(const std::string& policy, bool fault)
+{
+    const auto spec =
+        tusk::LoadScenarioString(Scenario(policy, fault, kProbes), "locate-probes.toml");
+    Outcome o;
+    o.result = Run(spec);
+    REQUIRE(o.result.finished);
+    o.dir = Scratch(std::string("locate-probes-") + policy + (fault ? "-fault" : "-healthy"));
+    tusk::WriteRunFiles(o.result, o.dir.string());
+    return o;
+}
+
+/** What locate must not read, removed (as locate-path-loss-test.cc). */
+void
+Strip(const fs::path& dir)
+{
+    KeepLinkNames(dir);
+    for (const char* f : {"drops.csv", "pfc_events.csv", "timeseries.csv", "switch_timeseries.csv"})
+    {
+        fs::remove(dir / f);
+    }
+    nlohmann::json m = nlohmann::json::parse(Slurp(dir / "manifest.json"));
+    nlohmann::json kept;
+    kept["scenario"]["nic"]["mtu_bytes"] = m["scenario"]["nic"]["mtu_bytes"];
+    std::ofstream(dir / "manifest.json") << kept.dump();
+}
+
+nlohmann::json
+LocateJson(const fs::path& dir, const std::string& evidence = "auto")
+{
+    tusk::locate::CommandOptions o;
+    o.resultsDir = dir.string();
+    o.json = true;
+    o.evidence = evidence;
+    std::ostringstream out;
+    REQUIRE(tusk::locate::RunCommand(o, out) == 0);
+    return nlohmann::json::parse(out.str());
+}
+
+bool
+IsCable(const nlohmann::json& link)
+{
+    const std::string a = link["from"], b = link["to"];
+    return (a == "agg0" && b == "core0") || (a == "core0" && b == "agg0");
+}
+
+} // namespace
+
+TEST_CASE("probes find a cable losing 1 percent under DRILL, which per-path telemetry cannot "
+          "place",
+          "[component][locate][probes]")
+{
+    Outcome o = RunAndStrip("drill", true);
+    const auto& rows = o.result.probes;
+    REQUIRE(rows.size() == 16u * 8u * 8u); // every host, 8 targets, 8 ports each
+
+    // The drop log's oracle: probes were dropped only on the cable, only for its FCS errors,
+    // and every lost probe of probes.csv was one of its stream's drops. A probe dropped after
+    // the last judged one is not judged: losses may fall short of drops, never exceed them.
+    std::set<std::string> where;
+    const auto drops = Drops(o.dir, "probe", where);
+    CAPTURE(where);
+    for (const auto& w : where)
+    {
+        CHECK(((w == "agg0->core0 fcs") || (w == "core0->agg0 fcs")));
+    }
+    uint64_t dropped = 0, lost = 0, sent = 0;
+    for (const auto& [k, n] : drops)
+    {
+        dropped += n;
+    }
+    for (const auto& r : rows)
+    {
+        sent += r.sent;
+        lost += r.losses;
+        CHECK(r.judged == r.received + r.losses);
+        CHECK(r.judged <= r.sent);
+        if (r.losses > 0)
+        {
+            const auto it = drops.find(Key{r.src, r.dst, r.entropy});
+            CHECK((it != drops.end() && r.losses <= it->second));
+        }
+        // One route per stream: the switches hash probes, so a stream keeps its path.
+        CHECK(r.paths.size() <= 1);
+    }
+    CAPTURE(sent, dropped, lost);
+    // 150 µs x 16 hosts / 0.1 µs = 24,000 probes. Up the cable: pod 0's 4 hosts' probes to
+    // other pods (4/5 of them) through agg0 (1/2) and core0 (1/2), 1,200; down it as many: some
+    // 2,400 crossings, 24 drops at 1 %.
+    CHECK(sent > 20000);
+    CHECK(dropped >= 10);
+    CHECK(lost >= dropped * 9 / 10);
+
+    Strip(o.dir);
+    const auto doc = LocateJson(o.dir);
+    CAPTURE(doc.dump(1).substr(0, 3000));
+    CHECK(doc["evidence"] == "probes");
+    CHECK(doc["evidence_choice"]["rule"] == "probes_present");
+    // Both directions of the cable, first and second, each named for its losses; nothing else.
+    // Each direction's rate comes from some 1,200 probes: about 12 lost at 1 %, so within
+    // 0.15 % (2 lost) and 2.5 % (30) at 3 standard deviations.
+    REQUIRE(doc["named"].get<int>() == 2);
+    for (size_t i = 0; i < 2; ++i)
+    {
+        const auto& c = doc["ranking"][i];
+        REQUIRE(c["named"].get<bool>());
+        REQUIRE(c["links"].size() == 1);
+        CHECK(IsCable(c["links"][0]));
+        CHECK(c["kind"] == "lossy");
+        CHECK(c["loss_rate"].get<double>() > 0.0015);
+        CHECK(c["loss_rate"].get<double>() < 0.025);
+    }
+    CHECK(doc["ranking"][0]["links"][0]["from"] != doc["ranking"][1]["links"][0]["from"]);
+
+    // Bad input: a row whose losses are not judged - received names the column.
+    {
+        std::string text = Slurp(o.dir / "probes.csv");
+        const size_t eol = text.find('\n');
+        const size_t eol2 = text.find('\n', eol + 1);
+        std::string row = text.substr(eol + 1, eol2 - eol - 1);
+        std::vector<std::string> f;
+        std::stringstream ss(row);
+        for (std::string x; std::getline(ss, x, ',');)
+        {
+            f.push_back(x);
+        }
+        REQUIRE(f.size() >= 7);
+        f[6] = std::to_string(std::stoull(f[6]) + 1); // losses
+        std::string edited;
+        for (size_t i = 0; i < f.size(); ++i)
+        {
+            edited += (i ? "," : "") + f[i];
+        }
+        if (row.back() == ',')
+        {
+            edited += ','; // the empty traced_path
+        }
+        std::ofstream(o.dir / "probes.csv")
+            << text.substr(0, eol + 1) << edited << text.substr(eol2);
+        tusk::locate::CommandOptions lo;
+        lo.resultsDir = o.dir.string();
+        std::ostringstream out;
+        try
+        {
+            tusk::locate::RunCommand(lo, out);
+            FAIL("an impossible losses count was accepted");
+        }
+        catch (const ns3::InputError& e)
+        {
+            const std::string what = e.what();
+            CAPTURE(what);
+            CHECK(what.find("probes.csv:2") != std::string::npos);
+            CHECK(what.find("losses") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("without a fault no probe is lost and probes name nothing", "[component][locate][probes]")
+{
+    Outcome o = RunAndStrip("drill", false);
+    uint64_t lost = 0, received = 0;
+    for (const auto& r : o.result.probes)
+    {
+        lost += r.losses;
+        received += r.received;
+        // A received probe's one-way delay is at least its path's propagation and
+        // serialisation: 4 hops inter-pod at 1 µs of cable each way (fat tree's default).
+        if (r.received > 0)
+        {
+            CHECK(r.owdMinUs > 0.0);
+            CHECK(r.owdMinUs <= r.owdMedianUs * 1.02);
+        }
+    }
+    CHECK(lost == 0);
+    CHECK(received > 20000);
+    std::set<std::string> where;
+    CHECK(Drops(o.dir, "probe", where).empty());
+    Strip(o.dir);
+    const auto doc = LocateJson(o.dir);
+    CHECK(doc["evidence"] == "probes");
+    CHECK(doc["named"].get<int>() == 0);
+
+    // Streams without a route (as hosts with several NIC ports write them): `auto` goes on to
+    // the next evidence and says why; `--evidence probes` is refused naming the file.
+    {
+        std::istringstream in(Slurp(o.dir / "probes.csv"));
+        std::string line, out;
+        std::getline(in, line);
+        out = line + "\n";
+        while (std::getline(in, line))
+        {
+            // src,dst,entropy,sent,judged,received,losses,owd x3,paths,traced_path
+            std::vector<std::string> f;
+            std::stringstream ss(line);
+            for (std::string x; std::getline(ss, x, ',');)
+            {
+                f.push_back(x);
+            }
+            f.resize(12);
+            f[10].clear();
+            for (size_t i = 0; i < f.size(); ++i)
+            {
+                out += (i ? "," : "") + f[i];
+            }
+            out += "\n";
+        }
+        std::ofstream(o.dir / "probes.csv") << out;
+    }
+    const auto fallback = LocateJson(o.dir);
+    CHECK(fallback["evidence"] == "flows");
+    CHECK(fallback["evidence_choice"]["reason"].get<std::string>().find(
+              "no probe stream has a route") != std::string::npos);
+    tusk::locate::CommandOptions lo;
+    lo.resultsDir = o.dir.string();
+    lo.evidence = "probes";
+    std::ostringstream sink;
+    CHECK_THROWS_AS(tusk::locate::RunCommand(lo, sink), ns3::InputError);
+}
+
+TEST_CASE("probes are hashed: a stream keeps one route, the traceroute of its headers",
+          "[component][probes]")
+{
+    // Under switch random spraying every data frame may take another uplink; a probe stream's
+    // frames take one route, and it is the one Fabric::TracePath (SwitchNode::ProbeEgress)
+    // finds for their headers: host 0's headers to every host and every dynamic port, traced
+    // through the built fabric after the run.
+    const auto spec = tusk::LoadScenarioString(Scenario("spray", false, kProbes), "probes.toml");
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> traced; // (dst, port)
+    tusk::RunOptions opts;
+    opts.afterRun = [&traced](ns3::Fabric& fabric, const std::vector<ns3::Ptr<ns3::RdmaNic>>&) {
+        ns3::FrameMeta p;
+        p.srcHost = 0;
+        p.dstQp = ns3::RdmaNic::kProbeQpn;
+        p.dstPort = ns3::kRoceV2UdpPort;
+        p.kind = ns3::FrameKind::PROBE;
+        for (uint32_t d = 1; d < 16; ++d)
+        {
+            p.dstHost = d;
+            for (uint32_t e = 49152; e <= 65535; ++e)
+            {
+                p.srcPort = static_cast<uint16_t>(e);
+                std::vector<uint32_t> links;
+                REQUIRE(fabric.TracePath(p, 0, links));
+                traced.emplace(std::make_pair(d, e), std::move(links));
+            }
+        }
+    };
+    const auto r = Run(spec, opts);
+    REQUIRE(r.finished);
+    REQUIRE(r.probes.size() == 16u * 8u * 8u);
+    uint32_t checked = 0, routes = 0;
+    std::set<std::vector<uint32_t>> distinct; // host 0's routes to other pods differ by port
+    for (const auto& row : r.probes)
+    {
+        CHECK(row.paths.size() <= 1); // one route per stream
+        if (row.src != 0 || row.paths.empty())
+        {
+            continue;
+        }
+        ++checked;
+        const auto it = traced.find({row.dst, row.entropy});
+        REQUIRE(it != traced.end());
+        routes += row.paths[0].first == it->second;
+        distinct.insert(row.paths[0].first);
+    }
+    CHECK(checked == 64u);
+    CHECK(routes == checked);
+    CHECK(distinct.size() > 8u); // the ports spread host 0's probes over several paths
+}
+
+TEST_CASE("probe egress: a hash of the 5-tuple, spread evenly, deterministic",
+          "[component][probes]")
+{
+    ns3::FrameMeta p;
+    p.srcHost = 3;
+    p.dstHost = 12;
+    p.dstPort = ns3::kRoceV2UdpPort;
+    p.kind = ns3::FrameKind::PROBE;
+    std::map<uint32_t, uint32_t> counts;
+    for (uint32_t e = 49152; e < 49152 + 4000; ++e)
+    {
+        p.srcPort = static_cast<uint16_t>(e);
+        const uint32_t i = ns3::SwitchNode::ProbeEgressIndex(7, p, 4);
+        REQUIRE(i < 4);
+        CHECK(i == ns3::SwitchNode::ProbeEgressIndex(7, p, 4));
+        ++counts[i];
+    }
+    // 1,000 expected per port; a binomial's 5 standard deviations are about 137.
+    for (const auto& [i, n] : counts)
+    {
+        CAPTURE(i, n);
+        CHECK(n > 860);
+        CHECK(n < 1140);
+    }
+    // Another switch splits the same ports differently (no polarisation along a path).
+    uint32_t same = 0;
+    for (uint32_t e = 49152; e < 49152 + 4000; ++e)
+    {
+        p.srcPort = static_cast<uint16_t>(e);
+        same += ns3::SwitchNode::ProbeEgressIndex(7, p, 4) == ns3::SwitchNode::ProbeEgressIndex(8, p, 4);
+    }
+    CHECK(same > 860);
+    CHECK(same < 1140);
+    CHECK(ns3::SwitchNode::ProbeEgressIndex(7, p, 1) == 0);
+}
+
+TEST_CASE("probes: bad keys exit 2 naming the key, fast mode refused, same seed same bytes",
+          "[component][probes]")
+{
+    const auto load = [](const std::string& probes) {
+        return tusk::LoadScenarioString(Scenario("ecmp", false, probes), "probes.toml");
+    };
+    const auto fails = [&](const std::string& probes, const std::string& key) {
+        try
+        {
+            (void)load(probes);
+            FAIL("accepted: " << probes);
+        }
+        catch (const ns3::InputError& e)
+        {
+            const std::string what = e.what();
+            CAPTURE(what);
+            CHECK(what.find(key) != std::string::npos);
+        }
+    };
+    fails("[probes]\ninterval_us = -1\n", "probes.interval_us");
+    fails("[probes]\ninterval_us = 1\nbytes = 10\n", "probes.bytes");
+    fails("[probes]\ninterval_us = 1\ntargets = 0\n", "probes.targets");
+    fails("[probes]\ninterval_us = 1\nport = 3\n", "probes.port");
+    {
+        auto spec = load("[probes]\ninterval_us = 1\n");
+        spec.simulator.mode = "fast";
+        try
+        {
+            (void)Run(spec);
+            FAIL("probes ran in fast mode");
+        }
+        catch (const ns3::InputError& e)
+        {
+            CHECK(std::string(e.what()).find("probes.interval_us") != std::string::npos);
+        }
+    }
+    // Without [probes]: no rows, no "probes" in the manifest's scenario.
+    {
+        const auto r = Run(load(""));
+        CHECK(r.probes.empty());
+        const fs::path dir = Scratch("probes-none");
+        tusk::WriteRunFiles(r, dir.string());
+        CHECK(!fs::exists(dir / "probes.csv"));
+        const auto m = nlohmann::json::parse(Slurp(dir / "manifest.json"));
+        CHECK(!m["scenario"].contains("probes"));
+        CHECK(!m.contains("probes"));
+    }
+    // Same scenario and seed: byte-identical probes.csv.
+    const auto a = Run(load(kProbes));
+    const auto b = Run(load(kProbes));
+    CHECK(tusk::ProbesCsv(a) == tusk::ProbesCsv(b));
+    CHECK(a.probes.size() == 16u * 8u * 8u);
+}
+
+} // namespace TUSK_TEST_FILE

@@ -1,0 +1,235 @@
+/*
+ * tusk: active monitoring probes between NICs (probe-mesh.h).
+ */
+#include "run/probe-mesh.h"
+
+#include "fabric/helper/fabric-helper.h"
+#include "rdma/model/headers/roce-header.h"
+#include "rdma/model/rdma-nic.h"
+
+#include "ns3/callback.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace tusk
+{
+
+using namespace ns3;
+
+namespace
+{
+
+/** The dynamic port range (RFC 6335), where RoCE NICs draw their UDP source ports. */
+constexpr uint32_t kFirstDynamicPort = 49152;
+constexpr uint32_t kLastDynamicPort = 65535;
+
+/** A draw in [0, n) from a uniform stream. */
+uint32_t
+Draw(UniformRandomVariable& rng, uint32_t n)
+{
+    return rng.GetInteger(0, n - 1);
+}
+
+} // namespace
+
+uint64_t
+ProbeMesh::KeyOf(uint32_t src, uint32_t dst, uint16_t entropy, uint32_t hosts)
+{
+    return ((static_cast<uint64_t>(src) * hosts) + dst) << 16 | entropy;
+}
+
+void
+ProbeMesh::Attach(const std::vector<Ptr<RdmaNic>>& nics,
+                  const ProbeMeshConfig& config,
+                  Ptr<UniformRandomVariable> rng,
+                  std::function<bool()> done)
+{
+    NS_ABORT_MSG_IF(config.intervalPs == 0 || nics.size() < 2,
+                    "ProbeMesh: needs an interval and two hosts");
+    m_config = config;
+    m_nics = nics;
+    m_done = std::move(done);
+    const auto hosts = static_cast<uint32_t>(nics.size());
+    m_first.assign(hosts + 1, 0);
+    m_next.assign(hosts, 0);
+    m_pending.resize(hosts);
+    std::vector<uint32_t> others;
+    std::vector<uint32_t> ports;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        m_first[h] = static_cast<uint32_t>(m_streams.size());
+        // Targets: a partial Fisher-Yates shuffle of the other hosts.
+        others.clear();
+        for (uint32_t o = 0; o < hosts; ++o)
+        {
+            if (o != h)
+            {
+                others.push_back(o);
+            }
+        }
+        const uint32_t targets = std::min<uint32_t>(config.targets, hosts - 1);
+        for (uint32_t i = 0; i < targets; ++i)
+        {
+            std::swap(others[i], others[i + Draw(*rng, static_cast<uint32_t>(others.size()) - i)]);
+        }
+        for (uint32_t i = 0; i < targets; ++i)
+        {
+            // Distinct ports per target (rejection: entropies is far below the range).
+            ports.clear();
+            const uint32_t want =
+                std::min<uint32_t>(config.entropies, kLastDynamicPort - kFirstDynamicPort + 1);
+            while (ports.size() < want)
+            {
+                const uint32_t p = rng->GetInteger(kFirstDynamicPort, kLastDynamicPort);
+                if (std::find(ports.begin(), ports.end(), p) == ports.end())
+                {
+                    ports.push_back(p);
+                }
+            }
+            for (uint32_t p : ports)
+            {
+                Stream s;
+                s.src = h;
+                s.dst = others[i];
+                s.entropy = static_cast<uint16_t>(p);
+                m_index.emplace(KeyOf(s.src, s.dst, s.entropy, hosts),
+                                static_cast<uint32_t>(m_streams.size()));
+                m_streams.push_back(std::move(s));
+            }
+        }
+    }
+    m_first[hosts] = static_cast<uint32_t>(m_streams.size());
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        nics[h]->TraceConnectWithoutContext("ProbeReceived",
+                                            MakeBoundCallback(&ProbeMesh::OnReceived, this));
+        // The first probe at a uniform offset in the first interval (whole ps).
+        const uint64_t offset = static_cast<uint64_t>(rng->GetValue() *
+                                                      static_cast<double>(config.intervalPs));
+        m_pending[h] =
+            Simulator::Schedule(PicoSeconds(std::min(offset, config.intervalPs - 1)),
+                                &ProbeMesh::SendNext, this, h);
+    }
+}
+
+void
+ProbeMesh::Stop()
+{
+    for (auto& e : m_pending)
+    {
+        e.Cancel();
+    }
+}
+
+void
+ProbeMesh::SendNext(uint32_t host)
+{
+    if ((m_done && m_done()) ||
+        (m_config.untilPs > 0 &&
+         static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()) >= m_config.untilPs))
+    {
+        return; // the workload is over (let the run end), or probing is
+    }
+    const uint32_t first = m_first[host];
+    const uint32_t count = m_first[host + 1] - first;
+    if (count > 0)
+    {
+        Stream& s = m_streams[first + m_next[host]];
+        m_next[host] = (m_next[host] + 1) % count;
+        s.sendPs.push_back(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
+        m_nics[host]->SendProbe(s.dst, s.entropy, s.nextSeq++, m_config.frameBytes);
+        ++m_sent;
+    }
+    m_pending[host] =
+        Simulator::Schedule(PicoSeconds(m_config.intervalPs), &ProbeMesh::SendNext, this, host);
+}
+
+void
+ProbeMesh::OnReceived(ProbeMesh* self, const FrameMeta& probe)
+{
+    const auto it = self->m_index.find(KeyOf(probe.srcHost, probe.dstHost, probe.srcPort,
+                                             static_cast<uint32_t>(self->m_nics.size())));
+    if (it == self->m_index.end())
+    {
+        return; // not one of this mesh's streams
+    }
+    Stream& s = self->m_streams[it->second];
+    ++s.received;
+    s.maxSeq = std::max<int64_t>(s.maxSeq, static_cast<int64_t>(probe.psn));
+    const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    s.owd.Add(static_cast<double>(now - probe.sackBits) * 1e-6);
+    const uint64_t route = ReceivedPath(probe);
+    for (auto& r : s.routes)
+    {
+        if (r.first == route)
+        {
+            ++r.second;
+            return;
+        }
+    }
+    s.routes.emplace_back(route, 1);
+}
+
+std::vector<ProbeRow>
+ProbeMesh::Take(const Fabric& fabric, uint64_t endPs) const
+{
+    std::vector<ProbeRow> rows;
+    rows.reserve(m_streams.size());
+    for (const Stream& s : m_streams)
+    {
+        if (s.sendPs.empty())
+        {
+            continue;
+        }
+        ProbeRow r;
+        r.src = s.src;
+        r.dst = s.dst;
+        r.entropy = s.entropy;
+        r.sent = s.sendPs.size();
+        r.received = s.received;
+        // Judged: up to the highest sequence number received, then those sent a timeout
+        // before the end.
+        uint64_t judged = static_cast<uint64_t>(s.maxSeq + 1);
+        for (uint64_t q = judged; q < s.sendPs.size(); ++q)
+        {
+            judged += s.sendPs[q] + m_config.timeoutPs <= endPs;
+        }
+        r.judged = std::max(judged, s.received);
+        r.losses = r.judged - s.received;
+        r.owdMinUs = s.owd.Min();
+        r.owdMedianUs = s.owd.Quantile(0.5);
+        r.owdP99Us = s.owd.Quantile(0.99);
+        for (const auto& [code, probes] : s.routes)
+        {
+            std::vector<uint32_t> links;
+            if (code != kUnknownPath && fabric.DecodePath(s.src, code, links))
+            {
+                r.paths.emplace_back(std::move(links), probes);
+            }
+        }
+        if (r.paths.empty() && r.losses > 0)
+        {
+            FrameMeta probe; // the stream's headers, as RdmaNic::SendProbe puts them
+            probe.srcHost = s.src;
+            probe.dstHost = s.dst;
+            probe.dstQp = RdmaNic::kProbeQpn;
+            probe.srcPort = s.entropy;
+            probe.dstPort = kRoceV2UdpPort;
+            probe.kind = FrameKind::PROBE;
+            std::vector<uint32_t> links;
+            if (fabric.TracePath(probe, 0, links))
+            {
+                r.tracedPath = std::move(links);
+            }
+        }
+        rows.push_back(std::move(r));
+    }
+    std::sort(rows.begin(), rows.end(), [](const ProbeRow& a, const ProbeRow& b) {
+        return std::tie(a.src, a.dst, a.entropy) < std::tie(b.src, b.dst, b.entropy);
+    });
+    return rows;
+}
+
+} // namespace tusk
