@@ -299,6 +299,63 @@ TEST_CASE("without a fault no probe is lost and probes name nothing", "[componen
     CHECK(doc["evidence"] == "probes");
     CHECK(doc["named"].get<int>() == 0);
 
+    // Each field locate could misread is checked: an edit of the first row names its line
+    // and column (exit 2 from the command line).
+    {
+        const std::string text = Slurp(o.dir / "probes.csv");
+        const size_t eol = text.find('\n');
+        const size_t eol2 = text.find('\n', eol + 1);
+        const std::string row = text.substr(eol + 1, eol2 - eol - 1);
+        std::vector<std::string> f;
+        std::stringstream ss(row);
+        for (std::string x; std::getline(ss, x, ',');)
+        {
+            f.push_back(x);
+        }
+        f.resize(12); // src,dst,entropy,sent,judged,received,losses,owd x3,paths,traced_path
+        REQUIRE(!f[10].empty());
+        const std::string hops = f[10].substr(0, f[10].find(':'));
+        const auto edited = [&](size_t i, const std::string& v) {
+            auto g = f;
+            g[i] = v;
+            std::string out;
+            for (size_t k = 0; k < g.size(); ++k)
+            {
+                out += (k ? "," : "") + g[k];
+            }
+            return out;
+        };
+        const std::vector<std::tuple<size_t, std::string, std::string>> cases = {
+            {3, "0", "judged"},                         // sent < judged
+            {3, "abc", "sent"},                         // not a number
+            {2, "70000", "entropy"},                    // not a UDP port
+            {10, hops + ":" + std::to_string(std::stoull(f[5]) + 1), "paths"}, // != received
+            {11, hops, "traced_path"},                  // a trace beside delivered paths
+            {8, "0.001", "owd_median_us"},              // median below the minimum
+        };
+        for (const auto& [i, v, column] : cases)
+        {
+            CAPTURE(i, v);
+            std::ofstream(o.dir / "probes.csv")
+                << text.substr(0, eol + 1) << edited(i, v) << text.substr(eol2);
+            tusk::locate::CommandOptions lo;
+            lo.resultsDir = o.dir.string();
+            std::ostringstream sink;
+            try
+            {
+                tusk::locate::RunCommand(lo, sink);
+                FAIL("accepted");
+            }
+            catch (const ns3::InputError& e)
+            {
+                const std::string what = e.what();
+                CAPTURE(what);
+                CHECK(what.find("probes.csv:2: " + column) != std::string::npos);
+            }
+        }
+        std::ofstream(o.dir / "probes.csv") << text;
+    }
+
     // Streams without a route (as hosts with several NIC ports write them): `auto` goes on to
     // the next evidence and says why; `--evidence probes` is refused naming the file.
     {
@@ -446,6 +503,23 @@ TEST_CASE("probes: bad keys exit 2 naming the key, fast mode refused, same seed 
     fails("[probes]\ninterval_us = 1\nbytes = 10\n", "probes.bytes");
     fails("[probes]\ninterval_us = 1\ntargets = 0\n", "probes.targets");
     fails("[probes]\ninterval_us = 1\nport = 3\n", "probes.port");
+    fails("[probes]\ninterval_us = 1\nentropies = 16385\n", "probes.entropies"); // 16,384 ports
+    fails("[probes]\ntargets = 3\n", "probes.interval_us"); // a table that would send nothing
+    {
+        // Probes and steady-state jumps: a jump would skip time in which probes are sent.
+        auto spec = load("[probes]\ninterval_us = 1\n");
+        spec.simulator.steadyJump = "on";
+        spec.simulator.implementation = "lean";
+        try
+        {
+            (void)Run(spec);
+            FAIL("probes ran with steady-state jumps");
+        }
+        catch (const ns3::InputError& e)
+        {
+            CHECK(std::string(e.what()).find("probes.interval_us") != std::string::npos);
+        }
+    }
     {
         auto spec = load("[probes]\ninterval_us = 1\n");
         spec.simulator.mode = "fast";

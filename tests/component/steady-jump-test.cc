@@ -9,6 +9,10 @@
 
 #include "results/results-writer.h"
 
+#include "rdma/model/cc/rdma-congestion-control.h"
+
+#include "ns3/object-factory.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -197,6 +201,27 @@ TEST_CASE("an output that counts every packet refuses every jump, and the result
     CHECK(jump.steadyJump.refused.at("path_telemetry") >= 1);
     CHECK(FlowOf(jump, 0).fctPs == FlowOf(packet, 0).fctPs);
     CHECK(jump.events == packet.events);
+}
+
+TEST_CASE("a control that steps on sparse feedback (TIMELY) refuses every jump, by its own "
+          "word",
+          "[component][steady-jump]")
+{
+    // RdmaCongestionControl::StepsOnSparseFeedback: TIMELY says so, DCQCN does not.
+    CHECK(ns3::ObjectFactory("ns3::TimelyCongestionControl")
+              .Create<ns3::RdmaCongestionControl>()
+              ->StepsOnSparseFeedback());
+    CHECK(!ns3::ObjectFactory("ns3::DcqcnCongestionControl")
+               .Create<ns3::RdmaCongestionControl>()
+               ->StepsOnSparseFeedback());
+    auto s = LeafSpine(1, 1, 4, 100);
+    s.nic.congestionControl = "timely";
+    AddFlow(s, 0, 1, 5'000'000);
+    const auto packet = Run(Jumping(s, false));
+    const auto jump = Run(Jumping(s, true));
+    CHECK(jump.steadyJump.jumps == 0);
+    CHECK(jump.steadyJump.refused.at("cc_sparse_feedback") >= 1);
+    CHECK(FlowOf(jump, 0).fctPs == FlowOf(packet, 0).fctPs);
 }
 
 TEST_CASE("steady_jump = \"on\" needs the lean kernel: exit 2 naming the key",

@@ -730,6 +730,12 @@ TEST_CASE("types and ranges are checked", "[unit][scenario]")
         {"[workload]\nstart_us = 2000000", "workload.start_us", "before stop_time_ms"},
         {"[output]\npcap = \"yes\"", "output.pcap", "true or false"},
         {"[output]\ndir = 3", "output.dir", "expected a string"},
+        // A choice given as another type names the choices, not only "a string".
+        {"[simulator]\nsteady_jump = true", "simulator.steady_jump",
+         "expected \"auto\", \"on\" or \"off\" (a string); got the boolean true"},
+        {"[probes]\ninterval_us = -1", "probes.interval_us", ">= 0"},
+        {"[probes]\nbytes = 63", "probes.bytes", "64..9216"},
+        {"[probes]\ntargets = 0", "probes.targets", ">= 1"},
         {"seed = -1", "seed", ">= 0"},
         {"stop_time_ms = 0", "stop_time_ms", "> 0"},
         {"require_finish = 1", "require_finish", "true or false"},

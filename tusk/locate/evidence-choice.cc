@@ -89,8 +89,8 @@ ExplainEvidence(const EvidenceFacts& f, const LinkIndex& links)
     {
         n["probes_csv"] = true;
         n["probe_streams"] = 0;
-        clauses.push_back("probes.csv: no probe stream has a route (hosts with several NIC "
-                          "ports do not decode one)");
+        clauses.push_back("probes.csv: no probe stream has a route (no probe arrived, or the "
+                          "hosts have several NIC ports, whose routes are not decoded)");
     }
     else if (f.probesPresent)
     {

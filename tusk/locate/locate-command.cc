@@ -63,12 +63,15 @@ AddCommand(CLI::App& app, CommandOptions& o)
         "locate",
         "Rank the links most likely to be faulty (slow or lossy) from end-to-end observations "
         "only: each flow's completion time against its ideal, its retransmissions and its "
-        "path(s) in flows.csv, and the link names of links.csv (docs/locate.md)");
+        "path(s) in flows.csv, or the NICs' per-path telemetry (paths.csv), the switches' AR "
+        "counts (ar.csv) or monitoring probes (probes.csv), and the link names of links.csv "
+        "(docs/locate.md)");
     cmd->add_option("results_dir", o.resultsDirs,
                     "A run directory (flows.csv with `path` or `paths`, links.csv); several "
                     "runs of one fabric (the same links.csv) are located together, their "
-                    "evidence pooled: paths.csv and flows.csv rows concatenated, ar.csv summed "
-                    "(docs/locate.md, \"Several runs of one fabric\")")
+                    "evidence pooled: probes.csv, paths.csv and flows.csv rows concatenated, "
+                    "ar.csv summed; all of them with probes.csv or none (docs/locate.md, "
+                    "\"Several runs of one fabric\")")
         ->required();
     cmd->add_option("--top", o.top, "Show at most K suspects")
         ->check(CLI::Range(1u, 1000000u))
@@ -141,8 +144,8 @@ AddCommand(CLI::App& app, CommandOptions& o)
         ->needs(whatIf);
     cmd->add_flag("--list-unobserved", o.listUnobserved,
                   "Also name, in the table, every link direction that no flow's data frames "
-                  "crossed (a fault there cannot be seen; --json always lists them: "
-                  "unobserved_links)");
+                  "(no probe, with probes.csv evidence) crossed (a fault there cannot be seen; "
+                  "--json always lists them: unobserved_links)");
     cmd->add_option("--what-if-out", o.whatIfOut,
                     "Where the derived runs go (default RESULTS_DIR.what-if, beside the run)")
         ->needs(whatIf);
@@ -234,10 +237,12 @@ UnobservedText(const Observations& obs, const std::vector<uint32_t>& unused,
             tiers += fmt::format("{}{} {} of {}", tiers.empty() ? "" : ", ", t, n.first, n.second);
         }
     }
+    const bool probes = std::string(source) == "probes.csv";
     std::string text = fmt::format(
-        "unobserved: {} of {} link directions carried no flow's data frames ({} paths; ACKs "
-        "are not counted): a fault on them cannot be seen: {}{}\n",
-        unused.size(), obs.links.Links().size(), source, tiers,
+        "unobserved: {} of {} link directions carried no {} ({} paths{}): a fault on them "
+        "cannot be seen: {}{}\n",
+        unused.size(), obs.links.Links().size(), probes ? "probe" : "flow's data frames",
+        source, probes ? "" : "; ACKs are not counted", tiers,
         listAll ? "" : " (--list-unobserved names them)");
     if (listAll)
     {
@@ -686,8 +691,8 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
             {
                 throw ns3::InputError(f, 0, "paths",
                                       "no probe stream has a route: nothing to locate from "
-                                      "probes (a host with several NIC ports does not decode "
-                                      "one)");
+                                      "probes (no probe arrived, or the hosts have several "
+                                      "NIC ports, whose routes are not decoded)");
             }
             return run;
         });
@@ -720,6 +725,7 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
                     if (!p.traced)
                     {
                         p.lost = 0;
+                        p.delayOnly = true; // nor its packets in the loss fit's denominators
                         runs[k].push_back(std::move(p));
                     }
                 }
@@ -1091,11 +1097,13 @@ RunCommand(const CommandOptions& options, std::ostream& out)
         q.link = static_cast<uint32_t>(suspect);
         const auto it = v.rate.find(q.link);
         q.rateFactor = it != v.rate.end() ? it->second : 1.0;
-        // Only per-path telemetry counts lost frames. Completion-time evidence counts resends
-        // (a go-back-N window per loss: 74 % "lost" for a 1 % link) and its rate already carries
-        // what the losses cost the flows.
+        // Only per-path telemetry and probes count lost frames. Completion-time evidence counts
+        // resends (a go-back-N window per loss: 74 % "lost" for a 1 % link) and its rate
+        // already carries what the losses cost the flows.
         const auto lost = v.loss.find(q.link);
-        q.lossRate = v.evidence == "paths" && lost != v.loss.end() ? lost->second : 0.0;
+        q.lossRate = (v.evidence == "paths" || v.evidence == "probes") && lost != v.loss.end()
+                         ? lost->second
+                         : 0.0;
         q.evidence = v.evidence;
         q.down = o.whatIfDown;
         w = o.whatIfRunner(q);

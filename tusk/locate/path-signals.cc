@@ -728,6 +728,7 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
     const size_t cSrc = csv.Require("src", why);
     const size_t cDst = csv.Require("dst", why);
     const size_t cEntropy = csv.Require("entropy", why);
+    const size_t cSent = csv.Require("sent", why);
     const size_t cJudged = csv.Require("judged", why);
     const size_t cReceived = csv.Require("received", why);
     const size_t cLosses = csv.Require("losses", why);
@@ -747,6 +748,12 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
         p.dst = csv.Integer<uint32_t>(f, cDst, "dst");
         p.qpn = kProbeStreamQpn;
         const auto entropy = csv.Integer<uint64_t>(f, cEntropy, "entropy");
+        if (entropy == 0 || entropy > 65535)
+        {
+            throw ns3::InputError(file, p.line, "entropy",
+                                  fmt::format("expected a UDP source port in 1..65535; got {}",
+                                              f[cEntropy]));
+        }
         const auto [it, fresh] = rowOf.emplace(std::make_tuple(p.src, p.dst, entropy), p.line);
         if (!fresh)
         {
@@ -756,9 +763,16 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
                                               "stream",
                                               p.src, p.dst, entropy, it->second));
         }
+        const auto sent = csv.Integer<uint64_t>(f, cSent, "sent");
         const auto judged = csv.Integer<uint64_t>(f, cJudged, "judged");
         const auto received = csv.Integer<uint64_t>(f, cReceived, "received");
         const auto losses = csv.Integer<uint64_t>(f, cLosses, "losses");
+        if (judged > sent)
+        {
+            throw ns3::InputError(file, p.line, "judged",
+                                  fmt::format("expected at most `sent` ({}) probes judged; got {}",
+                                              sent, judged));
+        }
         if (received > judged || losses != judged - received)
         {
             throw ns3::InputError(file, p.line, "losses",
@@ -780,8 +794,37 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
         }
         p.rttMedianUs = csv.Real(f, cMedian, "owd_median_us");
         p.rttP99Us = csv.Real(f, cP99, "owd_p99_us");
+        // The quantiles come from a sketch with 1 % relative error (a bucket's midpoint may lie
+        // just below the exact minimum), written to 1 ns.
+        if (received > 0 && (p.rttMedianUs < p.rttMinUs * 0.98 - 0.001 ||
+                             p.rttP99Us < p.rttMedianUs - 0.001))
+        {
+            throw ns3::InputError(file, p.line, "owd_median_us",
+                                  fmt::format("expected owd_min_us <= owd_median_us <= "
+                                              "owd_p99_us (within the sketch's 1 %); got {}, {}, "
+                                              "{}",
+                                              f[cMin], f[cMedian], f[cP99]));
+        }
         p.lost = losses;
         p.paths = ParsePathsColumn(f[cPaths], file, p.line, links, p.src, p.dst);
+        double routed = 0;
+        for (const auto& fp : p.paths)
+        {
+            routed += fp.packets;
+        }
+        if (!f[cPaths].empty() && routed != static_cast<double>(received))
+        {
+            throw ns3::InputError(file, p.line, "paths",
+                                  fmt::format("expected the probes on its paths to add up to "
+                                              "`received` ({}); they add up to {}",
+                                              received, routed));
+        }
+        if (!f[cPaths].empty() && !f[cTraced].empty())
+        {
+            throw ns3::InputError(file, p.line, "traced_path",
+                                  "a traced path on a row whose probes arrived by `paths`: "
+                                  "expected one or the other");
+        }
         if (p.paths.empty() && !f[cTraced].empty())
         {
             if (p.lost == 0)
@@ -1617,7 +1660,7 @@ LocateFromPaths(const Observations& obs,
     std::vector<double> lostCopies(np, 0.0), sent(np, 0.0);
     for (size_t i = 0; i < np; ++i)
     {
-        if (spread.spreadRow[i])
+        if (spread.spreadRow[i] || paths[i].delayOnly)
         {
             continue;
         }

@@ -120,6 +120,9 @@ struct PathObservation
      *  NaN when the file has no such columns. */
     double firstUs = std::numeric_limits<double>::quiet_NaN();
     double lastUs = std::numeric_limits<double>::quiet_NaN();
+    /** Evidence of delay only: left out of the loss fits (its lost copies and its packets;
+     *  paths.csv's rows read beside probes.csv, whose losses are each pinned path's own). */
+    bool delayOnly = false;
     /** Its run when several are located together (PoolPathRows; 0-based), else 0: a QP is
      *  (run, src, dst, qpn), compared with its own siblings only. */
     uint32_t run = 0;

@@ -1708,6 +1708,7 @@ WriteRunFiles(const RunResult& r, const std::string& dir)
         m["probes"] = {{"streams", r.probes.size()},
                        {"sent", sent},
                        {"judged", judged},
+                       {"unjudged", sent - judged},
                        {"lost", lost}};
     }
     nlohmann::ordered_json classes = nlohmann::ordered_json::array();

@@ -209,7 +209,9 @@ ProbeMesh::Take(const Fabric& fabric, uint64_t endPs) const
                 r.paths.emplace_back(std::move(links), probes);
             }
         }
-        if (r.paths.empty() && r.losses > 0)
+        // A host with several NIC ports: which port a probe left by is not in its headers,
+        // and port 0's trace would name the wrong plane's links. No trace.
+        if (r.paths.empty() && r.losses > 0 && fabric.ports[s.src].size() == 1)
         {
             FrameMeta probe; // the stream's headers, as RdmaNic::SendProbe puts them
             probe.srcHost = s.src;

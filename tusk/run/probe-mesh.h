@@ -61,7 +61,7 @@ struct ProbeMeshConfig
     uint32_t targets = 8;    //!< hosts each host probes (all others when fewer)
     uint32_t entropies = 8;  //!< UDP source ports per target
     uint32_t frameBytes = 64; //!< a probe's bytes on the wire
-    uint64_t timeoutPs = 1'000'000'000; //!< a probe sent this long before the end is judged
+    uint64_t timeoutPs = 100'000'000; //!< a probe sent this long before the end is judged
     uint64_t untilPs = 0; //!< no probe sent at or after this simulated time; 0 = no bound
 };
 
@@ -81,7 +81,8 @@ struct ProbeRow
     /** The routes its probes arrived by (links.csv link_ids in order, the host's link first)
      *  and the probes on each, in order of first arrival. */
     std::vector<std::pair<std::vector<uint32_t>, uint64_t>> paths;
-    /** When no probe arrived and some were judged lost: the traced path of its headers. */
+    /** When no probe arrived and some were judged lost: the traced path of its headers
+     *  (none for a host with several NIC ports: the port a probe left by is not known). */
     std::vector<uint32_t> tracedPath;
 };
 

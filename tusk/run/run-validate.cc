@@ -168,9 +168,17 @@ ValidateRun(const ScenarioSpec& spec)
     if (spec.probes.intervalPs > 0 && spec.simulator.mode == "fast")
     {
         throw spec.KeyError("probes.interval_us",
-                            "probes need simulator.mode = \"packet\": fast mode replays "
-                            "iterations and skips steady stretches, where no probe would be "
-                            "sent or counted");
+                            "probes run in packet mode only (simulator.mode = \"packet\"), "
+                            "and this run is in fast mode (the scenario's simulator.mode, or "
+                            "`tusk validate-fast`): fast mode replays iterations, where no "
+                            "probe would be sent or counted");
+    }
+    if (spec.probes.intervalPs > 0 && spec.simulator.Jumps())
+    {
+        throw spec.KeyError("probes.interval_us",
+                            "probes and steady-state jumps (simulator.steady_jump = \"on\") "
+                            "do not go together: a jump skips time in which no probe would "
+                            "be sent; set steady_jump = \"off\" or remove [probes]");
     }
     RunPlan plan;
     plan.policyTypeId = ns3::ResolveSwitchPolicy(spec.lb.policy);

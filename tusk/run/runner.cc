@@ -139,7 +139,8 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     RngSeedManager::SetRun(spec.seed);
     BuiltFabric built = BuildFabricAndNics(spec, plan, graph, attrs);
     // Of the built fabric (its base RTTs), so after ScenarioWarnings.
-    result.rtoWarning = RtoBelowRttWarning(spec, LongestBaseRtt(spec, built, checked));
+    const PairRtt longestRtt = LongestBaseRtt(spec, built, checked);
+    result.rtoWarning = RtoBelowRttWarning(spec, longestRtt);
     if (!result.rtoWarning.empty())
     {
         result.warnings.push_back(result.rtoWarning);
@@ -185,7 +186,11 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
         config.targets = spec.probes.targets;
         config.entropies = spec.probes.entropies;
         config.frameBytes = spec.probes.frameBytes;
-        config.timeoutPs = spec.probes.timeoutPs;
+        // Automatic: four of the longest base RTTs, at least 100 µs (a probe rides the
+        // control class, which only its own frames queue; a long-haul link's delay is ms).
+        config.timeoutPs = spec.probes.timeoutPs > 0
+                               ? spec.probes.timeoutPs
+                               : std::max<uint64_t>(100'000'000, 4 * longestRtt.rttPs);
         config.untilPs = spec.probes.untilPs;
         // Probes are traffic: say so when they take a noticeable share of a host's link.
         uint64_t hostRate = 0; // the slowest host link

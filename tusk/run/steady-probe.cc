@@ -92,13 +92,16 @@ SteadyProbe::Attach(const ScenarioSpec& spec,
         jp.maxJumpSpans = spec.simulator.steadyJumpSpans;
         m_jumper = std::make_unique<SteadyJumper>(jp);
         m_sink = sink;
-        // TIMELY steps its rate on RTT samples spaced by a segment's bytes: at a low rate
-        // further apart than the probe's history holds, so a stretch between two steps looks
-        // flat and a jump passes the next steps (measured: dcqcn-fairness with TIMELY, 28 %
-        // late). Outputs that count every packet would miss the skipped ones.
-        if (CongestionControlOf(spec).typeId == "ns3::TimelyCongestionControl")
+        // A control that steps its rate on feedback spaced by its own rate (TIMELY: an RTT
+        // sample per segment) can look flat between two steps for longer than the probe's
+        // history, and a jump passes the next steps (measured: dcqcn-fairness with TIMELY, 28 %
+        // late): the control says so (RdmaCongestionControl::StepsOnSparseFeedback). Outputs
+        // that count every packet would miss the skipped ones.
+        if (ObjectFactory(CongestionControlOf(spec).typeId)
+                .Create<RdmaCongestionControl>()
+                ->StepsOnSparseFeedback())
         {
-            m_jumpBlocked = "cc_timely";
+            m_jumpBlocked = "cc_sparse_feedback";
         }
         else if (spec.output.pcap)
         {

@@ -335,6 +335,11 @@ ScenarioReader::Choice(const toml::node* n,
                const std::string& key,
                const std::vector<std::string>& allowed) const
 {
+    // Not a string (`steady_jump = true`): say which strings, not only that one was expected.
+    if (!n->is_string() && (m_rawText.find(n) == m_rawText.end() || !n->is_value()))
+    {
+        Fail(n, key, "expected " + OneOf(allowed) + " (a string); got " + Describe(*n));
+    }
     std::string s = String(n, key);
     if (std::find(allowed.begin(), allowed.end(), s) == allowed.end())
     {

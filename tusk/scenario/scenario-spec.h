@@ -330,8 +330,9 @@ struct ProbesSection
     uint32_t entropies = 8;  //!< UDP source ports (paths) per target
     uint32_t frameBytes = 64; //!< a probe's bytes on the wire (TOML: bytes)
     /** A probe not arrived this long after it was sent when the run ends is lost; a later
-     *  one is not judged (TOML: timeout_us). */
-    uint64_t timeoutPs = 1'000'000'000;
+     *  one is not judged (TOML: timeout_us); 0 = four of the longest base RTTs, at least
+     *  100 µs. */
+    uint64_t timeoutPs = 0;
     /** No probe is sent at or after this run time, ps (TOML: until_us); 0 = until the
      *  workload is done. */
     uint64_t untilPs = 0;

@@ -128,6 +128,14 @@ class RdmaCongestionControl : public Object
      * periods, docs/fast-mode.md).
      */
     virtual Time RateTimerPeriod() const { return Time(0); }
+    /**
+     * Whether this control steps its rate on feedback that comes the further apart the lower
+     * its rate (TIMELY: one RTT sample per segment of bytes), so that the stretch between two
+     * steps can look flat for longer than a steady-state judgement looks. Steady-state jumps
+     * refuse a control that says so (docs/fast-mode.md, "The jump": over such a stretch a
+     * jump passed the next steps, 28 % late under TIMELY). False by default.
+     */
+    virtual bool StepsOnSparseFeedback() const { return false; }
 
     /** TracedCallback signature of "CcState": the state after a change. */
     typedef void (*StateTracedCallback)(const RdmaCcState& state);

@@ -42,6 +42,8 @@ class TimelyCongestionControl : public RdmaCongestionControl
     uint64_t GetRateBps() const override { return static_cast<uint64_t>(m_rate); }
     void OnAck(const RdmaCcAck& ack) override;
     const char* Name() const override { return "timely"; }
+    /** One RTT sample per segment of bytes: at a low rate, steps far apart. */
+    bool StepsOnSparseFeedback() const override { return true; }
 
     /** One update of Algorithm 1 with the RTT sample `rtt` (the unit tests' entry point). */
     void Update(Time rtt);
