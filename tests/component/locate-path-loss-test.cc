@@ -21,6 +21,7 @@
 // does not. Under DRILL switches nothing is traced (a probe's path is not the copy's).
 
 #include "cli-helpers.h"
+#include "locate-helpers.h"
 #include "run-helpers.h"
 
 #include "locate/locate-command.h"
@@ -139,27 +140,8 @@ RunAndStrip(const std::string& policy, bool fault,
         o.resent += p.retxPackets;
     }
     o.drops = DataDrops(o.dir);
-    KeepLinkNames(o.dir);
-    for (const char* f : {"drops.csv", "pfc_events.csv", "timeseries.csv", "switch_timeseries.csv"})
-    {
-        fs::remove(o.dir / f);
-    }
-    nlohmann::json m = nlohmann::json::parse(Slurp(o.dir / "manifest.json"));
-    nlohmann::json kept;
-    kept["scenario"]["nic"]["mtu_bytes"] = m["scenario"]["nic"]["mtu_bytes"];
-    std::ofstream(o.dir / "manifest.json") << kept.dump();
+    StripToLocateInputs(o.dir);
     return o;
-}
-
-nlohmann::json
-LocateJson(const fs::path& dir)
-{
-    tusk::locate::CommandOptions o;
-    o.resultsDir = dir.string();
-    o.json = true;
-    std::ostringstream out;
-    REQUIRE(tusk::locate::RunCommand(o, out) == 0);
-    return nlohmann::json::parse(out.str());
 }
 
 uint64_t

@@ -15,6 +15,7 @@
 // named. Under 2 s per run.
 
 #include "cli-helpers.h"
+#include "locate-helpers.h"
 #include "run-helpers.h"
 
 #include "locate/locate-command.h"
@@ -129,33 +130,6 @@ RunAndStrip(const std::string& policy, bool fault)
     return o;
 }
 
-/** What locate must not read, removed (as locate-path-loss-test.cc). */
-void
-Strip(const fs::path& dir)
-{
-    KeepLinkNames(dir);
-    for (const char* f : {"drops.csv", "pfc_events.csv", "timeseries.csv", "switch_timeseries.csv"})
-    {
-        fs::remove(dir / f);
-    }
-    nlohmann::json m = nlohmann::json::parse(Slurp(dir / "manifest.json"));
-    nlohmann::json kept;
-    kept["scenario"]["nic"]["mtu_bytes"] = m["scenario"]["nic"]["mtu_bytes"];
-    std::ofstream(dir / "manifest.json") << kept.dump();
-}
-
-nlohmann::json
-LocateJson(const fs::path& dir, const std::string& evidence = "auto")
-{
-    tusk::locate::CommandOptions o;
-    o.resultsDir = dir.string();
-    o.json = true;
-    o.evidence = evidence;
-    std::ostringstream out;
-    REQUIRE(tusk::locate::RunCommand(o, out) == 0);
-    return nlohmann::json::parse(out.str());
-}
-
 bool
 IsCable(const nlohmann::json& link)
 {
@@ -210,7 +184,7 @@ TEST_CASE("probes find a cable losing 1 percent under DRILL, which per-path tele
     CHECK(dropped >= 10);
     CHECK(lost >= dropped * 9 / 10);
 
-    Strip(o.dir);
+    StripToLocateInputs(o.dir);
     const auto doc = LocateJson(o.dir);
     CAPTURE(doc.dump(1).substr(0, 3000));
     CHECK(doc["evidence"] == "probes");
@@ -294,7 +268,7 @@ TEST_CASE("without a fault no probe is lost and probes name nothing", "[componen
     CHECK(received > 20000);
     std::set<std::string> where;
     CHECK(Drops(o.dir, "probe", where).empty());
-    Strip(o.dir);
+    StripToLocateInputs(o.dir);
     const auto doc = LocateJson(o.dir);
     CHECK(doc["evidence"] == "probes");
     CHECK(doc["named"].get<int>() == 0);

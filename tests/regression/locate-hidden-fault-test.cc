@@ -8,6 +8,7 @@
 // healthy fabric it names nothing. About 3 s of CPU per run.
 
 #include "cli-helpers.h"
+#include "locate-helpers.h"
 #include "run-helpers.h"
 
 #include "locate/locate-command.h"
@@ -40,8 +41,8 @@ const std::string kFault =
     "failures=[{at_us=0, kind=\"degrade\", link=\"agg0-core0\", rate_divisor=4}]";
 
 /** Run the scenario, write its results into a scratch folder, strip what locate must not
- *  read: links.csv keeps link_id, from, to; no PFC events or time series; the manifest keeps
- *  only the NIC MTU and the configured link rates. */
+ *  read (StripToLocateInputs: links.csv keeps link_id, from, to; no drops, PFC events or time
+ *  series; the manifest keeps only the NIC MTU). */
 std::pair<tusk::RunResult, fs::path>
 RunAndStrip(bool fault, const std::string& name)
 {
@@ -51,27 +52,8 @@ RunAndStrip(bool fault, const std::string& name)
     auto r = Run(spec);
     const fs::path dir = Scratch(name);
     tusk::WriteRunFiles(r, dir.string());
-    KeepLinkNames(dir);
-    fs::remove(dir / "pfc_events.csv");
-    fs::remove(dir / "timeseries.csv");
-    fs::remove(dir / "switch_timeseries.csv");
-    nlohmann::json m = nlohmann::json::parse(Slurp(dir / "manifest.json"));
-    nlohmann::json kept;
-    kept["scenario"]["nic"]["mtu_bytes"] = m["scenario"]["nic"]["mtu_bytes"];
-    std::ofstream(dir / "manifest.json") << kept.dump();
+    StripToLocateInputs(dir);
     return {std::move(r), dir};
-}
-
-nlohmann::json
-LocateJson(const fs::path& dir, const std::string& evidence)
-{
-    tusk::locate::CommandOptions o;
-    o.resultsDir = dir.string();
-    o.json = true;
-    o.evidence = evidence;
-    std::ostringstream out;
-    REQUIRE(tusk::locate::RunCommand(o, out) == 0);
-    return nlohmann::json::parse(out.str());
 }
 
 double

@@ -658,6 +658,44 @@ MissingInPool(const std::vector<std::string>& dirs, int missing, int present, co
                                       dirs[static_cast<size_t>(present)], other));
 }
 
+/** Whether every run of `dirs` has `name`. Refused (exit 2, naming the run without it) when
+ *  `--evidence asked` was given (`needs` says what writes the file), or under auto when some
+ *  runs have it and others do not (`other`: the choices left). */
+bool
+EveryRunHas(const std::vector<std::string>& dirs, const char* name, const std::string& option,
+            const char* asked, const char* needs, const char* other)
+{
+    const auto [missing, present] = Presence(dirs, name);
+    if (option == asked && missing >= 0)
+    {
+        throw ns3::InputError(FileOf(dirs[static_cast<size_t>(missing)], name), 0, "",
+                              fmt::format("no such file: --evidence {} needs a run with {}",
+                                          asked, needs));
+    }
+    if (option == "auto" && missing >= 0 && present >= 0)
+    {
+        MissingInPool(dirs, missing, present, name, other);
+    }
+    return missing < 0;
+}
+
+/** The verdict of the per-path fit `r` (from probes.csv or paths.csv, `file`): its suspects,
+ *  what no path crossed, the JSON and the table. */
+Verdict
+PathVerdict(Verdict v, const char* evidence, const char* file, const Observations& obs,
+            const PathLocateResult& r, const CommandOptions& o)
+{
+    std::ostringstream text;
+    v.evidence = evidence;
+    NoteSuspects(v, r.ranking);
+    v.unobserved = r.unused;
+    v.unobservedFrom = file;
+    v.json = PathJson(obs, r, o.resultsDir, o.top);
+    PrintPathTable(obs, r, o.resultsDir, o.top, text);
+    v.text = text.str();
+    return v;
+}
+
 Verdict
 Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& obs,
        const std::vector<std::string>& dirs)
@@ -668,20 +706,9 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
     facts.option = o.evidence;
     // 0. Probes (probes.csv): every link a probe crossed, on pinned paths, whatever the
     // policy did with the traffic; paths.csv's rows join them where every run has it.
-    const auto [probesMissing, probesPresent] = Presence(dirs, "probes.csv");
-    if (o.evidence == "probes" && probesMissing >= 0)
-    {
-        throw ns3::InputError(FileOf(dirs[static_cast<size_t>(probesMissing)], "probes.csv"), 0,
-                              "",
-                              "no such file: --evidence probes needs a run with [probes] "
-                              "interval_us > 0");
-    }
-    if (o.evidence == "auto" && probesMissing >= 0 && probesPresent >= 0)
-    {
-        MissingInPool(dirs, probesMissing, probesPresent, "probes.csv",
-                      "or choose --evidence ar, paths or flows");
-    }
-    facts.probesPresent = probesMissing < 0;
+    facts.probesPresent = EveryRunHas(dirs, "probes.csv", o.evidence, "probes",
+                                      "[probes] interval_us > 0",
+                                      "or choose --evidence ar, paths or flows");
     std::vector<std::vector<PathObservation>> probeRuns;
     if (facts.probesPresent && (o.evidence == "probes" || o.evidence == "auto"))
     {
@@ -738,28 +765,11 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         facts.probeStreams = r.probeStreams;
         facts.probePaths = r.paths - r.probeStreams;
         v.choice = ExplainEvidence(facts, obs.links);
-        v.evidence = "probes";
-        NoteSuspects(v, r.ranking);
-        v.unobserved = r.unused;
-        v.unobservedFrom = "probes.csv";
-        v.json = PathJson(obs, r, o.resultsDir, o.top);
-        PrintPathTable(obs, r, o.resultsDir, o.top, text);
-        v.text = text.str();
-        return v;
+        return PathVerdict(std::move(v), "probes", "probes.csv", obs, r, o);
     }
-    const auto [arMissing, arPresent] = Presence(dirs, "ar.csv");
-    if (o.evidence == "ar" && arMissing >= 0)
-    {
-        throw ns3::InputError(FileOf(dirs[static_cast<size_t>(arMissing)], "ar.csv"), 0, "",
-                              "no such file: --evidence ar needs a run with [output] "
-                              "ar_telemetry = true");
-    }
-    if (o.evidence == "auto" && arMissing >= 0 && arPresent >= 0)
-    {
-        MissingInPool(dirs, arMissing, arPresent, "ar.csv",
-                      "or choose --evidence paths or flows");
-    }
-    const bool haveAr = arMissing < 0;
+    const bool haveAr = EveryRunHas(dirs, "ar.csv", o.evidence, "ar",
+                                    "[output] ar_telemetry = true",
+                                    "or choose --evidence paths or flows");
     facts.arPresent = haveAr;
     if (haveAr && (o.evidence == "ar" || o.evidence == "auto"))
     {
@@ -806,20 +816,9 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
             return v;
         }
     }
-    const auto [pathsMissing, pathsPresent] = Presence(dirs, "paths.csv");
-    if (o.evidence == "paths" && pathsMissing >= 0)
-    {
-        throw ns3::InputError(FileOf(dirs[static_cast<size_t>(pathsMissing)], "paths.csv"), 0,
-                              "",
-                              "no such file: --evidence paths needs a run with [output] "
-                              "path_telemetry = true");
-    }
-    if (o.evidence == "auto" && pathsMissing >= 0 && pathsPresent >= 0)
-    {
-        MissingInPool(dirs, pathsMissing, pathsPresent, "paths.csv",
-                      "or choose --evidence flows");
-    }
-    bool havePaths = pathsMissing < 0;
+    bool havePaths = EveryRunHas(dirs, "paths.csv", o.evidence, "paths",
+                                 "[output] path_telemetry = true",
+                                 "or choose --evidence flows");
     facts.pathsPresent = havePaths;
     std::vector<PathObservation> rows;
     if (havePaths && (o.evidence == "paths" || o.evidence == "auto"))
@@ -891,14 +890,7 @@ Decide(const CommandOptions& o, const CommandOptions& opts, const Observations& 
         v.choice = ExplainEvidence(facts, obs.links);
         if (v.choice.evidence == "paths")
         {
-            v.evidence = "paths";
-            NoteSuspects(v, r.ranking);
-            v.unobserved = r.unused;
-            v.unobservedFrom = "paths.csv";
-            v.json = PathJson(obs, r, o.resultsDir, o.top);
-            PrintPathTable(obs, r, o.resultsDir, o.top, text);
-            v.text = text.str();
-            return v;
+            return PathVerdict(std::move(v), "paths", "paths.csv", obs, r, o);
         }
     }
     if (obs.flows.empty())

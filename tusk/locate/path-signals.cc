@@ -518,6 +518,38 @@ ParsePathsColumn(const std::string& text,
     return out;
 }
 
+/** A row none of whose copies arrived, placed whole on `traced` (its `traced_path` cell: the
+ *  route a probe with its headers takes), marked `traced`. `what` names a copy ("copy",
+ *  "probe") in the message of a row that lost none. \throws ns3::InputError */
+void
+PlaceOnTracedPath(PathObservation& p,
+                  const std::string& traced,
+                  const std::string& file,
+                  const LinkIndex& links,
+                  const char* what)
+{
+    if (p.lost == 0)
+    {
+        throw ns3::InputError(file, p.line, "traced_path",
+                              fmt::format("a traced path on a row that lost no {}", what));
+    }
+    const std::string src = "host" + std::to_string(p.src);
+    const std::string dst = "host" + std::to_string(p.dst);
+    FlowPath fp;
+    fp.packets = static_cast<double>(p.packets);
+    try
+    {
+        fp.hops = links.Walk(traced, src, dst);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ns3::InputError(file, p.line, "traced_path",
+                              fmt::format("{} to {}: {}", src, dst, e.what()));
+    }
+    p.paths.push_back(std::move(fp));
+    p.traced = true;
+}
+
 } // namespace
 
 std::vector<PathObservation>
@@ -675,24 +707,7 @@ ReadPathObservations(std::istream& in, const std::string& file, const LinkIndex&
         {
             // Every copy lost: the path a probe with its headers takes (the sender's
             // traceroute) carries them all.
-            if (p.lost == 0)
-            {
-                throw ns3::InputError(file, p.line, "traced_path",
-                                      "a traced path on a row that lost no copy");
-            }
-            FlowPath fp;
-            fp.packets = static_cast<double>(p.packets);
-            try
-            {
-                fp.hops = links.Walk(f[*cTraced], src, dst);
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw ns3::InputError(file, p.line, "traced_path",
-                                      fmt::format("{} to {}: {}", src, dst, e.what()));
-            }
-            p.paths.push_back(std::move(fp));
-            p.traced = true;
+            PlaceOnTracedPath(p, f[*cTraced], file, links, "copy");
         }
         if (!p.paths.empty())
         {
@@ -827,25 +842,7 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
         }
         if (p.paths.empty() && !f[cTraced].empty())
         {
-            if (p.lost == 0)
-            {
-                throw ns3::InputError(file, p.line, "traced_path",
-                                      "a traced path on a row that lost no probe");
-            }
-            FlowPath fp;
-            fp.packets = static_cast<double>(p.packets);
-            try
-            {
-                fp.hops = links.Walk(f[cTraced], "host" + std::to_string(p.src),
-                                     "host" + std::to_string(p.dst));
-            }
-            catch (const std::invalid_argument& e)
-            {
-                throw ns3::InputError(file, p.line, "traced_path",
-                                      fmt::format("host{} to host{}: {}", p.src, p.dst, e.what()));
-            }
-            p.paths.push_back(std::move(fp));
-            p.traced = true;
+            PlaceOnTracedPath(p, f[cTraced], file, links, "probe");
         }
         if (!p.paths.empty())
         {
