@@ -24,6 +24,8 @@ namespace
 /** The dynamic port range (RFC 6335), where RoCE NICs draw their UDP source ports. */
 constexpr uint32_t kFirstDynamicPort = 49152;
 constexpr uint32_t kLastDynamicPort = 65535;
+/** Up to this many ports per target are drawn by rejection, more by a shuffle of the range. */
+constexpr uint32_t kRejectionPorts = 64;
 
 /** A draw in [0, n) from a uniform stream. */
 uint32_t
@@ -46,8 +48,11 @@ ProbeMesh::Attach(const std::vector<Ptr<RdmaNic>>& nics,
                   Ptr<UniformRandomVariable> rng,
                   std::function<bool()> done)
 {
-    NS_ABORT_MSG_IF(config.intervalPs == 0 || nics.size() < 2,
-                    "ProbeMesh: needs an interval and two hosts");
+    NS_ABORT_MSG_IF(config.intervalPs == 0, "ProbeMesh: needs an interval");
+    if (nics.size() < 2)
+    {
+        return; // no other host to probe: no stream, no probe
+    }
     m_config = config;
     m_nics = nics;
     m_done = std::move(done);
@@ -76,17 +81,34 @@ ProbeMesh::Attach(const std::vector<Ptr<RdmaNic>>& nics,
         }
         for (uint32_t i = 0; i < targets; ++i)
         {
-            // Distinct ports per target (rejection: entropies is far below the range).
+            // Distinct ports per target: by rejection while they are few (a handful of draws),
+            // else a partial Fisher-Yates shuffle of the whole range.
             ports.clear();
-            const uint32_t want =
-                std::min<uint32_t>(config.entropies, kLastDynamicPort - kFirstDynamicPort + 1);
-            while (ports.size() < want)
+            constexpr uint32_t kRange = kLastDynamicPort - kFirstDynamicPort + 1;
+            const uint32_t want = std::min<uint32_t>(config.entropies, kRange);
+            if (want <= kRejectionPorts)
             {
-                const uint32_t p = rng->GetInteger(kFirstDynamicPort, kLastDynamicPort);
-                if (std::find(ports.begin(), ports.end(), p) == ports.end())
+                while (ports.size() < want)
                 {
-                    ports.push_back(p);
+                    const uint32_t p = rng->GetInteger(kFirstDynamicPort, kLastDynamicPort);
+                    if (std::find(ports.begin(), ports.end(), p) == ports.end())
+                    {
+                        ports.push_back(p);
+                    }
                 }
+            }
+            else
+            {
+                ports.resize(kRange);
+                for (uint32_t k = 0; k < kRange; ++k)
+                {
+                    ports[k] = kFirstDynamicPort + k;
+                }
+                for (uint32_t k = 0; k < want; ++k)
+                {
+                    std::swap(ports[k], ports[k + Draw(*rng, kRange - k)]);
+                }
+                ports.resize(want);
             }
             for (uint32_t p : ports)
             {
@@ -138,7 +160,8 @@ ProbeMesh::SendNext(uint32_t host)
     {
         Stream& s = m_streams[first + m_next[host]];
         m_next[host] = (m_next[host] + 1) % count;
-        s.sendPs.push_back(static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
+        s.outstanding.emplace_back(s.nextSeq,
+                                   static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
         m_nics[host]->SendProbe(s.dst, s.entropy, s.nextSeq++, m_config.frameBytes);
         ++m_sent;
     }
@@ -158,6 +181,18 @@ ProbeMesh::OnReceived(ProbeMesh* self, const FrameMeta& probe)
     Stream& s = self->m_streams[it->second];
     ++s.received;
     s.maxSeq = std::max<int64_t>(s.maxSeq, static_cast<int64_t>(probe.psn));
+    // Every probe up to the highest arrived is judged: only later ones stay outstanding.
+    while (s.judgedUpTo < s.outstanding.size() &&
+           static_cast<int64_t>(s.outstanding[s.judgedUpTo].first) <= s.maxSeq)
+    {
+        ++s.judgedUpTo;
+    }
+    if (2 * s.judgedUpTo >= s.outstanding.size())
+    {
+        s.outstanding.erase(s.outstanding.begin(),
+                            s.outstanding.begin() + static_cast<std::ptrdiff_t>(s.judgedUpTo));
+        s.judgedUpTo = 0;
+    }
     const uint64_t now = static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
     s.owd.Add(static_cast<double>(now - probe.sackBits) * 1e-6);
     const uint64_t route = ReceivedPath(probe);
@@ -179,7 +214,7 @@ ProbeMesh::Take(const Fabric& fabric, uint64_t endPs) const
     rows.reserve(m_streams.size());
     for (const Stream& s : m_streams)
     {
-        if (s.sendPs.empty())
+        if (s.nextSeq == 0)
         {
             continue;
         }
@@ -187,14 +222,14 @@ ProbeMesh::Take(const Fabric& fabric, uint64_t endPs) const
         r.src = s.src;
         r.dst = s.dst;
         r.entropy = s.entropy;
-        r.sent = s.sendPs.size();
+        r.sent = s.nextSeq;
         r.received = s.received;
         // Judged: up to the highest sequence number received, then those sent a timeout
         // before the end.
         uint64_t judged = static_cast<uint64_t>(s.maxSeq + 1);
-        for (uint64_t q = judged; q < s.sendPs.size(); ++q)
+        for (size_t k = s.judgedUpTo; k < s.outstanding.size(); ++k)
         {
-            judged += s.sendPs[q] + m_config.timeoutPs <= endPs;
+            judged += s.outstanding[k].second + m_config.timeoutPs <= endPs;
         }
         r.judged = std::max(judged, s.received);
         r.losses = r.judged - s.received;

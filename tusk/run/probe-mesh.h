@@ -120,8 +120,13 @@ class ProbeMesh
         uint32_t src = 0;
         uint32_t dst = 0;
         uint16_t entropy = 0;
-        uint64_t nextSeq = 0;
-        std::vector<uint64_t> sendPs; //!< per sequence number, its send time
+        uint64_t nextSeq = 0; //!< also the probes sent
+        /** (sequence number, send time in ps) of the probes sent after the highest one that
+         *  arrived, from index `judgedUpTo` on: the ones not judged yet. Compacted as it is
+         *  consumed, so bounded by about twice the probes in flight (a vector: a deque
+         *  allocates a block per stream up front). */
+        std::vector<std::pair<uint64_t, uint64_t>> outstanding;
+        size_t judgedUpTo = 0;
         uint64_t received = 0;
         int64_t maxSeq = -1; //!< highest sequence number received
         RelativeErrorSketch owd;
