@@ -49,8 +49,7 @@ Rows()
                 "is lost; one sent later, and not overtaken by a later probe of its stream "
                 "that arrived, is not judged (still in flight). `0` = four of the fabric's "
                 "longest base RTTs, at least 100 µs (a probe queues only behind its own "
-                "class; a long-haul link's delay is milliseconds).")
-            .Default("0"),
+                "class; a long-haul link's delay is milliseconds)."),
         Time<S>("until_us", &S::untilPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
                 bounds::kSimTime,
                 "No probe is sent from this run time on; `0` = until every transfer of the "
