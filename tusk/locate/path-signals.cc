@@ -1680,9 +1680,11 @@ LocateFromPaths(const Observations& obs,
     std::vector<double> frames(dl.size(), 0.0);
     for (const auto& p : paths)
     {
-        if (p.traced)
+        if (p.traced || p.qpn == kProbeStreamQpn)
         {
-            continue; // its frames were lost on the way: not the link's load
+            // Lost on the way: not the link's load. A probe stream's: hashed onto its path,
+            // not balanced by load, so its count says nothing of what the link can carry.
+            continue;
         }
         for (const auto& fp : p.paths)
         {

@@ -235,7 +235,7 @@ namespace
 {
 
 /** The reason with the largest count ("" if none; the first of equal ones). */
-static std::string
+std::string
 TopReason(const std::map<std::string, uint64_t>& counts)
 {
     std::string top;

@@ -64,6 +64,67 @@ class BoundSimulatorImpl
 
 } // namespace
 
+namespace
+{
+
+/**
+ * \brief [probes]: the probe mesh of the run (null without probes), its random stream the
+ * next one of `built`, its timeout the scenario's or four of the longest base RTTs (at least
+ * 100 µs: a probe queues only behind its own class; a long-haul link's delay is ms). Warns
+ * (into `result` and `options.warn`) when probes take over 5 % of the slowest host link.
+ */
+std::unique_ptr<ProbeMesh>
+StartProbes(const ScenarioSpec& spec, BuiltFabric& built, const Executor& executor,
+            const PairRtt& longestRtt, const RunOptions& options, RunResult& result)
+{
+    const ProbesSection& p = spec.probes;
+    if (p.intervalPs == 0)
+    {
+        return nullptr;
+    }
+    auto probes = std::make_unique<ProbeMesh>();
+    Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(built.nextStream++);
+    ProbeMeshConfig config;
+    config.intervalPs = p.intervalPs;
+    config.targets = p.targets;
+    config.entropies = p.entropies;
+    config.frameBytes = p.frameBytes;
+    config.timeoutPs =
+        p.timeoutPs > 0 ? p.timeoutPs : std::max<uint64_t>(100'000'000, 4 * longestRtt.rttPs);
+    config.untilPs = p.untilPs;
+    uint64_t hostRate = 0; // the slowest host link
+    for (uint32_t h = 0; h < built.fabric.ports.size() && h < built.nics.size(); ++h)
+    {
+        for (uint32_t l : built.fabric.ports[h])
+        {
+            const uint64_t r = built.fabric.graph.links[l].rateBps;
+            hostRate = hostRate == 0 ? r : std::min(hostRate, r);
+        }
+    }
+    const double share =
+        hostRate == 0 ? 0.0
+                      : 8.0 * p.frameBytes / (static_cast<double>(p.intervalPs) * 1e-12) /
+                            static_cast<double>(hostRate);
+    if (share > 0.05)
+    {
+        const std::string w = fmt::format(
+            "probes.interval_us: each host sends {:.1f} % of its link's rate in probes ({} B "
+            "every {} µs), in the NIC's control class ahead of data: they change the run they "
+            "measure",
+            100 * share, p.frameBytes, static_cast<double>(p.intervalPs) / 1e6);
+        result.warnings.push_back(w);
+        if (options.warn)
+        {
+            options.warn(w);
+        }
+    }
+    probes->Attach(built.nics, config, rng, [exec = executor.exec]() { return exec->AllDone(); });
+    return probes;
+}
+
+} // namespace
+
 RunResult
 RunScenario(const ScenarioSpec& given, const RunOptions& options)
 {
@@ -175,55 +236,8 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     // After the executor's stream: a scenario without loss models keeps its numbers.
     built.nextStream += ScheduleFailures(spec, graph, built.fabric, built.nextStream);
     // [probes]: their stream after every other, so that a run without them draws the same.
-    std::unique_ptr<ProbeMesh> probes;
-    if (spec.probes.intervalPs > 0)
-    {
-        probes = std::make_unique<ProbeMesh>();
-        Ptr<UniformRandomVariable> rng = CreateObject<UniformRandomVariable>();
-        rng->SetStream(built.nextStream++);
-        ProbeMeshConfig config;
-        config.intervalPs = spec.probes.intervalPs;
-        config.targets = spec.probes.targets;
-        config.entropies = spec.probes.entropies;
-        config.frameBytes = spec.probes.frameBytes;
-        // Automatic: four of the longest base RTTs, at least 100 µs (a probe rides the
-        // control class, which only its own frames queue; a long-haul link's delay is ms).
-        config.timeoutPs = spec.probes.timeoutPs > 0
-                               ? spec.probes.timeoutPs
-                               : std::max<uint64_t>(100'000'000, 4 * longestRtt.rttPs);
-        config.untilPs = spec.probes.untilPs;
-        // Probes are traffic: say so when they take a noticeable share of a host's link.
-        uint64_t hostRate = 0; // the slowest host link
-        for (uint32_t h = 0; h < built.fabric.ports.size() && h < built.nics.size(); ++h)
-        {
-            for (uint32_t l : built.fabric.ports[h])
-            {
-                const uint64_t r = built.fabric.graph.links[l].rateBps;
-                hostRate = hostRate == 0 ? r : std::min(hostRate, r);
-            }
-        }
-        const double share = hostRate == 0 ? 0.0
-                                           : 8.0 * spec.probes.frameBytes /
-                                                 (static_cast<double>(spec.probes.intervalPs) *
-                                                  1e-12) /
-                                                 static_cast<double>(hostRate);
-        if (share > 0.05)
-        {
-            const std::string w = fmt::format(
-                "probes.interval_us: each host sends {:.1f} % of its link's rate in probes "
-                "({} B every {} µs), in the NIC's control class ahead of data: they change "
-                "the run they measure",
-                100 * share, spec.probes.frameBytes,
-                static_cast<double>(spec.probes.intervalPs) / 1e6);
-            result.warnings.push_back(w);
-            if (options.warn)
-            {
-                options.warn(w);
-            }
-        }
-        probes->Attach(built.nics, config, rng,
-                       [exec = executor.exec]() { return exec->AllDone(); });
-    }
+    const std::unique_ptr<ProbeMesh> probes =
+        StartProbes(spec, built, executor, longestRtt, options, result);
 
     Observers observers;
     observers.Attach(spec, graph, built, executor, options, attrs, wallStart);
