@@ -99,26 +99,36 @@ def fabric_cables(k):
     return out
 
 
-def probes_section(spec):
-    """The [probes] lines of --probes BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]], or
-    none for ""."""
+def probes_section(spec, spacing="periodic"):
+    """The [probes] lines of --probes BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]]
+    [+LARGE_BYTES@LARGE_INTERVAL_US], or none for ""."""
     if not spec:
         return []
-    parts = spec.split("@")
+    usage = ("--probes: expected BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]]"
+             "[+LARGE_BYTES@LARGE_INTERVAL_US]; got %r" % spec)
+    small, _, large = spec.partition("+")
+    parts = small.split("@")
     if len(parts) not in (2, 3, 4):
-        raise ValueError("--probes: expected BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]]; "
-                         "got %r" % spec)
+        raise ValueError(usage)
     out = ["[probes]", "bytes = %d" % int(parts[0]), "interval_us = %s" % float(parts[1])]
     if len(parts) >= 3:
         out.append("until_us = %s" % float(parts[2]))
     if len(parts) == 4:
         targets, entropies = parts[3].split("x")
         out += ["targets = %d" % int(targets), "entropies = %d" % int(entropies)]
+    if large:
+        lparts = large.split("@")
+        if len(lparts) != 2:
+            raise ValueError(usage)
+        out += ["large_bytes = %d" % int(lparts[0]),
+                "large_interval_us = %s" % float(lparts[1])]
+    if spacing != "periodic":
+        out.append('spacing = "%s"' % spacing)
     return out
 
 
 def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False, path_telemetry="true",
-                  probes=""):
+                  probes="", probe_spacing="periodic"):
     hosts = k ** 3 // 4
     s = ['name = "bench-locate-%s"' % workload, "seed = 1", "stop_time_ms = 200",
          "[topology]", 'kind = "fat-tree"', "k = %d" % k,
@@ -130,7 +140,7 @@ def base_scenario(k, workload, rounds, nbytes, seed=1, telemetry=False, path_tel
     # retransmission timeout, 67 ms by default as on RoCE NICs (nic.rto_us): the watchdog
     # waits longer than that instead of stopping such a run at its default 20 ms.
     # Monitoring probes between the NICs (--probes; docs/locate.md, "From probes").
-    s += probes_section(probes)
+    s += probes_section(probes, probe_spacing)
     s += ["[workload]", "watchdog_ms = 100"]
     if workload == "permutation":
         rng = random.Random(seed)
@@ -415,11 +425,14 @@ def main():
                     help="draw placements N..N+placements-1 (fresh ones: N >= 20)")
     ap.add_argument("--json", help="write every run's outcome to this file")
     ap.add_argument("--probes", default="",
-                    metavar="BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]]",
+                    metavar="BYTES@INTERVAL_US[@UNTIL_US[@TARGETSxENTROPIES]][+LBYTES@LINTERVAL_US]",
                     help="every run sends monitoring probes ([probes]: BYTES on the wire, one "
                          "per host every INTERVAL_US, none from UNTIL_US on, to TARGETS hosts "
-                         "over ENTROPIES UDP ports each), and `tusk locate` ranks from them "
-                         "(probes.csv) under --evidence auto or probes")
+                         "over ENTROPIES UDP ports each; with +LBYTES@LINTERVAL_US also "
+                         "large_bytes probes every large_interval_us), and `tusk locate` ranks "
+                         "from them (probes.csv) under --evidence auto or probes")
+    ap.add_argument("--probe-spacing", choices=["periodic", "poisson"], default="periodic",
+                    help="[probes] spacing: one probe per interval, or exponential gaps")
     ap.add_argument("--evidence", choices=["auto", "ar", "flows", "paths", "probes"],
                     default="auto",
                     help="tusk locate --evidence; auto, ar and paths: runs write paths.csv and "
@@ -477,7 +490,8 @@ def main():
                                                  path_telemetry=(
                                                      '"route"' if a.path_telemetry == "route"
                                                      else "true"),
-                                                 probes=a.probes))
+                                                 probes=a.probes,
+                                                 probe_spacing=a.probe_spacing))
         for case in a.cases.split(","):
             name = "%s-%s" % (wl, case)
             text, planted = sweep_file(name, scen, policies, case, a.placements, a.k,

@@ -752,7 +752,9 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
     const size_t cP99 = csv.Require("owd_p99_us", why);
     const size_t cPaths = csv.Require("paths", why);
     const size_t cTraced = csv.Require("traced_path", why);
-    std::map<std::tuple<uint32_t, uint32_t, uint64_t>, unsigned> rowOf;
+    // A file with one probe size may lack `bytes` (written before large probes existed).
+    const std::optional<size_t> cBytes = csv.Find("bytes");
+    std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint32_t>, unsigned> rowOf;
     std::vector<PathObservation> out;
     std::vector<std::string> f;
     while (csv.Next(f))
@@ -769,14 +771,26 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
                                   fmt::format("expected a UDP source port in 1..65535; got {}",
                                               f[cEntropy]));
         }
-        const auto [it, fresh] = rowOf.emplace(std::make_tuple(p.src, p.dst, entropy), p.line);
+        if (cBytes)
+        {
+            p.probeBytes = csv.Integer<uint32_t>(f, *cBytes, "bytes");
+            if (p.probeBytes < 64)
+            {
+                throw ns3::InputError(file, p.line, "bytes",
+                                      fmt::format("expected a probe's bytes on the wire, at "
+                                                  "least 64; got {}",
+                                                  f[*cBytes]));
+            }
+        }
+        const auto [it, fresh] =
+            rowOf.emplace(std::make_tuple(p.src, p.dst, entropy, p.probeBytes), p.line);
         if (!fresh)
         {
             throw ns3::InputError(file, p.line, "entropy",
-                                  fmt::format("a second row for src {}, dst {}, entropy {} (the "
-                                              "first is line {}): expected one row per probe "
-                                              "stream",
-                                              p.src, p.dst, entropy, it->second));
+                                  fmt::format("a second row for src {}, dst {}, entropy {}, "
+                                              "bytes {} (the first is line {}): expected one "
+                                              "row per probe stream and size",
+                                              p.src, p.dst, entropy, p.probeBytes, it->second));
         }
         const auto sent = csv.Integer<uint64_t>(f, cSent, "sent");
         const auto judged = csv.Integer<uint64_t>(f, cJudged, "judged");
@@ -849,20 +863,30 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
             out.push_back(std::move(p));
         }
     }
+    // Several sizes (`large_bytes`): delays from the largest only (PathObservation::lossOnly).
+    uint32_t largest = 0;
+    for (const auto& p : out)
+    {
+        largest = std::max(largest, p.probeBytes);
+    }
+    for (auto& p : out)
+    {
+        p.lossOnly = p.probeBytes < largest;
+    }
     return out;
 }
 
 namespace
 {
 
-using PathKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, size_t>;
+using PathKey = std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, size_t, uint32_t>;
 
 /** A row's comparison group: its run, its QP and its path length (hops of its first path; a
  *  row's paths have one length in a shortest-path fabric). */
 PathKey
 KeyOf(const PathObservation& p)
 {
-    return PathKey{p.run, p.src, p.dst, p.qpn, p.paths.front().hops.size()};
+    return PathKey{p.run, p.src, p.dst, p.qpn, p.paths.front().hops.size(), p.probeBytes};
 }
 
 /** Rows per comparison group (traced rows, whose frames all got lost, are not compared). */
@@ -1425,7 +1449,7 @@ LocateFromPaths(const Observations& obs,
     std::map<PathKey, double> base;
     for (const auto& p : paths)
     {
-        if (p.rttSamples >= o.minRttSamples && !p.traced)
+        if (p.rttSamples >= o.minRttSamples && !p.traced && !p.lossOnly)
         {
             auto [it, fresh] = base.emplace(KeyOf(p), p.rttMinUs);
             it->second = fresh ? p.rttMinUs : std::min(it->second, p.rttMinUs);
@@ -1435,8 +1459,8 @@ LocateFromPaths(const Observations& obs,
     for (size_t i = 0; i < np; ++i)
     {
         const auto& p = paths[i];
-        if (p.rttSamples >= o.minRttSamples && !p.traced && groupSize.at(KeyOf(p)) >= 2 &&
-            sequential.count(KeyOf(p)) == 0)
+        if (p.rttSamples >= o.minRttSamples && !p.traced && !p.lossOnly &&
+            groupSize.at(KeyOf(p)) >= 2 && sequential.count(KeyOf(p)) == 0)
         {
             y[i] = p.rttMinUs - base[KeyOf(p)];
             w[i] = 1.0; // every path one observation: the busiest must not drown the rest

@@ -126,6 +126,14 @@ struct PathObservation
     /** Its run when several are located together (PoolPathRows; 0-based), else 0: a QP is
      *  (run, src, dst, qpn), compared with its own siblings only. */
     uint32_t run = 0;
+    /** A probe stream's probe size (probes.csv `bytes`), 0 for paths.csv's rows and a
+     *  probes.csv without the column: rows compared for delay share it (a larger probe is
+     *  serialised longer at every hop). */
+    uint32_t probeBytes = 0;
+    /** Evidence of loss only: left out of the delay fit. A probe stream's rows of a smaller
+     *  size than the file's largest (ReadProbeObservations): the largest probes show a slow
+     *  link's extra serialisation most, and a fit over several sizes would average it down. */
+    bool lossOnly = false;
 };
 
 /**

@@ -105,7 +105,7 @@ WriteArTelemetry(const RunResult& r, const std::string& dir)
     return true;
 }
 
-const char* const kProbesCsvHeader = "src,dst,entropy,sent,judged,received,losses,owd_min_us,"
+const char* const kProbesCsvHeader = "src,dst,entropy,bytes,sent,judged,received,losses,owd_min_us,"
                                      "owd_median_us,owd_p99_us,paths,traced_path\n";
 
 std::string
@@ -115,8 +115,8 @@ ProbesCsv(const RunResult& r)
     s.reserve(s.size() + r.probes.size() * 96);
     for (const auto& p : r.probes)
     {
-        s += fmt::format("{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},", p.src, p.dst, p.entropy,
-                         p.sent, p.judged, p.received, p.losses, p.owdMinUs, p.owdMedianUs,
+        s += fmt::format("{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{},", p.src, p.dst,
+                         p.entropy, p.bytes, p.sent, p.judged, p.received, p.losses, p.owdMinUs, p.owdMedianUs,
                          p.owdP99Us, locate::FormatPaths(p.paths));
         for (size_t i = 0; i < p.tracedPath.size(); ++i)
         {

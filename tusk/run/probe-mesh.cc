@@ -11,6 +11,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 
 namespace tusk
@@ -27,6 +28,10 @@ constexpr uint32_t kLastDynamicPort = 65535;
 /** Up to this many ports per target are drawn by rejection, more by a shuffle of the range. */
 constexpr uint32_t kRejectionPorts = 64;
 
+/** A probe's FrameMeta::psn: its size class in the top byte, its sequence number below. */
+constexpr unsigned kClassShift = 56;
+constexpr uint64_t kSeqMask = (uint64_t{1} << kClassShift) - 1;
+
 /** A draw in [0, n) from a uniform stream. */
 uint32_t
 Draw(UniformRandomVariable& rng, uint32_t n)
@@ -37,9 +42,9 @@ Draw(UniformRandomVariable& rng, uint32_t n)
 } // namespace
 
 uint64_t
-ProbeMesh::KeyOf(uint32_t src, uint32_t dst, uint16_t entropy, uint32_t hosts)
+ProbeMesh::KeyOf(uint32_t src, uint32_t dst, uint16_t entropy, uint32_t cls, uint32_t hosts)
 {
-    return ((static_cast<uint64_t>(src) * hosts) + dst) << 16 | entropy;
+    return (((static_cast<uint64_t>(src) * hosts) + dst) << 16 | entropy) << 1 | cls;
 }
 
 void
@@ -49,17 +54,21 @@ ProbeMesh::Attach(const std::vector<Ptr<RdmaNic>>& nics,
                   std::function<bool()> done)
 {
     NS_ABORT_MSG_IF(config.intervalPs == 0, "ProbeMesh: needs an interval");
+    NS_ABORT_MSG_IF((config.largeBytes > 0) != (config.largeIntervalPs > 0),
+                    "ProbeMesh: large probes need both a size and an interval");
     if (nics.size() < 2)
     {
         return; // no other host to probe: no stream, no probe
     }
     m_config = config;
     m_nics = nics;
+    m_rng = rng;
     m_done = std::move(done);
     const auto hosts = static_cast<uint32_t>(nics.size());
+    m_classes = config.largeBytes > 0 ? 2 : 1;
     m_first.assign(hosts + 1, 0);
-    m_next.assign(hosts, 0);
-    m_pending.resize(hosts);
+    m_next.assign(m_classes * hosts, 0);
+    m_pending.resize(m_classes * hosts);
     std::vector<uint32_t> others;
     std::vector<uint32_t> ports;
     for (uint32_t h = 0; h < hosts; ++h)
@@ -116,7 +125,23 @@ ProbeMesh::Attach(const std::vector<Ptr<RdmaNic>>& nics,
                 s.src = h;
                 s.dst = others[i];
                 s.entropy = static_cast<uint16_t>(p);
-                m_index.emplace(KeyOf(s.src, s.dst, s.entropy, hosts),
+                m_index.emplace(KeyOf(s.src, s.dst, s.entropy, 0, hosts),
+                                static_cast<uint32_t>(m_streams.size()));
+                m_streams.push_back(std::move(s));
+            }
+        }
+        // The large probes: the same (target, port) pairs, streams of their own.
+        const size_t small = m_streams.size() - m_first[h];
+        for (uint32_t c = 1; c < m_classes; ++c)
+        {
+            for (size_t k = 0; k < small; ++k)
+            {
+                Stream s;
+                s.src = h;
+                s.dst = m_streams[m_first[h] + k].dst;
+                s.entropy = m_streams[m_first[h] + k].entropy;
+                s.cls = static_cast<uint8_t>(c);
+                m_index.emplace(KeyOf(s.src, s.dst, s.entropy, c, hosts),
                                 static_cast<uint32_t>(m_streams.size()));
                 m_streams.push_back(std::move(s));
             }
@@ -127,12 +152,19 @@ ProbeMesh::Attach(const std::vector<Ptr<RdmaNic>>& nics,
     {
         nics[h]->TraceConnectWithoutContext("ProbeReceived",
                                             MakeBoundCallback(&ProbeMesh::OnReceived, this));
-        // The first probe at a uniform offset in the first interval (whole ps).
-        const uint64_t offset = static_cast<uint64_t>(rng->GetValue() *
-                                                      static_cast<double>(config.intervalPs));
-        m_pending[h] =
-            Simulator::Schedule(PicoSeconds(std::min(offset, config.intervalPs - 1)),
-                                &ProbeMesh::SendNext, this, h);
+    }
+    // Each class's first probe of each host at a uniform offset in its first interval (whole
+    // ps); class 0's drawn first, so that runs without large probes draw as before.
+    for (uint32_t c = 0; c < m_classes; ++c)
+    {
+        const uint64_t interval = c == 0 ? config.intervalPs : config.largeIntervalPs;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            const uint64_t offset =
+                static_cast<uint64_t>(rng->GetValue() * static_cast<double>(interval));
+            m_pending[c * hosts + h] = Simulator::Schedule(
+                PicoSeconds(std::min(offset, interval - 1)), &ProbeMesh::SendNext, this, c, h);
+        }
     }
 }
 
@@ -146,7 +178,7 @@ ProbeMesh::Stop()
 }
 
 void
-ProbeMesh::SendNext(uint32_t host)
+ProbeMesh::SendNext(uint32_t cls, uint32_t host)
 {
     if ((m_done && m_done()) ||
         (m_config.untilPs > 0 &&
@@ -154,25 +186,45 @@ ProbeMesh::SendNext(uint32_t host)
     {
         return; // the workload is over (let the run end), or probing is
     }
-    const uint32_t first = m_first[host];
-    const uint32_t count = m_first[host + 1] - first;
+    const auto hosts = static_cast<uint32_t>(m_nics.size());
+    const uint32_t count = (m_first[host + 1] - m_first[host]) / m_classes;
+    const uint32_t first = m_first[host] + cls * count;
+    uint32_t& next = m_next[cls * hosts + host];
     if (count > 0)
     {
-        Stream& s = m_streams[first + m_next[host]];
-        m_next[host] = (m_next[host] + 1) % count;
+        Stream& s = m_streams[first + next];
+        next = (next + 1) % count;
         s.outstanding.emplace_back(s.nextSeq,
                                    static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()));
-        m_nics[host]->SendProbe(s.dst, s.entropy, s.nextSeq++, m_config.frameBytes);
+        m_nics[host]->SendProbe(s.dst, s.entropy,
+                                static_cast<uint64_t>(cls) << kClassShift | s.nextSeq++,
+                                BytesOf(cls));
         ++m_sent;
     }
-    m_pending[host] =
-        Simulator::Schedule(PicoSeconds(m_config.intervalPs), &ProbeMesh::SendNext, this, host);
+    m_pending[cls * hosts + host] =
+        Simulator::Schedule(PicoSeconds(Gap(cls)), &ProbeMesh::SendNext, this, cls, host);
+}
+
+uint64_t
+ProbeMesh::Gap(uint32_t cls)
+{
+    const uint64_t interval = cls == 0 ? m_config.intervalPs : m_config.largeIntervalPs;
+    if (!m_config.poisson)
+    {
+        return interval;
+    }
+    // Exponential of mean `interval`, at least 1 ps (an event at the same instant would send
+    // two probes at once).
+    const double u = m_rng->GetValue();
+    const double gap = -std::log1p(-u) * static_cast<double>(interval);
+    return std::max<uint64_t>(1, static_cast<uint64_t>(gap + 0.5));
 }
 
 void
 ProbeMesh::OnReceived(ProbeMesh* self, const FrameMeta& probe)
 {
-    const auto it = self->m_index.find(KeyOf(probe.srcHost, probe.dstHost, probe.srcPort,
+    const auto cls = static_cast<uint32_t>(probe.psn >> kClassShift);
+    const auto it = self->m_index.find(KeyOf(probe.srcHost, probe.dstHost, probe.srcPort, cls,
                                              static_cast<uint32_t>(self->m_nics.size())));
     if (it == self->m_index.end())
     {
@@ -180,7 +232,7 @@ ProbeMesh::OnReceived(ProbeMesh* self, const FrameMeta& probe)
     }
     Stream& s = self->m_streams[it->second];
     ++s.received;
-    s.maxSeq = std::max<int64_t>(s.maxSeq, static_cast<int64_t>(probe.psn));
+    s.maxSeq = std::max<int64_t>(s.maxSeq, static_cast<int64_t>(probe.psn & kSeqMask));
     // Every probe up to the highest arrived is judged: only later ones stay outstanding.
     while (s.judgedUpTo < s.outstanding.size() &&
            static_cast<int64_t>(s.outstanding[s.judgedUpTo].first) <= s.maxSeq)
@@ -222,6 +274,7 @@ ProbeMesh::Take(const Fabric& fabric, uint64_t endPs) const
         r.src = s.src;
         r.dst = s.dst;
         r.entropy = s.entropy;
+        r.bytes = BytesOf(s.cls);
         r.sent = s.nextSeq;
         r.received = s.received;
         // Judged: up to the highest sequence number received, then those sent a timeout
@@ -264,7 +317,8 @@ ProbeMesh::Take(const Fabric& fabric, uint64_t endPs) const
         rows.push_back(std::move(r));
     }
     std::sort(rows.begin(), rows.end(), [](const ProbeRow& a, const ProbeRow& b) {
-        return std::tie(a.src, a.dst, a.entropy) < std::tie(b.src, b.dst, b.entropy);
+        return std::tie(a.src, a.dst, a.entropy, a.bytes) <
+               std::tie(b.src, b.dst, b.entropy, b.bytes);
     });
     return rows;
 }

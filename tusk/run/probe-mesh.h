@@ -15,7 +15,12 @@
  * Every `interval` it sends one probe of `bytes` to the next stream in turn
  * (RdmaNic::SendProbe: the NIC's control class, ahead of data), with the stream's next
  * sequence number and its send time; host h's first probe leaves at a uniform offset in the
- * first interval, so the hosts do not send in step. Probing stops once every transfer of the
+ * first interval, so the hosts do not send in step. With `largeBytes`, each host also sends
+ * one probe of that size every `largeInterval` over the same (target, port) pairs, its own
+ * round robin and offset (with `poisson`, each host's gaps are exponential draws of mean
+ * the interval, RFC 2330 section 11.1.1): a size is a stream of its own (its own sequence numbers, counts and
+ * row), and a probe's payload says which (FrameMeta::psn: the size class in its top byte,
+ * the sequence number below, as an agent's payload header would). Probing stops once every transfer of the
  * workload is done (the run then ends), or at `until` when one is given.
  *
  * What is counted, per stream, at the receiver (RdmaNic "ProbeReceived"): probes received,
@@ -61,6 +66,12 @@ struct ProbeMeshConfig
     uint32_t targets = 8;    //!< hosts each host probes (all others when fewer)
     uint32_t entropies = 8;  //!< UDP source ports per target
     uint32_t frameBytes = 64; //!< a probe's bytes on the wire
+    /** A second probe size over the same streams, sent every largeIntervalPs; 0 = none. */
+    uint32_t largeBytes = 0;
+    uint64_t largeIntervalPs = 0; //!< per host, between two of its large probes
+    /** Exponential gaps of mean the interval (Poisson sampling, RFC 2330 section 11.1.1)
+     *  instead of one probe per interval. */
+    bool poisson = false;
     uint64_t timeoutPs = 100'000'000; //!< a probe sent this long before the end is judged
     uint64_t untilPs = 0; //!< no probe sent at or after this simulated time; 0 = no bound
 };
@@ -71,6 +82,7 @@ struct ProbeRow
     uint32_t src = 0;
     uint32_t dst = 0;
     uint16_t entropy = 0;
+    uint32_t bytes = 0;    //!< its probes' bytes on the wire (one row per stream and size)
     uint64_t sent = 0;     //!< probes sent
     uint64_t judged = 0;   //!< of those, arrived or known lost (the class comment)
     uint64_t received = 0; //!< probes that arrived
@@ -120,6 +132,7 @@ class ProbeMesh
         uint32_t src = 0;
         uint32_t dst = 0;
         uint16_t entropy = 0;
+        uint8_t cls = 0;      //!< its size class: 0 = frameBytes, 1 = largeBytes
         uint64_t nextSeq = 0; //!< also the probes sent
         /** (sequence number, send time in ps) of the probes sent after the highest one that
          *  arrived, from index `judgedUpTo` on: the ones not judged yet. Compacted as it is
@@ -132,17 +145,26 @@ class ProbeMesh
         RelativeErrorSketch owd;
         std::vector<std::pair<uint64_t, uint64_t>> routes; //!< (FrameMeta::path, probes)
     };
-    void SendNext(uint32_t host);
+    void SendNext(uint32_t cls, uint32_t host);
+    /** The gap to a host's next probe of class `cls`, ps. */
+    uint64_t Gap(uint32_t cls);
     static void OnReceived(ProbeMesh* self, const ns3::FrameMeta& probe);
-    static uint64_t KeyOf(uint32_t src, uint32_t dst, uint16_t entropy, uint32_t hosts);
+    static uint64_t KeyOf(uint32_t src, uint32_t dst, uint16_t entropy, uint32_t cls,
+                          uint32_t hosts);
+    /** The size class's bytes on the wire. */
+    uint32_t BytesOf(uint32_t cls) const { return cls == 0 ? m_config.frameBytes : m_config.largeBytes; }
 
     ProbeMeshConfig m_config;
     std::vector<ns3::Ptr<ns3::RdmaNic>> m_nics;
     std::function<bool()> m_done;
-    std::vector<Stream> m_streams;          //!< host h's are [m_first[h], m_first[h + 1])
+    ns3::Ptr<ns3::UniformRandomVariable> m_rng; //!< the Poisson gaps' draws
+    uint32_t m_classes = 1;                 //!< size classes: 1, or 2 with largeBytes
+    /** Host h's are [m_first[h], m_first[h + 1]): its class-0 streams, then as many of
+     *  class 1 (the same targets and ports in the same order). */
+    std::vector<Stream> m_streams;
     std::vector<uint32_t> m_first;
-    std::vector<uint32_t> m_next;           //!< per host: its next stream (round robin)
-    std::vector<ns3::EventId> m_pending;    //!< per host: its next send
+    std::vector<uint32_t> m_next;        //!< per (class, host), cls * hosts + host: next stream
+    std::vector<ns3::EventId> m_pending; //!< per (class, host): its next send
     std::unordered_map<uint64_t, uint32_t> m_index; //!< KeyOf -> stream
     uint64_t m_sent = 0;
 };

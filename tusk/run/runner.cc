@@ -90,6 +90,9 @@ StartProbes(const ScenarioSpec& spec, BuiltFabric& built, const Executor& execut
     config.targets = p.targets;
     config.entropies = p.entropies;
     config.frameBytes = p.frameBytes;
+    config.largeBytes = p.largeBytes;
+    config.largeIntervalPs = p.largeIntervalPs;
+    config.poisson = p.spacing == "poisson";
     config.timeoutPs =
         p.timeoutPs > 0 ? p.timeoutPs : std::max<uint64_t>(100'000'000, 4 * longestRtt.rttPs);
     config.untilPs = p.untilPs;
@@ -102,17 +105,24 @@ StartProbes(const ScenarioSpec& spec, BuiltFabric& built, const Executor& execut
             hostRate = hostRate == 0 ? r : std::min(hostRate, r);
         }
     }
-    const double share =
-        hostRate == 0 ? 0.0
-                      : 8.0 * p.frameBytes / (static_cast<double>(p.intervalPs) * 1e-12) /
-                            static_cast<double>(hostRate);
+    auto bps = [](uint32_t bytes, uint64_t intervalPs) {
+        return intervalPs == 0 ? 0.0 : 8.0 * bytes / (static_cast<double>(intervalPs) * 1e-12);
+    };
+    const double share = hostRate == 0 ? 0.0
+                                       : (bps(p.frameBytes, p.intervalPs) +
+                                          bps(p.largeBytes, p.largeIntervalPs)) /
+                                             static_cast<double>(hostRate);
     if (share > 0.05)
     {
+        const std::string large =
+            p.largeBytes == 0 ? std::string()
+                              : fmt::format(" and {} B every {} µs", p.largeBytes,
+                                            static_cast<double>(p.largeIntervalPs) / 1e6);
         const std::string w = fmt::format(
             "probes.interval_us: each host sends {:.1f} % of its link's rate in probes ({} B "
-            "every {} µs), in the NIC's control class ahead of data: they change the run they "
-            "measure",
-            100 * share, p.frameBytes, static_cast<double>(p.intervalPs) / 1e6);
+            "every {} µs{}), in the NIC's control class ahead of data: they change the run "
+            "they measure",
+            100 * share, p.frameBytes, static_cast<double>(p.intervalPs) / 1e6, large);
         result.warnings.push_back(w);
         if (options.warn)
         {

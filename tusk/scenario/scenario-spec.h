@@ -329,6 +329,13 @@ struct ProbesSection
     uint32_t targets = 8;    //!< hosts each host probes (drawn at random; all others if fewer)
     uint32_t entropies = 8;  //!< UDP source ports (paths) per target
     uint32_t frameBytes = 64; //!< a probe's bytes on the wire (TOML: bytes)
+    /** A second, larger probe's bytes on the wire (TOML: large_bytes); 0 = none. */
+    uint32_t largeBytes = 0;
+    /** Each host sends one large probe per interval, ps (TOML: large_interval_us); > 0
+     *  exactly when largeBytes is. */
+    uint64_t largeIntervalPs = 0;
+    /** "periodic" (one per interval) | "poisson" (exponential gaps of mean the interval). */
+    std::string spacing = "periodic";
     /** A probe not arrived this long after it was sent when the run ends is lost; a later
      *  one is not judged (TOML: timeout_us); 0 = four of the longest base RTTs, at least
      *  100 µs. */

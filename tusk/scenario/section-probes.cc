@@ -3,6 +3,8 @@
  */
 #include "scenario/scenario-sections.h"
 
+#include <fmt/format.h>
+
 namespace tusk
 {
 
@@ -43,6 +45,23 @@ Rows()
                    "it, which `tusk locate` sees in their smallest delays when that is at "
                    "least half an MTU frame's: probes of an MTU show a link at 2/3 of its "
                    "rate, 64-byte ones mostly its losses."),
+        Integer<S>("large_bytes", &S::largeBytes, 0, kMaxProbeBytes,
+                   "A second, larger probe (bytes on the wire, more than `bytes`) each host "
+                   "sends every `large_interval_us` over the same streams, counted in probes.csv "
+                   "rows of its own (`bytes`). Losses want many probes (each one draw) and a "
+                   "slow link wants big ones (each shows (D - 1) serialisation times): small "
+                   "probes often and large ones seldom give both from one run. `0` = none."),
+        Time<S>("large_interval_us", &S::largeIntervalPs, kPsPerUs, "µs", Sign::NON_NEGATIVE,
+                Clock::ANY, bounds::kSampleInterval,
+                "Each host sends one large probe per interval, to its streams in turn; given "
+                "with `large_bytes` (both or neither). Its load adds to the small probes'."),
+        Choice<S>("spacing", &S::spacing, {"periodic", "poisson"},
+                  "How a host spaces its probes of each size: `periodic`, one every interval "
+                  "(the hosts' first probes spread over the first interval); or `poisson`, "
+                  "exponential gaps of mean the interval (RFC 2330 section 11.1.1 and RFC "
+                  "7679's Poisson sampling: probes then see the queues as they are on average, "
+                  "where periodic probes of fixed phase can meet the same other probes at "
+                  "every hop each time, which inflates the smallest delays of large probes)."),
         Time<S>("timeout_us", &S::timeoutPs, kPsPerUs, "µs", Sign::NON_NEGATIVE, Clock::ANY,
                 bounds::kSimTime,
                 "A probe that has not arrived this long after it was sent when the run ends "
@@ -59,15 +78,34 @@ Rows()
     return rows;
 }
 
-/** A [probes] table without interval_us sends nothing: say so rather than run silently. */
+/** A [probes] table without interval_us sends nothing: say so rather than run silently.
+ *  large_bytes and large_interval_us come together, and a large probe is larger. */
 void
-CheckInterval(ScenarioReader& r, const toml::table& t, ScenarioSpec&)
+CheckInterval(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
 {
     if (!t.empty() && t.get("interval_us") == nullptr)
     {
         r.Fail(&t, "probes.interval_us",
                "expected interval_us in a [probes] table (the other keys say nothing without "
                "it; `interval_us = 0` to keep the table and send no probe)");
+    }
+    const ProbesSection& p = spec.probes;
+    const toml::node* lb = t.get("large_bytes");
+    const toml::node* li = t.get("large_interval_us");
+    if ((p.largeBytes > 0) != (p.largeIntervalPs > 0))
+    {
+        const bool bytesOnly = p.largeBytes > 0;
+        r.Fail(bytesOnly ? lb : li, bytesOnly ? "probes.large_bytes" : "probes.large_interval_us",
+               bytesOnly ? "expected large_interval_us beside large_bytes (how often each host "
+                           "sends a large probe)"
+                         : "expected large_bytes beside large_interval_us (the large probes' "
+                           "bytes on the wire)");
+    }
+    if (p.largeBytes > 0 && p.largeBytes <= p.frameBytes)
+    {
+        r.Fail(lb, "probes.large_bytes",
+               fmt::format("expected more than bytes ({}) and at most {}; got {}", p.frameBytes,
+                           kMaxProbeBytes, p.largeBytes));
     }
 }
 
