@@ -577,4 +577,77 @@ TEST_CASE("large probes: rows of their own over the same streams, each hop's ser
     CHECK(tusk::ProbesCsv(poisson) == tusk::ProbesCsv(Run(scenario("poisson"))));
 }
 
+TEST_CASE("probes of two sizes find a cable at 1/4 rate and one losing 1 percent in one run, and "
+          "measure the slow one's rate",
+          "[component][locate][probes]")
+{
+    // The fabric of the first test with two faults: agg0-core0 losing 1 % and agg5-core3 at
+    // 1/4 rate (another pod, other cores). 64-byte probes every 0.1 µs (losses) and 2,048-byte
+    // ones every 2 µs, Poisson-spaced (rate): 13 % of each host link. A 2,048-byte probe takes
+    // 3 x 8 x 1,984 / 100 Gb/s = 0.476 µs longer than a 64-byte one on a link at 1/4 than on a
+    // healthy one (pathchar's reading, locate.md "From probes"), on every route across it,
+    // whatever ConWeave or DRILL does with the traffic; queueing only adds. The lossy cable
+    // comes from the probes' losses. Oracle: the failure list, which locate never reads.
+    for (const std::string policy : {"drill", "conweave"})
+    {
+        CAPTURE(policy);
+        std::string text = Scenario(policy, true,
+                                    std::string(kProbes) + "large_bytes = 2048\n"
+                                                           "large_interval_us = 2\n"
+                                                           "spacing = \"poisson\"\n");
+        text += "[[failures]]\nat_us = 0\nkind = \"degrade\"\nlink = \"agg5-core3\"\n"
+                "rate_divisor = 4\n";
+        const auto r = Run(tusk::LoadScenarioString(text, "two-faults.toml"));
+        REQUIRE(r.finished);
+        const fs::path dir = Scratch("locate-probes-two-faults-" + policy);
+        tusk::WriteRunFiles(r, dir.string());
+        StripToLocateInputs(dir, true);
+        const auto doc = LocateJson(dir);
+        CAPTURE(doc.dump(1).substr(0, 4000));
+        REQUIRE(doc["evidence"] == "probes");
+        REQUIRE(doc.contains("size_excess"));
+        CHECK(doc["size_excess"]["small_bytes"] == 64);
+        CHECK(doc["size_excess"]["large_bytes"] == 2048);
+        // The two cables' four directions, and nothing else.
+        CHECK(doc["named"].get<int>() == 4);
+        std::set<std::string> lossy, slow;
+        for (const auto& c : doc["ranking"])
+        {
+            if (!c["named"].get<bool>())
+            {
+                continue;
+            }
+            REQUIRE(c["links"].size() == 1);
+            const std::string name = c["links"][0]["from"].get<std::string>() + "->" +
+                                     c["links"][0]["to"].get<std::string>();
+            if (c["kind"] == "lossy")
+            {
+                lossy.insert(name);
+                CHECK(c["rate_factor"].get<double>() == 1.0);
+            }
+            else
+            {
+                CHECK(c["kind"] == "slow");
+                CHECK(c["named_for_size"].get<bool>());
+                slow.insert(name);
+                // Every route across it carries the 0.476 µs; the median, with queueing, more.
+                CHECK(c["size_excess_us"].get<double>() >= 0.476 - 0.01);
+                // The rate from the lower quartile of its routes' excess: at most the true
+                // 0.25 (queueing only lowers it) plus the small probes' own noise, and in
+                // this congested fabric not below 0.1.
+                CHECK(c["rate_factor"].get<double>() <= 0.27);
+                CHECK(c["rate_factor"].get<double>() >= 0.1);
+            }
+        }
+        CHECK(lossy == std::set<std::string>{"agg0->core0", "core0->agg0"});
+        CHECK(slow == std::set<std::string>{"agg5->core3", "core3->agg5"});
+
+        // Without the configured rates (no manifest) there is no nominal serialisation to
+        // compare with: no size evidence, and the output says nothing of it.
+        fs::remove(dir / "manifest.json");
+        const auto bare = LocateJson(dir);
+        CHECK(!bare.contains("size_excess"));
+    }
+}
+
 } // namespace TUSK_TEST_FILE

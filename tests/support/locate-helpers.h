@@ -21,11 +21,12 @@ namespace tusk_test
 {
 
 /** Strip DIR to what locate may read (docs/locate.md, "It reads"): links.csv keeps link_id,
- *  from, to; no drops, PFC events or time series; the manifest keeps only the NIC MTU. What
+ *  from, to; no drops, PFC events or time series; the manifest keeps only the NIC MTU (and,
+ *  with keepLinkRates, the configured host and fabric link rates). What
  *  names the fault (counters, drops, the failure list) is gone, so an answer cannot come from
  *  it. */
 inline void
-StripToLocateInputs(const std::filesystem::path& dir)
+StripToLocateInputs(const std::filesystem::path& dir, bool keepLinkRates = false)
 {
     KeepLinkNames(dir);
     for (const char* f : {"drops.csv", "pfc_events.csv", "timeseries.csv", "switch_timeseries.csv"})
@@ -35,6 +36,13 @@ StripToLocateInputs(const std::filesystem::path& dir)
     const nlohmann::json m = nlohmann::json::parse(Slurp(dir / "manifest.json"));
     nlohmann::json kept;
     kept["scenario"]["nic"]["mtu_bytes"] = m["scenario"]["nic"]["mtu_bytes"];
+    if (keepLinkRates) // the configured rates, which locate also reads (docs/locate.md)
+    {
+        for (const char* k : {"host_link_gbps", "fabric_link_gbps"})
+        {
+            kept["scenario"]["topology"][k] = m["scenario"]["topology"][k];
+        }
+    }
     std::ofstream(dir / "manifest.json") << kept.dump();
 }
 

@@ -92,6 +92,16 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
                        tiers.empty() ? std::string()
                                      : " (or its tier's, the larger: " + tiers + ")",
                        r.zCut, r.residualSigmaUs, r.slowCountAlpha, r.unidentifiable);
+    if (r.sizeRoutes > 0)
+    {
+        out << fmt::format("size excess: {} routes with {} B and {} B probes (the large ones' "
+                           "smallest delay over the small ones', less the nominal "
+                           "serialisation of {} B on each link); a class is slow when its "
+                           "routes' median excess is at least {:.3f} µs and their count p <= "
+                           "{:.2g}; rate from the excess\n",
+                           r.sizeRoutes, r.sizeSmallBytes, r.sizeLargeBytes,
+                           r.sizeLargeBytes - r.sizeSmallBytes, r.delayFloorUs, r.sizeAlpha);
+    }
     const uint32_t shown = std::min<uint32_t>(r.named, top);
     if (shown == 0)
     {
@@ -184,6 +194,13 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
     {
         doc["spread_lossy_qps"] = r.spreadLossyQps; // their copies fitted per QP
     }
+    if (r.sizeRoutes > 0)
+    {
+        doc["size_excess"] = {{"small_bytes", r.sizeSmallBytes},
+                              {"large_bytes", r.sizeLargeBytes},
+                              {"routes", r.sizeRoutes},
+                              {"p_cut", r.sizeAlpha}};
+    }
     json ranking = json::array();
     for (uint32_t i = 0; i < std::min<size_t>(top, r.ranking.size()); ++i)
     {
@@ -212,6 +229,15 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                            {"paths", s.flows},
                            {"slow_paths", s.slowFlows},
                            {"lossy_paths", s.lossyFlows}});
+        if (r.sizeRoutes > 0)
+        {
+            json& e = ranking.back();
+            e["size_excess_us"] =
+                std::isnan(r.sizeExcessUs[i]) ? json(nullptr) : json(r.sizeExcessUs[i]);
+            e["size_routes"] = r.sizeExcessRoutes[i];
+            e["size_p"] = r.sizeExcessP[i];
+            e["named_for_size"] = static_cast<bool>(r.sizeNamed[i]);
+        }
     }
     doc["ranking"] = ranking;
     if (!r.lossTies.empty())

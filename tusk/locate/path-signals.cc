@@ -1404,6 +1404,188 @@ PausedBy(const std::vector<PathObservation>& paths, const std::vector<size_t>& r
     });
 }
 
+namespace
+{
+
+/** The size excess of probe routes (ProbeSizeExcess), per class. */
+struct SizeExcessFit
+{
+    uint32_t smallBytes = 0, largeBytes = 0; //!< the probe sizes compared (0: no evidence)
+    size_t routes = 0;                       //!< routes with both sizes' smallest delays
+    std::vector<double> medianUs;            //!< per class: its routes' median excess, µs
+    std::vector<size_t> classRoutes;         //!< per class: routes crossing it
+    std::vector<double> pValue;              //!< per class: its excess-route count's p-value
+    /** Per class: 1 / (1 + q x R / (8 (L - S))), q the lower quartile of its routes' excess. */
+    std::vector<double> rateFactor;
+    std::vector<std::vector<size_t>> excessRoutes; //!< per class: its routes above its threshold
+    std::vector<std::vector<uint32_t>> routeLinks; //!< per route: its directed links
+};
+
+/**
+ * The size excess of each probe route, as pathchar measures a link's rate (V. Jacobson,
+ * "pathchar: a tool to infer characteristics of Internet paths", 1997; A. B. Downey,
+ * "Using pathchar to estimate Internet link characteristics", SIGCOMM 1999): a probe of B
+ * bytes is serialised once per link, 8 B / R_l, so on one route the smallest delay of large
+ * probes (L bytes) exceeds that of small ones (S) by sum_l 8 (L - S) / R_l, whatever the
+ * propagation and the switches' fixed latency; a link at 1/D of its nominal rate adds
+ * (D - 1) x 8 (L - S) / R there. The excess over the nominal sum is 0 on a healthy route
+ * whose smallest delays met no queue, and queueing cannot make it negative by more than the
+ * small probes' own (their minimum is over many more samples). Per route (run, src, dst,
+ * links: probe streams of one route pooled, the smallest delay of each size over all of
+ * them); per class the median over the routes crossing it (robust to the few routes that also
+ * cross another slow link, or whose large probes all queued), and the count of its routes at
+ * least t = max(floor, median / 2) above nominal against the rate rho(t) = (routes above t +
+ * 1) / (routes + 2) of all routes (Laplace): a binomial upper tail. Nominal rates: the
+ * manifest's host_link_gbps for links with a host end, fabric_link_gbps for the others; none
+ * given, no size evidence.
+ */
+SizeExcessFit
+ProbeSizeExcess(const Observations& obs,
+                const std::vector<PathObservation>& paths,
+                const Incidence& inc,
+                double floorUs)
+{
+    SizeExcessFit f;
+    const size_t nc = inc.classes.size();
+    f.medianUs.assign(nc, 0.0);
+    f.classRoutes.assign(nc, 0);
+    f.pValue.assign(nc, 1.0);
+    f.rateFactor.assign(nc, 1.0);
+    f.excessRoutes.assign(nc, {});
+    const double hostBps = (obs.hostLinkGbps > 0 ? obs.hostLinkGbps : obs.fabricLinkGbps) * 1e9;
+    const double fabricBps =
+        (obs.fabricLinkGbps > 0 ? obs.fabricLinkGbps : obs.hostLinkGbps) * 1e9;
+    if (!(hostBps > 0) || !(fabricBps > 0))
+    {
+        return f;
+    }
+    uint32_t small = std::numeric_limits<uint32_t>::max(), large = 0;
+    for (const auto& p : paths)
+    {
+        if (p.qpn == kProbeStreamQpn && p.probeBytes > 0)
+        {
+            small = std::min(small, p.probeBytes);
+            large = std::max(large, p.probeBytes);
+        }
+    }
+    if (large == 0 || small >= large)
+    {
+        return f;
+    }
+    using RouteKey = std::tuple<uint32_t, uint32_t, uint32_t, std::vector<uint32_t>>;
+    std::map<RouteKey, std::pair<double, double>> minOf; // (small, large) smallest delays
+    constexpr double kNone = std::numeric_limits<double>::infinity();
+    for (const auto& p : paths)
+    {
+        if (p.qpn != kProbeStreamQpn || p.traced || p.rttSamples == 0 || p.paths.size() != 1 ||
+            (p.probeBytes != small && p.probeBytes != large))
+        {
+            continue;
+        }
+        auto [it, fresh] =
+            minOf.emplace(RouteKey{p.run, p.src, p.dst, p.paths.front().hops}, std::pair{kNone, kNone});
+        double& m = p.probeBytes == small ? it->second.first : it->second.second;
+        m = std::min(m, p.rttMinUs);
+    }
+    const auto& dl = obs.links.Links();
+    std::vector<size_t> classOf(dl.size(), nc);
+    for (size_t c = 0; c < nc; ++c)
+    {
+        for (uint32_t l : inc.classes[c])
+        {
+            classOf[l] = c;
+        }
+    }
+    const double bits = 8.0 * static_cast<double>(large - small);
+    auto rateOf = [&](uint32_t l) {
+        return VertexTier(dl[l].from) == "host" || VertexTier(dl[l].to) == "host" ? hostBps
+                                                                                   : fabricBps;
+    };
+    std::vector<double> excess;
+    std::vector<std::vector<size_t>> routesOf(nc);
+    for (const auto& [key, m] : minOf)
+    {
+        if (m.first == kNone || m.second == kNone)
+        {
+            continue;
+        }
+        const auto& hops = std::get<3>(key);
+        double nominalUs = 0;
+        for (uint32_t l : hops)
+        {
+            nominalUs += bits / rateOf(l) * 1e6;
+        }
+        const size_t r = excess.size();
+        excess.push_back(m.second - m.first - nominalUs);
+        f.routeLinks.push_back(hops);
+        std::set<size_t> crossed;
+        for (uint32_t l : hops)
+        {
+            if (classOf[l] < nc)
+            {
+                crossed.insert(classOf[l]);
+            }
+        }
+        for (size_t c : crossed)
+        {
+            routesOf[c].push_back(r);
+        }
+    }
+    f.routes = excess.size();
+    if (f.routes == 0)
+    {
+        return f;
+    }
+    f.smallBytes = small;
+    f.largeBytes = large;
+    std::vector<double> sorted = excess;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t c = 0; c < nc; ++c)
+    {
+        if (routesOf[c].empty())
+        {
+            continue;
+        }
+        std::vector<double> v;
+        for (size_t r : routesOf[c])
+        {
+            v.push_back(excess[r]);
+        }
+        f.classRoutes[c] = v.size();
+        f.medianUs[c] = Median(v);
+        const double t = std::max(floorUs, f.medianUs[c] / 2);
+        double above = 0;
+        for (size_t r : routesOf[c])
+        {
+            if (excess[r] >= t)
+            {
+                above += 1;
+                f.excessRoutes[c].push_back(r);
+            }
+        }
+        const double all = static_cast<double>(
+            std::distance(std::lower_bound(sorted.begin(), sorted.end(), t), sorted.end()));
+        const double rho = (all + 1) / (static_cast<double>(f.routes) + 2);
+        if (above > 0)
+        {
+            const boost::math::binomial_distribution<double> d(static_cast<double>(v.size()),
+                                                                std::min(1.0, rho));
+            f.pValue[c] = boost::math::cdf(boost::math::complement(d, above - 1));
+        }
+        // The rate from the lower quartile: a slow link puts its excess on every route across
+        // it, and queueing only adds (the large probes' minimum is over fewer samples), so the
+        // lower routes are the truer ones; the quartile, not the least, for the few whose small
+        // probes queued instead.
+        std::sort(v.begin(), v.end());
+        const double q1 = v[(v.size() - 1) / 4];
+        const double rate = rateOf(inc.classes[c].front());
+        f.rateFactor[c] = 1.0 / (1.0 + std::max(0.0, q1) * 1e-6 * rate / bits);
+    }
+    return f;
+}
+
+} // namespace
+
 PathLocateResult
 LocateFromPaths(const Observations& obs,
                 const std::vector<PathObservation>& paths,
@@ -1673,6 +1855,52 @@ LocateFromPaths(const Observations& obs,
                    ? xd[c] * std::sqrt(fit.contrast[c]) / res.residualSigmaUs
                    : std::numeric_limits<double>::infinity();
     };
+    // Size excess (large and small probes on one route, ProbeSizeExcess): a class is slow when
+    // its routes' median excess passes the delay floor (half an MTU frame: what a large
+    // probe's smallest delay can keep of a data frame it waited behind, not being preempted)
+    // and its count of such routes is significant (Bonferroni over the classes with routes);
+    // largest first, a class most of whose excess routes cross an already named one with a
+    // larger median is explained by it (a route's excess is all on the slow link of it).
+    const SizeExcessFit size = ProbeSizeExcess(obs, paths, inc, res.delayFloorUs);
+    res.sizeSmallBytes = size.smallBytes;
+    res.sizeLargeBytes = size.largeBytes;
+    res.sizeRoutes = size.routes;
+    std::vector<bool> sizeSlow(nc, false);
+    {
+        const size_t tested = static_cast<size_t>(std::count_if(
+            size.classRoutes.begin(), size.classRoutes.end(), [](size_t n) { return n > 0; }));
+        res.sizeAlpha = tested > 0 ? o.delayAlpha / static_cast<double>(tested) : 0.0;
+        std::vector<size_t> order;
+        for (size_t c = 0; c < nc; ++c)
+        {
+            if (size.classRoutes[c] > 0 && size.medianUs[c] >= res.delayFloorUs &&
+                size.excessRoutes[c].size() >= o.minBadPaths && size.pValue[c] <= res.sizeAlpha)
+            {
+                order.push_back(c);
+            }
+        }
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return size.medianUs[a] > size.medianUs[b];
+        });
+        std::set<uint32_t> namedLinks;
+        for (size_t c : order)
+        {
+            size_t through = 0;
+            for (size_t r : size.excessRoutes[c])
+            {
+                const auto& hops = size.routeLinks[r];
+                through += std::any_of(hops.begin(), hops.end(),
+                                       [&](uint32_t l) { return namedLinks.count(l) > 0; });
+            }
+            if (2 * through > size.excessRoutes[c].size())
+            {
+                ++res.explained;
+                continue;
+            }
+            sizeSlow[c] = true;
+            namedLinks.insert(inc.classes[c].begin(), inc.classes[c].end());
+        }
+    }
     const double tLoss = -std::log1p(-o.lossFloor);
     // Copies a switch spread per packet (DRILL) are counted per QP (FitSpreadLosses), not per
     // class: by frames they fall whole on the links every route of their QP crosses.
@@ -1774,19 +2002,27 @@ LocateFromPaths(const Observations& obs,
         r.identifiable = fit.identifiable[c];
         r.z = r.identifiable ? zOf(c) : 0.0;
         r.slowP = r.identifiable && xd[c] > 0 ? slowCountP(c) : 1.0;
-        const bool slow = r.identifiable && xd[c] >= cutOf(c) && r.z >= res.zCut &&
-                          r.s.slowFlows >= o.minBadPaths && r.slowP <= res.slowCountAlpha;
+        const bool slowByDelay = r.identifiable && xd[c] >= cutOf(c) && r.z >= res.zCut &&
+                                 r.s.slowFlows >= o.minBadPaths && r.slowP <= res.slowCountAlpha;
+        const bool slow = slowByDelay || sizeSlow[c];
         const bool lossy = lc[c].named;
         r.s.named = slow || lossy;
-        r.slowOnly = slow && !lossy;
+        // Congestion spreading explains a delay, not a size excess (ProbeSizeExcess).
+        r.slowOnly = slow && !lossy && !sizeSlow[c];
         // Named for its fitted delay, its losses or both: say which, not the share of its
         // paths above the delay floor (under spraying most paths are, healthy or not).
         r.s.namedFor = (slow ? NamedFor::Slow : NamedFor::None) |
                        (lossy ? NamedFor::Lossy : NamedFor::None);
-        r.s.score = std::max(xd[c] / res.delayFloorUs, lc[c].rate / o.lossFloor);
+        r.s.score = std::max({xd[c] / res.delayFloorUs, size.medianUs[c] / res.delayFloorUs,
+                              lc[c].rate / o.lossFloor});
         // Confidence: how far the class stands above the delay cut, in [0, 1]; for losses, 1 -
         // the Bonferroni-adjusted p-value of its losses.
         r.s.confidence = std::min(1.0, xd[c] / cutOf(c) / 2);
+        if (sizeSlow[c])
+        {
+            r.s.confidence = std::max(
+                r.s.confidence, std::max(0.0, 1.0 - size.pValue[c] / res.sizeAlpha * o.delayAlpha));
+        }
         if (lc[c].lost > 0)
         {
             r.s.confidence = std::max(
@@ -1797,7 +2033,9 @@ LocateFromPaths(const Observations& obs,
         // it is slow; a class named for its losses alone has no evidence of a lower rate (a
         // load balancer that avoids lossy paths moves load off a link that is not slow), and
         // its capacity lost is its loss rate.
-        r.s.rateFactor = slow ? loadShare(r.s.links) : 1.0;
+        // From the size excess when it named the class (the serialisation a probe's bytes
+        // took there, ProbeSizeExcess): a rate measured, not a share.
+        r.s.rateFactor = sizeSlow[c] ? size.rateFactor[c] : slow ? loadShare(r.s.links) : 1.0;
         r.s.lossRate = lossy ? lc[c].rate : 0.0;
         rows.push_back(std::move(r));
     }
@@ -1933,6 +2171,13 @@ LocateFromPaths(const Observations& obs,
         res.delayZ.push_back(r.z);
         res.slowCountP.push_back(r.slowP);
         res.markRate.push_back(r.marks);
+        const size_t c = r.s.cls;
+        res.sizeExcessUs.push_back(size.classRoutes[c] > 0
+                                       ? size.medianUs[c]
+                                       : std::numeric_limits<double>::quiet_NaN());
+        res.sizeExcessRoutes.push_back(size.classRoutes[c]);
+        res.sizeExcessP.push_back(size.pValue[c]);
+        res.sizeNamed.push_back(sizeSlow[c]);
         res.ranking.push_back(std::move(r.s));
     }
     // Ties of the loss fit, by ranking index.

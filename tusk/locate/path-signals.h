@@ -375,6 +375,21 @@ struct PathLocateResult
     std::vector<double> slowCountP;
     double slowCountAlpha = 0;    //!< the p-value a named class's slow-path count needs
     std::vector<double> markRate; //!< per ranking entry: ECN-echoing ACKs / RTT samples of its paths
+    /** Probes of two sizes (probes.csv `bytes`, `large_bytes`): the sizes compared, the routes
+     *  with both sizes' smallest delays, and the p-value a class's count of excess routes
+     *  needs (delayAlpha / classes with routes); 0 without. Since 2026-12-07. */
+    uint32_t sizeSmallBytes = 0;
+    uint32_t sizeLargeBytes = 0;
+    size_t sizeRoutes = 0;
+    double sizeAlpha = 0;
+    /** Per ranking entry: the median size excess of its routes, µs (the large probes'
+     *  smallest delay over the small ones', less the nominal serialisation of the difference
+     *  on every link: pathchar's reading; NaN: no route with both sizes crosses it), those
+     *  routes, the p-value of its count above threshold, and whether it named the class. */
+    std::vector<double> sizeExcessUs;
+    std::vector<size_t> sizeExcessRoutes;
+    std::vector<double> sizeExcessP;
+    std::vector<bool> sizeNamed;
     /** The loss fit's ties (LossTie), by the named class's rank; the ranking is the fit's
      *  (the tied class stays where its own score puts it). Since 2026-12-06. */
     std::vector<LossTie> lossTies;
