@@ -1,8 +1,9 @@
 // Exact manifests: the "scenario" a run's manifest echoes is the resolved spec the
 // run used, and it is itself a scenario that resolves to the same spec. Checked for every
-// shipped scenario (scenarios/*.toml, scenarios/lb-compare/*.toml) and for the derived values
-// that used to be lost: UEC's BDP-derived ECN thresholds and the DCQCN presets. No simulation
-// runs here (tests/component/cli-test.cc reruns small scenarios from their manifests).
+// shipped scenario (scenarios/*.toml, scenarios/lb-compare/*.toml, scenarios/probes/*.toml)
+// and for the derived values that used to be lost: UEC's BDP-derived ECN thresholds and the
+// DCQCN presets. No simulation runs here (tests/component/cli-test.cc reruns small scenarios
+// from their manifests).
 #include "run/runner.h"
 #include "scenario/scenario-toml.h"
 
@@ -38,7 +39,7 @@ std::vector<std::string>
 ShippedScenarios()
 {
     std::vector<std::string> files;
-    for (const char* dir : {"/scenarios", "/scenarios/lb-compare"})
+    for (const char* dir : {"/scenarios", "/scenarios/lb-compare", "/scenarios/probes"})
     {
         for (const auto& e : fs::directory_iterator(std::string(TUSK_SOURCE_DIR) + dir))
         {
