@@ -96,11 +96,18 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
     {
         out << fmt::format("size excess: {} routes with {} B and {} B probes (the large ones' "
                            "smallest delay over the small ones', less the nominal "
-                           "serialisation of {} B on each link); a class is slow when its "
-                           "routes' median excess is at least {:.3f} µs and their count p <= "
-                           "{:.2g}; rate from the excess\n",
+                           "serialisation of {} B on each link); a class is slow when three "
+                           "in four of its routes' excess is at least {:.3f} µs and their "
+                           "count p <= {:.2g}; rate from the lower quartile\n",
                            r.sizeRoutes, r.sizeSmallBytes, r.sizeLargeBytes,
                            r.sizeLargeBytes - r.sizeSmallBytes, r.delayFloorUs, r.sizeAlpha);
+        if (r.nominalByProbes > 0)
+        {
+            out << fmt::format("{} classes above the delay cuts have their nominal rate by the "
+                               "size excess: their delay is queueing, not a slower link; not "
+                               "named\n",
+                               r.nominalByProbes);
+        }
     }
     const uint32_t shown = std::min<uint32_t>(r.named, top);
     if (shown == 0)
@@ -199,7 +206,8 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
         doc["size_excess"] = {{"small_bytes", r.sizeSmallBytes},
                               {"large_bytes", r.sizeLargeBytes},
                               {"routes", r.sizeRoutes},
-                              {"p_cut", r.sizeAlpha}};
+                              {"p_cut", r.sizeAlpha},
+                              {"nominal_by_size", r.nominalByProbes}};
     }
     json ranking = json::array();
     for (uint32_t i = 0; i < std::min<size_t>(top, r.ranking.size()); ++i)

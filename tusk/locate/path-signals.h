@@ -382,6 +382,9 @@ struct PathLocateResult
     uint32_t sizeLargeBytes = 0;
     size_t sizeRoutes = 0;
     double sizeAlpha = 0;
+    /** Classes above every delay cut that the size excess measured at their nominal rate
+     *  (median excess below the floor): queueing, not named slow. */
+    uint32_t nominalByProbes = 0;
     /** Per ranking entry: the median size excess of its routes, µs (the large probes'
      *  smallest delay over the small ones', less the nominal serialisation of the difference
      *  on every link: pathchar's reading; NaN: no route with both sizes crosses it), those
