@@ -242,6 +242,8 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
             json& e = ranking.back();
             e["size_excess_us"] =
                 std::isnan(r.sizeExcessUs[i]) ? json(nullptr) : json(r.sizeExcessUs[i]);
+            e["size_excess_q1_us"] =
+                std::isnan(r.sizeExcessQ1Us[i]) ? json(nullptr) : json(r.sizeExcessQ1Us[i]);
             e["size_routes"] = r.sizeExcessRoutes[i];
             e["size_p"] = r.sizeExcessP[i];
             e["named_for_size"] = static_cast<bool>(r.sizeNamed[i]);

@@ -2193,6 +2193,9 @@ LocateFromPaths(const Observations& obs,
         res.sizeExcessUs.push_back(size.classRoutes[c] > 0
                                        ? size.medianUs[c]
                                        : std::numeric_limits<double>::quiet_NaN());
+        res.sizeExcessQ1Us.push_back(size.classRoutes[c] > 0
+                                         ? size.lowerQuartileUs[c]
+                                         : std::numeric_limits<double>::quiet_NaN());
         res.sizeExcessRoutes.push_back(size.classRoutes[c]);
         res.sizeExcessP.push_back(size.pValue[c]);
         res.sizeNamed.push_back(sizeSlow[c]);

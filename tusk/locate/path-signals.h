@@ -390,6 +390,7 @@ struct PathLocateResult
      *  on every link: pathchar's reading; NaN: no route with both sizes crosses it), those
      *  routes, the p-value of its count above threshold, and whether it named the class. */
     std::vector<double> sizeExcessUs;
+    std::vector<double> sizeExcessQ1Us; //!< per ranking entry: their lower quartile, µs (NaN: none)
     std::vector<size_t> sizeExcessRoutes;
     std::vector<double> sizeExcessP;
     std::vector<bool> sizeNamed;
