@@ -1484,8 +1484,9 @@ ProbeSizeExcess(const Observations& obs,
         {
             continue;
         }
-        auto [it, fresh] =
-            minOf.emplace(RouteKey{p.run, p.src, p.dst, p.paths.front().hops}, std::pair{kNone, kNone});
+        const auto it = minOf.emplace(RouteKey{p.run, p.src, p.dst, p.paths.front().hops},
+                                      std::pair{kNone, kNone})
+                            .first;
         double& m = p.probeBytes == small ? it->second.first : it->second.second;
         m = std::min(m, p.rttMinUs);
     }
@@ -1863,11 +1864,11 @@ LocateFromPaths(const Observations& obs,
     // what a large probe's smallest delay can keep of a data frame it waited behind, not
     // being preempted; a slow link puts its excess on every route across it, so three in
     // four of them, not half: on a busy healthy link the large probes' few samples all queued
-    // on half of the routes, median 0.17-0.20 µs, in 11 of 140 runs of the 128-host
+    // on half of the routes, medians 0.17-0.20 µs, in 14 of the 420 runs of the 128-host
     // all-reduce bench, 2026-12-07) and its count of such routes is significant (Bonferroni
-    // over the classes with routes);
-    // largest first, a class most of whose excess routes cross an already named one with a
-    // larger median is explained by it (a route's excess is all on the slow link of it).
+    // over the classes with routes). Largest median first, a class most of whose excess
+    // routes cross an already named one is explained by it (a route's excess is on its slow
+    // link).
     const SizeExcessFit size = ProbeSizeExcess(obs, paths, inc, res.delayFloorUs);
     res.sizeSmallBytes = size.smallBytes;
     res.sizeLargeBytes = size.largeBytes;
