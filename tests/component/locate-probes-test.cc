@@ -446,6 +446,9 @@ TEST_CASE("probes: bad keys exit 2 naming the key, fast mode refused, same seed 
           "probes.large_bytes");
     fails("[probes]\ninterval_us = 1\nlarge_bytes = 10000\nlarge_interval_us = 4\n",
           "probes.large_bytes");
+    fails("[probes]\ninterval_us = 0\nlarge_bytes = 1024\nlarge_interval_us = 4\n",
+          "probes.interval_us"); // would send nothing
+    fails("[probes]\ninterval_us = 1\nspacing = \"random\"\n", "probes.spacing");
     {
         // Probes and steady-state jumps: a jump would skip time in which probes are sent.
         auto spec = load("[probes]\ninterval_us = 1\n");
@@ -588,18 +591,25 @@ TEST_CASE("probes of two sizes find a cable at 1/4 rate and one losing 1 percent
     // healthy one (pathchar's reading, locate.md "From probes"), on every route across it,
     // whatever ConWeave or DRILL does with the traffic; queueing only adds. The lossy cable
     // comes from the probes' losses. Oracle: the failure list, which locate never reads.
-    for (const std::string policy : {"drill", "conweave"})
+    std::vector<fs::path> dirs;
+    for (const std::string policy : {"drill", "conweave", "drill seed 2"})
     {
         CAPTURE(policy);
-        std::string text = Scenario(policy, true,
+        const bool seed2 = policy == "drill seed 2";
+        std::string text = Scenario(seed2 ? "drill" : policy, true,
                                     std::string(kProbes) + "large_bytes = 2048\n"
                                                            "large_interval_us = 2\n"
                                                            "spacing = \"poisson\"\n");
         text += "[[failures]]\nat_us = 0\nkind = \"degrade\"\nlink = \"agg5-core3\"\n"
                 "rate_divisor = 4\n";
+        if (seed2)
+        {
+            text.replace(text.find("seed = 1"), 8, "seed = 2");
+        }
         const auto r = Run(tusk::LoadScenarioString(text, "two-faults.toml"));
         REQUIRE(r.finished);
-        const fs::path dir = Scratch("locate-probes-two-faults-" + policy);
+        const fs::path dir =
+            Scratch("locate-probes-two-faults-" + std::string(seed2 ? "drill2" : policy));
         tusk::WriteRunFiles(r, dir.string());
         StripToLocateInputs(dir, true);
         const auto doc = LocateJson(dir);
@@ -644,9 +654,60 @@ TEST_CASE("probes of two sizes find a cable at 1/4 rate and one losing 1 percent
 
         // Without the configured rates (no manifest) there is no nominal serialisation to
         // compare with: no size evidence, and the output says nothing of it.
-        fs::remove(dir / "manifest.json");
-        const auto bare = LocateJson(dir);
+        const fs::path bareDir = dir.string() + "-bare";
+        fs::remove_all(bareDir);
+        fs::copy(dir, bareDir);
+        fs::remove(bareDir / "manifest.json");
+        const auto bare = LocateJson(bareDir);
         CHECK(!bare.contains("size_excess"));
+        dirs.push_back(dir);
+    }
+
+    // Two DRILL runs (seeds 1 and 2) located together: routes per run, the same four
+    // directions, the slow ones still from their size excess.
+    {
+        tusk::locate::CommandOptions lo;
+        lo.resultsDirs = {dirs[0].string(), dirs[2].string()};
+        lo.resultsDir = dirs[0].string();
+        lo.json = true;
+        std::ostringstream out;
+        REQUIRE(tusk::locate::RunCommand(lo, out) == 0);
+        const auto pooled = nlohmann::json::parse(out.str());
+        REQUIRE(pooled.contains("size_excess"));
+        CHECK(pooled["named"].get<int>() == 4);
+        int bySize = 0;
+        for (const auto& c : pooled["ranking"])
+        {
+            bySize += c["named"].get<bool>() && c["named_for_size"].get<bool>();
+        }
+        CHECK(bySize == 2);
+    }
+
+    // A third probe size is an edit ([probes] sends two at most): refused naming the line.
+    {
+        const std::string text = Slurp(dirs[0] / "probes.csv");
+        const size_t at = text.find(",2048,");
+        REQUIRE(at != std::string::npos);
+        std::string edited = text;
+        edited.replace(at, 6, ",4096,");
+        std::ofstream(dirs[0] / "probes.csv") << edited;
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
+        tusk::locate::CommandOptions lo;
+        lo.resultsDir = dirs[0].string();
+        std::ostringstream sink;
+        try
+        {
+            tusk::locate::RunCommand(lo, sink);
+            FAIL("a third probe size was accepted");
+        }
+        catch (const ns3::InputError& e)
+        {
+            const std::string what = e.what();
+            CAPTURE(what);
+            CHECK(what.find("probes.csv:") != std::string::npos);
+            CHECK(what.find(": bytes: expected at most two probe sizes") != std::string::npos);
+            CHECK(what.find("4096 (line " + std::to_string(line) + ")") != std::string::npos);
+        }
     }
 }
 

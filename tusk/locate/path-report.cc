@@ -153,11 +153,27 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
                            t.named + 1, ClassLabel(obs, r.ranking[t.tied]), t.tied + 1, t.lost,
                            t.lossyPaths, 100 * t.namedRate, 100 * t.tiedRate);
     }
+    std::string bySize;
+    for (uint32_t i = 0; i < shown && r.sizeRoutes > 0; ++i)
+    {
+        if (r.sizeNamed[i])
+        {
+            bySize += fmt::format("{}rank {} (at least {:.3f} µs on three in four of its {} "
+                                  "routes)",
+                                  bySize.empty() ? "" : ", ", i + 1, r.sizeExcessQ1Us[i],
+                                  r.sizeExcessRoutes[i]);
+        }
+    }
+    if (!bySize.empty())
+    {
+        out << "named slow for the size excess, rate from it: " << bySize << "\n";
+    }
     if (probes)
     {
         out << "delay_us = added one-way delay fitted to the link (smallest probe delays and "
                "RTTs; n/a: every path of its streams and QPs crosses it); rate = estimated rate "
-               "/ nominal (1 when it is named for losses alone); loss = estimated fraction of "
+               "/ nominal (1 when it is named for losses alone; with probes of two sizes "
+               "measured from the size excess); loss = estimated fraction of "
                "its probes lost (probes.csv losses); lost_cap = capacity lost (1 - rate x (1 - "
                "loss)); marks = ECN-echoing ACKs of its paths\n";
         return;

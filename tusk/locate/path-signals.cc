@@ -755,6 +755,7 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
     // A file with one probe size may lack `bytes` (written before large probes existed).
     const std::optional<size_t> cBytes = csv.Find("bytes");
     std::map<std::tuple<uint32_t, uint32_t, uint64_t, uint32_t>, unsigned> rowOf;
+    std::map<uint32_t, unsigned> sizes; // probe size -> its first line
     std::vector<PathObservation> out;
     std::vector<std::string> f;
     while (csv.Next(f))
@@ -774,23 +775,42 @@ ReadProbeObservations(std::istream& in, const std::string& file, const LinkIndex
         if (cBytes)
         {
             p.probeBytes = csv.Integer<uint32_t>(f, *cBytes, "bytes");
-            if (p.probeBytes < 64)
+            if (p.probeBytes < 64 || p.probeBytes > 9216)
             {
                 throw ns3::InputError(file, p.line, "bytes",
-                                      fmt::format("expected a probe's bytes on the wire, at "
-                                                  "least 64; got {}",
+                                      fmt::format("expected a probe's bytes on the wire, "
+                                                  "64..9216; got {}",
                                                   f[*cBytes]));
+            }
+            // [probes] sends `bytes` and at most one `large_bytes`: a third size is an edit.
+            sizes.emplace(p.probeBytes, p.line);
+            if (sizes.size() > 2)
+            {
+                std::string seen;
+                for (const auto& [b, line] : sizes)
+                {
+                    seen += fmt::format("{}{} (line {})", seen.empty() ? "" : ", ", b, line);
+                }
+                throw ns3::InputError(file, p.line, "bytes",
+                                      fmt::format("expected at most two probe sizes (`bytes` "
+                                                  "and `large_bytes`); got {}",
+                                                  seen));
             }
         }
         const auto [it, fresh] =
             rowOf.emplace(std::make_tuple(p.src, p.dst, entropy, p.probeBytes), p.line);
         if (!fresh)
         {
-            throw ns3::InputError(file, p.line, "entropy",
-                                  fmt::format("a second row for src {}, dst {}, entropy {}, "
-                                              "bytes {} (the first is line {}): expected one "
-                                              "row per probe stream and size",
-                                              p.src, p.dst, entropy, p.probeBytes, it->second));
+            throw ns3::InputError(
+                file, p.line, "entropy",
+                cBytes ? fmt::format("a second row for src {}, dst {}, entropy {}, bytes {} (the "
+                                     "first is line {}): expected one row per probe stream and "
+                                     "size",
+                                     p.src, p.dst, entropy, p.probeBytes, it->second)
+                       : fmt::format("a second row for src {}, dst {}, entropy {} (the first "
+                                     "is line {}): expected one row per probe stream; a file "
+                                     "with probes of two sizes needs its `bytes` column",
+                                     p.src, p.dst, entropy, it->second));
         }
         const auto sent = csv.Integer<uint64_t>(f, cSent, "sent");
         const auto judged = csv.Integer<uint64_t>(f, cJudged, "judged");

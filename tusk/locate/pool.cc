@@ -117,6 +117,11 @@ PoolObservations(std::vector<Observations> runs)
     out.links = runs.front().links;
     out.mtuBytes = runs.front().mtuBytes;
     out.nominalRateBps = runs.front().nominalRateBps;
+    // The configured rates, which the size excess of probes reads per link (one fabric: the
+    // same in every run, CheckSameFabric).
+    out.hostLinkGbps = runs.front().hostLinkGbps;
+    out.fabricLinkGbps = runs.front().fabricLinkGbps;
+    out.topology = runs.front().topology;
     // Run k starts 1 ms after run k - 1's last start or finish: its flows share no link with
     // an earlier run's (the load-explained slowdown counts the flows on a link at a time).
     constexpr double gapUs = 1000.0;

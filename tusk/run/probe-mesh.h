@@ -17,11 +17,10 @@
  * sequence number and its send time; host h's first probe leaves at a uniform offset in the
  * first interval, so the hosts do not send in step. With `largeBytes`, each host also sends
  * one probe of that size every `largeInterval` over the same (target, port) pairs, its own
- * round robin and offset (with `poisson`, each host's gaps are exponential draws of mean
- * the interval, RFC 2330 section 11.1.1): a size is a stream of its own (its own sequence numbers, counts and
- * row), and a probe's payload says which (FrameMeta::psn: the size class in its top byte,
- * the sequence number below, as an agent's payload header would). Probing stops once every transfer of the
- * workload is done (the run then ends), or at `until` when one is given.
+ * round robin and offset (with `poisson`, each host's gaps are exponential draws of mean the
+ * interval, RFC 2330 section 11.1.1): a size is a stream of its own (its own sequence
+ * numbers, counts and row), and a probe's payload says which (FrameMeta::psn: the size class
+ * in its top byte, the sequence number below, as an agent's payload header would).
  *
  * What is counted, per stream, at the receiver (RdmaNic "ProbeReceived"): probes received,
  * the one-way delay of each (arrival - send time: the simulator's clocks are exact; real
@@ -152,7 +151,10 @@ class ProbeMesh
     static uint64_t KeyOf(uint32_t src, uint32_t dst, uint16_t entropy, uint32_t cls,
                           uint32_t hosts);
     /** The size class's bytes on the wire. */
-    uint32_t BytesOf(uint32_t cls) const { return cls == 0 ? m_config.frameBytes : m_config.largeBytes; }
+    uint32_t BytesOf(uint32_t cls) const
+    {
+        return cls == 0 ? m_config.frameBytes : m_config.largeBytes;
+    }
 
     ProbeMeshConfig m_config;
     std::vector<ns3::Ptr<ns3::RdmaNic>> m_nics;

@@ -92,6 +92,12 @@ CheckInterval(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
     const ProbesSection& p = spec.probes;
     const toml::node* lb = t.get("large_bytes");
     const toml::node* li = t.get("large_interval_us");
+    if (p.intervalPs == 0 && (p.largeBytes > 0 || p.largeIntervalPs > 0))
+    {
+        r.Fail(t.get("interval_us"), "probes.interval_us",
+               "expected interval_us > 0 beside large_bytes and large_interval_us (with "
+               "`interval_us = 0` no probe of either size is sent)");
+    }
     if ((p.largeBytes > 0) != (p.largeIntervalPs > 0))
     {
         const bool bytesOnly = p.largeBytes > 0;
