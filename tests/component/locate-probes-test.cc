@@ -33,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -618,6 +619,54 @@ TEST_CASE("probes of two sizes find a cable at 1/4 rate and one losing 1 percent
         REQUIRE(doc.contains("size_excess"));
         CHECK(doc["size_excess"]["small_bytes"] == 64);
         CHECK(doc["size_excess"]["large_bytes"] == 2048);
+        // The probes per route, counted here from probes.csv: the streams of one route (one
+        // path, source and destination) pooled, routes with both sizes. 150 µs of probes at one
+        // large probe per 2 µs over 64 streams: about one large probe per stream, a few per
+        // route, fewer than the 8 a route's minimum needs, and the output says so.
+        {
+            std::istringstream in(Slurp(dir / "probes.csv"));
+            std::string line;
+            std::getline(in, line);
+            std::map<std::tuple<std::string, std::string, std::string>, std::pair<double, double>>
+                perRoute;
+            while (std::getline(in, line))
+            {
+                std::vector<std::string> f;
+                std::stringstream ss(line);
+                for (std::string x; std::getline(ss, x, ',');)
+                {
+                    f.push_back(x);
+                }
+                f.resize(13); // src,dst,entropy,bytes,...,received (6),...,paths (11)
+                if (f[11].empty() || f[11].find('|') != std::string::npos)
+                {
+                    continue;
+                }
+                auto& n = perRoute[{f[0], f[1], f[11].substr(0, f[11].find(':'))}];
+                (f[3] == "64" ? n.first : n.second) += std::stod(f[6]);
+            }
+            std::vector<double> large;
+            for (const auto& [route, n] : perRoute)
+            {
+                if (n.first > 0 && n.second > 0)
+                {
+                    large.push_back(n.second);
+                }
+            }
+            std::sort(large.begin(), large.end());
+            const size_t k = large.size();
+            REQUIRE(k == doc["size_excess"]["routes"].get<size_t>());
+            const double median = k % 2 ? large[k / 2] : (large[k / 2 - 1] + large[k / 2]) / 2;
+            CHECK(doc["size_excess"]["large_per_route"].get<double>() == median);
+            CHECK(median < 8);
+            CHECK(doc["size_excess"]["few_large"].get<bool>());
+            CHECK(doc["size_excess"]["min_large_per_route"] == 8);
+            tusk::locate::CommandOptions lo;
+            lo.resultsDir = dir.string();
+            std::ostringstream text;
+            REQUIRE(tusk::locate::RunCommand(lo, text) == 0);
+            CHECK(text.str().find("warning: few large probes per route") != std::string::npos);
+        }
         // The two cables' four directions, and nothing else.
         CHECK(doc["named"].get<int>() == 4);
         std::set<std::string> lossy, slow;

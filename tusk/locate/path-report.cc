@@ -98,9 +98,20 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
                            "smallest delay over the small ones', less the nominal "
                            "serialisation of {} B on each link); a class is slow when three "
                            "in four of its routes' excess is at least {:.3f} µs and their "
-                           "count p <= {:.2g}; rate from the lower quartile\n",
+                           "count p <= {:.2g}; rate from the lower quartile; per route "
+                           "{:g} large and {:g} small probes (medians)\n",
                            r.sizeRoutes, r.sizeSmallBytes, r.sizeLargeBytes,
-                           r.sizeLargeBytes - r.sizeSmallBytes, r.delayFloorUs, r.sizeAlpha);
+                           r.sizeLargeBytes - r.sizeSmallBytes, r.delayFloorUs, r.sizeAlpha,
+                           r.sizeLargePerRoute, r.sizeSmallPerRoute);
+        if (r.sizeFewLarge)
+        {
+            out << fmt::format("warning: few large probes per route ({:g}; {} or more wanted): "
+                               "a route's least large-probe delay keeps waits that its small "
+                               "probes' least escaped, and a busy healthy link may be named "
+                               "slow for its size excess; probe longer, or over fewer streams "
+                               "(docs/locate.md, \"Two sizes: the size excess\")\n",
+                               r.sizeLargePerRoute, r.sizeMinLargePerRoute);
+        }
         if (r.nominalByProbes > 0)
         {
             out << fmt::format("{} classes above the delay cuts have their nominal rate by the "
@@ -223,7 +234,11 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                               {"large_bytes", r.sizeLargeBytes},
                               {"routes", r.sizeRoutes},
                               {"p_cut", r.sizeAlpha},
-                              {"nominal_by_size", r.nominalByProbes}};
+                              {"nominal_by_size", r.nominalByProbes},
+                              {"large_per_route", r.sizeLargePerRoute},
+                              {"small_per_route", r.sizeSmallPerRoute},
+                              {"few_large", r.sizeFewLarge},
+                              {"min_large_per_route", r.sizeMinLargePerRoute}};
     }
     json ranking = json::array();
     for (uint32_t i = 0; i < std::min<size_t>(top, r.ranking.size()); ++i)

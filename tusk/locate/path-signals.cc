@@ -1440,6 +1440,7 @@ struct SizeExcessFit
     std::vector<double> rateFactor;
     std::vector<std::vector<size_t>> excessRoutes; //!< per class: its routes above its threshold
     std::vector<std::vector<uint32_t>> routeLinks; //!< per route: its directed links
+    double largePerRoute = 0, smallPerRoute = 0;   //!< medians of the probes received
 };
 
 /**
@@ -1496,6 +1497,7 @@ ProbeSizeExcess(const Observations& obs,
     }
     using RouteKey = std::tuple<uint32_t, uint32_t, uint32_t, std::vector<uint32_t>>;
     std::map<RouteKey, std::pair<double, double>> minOf; // (small, large) smallest delays
+    std::map<RouteKey, std::pair<double, double>> countOf; // (small, large) probes received
     constexpr double kNone = std::numeric_limits<double>::infinity();
     for (const auto& p : paths)
     {
@@ -1509,6 +1511,8 @@ ProbeSizeExcess(const Observations& obs,
                             .first;
         double& m = p.probeBytes == small ? it->second.first : it->second.second;
         m = std::min(m, p.rttMinUs);
+        auto& n = countOf[it->first];
+        (p.probeBytes == small ? n.first : n.second) += static_cast<double>(p.rttSamples);
     }
     const auto& dl = obs.links.Links();
     std::vector<size_t> classOf(dl.size(), nc);
@@ -1524,7 +1528,7 @@ ProbeSizeExcess(const Observations& obs,
         return VertexTier(dl[l].from) == "host" || VertexTier(dl[l].to) == "host" ? hostBps
                                                                                    : fabricBps;
     };
-    std::vector<double> excess;
+    std::vector<double> excess, smallCounts, largeCounts;
     std::vector<std::vector<size_t>> routesOf(nc);
     for (const auto& [key, m] : minOf)
     {
@@ -1532,6 +1536,8 @@ ProbeSizeExcess(const Observations& obs,
         {
             continue;
         }
+        smallCounts.push_back(countOf[key].first);
+        largeCounts.push_back(countOf[key].second);
         const auto& hops = std::get<3>(key);
         double nominalUs = 0;
         for (uint32_t l : hops)
@@ -1561,6 +1567,8 @@ ProbeSizeExcess(const Observations& obs,
     }
     f.smallBytes = small;
     f.largeBytes = large;
+    f.smallPerRoute = Median(smallCounts);
+    f.largePerRoute = Median(largeCounts);
     std::vector<double> sorted = excess;
     std::sort(sorted.begin(), sorted.end());
     for (size_t c = 0; c < nc; ++c)
@@ -1893,6 +1901,11 @@ LocateFromPaths(const Observations& obs,
     res.sizeSmallBytes = size.smallBytes;
     res.sizeLargeBytes = size.largeBytes;
     res.sizeRoutes = size.routes;
+    res.sizeSmallPerRoute = size.smallPerRoute;
+    res.sizeLargePerRoute = size.largePerRoute;
+    res.sizeMinLargePerRoute = o.minLargeProbesPerRoute;
+    res.sizeFewLarge =
+        size.routes > 0 && size.largePerRoute < static_cast<double>(o.minLargeProbesPerRoute);
     std::vector<bool> sizeSlow(nc, false);
     {
         const size_t tested = static_cast<size_t>(std::count_if(

@@ -177,6 +177,15 @@ struct PathLocateOptions
      *  lost them (one-run DRILL bench, 2026-12-06: 2 of 20 named a healthy group, each from two
      *  QPs; four runs: every named group had 4 or more). */
     uint32_t minSpreadLossyQps = 3;
+    /** Probes of two sizes: fewer large probes than this per route (the median over the
+     *  routes compared) and the output warns that a busy healthy link may be named slow. A
+     *  route's least large-probe delay is a minimum over few samples: in a loaded fabric it
+     *  keeps waits that the small probes' least, over ten times as many spread over every
+     *  phase of the traffic (its start, its tail), escaped, and a host whose few large probes
+     *  missed the quiet moments shows a size excess on every route (128-host permutation bench,
+     *  2026-12-07: a median of 4 per route named a healthy host link in 21 of 140 runs
+     *  without a fault, 8 per route in 1 of 140). */
+    uint32_t minLargeProbesPerRoute = 8;
     /** Paths with fewer RTT samples are left out of the delay fit. */
     uint32_t minRttSamples = 1;
     /** A tier (the from and to vertex kinds of a link: `tor`->`agg`) gets its own delay tail
@@ -382,6 +391,14 @@ struct PathLocateResult
     uint32_t sizeLargeBytes = 0;
     size_t sizeRoutes = 0;
     double sizeAlpha = 0;
+    /** The median over those routes of their large and small probes received (the streams
+     *  of a route pooled). */
+    double sizeLargePerRoute = 0;
+    double sizeSmallPerRoute = 0;
+    /** sizeLargePerRoute below PathLocateOptions::minLargeProbesPerRoute (copied here): the
+     *  output warns. */
+    bool sizeFewLarge = false;
+    uint32_t sizeMinLargePerRoute = 0;
     /** Classes above every delay cut that the size excess measured at their nominal rate
      *  (median excess below the floor): queueing, not named slow. */
     uint32_t nominalByProbes = 0;
