@@ -1496,9 +1496,13 @@ ProbeSizeExcess(const Observations& obs,
         return f;
     }
     using RouteKey = std::tuple<uint32_t, uint32_t, uint32_t, std::vector<uint32_t>>;
-    std::map<RouteKey, std::pair<double, double>> minOf; // (small, large) smallest delays
-    std::map<RouteKey, std::pair<double, double>> countOf; // (small, large) probes received
     constexpr double kNone = std::numeric_limits<double>::infinity();
+    struct Size // one size's probes on a route, its streams pooled
+    {
+        double minUs = kNone; //!< smallest delay
+        double probes = 0;    //!< received
+    };
+    std::map<RouteKey, std::pair<Size, Size>> minOf; // (small, large)
     for (const auto& p : paths)
     {
         if (p.qpn != kProbeStreamQpn || p.traced || p.rttSamples == 0 || p.paths.size() != 1 ||
@@ -1506,13 +1510,10 @@ ProbeSizeExcess(const Observations& obs,
         {
             continue;
         }
-        const auto it = minOf.emplace(RouteKey{p.run, p.src, p.dst, p.paths.front().hops},
-                                      std::pair{kNone, kNone})
-                            .first;
-        double& m = p.probeBytes == small ? it->second.first : it->second.second;
-        m = std::min(m, p.rttMinUs);
-        auto& n = countOf[it->first];
-        (p.probeBytes == small ? n.first : n.second) += static_cast<double>(p.rttSamples);
+        auto& both = minOf[RouteKey{p.run, p.src, p.dst, p.paths.front().hops}];
+        Size& m = p.probeBytes == small ? both.first : both.second;
+        m.minUs = std::min(m.minUs, p.rttMinUs);
+        m.probes += static_cast<double>(p.rttSamples);
     }
     const auto& dl = obs.links.Links();
     std::vector<size_t> classOf(dl.size(), nc);
@@ -1532,12 +1533,12 @@ ProbeSizeExcess(const Observations& obs,
     std::vector<std::vector<size_t>> routesOf(nc);
     for (const auto& [key, m] : minOf)
     {
-        if (m.first == kNone || m.second == kNone)
+        if (m.first.minUs == kNone || m.second.minUs == kNone)
         {
             continue;
         }
-        smallCounts.push_back(countOf[key].first);
-        largeCounts.push_back(countOf[key].second);
+        smallCounts.push_back(m.first.probes);
+        largeCounts.push_back(m.second.probes);
         const auto& hops = std::get<3>(key);
         double nominalUs = 0;
         for (uint32_t l : hops)
@@ -1545,7 +1546,7 @@ ProbeSizeExcess(const Observations& obs,
             nominalUs += bits / rateOf(l) * 1e6;
         }
         const size_t r = excess.size();
-        excess.push_back(m.second - m.first - nominalUs);
+        excess.push_back(m.second.minUs - m.first.minUs - nominalUs);
         f.routeLinks.push_back(hops);
         std::set<size_t> crossed;
         for (uint32_t l : hops)
