@@ -450,6 +450,29 @@ TEST_CASE("probes: bad keys exit 2 naming the key, fast mode refused, same seed 
     fails("[probes]\ninterval_us = 0\nlarge_bytes = 1024\nlarge_interval_us = 4\n",
           "probes.interval_us"); // would send nothing
     fails("[probes]\ninterval_us = 1\nspacing = \"random\"\n", "probes.spacing");
+    // Two keys that disagree, one of them from --set: the error names that one, at --set.
+    const auto failsSet = [&](const std::string& probes, const std::string& set,
+                              const std::string& where) {
+        try
+        {
+            (void)tusk::LoadScenarioString(Scenario("ecmp", false, probes), "probes.toml", {set});
+            FAIL("accepted: " << set);
+        }
+        catch (const ns3::InputError& e)
+        {
+            const std::string what = e.what();
+            CAPTURE(what);
+            CHECK(what.rfind(where, 0) == 0);
+        }
+    };
+    const std::string large = "[probes]\ninterval_us = 1\nlarge_bytes = 2048\n"
+                              "large_interval_us = 4\n";
+    failsSet(large, "probes.bytes=4096", "--set: probes.bytes: expected less than large_bytes");
+    failsSet(large, "probes.interval_us=0", "--set: probes.interval_us: expected");
+    failsSet("[probes]\ninterval_us = 0\nlarge_interval_us = 4\n", "probes.large_bytes=2048",
+             "--set: probes.large_bytes: expected interval_us > 0");
+    failsSet("[probes]\ninterval_us = 1\nbytes = 4096\nlarge_interval_us = 4\n",
+             "probes.large_bytes=2048", "--set: probes.large_bytes: expected more than bytes");
     {
         // Probes and steady-state jumps: a jump would skip time in which probes are sent.
         auto spec = load("[probes]\ninterval_us = 1\n");

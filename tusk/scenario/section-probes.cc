@@ -92,9 +92,21 @@ CheckInterval(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
     const ProbesSection& p = spec.probes;
     const toml::node* lb = t.get("large_bytes");
     const toml::node* li = t.get("large_interval_us");
+    const toml::node* iv = t.get("interval_us");
+    const toml::node* by = t.get("bytes");
+    // Two keys that disagree: the error names the one a `--set` gave when the other is the
+    // file's (the change just made), else the first named here.
+    const auto fromSet = [&](const toml::node* n) { return n != nullptr && r.FromOverride(n); };
     if (p.intervalPs == 0 && (p.largeBytes > 0 || p.largeIntervalPs > 0))
     {
-        r.Fail(t.get("interval_us"), "probes.interval_us",
+        const toml::node* large = lb != nullptr ? lb : li;
+        if (fromSet(large) && !fromSet(iv))
+        {
+            r.Fail(large, lb != nullptr ? "probes.large_bytes" : "probes.large_interval_us",
+                   "expected interval_us > 0 beside large_bytes and large_interval_us; "
+                   "interval_us is 0 (with `interval_us = 0` no probe of either size is sent)");
+        }
+        r.Fail(iv, "probes.interval_us",
                "expected interval_us > 0 beside large_bytes and large_interval_us (with "
                "`interval_us = 0` no probe of either size is sent)");
     }
@@ -109,6 +121,12 @@ CheckInterval(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
     }
     if (p.largeBytes > 0 && p.largeBytes <= p.frameBytes)
     {
+        if (fromSet(by) && !fromSet(lb))
+        {
+            r.Fail(by, "probes.bytes",
+                   fmt::format("expected less than large_bytes ({}); got {}", p.largeBytes,
+                               p.frameBytes));
+        }
         r.Fail(lb, "probes.large_bytes",
                fmt::format("expected more than bytes ({}) and at most {}; got {}", p.frameBytes,
                            kMaxProbeBytes, p.largeBytes));
