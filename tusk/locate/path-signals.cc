@@ -97,6 +97,45 @@ AnyPairSideBySide(const std::vector<std::pair<double, double>>& s)
     return false;
 }
 
+/** Each directed link's class in an Incidence (its index in inc.classes), for the fits that
+ *  map a path's links to classes. */
+class LinkClasses
+{
+  public:
+    explicit LinkClasses(const Incidence& inc)
+        : m_none(inc.classes.size())
+    {
+        for (size_t c = 0; c < inc.classes.size(); ++c)
+        {
+            for (uint32_t l : inc.classes[c])
+            {
+                if (l >= m_of.size())
+                {
+                    m_of.resize(l + 1, m_none);
+                }
+                m_of[l] = c;
+            }
+        }
+    }
+    /** Link l's class; None() when no class holds it (no path crossed it). */
+    size_t Of(uint32_t l) const { return l < m_of.size() ? m_of[l] : m_none; }
+    size_t None() const { return m_none; }
+    /** Link l's class, which must exist (a path's link): std::out_of_range otherwise. */
+    size_t At(uint32_t l) const
+    {
+        const size_t c = Of(l);
+        if (c == m_none)
+        {
+            throw std::out_of_range("a link in no class");
+        }
+        return c;
+    }
+
+  private:
+    size_t m_none;
+    std::vector<size_t> m_of;
+};
+
 } // namespace
 
 std::vector<LossClass>
@@ -256,14 +295,7 @@ PlaceLostCopies(const Incidence& inc, const std::vector<PathObservation>& paths,
     const size_t np = paths.size();
     const size_t nc = inc.classes.size();
     // Directed link -> its class; a class's members (its share on a row is their mean).
-    std::map<uint32_t, uint32_t> classOf;
-    for (uint32_t c = 0; c < nc; ++c)
-    {
-        for (uint32_t l : inc.classes[c])
-        {
-            classOf[l] = c;
-        }
-    }
+    const LinkClasses classOf(inc);
     // The rows whose lost copies could have taken one of several paths: their paths, each
     // with its frames (the prior) and the classes it crosses (once each).
     struct Ambiguous
@@ -324,7 +356,7 @@ PlaceLostCopies(const Incidence& inc, const std::vector<PathObservation>& paths,
             std::vector<uint32_t> cs;
             for (uint32_t l : hops)
             {
-                cs.push_back(classOf.at(l));
+                cs.push_back(static_cast<uint32_t>(classOf.At(l)));
             }
             std::sort(cs.begin(), cs.end());
             cs.erase(std::unique(cs.begin(), cs.end()), cs.end());
@@ -372,7 +404,7 @@ PlaceLostCopies(const Incidence& inc, const std::vector<PathObservation>& paths,
         std::map<uint32_t, double> perClass;
         for (const auto& [l, w] : perLink)
         {
-            const uint32_t c = classOf.at(l);
+            const auto c = static_cast<uint32_t>(classOf.At(l));
             perClass[c] += w / static_cast<double>(inc.classes[c].size());
         }
         return perClass;
@@ -1516,14 +1548,7 @@ ProbeSizeExcess(const Observations& obs,
         m.probes += static_cast<double>(p.rttSamples);
     }
     const auto& dl = obs.links.Links();
-    std::vector<size_t> classOf(dl.size(), nc);
-    for (size_t c = 0; c < nc; ++c)
-    {
-        for (uint32_t l : inc.classes[c])
-        {
-            classOf[l] = c;
-        }
-    }
+    const LinkClasses classOf(inc);
     const double bits = 8.0 * static_cast<double>(large - small);
     auto rateOf = [&](uint32_t l) {
         return VertexTier(dl[l].from) == "host" || VertexTier(dl[l].to) == "host" ? hostBps
@@ -1551,9 +1576,9 @@ ProbeSizeExcess(const Observations& obs,
         std::set<size_t> crossed;
         for (uint32_t l : hops)
         {
-            if (classOf[l] < nc)
+            if (classOf.Of(l) < nc)
             {
-                crossed.insert(classOf[l]);
+                crossed.insert(classOf.Of(l));
             }
         }
         for (size_t c : crossed)
@@ -2096,24 +2121,17 @@ LocateFromPaths(const Observations& obs,
     // cannot say which of them lost), on the row of its member with the largest delay.
     if (!spread.named.empty())
     {
-        std::map<uint32_t, size_t> classOfLink;
-        for (size_t c = 0; c < nc; ++c)
-        {
-            for (uint32_t l : inc.classes[c])
-            {
-                classOfLink[l] = c;
-            }
-        }
+        const LinkClasses classOfLink(inc);
         std::vector<bool> mergedAway(nc, false);
         for (const SpreadLossGroup& g : spread.named)
         {
             std::set<size_t> members;
             for (uint32_t l : g.links)
             {
-                const auto it = classOfLink.find(l);
-                if (it != classOfLink.end() && !mergedAway[it->second])
+                const size_t c = classOfLink.Of(l);
+                if (c < nc && !mergedAway[c])
                 {
-                    members.insert(it->second);
+                    members.insert(c);
                 }
             }
             if (members.empty())
