@@ -97,7 +97,7 @@ ExplainEvidence(const EvidenceFacts& f, const LinkIndex& links)
         n["probes_csv"] = true;
         n["probe_streams"] = f.probeStreams;
         n["probe_paths_csv_rows"] = f.probePaths;
-        clauses.push_back(fmt::format("probes.csv: {} probe streams on pinned paths{}",
+        clauses.push_back(fmt::format("probes.csv: {} rows of probe streams on pinned paths{}",
                                       f.probeStreams,
                                       f.probePaths > 0
                                           ? fmt::format(", with paths.csv's {} rows", f.probePaths)

@@ -41,9 +41,13 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
     if (r.probeStreams > 0)
     {
         const size_t telemetry = r.paths - r.probeStreams;
-        out << fmt::format("{}: evidence: probes (probes.csv, {} streams{}), {} link directions "
+        out << fmt::format("{}: evidence: probes (probes.csv, {}{}), {} link directions "
                            "in {} classes",
-                           resultsDir, r.probeStreams,
+                           resultsDir,
+                           r.probeSizes > 1
+                               ? fmt::format("{} rows: streams x {} probe sizes", r.probeStreams,
+                                             r.probeSizes)
+                               : fmt::format("{} streams", r.probeStreams),
                            telemetry > 0 ? fmt::format(") and per-path telemetry (paths.csv{}, "
                                                        "{} paths",
                                                        r.perRoute ? ", per route" : "", telemetry)

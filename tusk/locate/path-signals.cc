@@ -1654,6 +1654,17 @@ LocateFromPaths(const Observations& obs,
     res.paths = paths.size();
     res.probeStreams = static_cast<size_t>(std::count_if(
         paths.begin(), paths.end(), [](const PathObservation& p) { return p.qpn == kProbeStreamQpn; }));
+    {
+        std::set<uint32_t> sizes;
+        for (const auto& p : paths)
+        {
+            if (p.qpn == kProbeStreamQpn)
+            {
+                sizes.insert(p.probeBytes);
+            }
+        }
+        res.probeSizes = sizes.size();
+    }
     res.perRoute = std::any_of(paths.begin(), paths.end(),
                                [](const PathObservation& p) { return p.routed; });
     // The incidence of paths on link classes, each path one pseudo-flow.

@@ -349,7 +349,9 @@ struct PathLocateResult
     std::vector<Suspect> ranking; //!< every class with a path, best first; named ones first
     uint32_t named = 0;
     size_t paths = 0;             //!< rows of paths.csv with a path
-    size_t probeStreams = 0;      //!< of them, probes.csv's streams (ReadProbeObservations)
+    size_t probeStreams = 0;      //!< of them, probes.csv's rows (ReadProbeObservations)
+    /** The probe sizes among them (probes.csv `bytes`): with two, a stream has a row of each. */
+    size_t probeSizes = 0;
     bool perRoute = false;        //!< the rows are per route (paths.csv `route`), not per entropy
     size_t classes = 0;
     uint32_t unusedLinks = 0;     //!< directions no path crossed
