@@ -471,6 +471,8 @@ TEST_CASE("probes: bad keys exit 2 naming the key, fast mode refused, same seed 
     failsSet(large, "probes.interval_us=0", "--set: probes.interval_us: expected");
     failsSet("[probes]\ninterval_us = 0\nlarge_interval_us = 4\n", "probes.large_bytes=2048",
              "--set: probes.large_bytes: expected interval_us > 0");
+    failsSet("[probes]\ninterval_us = 0\nlarge_bytes = 2048\n", "probes.large_interval_us=4",
+             "--set: probes.large_interval_us: expected interval_us > 0");
     failsSet("[probes]\ninterval_us = 1\nbytes = 4096\nlarge_interval_us = 4\n",
              "probes.large_bytes=2048", "--set: probes.large_bytes: expected more than bytes");
     {

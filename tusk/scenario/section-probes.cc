@@ -99,10 +99,10 @@ CheckInterval(ScenarioReader& r, const toml::table& t, ScenarioSpec& spec)
     const auto fromSet = [&](const toml::node* n) { return n != nullptr && r.FromOverride(n); };
     if (p.intervalPs == 0 && (p.largeBytes > 0 || p.largeIntervalPs > 0))
     {
-        const toml::node* large = lb != nullptr ? lb : li;
+        const toml::node* large = fromSet(lb) ? lb : li;
         if (fromSet(large) && !fromSet(iv))
         {
-            r.Fail(large, lb != nullptr ? "probes.large_bytes" : "probes.large_interval_us",
+            r.Fail(large, large == lb ? "probes.large_bytes" : "probes.large_interval_us",
                    "expected interval_us > 0 beside large_bytes and large_interval_us; "
                    "interval_us is 0 (with `interval_us = 0` no probe of either size is sent)");
         }
