@@ -208,7 +208,19 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     }
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
-    BuiltFabric built = BuildFabricAndNics(spec, plan, graph, attrs);
+    // A fabric that cannot be built (a buffer too small for its headroom, say) leaves no
+    // nodes behind: a later run in the same process would number its own after them.
+    BuiltFabric built = [&] {
+        try
+        {
+            return BuildFabricAndNics(spec, plan, graph, attrs);
+        }
+        catch (...)
+        {
+            Simulator::Destroy();
+            throw;
+        }
+    }();
     // Of the built fabric (its base RTTs), so after ScenarioWarnings.
     const PairRtt longestRtt = LongestBaseRtt(spec, built, checked);
     result.rtoWarning = RtoBelowRttWarning(spec, longestRtt);
