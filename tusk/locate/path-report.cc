@@ -107,7 +107,7 @@ PrintPathTable(const Observations& obs, const PathLocateResult& r, const std::st
                            r.sizeRoutes, r.sizeSmallBytes, r.sizeLargeBytes,
                            r.sizeLargeBytes - r.sizeSmallBytes, r.delayFloorUs, r.sizeAlpha,
                            r.sizeLargePerRoute, r.sizeSmallPerRoute);
-        if (r.sizeFewLarge)
+        if (r.SizeFewLarge())
         {
             out << fmt::format("warning: few large probes per route ({:g}; {} or more wanted): "
                                "a route's least large-probe delay keeps waits that its small "
@@ -241,7 +241,7 @@ PathJson(const Observations& obs, const PathLocateResult& r, const std::string& 
                               {"nominal_by_size", r.nominalByProbes},
                               {"large_per_route", r.sizeLargePerRoute},
                               {"small_per_route", r.sizeSmallPerRoute},
-                              {"few_large", r.sizeFewLarge},
+                              {"few_large", r.SizeFewLarge()},
                               {"min_large_per_route", r.sizeMinLargePerRoute}};
     }
     json ranking = json::array();

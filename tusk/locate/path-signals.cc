@@ -1941,8 +1941,6 @@ LocateFromPaths(const Observations& obs,
     res.sizeSmallPerRoute = size.smallPerRoute;
     res.sizeLargePerRoute = size.largePerRoute;
     res.sizeMinLargePerRoute = o.minLargeProbesPerRoute;
-    res.sizeFewLarge =
-        size.routes > 0 && size.largePerRoute < static_cast<double>(o.minLargeProbesPerRoute);
     std::vector<bool> sizeSlow(nc, false);
     {
         const size_t tested = static_cast<size_t>(std::count_if(

@@ -397,10 +397,12 @@ struct PathLocateResult
      *  of a route pooled). */
     double sizeLargePerRoute = 0;
     double sizeSmallPerRoute = 0;
-    /** sizeLargePerRoute below PathLocateOptions::minLargeProbesPerRoute (copied here): the
-     *  output warns. */
-    bool sizeFewLarge = false;
-    uint32_t sizeMinLargePerRoute = 0;
+    uint32_t sizeMinLargePerRoute = 0; //!< PathLocateOptions::minLargeProbesPerRoute
+    /** Fewer large probes per route than sizeMinLargePerRoute: the output warns. */
+    bool SizeFewLarge() const
+    {
+        return sizeRoutes > 0 && sizeLargePerRoute < static_cast<double>(sizeMinLargePerRoute);
+    }
     /** Classes above every delay cut that the size excess measured at their nominal rate
      *  (median excess below the floor): queueing, not named slow. */
     uint32_t nominalByProbes = 0;

@@ -208,8 +208,9 @@ RunScenario(const ScenarioSpec& given, const RunOptions& options)
     }
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(spec.seed);
-    // A fabric that cannot be built (a buffer too small for its headroom, say) leaves no
-    // nodes behind: a later run in the same process would number its own after them.
+    // A fabric that cannot be built (a buffer too small for its headroom, say) leaves nothing
+    // behind for a later run in the same process (the component tests' binary failed in the
+    // next run's results without this).
     BuiltFabric built = [&] {
         try
         {
